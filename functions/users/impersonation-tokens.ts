@@ -1,0 +1,78 @@
+/** Impersonation tokens (admin only): created for a user, authenticate as that user, revocable. */
+import { z } from 'zod';
+import { authorize } from '../../shared/auth/policy';
+import { getToken, revokeToken } from '../../shared/data/tokens';
+import { createImpersonationToken, listImpersonationTokens } from '../../shared/domain/credentials';
+import { findUserOrNotFound } from '../../shared/domain/finders';
+import { NotFoundError, ParamError } from '../../shared/http/errors';
+import { paginateArray, paginationParams } from '../../shared/http/pagination';
+import { p, required } from '../../shared/http/params';
+import { created, noContent, ok } from '../../shared/http/response';
+import { route, type GroupRoutes } from '../../shared/http/route';
+import { presentImpersonationToken } from '../../shared/presenters/users';
+import { withUserId } from './params';
+
+const tokenIdParam = { impersonation_token_id: required(p.int()) };
+const SCOPES = ['api', 'read_user'] as const;
+
+async function findImpersonationTokenOrNotFound(userId: number, tokenId: number) {
+  const token = await getToken(userId, tokenId);
+  if (!token || !token.impersonation) throw new NotFoundError('Impersonation Token');
+  return token;
+}
+
+export const impersonationTokenRoutes = {
+  'GET /users/:id/impersonation_tokens': route({
+    params: withUserId({ ...paginationParams, state: p.oneOf(['all', 'active', 'inactive']) }),
+    handler: async ({ params, user, link }) => {
+      authorize(user, 'admin_users');
+      const owner = await findUserOrNotFound(params.id);
+      const page = paginateArray(params, link, await listImpersonationTokens(owner, params.state ?? 'all'));
+      return ok(page.items.map((token) => presentImpersonationToken(token)), page.headers);
+    },
+  }),
+
+  'GET /users/:id/impersonation_tokens/:impersonation_token_id': route({
+    params: withUserId(tokenIdParam),
+    handler: async ({ params, user }) => {
+      authorize(user, 'admin_users');
+      const owner = await findUserOrNotFound(params.id);
+      return ok(presentImpersonationToken(await findImpersonationTokenOrNotFound(owner.id, params.impersonation_token_id)));
+    },
+  }),
+
+  'POST /users/:id/impersonation_tokens': route({
+    params: withUserId({
+      name: required(p.string()),
+      expires_at: p.date(),
+      scopes: required(p.array(p.string())),
+    }).superRefine((value, ctx) => {
+      if (value.scopes && (value.scopes.length === 0 || !value.scopes.every((s) => (SCOPES as readonly string[]).includes(s ?? '')))) {
+        ctx.addIssue({ code: 'custom', message: 'scopes does not have a valid value' });
+      }
+    }),
+    handler: async ({ params, user }) => {
+      authorize(user, 'admin_users');
+      const owner = await findUserOrNotFound(params.id);
+      const scopes = params.scopes as Array<(typeof SCOPES)[number]>;
+      if (scopes.length === 0) throw new ParamError('scopes is missing');
+      const { token, secret } = await createImpersonationToken(owner, {
+        name: params.name,
+        scopes,
+        expiresAt: params.expires_at ?? null,
+      });
+      return created(presentImpersonationToken(token, secret));
+    },
+  }),
+
+  'DELETE /users/:id/impersonation_tokens/:impersonation_token_id': route({
+    params: withUserId(tokenIdParam),
+    handler: async ({ params, user }) => {
+      authorize(user, 'admin_users');
+      const owner = await findUserOrNotFound(params.id);
+      const token = await findImpersonationTokenOrNotFound(owner.id, params.impersonation_token_id);
+      await revokeToken(owner.id, token.id);
+      return noContent();
+    },
+  }),
+} satisfies GroupRoutes<'users'>;

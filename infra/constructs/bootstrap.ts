@@ -1,0 +1,68 @@
+import { CustomResource, RemovalPolicy } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as cr from 'aws-cdk-lib/custom-resources';
+import { Construct } from 'constructs';
+import { GroupFunction } from './group-function';
+
+export interface RootUserBootstrapProps {
+  readonly table: dynamodb.ITable;
+  readonly bucket: s3.IBucket;
+  /** Public base URL of the service (no trailing slash). */
+  readonly externalUrl: string;
+}
+
+/**
+ * First-run bootstrap: creates the administrator `root` whose API token is a generated secret.
+ *
+ * A CloudFormation custom resource runs `functions/bootstrap/handler.ts` on deployment; it reads
+ * the token from the secret and creates `root` if absent. Operators read the token from Secrets
+ * Manager (output `RootTokenSecretArn`). The secret is retained like the table, so a retained
+ * table never holds a root user whose token is lost.
+ *
+ * @example
+ * const { rootTokenSecret } = new RootUserBootstrap(this, 'Bootstrap', { table, bucket, externalUrl });
+ */
+export class RootUserBootstrap extends Construct {
+  public readonly rootTokenSecret: secretsmanager.Secret;
+  public readonly function: GroupFunction;
+
+  public constructor(scope: Construct, id: string, props: RootUserBootstrapProps) {
+    super(scope, id);
+
+    this.rootTokenSecret = new secretsmanager.Secret(this, 'RootToken', {
+      description: 'API token of the administrator user root',
+      generateSecretString: {
+        passwordLength: 40,
+        excludePunctuation: true,
+        includeSpace: false,
+      },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.function = new GroupFunction(this, 'Function', {
+      group: 'bootstrap',
+      table: props.table,
+      bucket: props.bucket,
+      externalUrl: props.externalUrl,
+      description: 'project-hosting bootstrap (creates the root user)',
+    });
+    this.function.grantTable(props.table, 'readWrite');
+    this.rootTokenSecret.grantRead(this.function);
+
+    const provider = new cr.Provider(this, 'Provider', {
+      onEventHandler: this.function,
+      logGroup: new logs.LogGroup(this, 'ProviderLogs', {
+        retention: logs.RetentionDays.ONE_MONTH,
+      }),
+    });
+
+    new CustomResource(this, 'RootUser', {
+      serviceToken: provider.serviceToken,
+      resourceType: 'Custom::RootUser',
+      properties: { RootTokenSecretArn: this.rootTokenSecret.secretArn },
+    });
+  }
+}

@@ -1,0 +1,100 @@
+import { fileURLToPath } from 'node:url';
+import { Duration } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+
+/** Repository root: the project's `package-lock.json` and `functions/` live there. */
+const ROOT_DIR = fileURLToPath(new URL('../../', import.meta.url));
+
+/** What a function may do with a data store. */
+export type DataAccess = 'read' | 'readWrite';
+
+export interface GroupFunctionProps {
+  /** Handler group: the code is `functions/<group>/handler.ts`, exporting `handler`. */
+  readonly group: string;
+  /** Exposed as `TABLE_NAME`. Nothing is granted: call {@link GroupFunction.grantTable}. */
+  readonly table: dynamodb.ITable;
+  /** Exposed as `BUCKET_NAME`. Nothing is granted: call {@link GroupFunction.grantBucket}. */
+  readonly bucket: s3.IBucket;
+  /** Public base URL of the service (no trailing slash), exposed as `EXTERNAL_URL`. */
+  readonly externalUrl: string;
+  /** @default - `project-hosting <group>` */
+  readonly description?: string;
+}
+
+/**
+ * A Lambda function running one handler group, with the defaults shared by every function of
+ * the service: Node.js 22 on arm64, 512 MB, 29 s (API Gateway's integration limit), JSON logs
+ * kept one month, source maps, and the single bundling configuration of the project.
+ *
+ * Bundling decision: every dependency, `@aws-sdk/*` included, is bundled (ESM, minified), so the
+ * SDK version deployed is the one pinned in `package-lock.json` and tested locally, not whatever
+ * the Lambda runtime happens to ship.
+ *
+ * Grants default to least privilege: the function gets the names of the table and bucket but no
+ * permission on them until {@link grantTable} / {@link grantBucket} is called.
+ *
+ * @example
+ * const fn = new GroupFunction(this, 'Users', { group: 'users', table, bucket, externalUrl });
+ * fn.grantTable(table, 'readWrite');
+ */
+export class GroupFunction extends nodejs.NodejsFunction {
+  public readonly group: string;
+
+  public constructor(scope: Construct, id: string, props: GroupFunctionProps) {
+    // Created beside the function (not inside it): `this` is not available before `super`.
+    const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
+      retention: logs.RetentionDays.ONE_MONTH,
+    });
+
+    super(scope, id, {
+      description: props.description ?? `project-hosting ${props.group}`,
+      entry: `${ROOT_DIR}functions/${props.group}/handler.ts`,
+      handler: 'handler',
+      projectRoot: ROOT_DIR,
+      depsLockFilePath: `${ROOT_DIR}package-lock.json`,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: 512,
+      timeout: Duration.seconds(29),
+      logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      environment: {
+        TABLE_NAME: props.table.tableName,
+        BUCKET_NAME: props.bucket.bucketName,
+        EXTERNAL_URL: props.externalUrl,
+        POWERTOOLS_SERVICE_NAME: 'project-hosting',
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      bundling: {
+        format: nodejs.OutputFormat.ESM,
+        target: 'node22',
+        platform: 'node',
+        mainFields: ['module', 'main'],
+        minify: true,
+        sourceMap: true,
+        // ESM output has no `require`; CommonJS dependencies bundled into it still call it.
+        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        externalModules: [],
+      },
+    });
+
+    this.group = props.group;
+  }
+
+  /** Grants access to the table and its indexes; read-only unless asked. */
+  public grantTable(table: dynamodb.ITable, access: DataAccess = 'read'): void {
+    if (access === 'readWrite') table.grantReadWriteData(this);
+    else table.grantReadData(this);
+  }
+
+  /** Grants access to the bucket's objects; read-only unless asked. */
+  public grantBucket(bucket: s3.IBucket, access: DataAccess = 'read'): void {
+    if (access === 'readWrite') bucket.grantReadWrite(this);
+    else bucket.grantRead(this);
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Creates the table and bucket the handlers expect, for the local engines (and, with
+ * `PROVISION=true`, LocalStack). Uses the same environment as the handlers: the SDK reads the
+ * endpoint from `AWS_ENDPOINT_URL_DYNAMODB` / `AWS_ENDPOINT_URL_S3` / `AWS_ENDPOINT_URL`.
+ *
+ * The table comes from shared/data/table-definition.ts, the definition the CDK stack deploys, so
+ * what runs locally has exactly the deployed keys, indexes and TTL attribute.
+ */
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DescribeTimeToLiveCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+  ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
+  waitUntilTableExists,
+  type AttributeDefinition,
+} from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand, HeadBucketCommand } from '@aws-sdk/client-s3';
+import { s3 } from '../../shared/data/client';
+import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '../../shared/data/table-definition';
+
+/** Creates the table if it does not exist and enables TTL. Returns whether it was created. */
+export async function ensureTable(tableName: string): Promise<boolean> {
+  // A raw client: the document client used by the handlers cannot run control-plane commands.
+  const client = new DynamoDBClient({});
+  try {
+    let created = false;
+    if (!(await tableExists(client, tableName))) {
+      const attributeNames = new Set<string>([TABLE_KEY.partitionKey, TABLE_KEY.sortKey]);
+      for (const index of GLOBAL_INDEXES) {
+        attributeNames.add(index.partitionKey);
+        attributeNames.add(index.sortKey);
+      }
+      const attributeDefinitions: AttributeDefinition[] = [...attributeNames].map((name) => ({
+        AttributeName: name,
+        AttributeType: 'S',
+      }));
+      try {
+        await client.send(
+          new CreateTableCommand({
+            TableName: tableName,
+            BillingMode: 'PAY_PER_REQUEST',
+            AttributeDefinitions: attributeDefinitions,
+            KeySchema: [
+              { AttributeName: TABLE_KEY.partitionKey, KeyType: 'HASH' },
+              { AttributeName: TABLE_KEY.sortKey, KeyType: 'RANGE' },
+            ],
+            GlobalSecondaryIndexes: GLOBAL_INDEXES.map((index) => ({
+              IndexName: index.indexName,
+              KeySchema: [
+                { AttributeName: index.partitionKey, KeyType: 'HASH' },
+                { AttributeName: index.sortKey, KeyType: 'RANGE' },
+              ],
+              Projection: { ProjectionType: 'ALL' },
+            })),
+          }),
+        );
+        created = true;
+      } catch (error) {
+        // Another process (a parallel test run on the same engines) created it first.
+        if (!(error instanceof ResourceInUseException)) throw error;
+      }
+      // DynamoDB Local is ACTIVE at once; LocalStack and AWS take a moment.
+      await waitUntilTableExists({ client, maxWaitTime: 120, minDelay: 1, maxDelay: 5 }, { TableName: tableName });
+    }
+    await enableTtl(client, tableName);
+    return created;
+  } finally {
+    client.destroy();
+  }
+}
+
+async function tableExists(client: DynamoDBClient, tableName: string): Promise<boolean> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return true;
+  } catch (error) {
+    if (error instanceof ResourceNotFoundException) return false;
+    throw error;
+  }
+}
+
+/**
+ * Turns TTL on. Tolerant by design: expiry is a storage optimisation (readers check expiry
+ * themselves), and emulators differ: some DynamoDB Local versions answer "TimeToLive is already
+ * enabled" with a ValidationException, others do not implement DescribeTimeToLive.
+ */
+async function enableTtl(client: DynamoDBClient, tableName: string): Promise<void> {
+  try {
+    const described = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
+    const status = described.TimeToLiveDescription?.TimeToLiveStatus;
+    if (status === 'ENABLED' || status === 'ENABLING') return;
+  } catch {
+    // Fall through and try to enable it.
+  }
+  try {
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      }),
+    );
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!/already enabled|TimeToLive is active|not supported|not implemented/i.test(message)) throw error;
+  }
+}
+
+/** Creates the bucket if it does not exist. Returns whether it was created. */
+export async function ensureBucket(name: string): Promise<boolean> {
+  const client = s3();
+  try {
+    await client.send(new HeadBucketCommand({ Bucket: name }));
+    return false;
+  } catch (error) {
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (status !== 404) throw error;
+  }
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: name }));
+    return true;
+  } catch (error) {
+    const code = (error as { name?: string }).name;
+    if (code === 'BucketAlreadyOwnedByYou' || code === 'BucketAlreadyExists') return false;
+    throw error;
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * The local runtime: the deployed architecture on one machine. DynamoDB Local and s3rver stand
+ * in for DynamoDB and S3, an HTTP server stands in for API Gateway, and the very same group
+ * handlers the stack deploys to Lambda are invoked in-process.
+ *
+ * With `AWS_ENDPOINT_URL` set (LocalStack) or `LOCAL_ENGINES=false`, no emulator is started: the
+ * handlers use whatever endpoints and credentials the environment gives the AWS SDK, and the
+ * table and bucket are created only if `PROVISION=true`.
+ */
+import type { AddressInfo } from 'node:net';
+import { routeCatalog, type GroupName } from '../../shared/routes';
+import { createApiServer, type ProxyHandler } from './api-gateway';
+import { startEngines, type Engines } from './engines';
+
+export interface LocalRuntimeOptions {
+  /** HTTP port on 127.0.0.1; 0 picks a free one (see `url`). */
+  port: number;
+  /** Where the engines persist their data; reuse it to keep data across restarts. */
+  dataDir: string;
+  /** Secret of root's personal access token when root is created; random otherwise. */
+  rootToken?: string;
+  /** Only warnings and errors from the handlers' logs (unless LOG_LEVEL is set). */
+  quiet?: boolean;
+}
+
+export interface LocalRuntime {
+  /** Base URL, e.g. `http://127.0.0.1:3000` (the API is under `/api/v4`). */
+  url: string;
+  /** True when this start created root (first start on an empty data directory). */
+  rootCreated: boolean;
+  /** Root's token when root was created now (the generated one, or the one given); else the one given, if any. */
+  rootToken?: string;
+  /** Stops the HTTP server and the engines (no process is left behind). Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+type BootstrapModule = {
+  ensureRootUser(options: { token?: string }): Promise<{ created: boolean; token?: string }>;
+};
+
+/** Sets a variable only if the environment does not already define it. */
+function setDefault(name: string, value: string): void {
+  if (process.env[name] === undefined || process.env[name] === '') process.env[name] = value;
+}
+
+/** Whether to run the emulators, or use the endpoints already configured (LocalStack, AWS). */
+export function usesLocalEngines(env: NodeJS.ProcessEnv = process.env): boolean {
+  return !env.AWS_ENDPOINT_URL && env.LOCAL_ENGINES !== 'false';
+}
+
+export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
+  const cleanups: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      try {
+        await cleanup();
+      } catch {
+        // Keep stopping the rest.
+      }
+    }
+  };
+
+  // Listen first: EXTERNAL_URL must hold the real port before any handler reads the config.
+  // Requests wait for `ready` (handlers loaded, table and root provisioned).
+  let markReady!: () => void;
+  let markFailed!: (error: unknown) => void;
+  const ready = new Promise<void>((resolve, reject) => {
+    markReady = resolve;
+    markFailed = reject;
+  });
+  ready.catch(() => undefined);
+  const handlers: Partial<Record<GroupName, ProxyHandler>> = {};
+  const server = createApiServer({ handlers, ready });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+
+  try {
+    // Everything the handlers and the SDK read from the environment, set before importing them.
+    setDefault('TABLE_NAME', 'project-hosting');
+    setDefault('BUCKET_NAME', 'project-hosting');
+    setDefault('EXTERNAL_URL', url);
+    setDefault('AWS_REGION', 'us-east-1');
+    if (options.quiet) setDefault('LOG_LEVEL', 'warn');
+
+    const local = usesLocalEngines();
+    if (local) {
+      setDefault('AWS_ACCESS_KEY_ID', 'local');
+      setDefault('AWS_SECRET_ACCESS_KEY', 'local');
+      const engines: Engines = await startEngines({
+        dataDir: options.dataDir,
+        dynamoPort: 0,
+        s3Port: 0,
+        bucket: process.env.BUCKET_NAME!,
+        accessKeyId: process.env.AWS_ACCESS_KEY_ID,
+      });
+      cleanups.push(() => engines.stop());
+      process.env.AWS_ENDPOINT_URL_DYNAMODB = engines.dynamoEndpoint;
+      process.env.AWS_ENDPOINT_URL_S3 = engines.s3Endpoint;
+      process.env.S3_FORCE_PATH_STYLE = 'true';
+      // s3rver predates the SDK's default CRC checksums (aws-chunked uploads with trailers).
+      setDefault('AWS_REQUEST_CHECKSUM_CALCULATION', 'when_required');
+      setDefault('AWS_RESPONSE_CHECKSUM_VALIDATION', 'when_required');
+    } else if (process.env.AWS_ENDPOINT_URL || process.env.AWS_ENDPOINT_URL_S3) {
+      // LocalStack serves buckets path-style only.
+      setDefault('S3_FORCE_PATH_STYLE', 'true');
+    }
+
+    // Dynamic imports, after the environment is final.
+    for (const group of Object.keys(routeCatalog) as GroupName[]) {
+      let module: { handler?: unknown };
+      try {
+        module = (await import(`../../functions/${group}/handler`)) as { handler?: unknown };
+      } catch (error) {
+        throw new Error(`could not load functions/${group}/handler.ts: ${(error as Error).message}`, { cause: error });
+      }
+      if (typeof module.handler !== 'function') throw new Error(`functions/${group}/handler.ts does not export a handler`);
+      handlers[group] = module.handler as ProxyHandler;
+    }
+
+    if (local || process.env.PROVISION === 'true') {
+      const { ensureBucket, ensureTable } = await import('./provision');
+      await ensureTable(process.env.TABLE_NAME!);
+      await ensureBucket(process.env.BUCKET_NAME!);
+    }
+
+    const bootstrap: BootstrapModule = await import('../../shared/domain/bootstrap');
+    const root = await bootstrap.ensureRootUser({ token: options.rootToken });
+    markReady();
+
+    let stopping: Promise<void> | undefined;
+    return {
+      url,
+      rootCreated: root.created,
+      rootToken: root.created ? (root.token ?? options.rootToken) : options.rootToken,
+      stop: () => (stopping ??= stopAll()),
+    };
+  } catch (error) {
+    markFailed(error);
+    await stopAll();
+    throw error;
+  }
+}

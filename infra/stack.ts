@@ -1,0 +1,60 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { allRoutes } from '../shared/routes';
+import { HostingApi, type ApiThrottle } from './constructs/api';
+import { RootUserBootstrap } from './constructs/bootstrap';
+import { DataTable } from './constructs/data';
+import { GroupFunctions } from './constructs/functions';
+import { ObjectStorage } from './constructs/storage';
+
+export interface ProjectHostingStackProps extends StackProps {
+  /**
+   * Public base URL of the service (e.g. behind a custom domain), used in links the API returns.
+   * @default - context value `externalUrl`, else the API's own stage URL
+   */
+  readonly externalUrl?: string;
+  /** @default - see {@link HostingApi} */
+  readonly throttle?: ApiThrottle;
+}
+
+/**
+ * The whole service: table, bucket, one function per route group, the REST API in front of them,
+ * and the root-user bootstrap.
+ */
+export class ProjectHostingStack extends Stack {
+  public readonly data: DataTable;
+  public readonly storage: ObjectStorage;
+  public readonly api: HostingApi;
+  public readonly functions: GroupFunctions;
+  public readonly bootstrap: RootUserBootstrap;
+
+  public constructor(scope: Construct, id: string, props: ProjectHostingStackProps = {}) {
+    super(scope, id, props);
+
+    this.data = new DataTable(this, 'Data');
+    this.storage = new ObjectStorage(this, 'Storage');
+    // The API exists before its functions so that they can know its URL (see HostingApi.baseUrl).
+    this.api = new HostingApi(this, 'Api', { throttle: props.throttle });
+
+    const contextUrl: unknown = this.node.tryGetContext('externalUrl');
+    const externalUrl = (
+      props.externalUrl ?? (typeof contextUrl === 'string' && contextUrl !== '' ? contextUrl : this.api.baseUrl)
+    ).replace(/\/+$/, '');
+
+    const shared = { table: this.data.table, bucket: this.storage.bucket, externalUrl };
+    this.functions = new GroupFunctions(this, 'Functions', shared);
+    this.api.addRoutes(allRoutes(), this.functions.byGroup);
+    this.bootstrap = new RootUserBootstrap(this, 'Bootstrap', shared);
+
+    new CfnOutput(this, 'ApiUrl', {
+      description: 'GitLab base URL of the service (API paths are /api/v4/...)',
+      value: this.api.url,
+    });
+    new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
+    new CfnOutput(this, 'BucketName', { value: this.storage.bucket.bucketName });
+    new CfnOutput(this, 'RootTokenSecretArn', {
+      description: 'Secret holding the API token of the administrator root',
+      value: this.bootstrap.rootTokenSecret.secretArn,
+    });
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Contribution events (the project and user feeds). One item per event, in its project's
+ * partition (project feed) and indexed by author in GSI1 (user feed); ids come from one sequence,
+ * so id order is time order and both feeds read newest first with a descending Query.
+ */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+import { db } from './client';
+import { nextId } from './counters';
+import { indexKeys, keys } from './keys';
+import type { Item } from './query';
+import { entityFields } from './user-children';
+
+export interface ContributionEvent {
+  id: number;
+  projectId: number;
+  authorId: number;
+  /** `opened`, `closed`, `commented on`, `created`, `joined`, `left`, `pushed to`, ... */
+  actionName: string;
+  targetId: number | null;
+  targetType: string | null;
+  targetTitle: string | null;
+  title: string | null;
+  data: Record<string, unknown> | null;
+  note: Record<string, unknown> | null;
+  createdAt: string;
+}
+
+export type NewEvent = Omit<ContributionEvent, 'id' | 'createdAt' | 'title' | 'data' | 'note' | 'targetId' | 'targetType' | 'targetTitle'> &
+  Partial<Pick<ContributionEvent, 'title' | 'data' | 'note' | 'targetId' | 'targetType' | 'targetTitle'>>;
+
+/** Records an event; the one call every endpoint group uses when something feed-worthy happens. */
+export async function recordEvent(input: NewEvent): Promise<ContributionEvent> {
+  const event: ContributionEvent = {
+    title: null,
+    data: null,
+    note: null,
+    targetId: null,
+    targetType: null,
+    targetTitle: null,
+    ...input,
+    id: await nextId('events'),
+    createdAt: new Date().toISOString(),
+  };
+  await db().send(
+    new PutCommand({
+      TableName: config().tableName,
+      Item: { ...keys.event(event.projectId, event.id), ...indexKeys.userEvents(event.authorId, event.id), type: 'Event', ...event },
+    }),
+  );
+  return event;
+}
+
+export const eventFromItem = (item: Item) => entityFields(item) as ContributionEvent;

@@ -1,0 +1,96 @@
+/**
+ * Every key of the single table is built here, and only here. Handlers and domain code ask for
+ * `keys.user(42)` or `collections.userSshKeys(42)`; they never concatenate key strings.
+ * The access patterns these keys serve are listed in ACCESS_PATTERNS.md next to this file —
+ * change both together.
+ */
+import type { IndexName } from './table-definition';
+
+/** Zero-padded so that lexicographic sort-key order is numeric order. */
+export const pad = (n: number): string => n.toString().padStart(12, '0');
+
+export type Key = { PK: string; SK: string };
+
+const unique = (kind: string, value: string): Key => ({ PK: `UNIQUE#${kind}#${value}`, SK: 'UNIQUE' });
+
+export const keys = {
+  /** Atomic id sequences, one item per sequence name. */
+  counter: (name: string): Key => ({ PK: `COUNTER#${name}`, SK: 'COUNTER' }),
+  /** Maintained totals of a collection (e.g. users by state), for X-Total without counting. */
+  stats: (name: string): Key => ({ PK: `STATS#${name}`, SK: 'STATS' }),
+
+  user: (id: number): Key => ({ PK: `USER#${id}`, SK: 'USER' }),
+  sshKey: (userId: number, keyId: number): Key => ({ PK: `USER#${userId}`, SK: `SSHKEY#${pad(keyId)}` }),
+  email: (userId: number, emailId: number): Key => ({ PK: `USER#${userId}`, SK: `EMAIL#${pad(emailId)}` }),
+  token: (userId: number, tokenId: number): Key => ({ PK: `USER#${userId}`, SK: `TOKEN#${pad(tokenId)}` }),
+  /** Points a token's SHA-256 digest at its owner and token id (authentication lookup). */
+  tokenDigest: (digest: string): Key => ({ PK: `TOKEN_DIGEST#${digest}`, SK: 'TOKEN' }),
+  namespace: (id: number): Key => ({ PK: `NAMESPACE#${id}`, SK: 'NAMESPACE' }),
+  /** A contribution event, in its project's partition (the project feed). */
+  event: (projectId: number, eventId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `EVENT#${pad(eventId)}` }),
+
+  /** Uniqueness claims: an item whose existence reserves a value (case-insensitive). */
+  claims: {
+    /** Top-level namespace path; a username is its user namespace's path, so both share it. */
+    namespacePath: (path: string): Key => unique('NAMESPACE_PATH', path.toLowerCase()),
+    email: (email: string): Key => unique('EMAIL', email.toLowerCase()),
+    sshFingerprint: (fingerprint: string): Key => unique('SSH_FINGERPRINT', fingerprint),
+    identity: (provider: string, externUid: string): Key =>
+      unique('IDENTITY', `${provider.toLowerCase()}#${externUid}`),
+  },
+} as const;
+
+/** Secondary-index attributes, written on the item they index. */
+export const indexKeys = {
+  /** GSI1: all users by id. */
+  userList: (id: number) => ({ GSI1PK: 'USERS', GSI1SK: pad(id) }),
+  /** GSI2: users of one state (`active`, `blocked`) by id. */
+  userState: (state: string, id: number) => ({ GSI2PK: `USERS#${state}`, GSI2SK: pad(id) }),
+  /** GSI3: users by last activity day, then id. */
+  userActivity: (day: string, id: number) => ({ GSI3PK: 'USER_ACTIVITY', GSI3SK: `${day}#${pad(id)}` }),
+  /** GSI1: an SSH key by its global id (for `GET /keys/:id`). */
+  sshKeyById: (keyId: number) => ({ GSI1PK: `SSHKEY#${keyId}`, GSI1SK: 'SSHKEY' }),
+  /** GSI1: a user's contribution events, newest first by event id. */
+  userEvents: (userId: number, eventId: number) => ({ GSI1PK: `USER_EVENTS#${userId}`, GSI1SK: pad(eventId) }),
+} as const;
+
+/** A range of items read by one Query: a partition and an optional sort-key prefix or lower bound. */
+export interface Collection {
+  index?: IndexName;
+  partitionAttribute: string;
+  partitionValue: string;
+  sortAttribute: string;
+  /** Only sort keys starting with this. */
+  prefix?: string;
+  /** Only sort keys `>=` this. */
+  from?: string;
+}
+
+const tableCollection = (pk: string, prefix: string): Collection => ({
+  partitionAttribute: 'PK',
+  partitionValue: pk,
+  sortAttribute: 'SK',
+  prefix,
+});
+
+const indexCollection = (index: IndexName, pk: string, extra: Partial<Collection> = {}): Collection => ({
+  index,
+  partitionAttribute: `${index}PK`,
+  partitionValue: pk,
+  sortAttribute: `${index}SK`,
+  ...extra,
+});
+
+export const collections = {
+  users: () => indexCollection('GSI1', 'USERS'),
+  usersInState: (state: string) => indexCollection('GSI2', `USERS#${state}`),
+  usersActiveSince: (day: string) => indexCollection('GSI3', 'USER_ACTIVITY', { from: day }),
+  userSshKeys: (userId: number) => tableCollection(`USER#${userId}`, 'SSHKEY#'),
+  userEmails: (userId: number) => tableCollection(`USER#${userId}`, 'EMAIL#'),
+  userTokens: (userId: number) => tableCollection(`USER#${userId}`, 'TOKEN#'),
+  /** Everything stored in a user's partition (used to delete a user completely). */
+  userPartition: (userId: number) => tableCollection(`USER#${userId}`, ''),
+  sshKeyById: (keyId: number) => indexCollection('GSI1', `SSHKEY#${keyId}`),
+  userEvents: (userId: number) => indexCollection('GSI1', `USER_EVENTS#${userId}`),
+  projectEvents: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'EVENT#'),
+} as const;

@@ -1,0 +1,66 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+import { db } from './client';
+import type { Collection } from './keys';
+
+export type Item = Record<string, any>;
+
+/** The key attributes that identify an item's position in a collection (what a cursor carries). */
+export function positionOf(item: Item, collection: Collection): Item {
+  const position: Item = { PK: item.PK, SK: item.SK };
+  if (collection.index) {
+    position[collection.partitionAttribute] = item[collection.partitionAttribute];
+    position[collection.sortAttribute] = item[collection.sortAttribute];
+  }
+  return position;
+}
+
+function queryInput(collection: Collection, ascending: boolean): QueryCommandInput {
+  const names: Record<string, string> = { '#pk': collection.partitionAttribute };
+  const values: Record<string, unknown> = { ':pk': collection.partitionValue };
+  let condition = '#pk = :pk';
+  if (collection.prefix) {
+    names['#sk'] = collection.sortAttribute;
+    values[':prefix'] = collection.prefix;
+    condition += ' AND begins_with(#sk, :prefix)';
+  } else if (collection.from) {
+    names['#sk'] = collection.sortAttribute;
+    values[':from'] = collection.from;
+    condition += ' AND #sk >= :from';
+  }
+  return {
+    TableName: config().tableName,
+    IndexName: collection.index,
+    KeyConditionExpression: condition,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ScanIndexForward: ascending,
+  };
+}
+
+/**
+ * Streams the items of a collection in sort-key order, one Query page at a time, starting after
+ * `startAfter` (a {@link positionOf} value). Reads only as many pages as the consumer pulls, so a
+ * caller that stops early pays only for what it used. Never a Scan.
+ */
+export async function* queryCollection(
+  collection: Collection,
+  options: { ascending?: boolean; startAfter?: Item; pageSize?: number } = {},
+): AsyncGenerator<Item> {
+  const input = queryInput(collection, options.ascending ?? true);
+  let startKey: Item | undefined = options.startAfter;
+  do {
+    const page = await db().send(
+      new QueryCommand({ ...input, ExclusiveStartKey: startKey, Limit: options.pageSize ?? 100 }),
+    );
+    for (const item of page.Items ?? []) yield item;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+}
+
+/** Every item of a (small, bounded) collection, e.g. one user's SSH keys. */
+export async function queryAll(collection: Collection, ascending = true): Promise<Item[]> {
+  const items: Item[] = [];
+  for await (const item of queryCollection(collection, { ascending })) items.push(item);
+  return items;
+}

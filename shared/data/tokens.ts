@@ -1,0 +1,133 @@
+/**
+ * Access tokens (personal and impersonation). The secret is never stored: only its SHA-256
+ * digest, as the key of a claim item that points at the token (used to authenticate). The token item itself lives
+ * in its owner's partition, so listing a user's tokens is one Query.
+ */
+import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash, randomBytes } from 'node:crypto';
+import { config } from '../config';
+import { db } from './client';
+import { nextId } from './counters';
+import { collections, keys } from './keys';
+import { queryAll, type Item } from './query';
+import { NotFoundError } from '../http/errors';
+import { entityFields, insertChild } from './user-children';
+import { userFromItem, type User } from './users';
+
+export type TokenScope = 'api' | 'read_user' | 'sudo';
+
+export interface AccessToken {
+  id: number;
+  userId: number;
+  name: string;
+  scopes: TokenScope[];
+  impersonation: boolean;
+  revoked: boolean;
+  /** Last valid day (`YYYY-MM-DD`), or null for no expiry. */
+  expiresAt: string | null;
+  createdAt: string;
+  digest: string;
+}
+
+const table = () => config().tableName;
+
+/** SHA-256 hex digest of a token secret: what is stored and looked up. */
+export const digestToken = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+
+/** A new random secret in GitLab's personal-access-token format. */
+export const generateTokenSecret = (): string => `glpat-${randomBytes(15).toString('base64url')}`;
+
+const tokenToItem = (token: AccessToken): Item => ({ type: 'AccessToken', ...token });
+const tokenFromItem = (item: Item): AccessToken => entityFields(item) as AccessToken;
+
+/**
+ * Stores a token for a live user. `secret` defaults to a fresh random one; a fixed secret is only
+ * for bootstrap (`ROOT_TOKEN`). Returns the token and its secret — the only time the secret exists.
+ */
+export async function createToken(
+  userId: number,
+  input: { name: string; scopes: TokenScope[]; impersonation: boolean; expiresAt: string | null; secret?: string },
+): Promise<{ token: AccessToken; secret: string }> {
+  const secret = input.secret ?? generateTokenSecret();
+  const token: AccessToken = {
+    id: await nextId('access_tokens'),
+    userId,
+    name: input.name,
+    scopes: input.scopes,
+    impersonation: input.impersonation,
+    revoked: false,
+    expiresAt: input.expiresAt,
+    createdAt: new Date().toISOString(),
+    digest: digestToken(secret),
+  };
+  const result = await insertChild(userId, keys.token(userId, token.id), tokenToItem(token), [keys.tokenDigest(token.digest)]);
+  if (result === 'user_gone') throw new NotFoundError('User');
+  if (result === 'claim_taken') throw new Error('token digest collision');
+  return { token, secret };
+}
+
+export async function getToken(userId: number, tokenId: number): Promise<AccessToken | undefined> {
+  if (!Number.isSafeInteger(tokenId) || tokenId <= 0) return undefined;
+  const { Item: item } = await db().send(
+    new GetCommand({ TableName: table(), Key: keys.token(userId, tokenId), ConsistentRead: true }),
+  );
+  return item ? tokenFromItem(item) : undefined;
+}
+
+export async function listTokens(userId: number): Promise<AccessToken[]> {
+  return (await queryAll(collections.userTokens(userId))).map(tokenFromItem);
+}
+
+/** Revokes a token; idempotent. Returns the revoked token, or undefined if it does not exist. */
+export async function revokeToken(userId: number, tokenId: number): Promise<AccessToken | undefined> {
+  try {
+    const { Attributes: item } = await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.token(userId, tokenId),
+        UpdateExpression: 'SET revoked = :true',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':true': true },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return item ? tokenFromItem(item) : undefined;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
+    throw error;
+  }
+}
+
+/** Whether the token can be used today: not revoked and not past its expiry day. */
+export function isTokenActive(token: AccessToken, today = new Date().toISOString().slice(0, 10)): boolean {
+  return !token.revoked && (token.expiresAt === null || token.expiresAt >= today);
+}
+
+/**
+ * Finds the token and its owner for a presented secret: one GetItem on the digest pointer, then
+ * one BatchGet of the token and the user. Returns undefined for unknown secrets.
+ */
+export async function findTokenBySecret(secret: string): Promise<{ token: AccessToken; user: User | undefined } | undefined> {
+  const { Item: pointer } = await db().send(
+    new GetCommand({ TableName: table(), Key: keys.tokenDigest(digestToken(secret)) }),
+  );
+  if (!pointer) return undefined;
+  const userKey = keys.user(pointer.userId);
+  const tokenKey = { PK: userKey.PK, SK: pointer.childSK as string };
+  const result = await db().send(
+    new BatchGetCommand({ RequestItems: { [table()]: { Keys: [userKey, tokenKey], ConsistentRead: true } } }),
+  );
+  let items = result.Responses?.[table()] ?? [];
+  const unprocessed = result.UnprocessedKeys?.[table()]?.Keys;
+  if (unprocessed?.length) {
+    // Rare (throttling): fetch what the batch left out one by one rather than failing the request.
+    const rest = await Promise.all(
+      unprocessed.map((key) => db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }))),
+    );
+    items = [...items, ...rest.flatMap((r) => (r.Item ? [r.Item] : []))];
+  }
+  const tokenItem = items.find((i) => i.SK === tokenKey.SK);
+  const userItem = items.find((i) => i.SK === userKey.SK);
+  if (!tokenItem) return undefined;
+  return { token: tokenFromItem(tokenItem), user: userItem && !userItem.deleting ? userFromItem(userItem) : undefined };
+}

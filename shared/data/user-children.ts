@@ -1,0 +1,66 @@
+/**
+ * Items that belong to one user and live in the user's partition (SSH keys, secondary emails):
+ * written together with the uniqueness claims they own, deleted together with them, and only
+ * while the user is live. Each item lists the claims it owns in `ownedKeys`, which is also how
+ * deleting the user finds them.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+import { db } from './client';
+import type { Key } from './keys';
+import type { Item } from './query';
+import { TransactionConditionFailed, transactWrite } from './transactions';
+import { putClaim, userIsLive } from './users';
+
+const table = () => config().tableName;
+
+export type ChildInsertResult = 'created' | 'user_gone' | 'claim_taken';
+
+/** Writes `item` (at `key`) and claims `claimKeys` for `userId`, atomically. */
+export async function insertChild(userId: number, key: Key, item: Item, claimKeys: Key[]): Promise<ChildInsertResult> {
+  try {
+    await transactWrite([
+      userIsLive(userId),
+      {
+        Put: {
+          TableName: table(),
+          Item: { ...item, ...key, ownedKeys: claimKeys },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      ...claimKeys.map((claim) => putClaim(claim, { userId, childSK: key.SK })),
+    ]);
+    return 'created';
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    return error.failed.includes(0) ? 'user_gone' : 'claim_taken';
+  }
+}
+
+export async function getChild(key: Key): Promise<Item | undefined> {
+  const { Item: item } = await db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }));
+  return item;
+}
+
+/** Deletes the item at `key` and the claims it owns; returns the deleted item, or undefined if absent. */
+export async function deleteChild(key: Key): Promise<Item | undefined> {
+  const item = await getChild(key);
+  if (!item) return undefined;
+  const owned = (item.ownedKeys as Key[] | undefined) ?? [];
+  try {
+    await transactWrite([
+      { Delete: { TableName: table(), Key: key, ConditionExpression: 'attribute_exists(PK)' } },
+      ...owned.map((claim) => ({ Delete: { TableName: table(), Key: claim } })),
+    ]);
+  } catch (error) {
+    if (error instanceof TransactionConditionFailed) return undefined; // deleted concurrently
+    throw error;
+  }
+  return item;
+}
+
+/** Strips the table's bookkeeping attributes from an item. */
+export function entityFields(item: Item): Item {
+  const { PK, SK, GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK, type, ownedKeys, ...fields } = item;
+  return fields;
+}

@@ -1,0 +1,75 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { config } from '../config';
+import { authenticate, trackActivity } from '../middleware/authenticate';
+import { collectParams, jsonBody } from '../middleware/collect-params';
+import { errorResponder } from '../middleware/error-responder';
+import { normalizeHeaders, resolveRoute } from '../middleware/resolve-route';
+import { requestLogger } from '../middleware/request-logger';
+import { API_PREFIX, parseRouteKey, type GroupName, type RouteKeyOf } from '../routes';
+import type { ApiContext, ResolvedRoute, RouteDefinition } from './context';
+import { parseParams } from './params';
+import { toProxyResult } from './serialize';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyRoute = RouteDefinition<any>;
+
+/**
+ * Builds the Lambda handler of one endpoint group: the common middleware stack followed by the
+ * dispatcher. `routes` must implement exactly the group's routes of the route catalog.
+ *
+ * Middleware order (before: top to bottom; errors: bottom to top):
+ * request id + access log → error shaping → header normalisation → route → JSON body →
+ * parameters → authentication → activity tracking → handler.
+ */
+export function createGroupHandler<G extends GroupName>(group: G, routes: { [K in RouteKeyOf<G>]: AnyRoute }) {
+  const table = new Map<string, ResolvedRoute>();
+  for (const [key, definition] of Object.entries(routes) as Array<[string, AnyRoute]>) {
+    const spec = parseRouteKey(group, key);
+    table.set(`${spec.method} ${spec.resource}`, { spec, definition });
+  }
+
+  const dispatch = async (event: APIGatewayProxyEvent, context: ApiContext): Promise<APIGatewayProxyResult> => {
+    const { definition, spec } = context.route;
+    const params = parseParams(definition.params, context.rawParams);
+    const result = await definition.handler({
+      params,
+      user: context.auth?.user ?? null,
+      auth: context.auth,
+      files: context.files,
+      requestId: context.requestId,
+      log: context.log,
+      link: { url: pageBaseUrl(spec.path, context.pathParams, event), query: linkQuery(event) },
+    });
+    return toProxyResult(result);
+  };
+
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>()
+    .use(requestLogger())
+    .use(errorResponder())
+    .use(normalizeHeaders())
+    .use(resolveRoute(table))
+    .use(jsonBody())
+    .use(collectParams())
+    .use(authenticate())
+    .use(trackActivity())
+    .handler(dispatch);
+}
+
+/** The public URL of the requested path (path parameters re-encoded), for pagination links. */
+function pageBaseUrl(path: string, pathParams: Record<string, string>, event: APIGatewayProxyEvent): string {
+  const filled = path.replace(/:([a-z_]+)/g, (_, name: string) =>
+    encodeURIComponent(pathParams[name] ?? event.pathParameters?.[name] ?? ''),
+  );
+  return `${config().externalUrl}${API_PREFIX}${filled}`;
+}
+
+/** The query parameters a client sent, minus credentials, to be carried into pagination links. */
+function linkQuery(event: APIGatewayProxyEvent): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
+    if (name === 'private_token' || !values) continue;
+    query[name] = values.length === 1 ? values[0] : values;
+  }
+  return query;
+}

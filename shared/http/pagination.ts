@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import type { Collection } from '../data/keys';
+import { positionOf, queryCollection, type Item } from '../data/query';
+import { ParamError } from './errors';
+import { p } from './params';
+
+/** GitLab's `use :pagination`: spread into a route's parameter schema. */
+export const paginationParams = {
+  page: p.int().transform((v) => Math.max(1, v ?? 1)),
+  per_page: p.int().transform((v) => (v === undefined || v < 1 ? DEFAULT_PER_PAGE : Math.min(v, MAX_PER_PAGE))),
+  pagination: p.oneOf(['offset', 'keyset']),
+  cursor: p.string(),
+};
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_PER_PAGE = 100;
+
+export type PaginationParams = { page: number; per_page: number; pagination?: 'offset' | 'keyset'; cursor?: string };
+
+/** Where the request came from, to build `Link` URLs (GitLab keeps every other query parameter). */
+export interface PageLinkBase {
+  url: string;
+  query: Record<string, string | string[]>;
+}
+
+export interface ListSource<T> {
+  collection: Collection;
+  ascending: boolean;
+  /** Maps an item to a list entry, or `undefined` to leave it out (a filter applied after the read). */
+  select: (item: Item) => T | undefined;
+  /** Exact size of the collection when it is maintained elsewhere and nothing is filtered out. */
+  total?: () => Promise<number>;
+}
+
+export interface Page<T> {
+  items: T[];
+  headers: Record<string, string>;
+}
+
+/**
+ * One page of a collection, with GitLab's pagination headers.
+ *
+ * Offset mode (default) reads the collection in order up to the end of the requested page plus one
+ * item (to know whether a next page exists): its cost grows with the page number, never with the
+ * table. `X-Total`/`X-Total-Pages` and `rel="last"` are sent when the total is known — because the
+ * read reached the end of the collection or the source maintains a count — and left out otherwise,
+ * as GitLab does for very large lists. Keyset mode (`pagination=keyset`) starts right after the
+ * `cursor` position, so a deep page costs what the first does, and links only `rel="next"`.
+ */
+export async function paginate<T>(params: PaginationParams, link: PageLinkBase, source: ListSource<T>): Promise<Page<T>> {
+  const perPage = params.per_page;
+  if (params.pagination === 'keyset') {
+    const startAfter = params.cursor ? decodeCursor(params.cursor) : undefined;
+    if (startAfter && startAfter[source.collection.partitionAttribute] !== source.collection.partitionValue) {
+      throw new ParamError('cursor is invalid');
+    }
+    const items: T[] = [];
+    let lastPosition: Item | undefined;
+    let hasMore = false;
+    for await (const item of queryCollection(source.collection, { ascending: source.ascending, startAfter })) {
+      const entry = source.select(item);
+      if (entry === undefined) continue;
+      if (items.length === perPage) {
+        hasMore = true;
+        break;
+      }
+      items.push(entry);
+      lastPosition = positionOf(item, source.collection);
+    }
+    const headers: Record<string, string> = { 'X-Per-Page': String(perPage) };
+    if (hasMore && lastPosition) {
+      headers.Link = `<${pageUrl(link, { cursor: encodeCursor(lastPosition), pagination: 'keyset', per_page: String(perPage) }, ['page'])}>; rel="next"`;
+    }
+    return { items, headers };
+  }
+
+  const skip = (params.page - 1) * perPage;
+  const items: T[] = [];
+  let matched = 0;
+  let reachedEnd = true;
+  for await (const item of queryCollection(source.collection, { ascending: source.ascending })) {
+    const entry = source.select(item);
+    if (entry === undefined) continue;
+    if (matched >= skip + perPage) {
+      reachedEnd = false;
+      break;
+    }
+    if (matched >= skip) items.push(entry);
+    matched++;
+  }
+  const total = reachedEnd ? matched : await source.total?.();
+  return { items, headers: offsetHeaders(params, link, { hasNext: !reachedEnd, total }) };
+}
+
+/** Pages an in-memory list whose size is known (e.g. the result of a unique lookup). */
+export function paginateArray<T>(params: PaginationParams, link: PageLinkBase, all: T[]): Page<T> {
+  const skip = (params.page - 1) * params.per_page;
+  const items = all.slice(skip, skip + params.per_page);
+  return {
+    items,
+    headers: offsetHeaders(params, link, { hasNext: skip + params.per_page < all.length, total: all.length }),
+  };
+}
+
+function offsetHeaders(
+  params: PaginationParams,
+  link: PageLinkBase,
+  { hasNext, total }: { hasNext: boolean; total: number | undefined },
+): Record<string, string> {
+  const { page, per_page: perPage } = params;
+  const next = hasNext ? page + 1 : undefined;
+  const prev = page > 1 ? page - 1 : undefined;
+  const href = (target: number) => pageUrl(link, { page: String(target), per_page: String(perPage) }, ['cursor']);
+  const links: string[] = [];
+  if (prev) links.push(`<${href(prev)}>; rel="prev"`);
+  if (next) links.push(`<${href(next)}>; rel="next"`);
+  links.push(`<${href(1)}>; rel="first"`);
+  const headers: Record<string, string> = {
+    'X-Per-Page': String(perPage),
+    'X-Page': String(page),
+    'X-Next-Page': next ? String(next) : '',
+    'X-Prev-Page': prev ? String(prev) : '',
+  };
+  if (total !== undefined) {
+    const totalPages = Math.max(1, Math.ceil(total / perPage));
+    links.push(`<${href(totalPages)}>; rel="last"`);
+    headers['X-Total'] = String(total);
+    headers['X-Total-Pages'] = String(totalPages);
+  }
+  headers.Link = links.join(', ');
+  return headers;
+}
+
+/** The request URL with some query parameters replaced or removed, keys sorted like Rails' `to_query`. */
+function pageUrl(link: PageLinkBase, set: Record<string, string>, remove: string[]): string {
+  const query: Record<string, string | string[]> = { ...link.query, ...set };
+  for (const name of remove) delete query[name];
+  const search = new URLSearchParams();
+  for (const name of Object.keys(query).sort()) {
+    const value = query[name];
+    for (const v of Array.isArray(value) ? value : [value]) search.append(name, v);
+  }
+  return `${link.url}?${search.toString()}`;
+}
+
+const cursorSchema = z.record(z.string(), z.union([z.string(), z.number()]));
+
+export function encodeCursor(position: Item): string {
+  return Buffer.from(JSON.stringify(position)).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): Item {
+  try {
+    return cursorSchema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+  } catch {
+    throw new ParamError('cursor is invalid');
+  }
+}

@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import { logger } from '../logger';
+import type { ApiMiddleware, ApiRequest } from '../http/context';
+
+/**
+ * Gives every request an id (API Gateway's, else Lambda's, else a fresh one) and a logger bound
+ * to it, echoes the id in `X-Request-Id`, and writes one structured access-log line per request.
+ */
+export function requestLogger(): ApiMiddleware {
+  const requestLoggerBefore = (request: ApiRequest) => {
+    const requestId =
+      request.event.requestContext?.requestId || request.context.awsRequestId || randomUUID();
+    request.context.requestId = requestId;
+    request.context.startedAt = Date.now();
+    request.context.log = logger.child({ requestId });
+  };
+  const requestLoggerAfter = (request: ApiRequest) => {
+    if (!request.response) return;
+    request.response.headers = { ...request.response.headers, 'X-Request-Id': request.context.requestId };
+    request.context.log.info('request', {
+      method: request.event.httpMethod,
+      route: request.context.route?.spec.key,
+      status: request.response.statusCode,
+      userId: request.context.auth?.user.id,
+      durationMs: Date.now() - request.context.startedAt,
+    });
+  };
+  return { before: requestLoggerBefore, after: requestLoggerAfter, onError: requestLoggerAfter };
+}

@@ -1,0 +1,78 @@
+/**
+ * The route catalog: every HTTP route of the API, declared once.
+ *
+ * The CDK stack turns it into API Gateway resources and methods, the local runtime matches
+ * incoming requests against it, and each group handler must implement exactly its group's
+ * routes (the type {@link RouteKeyOf} makes a missing or extra route a compile error).
+ *
+ * Paths are relative to {@link API_PREFIX}. Path parameters are written `:name`; siblings in the
+ * path tree must use the same parameter name, as API Gateway requires (a unit test checks it).
+ */
+export const API_PREFIX = '/api/v4';
+
+export const routeCatalog = {
+  meta: ['GET /version'],
+  users: [
+    'GET /users',
+    'POST /users',
+    'GET /users/:id',
+    'PUT /users/:id',
+    'DELETE /users/:id',
+    'POST /users/:id/block',
+    'POST /users/:id/unblock',
+    'GET /users/:id/events',
+    'GET /users/:id/keys',
+    'POST /users/:id/keys',
+    'DELETE /users/:id/keys/:key_id',
+    'GET /users/:id/emails',
+    'POST /users/:id/emails',
+    'DELETE /users/:id/emails/:email_id',
+    'GET /users/:id/impersonation_tokens',
+    'POST /users/:id/impersonation_tokens',
+    'GET /users/:id/impersonation_tokens/:impersonation_token_id',
+    'DELETE /users/:id/impersonation_tokens/:impersonation_token_id',
+    'GET /user',
+    'GET /user/keys',
+    'POST /user/keys',
+    'GET /user/keys/:key_id',
+    'DELETE /user/keys/:key_id',
+    'GET /user/emails',
+    'POST /user/emails',
+    'GET /user/emails/:email_id',
+    'DELETE /user/emails/:email_id',
+    'GET /user/activities',
+    'GET /keys/:id',
+  ],
+} as const;
+
+export type GroupName = keyof typeof routeCatalog;
+export type RouteKeyOf<G extends GroupName> = (typeof routeCatalog)[G][number];
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD';
+
+export interface RouteSpec {
+  group: GroupName;
+  key: string;
+  method: HttpMethod;
+  /** Path relative to the API prefix, `:param` style, e.g. `/users/:id`. */
+  path: string;
+  /** API Gateway resource path, e.g. `/api/v4/users/{id}` (what `event.resource` carries). */
+  resource: string;
+}
+
+/** Splits a route key such as `GET /users/:id` into its parts. */
+export function parseRouteKey(group: GroupName, key: string): RouteSpec {
+  const [method, path] = key.split(' ') as [HttpMethod, string];
+  return { group, key, method, path, resource: toResource(path) };
+}
+
+/** `/users/:id` → `/api/v4/users/{id}`. */
+export function toResource(path: string): string {
+  return API_PREFIX + path.replace(/:([a-z_]+)/g, '{$1}');
+}
+
+/** Every route of every group, flattened. */
+export function allRoutes(): RouteSpec[] {
+  return (Object.keys(routeCatalog) as GroupName[]).flatMap((group) =>
+    routeCatalog[group].map((key) => parseRouteKey(group, key)),
+  );
+}

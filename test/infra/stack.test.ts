@@ -1,0 +1,434 @@
+import { readFileSync } from 'node:fs';
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type { IConstruct } from 'constructs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { HostingApi } from '../../infra/constructs/api';
+import { ProjectHostingStack } from '../../infra/stack';
+import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '../../shared/data/table-definition';
+import { allRoutes, parseRouteKey, routeCatalog, type GroupName } from '../../shared/routes';
+
+type Resource = { Type: string; Properties?: Record<string, unknown>; DeletionPolicy?: string };
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+
+const GROUPS = Object.keys(routeCatalog) as GroupName[];
+/** The service's own functions: one per route group, plus the bootstrap (not a route group). */
+const FUNCTION_GROUPS = [...GROUPS, 'bootstrap'];
+
+let stack: ProjectHostingStack;
+let template: Template;
+let customUrlTemplate: Template;
+
+/** Internal: logical ID of a construct's CloudFormation resource. */
+function logicalId(construct: IConstruct): string {
+  const resource = construct.node.defaultChild ?? construct;
+  return Stack.of(construct).getLogicalId(resource as lambda.CfnFunction);
+}
+
+function functionId(group: string): string {
+  return logicalId(group === 'bootstrap' ? stack.bootstrap.function : stack.functions.byGroup[group as GroupName]);
+}
+
+function resourcesOfType(type: string): Record<string, Resource> {
+  return template.findResources(type) as Record<string, Resource>;
+}
+
+/** Internal: every IAM statement of the policies attached to the role of a function. */
+function statementsOf(functionLogicalId: string): Statement[] {
+  const fn = resourcesOfType('AWS::Lambda::Function')[functionLogicalId];
+  const role = (fn.Properties?.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  return Object.values(resourcesOfType('AWS::IAM::Policy'))
+    .filter((policy) => JSON.stringify(policy.Properties?.Roles).includes(`"${role}"`))
+    .flatMap((policy) => (policy.Properties?.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+function allows(statements: Statement[], action: string, resourceLogicalId: string): boolean {
+  return statements.some(
+    (statement) =>
+      statement.Effect === 'Allow' &&
+      [statement.Action].flat().includes(action) &&
+      JSON.stringify(statement.Resource).includes(`"${resourceLogicalId}"`),
+  );
+}
+
+/** Internal: every API Gateway method by `METHOD /path`, paths rebuilt from the resource tree. */
+function templateMethods(): Map<string, Resource> {
+  const resources = resourcesOfType('AWS::ApiGateway::Resource');
+  const pathOf = (ref: unknown): string => {
+    const id = (ref as { Ref?: string }).Ref;
+    if (id === undefined) return ''; // Fn::GetAtt RootResourceId: the root
+    const resource = resources[id].Properties!;
+    return `${pathOf(resource.ParentId)}/${resource.PathPart as string}`;
+  };
+  return new Map(
+    Object.values(resourcesOfType('AWS::ApiGateway::Method')).map((method) => [
+      `${method.Properties!.HttpMethod as string} ${pathOf(method.Properties!.ResourceId)}`,
+      method,
+    ]),
+  );
+}
+
+beforeAll(() => {
+  // Prepare: the deployed feature flags; bundling skipped (`cdk synth` runs esbuild, not unit tests).
+  const { context } = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
+    context: Record<string, unknown>;
+  };
+  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+
+  // Act
+  stack = new ProjectHostingStack(app, 'Test');
+  const customUrlStack = new ProjectHostingStack(app, 'CustomUrl', { externalUrl: 'https://git.example.com/' });
+  template = Template.fromStack(stack);
+  customUrlTemplate = Template.fromStack(customUrlStack);
+});
+
+describe('ProjectHostingStack table', () => {
+  it('creates the table with string keys from the table definition', () => {
+    // Assess
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: TABLE_KEY.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE_KEY.sortKey, KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: Match.arrayWith([
+        { AttributeName: TABLE_KEY.partitionKey, AttributeType: 'S' },
+        { AttributeName: TABLE_KEY.sortKey, AttributeType: 'S' },
+      ]),
+      TableName: Match.absent(),
+    });
+  });
+
+  it.each(GLOBAL_INDEXES.map((index) => [index.indexName, index] as const))(
+    'creates global index %s with its keys and all attributes projected',
+    (_name, index) => {
+      // Assess
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        AttributeDefinitions: Match.arrayWith([
+          { AttributeName: index.partitionKey, AttributeType: 'S' },
+          { AttributeName: index.sortKey, AttributeType: 'S' },
+        ]),
+        GlobalSecondaryIndexes: Match.arrayWith([
+          {
+            IndexName: index.indexName,
+            KeySchema: [
+              { AttributeName: index.partitionKey, KeyType: 'HASH' },
+              { AttributeName: index.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ]),
+      });
+    },
+  );
+
+  it('creates exactly the declared global indexes', () => {
+    // Act
+    const [table] = Object.values(resourcesOfType('AWS::DynamoDB::Table'));
+    const names = (table.Properties!.GlobalSecondaryIndexes as { IndexName: string }[]).map((gsi) => gsi.IndexName);
+
+    // Assess
+    expect(names.sort()).toEqual(GLOBAL_INDEXES.map((index) => index.indexName).sort());
+  });
+
+  it('creates an on-demand, recoverable, streamed table with TTL, retained on deletion', () => {
+    // Assess
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+        TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      }),
+    });
+  });
+});
+
+describe('ProjectHostingStack bucket', () => {
+  it('creates a private, encrypted, unversioned bucket retained on deletion', () => {
+    // Assess
+    template.resourceCountIs('AWS::S3::Bucket', 1);
+    template.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        BucketName: Match.absent(),
+        VersioningConfiguration: Match.absent(),
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        },
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+      }),
+    });
+  });
+
+  it('creates a bucket policy denying requests without TLS', () => {
+    // Assess
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: logicalId(stack.storage.bucket) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Deny',
+            Action: 's3:*',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        ]),
+      },
+    });
+  });
+});
+
+describe('ProjectHostingStack functions', () => {
+  it('creates one function per route group plus the bootstrap function', () => {
+    // Act
+    const ours = Object.values(resourcesOfType('AWS::Lambda::Function')).filter(
+      (fn) => fn.Properties?.Handler === 'index.handler',
+    );
+
+    // Assess
+    expect(ours).toHaveLength(FUNCTION_GROUPS.length);
+    expect(new Set(FUNCTION_GROUPS.map(functionId)).size).toBe(FUNCTION_GROUPS.length);
+  });
+
+  it.each(FUNCTION_GROUPS)('creates the %s function with the shared defaults', (group) => {
+    // Act
+    const fn = resourcesOfType('AWS::Lambda::Function')[functionId(group)];
+
+    // Assess
+    expect(fn.Properties).toMatchObject({
+      Handler: 'index.handler',
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      MemorySize: 512,
+      Timeout: 29,
+      LoggingConfig: { LogFormat: 'JSON' },
+      Environment: {
+        Variables: {
+          TABLE_NAME: { Ref: logicalId(stack.data.table) },
+          BUCKET_NAME: { Ref: logicalId(stack.storage.bucket) },
+          EXTERNAL_URL: expect.anything(),
+          NODE_OPTIONS: '--enable-source-maps',
+        },
+      },
+    });
+  });
+
+  it('keeps function logs one month', () => {
+    // Act
+    const logGroups = Object.values(resourcesOfType('AWS::Logs::LogGroup'));
+
+    // Assess
+    expect(logGroups.length).toBeGreaterThanOrEqual(FUNCTION_GROUPS.length);
+    for (const logGroup of logGroups) expect(logGroup.Properties?.RetentionInDays).toBe(30);
+  });
+
+  it('sets EXTERNAL_URL to the stage URL without depending on the deployment', () => {
+    // Act
+    const url = resourcesOfType('AWS::Lambda::Function')[logicalId(stack.functions.byGroup.users)].Properties!
+      .Environment as { Variables: { EXTERNAL_URL: unknown } };
+    const serialized = JSON.stringify(url.Variables.EXTERNAL_URL);
+
+    // Assess
+    expect(serialized).toContain(`"${logicalId(stack.api.restApi)}"`);
+    expect(serialized).toContain('/prod');
+    expect(serialized).not.toContain(logicalId(stack.api.restApi.deploymentStage));
+  });
+
+  it('sets EXTERNAL_URL to the external URL when one is given', () => {
+    // Assess
+    customUrlTemplate.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ EXTERNAL_URL: 'https://git.example.com' }) },
+    });
+  });
+
+  it('grants the users function read-write access to the table and the bucket', () => {
+    // Act
+    const statements = statementsOf(logicalId(stack.functions.byGroup.users));
+
+    // Assess
+    const table = logicalId(stack.data.table);
+    const bucket = logicalId(stack.storage.bucket);
+    const tableActions = ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'];
+    for (const action of tableActions.map((name) => `dynamodb:${name}`)) {
+      expect(allows(statements, action, table), action).toBe(true);
+    }
+    for (const action of ['s3:GetObject*', 's3:PutObject', 's3:DeleteObject*']) {
+      expect(allows(statements, action, bucket), action).toBe(true);
+    }
+    expect(allows(statements, 's3:PutObjectAcl', bucket)).toBe(false);
+  });
+
+  it('grants the bootstrap function the root token secret and the table, not the bucket', () => {
+    // Act
+    const statements = statementsOf(logicalId(stack.bootstrap.function));
+
+    // Assess
+    expect(allows(statements, 'secretsmanager:GetSecretValue', logicalId(stack.bootstrap.rootTokenSecret))).toBe(true);
+    expect(allows(statements, 'dynamodb:PutItem', logicalId(stack.data.table))).toBe(true);
+    expect(JSON.stringify(statements)).not.toContain(`"${logicalId(stack.storage.bucket)}"`);
+  });
+});
+
+describe('ProjectHostingStack API', () => {
+  it('creates a method for every route of the catalog, and no other', () => {
+    // Prepare
+    const expected = allRoutes().map((route) => `${route.method} ${route.resource}`);
+
+    // Act
+    const methods = templateMethods();
+
+    // Assess
+    expect(Object.keys(resourcesOfType('AWS::ApiGateway::Method'))).toHaveLength(expected.length);
+    expect([...methods.keys()].sort()).toEqual(expected.sort());
+  });
+
+  it('integrates every route with its group function through a Lambda proxy', () => {
+    // Act
+    const methods = templateMethods();
+
+    // Assess
+    for (const route of allRoutes()) {
+      const integration = methods.get(`${route.method} ${route.resource}`)?.Properties?.Integration as
+        | { Type: string; Uri: unknown }
+        | undefined;
+      expect(integration?.Type, route.key).toBe('AWS_PROXY');
+      expect(JSON.stringify(integration?.Uri), route.key).toContain(
+        `"${logicalId(stack.functions.byGroup[route.group])}"`,
+      );
+    }
+  });
+
+  it('creates a regional REST API treating every media type as binary', () => {
+    // Assess
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      BinaryMediaTypes: Match.arrayWith(['*/*']),
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+    });
+  });
+
+  it('creates the prod stage with tracing, metrics, throttling and no data trace', () => {
+    // Assess
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'prod',
+      TracingEnabled: true,
+      MethodSettings: [
+        Match.objectLike({
+          DataTraceEnabled: false,
+          MetricsEnabled: true,
+          ThrottlingRateLimit: 100,
+          ThrottlingBurstLimit: 200,
+          LoggingLevel: Match.absent(),
+        }),
+      ],
+    });
+  });
+
+  it('answers unknown routes with GitLab 404', () => {
+    // Assess
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'MISSING_AUTHENTICATION_TOKEN',
+      StatusCode: '404',
+      ResponseTemplates: { 'application/json': '{"error":"404 Not Found"}' },
+    });
+  });
+
+  it.each(['DEFAULT_4XX', 'DEFAULT_5XX'])('answers %s with a JSON message and the request id', (type) => {
+    // Assess
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: type,
+      ResponseParameters: { 'gatewayresponse.header.X-Request-Id': 'context.requestId' },
+      ResponseTemplates: { 'application/json': '{"message":$context.error.messageString}' },
+    });
+  });
+
+  it('grants API Gateway one API-wide invoke permission per function, not one per method', () => {
+    // Act
+    const permissions = Object.values(resourcesOfType('AWS::Lambda::Permission'));
+
+    // Assess
+    for (const group of GROUPS) {
+      const id = logicalId(stack.functions.byGroup[group]);
+      const own = permissions.filter((p) => JSON.stringify(p.Properties?.FunctionName).includes(`"${id}"`));
+      expect(own.length, group).toBeGreaterThanOrEqual(1);
+      expect(own.length, group).toBeLessThanOrEqual(2);
+      for (const permission of own) {
+        expect(permission.Properties?.Principal).toBe('apigateway.amazonaws.com');
+        expect(JSON.stringify(permission.Properties?.SourceArn)).toContain('/*/*/*');
+      }
+    }
+    expect(permissions.length).toBeLessThanOrEqual(2 * FUNCTION_GROUPS.length);
+  });
+});
+
+describe('ProjectHostingStack bootstrap', () => {
+  it('generates a 40-character alphanumeric root token, retained on deletion', () => {
+    // Assess
+    template.hasResource('AWS::SecretsManager::Secret', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        Name: Match.absent(),
+        GenerateSecretString: { PasswordLength: 40, ExcludePunctuation: true, IncludeSpace: false },
+      }),
+    });
+  });
+
+  it('creates the root user through a custom resource given the secret ARN', () => {
+    // Assess
+    template.hasResourceProperties('Custom::RootUser', {
+      ServiceToken: Match.anyValue(),
+      RootTokenSecretArn: { Ref: logicalId(stack.bootstrap.rootTokenSecret) },
+    });
+  });
+});
+
+describe('ProjectHostingStack outputs', () => {
+  it.each(['ApiUrl', 'TableName', 'BucketName', 'RootTokenSecretArn'])('exports %s', (name) => {
+    // Assess
+    template.hasOutput(name, { Value: Match.anyValue() });
+  });
+
+  it('exports no other output', () => {
+    // Assess
+    expect(Object.keys(template.findOutputs('*')).sort()).toEqual([
+      'ApiUrl',
+      'BucketName',
+      'RootTokenSecretArn',
+      'TableName',
+    ]);
+  });
+
+  it('exports the deployed stage URL without a trailing slash', () => {
+    // Act
+    const { Value } = template.findOutputs('ApiUrl').ApiUrl as { Value: unknown };
+    const serialized = JSON.stringify(Value);
+
+    // Assess
+    expect(serialized).toContain(`"${logicalId(stack.api.restApi.deploymentStage)}"`);
+    expect(serialized).not.toMatch(/\/"\]\]\}$/);
+  });
+});
+
+describe('HostingApi', () => {
+  it('refuses differently named sibling path parameters, which API Gateway would reject', () => {
+    // Prepare
+    const scope = new Stack(new App(), 'Conflict');
+    const api = new HostingApi(scope, 'Api');
+    const fn = lambda.Function.fromFunctionArn(scope, 'Fn', 'arn:aws:lambda:us-east-1:123456789012:function:f');
+    const routes = [parseRouteKey('users', 'GET /users/:id'), parseRouteKey('users', 'GET /users/:user_id/keys')];
+
+    // Act
+    const act = () => api.addRoutes(routes, { ...stack.functions.byGroup, users: fn });
+
+    // Assess
+    expect(act).toThrow(/sibling path parameters \{id\} and \{user_id\}/);
+  });
+});
+

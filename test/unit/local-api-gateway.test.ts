@@ -1,0 +1,220 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildProxyEvent,
+  matchRoute,
+  parseQuery,
+  responseHeaders,
+  splitUrl,
+  type LocalRequest,
+  type RouteMatch,
+} from '../../infra/local/api-gateway';
+import { parseRouteKey } from '../../shared/routes';
+
+function request(overrides: Partial<LocalRequest> = {}): LocalRequest {
+  return {
+    method: 'GET',
+    url: '/api/v4/users/5',
+    headers: [
+      ['Host', '127.0.0.1:3000'],
+      ['PRIVATE-TOKEN', 'secret'],
+    ],
+    body: null,
+    sourceIp: '127.0.0.1',
+    ...overrides,
+  };
+}
+
+function mustMatch(method: string, path: string): RouteMatch {
+  const match = matchRoute(method, path);
+  expect(match, `${method} ${path}`).toBeDefined();
+  return match!;
+}
+
+describe('local API Gateway: route matching', () => {
+  it('matches a parameterised route and names its parameter', () => {
+    // Act
+    const match = mustMatch('GET', '/api/v4/users/5');
+
+    // Assert
+    expect(match.route.resource).toBe('/api/v4/users/{id}');
+    expect(match.route.group).toBe('users');
+    expect(match.pathParameters).toEqual({ id: '5' });
+  });
+
+  it('keeps an encoded slash inside one still-encoded path parameter', () => {
+    // Act
+    const match = mustMatch('GET', '/api/v4/users/a%2Fb');
+
+    // Assert
+    expect(match.route.resource).toBe('/api/v4/users/{id}');
+    expect(match.pathParameters).toEqual({ id: 'a%2Fb' });
+  });
+
+  it('prefers static segments over parameters', () => {
+    // Act
+    const match = mustMatch('GET', '/api/v4/user/keys');
+
+    // Assert
+    expect(match.route.key).toBe('GET /user/keys');
+    expect(match.pathParameters).toBeNull();
+  });
+
+  it('prefers a static sibling over a {param} sibling, like API Gateway', () => {
+    // Arrange: a catalog where /things/mine and /things/{id} are siblings.
+    const routes = [parseRouteKey('users', 'GET /things/:id'), parseRouteKey('users', 'GET /things/mine')];
+
+    // Act
+    const mine = matchRoute('GET', '/api/v4/things/mine', routes);
+    const other = matchRoute('GET', '/api/v4/things/42', routes);
+
+    // Assert
+    expect(mine?.route.key).toBe('GET /things/mine');
+    expect(other?.route.key).toBe('GET /things/:id');
+    expect(other?.pathParameters).toEqual({ id: '42' });
+  });
+
+  it('matches several parameters', () => {
+    // Act
+    const match = mustMatch('DELETE', '/api/v4/users/7/keys/12');
+
+    // Assert
+    expect(match.route.resource).toBe('/api/v4/users/{id}/keys/{key_id}');
+    expect(match.pathParameters).toEqual({ id: '7', key_id: '12' });
+  });
+
+  it('finds nothing for an unknown path, a missing method or an empty parameter', () => {
+    expect(matchRoute('GET', '/api/v4/nope')).toBeUndefined();
+    expect(matchRoute('GET', '/api/v3/users')).toBeUndefined();
+    expect(matchRoute('PATCH', '/api/v4/users/5')).toBeUndefined();
+    expect(matchRoute('GET', '/api/v4/users//keys')).toBeUndefined();
+    expect(matchRoute('GET', '/')).toBeUndefined();
+  });
+
+  it('compares static segments raw, without decoding them', () => {
+    expect(matchRoute('GET', '/api/v4/%75sers/5')).toBeUndefined();
+    expect(matchRoute('GET', '/api%2Fv4/users/5')).toBeUndefined();
+  });
+
+  it('ignores one trailing slash', () => {
+    expect(mustMatch('GET', '/api/v4/users/').route.key).toBe('GET /users');
+  });
+});
+
+describe('local API Gateway: proxy event', () => {
+  it('builds a REST API (payload 1.0) proxy event', () => {
+    // Arrange
+    const now = new Date('2025-01-02T03:04:05Z');
+
+    // Act
+    const event = buildProxyEvent(request(), mustMatch('GET', '/api/v4/users/5'), { requestId: 'req-1', now });
+
+    // Assert
+    expect(event).toMatchObject({
+      resource: '/api/v4/users/{id}',
+      path: '/api/v4/users/5',
+      httpMethod: 'GET',
+      headers: { Host: '127.0.0.1:3000', 'PRIVATE-TOKEN': 'secret' },
+      multiValueHeaders: { Host: ['127.0.0.1:3000'], 'PRIVATE-TOKEN': ['secret'] },
+      queryStringParameters: null,
+      multiValueQueryStringParameters: null,
+      pathParameters: { id: '5' },
+      stageVariables: null,
+      body: null,
+      isBase64Encoded: false,
+      requestContext: {
+        requestId: 'req-1',
+        stage: 'local',
+        resourcePath: '/api/v4/users/{id}',
+        httpMethod: 'GET',
+        path: '/local/api/v4/users/5',
+        identity: { sourceIp: '127.0.0.1' },
+        requestTimeEpoch: now.getTime(),
+        requestTime: '02/Jan/2025:03:04:05 +0000',
+      },
+    });
+  });
+
+  it('passes the encoded path parameter and raw path through', () => {
+    // Act
+    const event = buildProxyEvent(request({ url: '/api/v4/users/a%2Fb' }), mustMatch('GET', '/api/v4/users/a%2Fb'));
+
+    // Assert
+    expect(event.path).toBe('/api/v4/users/a%2Fb');
+    expect(event.pathParameters).toEqual({ id: 'a%2Fb' });
+  });
+
+  it('decodes query parameters into single- and multi-value maps', () => {
+    // Arrange
+    const url = '/api/v4/users?a=1&a=2&b[]=x&b%5B%5D=y&c=hello+world&d=%C3%A9%20e';
+
+    // Act
+    const event = buildProxyEvent(request({ url }), mustMatch('GET', splitUrl(url).path));
+
+    // Assert
+    expect(event.path).toBe('/api/v4/users');
+    expect(event.multiValueQueryStringParameters).toEqual({
+      a: ['1', '2'],
+      'b[]': ['x', 'y'],
+      c: ['hello world'],
+      d: ['é e'],
+    });
+    expect(event.queryStringParameters).toEqual({ a: '2', 'b[]': 'y', c: 'hello world', d: 'é e' });
+  });
+
+  it('treats an empty query string as no parameters', () => {
+    expect(parseQuery('')).toEqual({ queryStringParameters: null, multiValueQueryStringParameters: null });
+  });
+
+  it('always sends a body base64-encoded, whatever its type', () => {
+    // Arrange
+    const json = Buffer.from('{"name":"ünïcode"}');
+    const binary = Buffer.from([0, 255, 1, 254]);
+
+    // Act
+    const jsonEvent = buildProxyEvent(
+      request({ method: 'POST', url: '/api/v4/users', body: json, headers: [['Content-Type', 'application/json']] }),
+      mustMatch('POST', '/api/v4/users'),
+    );
+    const binaryEvent = buildProxyEvent(
+      request({ method: 'POST', url: '/api/v4/users', body: binary }),
+      mustMatch('POST', '/api/v4/users'),
+    );
+
+    // Assert
+    expect(jsonEvent.isBase64Encoded).toBe(true);
+    expect(Buffer.from(jsonEvent.body!, 'base64').equals(json)).toBe(true);
+    expect(binaryEvent.isBase64Encoded).toBe(true);
+    expect(Buffer.from(binaryEvent.body!, 'base64').equals(binary)).toBe(true);
+  });
+
+  it('keeps every value of a repeated header, the last one in the single-value map', () => {
+    // Act
+    const event = buildProxyEvent(
+      request({ headers: [['Accept', 'a'], ['accept', 'b']] }),
+      mustMatch('GET', '/api/v4/users/5'),
+    );
+
+    // Assert
+    expect(event.multiValueHeaders).toEqual({ Accept: ['a', 'b'] });
+    expect(event.headers).toEqual({ Accept: 'b' });
+  });
+});
+
+describe('local API Gateway: responses', () => {
+  it('merges headers and multiValueHeaders, a pair present in both once', () => {
+    // Act
+    const merged = responseHeaders({
+      statusCode: 200,
+      body: '',
+      headers: { 'Content-Type': 'application/json', Link: '<a>', 'Content-Length': '99' },
+      multiValueHeaders: { Link: ['<a>', '<b>'], 'Set-Cookie': ['x=1', 'y=2'] },
+    });
+
+    // Assert
+    expect(Object.fromEntries([...merged.values()].map((h) => [h.name, h.values]))).toEqual({
+      'Content-Type': ['application/json'],
+      Link: ['<a>', '<b>'],
+      'Set-Cookie': ['x=1', 'y=2'],
+    });
+  });
+});
