@@ -111,9 +111,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       process.env.AWS_ENDPOINT_URL_DYNAMODB = engines.dynamoEndpoint;
       process.env.AWS_ENDPOINT_URL_S3 = engines.s3Endpoint;
       process.env.S3_FORCE_PATH_STYLE = 'true';
-      // s3rver predates the SDK's default CRC checksums (aws-chunked uploads with trailers).
-      setDefault('AWS_REQUEST_CHECKSUM_CALCULATION', 'when_required');
-      setDefault('AWS_RESPONSE_CHECKSUM_VALIDATION', 'when_required');
     } else if (process.env.AWS_ENDPOINT_URL || process.env.AWS_ENDPOINT_URL_S3) {
       // LocalStack serves buckets path-style only.
       setDefault('S3_FORCE_PATH_STYLE', 'true');
@@ -123,7 +120,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     for (const group of Object.keys(routeCatalog) as GroupName[]) {
       let module: { handler?: unknown };
       try {
-        module = (await import(`../../functions/${group}/handler`)) as { handler?: unknown };
+        module = (await import(`../../functions/${group}/handler.ts`)) as { handler?: unknown };
       } catch (error) {
         throw new Error(`could not load functions/${group}/handler.ts: ${(error as Error).message}`, { cause: error });
       }

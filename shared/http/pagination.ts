@@ -12,6 +12,12 @@ export const paginationParams = {
   cursor: p.string(),
 };
 export const DEFAULT_PER_PAGE = 20;
+/**
+ * How many items past the requested page an offset list without a maintained total reads to
+ * count the rest (GitLab likewise stops counting at 10,000). Bounded, so the cost of a page
+ * never grows with the collection; past it `X-Total` is left out.
+ */
+const countLimit = () => Number(process.env.LIST_COUNT_LIMIT ?? 1000);
 export const MAX_PER_PAGE = 100;
 
 export type PaginationParams = { page: number; per_page: number; pagination?: 'offset' | 'keyset'; cursor?: string };
@@ -39,11 +45,11 @@ export interface Page<T> {
 /**
  * One page of a collection, with GitLab's pagination headers.
  *
- * Offset mode (default) reads the collection in order up to the end of the requested page plus one
- * item (to know whether a next page exists): its cost grows with the page number, never with the
- * table. `X-Total`/`X-Total-Pages` and `rel="last"` are sent when the total is known — because the
- * read reached the end of the collection or the source maintains a count — and left out otherwise,
- * as GitLab does for very large lists. Keyset mode (`pagination=keyset`) starts right after the
+ * Offset mode (default) reads the collection in order up to the end of the requested page, then
+ * either one more match (when the source maintains its total) or at most a fixed number of items
+ * to count the rest: its cost grows with the page number, never with the table. `X-Total`,
+ * `X-Total-Pages` and `rel="last"` are sent when the total is known and left out otherwise, as
+ * GitLab does for very large lists. Keyset mode (`pagination=keyset`) starts right after the
  * `cursor` position, so a deep page costs what the first does, and links only `rel="next"`.
  */
 export async function paginate<T>(params: PaginationParams, link: PageLinkBase, source: ListSource<T>): Promise<Page<T>> {
@@ -76,19 +82,26 @@ export async function paginate<T>(params: PaginationParams, link: PageLinkBase, 
   const skip = (params.page - 1) * perPage;
   const items: T[] = [];
   let matched = 0;
+  let readPastPage = 0;
   let reachedEnd = true;
   for await (const item of queryCollection(source.collection, { ascending: source.ascending })) {
+    if (matched >= skip + perPage) {
+      // Past the page: with a maintained total, one more match is all we need to know there is
+      // a next page; without one, keep counting, but only up to a fixed bound.
+      if (source.total || ++readPastPage > countLimit()) {
+        if (source.total && source.select(item) === undefined) continue;
+        reachedEnd = false;
+        break;
+      }
+    }
     const entry = source.select(item);
     if (entry === undefined) continue;
-    if (matched >= skip + perPage) {
-      reachedEnd = false;
-      break;
-    }
-    if (matched >= skip) items.push(entry);
+    if (matched >= skip && matched < skip + perPage) items.push(entry);
     matched++;
   }
+  const hasNext = matched > skip + perPage || !reachedEnd;
   const total = reachedEnd ? matched : await source.total?.();
-  return { items, headers: offsetHeaders(params, link, { hasNext: !reachedEnd, total }) };
+  return { items, headers: offsetHeaders(params, link, { hasNext, total }) };
 }
 
 /** Pages an in-memory list whose size is known (e.g. the result of a unique lookup). */

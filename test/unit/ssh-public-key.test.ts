@@ -215,6 +215,16 @@ function wrap(text: string, width: number, lineBreak = '\n'): string {
   return (text.match(new RegExp(`[^]{1,${width}}`, 'g')) ?? []).join(lineBreak);
 }
 
+/** Wraps only the base64 blob of a key line. */
+function wrapBlob(line: string, width: number, lineBreak = '\n'): string {
+  return line.replace(blobOf(line), wrap(blobOf(line), width, lineBreak));
+}
+
+/** The public key line of a generated fixture. */
+function lineOf(name: KeyName): string {
+  return keys[name].line;
+}
+
 /** A security-key (FIDO) public key blob, built by hand as OpenSSH's PROTOCOL.u2f describes. */
 function securityKeyLine(type: 'sk-ssh-ed25519@openssh.com' | 'sk-ecdsa-sha2-nistp256@openssh.com') {
   const blob =
@@ -288,13 +298,10 @@ describe('parseSshPublicKey', () => {
       ['without the trailing newline', (line) => line.trim()],
       ['with a CRLF line ending', (line) => `${line.trim()}\r\n`],
       ['with blank lines and spaces around it', (line) => `\n  \t${line.trim()}  \n\n`],
-      ['with the base64 wrapped at 64 columns', (line) => line.replace(blobOf(line), wrap(blobOf(line), 64))],
-      [
-        'with the base64 wrapped at 60 columns using CRLF',
-        (line) => line.replace(blobOf(line), wrap(blobOf(line), 60, '\r\n')),
-      ],
+      ['with the base64 wrapped at 64 columns', (line) => wrapBlob(line, 64)],
+      ['with the base64 wrapped at 60 columns using CRLF', (line) => wrapBlob(line, 60, '\r\n')],
       ['with the whole line hard-wrapped at 70 columns', (line) => wrap(line.trim(), 70)],
-      ['with the comment on a line of its own', (line) => line.replace(` ${blobOf(line)} `, ` ${blobOf(line)}\n`)],
+      ['with the comment on a line of its own', (line) => line.trim().replace(/ (\S+)$/, '\n$1')],
     ])('accepts and normalizes a key %s', (_label, paste) => {
       // Prepare
       const fixture = keys['rsa-2048'];
@@ -355,31 +362,25 @@ describe('parseSshPublicKey', () => {
       ['random text', () => 'garbage'],
       ['a type without a blob', () => 'ssh-rsa'],
       ['a blob too short to hold a key', () => 'ssh-rsa AAAA'],
-      ['a blob that is not base64', () => `ssh-ed25519 ${blobOf(keys['ed25519'].line).replace(/.{4}$/, '!!!!')}`],
-      [
-        'a blob broken by a space rather than a line break',
-        () => keys['rsa-2048'].line.replace(blobOf(keys['rsa-2048'].line), wrap(blobOf(keys['rsa-2048'].line), 64, ' ')),
-      ],
-      ['a blob with its base64 padding removed', () => keys['ecdsa-p256'].line.replace(/=+ /, ' ')],
-      ['a blob with stray bits before its base64 padding', () => keys['ecdsa-p256'].line.replace(/(.)(=+) /, strayBits)],
-      ['a blob cut in half', () => `ssh-rsa ${blobOf(keys['rsa-2048'].line).slice(0, 200)} jane@laptop`],
-      ['a blob with characters flipped in the middle', () => corruptMiddle(keys['ecdsa-p256'].line)],
-      [
-        'a blob whose length fields are corrupted',
-        () => keys['ed25519'].line.replace('AAAAC3', 'AAAAD3'),
-      ],
+      ['a blob that is not base64', () => `ssh-ed25519 ${blobOf(lineOf('ed25519')).replace(/.{4}$/, '!!!!')}`],
+      ['a blob broken by a space rather than a line break', () => wrapBlob(lineOf('rsa-2048'), 64, ' ')],
+      ['a blob with its base64 padding removed', () => lineOf('ecdsa-p256').replace(/=+ /, ' ')],
+      ['a blob with stray bits before its base64 padding', () => lineOf('ecdsa-p256').replace(/(.)(=+) /, strayBits)],
+      ['a blob cut in half', () => `ssh-rsa ${blobOf(lineOf('rsa-2048')).slice(0, 200)} jane@laptop`],
+      ['a blob with characters flipped in the middle', () => corruptMiddle(lineOf('ecdsa-p256'))],
+      ['a blob whose length fields are corrupted', () => lineOf('ed25519').replace('AAAAC3', 'AAAAD3')],
       [
         'a blob with extra data after the key',
         () => {
-          const blob = Buffer.from(blobOf(keys['ed25519'].line), 'base64');
+          const blob = Buffer.from(blobOf(lineOf('ed25519')), 'base64');
           return `ssh-ed25519 ${Buffer.concat([blob, sshString(randomBytes(32))]).toString('base64')}`;
         },
       ],
-      ['an RSA blob behind an ssh-ed25519 prefix', () => keys['rsa-2048'].line.replace('ssh-rsa', 'ssh-ed25519')],
-      ['an Ed25519 blob behind an ssh-rsa prefix', () => keys['ed25519'].line.replace('ssh-ed25519', 'ssh-rsa')],
+      ['an RSA blob behind an ssh-ed25519 prefix', () => lineOf('rsa-2048').replace('ssh-rsa', 'ssh-ed25519')],
+      ['an Ed25519 blob behind an ssh-rsa prefix', () => lineOf('ed25519').replace('ssh-ed25519', 'ssh-rsa')],
       [
         'a P-384 blob behind a nistp256 prefix',
-        () => keys['ecdsa-p384'].line.replace('ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp256'),
+        () => lineOf('ecdsa-p384').replace('ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp256'),
       ],
       ['a private key file', () => keys['ed25519'].privateKey],
       [
@@ -390,14 +391,14 @@ describe('parseSshPublicKey', () => {
         'a PEM (SPKI) public key',
         () => generateKeyPairSync('ed25519').publicKey.export({ format: 'pem', type: 'spki' }).toString(),
       ],
-      ['two keys on separate lines', () => `${keys['rsa-2048'].line}${keys['ed25519'].line}`],
-      ['two keys on one line', () => `${keys['rsa-2048'].line.trim()} ${keys['ed25519'].line}`],
+      ['two keys on separate lines', () => `${lineOf('rsa-2048')}${lineOf('ed25519')}`],
+      ['two keys on one line', () => `${lineOf('rsa-2048').trim()} ${lineOf('ed25519')}`],
       [
         'two comment-less keys on separate lines',
-        () => `ssh-ed25519 ${blobOf(keys['ed25519'].line)}\nssh-rsa ${blobOf(keys['rsa-2048'].line)}\n`,
+        () => `ssh-ed25519 ${blobOf(lineOf('ed25519'))}\nssh-rsa ${blobOf(lineOf('rsa-2048'))}\n`,
       ],
-      ['a key with a command="…" option prefix', () => `command="echo hi" ${keys['ed25519'].line}`],
-      ['a key with a no-pty option prefix', () => `no-pty ${keys['rsa-2048'].line}`],
+      ['a key with a command="…" option prefix', () => `command="echo hi" ${lineOf('ed25519')}`],
+      ['a key with a no-pty option prefix', () => `no-pty ${lineOf('rsa-2048')}`],
       // sshpk 1.18 has no FIDO security-key support ("Unknown algorithm"), so these are refused.
       ['an sk-ssh-ed25519@openssh.com security key', () => securityKeyLine('sk-ssh-ed25519@openssh.com')],
       [

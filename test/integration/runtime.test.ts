@@ -1,0 +1,104 @@
+/**
+ * The runtime's own contract (API Gateway + handler wiring), checked against whatever base URL
+ * the global setup provides: the local runtime or a deployed stage.
+ */
+import { describe, expect, it } from 'vitest';
+import { api, baseUrl, rootToken } from '../support/api';
+
+describe('runtime', () => {
+  it('answers an unknown route with 404 {"error":"404 Not Found"}', async () => {
+    // Act
+    const response = await api('/this/route/does/not/exist', { token: rootToken() });
+
+    // Assert
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.body).toEqual({ error: '404 Not Found' });
+  });
+
+  it('answers a known path with an unknown method with 404', async () => {
+    // Act
+    const response = await api('/version', { method: 'PATCH', token: rootToken() });
+
+    // Assert
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ error: '404 Not Found' });
+  });
+
+  it('answers a path outside /api/v4 with 404', async () => {
+    // Act
+    const response = await fetch(`${baseUrl()}/nothing-here`);
+
+    // Assert
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: '404 Not Found' });
+  });
+
+  it('serves GET /version to an authenticated user', async () => {
+    // Act
+    const response = await api<{ version: unknown; revision: unknown }>('/version', { token: rootToken() });
+
+    // Assert
+    expect(response.status).toBe(200);
+    expect(typeof response.body.version).toBe('string');
+    expect(typeof response.body.revision).toBe('string');
+  });
+
+  it('accepts the token as Authorization: Bearer too', async () => {
+    // Act
+    const response = await api('/version', { headers: { Authorization: `Bearer ${rootToken()}` } });
+
+    // Assert
+    expect(response.status).toBe(200);
+  });
+
+  it('echoes a request id in X-Request-Id', async () => {
+    // Act
+    const first = await api('/version', { token: rootToken() });
+    const second = await api('/version', { token: rootToken() });
+
+    // Assert
+    const firstId = first.headers.get('x-request-id');
+    expect(firstId).toBeTruthy();
+    expect(second.headers.get('x-request-id')).toBeTruthy();
+    expect(second.headers.get('x-request-id')).not.toBe(firstId);
+  });
+
+  it('puts X-Request-Id on gateway-generated 404s as well', async () => {
+    // Act
+    const response = await api('/no-such-thing');
+
+    // Assert
+    expect(response.status).toBe(404);
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('refuses /version without a token: 401 {"message":"401 Unauthorized"}', async () => {
+    // Act
+    const response = await api('/version');
+
+    // Assert
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ message: '401 Unauthorized' });
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('refuses /version with an unknown token: 401', async () => {
+    // Act
+    const response = await api('/version', { token: 'glpat-not-a-real-token' });
+
+    // Assert
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ message: '401 Unauthorized' });
+  });
+
+  it('delivers an encoded slash in a path parameter as one segment, to the route handler', async () => {
+    // Act: decoded, `a%2Fb` would make `/users/a/b` (no such route, the gateway's 404); kept
+    // encoded it is one `{id}` and reaches the users handler, which rejects it as an id.
+    const response = await api('/users/a%2Fb', { token: rootToken() });
+
+    // Assert
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'id is invalid' });
+  });
+});
