@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // The JSON report feeds the one-line summary printed by .ci/run.
+    reporters: ['default', ['json', { outputFile: '.data/test-report.json' }]],
     projects: [
       {
         test: {

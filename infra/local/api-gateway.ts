@@ -415,6 +415,16 @@ function pairs(rawHeaders: string[]): Array<[string, string]> {
   return result;
 }
 
+/** The forwarding headers API Gateway adds in front of the integration. */
+function withForwardingHeaders(headers: Array<[string, string]>, sourceIp: string, port: number | undefined): Array<[string, string]> {
+  const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name);
+  const added: Array<[string, string]> = [];
+  if (!has('x-forwarded-for')) added.push(['X-Forwarded-For', sourceIp]);
+  if (!has('x-forwarded-proto')) added.push(['X-Forwarded-Proto', 'http']);
+  if (!has('x-forwarded-port') && port !== undefined) added.push(['X-Forwarded-Port', String(port)]);
+  return [...headers, ...added];
+}
+
 function debugLog(fields: Record<string, unknown>): void {
   if (process.env.LOG_LEVEL !== 'debug') return;
   process.stdout.write(`${JSON.stringify({ level: 'debug', time: new Date().toISOString(), message: 'gateway', ...fields })}\n`);
@@ -459,8 +469,9 @@ export function createApiServer(options: ApiServerOptions): Server {
         return;
       }
 
+      const sourceIp = req.socket.remoteAddress ?? '127.0.0.1';
       const event = buildProxyEvent(
-        { method, url, headers: pairs(req.rawHeaders), body, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' },
+        { method, url, headers: withForwardingHeaders(pairs(req.rawHeaders), sourceIp, req.socket.localPort), body, sourceIp },
         match,
         { requestId, now: new Date(started) },
       );

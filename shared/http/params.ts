@@ -42,6 +42,9 @@ const isValidDate = (s: string) => {
   return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
 };
 
+const MISSING = '__missing__';
+const INVALID = '__invalid__';
+
 /**
  * Every helper is optional (absent or blank → `undefined`); wrap it in {@link required} when the
  * parameter must be present, which reports `name is missing` like Grape.
@@ -51,13 +54,12 @@ export const p = {
   int: () => z.preprocess(toInt, z.number().int().optional()),
   bool: () => z.preprocess(toBool, z.boolean().optional()),
   /** `YYYY-MM-DD`. */
-  date: () => z.preprocess(blankToUndefined, z.string().refine(isValidDate).optional()),
+  date: () => z.preprocess(blankToUndefined, z.string().refine(isValidDate, { message: INVALID }).optional()),
   oneOf: <const T extends readonly [string, ...string[]]>(values: T) =>
     z.preprocess(blankToUndefined, z.enum(values).optional()),
   array: <T extends z.ZodType>(item: T) => z.preprocess(toArray, z.array(item).optional()),
 };
 
-const MISSING = '__missing__';
 
 /** Marks a parameter as required: absent or blank values fail with `<name> is missing`. */
 export function required<T extends z.ZodType>(schema: T) {
@@ -81,7 +83,7 @@ export function parseParams<S extends z.ZodType>(schema: S, raw: Record<string, 
   const messages = result.error.issues.map((issue) => {
     const name = issue.path.length > 0 ? String(issue.path[0]) : '';
     if (issue.message === MISSING) return `${name} is missing`;
-    if (issue.code === 'custom') return issue.message;
+    if (issue.code === 'custom' && issue.message !== INVALID) return issue.message;
     return `${name} is invalid`;
   });
   throw new ParamError([...new Set(messages)].join(', '));

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildProxyEvent,
+  createApiServer,
   matchRoute,
   parseQuery,
   responseHeaders,
@@ -216,5 +219,106 @@ describe('local API Gateway: responses', () => {
       Link: ['<a>', '<b>'],
       'Set-Cookie': ['x=1', 'y=2'],
     });
+  });
+});
+
+describe('local API Gateway: server', () => {
+  const routes = [
+    parseRouteKey('users', 'POST /echo/:id'),
+    parseRouteKey('meta', 'GET /boom'),
+    parseRouteKey('meta', 'GET /bytes'),
+  ];
+  let seen: APIGatewayProxyEvent | undefined;
+  const server = createApiServer({
+    routes,
+    handlers: {
+      users: async (event) => {
+        seen = event;
+        return { statusCode: 201, headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'from-handler' }, body: '{"ok":true}' };
+      },
+      meta: async (event) => {
+        if (event.resource === '/api/v4/boom') throw new Error('boom');
+        return { statusCode: 200, headers: { 'Content-Type': 'application/octet-stream' }, body: Buffer.from([1, 2, 255]).toString('base64'), isBase64Encoded: true };
+      },
+    },
+  });
+  let base = '';
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('invokes the group handler with the proxy event and writes its result', async () => {
+    // Act
+    const response = await fetch(`${base}/api/v4/echo/a%2Fb?x=1+2`, { method: 'POST', body: 'raw body', headers: { 'Content-Type': 'text/plain' } });
+
+    // Assert
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-request-id')).toBe('from-handler');
+    expect(await response.json()).toEqual({ ok: true });
+    expect(seen).toMatchObject({
+      resource: '/api/v4/echo/{id}',
+      path: '/api/v4/echo/a%2Fb',
+      httpMethod: 'POST',
+      pathParameters: { id: 'a%2Fb' },
+      queryStringParameters: { x: '1 2' },
+      isBase64Encoded: true,
+    });
+    expect(Buffer.from(seen!.body!, 'base64').toString()).toBe('raw body');
+    const contentType = Object.entries(seen!.headers).find(([name]) => name.toLowerCase() === 'content-type');
+    expect(contentType?.[1]).toBe('text/plain');
+    expect(seen!.headers['X-Forwarded-For']).toBe('127.0.0.1');
+  });
+
+  it('decodes a base64 result to bytes', async () => {
+    // Act
+    const response = await fetch(`${base}/api/v4/bytes`);
+
+    // Assert
+    expect(response.status).toBe(200);
+    expect([...new Uint8Array(await response.arrayBuffer())]).toEqual([1, 2, 255]);
+  });
+
+  it('answers 404 {"error":"404 Not Found"} for an unknown route, with a request id', async () => {
+    // Act
+    const response = await fetch(`${base}/api/v4/echo/1`);
+
+    // Assert
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+    expect(await response.json()).toEqual({ error: '404 Not Found' });
+  });
+
+  it('answers 502 {"message":"Internal server error"} when the handler throws', async () => {
+    // Arrange: the gateway reports the failure on stderr; keep the test output clean.
+    const write = process.stderr.write;
+    process.stderr.write = (() => true) as typeof process.stderr.write;
+
+    // Act
+    let response: Response;
+    try {
+      response = await fetch(`${base}/api/v4/boom`);
+    } finally {
+      process.stderr.write = write;
+    }
+
+    // Assert
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({ message: 'Internal server error' });
+  });
+
+  it('answers 413 for a body over 10 MB', async () => {
+    // Act
+    const response = await fetch(`${base}/api/v4/echo/1`, { method: 'POST', body: Buffer.alloc(10 * 1024 * 1024 + 1) });
+
+    // Assert
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ message: 'Request Too Long' });
   });
 });
