@@ -27,7 +27,7 @@ const toBool = (value: unknown) => {
 };
 
 const toStringValue = (value: unknown) =>
-  typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
+  value === null ? undefined : typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
 
 const toArray = (value: unknown) => {
   const v = blankToUndefined(value);

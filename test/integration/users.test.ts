@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api, rootToken } from '../support/api';
+import { api, baseUrl, rootToken } from '../support/api';
 import { createUser, unique } from '../support/fixtures';
 
 const root = () => ({ token: rootToken() });
@@ -37,6 +37,31 @@ describe('POST /users', () => {
     const response = await api('/users', { ...root(), form, query: { reset_password: 'true' } });
     expect(response.status).toBe(201);
     expect(response.body.username).toBe(username);
+  });
+
+  it('accepts multipart/form-data parameters', async () => {
+    const username = unique('multi');
+    const form = new FormData();
+    form.set('username', username);
+    form.set('email', `${username}@example.com`);
+    form.set('name', 'Multipart User');
+    form.set('password', 'long-enough');
+    form.set('external', 'true');
+    const response = await api('/users', { ...root(), form });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ username, external: true });
+  });
+
+  it('answers 400 for a malformed JSON body and creates nothing', async () => {
+    const username = unique('json');
+    const response = await fetch(`${baseUrl()}/api/v4/users`, {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': rootToken(), 'Content-Type': 'application/json' },
+      body: `{"username": "${username}", "email": "${username}@example.com", "name": "X", "password": "long-enough"`,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: expect.any(String) });
+    expect((await api('/users', { ...root(), query: { username } })).body).toEqual([]);
   });
 
   it.each([
