@@ -15,6 +15,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'test/infra/**/*.test.ts'],
           testTimeout: 60_000,
+          // Synthesizing the CDK stack once per file (beforeAll) takes seconds on a busy machine.
+          hookTimeout: 120_000,
         },
       },
       {

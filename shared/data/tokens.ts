@@ -109,7 +109,7 @@ export function isTokenActive(token: AccessToken, today = new Date().toISOString
  */
 export async function findTokenBySecret(secret: string): Promise<{ token: AccessToken; user: User | undefined } | undefined> {
   const { Item: pointer } = await db().send(
-    new GetCommand({ TableName: table(), Key: keys.tokenDigest(digestToken(secret)) }),
+    new GetCommand({ TableName: table(), Key: keys.tokenDigest(digestToken(secret)), ConsistentRead: true }),
   );
   if (!pointer) return undefined;
   const userKey = keys.user(pointer.userId);

@@ -16,10 +16,13 @@ export class TransactionConditionFailed extends Error {
 }
 
 const MAX_ATTEMPTS = 8;
+/** Cancellation reasons that a later attempt can succeed past. */
+const RETRYABLE = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
 
 /**
  * Writes all items atomically. Conflicts with another transaction on the same item (e.g. two
- * users created at once both updating the users' stats item) are retried with jittered backoff;
+ * users created at once both updating the users' stats item) and throttling are retried with
+ * jittered backoff;
  * failed conditions are reported as {@link TransactionConditionFailed} with the failing indexes
  * so the caller can tell which uniqueness claim was taken.
  */
@@ -35,8 +38,8 @@ export async function transactWrite(items: TransactItems): Promise<void> {
       const reasons: CancellationReason[] = (error as TransactionCanceledException).CancellationReasons ?? [];
       const failed = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
       if (failed.length > 0) throw new TransactionConditionFailed(failed);
-      const conflict = reasons.some((r) => r.Code === 'TransactionConflict') || reasons.length === 0;
-      if (!conflict || attempt >= MAX_ATTEMPTS) throw error;
+      const retryable = reasons.length === 0 || reasons.some((r) => RETRYABLE.has(r.Code ?? ''));
+      if (!retryable || attempt >= MAX_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt));
     }
   }

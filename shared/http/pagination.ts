@@ -56,9 +56,7 @@ export async function paginate<T>(params: PaginationParams, link: PageLinkBase, 
   const perPage = params.per_page;
   if (params.pagination === 'keyset') {
     const startAfter = params.cursor ? decodeCursor(params.cursor) : undefined;
-    if (startAfter && startAfter[source.collection.partitionAttribute] !== source.collection.partitionValue) {
-      throw new ParamError('cursor is invalid');
-    }
+    if (startAfter && !isPositionIn(startAfter, source.collection)) throw new ParamError('cursor is invalid');
     const items: T[] = [];
     let lastPosition: Item | undefined;
     let hasMore = false;
@@ -153,6 +151,17 @@ function pageUrl(link: PageLinkBase, set: Record<string, string>, remove: string
     for (const v of Array.isArray(value) ? value : [value]) search.append(name, v);
   }
   return `${link.url}?${search.toString()}`;
+}
+
+/** A cursor must name exactly a position of this collection (same partition, all key attributes). */
+function isPositionIn(position: Item, collection: Collection): boolean {
+  const expected = new Set(['PK', 'SK', collection.partitionAttribute, collection.sortAttribute]);
+  const names = Object.keys(position);
+  return (
+    names.length === expected.size &&
+    names.every((name) => expected.has(name) && typeof position[name] === 'string') &&
+    position[collection.partitionAttribute] === collection.partitionValue
+  );
 }
 
 const cursorSchema = z.record(z.string(), z.union([z.string(), z.number()]));

@@ -50,9 +50,9 @@ function queryParams(request: ApiRequest): Params {
 
 async function bodyParams(request: ApiRequest): Promise<{ params: Params; files: Record<string, UploadedFile> }> {
   const { body, isBase64Encoded, headers } = request.event;
-  if (body !== null && typeof body === 'object') {
-    // Already parsed JSON.
-    if (Array.isArray(body)) throw new ParamError('body is invalid');
+  if (body !== null && body !== undefined && typeof body !== 'string') {
+    // Already parsed JSON: only an object carries parameters.
+    if (typeof body !== 'object' || Array.isArray(body)) throw new ParamError('body is invalid');
     return { params: body as Params, files: {} };
   }
   if (!body) return { params: {}, files: {} };
