@@ -12,6 +12,7 @@ export const paginationParams = {
   cursor: p.string(),
 };
 export const DEFAULT_PER_PAGE = 20;
+const MAX_QUERY_PAGE = 1000;
 /**
  * How many items past the requested page an offset list without a maintained total reads to
  * count the rest (GitLab likewise stops counting at 10,000). Bounded, so the cost of a page
@@ -60,7 +61,8 @@ export async function paginate<T>(params: PaginationParams, link: PageLinkBase, 
     const items: T[] = [];
     let lastPosition: Item | undefined;
     let hasMore = false;
-    for await (const item of queryCollection(source.collection, { ascending: source.ascending, startAfter })) {
+    const pageSize = perPage + 1; // one more than the page tells whether a next page exists
+    for await (const item of queryCollection(source.collection, { ascending: source.ascending, startAfter, pageSize })) {
       const entry = source.select(item);
       if (entry === undefined) continue;
       if (items.length === perPage) {
@@ -82,7 +84,9 @@ export async function paginate<T>(params: PaginationParams, link: PageLinkBase, 
   let matched = 0;
   let readPastPage = 0;
   let reachedEnd = true;
-  for await (const item of queryCollection(source.collection, { ascending: source.ascending })) {
+  // Ask DynamoDB for what the page needs in one round trip (more follow only when filters drop items).
+  const pageSize = Math.min(skip + perPage + 1, MAX_QUERY_PAGE);
+  for await (const item of queryCollection(source.collection, { ascending: source.ascending, pageSize })) {
     if (matched >= skip + perPage) {
       // Past the page: with a maintained total, one more match is all we need to know there is
       // a next page; without one, keep counting, but only up to a fixed bound.
