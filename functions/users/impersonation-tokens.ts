@@ -45,16 +45,12 @@ export const impersonationTokenRoutes = {
     params: withUserId({
       name: required(p.string()),
       expires_at: p.date(),
-      scopes: required(p.array(p.string())),
-    }).superRefine((value, ctx) => {
-      if (value.scopes && (value.scopes.length === 0 || !value.scopes.every((s) => (SCOPES as readonly string[]).includes(s ?? '')))) {
-        ctx.addIssue({ code: 'custom', message: 'scopes does not have a valid value' });
-      }
+      scopes: required(p.array(z.enum(SCOPES))),
     }),
     handler: async ({ params, user }) => {
       authorize(user, 'admin_users');
       const owner = await findUserOrNotFound(params.id);
-      const scopes = params.scopes as Array<(typeof SCOPES)[number]>;
+      const { scopes } = params;
       if (scopes.length === 0) throw new ParamError('scopes is missing');
       const { token, secret } = await createImpersonationToken(owner, {
         name: params.name,

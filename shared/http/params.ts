@@ -84,6 +84,8 @@ export function parseParams<S extends z.ZodType>(schema: S, raw: Record<string, 
     const name = issue.path.length > 0 ? String(issue.path[0]) : '';
     if (issue.message === MISSING) return `${name} is missing`;
     if (issue.code === 'custom' && issue.message !== INVALID) return issue.message;
+    // Grape's `values:` validator wording, for a value outside an allowed set.
+    if (issue.code === 'invalid_value') return `${name} does not have a valid value`;
     return `${name} is invalid`;
   });
   throw new ParamError([...new Set(messages)].join(', '));

@@ -299,6 +299,43 @@ describe('secondary emails of the current user', () => {
       expect(stored).toEqual([responses.find((r) => r.status === 201)!.body]);
     });
 
+    it('lets exactly one claim of an address win when users are created with it while others add it', async () => {
+      // Prepare
+      const users = await Promise.all([createUser(), createUser(), createUser()]);
+      const email = newAddress('mixed');
+
+      // Act: 3 secondary-address requests and 3 user creations with the same address, all at once
+      const secondary = users.map((user) => api('/user/emails', { token: user.token, body: { email } }));
+      const creations = [1, 2, 3].map(() => {
+        const username = unique('racer');
+        return api('/users', { token: rootToken(), body: { email, username, name: username, password: 'secret-password' } });
+      });
+      const responses = await Promise.all([...secondary, ...creations]);
+
+      // Assess
+      const winners = responses.filter((r) => r.status === 201);
+      expect(winners).toHaveLength(1);
+      expect(responses.slice(0, 3).filter((r) => r.status !== 201).every((r) => r.status === 400)).toBe(true);
+      expect(responses.slice(3).filter((r) => r.status !== 201).every((r) => r.status === 409)).toBe(true);
+      const asSecondary = (await Promise.all(users.map(listEmails))).flat().filter((e) => e.email === email);
+      const asPrimary = await api<Array<{ email: string }>>('/users', { token: rootToken(), query: { search: email } });
+      expect(asSecondary.length + asPrimary.body.filter((u) => u.email === email).length).toBe(1);
+    });
+
+    it("frees a user's former primary address when an admin changes it", async () => {
+      // Prepare
+      const [user, other] = await Promise.all([createUser(), createUser()]);
+      const changed = await api(`/users/${user.id}`, { method: 'PUT', token: rootToken(), body: { email: newAddress('moved') } });
+      expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+
+      // Act
+      const response = await api<Email>('/user/emails', { token: other.token, body: { email: user.email } });
+
+      // Assess
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+      expect(response.body.email).toBe(user.email);
+    });
+
     it('refuses to create a user whose email is already a secondary address: 409', async () => {
       // Prepare
       const owner = await createUser();

@@ -65,7 +65,7 @@ describe('paginationParams', () => {
 
   it('rejects an unknown pagination mode', () => {
     // Act & Assess
-    expect(() => pagination({ pagination: 'cursor' })).toThrow(JSON.stringify({ error: 'pagination is invalid' }));
+    expect(() => pagination({ pagination: 'cursor' })).toThrow(JSON.stringify({ error: 'pagination does not have a valid value' }));
   });
 });
 

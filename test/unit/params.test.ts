@@ -171,7 +171,7 @@ describe('parseParams: string and oneOf', () => {
 
     // Assess
     expect(accepted).toEqual({ sort: 'desc' });
-    expect(error.body).toEqual({ error: 'sort is invalid' });
+    expect(error.body).toEqual({ error: 'sort does not have a valid value' });
   });
 });
 
@@ -256,7 +256,7 @@ describe('parseParams: array', () => {
     const error = paramError(schema, { scopes: 'api,write_everything' });
 
     // Assess
-    expect(error.body).toEqual({ error: 'scopes is invalid' });
+    expect(error.body).toEqual({ error: 'scopes does not have a valid value' });
   });
 
   it('reads a blank array as undefined', () => {
