@@ -126,6 +126,8 @@ let stderr: MockInstance;
 let stdout: MockInstance;
 
 beforeAll(() => {
+  // Independent of the environment (the integration setup runs the local runtime quietly).
+  process.env.LOG_LEVEL = 'info';
   process.env.TABLE_NAME = TABLE;
   resetConfig();
   setClients({
@@ -137,6 +139,7 @@ beforeAll(() => {
 
 afterAll(() => {
   ddbMock.restore();
+  delete process.env.LOG_LEVEL;
   delete process.env.TABLE_NAME;
   resetConfig();
 });
