@@ -6,7 +6,7 @@ import { collectParams, jsonBody } from '../middleware/collect-params';
 import { errorResponder } from '../middleware/error-responder';
 import { normalizeHeaders, resolveRoute } from '../middleware/resolve-route';
 import { requestLogger } from '../middleware/request-logger';
-import { API_PREFIX, parseRouteKey, type GroupName, type RouteKeyOf } from '../routes';
+import { API_PREFIX, parseRouteKey, routeCatalog, type GroupName, type RouteKeyOf } from '../routes';
 import type { ApiContext, ResolvedRoute, RouteDefinition } from './context';
 import { parseParams } from './params';
 import { toProxyResult } from './serialize';
@@ -23,6 +23,7 @@ type AnyRoute = RouteDefinition<any>;
  * parameters → authentication → activity tracking → handler.
  */
 export function createGroupHandler<G extends GroupName>(group: G, routes: { [K in RouteKeyOf<G>]: AnyRoute }) {
+  assertImplementsCatalog(group, Object.keys(routes));
   const table = new Map<string, ResolvedRoute>();
   for (const [key, definition] of Object.entries(routes) as Array<[string, AnyRoute]>) {
     const spec = parseRouteKey(group, key);
@@ -54,6 +55,19 @@ export function createGroupHandler<G extends GroupName>(group: G, routes: { [K i
     .use(authenticate())
     .use(trackActivity())
     .handler(dispatch);
+}
+
+/**
+ * The types already demand every catalog route; this also catches keys built at run time (route
+ * factories) that do not match, at cold start rather than as a 404 in production.
+ */
+function assertImplementsCatalog(group: GroupName, implemented: string[]): void {
+  const declared: readonly string[] = routeCatalog[group];
+  const missing = declared.filter((key) => !implemented.includes(key));
+  const extra = implemented.filter((key) => !declared.includes(key));
+  if (missing.length || extra.length) {
+    throw new Error(`group '${group}' does not implement its catalog: missing [${missing.join(', ')}], extra [${extra.join(', ')}]`);
+  }
 }
 
 /** The public URL of the requested path (path parameters re-encoded), for pagination links. */
