@@ -1,36 +1,120 @@
 /**
  * Every permission decision is made here, by name. Handlers call `authorize(user, 'admin_users')`
- * or `findXOrNotFound` helpers; they never compare roles or levels inline.
+ * or `authorize(user, 'archive_project', project)` and the `find…OrNotFound` helpers; they never
+ * compare roles or access levels inline.
  */
+import type { Namespace } from '../data/namespaces';
+import type { Project } from '../data/projects';
 import type { User } from '../data/users';
 import { ForbiddenError, UnauthorizedError } from '../http/errors';
+import type { ProjectAccess } from './access';
 
-export type Ability =
+/** A project as the caller sees it: with its namespace and the caller's access, resolved once. */
+export interface ProjectSubject {
+  kind: 'project';
+  project: Project;
+  namespace: Namespace;
+  access: ProjectAccess;
+}
+
+/** A group as the caller sees it, with the caller's level in it (inherited from ancestors). */
+export interface GroupSubject {
+  kind: 'group';
+  group: Namespace;
+  level: number;
+}
+
+type GlobalAbility =
   /** Create, modify, delete, block users; manage other users' keys, emails, tokens; see activities. */
   | 'admin_users'
   /** See admin-only fields and filters of users (email, identities, `external`, `extern_uid`). */
   | 'read_users_admin_fields'
   /** List all users (`GET /users` without `username`): any signed-in user. */
-  | 'read_users_list';
+  | 'read_users_list'
+  /** Create a top-level group. */
+  | 'create_group'
+  /** Create projects for other users, create and remove fork relations. */
+  | 'admin_projects';
 
-const rules: Record<Ability, (user: User | null) => boolean> = {
-  admin_users: (user) => isAdmin(user),
-  read_users_admin_fields: (user) => isAdmin(user),
-  read_users_list: (user) => user !== null,
-};
+type ProjectAbility =
+  | 'read_project'
+  | 'fork_project'
+  | 'star_project'
+  /** Edit settings, manage hooks and members, share with groups. */
+  | 'admin_project'
+  /** Owner-only: delete, archive, change visibility, rename the path. */
+  | 'remove_project'
+  | 'archive_project'
+  | 'change_visibility_level';
+
+type GroupAbility =
+  | 'read_group'
+  | 'create_projects'
+  /** Owner-only: edit and delete the group, manage its members, create subgroups. */
+  | 'admin_group';
+
+export type Ability = GlobalAbility | ProjectAbility | GroupAbility;
+
+const GUEST = 10;
+const REPORTER = 20;
+const MAINTAINER = 40;
+const OWNER = 50;
 
 export function isAdmin(user: User | null): user is User {
   return user !== null && user.admin && user.state === 'active';
 }
 
-/** Whether `user` (null: anonymous) may do `ability`. */
-export function can(user: User | null, ability: Ability): boolean {
-  return rules[ability](user);
+/** `private` needs a membership; `internal` any signed-in non-external user; `public` nobody. */
+function visibleTo(user: User | null, visibility: Namespace['visibility'], level: number): boolean {
+  if (level >= GUEST) return true;
+  if (visibility === 'public') return true;
+  return visibility === 'internal' && user !== null && !user.external;
 }
 
-/** Throws 403 (or 401 when anonymous) unless `user` may do `ability`. */
-export function authorize(user: User | null, ability: Ability, reason?: string): asserts user is User {
-  if (can(user, ability)) return;
+const globalRules: Record<GlobalAbility, (user: User | null) => boolean> = {
+  admin_users: isAdmin,
+  read_users_admin_fields: isAdmin,
+  read_users_list: (user) => user !== null,
+  create_group: (user) => user !== null && (user.canCreateGroup || isAdmin(user)),
+  admin_projects: isAdmin,
+};
+
+const projectRules: Record<ProjectAbility, (user: User | null, s: ProjectSubject) => boolean> = {
+  read_project: (user, s) => visibleTo(user, s.project.visibility, s.access.level),
+  fork_project: (user, s) => user !== null && projectRules.read_project(user, s) && (s.access.level >= REPORTER || s.project.visibility !== 'private'),
+  star_project: (user, s) => user !== null && projectRules.read_project(user, s),
+  admin_project: (_user, s) => s.access.level >= MAINTAINER,
+  remove_project: (_user, s) => s.access.level >= OWNER,
+  archive_project: (_user, s) => s.access.level >= OWNER,
+  change_visibility_level: (_user, s) => s.access.level >= OWNER,
+};
+
+const groupRules: Record<GroupAbility, (user: User | null, s: GroupSubject) => boolean> = {
+  read_group: (user, s) => visibleTo(user, s.group.visibility, s.level),
+  create_projects: (_user, s) => s.level >= MAINTAINER,
+  admin_group: (_user, s) => s.level >= OWNER,
+};
+
+/** Whether `user` (null: anonymous) may do `ability`, on `subject` for project and group abilities. */
+export function can(user: User | null, ability: GlobalAbility): boolean;
+export function can(user: User | null, ability: ProjectAbility, subject: ProjectSubject): boolean;
+export function can(user: User | null, ability: GroupAbility, subject: GroupSubject): boolean;
+export function can(user: User | null, ability: Ability, subject?: ProjectSubject | GroupSubject): boolean {
+  if (ability in globalRules) return globalRules[ability as GlobalAbility](user);
+  // Admins may do everything to every project and group (blocked admins are never authenticated).
+  if (isAdmin(user)) return true;
+  if (subject?.kind === 'project') return projectRules[ability as ProjectAbility](user, subject);
+  if (subject?.kind === 'group') return groupRules[ability as GroupAbility](user, subject);
+  return false;
+}
+
+/** Throws 403 (401 when anonymous) unless `user` may do `ability`. */
+export function authorize(user: User | null, ability: GlobalAbility, reason?: string): asserts user is User;
+export function authorize(user: User | null, ability: ProjectAbility, subject: ProjectSubject): asserts user is User;
+export function authorize(user: User | null, ability: GroupAbility, subject: GroupSubject): asserts user is User;
+export function authorize(user: User | null, ability: Ability, subjectOrReason?: ProjectSubject | GroupSubject | string): asserts user is User {
+  const subject = typeof subjectOrReason === 'object' ? subjectOrReason : undefined;
+  if ((can as (u: User | null, a: Ability, s?: ProjectSubject | GroupSubject) => boolean)(user, ability, subject)) return;
   if (user === null) throw new UnauthorizedError();
-  throw new ForbiddenError(reason);
+  throw new ForbiddenError(typeof subjectOrReason === 'string' ? subjectOrReason : undefined);
 }

@@ -11,6 +11,10 @@ export const pad = (n: number): string => n.toString().padStart(12, '0');
 
 export type Key = { PK: string; SK: string };
 
+/** What a membership belongs to: a group (a namespace) or a project. */
+export type MemberSource = { kind: 'group' | 'project'; id: number };
+const sourcePK = (source: MemberSource) => (source.kind === 'group' ? `NAMESPACE#${source.id}` : `PROJECT#${source.id}`);
+
 const unique = (kind: string, value: string): Key => ({ PK: `UNIQUE#${kind}#${value}`, SK: 'UNIQUE' });
 
 export const keys = {
@@ -26,13 +30,22 @@ export const keys = {
   /** Points a token's SHA-256 digest at its owner and token id (authentication lookup). */
   tokenDigest: (digest: string): Key => ({ PK: `TOKEN_DIGEST#${digest}`, SK: 'TOKEN' }),
   namespace: (id: number): Key => ({ PK: `NAMESPACE#${id}`, SK: 'NAMESPACE' }),
+  project: (id: number): Key => ({ PK: `PROJECT#${id}`, SK: 'PROJECT' }),
+  /** A direct membership of a user in a group (namespace) or a project. */
+  member: (source: MemberSource, userId: number): Key => ({ PK: sourcePK(source), SK: `MEMBER#${pad(userId)}` }),
+  star: (projectId: number, userId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `STAR#${pad(userId)}` }),
+  /** A project shared with a group. */
+  share: (projectId: number, groupId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `SHARE#${pad(groupId)}` }),
+  hook: (projectId: number, hookId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `HOOK#${pad(hookId)}` }),
   /** A contribution event, in its project's partition (the project feed). */
   event: (projectId: number, eventId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `EVENT#${pad(eventId)}` }),
 
   /** Uniqueness claims: an item whose existence reserves a value (case-insensitive). */
   claims: {
-    /** Top-level namespace path; a username is its user namespace's path, so both share it. */
-    namespacePath: (path: string): Key => unique('NAMESPACE_PATH', path.toLowerCase()),
+    /** A namespace's full path (`group/subgroup`); a username is its user namespace's path, so both share it. */
+    namespacePath: (fullPath: string): Key => unique('NAMESPACE_PATH', fullPath.toLowerCase()),
+    /** A project's path within its namespace. */
+    projectPath: (namespaceId: number, path: string): Key => unique('PROJECT_PATH', `${namespaceId}#${path.toLowerCase()}`),
     email: (email: string): Key => unique('EMAIL', email.toLowerCase()),
     sshFingerprint: (fingerprint: string): Key => unique('SSH_FINGERPRINT', fingerprint),
     identity: (provider: string, externUid: string): Key =>
@@ -50,6 +63,27 @@ export const indexKeys = {
   userActivity: (day: string, id: number) => ({ GSI3PK: 'USER_ACTIVITY', GSI3SK: `${day}#${pad(id)}` }),
   /** GSI1: an SSH key by its global id (for `GET /keys/:id`). */
   sshKeyById: (keyId: number) => ({ GSI1PK: `SSHKEY#${keyId}`, GSI1SK: 'SSHKEY' }),
+  /** GSI1: every namespace (user and group) by id. */
+  namespaceList: (id: number) => ({ GSI1PK: 'NAMESPACES', GSI1SK: pad(id) }),
+  /** GSI2: groups by id. */
+  groupList: (id: number) => ({ GSI2PK: 'GROUPS', GSI2SK: pad(id) }),
+  /** GSI3: a group's subgroups by id. */
+  subgroups: (parentId: number, id: number) => ({ GSI3PK: `SUBGROUPS#${parentId}`, GSI3SK: pad(id) }),
+  /** GSI1: every project by id. */
+  projectList: (id: number) => ({ GSI1PK: 'PROJECTS', GSI1SK: pad(id) }),
+  /** GSI2: projects of one visibility by id. */
+  projectVisibility: (visibility: string, id: number) => ({ GSI2PK: `PROJECTS#${visibility}`, GSI2SK: pad(id) }),
+  /** GSI3: the projects of a namespace by id. */
+  namespaceProjects: (namespaceId: number, id: number) => ({ GSI3PK: `NAMESPACE_PROJECTS#${namespaceId}`, GSI3SK: pad(id) }),
+  /** GSI1: a user's memberships, groups then projects, by id. */
+  userMembership: (userId: number, source: MemberSource) => ({
+    GSI1PK: `USER_MEMBERSHIPS#${userId}`,
+    GSI1SK: `${source.kind.toUpperCase()}#${pad(source.id)}`,
+  }),
+  /** GSI1: the projects a user starred, by project id. */
+  userStar: (userId: number, projectId: number) => ({ GSI1PK: `USER_STARS#${userId}`, GSI1SK: pad(projectId) }),
+  /** GSI1: the projects shared with a group, by project id. */
+  groupShare: (groupId: number, projectId: number) => ({ GSI1PK: `GROUP_SHARES#${groupId}`, GSI1SK: pad(projectId) }),
   /** GSI1: a user's contribution events, newest first by event id. */
   userEvents: (userId: number, eventId: number) => ({ GSI1PK: `USER_EVENTS#${userId}`, GSI1SK: pad(eventId) }),
 } as const;
@@ -93,4 +127,21 @@ export const collections = {
   sshKeyById: (keyId: number) => indexCollection('GSI1', `SSHKEY#${keyId}`),
   userEvents: (userId: number) => indexCollection('GSI1', `USER_EVENTS#${userId}`),
   projectEvents: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'EVENT#'),
+  namespaces: () => indexCollection('GSI1', 'NAMESPACES'),
+  groups: () => indexCollection('GSI2', 'GROUPS'),
+  subgroups: (parentId: number) => indexCollection('GSI3', `SUBGROUPS#${parentId}`),
+  projects: () => indexCollection('GSI1', 'PROJECTS'),
+  projectsWithVisibility: (visibility: string) => indexCollection('GSI2', `PROJECTS#${visibility}`),
+  namespaceProjects: (namespaceId: number) => indexCollection('GSI3', `NAMESPACE_PROJECTS#${namespaceId}`),
+  members: (source: MemberSource) => tableCollection(sourcePK(source), 'MEMBER#'),
+  userMemberships: (userId: number, kind?: MemberSource['kind']) =>
+    indexCollection('GSI1', `USER_MEMBERSHIPS#${userId}`, kind ? { prefix: `${kind.toUpperCase()}#` } : {}),
+  userStars: (userId: number) => indexCollection('GSI1', `USER_STARS#${userId}`),
+  groupShares: (groupId: number) => indexCollection('GSI1', `GROUP_SHARES#${groupId}`),
+  projectShares: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'SHARE#'),
+  projectHooks: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'HOOK#'),
+  /** Everything stored in a project's partition (used to delete a project completely). */
+  projectPartition: (projectId: number) => tableCollection(`PROJECT#${projectId}`, ''),
+  /** Everything stored in a namespace's partition (a group's members). */
+  namespacePartition: (namespaceId: number) => tableCollection(`NAMESPACE#${namespaceId}`, ''),
 } as const;

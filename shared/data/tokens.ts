@@ -3,9 +3,10 @@
  * digest, as the key of a claim item that points at the token (used to authenticate). The token item itself lives
  * in its owner's partition, so listing a user's tokens is one Query.
  */
-import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomBytes } from 'node:crypto';
 import { config } from '../config';
+import { getMany } from './batch';
 import { db } from './client';
 import { nextId } from './counters';
 import { collections, keys } from './keys';
@@ -114,18 +115,7 @@ export async function findTokenBySecret(secret: string): Promise<{ token: Access
   if (!pointer) return undefined;
   const userKey = keys.user(pointer.userId);
   const tokenKey = { PK: userKey.PK, SK: pointer.childSK as string };
-  const result = await db().send(
-    new BatchGetCommand({ RequestItems: { [table()]: { Keys: [userKey, tokenKey], ConsistentRead: true } } }),
-  );
-  let items = result.Responses?.[table()] ?? [];
-  const unprocessed = result.UnprocessedKeys?.[table()]?.Keys;
-  if (unprocessed?.length) {
-    // Rare (throttling): fetch what the batch left out one by one rather than failing the request.
-    const rest = await Promise.all(
-      unprocessed.map((key) => db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }))),
-    );
-    items = [...items, ...rest.flatMap((r) => (r.Item ? [r.Item] : []))];
-  }
+  const items = await getMany([userKey, tokenKey]);
   const tokenItem = items.find((i) => i.SK === tokenKey.SK);
   const userItem = items.find((i) => i.SK === userKey.SK);
   if (!tokenItem) return undefined;

@@ -8,6 +8,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from './client';
 import { indexKeys, keys, type Key } from './keys';
+import { namespaceToItem, personalNamespace } from './namespaces';
 import type { Item } from './query';
 import { transactWrite } from './transactions';
 
@@ -171,16 +172,9 @@ export async function insertUser(user: User): Promise<void> {
     {
       Put: {
         TableName: table(),
-        Item: {
-          ...keys.namespace(user.namespaceId),
-          type: 'Namespace',
-          id: user.namespaceId,
-          kind: 'user',
-          name: user.username,
-          path: user.username,
-          ownerId: user.id,
-          createdAt: user.createdAt,
-        },
+        Item: namespaceToItem(
+          personalNamespace({ id: user.namespaceId, username: user.username, ownerId: user.id, createdAt: user.createdAt }),
+        ),
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
@@ -218,7 +212,7 @@ export async function replaceUser(previous: User, next: User): Promise<void> {
             Update: {
               TableName: table(),
               Key: keys.namespace(next.namespaceId),
-              UpdateExpression: 'SET #name = :path, #path = :path',
+              UpdateExpression: 'SET #name = :path, #path = :path, fullPath = :path',
               ExpressionAttributeNames: { '#name': 'name', '#path': 'path' },
               ExpressionAttributeValues: { ':path': next.username },
             },

@@ -1,0 +1,127 @@
+/**
+ * The Project entity: its item (indexed for the all-projects, per-visibility and per-namespace
+ * lists) and its path claim, unique case-insensitively within the namespace. Counters shown in
+ * responses (`star_count`, `forks_count`, `open_issues_count`) live on the item and change only
+ * by atomic `ADD` inside the transaction that changes what they count.
+ */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+import { db } from './client';
+import { indexKeys, keys } from './keys';
+import type { Visibility } from './namespaces';
+import type { Item } from './query';
+import { entityFields } from './user-children';
+
+export interface ProjectShare {
+  groupId: number;
+  groupAccess: number;
+  expiresAt: string | null;
+}
+
+export interface ProjectSettings {
+  description: string | null;
+  defaultBranch: string;
+  visibility: Visibility;
+  issuesEnabled: boolean;
+  mergeRequestsEnabled: boolean;
+  jobsEnabled: boolean;
+  wikiEnabled: boolean;
+  snippetsEnabled: boolean;
+  containerRegistryEnabled: boolean;
+  sharedRunnersEnabled: boolean;
+  publicJobs: boolean;
+  onlyAllowMergeIfPipelineSucceeds: boolean;
+  onlyAllowMergeIfAllDiscussionsAreResolved: boolean;
+  lfsEnabled: boolean;
+  requestAccessEnabled: boolean;
+  importUrl: string | null;
+  tagList: string[];
+}
+
+export interface Project extends ProjectSettings {
+  id: number;
+  name: string;
+  path: string;
+  namespaceId: number;
+  creatorId: number;
+  archived: boolean;
+  forkedFromId: number | null;
+  sharedWith: ProjectShare[];
+  starCount: number;
+  forksCount: number;
+  openIssuesCount: number;
+  createdAt: string;
+  updatedAt: string;
+  lastActivityAt: string;
+  version: number;
+  deleting?: boolean;
+}
+
+const table = () => config().tableName;
+
+export function projectToItem(project: Project): Item {
+  return {
+    ...keys.project(project.id),
+    ...indexKeys.projectList(project.id),
+    ...indexKeys.projectVisibility(project.visibility, project.id),
+    ...indexKeys.namespaceProjects(project.namespaceId, project.id),
+    type: 'Project',
+    ...project,
+  };
+}
+
+export const projectFromItem = (item: Item): Project => entityFields(item) as Project;
+
+export async function getProject(id: number): Promise<Project | undefined> {
+  if (!Number.isSafeInteger(id) || id <= 0) return undefined;
+  const { Item: item } = await db().send(new GetCommand({ TableName: table(), Key: keys.project(id), ConsistentRead: true }));
+  return item && !item.deleting ? projectFromItem(item) : undefined;
+}
+
+/** A project by its path in a namespace, case-insensitively. */
+export async function findProjectInNamespace(namespaceId: number, path: string): Promise<Project | undefined> {
+  const { Item: claim } = await db().send(
+    new GetCommand({ TableName: table(), Key: keys.claims.projectPath(namespaceId, path), ConsistentRead: true }),
+  );
+  return claim?.projectId ? getProject(Number(claim.projectId)) : undefined;
+}
+
+/** Adds `delta` to a counter attribute of a project (stars, forks, open issues), atomically. */
+export const projectCounterUpdate = (projectId: number, counter: 'starCount' | 'forksCount' | 'openIssuesCount', delta: number) => ({
+  Update: {
+    TableName: table(),
+    Key: keys.project(projectId),
+    UpdateExpression: 'ADD #counter :delta',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeNames: { '#counter': counter },
+    ExpressionAttributeValues: { ':delta': delta },
+  },
+});
+
+/** A condition that the project exists and is not being deleted. */
+export const projectIsLive = (projectId: number) => ({
+  ConditionCheck: {
+    TableName: table(),
+    Key: keys.project(projectId),
+    ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting)',
+  },
+});
+
+/** Marks a project as being deleted; false if it does not exist or is already going. */
+export async function markProjectDeleting(id: number): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.project(id),
+        UpdateExpression: 'SET deleting = :true',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting)',
+        ExpressionAttributeValues: { ':true': true },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
