@@ -27,27 +27,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 const groupChain = (group: Namespace): number[] => [group.id, ...group.ancestorIds];
 
 export async function projectAccessFor(user: User | null, project: Project, namespace: Namespace): Promise<ProjectAccess> {
-  if (!user) return NO_PROJECT_ACCESS;
-  const shares = project.sharedWith.filter((share) => share.expiresAt === null || share.expiresAt >= today());
-  const namespaceGroups = namespace.kind === 'group' ? groupChain(namespace) : [];
-  const sources: MemberSource[] = [
-    { kind: 'project', id: project.id },
-    ...namespaceGroups.map((id) => ({ kind: 'group' as const, id })),
-    ...shares.map((share) => ({ kind: 'group' as const, id: share.groupId })),
-  ];
-  const memberships = await activeMemberships(user.id, sources);
-  const levelIn = (kind: MemberSource['kind'], id: number) =>
-    memberships.find((m) => m.sourceKind === kind && m.sourceId === id)?.accessLevel ?? 0;
-
-  const projectAccess = levelIn('project', project.id) || null;
-  const groupAccess = Math.max(0, ...namespaceGroups.map((id) => levelIn('group', id))) || null;
-  const sharedAccess = Math.max(0, ...shares.map((share) => Math.min(levelIn('group', share.groupId), share.groupAccess)));
-  const ownerAccess = namespace.kind === 'user' && namespace.ownerId === user.id ? OWNER : 0;
-  return {
-    level: Math.max(projectAccess ?? 0, groupAccess ?? 0, sharedAccess, ownerAccess),
-    projectAccess,
-    groupAccess,
-  };
+  return (await projectAccessForMany(user, [{ project, namespace }]))[0];
 }
 
 /** A user's level in a group: the highest membership in the group or an ancestor (0 = none). */
@@ -58,4 +38,32 @@ export async function groupAccessFor(user: User | null, group: Namespace): Promi
     groupChain(group).map((id) => ({ kind: 'group' as const, id })),
   );
   return Math.max(0, ...memberships.map((m) => m.accessLevel));
+}
+
+/**
+ * {@link projectAccessFor} for many projects at once (a page of a list): one BatchGetItem for all
+ * the memberships involved instead of one per project.
+ */
+export async function projectAccessForMany(
+  user: User | null,
+  entries: Array<{ project: Project; namespace: Namespace }>,
+): Promise<ProjectAccess[]> {
+  if (!user) return entries.map(() => NO_PROJECT_ACCESS);
+  const sources: MemberSource[] = entries.flatMap(({ project, namespace }) => [
+    { kind: 'project' as const, id: project.id },
+    ...(namespace.kind === 'group' ? groupChain(namespace) : []).map((id) => ({ kind: 'group' as const, id })),
+    ...project.sharedWith.map((share) => ({ kind: 'group' as const, id: share.groupId })),
+  ]);
+  const memberships = await activeMemberships(user.id, sources);
+  const levels = new Map(memberships.map((m) => [`${m.sourceKind}#${m.sourceId}`, m.accessLevel]));
+  const levelIn = (kind: MemberSource['kind'], id: number) => levels.get(`${kind}#${id}`) ?? 0;
+  return entries.map(({ project, namespace }) => {
+    const namespaceGroups = namespace.kind === 'group' ? groupChain(namespace) : [];
+    const shares = project.sharedWith.filter((share) => share.expiresAt === null || share.expiresAt >= today());
+    const projectAccess = levelIn('project', project.id) || null;
+    const groupAccess = Math.max(0, ...namespaceGroups.map((id) => levelIn('group', id))) || null;
+    const sharedAccess = Math.max(0, ...shares.map((share) => Math.min(levelIn('group', share.groupId), share.groupAccess)));
+    const ownerAccess = namespace.kind === 'user' && namespace.ownerId === user.id ? OWNER : 0;
+    return { level: Math.max(projectAccess ?? 0, groupAccess ?? 0, sharedAccess, ownerAccess), projectAccess, groupAccess };
+  });
 }

@@ -45,6 +45,7 @@ type ProjectAbility =
   /** Owner-only: delete, archive, change visibility, rename the path. */
   | 'remove_project'
   | 'archive_project'
+  | 'rename_project'
   | 'change_visibility_level';
 
 type GroupAbility =
@@ -86,6 +87,7 @@ const projectRules: Record<ProjectAbility, (user: User | null, s: ProjectSubject
   admin_project: (_user, s) => s.access.level >= MAINTAINER,
   remove_project: (_user, s) => s.access.level >= OWNER,
   archive_project: (_user, s) => s.access.level >= OWNER,
+  rename_project: (_user, s) => s.access.level >= OWNER,
   change_visibility_level: (_user, s) => s.access.level >= OWNER,
 };
 

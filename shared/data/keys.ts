@@ -98,6 +98,8 @@ export interface Collection {
   prefix?: string;
   /** Only sort keys `>=` this. */
   from?: string;
+  /** Only sort keys `<` this. */
+  below?: string;
 }
 
 const tableCollection = (pk: string, prefix: string): Collection => ({

@@ -27,6 +27,10 @@ function queryInput(collection: Collection, ascending: boolean): QueryCommandInp
     names['#sk'] = collection.sortAttribute;
     values[':from'] = collection.from;
     condition += ' AND #sk >= :from';
+  } else if (collection.below) {
+    names['#sk'] = collection.sortAttribute;
+    values[':below'] = collection.below;
+    condition += ' AND #sk < :below';
   }
   return {
     TableName: config().tableName,

@@ -27,7 +27,10 @@ import {
   type User,
   type UserState,
 } from '../data/users';
-import { ApiError, ConflictError, ValidationError } from '../http/errors';
+import { getProject, projectFromItem } from '../data/projects';
+import { ApiError, ConflictError, NotModifiedError, ValidationError } from '../http/errors';
+import { removeAllMembershipsOf } from './members';
+import { deleteProject, unstarProject } from './projects';
 
 export const DEFAULT_PROJECTS_LIMIT = 100000;
 
@@ -226,7 +229,8 @@ export async function setUserState(user: User, to: UserState): Promise<boolean> 
 
 /**
  * Deletes a user and everything stored under it (keys, emails, tokens, and the claims and digest
- * pointers each of them lists in `ownedKeys`, the namespace). The user is first marked as deleting — it stops authenticating and
+ * pointers each of them lists in `ownedKeys`, the namespace), its personal projects, its
+ * memberships and its stars. The user is first marked as deleting — it stops authenticating and
  * no new child can be added — so nothing is orphaned; a crash midway is finished by a retry.
  * Returns the deleted user, or undefined when there was none.
  */
@@ -234,6 +238,15 @@ export async function deleteUser(id: number): Promise<User | undefined> {
   const user = await getUser(id);
   if (!user) return undefined;
   if (!(await markUserDeleting(id))) return undefined;
+  // What the user owns or belongs to elsewhere: personal projects, memberships, stars.
+  for await (const item of queryCollection(collections.namespaceProjects(user.namespaceId))) {
+    await deleteProject(projectFromItem(item));
+  }
+  await removeAllMembershipsOf(id);
+  for await (const item of queryCollection(collections.userStars(id))) {
+    const project = await getProject(Number(item.projectId));
+    if (project) await unstarProject(project, user).catch((error) => (error instanceof NotModifiedError ? undefined : Promise.reject(error)));
+  }
   for await (const item of queryCollection(collections.userPartition(id))) {
     if (item.SK === 'USER') continue;
     const owned = (item.ownedKeys as Key[] | undefined) ?? [];

@@ -29,7 +29,8 @@ export interface PageLinkBase {
   query: Record<string, string | string[]>;
 }
 
-export interface ListSource<T> {
+/** A list backed by one DynamoDB collection (a partition of the table or of an index). */
+export interface CollectionSource<T> {
   collection: Collection;
   ascending: boolean;
   /** Maps an item to a list entry, or `undefined` to leave it out (a filter applied after the read). */
@@ -38,43 +39,73 @@ export interface ListSource<T> {
   total?: () => Promise<number>;
 }
 
+/** One entry of a stream: its value (`undefined` when filtered out) and its position as a cursor. */
+export interface StreamEntry<T> {
+  value: T | undefined;
+  cursor: () => string;
+}
+
+/**
+ * Any ordered list that can resume after a position (e.g. several collections merged by id).
+ * `read` yields entries after `after` (a cursor it produced earlier, already checked by the source);
+ * `hint` says how many entries the page wants, so a source can size its reads.
+ */
+export interface StreamSource<T> {
+  read(after: string | undefined, hint: number): AsyncIterable<StreamEntry<T>>;
+  total?: () => Promise<number>;
+}
+
+export type ListSource<T> = CollectionSource<T> | StreamSource<T>;
+
 export interface Page<T> {
   items: T[];
   headers: Record<string, string>;
 }
 
+/** Adapts a collection to a stream: cursors are the items' key positions, checked on the way back in. */
+function collectionStream<T>(source: CollectionSource<T>): StreamSource<T> {
+  return {
+    total: source.total,
+    async *read(after, hint) {
+      const startAfter = after ? decodeCursor(after) : undefined;
+      if (startAfter && !isPositionIn(startAfter, source.collection)) throw new ParamError('cursor is invalid');
+      for await (const item of queryCollection(source.collection, { ascending: source.ascending, startAfter, pageSize: hint })) {
+        yield { value: source.select(item), cursor: () => encodeCursor(positionOf(item, source.collection)) };
+      }
+    },
+  };
+}
+
 /**
- * One page of a collection, with GitLab's pagination headers.
+ * One page of a list, with GitLab's pagination headers.
  *
- * Offset mode (default) reads the collection in order up to the end of the requested page, then
+ * Offset mode (default) reads the list in order up to the end of the requested page, then
  * either one more match (when the source maintains its total) or at most a fixed number of items
  * to count the rest: its cost grows with the page number, never with the table. `X-Total`,
  * `X-Total-Pages` and `rel="last"` are sent when the total is known and left out otherwise, as
  * GitLab does for very large lists. Keyset mode (`pagination=keyset`) starts right after the
  * `cursor` position, so a deep page costs what the first does, and links only `rel="next"`.
  */
-export async function paginate<T>(params: PaginationParams, link: PageLinkBase, source: ListSource<T>): Promise<Page<T>> {
+export async function paginate<T>(params: PaginationParams, link: PageLinkBase, list: ListSource<T>): Promise<Page<T>> {
+  const source = 'collection' in list ? collectionStream(list) : list;
   const perPage = params.per_page;
   if (params.pagination === 'keyset') {
-    const startAfter = params.cursor ? decodeCursor(params.cursor) : undefined;
-    if (startAfter && !isPositionIn(startAfter, source.collection)) throw new ParamError('cursor is invalid');
     const items: T[] = [];
-    let lastPosition: Item | undefined;
+    let lastCursor: (() => string) | undefined;
     let hasMore = false;
-    const pageSize = perPage + 1; // one more than the page tells whether a next page exists
-    for await (const item of queryCollection(source.collection, { ascending: source.ascending, startAfter, pageSize })) {
-      const entry = source.select(item);
-      if (entry === undefined) continue;
+    // One more than the page tells whether a next page exists.
+    for await (const entry of source.read(params.cursor, perPage + 1)) {
+      if (entry.value === undefined) continue;
       if (items.length === perPage) {
         hasMore = true;
         break;
       }
-      items.push(entry);
-      lastPosition = positionOf(item, source.collection);
+      items.push(entry.value);
+      lastCursor = entry.cursor;
     }
     const headers: Record<string, string> = { 'X-Per-Page': String(perPage) };
-    if (hasMore && lastPosition) {
-      headers.Link = `<${pageUrl(link, { cursor: encodeCursor(lastPosition), pagination: 'keyset', per_page: String(perPage) }, ['page'])}>; rel="next"`;
+    if (hasMore && lastCursor) {
+      headers.Link = `<${pageUrl(link, { cursor: lastCursor(), pagination: 'keyset', per_page: String(perPage) }, ['page'])}>; rel="next"`;
     }
     return { items, headers };
   }
@@ -84,21 +115,19 @@ export async function paginate<T>(params: PaginationParams, link: PageLinkBase, 
   let matched = 0;
   let readPastPage = 0;
   let reachedEnd = true;
-  // Ask DynamoDB for what the page needs in one round trip (more follow only when filters drop items).
-  const pageSize = Math.min(skip + perPage + 1, MAX_QUERY_PAGE);
-  for await (const item of queryCollection(source.collection, { ascending: source.ascending, pageSize })) {
+  // Ask for what the page needs in one round trip (more follow only when filters drop items).
+  for await (const entry of source.read(undefined, Math.min(skip + perPage + 1, MAX_QUERY_PAGE))) {
     if (matched >= skip + perPage) {
       // Past the page: with a maintained total, one more match is all we need to know there is
       // a next page; without one, keep counting, but only up to a fixed bound.
       if (source.total || ++readPastPage > countLimit()) {
-        if (source.total && source.select(item) === undefined) continue;
+        if (source.total && entry.value === undefined) continue;
         reachedEnd = false;
         break;
       }
     }
-    const entry = source.select(item);
-    if (entry === undefined) continue;
-    if (matched >= skip && matched < skip + perPage) items.push(entry);
+    if (entry.value === undefined) continue;
+    if (matched >= skip && matched < skip + perPage) items.push(entry.value);
     matched++;
   }
   const hasNext = matched > skip + perPage || !reachedEnd;

@@ -39,3 +39,34 @@ export async function createToken(userId: number, scopes: string[], extra: Recor
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body.token as string;
 }
+
+export interface TestProject {
+  id: number;
+  path: string;
+  fullPath: string;
+}
+
+/** Creates a project as `token`'s user (201 asserted); `body` may set namespace_id, visibility, ... */
+export async function createProject(token: string, body: Record<string, unknown> = {}): Promise<TestProject> {
+  const response = await api('/projects', { token, body: { name: unique('Project '), ...body } });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return { id: response.body.id, path: response.body.path, fullPath: response.body.path_with_namespace };
+}
+
+/** Creates a group as `token`'s user, who becomes its owner (201 asserted). */
+export async function createGroup(token: string, body: Record<string, unknown> = {}): Promise<{ id: number; fullPath: string }> {
+  const path = unique('grp');
+  const response = await api('/groups', { token, body: { name: path, path, ...body } });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return { id: response.body.id, fullPath: response.body.full_path };
+}
+
+/** Adds a member to a group or project as root (201 asserted). */
+export async function addMember(kind: 'groups' | 'projects', id: number, userId: number, accessLevel: number, extra: Record<string, unknown> = {}) {
+  const response = await api(`/${kind}/${id}/members`, {
+    token: rootToken(),
+    body: { user_id: userId, access_level: accessLevel, ...extra },
+  });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body;
+}

@@ -1,0 +1,488 @@
+import { describe, expect, it } from 'vitest';
+import { api, rootToken } from '../support/api';
+import { addMember, createGroup, createProject, createUser, unique } from '../support/fixtures';
+
+const root = () => ({ token: rootToken() });
+const ids = (body: Array<{ id: number }>) => body.map((p) => p.id);
+
+describe('POST /projects', () => {
+  it('creates a project in the caller’s namespace, with the path derived from the name', async () => {
+    // Prepare
+    const owner = await createUser();
+    const name = `My Project ${unique('x')}`;
+    // Act
+    const response = await api('/projects', { token: owner.token, body: { name, description: 'hello', visibility: 'internal' } });
+    // Assess
+    expect(response.status).toBe(201);
+    const path = name.toLowerCase().replace(/ /g, '-');
+    expect(response.body).toMatchObject({
+      name,
+      path,
+      path_with_namespace: `${owner.username}/${path}`,
+      description: 'hello',
+      visibility: 'internal',
+      default_branch: 'master',
+      archived: false,
+      star_count: 0,
+      forks_count: 0,
+      open_issues_count: 0,
+      creator_id: owner.id,
+      owner: { id: owner.id },
+      namespace: { kind: 'user', path: owner.username, full_path: owner.username },
+      issues_enabled: true,
+      shared_with_groups: [],
+      permissions: { project_access: null, group_access: null },
+    });
+    expect(response.body.web_url).toMatch(new RegExp(`/${owner.username}/${path}$`));
+    expect(response.body.http_url_to_repo).toBe(`${response.body.web_url}.git`);
+    expect(response.body.ssh_url_to_repo).toMatch(new RegExp(`^git@[^:]+:${owner.username}/${path}\\.git$`));
+  });
+
+  it('accepts a path alone, the name defaulting to it', async () => {
+    const owner = await createUser();
+    const path = unique('only-path');
+    const response = await api('/projects', { token: owner.token, body: { path } });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ name: path, path });
+  });
+
+  it.each([
+    [{}, { error: 'name, path are missing, at least one parameter must be provided' }],
+    [{ name: 'x', visibility: 'secret' }, { error: 'visibility does not have a valid value' }],
+    [{ name: 'x', issues_enabled: 'maybe' }, { error: 'issues_enabled is invalid' }],
+    [{ name: 'x', path: '-bad' }, { message: { path: [expect.stringContaining('can contain only')] } }],
+    [{ name: 'x', path: 'repo.git' }, { message: { path: [expect.stringContaining('can contain only')] } }],
+    [{ name: '   ' , path: 'ok' }, { message: { name: ["can't be blank"] } }],
+  ])('rejects %o with 400 and creates nothing', async (body, error) => {
+    const owner = await createUser();
+    const response = await api('/projects', { token: owner.token, body });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual(error);
+    expect((await api('/projects', { token: owner.token, query: { owned: true } })).body).toEqual([]);
+  });
+
+  it('refuses a path already taken in the namespace, whatever the case', async () => {
+    const owner = await createUser();
+    const first = await createProject(owner.token, { path: unique('dup') });
+    const response = await api('/projects', { token: owner.token, body: { name: 'Again', path: first.path.toUpperCase() } });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ message: { name: ['has already been taken'], path: ['has already been taken'] } });
+  });
+
+  it('creates exactly one project when the same path is requested concurrently', async () => {
+    const owner = await createUser();
+    const path = unique('race');
+    const responses = await Promise.all(Array.from({ length: 6 }, () => api('/projects', { token: owner.token, body: { path } })));
+    expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(responses.filter((r) => r.status === 400)).toHaveLength(5);
+    const owned = await api('/projects', { token: owner.token, query: { owned: true } });
+    expect(owned.body).toHaveLength(1);
+  });
+
+  it('enforces projects_limit, even for concurrent requests', async () => {
+    const owner = await createUser({ projects_limit: 2 });
+    const responses = await Promise.all(Array.from({ length: 5 }, () => api('/projects', { token: owner.token, body: { name: unique('lim') } })));
+    expect(responses.filter((r) => r.status === 201)).toHaveLength(2);
+    const refused = responses.filter((r) => r.status === 400);
+    expect(refused).toHaveLength(3);
+    expect(refused[0].body).toEqual({ message: { limit_reached: [expect.stringContaining('Your project limit is 2 projects')] } });
+    // Deleting one frees a slot.
+    const created = responses.find((r) => r.status === 201)!;
+    expect((await api(`/projects/${created.body.id}`, { token: owner.token, method: 'DELETE' })).status).toBe(202);
+    expect((await api('/projects', { token: owner.token, body: { name: unique('lim') } })).status).toBe(201);
+  });
+
+  it('creates in a group only for maintainers and owners of that group', async () => {
+    const owner = await createUser();
+    const group = await createGroup(owner.token);
+    const [developer, maintainer, outsider] = await Promise.all([createUser(), createUser(), createUser()]);
+    await addMember('groups', group.id, developer.id, 30);
+    await addMember('groups', group.id, maintainer.id, 40);
+    const inGroup = await api('/projects', { token: maintainer.token, body: { name: unique('g'), namespace_id: group.id } });
+    expect(inGroup.status).toBe(201);
+    expect(inGroup.body.namespace).toMatchObject({ id: group.id, kind: 'group', full_path: group.fullPath });
+    expect(inGroup.body.permissions).toEqual({ project_access: null, group_access: { access_level: 40, notification_level: 3 } });
+    expect((await api('/projects', { token: developer.token, body: { name: unique('g'), namespace_id: group.id } })).status).toBe(403);
+    const hidden = await api('/projects', { token: outsider.token, body: { name: unique('g'), namespace_id: group.id } });
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toEqual({ message: '404 Namespace Not Found' });
+  });
+
+  it('answers 401 without a token', async () => {
+    expect((await api('/projects', { body: { name: 'x' } })).status).toBe(401);
+  });
+});
+
+describe('POST /projects/user/:user_id', () => {
+  it('lets an admin create a project owned by another user', async () => {
+    const owner = await createUser();
+    const response = await api(`/projects/user/${owner.id}`, { ...root(), body: { name: unique('for') } });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ creator_id: owner.id, owner: { id: owner.id }, namespace: { full_path: owner.username } });
+    const asOwner = await api(`/projects/${response.body.id}`, { token: owner.token });
+    expect(asOwner.status).toBe(200);
+  });
+
+  it('is admin only, requires a name, and 404s for an unknown user', async () => {
+    const user = await createUser();
+    expect((await api(`/projects/user/${user.id}`, { token: user.token, body: { name: 'x' } })).status).toBe(403);
+    expect((await api(`/projects/user/${user.id}`, { ...root(), body: {} })).body).toEqual({ error: 'name is missing' });
+    expect((await api('/projects/user/999999999', { ...root(), body: { name: 'x' } })).body).toEqual({ message: '404 User Not Found' });
+  });
+});
+
+describe('GET /projects/:id', () => {
+  it('finds a project by id and by URL-encoded path, case-insensitively', async () => {
+    const owner = await createUser();
+    const project = await createProject(owner.token);
+    const byId = await api(`/projects/${project.id}`, { token: owner.token });
+    const byPath = await api(`/projects/${encodeURIComponent(project.fullPath.toUpperCase())}`, { token: owner.token });
+    expect(byId.status).toBe(200);
+    expect(byPath.status).toBe(200);
+    expect(byPath.body.id).toBe(project.id);
+  });
+
+  it.each([
+    ['private', { anonymous: 404, outsider: 404, member: 200 }],
+    ['internal', { anonymous: 404, outsider: 200, member: 200 }],
+    ['public', { anonymous: 200, outsider: 200, member: 200 }],
+  ] as const)('applies %s visibility', async (visibility, expected) => {
+    const owner = await createUser();
+    const [outsider, member] = await Promise.all([createUser(), createUser()]);
+    const project = await createProject(owner.token, { visibility });
+    await addMember('projects', project.id, member.id, 10);
+    const anonymous = await api(`/projects/${project.id}`);
+    expect(anonymous.status).toBe(expected.anonymous);
+    if (expected.anonymous === 404) expect(anonymous.body).toEqual({ message: '404 Project Not Found' });
+    expect((await api(`/projects/${project.id}`, { token: outsider.token })).status).toBe(expected.outsider);
+    expect((await api(`/projects/${encodeURIComponent(project.fullPath)}`, { token: outsider.token })).status).toBe(expected.outsider);
+    const asMember = await api(`/projects/${project.id}`, { token: member.token });
+    expect(asMember.status).toBe(expected.member);
+    expect(asMember.body.permissions).toEqual({ project_access: { access_level: 10, notification_level: 3 }, group_access: null });
+  });
+
+  it('gives group members access to the group’s private projects, and not after expiry', async () => {
+    const owner = await createUser();
+    const group = await createGroup(owner.token);
+    const project = await createProject(owner.token, { namespace_id: group.id });
+    const [member, expiring] = await Promise.all([createUser(), createUser()]);
+    const today = new Date().toISOString().slice(0, 10);
+    await addMember('groups', group.id, member.id, 20);
+    await addMember('groups', group.id, expiring.id, 20, { expires_at: today });
+    expect((await api(`/projects/${project.id}`, { token: member.token })).body.permissions.group_access).toEqual({ access_level: 20, notification_level: 3 });
+    // An expiry day is the last day of access: still visible today.
+    expect((await api(`/projects/${project.id}`, { token: expiring.token })).status).toBe(200);
+  });
+
+  it('adds statistics only when asked', async () => {
+    const owner = await createUser();
+    const project = await createProject(owner.token);
+    expect((await api(`/projects/${project.id}`, { token: owner.token })).body).not.toHaveProperty('statistics');
+    const withStats = await api(`/projects/${project.id}`, { token: owner.token, query: { statistics: true } });
+    expect(withStats.body.statistics).toEqual({ commit_count: 0, storage_size: 0, repository_size: 0, lfs_objects_size: 0, job_artifacts_size: 0 });
+  });
+
+  it('answers 404 for unknown ids and paths', async () => {
+    expect((await api('/projects/999999999', root())).body).toEqual({ message: '404 Project Not Found' });
+    expect((await api(`/projects/${encodeURIComponent('nobody/nothing')}`, root())).status).toBe(404);
+  });
+});
+
+describe('GET /projects', () => {
+  it('shows anonymous callers only public projects, users what they may see, admins everything', async () => {
+    const owner = await createUser();
+    const marker = unique('vis');
+    const pub = await createProject(owner.token, { name: `${marker} pub`, visibility: 'public' });
+    const internal = await createProject(owner.token, { name: `${marker} int`, visibility: 'internal' });
+    const priv = await createProject(owner.token, { name: `${marker} priv`, visibility: 'private' });
+    const [viewer, member] = await Promise.all([createUser(), createUser()]);
+    await addMember('projects', priv.id, member.id, 20);
+    const list = async (token?: string) => ids((await api('/projects', { token, query: { search: marker, order_by: 'id', sort: 'asc' } })).body);
+    expect(await list()).toEqual([pub.id]);
+    expect(await list(viewer.token)).toEqual([pub.id, internal.id]);
+    expect(await list(member.token)).toEqual([pub.id, internal.id, priv.id]);
+    expect(await list(owner.token)).toEqual([pub.id, internal.id, priv.id]);
+    expect(await list(rootToken())).toEqual([pub.id, internal.id, priv.id]);
+  });
+
+  it('filters by owned, membership, starred, visibility and archived', async () => {
+    const user = await createUser();
+    const other = await createUser();
+    const marker = unique('flt');
+    const mine = await createProject(user.token, { name: `${marker} mine` });
+    const theirs = await createProject(other.token, { name: `${marker} theirs`, visibility: 'public' });
+    const shared = await createProject(other.token, { name: `${marker} shared` });
+    await addMember('projects', shared.id, user.id, 30);
+    await api(`/projects/${theirs.id}/star`, { token: user.token, method: 'POST' });
+    await api(`/projects/${mine.id}/archive`, { token: user.token, method: 'POST' });
+    const list = async (query: Record<string, unknown>) =>
+      ids((await api('/projects', { token: user.token, query: { search: marker, sort: 'asc', ...query } })).body);
+    expect(await list({ owned: true })).toEqual([mine.id]);
+    expect(await list({ membership: true })).toEqual([mine.id, shared.id]);
+    expect(await list({ starred: true })).toEqual([theirs.id]);
+    expect(await list({ visibility: 'public' })).toEqual([theirs.id]);
+    expect(await list({ archived: true })).toEqual([mine.id]);
+    expect(await list({ archived: false })).toEqual([theirs.id, shared.id]);
+  });
+
+  it('orders by name and path, and returns the simple form', async () => {
+    const user = await createUser();
+    const marker = unique('ord');
+    const b = await createProject(user.token, { name: `${marker} b`, path: `${marker}-a` });
+    const a = await createProject(user.token, { name: `${marker} a`, path: `${marker}-b` });
+    const byName = await api('/projects', { token: user.token, query: { search: marker, order_by: 'name', sort: 'asc' } });
+    expect(ids(byName.body)).toEqual([a.id, b.id]);
+    const byPath = await api('/projects', { token: user.token, query: { search: marker, order_by: 'path', sort: 'asc' } });
+    expect(ids(byPath.body)).toEqual([b.id, a.id]);
+    const simple = await api('/projects', { token: user.token, query: { search: marker, simple: true } });
+    expect(Object.keys(simple.body[0]).sort()).toEqual(
+      ['created_at', 'http_url_to_repo', 'id', 'name', 'name_with_namespace', 'path', 'path_with_namespace', 'ssh_url_to_repo', 'web_url'].sort(),
+    );
+  });
+
+  it('pages with offset headers and with keyset cursors', async () => {
+    const user = await createUser();
+    const marker = unique('pg');
+    const created: number[] = [];
+    for (let i = 0; i < 5; i++) created.push((await createProject(user.token, { name: `${marker} ${i}` })).id);
+    const newestFirst = [...created].reverse();
+    const page2 = await api('/projects', { token: user.token, query: { search: marker, per_page: 2, page: 2 } });
+    expect(ids(page2.body)).toEqual(newestFirst.slice(2, 4));
+    expect(page2.headers.get('x-total')).toBe('5');
+    expect(page2.headers.get('x-total-pages')).toBe('3');
+    expect(page2.headers.get('x-next-page')).toBe('3');
+    expect(page2.headers.get('x-prev-page')).toBe('1');
+    const seen: number[] = [];
+    let next: string | undefined = `/projects?pagination=keyset&per_page=2&search=${encodeURIComponent(marker)}&owned=true`;
+    for (let guard = 0; next && guard < 5; guard++) {
+      const response: { body: Array<{ id: number }>; headers: Headers } = await api(next, { token: user.token });
+      seen.push(...ids(response.body));
+      next = /<[^>]*\/api\/v4(\/projects\?[^>]*)>; rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
+    }
+    expect(seen).toEqual(newestFirst);
+  });
+});
+
+describe('GET /projects/search/:query', () => {
+  it('finds visible projects by name', async () => {
+    const owner = await createUser();
+    const marker = unique('find');
+    const pub = await createProject(owner.token, { name: `${marker} public`, visibility: 'public' });
+    await createProject(owner.token, { name: `${marker} private` });
+    const anonymous = await api(`/projects/search/${marker}`);
+    expect(anonymous.status).toBe(200);
+    expect(ids(anonymous.body)).toEqual([pub.id]);
+    expect((await api(`/projects/search/${marker}`, { token: owner.token })).body).toHaveLength(2);
+  });
+});
+
+describe('PUT /projects/:id', () => {
+  it('edits settings and renames, freeing the old path', async () => {
+    const owner = await createUser();
+    const project = await createProject(owner.token);
+    const newPath = unique('renamed');
+    const response = await api(`/projects/${project.id}`, {
+      token: owner.token,
+      method: 'PUT',
+      body: { name: 'Renamed', path: newPath, description: 'd', issues_enabled: false, visibility: 'public' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ name: 'Renamed', path: newPath, description: 'd', issues_enabled: false, visibility: 'public' });
+    expect((await api(`/projects/${encodeURIComponent(`${owner.username}/${newPath}`)}`)).status).toBe(200);
+    expect((await api('/projects', { token: owner.token, body: { path: project.path } })).status).toBe(201);
+  });
+
+  it('requires a name, maintainer access to edit and ownership to change visibility', async () => {
+    const owner = await createUser();
+    const project = await createProject(owner.token);
+    const [developer, maintainer] = await Promise.all([createUser(), createUser()]);
+    await addMember('projects', project.id, developer.id, 30);
+    await addMember('projects', project.id, maintainer.id, 40);
+    expect((await api(`/projects/${project.id}`, { token: owner.token, method: 'PUT', body: { description: 'x' } })).body).toEqual({ error: 'name is missing' });
+    expect((await api(`/projects/${project.id}`, { token: developer.token, method: 'PUT', body: { name: 'x' } })).status).toBe(403);
+    expect((await api(`/projects/${project.id}`, { token: maintainer.token, method: 'PUT', body: { name: 'By maintainer' } })).status).toBe(200);
+    expect((await api(`/projects/${project.id}`, { token: maintainer.token, method: 'PUT', body: { name: 'x', visibility: 'public' } })).status).toBe(403);
+  });
+});
+
+describe('DELETE /projects/:id', () => {
+  it('deletes the project with everything it owns (owner only)', async () => {
+    const owner = await createUser();
+    const maintainer = await createUser();
+    const project = await createProject(owner.token);
+    await addMember('projects', project.id, maintainer.id, 40);
+    await api(`/projects/${project.id}/star`, { token: owner.token, method: 'POST' });
+    expect((await api(`/projects/${project.id}`, { token: maintainer.token, method: 'DELETE' })).status).toBe(403);
+    const response = await api(`/projects/${project.id}`, { token: owner.token, method: 'DELETE' });
+    expect(response.status).toBe(202);
+    expect(response.body).toEqual({ message: '202 Accepted' });
+    expect((await api(`/projects/${project.id}`, root())).status).toBe(404);
+    expect((await api('/projects', { token: maintainer.token, query: { membership: true } })).body).toEqual([]);
+    expect((await api('/projects', { token: owner.token, query: { starred: true } })).body).toEqual([]);
+    expect((await api('/projects', { token: owner.token, body: { path: project.path } })).status).toBe(201);
+  });
+});
+
+describe('star and unstar', () => {
+  it('counts stars exactly and answers 304 when nothing changes', async () => {
+    const owner = await createUser();
+    const project = await createProject(owner.token, { visibility: 'public' });
+    const fans = await Promise.all(Array.from({ length: 6 }, () => createUser()));
+    const stars = await Promise.all(fans.map((fan) => api(`/projects/${project.id}/star`, { token: fan.token, method: 'POST' })));
+    expect(stars.map((r) => r.status)).toEqual(Array(6).fill(201));
+    expect((await api(`/projects/${project.id}`)).body.star_count).toBe(6);
+    const again = await api(`/projects/${project.id}/star`, { token: fans[0].token, method: 'POST' });
+    expect(again.status).toBe(304);
+    const unstar = await api(`/projects/${project.id}/unstar`, { token: fans[0].token, method: 'POST' });
+    expect(unstar.status).toBe(201);
+    expect(unstar.body.star_count).toBe(5);
+    expect((await api(`/projects/${project.id}/unstar`, { token: fans[0].token, method: 'POST' })).status).toBe(304);
+    // Concurrent double star by one user counts once.
+    const double = await Promise.all([0, 1, 2].map(() => api(`/projects/${project.id}/star`, { token: owner.token, method: 'POST' })));
+    expect(double.map((r) => r.status).sort()).toEqual([201, 304, 304]);
+    expect((await api(`/projects/${project.id}`)).body.star_count).toBe(6);
+  });
+
+  it('needs a signed-in user who can see the project', async () => {
+    const owner = await createUser();
+    const outsider = await createUser();
+    const project = await createProject(owner.token);
+    expect((await api(`/projects/${project.id}/star`, { token: outsider.token, method: 'POST' })).status).toBe(404);
+    expect((await api(`/projects/${project.id}/star`, { method: 'POST' })).status).toBe(401);
+  });
+});
+
+describe('archive and unarchive', () => {
+  it('is idempotent and reserved to owners and admins', async () => {
+    const owner = await createUser();
+    const maintainer = await createUser();
+    const project = await createProject(owner.token);
+    await addMember('projects', project.id, maintainer.id, 40);
+    for (let i = 0; i < 2; i++) {
+      const response = await api(`/projects/${project.id}/archive`, { token: owner.token, method: 'POST' });
+      expect(response.status).toBe(201);
+      expect(response.body.archived).toBe(true);
+    }
+    expect((await api(`/projects/${project.id}/unarchive`, { token: maintainer.token, method: 'POST' })).status).toBe(403);
+    const unarchived = await api(`/projects/${project.id}/unarchive`, root());
+    expect(unarchived.status).toBe(201);
+    expect(unarchived.body.archived).toBe(false);
+  });
+});
+
+describe('POST /projects/:id/fork', () => {
+  it('forks into the given namespace and counts forks', async () => {
+    const owner = await createUser();
+    const forker = await createUser();
+    const source = await createProject(owner.token, { visibility: 'public', description: 'src' });
+    const response = await api(`/projects/${source.id}/fork`, { token: forker.token, body: { namespace: forker.username } });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({
+      path: source.path,
+      description: 'src',
+      namespace: { full_path: forker.username },
+      forked_from_project: { id: source.id, path_with_namespace: source.fullPath },
+    });
+    expect((await api(`/projects/${source.id}`)).body.forks_count).toBe(1);
+    const twice = await api(`/projects/${source.id}/fork`, { token: forker.token, body: { namespace: forker.username } });
+    expect(twice.status).toBe(409);
+  });
+
+  it('requires a namespace the caller may use, and a project the caller may see', async () => {
+    const owner = await createUser();
+    const forker = await createUser();
+    const priv = await createProject(owner.token);
+    const pub = await createProject(owner.token, { visibility: 'public' });
+    expect((await api(`/projects/${pub.id}/fork`, { token: forker.token, body: {} })).body).toEqual({ error: 'namespace is missing' });
+    expect((await api(`/projects/${priv.id}/fork`, { token: forker.token, body: { namespace: forker.username } })).status).toBe(404);
+    expect((await api(`/projects/${pub.id}/fork`, { token: forker.token, body: { namespace: owner.username } })).status).toBe(404);
+  });
+});
+
+describe('fork relations (admin)', () => {
+  it('creates and removes a fork relation between existing projects', async () => {
+    const owner = await createUser();
+    const source = await createProject(owner.token);
+    const target = await createProject(owner.token);
+    const link = await api(`/projects/${target.id}/fork/${source.id}`, { ...root(), method: 'POST' });
+    expect(link.status).toBe(201);
+    expect(link.body.forked_from_project.id).toBe(source.id);
+    expect((await api(`/projects/${source.id}`, root())).body.forks_count).toBe(1);
+    expect((await api(`/projects/${target.id}/fork/${source.id}`, { ...root(), method: 'POST' })).status).toBe(409);
+    expect((await api(`/projects/${target.id}/fork`, { token: owner.token, method: 'DELETE' })).status).toBe(403);
+    expect((await api(`/projects/${target.id}/fork`, { ...root(), method: 'DELETE' })).status).toBe(204);
+    expect((await api(`/projects/${target.id}/fork`, { ...root(), method: 'DELETE' })).status).toBe(304);
+    expect((await api(`/projects/${source.id}`, root())).body.forks_count).toBe(0);
+  });
+});
+
+describe('sharing with groups', () => {
+  it('shares a project with a group, whose members then get capped access, and unshares it', async () => {
+    const owner = await createUser();
+    const project = await createProject(owner.token);
+    const group = await createGroup(owner.token);
+    const member = await createUser();
+    await addMember('groups', group.id, member.id, 40);
+    expect((await api(`/projects/${project.id}`, { token: member.token })).status).toBe(404);
+    const share = await api(`/projects/${project.id}/share`, { token: owner.token, body: { group_id: group.id, group_access: 20 } });
+    expect(share.status).toBe(201);
+    expect(share.body).toMatchObject({ project_id: project.id, group_id: group.id, group_access: 20, expires_at: null });
+    const seen = await api(`/projects/${project.id}`, { token: member.token });
+    expect(seen.status).toBe(200);
+    expect(seen.body.shared_with_groups).toEqual([
+      expect.objectContaining({ group_id: group.id, group_access_level: 20 }),
+    ]);
+    // Reporter (20) access through the share: not enough to edit.
+    expect((await api(`/projects/${project.id}`, { token: member.token, method: 'PUT', body: { name: 'x' } })).status).toBe(403);
+    expect((await api(`/projects/${project.id}/share`, { token: owner.token, body: { group_id: group.id, group_access: 30 } })).status).toBe(409);
+    expect((await api(`/projects/${project.id}/share/${group.id}`, { token: owner.token, method: 'DELETE' })).status).toBe(204);
+    expect((await api(`/projects/${project.id}`, { token: member.token })).status).toBe(404);
+    expect((await api(`/projects/${project.id}/share/${group.id}`, { token: owner.token, method: 'DELETE' })).status).toBe(404);
+  });
+
+  it('validates the share', async () => {
+    const owner = await createUser();
+    const project = await createProject(owner.token);
+    const group = await createGroup(owner.token);
+    expect((await api(`/projects/${project.id}/share`, { token: owner.token, body: { group_access: 20 } })).body).toEqual({ error: 'group_id is missing' });
+    expect((await api(`/projects/${project.id}/share`, { token: owner.token, body: { group_id: group.id, group_access: 60 } })).body).toEqual({
+      error: 'group_access does not have a valid value',
+    });
+    expect((await api(`/projects/${project.id}/share`, { token: owner.token, body: { group_id: 999999999, group_access: 20 } })).status).toBe(404);
+    expect((await api(`/projects/${project.id}`, { token: owner.token })).body.shared_with_groups).toEqual([]);
+  });
+});
+
+describe('GET /projects/:id/users and /events, POST housekeeping', () => {
+  it('lists the users with access, searchable', async () => {
+    const owner = await createUser();
+    const project = await createProject(owner.token);
+    const member = await createUser();
+    await addMember('projects', project.id, member.id, 30);
+    const users = await api(`/projects/${project.id}/users`, { token: owner.token });
+    expect(users.status).toBe(200);
+    expect(ids(users.body).sort((a, b) => a - b)).toEqual([owner.id, member.id].sort((a, b) => a - b));
+    expect(Object.keys(users.body[0]).sort()).toEqual(['avatar_url', 'id', 'name', 'state', 'username', 'web_url']);
+    const found = await api(`/projects/${project.id}/users`, { token: owner.token, query: { search: member.username } });
+    expect(ids(found.body)).toEqual([member.id]);
+  });
+
+  it('shows the project feed newest first, publicly for public projects', async () => {
+    const owner = await createUser();
+    const project = await createProject(owner.token, { visibility: 'public' });
+    const events = await api(`/projects/${project.id}/events`);
+    expect(events.status).toBe(200);
+    expect(events.body[events.body.length - 1]).toMatchObject({ project_id: project.id, action_name: 'created', author_id: owner.id, author_username: owner.username });
+    const priv = await createProject(owner.token);
+    expect((await api(`/projects/${priv.id}/events`)).status).toBe(404);
+  });
+
+  it('accepts housekeeping from maintainers', async () => {
+    const owner = await createUser();
+    const developer = await createUser();
+    const project = await createProject(owner.token);
+    await addMember('projects', project.id, developer.id, 30);
+    expect((await api(`/projects/${project.id}/housekeeping`, { token: owner.token, method: 'POST' })).status).toBe(201);
+    expect((await api(`/projects/${project.id}/housekeeping`, { token: developer.token, method: 'POST' })).status).toBe(403);
+  });
+});
