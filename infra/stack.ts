@@ -1,4 +1,5 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { allRoutes } from '../shared/routes';
 import { HostingApi, type ApiThrottle } from './constructs/api';
@@ -27,6 +28,8 @@ export class ProjectHostingStack extends Stack {
   public readonly api: HostingApi;
   public readonly functions: GroupFunctions;
   public readonly bootstrap: RootUserBootstrap;
+  /** Key material of the secret box: the AES-256 key sealing stored secrets is its SHA-256. */
+  public readonly secretBoxKey: secretsmanager.Secret;
 
   public constructor(scope: Construct, id: string, props: ProjectHostingStackProps = {}) {
     super(scope, id, props);
@@ -41,8 +44,15 @@ export class ProjectHostingStack extends Stack {
       props.externalUrl ?? (typeof contextUrl === 'string' && contextUrl !== '' ? contextUrl : this.api.baseUrl)
     ).replace(/\/+$/, '');
 
+    // Retained like the table: the secrets sealed in it cannot be opened without this key.
+    this.secretBoxKey = new secretsmanager.Secret(this, 'SecretBoxKey', {
+      description: 'Key material of the secret box (stored secrets are sealed with its SHA-256)',
+      generateSecretString: { passwordLength: 44, excludePunctuation: true, includeSpace: false },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
     const shared = { table: this.data.table, bucket: this.storage.bucket, externalUrl };
-    this.functions = new GroupFunctions(this, 'Functions', shared);
+    this.functions = new GroupFunctions(this, 'Functions', { ...shared, secretBoxKey: this.secretBoxKey });
     this.api.addRoutes(allRoutes(), this.functions.byGroup);
     this.bootstrap = new RootUserBootstrap(this, 'Bootstrap', shared);
 

@@ -20,7 +20,8 @@ import { presentProject } from '../../shared/presenters/projects';
 import { projectIdParam } from './params';
 
 const byId = z.object(projectIdParam);
-const SHARE_LEVELS = ['10', '20', '30', '40'] as const;
+/** A project can be shared with a group at most as maintainer (owner is for groups). */
+const SHARE_LEVELS = [10, 20, 30, 40];
 
 export const projectActionRoutes = {
   'POST /projects/:id/star': route({
@@ -115,7 +116,7 @@ export const projectActionRoutes = {
     params: z.object({
       ...projectIdParam,
       group_id: required(p.int()),
-      group_access: required(p.oneOf(SHARE_LEVELS)),
+      group_access: required(p.intOneOf(SHARE_LEVELS)),
       expires_at: p.date(),
     }),
     handler: async ({ params, user }) => {
@@ -123,7 +124,7 @@ export const projectActionRoutes = {
       authorize(user, 'admin_project', subject);
       const { group } = await findGroupOrNotFound(params.group_id, user);
       const share = await shareProject(subject.project, group, {
-        groupAccess: Number(params.group_access),
+        groupAccess: params.group_access,
         expiresAt: params.expires_at ?? null,
       });
       return created({

@@ -1,5 +1,6 @@
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { routeCatalog, type GroupName } from '../../shared/routes';
 import { GroupFunction } from './group-function';
@@ -9,16 +10,19 @@ export interface GroupFunctionsProps {
   readonly bucket: s3.IBucket;
   /** Public base URL of the service (no trailing slash). */
   readonly externalUrl: string;
+  /** Key material of the secret box (hook tokens are stored sealed with it). */
+  readonly secretBoxKey: secretsmanager.ISecret;
 }
 
 /**
  * One {@link GroupFunction} per handler group of the route catalog (`shared/routes.ts`).
  *
  * API handlers both read and write (creating users, keys, tokens, uploads), so each gets
- * read-write access to the table and the bucket.
+ * read-write access to the table and the bucket, and the secret-box key to seal and open the
+ * secrets stored in the table.
  *
  * @example
- * const { byGroup } = new GroupFunctions(this, 'Functions', { table, bucket, externalUrl });
+ * const { byGroup } = new GroupFunctions(this, 'Functions', { table, bucket, externalUrl, secretBoxKey });
  * byGroup.users; // the function serving `/api/v4/users...`
  */
 export class GroupFunctions extends Construct {
@@ -38,6 +42,7 @@ export class GroupFunctions extends Construct {
         });
         fn.grantTable(props.table, 'readWrite');
         fn.grantBucket(props.bucket, 'readWrite');
+        fn.useSecretBoxKey(props.secretBoxKey);
         return [group, fn];
       }),
     ) as Record<GroupName, GroupFunction>;

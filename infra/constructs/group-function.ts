@@ -5,6 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 
 /** Repository root: the project's `package-lock.json` and `functions/` live there. */
@@ -90,6 +91,15 @@ export class GroupFunction extends nodejs.NodejsFunction {
   public grantTable(table: dynamodb.ITable, access: DataAccess = 'read'): void {
     if (access === 'readWrite') table.grantReadWriteData(this);
     else table.grantReadData(this);
+  }
+
+  /**
+   * Lets the function seal and open stored secrets (`shared/auth/secret-box.ts`): exposes the
+   * key secret as `SECRET_BOX_KEY_SECRET_ARN` and grants reading it.
+   */
+  public useSecretBoxKey(secret: secretsmanager.ISecret): void {
+    this.addEnvironment('SECRET_BOX_KEY_SECRET_ARN', secret.secretArn);
+    secret.grantRead(this);
   }
 
   /** Grants access to the bucket's objects; read-only unless asked. */

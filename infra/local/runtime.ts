@@ -8,6 +8,8 @@
  * table and bucket are created only if `PROVISION=true`.
  */
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { ensureKeyFile } from '../../shared/auth/secret-box';
 import { routeCatalog, type GroupName } from '../../shared/routes';
 import { createApiServer, type ProxyHandler } from './api-gateway';
 import { startEngines, type Engines } from './engines';
@@ -114,6 +116,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     } else if (process.env.AWS_ENDPOINT_URL || process.env.AWS_ENDPOINT_URL_S3) {
       // LocalStack serves buckets path-style only.
       setDefault('S3_FORCE_PATH_STYLE', 'true');
+    }
+
+    // Stored secrets (hook tokens) are sealed with a key kept beside the data, so that a
+    // restarted runtime still opens them (see shared/auth/secret-box.ts).
+    if (!process.env.SECRET_BOX_KEY && !process.env.SECRET_BOX_KEY_SECRET_ARN) {
+      process.env.SECRET_BOX_KEY = await ensureKeyFile(join(options.dataDir, 'secret-box.key'));
     }
 
     // Dynamic imports, after the environment is final.

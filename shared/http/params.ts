@@ -44,6 +44,7 @@ const isValidDate = (s: string) => {
 
 const MISSING = '__missing__';
 const INVALID = '__invalid__';
+const NOT_ALLOWED = '__not_allowed__';
 
 /**
  * Every helper is optional (absent or blank → `undefined`); wrap it in {@link required} when the
@@ -58,6 +59,9 @@ export const p = {
   oneOf: <const T extends readonly [string, ...string[]]>(values: T) =>
     z.preprocess(blankToUndefined, z.enum(values).optional()),
   array: <T extends z.ZodType>(item: T) => z.preprocess(toArray, z.array(item).optional()),
+  /** An integer from a fixed set (access levels): other integers `does not have a valid value`. */
+  intOneOf: (values: readonly number[]) =>
+    z.preprocess(toInt, z.number().int().refine((v) => values.includes(v), { message: NOT_ALLOWED }).optional()),
 };
 
 
@@ -83,9 +87,9 @@ export function parseParams<S extends z.ZodType>(schema: S, raw: Record<string, 
   const messages = result.error.issues.map((issue) => {
     const name = issue.path.length > 0 ? String(issue.path[0]) : '';
     if (issue.message === MISSING) return `${name} is missing`;
-    if (issue.code === 'custom' && issue.message !== INVALID) return issue.message;
+    if (issue.code === 'custom' && issue.message !== INVALID && issue.message !== NOT_ALLOWED) return issue.message;
     // Grape's `values:` validator wording, for a value outside an allowed set.
-    if (issue.code === 'invalid_value') return `${name} does not have a valid value`;
+    if (issue.code === 'invalid_value' || issue.message === NOT_ALLOWED) return `${name} does not have a valid value`;
     return `${name} is invalid`;
   });
   throw new ParamError([...new Set(messages)].join(', '));

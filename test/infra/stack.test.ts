@@ -277,6 +277,31 @@ describe('ProjectHostingStack functions', () => {
   });
 });
 
+describe('ProjectHostingStack secret box', () => {
+  it('generates the secret-box key material (44 alphanumeric characters), retained on deletion', () => {
+    // Assess
+    template.hasResource('AWS::SecretsManager::Secret', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        Name: Match.absent(),
+        GenerateSecretString: { PasswordLength: 44, ExcludePunctuation: true, IncludeSpace: false },
+      }),
+    });
+  });
+
+  it.each(GROUPS)('gives the %s function the key secret ARN and read access to it', (group) => {
+    // Prepare
+    const secret = logicalId(stack.secretBoxKey);
+    // Act
+    const fn = resourcesOfType('AWS::Lambda::Function')[functionId(group)];
+    const statements = statementsOf(functionId(group));
+    // Assess
+    expect(fn.Properties).toMatchObject({ Environment: { Variables: { SECRET_BOX_KEY_SECRET_ARN: { Ref: secret } } } });
+    expect(allows(statements, 'secretsmanager:GetSecretValue', secret)).toBe(true);
+    expect(allows(statements, 'secretsmanager:PutSecretValue', secret)).toBe(false);
+  });
+});
+
 describe('ProjectHostingStack API', () => {
   it('creates a method for every route of the catalog, and no other', () => {
     // Prepare
@@ -329,6 +354,17 @@ describe('ProjectHostingStack API', () => {
         }),
       ],
     });
+  });
+
+  it('serves web routes from a greedy root resource, GET /{path+}, integrated with the web function', () => {
+    // Act
+    const method = templateMethods().get('GET /{path+}');
+
+    // Assess
+    expect(method?.Properties?.Integration).toMatchObject({ Type: 'AWS_PROXY' });
+    expect(JSON.stringify((method?.Properties?.Integration as { Uri: unknown }).Uri)).toContain(
+      `"${logicalId(stack.functions.byGroup.web)}"`,
+    );
   });
 
   it('answers unknown routes with GitLab 404', () => {

@@ -364,7 +364,7 @@ describe('archive and unarchive', () => {
       expect(response.body.archived).toBe(true);
     }
     expect((await api(`/projects/${project.id}/unarchive`, { token: maintainer.token, method: 'POST' })).status).toBe(403);
-    const unarchived = await api(`/projects/${project.id}/unarchive`, root());
+    const unarchived = await api(`/projects/${project.id}/unarchive`, { ...root(), method: 'POST' });
     expect(unarchived.status).toBe(201);
     expect(unarchived.body.archived).toBe(false);
   });
