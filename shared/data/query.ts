@@ -39,6 +39,9 @@ function queryInput(collection: Collection, ascending: boolean): QueryCommandInp
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
     ScanIndexForward: ascending,
+    // Lists of the table itself read what was just written (a key added, then listed); an index
+    // can only be read eventually consistently.
+    ConsistentRead: collection.index ? undefined : true,
   };
 }
 

@@ -77,9 +77,15 @@ export function userFromItem(item: Item): User {
 }
 
 export async function getUser(id: number): Promise<User | undefined> {
+  const user = await getUserRecord(id);
+  return user && !user.deleting ? user : undefined;
+}
+
+/** The user item even while it is being deleted (to finish an interrupted deletion). */
+export async function getUserRecord(id: number): Promise<User | undefined> {
   if (!Number.isSafeInteger(id) || id <= 0) return undefined;
   const { Item: item } = await db().send(new GetCommand({ TableName: table(), Key: keys.user(id), ConsistentRead: true }));
-  return item && !item.deleting ? userFromItem(item) : undefined;
+  return item ? userFromItem(item) : undefined;
 }
 
 async function claimOwner(key: Key): Promise<number | undefined> {
@@ -229,7 +235,7 @@ export function addedClaims(previous: User, next: User): Array<{ key: Key; field
   return userClaims(next).filter((c) => !before.has(c.key.PK));
 }
 
-/** Marks a user as being deleted; returns false if it does not exist (or is already going). */
+/** Marks a user as being deleted (again, when finishing an interrupted deletion); false if it does not exist. */
 export async function markUserDeleting(id: number): Promise<boolean> {
   try {
     await db().send(
@@ -237,7 +243,7 @@ export async function markUserDeleting(id: number): Promise<boolean> {
         TableName: table(),
         Key: keys.user(id),
         UpdateExpression: 'SET deleting = :true',
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting)',
+        ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeValues: { ':true': true },
       }),
     );
@@ -248,10 +254,13 @@ export async function markUserDeleting(id: number): Promise<boolean> {
   }
 }
 
-/** Removes the user item, its namespace and its claims, and updates the stats, atomically. */
+/**
+ * Removes the user item, its namespace and its claims, and updates the stats, atomically; only
+ * once (a concurrent deletion of the same user fails here with TransactionConditionFailed).
+ */
 export async function removeUser(user: User): Promise<void> {
   await transactWrite([
-    { Delete: { TableName: table(), Key: keys.user(user.id) } },
+    { Delete: { TableName: table(), Key: keys.user(user.id), ConditionExpression: 'attribute_exists(PK)' } },
     { Delete: { TableName: table(), Key: keys.namespace(user.namespaceId) } },
     ...userClaims(user).map(({ key }) => ({ Delete: { TableName: table(), Key: key } })),
     statsUpdate({ all: -1, [user.state]: -1 }),

@@ -436,8 +436,25 @@ export async function deleteProject(project: Project): Promise<void> {
     await db().send(new DeleteCommand({ TableName: table(), Key: { PK: item.PK, SK: item.SK } }));
   }
   await deleteObjects(uploadsPrefix(project.id));
+  try {
+    await removeProjectItem(project);
+  } catch (error) {
+    if (error instanceof TransactionConditionFailed) return; // a concurrent deletion finished first
+    throw error;
+  }
+  if (project.forkedFromId !== null) {
+    try {
+      await db().send(new UpdateCommand({ ...projectCounterUpdate(project.forkedFromId, 'forksCount', -1).Update }));
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error; // the source is gone
+    }
+  }
+}
+
+/** The last step of a deletion, once: the item, its path claim and its namespace's project count. */
+async function removeProjectItem(project: Project): Promise<void> {
   await transactWrite([
-    { Delete: { TableName: table(), Key: keys.project(project.id) } },
+    { Delete: { TableName: table(), Key: keys.project(project.id), ConditionExpression: 'attribute_exists(PK)' } },
     { Delete: { TableName: table(), Key: keys.claims.projectPath(project.namespaceId, project.path) } },
     {
       Update: {
@@ -448,13 +465,6 @@ export async function deleteProject(project: Project): Promise<void> {
       },
     },
   ]);
-  if (project.forkedFromId !== null) {
-    try {
-      await db().send(new UpdateCommand({ ...projectCounterUpdate(project.forkedFromId, 'forksCount', -1).Update }));
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error; // the source is gone
-    }
-  }
 }
 
 /** Deletes every S3 object under a prefix, a page (up to 1000 keys) at a time. */

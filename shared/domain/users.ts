@@ -15,7 +15,7 @@ import {
   addedClaims,
   findUserByIdentity,
   findUserByUsername,
-  getUser,
+  getUserRecord,
   insertUser,
   markUserDeleting,
   removeUser,
@@ -235,7 +235,8 @@ export async function setUserState(user: User, to: UserState): Promise<boolean> 
  * Returns the deleted user, or undefined when there was none.
  */
 export async function deleteUser(id: number): Promise<User | undefined> {
-  const user = await getUser(id);
+  // The record even if marked deleting: a retry finishes a deletion that was interrupted.
+  const user = await getUserRecord(id);
   if (!user) return undefined;
   if (!(await markUserDeleting(id))) return undefined;
   // What the user owns or belongs to elsewhere: personal projects, memberships, stars.
@@ -253,8 +254,13 @@ export async function deleteUser(id: number): Promise<User | undefined> {
     await Promise.all(owned.map((Key) => db().send(new DeleteCommand({ TableName: config().tableName, Key }))));
     await db().send(new DeleteCommand({ TableName: config().tableName, Key: { PK: item.PK, SK: item.SK } }));
   }
-  await removeUser(user);
-  return user;
+  try {
+    await removeUser(user);
+  } catch (error) {
+    if (error instanceof TransactionConditionFailed) return undefined; // a concurrent deletion won
+    throw error;
+  }
+  return { ...user, deleting: undefined };
 }
 
 export interface UserListFilters {
