@@ -5,8 +5,11 @@
  * incoming requests against it, and each group handler must implement exactly its group's
  * routes (the type {@link RouteKeyOf} makes a missing or extra route a compile error).
  *
- * Paths are relative to {@link API_PREFIX}. Path parameters are written `:name`; siblings in the
- * path tree must use the same parameter name, as API Gateway requires (a unit test checks it).
+ * Paths are relative to their group's prefix ({@link routePrefix}): {@link API_PREFIX} for the API,
+ * the root for the `web` group (GitLab's web routes, such as uploaded files). Path parameters are
+ * written `:name`; a greedy `:name+` (API Gateway's `{name+}`) may only end a path and matches one
+ * or more segments. Siblings in the path tree must use the same parameter name, as API Gateway
+ * requires (a unit test checks it).
  */
 export const API_PREFIX = '/api/v4';
 
@@ -92,6 +95,13 @@ export const routeCatalog = {
     'PUT /projects/:id/hooks/:hook_id',
     'DELETE /projects/:id/hooks/:hook_id',
   ],
+  uploads: ['POST /projects/:id/uploads'],
+  /**
+   * Outside the API: `/:namespace/:project/uploads/:secret/:filename` (uploaded files). The
+   * namespace may be nested, so this is one greedy resource at the root; API Gateway also sends
+   * it every GET that no other resource matches, and the handler answers those with the 404.
+   */
+  web: ['GET /:path+'],
 } as const;
 
 export type GroupName = keyof typeof routeCatalog;
@@ -102,21 +112,29 @@ export interface RouteSpec {
   group: GroupName;
   key: string;
   method: HttpMethod;
-  /** Path relative to the API prefix, `:param` style, e.g. `/users/:id`. */
+  /** Path relative to the group's prefix, `:param` style, e.g. `/users/:id`. */
   path: string;
+  /** The group's path prefix ({@link routePrefix}): `/api/v4`, or `''` for web routes. */
+  prefix: string;
   /** API Gateway resource path, e.g. `/api/v4/users/{id}` (what `event.resource` carries). */
   resource: string;
+}
+
+/** Where a group's routes live: web routes at the root, every other group under {@link API_PREFIX}. */
+export function routePrefix(group: GroupName): string {
+  return group === 'web' ? '' : API_PREFIX;
 }
 
 /** Splits a route key such as `GET /users/:id` into its parts. */
 export function parseRouteKey(group: GroupName, key: string): RouteSpec {
   const [method, path] = key.split(' ') as [HttpMethod, string];
-  return { group, key, method, path, resource: toResource(path) };
+  const prefix = routePrefix(group);
+  return { group, key, method, path, prefix, resource: toResource(path, prefix) };
 }
 
-/** `/users/:id` → `/api/v4/users/{id}`. */
-export function toResource(path: string): string {
-  return API_PREFIX + path.replace(/:([a-z_]+)/g, '{$1}');
+/** `/users/:id` → `/api/v4/users/{id}`; a greedy `/:path+` → `{prefix}/{path+}`. */
+export function toResource(path: string, prefix: string = API_PREFIX): string {
+  return prefix + path.replace(/:([a-z_]+)(\+?)/g, '{$1$2}');
 }
 
 /** Every route of every group, flattened. */

@@ -40,12 +40,21 @@ export interface RouteMatch {
   pathParameters: Record<string, string> | null;
 }
 
-type Segment = { kind: 'static'; value: string } | { kind: 'param'; name: string };
+/** A resource path segment: static, `{param}` (one raw segment) or a final greedy `{param+}`. */
+type Segment = { kind: 'static'; value: string } | { kind: 'param'; name: string } | { kind: 'greedy'; name: string };
 
 interface CompiledResource {
   resource: string;
   segments: Segment[];
+  /** Whether the last segment is greedy (`{proxy+}`): it then matches one or more raw segments. */
+  greedy: boolean;
   methods: Map<string, RouteSpec>;
+}
+
+function toSegment(segment: string): Segment {
+  if (!segment.startsWith('{') || !segment.endsWith('}')) return { kind: 'static', value: segment };
+  const name = segment.slice(1, -1);
+  return name.endsWith('+') ? { kind: 'greedy', name: name.slice(0, -1) } : { kind: 'param', name };
 }
 
 /** Groups routes by resource (API Gateway matches the resource first, then the method). */
@@ -54,15 +63,12 @@ function compile(routes: readonly RouteSpec[]): CompiledResource[] {
   for (const route of routes) {
     let compiled = byResource.get(route.resource);
     if (!compiled) {
-      const segments: Segment[] = route.resource
-        .split('/')
-        .filter(Boolean)
-        .map((segment) =>
-          segment.startsWith('{') && segment.endsWith('}')
-            ? { kind: 'param', name: segment.slice(1, -1) }
-            : { kind: 'static', value: segment },
-        );
-      compiled = { resource: route.resource, segments, methods: new Map() };
+      const segments = route.resource.split('/').filter(Boolean).map(toSegment);
+      const greedyAt = segments.findIndex((segment) => segment.kind === 'greedy');
+      if (greedyAt !== -1 && greedyAt !== segments.length - 1) {
+        throw new Error(`${route.resource}: a greedy path parameter must be the last segment`);
+      }
+      compiled = { resource: route.resource, segments, greedy: greedyAt !== -1, methods: new Map() };
       byResource.set(route.resource, compiled);
     }
     compiled.methods.set(route.method, route);
@@ -90,19 +96,38 @@ function rawSegments(rawPath: string): string[] | undefined {
   return trimmed.split('/').slice(1);
 }
 
-/** Negative when `a` is more specific: at the first position where they differ, static wins. */
+const SPECIFICITY: Record<Segment['kind'], number> = { static: 0, param: 1, greedy: 2 };
+
+/**
+ * Negative when `a` is more specific. A resource without a greedy parameter beats one with;
+ * otherwise, at the first position where they differ, static beats `{param}` beats `{param+}`
+ * (between greedy resources, the longer fixed prefix wins).
+ */
 function compareSpecificity(a: CompiledResource, b: CompiledResource): number {
-  for (let i = 0; i < a.segments.length; i++) {
-    const ka = a.segments[i].kind;
-    const kb = b.segments[i].kind;
-    if (ka !== kb) return ka === 'static' ? -1 : 1;
+  if (a.greedy !== b.greedy) return a.greedy ? 1 : -1;
+  for (let i = 0; i < Math.min(a.segments.length, b.segments.length); i++) {
+    const difference = SPECIFICITY[a.segments[i].kind] - SPECIFICITY[b.segments[i].kind];
+    if (difference !== 0) return difference;
   }
-  return 0;
+  return b.segments.length - a.segments.length;
+}
+
+/** Whether `candidate` matches the raw segments: statics byte for byte, parameters non-empty. */
+function matches(candidate: CompiledResource, segments: readonly string[]): boolean {
+  const fixed = candidate.greedy ? candidate.segments.length - 1 : candidate.segments.length;
+  if (candidate.greedy ? segments.length <= fixed : segments.length !== fixed) return false;
+  for (let i = 0; i < segments.length; i++) {
+    const segment = candidate.segments[Math.min(i, candidate.segments.length - 1)];
+    if (segment.kind === 'static' ? segment.value !== segments[i] : segments[i] === '') return false;
+  }
+  return true;
 }
 
 /**
  * Finds the route for a RAW request path (not decoded: `{param}` matches exactly one raw
- * segment, so `a%2Fb` is one segment; static segments compare byte for byte).
+ * segment, so `a%2Fb` is one segment; static segments compare byte for byte). A greedy
+ * `{param+}` matches one or more non-empty raw segments and receives them joined with `/`; it is
+ * the last resort, chosen only when no resource without one matches.
  *
  * Like API Gateway, the resource is chosen first, from the path alone, preferring a static
  * segment over a `{param}` at each level; only then is the method looked up, so a method the
@@ -113,11 +138,7 @@ export function matchRoute(method: string, rawPath: string, routes?: readonly Ro
   if (!segments) return undefined;
   let best: CompiledResource | undefined;
   for (const candidate of compiledFor(routes)) {
-    if (candidate.segments.length !== segments.length) continue;
-    const matches = candidate.segments.every((segment, i) =>
-      segment.kind === 'static' ? segment.value === segments[i] : segments[i] !== '',
-    );
-    if (matches && (!best || compareSpecificity(candidate, best) < 0)) best = candidate;
+    if (matches(candidate, segments) && (!best || compareSpecificity(candidate, best) < 0)) best = candidate;
   }
   if (!best) return undefined;
   const route = best.methods.get(method.toUpperCase());
@@ -125,6 +146,7 @@ export function matchRoute(method: string, rawPath: string, routes?: readonly Ro
   let pathParameters: Record<string, string> | null = null;
   best.segments.forEach((segment, i) => {
     if (segment.kind === 'param') (pathParameters ??= {})[segment.name] = segments[i];
+    if (segment.kind === 'greedy') (pathParameters ??= {})[segment.name] = segments.slice(i).join('/');
   });
   return { route, pathParameters };
 }

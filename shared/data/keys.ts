@@ -37,6 +37,8 @@ export const keys = {
   /** A project shared with a group. */
   share: (projectId: number, groupId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `SHARE#${pad(groupId)}` }),
   hook: (projectId: number, hookId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `HOOK#${pad(hookId)}` }),
+  /** A file uploaded to a project, by its secret (32 hex characters); the bytes are in S3. */
+  upload: (projectId: number, secret: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `UPLOAD#${secret}` }),
   /** A contribution event, in its project's partition (the project feed). */
   event: (projectId: number, eventId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `EVENT#${pad(eventId)}` }),
 

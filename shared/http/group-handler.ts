@@ -6,7 +6,7 @@ import { collectParams, jsonBody } from '../middleware/collect-params';
 import { errorResponder } from '../middleware/error-responder';
 import { normalizeHeaders, resolveRoute } from '../middleware/resolve-route';
 import { requestLogger } from '../middleware/request-logger';
-import { API_PREFIX, parseRouteKey, routeCatalog, type GroupName, type RouteKeyOf } from '../routes';
+import { parseRouteKey, routeCatalog, type GroupName, type RouteKeyOf } from '../routes';
 import type { ApiContext, ResolvedRoute, RouteDefinition } from './context';
 import { parseParams } from './params';
 import { toProxyResult } from './serialize';
@@ -40,7 +40,7 @@ export function createGroupHandler<G extends GroupName>(group: G, routes: { [K i
       files: context.files,
       requestId: context.requestId,
       log: context.log,
-      link: { url: pageBaseUrl(spec.path, context.pathParams, event), query: linkQuery(event) },
+      link: { url: pageBaseUrl(spec.prefix, spec.path, context.pathParams, event), query: linkQuery(event) },
     });
     return toProxyResult(result);
   };
@@ -71,11 +71,12 @@ function assertImplementsCatalog(group: GroupName, implemented: string[]): void 
 }
 
 /** The public URL of the requested path (path parameters re-encoded), for pagination links. */
-function pageBaseUrl(path: string, pathParams: Record<string, string>, event: APIGatewayProxyEvent): string {
-  const filled = path.replace(/:([a-z_]+)/g, (_, name: string) =>
-    encodeURIComponent(pathParams[name] ?? event.pathParameters?.[name] ?? ''),
-  );
-  return `${config().externalUrl}${API_PREFIX}${filled}`;
+function pageBaseUrl(prefix: string, path: string, pathParams: Record<string, string>, event: APIGatewayProxyEvent): string {
+  const filled = path.replace(/:([a-z_]+)(\+?)/g, (_, name: string, greedy: string) => {
+    const value = pathParams[name] ?? event.pathParameters?.[name] ?? '';
+    return greedy ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
+  });
+  return `${config().externalUrl}${prefix}${filled}`;
 }
 
 /** The query parameters a client sent, minus credentials, to be carried into pagination links. */

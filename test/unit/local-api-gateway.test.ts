@@ -11,7 +11,7 @@ import {
   type LocalRequest,
   type RouteMatch,
 } from '../../infra/local/api-gateway';
-import { parseRouteKey } from '../../shared/routes';
+import { allRoutes, parseRouteKey } from '../../shared/routes';
 
 function request(overrides: Partial<LocalRequest> = {}): LocalRequest {
   return {
@@ -26,6 +26,9 @@ function request(overrides: Partial<LocalRequest> = {}): LocalRequest {
     ...overrides,
   };
 }
+
+/** The catalog without the web group, whose greedy root resource takes every otherwise unmatched GET. */
+const API_ROUTES = allRoutes().filter((route) => route.group !== 'web');
 
 function mustMatch(method: string, path: string): RouteMatch {
   const match = matchRoute(method, path);
@@ -86,20 +89,83 @@ describe('local API Gateway: route matching', () => {
   });
 
   it('finds nothing for an unknown path, a missing method or an empty parameter', () => {
-    expect(matchRoute('GET', '/api/v4/nope')).toBeUndefined();
-    expect(matchRoute('GET', '/api/v3/users')).toBeUndefined();
+    expect(matchRoute('GET', '/api/v4/nope', API_ROUTES)).toBeUndefined();
+    expect(matchRoute('GET', '/api/v3/users', API_ROUTES)).toBeUndefined();
     expect(matchRoute('PATCH', '/api/v4/users/5')).toBeUndefined();
     expect(matchRoute('GET', '/api/v4/users//keys')).toBeUndefined();
     expect(matchRoute('GET', '/')).toBeUndefined();
   });
 
   it('compares static segments raw, without decoding them', () => {
-    expect(matchRoute('GET', '/api/v4/%75sers/5')).toBeUndefined();
-    expect(matchRoute('GET', '/api%2Fv4/users/5')).toBeUndefined();
+    expect(matchRoute('GET', '/api/v4/%75sers/5', API_ROUTES)).toBeUndefined();
+    expect(matchRoute('GET', '/api%2Fv4/users/5', API_ROUTES)).toBeUndefined();
   });
 
   it('ignores one trailing slash', () => {
     expect(mustMatch('GET', '/api/v4/users/').route.key).toBe('GET /users');
+  });
+});
+
+describe('local API Gateway: greedy path parameters', () => {
+  it('gives a greedy parameter the raw remainder of the path, joined with /', () => {
+    // Act
+    const match = mustMatch('GET', '/group/sub/app/uploads/0123456789abcdef0123456789abcdef/a%20b.png');
+
+    // Assert
+    expect(match.route.group).toBe('web');
+    expect(match.route.resource).toBe('/{path+}');
+    expect(match.pathParameters).toEqual({ path: 'group/sub/app/uploads/0123456789abcdef0123456789abcdef/a%20b.png' });
+  });
+
+  it('matches a single segment', () => {
+    expect(mustMatch('GET', '/nothing-here').pathParameters).toEqual({ path: 'nothing-here' });
+  });
+
+  it('prefers any resource without a greedy parameter', () => {
+    // Act
+    const user = mustMatch('GET', '/api/v4/users/5');
+    const uploads = mustMatch('POST', '/api/v4/projects/a%2Fb/uploads');
+
+    // Assert
+    expect(user.route.key).toBe('GET /users/:id');
+    expect(uploads.route.key).toBe('POST /projects/:id/uploads');
+    expect(uploads.pathParameters).toEqual({ id: 'a%2Fb' });
+  });
+
+  it('falls back to the greedy resource for a GET no other resource matches', () => {
+    expect(mustMatch('GET', '/api/v4/nope').route.group).toBe('web');
+    expect(mustMatch('GET', '/api/v4/users/5/nope').pathParameters).toEqual({ path: 'api/v4/users/5/nope' });
+  });
+
+  it('chooses the resource first: a method it lacks is a 404, not the greedy route', () => {
+    expect(matchRoute('GET', '/api/v4/projects/1/uploads')).toBeUndefined();
+    expect(matchRoute('POST', '/group/project')).toBeUndefined();
+  });
+
+  it('never matches empty segments with a greedy parameter', () => {
+    expect(matchRoute('GET', '/a//b')).toBeUndefined();
+    expect(matchRoute('GET', '//')).toBeUndefined();
+  });
+
+  it('prefers the greedy resource with the longer fixed prefix', () => {
+    // Prepare
+    const routes = [parseRouteKey('web', 'GET /:path+'), parseRouteKey('web', 'GET /files/:rest+'), parseRouteKey('web', 'GET /files/raw')];
+
+    // Act
+    const nested = matchRoute('GET', '/files/a/b', routes);
+    const exact = matchRoute('GET', '/files/raw', routes);
+    const other = matchRoute('GET', '/docs/a', routes);
+
+    // Assert
+    expect(nested?.route.key).toBe('GET /files/:rest+');
+    expect(nested?.pathParameters).toEqual({ rest: 'a/b' });
+    expect(exact?.route.key).toBe('GET /files/raw');
+    expect(exact?.pathParameters).toBeNull();
+    expect(other?.pathParameters).toEqual({ path: 'docs/a' });
+  });
+
+  it('refuses a greedy parameter that is not the last segment', () => {
+    expect(() => matchRoute('GET', '/a/b/c', [parseRouteKey('web', 'GET /:path+/c')])).toThrow(/must be the last segment/);
   });
 });
 

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { API_PREFIX, allRoutes, type RouteSpec } from '../../shared/routes';
+import { API_PREFIX, allRoutes, parseRouteKey, toResource, type RouteSpec } from '../../shared/routes';
 
 const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 
 /**
  * Internal: the places where API Gateway would refuse the resource tree, i.e. one parent with two
- * `{param}` children of different names (`/users/{id}` beside `/users/{user_id}/keys`).
+ * `{param}` children of different names (`/users/{id}` beside `/users/{user_id}/keys`; a greedy
+ * `{path+}` counts as a parameter child too), or a greedy `{param+}` with children.
  */
 function siblingParamConflicts(resources: readonly string[]): string[] {
   const paramChild = new Map<string, string>();
@@ -13,6 +14,7 @@ function siblingParamConflicts(resources: readonly string[]): string[] {
   for (const resource of resources) {
     let parent = '';
     for (const segment of resource.split('/').filter(Boolean)) {
+      if (parent.endsWith('+}')) conflicts.add(`${parent}: a greedy parameter cannot have children`);
       if (segment.startsWith('{')) {
         const existing = paramChild.get(parent);
         if (existing === undefined) paramChild.set(parent, segment);
@@ -41,8 +43,10 @@ describe('route catalog', () => {
     (_key, route) => {
       // Assess
       expect(ALLOWED_METHODS).toContain(route.method);
-      expect(route.path).toMatch(/^(\/([a-z0-9_.-]+|:[a-z_]+))+$/);
-      expect(route.resource.startsWith(`${API_PREFIX}/`)).toBe(true);
+      // Static segments and `:params`; a greedy `:param+` only as the last segment.
+      expect(route.path).toMatch(/^(\/([a-z0-9_.-]+|:[a-z_]+))*(\/:[a-z_]+\+)?$/);
+      expect(route.path).not.toBe('');
+      expect(route.resource).toBe(`${route.prefix}${route.path.replace(/:([a-z_]+\+?)/g, '{$1}')}`);
       expect(route.resource).not.toContain(':');
     },
   );
@@ -56,6 +60,45 @@ describe('route catalog', () => {
 
     // Assess
     expect(conflicts).toEqual([]);
+  });
+
+  it('serves every group under /api/v4 except web, which is served from the root', () => {
+    // Act
+    const prefixes = new Map(allRoutes().map((route) => [route.group, route.prefix]));
+
+    // Assess
+    for (const [group, prefix] of prefixes) expect(prefix, group).toBe(group === 'web' ? '' : API_PREFIX);
+  });
+
+  it('turns a greedy :param+ into a {param+} resource', () => {
+    // Act
+    const web = parseRouteKey('web', 'GET /:path+');
+
+    // Assess
+    expect(web.resource).toBe('/{path+}');
+    expect(toResource('/projects/:id/files/:file_path+')).toBe('/api/v4/projects/{id}/files/{file_path+}');
+  });
+
+  it('allows the greedy root resource beside the /api tree', () => {
+    // Prepare
+    const resources = ['/{path+}', '/api/v4/users/{id}', '/api/v4/projects/{id}/uploads'];
+
+    // Act
+    const conflicts = siblingParamConflicts(resources);
+
+    // Assess
+    expect(conflicts).toEqual([]);
+  });
+
+  it('detects a greedy parameter beside a differently named parameter, or with children', () => {
+    // Prepare
+    const resources = ['/{path+}', '/{id}/keys', '/files/{rest+}/raw'];
+
+    // Act
+    const conflicts = siblingParamConflicts(resources);
+
+    // Assess
+    expect(conflicts).toEqual(['/: {path+} vs {id}', '/files/{rest+}: a greedy parameter cannot have children']);
   });
 
   it('detects differently named sibling parameters', () => {
