@@ -8,6 +8,7 @@ import { DeleteObjectsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProjectSubject } from '../auth/policy';
 import { config } from '../config';
+import { getMany } from '../data/batch';
 import { db, s3 } from '../data/client';
 import { nextId } from '../data/counters';
 import { recordEvent } from '../data/events';
@@ -170,10 +171,11 @@ export async function createProject(
           TableName: table(),
           Key: keys.namespace(namespace.id),
           UpdateExpression: 'ADD projectCount :one',
+          // ...and still at the full path read (a group rename moves its descendants' paths).
           ConditionExpression:
-            'attribute_exists(PK) AND attribute_not_exists(deleting)' +
+            'attribute_exists(PK) AND attribute_not_exists(deleting) AND attribute_not_exists(movingFrom) AND fullPath = :fullPath' +
             (limit !== undefined ? ' AND (attribute_not_exists(projectCount) OR projectCount < :limit)' : ''),
-          ExpressionAttributeValues: { ':one': 1, ...(limit !== undefined ? { ':limit': limit } : {}) },
+          ExpressionAttributeValues: { ':one': 1, ':fullPath': namespace.fullPath, ...(limit !== undefined ? { ':limit': limit } : {}) },
         },
       },
       // A subgroup with the same full path would make the path ambiguous.
@@ -194,12 +196,13 @@ export async function createProject(
       throw new ValidationError(taken);
     }
     if (error.failed.includes(2)) {
-      if (limit !== undefined) {
-        throw new ValidationError({
-          limit_reached: [`Your project limit is ${limit} projects! Please contact your administrator to increase it`],
-        });
-      }
-      throw new NotFoundError('Namespace');
+      // Which part of the namespace condition failed: read the namespace as it is now.
+      const [item] = await getMany([keys.namespace(namespace.id)]);
+      if (!item || item.deleting) throw new NotFoundError('Namespace');
+      if (item.movingFrom || item.fullPath !== namespace.fullPath) throw new ConflictError('The namespace is being moved; try again');
+      throw new ValidationError({
+        limit_reached: [`Your project limit is ${limit} projects! Please contact your administrator to increase it`],
+      });
     }
     if (error.failed.includes(4)) throw new NotFoundError('Project');
     throw error;
@@ -238,6 +241,14 @@ export async function updateProject(subject: ProjectSubject, input: CreateProjec
                 ConditionExpression: 'attribute_not_exists(PK)',
               },
             },
+            {
+              ConditionCheck: {
+                TableName: table(),
+                Key: keys.namespace(namespace.id),
+                ConditionExpression: 'fullPath = :fullPath AND attribute_not_exists(movingFrom)',
+                ExpressionAttributeValues: { ':fullPath': namespace.fullPath },
+              },
+            },
           ]
         : []),
     ]);
@@ -246,6 +257,7 @@ export async function updateProject(subject: ProjectSubject, input: CreateProjec
     if (pathChanged && (error.failed.includes(0) || error.failed.includes(3))) {
       throw new ValidationError({ path: ['has already been taken'] });
     }
+    if (pathChanged && error.failed.includes(4)) throw new ConflictError('The namespace is being moved; try again');
     throw new ConflictError('The project was modified by another request; try again');
   }
   return next;
@@ -453,17 +465,24 @@ export async function deleteProject(project: Project): Promise<void> {
 
 /** The last step of a deletion, once: the item, its path claim and its namespace's project count. */
 async function removeProjectItem(project: Project): Promise<void> {
+  // Only count down a namespace that still exists (an ADD would recreate a deleted one).
+  const namespaceLeft = (await getMany([keys.namespace(project.namespaceId)])).length > 0;
   await transactWrite([
     { Delete: { TableName: table(), Key: keys.project(project.id), ConditionExpression: 'attribute_exists(PK)' } },
     { Delete: { TableName: table(), Key: keys.claims.projectPath(project.namespaceId, project.path) } },
-    {
-      Update: {
-        TableName: table(),
-        Key: keys.namespace(project.namespaceId),
-        UpdateExpression: 'ADD projectCount :minus',
-        ExpressionAttributeValues: { ':minus': -1 },
-      },
-    },
+    ...(namespaceLeft
+      ? [
+          {
+            Update: {
+              TableName: table(),
+              Key: keys.namespace(project.namespaceId),
+              UpdateExpression: 'ADD projectCount :minus',
+              ConditionExpression: 'attribute_exists(PK)',
+              ExpressionAttributeValues: { ':minus': -1 },
+            },
+          },
+        ]
+      : []),
   ]);
 }
 

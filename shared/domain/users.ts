@@ -241,7 +241,9 @@ export async function deleteUser(id: number): Promise<User | undefined> {
   if (!(await markUserDeleting(id))) return undefined;
   // What the user owns or belongs to elsewhere: personal projects, memberships, stars.
   for await (const item of queryCollection(collections.namespaceProjects(user.namespaceId))) {
-    await deleteProject(projectFromItem(item));
+    // The index may lag a rename: delete the project as it is now.
+    const project = await getProject(projectFromItem(item).id);
+    if (project) await deleteProject(project);
   }
   await removeAllMembershipsOf(id);
   for await (const item of queryCollection(collections.userStars(id))) {
