@@ -6,7 +6,8 @@ import { collections } from '../../shared/data/keys';
 import { findUserOrNotFound } from '../../shared/domain/finders';
 import { createUser, deleteUser, listUsers, setUserState, updateUser } from '../../shared/domain/users';
 import { ForbiddenError } from '../../shared/http/errors';
-import { paginate, paginationParams } from '../../shared/http/pagination';
+import { filteredCollection, paginate, paginationParams } from '../../shared/http/pagination';
+import { readableProjectIds } from '../../shared/domain/project-lists';
 import { p, required } from '../../shared/http/params';
 import { created, emptyOk, ok } from '../../shared/http/response';
 import { noParams, route, type GroupRoutes } from '../../shared/http/route';
@@ -123,15 +124,22 @@ export const userRoutes = {
   'GET /users/:id/events': route({
     anonymous: true,
     params: withUserId(paginationParams),
-    handler: async ({ params, link }) => {
+    handler: async ({ params, user, link }) => {
       const author = await findUserOrNotFound(params.id);
-      // Events are only recorded on projects the author touched; per-project visibility filtering
-      // joins here once projects exist.
-      const page = await paginate(params, link, {
-        collection: collections.userEvents(author.id),
-        ascending: false,
-        select: eventFromItem,
-      });
+      // Only events of projects the caller may read (a private project's activity stays private).
+      const page = await paginate(
+        params,
+        link,
+        filteredCollection({
+          collection: collections.userEvents(author.id),
+          ascending: false,
+          select: eventFromItem,
+          keep: async (events) => {
+            const readable = await readableProjectIds(user, events.map((event) => event.projectId));
+            return events.map((event) => readable.has(event.projectId));
+          },
+        }),
+      );
       return ok(page.items.map((event) => presentEvent(event, author)), page.headers);
     },
   }),

@@ -77,6 +77,34 @@ function collectionStream<T>(source: CollectionSource<T>): StreamSource<T> {
 }
 
 /**
+ * A collection whose entries are also checked by an asynchronous filter, a chunk at a time
+ * (e.g. "can the caller see this event's project?" — one batch read per chunk, not per entry).
+ */
+export function filteredCollection<T>(
+  source: CollectionSource<T> & { keep: (values: T[]) => Promise<boolean[]> },
+): StreamSource<T> {
+  const stream = collectionStream(source);
+  return {
+    async *read(after, hint) {
+      const chunkSize = Math.min(Math.max(hint, 20), 100);
+      let chunk: Array<StreamEntry<T>> = [];
+      const flush = async function* () {
+        const values = chunk.flatMap((entry) => (entry.value === undefined ? [] : [entry.value]));
+        const verdicts = await source.keep(values);
+        const kept = new Set(values.filter((_, i) => verdicts[i]));
+        for (const entry of chunk) yield { ...entry, value: entry.value !== undefined && kept.has(entry.value) ? entry.value : undefined };
+        chunk = [];
+      };
+      for await (const entry of stream.read(after, hint)) {
+        chunk.push(entry);
+        if (chunk.length >= chunkSize) yield* flush();
+      }
+      if (chunk.length > 0) yield* flush();
+    },
+  };
+}
+
+/**
  * One page of a list, with GitLab's pagination headers.
  *
  * Offset mode (default) reads the list in order up to the end of the requested page, then
