@@ -63,11 +63,19 @@ export const projectActionRoutes = {
   }),
 
   'POST /projects/:id/fork': route({
-    params: z.object({ ...projectIdParam, namespace: required(p.string()) }),
+    // `namespace` (the spec's), or `namespace_id` / `namespace_path` as current clients send them;
+    // `name`, `path` and `description` override the source's.
+    params: z
+      .object({ ...projectIdParam, namespace: p.string(), namespace_id: p.int(), namespace_path: p.string(), name: p.string(), path: p.string(), description: p.string() })
+      .superRefine((value, ctx) => {
+        if (value.namespace === undefined && value.namespace_id === undefined && value.namespace_path === undefined) {
+          ctx.addIssue({ code: 'custom', message: 'namespace is missing' });
+        }
+      }),
     handler: async ({ params, user }) => {
       const source = await findProjectOrNotFound(params.id, user);
       authorize(user, 'fork_project', source);
-      const target = await findNamespace(params.namespace);
+      const target = await findNamespace((params.namespace_id ?? params.namespace_path ?? params.namespace)!);
       if (!target) throw new NotFoundError('Target Namespace');
       if (target.kind === 'user' && target.ownerId !== user.id && !can(user, 'admin_projects')) {
         throw new NotFoundError('Target Namespace');
@@ -78,9 +86,9 @@ export const projectActionRoutes = {
         user,
         target,
         {
-          name: original.name,
-          path: original.path,
-          description: original.description ?? undefined,
+          name: params.name ?? original.name,
+          path: params.path ?? original.path,
+          description: params.description ?? original.description ?? undefined,
           visibility: original.visibility,
           default_branch: original.defaultBranch,
           tag_list: original.tagList,
