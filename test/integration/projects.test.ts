@@ -388,6 +388,20 @@ describe('POST /projects/:id/fork', () => {
     expect(twice.status).toBe(409);
   });
 
+  it('keeps forks_count exact when several users fork at once', async () => {
+    const owner = await createUser();
+    const source = await createProject(owner.token, { visibility: 'public' });
+    const forkers = await Promise.all(Array.from({ length: 5 }, () => createUser()));
+    const forks = await Promise.all(
+      forkers.map((forker) => api(`/projects/${source.id}/fork`, { token: forker.token, body: { namespace: forker.username } })),
+    );
+    expect(forks.map((r) => r.status)).toEqual(Array(5).fill(201));
+    expect((await api(`/projects/${source.id}`)).body.forks_count).toBe(5);
+    // Deleting a fork counts it down.
+    expect((await api(`/projects/${forks[0].body.id}`, { token: forkers[0].token, method: 'DELETE' })).status).toBe(202);
+    expect((await api(`/projects/${source.id}`)).body.forks_count).toBe(4);
+  });
+
   it('requires a namespace the caller may use, and a project the caller may see', async () => {
     const owner = await createUser();
     const forker = await createUser();
