@@ -7,6 +7,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { getMany } from './batch';
 import { db } from './client';
+import { markDeleting } from './conditional';
 import { collections, indexKeys, keys } from './keys';
 import { putNewMembership, type Membership } from './members';
 import { queryAll, type Item } from './query';
@@ -340,21 +341,7 @@ export async function finishPathMove(group: Namespace): Promise<void> {
 
 /** Marks a group as being deleted (it disappears from reads at once); false if it is gone. */
 export async function markGroupDeleting(id: number): Promise<boolean> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: keys.namespace(id),
-        UpdateExpression: 'SET deleting = :true',
-        ConditionExpression: 'attribute_exists(PK) AND kind = :group',
-        ExpressionAttributeValues: { ':true': true, ':group': 'group' },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+  return markDeleting(keys.namespace(id), 'attribute_exists(PK) AND kind = :group', { ':group': 'group' });
 }
 
 /**

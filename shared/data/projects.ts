@@ -4,9 +4,10 @@
  * responses (`star_count`, `forks_count`, `open_issues_count`) live on the item and change only
  * by atomic `ADD` inside the transaction that changes what they count.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from './client';
+import { markDeleting } from './conditional';
 import { indexKeys, keys } from './keys';
 import type { Visibility } from './namespaces';
 import type { Item } from './query';
@@ -107,21 +108,7 @@ export const projectIsLive = (projectId: number) => ({
   },
 });
 
-/** Marks a project as being deleted; false if it does not exist or is already going. */
+/** Marks a project as being deleted (again, when finishing an interrupted deletion); false if it does not exist. */
 export async function markProjectDeleting(id: number): Promise<boolean> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: keys.project(id),
-        UpdateExpression: 'SET deleting = :true',
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting)',
-        ExpressionAttributeValues: { ':true': true },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+  return markDeleting(keys.project(id));
 }

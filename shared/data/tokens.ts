@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { config } from '../config';
 import { getMany } from './batch';
 import { db } from './client';
+import { ifConditionHolds } from './conditional';
 import { nextId } from './counters';
 import { collections, keys } from './keys';
 import { queryAll, type Item } from './query';
@@ -81,8 +82,8 @@ export async function listTokens(userId: number): Promise<AccessToken[]> {
 
 /** Revokes a token; idempotent. Returns the revoked token, or undefined if it does not exist. */
 export async function revokeToken(userId: number, tokenId: number): Promise<AccessToken | undefined> {
-  try {
-    const { Attributes: item } = await db().send(
+  const result = await ifConditionHolds(
+    db().send(
       new UpdateCommand({
         TableName: table(),
         Key: keys.token(userId, tokenId),
@@ -91,12 +92,9 @@ export async function revokeToken(userId: number, tokenId: number): Promise<Acce
         ExpressionAttributeValues: { ':true': true },
         ReturnValues: 'ALL_NEW',
       }),
-    );
-    return item ? tokenFromItem(item) : undefined;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
-    throw error;
-  }
+    ),
+  );
+  return result?.Attributes ? tokenFromItem(result.Attributes) : undefined;
 }
 
 /** Whether the token can be used today: not revoked and not past its expiry day. */

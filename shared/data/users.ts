@@ -7,6 +7,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from './client';
+import { ifConditionHolds, markDeleting } from './conditional';
 import { indexKeys, keys, type Key } from './keys';
 import { namespaceToItem, personalNamespace } from './namespaces';
 import type { Item } from './query';
@@ -237,21 +238,7 @@ export function addedClaims(previous: User, next: User): Array<{ key: Key; field
 
 /** Marks a user as being deleted (again, when finishing an interrupted deletion); false if it does not exist. */
 export async function markUserDeleting(id: number): Promise<boolean> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: keys.user(id),
-        UpdateExpression: 'SET deleting = :true',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':true': true },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+  return markDeleting(keys.user(id));
 }
 
 /**
@@ -279,8 +266,8 @@ export async function userStats(): Promise<Record<string, number>> {
  */
 export async function recordActivity(user: User, day: string): Promise<void> {
   if (user.lastActivityOn === day) return;
-  try {
-    await db().send(
+  await ifConditionHolds(
+    db().send(
       new UpdateCommand({
         TableName: table(),
         Key: keys.user(user.id),
@@ -288,10 +275,8 @@ export async function recordActivity(user: User, day: string): Promise<void> {
         ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(lastActivityOn) OR lastActivityOn <> :day)',
         ExpressionAttributeValues: { ':day': day, ...prefixValues(indexKeys.userActivity(day, user.id)) },
       }),
-    );
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-  }
+    ),
+  );
 }
 
 const prefixValues = (attrs: { GSI3PK: string; GSI3SK: string }) => ({ ':gsi3pk': attrs.GSI3PK, ':gsi3sk': attrs.GSI3SK });

@@ -10,6 +10,7 @@ import type { ProjectSubject } from '../auth/policy';
 import { config } from '../config';
 import { getMany } from '../data/batch';
 import { db, s3 } from '../data/client';
+import { ifConditionHolds } from '../data/conditional';
 import { nextId } from '../data/counters';
 import { recordEvent } from '../data/events';
 import { collections, indexKeys, keys } from '../data/keys';
@@ -455,11 +456,8 @@ export async function deleteProject(project: Project): Promise<void> {
     throw error;
   }
   if (project.forkedFromId !== null) {
-    try {
-      await db().send(new UpdateCommand({ ...projectCounterUpdate(project.forkedFromId, 'forksCount', -1).Update }));
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error; // the source is gone
-    }
+    // The source may be gone already: then there is nothing to count down.
+    await ifConditionHolds(db().send(new UpdateCommand({ ...projectCounterUpdate(project.forkedFromId, 'forksCount', -1).Update })));
   }
 }
 

@@ -6,7 +6,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../shared/config';
@@ -317,6 +317,7 @@ describe('upload storage', () => {
     const objectKey = `projects/7/uploads/${SECRET}/a.png`;
     ddbMock.on(QueryCommand).resolves({ Items: [{ ...keys.project(7) }, { ...keys.upload(7, SECRET), type: 'Upload' }] });
     s3Mock.on(ListObjectsV2Command).resolves({ Contents: [{ Key: objectKey }], IsTruncated: false });
+    ddbMock.on(BatchGetCommand).resolves({ Responses: {} });
 
     // Act
     await deleteProject(project);
