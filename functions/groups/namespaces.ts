@@ -5,7 +5,7 @@ import { paginationParams } from '../../shared/http/pagination';
 import { p } from '../../shared/http/params';
 import { ok } from '../../shared/http/response';
 import { route, type GroupRoutes } from '../../shared/http/route';
-import { presentNamespace } from '../../shared/presenters/groups';
+import { presentNamespace } from '../../shared/presenters/namespaces';
 
 export const namespaceRoutes = {
   'GET /namespaces': route({

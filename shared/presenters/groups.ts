@@ -75,14 +75,3 @@ export async function presentGroupDetail(
   return { ...presented, projects, shared_projects: sharedProjects };
 }
 
-/** The Namespace entity (`GET /namespaces`). */
-export function presentNamespace(namespace: Namespace) {
-  return {
-    id: namespace.id,
-    name: namespace.name,
-    path: namespace.path,
-    kind: namespace.kind,
-    full_path: namespace.fullPath,
-    parent_id: namespace.parentId,
-  };
-}

@@ -11,6 +11,7 @@ import { keys } from '../data/keys';
 import { namespaceFromItem, type Namespace } from '../data/namespaces';
 import { projectFromItem, type Project } from '../data/projects';
 import { userFromItem, type User } from '../data/users';
+import { presentNamespace } from './namespaces';
 
 /** What presenting needs besides the projects themselves, loaded once per response. */
 export interface ProjectContext {
@@ -83,14 +84,7 @@ function presentOne(subject: ProjectSubject, ctx: ProjectContext, viewer: User |
     shared_runners_enabled: project.sharedRunnersEnabled,
     lfs_enabled: project.lfsEnabled,
     creator_id: project.creatorId,
-    namespace: {
-      id: namespace.id,
-      name: namespace.name,
-      path: namespace.path,
-      kind: namespace.kind,
-      full_path: namespace.fullPath,
-      parent_id: namespace.parentId,
-    },
+    namespace: presentNamespace(namespace),
     import_status: 'none',
     archived: project.archived,
     avatar_url: null,
