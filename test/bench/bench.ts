@@ -36,6 +36,7 @@
  *   BENCH_CONCURRENCY   requests in flight at once, also for seeding (default 8)
  *   BENCH_MAX_SECONDS   time limit per scenario; a scenario stops early past it (default 60)
  *   BENCH_SEED_USERS    users created before the scenarios (default 300)
+ *   BENCH_SEED_PROJECTS public projects created by root before the scenarios (default 150)
  *   BENCH_WARMUP        unmeasured requests before each scenario (default 2 x concurrency)
  *   API_URL, ROOT_TOKEN benchmark that service (base URL, with or without /api/v4) as that root
  *
@@ -67,6 +68,7 @@ const REQUESTS = intEnv('BENCH_REQUESTS', 300);
 const CONCURRENCY = intEnv('BENCH_CONCURRENCY', 8);
 const MAX_SECONDS = intEnv('BENCH_MAX_SECONDS', 60);
 const SEED_USERS = intEnv('BENCH_SEED_USERS', 300, 0);
+const SEED_PROJECTS = intEnv('BENCH_SEED_PROJECTS', 150);
 const WARMUP = intEnv('BENCH_WARMUP', 2 * CONCURRENCY, 0);
 /** No single request may hang the benchmark (API Gateway itself gives up after 29 s). */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -214,7 +216,23 @@ async function seed(target: Target): Promise<void> {
     if (reply.status !== 201) throw new Error(`seeding failed: POST /user/keys answered ${describe(reply)}`);
   }
   progress(`seeded ${keys} SSH keys on root`);
+
+  const projectStep = Math.max(1, Math.round(SEED_PROJECTS / 10));
+  let projects = 0;
+  await pool(SEED_PROJECTS, CONCURRENCY, Number.POSITIVE_INFINITY, async () => {
+    if (failure) return;
+    const reply = await call(target, 'POST', '/projects', newProject());
+    if (reply.status !== 201) failure ??= `POST /projects answered ${describe(reply)}`;
+    else seededProjectId ??= (reply.body as { id: number }).id;
+    projects++;
+    if (projects % projectStep === 0 || projects === SEED_PROJECTS) progress(`seeding projects ${projects}/${SEED_PROJECTS}`);
+  });
+  if (failure) throw new Error(`seeding failed: ${failure}`);
 }
+
+let projectSeq = 0;
+let seededProjectId: number | undefined;
+const newProject = () => ({ name: `bench ${RUN_ID} p${projectSeq++}`, visibility: 'public' });
 
 // ---------------------------------------------------------------------------------------------
 // Scenarios
@@ -277,6 +295,15 @@ const scenarios: Scenario[] = [
   },
   single('POST /users', 'POST', '/users', 201, { body: newUser }),
   single('GET /user/keys', 'GET', '/user/keys', 200),
+  single('GET /projects?per_page=100', 'GET', '/projects?per_page=100', 200, { check: pageOf(100) }),
+  {
+    name: 'GET /projects/:id',
+    async iteration(target, record) {
+      const reply = await call(target, 'GET', `/projects/${seededProjectId}`);
+      record(reply.ms, reply.status !== 200 ? `expected 200, got ${describe(reply)}` : undefined);
+    },
+  },
+  single('POST /projects', 'POST', '/projects', 201, { body: newProject }),
 ];
 
 interface Result {
