@@ -95,6 +95,22 @@ export const routeCatalog = {
     'PUT /projects/:id/hooks/:hook_id',
     'DELETE /projects/:id/hooks/:hook_id',
   ],
+  milestones: [
+    'GET /projects/:id/milestones',
+    'POST /projects/:id/milestones',
+    'GET /projects/:id/milestones/:milestone_id',
+    'PUT /projects/:id/milestones/:milestone_id',
+    'DELETE /projects/:id/milestones/:milestone_id',
+  ],
+  labels: [
+    'GET /projects/:id/labels',
+    'POST /projects/:id/labels',
+    'PUT /projects/:id/labels',
+    'DELETE /projects/:id/labels',
+    'GET /projects/:id/labels/:label_id',
+    'PUT /projects/:id/labels/:label_id',
+    'DELETE /projects/:id/labels/:label_id',
+  ],
   uploads: ['POST /projects/:id/uploads'],
   /**
    * Outside the API: `/:namespace/:project/uploads/:secret/:filename` (uploaded files). The

@@ -40,13 +40,17 @@ type ProjectAbility =
   | 'read_project'
   | 'fork_project'
   | 'star_project'
+  /** Create, edit and delete the project's labels: reporter or above. */
+  | 'admin_label'
   /** Edit settings, manage hooks and members, share with groups. */
   | 'admin_project'
   /** Owner-only: delete, archive, change visibility, rename the path. */
   | 'remove_project'
   | 'archive_project'
   | 'rename_project'
-  | 'change_visibility_level';
+  | 'change_visibility_level'
+  /** Create, edit, close and delete milestones: reporter or above. */
+  | 'admin_milestone';
 
 type GroupAbility =
   | 'read_group'
@@ -84,11 +88,13 @@ const projectRules: Record<ProjectAbility, (user: User | null, s: ProjectSubject
   read_project: (user, s) => visibleTo(user, s.project.visibility, s.access.level),
   fork_project: (user, s) => user !== null && projectRules.read_project(user, s) && (s.access.level >= REPORTER || s.project.visibility !== 'private'),
   star_project: (user, s) => user !== null && projectRules.read_project(user, s),
+  admin_label: (_user, s) => s.access.level >= REPORTER,
   admin_project: (_user, s) => s.access.level >= MAINTAINER,
   remove_project: (_user, s) => s.access.level >= OWNER,
   archive_project: (_user, s) => s.access.level >= OWNER,
   rename_project: (_user, s) => s.access.level >= OWNER,
   change_visibility_level: (_user, s) => s.access.level >= OWNER,
+  admin_milestone: (_user, s) => s.access.level >= REPORTER,
 };
 
 const groupRules: Record<GroupAbility, (user: User | null, s: GroupSubject) => boolean> = {

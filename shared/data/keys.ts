@@ -4,6 +4,7 @@
  * The access patterns these keys serve are listed in ACCESS_PATTERNS.md next to this file —
  * change both together.
  */
+import { createHash } from 'node:crypto';
 import type { IndexName } from './table-definition';
 
 /** Zero-padded so that lexicographic sort-key order is numeric order. */
@@ -41,6 +42,10 @@ export const keys = {
   upload: (projectId: number, secret: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `UPLOAD#${secret}` }),
   /** A contribution event, in its project's partition (the project feed). */
   event: (projectId: number, eventId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `EVENT#${pad(eventId)}` }),
+  /** A project label, in its project's partition (listed and deleted with the project). */
+  label: (projectId: number, labelId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `LABEL#${pad(labelId)}` }),
+  /** A project milestone, by its global id. */
+  milestone: (projectId: number, milestoneId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `MILESTONE#${pad(milestoneId)}` }),
 
   /** Uniqueness claims: an item whose existence reserves a value (case-insensitive). */
   claims: {
@@ -52,6 +57,25 @@ export const keys = {
     sshFingerprint: (fingerprint: string): Key => unique('SSH_FINGERPRINT', fingerprint),
     identity: (provider: string, externUid: string): Key =>
       unique('IDENTITY', `${provider.toLowerCase()}#${externUid}`),
+    /**
+     * A label's name within its project, case-insensitive (`Bug` and `bug` are one label). Kept
+     * in the project's partition (`LABEL_NAME#`, outside the `LABEL#` range), so deleting the
+     * project deletes it with the labels, under the SHA-256 of the lower-cased name: a
+     * 255-character name can exceed the 1024-byte sort-key limit in UTF-8.
+     */
+    labelName: (projectId: number, name: string): Key => ({
+      PK: `PROJECT#${projectId}`,
+      SK: `LABEL_NAME#${createHash('sha256').update(name.toLowerCase(), 'utf8').digest('hex')}`,
+    }),
+    /**
+     * A milestone's title within its project, case-sensitive as in GitLab. Kept in the project's
+     * partition (so deleting the project removes it) under the title's SHA-256: a 255-character
+     * title can exceed the 1024-byte sort-key limit in UTF-8.
+     */
+    milestoneTitle: (projectId: number, title: string): Key => ({
+      PK: `PROJECT#${projectId}`,
+      SK: `MILESTONE_TITLE#${createHash('sha256').update(title, 'utf8').digest('hex')}`,
+    }),
   },
 } as const;
 
@@ -144,6 +168,10 @@ export const collections = {
   groupShares: (groupId: number) => indexCollection('GSI1', `GROUP_SHARES#${groupId}`),
   projectShares: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'SHARE#'),
   projectHooks: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'HOOK#'),
+  /** A project's labels by id (not their name claims: `LABEL_NAME#` does not start with `LABEL#`). */
+  projectLabels: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'LABEL#'),
+  /** A project's milestones by id (not their title claims: `MILESTONE_TITLE#` does not start with `MILESTONE#`). */
+  projectMilestones: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'MILESTONE#'),
   /** Everything stored in a project's partition (used to delete a project completely). */
   projectPartition: (projectId: number) => tableCollection(`PROJECT#${projectId}`, ''),
   /** Everything stored in a namespace's partition (a group's members). */
