@@ -47,6 +47,8 @@ export interface Project extends ProjectSettings {
   creatorId: number;
   archived: boolean;
   forkedFromId: number | null;
+  /** The CI runner registration token, sealed (shared/auth/secret-box.ts): shown to maintainers. */
+  runnersTokenSealed?: string;
   sharedWith: ProjectShare[];
   starCount: number;
   forksCount: number;

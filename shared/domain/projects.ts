@@ -8,6 +8,8 @@ import { DeleteObjectsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProjectSubject } from '../auth/policy';
 import { config } from '../config';
+import { randomBytes } from 'node:crypto';
+import { sealSecret } from '../auth/secret-box';
 import { getMany } from '../data/batch';
 import { db, s3 } from '../data/client';
 import { ifConditionHolds } from '../data/conditional';
@@ -152,6 +154,7 @@ export async function createProject(
     creatorId: creator.id,
     archived: false,
     forkedFromId: options.forkOf?.id ?? null,
+    runnersTokenSealed: await sealSecret(`GR1348941${randomBytes(15).toString('base64url')}`),
     sharedWith: [],
     starCount: 0,
     forksCount: 0,

@@ -4,7 +4,8 @@
  * {@link presentProjects} loads all of those in batches (a few BatchGetItem calls per page, not per
  * project) before serializing.
  */
-import type { ProjectSubject } from '../auth/policy';
+import { can, type ProjectSubject } from '../auth/policy';
+import { openSecret } from '../auth/secret-box';
 import { config } from '../config';
 import { getMany } from '../data/batch';
 import { keys } from '../data/keys';
@@ -18,6 +19,8 @@ export interface ProjectContext {
   namespaces: Map<number, Namespace>;
   owners: Map<number, User>;
   forkSources: Map<number, { project: Project; namespace: Namespace; owner?: User }>;
+  /** Opened runner tokens of the projects the viewer administers (project id → token). */
+  runnersTokens: Map<number, string>;
 }
 
 export interface PresentOptions {
@@ -89,6 +92,7 @@ function presentOne(subject: ProjectSubject, ctx: ProjectContext, viewer: User |
     archived: project.archived,
     avatar_url: null,
     public_jobs: project.publicJobs,
+    ...(ctx.runnersTokens.has(project.id) ? { runners_token: ctx.runnersTokens.get(project.id) } : {}),
     shared_with_groups: project.sharedWith.map((share) => ({
       group_id: share.groupId,
       group_name: ctx.namespaces.get(share.groupId)?.name ?? null,
@@ -115,7 +119,7 @@ function presentOne(subject: ProjectSubject, ctx: ProjectContext, viewer: User |
 }
 
 /** Loads everything the given projects' presentation refers to, in batches. */
-export async function loadProjectContext(subjects: ProjectSubject[]): Promise<ProjectContext> {
+export async function loadProjectContext(subjects: ProjectSubject[], viewer: User | null = null): Promise<ProjectContext> {
   const namespaces = new Map<number, Namespace>();
   for (const s of subjects) namespaces.set(s.namespace.id, s.namespace);
   const forkIds = [...new Set(subjects.flatMap((s) => (s.project.forkedFromId !== null ? [s.project.forkedFromId] : [])))];
@@ -154,12 +158,20 @@ export async function loadProjectContext(subjects: ProjectSubject[]): Promise<Pr
       return namespace ? [[project.id, { project, namespace }] as const] : [];
     }),
   );
-  return { namespaces, owners, forkSources };
+  // A secret: only for those who may administer the project (GitLab shows it to maintainers).
+  const runnersTokens = new Map(
+    await Promise.all(
+      subjects
+        .filter((s) => s.project.runnersTokenSealed && can(viewer, 'admin_project', s))
+        .map(async (s) => [s.project.id, await openSecret(s.project.runnersTokenSealed!)] as const),
+    ),
+  );
+  return { namespaces, owners, forkSources, runnersTokens };
 }
 
 /** Presents projects as GitLab's Project entity (`permissions` for signed-in viewers). */
 export async function presentProjects(subjects: ProjectSubject[], viewer: User | null, options: PresentOptions = {}) {
-  const ctx = await loadProjectContext(subjects);
+  const ctx = await loadProjectContext(subjects, viewer);
   return subjects.map((subject) => presentOne(subject, ctx, viewer, options));
 }
 

@@ -174,6 +174,20 @@ describe('GET /projects/:id', () => {
     expect((await api(`/projects/${project.id}`, { token: expiring.token })).status).toBe(200);
   });
 
+  it('shows the runners token to maintainers and owners only, the same on every read', async () => {
+    const owner = await createUser();
+    const project = await createProject(owner.token, { visibility: 'internal' });
+    const [developer, maintainer] = await Promise.all([createUser(), createUser()]);
+    await addMember('projects', project.id, developer.id, 30);
+    await addMember('projects', project.id, maintainer.id, 40);
+    const token = (await api(`/projects/${project.id}`, { token: owner.token })).body.runners_token;
+    expect(token).toMatch(/^GR1348941[\w-]{20}$/);
+    expect((await api(`/projects/${project.id}`, { token: maintainer.token })).body.runners_token).toBe(token);
+    expect((await api(`/projects/${project.id}`, { token: developer.token })).body).not.toHaveProperty('runners_token');
+    const listed = await api('/projects', { token: developer.token, query: { membership: true } });
+    expect(listed.body.find((p: { id: number }) => p.id === project.id)).not.toHaveProperty('runners_token');
+  });
+
   it('adds statistics only when asked', async () => {
     const owner = await createUser();
     const project = await createProject(owner.token);
