@@ -1,8 +1,8 @@
 /** Secondary emails: in their owner's partition, unique (case-insensitively) with every primary email too. */
 import { nextId } from './counters';
 import { collections, keys } from './keys';
-import { queryAll } from './query';
-import { deleteChild, entityFields, getChild, insertChild, type ChildInsertResult } from './user-children';
+import { getItem, queryAll, isId } from './query';
+import { deleteChild, entityFields, insertChild, type ChildInsertResult } from './user-children';
 
 export interface Email {
   id: number;
@@ -26,13 +26,13 @@ export async function listEmails(userId: number): Promise<Email[]> {
 }
 
 export async function getEmail(userId: number, emailId: number): Promise<Email | undefined> {
-  if (!Number.isSafeInteger(emailId) || emailId <= 0) return undefined;
-  const item = await getChild(keys.email(userId, emailId));
+  if (!isId(emailId)) return undefined;
+  const item = await getItem(keys.email(userId, emailId));
   return item ? fromItem(item) : undefined;
 }
 
 export async function deleteEmail(userId: number, emailId: number): Promise<Email | undefined> {
-  if (!Number.isSafeInteger(emailId) || emailId <= 0) return undefined;
+  if (!isId(emailId)) return undefined;
   const item = await deleteChild(keys.email(userId, emailId));
   return item ? fromItem(item) : undefined;
 }

@@ -7,14 +7,14 @@
  * clear. Sealing happens here, at the one place items are written, so no caller can store it
  * otherwise.
  */
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { openSecret, sealSecret } from '../auth/secret-box';
 import { config } from '../config';
 import { db } from './client';
 import { nextId } from './counters';
 import { collections, keys } from './keys';
 import { projectIsLive } from './projects';
-import { queryAll, type Item } from './query';
+import { queryAll, type Item, getItem, isId } from './query';
 import { TransactionConditionFailed, transactWrite } from './transactions';
 import { entityFields } from './user-children';
 
@@ -79,16 +79,14 @@ async function withToken(hook: ProjectHook, change: TokenChange): Promise<Projec
   return change === '' ? { ...rest, hasToken: false } : { ...rest, hasToken: true, tokenSealed: await sealSecret(change) };
 }
 
-const validId = (id: number) => Number.isSafeInteger(id) && id > 0;
-
 /** Every hook of a project, oldest first (a project has few). */
 export async function listHooks(projectId: number): Promise<ProjectHook[]> {
   return (await queryAll(collections.projectHooks(projectId))).map(hookFromItem);
 }
 
 export async function getHook(projectId: number, hookId: number): Promise<ProjectHook | undefined> {
-  if (!validId(hookId)) return undefined;
-  const { Item: item } = await db().send(new GetCommand({ TableName: table(), Key: keys.hook(projectId, hookId), ConsistentRead: true }));
+  if (!isId(hookId)) return undefined;
+  const item = await getItem(keys.hook(projectId, hookId));
   return item ? hookFromItem(item) : undefined;
 }
 
@@ -133,7 +131,7 @@ async function writeHook(hook: ProjectHook, condition: string): Promise<HookGone
 
 /** Deletes a hook; returns what was deleted, or `undefined` if there was none. One request. */
 export async function deleteHook(projectId: number, hookId: number): Promise<ProjectHook | undefined> {
-  if (!validId(hookId)) return undefined;
+  if (!isId(hookId)) return undefined;
   const { Attributes: item } = await db().send(
     new DeleteCommand({ TableName: table(), Key: keys.hook(projectId, hookId), ReturnValues: 'ALL_OLD' }),
   );

@@ -9,13 +9,13 @@
  * Edits and deletes are conditioned on the `version` read, so a rename and a concurrent edit
  * cannot leave the item and its claim disagreeing.
  */
-import { GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from './client';
 import { nextId } from './counters';
 import { collections, keys } from './keys';
 import { projectIsLive } from './projects';
-import { queryAll, type Item } from './query';
+import { queryAll, type Item, getItem, isId } from './query';
 import { TransactionConditionFailed, transactWrite } from './transactions';
 import { entityFields } from './user-children';
 import { putClaim } from './users';
@@ -54,24 +54,20 @@ const table = () => config().tableName;
 
 const labelFromItem = (item: Item): Label => entityFields(item) as Label;
 
-const validId = (id: number) => Number.isSafeInteger(id) && id > 0;
-
 /** Every label of a project, by id (a project has a bounded number; callers sort and page in memory). */
 export async function listLabels(projectId: number): Promise<Label[]> {
   return (await queryAll(collections.projectLabels(projectId))).map(labelFromItem);
 }
 
 export async function getLabel(projectId: number, labelId: number): Promise<Label | undefined> {
-  if (!validId(labelId)) return undefined;
-  const { Item: item } = await db().send(new GetCommand({ TableName: table(), Key: keys.label(projectId, labelId), ConsistentRead: true }));
+  if (!isId(labelId)) return undefined;
+  const item = await getItem(keys.label(projectId, labelId));
   return item ? labelFromItem(item) : undefined;
 }
 
 /** A label by name, case-insensitively: its name claim, then the label (two consistent reads). */
 export async function findLabelByName(projectId: number, name: string): Promise<Label | undefined> {
-  const { Item: claim } = await db().send(
-    new GetCommand({ TableName: table(), Key: keys.claims.labelName(projectId, name), ConsistentRead: true }),
-  );
+  const claim = await getItem(keys.claims.labelName(projectId, name));
   return claim ? getLabel(projectId, Number(claim.labelId)) : undefined;
 }
 

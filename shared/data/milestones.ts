@@ -6,12 +6,11 @@
  * Every write is one transaction that also checks the project is live; edits and deletions are
  * conditioned on the `version` read, and a rename moves the claim in the same transaction.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from './client';
 import { keys, collections, type Key } from './keys';
 import { projectIsLive } from './projects';
-import { queryAll, type Item } from './query';
+import { getItem, isId, queryAll, type Item } from './query';
 import { TransactionConditionFailed, transactWrite } from './transactions';
 import { entityFields } from './user-children';
 
@@ -54,8 +53,6 @@ function milestoneToItem(milestone: Milestone): Item {
   return { ...keys.milestone(milestone.projectId, milestone.id), type: 'Milestone', ...milestone };
 }
 
-const validId = (id: number) => Number.isSafeInteger(id) && id > 0;
-
 /** Internal: the claim item reserving `title` in the project for `milestoneId`. */
 const putTitleClaim = (projectId: number, title: string, milestoneId: number) => ({
   Put: {
@@ -90,14 +87,9 @@ const putMilestone = (milestone: Milestone, previous?: Milestone) => ({
   },
 });
 
-async function getItem(key: Key): Promise<Item | undefined> {
-  const { Item: item } = await db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }));
-  return item;
-}
-
 /** One milestone of a project (consistent read); `undefined` when there is none with that id there. */
 export async function getMilestone(projectId: number, milestoneId: number): Promise<Milestone | undefined> {
-  if (!validId(milestoneId)) return undefined;
+  if (!isId(milestoneId)) return undefined;
   const item = await getItem(keys.milestone(projectId, milestoneId));
   return item ? milestoneFromItem(item) : undefined;
 }

@@ -3,14 +3,14 @@
  * The full path (`group/subgroup`) is unique case-insensitively across all namespaces through
  * its claim; a username is its personal namespace's path, so users and groups never collide.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { getMany } from './batch';
 import { db } from './client';
 import { markDeleting } from './conditional';
 import { collections, indexKeys, keys } from './keys';
 import { putNewMembership, type Membership } from './members';
-import { queryAll, type Item } from './query';
+import { queryAll, type Item, getItem, isId } from './query';
 import { TransactionConditionFailed, transactWrite } from './transactions';
 import { entityFields } from './user-children';
 import { putClaim } from './users';
@@ -94,23 +94,21 @@ export function personalNamespace(input: { id: number; username: string; ownerId
 }
 
 export async function getNamespace(id: number): Promise<Namespace | undefined> {
-  if (!Number.isSafeInteger(id) || id <= 0) return undefined;
-  const { Item: item } = await db().send(new GetCommand({ TableName: table(), Key: keys.namespace(id), ConsistentRead: true }));
+  if (!isId(id)) return undefined;
+  const item = await getItem(keys.namespace(id));
   return item && !item.deleting ? namespaceFromItem(item) : undefined;
 }
 
 /** A namespace by full path, case-insensitively (one claim read, one item read). */
 export async function findNamespaceByPath(fullPath: string): Promise<Namespace | undefined> {
-  const { Item: claim } = await db().send(
-    new GetCommand({ TableName: table(), Key: keys.claims.namespacePath(fullPath), ConsistentRead: true }),
-  );
+  const claim = await getItem(keys.claims.namespacePath(fullPath));
   return claim?.namespaceId ? getNamespace(Number(claim.namespaceId)) : undefined;
 }
 
 /** A namespace by id including one being deleted (the deletion and path-move walks need it). */
 export async function readNamespaceRecord(id: number): Promise<Namespace | undefined> {
-  if (!Number.isSafeInteger(id) || id <= 0) return undefined;
-  const { Item: item } = await db().send(new GetCommand({ TableName: table(), Key: keys.namespace(id), ConsistentRead: true }));
+  if (!isId(id)) return undefined;
+  const item = await getItem(keys.namespace(id));
   return item ? namespaceFromItem(item) : undefined;
 }
 

@@ -4,9 +4,9 @@
  * responses (`star_count`, `forks_count`, `open_issues_count`) live on the item and change only
  * by atomic `ADD` inside the transaction that changes what they count.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from './client';
+import { getItem, isId } from './query';
 import { markDeleting } from './conditional';
 import { indexKeys, keys } from './keys';
 import type { Visibility } from './namespaces';
@@ -76,16 +76,14 @@ export function projectToItem(project: Project): Item {
 export const projectFromItem = (item: Item): Project => entityFields(item) as Project;
 
 export async function getProject(id: number): Promise<Project | undefined> {
-  if (!Number.isSafeInteger(id) || id <= 0) return undefined;
-  const { Item: item } = await db().send(new GetCommand({ TableName: table(), Key: keys.project(id), ConsistentRead: true }));
+  if (!isId(id)) return undefined;
+  const item = await getItem(keys.project(id));
   return item && !item.deleting ? projectFromItem(item) : undefined;
 }
 
 /** A project by its path in a namespace, case-insensitively. */
 export async function findProjectInNamespace(namespaceId: number, path: string): Promise<Project | undefined> {
-  const { Item: claim } = await db().send(
-    new GetCommand({ TableName: table(), Key: keys.claims.projectPath(namespaceId, path), ConsistentRead: true }),
-  );
+  const claim = await getItem(keys.claims.projectPath(namespaceId, path));
   return claim?.projectId ? getProject(Number(claim.projectId)) : undefined;
 }
 

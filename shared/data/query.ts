@@ -1,7 +1,7 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from './client';
-import type { Collection } from './keys';
+import type { Collection, Key } from './keys';
 
 export type Item = Record<string, any>;
 
@@ -71,3 +71,12 @@ export async function queryAll(collection: Collection, ascending = true): Promis
   for await (const item of queryCollection(collection, { ascending })) items.push(item);
   return items;
 }
+
+/** One item by key, read consistently; undefined when there is none. */
+export async function getItem(key: Key): Promise<Item | undefined> {
+  const { Item: item } = await db().send(new GetCommand({ TableName: config().tableName, Key: key, ConsistentRead: true }));
+  return item;
+}
+
+/** Whether a client-supplied number can be an id at all; anything else is simply not found. */
+export const isId = (n: number): boolean => Number.isSafeInteger(n) && n > 0;

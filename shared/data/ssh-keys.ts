@@ -1,8 +1,8 @@
 /** SSH keys: in their owner's partition, fingerprint unique across all users, findable by id (GSI1). */
 import { nextId } from './counters';
 import { collections, indexKeys, keys } from './keys';
-import { queryAll, queryCollection } from './query';
-import { deleteChild, entityFields, getChild, insertChild, type ChildInsertResult } from './user-children';
+import { getItem, queryAll, queryCollection, isId } from './query';
+import { deleteChild, entityFields, insertChild, type ChildInsertResult } from './user-children';
 
 export interface SshKey {
   id: number;
@@ -35,20 +35,20 @@ export async function listSshKeys(userId: number): Promise<SshKey[]> {
 }
 
 export async function getSshKey(userId: number, keyId: number): Promise<SshKey | undefined> {
-  if (!Number.isSafeInteger(keyId) || keyId <= 0) return undefined;
-  const item = await getChild(keys.sshKey(userId, keyId));
+  if (!isId(keyId)) return undefined;
+  const item = await getItem(keys.sshKey(userId, keyId));
   return item ? fromItem(item) : undefined;
 }
 
 /** Finds a key by its global id through GSI1 (eventually consistent, like any GSI read). */
 export async function findSshKeyById(keyId: number): Promise<SshKey | undefined> {
-  if (!Number.isSafeInteger(keyId) || keyId <= 0) return undefined;
+  if (!isId(keyId)) return undefined;
   for await (const item of queryCollection(collections.sshKeyById(keyId))) return fromItem(item);
   return undefined;
 }
 
 export async function deleteSshKey(userId: number, keyId: number): Promise<SshKey | undefined> {
-  if (!Number.isSafeInteger(keyId) || keyId <= 0) return undefined;
+  if (!isId(keyId)) return undefined;
   const item = await deleteChild(keys.sshKey(userId, keyId));
   return item ? fromItem(item) : undefined;
 }

@@ -3,7 +3,7 @@
  * digest, as the key of a claim item that points at the token (used to authenticate). The token item itself lives
  * in its owner's partition, so listing a user's tokens is one Query.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomBytes } from 'node:crypto';
 import { config } from '../config';
 import { getMany } from './batch';
@@ -11,7 +11,7 @@ import { db } from './client';
 import { ifConditionHolds } from './conditional';
 import { nextId } from './counters';
 import { collections, keys } from './keys';
-import { queryAll, type Item } from './query';
+import { queryAll, type Item, getItem, isId } from './query';
 import { NotFoundError } from '../http/errors';
 import { entityFields, insertChild } from './user-children';
 import { userFromItem, type User } from './users';
@@ -69,10 +69,8 @@ export async function createToken(
 }
 
 export async function getToken(userId: number, tokenId: number): Promise<AccessToken | undefined> {
-  if (!Number.isSafeInteger(tokenId) || tokenId <= 0) return undefined;
-  const { Item: item } = await db().send(
-    new GetCommand({ TableName: table(), Key: keys.token(userId, tokenId), ConsistentRead: true }),
-  );
+  if (!isId(tokenId)) return undefined;
+  const item = await getItem(keys.token(userId, tokenId));
   return item ? tokenFromItem(item) : undefined;
 }
 
@@ -107,9 +105,7 @@ export function isTokenActive(token: AccessToken, today = new Date().toISOString
  * one BatchGet of the token and the user. Returns undefined for unknown secrets.
  */
 export async function findTokenBySecret(secret: string): Promise<{ token: AccessToken; user: User | undefined } | undefined> {
-  const { Item: pointer } = await db().send(
-    new GetCommand({ TableName: table(), Key: keys.tokenDigest(digestToken(secret)), ConsistentRead: true }),
-  );
+  const pointer = await getItem(keys.tokenDigest(digestToken(secret)));
   if (!pointer) return undefined;
   const userKey = keys.user(pointer.userId);
   const tokenKey = { PK: userKey.PK, SK: pointer.childSK as string };

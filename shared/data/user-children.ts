@@ -4,11 +4,9 @@
  * while the user is live. Each item lists the claims it owns in `ownedKeys`, which is also how
  * deleting the user finds them.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
-import { db } from './client';
 import type { Key } from './keys';
-import type { Item } from './query';
+import { getItem, type Item } from './query';
 import { TransactionConditionFailed, transactWrite } from './transactions';
 import { putClaim, userIsLive } from './users';
 
@@ -37,14 +35,9 @@ export async function insertChild(userId: number, key: Key, item: Item, claimKey
   }
 }
 
-export async function getChild(key: Key): Promise<Item | undefined> {
-  const { Item: item } = await db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }));
-  return item;
-}
-
 /** Deletes the item at `key` and the claims it owns; returns the deleted item, or undefined if absent. */
 export async function deleteChild(key: Key): Promise<Item | undefined> {
-  const item = await getChild(key);
+  const item = await getItem(key);
   if (!item) return undefined;
   const owned = (item.ownedKeys as Key[] | undefined) ?? [];
   try {

@@ -4,9 +4,10 @@
  * claims are created with `attribute_not_exists` in the same transaction as the user, and
  * every update is conditioned on the version it read, so two racing writers can't both win.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from './client';
+import { getItem, isId } from './query';
 import { ifConditionHolds, markDeleting } from './conditional';
 import { indexKeys, keys, type Key } from './keys';
 import { namespaceToItem, personalNamespace } from './namespaces';
@@ -84,13 +85,13 @@ export async function getUser(id: number): Promise<User | undefined> {
 
 /** The user item even while it is being deleted (to finish an interrupted deletion). */
 export async function getUserRecord(id: number): Promise<User | undefined> {
-  if (!Number.isSafeInteger(id) || id <= 0) return undefined;
-  const { Item: item } = await db().send(new GetCommand({ TableName: table(), Key: keys.user(id), ConsistentRead: true }));
+  if (!isId(id)) return undefined;
+  const item = await getItem(keys.user(id));
   return item ? userFromItem(item) : undefined;
 }
 
 async function claimOwner(key: Key): Promise<number | undefined> {
-  const { Item: item } = await db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }));
+  const item = await getItem(key);
   return item?.userId as number | undefined;
 }
 
@@ -256,7 +257,7 @@ export async function removeUser(user: User): Promise<void> {
 
 /** Totals of users (`all`, `active`, `blocked`), maintained by every create, delete and state change. */
 export async function userStats(): Promise<Record<string, number>> {
-  const { Item: item } = await db().send(new GetCommand({ TableName: table(), Key: keys.stats(STATS), ConsistentRead: true }));
+  const item = await getItem(keys.stats(STATS));
   return { all: Number(item?.all ?? 0), active: Number(item?.active ?? 0), blocked: Number(item?.blocked ?? 0) };
 }
 
