@@ -111,6 +111,14 @@ export const routeCatalog = {
     'PUT /projects/:id/labels/:label_id',
     'DELETE /projects/:id/labels/:label_id',
   ],
+  issues: [
+    'GET /issues',
+    'GET /projects/:id/issues',
+    'POST /projects/:id/issues',
+    'GET /projects/:id/issues/:issue_iid',
+    'PUT /projects/:id/issues/:issue_iid',
+    'DELETE /projects/:id/issues/:issue_iid',
+  ],
   uploads: ['POST /projects/:id/uploads'],
   /**
    * Outside the API: `/:namespace/:project/uploads/:secret/:filename` (uploaded files). The

@@ -50,7 +50,19 @@ type ProjectAbility =
   | 'rename_project'
   | 'change_visibility_level'
   /** Create, edit, close and delete milestones: reporter or above. */
-  | 'admin_milestone';
+  | 'admin_milestone'
+  /** See the project's (non-confidential) issues: whoever reads the project, when issues are enabled. */
+  | 'read_issue'
+  /** See every confidential issue of the project: reporter or above. */
+  | 'read_confidential_issues'
+  /** Open an issue: any signed-in user who can read the project's issues. */
+  | 'create_issue'
+  /** Edit any issue, set its labels, milestone and assignee: reporter or above. */
+  | 'admin_issue'
+  /** Delete an issue: owner only. */
+  | 'destroy_issue'
+  /** Set an issue's `created_at` / `updated_at`: owner only (admins too, as for everything). */
+  | 'set_issue_timestamps';
 
 type GroupAbility =
   | 'read_group'
@@ -95,7 +107,37 @@ const projectRules: Record<ProjectAbility, (user: User | null, s: ProjectSubject
   rename_project: (_user, s) => s.access.level >= OWNER,
   change_visibility_level: (_user, s) => s.access.level >= OWNER,
   admin_milestone: (_user, s) => s.access.level >= REPORTER,
+  read_issue: (user, s) => projectRules.read_project(user, s) && s.project.issuesEnabled,
+  read_confidential_issues: (user, s) => projectRules.read_issue(user, s) && s.access.level >= REPORTER,
+  create_issue: (user, s) => user !== null && projectRules.read_issue(user, s),
+  admin_issue: (user, s) => projectRules.read_issue(user, s) && s.access.level >= REPORTER,
+  destroy_issue: (_user, s) => s.access.level >= OWNER,
+  set_issue_timestamps: (_user, s) => s.access.level >= OWNER,
 };
+
+/** The people an issue involves, for the per-issue rules ({@link canReadIssue}, {@link canUpdateIssue}). */
+export interface IssueParties {
+  confidential: boolean;
+  authorId: number;
+  assigneeIds: number[];
+}
+
+const involved = (user: User | null, issue: IssueParties) =>
+  user !== null && (issue.authorId === user.id || issue.assigneeIds.includes(user.id));
+
+/**
+ * GitLab's `read_issue` on one issue: a confidential issue only for its author, its assignees,
+ * reporters and above, and admins.
+ */
+export function canReadIssue(user: User | null, subject: ProjectSubject, issue: IssueParties): boolean {
+  if (!can(user, 'read_issue', subject)) return false;
+  return !issue.confidential || involved(user, issue) || can(user, 'read_confidential_issues', subject);
+}
+
+/** GitLab's `update_issue`: the author, an assignee, or reporter and above (admins included). */
+export function canUpdateIssue(user: User | null, subject: ProjectSubject, issue: IssueParties): boolean {
+  return canReadIssue(user, subject, issue) && (involved(user, issue) || can(user, 'admin_issue', subject));
+}
 
 const groupRules: Record<GroupAbility, (user: User | null, s: GroupSubject) => boolean> = {
   read_group: (user, s) => visibleTo(user, s.group.visibility, s.level),

@@ -46,6 +46,8 @@ export const keys = {
   label: (projectId: number, labelId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `LABEL#${pad(labelId)}` }),
   /** A project milestone, by its global id. */
   milestone: (projectId: number, milestoneId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `MILESTONE#${pad(milestoneId)}` }),
+  /** A project issue, by its iid (kept, marked `deletedAt`, when soft-deleted). */
+  issue: (projectId: number, iid: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `ISSUE#${pad(iid)}` }),
 
   /** Uniqueness claims: an item whose existence reserves a value (case-insensitive). */
   claims: {
@@ -112,7 +114,22 @@ export const indexKeys = {
   groupShare: (groupId: number, projectId: number) => ({ GSI1PK: `GROUP_SHARES#${groupId}`, GSI1SK: pad(projectId) }),
   /** GSI1: a user's contribution events, newest first by event id. */
   userEvents: (userId: number, eventId: number) => ({ GSI1PK: `USER_EVENTS#${userId}`, GSI1SK: pad(eventId) }),
+  /** GSI1: a project's issues of one state (`opened`, `closed`) by creation time, then id. */
+  projectIssues: (projectId: number, state: string, createdAt: string, id: number) => ({
+    GSI1PK: `PROJECT_ISSUES#${projectId}#${state}`,
+    GSI1SK: issueOrderKey(createdAt, id),
+  }),
+  /** GSI2: the issues a user authored, by creation time, then id. */
+  userIssues: (authorId: number, createdAt: string, id: number) => ({ GSI2PK: `USER_ISSUES#${authorId}`, GSI2SK: issueOrderKey(createdAt, id) }),
+  /** GSI3: the issues assigned to a user (an issue has at most one assignee), by creation time, then id. */
+  assignedIssues: (assigneeId: number, createdAt: string, id: number) => ({
+    GSI3PK: `USER_ASSIGNED_ISSUES#${assigneeId}`,
+    GSI3SK: issueOrderKey(createdAt, id),
+  }),
 } as const;
+
+/** Sort key of issue lists: the ISO creation time, then the padded global id (unique, time-ordered). */
+export const issueOrderKey = (createdAt: string, id: number): string => `${createdAt}#${pad(id)}`;
 
 /** A range of items read by one Query: a partition and an optional sort-key prefix or lower bound. */
 export interface Collection {
@@ -172,6 +189,12 @@ export const collections = {
   projectLabels: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'LABEL#'),
   /** A project's milestones by id (not their title claims: `MILESTONE_TITLE#` does not start with `MILESTONE#`). */
   projectMilestones: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'MILESTONE#'),
+  /** A project's issues of one state, by creation time (soft-deleted issues carry no index keys). */
+  projectIssues: (projectId: number, state: string) => indexCollection('GSI1', `PROJECT_ISSUES#${projectId}#${state}`),
+  /** The issues a user authored, by creation time. */
+  userIssues: (userId: number) => indexCollection('GSI2', `USER_ISSUES#${userId}`),
+  /** The issues assigned to a user, by creation time. */
+  assignedIssues: (userId: number) => indexCollection('GSI3', `USER_ASSIGNED_ISSUES#${userId}`),
   /** Everything stored in a project's partition (used to delete a project completely). */
   projectPartition: (projectId: number) => tableCollection(`PROJECT#${projectId}`, ''),
   /** Everything stored in a namespace's partition (a group's members). */

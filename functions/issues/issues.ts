@@ -1,0 +1,106 @@
+/**
+ * Project issues: list, read, open, edit (including close/reopen), soft-delete; and the caller's
+ * own issues (`GET /issues`). Every call must be authenticated (the spec's Authentication 2).
+ * Reads need `read_issue` (confidential issues: author, assignee, reporter and above, admins);
+ * opening needs `create_issue`, editing `update_issue`, deleting `destroy_issue` (owner, admin).
+ */
+import { z } from 'zod';
+import type { ProjectSubject } from '../../shared/auth/policy';
+import { can } from '../../shared/auth/policy';
+import type { Issue } from '../../shared/data/issues';
+import { findProjectOrNotFound } from '../../shared/domain/finders';
+import {
+  createIssue,
+  deleteIssue,
+  findIssueOrNotFound,
+  projectIssuesByUpdate,
+  projectIssueStream,
+  projectSubjects,
+  updateIssue,
+  userIssueStream,
+} from '../../shared/domain/issues';
+import { paginate, paginateArray, type Page } from '../../shared/http/pagination';
+import { created, noContent, ok } from '../../shared/http/response';
+import { route, type GroupRoutes } from '../../shared/http/route';
+import { presentIssues } from '../../shared/presenters/issues';
+import { createParams, filtersFrom, inputFrom, issueIidParam, projectIdParam, projectListParams, updateParams, userListParams } from './params';
+
+const pathOf = (subject: ProjectSubject) => `${subject.namespace.fullPath}/${subject.project.path}`;
+
+/** Internal: one issue as a single-issue response (with `subscribed`). */
+async function presentOne(issue: Issue, subject: ProjectSubject) {
+  const [body] = await presentIssues([issue], () => pathOf(subject), { single: true });
+  return body;
+}
+
+export const issueRoutes = {
+  'GET /issues': route({
+    params: userListParams,
+    handler: async ({ params, user, link }) => {
+      const stream = userIssueStream(user!, params.scope, filtersFrom(params), params.sort === 'asc');
+      const page: Page<Issue> =
+        params.order_by === 'updated_at'
+          ? paginateArray(params, link, await collectByUpdate(stream, params.sort === 'asc'))
+          : await paginate(params, link, stream);
+      const subjects = await projectSubjects(user, [...new Set(page.items.map((issue) => issue.projectId))]);
+      const body = await presentIssues(page.items, (projectId) => pathOf(subjects.get(projectId)!));
+      return ok(body, page.headers);
+    },
+  }),
+
+  'GET /projects/:id/issues': route({
+    params: projectListParams,
+    handler: async ({ params, user, link }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      // GitLab's IssuesFinder: no issues for a caller who cannot read them (issues disabled).
+      if (!can(user, 'read_issue', subject)) return ok([], paginateArray(params, link, []).headers);
+      const ascending = params.sort === 'asc';
+      const page =
+        params.order_by === 'updated_at'
+          ? paginateArray(params, link, await projectIssuesByUpdate(subject, user, filtersFrom(params), ascending))
+          : await paginate(params, link, await projectIssueStream(subject, user, filtersFrom(params), ascending));
+      return ok(await presentIssues(page.items, () => pathOf(subject)), page.headers);
+    },
+  }),
+
+  'GET /projects/:id/issues/:issue_iid': route({
+    params: z.object({ ...projectIdParam, ...issueIidParam }),
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      return ok(await presentOne(await findIssueOrNotFound(subject, user, params.issue_iid), subject));
+    },
+  }),
+
+  'POST /projects/:id/issues': route({
+    params: createParams,
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      const issue = await createIssue(subject, user!, { ...inputFrom(params), title: params.title });
+      return created(await presentOne(issue, subject));
+    },
+  }),
+
+  'PUT /projects/:id/issues/:issue_iid': route({
+    params: updateParams,
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      return ok(await presentOne(await updateIssue(subject, user!, params.issue_iid, inputFrom(params)), subject));
+    },
+  }),
+
+  'DELETE /projects/:id/issues/:issue_iid': route({
+    params: z.object({ ...projectIdParam, ...issueIidParam }),
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      await deleteIssue(subject, user!, params.issue_iid);
+      return noContent();
+    },
+  }),
+} satisfies GroupRoutes<'issues'>;
+
+/** Internal: every entry of a stream, ordered by `updated_at` (no index holds that order). */
+async function collectByUpdate(stream: Awaited<ReturnType<typeof userIssueStream>>, ascending: boolean): Promise<Issue[]> {
+  const all: Issue[] = [];
+  for await (const entry of stream.read(undefined, 100)) if (entry.value) all.push(entry.value);
+  return all.sort((a, b) => (ascending ? 1 : -1) * (a.updatedAt.localeCompare(b.updatedAt) || a.id - b.id));
+}

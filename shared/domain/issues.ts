@@ -1,0 +1,408 @@
+/**
+ * Project issues: GitLab's model rules and `IssuableBaseService` parameter filtering (labels,
+ * milestone and assignee only from reporters and above; an unknown milestone or an assignee who
+ * cannot read the project is ignored; `created_at`/`updated_at` only from owners and admins), the
+ * state machine (`close`, `reopen`), soft deletion, and the list sources of `IssuesFinder`.
+ */
+import { projectAccessFor, projectAccessForMany } from '../auth/access';
+import { can, canReadIssue, canUpdateIssue, type ProjectSubject } from '../auth/policy';
+import { byKey, getMany } from '../data/batch';
+import { nextId } from '../data/counters';
+import { recordEvent } from '../data/events';
+import { getIssue, insertIssue, issueFromItem, replaceIssue, type Issue, type IssueState } from '../data/issues';
+import { collections, keys, type Collection } from '../data/keys';
+import { findLabelByName } from '../data/labels';
+import { namespaceFromItem } from '../data/namespaces';
+import { projectFromItem, type Project } from '../data/projects';
+import { queryAll, queryCollection, type Item } from '../data/query';
+import { getUser, type User } from '../data/users';
+import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../http/errors';
+import { filteredCollection, type StreamSource } from '../http/pagination';
+import { ensureLabels } from './labels';
+import { findMilestoneByTitle, findMilestoneInProject, MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from './milestones';
+
+const MAX_ATTEMPTS = 5;
+
+/** The issue as the caller may see it; 404 `Issue Not Found` when absent, deleted or confidential to them. */
+export async function findIssueOrNotFound(subject: ProjectSubject, user: User | null, iid: number): Promise<Issue> {
+  const issue = await getIssue(subject.project.id, iid);
+  if (!issue || issue.deletedAt || !canReadIssue(user, subject, issue)) throw new NotFoundError('Issue');
+  return issue;
+}
+
+/** What a client sends on create and edit; `undefined` keeps (or defaults) a field. */
+export interface IssueInput {
+  title?: string;
+  description?: string | null;
+  confidential?: boolean;
+  /** Label names; `[]` removes every label. */
+  labels?: string[];
+  /** `0` or `null` removes the milestone. */
+  milestoneId?: number | null;
+  /** `[]` or `[0]` removes the assignee. */
+  assigneeIds?: number[];
+  dueDate?: string | null;
+  /** Create only: owners and admins. */
+  createdAt?: string;
+  /** Edit only: owners and admins. */
+  updatedAt?: string;
+  stateEvent?: 'close' | 'reopen';
+}
+
+/** Internal: GitLab's model validations. */
+function validate(issue: Pick<Issue, 'title' | 'description'>): void {
+  const errors: Record<string, string[]> = {};
+  if (issue.title === '') errors.title = ["can't be blank"];
+  else if ([...issue.title].length > MAX_TITLE_LENGTH) errors.title = [`is too long (maximum is ${MAX_TITLE_LENGTH} characters)`];
+  if (issue.description !== null && [...issue.description].length > MAX_DESCRIPTION_LENGTH) {
+    errors.description = [`is too long (maximum is ${MAX_DESCRIPTION_LENGTH} characters)`];
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+}
+
+/** Internal: a timestamp parameter as ISO 8601 in UTC; 400 when it is not a date-time. */
+function isoTimestamp(value: string, name: string): string {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new ParamError(`${name} is invalid`);
+  return new Date(time).toISOString();
+}
+
+/**
+ * Internal: the relations a reporter (or above) may set, resolved: label names to ids (missing
+ * labels created), the milestone when it is one of the project's (otherwise ignored, as GitLab
+ * does), the first assignee who can read the project (others ignored). `undefined`: unchanged.
+ */
+interface Relations {
+  labelIds?: number[];
+  milestoneId?: number | null;
+  assigneeIds?: number[];
+}
+
+async function resolveRelations(subject: ProjectSubject, input: IssueInput): Promise<Relations> {
+  let labelIds: number[] | undefined;
+  if (input.labels !== undefined) labelIds = (await ensureLabels(subject.project, input.labels)).map((label) => label.id);
+  let milestoneId: number | null | undefined;
+  if (input.milestoneId === null || input.milestoneId === 0) milestoneId = null;
+  else if (input.milestoneId !== undefined) {
+    milestoneId = (await findMilestoneInProject(subject.project.id, input.milestoneId))?.id;
+  }
+  let assigneeIds: number[] | undefined;
+  if (input.assigneeIds !== undefined) {
+    const wanted = input.assigneeIds.filter((id) => id > 0);
+    assigneeIds = [];
+    for (const id of wanted) {
+      if (await canBeAssigned(id, subject)) {
+        assigneeIds = [id];
+        break;
+      }
+    }
+    // Only unknown or unauthorized ids given: GitLab keeps the issue's assignee unchanged.
+    if (wanted.length > 0 && assigneeIds.length === 0) assigneeIds = undefined;
+  }
+  return { labelIds, milestoneId, assigneeIds };
+}
+
+/** Internal: an active user who can read the project's issues. */
+async function canBeAssigned(userId: number, subject: ProjectSubject): Promise<boolean> {
+  const user = await getUser(userId);
+  if (!user || user.state !== 'active') return false;
+  const access = await projectAccessFor(user, subject.project, subject.namespace);
+  return can(user, 'read_issue', { ...subject, access });
+}
+
+/**
+ * Opens an issue in the project, authored by `user`, and counts it in `open_issues_count` in the
+ * same transaction. The iid comes from the project's own sequence: unique under concurrency,
+ * gaps possible (a failed create spends a number, as in GitLab).
+ *
+ * @throws ForbiddenError unless `create_issue`; ValidationError on a bad title or description.
+ * @example
+ * const issue = await createIssue(subject, user, { title: 'Crash on start', labels: ['bug'] });
+ */
+export async function createIssue(subject: ProjectSubject, user: User, input: IssueInput & { title: string }): Promise<Issue> {
+  if (!can(user, 'create_issue', subject)) throw new ForbiddenError();
+  const title = input.title.trim();
+  const description = input.description ?? null;
+  validate({ title, description });
+  const createdAt =
+    input.createdAt !== undefined && can(user, 'set_issue_timestamps', subject) ? isoTimestamp(input.createdAt, 'created_at') : new Date().toISOString();
+  const relations: Relations = can(user, 'admin_issue', subject) ? await resolveRelations(subject, input) : {};
+  const [id, iid] = await Promise.all([nextId('issues'), nextId(`issues#${subject.project.id}`)]);
+  const result = await insertIssue({
+    id,
+    iid,
+    projectId: subject.project.id,
+    title,
+    description,
+    state: 'opened',
+    confidential: input.confidential ?? false,
+    authorId: user.id,
+    assigneeIds: relations.assigneeIds ?? [],
+    milestoneId: relations.milestoneId ?? null,
+    labelIds: relations.labelIds ?? [],
+    dueDate: input.dueDate ?? null,
+    createdAt,
+    updatedAt: createdAt,
+    closedAt: null,
+    deletedAt: null,
+    version: 1,
+  });
+  if (result === 'project_gone') throw new NotFoundError('Project');
+  if (result === 'issue_changed') throw new ConflictError('Issue iid already in use; try again');
+  await recordIssueEvent(result, user, 'opened');
+  return result;
+}
+
+const STATE_AFTER: Record<NonNullable<IssueInput['stateEvent']>, IssueState> = { close: 'closed', reopen: 'opened' };
+
+/**
+ * Edits an issue, re-reading and re-applying the changes when another edit wins the race; a
+ * `close` or `reopen` changes `open_issues_count` in the same transaction as the state, and only
+ * when the state read actually changes (closing a closed issue changes nothing).
+ *
+ * @throws NotFoundError `Issue` (absent, deleted or confidential to the caller); ForbiddenError
+ *   unless the caller is the author, the assignee or a reporter and above.
+ */
+export async function updateIssue(subject: ProjectSubject, user: User, iid: number, input: IssueInput): Promise<Issue> {
+  // Checked before anything is written (labels may be created below).
+  const first = await findIssueOrNotFound(subject, user, iid);
+  if (!canUpdateIssue(user, subject, first)) throw new ForbiddenError();
+  validate({
+    title: input.title === undefined ? first.title : input.title.trim(),
+    description: input.description === undefined ? first.description : input.description,
+  });
+  const updatedAt =
+    input.updatedAt !== undefined && can(user, 'set_issue_timestamps', subject) ? isoTimestamp(input.updatedAt, 'updated_at') : undefined;
+  const relations: Relations = can(user, 'admin_issue', subject) ? await resolveRelations(subject, input) : {};
+  for (let attempt = 1; ; attempt++) {
+    const current = attempt === 1 ? first : await findIssueOrNotFound(subject, user, iid);
+    if (!canUpdateIssue(user, subject, current)) throw new ForbiddenError();
+    const state = input.stateEvent ? STATE_AFTER[input.stateEvent] : current.state;
+    const now = new Date().toISOString();
+    const next: Issue = {
+      ...current,
+      title: input.title === undefined ? current.title : input.title.trim(),
+      description: input.description === undefined ? current.description : input.description,
+      confidential: input.confidential ?? current.confidential,
+      dueDate: input.dueDate === undefined ? current.dueDate : input.dueDate,
+      labelIds: relations.labelIds ?? current.labelIds,
+      milestoneId: relations.milestoneId === undefined ? current.milestoneId : relations.milestoneId,
+      assigneeIds: relations.assigneeIds ?? current.assigneeIds,
+      state,
+      closedAt: state === current.state ? current.closedAt : state === 'closed' ? now : null,
+      updatedAt: updatedAt ?? now,
+    };
+    validate(next);
+    const result = await replaceIssue(current, next);
+    if (result === 'project_gone') throw new NotFoundError('Project');
+    if (result !== 'issue_changed') {
+      if (state !== current.state) await recordIssueEvent(result, user, state === 'closed' ? 'closed' : 'reopened');
+      return result;
+    }
+    if (attempt >= MAX_ATTEMPTS) throw new ConflictError('The issue was modified by another request; try again');
+  }
+}
+
+/**
+ * Soft-deletes an issue (owners and admins): it leaves every read and list, keeps its iid, and an
+ * open issue leaves `open_issues_count` in the same transaction.
+ */
+export async function deleteIssue(subject: ProjectSubject, user: User, iid: number): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await findIssueOrNotFound(subject, user, iid);
+    if (!can(user, 'destroy_issue', subject)) throw new ForbiddenError();
+    const now = new Date().toISOString();
+    const result = await replaceIssue(current, { ...current, deletedAt: now, updatedAt: now });
+    if (result === 'project_gone') throw new NotFoundError('Project');
+    if (result !== 'issue_changed') return;
+    if (attempt >= MAX_ATTEMPTS) throw new ConflictError('The issue was modified by another request; try again');
+  }
+}
+
+async function recordIssueEvent(issue: Issue, user: User, actionName: 'opened' | 'closed' | 'reopened'): Promise<void> {
+  await recordEvent({
+    projectId: issue.projectId,
+    authorId: user.id,
+    actionName,
+    targetId: issue.id,
+    targetType: 'Issue',
+    targetTitle: issue.title,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists
+
+export interface IssueFilters {
+  state?: IssueState | 'all';
+  /** All must be on the issue; `No Label`/`None`: issues without labels; `Any`: with some. */
+  labels?: string[];
+  /** A milestone title; `No Milestone`/`None`: without one; `Any`: with one. */
+  milestone?: string;
+  iids?: number[];
+  /** Case-insensitive substring of the title or the description. */
+  search?: string;
+}
+
+const NONE = new Set(['no label', 'no milestone', 'none']);
+
+/**
+ * Internal: a predicate for the filters that are checked after the read, with the project's
+ * label names and milestone title resolved once (an unknown name matches nothing).
+ */
+async function matcherFor(projectId: number, filters: IssueFilters): Promise<(issue: Issue) => boolean> {
+  const checks: Array<(issue: Issue) => boolean> = [];
+  if (filters.state && filters.state !== 'all') checks.push((issue) => issue.state === filters.state);
+  const labels = filters.labels ?? [];
+  if (labels.some((name) => NONE.has(name.toLowerCase()))) checks.push((issue) => issue.labelIds.length === 0);
+  else if (labels.length === 1 && labels[0].toLowerCase() === 'any') checks.push((issue) => issue.labelIds.length > 0);
+  else if (labels.length > 0) {
+    const found = await Promise.all(labels.map((name) => findLabelByName(projectId, name)));
+    if (found.some((label) => !label)) return () => false;
+    checks.push((issue) => found.every((label) => issue.labelIds.includes(label!.id)));
+  }
+  if (filters.milestone !== undefined) {
+    const title = filters.milestone;
+    if (NONE.has(title.toLowerCase())) checks.push((issue) => issue.milestoneId === null);
+    else if (title.toLowerCase() === 'any') checks.push((issue) => issue.milestoneId !== null);
+    else {
+      const milestone = await findMilestoneByTitle(projectId, title);
+      if (!milestone) return () => false;
+      checks.push((issue) => issue.milestoneId === milestone.id);
+    }
+  }
+  if (filters.iids && filters.iids.length > 0) {
+    const iids = new Set(filters.iids);
+    checks.push((issue) => iids.has(issue.iid));
+  }
+  const search = filters.search?.toLowerCase();
+  if (search) {
+    checks.push((issue) => issue.title.toLowerCase().includes(search) || (issue.description ?? '').toLowerCase().includes(search));
+  }
+  return (issue) => checks.every((check) => check(issue));
+}
+
+export type IssueOrder = { orderBy: 'created_at' | 'updated_at'; sort: 'asc' | 'desc' };
+
+/** The state partitions of GSI1 that a `state` filter reads. */
+const statesOf = (state: IssueFilters['state']): IssueState[] => (state === 'opened' || state === 'closed' ? [state] : ['opened', 'closed']);
+
+/**
+ * A project's issues visible to `user` matching `filters`, ordered by creation time: one GSI1
+ * Query per state (`all` merges the two by sort key), so a page costs what it reads, not the
+ * project's size. Labels, milestone, iids, search and confidentiality are checked after the read.
+ * Cursors are the sort key of the last entry.
+ */
+export async function projectIssueStream(
+  subject: ProjectSubject,
+  user: User | null,
+  filters: IssueFilters,
+  ascending: boolean,
+): Promise<StreamSource<Issue>> {
+  const matches = await matcherFor(subject.project.id, filters);
+  const colls = statesOf(filters.state).map((state) => collections.projectIssues(subject.project.id, state));
+  return mergedStream(colls, ascending, (issue) => (matches(issue) && canReadIssue(user, subject, issue) ? issue : undefined));
+}
+
+/**
+ * A project's issues ordered by `updated_at`: no index holds that order, so the state partitions
+ * are read whole and sorted in memory (cost grows with the project's issues of those states).
+ */
+export async function projectIssuesByUpdate(
+  subject: ProjectSubject,
+  user: User | null,
+  filters: IssueFilters,
+  ascending: boolean,
+): Promise<Issue[]> {
+  const matches = await matcherFor(subject.project.id, filters);
+  const items = (await Promise.all(statesOf(filters.state).map((state) => queryAll(collections.projectIssues(subject.project.id, state))))).flat();
+  return items
+    .map(issueFromItem)
+    .filter((issue) => matches(issue) && canReadIssue(user, subject, issue))
+    .sort((a, b) => (ascending ? 1 : -1) * (a.updatedAt.localeCompare(b.updatedAt) || a.id - b.id));
+}
+
+const CURSOR = /^\d{4}-\d{2}-\d{2}T[\d:.]+Z#\d{12}$/;
+
+/** Internal: several collections sharing one sort-key format, merged in sort-key order. */
+function mergedStream<T>(colls: Collection[], ascending: boolean, select: (issue: Issue) => T | undefined): StreamSource<T> {
+  return {
+    async *read(after, hint) {
+      let key: string | undefined;
+      if (after !== undefined) {
+        try {
+          key = JSON.parse(Buffer.from(after, 'base64url').toString('utf8')).k;
+        } catch {
+          key = undefined;
+        }
+        if (typeof key !== 'string' || !CURSOR.test(key)) throw new ParamError('cursor is invalid');
+      }
+      const sortKeyOf = (item: Item) => item[colls[0].sortAttribute] as string;
+      const iterators = colls.map((c) =>
+        queryCollection(key === undefined ? c : { ...c, ...(ascending ? { from: key } : { below: key }) }, { ascending, pageSize: hint })[
+          Symbol.asyncIterator
+        ](),
+      );
+      const heads = await Promise.all(iterators.map((it) => it.next()));
+      for (;;) {
+        let best = -1;
+        for (let i = 0; i < heads.length; i++) {
+          if (heads[i].done) continue;
+          if (best < 0) best = i;
+          else {
+            const cmp = sortKeyOf(heads[i].value).localeCompare(sortKeyOf(heads[best].value));
+            if (ascending ? cmp < 0 : cmp > 0) best = i;
+          }
+        }
+        if (best < 0) return;
+        const item = heads[best].value as Item;
+        heads[best] = await iterators[best].next();
+        const sortKey = sortKeyOf(item);
+        if (sortKey === key) continue; // `from` is inclusive
+        yield { value: select(issueFromItem(item)), cursor: () => Buffer.from(JSON.stringify({ k: sortKey })).toString('base64url') };
+      }
+    },
+  };
+}
+
+export type UserIssueScope = 'created_by_me' | 'assigned_to_me';
+
+/**
+ * `GET /issues`: the issues `user` opened (GSI2) or is assigned (GSI3), newest first or oldest
+ * first by creation time. Each chunk is checked with one batch read of the projects involved
+ * (the caller must still be able to read the project and the issue); the state and the other
+ * filters are checked after the read.
+ */
+export function userIssueStream(user: User, scope: UserIssueScope, filters: IssueFilters, ascending: boolean): StreamSource<Issue> {
+  const matchers = new Map<number, Promise<(issue: Issue) => boolean>>();
+  const matcher = (projectId: number) => {
+    if (!matchers.has(projectId)) matchers.set(projectId, matcherFor(projectId, filters));
+    return matchers.get(projectId)!;
+  };
+  return filteredCollection<Issue>({
+    collection: scope === 'created_by_me' ? collections.userIssues(user.id) : collections.assignedIssues(user.id),
+    ascending,
+    select: issueFromItem,
+    keep: async (issues) => {
+      const subjects = await projectSubjects(user, [...new Set(issues.map((issue) => issue.projectId))]);
+      return Promise.all(
+        issues.map(async (issue) => {
+          const subject = subjects.get(issue.projectId);
+          return subject !== undefined && canReadIssue(user, subject, issue) && (await matcher(issue.projectId))(issue);
+        }),
+      );
+    },
+  });
+}
+
+/** The subjects of the given projects for `user` (two batch reads and one for the memberships). */
+export async function projectSubjects(user: User | null, projectIds: number[]): Promise<Map<number, ProjectSubject>> {
+  const projects: Project[] = (await getMany(projectIds.map((id) => keys.project(id)))).map(projectFromItem).filter((p) => !p.deleting);
+  const namespaceItems = byKey(await getMany([...new Set(projects.map((p) => p.namespaceId))].map((id) => keys.namespace(id))));
+  const entries = projects.flatMap((project) => {
+    const item = namespaceItems(keys.namespace(project.namespaceId));
+    return item ? [{ project, namespace: namespaceFromItem(item) }] : [];
+  });
+  const access = await projectAccessForMany(user, entries);
+  return new Map(entries.map((entry, i) => [entry.project.id, { kind: 'project' as const, ...entry, access: access[i] }]));
+}

@@ -1,0 +1,81 @@
+/**
+ * GitLab's `Issue` entity. A page of issues is presented together: its authors and assignees are
+ * one BatchGetItem, its milestones another, and the labels of each project involved one Query
+ * per project (a project has few labels), so the cost is per page, not per issue.
+ *
+ * `subscribed` is only on single-issue, create and edit responses (GitLab computes it per issue);
+ * there are no subscriptions yet, so it is `false`. `user_notes_count`, `upvotes` and `downvotes`
+ * are 0 until notes and award emoji exist.
+ */
+import { config } from '../config';
+import { byKey, getMany } from '../data/batch';
+import type { Issue } from '../data/issues';
+import { keys } from '../data/keys';
+import { listLabels } from '../data/labels';
+import type { Milestone } from '../data/milestones';
+import { entityFields } from '../data/user-children';
+import { userFromItem, type User } from '../data/users';
+import { presentMilestone } from './milestones';
+import { presentUserPublic } from './users';
+
+/** `${externalUrl}/<path_with_namespace>/issues/<iid>`. */
+export const issueWebUrl = (issue: Issue, pathWithNamespace: string): string =>
+  `${config().externalUrl}/${pathWithNamespace}/issues/${issue.iid}`;
+
+/**
+ * @param pathOf the `path_with_namespace` of each issue's project (the caller holds the projects).
+ * @param options.single adds `subscribed` (single, create and edit responses).
+ * @example
+ * const [body] = await presentIssues([issue], () => 'group/project', { single: true });
+ */
+export async function presentIssues(issues: Issue[], pathOf: (projectId: number) => string, options: { single?: boolean } = {}) {
+  const userIds = [...new Set(issues.flatMap((issue) => [issue.authorId, ...issue.assigneeIds]))];
+  const milestoneKeys = issues.flatMap((issue) => (issue.milestoneId === null ? [] : [keys.milestone(issue.projectId, issue.milestoneId)]));
+  const projectIds = [...new Set(issues.filter((issue) => issue.labelIds.length > 0).map((issue) => issue.projectId))];
+  const [userItems, milestoneItems, labelLists] = await Promise.all([
+    getMany(userIds.map((id) => keys.user(id)), { consistent: false }),
+    getMany(milestoneKeys, { consistent: false }),
+    Promise.all(projectIds.map(async (id) => [id, await listLabels(id)] as const)),
+  ]);
+  const users = new Map<number, User>(userItems.map((item) => [Number(item.id), userFromItem(item)]));
+  const milestoneOf = byKey(milestoneItems);
+  const labelNames = new Map(labelLists.flatMap(([, labels]) => labels.map((label) => [label.id, label.name] as const)));
+
+  return issues.map((issue) => {
+    const path = pathOf(issue.projectId);
+    const milestoneItem = issue.milestoneId === null ? undefined : milestoneOf(keys.milestone(issue.projectId, issue.milestoneId));
+    const assignees = issue.assigneeIds.flatMap((id) => {
+      const user = users.get(id);
+      return user ? [presentUserPublic(user)] : [];
+    });
+    const author = users.get(issue.authorId);
+    return {
+      id: issue.id,
+      iid: issue.iid,
+      project_id: issue.projectId,
+      title: issue.title,
+      description: issue.description,
+      state: issue.state,
+      created_at: issue.createdAt,
+      updated_at: issue.updatedAt,
+      closed_at: issue.closedAt,
+      labels: issue.labelIds.flatMap((id) => {
+        const name = labelNames.get(id);
+        return name === undefined ? [] : [name];
+      }).sort(),
+      milestone: milestoneItem ? presentMilestone(entityFields(milestoneItem) as Milestone, path) : null,
+      assignees,
+      author: author ? presentUserPublic(author) : null,
+      assignee: assignees[0] ?? null,
+      user_notes_count: 0,
+      upvotes: 0,
+      downvotes: 0,
+      due_date: issue.dueDate,
+      confidential: issue.confidential,
+      discussion_locked: null,
+      web_url: issueWebUrl(issue, path),
+      time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
+      ...(options.single ? { subscribed: false } : {}),
+    };
+  });
+}
