@@ -119,6 +119,24 @@ export const routeCatalog = {
     'PUT /projects/:id/issues/:issue_iid',
     'DELETE /projects/:id/issues/:issue_iid',
   ],
+  notes: [
+    'GET /projects/:id/issues/:issue_iid/notes',
+    'POST /projects/:id/issues/:issue_iid/notes',
+    'GET /projects/:id/issues/:issue_iid/notes/:note_id',
+    'PUT /projects/:id/issues/:issue_iid/notes/:note_id',
+    'DELETE /projects/:id/issues/:issue_iid/notes/:note_id',
+  ],
+  /** What a user does to an issue besides editing it: subscriptions, todos, time tracking. */
+  issue_actions: [
+    'POST /projects/:id/issues/:issue_iid/subscribe',
+    'POST /projects/:id/issues/:issue_iid/unsubscribe',
+    'POST /projects/:id/issues/:issue_iid/todo',
+    'POST /projects/:id/issues/:issue_iid/time_estimate',
+    'POST /projects/:id/issues/:issue_iid/reset_time_estimate',
+    'POST /projects/:id/issues/:issue_iid/add_spent_time',
+    'POST /projects/:id/issues/:issue_iid/reset_spent_time',
+    'GET /projects/:id/issues/:issue_iid/time_stats',
+  ],
   uploads: ['POST /projects/:id/uploads'],
   /**
    * Outside the API: `/:namespace/:project/uploads/:secret/:filename` (uploaded files). The

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { ProjectSubject } from '../../shared/auth/policy';
 import { can } from '../../shared/auth/policy';
 import type { Issue } from '../../shared/data/issues';
+import type { User } from '../../shared/data/users';
 import { findProjectOrNotFound } from '../../shared/domain/finders';
 import {
   createIssue,
@@ -27,9 +28,9 @@ import { createParams, filtersFrom, inputFrom, issueIidParam, projectIdParam, pr
 
 const pathOf = (subject: ProjectSubject) => `${subject.namespace.fullPath}/${subject.project.path}`;
 
-/** Internal: one issue as a single-issue response (with `subscribed`). */
-async function presentOne(issue: Issue, subject: ProjectSubject) {
-  const [body] = await presentIssues([issue], () => pathOf(subject), { single: true });
+/** Internal: one issue as a single-issue response (with `subscribed` for `viewer`). */
+async function presentOne(issue: Issue, subject: ProjectSubject, viewer: User | null) {
+  const [body] = await presentIssues([issue], () => pathOf(subject), { single: true, viewer });
   return body;
 }
 
@@ -67,7 +68,7 @@ export const issueRoutes = {
     params: z.object({ ...projectIdParam, ...issueIidParam }),
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      return ok(await presentOne(await findIssueOrNotFound(subject, user, params.issue_iid), subject));
+      return ok(await presentOne(await findIssueOrNotFound(subject, user, params.issue_iid), subject, user));
     },
   }),
 
@@ -76,7 +77,7 @@ export const issueRoutes = {
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       const issue = await createIssue(subject, user!, { ...inputFrom(params), title: params.title });
-      return created(await presentOne(issue, subject));
+      return created(await presentOne(issue, subject, user));
     },
   }),
 
@@ -84,7 +85,7 @@ export const issueRoutes = {
     params: updateParams,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      return ok(await presentOne(await updateIssue(subject, user!, params.issue_iid, inputFrom(params)), subject));
+      return ok(await presentOne(await updateIssue(subject, user!, params.issue_iid, inputFrom(params)), subject, user));
     },
   }),
 

@@ -48,6 +48,15 @@ export const keys = {
   milestone: (projectId: number, milestoneId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `MILESTONE#${pad(milestoneId)}` }),
   /** A project issue, by its iid (kept, marked `deletedAt`, when soft-deleted). */
   issue: (projectId: number, iid: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `ISSUE#${pad(iid)}` }),
+  /** A user's explicit subscription to an issue (present: subscribed). */
+  issueSubscription: (projectId: number, iid: number, userId: number): Key => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `SUBSCRIPTION#${pad(iid)}#${pad(userId)}`,
+  }),
+  /** A user's pending todo on an issue (at most one, so `POST .../todo` answers 304 the second time). */
+  issueTodo: (projectId: number, iid: number, userId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `TODO#${pad(iid)}#${pad(userId)}` }),
+  /** A note (comment) on an issue, after its issue's iid so one issue's notes are one range, by id. */
+  note: (projectId: number, issueIid: number, noteId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `NOTE#${pad(issueIid)}#${pad(noteId)}` }),
 
   /** Uniqueness claims: an item whose existence reserves a value (case-insensitive). */
   claims: {
@@ -126,6 +135,8 @@ export const indexKeys = {
     GSI3PK: `USER_ASSIGNED_ISSUES#${assigneeId}`,
     GSI3SK: issueOrderKey(createdAt, id),
   }),
+  /** GSI1: a user's todos by id. */
+  userTodos: (userId: number, todoId: number) => ({ GSI1PK: `USER_TODOS#${userId}`, GSI1SK: pad(todoId) }),
 } as const;
 
 /** Sort key of issue lists: the ISO creation time, then the padded global id (unique, time-ordered). */
@@ -191,10 +202,14 @@ export const collections = {
   projectMilestones: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'MILESTONE#'),
   /** A project's issues of one state, by creation time (soft-deleted issues carry no index keys). */
   projectIssues: (projectId: number, state: string) => indexCollection('GSI1', `PROJECT_ISSUES#${projectId}#${state}`),
+  /** The notes of one issue, by id (id order is creation order). */
+  issueNotes: (projectId: number, issueIid: number) => tableCollection(`PROJECT#${projectId}`, `NOTE#${pad(issueIid)}#`),
   /** The issues a user authored, by creation time. */
   userIssues: (userId: number) => indexCollection('GSI2', `USER_ISSUES#${userId}`),
   /** The issues assigned to a user, by creation time. */
   assignedIssues: (userId: number) => indexCollection('GSI3', `USER_ASSIGNED_ISSUES#${userId}`),
+  /** A user's todos by id. */
+  userTodos: (userId: number) => indexCollection('GSI1', `USER_TODOS#${userId}`),
   /** Everything stored in a project's partition (used to delete a project completely). */
   projectPartition: (projectId: number) => tableCollection(`PROJECT#${projectId}`, ''),
   /** Everything stored in a namespace's partition (a group's members). */

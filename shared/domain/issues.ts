@@ -19,6 +19,7 @@ import { getUser, type User } from '../data/users';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../http/errors';
 import { filteredCollection, type StreamSource } from '../http/pagination';
 import { ensureLabels } from './labels';
+import { addSystemNote } from './notes';
 import { findMilestoneByTitle, findMilestoneInProject, MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from './milestones';
 
 const MAX_ATTEMPTS = 5;
@@ -197,6 +198,7 @@ export async function updateIssue(subject: ProjectSubject, user: User, iid: numb
     if (result === 'project_gone') throw new NotFoundError('Project');
     if (result !== 'issue_changed') {
       if (state !== current.state) await recordIssueEvent(result, user, state === 'closed' ? 'closed' : 'reopened');
+      if (state !== current.state) await addSystemNote(subject.project, result, state === 'closed' ? 'closed' : 'reopened', user);
       return result;
     }
     if (attempt >= MAX_ATTEMPTS) throw new ConflictError('The issue was modified by another request; try again');

@@ -3,17 +3,21 @@
  * one BatchGetItem, its milestones another, and the labels of each project involved one Query
  * per project (a project has few labels), so the cost is per page, not per issue.
  *
- * `subscribed` is only on single-issue, create and edit responses (GitLab computes it per issue);
- * there are no subscriptions yet, so it is `false`. `user_notes_count`, `upvotes` and `downvotes`
- * are 0 until notes and award emoji exist.
+ * `subscribed` is only on single-issue, create and edit responses: one GetItem per issue (the
+ * viewer's subscription item), as GitLab computes it per issue. `user_notes_count` is the issue item's
+ * `userNotesCount` (kept exact by the note writes); `upvotes` and `downvotes` are 0 until award
+ * emoji exist.
  */
 import { config } from '../config';
 import { byKey, getMany } from '../data/batch';
 import type { Issue } from '../data/issues';
+import type { WithUserNotesCount } from '../data/notes';
 import { keys } from '../data/keys';
 import { listLabels } from '../data/labels';
 import type { Milestone } from '../data/milestones';
 import { entityFields } from '../data/user-children';
+import { isSubscribed } from '../data/issue-subscriptions';
+import { presentTimeStats, type TimeTracked } from '../domain/time-tracking';
 import { userFromItem, type User } from '../data/users';
 import { presentMilestone } from './milestones';
 import { presentUserPublic } from './users';
@@ -24,24 +28,29 @@ export const issueWebUrl = (issue: Issue, pathWithNamespace: string): string =>
 
 /**
  * @param pathOf the `path_with_namespace` of each issue's project (the caller holds the projects).
- * @param options.single adds `subscribed` (single, create and edit responses).
+ * @param options.single adds `subscribed` (single, create and edit responses) for `options.viewer`.
  * @example
- * const [body] = await presentIssues([issue], () => 'group/project', { single: true });
+ * const [body] = await presentIssues([issue], () => 'group/project', { single: true, viewer: user });
  */
-export async function presentIssues(issues: Issue[], pathOf: (projectId: number) => string, options: { single?: boolean } = {}) {
+export async function presentIssues(
+  issues: Issue[],
+  pathOf: (projectId: number) => string,
+  options: { single?: boolean; viewer?: User | null } = {},
+) {
   const userIds = [...new Set(issues.flatMap((issue) => [issue.authorId, ...issue.assigneeIds]))];
   const milestoneKeys = issues.flatMap((issue) => (issue.milestoneId === null ? [] : [keys.milestone(issue.projectId, issue.milestoneId)]));
   const projectIds = [...new Set(issues.filter((issue) => issue.labelIds.length > 0).map((issue) => issue.projectId))];
-  const [userItems, milestoneItems, labelLists] = await Promise.all([
+  const [userItems, milestoneItems, labelLists, subscribed] = await Promise.all([
     getMany(userIds.map((id) => keys.user(id)), { consistent: false }),
     getMany(milestoneKeys, { consistent: false }),
     Promise.all(projectIds.map(async (id) => [id, await listLabels(id)] as const)),
+    options.single && options.viewer ? Promise.all(issues.map((issue) => isSubscribed(issue.projectId, issue.iid, options.viewer!.id))) : [],
   ]);
   const users = new Map<number, User>(userItems.map((item) => [Number(item.id), userFromItem(item)]));
   const milestoneOf = byKey(milestoneItems);
   const labelNames = new Map(labelLists.flatMap(([, labels]) => labels.map((label) => [label.id, label.name] as const)));
 
-  return issues.map((issue) => {
+  return issues.map((issue, index) => {
     const path = pathOf(issue.projectId);
     const milestoneItem = issue.milestoneId === null ? undefined : milestoneOf(keys.milestone(issue.projectId, issue.milestoneId));
     const assignees = issue.assigneeIds.flatMap((id) => {
@@ -67,15 +76,15 @@ export async function presentIssues(issues: Issue[], pathOf: (projectId: number)
       assignees,
       author: author ? presentUserPublic(author) : null,
       assignee: assignees[0] ?? null,
-      user_notes_count: 0,
+      user_notes_count: (issue as Issue & WithUserNotesCount).userNotesCount ?? 0,
       upvotes: 0,
       downvotes: 0,
       due_date: issue.dueDate,
       confidential: issue.confidential,
       discussion_locked: null,
       web_url: issueWebUrl(issue, path),
-      time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
-      ...(options.single ? { subscribed: false } : {}),
+      time_stats: presentTimeStats(issue as Issue & TimeTracked),
+      ...(options.single ? { subscribed: subscribed[index] ?? false } : {}),
     };
   });
 }

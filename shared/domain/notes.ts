@@ -1,0 +1,167 @@
+/**
+ * Issue notes (GitLab's `NotesService`s and `NotePolicy`, for issues): whoever can read the issue
+ * (confidential rules included) reads and, when signed in, writes notes; only the author or an
+ * admin edits one; the author, a maintainer (or above) or an admin deletes one. System notes
+ * (`closed`, `reopened`) are written by the service, are not counted in `user_notes_count`, and
+ * cannot be edited or deleted (GitLab: a system note is not `editable?`).
+ */
+import { can, isAdmin, type ProjectSubject } from '../auth/policy';
+import { nextId } from '../data/counters';
+import { recordEvent } from '../data/events';
+import type { Issue } from '../data/issues';
+import { collections } from '../data/keys';
+import { getNote, insertNote, noteFromItem, removeNote, updateNoteBody, type Note, type NoteWriteFailure } from '../data/notes';
+import type { Project } from '../data/projects';
+import { queryAll } from '../data/query';
+import type { User } from '../data/users';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../http/errors';
+import type { CollectionSource } from '../http/pagination';
+import { presentUserPublic } from '../presenters/users';
+import { findIssueOrNotFound } from './issues';
+
+/** GitLab's `Note` body limit. */
+export const MAX_NOTE_LENGTH = 1_000_000;
+
+/** Internal: GitLab's note validations. */
+function validate(body: string): void {
+  if (body.trim() === '') throw new ValidationError({ note: ["can't be blank"] });
+  if ([...body].length > MAX_NOTE_LENGTH) throw new ValidationError({ note: [`is too long (maximum is ${MAX_NOTE_LENGTH} characters)`] });
+}
+
+/** Internal: GitLab's `admin_note` on a user note: its author or an admin. */
+const canEditNote = (user: User, note: Note) => !note.system && (note.authorId === user.id || isAdmin(user));
+
+/** Internal: deleting also allowed to maintainers and above (`admin_project`). */
+const canDeleteNote = (user: User, subject: ProjectSubject, note: Note) =>
+  !note.system && (canEditNote(user, note) || can(user, 'admin_project', subject));
+
+/** Internal: maps a failed write to GitLab's answer. */
+function failWith(failure: NoteWriteFailure): never {
+  if (failure === 'project_gone') throw new NotFoundError('Project');
+  if (failure === 'issue_gone') throw new NotFoundError('Issue');
+  throw new NotFoundError('Note');
+}
+
+/** A note of a readable issue; 404 `Note Not Found` when absent. */
+export async function findNoteOrNotFound(issue: Issue, noteId: number): Promise<Note> {
+  const note = await getNote(issue.projectId, issue.iid, noteId);
+  if (!note) throw new NotFoundError('Note');
+  return note;
+}
+
+export type NoteOrder = { orderBy: 'created_at' | 'updated_at'; sort: 'asc' | 'desc' };
+
+/**
+ * The notes of an issue the caller can read. By `created_at`: one Query of the issue's range in
+ * id order (ids are taken just before the creation time is stamped), paged by the key position.
+ * By `updated_at`: the issue's notes are read whole and sorted in memory (bounded by the issue).
+ *
+ * @example
+ * const notes = await issueNotes(subject, user, 3, { orderBy: 'created_at', sort: 'desc' });
+ * const page = Array.isArray(notes) ? paginateArray(params, link, notes) : await paginate(params, link, notes);
+ */
+export async function issueNotes(subject: ProjectSubject, user: User | null, iid: number, order: NoteOrder): Promise<CollectionSource<Note> | Note[]> {
+  const issue = await findIssueOrNotFound(subject, user, iid);
+  const collection = collections.issueNotes(issue.projectId, issue.iid);
+  const ascending = order.sort === 'asc';
+  if (order.orderBy === 'created_at') return { collection, ascending, select: noteFromItem };
+  return (await queryAll(collection))
+    .map(noteFromItem)
+    .sort((a, b) => (ascending ? 1 : -1) * (a.updatedAt.localeCompare(b.updatedAt) || a.id - b.id));
+}
+
+/** One note of an issue the caller can read. */
+export async function findIssueNote(subject: ProjectSubject, user: User | null, iid: number, noteId: number): Promise<Note> {
+  return findNoteOrNotFound(await findIssueOrNotFound(subject, user, iid), noteId);
+}
+
+/**
+ * Comments on an issue (GitLab's `create_note`: signed in and can read the issue), counting it
+ * in the issue's `user_notes_count` in the same transaction, and records `commented on`.
+ *
+ * @throws NotFoundError `Issue` when the caller cannot read it; ValidationError on a blank or too long body.
+ * @example
+ * const note = await createNote(subject, user, 3, 'Reproduced on main');
+ */
+export async function createNote(subject: ProjectSubject, user: User, iid: number, body: string): Promise<Note> {
+  // Reading the issue is all `create_note` needs besides being signed in (every route is authenticated).
+  const issue = await findIssueOrNotFound(subject, user, iid);
+  validate(body);
+  const note = await addNote(issue, body, user, false);
+  await recordEvent({
+    projectId: issue.projectId,
+    authorId: user.id,
+    actionName: 'commented on',
+    targetId: note.id,
+    targetType: 'Note',
+    targetTitle: issue.title,
+    note: {
+      id: note.id,
+      body: note.body,
+      attachment: null,
+      author: presentUserPublic(user),
+      created_at: note.createdAt,
+      system: false,
+      noteable_id: issue.id,
+      noteable_type: 'Issue',
+    },
+  });
+  return note;
+}
+
+/**
+ * Adds a system note to an issue (`closed`, `reopened`, moves): not counted in
+ * `user_notes_count`, no event. Called by the issue service after the change it describes.
+ *
+ * @example
+ * await addSystemNote(subject.project, issue, 'closed', user);
+ */
+export async function addSystemNote(project: Project, issue: Issue, body: string, author: User): Promise<Note> {
+  return addNote({ ...issue, projectId: project.id }, body, author, true);
+}
+
+/** Internal: the write shared by user and system notes. */
+async function addNote(issue: Issue, body: string, author: User, system: boolean): Promise<Note> {
+  const id = await nextId('notes');
+  const now = new Date().toISOString();
+  const result = await insertNote({
+    id,
+    projectId: issue.projectId,
+    issueIid: issue.iid,
+    issueId: issue.id,
+    body,
+    authorId: author.id,
+    system,
+    createdAt: now,
+    updatedAt: now,
+  });
+  if (typeof result === 'string') {
+    if (result === 'note_gone') throw new ConflictError('Note id already in use; try again');
+    failWith(result);
+  }
+  return result;
+}
+
+/**
+ * Edits a note's body: its author or an admin (403 otherwise, and for system notes).
+ * @throws NotFoundError `Issue`/`Note`; ForbiddenError; ValidationError on a blank or too long body.
+ */
+export async function updateNote(subject: ProjectSubject, user: User, iid: number, noteId: number, body: string): Promise<Note> {
+  const note = await findIssueNote(subject, user, iid, noteId);
+  if (!canEditNote(user, note)) throw new ForbiddenError();
+  validate(body);
+  const updated = await updateNoteBody(note, body, new Date().toISOString());
+  if (!updated) throw new NotFoundError('Note');
+  return updated;
+}
+
+/**
+ * Deletes a note: its author, a maintainer (or above) or an admin; a user note leaves the issue's
+ * `user_notes_count` in the same transaction.
+ */
+export async function deleteNote(subject: ProjectSubject, user: User, iid: number, noteId: number): Promise<void> {
+  const note = await findIssueNote(subject, user, iid, noteId);
+  if (!canDeleteNote(user, subject, note)) throw new ForbiddenError();
+  const failure = await removeNote(note);
+  if (failure) failWith(failure);
+}
