@@ -74,4 +74,3 @@ export const ownerCountUpdate = (groupId: number, delta: number) => ({
   },
 });
 
-export const memberKey = (source: MemberSource, userId: number): Key => keys.member(source, userId);

@@ -100,11 +100,6 @@ export async function findUserByUsername(username: string): Promise<User | undef
   return id ? getUser(id) : undefined;
 }
 
-export async function findUserByEmail(email: string): Promise<User | undefined> {
-  const id = await claimOwner(keys.claims.email(email));
-  return id ? getUser(id) : undefined;
-}
-
 export async function findUserByIdentity(provider: string, externUid: string): Promise<User | undefined> {
   const id = await claimOwner(keys.claims.identity(provider, externUid));
   return id ? getUser(id) : undefined;

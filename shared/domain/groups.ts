@@ -40,6 +40,7 @@ import { ConflictError, NotFoundError, ParamError, ValidationError } from '../ht
 import { paginate, paginateArray, type Page, type PageLinkBase, type PaginationParams } from '../http/pagination';
 import { listProjects } from './project-lists';
 import { deleteProject, unshareProject } from './projects';
+import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE } from './namespace-paths';
 
 /** Settings as the API names them (`POST /groups`, `PUT /groups/:id`). */
 export interface GroupSettingsInput {
@@ -56,10 +57,6 @@ export interface CreateGroupInput extends GroupSettingsInput {
   path: string;
 }
 
-/** GitLab's namespace path rule, shared by usernames and group paths. */
-const PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
-export const NAMESPACE_PATH_MESSAGE =
-  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.";
 /** GitLab's group name rule (`Gitlab::Regex.group_name_regex`). */
 const NAME = /^[\p{L}\p{N}\p{M}_\u{00A9}-\u{1F9FF}][\p{L}\p{N}\p{M}\p{Pd}+_\u{00A9}-\u{1F9FF}(). ]*$/u;
 const NAME_MESSAGE =
@@ -80,7 +77,7 @@ export function validateGroupFields(fields: { name?: string; path?: string }): R
   if (fields.path !== undefined) {
     const path = fields.path;
     if (path === '') add('path', "can't be blank");
-    else if (!PATH.test(path) || path.endsWith('.') || /\.(git|atom)$/i.test(path)) add('path', NAMESPACE_PATH_MESSAGE);
+    else if (!isValidNamespacePath(path)) add('path', NAMESPACE_PATH_MESSAGE);
     if (path.length > MAX_LENGTH) add('path', `is too long (maximum is ${MAX_LENGTH} characters)`);
   }
   return errors;

@@ -31,6 +31,7 @@ import { getProject, projectFromItem } from '../data/projects';
 import { ApiError, ConflictError, NotModifiedError, ValidationError } from '../http/errors';
 import { removeAllMembershipsOf } from './members';
 import { deleteProject, unstarProject } from './projects';
+import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE } from './namespace-paths';
 
 export const DEFAULT_PROJECTS_LIMIT = 100000;
 
@@ -63,9 +64,6 @@ export interface CreateUserInput extends UserFields {
   confirm?: boolean;
 }
 
-const USERNAME = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
-const USERNAME_MESSAGE =
-  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.";
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 const MAX_LENGTH = 255;
 
@@ -75,7 +73,7 @@ export function validateUserFields(fields: UserFields): Record<string, string[]>
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
   if (fields.username !== undefined) {
     const u = fields.username;
-    if (!USERNAME.test(u) || u.endsWith('.') || /\.(git|atom)$/i.test(u)) add('username', USERNAME_MESSAGE);
+    if (!isValidNamespacePath(u)) add('username', NAMESPACE_PATH_MESSAGE);
     if (u.length > MAX_LENGTH) add('username', `is too long (maximum is ${MAX_LENGTH} characters)`);
   }
   if (fields.email !== undefined && (!EMAIL.test(fields.email) || fields.email.length > MAX_LENGTH)) add('email', 'is invalid');
