@@ -118,6 +118,8 @@ export const routeCatalog = {
     'GET /projects/:id/issues/:issue_iid',
     'PUT /projects/:id/issues/:issue_iid',
     'DELETE /projects/:id/issues/:issue_iid',
+    'POST /projects/:id/issues/:issue_iid/move',
+    'GET /groups/:id/issues',
   ],
   notes: [
     'GET /projects/:id/issues/:issue_iid/notes',

@@ -1,6 +1,6 @@
 /**
- * Project issues: list, read, open, edit (including close/reopen), soft-delete; and the caller's
- * own issues (`GET /issues`). Every call must be authenticated (the spec's Authentication 2).
+ * Project issues: list, read, open, edit (including close/reopen), soft-delete, move to another
+ * project; the caller's own issues (`GET /issues`) and a group's (`GET /groups/:id/issues`). Every call must be authenticated (the spec's Authentication 2).
  * Reads need `read_issue` (confidential issues: author, assignee, reporter and above, admins);
  * opening needs `create_issue`, editing `update_issue`, deleting `destroy_issue` (owner, admin).
  */
@@ -9,11 +9,13 @@ import type { ProjectSubject } from '../../shared/auth/policy';
 import { can } from '../../shared/auth/policy';
 import type { Issue } from '../../shared/data/issues';
 import type { User } from '../../shared/data/users';
-import { findProjectOrNotFound } from '../../shared/domain/finders';
+import { findGroupOrNotFound, findProjectOrNotFound } from '../../shared/domain/finders';
 import {
   createIssue,
   deleteIssue,
   findIssueOrNotFound,
+  groupIssueStream,
+  moveIssue,
   projectIssuesByUpdate,
   projectIssueStream,
   projectSubjects,
@@ -24,7 +26,7 @@ import { paginate, paginateArray, type Page } from '../../shared/http/pagination
 import { created, noContent, ok } from '../../shared/http/response';
 import { route, type GroupRoutes } from '../../shared/http/route';
 import { presentIssues } from '../../shared/presenters/issues';
-import { createParams, filtersFrom, inputFrom, issueIidParam, projectIdParam, projectListParams, updateParams, userListParams } from './params';
+import { createParams, filtersFrom, groupListParams, inputFrom, issueIidParam, moveParams, projectIdParam, projectListParams, updateParams, userListParams } from './params';
 
 const pathOf = (subject: ProjectSubject) => `${subject.namespace.fullPath}/${subject.project.path}`;
 
@@ -64,6 +66,20 @@ export const issueRoutes = {
     },
   }),
 
+  'GET /groups/:id/issues': route({
+    params: groupListParams,
+    handler: async ({ params, user, link }) => {
+      const { group } = await findGroupOrNotFound(params.id, user);
+      const ascending = params.sort === 'asc';
+      const { stream, subjects } = await groupIssueStream(group, user, filtersFrom(params), ascending);
+      const page: Page<Issue> =
+        params.order_by === 'updated_at'
+          ? paginateArray(params, link, await collectByUpdate(stream, ascending))
+          : await paginate(params, link, stream);
+      return ok(await presentIssues(page.items, (projectId) => pathOf(subjects.get(projectId)!)), page.headers);
+    },
+  }),
+
   'GET /projects/:id/issues/:issue_iid': route({
     params: z.object({ ...projectIdParam, ...issueIidParam }),
     handler: async ({ params, user }) => {
@@ -95,6 +111,17 @@ export const issueRoutes = {
       const subject = await findProjectOrNotFound(params.id, user);
       await deleteIssue(subject, user!, params.issue_iid);
       return noContent();
+    },
+  }),
+
+  'POST /projects/:id/issues/:issue_iid/move': route({
+    params: moveParams,
+    handler: async ({ params, user }) => {
+      const source = await findProjectOrNotFound(params.id, user);
+      await findIssueOrNotFound(source, user, params.issue_iid);
+      const target = await findProjectOrNotFound(params.to_project_id, user);
+      const moved = await moveIssue(source, user!, params.issue_iid, target);
+      return created(await presentOne(moved, target, user));
     },
   }),
 } satisfies GroupRoutes<'issues'>;

@@ -69,6 +69,9 @@ export const updateParams = z
     }
   });
 
+/** `POST /projects/:id/issues/:issue_iid/move`. */
+export const moveParams = z.object({ ...projectIdParam, ...issueIidParam, to_project_id: required(p.int()) });
+
 /** GitLab's `:issues_params`: the filters and order of the list endpoints. */
 const listFilterParams = {
   ...paginationParams,
@@ -83,6 +86,9 @@ const listFilterParams = {
 
 /** `GET /projects/:id/issues`. */
 export const projectListParams = z.object({ ...projectIdParam, ...listFilterParams });
+
+/** `GET /groups/:id/issues`: `:id` a group id or URL-encoded full path. */
+export const groupListParams = z.object({ id: required(p.string()), ...listFilterParams });
 
 /** `GET /issues`: `scope` `created_by_me` (default) or `assigned_to_me`. */
 export const userListParams = z.object({
@@ -103,7 +109,7 @@ export const inputFrom = (params: z.output<typeof createParams> | z.output<typeo
   stateEvent: 'state_event' in params ? params.state_event : undefined,
 });
 
-export const filtersFrom = (params: z.output<typeof projectListParams> | z.output<typeof userListParams>): IssueFilters => ({
+export const filtersFrom = (params: z.output<typeof projectListParams> | z.output<typeof userListParams> | z.output<typeof groupListParams>): IssueFilters => ({
   state: params.state,
   labels: params.labels?.split(',').map((s) => s.trim()).filter(Boolean),
   milestone: params.milestone,

@@ -16,7 +16,10 @@ import { namespaceFromItem } from '../data/namespaces';
 import { projectFromItem, type Project } from '../data/projects';
 import { queryAll, queryCollection, type Item } from '../data/query';
 import { getUser, type User } from '../data/users';
-import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../http/errors';
+import { getLabel } from '../data/labels';
+import { getMilestone } from '../data/milestones';
+import { namespaceFromItem as groupFromItem, type Namespace } from '../data/namespaces';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../http/errors';
 import { filteredCollection, type StreamSource } from '../http/pagination';
 import { ensureLabels } from './labels';
 import { addSystemNote } from './notes';
@@ -221,6 +224,90 @@ export async function deleteIssue(subject: ProjectSubject, user: User, iid: numb
   }
 }
 
+/**
+ * Moves an issue to another project (GitLab's `Issues::MoveService`): a new issue in `target`
+ * with a new iid, the same title, description, confidentiality and due date, the original
+ * author, the assignee when they can read the target, the labels of the same names that exist
+ * in the target (none are created) and the milestone of the same title there. The original is
+ * then closed; each issue gets a system note pointing at the other. Both projects'
+ * `open_issues_count` change in the transactions that write the issues.
+ *
+ * @throws NotFoundError `Issue` when the caller cannot read it; BadRequestError with GitLab's
+ *   messages when `target` is the source, or the caller lacks `admin_issue` on the source or
+ *   `create_issue` on the target.
+ * @example
+ * const moved = await moveIssue(source, user, 3, target); // moved.projectId === target.project.id
+ */
+export async function moveIssue(source: ProjectSubject, user: User, iid: number, target: ProjectSubject): Promise<Issue> {
+  const original = await findIssueOrNotFound(source, user, iid);
+  if (target.project.id === source.project.id) throw new BadRequestError('Cannot move issue to project it originates from!');
+  if (!can(user, 'admin_issue', source) || !can(user, 'create_issue', target)) {
+    throw new BadRequestError('Cannot move issue due to insufficient permissions!');
+  }
+  const [labelIds, milestoneId, assigneeIds] = await Promise.all([
+    mappedLabelIds(original, target.project.id),
+    mappedMilestoneId(original, target.project.id),
+    Promise.all(original.assigneeIds.map(async (id) => ((await canBeAssigned(id, target)) ? [id] : []))).then((ids) => ids.flat()),
+  ]);
+  const [id, newIid] = await Promise.all([nextId('issues'), nextId(`issues#${target.project.id}`)]);
+  const now = new Date().toISOString();
+  const moved = await insertIssue({
+    id,
+    iid: newIid,
+    projectId: target.project.id,
+    title: original.title,
+    description: original.description,
+    state: 'opened',
+    confidential: original.confidential,
+    authorId: original.authorId,
+    assigneeIds,
+    milestoneId,
+    labelIds,
+    dueDate: original.dueDate,
+    createdAt: now,
+    updatedAt: now,
+    closedAt: null,
+    deletedAt: null,
+    version: 1,
+  });
+  if (moved === 'project_gone') throw new NotFoundError('Project');
+  if (moved === 'issue_changed') throw new ConflictError('Issue iid already in use; try again');
+  await recordIssueEvent(moved, user, 'opened');
+  await addSystemNote(target.project, moved, `moved from ${pathOf(source)}#${original.iid}`, user);
+
+  // Close the original (re-read on a lost race); an issue already closed keeps its state.
+  for (let attempt = 1; ; attempt++) {
+    const current = attempt === 1 ? original : await getIssue(source.project.id, iid);
+    if (!current || current.deletedAt) break;
+    const closedAt = current.state === 'closed' ? current.closedAt : new Date().toISOString();
+    const result = await replaceIssue(current, { ...current, state: 'closed', closedAt, updatedAt: new Date().toISOString() });
+    if (result === 'project_gone') break;
+    if (result !== 'issue_changed') {
+      if (current.state !== 'closed') await recordIssueEvent(result, user, 'closed');
+      await addSystemNote(source.project, result, `moved to ${pathOf(target)}#${moved.iid}`, user);
+      break;
+    }
+    if (attempt >= MAX_ATTEMPTS) throw new ConflictError('The issue was modified by another request; try again');
+  }
+  return moved;
+}
+
+const pathOf = (subject: ProjectSubject) => `${subject.namespace.fullPath}/${subject.project.path}`;
+
+/** Internal: the target's labels named like the issue's (case-insensitive); missing ones are dropped. */
+async function mappedLabelIds(issue: Issue, targetProjectId: number): Promise<number[]> {
+  const labels = await Promise.all(issue.labelIds.map((id) => getLabel(issue.projectId, id)));
+  const found = await Promise.all(labels.map((label) => (label ? findLabelByName(targetProjectId, label.name) : undefined)));
+  return [...new Set(found.flatMap((label) => (label ? [label.id] : [])))];
+}
+
+/** Internal: the target's milestone titled like the issue's, or `null`. */
+async function mappedMilestoneId(issue: Issue, targetProjectId: number): Promise<number | null> {
+  if (issue.milestoneId === null) return null;
+  const milestone = await getMilestone(issue.projectId, issue.milestoneId);
+  return milestone ? ((await findMilestoneByTitle(targetProjectId, milestone.title))?.id ?? null) : null;
+}
+
 async function recordIssueEvent(issue: Issue, user: User, actionName: 'opened' | 'closed' | 'reopened'): Promise<void> {
   await recordEvent({
     projectId: issue.projectId,
@@ -365,6 +452,59 @@ function mergedStream<T>(colls: Collection[], ascending: boolean, select: (issue
       }
     },
   };
+}
+
+/** Largest number of projects (the group's and its subgroups') a group issue list merges. */
+const GROUP_PROJECT_LIMIT = () => Number(process.env.GROUP_ISSUES_PROJECT_LIMIT ?? 100);
+
+/**
+ * `GET /groups/:id/issues`: the issues of the projects of `group` and of its subgroups whose
+ * issues `user` may read, ordered by creation time. The group tree is walked on the subgroup
+ * index (one Query per group), its projects read from the namespace index (one Query per group)
+ * and loaded in batches; then the GSI1 state partitions of every readable project are merged by
+ * sort key, so the first page costs one Query per project and state. More than
+ * `GROUP_ISSUES_PROJECT_LIMIT` (default 100) projects is refused with 400 rather than merged.
+ *
+ * @returns the stream and the projects' subjects (for `path_with_namespace` in the response).
+ */
+export async function groupIssueStream(
+  group: Namespace,
+  user: User | null,
+  filters: IssueFilters,
+  ascending: boolean,
+): Promise<{ stream: StreamSource<Issue>; subjects: Map<number, ProjectSubject> }> {
+  const projectIds = await groupProjectIds(group);
+  const all = await projectSubjects(user, projectIds);
+  const subjects = new Map([...all].filter(([, subject]) => !subject.namespace.deleting && can(user, 'read_issue', subject)));
+  const matchers = new Map(await Promise.all([...subjects.keys()].map(async (id) => [id, await matcherFor(id, filters)] as const)));
+  const colls = [...subjects.keys()].flatMap((id) => statesOf(filters.state).map((state) => collections.projectIssues(id, state)));
+  const select = (issue: Issue) =>
+    matchers.get(issue.projectId)!(issue) && canReadIssue(user, subjects.get(issue.projectId)!, issue) ? issue : undefined;
+  const stream: StreamSource<Issue> = colls.length > 0 ? mergedStream(colls, ascending, select) : { async *read() {} };
+  return { stream, subjects };
+}
+
+/** Internal: the ids of the projects of a group and its live subgroups, bounded. */
+async function groupProjectIds(group: Namespace): Promise<number[]> {
+  const ids: number[] = [];
+  const queue = [group];
+  const seen = new Set([group.id]);
+  for (let current = queue.shift(); current; current = queue.shift()) {
+    for await (const item of queryCollection(collections.namespaceProjects(current.id))) {
+      ids.push(Number(item.id));
+      if (ids.length > GROUP_PROJECT_LIMIT()) {
+        throw new ParamError(`the group has more than ${GROUP_PROJECT_LIMIT()} projects; list the issues of its projects or subgroups instead`);
+      }
+    }
+    if (!current.subgroupCount) continue;
+    for await (const item of queryCollection(collections.subgroups(current.id))) {
+      const child = groupFromItem(item);
+      if (child.deleting || seen.has(child.id)) continue;
+      seen.add(child.id);
+      queue.push(child);
+    }
+  }
+  return ids;
 }
 
 export type UserIssueScope = 'created_by_me' | 'assigned_to_me';

@@ -1,0 +1,143 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, rootToken } from '../support/api';
+import { addMember, createProject, createUser, unique, type TestProject, type TestUser } from '../support/fixtures';
+
+const REPORTER = 20;
+
+async function openIssuesCount(project: TestProject): Promise<number> {
+  return (await api(`/projects/${project.id}`, { token: rootToken() })).body.open_issues_count;
+}
+
+async function notesOf(project: TestProject, iid: number): Promise<Array<{ body: string; system: boolean }>> {
+  const response = await api(`/projects/${project.id}/issues/${iid}/notes`, { token: rootToken() });
+  expect(response.status).toBe(200);
+  return response.body;
+}
+
+describe('POST /projects/:id/issues/:issue_iid/move', () => {
+  let owner: TestUser;
+  let source: TestProject;
+  let target: TestProject;
+
+  beforeAll(async () => {
+    owner = await createUser();
+    source = await createProject(owner.token, { visibility: 'private' });
+    target = await createProject(owner.token, { visibility: 'private' });
+  });
+
+  async function openIssue(body: Record<string, unknown> = {}) {
+    const response = await api(`/projects/${source.id}/issues`, { token: owner.token, body: { title: unique('issue '), ...body } });
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    return response.body;
+  }
+
+  it('opens a copy in the target with mapped labels and milestone, and closes the original', async () => {
+    // Prepare
+    const milestoneTitle = unique('v');
+    for (const project of [source, target]) {
+      const created = await api(`/projects/${project.id}/milestones`, { token: owner.token, body: { title: milestoneTitle } });
+      expect(created.status).toBe(201);
+    }
+    const targetMilestone = (await api(`/projects/${target.id}/milestones`, { token: owner.token, query: { title: milestoneTitle } })).body[0];
+    expect((await api(`/projects/${target.id}/labels`, { token: owner.token, body: { name: 'Bug', color: 'red' } })).status).toBe(201);
+    const sourceMilestone = (await api(`/projects/${source.id}/milestones`, { token: owner.token, query: { title: milestoneTitle } })).body[0];
+    const issue = await openIssue({
+      description: 'details',
+      confidential: true,
+      due_date: '2030-01-31',
+      labels: 'bug,only-here',
+      milestone_id: sourceMilestone.id,
+      assignee_ids: [owner.id],
+    });
+    const [sourceOpen, targetOpen] = [await openIssuesCount(source), await openIssuesCount(target)];
+
+    // Act
+    const response = await api(`/projects/${source.id}/issues/${issue.iid}/move`, { token: owner.token, body: { to_project_id: target.id } });
+
+    // Assess
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    const moved = response.body;
+    expect(moved).toMatchObject({
+      project_id: target.id,
+      title: issue.title,
+      description: 'details',
+      confidential: true,
+      due_date: '2030-01-31',
+      state: 'opened',
+      labels: ['Bug'],
+      milestone: { id: targetMilestone.id, title: milestoneTitle },
+      author: { id: owner.id },
+      assignees: [{ id: owner.id }],
+    });
+    expect(moved.id).not.toBe(issue.id);
+    expect(moved.web_url).toContain(`${target.fullPath}/issues/${moved.iid}`);
+    // The label missing in the target was not created there.
+    const targetLabels = (await api(`/projects/${target.id}/labels`, { token: owner.token })).body.map((l: { name: string }) => l.name);
+    expect(targetLabels).toEqual(['Bug']);
+
+    const original = (await api(`/projects/${source.id}/issues/${issue.iid}`, { token: owner.token })).body;
+    expect(original.state).toBe('closed');
+    expect(await openIssuesCount(source)).toBe(sourceOpen - 1);
+    expect(await openIssuesCount(target)).toBe(targetOpen + 1);
+    expect(await notesOf(source, issue.iid)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ body: `moved to ${target.fullPath}#${moved.iid}`, system: true })]),
+    );
+    expect(await notesOf(target, moved.iid)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ body: `moved from ${source.fullPath}#${issue.iid}`, system: true })]),
+    );
+  });
+
+  it('answers 400 when the target is the source', async () => {
+    const issue = await openIssue();
+    const response = await api(`/projects/${source.id}/issues/${issue.iid}/move`, { token: owner.token, body: { to_project_id: source.id } });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ message: 'Cannot move issue to project it originates from!' });
+  });
+
+  it('answers 400 when the caller cannot administer the issue in the source', async () => {
+    // Prepare: a guest of the source who is owner of a target, and the author of the issue.
+    const other = await createUser();
+    await addMember('projects', source.id, other.id, 10);
+    const ownTarget = await createProject(other.token);
+    const issue = (await api(`/projects/${source.id}/issues`, { token: other.token, body: { title: unique('issue ') } })).body;
+    const before = await openIssuesCount(source);
+
+    // Act
+    const response = await api(`/projects/${source.id}/issues/${issue.iid}/move`, { token: other.token, body: { to_project_id: ownTarget.id } });
+
+    // Assess
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ message: 'Cannot move issue due to insufficient permissions!' });
+    expect(await openIssuesCount(source)).toBe(before);
+    expect(await openIssuesCount(ownTarget)).toBe(0);
+  });
+
+  it('answers 400 when the caller cannot open issues in the target', async () => {
+    const reporter = await createUser();
+    await addMember('projects', source.id, reporter.id, REPORTER);
+    const publicTarget = await createProject((await createUser()).token, { visibility: 'public', issues_enabled: false });
+    const issue = await openIssue();
+    const response = await api(`/projects/${source.id}/issues/${issue.iid}/move`, {
+      token: reporter.token,
+      body: { to_project_id: publicTarget.id },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ message: 'Cannot move issue due to insufficient permissions!' });
+  });
+
+  it('answers 404 Project Not Found when the caller cannot see the target', async () => {
+    const hidden = await createProject((await createUser()).token, { visibility: 'private' });
+    const issue = await openIssue();
+    const response = await api(`/projects/${source.id}/issues/${issue.iid}/move`, { token: owner.token, body: { to_project_id: hidden.id } });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ message: '404 Project Not Found' });
+    expect((await api(`/projects/${source.id}/issues/${issue.iid}`, { token: owner.token })).body.state).toBe('opened');
+  });
+
+  it('answers 400 when to_project_id is missing', async () => {
+    const issue = await openIssue();
+    const response = await api(`/projects/${source.id}/issues/${issue.iid}/move`, { token: owner.token, body: {} });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'to_project_id is missing' });
+  });
+});
