@@ -119,6 +119,7 @@ export const routeCatalog = {
     'PUT /projects/:id/issues/:issue_iid',
     'DELETE /projects/:id/issues/:issue_iid',
     'POST /projects/:id/issues/:issue_iid/move',
+    'GET /projects/:id/issues/:issue_iid/closed_by',
     'GET /groups/:id/issues',
   ],
   notes: [

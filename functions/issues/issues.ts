@@ -22,7 +22,7 @@ import {
   updateIssue,
   userIssueStream,
 } from '../../shared/domain/issues';
-import { paginate, paginateArray, type Page } from '../../shared/http/pagination';
+import { paginate, paginateArray, paginationParams, type Page } from '../../shared/http/pagination';
 import { created, noContent, ok } from '../../shared/http/response';
 import { route, type GroupRoutes } from '../../shared/http/route';
 import { presentIssues } from '../../shared/presenters/issues';
@@ -85,6 +85,17 @@ export const issueRoutes = {
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       return ok(await presentOne(await findIssueOrNotFound(subject, user, params.issue_iid), subject, user));
+    },
+  }),
+
+  'GET /projects/:id/issues/:issue_iid/closed_by': route({
+    params: z.object({ ...projectIdParam, ...issueIidParam, ...paginationParams }),
+    handler: async ({ params, user, link }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      await findIssueOrNotFound(subject, user, params.issue_iid);
+      // Merge requests that close the issue: none can exist until merge requests arrive.
+      const page = paginateArray(params, link, []);
+      return ok(page.items, page.headers);
     },
   }),
 

@@ -565,3 +565,20 @@ describe('GET /issues', () => {
     expect((await api('/issues', { token: user.token, query: { scope: 'everything' } })).status).toBe(400);
   });
 });
+
+describe('GET /projects/:id/issues/:issue_iid/closed_by', () => {
+  it('lists no merge requests (none exist yet) and hides issues the caller may not read', async () => {
+    const owner = await createUser();
+    const outsider = await createUser();
+    const project = await createProjectAs(owner.token);
+    const issue = await api(`/projects/${project.id}/issues`, { token: owner.token, body: { title: 'Closable' } });
+    expect(issue.status).toBe(201);
+    const closedBy = await api(`/projects/${project.id}/issues/${issue.body.iid}/closed_by`, { token: owner.token });
+    expect(closedBy.status).toBe(200);
+    expect(closedBy.body).toEqual([]);
+    expect(closedBy.headers.get('x-total')).toBe('0');
+    expect((await api(`/projects/${project.id}/issues/999999/closed_by`, { token: owner.token })).status).toBe(404);
+    expect((await api(`/projects/${project.id}/issues/${issue.body.iid}/closed_by`, { token: outsider.token })).status).toBe(404);
+    expect((await api(`/projects/${project.id}/issues/${issue.body.iid}/closed_by`)).status).toBe(401);
+  });
+});
