@@ -1,6 +1,6 @@
 /** Projects: list, search, read, create (also for another user), edit, delete, members' users, events. */
 import { z } from 'zod';
-import { authorize, can } from '../../shared/auth/policy';
+import { authorize, can, canReadEvent } from '../../shared/auth/policy';
 import { getMany } from '../../shared/data/batch';
 import { eventFromItem } from '../../shared/data/events';
 import { collections, keys } from '../../shared/data/keys';
@@ -170,11 +170,15 @@ export const projectRoutes = {
     anonymous: true,
     params: z.object({ ...paginationParams, ...projectIdParam }),
     handler: async ({ params, user, link }) => {
-      const { project } = await findProjectOrNotFound(params.id, user);
+      const subject = await findProjectOrNotFound(params.id, user);
       const page = await paginate(params, link, {
-        collection: collections.projectEvents(project.id),
+        collection: collections.projectEvents(subject.project.id),
         ascending: false,
-        select: eventFromItem,
+        // Events of confidential issues only for those who may read the issue.
+        select: (item) => {
+          const event = eventFromItem(item);
+          return canReadEvent(user, subject, event) ? event : undefined;
+        },
       });
       const authors = new Map(
         (await getMany([...new Set(page.items.map((e) => e.authorId))].map((id) => keys.user(id)))).map((item) => {

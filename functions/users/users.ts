@@ -1,13 +1,13 @@
 /** Users: list, read, create, modify, delete, block/unblock, current user, feeds, activities. */
 import { z } from 'zod';
-import { authorize, can } from '../../shared/auth/policy';
+import { authorize, can, canReadEvent } from '../../shared/auth/policy';
 import { eventFromItem } from '../../shared/data/events';
 import { collections } from '../../shared/data/keys';
 import { findUserOrNotFound } from '../../shared/domain/finders';
 import { createUser, deleteUser, listUsers, setUserState, updateUser } from '../../shared/domain/users';
 import { ForbiddenError } from '../../shared/http/errors';
 import { filteredCollection, paginate, paginationParams } from '../../shared/http/pagination';
-import { readableProjectIds } from '../../shared/domain/project-lists';
+import { readableProjects } from '../../shared/domain/project-lists';
 import { p, required } from '../../shared/http/params';
 import { created, emptyOk, ok } from '../../shared/http/response';
 import { noParams, route, type GroupRoutes } from '../../shared/http/route';
@@ -135,8 +135,11 @@ export const userRoutes = {
           ascending: false,
           select: eventFromItem,
           keep: async (events) => {
-            const readable = await readableProjectIds(user, events.map((event) => event.projectId));
-            return events.map((event) => readable.has(event.projectId));
+            const readable = await readableProjects(user, events.map((event) => event.projectId));
+            return events.map((event) => {
+              const subject = readable.get(event.projectId);
+              return subject !== undefined && canReadEvent(user, subject, event);
+            });
           },
         }),
       );

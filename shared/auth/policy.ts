@@ -134,6 +134,13 @@ export function canReadIssue(user: User | null, subject: ProjectSubject, issue: 
   return !issue.confidential || involved(user, issue) || can(user, 'read_confidential_issues', subject);
 }
 
+/** Whether a feed event may be shown: its project is readable, and a confidential issue's event only to those who may read the issue. */
+export function canReadEvent(user: User | null, subject: ProjectSubject, event: { restrictedTo?: number[] | null }): boolean {
+  if (!can(user, 'read_project', subject)) return false;
+  if (!event.restrictedTo) return true;
+  return (user !== null && event.restrictedTo.includes(user.id)) || can(user, 'read_confidential_issues', subject);
+}
+
 /** GitLab's `update_issue`: the author, an assignee, or reporter and above (admins included). */
 export function canUpdateIssue(user: User | null, subject: ProjectSubject, issue: IssueParties): boolean {
   return canReadIssue(user, subject, issue) && (involved(user, issue) || can(user, 'admin_issue', subject));

@@ -23,11 +23,16 @@ export interface ContributionEvent {
   title: string | null;
   data: Record<string, unknown> | null;
   note: Record<string, unknown> | null;
+  /**
+   * Set on events of confidential issues: the users (besides reporters and up) who may see the
+   * event — the issue's author and assignees, and whoever acted. Null for everything else.
+   */
+  restrictedTo?: number[] | null;
   createdAt: string;
 }
 
 export type NewEvent = Omit<ContributionEvent, 'id' | 'createdAt' | 'title' | 'data' | 'note' | 'targetId' | 'targetType' | 'targetTitle'> &
-  Partial<Pick<ContributionEvent, 'title' | 'data' | 'note' | 'targetId' | 'targetType' | 'targetTitle'>>;
+  Partial<Pick<ContributionEvent, 'title' | 'data' | 'note' | 'targetId' | 'targetType' | 'targetTitle' | 'restrictedTo'>>;
 
 /** Records an event; the one call every endpoint group uses when something feed-worthy happens. */
 export async function recordEvent(input: NewEvent): Promise<ContributionEvent> {

@@ -316,6 +316,7 @@ async function recordIssueEvent(issue: Issue, user: User, actionName: 'opened' |
     targetId: issue.id,
     targetType: 'Issue',
     targetTitle: issue.title,
+    restrictedTo: issue.confidential ? [...new Set([issue.authorId, ...issue.assigneeIds, user.id])] : null,
   });
 }
 

@@ -95,6 +95,7 @@ export async function createNote(subject: ProjectSubject, user: User, iid: numbe
     targetId: note.id,
     targetType: 'Note',
     targetTitle: issue.title,
+    restrictedTo: issue.confidential ? [...new Set([issue.authorId, ...issue.assigneeIds, user.id])] : null,
     note: {
       id: note.id,
       body: note.body,

@@ -208,14 +208,14 @@ export async function listProjects(
   return paginateArray(pagination, link, all);
 }
 
-/** Which of these projects `viewer` may read (one chunked batch load; for feeds across projects). */
-export async function readableProjectIds(viewer: User | null, projectIds: number[]): Promise<Set<number>> {
-  const readable = new Set<number>();
+/** The projects among `projectIds` that `viewer` may read, as subjects (chunked batch loads; for feeds across projects). */
+export async function readableProjects(viewer: User | null, projectIds: number[]): Promise<Map<number, ProjectSubject>> {
+  const readable = new Map<number, ProjectSubject>();
   const unique = [...new Set(projectIds)];
   const namespaceCache = new Map<number, Namespace>();
   for (let i = 0; i < unique.length; i += CHUNK) {
     const loaded = await loadSubjects(unique.slice(i, i + CHUNK), viewer, namespaceCache);
-    for (const [id, subject] of loaded) if (can(viewer, 'read_project', subject)) readable.add(id);
+    for (const [id, subject] of loaded) if (can(viewer, 'read_project', subject)) readable.set(id, subject);
   }
   return readable;
 }

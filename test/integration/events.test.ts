@@ -53,3 +53,27 @@ describe('event feeds', () => {
     expect(page.headers.get('x-next-page')).toBe('2');
   });
 });
+
+describe('event feeds and confidential issues', () => {
+  it('shows events of a confidential issue only to those who may read the issue', async () => {
+    // Prepare: a public project with a confidential and a normal issue
+    const owner = await createUser();
+    const [guest, reporter] = await Promise.all([createUser(), createUser()]);
+    const project = await createProject(owner.token, { visibility: 'public' });
+    await addMember('projects', project.id, guest.id, 10);
+    await addMember('projects', project.id, reporter.id, 20);
+    const secret = await api(`/projects/${project.id}/issues`, { token: owner.token, body: { title: 'Secret plan', confidential: true } });
+    const open = await api(`/projects/${project.id}/issues`, { token: owner.token, body: { title: 'Open plan' } });
+    expect([secret.status, open.status]).toEqual([201, 201]);
+    const titles = async (path: string, token?: string) =>
+      (await api(path, { token })).body.flatMap((event: { target_title: string | null }) => (event.target_title ? [event.target_title] : []));
+    // Act / Assess: project feed
+    expect(await titles(`/projects/${project.id}/events`)).toEqual(['Open plan']);
+    expect(await titles(`/projects/${project.id}/events`, guest.token)).toEqual(['Open plan']);
+    expect(await titles(`/projects/${project.id}/events`, reporter.token)).toEqual(['Open plan', 'Secret plan']);
+    expect(await titles(`/projects/${project.id}/events`, owner.token)).toEqual(['Open plan', 'Secret plan']);
+    // ...and the author's user feed
+    expect(await titles(`/users/${owner.id}/events`, guest.token)).toEqual(['Open plan']);
+    expect(await titles(`/users/${owner.id}/events`, reporter.token)).toEqual(['Open plan', 'Secret plan']);
+  });
+});
