@@ -12,13 +12,11 @@
  * live and changes the project's `openIssuesCount` when the issue's openness changes; edits and
  * deletions are conditioned on the `version` read, so a race changes the count once.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
-import { db } from './client';
 import { indexKeys, keys } from './keys';
 import { projectCounterUpdate, projectIsLive } from './projects';
-import type { Item } from './query';
-import { TransactionConditionFailed, transactWrite } from './transactions';
+import { getItem, isId, type Item } from './query';
+import { TransactionConditionFailed, transactWrite, versionedPut } from './transactions';
 import { entityFields } from './user-children';
 
 export type IssueState = 'opened' | 'closed';
@@ -70,24 +68,12 @@ function issueToItem(issue: Issue): Item {
 const isOpen = (issue: Issue) => issue.state === 'opened' && !issue.deletedAt;
 
 /** Internal: a put conditioned on the version read (`previous`), or on absence. */
-const putIssue = (issue: Issue, previous?: Issue) => ({
-  Put: {
-    TableName: table(),
-    Item: issueToItem(issue),
-    ...(previous
-      ? {
-          ConditionExpression: '#version = :version',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':version': previous.version },
-        }
-      : { ConditionExpression: 'attribute_not_exists(PK)' }),
-  },
-});
+const putIssue = (record: Issue, previous?: Issue) => versionedPut(table(), issueToItem(record), previous?.version);
 
 /** One issue of a project by iid (consistent read), deleted ones included; `undefined` when none. */
 export async function getIssue(projectId: number, iid: number): Promise<Issue | undefined> {
-  if (!Number.isSafeInteger(iid) || iid <= 0) return undefined;
-  const { Item: item } = await db().send(new GetCommand({ TableName: table(), Key: keys.issue(projectId, iid), ConsistentRead: true }));
+  if (!isId(iid)) return undefined;
+  const item = await getItem(keys.issue(projectId, iid));
   return item ? issueFromItem(item) : undefined;
 }
 

@@ -11,7 +11,7 @@ import { db } from './client';
 import { keys, collections, type Key } from './keys';
 import { projectIsLive } from './projects';
 import { getItem, isId, queryAll, type Item } from './query';
-import { TransactionConditionFailed, transactWrite } from './transactions';
+import { TransactionConditionFailed, transactWrite, versionedPut } from './transactions';
 import { entityFields } from './user-children';
 
 export type MilestoneState = 'active' | 'closed';
@@ -73,19 +73,7 @@ const deleteTitleClaim = (projectId: number, title: string, milestoneId: number)
 });
 
 /** Internal: a milestone write conditioned on the version read (`previous`), or on absence. */
-const putMilestone = (milestone: Milestone, previous?: Milestone) => ({
-  Put: {
-    TableName: table(),
-    Item: milestoneToItem(milestone),
-    ...(previous
-      ? {
-          ConditionExpression: '#version = :version',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':version': previous.version },
-        }
-      : { ConditionExpression: 'attribute_not_exists(PK)' }),
-  },
-});
+const putMilestone = (record: Milestone, previous?: Milestone) => versionedPut(table(), milestoneToItem(record), previous?.version);
 
 /** One milestone of a project (consistent read); `undefined` when there is none with that id there. */
 export async function getMilestone(projectId: number, milestoneId: number): Promise<Milestone | undefined> {

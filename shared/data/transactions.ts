@@ -7,6 +7,26 @@ import { db } from './client';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
+/**
+ * A Put of `item` conditioned on the version read before (optimistic locking), or, without one,
+ * on the item not existing yet: the write of a version-carrying entity.
+ */
+export function versionedPut(tableName: string, item: Record<string, unknown>, previousVersion?: number) {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: item,
+      ...(previousVersion !== undefined
+        ? {
+            ConditionExpression: '#version = :version',
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: { ':version': previousVersion },
+          }
+        : { ConditionExpression: 'attribute_not_exists(PK)' }),
+    },
+  };
+}
+
 /** A transaction whose conditions failed; `failed` lists the indexes of the items that failed. */
 export class TransactionConditionFailed extends Error {
   constructor(readonly failed: number[]) {
