@@ -1,7 +1,7 @@
 import { Gitlab } from '@gitbeaker/rest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, rootToken } from '../support/api';
-import { addMember as addMemberAsRoot, createProject as createProjectAs, createUser, unique, type TestUser } from '../support/fixtures';
+import { createUser, unique, type TestUser, newMember as addMember, ownedProject as createProject, type OwnedProject } from '../support/fixtures';
 
 const root = () => ({ token: rootToken() });
 
@@ -21,37 +21,17 @@ const HOOK_FIELDS = [
   'created_at',
 ].sort();
 
-interface HookProject {
-  id: number;
-  fullPath: string;
-  owner: TestUser;
-}
-
-/** Internal: a project created by a new user (its owner), with the given visibility. */
-async function createProject(visibility: 'private' | 'internal' | 'public' = 'private'): Promise<HookProject> {
-  const owner = await createUser();
-  const { id, fullPath } = await createProjectAs(owner.token, { visibility });
-  return { id, fullPath, owner };
-}
-
-/** Internal: a new user who is a member of `project` with `accessLevel`. */
-async function addMember(project: HookProject, accessLevel: number): Promise<TestUser> {
-  const user = await createUser();
-  await addMemberAsRoot('projects', project.id, user.id, accessLevel);
-  return user;
-}
-
 /** Internal: adds a hook (201 asserted). */
-async function addHook(project: HookProject, body: Record<string, unknown> = {}, token = project.owner.token) {
+async function addHook(project: OwnedProject, body: Record<string, unknown> = {}, token = project.owner.token) {
   const response = await api(`/projects/${project.id}/hooks`, { token, body: { url: `https://ci.example.com/${unique('h')}`, ...body } });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body;
 }
 
-const listHooks = async (project: HookProject) => (await api(`/projects/${project.id}/hooks`, { token: project.owner.token })).body;
+const listHooks = async (project: OwnedProject) => (await api(`/projects/${project.id}/hooks`, { token: project.owner.token })).body;
 
 describe('POST /projects/:id/hooks', () => {
-  let project: HookProject;
+  let project: OwnedProject;
   beforeAll(async () => {
     project = await createProject();
   });
@@ -359,8 +339,8 @@ describe('DELETE /projects/:id/hooks/:hook_id', () => {
 });
 
 describe('hook permissions', () => {
-  let priv: HookProject;
-  let pub: HookProject;
+  let priv: OwnedProject;
+  let pub: OwnedProject;
   let hookOfPrivate: { id: number };
   let hookOfPublic: { id: number };
   let developer: TestUser;
@@ -374,7 +354,7 @@ describe('hook permissions', () => {
   });
 
   /** Every hooks route on `project`, with a valid body where one is needed. */
-  const routes = (project: () => HookProject, hook: () => { id: number }) =>
+  const routes = (project: () => OwnedProject, hook: () => { id: number }) =>
     [
       ['GET list', () => ({ path: `/projects/${project().id}/hooks`, method: 'GET' as const })],
       ['POST', () => ({ path: `/projects/${project().id}/hooks`, method: 'POST' as const, body: { url: 'https://x.example.com' } })],

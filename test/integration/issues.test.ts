@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, rootToken } from '../support/api';
-import { addMember as addMemberAsRoot, createProject as createProjectAs, createUser, unique, type TestUser } from '../support/fixtures';
+import { createProject as createProjectAs, createUser, unique, type TestUser, newMember as addMember, ownedProject as createProject, type OwnedProject } from '../support/fixtures';
 
 const GUEST = 10;
 const REPORTER = 20;
@@ -33,43 +33,23 @@ const ISSUE_FIELDS = [
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
-interface IssueProject {
-  id: number;
-  fullPath: string;
-  owner: TestUser;
-}
-
-/** Internal: a project created by a new user (its owner), with the given visibility. */
-async function createProject(visibility: 'private' | 'internal' | 'public' = 'private'): Promise<IssueProject> {
-  const owner = await createUser();
-  const { id, fullPath } = await createProjectAs(owner.token, { visibility });
-  return { id, fullPath, owner };
-}
-
-/** Internal: a new user who is a member of `project` with `accessLevel`. */
-async function addMember(project: IssueProject, accessLevel: number): Promise<TestUser> {
-  const user = await createUser();
-  await addMemberAsRoot('projects', project.id, user.id, accessLevel);
-  return user;
-}
-
 /** Internal: opens an issue (201 asserted). */
-async function addIssue(project: IssueProject, body: Record<string, unknown> = {}, token = project.owner.token) {
+async function addIssue(project: OwnedProject, body: Record<string, unknown> = {}, token = project.owner.token) {
   const response = await api(`/projects/${project.id}/issues`, { token, body: { title: unique('issue '), ...body } });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body;
 }
 
-const issuesUrl = (project: IssueProject) => `/projects/${project.id}/issues`;
-const issueUrl = (project: IssueProject, iid: number) => `/projects/${project.id}/issues/${iid}`;
+const issuesUrl = (project: OwnedProject) => `/projects/${project.id}/issues`;
+const issueUrl = (project: OwnedProject, iid: number) => `/projects/${project.id}/issues/${iid}`;
 
-async function openIssuesCount(project: IssueProject): Promise<number> {
+async function openIssuesCount(project: OwnedProject): Promise<number> {
   const response = await api(`/projects/${project.id}`, { token: rootToken() });
   return response.body.open_issues_count;
 }
 
 describe('POST /projects/:id/issues', () => {
-  let project: IssueProject;
+  let project: OwnedProject;
   beforeAll(async () => {
     project = await createProject();
   });
@@ -238,7 +218,7 @@ describe('POST /projects/:id/issues', () => {
 });
 
 describe('GET /projects/:id/issues/:issue_iid', () => {
-  let project: IssueProject;
+  let project: OwnedProject;
   let guest: TestUser;
   let reporter: TestUser;
   let assignee: TestUser;
@@ -289,7 +269,7 @@ describe('GET /projects/:id/issues/:issue_iid', () => {
 });
 
 describe('GET /projects/:id/issues', () => {
-  let project: IssueProject;
+  let project: OwnedProject;
   let guest: TestUser;
   let milestoneTitle: string;
   let issues: Array<{ iid: number; id: number; title: string }>;
@@ -388,7 +368,7 @@ describe('GET /projects/:id/issues', () => {
 });
 
 describe('PUT /projects/:id/issues/:issue_iid', () => {
-  let project: IssueProject;
+  let project: OwnedProject;
   let guest: TestUser;
   let reporter: TestUser;
   beforeAll(async () => {
@@ -468,7 +448,7 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
 });
 
 describe('DELETE /projects/:id/issues/:issue_iid', () => {
-  let project: IssueProject;
+  let project: OwnedProject;
   let developer: TestUser;
   beforeAll(async () => {
     project = await createProject();

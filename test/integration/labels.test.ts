@@ -1,46 +1,26 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, rootToken } from '../support/api';
-import { addMember as addMemberAsRoot, createProject as createProjectAs, createUser, unique, type TestUser } from '../support/fixtures';
+import { createUser, unique, type TestUser, newMember as addMember, ownedProject as createProject, type OwnedProject } from '../support/fixtures';
 
 const LABEL_FIELDS = ['id', 'name', 'color', 'description', 'text_color', 'subscribed', 'priority', 'is_project_label'].sort();
 const COUNT_FIELDS = ['open_issues_count', 'closed_issues_count', 'open_merge_requests_count'];
 
-interface LabelProject {
-  id: number;
-  fullPath: string;
-  owner: TestUser;
-}
-
-/** Internal: a project created by a new user (its owner), with the given visibility. */
-async function createProject(visibility: 'private' | 'internal' | 'public' = 'private'): Promise<LabelProject> {
-  const owner = await createUser();
-  const { id, fullPath } = await createProjectAs(owner.token, { visibility });
-  return { id, fullPath, owner };
-}
-
-/** Internal: a new user who is a member of `project` with `accessLevel`. */
-async function addMember(project: LabelProject, accessLevel: number): Promise<TestUser> {
-  const user = await createUser();
-  await addMemberAsRoot('projects', project.id, user.id, accessLevel);
-  return user;
-}
-
 /** Internal: creates a label as the owner (201 asserted). */
-async function addLabel(project: LabelProject, body: Record<string, unknown> = {}) {
+async function addLabel(project: OwnedProject, body: Record<string, unknown> = {}) {
   const response = await api(`/projects/${project.id}/labels`, { token: project.owner.token, body: { name: unique('label'), color: '#428BCA', ...body } });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body;
 }
 
-const labelPath = (project: LabelProject, idOrName: string | number) => `/projects/${project.id}/labels/${encodeURIComponent(String(idOrName))}`;
+const labelPath = (project: OwnedProject, idOrName: string | number) => `/projects/${project.id}/labels/${encodeURIComponent(String(idOrName))}`;
 
-const labelNames = async (project: LabelProject) =>
+const labelNames = async (project: OwnedProject) =>
   ((await api(`/projects/${project.id}/labels`, { token: project.owner.token, query: { per_page: 100 } })).body as Array<{ name: string }>).map(
     (label) => label.name,
   );
 
 describe('POST /projects/:id/labels', () => {
-  let project: LabelProject;
+  let project: OwnedProject;
   beforeAll(async () => {
     project = await createProject();
   });
@@ -153,7 +133,7 @@ describe('POST /projects/:id/labels', () => {
 });
 
 describe('GET /projects/:id/labels', () => {
-  let project: LabelProject;
+  let project: OwnedProject;
   beforeAll(async () => {
     project = await createProject();
     for (const name of ['beta', 'Alpha', 'gamma', 'Delta']) await addLabel(project, { name, description: name === 'gamma' ? 'About ALPHA releases' : undefined });
@@ -200,7 +180,7 @@ describe('GET /projects/:id/labels', () => {
 });
 
 describe('GET /projects/:id/labels/:label_id', () => {
-  let project: LabelProject;
+  let project: OwnedProject;
   let label: { id: number; name: string };
   beforeAll(async () => {
     project = await createProject();
@@ -241,7 +221,7 @@ describe('GET /projects/:id/labels/:label_id', () => {
 });
 
 describe('PUT /projects/:id/labels/:label_id', () => {
-  let project: LabelProject;
+  let project: OwnedProject;
   beforeAll(async () => {
     project = await createProject();
   });
@@ -329,7 +309,7 @@ describe('PUT /projects/:id/labels/:label_id', () => {
 });
 
 describe('PUT /projects/:id/labels (label in the parameters)', () => {
-  let project: LabelProject;
+  let project: OwnedProject;
   beforeAll(async () => {
     project = await createProject();
   });
@@ -354,7 +334,7 @@ describe('PUT /projects/:id/labels (label in the parameters)', () => {
 });
 
 describe('DELETE /projects/:id/labels/:label_id and DELETE /projects/:id/labels', () => {
-  let project: LabelProject;
+  let project: OwnedProject;
   beforeAll(async () => {
     project = await createProject();
   });
@@ -405,7 +385,7 @@ describe('DELETE /projects/:id/labels/:label_id and DELETE /projects/:id/labels'
 });
 
 describe('label permissions', () => {
-  const labelsOf = (project: LabelProject) => `/projects/${project.id}/labels`;
+  const labelsOf = (project: OwnedProject) => `/projects/${project.id}/labels`;
 
   it('answers 401 to an anonymous request, even on a public project (GitLab authenticates every labels route)', async () => {
     const project = await createProject('public');

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, rootToken } from '../support/api';
-import { addMember as addMemberAsRoot, createProject as createProjectAs, createUser, unique, type TestUser } from '../support/fixtures';
+import { createUser, unique, type TestUser, newMember as addMember, ownedProject as createProject, type OwnedProject } from '../support/fixtures';
 
 const GUEST = 10;
 const REPORTER = 20;
@@ -22,37 +22,17 @@ const MILESTONE_FIELDS = [
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
-interface MilestoneProject {
-  id: number;
-  fullPath: string;
-  owner: TestUser;
-}
-
-/** Internal: a project created by a new user (its owner), with the given visibility. */
-async function createProject(visibility: 'private' | 'internal' | 'public' = 'private'): Promise<MilestoneProject> {
-  const owner = await createUser();
-  const { id, fullPath } = await createProjectAs(owner.token, { visibility });
-  return { id, fullPath, owner };
-}
-
-/** Internal: a new user who is a member of `project` with `accessLevel`. */
-async function addMember(project: MilestoneProject, accessLevel: number): Promise<TestUser> {
-  const user = await createUser();
-  await addMemberAsRoot('projects', project.id, user.id, accessLevel);
-  return user;
-}
-
 /** Internal: creates a milestone (201 asserted). */
-async function addMilestone(project: MilestoneProject, body: Record<string, unknown> = {}, token = project.owner.token) {
+async function addMilestone(project: OwnedProject, body: Record<string, unknown> = {}, token = project.owner.token) {
   const response = await api(`/projects/${project.id}/milestones`, { token, body: { title: unique('m'), ...body } });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body;
 }
 
-const milestoneUrl = (project: MilestoneProject, id: number) => `/projects/${project.id}/milestones/${id}`;
+const milestoneUrl = (project: OwnedProject, id: number) => `/projects/${project.id}/milestones/${id}`;
 
 describe('POST /projects/:id/milestones', () => {
-  let project: MilestoneProject;
+  let project: OwnedProject;
   beforeAll(async () => {
     project = await createProject();
   });
@@ -198,7 +178,7 @@ describe('POST /projects/:id/milestones', () => {
 });
 
 describe('GET /projects/:id/milestones/:milestone_id', () => {
-  let project: MilestoneProject;
+  let project: OwnedProject;
   let milestone: Record<string, unknown> & { id: number };
   beforeAll(async () => {
     project = await createProject();
@@ -232,7 +212,7 @@ describe('GET /projects/:id/milestones/:milestone_id', () => {
 });
 
 describe('PUT /projects/:id/milestones/:milestone_id', () => {
-  let project: MilestoneProject;
+  let project: OwnedProject;
   beforeAll(async () => {
     project = await createProject();
   });
@@ -393,7 +373,7 @@ describe('PUT /projects/:id/milestones/:milestone_id', () => {
 });
 
 describe('DELETE /projects/:id/milestones/:milestone_id', () => {
-  let project: MilestoneProject;
+  let project: OwnedProject;
   beforeAll(async () => {
     project = await createProject();
   });
@@ -424,7 +404,7 @@ describe('DELETE /projects/:id/milestones/:milestone_id', () => {
 });
 
 describe('GET /projects/:id/milestones', () => {
-  let project: MilestoneProject;
+  let project: OwnedProject;
   const titles = { alpha: unique('alpha '), beta: unique('beta '), gamma: unique('gamma ') };
   let created: Array<{ id: number; iid: number; title: string }>;
   beforeAll(async () => {
@@ -499,8 +479,8 @@ describe('GET /projects/:id/milestones', () => {
 });
 
 describe('milestone permissions', () => {
-  let privateProject: MilestoneProject;
-  let publicProject: MilestoneProject;
+  let privateProject: OwnedProject;
+  let publicProject: OwnedProject;
   let guest: TestUser;
   let reporter: TestUser;
   let stranger: TestUser;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, rootToken } from '../support/api';
-import { addMember as addMemberAsRoot, createProject as createProjectAs, createUser, type TestUser } from '../support/fixtures';
+import { createUser, type TestUser, newMember as addMember, ownedProject as createProject, type OwnedProject } from '../support/fixtures';
 
 const GUEST = 10;
 const DEVELOPER = 30;
@@ -23,46 +23,28 @@ const NOTE_FIELDS = [
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
-interface NoteProject {
-  id: number;
-  owner: TestUser;
-}
-
-/** Internal: a project created by a new user (its owner). */
-async function createProject(visibility: 'private' | 'internal' | 'public' = 'private'): Promise<NoteProject> {
-  const owner = await createUser();
-  const { id } = await createProjectAs(owner.token, { visibility });
-  return { id, owner };
-}
-
-async function addMember(project: NoteProject, accessLevel: number): Promise<TestUser> {
-  const user = await createUser();
-  await addMemberAsRoot('projects', project.id, user.id, accessLevel);
-  return user;
-}
-
-async function addIssue(project: NoteProject, body: Record<string, unknown> = {}) {
+async function addIssue(project: OwnedProject, body: Record<string, unknown> = {}) {
   const response = await api(`/projects/${project.id}/issues`, { token: project.owner.token, body: { title: 'An issue', ...body } });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body as { id: number; iid: number; title: string };
 }
 
-const notesUrl = (project: NoteProject, iid: number) => `/projects/${project.id}/issues/${iid}/notes`;
-const noteUrl = (project: NoteProject, iid: number, noteId: number) => `${notesUrl(project, iid)}/${noteId}`;
+const notesUrl = (project: OwnedProject, iid: number) => `/projects/${project.id}/issues/${iid}/notes`;
+const noteUrl = (project: OwnedProject, iid: number, noteId: number) => `${notesUrl(project, iid)}/${noteId}`;
 
-async function addNote(project: NoteProject, iid: number, token: string, body = 'A comment') {
+async function addNote(project: OwnedProject, iid: number, token: string, body = 'A comment') {
   const response = await api(notesUrl(project, iid), { token, body: { body } });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body;
 }
 
-async function userNotesCount(project: NoteProject, iid: number): Promise<number> {
+async function userNotesCount(project: OwnedProject, iid: number): Promise<number> {
   const response = await api(`/projects/${project.id}/issues/${iid}`, { token: rootToken() });
   return response.body.user_notes_count;
 }
 
 describe('POST /projects/:id/issues/:issue_iid/notes', () => {
-  let project: NoteProject;
+  let project: OwnedProject;
   beforeAll(async () => {
     project = await createProject();
   });
@@ -155,7 +137,7 @@ describe('POST /projects/:id/issues/:issue_iid/notes', () => {
 });
 
 describe('access', () => {
-  let project: NoteProject;
+  let project: OwnedProject;
   let issueIid: number;
   let secretIid: number;
   beforeAll(async () => {
@@ -195,7 +177,7 @@ describe('access', () => {
 });
 
 describe('GET /projects/:id/issues/:issue_iid/notes', () => {
-  let project: NoteProject;
+  let project: OwnedProject;
   let iid: number;
   let ids: number[];
   beforeAll(async () => {
@@ -258,7 +240,7 @@ describe('GET /projects/:id/issues/:issue_iid/notes', () => {
 });
 
 describe('single note: GET, PUT, DELETE', () => {
-  let project: NoteProject;
+  let project: OwnedProject;
   let developer: TestUser;
   let maintainer: TestUser;
   let iid: number;

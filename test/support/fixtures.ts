@@ -70,3 +70,24 @@ export async function addMember(kind: 'groups' | 'projects', id: number, userId:
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body;
 }
+
+/** A project created by a fresh user, who owns it through their personal namespace. */
+export interface OwnedProject {
+  id: number;
+  fullPath: string;
+  owner: TestUser;
+}
+
+/** Creates a project owned by a new user, with the given visibility. */
+export async function ownedProject(visibility: 'private' | 'internal' | 'public' = 'private'): Promise<OwnedProject> {
+  const owner = await createUser();
+  const { id, fullPath } = await createProject(owner.token, { visibility });
+  return { id, fullPath, owner };
+}
+
+/** A new user who is a member of `project` with `accessLevel` (added by root). */
+export async function newMember(project: { id: number }, accessLevel: number): Promise<TestUser> {
+  const user = await createUser();
+  await addMember('projects', project.id, user.id, accessLevel);
+  return user;
+}
