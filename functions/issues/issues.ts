@@ -16,17 +16,16 @@ import {
   findIssueOrNotFound,
   groupIssueStream,
   moveIssue,
-  projectIssuesByUpdate,
   projectIssueStream,
   projectSubjects,
   updateIssue,
   userIssueStream,
 } from '../../shared/domain/issues';
-import { paginate, paginateArray, paginationParams, type Page } from '../../shared/http/pagination';
+import { paginate, paginateArray, paginationParams } from '../../shared/http/pagination';
 import { created, noContent, ok } from '../../shared/http/response';
 import { route, type GroupRoutes } from '../../shared/http/route';
 import { presentIssues } from '../../shared/presenters/issues';
-import { createParams, filtersFrom, groupListParams, inputFrom, issueIidParam, moveParams, projectIdParam, projectListParams, updateParams, userListParams } from './params';
+import { createParams, filtersFrom, groupListParams, orderFrom, inputFrom, issueIidParam, moveParams, projectIdParam, projectListParams, updateParams, userListParams } from './params';
 
 const pathOf = (subject: ProjectSubject) => `${subject.namespace.fullPath}/${subject.project.path}`;
 
@@ -40,11 +39,7 @@ export const issueRoutes = {
   'GET /issues': route({
     params: userListParams,
     handler: async ({ params, user, link }) => {
-      const stream = userIssueStream(user!, params.scope, filtersFrom(params), params.sort === 'asc');
-      const page: Page<Issue> =
-        params.order_by === 'updated_at'
-          ? paginateArray(params, link, await collectByUpdate(stream, params.sort === 'asc'))
-          : await paginate(params, link, stream);
+      const page = await paginate(params, link, userIssueStream(user!, params.scope, filtersFrom(params), orderFrom(params)));
       const subjects = await projectSubjects(user, [...new Set(page.items.map((issue) => issue.projectId))]);
       const body = await presentIssues(page.items, (projectId) => pathOf(subjects.get(projectId)!));
       return ok(body, page.headers);
@@ -57,11 +52,7 @@ export const issueRoutes = {
       const subject = await findProjectOrNotFound(params.id, user);
       // GitLab's IssuesFinder: no issues for a caller who cannot read them (issues disabled).
       if (!can(user, 'read_issue', subject)) return ok([], paginateArray(params, link, []).headers);
-      const ascending = params.sort === 'asc';
-      const page =
-        params.order_by === 'updated_at'
-          ? paginateArray(params, link, await projectIssuesByUpdate(subject, user, filtersFrom(params), ascending))
-          : await paginate(params, link, await projectIssueStream(subject, user, filtersFrom(params), ascending));
+      const page = await paginate(params, link, await projectIssueStream(subject, user, filtersFrom(params), orderFrom(params)));
       return ok(await presentIssues(page.items, () => pathOf(subject)), page.headers);
     },
   }),
@@ -70,12 +61,8 @@ export const issueRoutes = {
     params: groupListParams,
     handler: async ({ params, user, link }) => {
       const { group } = await findGroupOrNotFound(params.id, user);
-      const ascending = params.sort === 'asc';
-      const { stream, subjects } = await groupIssueStream(group, user, filtersFrom(params), ascending);
-      const page: Page<Issue> =
-        params.order_by === 'updated_at'
-          ? paginateArray(params, link, await collectByUpdate(stream, ascending))
-          : await paginate(params, link, stream);
+      const { stream, subjects } = await groupIssueStream(group, user, filtersFrom(params), orderFrom(params));
+      const page = await paginate(params, link, stream);
       return ok(await presentIssues(page.items, (projectId) => pathOf(subjects.get(projectId)!)), page.headers);
     },
   }),
@@ -136,10 +123,3 @@ export const issueRoutes = {
     },
   }),
 } satisfies GroupRoutes<'issues'>;
-
-/** Internal: every entry of a stream, ordered by `updated_at` (no index holds that order). */
-async function collectByUpdate(stream: Awaited<ReturnType<typeof userIssueStream>>, ascending: boolean): Promise<Issue[]> {
-  const all: Issue[] = [];
-  for await (const entry of stream.read(undefined, 100)) if (entry.value) all.push(entry.value);
-  return all.sort((a, b) => (ascending ? 1 : -1) * (a.updatedAt.localeCompare(b.updatedAt) || a.id - b.id));
-}

@@ -1,6 +1,6 @@
 /** Parameters of the issue routes (GitLab's `issue_params` and `issues_params` groups). */
 import { z } from 'zod';
-import type { IssueFilters, IssueInput } from '../../shared/domain/issues';
+import type { IssueFilters, IssueInput, IssueOrder } from '../../shared/domain/issues';
 import { p, required } from '../../shared/http/params';
 import { paginationParams } from '../../shared/http/pagination';
 
@@ -107,6 +107,12 @@ export const inputFrom = (params: z.output<typeof createParams> | z.output<typeo
   createdAt: 'created_at' in params ? params.created_at : undefined,
   updatedAt: 'updated_at' in params ? params.updated_at : undefined,
   stateEvent: 'state_event' in params ? params.state_event : undefined,
+});
+
+/** The order a list is read in (`order_by` picks the index, `sort` the direction). */
+export const orderFrom = (params: { order_by: IssueOrder['orderBy']; sort: 'asc' | 'desc' }): IssueOrder => ({
+  orderBy: params.order_by,
+  ascending: params.sort === 'asc',
 });
 
 export const filtersFrom = (params: z.output<typeof projectListParams> | z.output<typeof userListParams> | z.output<typeof groupListParams>): IssueFilters => ({

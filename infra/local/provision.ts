@@ -13,6 +13,7 @@ import {
   DynamoDBClient,
   ResourceInUseException,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
   type AttributeDefinition,
@@ -21,7 +22,10 @@ import { CreateBucketCommand, HeadBucketCommand } from '@aws-sdk/client-s3';
 import { s3 } from '../../shared/data/client';
 import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '../../shared/data/table-definition';
 
-/** Creates the table if it does not exist and enables TTL. Returns whether it was created. */
+/**
+ * Creates the table if it does not exist, adds the indexes an older table lacks, and enables
+ * TTL. Returns whether the table was created.
+ */
 export async function ensureTable(tableName: string): Promise<boolean> {
   // A raw client: the document client used by the handlers cannot run control-plane commands.
   const client = new DynamoDBClient({});
@@ -65,6 +69,7 @@ export async function ensureTable(tableName: string): Promise<boolean> {
       // DynamoDB Local is ACTIVE at once; LocalStack and AWS take a moment.
       await waitUntilTableExists({ client, maxWaitTime: 120, minDelay: 1, maxDelay: 5 }, { TableName: tableName });
     }
+    if (!created) await addMissingIndexes(client, tableName);
     await enableTtl(client, tableName);
     return created;
   } finally {
@@ -80,6 +85,52 @@ async function tableExists(client: DynamoDBClient, tableName: string): Promise<b
     if (error instanceof ResourceNotFoundException) return false;
     throw error;
   }
+}
+
+/**
+ * Adds the global indexes of the definition that an existing table (made by an older version,
+ * e.g. a developer's `.data` from before an index was added) does not have: one at a time, as
+ * DynamoDB allows one index creation per UpdateTable, each waited for until ACTIVE.
+ */
+async function addMissingIndexes(client: DynamoDBClient, tableName: string): Promise<void> {
+  for (const index of GLOBAL_INDEXES) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (Table?.GlobalSecondaryIndexes?.some((existing) => existing.IndexName === index.indexName)) continue;
+    console.log(JSON.stringify({ level: 'INFO', message: 'adding a missing index', tableName, index: index.indexName }));
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: [
+          { AttributeName: index.partitionKey, AttributeType: 'S' },
+          { AttributeName: index.sortKey, AttributeType: 'S' },
+        ],
+        GlobalSecondaryIndexUpdates: [
+          {
+            Create: {
+              IndexName: index.indexName,
+              KeySchema: [
+                { AttributeName: index.partitionKey, KeyType: 'HASH' },
+                { AttributeName: index.sortKey, KeyType: 'RANGE' },
+              ],
+              Projection: { ProjectionType: 'ALL' },
+            },
+          },
+        ],
+      }),
+    );
+    await waitForIndex(client, tableName, index.indexName);
+  }
+}
+
+/** Polls until the index is ACTIVE (at once on DynamoDB Local; a backfill on AWS). */
+async function waitForIndex(client: DynamoDBClient, tableName: string, indexName: string): Promise<void> {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const status = Table?.GlobalSecondaryIndexes?.find((existing) => existing.IndexName === indexName)?.IndexStatus;
+    if (status === 'ACTIVE') return;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new Error(`index ${indexName} of ${tableName} did not become ACTIVE`);
 }
 
 /**

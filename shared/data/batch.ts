@@ -1,10 +1,12 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from './client';
 import type { Key } from './keys';
 import type { Item } from './query';
 
 const MAX_BATCH = 100;
+/** BatchWriteItem's limit. */
+const MAX_WRITE_BATCH = 25;
 const MAX_ROUNDS = 6;
 
 /**
@@ -36,3 +38,29 @@ export function byKey(items: Item[]): (key: Key) => Item | undefined {
   const map = new Map(items.map((item) => [`${item.PK}\u0000${item.SK}`, item]));
   return (key) => map.get(`${key.PK}\u0000${key.SK}`);
 }
+
+type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Key } };
+
+/**
+ * Writes many independent items with BatchWriteItem (chunks of 25, unprocessed requests sent
+ * again with backoff). Not atomic and unconditional: for items nothing reads until a later
+ * transaction makes them reachable (e.g. the notes copied to a moved issue), and for cleanup.
+ */
+async function writeMany(requests: WriteRequest[]): Promise<void> {
+  const table = config().tableName;
+  for (let start = 0; start < requests.length; start += MAX_WRITE_BATCH) {
+    let pending = requests.slice(start, start + MAX_WRITE_BATCH);
+    for (let round = 0; pending.length > 0; round++) {
+      if (round >= MAX_ROUNDS) throw new Error(`BatchWriteItem left ${pending.length} requests unprocessed`);
+      if (round > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** round));
+      const result = await db().send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+      pending = (result.UnprocessedItems?.[table] ?? []) as WriteRequest[];
+    }
+  }
+}
+
+/** Puts many items (see {@link writeMany}). */
+export const putMany = (items: Item[]) => writeMany(items.map((item) => ({ PutRequest: { Item: item } })));
+
+/** Deletes many items by key (see {@link writeMany}). */
+export const deleteMany = (keyList: Key[]) => writeMany(keyList.map((key) => ({ DeleteRequest: { Key: { PK: key.PK, SK: key.SK } } })));

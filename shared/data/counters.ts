@@ -9,15 +9,22 @@ import { keys } from './keys';
  * database sequences do.
  */
 export async function nextId(sequence: string): Promise<number> {
+  return (await nextIds(sequence, 1))[0];
+}
+
+/** `count` consecutive values of a sequence, in one `ADD` (e.g. the ids of notes copied together). */
+export async function nextIds(sequence: string, count: number): Promise<number[]> {
+  if (count === 0) return [];
   const result = await db().send(
     new UpdateCommand({
       TableName: config().tableName,
       Key: keys.counter(sequence),
-      UpdateExpression: 'ADD #value :one',
+      UpdateExpression: 'ADD #value :count',
       ExpressionAttributeNames: { '#value': 'value' },
-      ExpressionAttributeValues: { ':one': 1 },
+      ExpressionAttributeValues: { ':count': count },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  return Number(result.Attributes?.value);
+  const last = Number(result.Attributes?.value);
+  return Array.from({ length: count }, (_, i) => last - count + 1 + i);
 }

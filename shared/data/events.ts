@@ -34,8 +34,11 @@ export interface ContributionEvent {
 export type NewEvent = Omit<ContributionEvent, 'id' | 'createdAt' | 'title' | 'data' | 'note' | 'targetId' | 'targetType' | 'targetTitle'> &
   Partial<Pick<ContributionEvent, 'title' | 'data' | 'note' | 'targetId' | 'targetType' | 'targetTitle' | 'restrictedTo'>>;
 
-/** Records an event; the one call every endpoint group uses when something feed-worthy happens. */
-export async function recordEvent(input: NewEvent): Promise<ContributionEvent> {
+/**
+ * An event with its id and time, and the Put that records it, for a write that records its event
+ * in its own transaction (so the event exists exactly when the change does).
+ */
+export async function prepareEvent(input: NewEvent): Promise<{ event: ContributionEvent; put: { Put: { TableName: string; Item: Item } } }> {
   const event: ContributionEvent = {
     title: null,
     data: null,
@@ -47,12 +50,14 @@ export async function recordEvent(input: NewEvent): Promise<ContributionEvent> {
     id: await nextId('events'),
     createdAt: new Date().toISOString(),
   };
-  await db().send(
-    new PutCommand({
-      TableName: config().tableName,
-      Item: { ...keys.event(event.projectId, event.id), ...indexKeys.userEvents(event.authorId, event.id), type: 'Event', ...event },
-    }),
-  );
+  const item = { ...keys.event(event.projectId, event.id), ...indexKeys.userEvents(event.authorId, event.id), type: 'Event', ...event };
+  return { event, put: { Put: { TableName: config().tableName, Item: item } } };
+}
+
+/** Records an event on its own; the one call every endpoint group uses when something feed-worthy happens. */
+export async function recordEvent(input: NewEvent): Promise<ContributionEvent> {
+  const { event, put } = await prepareEvent(input);
+  await db().send(new PutCommand(put.Put));
   return event;
 }
 

@@ -3,12 +3,13 @@
  * `totalTimeSpent` in seconds, changed by single UpdateItem calls (`SET` / `ADD`) rather than a
  * read-modify-put, so two people logging time at once both count. Each update also bumps
  * `version`, so an issue edit racing with it (a Put conditioned on the version it read) retries
- * on the new values instead of overwriting them.
+ * on the new values instead of overwriting them. Each also stamps `updatedAt`, re-sorting the issue
+ * in the update-ordered lists (`touchIssue`).
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from './client';
-import { getIssue, issueFromItem, type Issue } from './issues';
+import { getIssue, issueFromItem, touchIssue, type Issue } from './issues';
 import { keys } from './keys';
 import type { TimeTracked } from '../domain/time-tracking';
 
@@ -30,19 +31,20 @@ const LIVE = 'attribute_exists(PK) AND (attribute_not_exists(deletedAt) OR attri
  * Applies one time-tracking change atomically and returns the issue as written. A negative
  * `spend` is refused (`exceeds_spent`) when it would take the total below zero.
  */
-export async function updateIssueTime(projectId: number, iid: number, change: TimeChange): Promise<TrackedIssue | TimeWriteFailure> {
-  const now = new Date().toISOString();
-  const values: Record<string, unknown> = { ':nullType': 'NULL', ':now': now, ':one': 1 };
+export async function updateIssueTime(issue: Issue, change: TimeChange): Promise<TrackedIssue | TimeWriteFailure> {
+  const { projectId, iid } = issue;
+  const touch = touchIssue(issue.id, new Date().toISOString());
+  const values: Record<string, unknown> = { ':nullType': 'NULL', ':one': 1, ...touch.values };
   let update: string;
   let condition = LIVE;
   if (change.kind === 'estimate') {
-    update = 'SET timeEstimate = :seconds, updatedAt = :now ADD version :one';
+    update = `SET timeEstimate = :seconds, ${touch.clause} ADD version :one`;
     values[':seconds'] = change.seconds;
   } else if (change.kind === 'reset_spent') {
-    update = 'SET totalTimeSpent = :zero, updatedAt = :now ADD version :one';
+    update = `SET totalTimeSpent = :zero, ${touch.clause} ADD version :one`;
     values[':zero'] = 0;
   } else {
-    update = 'SET updatedAt = :now ADD totalTimeSpent :seconds, version :one';
+    update = `SET ${touch.clause} ADD totalTimeSpent :seconds, version :one`;
     values[':seconds'] = change.seconds;
     if (change.seconds < 0) {
       condition += ' AND totalTimeSpent >= :needed';

@@ -48,7 +48,7 @@ export const keys = {
   milestone: (projectId: number, milestoneId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `MILESTONE#${pad(milestoneId)}` }),
   /** A project issue, by its iid (kept, marked `deletedAt`, when soft-deleted). */
   issue: (projectId: number, iid: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `ISSUE#${pad(iid)}` }),
-  /** A user's explicit subscription to an issue (present: subscribed). */
+  /** A user's explicit choice about an issue's notifications (`subscribed` true or false; absent: participants are subscribed). */
   issueSubscription: (projectId: number, iid: number, userId: number): Key => ({
     PK: `PROJECT#${projectId}`,
     SK: `SUBSCRIPTION#${pad(iid)}#${pad(userId)}`,
@@ -123,24 +123,60 @@ export const indexKeys = {
   groupShare: (groupId: number, projectId: number) => ({ GSI1PK: `GROUP_SHARES#${groupId}`, GSI1SK: pad(projectId) }),
   /** GSI1: a user's contribution events, newest first by event id. */
   userEvents: (userId: number, eventId: number) => ({ GSI1PK: `USER_EVENTS#${userId}`, GSI1SK: pad(eventId) }),
-  /** GSI1: a project's issues of one state (`opened`, `closed`) by creation time, then id. */
-  projectIssues: (projectId: number, state: string, createdAt: string, id: number) => ({
-    GSI1PK: `PROJECT_ISSUES#${projectId}#${state}`,
-    GSI1SK: issueOrderKey(createdAt, id),
+  /**
+   * The list indexes of a live issue, each twice: ordered by creation (GSI1 its project's issues
+   * of its state, GSI2 its author's, GSI3 its assignee's) and by last update (GSI4, GSI5, GSI6,
+   * same partitions). An issue has at most one assignee (GitLab CE), so one attribute serves.
+   */
+  issueLists: (issue: IssueListed) => ({
+    GSI1PK: issuePartitions.project(issue.projectId, issue.state),
+    GSI1SK: issueOrderKey(issue.createdAt, issue.id),
+    GSI2PK: issuePartitions.author(issue.authorId),
+    GSI2SK: issueOrderKey(issue.createdAt, issue.id),
+    GSI4PK: issuePartitions.project(issue.projectId, issue.state),
+    GSI5PK: issuePartitions.author(issue.authorId),
+    ...(issue.assigneeIds.length > 0
+      ? { GSI3PK: issuePartitions.assignee(issue.assigneeIds[0]), GSI3SK: issueOrderKey(issue.createdAt, issue.id), GSI6PK: issuePartitions.assignee(issue.assigneeIds[0]) }
+      : {}),
+    ...indexKeys.issueUpdated(issue.updatedAt, issue.id),
   }),
-  /** GSI2: the issues a user authored, by creation time, then id. */
-  userIssues: (authorId: number, createdAt: string, id: number) => ({ GSI2PK: `USER_ISSUES#${authorId}`, GSI2SK: issueOrderKey(createdAt, id) }),
-  /** GSI3: the issues assigned to a user (an issue has at most one assignee), by creation time, then id. */
-  assignedIssues: (assigneeId: number, createdAt: string, id: number) => ({
-    GSI3PK: `USER_ASSIGNED_ISSUES#${assigneeId}`,
-    GSI3SK: issueOrderKey(createdAt, id),
-  }),
+  /**
+   * The update-ordered sort keys of an issue (GSI4-6), set again whenever `updatedAt` changes.
+   * `GSI6SK` is written even when unassigned: without `GSI6PK` it indexes nothing.
+   */
+  issueUpdated: (updatedAt: string, id: number) => {
+    const key = issueOrderKey(updatedAt, id);
+    return { GSI4SK: key, GSI5SK: key, GSI6SK: key };
+  },
   /** GSI1: a user's todos by id. */
   userTodos: (userId: number, todoId: number) => ({ GSI1PK: `USER_TODOS#${userId}`, GSI1SK: pad(todoId) }),
 } as const;
 
-/** Sort key of issue lists: the ISO creation time, then the padded global id (unique, time-ordered). */
-export const issueOrderKey = (createdAt: string, id: number): string => `${createdAt}#${pad(id)}`;
+/** Sort key of issue lists: an ISO time (creation or last update), then the padded global id. */
+export const issueOrderKey = (time: string, id: number): string => `${time}#${pad(id)}`;
+
+/** What the issue list indexes are built from. */
+export interface IssueListed {
+  id: number;
+  projectId: number;
+  state: string;
+  authorId: number;
+  assigneeIds: number[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The order an issue list is read in: its index (`created_at`: GSI1-3, `updated_at`: GSI4-6). */
+export type IssueOrderBy = 'created_at' | 'updated_at';
+
+/** Internal: the partitions of the issue list indexes (the same in both orders). */
+const issuePartitions = {
+  project: (projectId: number, state: string) => `PROJECT_ISSUES#${projectId}#${state}`,
+  author: (userId: number) => `USER_ISSUES#${userId}`,
+  assignee: (userId: number) => `USER_ASSIGNED_ISSUES#${userId}`,
+};
+
+const byCreation = (orderBy: IssueOrderBy) => orderBy === 'created_at';
 
 /** A range of items read by one Query: a partition and an optional sort-key prefix or lower bound. */
 export interface Collection {
@@ -200,14 +236,17 @@ export const collections = {
   projectLabels: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'LABEL#'),
   /** A project's milestones by id (not their title claims: `MILESTONE_TITLE#` does not start with `MILESTONE#`). */
   projectMilestones: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'MILESTONE#'),
-  /** A project's issues of one state, by creation time (soft-deleted issues carry no index keys). */
-  projectIssues: (projectId: number, state: string) => indexCollection('GSI1', `PROJECT_ISSUES#${projectId}#${state}`),
+  /** A project's issues of one state, by creation or update time (soft-deleted issues carry no index keys). */
+  projectIssues: (projectId: number, state: string, orderBy: IssueOrderBy = 'created_at') =>
+    indexCollection(byCreation(orderBy) ? 'GSI1' : 'GSI4', issuePartitions.project(projectId, state)),
   /** The notes of one issue, by id (id order is creation order). */
   issueNotes: (projectId: number, issueIid: number) => tableCollection(`PROJECT#${projectId}`, `NOTE#${pad(issueIid)}#`),
-  /** The issues a user authored, by creation time. */
-  userIssues: (userId: number) => indexCollection('GSI2', `USER_ISSUES#${userId}`),
-  /** The issues assigned to a user, by creation time. */
-  assignedIssues: (userId: number) => indexCollection('GSI3', `USER_ASSIGNED_ISSUES#${userId}`),
+  /** The issues a user authored, by creation or update time. */
+  userIssues: (userId: number, orderBy: IssueOrderBy = 'created_at') =>
+    indexCollection(byCreation(orderBy) ? 'GSI2' : 'GSI5', issuePartitions.author(userId)),
+  /** The issues assigned to a user, by creation or update time. */
+  assignedIssues: (userId: number, orderBy: IssueOrderBy = 'created_at') =>
+    indexCollection(byCreation(orderBy) ? 'GSI3' : 'GSI6', issuePartitions.assignee(userId)),
   /** A user's todos by id. */
   userTodos: (userId: number) => indexCollection('GSI1', `USER_TODOS#${userId}`),
   /** Everything stored in a project's partition (used to delete a project completely). */

@@ -11,7 +11,6 @@
  */
 import { type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
-import { db } from './client';
 import { nextId } from './counters';
 import { collections, keys } from './keys';
 import { projectIsLive } from './projects';

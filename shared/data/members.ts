@@ -6,7 +6,7 @@
  */
 import { config } from '../config';
 import { getMany } from './batch';
-import { indexKeys, keys, type Key, type MemberSource } from './keys';
+import { indexKeys, keys, type MemberSource } from './keys';
 import type { Item } from './query';
 import { entityFields } from './user-children';
 

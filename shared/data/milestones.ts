@@ -7,8 +7,7 @@
  * conditioned on the `version` read, and a rename moves the claim in the same transaction.
  */
 import { config } from '../config';
-import { db } from './client';
-import { keys, collections, type Key } from './keys';
+import { keys, collections } from './keys';
 import { projectIsLive } from './projects';
 import { getItem, isId, queryAll, type Item } from './query';
 import { TransactionConditionFailed, transactWrite, versionedPut } from './transactions';

@@ -3,10 +3,8 @@
  * The full path (`group/subgroup`) is unique case-insensitively across all namespaces through
  * its claim; a username is its personal namespace's path, so users and groups never collide.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { getMany } from './batch';
-import { db } from './client';
 import { markDeleting } from './conditional';
 import { collections, indexKeys, keys } from './keys';
 import { putNewMembership, type Membership } from './members';

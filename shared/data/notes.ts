@@ -8,14 +8,19 @@
  * changes it with `ADD` in the same transaction as the note, conditioned on the issue being there
  * and not deleted. That update also bumps the issue's `version`, so an issue edit that read the
  * issue before the note (and would `Put` the old count back) fails its version condition and
- * re-reads instead of losing the change.
+ * re-reads instead of losing the change. A new comment also stamps the issue's `updated_at` (as
+ * GitLab touches the noteable), re-sorting it in the update-ordered lists.
+ *
+ * System notes are written by the issue writes themselves, in their transaction (`notePut`).
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from './client';
-import { keys } from './keys';
+import { touchIssue, type TransactItem } from './issues';
+import { putMany, deleteMany } from './batch';
+import { collections, keys } from './keys';
 import { projectIsLive } from './projects';
-import { getItem, type Item } from './query';
+import { getItem, queryAll, type Item } from './query';
 import { TransactionConditionFailed, transactWrite } from './transactions';
 import { entityFields } from './user-children';
 
@@ -51,30 +56,29 @@ const ISSUE_LIVE = 'attribute_exists(PK) AND (attribute_not_exists(deletedAt) OR
 
 /**
  * Internal: the issue item's part of a transaction: a liveness check, or `ADD userNotesCount`
- * (and `version`, see the module comment) when `delta` is not 0.
+ * (and `version`, see the module comment) when `delta` is not 0, stamping `updatedAt` when given.
  */
-function issuePart(projectId: number, issueIid: number, delta: number) {
-  if (delta === 0) {
-    return {
-      ConditionCheck: {
-        TableName: table(),
-        Key: keys.issue(projectId, issueIid),
-        ConditionExpression: ISSUE_LIVE,
-        ExpressionAttributeValues: { ':nullType': 'NULL' },
-      },
-    };
-  }
+function issuePart(note: Note, delta: number, touchedAt?: string) {
+  const key = keys.issue(note.projectId, note.issueIid);
+  const liveValues = { ':nullType': 'NULL' };
+  if (delta === 0) return { ConditionCheck: { TableName: table(), Key: key, ConditionExpression: ISSUE_LIVE, ExpressionAttributeValues: liveValues } };
+  const touch = touchedAt ? touchIssue(note.issueId, touchedAt) : undefined;
   return {
     Update: {
       TableName: table(),
-      Key: keys.issue(projectId, issueIid),
-      UpdateExpression: 'ADD userNotesCount :delta, #version :one',
+      Key: key,
+      UpdateExpression: `${touch ? `SET ${touch.clause} ` : ''}ADD userNotesCount :delta, #version :one`,
       ConditionExpression: ISSUE_LIVE,
       ExpressionAttributeNames: { '#version': 'version' },
-      ExpressionAttributeValues: { ':delta': delta, ':one': 1, ':nullType': 'NULL' },
+      ExpressionAttributeValues: { ':delta': delta, ':one': 1, ...liveValues, ...touch?.values },
     },
   };
 }
+
+/** The Put of a new note, for a write that adds it in its own transaction (system notes). */
+export const notePut = (note: Note) => ({
+  Put: { TableName: table(), Item: noteToItem(note), ConditionExpression: 'attribute_not_exists(PK)' },
+});
 
 /** Internal: runs a transaction of [project check, issue part, note part], naming the failure. */
 async function write(items: Parameters<typeof transactWrite>[0]): Promise<NoteWriteFailure | undefined> {
@@ -98,15 +102,11 @@ export async function getNote(projectId: number, issueIid: number, noteId: numbe
 
 /**
  * Adds a note while the project is live and the issue is not deleted; a non-system note counts
- * in the issue's `userNotesCount` in the same transaction.
+ * in the issue's `userNotesCount` and stamps its `updatedAt` in the same transaction, which also
+ * carries `extra` operations (the `commented on` event).
  */
-export async function insertNote(note: Note): Promise<Note | NoteWriteFailure> {
-  const failure = await write([
-    projectIsLive(note.projectId),
-    issuePart(note.projectId, note.issueIid, note.system ? 0 : 1),
-    { Put: { TableName: table(), Item: noteToItem(note), ConditionExpression: 'attribute_not_exists(PK)' } },
-  ]);
-  return failure ?? note;
+export async function insertNote(note: Note, extra: TransactItem[] = []): Promise<NoteWriteFailure | undefined> {
+  return write([projectIsLive(note.projectId), issuePart(note, note.system ? 0 : 1, note.system ? undefined : note.createdAt), notePut(note), ...extra]);
 }
 
 /** Replaces a note's body (last write wins); `undefined` when the note is gone. */
@@ -136,7 +136,21 @@ export async function updateNoteBody(note: Note, body: string, updatedAt: string
 export async function removeNote(note: Note): Promise<NoteWriteFailure | undefined> {
   return write([
     projectIsLive(note.projectId),
-    issuePart(note.projectId, note.issueIid, note.system ? 0 : -1),
+    issuePart(note, note.system ? 0 : -1),
     { Delete: { TableName: table(), Key: keys.note(note.projectId, note.issueIid, note.id), ConditionExpression: 'attribute_exists(PK)' } },
   ]);
 }
+
+/** Every note of an issue, oldest first (bounded by the issue; used to copy them on a move). */
+export async function listIssueNotes(projectId: number, issueIid: number): Promise<Note[]> {
+  return (await queryAll(collections.issueNotes(projectId, issueIid))).map(noteFromItem);
+}
+
+/**
+ * Writes notes outside a transaction: for copies under an issue that no transaction has made
+ * reachable yet (a move writes them first, then the issue; `removeNotes` cleans up a failed move).
+ */
+export const putNotes = (notes: Note[]) => putMany(notes.map(noteToItem));
+
+/** Removes notes without touching their issue's count (the cleanup of {@link putNotes}). */
+export const removeNotes = (notes: Note[]) => deleteMany(notes.map((note) => keys.note(note.projectId, note.issueIid, note.id)));

@@ -5,7 +5,6 @@
  * by atomic `ADD` inside the transaction that changes what they count.
  */
 import { config } from '../config';
-import { db } from './client';
 import { getItem, isId } from './query';
 import { markDeleting } from './conditional';
 import { indexKeys, keys } from './keys';

@@ -52,8 +52,10 @@ export async function deleteChild(key: Key): Promise<Item | undefined> {
   return item;
 }
 
+/** The table's key and index attributes (`PK`, `SK`, `GSI<n>PK`, `GSI<n>SK`). */
+const BOOKKEEPING = /^(PK|SK|GSI\d+(PK|SK)|type|ownedKeys)$/;
+
 /** Strips the table's bookkeeping attributes from an item. */
 export function entityFields(item: Item): Item {
-  const { PK, SK, GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK, type, ownedKeys, ...fields } = item;
-  return fields;
+  return Object.fromEntries(Object.entries(item).filter(([name]) => !BOOKKEEPING.test(name)));
 }

@@ -4,26 +4,45 @@
  * first finds the issue as the caller may see it (404 otherwise, confidential rules included).
  */
 import { can, type ProjectSubject } from '../auth/policy';
-import { deleteSubscription, putSubscription } from '../data/issue-subscriptions';
+import { setSubscription, subscriptionOf } from '../data/issue-subscriptions';
 import { updateIssueTime, type TimeChange, type TrackedIssue } from '../data/issue-time';
 import { insertPendingTodo, type Todo } from '../data/todos';
 import type { User } from '../data/users';
-import { ForbiddenError, NotFoundError, NotModifiedError, ValidationError } from '../http/errors';
+import { ConflictError, ForbiddenError, NotFoundError, NotModifiedError, ValidationError } from '../http/errors';
 import { findIssueOrNotFound } from './issues';
+import { isAuthorOrAssignee } from './subscriptions';
 import { parseDuration } from './time-tracking';
 
-/** Subscribes `user` to the issue; 304 when already subscribed. */
+/** Subscribes `user` to the issue; 304 when already subscribed (explicitly, or as author or assignee). */
 export async function subscribeToIssue(subject: ProjectSubject, user: User, iid: number): Promise<TrackedIssue> {
   const issue = await findIssueOrNotFound(subject, user, iid);
-  if (!(await putSubscription(subject.project.id, issue.iid, user.id))) throw new NotModifiedError();
+  await changeSubscription(issue, user.id, true);
   return issue;
 }
 
-/** Unsubscribes `user` from the issue; 304 when not subscribed. */
+/** Unsubscribes `user` from the issue (an author or assignee too); 304 when not subscribed. */
 export async function unsubscribeFromIssue(subject: ProjectSubject, user: User, iid: number): Promise<TrackedIssue> {
   const issue = await findIssueOrNotFound(subject, user, iid);
-  if (!(await deleteSubscription(subject.project.id, issue.iid, user.id))) throw new NotModifiedError();
+  await changeSubscription(issue, user.id, false);
   return issue;
+}
+
+/** Lost races re-read the state, which usually settles it (304); this many give up (409). */
+const SUBSCRIPTION_ATTEMPTS = 5;
+
+/**
+ * Internal: records `wanted` as the user's explicit choice, written only if the record is still
+ * as read, so concurrent requests cannot both change it.
+ * @throws NotModifiedError when the user's state already is `wanted`; ConflictError when the
+ *   record kept changing (or the project is being deleted).
+ */
+async function changeSubscription(issue: TrackedIssue, userId: number, wanted: boolean): Promise<void> {
+  for (let attempt = 1; attempt <= SUBSCRIPTION_ATTEMPTS; attempt++) {
+    const explicit = await subscriptionOf(issue.projectId, issue.iid, userId);
+    if ((explicit ?? isAuthorOrAssignee(issue, userId)) === wanted) throw new NotModifiedError();
+    if (await setSubscription(issue.projectId, issue.iid, userId, wanted, explicit)) return;
+  }
+  throw new ConflictError('The subscription was changed by another request; try again');
 }
 
 /** Marks a todo for `user` on the issue; 304 when they already have a pending one for it. */
@@ -68,7 +87,7 @@ export async function trackIssueTime(subject: ProjectSubject, user: User, iid: n
   if (!can(user, 'admin_issue', subject)) throw new ForbiddenError();
   const change = toChange(action);
   if (change === undefined) return issue; // adding 0 changes nothing
-  const result = await updateIssueTime(subject.project.id, issue.iid, change);
+  const result = await updateIssueTime(issue, change);
   if (result === 'issue_gone') throw new NotFoundError('Issue');
   if (result === 'exceeds_spent') throw new ValidationError({ base: ['Time to subtract exceeds the total time spent'] });
   return result;

@@ -7,25 +7,30 @@
 import { projectAccessFor, projectAccessForMany } from '../auth/access';
 import { can, canReadIssue, canUpdateIssue, type ProjectSubject } from '../auth/policy';
 import { byKey, getMany } from '../data/batch';
-import { nextId } from '../data/counters';
-import { recordEvent } from '../data/events';
-import { getIssue, insertIssue, issueFromItem, replaceIssue, type Issue, type IssueState } from '../data/issues';
-import { collections, keys, type Collection } from '../data/keys';
-import { findLabelByName } from '../data/labels';
-import { namespaceFromItem } from '../data/namespaces';
+import { nextId, nextIds } from '../data/counters';
+import { prepareEvent, type NewEvent } from '../data/events';
+import { getIssue, insertIssue, issueFromItem, replaceIssue, writeIssues, type Issue, type IssueState, type TransactItem } from '../data/issues';
+import { collections, keys, type Collection, type IssueOrderBy } from '../data/keys';
+import { findLabelByName, getLabel, listLabels } from '../data/labels';
+import { getMilestone, listMilestones } from '../data/milestones';
+import { namespaceFromItem, type Namespace } from '../data/namespaces';
+import { listIssueNotes, notePut, putNotes, removeNotes, type Note } from '../data/notes';
 import { projectFromItem, type Project } from '../data/projects';
-import { queryAll, queryCollection, type Item } from '../data/query';
+import { queryCollection, type Item } from '../data/query';
 import { getUser, type User } from '../data/users';
-import { getLabel } from '../data/labels';
-import { getMilestone } from '../data/milestones';
-import { namespaceFromItem as groupFromItem, type Namespace } from '../data/namespaces';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../http/errors';
 import { filteredCollection, type StreamSource } from '../http/pagination';
 import { ensureLabels } from './labels';
-import { addSystemNote } from './notes';
 import { findMilestoneByTitle, findMilestoneInProject, MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from './milestones';
+import { movedNote, systemNotesFor, type IssueChangeSummary } from './system-notes';
 
 const MAX_ATTEMPTS = 5;
+
+/**
+ * Most labels on one issue: each label's counts change in the issue's transaction, which
+ * DynamoDB caps at 100 operations (a move writes two issues with their labels).
+ */
+export const MAX_LABELS_PER_ISSUE = 40;
 
 /** The issue as the caller may see it; 404 `Issue Not Found` when absent, deleted or confidential to them. */
 export async function findIssueOrNotFound(subject: ProjectSubject, user: User | null, iid: number): Promise<Issue> {
@@ -84,6 +89,9 @@ interface Relations {
 
 async function resolveRelations(subject: ProjectSubject, input: IssueInput): Promise<Relations> {
   let labelIds: number[] | undefined;
+  if (input.labels !== undefined && new Set(input.labels.map((name) => name.toLowerCase())).size > MAX_LABELS_PER_ISSUE) {
+    throw new ValidationError({ labels: [`are too many (maximum is ${MAX_LABELS_PER_ISSUE})`] });
+  }
   if (input.labels !== undefined) labelIds = (await ensureLabels(subject.project, input.labels)).map((label) => label.id);
   let milestoneId: number | null | undefined;
   if (input.milestoneId === null || input.milestoneId === 0) milestoneId = null;
@@ -115,9 +123,10 @@ async function canBeAssigned(userId: number, subject: ProjectSubject): Promise<b
 }
 
 /**
- * Opens an issue in the project, authored by `user`, and counts it in `open_issues_count` in the
- * same transaction. The iid comes from the project's own sequence: unique under concurrency,
- * gaps possible (a failed create spends a number, as in GitLab).
+ * Opens an issue in the project, authored by `user`, and counts it in `open_issues_count`, its
+ * labels' counts and the `opened` event in the same transaction. The iid comes from the
+ * project's own sequence: unique under concurrency, gaps possible (a failed create spends a
+ * number, as in GitLab).
  *
  * @throws ForbiddenError unless `create_issue`; ValidationError on a bad title or description.
  * @example
@@ -132,7 +141,7 @@ export async function createIssue(subject: ProjectSubject, user: User, input: Is
     input.createdAt !== undefined && can(user, 'set_issue_timestamps', subject) ? isoTimestamp(input.createdAt, 'created_at') : new Date().toISOString();
   const relations: Relations = can(user, 'admin_issue', subject) ? await resolveRelations(subject, input) : {};
   const [id, iid] = await Promise.all([nextId('issues'), nextId(`issues#${subject.project.id}`)]);
-  const result = await insertIssue({
+  const issue: Issue = {
     id,
     iid,
     projectId: subject.project.id,
@@ -150,19 +159,20 @@ export async function createIssue(subject: ProjectSubject, user: User, input: Is
     closedAt: null,
     deletedAt: null,
     version: 1,
-  });
+  };
+  const result = await insertIssue(issue, await sideEffects(issue, user, { event: 'opened' }));
   if (result === 'project_gone') throw new NotFoundError('Project');
   if (result === 'issue_changed') throw new ConflictError('Issue iid already in use; try again');
-  await recordIssueEvent(result, user, 'opened');
   return result;
 }
 
 const STATE_AFTER: Record<NonNullable<IssueInput['stateEvent']>, IssueState> = { close: 'closed', reopen: 'opened' };
 
 /**
- * Edits an issue, re-reading and re-applying the changes when another edit wins the race; a
- * `close` or `reopen` changes `open_issues_count` in the same transaction as the state, and only
- * when the state read actually changes (closing a closed issue changes nothing).
+ * Edits an issue, re-reading and re-applying the changes when another edit wins the race. The
+ * issue, the project's and labels' counts, the `closed`/`reopened` event and a system note for
+ * each change (title, description, labels, milestone, assignee, due date, confidentiality,
+ * state) are one transaction; closing a closed issue changes nothing.
  *
  * @throws NotFoundError `Issue` (absent, deleted or confidential to the caller); ForbiddenError
  *   unless the caller is the author, the assignee or a reporter and above.
@@ -197,20 +207,18 @@ export async function updateIssue(subject: ProjectSubject, user: User, iid: numb
       updatedAt: updatedAt ?? now,
     };
     validate(next);
-    const result = await replaceIssue(current, next);
+    const stateEvent = state === current.state ? undefined : state === 'closed' ? 'closed' : 'reopened';
+    const notes = systemNotesFor(await summarize(current, next));
+    const result = await replaceIssue(current, next, await sideEffects(next, user, { event: stateEvent, notes }));
     if (result === 'project_gone') throw new NotFoundError('Project');
-    if (result !== 'issue_changed') {
-      if (state !== current.state) await recordIssueEvent(result, user, state === 'closed' ? 'closed' : 'reopened');
-      if (state !== current.state) await addSystemNote(subject.project, result, state === 'closed' ? 'closed' : 'reopened', user);
-      return result;
-    }
+    if (result !== 'issue_changed') return result;
     if (attempt >= MAX_ATTEMPTS) throw new ConflictError('The issue was modified by another request; try again');
   }
 }
 
 /**
  * Soft-deletes an issue (owners and admins): it leaves every read and list, keeps its iid, and an
- * open issue leaves `open_issues_count` in the same transaction.
+ * open issue leaves `open_issues_count` (and its labels' counts) in the same transaction.
  */
 export async function deleteIssue(subject: ProjectSubject, user: User, iid: number): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -226,11 +234,13 @@ export async function deleteIssue(subject: ProjectSubject, user: User, iid: numb
 
 /**
  * Moves an issue to another project (GitLab's `Issues::MoveService`): a new issue in `target`
- * with a new iid, the same title, description, confidentiality and due date, the original
- * author, the assignee when they can read the target, the labels of the same names that exist
- * in the target (none are created) and the milestone of the same title there. The original is
- * then closed; each issue gets a system note pointing at the other. Both projects'
- * `open_issues_count` change in the transactions that write the issues.
+ * with a new iid and the original's title, description, confidentiality, due date, author,
+ * creation time and time tracking; the assignee when they can read the target; the labels of the
+ * same names that exist in the target (none are created) and the milestone of the same title
+ * there. The notes are copied (authors and times kept). Then, in one transaction, the new issue
+ * appears with a `moved from` note, the original is closed with a `moved to` note, and both
+ * projects' and labels' counts change; a concurrent change to the original (an edit, a comment)
+ * makes the move start over, so no comment is left behind.
  *
  * @throws NotFoundError `Issue` when the caller cannot read it; BadRequestError with GitLab's
  *   messages when `target` is the source, or the caller lacks `admin_issue` on the source or
@@ -239,57 +249,61 @@ export async function deleteIssue(subject: ProjectSubject, user: User, iid: numb
  * const moved = await moveIssue(source, user, 3, target); // moved.projectId === target.project.id
  */
 export async function moveIssue(source: ProjectSubject, user: User, iid: number, target: ProjectSubject): Promise<Issue> {
-  const original = await findIssueOrNotFound(source, user, iid);
-  if (target.project.id === source.project.id) throw new BadRequestError('Cannot move issue to project it originates from!');
-  if (!can(user, 'admin_issue', source) || !can(user, 'create_issue', target)) {
-    throw new BadRequestError('Cannot move issue due to insufficient permissions!');
-  }
-  const [labelIds, milestoneId, assigneeIds] = await Promise.all([
-    mappedLabelIds(original, target.project.id),
-    mappedMilestoneId(original, target.project.id),
-    Promise.all(original.assigneeIds.map(async (id) => ((await canBeAssigned(id, target)) ? [id] : []))).then((ids) => ids.flat()),
-  ]);
-  const [id, newIid] = await Promise.all([nextId('issues'), nextId(`issues#${target.project.id}`)]);
-  const now = new Date().toISOString();
-  const moved = await insertIssue({
-    id,
-    iid: newIid,
-    projectId: target.project.id,
-    title: original.title,
-    description: original.description,
-    state: 'opened',
-    confidential: original.confidential,
-    authorId: original.authorId,
-    assigneeIds,
-    milestoneId,
-    labelIds,
-    dueDate: original.dueDate,
-    createdAt: now,
-    updatedAt: now,
-    closedAt: null,
-    deletedAt: null,
-    version: 1,
-  });
-  if (moved === 'project_gone') throw new NotFoundError('Project');
-  if (moved === 'issue_changed') throw new ConflictError('Issue iid already in use; try again');
-  await recordIssueEvent(moved, user, 'opened');
-  await addSystemNote(target.project, moved, `moved from ${pathOf(source)}#${original.iid}`, user);
-
-  // Close the original (re-read on a lost race); an issue already closed keeps its state.
   for (let attempt = 1; ; attempt++) {
-    const current = attempt === 1 ? original : await getIssue(source.project.id, iid);
-    if (!current || current.deletedAt) break;
-    const closedAt = current.state === 'closed' ? current.closedAt : new Date().toISOString();
-    const result = await replaceIssue(current, { ...current, state: 'closed', closedAt, updatedAt: new Date().toISOString() });
-    if (result === 'project_gone') break;
-    if (result !== 'issue_changed') {
-      if (current.state !== 'closed') await recordIssueEvent(result, user, 'closed');
-      await addSystemNote(source.project, result, `moved to ${pathOf(target)}#${moved.iid}`, user);
-      break;
+    const original = await findIssueOrNotFound(source, user, iid);
+    if (target.project.id === source.project.id) throw new BadRequestError('Cannot move issue to project it originates from!');
+    // GitLab's `can_move?`: an issue moved once stays where it was moved to.
+    if (original.movedToId || !can(user, 'admin_issue', source) || !can(user, 'create_issue', target)) {
+      throw new BadRequestError('Cannot move issue due to insufficient permissions!');
     }
+    const [labelIds, milestoneId, assigneeIds, notes] = await Promise.all([
+      mappedLabelIds(original, target.project.id),
+      mappedMilestoneId(original, target.project.id),
+      Promise.all(original.assigneeIds.map(async (id) => ((await canBeAssigned(id, target)) ? [id] : []))).then((ids) => ids.flat()),
+      listIssueNotes(source.project.id, original.iid),
+    ]);
+    const [id, newIid] = await Promise.all([nextId('issues'), nextId(`issues#${target.project.id}`)]);
+    const now = new Date().toISOString();
+    const moved: Issue = {
+      ...original,
+      id,
+      iid: newIid,
+      projectId: target.project.id,
+      state: 'opened',
+      assigneeIds,
+      milestoneId,
+      labelIds,
+      updatedAt: now,
+      closedAt: null,
+      deletedAt: null,
+      movedToId: null,
+      userNotesCount: notes.filter((note) => !note.system).length,
+    } as Issue;
+    const copies = (await nextIds('notes', notes.length)).map(
+      (noteId, i): Note => ({ ...notes[i], id: noteId, projectId: moved.projectId, issueIid: moved.iid, issueId: moved.id }),
+    );
+    const closed: Issue = {
+      ...original,
+      state: 'closed',
+      closedAt: original.state === 'closed' ? original.closedAt : now,
+      updatedAt: now,
+      movedToId: moved.id,
+    };
+    const extra = [
+      ...(await sideEffects(moved, user, { event: 'opened', notes: [movedNote('from', pathOf(source), original.iid)] })),
+      ...(await sideEffects(closed, user, {
+        event: original.state === 'closed' ? undefined : 'closed',
+        notes: [movedNote('to', pathOf(target), moved.iid)],
+      })),
+    ];
+    // The copies are unreachable until the transaction below creates their issue.
+    await putNotes(copies);
+    const result = await writeIssues([{ next: moved }, { previous: original, next: closed }], extra);
+    if (typeof result !== 'string') return result[0];
+    await removeNotes(copies);
+    if (result === 'project_gone') throw new NotFoundError('Project');
     if (attempt >= MAX_ATTEMPTS) throw new ConflictError('The issue was modified by another request; try again');
   }
-  return moved;
 }
 
 const pathOf = (subject: ProjectSubject) => `${subject.namespace.fullPath}/${subject.project.path}`;
@@ -308,16 +322,66 @@ async function mappedMilestoneId(issue: Issue, targetProjectId: number): Promise
   return milestone ? ((await findMilestoneByTitle(targetProjectId, milestone.title))?.id ?? null) : null;
 }
 
-async function recordIssueEvent(issue: Issue, user: User, actionName: 'opened' | 'closed' | 'reopened'): Promise<void> {
-  await recordEvent({
-    projectId: issue.projectId,
-    authorId: user.id,
-    actionName,
-    targetId: issue.id,
-    targetType: 'Issue',
-    targetTitle: issue.title,
-    restrictedTo: issue.confidential ? [...new Set([issue.authorId, ...issue.assigneeIds, user.id])] : null,
-  });
+/**
+ * Internal: what an issue write changed that its system notes tell, with the names of the labels,
+ * milestone and users involved (read only for the parts that changed).
+ */
+async function summarize(before: Issue, after: Issue): Promise<IssueChangeSummary> {
+  const summary: IssueChangeSummary = {};
+  if (after.title !== before.title) summary.title = { from: before.title, to: after.title };
+  if (after.description !== before.description) summary.description = true;
+  const added = after.labelIds.filter((id) => !before.labelIds.includes(id));
+  const removed = before.labelIds.filter((id) => !after.labelIds.includes(id));
+  if (added.length + removed.length > 0) {
+    const names = new Map((await listLabels(after.projectId)).map((label) => [label.id, label.name]));
+    const named = (ids: number[]) => ids.flatMap((id) => (names.has(id) ? [names.get(id)!] : []));
+    summary.labels = { added: named(added), removed: named(removed) };
+  }
+  if (after.milestoneId !== before.milestoneId) {
+    summary.milestone = after.milestoneId === null ? null : ((await getMilestone(after.projectId, after.milestoneId))?.title ?? null);
+  }
+  const assigned = after.assigneeIds.filter((id) => !before.assigneeIds.includes(id));
+  const unassigned = before.assigneeIds.filter((id) => !after.assigneeIds.includes(id));
+  if (assigned.length + unassigned.length > 0) {
+    const usernames = async (ids: number[]) => (await Promise.all(ids.map(getUser))).flatMap((u) => (u ? [u.username] : []));
+    summary.assignees = { added: await usernames(assigned), removed: await usernames(unassigned) };
+  }
+  if (after.dueDate !== before.dueDate) summary.dueDate = after.dueDate;
+  if (after.confidential !== before.confidential) summary.confidential = after.confidential;
+  if (after.state !== before.state) summary.state = after.state === 'closed' ? 'closed' : 'reopened';
+  return summary;
+}
+
+/**
+ * Internal: the operations an issue write carries in its transaction: its feed event (a
+ * confidential issue's is restricted to its author, assignee and the actor) and its system notes.
+ */
+async function sideEffects(
+  issue: Issue,
+  user: User,
+  effects: { event?: 'opened' | 'closed' | 'reopened'; notes?: string[] },
+): Promise<TransactItem[]> {
+  const operations: TransactItem[] = [];
+  if (effects.event) {
+    const event: NewEvent = {
+      projectId: issue.projectId,
+      authorId: user.id,
+      actionName: effects.event,
+      targetId: issue.id,
+      targetType: 'Issue',
+      targetTitle: issue.title,
+      restrictedTo: issue.confidential ? [...new Set([issue.authorId, ...issue.assigneeIds, user.id])] : null,
+    };
+    operations.push((await prepareEvent(event)).put);
+  }
+  const bodies = effects.notes ?? [];
+  const ids = await nextIds('notes', bodies.length);
+  const at = new Date().toISOString();
+  for (const [i, body] of bodies.entries()) {
+    const note: Note = { id: ids[i], projectId: issue.projectId, issueIid: issue.iid, issueId: issue.id, body, authorId: user.id, system: true, createdAt: at, updatedAt: at };
+    operations.push(notePut(note));
+  }
+  return operations;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -338,24 +402,31 @@ const NONE = new Set(['no label', 'no milestone', 'none']);
 
 /**
  * Internal: a predicate for the filters that are checked after the read, with the project's
- * label names and milestone title resolved once (an unknown name matches nothing).
+ * label names and milestone title resolved once (an unknown name matches nothing). "No label" and
+ * "any label" (and the same for milestones) count only labels and milestones that still exist:
+ * deleting one does not rewrite its issues, so an issue may still hold its id.
  */
 async function matcherFor(projectId: number, filters: IssueFilters): Promise<(issue: Issue) => boolean> {
   const checks: Array<(issue: Issue) => boolean> = [];
   if (filters.state && filters.state !== 'all') checks.push((issue) => issue.state === filters.state);
   const labels = filters.labels ?? [];
-  if (labels.some((name) => NONE.has(name.toLowerCase()))) checks.push((issue) => issue.labelIds.length === 0);
-  else if (labels.length === 1 && labels[0].toLowerCase() === 'any') checks.push((issue) => issue.labelIds.length > 0);
-  else if (labels.length > 0) {
+  const none = labels.some((name) => NONE.has(name.toLowerCase()));
+  if (none || (labels.length === 1 && labels[0].toLowerCase() === 'any')) {
+    const live = new Set((await listLabels(projectId)).map((label) => label.id));
+    const labelled = (issue: Issue) => issue.labelIds.some((id) => live.has(id));
+    checks.push(none ? (issue) => !labelled(issue) : labelled);
+  } else if (labels.length > 0) {
     const found = await Promise.all(labels.map((name) => findLabelByName(projectId, name)));
     if (found.some((label) => !label)) return () => false;
     checks.push((issue) => found.every((label) => issue.labelIds.includes(label!.id)));
   }
   if (filters.milestone !== undefined) {
     const title = filters.milestone;
-    if (NONE.has(title.toLowerCase())) checks.push((issue) => issue.milestoneId === null);
-    else if (title.toLowerCase() === 'any') checks.push((issue) => issue.milestoneId !== null);
-    else {
+    if (NONE.has(title.toLowerCase()) || title.toLowerCase() === 'any') {
+      const live = new Set((await listMilestones(projectId)).map((milestone) => milestone.id));
+      const wanted = title.toLowerCase() === 'any';
+      checks.push((issue) => (issue.milestoneId !== null && live.has(issue.milestoneId)) === wanted);
+    } else {
       const milestone = await findMilestoneByTitle(projectId, title);
       if (!milestone) return () => false;
       checks.push((issue) => issue.milestoneId === milestone.id);
@@ -372,44 +443,27 @@ async function matcherFor(projectId: number, filters: IssueFilters): Promise<(is
   return (issue) => checks.every((check) => check(issue));
 }
 
-export type IssueOrder = { orderBy: 'created_at' | 'updated_at'; sort: 'asc' | 'desc' };
+/** The order of an issue list: the index read (`created_at` or `updated_at`) and its direction. */
+export type IssueOrder = { orderBy: IssueOrderBy; ascending: boolean };
 
-/** The state partitions of GSI1 that a `state` filter reads. */
+/** The state partitions that a `state` filter reads. */
 const statesOf = (state: IssueFilters['state']): IssueState[] => (state === 'opened' || state === 'closed' ? [state] : ['opened', 'closed']);
 
 /**
- * A project's issues visible to `user` matching `filters`, ordered by creation time: one GSI1
- * Query per state (`all` merges the two by sort key), so a page costs what it reads, not the
- * project's size. Labels, milestone, iids, search and confidentiality are checked after the read.
- * Cursors are the sort key of the last entry.
+ * A project's issues visible to `user` matching `filters`, in `order`: one Query per state on the
+ * index of that order (GSI1 by creation, GSI4 by update; `all` merges the two states by sort
+ * key), so a page costs what it reads, not the project's size. Labels, milestone, iids, search
+ * and confidentiality are checked after the read. Cursors are the sort key of the last entry.
  */
 export async function projectIssueStream(
   subject: ProjectSubject,
   user: User | null,
   filters: IssueFilters,
-  ascending: boolean,
+  order: IssueOrder,
 ): Promise<StreamSource<Issue>> {
   const matches = await matcherFor(subject.project.id, filters);
-  const colls = statesOf(filters.state).map((state) => collections.projectIssues(subject.project.id, state));
-  return mergedStream(colls, ascending, (issue) => (matches(issue) && canReadIssue(user, subject, issue) ? issue : undefined));
-}
-
-/**
- * A project's issues ordered by `updated_at`: no index holds that order, so the state partitions
- * are read whole and sorted in memory (cost grows with the project's issues of those states).
- */
-export async function projectIssuesByUpdate(
-  subject: ProjectSubject,
-  user: User | null,
-  filters: IssueFilters,
-  ascending: boolean,
-): Promise<Issue[]> {
-  const matches = await matcherFor(subject.project.id, filters);
-  const items = (await Promise.all(statesOf(filters.state).map((state) => queryAll(collections.projectIssues(subject.project.id, state))))).flat();
-  return items
-    .map(issueFromItem)
-    .filter((issue) => matches(issue) && canReadIssue(user, subject, issue))
-    .sort((a, b) => (ascending ? 1 : -1) * (a.updatedAt.localeCompare(b.updatedAt) || a.id - b.id));
+  const colls = statesOf(filters.state).map((state) => collections.projectIssues(subject.project.id, state, order.orderBy));
+  return mergedStream(colls, order.ascending, (issue) => (matches(issue) && canReadIssue(user, subject, issue) ? issue : undefined));
 }
 
 const CURSOR = /^\d{4}-\d{2}-\d{2}T[\d:.]+Z#\d{12}$/;
@@ -460,9 +514,9 @@ const GROUP_PROJECT_LIMIT = () => Number(process.env.GROUP_ISSUES_PROJECT_LIMIT 
 
 /**
  * `GET /groups/:id/issues`: the issues of the projects of `group` and of its subgroups whose
- * issues `user` may read, ordered by creation time. The group tree is walked on the subgroup
+ * issues `user` may read, in `order`. The group tree is walked on the subgroup
  * index (one Query per group), its projects read from the namespace index (one Query per group)
- * and loaded in batches; then the GSI1 state partitions of every readable project are merged by
+ * and loaded in batches; then the state partitions (GSI1 or GSI4) of every readable project are merged by
  * sort key, so the first page costs one Query per project and state. More than
  * `GROUP_ISSUES_PROJECT_LIMIT` (default 100) projects is refused with 400 rather than merged.
  *
@@ -472,16 +526,16 @@ export async function groupIssueStream(
   group: Namespace,
   user: User | null,
   filters: IssueFilters,
-  ascending: boolean,
+  order: IssueOrder,
 ): Promise<{ stream: StreamSource<Issue>; subjects: Map<number, ProjectSubject> }> {
   const projectIds = await groupProjectIds(group);
   const all = await projectSubjects(user, projectIds);
   const subjects = new Map([...all].filter(([, subject]) => !subject.namespace.deleting && can(user, 'read_issue', subject)));
   const matchers = new Map(await Promise.all([...subjects.keys()].map(async (id) => [id, await matcherFor(id, filters)] as const)));
-  const colls = [...subjects.keys()].flatMap((id) => statesOf(filters.state).map((state) => collections.projectIssues(id, state)));
+  const colls = [...subjects.keys()].flatMap((id) => statesOf(filters.state).map((state) => collections.projectIssues(id, state, order.orderBy)));
   const select = (issue: Issue) =>
     matchers.get(issue.projectId)!(issue) && canReadIssue(user, subjects.get(issue.projectId)!, issue) ? issue : undefined;
-  const stream: StreamSource<Issue> = colls.length > 0 ? mergedStream(colls, ascending, select) : { async *read() {} };
+  const stream: StreamSource<Issue> = colls.length > 0 ? mergedStream(colls, order.ascending, select) : { async *read() {} };
   return { stream, subjects };
 }
 
@@ -499,7 +553,7 @@ async function groupProjectIds(group: Namespace): Promise<number[]> {
     }
     if (!current.subgroupCount) continue;
     for await (const item of queryCollection(collections.subgroups(current.id))) {
-      const child = groupFromItem(item);
+      const child = namespaceFromItem(item);
       if (child.deleting || seen.has(child.id)) continue;
       seen.add(child.id);
       queue.push(child);
@@ -511,20 +565,20 @@ async function groupProjectIds(group: Namespace): Promise<number[]> {
 export type UserIssueScope = 'created_by_me' | 'assigned_to_me';
 
 /**
- * `GET /issues`: the issues `user` opened (GSI2) or is assigned (GSI3), newest first or oldest
- * first by creation time. Each chunk is checked with one batch read of the projects involved
+ * `GET /issues`: the issues `user` opened (GSI2, or GSI5 by update) or is assigned (GSI3, or GSI6),
+ * in `order`. Each chunk is checked with one batch read of the projects involved
  * (the caller must still be able to read the project and the issue); the state and the other
  * filters are checked after the read.
  */
-export function userIssueStream(user: User, scope: UserIssueScope, filters: IssueFilters, ascending: boolean): StreamSource<Issue> {
+export function userIssueStream(user: User, scope: UserIssueScope, filters: IssueFilters, order: IssueOrder): StreamSource<Issue> {
   const matchers = new Map<number, Promise<(issue: Issue) => boolean>>();
   const matcher = (projectId: number) => {
     if (!matchers.has(projectId)) matchers.set(projectId, matcherFor(projectId, filters));
     return matchers.get(projectId)!;
   };
   return filteredCollection<Issue>({
-    collection: scope === 'created_by_me' ? collections.userIssues(user.id) : collections.assignedIssues(user.id),
-    ascending,
+    collection: scope === 'created_by_me' ? collections.userIssues(user.id, order.orderBy) : collections.assignedIssues(user.id, order.orderBy),
+    ascending: order.ascending,
     select: issueFromItem,
     keep: async (issues) => {
       const subjects = await projectSubjects(user, [...new Set(issues.map((issue) => issue.projectId))]);

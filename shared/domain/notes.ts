@@ -2,16 +2,17 @@
  * Issue notes (GitLab's `NotesService`s and `NotePolicy`, for issues): whoever can read the issue
  * (confidential rules included) reads and, when signed in, writes notes; only the author or an
  * admin edits one; the author, a maintainer (or above) or an admin deletes one. System notes
- * (`closed`, `reopened`) are written by the service, are not counted in `user_notes_count`, and
- * cannot be edited or deleted (GitLab: a system note is not `editable?`).
+ * (state, label, milestone, assignee changes, moves) are written by the issue writes in their own
+ * transactions (`domain/issues.ts`), are not counted in `user_notes_count`, and cannot be edited or
+ * deleted (GitLab: a system note is not `editable?`).
  */
 import { can, isAdmin, type ProjectSubject } from '../auth/policy';
 import { nextId } from '../data/counters';
-import { recordEvent } from '../data/events';
+import { prepareEvent } from '../data/events';
+import { recordParticipant } from '../data/issue-subscriptions';
 import type { Issue } from '../data/issues';
 import { collections } from '../data/keys';
 import { getNote, insertNote, noteFromItem, removeNote, updateNoteBody, type Note, type NoteWriteFailure } from '../data/notes';
-import type { Project } from '../data/projects';
 import { queryAll } from '../data/query';
 import type { User } from '../data/users';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../http/errors';
@@ -87,8 +88,20 @@ export async function createNote(subject: ProjectSubject, user: User, iid: numbe
   // Reading the issue is all `create_note` needs besides being signed in (every route is authenticated).
   const issue = await findIssueOrNotFound(subject, user, iid);
   validate(body);
-  const note = await addNote(issue, body, user, false);
-  await recordEvent({
+  const now = new Date().toISOString();
+  const note: Note = {
+    id: await nextId('notes'),
+    projectId: issue.projectId,
+    issueIid: issue.iid,
+    issueId: issue.id,
+    body,
+    authorId: user.id,
+    system: false,
+    createdAt: now,
+    updatedAt: now,
+  };
+  // The `commented on` event is written in the note's transaction.
+  const { put } = await prepareEvent({
     projectId: issue.projectId,
     authorId: user.id,
     actionName: 'commented on',
@@ -107,40 +120,12 @@ export async function createNote(subject: ProjectSubject, user: User, iid: numbe
       noteable_type: 'Issue',
     },
   });
+  const failure = await insertNote(note, [put]);
+  if (failure === 'note_gone') throw new ConflictError('Note id already in use; try again');
+  if (failure) failWith(failure);
+  // A commenter takes part in the issue, so is subscribed unless they chose otherwise (GitLab's participants).
+  await recordParticipant(issue.projectId, issue.iid, user.id);
   return note;
-}
-
-/**
- * Adds a system note to an issue (`closed`, `reopened`, moves): not counted in
- * `user_notes_count`, no event. Called by the issue service after the change it describes.
- *
- * @example
- * await addSystemNote(subject.project, issue, 'closed', user);
- */
-export async function addSystemNote(project: Project, issue: Issue, body: string, author: User): Promise<Note> {
-  return addNote({ ...issue, projectId: project.id }, body, author, true);
-}
-
-/** Internal: the write shared by user and system notes. */
-async function addNote(issue: Issue, body: string, author: User, system: boolean): Promise<Note> {
-  const id = await nextId('notes');
-  const now = new Date().toISOString();
-  const result = await insertNote({
-    id,
-    projectId: issue.projectId,
-    issueIid: issue.iid,
-    issueId: issue.id,
-    body,
-    authorId: author.id,
-    system,
-    createdAt: now,
-    updatedAt: now,
-  });
-  if (typeof result === 'string') {
-    if (result === 'note_gone') throw new ConflictError('Note id already in use; try again');
-    failWith(result);
-  }
-  return result;
 }
 
 /**

@@ -4,7 +4,7 @@
  * per project (a project has few labels), so the cost is per page, not per issue.
  *
  * `subscribed` is only on single-issue, create and edit responses: one GetItem per issue (the
- * viewer's subscription item), as GitLab computes it per issue. `user_notes_count` is the issue item's
+ * viewer's subscription record, else author or assignee), as GitLab computes it per issue. `user_notes_count` is the issue item's
  * `userNotesCount` (kept exact by the note writes); `upvotes` and `downvotes` are 0 until award
  * emoji exist.
  */
@@ -16,7 +16,7 @@ import { keys } from '../data/keys';
 import { listLabels } from '../data/labels';
 import type { Milestone } from '../data/milestones';
 import { entityFields } from '../data/user-children';
-import { isSubscribed } from '../data/issue-subscriptions';
+import { isSubscribedTo } from '../domain/subscriptions';
 import { presentTimeStats, type TimeTracked } from '../domain/time-tracking';
 import { userFromItem, type User } from '../data/users';
 import { presentMilestone } from './milestones';
@@ -44,7 +44,7 @@ export async function presentIssues(
     getMany(userIds.map((id) => keys.user(id)), { consistent: false }),
     getMany(milestoneKeys, { consistent: false }),
     Promise.all(projectIds.map(async (id) => [id, await listLabels(id)] as const)),
-    options.single && options.viewer ? Promise.all(issues.map((issue) => isSubscribed(issue.projectId, issue.iid, options.viewer!.id))) : [],
+    options.single && options.viewer ? Promise.all(issues.map((issue) => isSubscribedTo(issue, options.viewer!.id))) : [],
   ]);
   const users = new Map<number, User>(userItems.map((item) => [Number(item.id), userFromItem(item)]));
   const milestoneOf = byKey(milestoneItems);
@@ -68,6 +68,7 @@ export async function presentIssues(
       created_at: issue.createdAt,
       updated_at: issue.updatedAt,
       closed_at: issue.closedAt,
+      moved_to_id: issue.movedToId ?? null,
       labels: issue.labelIds.flatMap((id) => {
         const name = labelNames.get(id);
         return name === undefined ? [] : [name];

@@ -24,32 +24,45 @@ beforeAll(async () => {
 });
 
 describe('POST /projects/:id/issues/:issue_iid/subscribe and unsubscribe', () => {
-  it('subscribes, answers 304 the second time, and shows it on the single issue', async () => {
+  /** Internal: a new reporter of the project, neither author nor assignee of the issues here. */
+  async function newReporter() {
+    const reporter = await createUser();
+    await addMember('projects', project.id, reporter.id, REPORTER);
+    return reporter;
+  }
+
+  const single = (iid: number, token: string) => api(`/projects/${project.id}/issues/${iid}`, { token });
+
+  it('subscribes a user who does not participate, answers 304 the second time, and shows it on the single issue', async () => {
     // Prepare
     const issue = await addIssue();
+    const reporter = await newReporter();
+    const before = await single(issue.iid, reporter.token);
 
     // Act
-    const first = await api(url(issue.iid, 'subscribe'), { method: 'POST', token: owner.token });
-    const again = await api(url(issue.iid, 'subscribe'), { method: 'POST', token: owner.token });
-    const single = await api(`/projects/${project.id}/issues/${issue.iid}`, { token: owner.token });
+    const first = await api(url(issue.iid, 'subscribe'), { method: 'POST', token: reporter.token });
+    const again = await api(url(issue.iid, 'subscribe'), { method: 'POST', token: reporter.token });
+    const after = await single(issue.iid, reporter.token);
 
     // Assess
+    expect(before.body.subscribed).toBe(false);
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ id: issue.id, iid: issue.iid, subscribed: true, upvotes: 0, downvotes: 0 });
     expect(again.status).toBe(304);
     expect(again.body).toBe('');
-    expect(single.body.subscribed).toBe(true);
+    expect(after.body.subscribed).toBe(true);
   });
 
   it('unsubscribes, and answers 304 when not subscribed', async () => {
     // Prepare
     const issue = await addIssue();
-    const notYet = await api(url(issue.iid, 'unsubscribe'), { method: 'POST', token: owner.token });
-    await api(url(issue.iid, 'subscribe'), { method: 'POST', token: owner.token });
+    const reporter = await newReporter();
+    const notYet = await api(url(issue.iid, 'unsubscribe'), { method: 'POST', token: reporter.token });
+    await api(url(issue.iid, 'subscribe'), { method: 'POST', token: reporter.token });
 
     // Act
-    const response = await api(url(issue.iid, 'unsubscribe'), { method: 'POST', token: owner.token });
-    const again = await api(url(issue.iid, 'unsubscribe'), { method: 'POST', token: owner.token });
+    const response = await api(url(issue.iid, 'unsubscribe'), { method: 'POST', token: reporter.token });
+    const again = await api(url(issue.iid, 'unsubscribe'), { method: 'POST', token: reporter.token });
 
     // Assess
     expect(notYet.status).toBe(304);
@@ -61,16 +74,88 @@ describe('POST /projects/:id/issues/:issue_iid/subscribe and unsubscribe', () =>
   it('keeps subscriptions per user', async () => {
     // Prepare
     const issue = await addIssue();
-    const other = await createUser();
-    await api(url(issue.iid, 'subscribe'), { method: 'POST', token: other.token });
+    const [subscriber, bystander] = await Promise.all([createUser(), createUser()]);
+    await api(url(issue.iid, 'subscribe'), { method: 'POST', token: subscriber.token });
 
     // Act
-    const mine = await api(`/projects/${project.id}/issues/${issue.iid}`, { token: owner.token });
-    const theirs = await api(`/projects/${project.id}/issues/${issue.iid}`, { token: other.token });
+    const theirs = await single(issue.iid, subscriber.token);
+    const others = await single(issue.iid, bystander.token);
 
     // Assess
-    expect(mine.body.subscribed).toBe(false);
     expect(theirs.body.subscribed).toBe(true);
+    expect(others.body.subscribed).toBe(false);
+  });
+
+  it('subscribes the author implicitly, so subscribing again is 304', async () => {
+    // Prepare
+    const created = await api(`/projects/${project.id}/issues`, { token: owner.token, body: { title: unique('issue ') } });
+
+    // Act
+    const read = await single(created.body.iid, owner.token);
+    const subscribe = await api(url(created.body.iid, 'subscribe'), { method: 'POST', token: owner.token });
+
+    // Assess
+    expect(created.status).toBe(201);
+    expect(created.body.subscribed).toBe(true);
+    expect(read.body.subscribed).toBe(true);
+    expect(subscribe.status).toBe(304);
+  });
+
+  it('lets the author unsubscribe, keeps that choice, and subscribe again', async () => {
+    // Prepare
+    const issue = await addIssue();
+
+    // Act
+    const unsubscribed = await api(url(issue.iid, 'unsubscribe'), { method: 'POST', token: owner.token });
+    const read = await single(issue.iid, owner.token);
+    const unsubscribedAgain = await api(url(issue.iid, 'unsubscribe'), { method: 'POST', token: owner.token });
+    const resubscribed = await api(url(issue.iid, 'subscribe'), { method: 'POST', token: owner.token });
+    const readAgain = await single(issue.iid, owner.token);
+
+    // Assess
+    expect(unsubscribed.status).toBe(201);
+    expect(unsubscribed.body).toMatchObject({ iid: issue.iid, subscribed: false });
+    expect(read.body.subscribed).toBe(false);
+    expect(unsubscribedAgain.status).toBe(304);
+    expect(resubscribed.status).toBe(201);
+    expect(resubscribed.body.subscribed).toBe(true);
+    expect(readAgain.body.subscribed).toBe(true);
+  });
+
+  it('subscribes an assignee implicitly, who can unsubscribe', async () => {
+    // Prepare
+    const assignee = await newReporter();
+    const issue = await addIssue({ assignee_ids: [assignee.id] });
+
+    // Act
+    const read = await single(issue.iid, assignee.token);
+    const subscribe = await api(url(issue.iid, 'subscribe'), { method: 'POST', token: assignee.token });
+    const unsubscribe = await api(url(issue.iid, 'unsubscribe'), { method: 'POST', token: assignee.token });
+
+    // Assess
+    expect(read.body.subscribed).toBe(true);
+    expect(subscribe.status).toBe(304);
+    expect(unsubscribe.status).toBe(201);
+    expect(unsubscribe.body.subscribed).toBe(false);
+  });
+
+  it('lets exactly one of parallel subscribes succeed, and one of parallel unsubscribes', async () => {
+    // Prepare
+    const issue = await addIssue();
+    const reporter = await newReporter();
+    const times = <T>(n: number, run: () => Promise<T>) => Promise.all(Array.from({ length: n }, run));
+
+    // Act
+    const subscribes = await times(5, () => api(url(issue.iid, 'subscribe'), { method: 'POST', token: reporter.token }));
+    const unsubscribes = await times(5, () => api(url(issue.iid, 'unsubscribe'), { method: 'POST', token: owner.token }));
+    const reporterView = await single(issue.iid, reporter.token);
+    const authorView = await single(issue.iid, owner.token);
+
+    // Assess
+    expect(subscribes.map((r) => r.status).sort()).toEqual([201, 304, 304, 304, 304]);
+    expect(unsubscribes.map((r) => r.status).sort()).toEqual([201, 304, 304, 304, 304]);
+    expect(reporterView.body.subscribed).toBe(true);
+    expect(authorView.body.subscribed).toBe(false);
   });
 
   it('answers 404 for a confidential issue the caller cannot read, and 401 without a token', async () => {
@@ -114,7 +199,8 @@ describe('POST /projects/:id/issues/:issue_iid/todo', () => {
       author: expect.objectContaining({ id: owner.id, username: owner.username }),
       action_name: 'marked',
       target_type: 'Issue',
-      target: expect.objectContaining({ id: issue.id, iid: issue.iid, title: issue.title, upvotes: 0, downvotes: 0, subscribed: false }),
+      // the owner wrote the issue, so GitLab counts them subscribed
+      target: expect.objectContaining({ id: issue.id, iid: issue.iid, title: issue.title, upvotes: 0, downvotes: 0, subscribed: true }),
       target_url: `${baseUrl()}/${project.fullPath}/issues/${issue.iid}`,
       body: issue.title,
       state: 'pending',

@@ -50,7 +50,9 @@ describe('gitbeaker: issues', () => {
     const notes = await gitlab.IssueNotes.all(backend.id, issue.iid);
     expect(notes.map((n) => n.body)).toContain('Reproduced on main');
 
-    // Subscribe and add a todo
+    // The assignee (and commenter) is subscribed as a participant; they opt out, then back in
+    const unsubscribed = await asDeveloper.Issues.unsubscribe(backend.id, issue.iid);
+    expect(unsubscribed).toMatchObject({ iid: issue.iid, subscribed: false });
     const subscribed = await asDeveloper.Issues.subscribe(backend.id, issue.iid);
     expect(subscribed).toMatchObject({ iid: issue.iid, subscribed: true });
     const todo = await gitlab.Issues.createTodo(backend.id, issue.iid);

@@ -140,4 +140,69 @@ describe('POST /projects/:id/issues/:issue_iid/move', () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: 'to_project_id is missing' });
   });
+
+  it('carries the notes (authors, bodies, times), creation time and time tracking to the new issue', async () => {
+    // Prepare: an issue created in the past, two comments by different people, time tracked
+    const commenter = await createUser();
+    await addMember('projects', source.id, commenter.id, REPORTER);
+    const issue = await openIssue({ created_at: '2025-03-04T05:06:07Z' });
+    const url = `/projects/${source.id}/issues/${issue.iid}`;
+    const first = await api(`${url}/notes`, { token: owner.token, body: { body: 'first comment' } });
+    const second = await api(`${url}/notes`, { token: commenter.token, body: { body: 'second comment' } });
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect((await api(`${url}/time_estimate`, { token: owner.token, body: { duration: '2h' } })).status).toBe(200);
+    expect((await api(`${url}/add_spent_time`, { token: owner.token, body: { duration: '45m' } })).status).toBe(201);
+
+    // Act
+    const response = await api(`${url}/move`, { token: owner.token, body: { to_project_id: target.id } });
+
+    // Assess
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    const moved = response.body;
+    expect(moved).toMatchObject({
+      created_at: '2025-03-04T05:06:07.000Z',
+      user_notes_count: 2,
+      time_stats: { time_estimate: 7200, total_time_spent: 2700 },
+    });
+    const copied = (await api(`/projects/${target.id}/issues/${moved.iid}/notes`, { token: owner.token, query: { sort: 'asc' } })).body;
+    expect(copied.map((note: { body: string }) => note.body)).toEqual(['first comment', 'second comment', `moved from ${source.fullPath}#${issue.iid}`]);
+    expect(copied[0]).toMatchObject({ author: { id: owner.id }, created_at: first.body.created_at, noteable_id: moved.id, noteable_iid: moved.iid, system: false });
+    expect(copied[1]).toMatchObject({ author: { id: commenter.id }, created_at: second.body.created_at });
+    expect(copied[2]).toMatchObject({ system: true, author: { id: owner.id } });
+    // The originals stay on the closed issue.
+    const originals = (await api(`${url}/notes`, { token: owner.token, query: { sort: 'asc' } })).body;
+    expect(originals.map((note: { body: string }) => note.body)).toEqual(['first comment', 'second comment', `moved to ${target.fullPath}#${moved.iid}`]);
+    expect(originals[0].id).not.toBe(copied[0].id);
+  });
+
+  it('sets moved_to_id on the original and refuses to move it again (GitLab: a moved issue cannot move)', async () => {
+    const issue = await openIssue();
+    const moved = (await api(`/projects/${source.id}/issues/${issue.iid}/move`, { token: owner.token, body: { to_project_id: target.id } })).body;
+    const original = (await api(`/projects/${source.id}/issues/${issue.iid}`, { token: owner.token })).body;
+    expect(original).toMatchObject({ state: 'closed', moved_to_id: moved.id });
+    expect(moved.moved_to_id).toBeNull();
+    const again = await api(`/projects/${source.id}/issues/${issue.iid}/move`, { token: owner.token, body: { to_project_id: target.id } });
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({ message: 'Cannot move issue due to insufficient permissions!' });
+  });
+
+  it('moves once when moves race: one new issue, one moved-to note, the others answered 400', async () => {
+    // Prepare
+    const issue = await openIssue();
+    const before = await openIssuesCount(target);
+
+    // Act
+    const responses = await Promise.all(
+      [0, 1, 2].map(() => api(`/projects/${source.id}/issues/${issue.iid}/move`, { token: owner.token, body: { to_project_id: target.id } })),
+    );
+
+    // Assess
+    expect(responses.map((response) => response.status).sort()).toEqual([201, 400, 400]);
+    expect(await openIssuesCount(target)).toBe(before + 1);
+    const movedTo = (await notesOf(source, issue.iid)).filter((note) => note.body.startsWith('moved to'));
+    expect(movedTo).toHaveLength(1);
+    const moved = responses.find((response) => response.status === 201)!.body;
+    const copies = await api(`/projects/${target.id}/issues`, { token: owner.token, query: { search: issue.title } });
+    expect(copies.body.map((copy: { id: number }) => copy.id)).toEqual([moved.id]);
+  });
 });

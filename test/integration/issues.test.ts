@@ -15,6 +15,7 @@ const ISSUE_FIELDS = [
   'state',
   'created_at',
   'updated_at',
+  'moved_to_id',
   'closed_at',
   'labels',
   'milestone',
@@ -77,6 +78,7 @@ describe('POST /projects/:id/issues', () => {
       created_at: expect.stringMatching(TIMESTAMP),
       updated_at: expect.stringMatching(TIMESTAMP),
       closed_at: null,
+      moved_to_id: null,
       labels: [],
       milestone: null,
       assignees: [],
@@ -90,7 +92,7 @@ describe('POST /projects/:id/issues', () => {
       discussion_locked: null,
       web_url: `${baseUrl()}/${project.fullPath}/issues/${response.body.iid}`,
       time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
-      subscribed: false,
+      subscribed: true,
     });
     expect(await openIssuesCount(project)).toBe(before + 1);
   });
@@ -229,10 +231,13 @@ describe('GET /projects/:id/issues/:issue_iid', () => {
     secret = await addIssue(project, { confidential: true, assignee_ids: [assignee.id] });
   });
 
-  it('returns the issue with subscribed', async () => {
+  it('returns the issue with subscribed: true for its author and assignee (participants), false for others', async () => {
     const response = await api(issueUrl(project, secret.iid), { token: reporter.token });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ id: secret.id, iid: secret.iid, confidential: true, subscribed: false });
+    for (const token of [project.owner.token, assignee.token]) {
+      expect((await api(issueUrl(project, secret.iid), { token })).body.subscribed).toBe(true);
+    }
   });
 
   it('shows a confidential issue to its author, assignee, reporters and admins, and hides it (404) from a guest', async () => {

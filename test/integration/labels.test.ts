@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, rootToken } from '../support/api';
-import { createUser, unique, type TestUser, newMember as addMember, ownedProject as createProject, type OwnedProject } from '../support/fixtures';
+import { createUser, unique, newMember as addMember, ownedProject as createProject, type OwnedProject } from '../support/fixtures';
 
 const LABEL_FIELDS = ['id', 'name', 'color', 'description', 'text_color', 'subscribed', 'priority', 'is_project_label'].sort();
 const COUNT_FIELDS = ['open_issues_count', 'closed_issues_count', 'open_merge_requests_count'];

@@ -1,17 +1,14 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
 import { projectAccessFor } from '../../shared/auth/access';
-import { resetConfig } from '../../shared/config';
-import { setClients } from '../../shared/data/client';
 import { membershipToItem, type Membership } from '../../shared/data/members';
 import type { Namespace } from '../../shared/data/namespaces';
 import type { Project } from '../../shared/data/projects';
 import type { User } from '../../shared/data/users';
+import { useMockedTable } from '../support/mocked-table';
 
 const TABLE = 'access-test';
-const ddb = mockClient(DynamoDBDocumentClient);
+const ddb = useMockedTable(TABLE);
 
 const user = { id: 7, admin: false, state: 'active', external: false } as User;
 const group = { id: 3, kind: 'group', ancestorIds: [1], ownerId: null, visibility: 'private' } as unknown as Namespace;
@@ -30,17 +27,6 @@ const membership = (kind: 'group' | 'project', id: number, accessLevel: number, 
 const respondWith = (memberships: Membership[]) =>
   ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: memberships.map(membershipToItem) } });
 
-beforeAll(() => {
-  process.env.TABLE_NAME = TABLE;
-  resetConfig();
-  setClients({ db: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } })) });
-});
-afterAll(() => {
-  ddb.restore();
-  delete process.env.TABLE_NAME;
-  resetConfig();
-});
-beforeEach(() => ddb.reset());
 
 describe('projectAccessFor', () => {
   it('asks for the project, its group chain and shared groups in one batch', async () => {

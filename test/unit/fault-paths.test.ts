@@ -3,8 +3,6 @@ import {
   DynamoDBClient,
   ProvisionedThroughputExceededException,
   ThrottlingException,
-  TransactionCanceledException,
-  type CancellationReason,
 } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
@@ -21,8 +19,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, t
 import { handler as metaHandler } from '../../functions/meta/handler';
 import { handler as usersHandler } from '../../functions/users/handler';
 import { resetConfig } from '../../shared/config';
+import { cancelled } from '../support/mocked-table';
 import { setClients } from '../../shared/data/client';
-import { nextId } from '../../shared/data/counters';
+import { nextId, nextIds } from '../../shared/data/counters';
 import { keys } from '../../shared/data/keys';
 import { digestToken } from '../../shared/data/tokens';
 import { TransactionConditionFailed, transactWrite } from '../../shared/data/transactions';
@@ -80,12 +79,6 @@ const jsonLines = (spy: MockInstance) =>
       .map((line) => JSON.parse(line) as Record<string, unknown>),
   );
 
-const cancelled = (codes: string[]) =>
-  new TransactionCanceledException({
-    message: 'Transaction cancelled',
-    $metadata: {},
-    CancellationReasons: codes.map((Code): CancellationReason => ({ Code })),
-  });
 
 function user(overrides: Partial<User> = {}): User {
   return {
@@ -497,11 +490,22 @@ describe('nextId', () => {
     expect(ddbMock.commandCalls(UpdateCommand)[0].args[0].input).toEqual({
       TableName: TABLE,
       Key: { PK: 'COUNTER#users', SK: 'COUNTER' },
-      UpdateExpression: 'ADD #value :one',
+      UpdateExpression: 'ADD #value :count',
       ExpressionAttributeNames: { '#value': 'value' },
-      ExpressionAttributeValues: { ':one': 1 },
+      ExpressionAttributeValues: { ':count': 1 },
       ReturnValues: 'UPDATED_NEW',
     });
+  });
+
+  it('reserves a block with nextIds: one ADD of the count, the values ending at the new total', async () => {
+    ddbMock.on(UpdateCommand).resolves({ Attributes: { value: 45 } });
+
+    const ids = await nextIds('notes', 3);
+
+    expect(ids).toEqual([43, 44, 45]);
+    expect(ddbMock.commandCalls(UpdateCommand)[0].args[0].input.ExpressionAttributeValues).toEqual({ ':count': 3 });
+    expect(await nextIds('notes', 0)).toEqual([]);
+    expect(ddbMock.commandCalls(UpdateCommand)).toHaveLength(1);
   });
 
   it('keeps sequences apart by name', async () => {

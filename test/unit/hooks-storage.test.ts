@@ -1,4 +1,4 @@
-import { DynamoDBClient, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
   DynamoDBDocumentClient,
@@ -10,6 +10,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openSecret } from '../../shared/auth/secret-box';
+import { cancelled } from '../support/mocked-table';
 import { resetConfig } from '../../shared/config';
 import { setClients } from '../../shared/data/client';
 import {
@@ -40,12 +41,6 @@ function transaction(): NonNullable<TransactWriteCommandInput['TransactItems']> 
 /** Internal: every request sent to DynamoDB, serialized, to search for a plaintext. */
 const everythingSent = () => JSON.stringify(ddbMock.calls().map((call) => call.args[0].input));
 
-const cancelled = (codes: string[]) =>
-  new TransactionCanceledException({
-    message: 'Transaction cancelled',
-    $metadata: {},
-    CancellationReasons: codes.map((Code): CancellationReason => ({ Code })),
-  });
 
 function storedHook(overrides: Partial<ProjectHook> = {}): ProjectHook {
   return { ...settings, id: 5, projectId: 7, hasToken: false, createdAt: '2024-01-01T00:00:00.000Z', ...overrides };

@@ -1,27 +1,16 @@
-import { DynamoDBClient, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetConfig } from '../../shared/config';
-import { setClients } from '../../shared/data/client';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/data/keys';
 import type { Label } from '../../shared/data/labels';
 import type { Project } from '../../shared/data/projects';
 import { DEFAULT_LABEL_COLOR, ensureLabels, normalizeColor, textColorFor } from '../../shared/domain/labels';
 import { NotFoundError, ValidationError } from '../../shared/http/errors';
+import { cancelled, useMockedTable } from '../support/mocked-table';
 
 const TABLE = 'labels-domain-test';
 const PROJECT_ID = 7;
 const project = { id: PROJECT_ID } as Project;
-const ddbMock = mockClient(DynamoDBDocumentClient);
-const savedTable = process.env.TABLE_NAME;
-
-const cancelled = (codes: string[]) =>
-  new TransactionCanceledException({
-    message: 'Transaction cancelled',
-    $metadata: {},
-    CancellationReasons: codes.map((Code): CancellationReason => ({ Code })),
-  });
+const ddbMock = useMockedTable(TABLE);
 
 function storedLabel(overrides: Partial<Label> = {}): Label {
   return {
@@ -44,20 +33,6 @@ function storedLabel(overrides: Partial<Label> = {}): Label {
 /** Internal: the item DynamoDB would hold for `label`. */
 const labelItem = (label: Label) => ({ ...keys.label(label.projectId, label.id), type: 'Label', ...label });
 
-beforeAll(() => {
-  process.env.TABLE_NAME = TABLE;
-  resetConfig();
-  setClients({
-    db: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } })),
-  });
-});
-
-afterAll(() => {
-  if (savedTable === undefined) delete process.env.TABLE_NAME;
-  else process.env.TABLE_NAME = savedTable;
-  resetConfig();
-  ddbMock.restore();
-});
 
 beforeEach(() => {
   ddbMock.reset();

@@ -1,0 +1,40 @@
+/**
+ * Unit tests of the data layer against a mocked DocumentClient (aws-sdk-client-mock): for fault
+ * paths a real engine cannot produce on demand (cancelled transactions, throttling).
+ */
+import { DynamoDBClient, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { resetConfig } from '../../shared/config';
+import { setClients } from '../../shared/data/client';
+
+/**
+ * Points the data layer at `table` on a mocked client for the test file (reset before each test,
+ * the environment restored after the file) and returns the mock to script answers on.
+ */
+export function useMockedTable(table: string) {
+  const mock = mockClient(DynamoDBDocumentClient);
+  const saved = process.env.TABLE_NAME;
+  beforeAll(() => {
+    process.env.TABLE_NAME = table;
+    resetConfig();
+    setClients({ db: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } })) });
+  });
+  afterAll(() => {
+    mock.restore();
+    if (saved === undefined) delete process.env.TABLE_NAME;
+    else process.env.TABLE_NAME = saved;
+    resetConfig();
+  });
+  beforeEach(() => mock.reset());
+  return mock;
+}
+
+/** The error DynamoDB answers a cancelled transaction with, one reason code per operation. */
+export const cancelled = (codes: string[]) =>
+  new TransactionCanceledException({
+    message: 'Transaction cancelled',
+    $metadata: {},
+    CancellationReasons: codes.map((Code): CancellationReason => ({ Code })),
+  });
