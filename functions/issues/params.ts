@@ -48,8 +48,19 @@ const issueParams = {
   due_date: clearableDate(),
 };
 
-/** `POST /projects/:id/issues`. */
-export const createParams = z.object({ ...projectIdParam, title: required(p.string()), created_at: p.string(), ...issueParams });
+/**
+ * `POST /projects/:id/issues`. `merge_request_to_resolve_discussions_of` and
+ * `discussion_to_resolve` are typed as GitLab declares them; GitLab ignores a merge request it
+ * cannot find, and none can exist before merge requests are built, so they change nothing yet.
+ */
+export const createParams = z.object({
+  ...projectIdParam,
+  title: required(p.string()),
+  created_at: p.string(),
+  merge_request_to_resolve_discussions_of: p.int(),
+  discussion_to_resolve: p.string(),
+  ...issueParams,
+});
 
 const UPDATABLE = ['title', 'description', 'confidential', 'labels', 'milestone_id', 'assignee_ids', 'due_date', 'state_event', 'updated_at'] as const;
 

@@ -7,6 +7,8 @@
  *   With both `API_URL` and `ROOT_TOKEN` set, it benchmarks that deployment instead (nothing is
  *   started; DynamoDB call counts are then unknown and shown as `-`).
  * - Seeds data as root: `BENCH_SEED_USERS` users (POST /users) and a few SSH keys on root.
+ *   `BENCH_SEED_PROJECTS` public projects, and `BENCH_SEED_ISSUES` issues in the first one (every
+ *   third closed, half of them labelled, so lists filter and merge states).
  *   Progress goes to stderr (`seeding users 120/300`).
  * - Runs each scenario alone, one after the other, after a short unmeasured warm-up:
  *     GET /user
@@ -16,6 +18,11 @@
  *                                                   link; both HTTP requests are counted/timed)
  *     POST /users                                   (a new unique user per request)
  *     GET /user/keys
+ *     GET /projects?per_page=100, GET /projects/:id, POST /projects
+ *     GET /projects/:id/issues                      (newest first; and open ones by updated_at)
+ *     GET /projects/:id/issues?order_by=updated_at&pagination=keyset (+next)
+ *     POST /projects/:id/issues                     (with two labels: label counts in the transaction)
+ *     POST /projects/:id/issues/:iid/notes
  *   Every request is made as root (PRIVATE-TOKEN).
  * - Prints to stdout an aligned table (scenario | requests | errors | req/s | p50 ms | p99 ms |
  *   DynamoDB calls/request), then the calls per request broken down by DynamoDB operation, and
@@ -37,6 +44,8 @@
  *   BENCH_MAX_SECONDS   time limit per scenario; a scenario stops early past it (default 60)
  *   BENCH_SEED_USERS    users created before the scenarios (default 300)
  *   BENCH_SEED_PROJECTS public projects created by root before the scenarios (default 150)
+ *   BENCH_SEED_ISSUES   issues opened in the first seeded project (default 300): the issue list
+ *                       scenarios cost the same DynamoDB calls whatever this is
  *   BENCH_WARMUP        unmeasured requests before each scenario (default 2 x concurrency)
  *   API_URL, ROOT_TOKEN benchmark that service (base URL, with or without /api/v4) as that root
  *
@@ -69,6 +78,7 @@ const CONCURRENCY = intEnv('BENCH_CONCURRENCY', 8);
 const MAX_SECONDS = intEnv('BENCH_MAX_SECONDS', 60);
 const SEED_USERS = intEnv('BENCH_SEED_USERS', 300, 0);
 const SEED_PROJECTS = intEnv('BENCH_SEED_PROJECTS', 150);
+const SEED_ISSUES = intEnv('BENCH_SEED_ISSUES', 300, 0);
 const WARMUP = intEnv('BENCH_WARMUP', 2 * CONCURRENCY, 0);
 /** No single request may hang the benchmark (API Gateway itself gives up after 29 s). */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -127,7 +137,7 @@ interface Reply {
   ms: number;
 }
 
-async function call(target: Target, method: 'GET' | 'POST', pathOrUrl: string, body?: unknown): Promise<Reply> {
+async function call(target: Target, method: 'GET' | 'POST' | 'PUT', pathOrUrl: string, body?: unknown): Promise<Reply> {
   const url = new URL(/^https?:/.test(pathOrUrl) ? pathOrUrl : `${target.base}/api/v4${pathOrUrl}`);
   if (target.onlyOrigin && url.origin !== target.onlyOrigin) {
     throw new Error(`refusing to call ${url.origin}: the benchmark only talks to ${target.onlyOrigin}`);
@@ -228,7 +238,26 @@ async function seed(target: Target): Promise<void> {
     if (projects % projectStep === 0 || projects === SEED_PROJECTS) progress(`seeding projects ${projects}/${SEED_PROJECTS}`);
   });
   if (failure) throw new Error(`seeding failed: ${failure}`);
+
+  const issueStep = Math.max(1, Math.round(SEED_ISSUES / 10));
+  let issues = 0;
+  await pool(SEED_ISSUES, CONCURRENCY, Number.POSITIVE_INFINITY, async (i) => {
+    if (failure) return;
+    const reply = await call(target, 'POST', `/projects/${seededProjectId}/issues`, newIssue(i % 2 === 0 ? 'bug,backend' : ''));
+    if (reply.status !== 201) failure ??= `POST /projects/:id/issues answered ${describe(reply)}`;
+    else if (i % 3 === 0) {
+      const iid = (reply.body as { iid: number }).iid;
+      const closed = await call(target, 'PUT', `/projects/${seededProjectId}/issues/${iid}`, { state_event: 'close' });
+      if (closed.status !== 200) failure ??= `closing an issue answered ${describe(closed)}`;
+    }
+    issues++;
+    if (issues % issueStep === 0 || issues === SEED_ISSUES) progress(`seeding issues ${issues}/${SEED_ISSUES}`);
+  });
+  if (failure) throw new Error(`seeding failed: ${failure}`);
 }
+
+let issueSeq = 0;
+const newIssue = (labels = 'bug,backend') => ({ title: `bench ${RUN_ID} issue ${issueSeq++}`, description: 'Seeded by npm run bench', labels });
 
 let projectSeq = 0;
 let seededProjectId: number | undefined;
@@ -304,7 +333,30 @@ const scenarios: Scenario[] = [
     },
   },
   single('POST /projects', 'POST', '/projects', 201, { body: newProject }),
+  onSeededProject('GET /projects/:id/issues', 'GET', '/issues', 200, { check: pageOf(20) }),
+  onSeededProject('GET /projects/:id/issues?order_by=updated_at&state=opened', 'GET', '/issues?order_by=updated_at&state=opened', 200, {
+    check: pageOf(20),
+  }),
+  {
+    name: 'GET /projects/:id/issues?order_by=updated_at&pagination=keyset (+next)',
+    requestsPerIteration: 2,
+    async iteration(target, record) {
+      const first = await call(target, 'GET', `/projects/${seededProjectId}/issues?order_by=updated_at&pagination=keyset&per_page=20`);
+      const link = first.status === 200 ? nextLink(first.headers) : undefined;
+      record(first.ms, first.status !== 200 ? `expected 200, got ${describe(first)}` : link ? undefined : 'no rel="next" link (fewer than 21 issues?)');
+      if (!link) return;
+      const second = await call(target, 'GET', link);
+      record(second.ms, second.status !== 200 ? `expected 200, got ${describe(second)}` : undefined);
+    },
+  },
+  onSeededProject('POST /projects/:id/issues', 'POST', '/issues', 201, { body: () => newIssue() }),
+  onSeededProject('POST /projects/:id/issues/1/notes', 'POST', '/issues/1/notes', 201, { body: () => ({ body: 'A bench comment' }) }),
 ];
+
+/** A request on the first seeded project (its id is known only after seeding). */
+function onSeededProject(name: string, method: 'GET' | 'POST', tail: string, status: number, options: Parameters<typeof single>[4] = {}): Scenario {
+  return { name, iteration: (target, record) => single(name, method, `/projects/${seededProjectId}${tail}`, status, options).iteration(target, record) };
+}
 
 interface Result {
   scenario: string;

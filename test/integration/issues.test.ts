@@ -175,6 +175,7 @@ describe('POST /projects/:id/issues', () => {
     [{ title: '  ' }, 'title is missing'],
     [{ title: 'x', due_date: '2030-13-01' }, 'due_date is invalid'],
     [{ title: 'x', confidential: 'maybe' }, 'confidential is invalid'],
+    [{ title: 'x', merge_request_to_resolve_discussions_of: 'first' }, 'merge_request_to_resolve_discussions_of is invalid'],
   ])('answers 400 to %j and writes nothing', async (body, error) => {
     // Prepare
     const before = await openIssuesCount(project);
@@ -186,6 +187,15 @@ describe('POST /projects/:id/issues', () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error });
     expect(await openIssuesCount(project)).toBe(before);
+  });
+
+  it('ignores merge_request_to_resolve_discussions_of naming no merge request, as GitLab does', async () => {
+    const response = await api(issuesUrl(project), {
+      token: project.owner.token,
+      body: { title: 'Follow-up', description: 'mine', merge_request_to_resolve_discussions_of: 99, discussion_to_resolve: 'abc' },
+    });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ title: 'Follow-up', description: 'mine' });
   });
 
   it('refuses a title longer than 255 characters', async () => {
