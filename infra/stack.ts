@@ -5,6 +5,7 @@ import { allRoutes } from '../shared/routes';
 import { HostingApi, type ApiThrottle } from './constructs/api';
 import { RootUserBootstrap } from './constructs/bootstrap';
 import { DataTable } from './constructs/data';
+import { HookDelivery } from './constructs/events';
 import { GroupFunctions } from './constructs/functions';
 import { ObjectStorage } from './constructs/storage';
 
@@ -20,13 +21,15 @@ export interface ProjectHostingStackProps extends StackProps {
 
 /**
  * The whole service: table, bucket, one function per route group, the REST API in front of them,
- * and the root-user bootstrap.
+ * the webhook delivery behind the table's stream, and the root-user bootstrap.
  */
 export class ProjectHostingStack extends Stack {
   public readonly data: DataTable;
   public readonly storage: ObjectStorage;
   public readonly api: HostingApi;
   public readonly functions: GroupFunctions;
+  /** Webhook delivery, fed by the table's stream. */
+  public readonly events: HookDelivery;
   public readonly bootstrap: RootUserBootstrap;
   /** Key material of the secret box: the AES-256 key sealing stored secrets is its SHA-256. */
   public readonly secretBoxKey: secretsmanager.Secret;
@@ -54,6 +57,7 @@ export class ProjectHostingStack extends Stack {
     const shared = { table: this.data.table, bucket: this.storage.bucket, externalUrl };
     this.functions = new GroupFunctions(this, 'Functions', { ...shared, secretBoxKey: this.secretBoxKey });
     this.api.addRoutes(allRoutes(), this.functions.byGroup);
+    this.events = new HookDelivery(this, 'Events', { table: this.data.table, externalUrl, secretBoxKey: this.secretBoxKey });
     this.bootstrap = new RootUserBootstrap(this, 'Bootstrap', shared);
 
     new CfnOutput(this, 'ApiUrl', {

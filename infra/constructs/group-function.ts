@@ -15,22 +15,30 @@ const ROOT_DIR = fileURLToPath(new URL('../../', import.meta.url));
 export type DataAccess = 'read' | 'readWrite';
 
 export interface GroupFunctionProps {
-  /** Handler group: the code is `functions/<group>/handler.ts`, exporting `handler`. */
+  /**
+   * Handler group: the code is `functions/<group>/handler.ts`, exporting `handler`. An API route
+   * group, or a function of its own (`bootstrap`, `hook_delivery`).
+   */
   readonly group: string;
   /** Exposed as `TABLE_NAME`. Nothing is granted: call {@link GroupFunction.grantTable}. */
   readonly table: dynamodb.ITable;
-  /** Exposed as `BUCKET_NAME`. Nothing is granted: call {@link GroupFunction.grantBucket}. */
-  readonly bucket: s3.IBucket;
+  /**
+   * Exposed as `BUCKET_NAME`. Nothing is granted: call {@link GroupFunction.grantBucket}.
+   * @default - none: the function does not use the bucket
+   */
+  readonly bucket?: s3.IBucket;
   /** Public base URL of the service (no trailing slash), exposed as `EXTERNAL_URL`. */
   readonly externalUrl: string;
   /** @default - `project-hosting <group>` */
   readonly description?: string;
+  /** @default 29 s, API Gateway's integration limit (API functions cannot use more) */
+  readonly timeout?: Duration;
 }
 
 /**
  * A Lambda function running one handler group, with the defaults shared by every function of
- * the service: Node.js 22 on arm64, 512 MB, 29 s (API Gateway's integration limit), JSON logs
- * kept one month, source maps, and the single bundling configuration of the project.
+ * the service: Node.js 22 on arm64, 512 MB, 29 s unless told (API Gateway's integration limit),
+ * JSON logs kept one month, source maps, and the single bundling configuration of the project.
  *
  * Bundling decision: every dependency, `@aws-sdk/*` included, is bundled (ESM, minified), so the
  * SDK version deployed is the one pinned in `package-lock.json` and tested locally, not whatever
@@ -61,12 +69,12 @@ export class GroupFunction extends nodejs.NodejsFunction {
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: 512,
-      timeout: Duration.seconds(29),
+      timeout: props.timeout ?? Duration.seconds(29),
       logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
       environment: {
         TABLE_NAME: props.table.tableName,
-        BUCKET_NAME: props.bucket.bucketName,
+        ...(props.bucket ? { BUCKET_NAME: props.bucket.bucketName } : {}),
         EXTERNAL_URL: props.externalUrl,
         POWERTOOLS_SERVICE_NAME: 'project-hosting',
         NODE_OPTIONS: '--enable-source-maps',

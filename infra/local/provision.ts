@@ -23,8 +23,8 @@ import { s3 } from '../../shared/data/client';
 import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '../../shared/data/table-definition';
 
 /**
- * Creates the table if it does not exist, adds the indexes an older table lacks, and enables
- * TTL. Returns whether the table was created.
+ * Creates the table if it does not exist, adds the indexes and the stream an older table lacks,
+ * and enables TTL. Returns whether the table was created.
  */
 export async function ensureTable(tableName: string): Promise<boolean> {
   // A raw client: the document client used by the handlers cannot run control-plane commands.
@@ -59,6 +59,7 @@ export async function ensureTable(tableName: string): Promise<boolean> {
               ],
               Projection: { ProjectionType: 'ALL' },
             })),
+            StreamSpecification: STREAM,
           }),
         );
         created = true;
@@ -66,10 +67,12 @@ export async function ensureTable(tableName: string): Promise<boolean> {
         // Another process (a parallel test run on the same engines) created it first.
         if (!(error instanceof ResourceInUseException)) throw error;
       }
-      // DynamoDB Local is ACTIVE at once; LocalStack and AWS take a moment.
-      await waitUntilTableExists({ client, maxWaitTime: 120, minDelay: 1, maxDelay: 5 }, { TableName: tableName });
+      await waitForTable(client, tableName);
     }
-    if (!created) await addMissingIndexes(client, tableName);
+    if (!created) {
+      await addMissingIndexes(client, tableName);
+      await enableStream(client, tableName);
+    }
     await enableTtl(client, tableName);
     return created;
   } finally {
@@ -120,6 +123,32 @@ async function addMissingIndexes(client: DynamoDBClient, tableName: string): Pro
     );
     await waitForIndex(client, tableName, index.indexName);
   }
+}
+
+/** The stream the deployed table has (`infra/constructs/data.ts`): webhook events ride on it. */
+const STREAM = { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } as const;
+
+/**
+ * Turns on the stream of a table made before webhooks (or with another view type, which DynamoDB
+ * only changes by disabling the stream first). A separate UpdateTable: DynamoDB refuses a stream
+ * change and an index creation in one.
+ */
+async function enableStream(client: DynamoDBClient, tableName: string): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const current = Table?.StreamSpecification;
+  if (current?.StreamEnabled && current.StreamViewType === STREAM.StreamViewType) return;
+  console.log(JSON.stringify({ level: 'INFO', message: 'enabling the table stream', tableName }));
+  if (current?.StreamEnabled) {
+    await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: false } }));
+    await waitForTable(client, tableName);
+  }
+  await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: STREAM }));
+  await waitForTable(client, tableName);
+}
+
+/** Waits until the table is ACTIVE: at once on DynamoDB Local; LocalStack and AWS take a moment. */
+async function waitForTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  await waitUntilTableExists({ client, maxWaitTime: 120, minDelay: 1, maxDelay: 5 }, { TableName: tableName });
 }
 
 /** Polls until the index is ACTIVE (at once on DynamoDB Local; a backfill on AWS). */

@@ -6,6 +6,10 @@
  * With `AWS_ENDPOINT_URL` set (LocalStack) or `LOCAL_ENGINES=false`, no emulator is started: the
  * handlers use whatever endpoints and credentials the environment gives the AWS SDK, and the
  * table and bucket are created only if `PROVISION=true`.
+ *
+ * Webhooks: where the runtime provisions the table, a stream poller (`streams.ts`) stands in for
+ * the Lambda event source mapping and runs `functions/hook_delivery` in-process; it reads
+ * DynamoDB Local's stream, or LocalStack's with `AWS_ENDPOINT_URL` set.
  */
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -13,6 +17,7 @@ import { ensureKeyFile } from '../../shared/auth/secret-box';
 import { routeCatalog, type GroupName } from '../../shared/routes';
 import { createApiServer, type ProxyHandler } from './api-gateway';
 import { startEngines, type Engines } from './engines';
+import type { StreamHandler } from './streams';
 
 export interface LocalRuntimeOptions {
   /** HTTP port on 127.0.0.1; 0 picks a free one (see `url`). */
@@ -43,6 +48,27 @@ type BootstrapModule = {
 /** Sets a variable only if the environment does not already define it. */
 function setDefault(name: string, value: string): void {
   if (process.env[name] === undefined || process.env[name] === '') process.env[name] = value;
+}
+
+/**
+ * Webhook delivery: the stream poller stands in for the event source mapping, invoking the same
+ * handler with the same filter. Only where this runtime provisioned the table: against a stack
+ * deployed to LocalStack, its own mapping delivers (LocalStack's streams work with the poller too,
+ * but both would send every hook twice). Hooks may target 127.0.0.1 here, so tests can receive
+ * them; never on AWS. Resolves once the poller reads the stream's end; returns its stop.
+ */
+async function startHookDelivery(): Promise<() => Promise<void>> {
+  setDefault('HOOKS_ALLOW_LOCAL_NETWORK', 'true');
+  let handler: StreamHandler;
+  try {
+    ({ handler } = await import('../../functions/hook_delivery/handler'));
+  } catch (error) {
+    throw new Error(`could not load functions/hook_delivery/handler.ts: ${(error as Error).message}`, { cause: error });
+  }
+  const { startStreamPoller } = await import('./streams');
+  const { HOOK_EVENT_STREAM_FILTER } = await import('../../shared/data/hook-events');
+  const poller = await startStreamPoller({ tableName: process.env.TABLE_NAME!, handler, filter: HOOK_EVENT_STREAM_FILTER });
+  return () => poller.stop();
 }
 
 /** Whether to run the emulators, or use the endpoints already configured (LocalStack, AWS). */
@@ -140,6 +166,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       const { ensureBucket, ensureTable } = await import('./provision');
       await ensureTable(process.env.TABLE_NAME!);
       await ensureBucket(process.env.BUCKET_NAME!);
+      cleanups.push(await startHookDelivery());
     }
 
     const bootstrap: BootstrapModule = await import('../../shared/domain/bootstrap');

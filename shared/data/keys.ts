@@ -55,6 +55,8 @@ export const keys = {
   }),
   /** A user's pending todo on an issue (at most one, so `POST .../todo` answers 304 the second time). */
   issueTodo: (projectId: number, iid: number, userId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `TODO#${pad(iid)}#${pad(userId)}` }),
+  /** A webhook event waiting to be delivered (an outbox item: its stream record triggers delivery; TTL removes it). */
+  hookEvent: (projectId: number, eventId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `HOOK_EVENT#${pad(eventId)}` }),
   /** A note (comment) on an issue, after its issue's iid so one issue's notes are one range, by id. */
   note: (projectId: number, issueIid: number, noteId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `NOTE#${pad(issueIid)}#${pad(noteId)}` }),
 

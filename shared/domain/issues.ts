@@ -9,6 +9,7 @@ import { can, canReadIssue, canUpdateIssue, type ProjectSubject } from '../auth/
 import { byKey, getMany } from '../data/batch';
 import { nextId, nextIds } from '../data/counters';
 import { prepareEvent, type NewEvent } from '../data/events';
+import { prepareHookEvent } from '../data/hook-events';
 import { getIssue, insertIssue, issueFromItem, replaceIssue, writeIssues, type Issue, type IssueState, type TransactItem } from '../data/issues';
 import { collections, keys, type Collection, type IssueOrderBy } from '../data/keys';
 import { findLabelByName, getLabel, listLabels } from '../data/labels';
@@ -160,13 +161,16 @@ export async function createIssue(subject: ProjectSubject, user: User, input: Is
     deletedAt: null,
     version: 1,
   };
-  const result = await insertIssue(issue, await sideEffects(issue, user, { event: 'opened' }));
+  const result = await insertIssue(issue, await sideEffects(issue, user, { event: 'opened', hook: { action: 'open', previous: null } }));
   if (result === 'project_gone') throw new NotFoundError('Project');
   if (result === 'issue_changed') throw new ConflictError('Issue iid already in use; try again');
   return result;
 }
 
 const STATE_AFTER: Record<NonNullable<IssueInput['stateEvent']>, IssueState> = { close: 'closed', reopen: 'opened' };
+
+/** GitLab's issue hook actions. */
+type HookIssueAction = 'open' | 'update' | 'close' | 'reopen';
 
 /**
  * Edits an issue, re-reading and re-applying the changes when another edit wins the race. The
@@ -209,7 +213,8 @@ export async function updateIssue(subject: ProjectSubject, user: User, iid: numb
     validate(next);
     const stateEvent = state === current.state ? undefined : state === 'closed' ? 'closed' : 'reopened';
     const notes = systemNotesFor(await summarize(current, next));
-    const result = await replaceIssue(current, next, await sideEffects(next, user, { event: stateEvent, notes }));
+    const hook = { action: stateEvent === 'closed' ? 'close' : stateEvent === 'reopened' ? 'reopen' : 'update', previous: current } as const;
+    const result = await replaceIssue(current, next, await sideEffects(next, user, { event: stateEvent, notes, hook }));
     if (result === 'project_gone') throw new NotFoundError('Project');
     if (result !== 'issue_changed') return result;
     if (attempt >= MAX_ATTEMPTS) throw new ConflictError('The issue was modified by another request; try again');
@@ -290,10 +295,15 @@ export async function moveIssue(source: ProjectSubject, user: User, iid: number,
       movedToId: moved.id,
     };
     const extra = [
-      ...(await sideEffects(moved, user, { event: 'opened', notes: [movedNote('from', pathOf(source), original.iid)] })),
+      ...(await sideEffects(moved, user, {
+        event: 'opened',
+        notes: [movedNote('from', pathOf(source), original.iid)],
+        hook: { action: 'open', previous: null },
+      })),
       ...(await sideEffects(closed, user, {
         event: original.state === 'closed' ? undefined : 'closed',
         notes: [movedNote('to', pathOf(target), moved.iid)],
+        hook: { action: original.state === 'closed' ? 'update' : 'close', previous: original },
       })),
     ];
     // The copies are unreachable until the transaction below creates their issue.
@@ -354,14 +364,19 @@ async function summarize(before: Issue, after: Issue): Promise<IssueChangeSummar
 
 /**
  * Internal: the operations an issue write carries in its transaction: its feed event (a
- * confidential issue's is restricted to its author, assignee and the actor) and its system notes.
+ * confidential issue's is restricted to its author, assignee and the actor), its system notes,
+ * and its webhook event (`hook`: GitLab's issue hook action; the previous issue for `changes`).
  */
 async function sideEffects(
   issue: Issue,
   user: User,
-  effects: { event?: 'opened' | 'closed' | 'reopened'; notes?: string[] },
+  effects: { event?: 'opened' | 'closed' | 'reopened'; notes?: string[]; hook?: { action: HookIssueAction; previous: Issue | null } },
 ): Promise<TransactItem[]> {
   const operations: TransactItem[] = [];
+  if (effects.hook) {
+    const { put } = await prepareHookEvent({ projectId: issue.projectId, actorId: user.id, kind: 'issue', issue, ...effects.hook });
+    operations.push(put);
+  }
   if (effects.event) {
     const event: NewEvent = {
       projectId: issue.projectId,

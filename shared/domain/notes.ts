@@ -9,6 +9,7 @@
 import { can, isAdmin, type ProjectSubject } from '../auth/policy';
 import { nextId } from '../data/counters';
 import { prepareEvent } from '../data/events';
+import { prepareHookEvent } from '../data/hook-events';
 import { recordParticipant } from '../data/issue-subscriptions';
 import type { Issue } from '../data/issues';
 import { collections } from '../data/keys';
@@ -23,10 +24,17 @@ import { findIssueOrNotFound } from './issues';
 /** GitLab's `Note` body limit. */
 export const MAX_NOTE_LENGTH = 1_000_000;
 
-/** Internal: GitLab's note validations. */
+/**
+ * A note's body is stored in its item, its feed event and its webhook event, each bound by
+ * DynamoDB's 400 KB item limit: longer bodies are refused up front rather than failing the write.
+ */
+export const MAX_NOTE_BYTES = 300_000;
+
+/** Internal: GitLab's note validations, and the storage bound. */
 function validate(body: string): void {
   if (body.trim() === '') throw new ValidationError({ note: ["can't be blank"] });
   if ([...body].length > MAX_NOTE_LENGTH) throw new ValidationError({ note: [`is too long (maximum is ${MAX_NOTE_LENGTH} characters)`] });
+  if (Buffer.byteLength(body, 'utf8') > MAX_NOTE_BYTES) throw new ValidationError({ note: [`is too long (maximum is ${MAX_NOTE_BYTES} bytes)`] });
 }
 
 /** Internal: GitLab's `admin_note` on a user note: its author or an admin. */
@@ -120,7 +128,9 @@ export async function createNote(subject: ProjectSubject, user: User, iid: numbe
       noteable_type: 'Issue',
     },
   });
-  const failure = await insertNote(note, [put]);
+  // So are the note's webhook event and the issue as commented on (notes touch `updated_at`).
+  const hook = await prepareHookEvent({ projectId: issue.projectId, actorId: user.id, kind: 'note', action: 'create', note, issue: { ...issue, updatedAt: now } });
+  const failure = await insertNote(note, [put, hook.put]);
   if (failure === 'note_gone') throw new ConflictError('Note id already in use; try again');
   if (failure) failWith(failure);
   // A commenter takes part in the issue, so is subscribed unless they chose otherwise (GitLab's participants).

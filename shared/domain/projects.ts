@@ -10,12 +10,12 @@ import type { ProjectSubject } from '../auth/policy';
 import { config } from '../config';
 import { randomBytes } from 'node:crypto';
 import { sealSecret } from '../auth/secret-box';
-import { getMany } from '../data/batch';
+import { deleteMany, getMany } from '../data/batch';
 import { db, s3 } from '../data/client';
 import { ifConditionHolds } from '../data/conditional';
 import { nextId } from '../data/counters';
 import { recordEvent } from '../data/events';
-import { collections, indexKeys, keys } from '../data/keys';
+import { collections, indexKeys, keys, type Key } from '../data/keys';
 import type { Namespace } from '../data/namespaces';
 import {
   getProject,
@@ -435,6 +435,9 @@ export async function removeForkRelation(project: Project): Promise<void> {
 
 const uploadsPrefix = (projectId: number) => `projects/${projectId}/`;
 
+/** Keys deleted per round of {@link deleteMany} while a project's partition is read. */
+const DELETE_BATCH = 100;
+
 /**
  * Deletes a project with everything it owns: every item of its partition (members, stars,
  * shares, hooks, events, and later issues etc. — their index entries go with them), its S3
@@ -443,14 +446,21 @@ const uploadsPrefix = (projectId: number) => `projects/${projectId}/`;
  */
 export async function deleteProject(project: Project): Promise<void> {
   await markProjectDeleting(project.id);
+  let pending: Key[] = [];
   for await (const item of queryCollection(collections.projectPartition(project.id))) {
     if (item.SK === 'PROJECT') continue;
     if (item.type === 'Share') {
       await unshareProject(project.id, Number(item.groupId));
       continue;
     }
-    await db().send(new DeleteCommand({ TableName: table(), Key: { PK: item.PK, SK: item.SK } }));
+    pending.push({ PK: item.PK, SK: item.SK });
+    // Batched: a project with many issues and notes has many items.
+    if (pending.length >= DELETE_BATCH) {
+      await deleteMany(pending);
+      pending = [];
+    }
   }
+  await deleteMany(pending);
   await deleteObjects(uploadsPrefix(project.id));
   try {
     await removeProjectItem(project);

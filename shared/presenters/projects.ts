@@ -30,9 +30,9 @@ export interface PresentOptions {
   statistics?: boolean;
 }
 
-const webUrlOf = (fullPath: string) => `${config().externalUrl}/${fullPath}`;
+export const webUrlOf = (fullPath: string) => `${config().externalUrl}/${fullPath}`;
 
-function sshHost(): string {
+export function sshHost(): string {
   return process.env.SSH_HOST ?? new URL(config().externalUrl).hostname;
 }
 

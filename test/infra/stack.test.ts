@@ -6,6 +6,7 @@ import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HostingApi } from '../../infra/constructs/api';
 import { ProjectHostingStack } from '../../infra/stack';
+import { HOOK_EVENT_STREAM_FILTER } from '../../shared/data/hook-events';
 import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '../../shared/data/table-definition';
 import { allRoutes, parseRouteKey, routeCatalog, type GroupName } from '../../shared/routes';
 
@@ -13,8 +14,10 @@ type Resource = { Type: string; Properties?: Record<string, unknown>; DeletionPo
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
 
 const GROUPS = Object.keys(routeCatalog) as GroupName[];
-/** The service's own functions: one per route group, plus the bootstrap (not a route group). */
+/** The functions with the shared defaults: one per route group, plus the bootstrap (not a route group). */
 const FUNCTION_GROUPS = [...GROUPS, 'bootstrap'];
+/** The service's own functions: those, plus the webhook delivery (its own timeout, no bucket). */
+const ALL_FUNCTIONS = [...FUNCTION_GROUPS, 'hook_delivery'];
 
 let stack: ProjectHostingStack;
 let template: Template;
@@ -27,7 +30,9 @@ function logicalId(construct: IConstruct): string {
 }
 
 function functionId(group: string): string {
-  return logicalId(group === 'bootstrap' ? stack.bootstrap.function : stack.functions.byGroup[group as GroupName]);
+  if (group === 'bootstrap') return logicalId(stack.bootstrap.function);
+  if (group === 'hook_delivery') return logicalId(stack.events.function);
+  return logicalId(stack.functions.byGroup[group as GroupName]);
 }
 
 function resourcesOfType(type: string): Record<string, Resource> {
@@ -187,15 +192,15 @@ describe('ProjectHostingStack bucket', () => {
 });
 
 describe('ProjectHostingStack functions', () => {
-  it('creates one function per route group plus the bootstrap function', () => {
+  it('creates one function per route group plus the bootstrap and hook delivery functions', () => {
     // Act
     const ours = Object.values(resourcesOfType('AWS::Lambda::Function')).filter(
       (fn) => fn.Properties?.Handler === 'index.handler',
     );
 
     // Assess
-    expect(ours).toHaveLength(FUNCTION_GROUPS.length);
-    expect(new Set(FUNCTION_GROUPS.map(functionId)).size).toBe(FUNCTION_GROUPS.length);
+    expect(ours).toHaveLength(ALL_FUNCTIONS.length);
+    expect(new Set(ALL_FUNCTIONS.map(functionId)).size).toBe(ALL_FUNCTIONS.length);
   });
 
   it.each(FUNCTION_GROUPS)('creates the %s function with the shared defaults', (group) => {
@@ -274,6 +279,75 @@ describe('ProjectHostingStack functions', () => {
     expect(allows(statements, 'secretsmanager:GetSecretValue', logicalId(stack.bootstrap.rootTokenSecret))).toBe(true);
     expect(allows(statements, 'dynamodb:PutItem', logicalId(stack.data.table))).toBe(true);
     expect(JSON.stringify(statements)).not.toContain(`"${logicalId(stack.storage.bucket)}"`);
+  });
+});
+
+describe('ProjectHostingStack hook delivery', () => {
+  it('feeds the delivery function from the table stream, filtered to new hook events', () => {
+    // Assess
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: functionId('hook_delivery') },
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.data.table), 'StreamArn'] },
+      StartingPosition: 'LATEST',
+      BatchSize: 10,
+      MaximumBatchingWindowInSeconds: 1,
+      MaximumRetryAttempts: 3,
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('filters with exactly HOOK_EVENT_STREAM_FILTER', () => {
+    // Act
+    const [mapping] = Object.values(resourcesOfType('AWS::Lambda::EventSourceMapping'));
+    const { Filters } = mapping.Properties!.FilterCriteria as { Filters: { Pattern: string }[] };
+
+    // Assess
+    expect(Filters).toHaveLength(1);
+    expect(JSON.parse(Filters[0].Pattern)).toEqual(HOOK_EVENT_STREAM_FILTER);
+  });
+
+  it('creates the delivery function with a 120 s timeout, no bucket and local network receivers refused', () => {
+    // Act
+    const fn = resourcesOfType('AWS::Lambda::Function')[functionId('hook_delivery')];
+    const variables = (fn.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
+
+    // Assess
+    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 120 });
+    expect(variables).toMatchObject({
+      TABLE_NAME: { Ref: logicalId(stack.data.table) },
+      EXTERNAL_URL: expect.anything(),
+      SECRET_BOX_KEY_SECRET_ARN: { Ref: logicalId(stack.secretBoxKey) },
+      HOOKS_ALLOW_LOCAL_NETWORK: 'false',
+    });
+    expect(variables.BUCKET_NAME).toBeUndefined();
+  });
+
+  it('grants the delivery function reading the table, its stream and the key secret only', () => {
+    // Act
+    const statements = statementsOf(functionId('hook_delivery'));
+    const actions = statements.flatMap((statement) => [statement.Action].flat());
+
+    // Assess
+    const table = logicalId(stack.data.table);
+    for (const action of ['GetItem', 'Query', 'BatchGetItem'].map((name) => `dynamodb:${name}`)) {
+      expect(allows(statements, action, table), action).toBe(true);
+    }
+    const onStream = statements.filter(
+      (statement) => JSON.stringify(statement.Resource) === JSON.stringify({ 'Fn::GetAtt': [table, 'StreamArn'] }),
+    );
+    expect(onStream.flatMap((statement) => [statement.Action].flat())).toEqual(
+      expect.arrayContaining(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']),
+    );
+    expect(actions).toContain('dynamodb:ListStreams');
+    for (const action of ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'].map((name) => `dynamodb:${name}`)) {
+      expect(actions, action).not.toContain(action);
+    }
+    expect(actions.filter((action) => action.startsWith('s3:'))).toEqual([]);
+    expect(JSON.stringify(statements)).not.toContain(`"${logicalId(stack.storage.bucket)}"`);
+    expect(allows(statements, 'secretsmanager:GetSecretValue', logicalId(stack.secretBoxKey))).toBe(true);
+    expect(actions).not.toContain('secretsmanager:PutSecretValue');
   });
 });
 

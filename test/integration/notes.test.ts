@@ -125,6 +125,18 @@ describe('POST /projects/:id/issues/:issue_iid/notes', () => {
     expect(response.body).toEqual({ error });
   });
 
+  it('stores a long comment and refuses one too large to store, writing nothing', async () => {
+    const issue = await addIssue(project);
+    const long = await api(notesUrl(project, issue.iid), { token: project.owner.token, body: { body: 'a'.repeat(200_000) } });
+    expect(long.status).toBe(201);
+    expect(long.body.body).toHaveLength(200_000);
+    const huge = await api(notesUrl(project, issue.iid), { token: project.owner.token, body: { body: 'é'.repeat(200_000) } });
+    expect(huge.status).toBe(400);
+    expect(huge.body).toEqual({ message: { note: ['is too long (maximum is 300000 bytes)'] } });
+    const read = await api(`/projects/${project.id}/issues/${issue.iid}`, { token: project.owner.token });
+    expect(read.body.user_notes_count).toBe(1);
+  });
+
   it('answers 404 for an unknown or deleted issue', async () => {
     const issue = await addIssue(project);
     await api(`/projects/${project.id}/issues/${issue.iid}`, { method: 'DELETE', token: project.owner.token });

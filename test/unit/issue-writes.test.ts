@@ -8,31 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { replaceIssue, writeIssues, type Issue } from '../../shared/data/issues';
 import { keys } from '../../shared/data/keys';
 import { cancelled, useMockedTable } from '../support/mocked-table';
+import { issueRecord } from '../support/records';
 
 const ddbMock = useMockedTable('issue-writes-test');
 
-function issue(overrides: Partial<Issue> = {}): Issue {
-  return {
-    id: 70,
-    iid: 3,
-    projectId: 5,
-    title: 'Crash',
-    description: null,
-    state: 'opened',
-    confidential: false,
-    authorId: 1,
-    assigneeIds: [],
-    milestoneId: null,
-    labelIds: [11, 12],
-    dueDate: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    closedAt: null,
-    deletedAt: null,
-    version: 4,
-    ...overrides,
-  };
-}
+const issue = (overrides: Partial<Issue> = {}) => issueRecord({ title: 'Crash', description: null, ...overrides });
 
 type Operation = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 const transactions = () => ddbMock.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems as Operation[]);

@@ -6,7 +6,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { BatchGetCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../shared/config';
@@ -318,12 +318,14 @@ describe('upload storage', () => {
     ddbMock.on(QueryCommand).resolves({ Items: [{ ...keys.project(7) }, { ...keys.upload(7, SECRET), type: 'Upload' }] });
     s3Mock.on(ListObjectsV2Command).resolves({ Contents: [{ Key: objectKey }], IsTruncated: false });
     ddbMock.on(BatchGetCommand).resolves({ Responses: {} });
+    ddbMock.on(BatchWriteCommand).resolves({ UnprocessedItems: {} });
 
     // Act
     await deleteProject(project);
 
     // Assess
-    expect(ddbMock.commandCalls(DeleteCommand).map((call) => call.args[0].input.Key)).toContainEqual(keys.upload(7, SECRET));
+    const deleted = ddbMock.commandCalls(BatchWriteCommand).flatMap((call) => Object.values(call.args[0].input.RequestItems ?? {}).flat());
+    expect(deleted).toContainEqual({ DeleteRequest: { Key: keys.upload(7, SECRET) } });
     expect(s3Mock.commandCalls(ListObjectsV2Command)[0].args[0].input.Prefix).toBe('projects/7/');
     expect(s3Mock.commandCalls(DeleteObjectsCommand)[0].args[0].input.Delete?.Objects).toEqual([{ Key: objectKey }]);
   });

@@ -1,0 +1,43 @@
+/**
+ * Webhook delivery: the Lambda behind the table's stream (event source mapping filtered to new
+ * `HookEvent` items, `HOOK_EVENT_STREAM_FILTER`); locally the stream poller of the runtime calls
+ * it the same way. Each record is one event of one project, delivered to that project's hooks.
+ *
+ * A record whose delivery cannot even be attempted (the table could not be read) is reported in
+ * `batchItemFailures`, so the stream retries it (and the records after it in its shard); a
+ * receiver's failure is not a record failure. Records of other projects delivered in the same
+ * batch may then be sent again: receivers tell repeats by `Idempotency-Key`.
+ */
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { hookEventFromImage, type HookEvent } from '../../shared/data/hook-events';
+import { logger } from '../../shared/logger';
+import { deliverHookEvent } from '../../shared/webhooks/deliver';
+
+export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+  const allowLocalNetwork = process.env.HOOKS_ALLOW_LOCAL_NETWORK === 'true';
+  // One project's events in order (open before close); projects in parallel, so a slow
+  // receiver holds up only its own project's events.
+  const byProject = new Map<number, Array<{ record: DynamoDBRecord; hookEvent: HookEvent }>>();
+  for (const record of event.Records) {
+    const image = record.dynamodb?.NewImage;
+    if (!image) continue;
+    const hookEvent = hookEventFromImage(image as Record<string, AttributeValue>);
+    byProject.set(hookEvent.projectId, [...(byProject.get(hookEvent.projectId) ?? []), { record, hookEvent }]);
+  }
+  const failed = await Promise.all(
+    [...byProject.values()].map(async (entries) => {
+      for (const { record, hookEvent } of entries) {
+        try {
+          await deliverHookEvent(hookEvent, { allowLocalNetwork });
+        } catch (error) {
+          // The mapping retries from the earliest failure on: this record and those after it.
+          logger.error('webhook event not delivered; the stream will retry it', { eventID: record.eventID, error });
+          return [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }];
+        }
+      }
+      return [];
+    }),
+  );
+  return { batchItemFailures: failed.flat() };
+}

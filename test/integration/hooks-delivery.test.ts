@@ -1,0 +1,137 @@
+/**
+ * Webhook delivery end to end: API writes → the outbox item in the write's transaction → the
+ * table's stream → the delivery function → an HTTP receiver started by this test.
+ *
+ * The receiver listens on 127.0.0.1, which only the local runtime may reach (it runs with
+ * `HOOKS_ALLOW_LOCAL_NETWORK=true`; deployed, hooks to private addresses are refused), so this
+ * file runs against the local runtime only.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, baseUrl } from '../support/api';
+import { addMember, createProject, createUser, unique, type TestProject, type TestUser } from '../support/fixtures';
+
+interface Delivery {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Record<string, any>;
+}
+
+const isLocalRuntime = () => ['127.0.0.1', 'localhost'].includes(new URL(baseUrl()).hostname);
+
+describe.skipIf(!isLocalRuntime())('webhook delivery', () => {
+  let server: Server;
+  let receiverUrl: string;
+  const deliveries: Delivery[] = [];
+  let owner: TestUser;
+  let reporter: TestUser;
+  let project: TestProject;
+
+  /** The deliveries to `path` that `match`, once there are `count` of them (the stream is asynchronous) or 15 s passed. */
+  async function received(path: string, match: (delivery: Delivery) => boolean, count = 1): Promise<Delivery[]> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const got = deliveries.filter((delivery) => delivery.path === path && match(delivery));
+      if (got.length >= count || Date.now() > deadline) return got;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Deliveries about the issue (or note, with `kind`) of this id: ids of issues and notes overlap. */
+  const about =
+    (id: number, kind = 'issue') =>
+    (delivery: Delivery) =>
+      delivery.body.object_kind === kind && delivery.body.object_attributes?.id === id;
+
+  async function addHook(path: string, body: Record<string, unknown>) {
+    const response = await api(`/projects/${project.id}/hooks`, { token: owner.token, body: { url: `${receiverUrl}${path}`, ...body } });
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+  }
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        deliveries.push({ path: request.url ?? '', headers: request.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') });
+        response.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    owner = await createUser();
+    reporter = await createUser();
+    project = await createProject(owner.token, { visibility: 'private' });
+    await addMember('projects', project.id, reporter.id, 20);
+    await addHook('/issues-and-notes', { issues_events: true, note_events: true, push_events: false, token: 'hook-secret' });
+    await addHook('/pushes-only', { push_events: true });
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('sends an Issue Hook with the secret token when an issue is opened, and nothing to a hook without issues_events', async () => {
+    // Act
+    const created = await api(`/projects/${project.id}/issues`, { token: owner.token, body: { title: unique('Hooked '), labels: 'bug' } });
+    expect(created.status).toBe(201);
+
+    // Assess
+    const [delivery] = await received('/issues-and-notes', about(created.body.id));
+    expect(delivery, 'no delivery arrived').toBeDefined();
+    expect(delivery.headers).toMatchObject({ 'x-gitlab-event': 'Issue Hook', 'x-gitlab-token': 'hook-secret', 'content-type': 'application/json' });
+    expect(delivery.headers['x-gitlab-event-uuid']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(delivery.body).toMatchObject({
+      object_kind: 'issue',
+      event_type: 'issue',
+      user: { id: owner.id, username: owner.username },
+      project: { id: project.id, path_with_namespace: project.fullPath },
+      object_attributes: { id: created.body.id, iid: created.body.iid, title: created.body.title, action: 'open', state: 'opened' },
+      labels: [expect.objectContaining({ title: 'bug' })],
+    });
+    expect(deliveries.filter((d) => d.path === '/pushes-only')).toEqual([]);
+  });
+
+  it('sends update with its changes, then close, in the order of the writes', async () => {
+    // Prepare
+    const created = await api(`/projects/${project.id}/issues`, { token: owner.token, body: { title: 'Before' } });
+    const url = `/projects/${project.id}/issues/${created.body.iid}`;
+
+    // Act
+    expect((await api(url, { method: 'PUT', token: reporter.token, body: { title: 'After', labels: 'ui' } })).status).toBe(200);
+    expect((await api(url, { method: 'PUT', token: owner.token, body: { state_event: 'close' } })).status).toBe(200);
+
+    // Assess
+    const mine = await received('/issues-and-notes', about(created.body.id), 3);
+    expect(mine.map((d) => d.body.object_attributes.action)).toEqual(['open', 'update', 'close']);
+    expect(mine[1].body).toMatchObject({
+      user: { id: reporter.id },
+      changes: { title: { previous: 'Before', current: 'After' }, labels: { previous: [], current: [expect.objectContaining({ title: 'ui' })] } },
+    });
+    expect(mine[2].body.object_attributes).toMatchObject({ state: 'closed', action: 'close' });
+  });
+
+  it('sends a Note Hook when someone comments on an issue', async () => {
+    const created = await api(`/projects/${project.id}/issues`, { token: owner.token, body: { title: unique('Discussed ') } });
+    const note = await api(`/projects/${project.id}/issues/${created.body.iid}/notes`, { token: reporter.token, body: { body: 'Looks good' } });
+    expect(note.status).toBe(201);
+
+    const [delivery] = await received('/issues-and-notes', about(note.body.id, 'note'));
+    expect(delivery, 'no note delivery arrived').toBeDefined();
+    expect(delivery.headers['x-gitlab-event']).toBe('Note Hook');
+    expect(delivery.body).toMatchObject({
+      user: { id: reporter.id },
+      object_attributes: { note: 'Looks good', noteable_type: 'Issue', noteable_id: created.body.id, system: false },
+      issue: { id: created.body.id, iid: created.body.iid },
+    });
+  });
+
+  it('does not send events of confidential issues (no hook here opts in to them)', async () => {
+    const secret = await api(`/projects/${project.id}/issues`, { token: owner.token, body: { title: unique('Secret '), confidential: true } });
+    const marker = await api(`/projects/${project.id}/issues`, { token: owner.token, body: { title: unique('Marker ') } });
+    // The marker was written after the secret issue: once it arrived, the secret one would have too.
+    expect(await received('/issues-and-notes', about(marker.body.id))).toHaveLength(1);
+    expect(deliveries.filter(about(secret.body.id))).toEqual([]);
+  });
+});

@@ -1,0 +1,24 @@
+/** Stored records for unit tests of the data and presentation layers (no I/O). */
+import type { Issue } from '../../shared/data/issues';
+
+/** An open issue of project 5 (iid 3, id 70, labels 11 and 12, version 4); `overrides` replace fields. */
+export const issueRecord = (overrides: Partial<Issue> = {}): Issue => ({
+  id: 70,
+  iid: 3,
+  projectId: 5,
+  title: 'Crash',
+  description: 'It crashes on start',
+  state: 'opened',
+  confidential: false,
+  authorId: 1,
+  assigneeIds: [],
+  milestoneId: null,
+  labelIds: [11, 12],
+  dueDate: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  closedAt: null,
+  deletedAt: null,
+  version: 4,
+  ...overrides,
+});
