@@ -22,9 +22,13 @@ import { entityFields } from './user-children';
 export interface HookTriggers {
   pushEvents: boolean;
   issuesEvents: boolean;
+  /** Events of confidential issues (GitLab keeps them apart so no hook leaks them by default). */
+  confidentialIssuesEvents: boolean;
   mergeRequestsEvents: boolean;
   tagPushEvents: boolean;
   noteEvents: boolean;
+  /** Comments on confidential issues. */
+  confidentialNoteEvents: boolean;
   jobEvents: boolean;
   pipelineEvents: boolean;
   wikiPageEvents: boolean;
@@ -49,9 +53,11 @@ export interface ProjectHook extends HookSettings {
 export const DEFAULT_HOOK_TRIGGERS: HookTriggers = {
   pushEvents: true,
   issuesEvents: false,
+  confidentialIssuesEvents: false,
   mergeRequestsEvents: false,
   tagPushEvents: false,
   noteEvents: false,
+  confidentialNoteEvents: false,
   jobEvents: false,
   pipelineEvents: false,
   wikiPageEvents: false,

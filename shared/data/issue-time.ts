@@ -1,17 +1,16 @@
 /**
  * Time tracking on the issue item (`PROJECT#<pid>` / `ISSUE#<iid>`): `timeEstimate` and
- * `totalTimeSpent` in seconds, changed by single UpdateItem calls (`SET` / `ADD`) rather than a
- * read-modify-put, so two people logging time at once both count. Each update also bumps
- * `version`, so an issue edit racing with it (a Put conditioned on the version it read) retries
- * on the new values instead of overwriting them. Each also stamps `updatedAt`, re-sorting the issue
- * in the update-ordered lists (`touchIssue`).
+ * `totalTimeSpent` in seconds. A change is one transaction: an UpdateItem of the issue conditioned
+ * on the `version` read (so its system note and webhook event describe exactly the totals
+ * written; a racing change makes the caller re-read and apply it again, so two people logging
+ * time at once both count), plus the `extra` operations. It also stamps `updatedAt`, re-sorting
+ * the issue in the update-ordered lists (`touchIssue`).
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
-import { db } from './client';
-import { getIssue, issueFromItem, touchIssue, type Issue } from './issues';
-import { keys } from './keys';
 import type { TimeTracked } from '../domain/time-tracking';
+import { touchIssue, type Issue, type TransactItem } from './issues';
+import { keys } from './keys';
+import { TransactionConditionFailed, transactWrite } from './transactions';
 
 /** An issue with its time-tracking fields. */
 export type TrackedIssue = Issue & TimeTracked;
@@ -21,52 +20,48 @@ export type TimeChange =
   | { kind: 'spend'; seconds: number }
   | { kind: 'reset_spent' };
 
-/** Why a time update did not happen. */
-export type TimeWriteFailure = 'issue_gone' | 'exceeds_spent';
+/** Why a time update did not happen: the issue changed (or went) since it was read. */
+export type TimeWriteFailure = 'issue_changed';
 
-/** The issue exists and is not soft-deleted (`deletedAt` is stored as null while live). */
-const LIVE = 'attribute_exists(PK) AND (attribute_not_exists(deletedAt) OR attribute_type(deletedAt, :nullType))';
+/** The issue as `change` leaves it (not yet written). */
+export function withTimeChange(issue: TrackedIssue, change: TimeChange, at: string): TrackedIssue {
+  const spent = issue.totalTimeSpent ?? 0;
+  const times =
+    change.kind === 'estimate'
+      ? { timeEstimate: change.seconds }
+      : { totalTimeSpent: change.kind === 'reset_spent' ? 0 : spent + change.seconds };
+  return { ...issue, ...times, updatedAt: at, version: issue.version + 1 };
+}
 
 /**
- * Applies one time-tracking change atomically and returns the issue as written. A negative
- * `spend` is refused (`exceeds_spent`) when it would take the total below zero.
+ * Writes `next` (from {@link withTimeChange}) over `previous`, with `extra` operations, while
+ * `previous` is still what is stored.
  */
-export async function updateIssueTime(issue: Issue, change: TimeChange): Promise<TrackedIssue | TimeWriteFailure> {
-  const { projectId, iid } = issue;
-  const touch = touchIssue(issue.id, new Date().toISOString());
-  const values: Record<string, unknown> = { ':nullType': 'NULL', ':one': 1, ...touch.values };
-  let update: string;
-  let condition = LIVE;
-  if (change.kind === 'estimate') {
-    update = `SET timeEstimate = :seconds, ${touch.clause} ADD version :one`;
-    values[':seconds'] = change.seconds;
-  } else if (change.kind === 'reset_spent') {
-    update = `SET totalTimeSpent = :zero, ${touch.clause} ADD version :one`;
-    values[':zero'] = 0;
-  } else {
-    update = `SET ${touch.clause} ADD totalTimeSpent :seconds, version :one`;
-    values[':seconds'] = change.seconds;
-    if (change.seconds < 0) {
-      condition += ' AND totalTimeSpent >= :needed';
-      values[':needed'] = -change.seconds;
-    }
-  }
+export async function updateIssueTime(previous: TrackedIssue, next: TrackedIssue, extra: TransactItem[] = []): Promise<TrackedIssue | TimeWriteFailure> {
+  const touch = touchIssue(next.id, next.updatedAt);
   try {
-    const { Attributes } = await db().send(
-      new UpdateCommand({
-        TableName: config().tableName,
-        Key: keys.issue(projectId, iid),
-        UpdateExpression: update,
-        ConditionExpression: condition,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return issueFromItem(Attributes!) as TrackedIssue;
+    await transactWrite([
+      {
+        Update: {
+          TableName: config().tableName,
+          Key: keys.issue(previous.projectId, previous.iid),
+          UpdateExpression: `SET timeEstimate = :estimate, totalTimeSpent = :spent, #version = :next, ${touch.clause}`,
+          ConditionExpression: '#version = :version',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: {
+            ':estimate': next.timeEstimate ?? 0,
+            ':spent': next.totalTimeSpent ?? 0,
+            ':version': previous.version,
+            ':next': next.version,
+            ...touch.values,
+          },
+        },
+      },
+      ...extra,
+    ]);
+    return next;
   } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    // Which condition failed: read the item again (rare path).
-    const current = await getIssue(projectId, iid);
-    return current && !current.deletedAt && change.kind === 'spend' ? 'exceeds_spent' : 'issue_gone';
+    if (error instanceof TransactionConditionFailed && error.failed.includes(0)) return 'issue_changed';
+    throw error;
   }
 }

@@ -5,13 +5,13 @@
  */
 import { can, type ProjectSubject } from '../auth/policy';
 import { setSubscription, subscriptionOf } from '../data/issue-subscriptions';
-import { updateIssueTime, type TimeChange, type TrackedIssue } from '../data/issue-time';
+import { updateIssueTime, withTimeChange, type TimeChange, type TrackedIssue } from '../data/issue-time';
 import { insertPendingTodo, type Todo } from '../data/todos';
 import type { User } from '../data/users';
-import { ConflictError, ForbiddenError, NotFoundError, NotModifiedError, ValidationError } from '../http/errors';
-import { findIssueOrNotFound } from './issues';
+import { ConflictError, ForbiddenError, NotModifiedError, ValidationError } from '../http/errors';
+import { findIssueOrNotFound, issueSideEffects } from './issues';
 import { isAuthorOrAssignee } from './subscriptions';
-import { parseDuration } from './time-tracking';
+import { formatEstimate, parseDuration } from './time-tracking';
 
 /** Subscribes `user` to the issue; 304 when already subscribed (explicitly, or as author or assignee). */
 export async function subscribeToIssue(subject: ProjectSubject, user: User, iid: number): Promise<TrackedIssue> {
@@ -83,14 +83,40 @@ export type TimeAction =
  * await trackIssueTime(subject, user, 3, { kind: 'spend', duration: '-30m' });
  */
 export async function trackIssueTime(subject: ProjectSubject, user: User, iid: number, action: TimeAction): Promise<TrackedIssue> {
-  const issue = await findIssueOrNotFound(subject, user, iid);
-  if (!can(user, 'admin_issue', subject)) throw new ForbiddenError();
-  const change = toChange(action);
-  if (change === undefined) return issue; // adding 0 changes nothing
-  const result = await updateIssueTime(issue, change);
-  if (result === 'issue_gone') throw new NotFoundError('Issue');
-  if (result === 'exceeds_spent') throw new ValidationError({ base: ['Time to subtract exceeds the total time spent'] });
-  return result;
+  for (let attempt = 1; ; attempt++) {
+    const issue: TrackedIssue = await findIssueOrNotFound(subject, user, iid);
+    if (!can(user, 'admin_issue', subject)) throw new ForbiddenError();
+    const change = toChange(action);
+    if (change === undefined) return issue; // adding 0 changes nothing
+    if (change.kind === 'spend' && (issue.totalTimeSpent ?? 0) + change.seconds < 0) {
+      throw new ValidationError({ base: ['Time to subtract exceeds the total time spent'] });
+    }
+    const next = withTimeChange(issue, change, new Date().toISOString());
+    const note = timeNote(issue, next);
+    if (note === undefined) return issue; // resetting what is already 0
+    // GitLab's time tracking is an issue update: a system note and an `update` hook event.
+    const extra = await issueSideEffects(next, user, { notes: [note], hook: { action: 'update', previous: issue } });
+    const result = await updateIssueTime(issue, next, extra);
+    if (result !== 'issue_changed') return result;
+    if (attempt >= MAX_TIME_ATTEMPTS) throw new ConflictError('The issue was modified by another request; try again');
+  }
+}
+
+/** Racing time changes re-read the issue and apply again; past this many, 409. */
+const MAX_TIME_ATTEMPTS = 8;
+
+/**
+ * Internal: GitLab's time tracking system note (`SystemNotes::TimeTrackingService`), `undefined`
+ * when nothing changes.
+ */
+function timeNote(before: TrackedIssue, after: TrackedIssue): string | undefined {
+  const [estimate, newEstimate] = [before.timeEstimate ?? 0, after.timeEstimate ?? 0];
+  if (newEstimate !== estimate) return newEstimate === 0 ? 'removed time estimate' : `changed time estimate to ${formatEstimate(newEstimate)}`;
+  const [spent, newSpent] = [before.totalTimeSpent ?? 0, after.totalTimeSpent ?? 0];
+  if (newSpent === spent) return undefined;
+  if (newSpent === 0) return 'removed time spent';
+  const delta = newSpent - spent;
+  return `${delta > 0 ? 'added' : 'subtracted'} ${formatEstimate(Math.abs(delta))} of time spent`;
 }
 
 /** Internal: the stored change a request makes; undefined for none (spending 0). */

@@ -161,7 +161,7 @@ export async function createIssue(subject: ProjectSubject, user: User, input: Is
     deletedAt: null,
     version: 1,
   };
-  const result = await insertIssue(issue, await sideEffects(issue, user, { event: 'opened', hook: { action: 'open', previous: null } }));
+  const result = await insertIssue(issue, await issueSideEffects(issue, user, { event: 'opened', hook: { action: 'open', previous: null } }));
   if (result === 'project_gone') throw new NotFoundError('Project');
   if (result === 'issue_changed') throw new ConflictError('Issue iid already in use; try again');
   return result;
@@ -214,7 +214,7 @@ export async function updateIssue(subject: ProjectSubject, user: User, iid: numb
     const stateEvent = state === current.state ? undefined : state === 'closed' ? 'closed' : 'reopened';
     const notes = systemNotesFor(await summarize(current, next));
     const hook = { action: stateEvent === 'closed' ? 'close' : stateEvent === 'reopened' ? 'reopen' : 'update', previous: current } as const;
-    const result = await replaceIssue(current, next, await sideEffects(next, user, { event: stateEvent, notes, hook }));
+    const result = await replaceIssue(current, next, await issueSideEffects(next, user, { event: stateEvent, notes, hook }));
     if (result === 'project_gone') throw new NotFoundError('Project');
     if (result !== 'issue_changed') return result;
     if (attempt >= MAX_ATTEMPTS) throw new ConflictError('The issue was modified by another request; try again');
@@ -295,12 +295,12 @@ export async function moveIssue(source: ProjectSubject, user: User, iid: number,
       movedToId: moved.id,
     };
     const extra = [
-      ...(await sideEffects(moved, user, {
+      ...(await issueSideEffects(moved, user, {
         event: 'opened',
         notes: [movedNote('from', pathOf(source), original.iid)],
         hook: { action: 'open', previous: null },
       })),
-      ...(await sideEffects(closed, user, {
+      ...(await issueSideEffects(closed, user, {
         event: original.state === 'closed' ? undefined : 'closed',
         notes: [movedNote('to', pathOf(target), moved.iid)],
         hook: { action: original.state === 'closed' ? 'update' : 'close', previous: original },
@@ -363,11 +363,11 @@ async function summarize(before: Issue, after: Issue): Promise<IssueChangeSummar
 }
 
 /**
- * Internal: the operations an issue write carries in its transaction: its feed event (a
- * confidential issue's is restricted to its author, assignee and the actor), its system notes,
- * and its webhook event (`hook`: GitLab's issue hook action; the previous issue for `changes`).
+ * The operations an issue write carries in its transaction: its feed event (a confidential
+ * issue's is restricted to its author, assignee and the actor), its system notes, and its webhook
+ * event (`hook`: GitLab's issue hook action; the previous issue for `changes`).
  */
-async function sideEffects(
+export async function issueSideEffects(
   issue: Issue,
   user: User,
   effects: { event?: 'opened' | 'closed' | 'reopened'; notes?: string[]; hook?: { action: HookIssueAction; previous: Issue | null } },

@@ -1,13 +1,12 @@
 /**
  * Delivers one webhook event to the project's hooks that subscribe to its kind (GitLab's
- * `WebHookService`): issues to hooks with `issues_events`, notes to hooks with `note_events`.
+ * `WebHookService`): issues to hooks with `issues_events`, notes to hooks with `note_events`, and
+ * those of confidential issues only to hooks that opted in with `confidential_issues_events` /
+ * `confidential_note_events` (as `Confidential Issue Hook` / `Confidential Note Hook`), so a hook
+ * does not leak to its receiver what the project's guests may not read.
  * The payload is built from the event's snapshot plus the names (users, labels, milestones) read
  * now; each hook gets its own request, with its secret token unsealed only for that request.
- *
- * Events of confidential issues are not delivered: GitLab sends them only to hooks that opt in
- * with `confidential_issues_events` / `confidential_note_events`, which hooks here cannot set yet,
- * and a hook must not leak what its project's guests may not read.
- *
+ * *
  * A receiver that fails (status, timeout, refused address) is logged and not retried, as GitLab
  * does for a single delivery; errors reading the table are thrown, so the stream retries.
  */
@@ -33,8 +32,12 @@ export interface DeliveryOptions {
 /** What happened to each hook of the event, for logs and tests. */
 export type DeliveryReport = Array<{ hookId: number; result: HookDeliveryResult }>;
 
-/** Whether `hook` wants events of this kind. */
-const wants = (hook: ProjectHook, event: HookEvent) => (event.kind === 'issue' ? hook.issuesEvents : hook.noteEvents);
+/** Whether `hook` wants events of this kind (confidential ones only when it says so). */
+function wants(hook: ProjectHook, event: HookEvent): boolean {
+  const confidential = event.issue.confidential;
+  if (event.kind === 'issue') return confidential ? hook.confidentialIssuesEvents === true : hook.issuesEvents;
+  return confidential ? hook.confidentialNoteEvents === true : hook.noteEvents;
+}
 
 /**
  * Sends `event` to every hook of its project that wants it.
@@ -43,7 +46,6 @@ const wants = (hook: ProjectHook, event: HookEvent) => (event.kind === 'issue' ?
  * const report = await deliverHookEvent(hookEventFromImage(record.dynamodb.NewImage), { allowLocalNetwork: false });
  */
 export async function deliverHookEvent(event: HookEvent, options: DeliveryOptions): Promise<DeliveryReport> {
-  if (event.issue.confidential) return [];
   const hooks = (await listHooks(event.projectId)).filter((hook) => wants(hook, event));
   if (hooks.length === 0) return [];
   const context = await contextOf(event);
@@ -59,7 +61,12 @@ export async function deliverHookEvent(event: HookEvent, options: DeliveryOption
       const result = await sendHook(
         {
           url: hook.url,
-          headers: hookHeaders(event.kind, { token, eventUuid, webhookUuid: stableUuid(`hook:${hook.projectId}:${hook.id}`) }),
+          headers: hookHeaders(event.kind, {
+            token,
+            eventUuid,
+            webhookUuid: stableUuid(`hook:${hook.projectId}:${hook.id}`),
+            confidential: event.issue.confidential,
+          }),
           body,
           verifySsl: hook.enableSslVerification,
         },

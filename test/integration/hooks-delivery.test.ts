@@ -66,6 +66,7 @@ describe.skipIf(!isLocalRuntime())('webhook delivery', () => {
     await addMember('projects', project.id, reporter.id, 20);
     await addHook('/issues-and-notes', { issues_events: true, note_events: true, push_events: false, token: 'hook-secret' });
     await addHook('/pushes-only', { push_events: true });
+    await addHook('/confidential', { issues_events: false, confidential_issues_events: true, confidential_note_events: true, push_events: false });
   });
 
   afterAll(async () => {
@@ -127,11 +128,23 @@ describe.skipIf(!isLocalRuntime())('webhook delivery', () => {
     });
   });
 
-  it('does not send events of confidential issues (no hook here opts in to them)', async () => {
+  it('sends events of confidential issues only to hooks that opted in, as Confidential Issue/Note Hook', async () => {
+    // Act
     const secret = await api(`/projects/${project.id}/issues`, { token: owner.token, body: { title: unique('Secret '), confidential: true } });
+    const note = await api(`/projects/${project.id}/issues/${secret.body.iid}/notes`, { token: owner.token, body: { body: 'hush' } });
     const marker = await api(`/projects/${project.id}/issues`, { token: owner.token, body: { title: unique('Marker ') } });
+
+    // Assess
+    const [issueHook] = await received('/confidential', about(secret.body.id));
+    const [noteHook] = await received('/confidential', about(note.body.id, 'note'));
+    expect(issueHook?.headers['x-gitlab-event']).toBe('Confidential Issue Hook');
+    expect(issueHook?.body).toMatchObject({ event_type: 'confidential_issue', object_attributes: { confidential: true, action: 'open' } });
+    expect(noteHook?.headers['x-gitlab-event']).toBe('Confidential Note Hook');
+    expect(noteHook?.body).toMatchObject({ event_type: 'confidential_note', object_attributes: { note: 'hush' } });
     // The marker was written after the secret issue: once it arrived, the secret one would have too.
     expect(await received('/issues-and-notes', about(marker.body.id))).toHaveLength(1);
-    expect(deliveries.filter(about(secret.body.id))).toEqual([]);
+    expect(deliveries.filter((d) => d.path === '/issues-and-notes' && (about(secret.body.id)(d) || about(note.body.id, 'note')(d)))).toEqual([]);
+    // Nor do ordinary events reach the hook that wants only confidential ones.
+    expect(deliveries.filter((d) => d.path === '/confidential' && about(marker.body.id)(d))).toEqual([]);
   });
 });

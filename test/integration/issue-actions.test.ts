@@ -283,6 +283,39 @@ describe('time tracking', () => {
     // Assess
     expect(responses.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
     expect(read.body.total_time_spent).toBe(3000);
+    // Each change wrote its system note with the totals it wrote: one per request.
+    const notes = await api(`/projects/${project.id}/issues/${issue.iid}/notes`, { token: owner.token });
+    expect(notes.body.map((note: { body: string }) => note.body)).toEqual(Array(5).fill('added 10m of time spent'));
+  });
+
+  it("tells each time change in a system note, in GitLab's words", async () => {
+    // Prepare
+    const issue = await addIssue();
+
+    // Act
+    for (const [action, body] of [
+      ['time_estimate', { duration: '1d 2h' }],
+      ['add_spent_time', { duration: '1h30m' }],
+      ['add_spent_time', { duration: '-30m' }],
+      ['reset_spent_time', undefined],
+      ['reset_time_estimate', undefined],
+      ['reset_time_estimate', undefined],
+    ] as const) {
+      const response = await api(url(issue.iid, action), { method: 'POST', token: owner.token, body });
+      expect(response.status, action).toBeLessThan(300);
+    }
+
+    // Assess: the second estimate reset changed nothing, so it noted nothing
+    const notes = await api(`/projects/${project.id}/issues/${issue.iid}/notes`, { token: owner.token, query: { sort: 'asc' } });
+    expect(notes.body.map((note: { body: string; system: boolean }) => [note.body, note.system])).toEqual([
+      ['changed time estimate to 1d 2h', true],
+      ['added 1h 30m of time spent', true],
+      ['subtracted 30m of time spent', true],
+      ['removed time spent', true],
+      ['removed time estimate', true],
+    ]);
+    const read = await api(`/projects/${project.id}/issues/${issue.iid}`, { token: owner.token });
+    expect(read.body.user_notes_count).toBe(0);
   });
 
   it('keeps logged time through a concurrent edit of the issue', async () => {

@@ -165,13 +165,14 @@ describe('POST /projects/:id/issues/:issue_iid/move', () => {
       time_stats: { time_estimate: 7200, total_time_spent: 2700 },
     });
     const copied = (await api(`/projects/${target.id}/issues/${moved.iid}/notes`, { token: owner.token, query: { sort: 'asc' } })).body;
-    expect(copied.map((note: { body: string }) => note.body)).toEqual(['first comment', 'second comment', `moved from ${source.fullPath}#${issue.iid}`]);
+    const tracked = ['changed time estimate to 2h', 'added 45m of time spent'];
+    expect(copied.map((note: { body: string }) => note.body)).toEqual(['first comment', 'second comment', ...tracked, `moved from ${source.fullPath}#${issue.iid}`]);
     expect(copied[0]).toMatchObject({ author: { id: owner.id }, created_at: first.body.created_at, noteable_id: moved.id, noteable_iid: moved.iid, system: false });
     expect(copied[1]).toMatchObject({ author: { id: commenter.id }, created_at: second.body.created_at });
-    expect(copied[2]).toMatchObject({ system: true, author: { id: owner.id } });
+    expect(copied[4]).toMatchObject({ system: true, author: { id: owner.id } });
     // The originals stay on the closed issue.
     const originals = (await api(`${url}/notes`, { token: owner.token, query: { sort: 'asc' } })).body;
-    expect(originals.map((note: { body: string }) => note.body)).toEqual(['first comment', 'second comment', `moved to ${target.fullPath}#${moved.iid}`]);
+    expect(originals.map((note: { body: string }) => note.body)).toEqual(['first comment', 'second comment', ...tracked, `moved to ${target.fullPath}#${moved.iid}`]);
     expect(originals[0].id).not.toBe(copied[0].id);
   });
 
