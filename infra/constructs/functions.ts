@@ -3,7 +3,28 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { routeCatalog, type GroupName } from '../../shared/routes';
-import { GroupFunction } from './group-function';
+import { GroupFunction, type DataAccess } from './group-function';
+
+/**
+ * What each group does with the bucket, and so what it is granted (a new group must be listed:
+ * the type requires every group). Uploads write files; deleting projects (directly, or as part of
+ * a group or a user) removes theirs; web routes serve them; the rest never touch the bucket.
+ */
+const BUCKET_ACCESS: Record<GroupName, DataAccess | 'none'> = {
+  meta: 'none',
+  users: 'readWrite',
+  groups: 'readWrite',
+  members: 'none',
+  projects: 'readWrite',
+  hooks: 'none',
+  uploads: 'readWrite',
+  web: 'read',
+  labels: 'none',
+  milestones: 'none',
+  issues: 'none',
+  notes: 'none',
+  issue_actions: 'none',
+};
 
 export interface GroupFunctionsProps {
   readonly table: dynamodb.ITable;
@@ -17,9 +38,10 @@ export interface GroupFunctionsProps {
 /**
  * One {@link GroupFunction} per handler group of the route catalog (`shared/routes.ts`).
  *
- * API handlers both read and write (creating users, keys, tokens, uploads), so each gets
- * read-write access to the table and the bucket, and the secret-box key to seal and open the
- * secrets stored in the table.
+ * Every API handler writes the table (authentication records the caller's daily activity), so
+ * each gets read-write access to it, and the secret-box key to seal and open the secrets stored
+ * in it. The bucket is granted per group ({@link BUCKET_ACCESS}), and only named to groups that
+ * use it.
  *
  * @example
  * const { byGroup } = new GroupFunctions(this, 'Functions', { table, bucket, externalUrl, secretBoxKey });
@@ -34,14 +56,15 @@ export class GroupFunctions extends Construct {
     const groups = Object.keys(routeCatalog) as GroupName[];
     this.byGroup = Object.fromEntries(
       groups.map((group) => {
+        const bucketAccess = BUCKET_ACCESS[group];
         const fn = new GroupFunction(this, constructId(group), {
           group,
           table: props.table,
-          bucket: props.bucket,
+          bucket: bucketAccess === 'none' ? undefined : props.bucket,
           externalUrl: props.externalUrl,
         });
         fn.grantTable(props.table, 'readWrite');
-        fn.grantBucket(props.bucket, 'readWrite');
+        if (bucketAccess !== 'none') fn.grantBucket(props.bucket, bucketAccess);
         fn.useSecretBoxKey(props.secretBoxKey);
         return [group, fn];
       }),

@@ -218,7 +218,6 @@ describe('ProjectHostingStack functions', () => {
       Environment: {
         Variables: {
           TABLE_NAME: { Ref: logicalId(stack.data.table) },
-          BUCKET_NAME: { Ref: logicalId(stack.storage.bucket) },
           EXTERNAL_URL: expect.anything(),
           NODE_OPTIONS: '--enable-source-maps',
         },
@@ -269,6 +268,39 @@ describe('ProjectHostingStack functions', () => {
       expect(allows(statements, action, bucket), action).toBe(true);
     }
     expect(allows(statements, 's3:PutObjectAcl', bucket)).toBe(false);
+  });
+
+  it.each([
+    ['uploads', 'readWrite'],
+    ['projects', 'readWrite'],
+    ['groups', 'readWrite'],
+    ['users', 'readWrite'],
+    ['web', 'read'],
+    ['issues', 'none'],
+    ['notes', 'none'],
+    ['labels', 'none'],
+    ['milestones', 'none'],
+    ['issue_actions', 'none'],
+    ['members', 'none'],
+    ['hooks', 'none'],
+    ['meta', 'none'],
+  ] as const)('gives the %s function %s access to the bucket, and its name only when it uses it', (group, access) => {
+    // Act
+    const statements = statementsOf(functionId(group));
+    const variables = (resourcesOfType('AWS::Lambda::Function')[functionId(group)].Properties!.Environment as { Variables: Record<string, unknown> })
+      .Variables;
+
+    // Assess
+    const bucket = logicalId(stack.storage.bucket);
+    expect(allows(statements, 's3:GetObject*', bucket)).toBe(access !== 'none');
+    expect(allows(statements, 's3:PutObject', bucket)).toBe(access === 'readWrite');
+    expect(allows(statements, 's3:DeleteObject*', bucket)).toBe(access === 'readWrite');
+    if (access === 'none') {
+      expect(JSON.stringify(statements)).not.toContain(`"${bucket}"`);
+      expect(variables).not.toHaveProperty('BUCKET_NAME');
+    } else {
+      expect(variables.BUCKET_NAME).toEqual({ Ref: bucket });
+    }
   });
 
   it('grants the bootstrap function the root token secret and the table, not the bucket', () => {
