@@ -140,6 +140,8 @@ export const routeCatalog = {
     'POST /projects/:id/issues/:issue_iid/reset_spent_time',
     'GET /projects/:id/issues/:issue_iid/time_stats',
   ],
+  /** The caller's todo list (GitLab's `API::Todos`; creating a todo is an issue action). */
+  todos: ['GET /todos', 'POST /todos/:id/mark_as_done', 'POST /todos/mark_as_done'],
   uploads: ['POST /projects/:id/uploads'],
   /**
    * Outside the API: `/:namespace/:project/uploads/:secret/:filename` (uploaded files). The

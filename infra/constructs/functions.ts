@@ -24,6 +24,7 @@ const BUCKET_ACCESS: Record<GroupName, DataAccess | 'none'> = {
   issues: 'none',
   notes: 'none',
   issue_actions: 'none',
+  todos: 'none',
 };
 
 export interface GroupFunctionsProps {

@@ -55,6 +55,11 @@ export const keys = {
   }),
   /** A user's pending todo on an issue (at most one, so `POST .../todo` answers 304 the second time). */
   issueTodo: (projectId: number, iid: number, userId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `TODO#${pad(iid)}#${pad(userId)}` }),
+  /**
+   * A todo marked done, by its id: moved out of the pending key so the user may mark a new todo
+   * on the same issue, and kept in the project partition so deleting the project deletes it.
+   */
+  doneTodo: (projectId: number, todoId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `DONE_TODO#${pad(todoId)}` }),
   /** A webhook event waiting to be delivered (an outbox item: its stream record triggers delivery; TTL removes it). */
   hookEvent: (projectId: number, eventId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `HOOK_EVENT#${pad(eventId)}` }),
   /** A note (comment) on an issue, after its issue's iid so one issue's notes are one range, by id. */
@@ -150,9 +155,15 @@ export const indexKeys = {
     const key = issueOrderKey(updatedAt, id);
     return { GSI4SK: key, GSI5SK: key, GSI6SK: key };
   },
-  /** GSI1: a user's todos by id. */
-  userTodos: (userId: number, todoId: number) => ({ GSI1PK: `USER_TODOS#${userId}`, GSI1SK: pad(todoId) }),
+  /** GSI1: a user's todos of one state (`pending`, `done`) by id (GitLab lists them newest first). */
+  userTodos: (userId: number, state: TodoState, todoId: number) => ({ GSI1PK: userTodoPartition(userId, state), GSI1SK: pad(todoId) }),
 } as const;
+
+/** The states a todo's list is partitioned by. */
+export type TodoState = 'pending' | 'done';
+
+/** Internal: the GSI1 partition of a user's todos of one state. */
+const userTodoPartition = (userId: number, state: TodoState) => `USER_TODOS#${userId}#${state}`;
 
 /** Sort key of issue lists: an ISO time (creation or last update), then the padded global id. */
 export const issueOrderKey = (time: string, id: number): string => `${time}#${pad(id)}`;
@@ -249,8 +260,8 @@ export const collections = {
   /** The issues assigned to a user, by creation or update time. */
   assignedIssues: (userId: number, orderBy: IssueOrderBy = 'created_at') =>
     indexCollection(byCreation(orderBy) ? 'GSI3' : 'GSI6', issuePartitions.assignee(userId)),
-  /** A user's todos by id. */
-  userTodos: (userId: number) => indexCollection('GSI1', `USER_TODOS#${userId}`),
+  /** A user's todos of one state, by id. */
+  userTodos: (userId: number, state: TodoState) => indexCollection('GSI1', userTodoPartition(userId, state)),
   /** Everything stored in a project's partition (used to delete a project completely). */
   projectPartition: (projectId: number) => tableCollection(`PROJECT#${projectId}`, ''),
   /** Everything stored in a namespace's partition (a group's members). */

@@ -24,6 +24,17 @@ export class NotFoundError extends ApiError {
   }
 }
 
+/**
+ * GitLab's answer when `find` raises `ActiveRecord::RecordNotFound` (an unknown or someone
+ * else's todo, an unknown `group_id` or `author_id`): `404 {"message":"404 Not found"}`, worded
+ * unlike the `not_found!` helper's `404 <Resource> Not Found`.
+ */
+export class RecordNotFoundError extends ApiError {
+  constructor() {
+    super(404, { message: '404 Not found' });
+  }
+}
+
 /** Unknown route: 404 `{"error":"404 Not Found"}` (also what API Gateway answers, see infra/constructs/api.ts). */
 export class RouteNotFoundError extends ApiError {
   constructor() {

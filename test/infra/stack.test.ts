@@ -281,6 +281,7 @@ describe('ProjectHostingStack functions', () => {
     ['labels', 'none'],
     ['milestones', 'none'],
     ['issue_actions', 'none'],
+    ['todos', 'none'],
     ['members', 'none'],
     ['hooks', 'none'],
     ['meta', 'none'],
