@@ -306,9 +306,16 @@ export async function moveIssue(source: ProjectSubject, user: User, iid: number,
         hook: { action: original.state === 'closed' ? 'update' : 'close', previous: original },
       })),
     ];
-    // The copies are unreachable until the transaction below creates their issue.
+    // The copies are unreachable until the transaction below creates their issue; a failed
+    // move takes them away again.
     await putNotes(copies);
-    const result = await writeIssues([{ next: moved }, { previous: original, next: closed }], extra);
+    let result: Awaited<ReturnType<typeof writeIssues>>;
+    try {
+      result = await writeIssues([{ next: moved }, { previous: original, next: closed }], extra);
+    } catch (error) {
+      await removeNotes(copies);
+      throw error;
+    }
     if (typeof result !== 'string') return result[0];
     await removeNotes(copies);
     if (result === 'project_gone') throw new NotFoundError('Project');
