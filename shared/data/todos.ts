@@ -9,9 +9,7 @@
  * (`USER_TODOS#<userId>#<state>` / `<todo id>`), so `state=pending` and `state=done` are each one
  * Query, newest first.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
-import { db } from './client';
 import { nextId } from './counters';
 import { collections, indexKeys, keys, type TodoState } from './keys';
 import { projectIsLive } from './projects';
@@ -65,8 +63,8 @@ export async function insertPendingTodo(todo: Omit<Todo, 'id' | 'state' | 'creat
 }
 
 /**
- * One todo of a user by id: an exact-match Query (`GSI1PK = USER_TODOS#<userId>#<state> AND
- * GSI1SK = <id>`, at most one item) on the pending list, then on the done list. Nothing maps a
+ * One todo of a user by id: a Query for its padded id as the sort-key prefix (an exact match, at
+ * most one item) on the pending list, then on the done list. Nothing maps a
  * bare todo id to its key with a GetItem, and the id alone is what clients send; the user's two
  * partitions make the lookup also the ownership check (another user's todo is not found).
  *
@@ -76,16 +74,9 @@ export async function insertPendingTodo(todo: Omit<Todo, 'id' | 'state' | 'creat
  */
 export async function findUserTodo(userId: number, todoId: number): Promise<Todo | undefined> {
   for (const state of ['pending', 'done'] as const) {
-    const { GSI1PK, GSI1SK } = indexKeys.userTodos(userId, state, todoId);
-    const { Items: items = [] } = await db().send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
-        ExpressionAttributeValues: { ':pk': GSI1PK, ':sk': GSI1SK },
-      }),
-    );
-    if (items.length > 0) return todoFromItem(items[0]);
+    // The sort key is the padded id: the prefix match is an exact match.
+    const collection = { ...collections.userTodos(userId, state), prefix: indexKeys.userTodos(userId, state, todoId).GSI1SK };
+    for await (const item of queryCollection(collection, { pageSize: 1 })) return todoFromItem(item);
   }
   return undefined;
 }

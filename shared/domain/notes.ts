@@ -13,8 +13,7 @@ import { prepareHookEvent } from '../data/hook-events';
 import { recordParticipant } from '../data/issue-subscriptions';
 import type { Issue } from '../data/issues';
 import { collections } from '../data/keys';
-import { getNote, insertNote, noteFromItem, removeNote, updateNoteBody, type Note, type NoteWriteFailure } from '../data/notes';
-import { queryAll } from '../data/query';
+import { getNote, insertNote, listIssueNotes, noteFromItem, removeNote, updateNoteBody, type Note, type NoteWriteFailure } from '../data/notes';
 import type { User } from '../data/users';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../http/errors';
 import type { CollectionSource } from '../http/pagination';
@@ -74,8 +73,7 @@ export async function issueNotes(subject: ProjectSubject, user: User | null, iid
   const collection = collections.issueNotes(issue.projectId, issue.iid);
   const ascending = order.sort === 'asc';
   if (order.orderBy === 'created_at') return { collection, ascending, select: noteFromItem };
-  return (await queryAll(collection))
-    .map(noteFromItem)
+  return (await listIssueNotes(issue.projectId, issue.iid))
     .sort((a, b) => (ascending ? 1 : -1) * (a.updatedAt.localeCompare(b.updatedAt) || a.id - b.id));
 }
 
