@@ -71,6 +71,12 @@ export const keys = {
     namespacePath: (fullPath: string): Key => unique('NAMESPACE_PATH', fullPath.toLowerCase()),
     /** A project's path within its namespace. */
     projectPath: (namespaceId: number, path: string): Key => unique('PROJECT_PATH', `${namespaceId}#${path.toLowerCase()}`),
+    /**
+     * A project's name within its namespace, case-sensitive as GitLab's, under the name's SHA-256
+     * (a 255-character name can exceed the key size limit in UTF-8).
+     */
+    projectName: (namespaceId: number, name: string): Key =>
+      unique('PROJECT_NAME', `${namespaceId}#${createHash('sha256').update(name, 'utf8').digest('hex')}`),
     email: (email: string): Key => unique('EMAIL', email.toLowerCase()),
     sshFingerprint: (fingerprint: string): Key => unique('SSH_FINGERPRINT', fingerprint),
     identity: (provider: string, externUid: string): Key =>

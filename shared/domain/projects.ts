@@ -191,11 +191,16 @@ export async function createProject(
         },
       },
       ...(options.forkOf ? [projectCounterUpdate(options.forkOf.id, 'forksCount', 1)] : []),
+      putClaim(keys.claims.projectName(namespace.id, name), { projectId: project.id, namespaceId: namespace.id }),
     ]);
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;
-    if (error.failed.includes(1) || error.failed.includes(3)) {
-      const taken = { name: ['has already been taken'], path: ['has already been taken'] };
+    const nameTaken = error.failed.includes(options.forkOf ? 5 : 4);
+    if (error.failed.includes(1) || error.failed.includes(3) || nameTaken) {
+      const taken = {
+        ...(nameTaken || error.failed.includes(1) ? { name: ['has already been taken'] } : {}),
+        ...(error.failed.includes(1) || error.failed.includes(3) ? { path: ['has already been taken'] } : {}),
+      };
       if (options.forkOf) throw new ApiError(409, { message: taken });
       throw new ValidationError(taken);
     }
@@ -208,14 +213,14 @@ export async function createProject(
         limit_reached: [`Your project limit is ${limit} projects! Please contact your administrator to increase it`],
       });
     }
-    if (error.failed.includes(4)) throw new NotFoundError('Project');
+    if (options.forkOf && error.failed.includes(4)) throw new NotFoundError('Project');
     throw error;
   }
   await recordEvent({ projectId: project.id, authorId: creator.id, actionName: 'created' });
   return project;
 }
 
-/** Edits a project's name, path and settings; moves the path claim when the path changes. */
+/** Edits a project's name, path and settings; moves the path and name claims when they change. */
 export async function updateProject(subject: ProjectSubject, input: CreateProjectInput): Promise<Project> {
   const { project: previous, namespace } = subject;
   const name = input.name ?? previous.name;
@@ -223,8 +228,16 @@ export async function updateProject(subject: ProjectSubject, input: CreateProjec
   validate(name, path, input);
   const next: Project = { ...applySettings(previous, input), name, path, updatedAt: new Date().toISOString(), version: previous.version + 1 };
   const pathChanged = path.toLowerCase() !== previous.path.toLowerCase();
-  try {
-    await transactWrite([
+  const nameChanged = name !== previous.name;
+  // Appended after the others, so the indexes of the path operations below stay put.
+  const nameClaims = nameChanged
+    ? [
+        putClaim(keys.claims.projectName(namespace.id, name), { projectId: previous.id, namespaceId: namespace.id }),
+        { Delete: { TableName: table(), Key: keys.claims.projectName(namespace.id, previous.name) } },
+      ]
+    : [];
+  const operations = [
+
       ...(pathChanged ? [putClaim(keys.claims.projectPath(namespace.id, path), { projectId: previous.id, namespaceId: namespace.id })] : []),
       {
         Put: {
@@ -255,11 +268,15 @@ export async function updateProject(subject: ProjectSubject, input: CreateProjec
             },
           ]
         : []),
-    ]);
+  ];
+  try {
+    await transactWrite([...operations, ...nameClaims]);
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;
-    if (pathChanged && (error.failed.includes(0) || error.failed.includes(3))) {
-      throw new ValidationError({ path: ['has already been taken'] });
+    const pathTaken = pathChanged && (error.failed.includes(0) || error.failed.includes(3));
+    const nameTaken = nameChanged && error.failed.includes(operations.length);
+    if (pathTaken || nameTaken) {
+      throw new ValidationError({ ...(nameTaken ? { name: ['has already been taken'] } : {}), ...(pathTaken ? { path: ['has already been taken'] } : {}) });
     }
     if (pathChanged && error.failed.includes(4)) throw new ConflictError('The namespace is being moved; try again');
     throw new ConflictError('The project was modified by another request; try again');
@@ -474,13 +491,14 @@ export async function deleteProject(project: Project): Promise<void> {
   }
 }
 
-/** The last step of a deletion, once: the item, its path claim and its namespace's project count. */
+/** The last step of a deletion, once: the item, its path and name claims and its namespace's project count. */
 async function removeProjectItem(project: Project): Promise<void> {
   // Only count down a namespace that still exists (an ADD would recreate a deleted one).
   const namespaceLeft = (await getMany([keys.namespace(project.namespaceId)])).length > 0;
   await transactWrite([
     { Delete: { TableName: table(), Key: keys.project(project.id), ConditionExpression: 'attribute_exists(PK)' } },
     { Delete: { TableName: table(), Key: keys.claims.projectPath(project.namespaceId, project.path) } },
+    { Delete: { TableName: table(), Key: keys.claims.projectName(project.namespaceId, project.name) } },
     ...(namespaceLeft
       ? [
           {

@@ -69,6 +69,27 @@ describe('POST /projects', () => {
     expect(response.body).toEqual({ message: { name: ['has already been taken'], path: ['has already been taken'] } });
   });
 
+  it('refuses a name already taken in the namespace (case-sensitive), not in another one', async () => {
+    const owner = await createUser();
+    const group = await createGroup(owner.token);
+    const name = unique('Named ');
+    await createProject(owner.token, { name, path: unique('first') });
+    const again = await api('/projects', { token: owner.token, body: { name, path: unique('second') } });
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({ message: { name: ['has already been taken'] } });
+    expect((await api('/projects', { token: owner.token, query: { owned: true } })).body).toHaveLength(1);
+    expect((await api('/projects', { token: owner.token, body: { name: name.toUpperCase(), path: unique('third') } })).status).toBe(201);
+    expect((await api('/projects', { token: owner.token, body: { name, path: unique('elsewhere'), namespace_id: group.id } })).status).toBe(201);
+  });
+
+  it('creates exactly one project when the same name is requested concurrently with different paths', async () => {
+    const owner = await createUser();
+    const name = unique('Race ');
+    const responses = await Promise.all(Array.from({ length: 5 }, () => api('/projects', { token: owner.token, body: { name, path: unique('p') } })));
+    expect(responses.map((response) => response.status).sort()).toEqual([201, 400, 400, 400, 400]);
+    expect((await api('/projects', { token: owner.token, query: { owned: true } })).body).toHaveLength(1);
+  });
+
   it('creates exactly one project when the same path is requested concurrently', async () => {
     const owner = await createUser();
     const path = unique('race');
@@ -306,6 +327,17 @@ describe('PUT /projects/:id', () => {
     expect((await api('/projects', { token: owner.token, body: { path: project.path } })).status).toBe(201);
   });
 
+  it('refuses a rename to a name taken in the namespace, and frees the old name on rename', async () => {
+    const owner = await createUser();
+    const [first, second] = [await createProject(owner.token), await createProject(owner.token)];
+    const firstName = (await api(`/projects/${first.id}`, { token: owner.token })).body.name;
+    const taken = await api(`/projects/${second.id}`, { token: owner.token, method: 'PUT', body: { name: firstName } });
+    expect(taken.status).toBe(400);
+    expect(taken.body).toEqual({ message: { name: ['has already been taken'] } });
+    expect((await api(`/projects/${first.id}`, { token: owner.token, method: 'PUT', body: { name: 'Moved on' } })).status).toBe(200);
+    expect((await api(`/projects/${second.id}`, { token: owner.token, method: 'PUT', body: { name: firstName } })).status).toBe(200);
+  });
+
   it('requires a name, maintainer access to edit and ownership to change visibility', async () => {
     const owner = await createUser();
     const project = await createProject(owner.token);
@@ -334,6 +366,14 @@ describe('DELETE /projects/:id', () => {
     expect((await api('/projects', { token: maintainer.token, query: { membership: true } })).body).toEqual([]);
     expect((await api('/projects', { token: owner.token, query: { starred: true } })).body).toEqual([]);
     expect((await api('/projects', { token: owner.token, body: { path: project.path } })).status).toBe(201);
+  });
+
+  it('frees the name of the deleted project in its namespace', async () => {
+    const owner = await createUser();
+    const name = unique('Reused ');
+    const project = await createProject(owner.token, { name });
+    expect((await api(`/projects/${project.id}`, { token: owner.token, method: 'DELETE' })).status).toBe(202);
+    expect((await api('/projects', { token: owner.token, body: { name, path: unique('again') } })).status).toBe(201);
   });
 });
 

@@ -221,7 +221,7 @@ describe('upload storage', () => {
   const ddbMock = mockClient(DynamoDBDocumentClient);
   const s3Mock = mockClient(S3Client);
   const saved = { table: process.env.TABLE_NAME, bucket: process.env.BUCKET_NAME, max: process.env.MAX_UPLOAD_BYTES };
-  const project = { id: 7, path: 'app', namespaceId: 3, forkedFromId: null } as unknown as Project;
+  const project = { id: 7, name: 'App', path: 'app', namespaceId: 3, forkedFromId: null } as unknown as Project;
   const uploader = { id: 11 } as User;
   const png = { filename: 'my shot.png', contentType: 'text/html', data: Buffer.from([0x89, 0x50, 0x4e, 0x47]) };
 
