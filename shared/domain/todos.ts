@@ -44,7 +44,6 @@ export const TODO_TYPES = ['Issue', 'MergeRequest', 'Commit', 'Epic', 'DesignMan
 
 export const TODO_STATES = ['pending', 'done'] as const satisfies readonly TodoState[];
 
-
 export interface TodoFilters {
   state: TodoState;
   action?: (typeof TODO_ACTIONS)[number];
