@@ -40,7 +40,7 @@ import { ConflictError, NotFoundError, ParamError, ValidationError } from '../ht
 import { paginate, paginateArray, type Page, type PageLinkBase, type PaginationParams } from '../http/pagination';
 import { listProjects } from './project-lists';
 import { deleteProject, unshareProject } from './projects';
-import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE } from './namespace-paths';
+import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, reservedPathMessage } from './namespace-paths';
 
 /** Settings as the API names them (`POST /groups`, `PUT /groups/:id`). */
 export interface GroupSettingsInput {
@@ -65,8 +65,11 @@ const MAX_LENGTH = 255;
 /** GitLab's `Namespace::NUMBER_OF_ANCESTORS_ALLOWED`. */
 const MAX_ANCESTORS = 20;
 
-/** GitLab's model validations of a group's name and path, as `{ field: [messages] }`. */
-export function validateGroupFields(fields: { name?: string; path?: string }): Record<string, string[]> {
+/**
+ * GitLab's model validations of a group's name and path, as `{ field: [messages] }`; `place`
+ * picks the reserved words a path may not be (top-level groups share the users' namespace).
+ */
+export function validateGroupFields(fields: { name?: string; path?: string }, place: 'top' | 'subgroup'): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
   if (fields.name !== undefined) {
@@ -78,6 +81,8 @@ export function validateGroupFields(fields: { name?: string; path?: string }): R
     const path = fields.path;
     if (path === '') add('path', "can't be blank");
     else if (!isValidNamespacePath(path)) add('path', NAMESPACE_PATH_MESSAGE);
+    const reserved = path === '' ? undefined : reservedPathMessage(path, place);
+    if (reserved) add('path', reserved);
     if (path.length > MAX_LENGTH) add('path', `is too long (maximum is ${MAX_LENGTH} characters)`);
   }
   return errors;
@@ -135,7 +140,7 @@ async function parentRefusal(parent: Namespace): Promise<Error> {
  *   above the parent's; NotFoundError when the parent was deleted meanwhile.
  */
 export async function createGroup(creator: User, input: CreateGroupInput, parent: Namespace | null): Promise<Namespace> {
-  const errors = validateGroupFields(input);
+  const errors = validateGroupFields(input, parent ? 'subgroup' : 'top');
   if (parent && parent.ancestorIds.length + 1 > MAX_ANCESTORS) (errors.parent_id ??= []).push('has too deep level of nesting');
   assertValid(errors);
   const now = new Date().toISOString();
@@ -188,7 +193,7 @@ export async function createGroup(creator: User, input: CreateGroupInput, parent
  *   when the group or its parent changed meanwhile.
  */
 export async function updateGroup(current: Namespace, input: GroupSettingsInput): Promise<Namespace> {
-  assertValid(validateGroupFields(input));
+  assertValid(validateGroupFields(input, current.parentId === null ? 'top' : 'subgroup'));
   const group = current.movingFrom?.length ? await completePathMove(current) : current;
   const parent = group.parentId !== null ? ((await getNamespace(group.parentId)) ?? null) : null;
   if (group.parentId !== null && !parent) throw new NotFoundError('Group');

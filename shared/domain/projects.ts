@@ -30,6 +30,7 @@ import { queryCollection } from '../data/query';
 import { TransactionConditionFailed, transactWrite } from '../data/transactions';
 import { putClaim, type User } from '../data/users';
 import { ApiError, ConflictError, NotFoundError, NotModifiedError, ValidationError } from '../http/errors';
+import { reservedPathMessage } from './namespace-paths';
 
 const table = () => config().tableName;
 
@@ -120,6 +121,8 @@ function validate(name: string, path: string, input: ProjectSettingsInput): void
   if (name.length > 255) add('name', 'is too long (maximum is 255 characters)');
   if (path === '') add('path', "can't be blank");
   else if (!PATH.test(path) || /\.(git|atom)$/i.test(path)) add('path', PATH_MESSAGE);
+  const reserved = path === '' ? undefined : reservedPathMessage(path, 'project');
+  if (reserved) add('path', reserved);
   if (path.length > 255) add('path', 'is too long (maximum is 255 characters)');
   if (input.import_url !== undefined && !/^(https?|git):\/\//.test(input.import_url)) add('import_url', 'is blocked: Only allowed schemes are http, https, git');
   if (input.default_branch !== undefined && input.default_branch.trim() === '') add('default_branch', "can't be blank");

@@ -31,7 +31,7 @@ import { getProject, projectFromItem } from '../data/projects';
 import { ApiError, ConflictError, NotModifiedError, ValidationError } from '../http/errors';
 import { removeAllMembershipsOf } from './members';
 import { deleteProject, unstarProject } from './projects';
-import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE } from './namespace-paths';
+import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, reservedPathMessage } from './namespace-paths';
 
 export const DEFAULT_PROJECTS_LIMIT = 100000;
 
@@ -74,6 +74,8 @@ export function validateUserFields(fields: UserFields): Record<string, string[]>
   if (fields.username !== undefined) {
     const u = fields.username;
     if (!isValidNamespacePath(u)) add('username', NAMESPACE_PATH_MESSAGE);
+    const reserved = reservedPathMessage(u, 'top');
+    if (reserved) add('username', reserved);
     if (u.length > MAX_LENGTH) add('username', `is too long (maximum is ${MAX_LENGTH} characters)`);
   }
   if (fields.email !== undefined && (!EMAIL.test(fields.email) || fields.email.length > MAX_LENGTH)) add('email', 'is invalid');

@@ -117,11 +117,26 @@ describe('POST /groups', () => {
     [{ path: 'a/b' }, { path: [expect.stringContaining('can contain only')] }],
     [{ name: 'bad <name>' }, { name: [expect.stringContaining('can contain only letters')] }],
     [{ path: 'x'.repeat(256) }, { path: ['is too long (maximum is 255 characters)'] }],
+    [{ path: 'api' }, { path: ['api is a reserved name'] }],
+    [{ path: 'Uploads' }, { path: ['Uploads is a reserved name'] }],
   ])('rejects invalid model fields %o with a validation message', async (override, message) => {
     const body = { name: 'Invalid', path: unique('inv'), ...override };
     const response = await api('/groups', { ...root(), body });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ message });
+  });
+
+  it('keeps reserved names apart by place: top-level words are free below, project words are not', async () => {
+    const parent = await newGroup(rootToken());
+    const below = await api('/groups', { ...root(), body: { name: 'Api', path: 'api', parent_id: parent.id } });
+    expect(below.status, JSON.stringify(below.body)).toBe(201);
+    const wildcard = await api('/groups', { ...root(), body: { name: 'Tree', path: 'tree', parent_id: parent.id } });
+    expect(wildcard.status).toBe(400);
+    expect(wildcard.body).toEqual({ message: { path: ['tree is a reserved name'] } });
+    const rename = await api(`/groups/${parent.id}`, { ...root(), method: 'PUT', body: { path: 'help' } });
+    expect(rename.status).toBe(400);
+    expect(rename.body).toEqual({ message: { path: ['help is a reserved name'] } });
+    expect((await api(`/groups/${parent.id}`, root())).body.path).toBe(parent.path);
   });
 
   it('refuses a path already taken by a group, whatever the case', async () => {

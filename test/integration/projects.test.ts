@@ -52,6 +52,8 @@ describe('POST /projects', () => {
     [{ name: 'x', issues_enabled: 'maybe' }, { error: 'issues_enabled is invalid' }],
     [{ name: 'x', path: '-bad' }, { message: { path: [expect.stringContaining('can contain only')] } }],
     [{ name: 'x', path: 'repo.git' }, { message: { path: [expect.stringContaining('can contain only')] } }],
+    [{ name: 'x', path: 'tree' }, { message: { path: ['tree is a reserved name'] } }],
+    [{ name: 'New' }, { message: { path: ['new is a reserved name'] } }],
     [{ name: '   ' , path: 'ok' }, { message: { name: ["can't be blank"] } }],
   ])('rejects %o with 400 and creates nothing', async (body, error) => {
     const owner = await createUser();

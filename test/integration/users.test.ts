@@ -86,6 +86,8 @@ describe('POST /users', () => {
     [{ password: 'short' }, { password: ['is too short (minimum is 8 characters)'] }],
     [{ username: '-dash' }, { username: [expect.stringContaining('can contain only letters')] }],
     [{ username: 'ends.git' }, { username: [expect.stringContaining('Cannot start with')] }],
+    [{ username: 'admin' }, { username: ['admin is a reserved name'] }],
+    [{ username: 'API' }, { username: ['API is a reserved name'] }],
     [{ projects_limit: -1 }, { projects_limit: ['must be greater than or equal to 0'] }],
   ])('rejects invalid model fields %o with a validation message', async (override, message) => {
     const username = unique('inv');
