@@ -2,26 +2,9 @@ import { Gitlab } from '@gitbeaker/rest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, rootToken } from '../support/api';
 import { createUser, unique, type TestUser, newMember as addMember, ownedProject as createProject, type OwnedProject } from '../support/fixtures';
+import { HOOK_FIELDS } from '../support/records';
 
 const root = () => ({ token: rootToken() });
-
-const HOOK_FIELDS = [
-  'id',
-  'url',
-  'project_id',
-  'push_events',
-  'issues_events',
-  'confidential_issues_events',
-  'merge_requests_events',
-  'tag_push_events',
-  'note_events',
-  'confidential_note_events',
-  'job_events',
-  'pipeline_events',
-  'wiki_page_events',
-  'enable_ssl_verification',
-  'created_at',
-].sort();
 
 /** Internal: adds a hook (201 asserted). */
 async function addHook(project: OwnedProject, body: Record<string, unknown> = {}, token = project.owner.token) {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl } from '../support/api';
-import { addMember, createProject, createUser, unique, type TestProject, type TestUser } from '../support/fixtures';
+import { openIssue, addMember, createProject, createUser, unique, type TestProject, type TestUser } from '../support/fixtures';
 
 const GUEST = 10;
 const REPORTER = 20;
@@ -10,11 +10,8 @@ let owner: TestUser;
 let project: TestProject;
 
 /** Internal: opens an issue as the owner (201 asserted). */
-async function addIssue(body: Record<string, unknown> = {}, token = owner.token) {
-  const response = await api(`/projects/${project.id}/issues`, { token, body: { title: unique('issue '), ...body } });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body as { id: number; iid: number; title: string };
-}
+const addIssue = (body: Record<string, unknown> = {}, token = owner.token): Promise<{ id: number; iid: number; title: string }> =>
+  openIssue(project.id, token, body);
 
 const url = (iid: number, action: string) => `/projects/${project.id}/issues/${iid}/${action}`;
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, rootToken } from '../support/api';
-import { createUser, newMember, ownedProject, unique, type OwnedProject, type TestUser } from '../support/fixtures';
+import { openIssue, createUser, newMember, ownedProject, unique, type OwnedProject, type TestUser } from '../support/fixtures';
 
 const GUEST = 10;
 const REPORTER = 20;
@@ -18,11 +18,7 @@ const issueUrl = (project: OwnedProject, iid: number) => `/projects/${project.id
 const notesUrl = (project: OwnedProject, iid: number) => `${issueUrl(project, iid)}/notes`;
 
 /** Internal: opens an issue (201 asserted). */
-async function addIssue(project: OwnedProject, body: Record<string, unknown> = {}, token = project.owner.token) {
-  const response = await api(`/projects/${project.id}/issues`, { token, body: { title: unique('issue '), ...body } });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body;
-}
+const addIssue = (project: OwnedProject, body: Record<string, unknown> = {}, token = project.owner.token) => openIssue(project.id, token, body);
 
 /** Internal: edits an issue (200 asserted). */
 async function edit(project: OwnedProject, iid: number, body: Record<string, unknown>, token = project.owner.token) {

@@ -1,12 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, rootToken } from '../support/api';
-import { addMember, createProject, createUser, unique, type TestProject, type TestUser } from '../support/fixtures';
+import { openIssue as openIssueIn, openIssuesCount, addMember, createProject, createUser, unique, type TestProject, type TestUser } from '../support/fixtures';
 
 const REPORTER = 20;
 
-async function openIssuesCount(project: TestProject): Promise<number> {
-  return (await api(`/projects/${project.id}`, { token: rootToken() })).body.open_issues_count;
-}
 
 async function notesOf(project: TestProject, iid: number): Promise<Array<{ body: string; system: boolean }>> {
   const response = await api(`/projects/${project.id}/issues/${iid}/notes`, { token: rootToken() });
@@ -25,11 +22,7 @@ describe('POST /projects/:id/issues/:issue_iid/move', () => {
     target = await createProject(owner.token, { visibility: 'private' });
   });
 
-  async function openIssue(body: Record<string, unknown> = {}) {
-    const response = await api(`/projects/${source.id}/issues`, { token: owner.token, body: { title: unique('issue '), ...body } });
-    expect(response.status, JSON.stringify(response.body)).toBe(201);
-    return response.body;
-  }
+  const openIssue = (body: Record<string, unknown> = {}) => openIssueIn(source.id, owner.token, body);
 
   it('opens a copy in the target with mapped labels and milestone, and closes the original', async () => {
     // Prepare

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, rootToken } from '../support/api';
-import { createProject as createProjectAs, createUser, unique, type TestUser, newMember as addMember, ownedProject as createProject, type OwnedProject } from '../support/fixtures';
+import { openIssue, openIssuesCount, createProject as createProjectAs, createUser, unique, type TestUser, newMember as addMember, ownedProject as createProject, type OwnedProject } from '../support/fixtures';
 
 const GUEST = 10;
 const REPORTER = 20;
@@ -35,19 +35,11 @@ const ISSUE_FIELDS = [
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /** Internal: opens an issue (201 asserted). */
-async function addIssue(project: OwnedProject, body: Record<string, unknown> = {}, token = project.owner.token) {
-  const response = await api(`/projects/${project.id}/issues`, { token, body: { title: unique('issue '), ...body } });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body;
-}
+const addIssue = (project: OwnedProject, body: Record<string, unknown> = {}, token = project.owner.token) => openIssue(project.id, token, body);
 
 const issuesUrl = (project: OwnedProject) => `/projects/${project.id}/issues`;
 const issueUrl = (project: OwnedProject, iid: number) => `/projects/${project.id}/issues/${iid}`;
 
-async function openIssuesCount(project: OwnedProject): Promise<number> {
-  const response = await api(`/projects/${project.id}`, { token: rootToken() });
-  return response.body.open_issues_count;
-}
 
 describe('POST /projects/:id/issues', () => {
   let project: OwnedProject;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api';
-import { createProject, newMember, ownedProject, unique, type OwnedProject } from '../support/fixtures';
+import { openIssue, createProject, newMember, ownedProject, unique, type OwnedProject } from '../support/fixtures';
 
 const GUEST = 10;
 
@@ -10,11 +10,7 @@ const issuesUrl = (project: OwnedProject) => `/projects/${project.id}/issues`;
 const issueUrl = (project: OwnedProject, iid: number) => `${issuesUrl(project)}/${iid}`;
 
 /** Internal: opens an issue (201 asserted). */
-async function addIssue(project: OwnedProject, body: Record<string, unknown> = {}) {
-  const response = await api(issuesUrl(project), { token: project.owner.token, body: { title: unique('issue '), ...body } });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body;
-}
+const addIssue = (project: OwnedProject, body: Record<string, unknown> = {}) => openIssue(project.id, project.owner.token, body);
 
 /** Internal: edits an issue (200 asserted). */
 async function edit(project: OwnedProject, iid: number, body: Record<string, unknown>) {

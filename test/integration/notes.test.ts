@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, rootToken } from '../support/api';
-import { createUser, type TestUser, newMember as addMember, ownedProject as createProject, type OwnedProject } from '../support/fixtures';
+import { openIssue, createUser, type TestUser, newMember as addMember, ownedProject as createProject, type OwnedProject } from '../support/fixtures';
 
 const GUEST = 10;
 const DEVELOPER = 30;
@@ -23,11 +23,8 @@ const NOTE_FIELDS = [
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
-async function addIssue(project: OwnedProject, body: Record<string, unknown> = {}) {
-  const response = await api(`/projects/${project.id}/issues`, { token: project.owner.token, body: { title: 'An issue', ...body } });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body as { id: number; iid: number; title: string };
-}
+const addIssue = (project: OwnedProject, body: Record<string, unknown> = {}): Promise<{ id: number; iid: number; title: string }> =>
+  openIssue(project.id, project.owner.token, body);
 
 const notesUrl = (project: OwnedProject, iid: number) => `/projects/${project.id}/issues/${iid}/notes`;
 const noteUrl = (project: OwnedProject, iid: number, noteId: number) => `${notesUrl(project, iid)}/${noteId}`;

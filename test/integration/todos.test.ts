@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, rootToken } from '../support/api';
-import { createGroup, createProject, createUser, newMember, ownedProject, unique, type OwnedProject, type TestUser } from '../support/fixtures';
+import { openIssue, createGroup, createProject, createUser, newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
 
 const GUEST = 10;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -9,11 +9,8 @@ const NOT_FOUND = { message: '404 Not found' };
 type Todo = { id: number; state: string; project: { id: number }; target: { iid: number; title: string } };
 
 /** Internal: opens an issue (201 asserted). */
-async function addIssue(projectId: number, token: string, body: Record<string, unknown> = {}) {
-  const response = await api(`/projects/${projectId}/issues`, { token, body: { title: unique('issue '), ...body } });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body as { id: number; iid: number; title: string };
-}
+const addIssue = (projectId: number, token: string, body: Record<string, unknown> = {}): Promise<{ id: number; iid: number; title: string }> =>
+  openIssue(projectId, token, body);
 
 /** Internal: marks a todo on the issue (201 asserted) and returns the Todo entity. */
 async function markTodo(projectId: number, iid: number, token: string): Promise<Todo> {

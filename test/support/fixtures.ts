@@ -91,3 +91,15 @@ export async function newMember(project: { id: number }, accessLevel: number): P
   await addMember('projects', project.id, user.id, accessLevel);
   return user;
 }
+
+/** Opens an issue in a project as `token`'s user (201 asserted); the title is unique unless `body` sets one. */
+export async function openIssue(projectId: number, token: string, body: Record<string, unknown> = {}) {
+  const response = await api(`/projects/${projectId}/issues`, { token, body: { title: unique('issue '), ...body } });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body;
+}
+
+/** A project's `open_issues_count`, read as root. */
+export async function openIssuesCount(project: { id: number }): Promise<number> {
+  return (await api(`/projects/${project.id}`, { token: rootToken() })).body.open_issues_count;
+}

@@ -22,3 +22,22 @@ export const issueRecord = (overrides: Partial<Issue> = {}): Issue => ({
   version: 4,
   ...overrides,
 });
+
+/** GitLab's `ProjectHook` entity fields: what a hook response holds, and nothing of its token. */
+export const HOOK_FIELDS = [
+  'id',
+  'url',
+  'project_id',
+  'push_events',
+  'issues_events',
+  'confidential_issues_events',
+  'merge_requests_events',
+  'tag_push_events',
+  'note_events',
+  'confidential_note_events',
+  'job_events',
+  'pipeline_events',
+  'wiki_page_events',
+  'enable_ssl_verification',
+  'created_at',
+].sort();

@@ -23,6 +23,7 @@ import {
   type ProjectHook,
 } from '../../shared/data/hooks';
 import { presentHook } from '../../shared/presenters/hooks';
+import { HOOK_FIELDS } from '../support/records';
 
 const TABLE = 'hooks-storage-test';
 const TOKEN = 'plaintext-hook-token-4f9a';
@@ -189,25 +190,7 @@ describe('hook token', () => {
     // Assess
     await expect(openHookToken(hook)).resolves.toBe(TOKEN);
     await expect(openHookToken(storedHook())).resolves.toBeNull();
-    expect(Object.keys(presented).sort()).toEqual(
-      [
-        'id',
-        'url',
-        'project_id',
-        'push_events',
-        'issues_events',
-        'confidential_issues_events',
-        'merge_requests_events',
-        'tag_push_events',
-        'note_events',
-        'confidential_note_events',
-        'job_events',
-        'pipeline_events',
-        'wiki_page_events',
-        'enable_ssl_verification',
-        'created_at',
-      ].sort(),
-    );
+    expect(Object.keys(presented).sort()).toEqual(HOOK_FIELDS);
     expect(JSON.stringify(presented)).not.toMatch(/token/i);
   });
 });
