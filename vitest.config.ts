@@ -13,7 +13,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts', 'test/infra/**/*.test.ts'],
+          include: ['test/**/*.test.ts'], exclude: ['test/**/*.integration.test.ts'],
           testTimeout: 60_000,
           // Synthesizing the CDK stack once per file (beforeAll) takes seconds on a busy machine.
           hookTimeout: 120_000,
@@ -22,7 +22,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
+          include: ['test/**/*.integration.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,

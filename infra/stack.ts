@@ -1,7 +1,7 @@
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { allRoutes } from '../shared/routes';
+import { allRoutes } from '../shared/catalog';
 import { HostingApi, type ApiThrottle } from './constructs/api';
 import { RootUserBootstrap } from './constructs/bootstrap';
 import { DataTable } from './constructs/data';

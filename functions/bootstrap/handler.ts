@@ -5,8 +5,8 @@
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
-import { ensureRootUser } from '../../shared/domain/bootstrap';
-import { logger } from '../../shared/logger';
+import { ensureRootUser } from '../../shared/users/bootstrap';
+import { logger } from '../../shared/platform/logger';
 
 const secrets = new SecretsManagerClient({});
 

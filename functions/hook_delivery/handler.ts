@@ -10,9 +10,9 @@
  */
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { hookEventFromImage, type HookEvent } from '../../shared/data/hook-events';
-import { logger } from '../../shared/logger';
-import { deliverHookEvent } from '../../shared/webhooks/deliver';
+import { hookEventFromImage, type HookEvent } from '../../shared/hooks/store/hook-events';
+import { logger } from '../../shared/platform/logger';
+import { deliverHookEvent } from '../../shared/hooks/deliver';
 
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const allowLocalNetwork = process.env.HOOKS_ALLOW_LOCAL_NETWORK === 'true';

@@ -1,5 +1,5 @@
 /** The issues endpoint group (`/projects/:id/issues`, `/issues`). */
-import { createGroupHandler } from '../../shared/http/group-handler';
-import { issueRoutes } from './issues';
+import { createGroupHandler } from '../../shared/platform/group-handler';
+import { issueRoutes } from '../../shared/issues/routes/issues';
 
 export const handler = createGroupHandler('issues', issueRoutes);

@@ -1,5 +1,5 @@
 /** The project labels endpoint group (`/projects/:id/labels`). */
-import { createGroupHandler } from '../../shared/http/group-handler';
-import { labelRoutes } from './labels';
+import { createGroupHandler } from '../../shared/platform/group-handler';
+import { labelRoutes } from '../../shared/issues/routes/labels';
 
 export const handler = createGroupHandler('labels', labelRoutes);

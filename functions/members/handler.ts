@@ -1,10 +1,10 @@
 /** The Members endpoint group: direct members of groups and projects. */
 import { authorize, type GroupSubject, type ProjectSubject } from '../../shared/auth/policy';
-import { GROUP_ACCESS_LEVELS, PROJECT_ACCESS_LEVELS } from '../../shared/data/members';
-import { findGroupOrNotFound, findProjectOrNotFound } from '../../shared/domain/finders';
-import { createGroupHandler } from '../../shared/http/group-handler';
-import type { GroupRoutes } from '../../shared/http/route';
-import { memberRoutes, type MemberSourceKind } from './routes';
+import { GROUP_ACCESS_LEVELS, PROJECT_ACCESS_LEVELS } from '../../shared/members/store/members';
+import { findGroupOrNotFound, findProjectOrNotFound } from '../../shared/auth/finders';
+import { createGroupHandler } from '../../shared/platform/group-handler';
+import type { GroupRoutes } from '../../shared/platform/http/route';
+import { memberRoutes, type MemberSourceKind } from '../../shared/members/routes/member-routes';
 
 /** Group members: levels 10–50; managed by the group's owners (and admins). */
 const groups: MemberSourceKind<'groups', GroupSubject> = {

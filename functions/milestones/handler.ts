@@ -1,5 +1,5 @@
 /** The project milestones endpoint group (`/projects/:id/milestones`). */
-import { createGroupHandler } from '../../shared/http/group-handler';
-import { milestoneRoutes } from './milestones';
+import { createGroupHandler } from '../../shared/platform/group-handler';
+import { milestoneRoutes } from '../../shared/issues/routes/milestones';
 
 export const handler = createGroupHandler('milestones', milestoneRoutes);

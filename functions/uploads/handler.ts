@@ -1,5 +1,5 @@
 /** The project uploads endpoint group (`POST /projects/:id/uploads`). */
-import { createGroupHandler } from '../../shared/http/group-handler';
-import { uploadRoutes } from './uploads';
+import { createGroupHandler } from '../../shared/platform/group-handler';
+import { uploadRoutes } from '../../shared/projects/routes/uploads';
 
 export const handler = createGroupHandler('uploads', uploadRoutes);

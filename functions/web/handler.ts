@@ -9,15 +9,15 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { z } from 'zod';
-import type { User } from '../../shared/data/users';
-import { findProjectOrNotFound } from '../../shared/domain/finders';
-import type { ApiContext } from '../../shared/http/context';
-import { contentDispositionFor, findUpload, parseUploadPath, readUpload } from '../../shared/domain/uploads';
-import { NotFoundError, RouteNotFoundError } from '../../shared/http/errors';
-import { createGroupHandler } from '../../shared/http/group-handler';
-import { p, required } from '../../shared/http/params';
-import { route, type GroupRoutes } from '../../shared/http/route';
-import { jsonResponse } from '../../shared/http/serialize';
+import type { User } from '../../shared/users/store/users';
+import { findProjectOrNotFound } from '../../shared/auth/finders';
+import type { ApiContext } from '../../shared/platform/http/context';
+import { contentDispositionFor, findUpload, parseUploadPath, readUpload } from '../../shared/projects/uploads';
+import { NotFoundError, RouteNotFoundError } from '../../shared/platform/http/errors';
+import { createGroupHandler } from '../../shared/platform/group-handler';
+import { p, required } from '../../shared/platform/http/params';
+import { route, type GroupRoutes } from '../../shared/platform/http/route';
+import { jsonResponse } from '../../shared/platform/http/serialize';
 
 /** Internal: the project (404 `{"message":"404 Not Found"}` when the caller cannot read it, as GitLab's web 404). */
 async function findReadableProject(projectPath: string, user: User | null) {

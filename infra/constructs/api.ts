@@ -2,7 +2,7 @@ import { Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import type { GroupName, RouteSpec } from '../../shared/routes';
+import type { GroupName, RouteSpec } from '../../shared/catalog';
 
 export interface ApiThrottle {
   /** Steady-state requests per second for the whole stage. */

@@ -4,7 +4,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { HOOK_EVENT_STREAM_FILTER } from '../../shared/data/hook-events';
+import { HOOK_EVENT_STREAM_FILTER } from '../../shared/hooks/store/hook-events';
 import { GroupFunction } from './group-function';
 
 export interface HookDeliveryProps {

@@ -2,7 +2,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { routeCatalog, type GroupName } from '../../shared/routes';
+import { routeCatalog, type GroupName } from '../../shared/catalog';
 import { GroupFunction, type DataAccess } from './group-function';
 
 /**

@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { allRoutes, type GroupName, type RouteSpec } from '../../shared/routes';
+import { allRoutes, type GroupName, type RouteSpec } from '../../shared/catalog';
 
 /** A Lambda proxy handler as the group modules export it (a middy handler). */
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;

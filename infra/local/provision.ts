@@ -19,8 +19,8 @@ import {
   type AttributeDefinition,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand } from '@aws-sdk/client-s3';
-import { s3 } from '../../shared/data/client';
-import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '../../shared/data/table-definition';
+import { s3 } from '../../shared/platform/dynamo/client';
+import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '../../shared/platform/dynamo/table-definition';
 
 /**
  * Creates the table if it does not exist, adds the indexes and the stream an older table lacks,

@@ -13,8 +13,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { ensureKeyFile } from '../../shared/auth/secret-box';
-import { routeCatalog, type GroupName } from '../../shared/routes';
+import { ensureKeyFile } from '../../shared/platform/crypto/secret-box';
+import { routeCatalog, type GroupName } from '../../shared/catalog';
 import { createApiServer, type ProxyHandler } from './api-gateway';
 import { startEngines, type Engines } from './engines';
 import type { StreamHandler } from './streams';
@@ -66,7 +66,7 @@ async function startHookDelivery(): Promise<() => Promise<void>> {
     throw new Error(`could not load functions/hook_delivery/handler.ts: ${(error as Error).message}`, { cause: error });
   }
   const { startStreamPoller } = await import('./streams');
-  const { HOOK_EVENT_STREAM_FILTER } = await import('../../shared/data/hook-events');
+  const { HOOK_EVENT_STREAM_FILTER } = await import('../../shared/hooks/store/hook-events');
   const poller = await startStreamPoller({ tableName: process.env.TABLE_NAME!, handler, filter: HOOK_EVENT_STREAM_FILTER });
   return () => poller.stop();
 }
@@ -169,7 +169,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       cleanups.push(await startHookDelivery());
     }
 
-    const bootstrap: BootstrapModule = await import('../../shared/domain/bootstrap');
+    const bootstrap: BootstrapModule = await import('../../shared/users/bootstrap');
     const root = await bootstrap.ensureRootUser({ token: options.rootToken });
     markReady();
 

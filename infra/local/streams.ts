@@ -24,7 +24,7 @@ import {
   type ShardIteratorType,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { logger as rootLogger, type Logger } from '../../shared/logger';
+import { logger as rootLogger, type Logger } from '../../shared/platform/logger';
 
 /** A stream handler as Lambda runs it (`functions/hook_delivery/handler.ts`). */
 export type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;

@@ -4,11 +4,11 @@
  * the project is shared with (capped at the share's `group_access`), and ownership of the
  * personal namespace (50). Expired memberships and shares give nothing. One BatchGetItem.
  */
-import { OWNER, activeMemberships } from '../data/members';
-import type { MemberSource } from '../data/keys';
-import type { Namespace } from '../data/namespaces';
-import type { Project } from '../data/projects';
-import type { User } from '../data/users';
+import { OWNER, activeMemberships } from '../members/store/members';
+import type { MemberSource } from '../platform/dynamo/keys';
+import type { Namespace } from '../groups/store/namespaces';
+import type { Project } from '../projects/store/projects';
+import type { User } from '../users/store/users';
 
 export interface ProjectAccess {
   /** Effective level (0 = none). */

@@ -3,10 +3,10 @@
  * or `authorize(user, 'archive_project', project)` and the `find…OrNotFound` helpers; they never
  * compare roles or access levels inline.
  */
-import type { Namespace } from '../data/namespaces';
-import type { Project } from '../data/projects';
-import type { User } from '../data/users';
-import { ForbiddenError, UnauthorizedError } from '../http/errors';
+import type { Namespace } from '../groups/store/namespaces';
+import type { Project } from '../projects/store/projects';
+import type { User } from '../users/store/users';
+import { ForbiddenError, UnauthorizedError } from '../platform/http/errors';
 import type { ProjectAccess } from './access';
 
 /** A project as the caller sees it: with its namespace and the caller's access, resolved once. */

@@ -99,7 +99,7 @@ interface CallCounter {
 
 /** Installs the counter on the shared document client (the one every handler uses). */
 async function installCallCounter(): Promise<CallCounter> {
-  const { db } = await import('../../shared/data/client');
+  const { db } = await import('../../shared/platform/dynamo/client');
   const counter: CallCounter = { total: 0, byCommand: new Map() };
   db().middlewareStack.add(
     (next, context) => async (args) => {

@@ -6,9 +6,9 @@ import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HostingApi } from '../../infra/constructs/api';
 import { ProjectHostingStack } from '../../infra/stack';
-import { HOOK_EVENT_STREAM_FILTER } from '../../shared/data/hook-events';
-import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '../../shared/data/table-definition';
-import { allRoutes, parseRouteKey, routeCatalog, type GroupName } from '../../shared/routes';
+import { HOOK_EVENT_STREAM_FILTER } from '../../shared/hooks/store/hook-events';
+import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '../../shared/platform/dynamo/table-definition';
+import { allRoutes, parseRouteKey, routeCatalog, type GroupName } from '../../shared/catalog';
 
 type Resource = { Type: string; Properties?: Record<string, unknown>; DeletionPolicy?: string };
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };

@@ -6,8 +6,8 @@ import { DynamoDBClient, TransactionCanceledException, type CancellationReason }
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { resetConfig } from '../../shared/config';
-import { setClients } from '../../shared/data/client';
+import { resetConfig } from '../../shared/platform/config';
+import { setClients } from '../../shared/platform/dynamo/client';
 
 /**
  * Points the data layer at `table` on a mocked client for the test file (reset before each test,

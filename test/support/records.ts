@@ -1,5 +1,5 @@
 /** Stored records for unit tests of the data and presentation layers (no I/O). */
-import type { Issue } from '../../shared/data/issues';
+import type { Issue } from '../../shared/issues/store/issues';
 
 /** An open issue of project 5 (iid 3, id 70, labels 11 and 12, version 4); `overrides` replace fields. */
 export const issueRecord = (overrides: Partial<Issue> = {}): Issue => ({

@@ -1,0 +1,77 @@
+/**
+ * Response entities of the Groups API in GitLab's forms: Group (lists, create, update), GroupDetail
+ * (single group, with its projects) and Namespace. `full_name` needs the names of a group's
+ * ancestors: {@link presentGroups} loads those of a whole page in one BatchGetItem.
+ */
+import type { ProjectSubject } from '../../auth/policy';
+import { config } from '../../platform/config';
+import { getNamespaces, type Namespace } from '../store/namespaces';
+import type { User } from '../../users/store/users';
+import { presentProjects } from '../../projects/presenters/projects';
+
+/** Ancestor groups by id, to build `full_name`. */
+export type AncestorNames = Map<number, Namespace>;
+
+export interface GroupPresentOptions {
+  /** `statistics=true` by an admin: the (not measured, zero) storage statistics. */
+  statistics?: boolean;
+}
+
+/** `Parent / Child`, GitLab's human name of a group. */
+function fullName(group: Namespace, ancestors: AncestorNames): string {
+  const names = [...group.ancestorIds].reverse().map((id) => ancestors.get(id)?.name ?? String(id));
+  return [...names, group.name].join(' / ');
+}
+
+/** The Group entity. */
+export function presentGroup(group: Namespace, ancestors: AncestorNames, options: GroupPresentOptions = {}) {
+  return {
+    id: group.id,
+    name: group.name,
+    path: group.path,
+    description: group.description,
+    visibility: group.visibility,
+    lfs_enabled: group.lfsEnabled,
+    avatar_url: null,
+    web_url: `${config().externalUrl}/groups/${group.fullPath}`,
+    request_access_enabled: group.requestAccessEnabled,
+    full_name: fullName(group, ancestors),
+    full_path: group.fullPath,
+    parent_id: group.parentId,
+    created_at: group.createdAt,
+    ...(options.statistics ? { statistics: { storage_size: 0, repository_size: 0, lfs_objects_size: 0, job_artifacts_size: 0 } } : {}),
+  };
+}
+
+/** Loads the ancestors of the given groups that are not among them (one BatchGetItem). */
+async function loadAncestors(groups: Namespace[]): Promise<AncestorNames> {
+  const known = new Map(groups.map((group) => [group.id, group]));
+  const missing = [...new Set(groups.flatMap((group) => group.ancestorIds))].filter((id) => !known.has(id));
+  for (const ancestor of await getNamespaces(missing)) known.set(ancestor.id, ancestor);
+  return known;
+}
+
+/** A page of groups as Group entities. */
+export async function presentGroups(groups: Namespace[], options: GroupPresentOptions = {}) {
+  const ancestors = await loadAncestors(groups);
+  return groups.map((group) => presentGroup(group, ancestors, options));
+}
+
+/**
+ * The GroupDetail entity: the Group entity with `projects` and `shared_projects` (Project entities,
+ * as the caller sees them). Their cost is a project list page and the shares' reads (see
+ * `groupDetailProjects`), so only single-group responses carry them.
+ */
+export async function presentGroupDetail(
+  group: Namespace,
+  viewer: User | null,
+  embedded: { projects: ProjectSubject[]; sharedProjects: ProjectSubject[] },
+) {
+  const [presented] = await presentGroups([group]);
+  const [projects, sharedProjects] = await Promise.all([
+    presentProjects(embedded.projects, viewer),
+    presentProjects(embedded.sharedProjects, viewer),
+  ]);
+  return { ...presented, projects, shared_projects: sharedProjects };
+}
+

@@ -1,0 +1,381 @@
+/**
+ * Namespaces: a user's personal namespace or a group (GitLab: a group *is* a namespace, same id).
+ * The full path (`group/subgroup`) is unique case-insensitively across all namespaces through
+ * its claim; a username is its personal namespace's path, so users and groups never collide.
+ */
+import { config } from '../../platform/config';
+import { getMany } from '../../platform/dynamo/batch';
+import { markDeleting } from '../../platform/dynamo/conditional';
+import { collections, indexKeys, keys } from '../../platform/dynamo/keys';
+import { putNewMembership, type Membership } from '../../members/store/members';
+import { queryAll, type Item, getItem, isId } from '../../platform/dynamo/query';
+import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
+import { entityFields } from '../../users/store/children';
+import { putClaim } from '../../users/store/users';
+
+export type Visibility = 'private' | 'internal' | 'public';
+export const VISIBILITIES = ['private', 'internal', 'public'] as const;
+export const visibilityRank: Record<Visibility, number> = { private: 0, internal: 10, public: 20 };
+
+export interface Namespace {
+  id: number;
+  kind: 'user' | 'group';
+  name: string;
+  path: string;
+  fullPath: string;
+  /** Parent group of a subgroup; null for top-level groups and user namespaces. */
+  parentId: number | null;
+  /** Ancestor group ids, nearest first: membership in any of them is inherited. */
+  ancestorIds: number[];
+  /** Owner of a personal namespace. */
+  ownerId: number | null;
+  description: string;
+  visibility: Visibility;
+  lfsEnabled: boolean;
+  requestAccessEnabled: boolean;
+  /** Members of a group with access level 50, kept exact so the last owner can never leave. */
+  ownerCount: number;
+  /** Projects in a personal namespace, checked against the owner's `projects_limit`. */
+  projectCount: number;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+  deleting?: boolean;
+  /**
+   * Direct subgroups of a group, kept exact by the transaction that creates or removes each one,
+   * so a walk over the (eventually consistent) subgroup index knows when it has seen them all.
+   */
+  subgroupCount?: number;
+  /**
+   * Old full paths a renamed group still holds while its descendants' paths are being moved
+   * (see {@link moveNamespacePath}); nothing may be created or renamed beneath it meanwhile.
+   */
+  movingFrom?: string[];
+}
+
+const table = () => config().tableName;
+
+export function namespaceToItem(namespace: Namespace): Item {
+  return {
+    ...keys.namespace(namespace.id),
+    ...indexKeys.namespaceList(namespace.id),
+    ...(namespace.kind === 'group' ? indexKeys.groupList(namespace.id) : {}),
+    ...(namespace.parentId !== null ? indexKeys.subgroups(namespace.parentId, namespace.id) : {}),
+    type: 'Namespace',
+    ...namespace,
+  };
+}
+
+export const namespaceFromItem = (item: Item): Namespace => entityFields(item) as Namespace;
+
+/** The personal namespace of a new user. */
+export function personalNamespace(input: { id: number; username: string; ownerId: number; createdAt: string }): Namespace {
+  return {
+    id: input.id,
+    kind: 'user',
+    name: input.username,
+    path: input.username,
+    fullPath: input.username,
+    parentId: null,
+    ancestorIds: [],
+    ownerId: input.ownerId,
+    description: '',
+    visibility: 'public',
+    lfsEnabled: true,
+    requestAccessEnabled: false,
+    ownerCount: 0,
+    projectCount: 0,
+    createdAt: input.createdAt,
+    updatedAt: input.createdAt,
+    version: 1,
+  };
+}
+
+export async function getNamespace(id: number): Promise<Namespace | undefined> {
+  if (!isId(id)) return undefined;
+  const item = await getItem(keys.namespace(id));
+  return item && !item.deleting ? namespaceFromItem(item) : undefined;
+}
+
+/** A namespace by full path, case-insensitively (one claim read, one item read). */
+export async function findNamespaceByPath(fullPath: string): Promise<Namespace | undefined> {
+  const claim = await getItem(keys.claims.namespacePath(fullPath));
+  return claim?.namespaceId ? getNamespace(Number(claim.namespaceId)) : undefined;
+}
+
+/** A namespace by id including one being deleted (the deletion and path-move walks need it). */
+export async function readNamespaceRecord(id: number): Promise<Namespace | undefined> {
+  if (!isId(id)) return undefined;
+  const item = await getItem(keys.namespace(id));
+  return item ? namespaceFromItem(item) : undefined;
+}
+
+/** Namespaces by id (one BatchGetItem per 100, consistent); missing and deleting ones are left out. */
+export async function getNamespaces(ids: number[]): Promise<Namespace[]> {
+  return (await getMany(ids.map((id) => keys.namespace(id)))).filter((item) => !item.deleting).map(namespaceFromItem);
+}
+
+/** The ids of a group's direct subgroups, from the subgroup index (eventually consistent). */
+export async function subgroupIds(parentId: number): Promise<number[]> {
+  return (await queryAll(collections.subgroups(parentId))).map((item) => Number(item.id));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Group writes. Invariants carried by transaction conditions:
+// - a full path is held by exactly one namespace (its claim, `attribute_not_exists`), and a
+//   subgroup never shares its path with a project of its parent (the project's path claim);
+// - a subgroup is only created or renamed under a parent that is live, not being deleted, not
+//   moving its paths, and still at the full path the new path was computed from; every further
+//   ancestor is checked the same way, so a deletion or path move above can never miss it;
+// - `subgroupCount` on the parent changes in the same transaction as the subgroup it counts, and
+//   a group item is only removed when it has no subgroups and no projects left;
+// - updates are conditioned on the version read (and never overwrite counters: `SET` only).
+// ---------------------------------------------------------------------------------------------
+
+/** A group that is live (exists, not being deleted) with no path move under way. */
+const SETTLED = 'attribute_exists(PK) AND attribute_not_exists(deleting) AND attribute_not_exists(movingFrom)';
+
+const settledCheck = (id: number) => ({
+  ConditionCheck: { TableName: table(), Key: keys.namespace(id), ConditionExpression: SETTLED },
+});
+
+/** No project of `parentId` has this path (a subgroup and a project would share a full path). */
+const noProjectAt = (parentId: number, path: string) => ({
+  ConditionCheck: { TableName: table(), Key: keys.claims.projectPath(parentId, path), ConditionExpression: 'attribute_not_exists(PK)' },
+});
+
+/** Claims a full path for a group. */
+const claimGroupPath = (fullPath: string, namespaceId: number) =>
+  putClaim(keys.claims.namespacePath(fullPath), { namespaceId, kind: 'group' });
+
+/** Releases a full-path claim if this namespace holds it (a claim already gone is fine). */
+const releaseGroupPath = (fullPath: string, namespaceId: number) => ({
+  Delete: {
+    TableName: table(),
+    Key: keys.claims.namespacePath(fullPath),
+    ConditionExpression: 'attribute_not_exists(PK) OR namespaceId = :namespaceId',
+    ExpressionAttributeValues: { ':namespaceId': namespaceId },
+  },
+});
+
+const sameClaim = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * Guards of a write that places `path` directly under `parent`: the parent settled at the full
+ * path it was read with (optionally counting one more subgroup), its ancestors settled, and no
+ * project of the parent with that path. Internal.
+ */
+function placementGuards(parent: Namespace, path: string, countOneMore: boolean) {
+  const parentCondition = `${SETTLED} AND fullPath = :parentPath`;
+  const parentGuard = countOneMore
+    ? {
+        Update: {
+          TableName: table(),
+          Key: keys.namespace(parent.id),
+          UpdateExpression: 'ADD subgroupCount :one',
+          ConditionExpression: parentCondition,
+          ExpressionAttributeValues: { ':one': 1, ':parentPath': parent.fullPath },
+        },
+      }
+    : {
+        ConditionCheck: {
+          TableName: table(),
+          Key: keys.namespace(parent.id),
+          ConditionExpression: parentCondition,
+          ExpressionAttributeValues: { ':parentPath': parent.fullPath },
+        },
+      };
+  return [parentGuard, noProjectAt(parent.id, path), ...parent.ancestorIds.map(settledCheck)];
+}
+
+export type GroupWriteResult = 'done' | 'path_taken' | 'parent_changed' | 'conflict';
+
+/**
+ * Creates a group (or a subgroup of `parent`), its full-path claim and its first owner's
+ * membership in one transaction.
+ * @returns `path_taken` when the full path (or a project of the parent) has it, `parent_changed`
+ *   when the parent was deleted, moved or is busy meanwhile.
+ */
+export async function insertGroup(group: Namespace, owner: Membership, parent: Namespace | null): Promise<GroupWriteResult> {
+  try {
+    await transactWrite([
+      { Put: { TableName: table(), Item: namespaceToItem(group), ConditionExpression: 'attribute_not_exists(PK)' } },
+      claimGroupPath(group.fullPath, group.id),
+      putNewMembership(owner),
+      ...(parent ? placementGuards(parent, group.path, true) : []),
+    ]);
+    return 'done';
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    // 0 (new id) and 2 (membership of a new group) cannot fail; 1 is the claim; 3 the parent,
+    // 4 the parent's projects, 5+ the ancestors.
+    if (error.failed.some((i) => i === 3 || i >= 5)) return 'parent_changed';
+    if (error.failed.some((i) => i === 1 || i === 4)) return 'path_taken';
+    throw error;
+  }
+}
+
+/** The settings of a group that `PUT /groups/:id` may change. */
+export type GroupSettings = Pick<Namespace, 'name' | 'path' | 'description' | 'visibility' | 'lfsEnabled' | 'requestAccessEnabled'>;
+
+/**
+ * Updates a group's settings (and its full path), conditioned on the version read. A new path
+ * moves the full-path claim in the same transaction. When the group has subgroups, the old claim
+ * is kept and recorded in `movingFrom` instead, and the descendants must then be moved with
+ * {@link moveNamespacePath} and the move closed with {@link finishPathMove}.
+ *
+ * @returns `conflict` when the group changed meanwhile (version, deletion, subgroups), the other
+ *   results as for {@link insertGroup}.
+ */
+export async function updateGroupSettings(
+  previous: Namespace,
+  next: GroupSettings & { fullPath: string; updatedAt: string },
+  parent: Namespace | null,
+): Promise<GroupWriteResult> {
+  const pathChanged = previous.path !== next.path;
+  const claimMoves = !sameClaim(previous.fullPath, next.fullPath);
+  const seenSubgroups = previous.subgroupCount ?? 0;
+  const holdOldPath = pathChanged && seenSubgroups > 0;
+  const values: Record<string, unknown> = {
+    ':name': next.name,
+    ':path': next.path,
+    ':fullPath': next.fullPath,
+    ':description': next.description,
+    ':visibility': next.visibility,
+    ':lfs': next.lfsEnabled,
+    ':requestAccess': next.requestAccessEnabled,
+    ':now': next.updatedAt,
+    ':version': previous.version,
+    ':nextVersion': previous.version + 1,
+  };
+  let condition = '#version = :version AND attribute_not_exists(deleting) AND attribute_not_exists(movingFrom)';
+  if (pathChanged) {
+    // A subgroup created meanwhile would keep the old path: the count must be the one seen.
+    condition += seenSubgroups === 0 ? ' AND (attribute_not_exists(subgroupCount) OR subgroupCount = :subgroups)' : ' AND subgroupCount = :subgroups';
+    values[':subgroups'] = seenSubgroups;
+  }
+  if (holdOldPath) values[':moving'] = [previous.fullPath];
+  const items = [
+    {
+      Update: {
+        TableName: table(),
+        Key: keys.namespace(previous.id),
+        UpdateExpression:
+          'SET #name = :name, #path = :path, fullPath = :fullPath, description = :description, visibility = :visibility, ' +
+          'lfsEnabled = :lfs, requestAccessEnabled = :requestAccess, updatedAt = :now, #version = :nextVersion' +
+          (holdOldPath ? ', movingFrom = :moving' : ''),
+        ConditionExpression: condition,
+        ExpressionAttributeNames: { '#name': 'name', '#path': 'path', '#version': 'version' },
+        ExpressionAttributeValues: values,
+      },
+    },
+    ...(claimMoves ? [claimGroupPath(next.fullPath, previous.id)] : []),
+    ...(claimMoves && !holdOldPath ? [releaseGroupPath(previous.fullPath, previous.id)] : []),
+  ];
+  const guardsFrom = items.length;
+  try {
+    await transactWrite([...items, ...(pathChanged && parent ? placementGuards(parent, next.path, false) : [])]);
+    return 'done';
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    if (error.failed.some((i) => (claimMoves && i === 1) || i === guardsFrom + 1)) return 'path_taken';
+    if (error.failed.some((i) => i === guardsFrom || i >= guardsFrom + 2)) return 'parent_changed';
+    return 'conflict';
+  }
+}
+
+/**
+ * Moves one descendant of a renamed group to `fullPath` (its claim too), if it is still at the
+ * full path it was read with. Idempotent across retries: a walk that crashed can run again.
+ * @returns `conflict` when the namespace changed or is being deleted, `path_taken` when another
+ *   namespace holds the new path.
+ */
+export async function moveNamespacePath(namespace: Namespace, fullPath: string): Promise<GroupWriteResult> {
+  const claimMoves = !sameClaim(namespace.fullPath, fullPath);
+  try {
+    await transactWrite([
+      {
+        Update: {
+          TableName: table(),
+          Key: keys.namespace(namespace.id),
+          UpdateExpression: 'SET fullPath = :fullPath',
+          ConditionExpression: 'fullPath = :seen AND attribute_not_exists(deleting)',
+          ExpressionAttributeValues: { ':fullPath': fullPath, ':seen': namespace.fullPath },
+        },
+      },
+      ...(claimMoves ? [claimGroupPath(fullPath, namespace.id), releaseGroupPath(namespace.fullPath, namespace.id)] : []),
+    ]);
+    return 'done';
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    return error.failed.includes(0) ? 'conflict' : 'path_taken';
+  }
+}
+
+/** Ends a path move: clears `movingFrom` and releases the old paths the group still held. */
+export async function finishPathMove(group: Namespace): Promise<void> {
+  const held = group.movingFrom ?? [];
+  if (held.length === 0) return;
+  try {
+    await transactWrite([
+      {
+        Update: {
+          TableName: table(),
+          Key: keys.namespace(group.id),
+          UpdateExpression: 'REMOVE movingFrom',
+          ConditionExpression: 'movingFrom = :held',
+          ExpressionAttributeValues: { ':held': held },
+        },
+      },
+      ...held.filter((path) => !sameClaim(path, group.fullPath)).map((path) => releaseGroupPath(path, group.id)),
+    ]);
+  } catch (error) {
+    // Another request finished the same move first.
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+  }
+}
+
+/** Marks a group as being deleted (it disappears from reads at once); false if it is gone. */
+export async function markGroupDeleting(id: number): Promise<boolean> {
+  return markDeleting(keys.namespace(id), 'attribute_exists(PK) AND kind = :group', { ':group': 'group' });
+}
+
+/**
+ * Removes a group item with its path claims (and any old ones a path move still held), and
+ * decrements its parent's subgroup count, atomically; only once it has no subgroups and no
+ * projects left.
+ * @returns `gone` when it was already removed, `not_empty` when subgroups or projects remain.
+ */
+export async function removeGroupRecord(group: Namespace): Promise<'done' | 'gone' | 'not_empty'> {
+  const empty = (counter: string) => `(attribute_not_exists(${counter}) OR ${counter} = :zero)`;
+  try {
+    await transactWrite([
+      {
+        Delete: {
+          TableName: table(),
+          Key: keys.namespace(group.id),
+          ConditionExpression: `attribute_exists(PK) AND ${empty('subgroupCount')} AND ${empty('projectCount')}`,
+          ExpressionAttributeValues: { ':zero': 0 },
+        },
+      },
+      ...[group.fullPath, ...(group.movingFrom ?? [])].map((path) => releaseGroupPath(path, group.id)),
+      ...(group.parentId !== null
+        ? [
+            {
+              Update: {
+                TableName: table(),
+                Key: keys.namespace(group.parentId),
+                UpdateExpression: 'ADD subgroupCount :minusOne',
+                ConditionExpression: 'attribute_exists(PK)',
+                ExpressionAttributeValues: { ':minusOne': -1 },
+              },
+            },
+          ]
+        : []),
+    ]);
+    return 'done';
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed) || !error.failed.includes(0)) throw error;
+    return (await readNamespaceRecord(group.id)) ? 'not_empty' : 'gone';
+  }
+}

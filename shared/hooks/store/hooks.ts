@@ -1,0 +1,150 @@
+/**
+ * Project hooks (webhooks): items in their project's partition (`PROJECT#<id>` / `HOOK#<id>`),
+ * listed with the project's other children and deleted with its partition.
+ *
+ * The secret `token` is stored only sealed (`tokenSealed`, see `auth/secret-box.ts`): deliveries
+ * must send it to the receiver, so it cannot be a digest, and it never lies in the table in
+ * clear. Sealing happens here, at the one place items are written, so no caller can store it
+ * otherwise.
+ */
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { openSecret, sealSecret } from '../../platform/crypto/secret-box';
+import { config } from '../../platform/config';
+import { db } from '../../platform/dynamo/client';
+import { nextId } from '../../platform/dynamo/counters';
+import { collections, keys } from '../../platform/dynamo/keys';
+import { projectIsLive } from '../../projects/store/projects';
+import { queryAll, type Item, getItem, isId } from '../../platform/dynamo/query';
+import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
+import { entityFields } from '../../users/store/children';
+
+/** What a client sets on a hook (the response fields, camel-cased), besides its url. */
+export interface HookTriggers {
+  pushEvents: boolean;
+  issuesEvents: boolean;
+  /** Events of confidential issues (GitLab keeps them apart so no hook leaks them by default). */
+  confidentialIssuesEvents: boolean;
+  mergeRequestsEvents: boolean;
+  tagPushEvents: boolean;
+  noteEvents: boolean;
+  /** Comments on confidential issues. */
+  confidentialNoteEvents: boolean;
+  jobEvents: boolean;
+  pipelineEvents: boolean;
+  wikiPageEvents: boolean;
+  enableSslVerification: boolean;
+}
+
+export interface HookSettings extends HookTriggers {
+  url: string;
+}
+
+export interface ProjectHook extends HookSettings {
+  id: number;
+  projectId: number;
+  /** Whether a secret token is set (never presented: the token is write-only). */
+  hasToken: boolean;
+  /** The secret token, sealed; absent when none is set. Open it with {@link openHookToken}. */
+  tokenSealed?: string;
+  createdAt: string;
+}
+
+/** GitLab's defaults for a new hook: push events on, SSL verification on, everything else off. */
+export const DEFAULT_HOOK_TRIGGERS: HookTriggers = {
+  pushEvents: true,
+  issuesEvents: false,
+  confidentialIssuesEvents: false,
+  mergeRequestsEvents: false,
+  tagPushEvents: false,
+  noteEvents: false,
+  confidentialNoteEvents: false,
+  jobEvents: false,
+  pipelineEvents: false,
+  wikiPageEvents: false,
+  enableSslVerification: true,
+};
+
+/** A change of the secret: a new token, `''` to remove it, `undefined` to keep it as it is. */
+export type TokenChange = string | undefined;
+
+/** Why a write did not happen: the project is gone (or being deleted), or the hook is. */
+export type HookGone = 'project_gone' | 'hook_gone';
+
+const table = () => config().tableName;
+
+const hookFromItem = (item: Item): ProjectHook => entityFields(item) as ProjectHook;
+
+function hookToItem(hook: ProjectHook): Item {
+  return { ...keys.hook(hook.projectId, hook.id), type: 'ProjectHook', ...hook };
+}
+
+/** Internal: `hook` with its token replaced as `change` says (sealed), or kept. */
+async function withToken(hook: ProjectHook, change: TokenChange): Promise<ProjectHook> {
+  if (change === undefined) return hook;
+  const { tokenSealed: _replaced, ...rest } = hook;
+  return change === '' ? { ...rest, hasToken: false } : { ...rest, hasToken: true, tokenSealed: await sealSecret(change) };
+}
+
+/** Every hook of a project, oldest first (a project has few). */
+export async function listHooks(projectId: number): Promise<ProjectHook[]> {
+  return (await queryAll(collections.projectHooks(projectId))).map(hookFromItem);
+}
+
+export async function getHook(projectId: number, hookId: number): Promise<ProjectHook | undefined> {
+  if (!isId(hookId)) return undefined;
+  const item = await getItem(keys.hook(projectId, hookId));
+  return item ? hookFromItem(item) : undefined;
+}
+
+/**
+ * Adds a hook to a project, atomically with a check that the project exists and is not being
+ * deleted (else nothing is written).
+ *
+ * @example
+ * const hook = await insertHook(7, { url: 'https://ci.example.com/hook', ...DEFAULT_HOOK_TRIGGERS }, 'secret');
+ */
+export async function insertHook(projectId: number, settings: HookSettings, token: TokenChange): Promise<ProjectHook | 'project_gone'> {
+  const hook = await withToken(
+    { ...settings, id: await nextId('hooks'), projectId, hasToken: false, createdAt: new Date().toISOString() },
+    token,
+  );
+  const gone = await writeHook(hook, 'attribute_not_exists(PK)');
+  return gone ? 'project_gone' : hook;
+}
+
+/**
+ * Replaces a hook's settings, and its token as `token` says. Nothing is written when the hook or
+ * its project is gone meanwhile: an edit never brings back a deleted hook.
+ */
+export async function updateHook(hook: ProjectHook, settings: HookSettings, token: TokenChange): Promise<ProjectHook | HookGone> {
+  const updated = await withToken({ ...hook, ...settings }, token);
+  return (await writeHook(updated, 'attribute_exists(PK)')) ?? updated;
+}
+
+/** Internal: puts the hook item under `condition`, while its project is live. */
+async function writeHook(hook: ProjectHook, condition: string): Promise<HookGone | undefined> {
+  try {
+    await transactWrite([
+      projectIsLive(hook.projectId),
+      { Put: { TableName: table(), Item: hookToItem(hook), ConditionExpression: condition } },
+    ]);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    return error.failed.includes(0) ? 'project_gone' : 'hook_gone';
+  }
+}
+
+/** Deletes a hook; returns what was deleted, or `undefined` if there was none. One request. */
+export async function deleteHook(projectId: number, hookId: number): Promise<ProjectHook | undefined> {
+  if (!isId(hookId)) return undefined;
+  const { Attributes: item } = await db().send(
+    new DeleteCommand({ TableName: table(), Key: keys.hook(projectId, hookId), ReturnValues: 'ALL_OLD' }),
+  );
+  return item ? hookFromItem(item) : undefined;
+}
+
+/** The hook's secret token in clear, for a delivery's `X-Gitlab-Token` header; `null` when none is set. */
+export async function openHookToken(hook: ProjectHook): Promise<string | null> {
+  return hook.tokenSealed ? openSecret(hook.tokenSealed) : null;
+}

@@ -1,0 +1,91 @@
+/**
+ * GitLab's `Issue` entity. A page of issues is presented together: its authors and assignees are
+ * one BatchGetItem, its milestones another, and the labels of each project involved one Query
+ * per project (a project has few labels), so the cost is per page, not per issue.
+ *
+ * `subscribed` is only on single-issue, create and edit responses: one GetItem per issue (the
+ * viewer's subscription record, else author or assignee), as GitLab computes it per issue. `user_notes_count` is the issue item's
+ * `userNotesCount` (kept exact by the note writes); `upvotes` and `downvotes` are 0 until award
+ * emoji exist.
+ */
+import { config } from '../../platform/config';
+import { byKey, getMany } from '../../platform/dynamo/batch';
+import type { Issue } from '../store/issues';
+import type { WithUserNotesCount } from '../store/notes';
+import { keys } from '../../platform/dynamo/keys';
+import { listLabels } from '../store/labels';
+import type { Milestone } from '../store/milestones';
+import { entityFields } from '../../users/store/children';
+import { isSubscribedTo } from '../subscriptions';
+import { presentTimeStats, type TimeTracked } from '../time-tracking';
+import { userFromItem, type User } from '../../users/store/users';
+import { presentMilestone } from './milestones';
+import { presentUserPublic } from '../../users/presenters/users';
+
+/** `${externalUrl}/<path_with_namespace>/issues/<iid>`. */
+export const issueWebUrl = (issue: Issue, pathWithNamespace: string): string =>
+  `${config().externalUrl}/${pathWithNamespace}/issues/${issue.iid}`;
+
+/**
+ * @param pathOf the `path_with_namespace` of each issue's project (the caller holds the projects).
+ * @param options.single adds `subscribed` (single, create and edit responses) for `options.viewer`.
+ * @example
+ * const [body] = await presentIssues([issue], () => 'group/project', { single: true, viewer: user });
+ */
+export async function presentIssues(
+  issues: Issue[],
+  pathOf: (projectId: number) => string,
+  options: { single?: boolean; viewer?: User | null } = {},
+) {
+  const userIds = [...new Set(issues.flatMap((issue) => [issue.authorId, ...issue.assigneeIds]))];
+  const milestoneKeys = issues.flatMap((issue) => (issue.milestoneId === null ? [] : [keys.milestone(issue.projectId, issue.milestoneId)]));
+  const projectIds = [...new Set(issues.filter((issue) => issue.labelIds.length > 0).map((issue) => issue.projectId))];
+  const [userItems, milestoneItems, labelLists, subscribed] = await Promise.all([
+    getMany(userIds.map((id) => keys.user(id)), { consistent: false }),
+    getMany(milestoneKeys, { consistent: false }),
+    Promise.all(projectIds.map(async (id) => [id, await listLabels(id)] as const)),
+    options.single && options.viewer ? Promise.all(issues.map((issue) => isSubscribedTo(issue, options.viewer!.id))) : [],
+  ]);
+  const users = new Map<number, User>(userItems.map((item) => [Number(item.id), userFromItem(item)]));
+  const milestoneOf = byKey(milestoneItems);
+  const labelNames = new Map(labelLists.flatMap(([, labels]) => labels.map((label) => [label.id, label.name] as const)));
+
+  return issues.map((issue, index) => {
+    const path = pathOf(issue.projectId);
+    const milestoneItem = issue.milestoneId === null ? undefined : milestoneOf(keys.milestone(issue.projectId, issue.milestoneId));
+    const assignees = issue.assigneeIds.flatMap((id) => {
+      const user = users.get(id);
+      return user ? [presentUserPublic(user)] : [];
+    });
+    const author = users.get(issue.authorId);
+    return {
+      id: issue.id,
+      iid: issue.iid,
+      project_id: issue.projectId,
+      title: issue.title,
+      description: issue.description,
+      state: issue.state,
+      created_at: issue.createdAt,
+      updated_at: issue.updatedAt,
+      closed_at: issue.closedAt,
+      moved_to_id: issue.movedToId ?? null,
+      labels: issue.labelIds.flatMap((id) => {
+        const name = labelNames.get(id);
+        return name === undefined ? [] : [name];
+      }).sort(),
+      milestone: milestoneItem ? presentMilestone(entityFields(milestoneItem) as Milestone, path) : null,
+      assignees,
+      author: author ? presentUserPublic(author) : null,
+      assignee: assignees[0] ?? null,
+      user_notes_count: (issue as Issue & WithUserNotesCount).userNotesCount ?? 0,
+      upvotes: 0,
+      downvotes: 0,
+      due_date: issue.dueDate,
+      confidential: issue.confidential,
+      discussion_locked: null,
+      web_url: issueWebUrl(issue, path),
+      time_stats: presentTimeStats(issue as Issue & TimeTracked),
+      ...(options.single ? { subscribed: subscribed[index] ?? false } : {}),
+    };
+  });
+}

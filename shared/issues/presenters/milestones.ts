@@ -1,0 +1,36 @@
+/**
+ * GitLab's `Milestone` entity, as listed and as embedded in issues. Cheap: everything comes from
+ * the milestone item and the project's path, which the caller already holds.
+ */
+import { config } from '../../platform/config';
+import type { Milestone } from '../store/milestones';
+
+/** `YYYY-MM-DD` of today in UTC (GitLab's `Date.today` on a UTC server). */
+const todayUtc = () => new Date().toISOString().slice(0, 10);
+
+/** `${externalUrl}/<path_with_namespace>/-/milestones/<iid>`. */
+export const milestoneWebUrl = (milestone: Milestone, pathWithNamespace: string): string =>
+  `${config().externalUrl}/${pathWithNamespace}/-/milestones/${milestone.iid}`;
+
+/**
+ * @param pathWithNamespace the project's `path_with_namespace` (`group/project`), for `web_url`.
+ * @param today `YYYY-MM-DD` that `expired` compares the due date with (tests); default: today, UTC.
+ * @example
+ * presentMilestone(milestone, `${namespace.fullPath}/${project.path}`)
+ */
+export function presentMilestone(milestone: Milestone, pathWithNamespace: string, today: string = todayUtc()) {
+  return {
+    id: milestone.id,
+    iid: milestone.iid,
+    project_id: milestone.projectId,
+    title: milestone.title,
+    description: milestone.description,
+    state: milestone.state,
+    created_at: milestone.createdAt,
+    updated_at: milestone.updatedAt,
+    due_date: milestone.dueDate,
+    start_date: milestone.startDate,
+    expired: milestone.dueDate !== null && milestone.dueDate < today,
+    web_url: milestoneWebUrl(milestone, pathWithNamespace),
+  };
+}

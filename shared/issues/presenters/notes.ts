@@ -1,0 +1,42 @@
+/**
+ * GitLab's `Note` entity, for issue notes. A page of notes is presented together: its authors
+ * are one BatchGetItem, so the cost is per page, not per note.
+ */
+import { getMany } from '../../platform/dynamo/batch';
+import { keys } from '../../platform/dynamo/keys';
+import type { Note } from '../store/notes';
+import { userFromItem, type User } from '../../users/store/users';
+import { presentUserPublic } from '../../users/presenters/users';
+
+/**
+ * @example
+ * const body = await presentNotes(page.items);
+ */
+export async function presentNotes(notes: Note[]) {
+  const authorIds = [...new Set(notes.map((note) => note.authorId))];
+  const items = await getMany(authorIds.map((id) => keys.user(id)), { consistent: false });
+  const users = new Map<number, User>(items.map((item) => [Number(item.id), userFromItem(item)]));
+  return notes.map((note) => {
+    const author = users.get(note.authorId);
+    return {
+      id: note.id,
+      body: note.body,
+      attachment: null,
+      author: author ? presentUserPublic(author) : null,
+      created_at: note.createdAt,
+      updated_at: note.updatedAt,
+      system: note.system,
+      noteable_id: note.issueId,
+      noteable_type: 'Issue',
+      noteable_iid: note.issueIid,
+      resolvable: false,
+      confidential: false,
+    };
+  });
+}
+
+/** One note (single, create and edit responses). */
+export async function presentNote(note: Note) {
+  const [body] = await presentNotes([note]);
+  return body;
+}

@@ -1,0 +1,77 @@
+/**
+ * Project milestones: list, read, create, edit (rename, dates, close/activate), delete.
+ * Reads need only read access to the project (anonymous for public projects); writes need
+ * `admin_milestone` (reporter or above, or an admin), as in GitLab.
+ */
+import { z } from 'zod';
+import { authorize, type ProjectSubject } from '../../auth/policy';
+import type { User } from '../../users/store/users';
+import {
+  createMilestone,
+  deleteMilestone,
+  findMilestoneOrNotFound,
+  listProjectMilestones,
+  updateMilestone,
+} from '../milestones';
+import { findProjectOrNotFound } from '../../auth/finders';
+import { paginateArray } from '../../platform/http/pagination';
+import { created, noContent, ok } from '../../platform/http/response';
+import { route, type GroupRoutes } from '../../platform/http/route';
+import { presentMilestone } from '../presenters/milestones';
+import { changesFrom, createParams, filtersFrom, inputFrom, listParams, milestoneIdParam, projectIdParam, updateParams } from './milestone-params';
+
+const pathOf = (subject: ProjectSubject) => `${subject.namespace.fullPath}/${subject.project.path}`;
+
+/** The project whose milestones the caller may manage: 404 when they cannot see it, 403 when they can but not manage. */
+async function findManagedProject(idOrPath: string, user: User | null): Promise<ProjectSubject> {
+  const subject = await findProjectOrNotFound(idOrPath, user);
+  authorize(user, 'admin_milestone', subject);
+  return subject;
+}
+
+export const milestoneRoutes = {
+  'GET /projects/:id/milestones': route({
+    params: listParams,
+    anonymous: true,
+    handler: async ({ params, user, link }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      const page = paginateArray(params, link, await listProjectMilestones(subject.project.id, filtersFrom(params)));
+      return ok(page.items.map((milestone) => presentMilestone(milestone, pathOf(subject))), page.headers);
+    },
+  }),
+
+  'GET /projects/:id/milestones/:milestone_id': route({
+    params: z.object({ ...projectIdParam, ...milestoneIdParam }),
+    anonymous: true,
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      return ok(presentMilestone(await findMilestoneOrNotFound(subject.project.id, params.milestone_id), pathOf(subject)));
+    },
+  }),
+
+  'POST /projects/:id/milestones': route({
+    params: createParams,
+    handler: async ({ params, user }) => {
+      const subject = await findManagedProject(params.id, user);
+      return created(presentMilestone(await createMilestone(subject.project.id, inputFrom(params)), pathOf(subject)));
+    },
+  }),
+
+  'PUT /projects/:id/milestones/:milestone_id': route({
+    params: updateParams,
+    handler: async ({ params, user }) => {
+      const subject = await findManagedProject(params.id, user);
+      const milestone = await updateMilestone(subject.project.id, params.milestone_id, changesFrom(params));
+      return ok(presentMilestone(milestone, pathOf(subject)));
+    },
+  }),
+
+  'DELETE /projects/:id/milestones/:milestone_id': route({
+    params: z.object({ ...projectIdParam, ...milestoneIdParam }),
+    handler: async ({ params, user }) => {
+      const subject = await findManagedProject(params.id, user);
+      await deleteMilestone(subject.project.id, params.milestone_id);
+      return noContent();
+    },
+  }),
+} satisfies GroupRoutes<'milestones'>;

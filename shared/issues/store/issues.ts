@@ -1,0 +1,199 @@
+/**
+ * Project issues: items in their project's partition (`PROJECT#<id>` / `ISSUE#<iid>`), indexed
+ * for the lists twice, by creation (GSI1-3) and by last update (GSI4-6); see `indexKeys.issueLists`
+ * and ACCESS_PATTERNS.md:
+ *
+ * - GSI1/GSI4 `PROJECT_ISSUES#<projectId>#<state>`: a project's issues of one state;
+ * - GSI2/GSI5 `USER_ISSUES#<authorId>`: the issues a user opened (`GET /issues`);
+ * - GSI3/GSI6 `USER_ASSIGNED_ISSUES#<assigneeId>`: the issues assigned to a user.
+ *
+ * A soft-deleted issue keeps its item (its iid is never reused) with `deletedAt` set and no index
+ * attributes, so no list sees it. Every write is one transaction that also checks the project is
+ * live, moves the project's `openIssuesCount` and the labels' `openIssuesCount` /
+ * `closedIssuesCount` by what the write changes, and carries the write's events and system notes;
+ * edits and deletions are conditioned on the `version` read, so a race changes every count once.
+ */
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { config } from '../../platform/config';
+import { indexKeys, keys } from '../../platform/dynamo/keys';
+import { projectCounterUpdate, projectIsLive } from '../../projects/store/projects';
+import { getItem, isId, type Item } from '../../platform/dynamo/query';
+import { TransactionConditionFailed, transactWrite, versionedPut } from '../../platform/dynamo/transactions';
+import { entityFields } from '../../users/store/children';
+
+/** One operation of a transaction. */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+export type IssueState = 'opened' | 'closed';
+
+export interface Issue {
+  /** Global id (sequence `issues`). */
+  id: number;
+  /** Id within the project (sequence `issues#<projectId>`). */
+  iid: number;
+  projectId: number;
+  title: string;
+  description: string | null;
+  state: IssueState;
+  confidential: boolean;
+  authorId: number;
+  /** At most one (GitLab CE). */
+  assigneeIds: number[];
+  milestoneId: number | null;
+  /** Label ids (names are read at presentation time, so a renamed label shows its new name). */
+  labelIds: number[];
+  dueDate: string | null;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+  /** Set when soft-deleted. */
+  deletedAt: string | null;
+  /** The issue this one was moved to (a moved issue cannot be moved again). */
+  movedToId?: number | null;
+  version: number;
+}
+
+/** Why a write did not happen. */
+export type IssueWriteFailure = 'project_gone' | 'issue_changed';
+
+const table = () => config().tableName;
+
+export const issueFromItem = (item: Item): Issue => entityFields(item) as Issue;
+
+/** Internal: the item of an issue, with its list index attributes unless it is deleted. */
+const issueToItem = (issue: Issue): Item => ({
+  ...keys.issue(issue.projectId, issue.iid),
+  ...(issue.deletedAt ? {} : indexKeys.issueLists(issue)),
+  type: 'Issue',
+  ...issue,
+});
+
+const isOpen = (issue: Issue | undefined) => issue !== undefined && issue.state === 'opened' && !issue.deletedAt;
+
+/** One issue of a project by iid (consistent read), deleted ones included; `undefined` when none. */
+export async function getIssue(projectId: number, iid: number): Promise<Issue | undefined> {
+  if (!isId(iid)) return undefined;
+  const item = await getItem(keys.issue(projectId, iid));
+  return item ? issueFromItem(item) : undefined;
+}
+
+/**
+ * The `SET` clause that stamps `updatedAt` on an issue item and re-sorts it in the update-ordered
+ * lists, for writes that update the item in place (notes, time tracking) rather than put it.
+ */
+export function touchIssue(id: number, at: string): { clause: string; values: Record<string, unknown> } {
+  const fields: Record<string, unknown> = { updatedAt: at, ...indexKeys.issueUpdated(at, id) };
+  return {
+    clause: Object.keys(fields).map((name) => `${name} = :touch_${name}`).join(', '),
+    values: Object.fromEntries(Object.entries(fields).map(([name, value]) => [`:touch_${name}`, value])),
+  };
+}
+
+/**
+ * One issue write of a transaction: `previous` as read (absent for a new issue) becomes `next`.
+ */
+export interface IssueChange {
+  previous?: Issue;
+  next: Issue;
+}
+
+/** Internal: what each operation of an issue transaction is, to name a failed condition. */
+type Role = { kind: 'project' } | { kind: 'issue' } | { kind: 'label'; change: number; labelId: number } | { kind: 'extra' };
+
+/** Internal: how many open and closed issues an issue adds to each of its labels. */
+function labelContributions(issue: Issue | undefined, skip: Set<number>): Map<number, { open: number; closed: number }> {
+  const counts = new Map<number, { open: number; closed: number }>();
+  if (!issue || issue.deletedAt) return counts;
+  for (const id of new Set(issue.labelIds)) {
+    if (!skip.has(id)) counts.set(id, { open: Number(issue.state === 'opened'), closed: Number(issue.state === 'closed') });
+  }
+  return counts;
+}
+
+/** Internal: the operations of one change: the project part, the issue Put, the label counts. */
+function changeItems(change: IssueChange, index: number, gone: Set<number>): Array<[TransactItem, Role]> {
+  const { previous, next } = change;
+  const delta = Number(isOpen(next)) - Number(isOpen(previous));
+  const items: Array<[TransactItem, Role]> = [[projectPart(next.projectId, delta), { kind: 'project' }]];
+  items.push([versionedPut(table(), issueToItem(next), previous?.version), { kind: 'issue' }]);
+  const before = labelContributions(previous, gone);
+  const after = labelContributions(next, gone);
+  for (const id of new Set([...before.keys(), ...after.keys()])) {
+    const open = (after.get(id)?.open ?? 0) - (before.get(id)?.open ?? 0);
+    const closed = (after.get(id)?.closed ?? 0) - (before.get(id)?.closed ?? 0);
+    if (open === 0 && closed === 0) continue;
+    items.push([labelCountUpdate(next.projectId, id, open, closed), { kind: 'label', change: index, labelId: id }]);
+  }
+  return items;
+}
+
+/**
+ * Internal: the project item's part (one operation per item, as DynamoDB requires): the project
+ * is live, and its open-issue count moves by `delta` when not 0.
+ */
+function projectPart(projectId: number, delta: number): TransactItem {
+  if (delta === 0) return projectIsLive(projectId);
+  const { Update } = projectCounterUpdate(projectId, 'openIssuesCount', delta);
+  return { Update: { ...Update, ConditionExpression: `${Update.ConditionExpression} AND attribute_not_exists(deleting)` } };
+}
+
+/** Internal: moves a label's issue counts; conditioned on the label existing (an `ADD` would create a stub). */
+const labelCountUpdate = (projectId: number, labelId: number, open: number, closed: number): TransactItem => ({
+  Update: {
+    TableName: table(),
+    Key: keys.label(projectId, labelId),
+    UpdateExpression: 'ADD openIssuesCount :open, closedIssuesCount :closed',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':open': open, ':closed': closed },
+  },
+});
+
+/** Most attempts at a write whose labels keep disappearing under it. */
+const MAX_LABEL_RETRIES = 3;
+
+/**
+ * Writes issue changes in one transaction with `extra` operations (events, system notes): every
+ * change checks its project is live and moves the open-issue and label counts. A label deleted
+ * since it was read is dropped from the issue and the write retried. Each written issue has its
+ * `version` advanced past the one read.
+ *
+ * @returns the issues as written, or why nothing was written.
+ * @example
+ * const written = await writeIssues([{ previous: issue, next: { ...issue, state: 'closed' } }]);
+ */
+export async function writeIssues(changes: IssueChange[], extra: TransactItem[] = []): Promise<Issue[] | IssueWriteFailure> {
+  const gone = new Set<number>();
+  let written = changes.map(({ previous, next }) => ({ previous, next: { ...next, version: (previous?.version ?? 0) + 1 } }));
+  for (let attempt = 0; ; attempt++) {
+    const operations = [...written.flatMap((change, index) => changeItems(change, index, gone)), ...extra.map((item): [TransactItem, Role] => [item, { kind: 'extra' }])];
+    try {
+      await transactWrite(operations.map(([item]) => item));
+      return written.map((change) => change.next);
+    } catch (error) {
+      if (!(error instanceof TransactionConditionFailed)) throw error;
+      const roles = error.failed.map((index) => operations[index][1]);
+      if (roles.some((role) => role.kind === 'project')) return 'project_gone';
+      if (roles.some((role) => role.kind === 'issue')) return 'issue_changed';
+      const labels = roles.flatMap((role) => (role.kind === 'label' ? [role.labelId] : []));
+      if (labels.length === 0 || attempt >= MAX_LABEL_RETRIES) throw error;
+      for (const id of labels) gone.add(id);
+      written = written.map(({ previous, next }) => ({ previous, next: { ...next, labelIds: next.labelIds.filter((id) => !gone.has(id)) } }));
+    }
+  }
+}
+
+/** Adds an issue (`version` 1), counted open on the project, atomically while the project is live. */
+export async function insertIssue(issue: Issue, extra: TransactItem[] = []): Promise<Issue | IssueWriteFailure> {
+  const result = await writeIssues([{ next: issue }], extra);
+  return typeof result === 'string' ? result : result[0];
+}
+
+/**
+ * Replaces `previous` with `next` (version + 1), conditioned on the version of `previous`. A
+ * change of openness (close, reopen, soft delete) or of labels moves the counts in the same
+ * transaction, so two racing closes change them once.
+ */
+export async function replaceIssue(previous: Issue, next: Issue, extra: TransactItem[] = []): Promise<Issue | IssueWriteFailure> {
+  const result = await writeIssues([{ previous, next }], extra);
+  return typeof result === 'string' ? result : result[0];
+}

@@ -1,0 +1,193 @@
+/**
+ * Project labels: items in their project's partition (`PROJECT#<id>` / `LABEL#<id>`), each with a
+ * name claim beside it (`PROJECT#<id>` / `LABEL_NAME#<sha256 of the lower-cased name>`, holding
+ * `labelId`) that makes names unique per project, case-insensitively. Label and claim are written
+ * and deleted in one transaction; both go with the project's partition when it is deleted.
+ *
+ * The issue and merge request counts are attributes of the label item that the issues code
+ * changes with `ADD`; edits here `SET` only the editable fields, so they never overwrite a count.
+ * Edits and deletes are conditioned on the `version` read, so a rename and a concurrent edit
+ * cannot leave the item and its claim disagreeing.
+ */
+import { type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { config } from '../../platform/config';
+import { nextId } from '../../platform/dynamo/counters';
+import { collections, keys } from '../../platform/dynamo/keys';
+import { projectIsLive } from '../../projects/store/projects';
+import { queryAll, type Item, getItem, isId } from '../../platform/dynamo/query';
+import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
+import { entityFields } from '../../users/store/children';
+import { putClaim } from '../../users/store/users';
+
+/** What a client sets on a label. */
+export interface LabelFields {
+  name: string;
+  /** `#RRGGBB` or `#RGB`, as given (named colours are converted before they get here). */
+  color: string;
+  description: string | null;
+  /** Lower is more important; `null`: not prioritized. */
+  priority: number | null;
+}
+
+export interface Label extends LabelFields {
+  id: number;
+  projectId: number;
+  /** Maintained by the issues and merge requests code (`ADD`), never by label edits. */
+  openIssuesCount: number;
+  closedIssuesCount: number;
+  openMergeRequestsCount: number;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+/**
+ * Why a write did not happen: the project is gone (or being deleted), another label holds the
+ * name, or the label changed or disappeared since it was read (read it again to tell which).
+ */
+export type LabelWriteFailure = 'project_gone' | 'name_taken' | 'stale';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const table = () => config().tableName;
+
+const labelFromItem = (item: Item): Label => entityFields(item) as Label;
+
+/** Every label of a project, by id (a project has a bounded number; callers sort and page in memory). */
+export async function listLabels(projectId: number): Promise<Label[]> {
+  return (await queryAll(collections.projectLabels(projectId))).map(labelFromItem);
+}
+
+export async function getLabel(projectId: number, labelId: number): Promise<Label | undefined> {
+  if (!isId(labelId)) return undefined;
+  const item = await getItem(keys.label(projectId, labelId));
+  return item ? labelFromItem(item) : undefined;
+}
+
+/** A label by name, case-insensitively: its name claim, then the label (two consistent reads). */
+export async function findLabelByName(projectId: number, name: string): Promise<Label | undefined> {
+  const claim = await getItem(keys.claims.labelName(projectId, name));
+  return claim ? getLabel(projectId, Number(claim.labelId)) : undefined;
+}
+
+/**
+ * Adds a label and claims its name, while the project is live; nothing is written otherwise.
+ *
+ * @example
+ * const label = await insertLabel(7, { name: 'bug', color: '#d9534f', description: null, priority: null });
+ * if (label === 'name_taken') throw new ConflictError('Label already exists');
+ */
+export async function insertLabel(projectId: number, fields: LabelFields): Promise<Label | 'project_gone' | 'name_taken'> {
+  const now = new Date().toISOString();
+  const label: Label = {
+    ...fields,
+    id: await nextId('labels'),
+    projectId,
+    openIssuesCount: 0,
+    closedIssuesCount: 0,
+    openMergeRequestsCount: 0,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
+  try {
+    await transactWrite([
+      projectIsLive(projectId),
+      {
+        Put: {
+          TableName: table(),
+          Item: { ...keys.label(projectId, label.id), type: 'Label', ...label },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      putClaim(keys.claims.labelName(projectId, label.name), { labelId: label.id }),
+    ]);
+    return label;
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    return error.failed.includes(0) ? 'project_gone' : 'name_taken';
+  }
+}
+
+/**
+ * Replaces the editable fields of `label` (as read) with `fields`, moving the name claim when
+ * the name changes other than in case. `'stale'` when the label changed or was deleted since it
+ * was read.
+ */
+export async function updateLabel(label: Label, fields: LabelFields): Promise<Label | LabelWriteFailure> {
+  const updated: Label = { ...label, ...fields, updatedAt: new Date().toISOString(), version: label.version + 1 };
+  const oldClaim = keys.claims.labelName(label.projectId, label.name);
+  const newClaim = keys.claims.labelName(label.projectId, updated.name);
+  const claimMoves = oldClaim.SK !== newClaim.SK;
+  const items: TransactItem[] = [
+    projectIsLive(label.projectId),
+    {
+      Update: {
+        TableName: table(),
+        Key: keys.label(label.projectId, label.id),
+        UpdateExpression: 'SET #name = :name, #color = :color, #description = :description, #priority = :priority, #updatedAt = :updatedAt, #version = :next',
+        ConditionExpression: '#version = :version',
+        ExpressionAttributeNames: {
+          '#name': 'name',
+          '#color': 'color',
+          '#description': 'description',
+          '#priority': 'priority',
+          '#updatedAt': 'updatedAt',
+          '#version': 'version',
+        },
+        ExpressionAttributeValues: {
+          ':name': updated.name,
+          ':color': updated.color,
+          ':description': updated.description,
+          ':priority': updated.priority,
+          ':updatedAt': updated.updatedAt,
+          ':next': updated.version,
+          ':version': label.version,
+        },
+      },
+    },
+  ];
+  if (claimMoves) items.push(putClaim(newClaim, { labelId: label.id }), releaseClaim(oldClaim, label.id));
+  try {
+    await transactWrite(items);
+    return updated;
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    if (error.failed.includes(1) || error.failed.includes(3)) return 'stale';
+    return error.failed.includes(0) ? 'project_gone' : 'name_taken';
+  }
+}
+
+/** Deletes `label` (as read) and releases its name; `'stale'` when it changed or is gone since. */
+export async function deleteLabel(label: Label): Promise<'deleted' | 'stale'> {
+  try {
+    await transactWrite([
+      {
+        Delete: {
+          TableName: table(),
+          Key: keys.label(label.projectId, label.id),
+          ConditionExpression: '#version = :version',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':version': label.version },
+        },
+      },
+      releaseClaim(keys.claims.labelName(label.projectId, label.name), label.id),
+    ]);
+    return 'deleted';
+  } catch (error) {
+    if (error instanceof TransactionConditionFailed) return 'stale';
+    throw error;
+  }
+}
+
+/** Internal: deletes a name claim, only if `labelId` holds it. */
+function releaseClaim(claim: ReturnType<typeof keys.claims.labelName>, labelId: number): TransactItem {
+  return {
+    Delete: {
+      TableName: table(),
+      Key: claim,
+      ConditionExpression: 'labelId = :labelId',
+      ExpressionAttributeValues: { ':labelId': labelId },
+    },
+  };
+}

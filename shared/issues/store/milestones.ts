@@ -1,0 +1,158 @@
+/**
+ * Project milestones: items in their project's partition (`PROJECT#<id>` / `MILESTONE#<id>`),
+ * each with a title claim beside it (`PROJECT#<id>` / `MILESTONE_TITLE#<sha256>`) that makes the
+ * title unique within the project. Both are deleted with the project's partition.
+ *
+ * Every write is one transaction that also checks the project is live; edits and deletions are
+ * conditioned on the `version` read, and a rename moves the claim in the same transaction.
+ */
+import { config } from '../../platform/config';
+import { keys, collections } from '../../platform/dynamo/keys';
+import { projectIsLive } from '../../projects/store/projects';
+import { getItem, isId, queryAll, type Item } from '../../platform/dynamo/query';
+import { TransactionConditionFailed, transactWrite, versionedPut } from '../../platform/dynamo/transactions';
+import { entityFields } from '../../users/store/children';
+
+export type MilestoneState = 'active' | 'closed';
+
+/** What a client sets on a milestone. Dates are `YYYY-MM-DD`. */
+export interface MilestoneFields {
+  title: string;
+  description: string | null;
+  dueDate: string | null;
+  startDate: string | null;
+  state: MilestoneState;
+}
+
+export interface Milestone extends MilestoneFields {
+  /** Global id (sequence `milestones`). */
+  id: number;
+  /** Id within the project (sequence `milestones#<projectId>`). */
+  iid: number;
+  projectId: number;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+/** Why a write did not happen. */
+export type MilestoneWriteFailure =
+  /** The project is gone or being deleted. */
+  | 'project_gone'
+  /** Another milestone of the project holds the title. */
+  | 'title_taken'
+  /** The milestone was changed or deleted since it was read. */
+  | 'milestone_changed';
+
+const table = () => config().tableName;
+
+const milestoneFromItem = (item: Item): Milestone => entityFields(item) as Milestone;
+
+function milestoneToItem(milestone: Milestone): Item {
+  return { ...keys.milestone(milestone.projectId, milestone.id), type: 'Milestone', ...milestone };
+}
+
+/** Internal: the claim item reserving `title` in the project for `milestoneId`. */
+const putTitleClaim = (projectId: number, title: string, milestoneId: number) => ({
+  Put: {
+    TableName: table(),
+    Item: { ...keys.claims.milestoneTitle(projectId, title), type: 'Claim', projectId, milestoneId, title },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  },
+});
+
+/** Internal: releases a title claim unless another milestone holds it (a missing claim is fine). */
+const deleteTitleClaim = (projectId: number, title: string, milestoneId: number) => ({
+  Delete: {
+    TableName: table(),
+    Key: keys.claims.milestoneTitle(projectId, title),
+    ConditionExpression: 'attribute_not_exists(PK) OR milestoneId = :milestoneId',
+    ExpressionAttributeValues: { ':milestoneId': milestoneId },
+  },
+});
+
+/** Internal: a milestone write conditioned on the version read (`previous`), or on absence. */
+const putMilestone = (record: Milestone, previous?: Milestone) => versionedPut(table(), milestoneToItem(record), previous?.version);
+
+/** One milestone of a project (consistent read); `undefined` when there is none with that id there. */
+export async function getMilestone(projectId: number, milestoneId: number): Promise<Milestone | undefined> {
+  if (!isId(milestoneId)) return undefined;
+  const item = await getItem(keys.milestone(projectId, milestoneId));
+  return item ? milestoneFromItem(item) : undefined;
+}
+
+/** The id of the project's milestone titled exactly `title` (its claim), if any. */
+export async function getMilestoneIdByTitle(projectId: number, title: string): Promise<number | undefined> {
+  const claim = await getItem(keys.claims.milestoneTitle(projectId, title));
+  return claim && claim.title === title ? Number(claim.milestoneId) : undefined;
+}
+
+/** Every milestone of a project, by id ascending (one partition range; a project has few). */
+export async function listMilestones(projectId: number): Promise<Milestone[]> {
+  return (await queryAll(collections.projectMilestones(projectId))).map(milestoneFromItem);
+}
+
+/** Internal: runs a transaction; a failed condition is named by `failureAt` (given the first failing index). */
+async function write(items: Parameters<typeof transactWrite>[0], failureAt: (index: number) => MilestoneWriteFailure) {
+  try {
+    await transactWrite(items);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    return failureAt(Math.min(...error.failed));
+  }
+}
+
+/**
+ * Adds a milestone and claims its title, atomically, while the project is live.
+ *
+ * @example
+ * const result = await insertMilestone({ id, iid, projectId: 7, title: 'v1.0', ... });
+ * if (result === 'title_taken') ...
+ */
+export async function insertMilestone(milestone: Milestone): Promise<Milestone | MilestoneWriteFailure> {
+  const failure = await write(
+    [projectIsLive(milestone.projectId), putMilestone(milestone), putTitleClaim(milestone.projectId, milestone.title, milestone.id)],
+    (index) => (index === 0 ? 'project_gone' : index === 1 ? 'milestone_changed' : 'title_taken'),
+  );
+  return failure ?? milestone;
+}
+
+/**
+ * Replaces `previous` with `next` (version + 1), conditioned on the version of `previous`; a new
+ * title is claimed and the old one released in the same transaction.
+ */
+export async function replaceMilestone(previous: Milestone, next: Milestone): Promise<Milestone | MilestoneWriteFailure> {
+  const written: Milestone = { ...next, version: previous.version + 1 };
+  const renamed = previous.title !== next.title;
+  const failure = await write(
+    [
+      projectIsLive(previous.projectId),
+      putMilestone(written, previous),
+      ...(renamed
+        ? [putTitleClaim(previous.projectId, next.title, next.id), deleteTitleClaim(previous.projectId, previous.title, previous.id)]
+        : []),
+    ],
+    (index) => (index === 0 ? 'project_gone' : index === 2 ? 'title_taken' : 'milestone_changed'),
+  );
+  return failure ?? written;
+}
+
+/** Deletes the milestone as read (`milestone.version`) and releases its title claim, atomically. */
+export async function removeMilestone(milestone: Milestone): Promise<MilestoneWriteFailure | undefined> {
+  return write(
+    [
+      {
+        Delete: {
+          TableName: table(),
+          Key: keys.milestone(milestone.projectId, milestone.id),
+          ConditionExpression: '#version = :version',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':version': milestone.version },
+        },
+      },
+      deleteTitleClaim(milestone.projectId, milestone.title, milestone.id),
+    ],
+    () => 'milestone_changed',
+  );
+}

@@ -1,0 +1,156 @@
+/**
+ * Notes (comments) on issues: items in the issue's project partition,
+ * `PROJECT#<projectId>` / `NOTE#<issue iid>#<note id>` (see ACCESS_PATTERNS.md), so one issue's
+ * notes are one sort-key range (listed by id, which is creation order) and deleting the project
+ * deletes them with the rest of its partition.
+ *
+ * The issue's `userNotesCount` (`user_notes_count`) is exact: adding or removing a non-system note
+ * changes it with `ADD` in the same transaction as the note, conditioned on the issue being there
+ * and not deleted. That update also bumps the issue's `version`, so an issue edit that read the
+ * issue before the note (and would `Put` the old count back) fails its version condition and
+ * re-reads instead of losing the change. A new comment also stamps the issue's `updated_at` (as
+ * GitLab touches the noteable), re-sorting it in the update-ordered lists.
+ *
+ * System notes are written by the issue writes themselves, in their transaction (`notePut`).
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../../platform/config';
+import { db } from '../../platform/dynamo/client';
+import { touchIssue, type TransactItem } from './issues';
+import { putMany, deleteMany } from '../../platform/dynamo/batch';
+import { collections, keys } from '../../platform/dynamo/keys';
+import { projectIsLive } from '../../projects/store/projects';
+import { getItem, queryAll, type Item } from '../../platform/dynamo/query';
+import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
+import { entityFields } from '../../users/store/children';
+
+export interface Note {
+  /** Global id (sequence `notes`). */
+  id: number;
+  projectId: number;
+  /** The noteable: the issue's iid (for the key) and global id (for `noteable_id`). */
+  issueIid: number;
+  issueId: number;
+  body: string;
+  authorId: number;
+  /** Written by the service on a state change (`closed`, `reopened`); not counted, not editable. */
+  system: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The issue item's note counter, read where the issue is presented. */
+export type WithUserNotesCount = { userNotesCount?: number };
+
+/** Why a note write did not happen. */
+export type NoteWriteFailure = 'project_gone' | 'issue_gone' | 'note_gone';
+
+const table = () => config().tableName;
+
+export const noteFromItem = (item: Item): Note => entityFields(item) as Note;
+
+const noteToItem = (note: Note): Item => ({ ...keys.note(note.projectId, note.issueIid, note.id), type: 'Note', ...note });
+
+/** Internal: the issue exists and is not soft-deleted (`deletedAt` absent or null). */
+const ISSUE_LIVE = 'attribute_exists(PK) AND (attribute_not_exists(deletedAt) OR attribute_type(deletedAt, :nullType))';
+
+/**
+ * Internal: the issue item's part of a transaction: a liveness check, or `ADD userNotesCount`
+ * (and `version`, see the module comment) when `delta` is not 0, stamping `updatedAt` when given.
+ */
+function issuePart(note: Note, delta: number, touchedAt?: string) {
+  const key = keys.issue(note.projectId, note.issueIid);
+  const liveValues = { ':nullType': 'NULL' };
+  if (delta === 0) return { ConditionCheck: { TableName: table(), Key: key, ConditionExpression: ISSUE_LIVE, ExpressionAttributeValues: liveValues } };
+  const touch = touchedAt ? touchIssue(note.issueId, touchedAt) : undefined;
+  return {
+    Update: {
+      TableName: table(),
+      Key: key,
+      UpdateExpression: `${touch ? `SET ${touch.clause} ` : ''}ADD userNotesCount :delta, #version :one`,
+      ConditionExpression: ISSUE_LIVE,
+      ExpressionAttributeNames: { '#version': 'version' },
+      ExpressionAttributeValues: { ':delta': delta, ':one': 1, ...liveValues, ...touch?.values },
+    },
+  };
+}
+
+/** The Put of a new note, for a write that adds it in its own transaction (system notes). */
+export const notePut = (note: Note) => ({
+  Put: { TableName: table(), Item: noteToItem(note), ConditionExpression: 'attribute_not_exists(PK)' },
+});
+
+/** Internal: runs a transaction of [project check, issue part, note part], naming the failure. */
+async function write(items: Parameters<typeof transactWrite>[0]): Promise<NoteWriteFailure | undefined> {
+  try {
+    await transactWrite(items);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    if (error.failed.includes(0)) return 'project_gone';
+    if (error.failed.includes(1)) return 'issue_gone';
+    return 'note_gone';
+  }
+}
+
+/** One note of an issue (consistent read); `undefined` when none. */
+export async function getNote(projectId: number, issueIid: number, noteId: number): Promise<Note | undefined> {
+  if (!Number.isSafeInteger(noteId) || noteId <= 0) return undefined;
+  const item = await getItem(keys.note(projectId, issueIid, noteId));
+  return item ? noteFromItem(item) : undefined;
+}
+
+/**
+ * Adds a note while the project is live and the issue is not deleted; a non-system note counts
+ * in the issue's `userNotesCount` and stamps its `updatedAt` in the same transaction, which also
+ * carries `extra` operations (the `commented on` event).
+ */
+export async function insertNote(note: Note, extra: TransactItem[] = []): Promise<NoteWriteFailure | undefined> {
+  return write([projectIsLive(note.projectId), issuePart(note, note.system ? 0 : 1, note.system ? undefined : note.createdAt), notePut(note), ...extra]);
+}
+
+/** Replaces a note's body (last write wins); `undefined` when the note is gone. */
+export async function updateNoteBody(note: Note, body: string, updatedAt: string): Promise<Note | undefined> {
+  try {
+    const { Attributes } = await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.note(note.projectId, note.issueIid, note.id),
+        UpdateExpression: 'SET body = :body, updatedAt = :updatedAt',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':body': body, ':updatedAt': updatedAt },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes ? noteFromItem(Attributes) : undefined;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Deletes a note; a non-system note leaves the issue's `userNotesCount` in the same transaction.
+ * Conditioned on the note existing, so two racing deletes change the count once.
+ */
+export async function removeNote(note: Note): Promise<NoteWriteFailure | undefined> {
+  return write([
+    projectIsLive(note.projectId),
+    issuePart(note, note.system ? 0 : -1),
+    { Delete: { TableName: table(), Key: keys.note(note.projectId, note.issueIid, note.id), ConditionExpression: 'attribute_exists(PK)' } },
+  ]);
+}
+
+/** Every note of an issue, oldest first (bounded by the issue; used to copy them on a move). */
+export async function listIssueNotes(projectId: number, issueIid: number): Promise<Note[]> {
+  return (await queryAll(collections.issueNotes(projectId, issueIid))).map(noteFromItem);
+}
+
+/**
+ * Writes notes outside a transaction: for copies under an issue that no transaction has made
+ * reachable yet (a move writes them first, then the issue; `removeNotes` cleans up a failed move).
+ */
+export const putNotes = (notes: Note[]) => putMany(notes.map(noteToItem));
+
+/** Removes notes without touching their issue's count (the cleanup of {@link putNotes}). */
+export const removeNotes = (notes: Note[]) => deleteMany(notes.map((note) => keys.note(note.projectId, note.issueIid, note.id)));

@@ -1,0 +1,141 @@
+/**
+ * Todos: a user's reminder about an issue. Ids come from the sequence `todos`.
+ *
+ * A pending todo lives in the issue's project partition (`PROJECT#<pid>` / `TODO#<iid>#<userId>`):
+ * that key doubles as the guard "at most one pending todo per user and issue". Marking it done
+ * moves it, in one transaction, to `DONE_TODO#<id>` in the same partition, which frees the pending
+ * key (GitLab lets a user mark the issue again) and keeps the todo going with the project when it
+ * is deleted. Each item is also in its user's list of its state on GSI1
+ * (`USER_TODOS#<userId>#<state>` / `<todo id>`), so `state=pending` and `state=done` are each one
+ * Query, newest first.
+ */
+import { config } from '../../platform/config';
+import { nextId } from '../../platform/dynamo/counters';
+import { collections, indexKeys, keys, type TodoState } from '../../platform/dynamo/keys';
+import { projectIsLive } from '../../projects/store/projects';
+import { getItem, queryCollection, type Item } from '../../platform/dynamo/query';
+import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
+import { entityFields } from '../../users/store/children';
+
+export type { TodoState } from '../../platform/dynamo/keys';
+
+export interface Todo {
+  id: number;
+  projectId: number;
+  /** The user the todo is for. */
+  userId: number;
+  /** Who caused it (the user themself for `marked`). */
+  authorId: number;
+  actionName: 'marked';
+  targetType: 'Issue';
+  targetIid: number;
+  targetId: number;
+  state: TodoState;
+  createdAt: string;
+}
+
+const table = () => config().tableName;
+
+export const todoFromItem = (item: Item): Todo => entityFields(item) as Todo;
+
+/** Internal: the stored item of a todo in its state (the pending guard key, or the done key). */
+function todoItem(todo: Todo): Item {
+  const key = todo.state === 'pending' ? keys.issueTodo(todo.projectId, todo.targetIid, todo.userId) : keys.doneTodo(todo.projectId, todo.id);
+  return { ...key, ...indexKeys.userTodos(todo.userId, todo.state, todo.id), type: 'Todo', ...todo };
+}
+
+/**
+ * Adds a pending todo unless the user already has one for the issue, while the project is live.
+ * @returns the todo, or undefined when one exists (or the project is being deleted).
+ */
+export async function insertPendingTodo(todo: Omit<Todo, 'id' | 'state' | 'createdAt'>): Promise<Todo | undefined> {
+  const record: Todo = { ...todo, id: await nextId('todos'), state: 'pending', createdAt: new Date().toISOString() };
+  try {
+    await transactWrite([
+      projectIsLive(todo.projectId),
+      { Put: { TableName: table(), Item: todoItem(record), ConditionExpression: 'attribute_not_exists(PK)' } },
+    ]);
+    return record;
+  } catch (error) {
+    if (error instanceof TransactionConditionFailed) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * One todo of a user by id: a Query for its padded id as the sort-key prefix (an exact match, at
+ * most one item) on the pending list, then on the done list. Nothing maps a
+ * bare todo id to its key with a GetItem, and the id alone is what clients send; the user's two
+ * partitions make the lookup also the ownership check (another user's todo is not found).
+ *
+ * GSI1 is eventually consistent: a todo created or marked done a moment ago may briefly be found
+ * in its former state, or not at all. Writes never trust it: {@link markTodoDone} is conditioned
+ * on the table item.
+ */
+export async function findUserTodo(userId: number, todoId: number): Promise<Todo | undefined> {
+  for (const state of ['pending', 'done'] as const) {
+    // The sort key is the padded id: the prefix match is an exact match.
+    const collection = { ...collections.userTodos(userId, state), prefix: indexKeys.userTodos(userId, state, todoId).GSI1SK };
+    for await (const item of queryCollection(collection, { pageSize: 1 })) return todoFromItem(item);
+  }
+  return undefined;
+}
+
+/**
+ * Marks a pending todo done in ONE transaction: the pending item is deleted (only if it still
+ * exists with this todo's id: the user may since have marked the issue again, which reuses the
+ * key) and the done item put, while the project is live.
+ *
+ * @returns the done todo, also when a concurrent request marked it first (read back from its done
+ *   key, consistently); undefined when it is gone (its project is being deleted).
+ */
+export async function markTodoDone(todo: Todo): Promise<Todo | undefined> {
+  const done: Todo = { ...todo, state: 'done' };
+  try {
+    await transactWrite([
+      projectIsLive(todo.projectId),
+      {
+        Delete: {
+          TableName: table(),
+          Key: keys.issueTodo(todo.projectId, todo.targetIid, todo.userId),
+          ConditionExpression: 'id = :id',
+          ExpressionAttributeValues: { ':id': todo.id },
+        },
+      },
+      { Put: { TableName: table(), Item: todoItem(done), ConditionExpression: 'attribute_not_exists(PK)' } },
+    ]);
+    return done;
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    const item = await getItem(keys.doneTodo(todo.projectId, todo.id));
+    return item && todoFromItem(item);
+  }
+}
+
+/** How many todos are marked done at once (concurrent transactions) by {@link markAllTodosDone}. */
+const MARK_ALL_BATCH = 25;
+
+/**
+ * Marks every pending todo of the user done: the pending list is read a Query page of
+ * {@link MARK_ALL_BATCH} at a time and each page's todos are marked concurrently, one
+ * transaction each ({@link markTodoDone}), so memory and concurrency stay bounded. The number of
+ * pages is not: a user's pending todos are few (one per issue they marked themselves, none
+ * created by mentions or assignments yet), so this is not capped.
+ *
+ * @returns how many todos this call marked (those a concurrent request marked count too).
+ */
+export async function markAllTodosDone(userId: number): Promise<number> {
+  let marked = 0;
+  let batch: Todo[] = [];
+  const flush = async () => {
+    const results = await Promise.all(batch.map((todo) => markTodoDone(todo)));
+    marked += results.filter((todo) => todo !== undefined).length;
+    batch = [];
+  };
+  for await (const item of queryCollection(collections.userTodos(userId, 'pending'), { pageSize: MARK_ALL_BATCH })) {
+    batch.push(todoFromItem(item));
+    if (batch.length >= MARK_ALL_BATCH) await flush();
+  }
+  if (batch.length > 0) await flush();
+  return marked;
+}

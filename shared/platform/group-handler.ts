@@ -1,0 +1,90 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { config } from './config';
+import { authenticate, trackActivity } from '../users/authenticate';
+import { collectParams, jsonBody } from './middleware/collect-params';
+import { errorResponder } from './middleware/error-responder';
+import { normalizeHeaders, resolveRoute } from './middleware/resolve-route';
+import { requestLogger } from './middleware/request-logger';
+import { parseRouteKey, routeCatalog, type GroupName, type RouteKeyOf } from '../catalog';
+import type { ApiContext, ResolvedRoute, RouteDefinition } from './http/context';
+import { parseParams } from './http/params';
+import { toProxyResult } from './http/serialize';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyRoute = RouteDefinition<any>;
+
+/**
+ * Builds the Lambda handler of one endpoint group: the common middleware stack followed by the
+ * dispatcher. `routes` must implement exactly the group's routes of the route catalog.
+ *
+ * Middleware order (before: top to bottom; errors: bottom to top):
+ * request id + access log → error shaping → header normalisation → route → JSON body →
+ * parameters → authentication → activity tracking → handler.
+ */
+export function createGroupHandler<G extends GroupName>(group: G, routes: { [K in RouteKeyOf<G>]: AnyRoute }) {
+  assertImplementsCatalog(group, Object.keys(routes));
+  const table = new Map<string, ResolvedRoute>();
+  for (const [key, definition] of Object.entries(routes) as Array<[string, AnyRoute]>) {
+    const spec = parseRouteKey(group, key);
+    table.set(`${spec.method} ${spec.resource}`, { spec, definition });
+  }
+
+  const dispatch = async (event: APIGatewayProxyEvent, context: ApiContext): Promise<APIGatewayProxyResult> => {
+    const { definition, spec } = context.route;
+    const params = parseParams(definition.params, context.rawParams);
+    const result = await definition.handler({
+      params,
+      user: context.auth?.user ?? null,
+      auth: context.auth,
+      files: context.files,
+      requestId: context.requestId,
+      log: context.log,
+      link: { url: pageBaseUrl(spec.prefix, spec.path, context.pathParams, event), query: linkQuery(event) },
+    });
+    return toProxyResult(result);
+  };
+
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>()
+    .use(requestLogger())
+    .use(errorResponder())
+    .use(normalizeHeaders())
+    .use(resolveRoute(table))
+    .use(jsonBody())
+    .use(collectParams())
+    .use(authenticate())
+    .use(trackActivity())
+    .handler(dispatch);
+}
+
+/**
+ * The types already demand every catalog route; this also catches keys built at run time (route
+ * factories) that do not match, at cold start rather than as a 404 in production.
+ */
+function assertImplementsCatalog(group: GroupName, implemented: string[]): void {
+  const declared: readonly string[] = routeCatalog[group];
+  const missing = declared.filter((key) => !implemented.includes(key));
+  const extra = implemented.filter((key) => !declared.includes(key));
+  if (missing.length || extra.length) {
+    throw new Error(`group '${group}' does not implement its catalog: missing [${missing.join(', ')}], extra [${extra.join(', ')}]`);
+  }
+}
+
+/** The public URL of the requested path (path parameters re-encoded), for pagination links. */
+function pageBaseUrl(prefix: string, path: string, pathParams: Record<string, string>, event: APIGatewayProxyEvent): string {
+  const filled = path.replace(/:([a-z_]+)(\+?)/g, (_, name: string, greedy: string) => {
+    const value = pathParams[name] ?? event.pathParameters?.[name] ?? '';
+    return greedy ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
+  });
+  return `${config().externalUrl}${prefix}${filled}`;
+}
+
+/** The query parameters a client sent, minus credentials, to be carried into pagination links. */
+function linkQuery(event: APIGatewayProxyEvent): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
+    if (name === 'private_token' || !values) continue;
+    query[name] = values.length === 1 ? values[0] : values;
+  }
+  return query;
+}

@@ -1,0 +1,240 @@
+import { z } from 'zod';
+import type { Collection } from '../dynamo/keys';
+import { positionOf, queryCollection, type Item } from '../dynamo/query';
+import { ParamError } from './errors';
+import { p } from './params';
+
+/** GitLab's `use :pagination`: spread into a route's parameter schema. */
+export const paginationParams = {
+  page: p.int().transform((v) => Math.max(1, v ?? 1)),
+  per_page: p.int().transform((v) => (v === undefined || v < 1 ? DEFAULT_PER_PAGE : Math.min(v, MAX_PER_PAGE))),
+  pagination: p.oneOf(['offset', 'keyset']),
+  cursor: p.string(),
+};
+export const DEFAULT_PER_PAGE = 20;
+const MAX_QUERY_PAGE = 1000;
+/**
+ * How many items past the requested page an offset list without a maintained total reads to
+ * count the rest (GitLab likewise stops counting at 10,000). Bounded, so the cost of a page
+ * never grows with the collection; past it `X-Total` is left out.
+ */
+const countLimit = () => Number(process.env.LIST_COUNT_LIMIT ?? 1000);
+export const MAX_PER_PAGE = 100;
+
+export type PaginationParams = { page: number; per_page: number; pagination?: 'offset' | 'keyset'; cursor?: string };
+
+/** Where the request came from, to build `Link` URLs (GitLab keeps every other query parameter). */
+export interface PageLinkBase {
+  url: string;
+  query: Record<string, string | string[]>;
+}
+
+/** A list backed by one DynamoDB collection (a partition of the table or of an index). */
+export interface CollectionSource<T> {
+  collection: Collection;
+  ascending: boolean;
+  /** Maps an item to a list entry, or `undefined` to leave it out (a filter applied after the read). */
+  select: (item: Item) => T | undefined;
+  /** Exact size of the collection when it is maintained elsewhere and nothing is filtered out. */
+  total?: () => Promise<number>;
+}
+
+/** One entry of a stream: its value (`undefined` when filtered out) and its position as a cursor. */
+export interface StreamEntry<T> {
+  value: T | undefined;
+  cursor: () => string;
+}
+
+/**
+ * Any ordered list that can resume after a position (e.g. several collections merged by id).
+ * `read` yields entries after `after` (a cursor it produced earlier, already checked by the source);
+ * `hint` says how many entries the page wants, so a source can size its reads.
+ */
+export interface StreamSource<T> {
+  read(after: string | undefined, hint: number): AsyncIterable<StreamEntry<T>>;
+  total?: () => Promise<number>;
+}
+
+export type ListSource<T> = CollectionSource<T> | StreamSource<T>;
+
+export interface Page<T> {
+  items: T[];
+  headers: Record<string, string>;
+}
+
+/** Adapts a collection to a stream: cursors are the items' key positions, checked on the way back in. */
+function collectionStream<T>(source: CollectionSource<T>): StreamSource<T> {
+  return {
+    total: source.total,
+    async *read(after, hint) {
+      const startAfter = after ? decodeCursor(after) : undefined;
+      if (startAfter && !isPositionIn(startAfter, source.collection)) throw new ParamError('cursor is invalid');
+      for await (const item of queryCollection(source.collection, { ascending: source.ascending, startAfter, pageSize: hint })) {
+        yield { value: source.select(item), cursor: () => encodeCursor(positionOf(item, source.collection)) };
+      }
+    },
+  };
+}
+
+/**
+ * A collection whose entries are also checked by an asynchronous filter, a chunk at a time
+ * (e.g. "can the caller see this event's project?" — one batch read per chunk, not per entry).
+ */
+export function filteredCollection<T>(
+  source: CollectionSource<T> & { keep: (values: T[]) => Promise<boolean[]> },
+): StreamSource<T> {
+  const stream = collectionStream(source);
+  return {
+    async *read(after, hint) {
+      const chunkSize = Math.min(Math.max(hint, 20), 100);
+      let chunk: Array<StreamEntry<T>> = [];
+      const flush = async function* () {
+        const values = chunk.flatMap((entry) => (entry.value === undefined ? [] : [entry.value]));
+        const verdicts = await source.keep(values);
+        const kept = new Set(values.filter((_, i) => verdicts[i]));
+        for (const entry of chunk) yield { ...entry, value: entry.value !== undefined && kept.has(entry.value) ? entry.value : undefined };
+        chunk = [];
+      };
+      for await (const entry of stream.read(after, hint)) {
+        chunk.push(entry);
+        if (chunk.length >= chunkSize) yield* flush();
+      }
+      if (chunk.length > 0) yield* flush();
+    },
+  };
+}
+
+/**
+ * One page of a list, with GitLab's pagination headers.
+ *
+ * Offset mode (default) reads the list in order up to the end of the requested page, then
+ * either one more match (when the source maintains its total) or at most a fixed number of items
+ * to count the rest: its cost grows with the page number, never with the table. `X-Total`,
+ * `X-Total-Pages` and `rel="last"` are sent when the total is known and left out otherwise, as
+ * GitLab does for very large lists. Keyset mode (`pagination=keyset`) starts right after the
+ * `cursor` position, so a deep page costs what the first does, and links only `rel="next"`.
+ */
+export async function paginate<T>(params: PaginationParams, link: PageLinkBase, list: ListSource<T>): Promise<Page<T>> {
+  const source = 'collection' in list ? collectionStream(list) : list;
+  const perPage = params.per_page;
+  if (params.pagination === 'keyset') {
+    const items: T[] = [];
+    let lastCursor: (() => string) | undefined;
+    let hasMore = false;
+    // One more than the page tells whether a next page exists.
+    for await (const entry of source.read(params.cursor, perPage + 1)) {
+      if (entry.value === undefined) continue;
+      if (items.length === perPage) {
+        hasMore = true;
+        break;
+      }
+      items.push(entry.value);
+      lastCursor = entry.cursor;
+    }
+    const headers: Record<string, string> = { 'X-Per-Page': String(perPage) };
+    if (hasMore && lastCursor) {
+      headers.Link = `<${pageUrl(link, { cursor: lastCursor(), pagination: 'keyset', per_page: String(perPage) }, ['page'])}>; rel="next"`;
+    }
+    return { items, headers };
+  }
+
+  const skip = (params.page - 1) * perPage;
+  const items: T[] = [];
+  let matched = 0;
+  let readPastPage = 0;
+  let reachedEnd = true;
+  // Ask for what the page needs in one round trip (more follow only when filters drop items).
+  for await (const entry of source.read(undefined, Math.min(skip + perPage + 1, MAX_QUERY_PAGE))) {
+    if (matched >= skip + perPage) {
+      // Past the page: with a maintained total, one more match is all we need to know there is
+      // a next page; without one, keep counting, but only up to a fixed bound.
+      if (source.total || ++readPastPage > countLimit()) {
+        if (source.total && entry.value === undefined) continue;
+        reachedEnd = false;
+        break;
+      }
+    }
+    if (entry.value === undefined) continue;
+    if (matched >= skip && matched < skip + perPage) items.push(entry.value);
+    matched++;
+  }
+  const hasNext = matched > skip + perPage || !reachedEnd;
+  const total = reachedEnd ? matched : await source.total?.();
+  return { items, headers: offsetHeaders(params, link, { hasNext, total }) };
+}
+
+/** Pages an in-memory list whose size is known (e.g. the result of a unique lookup). */
+export function paginateArray<T>(params: PaginationParams, link: PageLinkBase, all: T[]): Page<T> {
+  const skip = (params.page - 1) * params.per_page;
+  const items = all.slice(skip, skip + params.per_page);
+  return {
+    items,
+    headers: offsetHeaders(params, link, { hasNext: skip + params.per_page < all.length, total: all.length }),
+  };
+}
+
+function offsetHeaders(
+  params: PaginationParams,
+  link: PageLinkBase,
+  { hasNext, total }: { hasNext: boolean; total: number | undefined },
+): Record<string, string> {
+  const { page, per_page: perPage } = params;
+  const next = hasNext ? page + 1 : undefined;
+  const prev = page > 1 ? page - 1 : undefined;
+  const href = (target: number) => pageUrl(link, { page: String(target), per_page: String(perPage) }, ['cursor']);
+  const links: string[] = [];
+  if (prev) links.push(`<${href(prev)}>; rel="prev"`);
+  if (next) links.push(`<${href(next)}>; rel="next"`);
+  links.push(`<${href(1)}>; rel="first"`);
+  const headers: Record<string, string> = {
+    'X-Per-Page': String(perPage),
+    'X-Page': String(page),
+    'X-Next-Page': next ? String(next) : '',
+    'X-Prev-Page': prev ? String(prev) : '',
+  };
+  if (total !== undefined) {
+    const totalPages = Math.max(1, Math.ceil(total / perPage));
+    links.push(`<${href(totalPages)}>; rel="last"`);
+    headers['X-Total'] = String(total);
+    headers['X-Total-Pages'] = String(totalPages);
+  }
+  headers.Link = links.join(', ');
+  return headers;
+}
+
+/** The request URL with some query parameters replaced or removed, keys sorted like Rails' `to_query`. */
+function pageUrl(link: PageLinkBase, set: Record<string, string>, remove: string[]): string {
+  const query: Record<string, string | string[]> = { ...link.query, ...set };
+  for (const name of remove) delete query[name];
+  const search = new URLSearchParams();
+  for (const name of Object.keys(query).sort()) {
+    const value = query[name];
+    for (const v of Array.isArray(value) ? value : [value]) search.append(name, v);
+  }
+  return `${link.url}?${search.toString()}`;
+}
+
+/** A cursor must name exactly a position of this collection (same partition, all key attributes). */
+function isPositionIn(position: Item, collection: Collection): boolean {
+  const expected = new Set(['PK', 'SK', collection.partitionAttribute, collection.sortAttribute]);
+  const names = Object.keys(position);
+  return (
+    names.length === expected.size &&
+    names.every((name) => expected.has(name) && typeof position[name] === 'string') &&
+    position[collection.partitionAttribute] === collection.partitionValue
+  );
+}
+
+const cursorSchema = z.record(z.string(), z.union([z.string(), z.number()]));
+
+export function encodeCursor(position: Item): string {
+  return Buffer.from(JSON.stringify(position)).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): Item {
+  try {
+    return cursorSchema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+  } catch {
+    throw new ParamError('cursor is invalid');
+  }
+}

@@ -1,0 +1,84 @@
+import type { ApiMiddleware, ApiRequest, Authentication } from '../platform/http/context';
+import { ForbiddenError, InsufficientScopeError, NotFoundError, UnauthorizedError } from '../platform/http/errors';
+import { findTokenBySecret, isTokenActive } from './store/tokens';
+import { findUserByUsername, getUser, recordActivity, type User } from './store/users';
+
+/** The token presented by `PRIVATE-TOKEN`, `Authorization: Bearer` or the `private_token` parameter. */
+function presentedSecret(request: ApiRequest): string | undefined {
+  const { headers } = request.event;
+  const bearer = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1];
+  const param = request.context.rawParams.private_token;
+  return headers['private-token'] || bearer || (typeof param === 'string' && param ? param : undefined);
+}
+
+/** `sudo` as a parameter or `Sudo` header: a user id or a username. */
+function sudoIdentifier(request: ApiRequest): string | undefined {
+  const value = request.context.rawParams.sudo ?? request.event.headers.sudo;
+  return value === undefined || value === null || value === '' ? undefined : String(value);
+}
+
+async function findSudoTarget(identifier: string): Promise<User> {
+  const user = /^\d+$/.test(identifier) ? await getUser(Number(identifier)) : await findUserByUsername(identifier);
+  if (!user) throw new NotFoundError(`User with ID or username '${identifier}'`);
+  return user;
+}
+
+/**
+ * Authenticates the caller. An unknown, revoked or expired token, or a blocked owner, is a 401
+ * even on routes that allow anonymous reads (a bad credential is never silently ignored).
+ * Scopes: `api` allows everything; `read_user` only GET requests of the users group.
+ * `sudo` lets an admin's personal token act as another user.
+ */
+export function authenticate(): ApiMiddleware {
+  const authenticateBefore = async (request: ApiRequest) => {
+    const { rawParams, route } = request.context;
+    const secret = presentedSecret(request);
+    const sudo = sudoIdentifier(request);
+    delete rawParams.private_token;
+    delete rawParams.sudo;
+    request.context.auth = null;
+
+    if (!secret) {
+      if (!route.definition.anonymous) throw new UnauthorizedError();
+      return;
+    }
+    const found = await findTokenBySecret(secret);
+    if (!found || !found.user || !isTokenActive(found.token) || found.user.state !== 'active') {
+      throw new UnauthorizedError();
+    }
+    const { token, user } = found;
+    if (!token.scopes.includes('api')) {
+      const readUserAllowed =
+        token.scopes.includes('read_user') && request.event.httpMethod === 'GET' && route.spec.group === 'users';
+      if (!readUserAllowed) throw new InsufficientScopeError('api');
+    }
+
+    let auth: Authentication = { user, token, secret };
+    if (sudo !== undefined) {
+      if (!user.admin) throw new ForbiddenError('Must be admin to use sudo');
+      if (!token.scopes.includes('sudo')) throw new ForbiddenError('Private token must have sudo scope');
+      auth = { user: await findSudoTarget(sudo), token, secret, sudoFrom: user };
+    }
+    request.context.auth = auth;
+  };
+  return { before: authenticateBefore };
+}
+
+/**
+ * Keeps `last_activity_on` current for authenticated callers: at most one write per user per day
+ * (see recordActivity). A failure here is logged, never fails the request.
+ */
+export function trackActivity(): ApiMiddleware {
+  const trackActivityBefore = async (request: ApiRequest) => {
+    const auth = request.context.auth;
+    if (!auth) return;
+    const today = new Date().toISOString().slice(0, 10);
+    try {
+      await recordActivity(auth.user, today);
+      auth.user.lastActivityOn = today;
+    } catch (error) {
+      request.context.log.warn('could not record activity', { error, userId: auth.user.id });
+    }
+  };
+  return { before: trackActivityBefore };
+}

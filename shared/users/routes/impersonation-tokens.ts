@@ -1,0 +1,74 @@
+/** Impersonation tokens (admin only): created for a user, authenticate as that user, revocable. */
+import { z } from 'zod';
+import { authorize } from '../../auth/policy';
+import { getToken, revokeToken } from '../store/tokens';
+import { createImpersonationToken, listImpersonationTokens } from '../credentials';
+import { findUserOrNotFound } from '../../auth/finders';
+import { NotFoundError, ParamError } from '../../platform/http/errors';
+import { paginateArray, paginationParams } from '../../platform/http/pagination';
+import { p, required } from '../../platform/http/params';
+import { created, noContent, ok } from '../../platform/http/response';
+import { route, type GroupRoutes } from '../../platform/http/route';
+import { presentImpersonationToken } from '../presenters/users';
+import { withUserId } from './params';
+
+const tokenIdParam = { impersonation_token_id: required(p.int()) };
+const SCOPES = ['api', 'read_user'] as const;
+
+async function findImpersonationTokenOrNotFound(userId: number, tokenId: number) {
+  const token = await getToken(userId, tokenId);
+  if (!token || !token.impersonation) throw new NotFoundError('Impersonation Token');
+  return token;
+}
+
+export const impersonationTokenRoutes = {
+  'GET /users/:id/impersonation_tokens': route({
+    params: withUserId({ ...paginationParams, state: p.oneOf(['all', 'active', 'inactive']) }),
+    handler: async ({ params, user, link }) => {
+      authorize(user, 'admin_users');
+      const owner = await findUserOrNotFound(params.id);
+      const page = paginateArray(params, link, await listImpersonationTokens(owner, params.state ?? 'all'));
+      return ok(page.items.map((token) => presentImpersonationToken(token)), page.headers);
+    },
+  }),
+
+  'GET /users/:id/impersonation_tokens/:impersonation_token_id': route({
+    params: withUserId(tokenIdParam),
+    handler: async ({ params, user }) => {
+      authorize(user, 'admin_users');
+      const owner = await findUserOrNotFound(params.id);
+      return ok(presentImpersonationToken(await findImpersonationTokenOrNotFound(owner.id, params.impersonation_token_id)));
+    },
+  }),
+
+  'POST /users/:id/impersonation_tokens': route({
+    params: withUserId({
+      name: required(p.string()),
+      expires_at: p.date(),
+      scopes: required(p.array(z.enum(SCOPES))),
+    }),
+    handler: async ({ params, user }) => {
+      authorize(user, 'admin_users');
+      const owner = await findUserOrNotFound(params.id);
+      const { scopes } = params;
+      if (scopes.length === 0) throw new ParamError('scopes is missing');
+      const { token, secret } = await createImpersonationToken(owner, {
+        name: params.name,
+        scopes,
+        expiresAt: params.expires_at ?? null,
+      });
+      return created(presentImpersonationToken(token, secret));
+    },
+  }),
+
+  'DELETE /users/:id/impersonation_tokens/:impersonation_token_id': route({
+    params: withUserId(tokenIdParam),
+    handler: async ({ params, user }) => {
+      authorize(user, 'admin_users');
+      const owner = await findUserOrNotFound(params.id);
+      const token = await findImpersonationTokenOrNotFound(owner.id, params.impersonation_token_id);
+      await revokeToken(owner.id, token.id);
+      return noContent();
+    },
+  }),
+} satisfies GroupRoutes<'users'>;

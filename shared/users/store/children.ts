@@ -1,0 +1,61 @@
+/**
+ * Items that belong to one user and live in the user's partition (SSH keys, secondary emails):
+ * written together with the uniqueness claims they own, deleted together with them, and only
+ * while the user is live. Each item lists the claims it owns in `ownedKeys`, which is also how
+ * deleting the user finds them.
+ */
+import { config } from '../../platform/config';
+import type { Key } from '../../platform/dynamo/keys';
+import { getItem, type Item } from '../../platform/dynamo/query';
+import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
+import { putClaim, userIsLive } from './users';
+
+const table = () => config().tableName;
+
+export type ChildInsertResult = 'created' | 'user_gone' | 'claim_taken';
+
+/** Writes `item` (at `key`) and claims `claimKeys` for `userId`, atomically. */
+export async function insertChild(userId: number, key: Key, item: Item, claimKeys: Key[]): Promise<ChildInsertResult> {
+  try {
+    await transactWrite([
+      userIsLive(userId),
+      {
+        Put: {
+          TableName: table(),
+          Item: { ...item, ...key, ownedKeys: claimKeys },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      ...claimKeys.map((claim) => putClaim(claim, { userId, childSK: key.SK })),
+    ]);
+    return 'created';
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    return error.failed.includes(0) ? 'user_gone' : 'claim_taken';
+  }
+}
+
+/** Deletes the item at `key` and the claims it owns; returns the deleted item, or undefined if absent. */
+export async function deleteChild(key: Key): Promise<Item | undefined> {
+  const item = await getItem(key);
+  if (!item) return undefined;
+  const owned = (item.ownedKeys as Key[] | undefined) ?? [];
+  try {
+    await transactWrite([
+      { Delete: { TableName: table(), Key: key, ConditionExpression: 'attribute_exists(PK)' } },
+      ...owned.map((claim) => ({ Delete: { TableName: table(), Key: claim } })),
+    ]);
+  } catch (error) {
+    if (error instanceof TransactionConditionFailed) return undefined; // deleted concurrently
+    throw error;
+  }
+  return item;
+}
+
+/** The table's key and index attributes (`PK`, `SK`, `GSI<n>PK`, `GSI<n>SK`). */
+const BOOKKEEPING = /^(PK|SK|GSI\d+(PK|SK)|type|ownedKeys)$/;
+
+/** Strips the table's bookkeeping attributes from an item. */
+export function entityFields(item: Item): Item {
+  return Object.fromEntries(Object.entries(item).filter(([name]) => !BOOKKEEPING.test(name)));
+}

@@ -1,0 +1,54 @@
+/** SSH keys: in their owner's partition, fingerprint unique across all users, findable by id (GSI1). */
+import { nextId } from '../../platform/dynamo/counters';
+import { collections, indexKeys, keys } from '../../platform/dynamo/keys';
+import { getItem, queryAll, queryCollection, isId } from '../../platform/dynamo/query';
+import { deleteChild, entityFields, insertChild, type ChildInsertResult } from './children';
+
+export interface SshKey {
+  id: number;
+  userId: number;
+  title: string;
+  /** The normalized public key line. */
+  key: string;
+  fingerprint: string;
+  fingerprintSha256: string;
+  createdAt: string;
+}
+
+const fromItem = (item: Record<string, unknown>) => entityFields(item) as SshKey;
+
+export async function insertSshKey(
+  input: Omit<SshKey, 'id' | 'createdAt'>,
+): Promise<{ result: ChildInsertResult; key: SshKey }> {
+  const key: SshKey = { ...input, id: await nextId('ssh_keys'), createdAt: new Date().toISOString() };
+  const result = await insertChild(
+    key.userId,
+    keys.sshKey(key.userId, key.id),
+    { type: 'SshKey', ...indexKeys.sshKeyById(key.id), ...key },
+    [keys.claims.sshFingerprint(key.fingerprintSha256)],
+  );
+  return { result, key };
+}
+
+export async function listSshKeys(userId: number): Promise<SshKey[]> {
+  return (await queryAll(collections.userSshKeys(userId))).map(fromItem);
+}
+
+export async function getSshKey(userId: number, keyId: number): Promise<SshKey | undefined> {
+  if (!isId(keyId)) return undefined;
+  const item = await getItem(keys.sshKey(userId, keyId));
+  return item ? fromItem(item) : undefined;
+}
+
+/** Finds a key by its global id through GSI1 (eventually consistent, like any GSI read). */
+export async function findSshKeyById(keyId: number): Promise<SshKey | undefined> {
+  if (!isId(keyId)) return undefined;
+  for await (const item of queryCollection(collections.sshKeyById(keyId))) return fromItem(item);
+  return undefined;
+}
+
+export async function deleteSshKey(userId: number, keyId: number): Promise<SshKey | undefined> {
+  if (!isId(keyId)) return undefined;
+  const item = await deleteChild(keys.sshKey(userId, keyId));
+  return item ? fromItem(item) : undefined;
+}

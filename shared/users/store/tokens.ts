@@ -1,0 +1,117 @@
+/**
+ * Access tokens (personal and impersonation). The secret is never stored: only its SHA-256
+ * digest, as the key of a claim item that points at the token (used to authenticate). The token item itself lives
+ * in its owner's partition, so listing a user's tokens is one Query.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash, randomBytes } from 'node:crypto';
+import { config } from '../../platform/config';
+import { getMany } from '../../platform/dynamo/batch';
+import { db } from '../../platform/dynamo/client';
+import { ifConditionHolds } from '../../platform/dynamo/conditional';
+import { nextId } from '../../platform/dynamo/counters';
+import { collections, keys } from '../../platform/dynamo/keys';
+import { queryAll, type Item, getItem, isId } from '../../platform/dynamo/query';
+import { NotFoundError } from '../../platform/http/errors';
+import { entityFields, insertChild } from './children';
+import { userFromItem, type User } from './users';
+
+export type TokenScope = 'api' | 'read_user' | 'sudo';
+
+export interface AccessToken {
+  id: number;
+  userId: number;
+  name: string;
+  scopes: TokenScope[];
+  impersonation: boolean;
+  revoked: boolean;
+  /** Last valid day (`YYYY-MM-DD`), or null for no expiry. */
+  expiresAt: string | null;
+  createdAt: string;
+  digest: string;
+}
+
+const table = () => config().tableName;
+
+/** SHA-256 hex digest of a token secret: what is stored and looked up. */
+export const digestToken = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+
+/** A new random secret in GitLab's personal-access-token format. */
+export const generateTokenSecret = (): string => `glpat-${randomBytes(15).toString('base64url')}`;
+
+const tokenToItem = (token: AccessToken): Item => ({ type: 'AccessToken', ...token });
+const tokenFromItem = (item: Item): AccessToken => entityFields(item) as AccessToken;
+
+/**
+ * Stores a token for a live user. `secret` defaults to a fresh random one; a fixed secret is only
+ * for bootstrap (`ROOT_TOKEN`). Returns the token and its secret — the only time the secret exists.
+ */
+export async function createToken(
+  userId: number,
+  input: { name: string; scopes: TokenScope[]; impersonation: boolean; expiresAt: string | null; secret?: string },
+): Promise<{ token: AccessToken; secret: string }> {
+  const secret = input.secret ?? generateTokenSecret();
+  const token: AccessToken = {
+    id: await nextId('access_tokens'),
+    userId,
+    name: input.name,
+    scopes: input.scopes,
+    impersonation: input.impersonation,
+    revoked: false,
+    expiresAt: input.expiresAt,
+    createdAt: new Date().toISOString(),
+    digest: digestToken(secret),
+  };
+  const result = await insertChild(userId, keys.token(userId, token.id), tokenToItem(token), [keys.tokenDigest(token.digest)]);
+  if (result === 'user_gone') throw new NotFoundError('User');
+  if (result === 'claim_taken') throw new Error('token digest collision');
+  return { token, secret };
+}
+
+export async function getToken(userId: number, tokenId: number): Promise<AccessToken | undefined> {
+  if (!isId(tokenId)) return undefined;
+  const item = await getItem(keys.token(userId, tokenId));
+  return item ? tokenFromItem(item) : undefined;
+}
+
+export async function listTokens(userId: number): Promise<AccessToken[]> {
+  return (await queryAll(collections.userTokens(userId))).map(tokenFromItem);
+}
+
+/** Revokes a token; idempotent. Returns the revoked token, or undefined if it does not exist. */
+export async function revokeToken(userId: number, tokenId: number): Promise<AccessToken | undefined> {
+  const result = await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.token(userId, tokenId),
+        UpdateExpression: 'SET revoked = :true',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':true': true },
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  return result?.Attributes ? tokenFromItem(result.Attributes) : undefined;
+}
+
+/** Whether the token can be used today: not revoked and not past its expiry day. */
+export function isTokenActive(token: AccessToken, today = new Date().toISOString().slice(0, 10)): boolean {
+  return !token.revoked && (token.expiresAt === null || token.expiresAt >= today);
+}
+
+/**
+ * Finds the token and its owner for a presented secret: one GetItem on the digest pointer, then
+ * one BatchGet of the token and the user. Returns undefined for unknown secrets.
+ */
+export async function findTokenBySecret(secret: string): Promise<{ token: AccessToken; user: User | undefined } | undefined> {
+  const pointer = await getItem(keys.tokenDigest(digestToken(secret)));
+  if (!pointer) return undefined;
+  const userKey = keys.user(pointer.userId);
+  const tokenKey = { PK: userKey.PK, SK: pointer.childSK as string };
+  const items = await getMany([userKey, tokenKey]);
+  const tokenItem = items.find((i) => i.SK === tokenKey.SK);
+  const userItem = items.find((i) => i.SK === userKey.SK);
+  if (!tokenItem) return undefined;
+  return { token: tokenFromItem(tokenItem), user: userItem && !userItem.deleting ? userFromItem(userItem) : undefined };
+}

@@ -1,0 +1,278 @@
+/**
+ * The User entity: its item shape, and every read and write of users and their uniqueness
+ * claims (username/namespace path, primary email, external identities). Concurrency rules:
+ * claims are created with `attribute_not_exists` in the same transaction as the user, and
+ * every update is conditioned on the version it read, so two racing writers can't both win.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../../platform/config';
+import { db } from '../../platform/dynamo/client';
+import { getItem, isId } from '../../platform/dynamo/query';
+import { ifConditionHolds, markDeleting } from '../../platform/dynamo/conditional';
+import { indexKeys, keys, type Key } from '../../platform/dynamo/keys';
+import { namespaceToItem, personalNamespace } from '../../groups/store/namespaces';
+import type { Item } from '../../platform/dynamo/query';
+import { transactWrite } from '../../platform/dynamo/transactions';
+
+export type UserState = 'active' | 'blocked';
+
+export interface Identity {
+  provider: string;
+  externUid: string;
+}
+
+export interface User {
+  id: number;
+  username: string;
+  name: string;
+  email: string;
+  state: UserState;
+  admin: boolean;
+  bio: string;
+  location: string;
+  skype: string;
+  linkedin: string;
+  twitter: string;
+  websiteUrl: string;
+  organization: string;
+  projectsLimit: number;
+  canCreateGroup: boolean;
+  canCreateProject?: boolean;
+  external: boolean;
+  /** scrypt digest of the password, `salt:hash` (hex); never returned. */
+  passwordDigest: string | null;
+  /** Set when an admin sets the password: the user must change it at next sign-in. */
+  passwordExpiresAt: string | null;
+  confirmedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  lastSignInAt: string | null;
+  currentSignInAt: string | null;
+  lastActivityOn: string | null;
+  colorSchemeId: number;
+  twoFactorEnabled: boolean;
+  identities: Identity[];
+  namespaceId: number;
+  /** Incremented by every update; updates are conditioned on it (optimistic locking). */
+  version: number;
+  /** Set while the user is being deleted: the user no longer authenticates nor accepts new children. */
+  deleting?: boolean;
+}
+
+const STATS = 'USERS';
+const table = () => config().tableName;
+
+export function userToItem(user: User): Item {
+  return {
+    ...keys.user(user.id),
+    ...indexKeys.userList(user.id),
+    ...indexKeys.userState(user.state, user.id),
+    ...(user.lastActivityOn ? indexKeys.userActivity(user.lastActivityOn, user.id) : {}),
+    type: 'User',
+    ...user,
+  };
+}
+
+export function userFromItem(item: Item): User {
+  const { PK, SK, GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK, type, ...user } = item;
+  return user as User;
+}
+
+export async function getUser(id: number): Promise<User | undefined> {
+  const user = await getUserRecord(id);
+  return user && !user.deleting ? user : undefined;
+}
+
+/** The user item even while it is being deleted (to finish an interrupted deletion). */
+export async function getUserRecord(id: number): Promise<User | undefined> {
+  if (!isId(id)) return undefined;
+  const item = await getItem(keys.user(id));
+  return item ? userFromItem(item) : undefined;
+}
+
+async function claimOwner(key: Key): Promise<number | undefined> {
+  const item = await getItem(key);
+  return item?.userId as number | undefined;
+}
+
+export async function findUserByUsername(username: string): Promise<User | undefined> {
+  const id = await claimOwner(keys.claims.namespacePath(username));
+  return id ? getUser(id) : undefined;
+}
+
+export async function findUserByIdentity(provider: string, externUid: string): Promise<User | undefined> {
+  const id = await claimOwner(keys.claims.identity(provider, externUid));
+  return id ? getUser(id) : undefined;
+}
+
+/** A claim item reserving `key` for a user; fails the transaction if anyone holds it. */
+export const putClaim = (key: Key, attributes: Item) => ({
+  Put: {
+    TableName: table(),
+    Item: { ...key, type: 'Claim', ...attributes },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  },
+});
+
+/** Releases a claim, but only if this user holds it. */
+export const deleteClaim = (key: Key, userId: number) => ({
+  Delete: {
+    TableName: table(),
+    Key: key,
+    ConditionExpression: 'userId = :userId',
+    ExpressionAttributeValues: { ':userId': userId },
+  },
+});
+
+/** A condition that the user exists and is not being deleted (guards writes of child items). */
+export const userIsLive = (userId: number) => ({
+  ConditionCheck: {
+    TableName: table(),
+    Key: keys.user(userId),
+    ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting)',
+  },
+});
+
+const statsUpdate = (changes: Record<string, number>) => {
+  const names: Record<string, string> = {};
+  const values: Record<string, number> = {};
+  const parts = Object.entries(changes).map(([field, delta], i) => {
+    names[`#f${i}`] = field;
+    values[`:d${i}`] = delta;
+    return `#f${i} :d${i}`;
+  });
+  return {
+    Update: {
+      TableName: table(),
+      Key: keys.stats(STATS),
+      UpdateExpression: `ADD ${parts.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+};
+
+/** Claim items written with a user: username/namespace path, primary email, identities. */
+export function userClaims(user: User): Array<{ key: Key; field: string }> {
+  return [
+    { key: keys.claims.namespacePath(user.username), field: 'username' },
+    { key: keys.claims.email(user.email), field: 'email' },
+    ...user.identities.map((identity) => ({
+      key: keys.claims.identity(identity.provider, identity.externUid),
+      field: 'extern_uid',
+    })),
+  ];
+}
+
+/**
+ * Creates the user, its personal namespace and all its claims in one transaction.
+ * @throws TransactionConditionFailed with the index of the taken claim (see {@link userClaims}; the
+ *   user and namespace puts come first, at indexes 0 and 1).
+ */
+export async function insertUser(user: User): Promise<void> {
+  await transactWrite([
+    { Put: { TableName: table(), Item: userToItem(user), ConditionExpression: 'attribute_not_exists(PK)' } },
+    {
+      Put: {
+        TableName: table(),
+        Item: namespaceToItem(
+          personalNamespace({ id: user.namespaceId, username: user.username, ownerId: user.id, createdAt: user.createdAt }),
+        ),
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    ...userClaims(user).map(({ key }) => putClaim(key, { userId: user.id, namespaceId: user.namespaceId })),
+    statsUpdate({ all: 1, [user.state]: 1 }),
+  ]);
+}
+
+/**
+ * Replaces a user with `next`, moving claims whose values changed. Conditioned on the version of
+ * `previous`, so a concurrent update makes this one fail instead of silently losing a write.
+ * @returns the claims that were taken by someone else (by field), empty on success.
+ */
+export async function replaceUser(previous: User, next: User): Promise<void> {
+  const before = new Map(userClaims(previous).map((c) => [c.key.PK, c]));
+  const after = new Map(userClaims(next).map((c) => [c.key.PK, c]));
+  const added = [...after.values()].filter((c) => !before.has(c.key.PK));
+  const removed = [...before.values()].filter((c) => !after.has(c.key.PK));
+  const stateChanged = previous.state !== next.state;
+  await transactWrite([
+    ...added.map(({ key }) => putClaim(key, { userId: next.id, namespaceId: next.namespaceId })),
+    {
+      Put: {
+        TableName: table(),
+        Item: userToItem({ ...next, version: previous.version + 1 }),
+        ConditionExpression: '#version = :version AND attribute_not_exists(deleting)',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':version': previous.version },
+      },
+    },
+    ...removed.map(({ key }) => deleteClaim(key, next.id)),
+    ...(previous.username !== next.username
+      ? [
+          {
+            Update: {
+              TableName: table(),
+              Key: keys.namespace(next.namespaceId),
+              UpdateExpression: 'SET #name = :path, #path = :path, fullPath = :path',
+              ExpressionAttributeNames: { '#name': 'name', '#path': 'path' },
+              ExpressionAttributeValues: { ':path': next.username },
+            },
+          },
+        ]
+      : []),
+    ...(stateChanged ? [statsUpdate({ [previous.state]: -1, [next.state]: 1 })] : []),
+  ]);
+}
+
+/** Which claims {@link replaceUser} adds, in transaction order (to map a failed index to a field). */
+export function addedClaims(previous: User, next: User): Array<{ key: Key; field: string }> {
+  const before = new Set(userClaims(previous).map((c) => c.key.PK));
+  return userClaims(next).filter((c) => !before.has(c.key.PK));
+}
+
+/** Marks a user as being deleted (again, when finishing an interrupted deletion); false if it does not exist. */
+export async function markUserDeleting(id: number): Promise<boolean> {
+  return markDeleting(keys.user(id));
+}
+
+/**
+ * Removes the user item, its namespace and its claims, and updates the stats, atomically; only
+ * once (a concurrent deletion of the same user fails here with TransactionConditionFailed).
+ */
+export async function removeUser(user: User): Promise<void> {
+  await transactWrite([
+    { Delete: { TableName: table(), Key: keys.user(user.id), ConditionExpression: 'attribute_exists(PK)' } },
+    { Delete: { TableName: table(), Key: keys.namespace(user.namespaceId) } },
+    ...userClaims(user).map(({ key }) => ({ Delete: { TableName: table(), Key: key } })),
+    statsUpdate({ all: -1, [user.state]: -1 }),
+  ]);
+}
+
+/** Totals of users (`all`, `active`, `blocked`), maintained by every create, delete and state change. */
+export async function userStats(): Promise<Record<string, number>> {
+  const item = await getItem(keys.stats(STATS));
+  return { all: Number(item?.all ?? 0), active: Number(item?.active ?? 0), blocked: Number(item?.blocked ?? 0) };
+}
+
+/**
+ * Records that the user was active today. At most one write per user per day: the write is
+ * skipped when the user item already says today, and conditioned so racing requests write once.
+ */
+export async function recordActivity(user: User, day: string): Promise<void> {
+  if (user.lastActivityOn === day) return;
+  await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.user(user.id),
+        UpdateExpression: 'SET lastActivityOn = :day, GSI3PK = :gsi3pk, GSI3SK = :gsi3sk',
+        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(lastActivityOn) OR lastActivityOn <> :day)',
+        ExpressionAttributeValues: { ':day': day, ...prefixValues(indexKeys.userActivity(day, user.id)) },
+      }),
+    ),
+  );
+}
+
+const prefixValues = (attrs: { GSI3PK: string; GSI3SK: string }) => ({ ':gsi3pk': attrs.GSI3PK, ':gsi3sk': attrs.GSI3SK });

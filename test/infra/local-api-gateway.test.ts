@@ -1,0 +1,390 @@
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildProxyEvent,
+  createApiServer,
+  matchRoute,
+  parseQuery,
+  responseHeaders,
+  splitUrl,
+  type LocalRequest,
+  type RouteMatch,
+} from '../../infra/local/api-gateway';
+import { allRoutes, parseRouteKey } from '../../shared/catalog';
+
+function request(overrides: Partial<LocalRequest> = {}): LocalRequest {
+  return {
+    method: 'GET',
+    url: '/api/v4/users/5',
+    headers: [
+      ['Host', '127.0.0.1:3000'],
+      ['PRIVATE-TOKEN', 'secret'],
+    ],
+    body: null,
+    sourceIp: '127.0.0.1',
+    ...overrides,
+  };
+}
+
+/** The catalog without the web group, whose greedy root resource takes every otherwise unmatched GET. */
+const API_ROUTES = allRoutes().filter((route) => route.group !== 'web');
+
+function mustMatch(method: string, path: string): RouteMatch {
+  const match = matchRoute(method, path);
+  expect(match, `${method} ${path}`).toBeDefined();
+  return match!;
+}
+
+describe('local API Gateway: route matching', () => {
+  it('matches a parameterised route and names its parameter', () => {
+    // Act
+    const match = mustMatch('GET', '/api/v4/users/5');
+
+    // Assert
+    expect(match.route.resource).toBe('/api/v4/users/{id}');
+    expect(match.route.group).toBe('users');
+    expect(match.pathParameters).toEqual({ id: '5' });
+  });
+
+  it('keeps an encoded slash inside one still-encoded path parameter', () => {
+    // Act
+    const match = mustMatch('GET', '/api/v4/users/a%2Fb');
+
+    // Assert
+    expect(match.route.resource).toBe('/api/v4/users/{id}');
+    expect(match.pathParameters).toEqual({ id: 'a%2Fb' });
+  });
+
+  it('prefers static segments over parameters', () => {
+    // Act
+    const match = mustMatch('GET', '/api/v4/user/keys');
+
+    // Assert
+    expect(match.route.key).toBe('GET /user/keys');
+    expect(match.pathParameters).toBeNull();
+  });
+
+  it('prefers a static sibling over a {param} sibling, like API Gateway', () => {
+    // Arrange: a catalog where /things/mine and /things/{id} are siblings.
+    const routes = [parseRouteKey('users', 'GET /things/:id'), parseRouteKey('users', 'GET /things/mine')];
+
+    // Act
+    const mine = matchRoute('GET', '/api/v4/things/mine', routes);
+    const other = matchRoute('GET', '/api/v4/things/42', routes);
+
+    // Assert
+    expect(mine?.route.key).toBe('GET /things/mine');
+    expect(other?.route.key).toBe('GET /things/:id');
+    expect(other?.pathParameters).toEqual({ id: '42' });
+  });
+
+  it('matches several parameters', () => {
+    // Act
+    const match = mustMatch('DELETE', '/api/v4/users/7/keys/12');
+
+    // Assert
+    expect(match.route.resource).toBe('/api/v4/users/{id}/keys/{key_id}');
+    expect(match.pathParameters).toEqual({ id: '7', key_id: '12' });
+  });
+
+  it('finds nothing for an unknown path, a missing method or an empty parameter', () => {
+    expect(matchRoute('GET', '/api/v4/nope', API_ROUTES)).toBeUndefined();
+    expect(matchRoute('GET', '/api/v3/users', API_ROUTES)).toBeUndefined();
+    expect(matchRoute('PATCH', '/api/v4/users/5')).toBeUndefined();
+    expect(matchRoute('GET', '/api/v4/users//keys')).toBeUndefined();
+    expect(matchRoute('GET', '/')).toBeUndefined();
+  });
+
+  it('compares static segments raw, without decoding them', () => {
+    expect(matchRoute('GET', '/api/v4/%75sers/5', API_ROUTES)).toBeUndefined();
+    expect(matchRoute('GET', '/api%2Fv4/users/5', API_ROUTES)).toBeUndefined();
+  });
+
+  it('ignores one trailing slash', () => {
+    expect(mustMatch('GET', '/api/v4/users/').route.key).toBe('GET /users');
+  });
+});
+
+describe('local API Gateway: greedy path parameters', () => {
+  it('gives a greedy parameter the raw remainder of the path, joined with /', () => {
+    // Act
+    const match = mustMatch('GET', '/group/sub/app/uploads/0123456789abcdef0123456789abcdef/a%20b.png');
+
+    // Assert
+    expect(match.route.group).toBe('web');
+    expect(match.route.resource).toBe('/{path+}');
+    expect(match.pathParameters).toEqual({ path: 'group/sub/app/uploads/0123456789abcdef0123456789abcdef/a%20b.png' });
+  });
+
+  it('matches a single segment', () => {
+    expect(mustMatch('GET', '/nothing-here').pathParameters).toEqual({ path: 'nothing-here' });
+  });
+
+  it('prefers any resource without a greedy parameter', () => {
+    // Act
+    const user = mustMatch('GET', '/api/v4/users/5');
+    const uploads = mustMatch('POST', '/api/v4/projects/a%2Fb/uploads');
+
+    // Assert
+    expect(user.route.key).toBe('GET /users/:id');
+    expect(uploads.route.key).toBe('POST /projects/:id/uploads');
+    expect(uploads.pathParameters).toEqual({ id: 'a%2Fb' });
+  });
+
+  it('falls back to the greedy resource for a GET no other resource matches', () => {
+    expect(mustMatch('GET', '/api/v4/nope').route.group).toBe('web');
+    expect(mustMatch('GET', '/api/v4/users/5/nope').pathParameters).toEqual({ path: 'api/v4/users/5/nope' });
+  });
+
+  it('chooses the resource first: a method it lacks is a 404, not the greedy route', () => {
+    expect(matchRoute('GET', '/api/v4/projects/1/uploads')).toBeUndefined();
+    expect(matchRoute('POST', '/group/project')).toBeUndefined();
+  });
+
+  it('never matches empty segments with a greedy parameter', () => {
+    expect(matchRoute('GET', '/a//b')).toBeUndefined();
+    expect(matchRoute('GET', '//')).toBeUndefined();
+  });
+
+  it('prefers the greedy resource with the longer fixed prefix', () => {
+    // Prepare
+    const routes = [parseRouteKey('web', 'GET /:path+'), parseRouteKey('web', 'GET /files/:rest+'), parseRouteKey('web', 'GET /files/raw')];
+
+    // Act
+    const nested = matchRoute('GET', '/files/a/b', routes);
+    const exact = matchRoute('GET', '/files/raw', routes);
+    const other = matchRoute('GET', '/docs/a', routes);
+
+    // Assert
+    expect(nested?.route.key).toBe('GET /files/:rest+');
+    expect(nested?.pathParameters).toEqual({ rest: 'a/b' });
+    expect(exact?.route.key).toBe('GET /files/raw');
+    expect(exact?.pathParameters).toBeNull();
+    expect(other?.pathParameters).toEqual({ path: 'docs/a' });
+  });
+
+  it('refuses a greedy parameter that is not the last segment', () => {
+    expect(() => matchRoute('GET', '/a/b/c', [parseRouteKey('web', 'GET /:path+/c')])).toThrow(/must be the last segment/);
+  });
+});
+
+describe('local API Gateway: proxy event', () => {
+  it('builds a REST API (payload 1.0) proxy event', () => {
+    // Arrange
+    const now = new Date('2025-01-02T03:04:05Z');
+
+    // Act
+    const event = buildProxyEvent(request(), mustMatch('GET', '/api/v4/users/5'), { requestId: 'req-1', now });
+
+    // Assert
+    expect(event).toMatchObject({
+      resource: '/api/v4/users/{id}',
+      path: '/api/v4/users/5',
+      httpMethod: 'GET',
+      headers: { Host: '127.0.0.1:3000', 'PRIVATE-TOKEN': 'secret' },
+      multiValueHeaders: { Host: ['127.0.0.1:3000'], 'PRIVATE-TOKEN': ['secret'] },
+      queryStringParameters: null,
+      multiValueQueryStringParameters: null,
+      pathParameters: { id: '5' },
+      stageVariables: null,
+      body: null,
+      isBase64Encoded: false,
+      requestContext: {
+        requestId: 'req-1',
+        stage: 'local',
+        resourcePath: '/api/v4/users/{id}',
+        httpMethod: 'GET',
+        path: '/local/api/v4/users/5',
+        identity: { sourceIp: '127.0.0.1' },
+        requestTimeEpoch: now.getTime(),
+        requestTime: '02/Jan/2025:03:04:05 +0000',
+      },
+    });
+  });
+
+  it('passes the encoded path parameter and raw path through', () => {
+    // Act
+    const event = buildProxyEvent(request({ url: '/api/v4/users/a%2Fb' }), mustMatch('GET', '/api/v4/users/a%2Fb'));
+
+    // Assert
+    expect(event.path).toBe('/api/v4/users/a%2Fb');
+    expect(event.pathParameters).toEqual({ id: 'a%2Fb' });
+  });
+
+  it('decodes query parameters into single- and multi-value maps', () => {
+    // Arrange
+    const url = '/api/v4/users?a=1&a=2&b[]=x&b%5B%5D=y&c=hello+world&d=%C3%A9%20e';
+
+    // Act
+    const event = buildProxyEvent(request({ url }), mustMatch('GET', splitUrl(url).path));
+
+    // Assert
+    expect(event.path).toBe('/api/v4/users');
+    expect(event.multiValueQueryStringParameters).toEqual({
+      a: ['1', '2'],
+      'b[]': ['x', 'y'],
+      c: ['hello world'],
+      d: ['é e'],
+    });
+    expect(event.queryStringParameters).toEqual({ a: '2', 'b[]': 'y', c: 'hello world', d: 'é e' });
+  });
+
+  it('treats an empty query string as no parameters', () => {
+    expect(parseQuery('')).toEqual({ queryStringParameters: null, multiValueQueryStringParameters: null });
+  });
+
+  it('always sends a body base64-encoded, whatever its type', () => {
+    // Arrange
+    const json = Buffer.from('{"name":"ünïcode"}');
+    const binary = Buffer.from([0, 255, 1, 254]);
+
+    // Act
+    const jsonEvent = buildProxyEvent(
+      request({ method: 'POST', url: '/api/v4/users', body: json, headers: [['Content-Type', 'application/json']] }),
+      mustMatch('POST', '/api/v4/users'),
+    );
+    const binaryEvent = buildProxyEvent(
+      request({ method: 'POST', url: '/api/v4/users', body: binary }),
+      mustMatch('POST', '/api/v4/users'),
+    );
+
+    // Assert
+    expect(jsonEvent.isBase64Encoded).toBe(true);
+    expect(Buffer.from(jsonEvent.body!, 'base64').equals(json)).toBe(true);
+    expect(binaryEvent.isBase64Encoded).toBe(true);
+    expect(Buffer.from(binaryEvent.body!, 'base64').equals(binary)).toBe(true);
+  });
+
+  it('keeps every value of a repeated header, the last one in the single-value map', () => {
+    // Act
+    const event = buildProxyEvent(
+      request({ headers: [['Accept', 'a'], ['accept', 'b']] }),
+      mustMatch('GET', '/api/v4/users/5'),
+    );
+
+    // Assert
+    expect(event.multiValueHeaders).toEqual({ Accept: ['a', 'b'] });
+    expect(event.headers).toEqual({ Accept: 'b' });
+  });
+});
+
+describe('local API Gateway: responses', () => {
+  it('merges headers and multiValueHeaders, a pair present in both once', () => {
+    // Act
+    const merged = responseHeaders({
+      statusCode: 200,
+      body: '',
+      headers: { 'Content-Type': 'application/json', Link: '<a>', 'Content-Length': '99' },
+      multiValueHeaders: { Link: ['<a>', '<b>'], 'Set-Cookie': ['x=1', 'y=2'] },
+    });
+
+    // Assert
+    expect(Object.fromEntries([...merged.values()].map((h) => [h.name, h.values]))).toEqual({
+      'Content-Type': ['application/json'],
+      Link: ['<a>', '<b>'],
+      'Set-Cookie': ['x=1', 'y=2'],
+    });
+  });
+});
+
+describe('local API Gateway: server', () => {
+  const routes = [
+    parseRouteKey('users', 'POST /echo/:id'),
+    parseRouteKey('meta', 'GET /boom'),
+    parseRouteKey('meta', 'GET /bytes'),
+  ];
+  let seen: APIGatewayProxyEvent | undefined;
+  const server = createApiServer({
+    routes,
+    handlers: {
+      users: async (event) => {
+        seen = event;
+        return { statusCode: 201, headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'from-handler' }, body: '{"ok":true}' };
+      },
+      meta: async (event) => {
+        if (event.resource === '/api/v4/boom') throw new Error('boom');
+        return { statusCode: 200, headers: { 'Content-Type': 'application/octet-stream' }, body: Buffer.from([1, 2, 255]).toString('base64'), isBase64Encoded: true };
+      },
+    },
+  });
+  let base = '';
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('invokes the group handler with the proxy event and writes its result', async () => {
+    // Act
+    const response = await fetch(`${base}/api/v4/echo/a%2Fb?x=1+2`, { method: 'POST', body: 'raw body', headers: { 'Content-Type': 'text/plain' } });
+
+    // Assert
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-request-id')).toBe('from-handler');
+    expect(await response.json()).toEqual({ ok: true });
+    expect(seen).toMatchObject({
+      resource: '/api/v4/echo/{id}',
+      path: '/api/v4/echo/a%2Fb',
+      httpMethod: 'POST',
+      pathParameters: { id: 'a%2Fb' },
+      queryStringParameters: { x: '1 2' },
+      isBase64Encoded: true,
+    });
+    expect(Buffer.from(seen!.body!, 'base64').toString()).toBe('raw body');
+    const contentType = Object.entries(seen!.headers).find(([name]) => name.toLowerCase() === 'content-type');
+    expect(contentType?.[1]).toBe('text/plain');
+    expect(seen!.headers['X-Forwarded-For']).toBe('127.0.0.1');
+  });
+
+  it('decodes a base64 result to bytes', async () => {
+    // Act
+    const response = await fetch(`${base}/api/v4/bytes`);
+
+    // Assert
+    expect(response.status).toBe(200);
+    expect([...new Uint8Array(await response.arrayBuffer())]).toEqual([1, 2, 255]);
+  });
+
+  it('answers 404 {"error":"404 Not Found"} for an unknown route, with a request id', async () => {
+    // Act
+    const response = await fetch(`${base}/api/v4/echo/1`);
+
+    // Assert
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+    expect(await response.json()).toEqual({ error: '404 Not Found' });
+  });
+
+  it('answers 502 {"message":"Internal server error"} when the handler throws', async () => {
+    // Arrange: the gateway reports the failure on stderr; keep the test output clean.
+    const write = process.stderr.write;
+    process.stderr.write = (() => true) as typeof process.stderr.write;
+
+    // Act
+    let response: Response;
+    try {
+      response = await fetch(`${base}/api/v4/boom`);
+    } finally {
+      process.stderr.write = write;
+    }
+
+    // Assert
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({ message: 'Internal server error' });
+  });
+
+  it('answers 413 for a body over 10 MB', async () => {
+    // Act
+    const response = await fetch(`${base}/api/v4/echo/1`, { method: 'POST', body: Buffer.alloc(10 * 1024 * 1024 + 1) });
+
+    // Assert
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ message: 'Request Too Long' });
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * The issue write transaction's fault paths, with aws-sdk-client-mock: which operations one write
+ * carries, a label deleted under the write (dropped and retried), and how a failed condition is
+ * named. The happy paths run for real in the integration suite.
+ */
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { replaceIssue, writeIssues, type Issue } from '../../shared/issues/store/issues';
+import { keys } from '../../shared/platform/dynamo/keys';
+import { cancelled, useMockedTable } from '../support/mocked-table';
+import { issueRecord } from '../support/records';
+
+const ddbMock = useMockedTable('issue-writes-test');
+
+const issue = (overrides: Partial<Issue> = {}) => issueRecord({ title: 'Crash', description: null, ...overrides });
+
+type Operation = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+const transactions = () => ddbMock.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems as Operation[]);
+const labelUpdates = (operations: Operation[]) =>
+  operations.filter((op) => op.Update && String(op.Update.Key?.SK).startsWith('LABEL#')).map((op) => op.Update!);
+
+describe('an issue write', () => {
+  it('closes in one transaction: project count -1, the issue put on its version, each label open -1 closed +1', async () => {
+    ddbMock.on(TransactWriteCommand).resolves({});
+    const before = issue();
+
+    const written = await replaceIssue(before, { ...before, state: 'closed' });
+
+    expect(written).toMatchObject({ state: 'closed', version: 5 });
+    const [operations] = transactions();
+    expect(operations[0].Update).toMatchObject({ Key: keys.project(5), ExpressionAttributeValues: { ':delta': -1 } });
+    expect(operations[1].Put).toMatchObject({ ConditionExpression: '#version = :version', ExpressionAttributeValues: { ':version': 4 } });
+    expect(operations[1].Put!.Item).toMatchObject({ GSI1PK: 'PROJECT_ISSUES#5#closed', GSI4PK: 'PROJECT_ISSUES#5#closed' });
+    expect(labelUpdates(operations)).toEqual([
+      expect.objectContaining({ Key: keys.label(5, 11), ExpressionAttributeValues: { ':open': -1, ':closed': 1 } }),
+      expect.objectContaining({ Key: keys.label(5, 12), ExpressionAttributeValues: { ':open': -1, ':closed': 1 } }),
+    ]);
+  });
+
+  it('touches no label and no count when only the title changes', async () => {
+    ddbMock.on(TransactWriteCommand).resolves({});
+    const before = issue();
+
+    await replaceIssue(before, { ...before, title: 'Renamed' });
+
+    const [operations] = transactions();
+    expect(operations).toHaveLength(2);
+    expect(operations[0].ConditionCheck).toMatchObject({ Key: keys.project(5) });
+  });
+
+  it('drops a label deleted under the write and writes again without it', async () => {
+    // The first attempt fails on label 12's update (index 3: project, issue, label 11, label 12).
+    ddbMock.on(TransactWriteCommand).rejectsOnce(cancelled(['None', 'None', 'None', 'ConditionalCheckFailed'])).resolves({});
+    const before = issue();
+
+    const written = await replaceIssue(before, { ...before, state: 'closed' });
+
+    expect(written).toMatchObject({ labelIds: [11], version: 5 });
+    const [, retry] = transactions();
+    expect(labelUpdates(retry).map((update) => update.Key)).toEqual([keys.label(5, 11)]);
+    expect(retry[1].Put!.Item).toMatchObject({ labelIds: [11] });
+  });
+
+  it('names a lost version race issue_changed and a gone project project_gone, writing nothing more', async () => {
+    ddbMock.on(TransactWriteCommand).rejectsOnce(cancelled(['None', 'ConditionalCheckFailed', 'None', 'None']));
+    expect(await replaceIssue(issue(), { ...issue(), state: 'closed' })).toBe('issue_changed');
+    ddbMock.reset();
+    ddbMock.on(TransactWriteCommand).rejectsOnce(cancelled(['ConditionalCheckFailed', 'None', 'None', 'None']));
+    expect(await replaceIssue(issue(), { ...issue(), state: 'closed' })).toBe('project_gone');
+    expect(transactions()).toHaveLength(1);
+  });
+
+  it('moves counts between projects in one transaction when an issue changes hands', async () => {
+    ddbMock.on(TransactWriteCommand).resolves({});
+    const original = issue();
+    const moved = issue({ id: 71, iid: 1, projectId: 6, labelIds: [21], version: 0 });
+
+    await writeIssues([{ next: moved }, { previous: original, next: { ...original, state: 'closed' } }]);
+
+    const [operations] = transactions();
+    expect(operations[0].Update).toMatchObject({ Key: keys.project(6), ExpressionAttributeValues: { ':delta': 1 } });
+    expect(operations[1].Put).toMatchObject({ ConditionExpression: 'attribute_not_exists(PK)' });
+    expect(labelUpdates(operations).map((update) => [update.Key, update.ExpressionAttributeValues])).toEqual([
+      [keys.label(6, 21), { ':open': 1, ':closed': 0 }],
+      [keys.label(5, 11), { ':open': -1, ':closed': 1 }],
+      [keys.label(5, 12), { ':open': -1, ':closed': 1 }],
+    ]);
+    expect(operations.find((op) => op.Update?.Key?.PK === 'PROJECT#5' && op.Update.Key.SK === 'PROJECT')?.Update).toMatchObject({
+      ExpressionAttributeValues: { ':delta': -1 },
+    });
+  });
+});

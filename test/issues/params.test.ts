@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { createParams, filtersFrom, inputFrom, projectListParams, updateParams, userListParams } from '../../shared/issues/routes/issue-params';
+import { parseParams } from '../../shared/platform/http/params';
+
+describe('issue parameters', () => {
+  it.each([
+    ['bug, ui', ['bug', 'ui']],
+    [['bug', 'ui'], ['bug', 'ui']],
+    ['', []],
+    [null, []],
+  ])('reads labels %j as %j', (labels, expected) => {
+    // Act
+    const params = parseParams(updateParams, { id: '1', issue_iid: '2', labels });
+
+    // Assess
+    expect(inputFrom(params).labels).toEqual(expected);
+  });
+
+  it('reads assignee_ids as repeats or a comma string, and a blank milestone_id as removal', () => {
+    // Act
+    const fromArray = inputFrom(parseParams(createParams, { id: '1', title: 't', assignee_ids: ['3', '4'], milestone_id: '' }));
+    const fromString = inputFrom(parseParams(createParams, { id: '1', title: 't', assignee_ids: '5,6' }));
+
+    // Assess
+    expect(fromArray).toMatchObject({ assigneeIds: [3, 4], milestoneId: null });
+    expect(fromString.assigneeIds).toEqual([5, 6]);
+    expect(fromString.milestoneId).toBeUndefined();
+  });
+
+  it('requires a title on create and at least one change on edit', () => {
+    expect(() => parseParams(createParams, { id: '1' })).toThrow('title is missing');
+    expect(() => parseParams(updateParams, { id: '1', issue_iid: '2' })).toThrow('at least one parameter must be provided');
+  });
+
+  it('defaults the order to created_at desc and the scope to created_by_me, and splits label filters', () => {
+    // Act
+    const list = parseParams(projectListParams, { id: '1', labels: 'a, b' });
+    const mine = parseParams(userListParams, {});
+
+    // Assess
+    expect(list).toMatchObject({ order_by: 'created_at', sort: 'desc' });
+    expect(filtersFrom(list).labels).toEqual(['a', 'b']);
+    expect(mine.scope).toBe('created_by_me');
+    expect(() => parseParams(userListParams, { scope: 'all' })).toThrow('scope does not have a valid value');
+  });
+});

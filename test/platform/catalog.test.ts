@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { API_PREFIX, allRoutes, parseRouteKey, toResource, type RouteSpec } from '../../shared/catalog';
+
+const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
+
+/**
+ * Internal: the places where API Gateway would refuse the resource tree, i.e. one parent with two
+ * `{param}` children of different names (`/users/{id}` beside `/users/{user_id}/keys`; a greedy
+ * `{path+}` counts as a parameter child too), or a greedy `{param+}` with children.
+ */
+function siblingParamConflicts(resources: readonly string[]): string[] {
+  const paramChild = new Map<string, string>();
+  const conflicts = new Set<string>();
+  for (const resource of resources) {
+    let parent = '';
+    for (const segment of resource.split('/').filter(Boolean)) {
+      if (parent.endsWith('+}')) conflicts.add(`${parent}: a greedy parameter cannot have children`);
+      if (segment.startsWith('{')) {
+        const existing = paramChild.get(parent);
+        if (existing === undefined) paramChild.set(parent, segment);
+        else if (existing !== segment) conflicts.add(`${parent || '/'}: ${existing} vs ${segment}`);
+      }
+      parent = `${parent}/${segment}`;
+    }
+  }
+  return [...conflicts];
+}
+
+describe('route catalog', () => {
+  it('declares each route once', () => {
+    // Prepare
+    const keys = allRoutes().map((route) => `${route.method} ${route.path}`);
+
+    // Act
+    const duplicates = keys.filter((key, index) => keys.indexOf(key) !== index);
+
+    // Assess
+    expect(duplicates).toEqual([]);
+  });
+
+  it.each(allRoutes().map((route): [string, RouteSpec] => [route.key, route]))(
+    'uses a supported method and a well-formed path for %s',
+    (_key, route) => {
+      // Assess
+      expect(ALLOWED_METHODS).toContain(route.method);
+      // Static segments and `:params`; a greedy `:param+` only as the last segment.
+      expect(route.path).toMatch(/^(\/([a-z0-9_.-]+|:[a-z_]+))*(\/:[a-z_]+\+)?$/);
+      expect(route.path).not.toBe('');
+      expect(route.resource).toBe(`${route.prefix}${route.path.replace(/:([a-z_]+\+?)/g, '{$1}')}`);
+      expect(route.resource).not.toContain(':');
+    },
+  );
+
+  it('builds a resource tree API Gateway accepts (no differently named sibling parameters)', () => {
+    // Prepare
+    const resources = allRoutes().map((route) => route.resource);
+
+    // Act
+    const conflicts = siblingParamConflicts(resources);
+
+    // Assess
+    expect(conflicts).toEqual([]);
+  });
+
+  it('serves every group under /api/v4 except web, which is served from the root', () => {
+    // Act
+    const prefixes = new Map(allRoutes().map((route) => [route.group, route.prefix]));
+
+    // Assess
+    for (const [group, prefix] of prefixes) expect(prefix, group).toBe(group === 'web' ? '' : API_PREFIX);
+  });
+
+  it('turns a greedy :param+ into a {param+} resource', () => {
+    // Act
+    const web = parseRouteKey('web', 'GET /:path+');
+
+    // Assess
+    expect(web.resource).toBe('/{path+}');
+    expect(toResource('/projects/:id/files/:file_path+')).toBe('/api/v4/projects/{id}/files/{file_path+}');
+  });
+
+  it('allows the greedy root resource beside the /api tree', () => {
+    // Prepare
+    const resources = ['/{path+}', '/api/v4/users/{id}', '/api/v4/projects/{id}/uploads'];
+
+    // Act
+    const conflicts = siblingParamConflicts(resources);
+
+    // Assess
+    expect(conflicts).toEqual([]);
+  });
+
+  it('detects a greedy parameter beside a differently named parameter, or with children', () => {
+    // Prepare
+    const resources = ['/{path+}', '/{id}/keys', '/files/{rest+}/raw'];
+
+    // Act
+    const conflicts = siblingParamConflicts(resources);
+
+    // Assess
+    expect(conflicts).toEqual(['/: {path+} vs {id}', '/files/{rest+}: a greedy parameter cannot have children']);
+  });
+
+  it('detects differently named sibling parameters', () => {
+    // Prepare
+    const resources = ['/api/v4/users/{id}', '/api/v4/users/{user_id}/keys', '/api/v4/keys/{id}'];
+
+    // Act
+    const conflicts = siblingParamConflicts(resources);
+
+    // Assess
+    expect(conflicts).toEqual(['/api/v4/users: {id} vs {user_id}']);
+  });
+});
