@@ -1,9 +1,4 @@
-/** The Groups endpoint group: groups, their projects, and namespaces. */
-import { createGroupHandler } from '../../shared/platform/group-handler';
-import { groupRoutes } from '../../shared/groups/routes/groups';
-import { namespaceRoutes } from '../../shared/groups/routes/namespaces';
+import { routes } from '../../shared/groups/routes';
+import { apiHandler } from '../api';
 
-export const handler = createGroupHandler('groups', {
-  ...groupRoutes,
-  ...namespaceRoutes,
-});
+export const handler = apiHandler('groups', routes.groups);

@@ -1,5 +1,4 @@
-/** The project hooks endpoint group (`/projects/:id/hooks`). */
-import { createGroupHandler } from '../../shared/platform/group-handler';
-import { hookRoutes } from '../../shared/hooks/routes/hooks';
+import { routes } from '../../shared/hooks/routes';
+import { apiHandler } from '../api';
 
-export const handler = createGroupHandler('hooks', hookRoutes);
+export const handler = apiHandler('hooks', routes.hooks);

@@ -1,5 +1,4 @@
-/** The issue actions group: subscriptions, todos and time tracking of project issues. */
-import { createGroupHandler } from '../../shared/platform/group-handler';
-import { issueActionRoutes } from '../../shared/issues/routes/issue-actions';
+import { routes } from '../../shared/issues/routes';
+import { apiHandler } from '../api';
 
-export const handler = createGroupHandler('issue_actions', issueActionRoutes);
+export const handler = apiHandler('issue_actions', routes.issue_actions);

@@ -1,5 +1,4 @@
-/** The issues endpoint group (`/projects/:id/issues`, `/issues`). */
-import { createGroupHandler } from '../../shared/platform/group-handler';
-import { issueRoutes } from '../../shared/issues/routes/issues';
+import { routes } from '../../shared/issues/routes';
+import { apiHandler } from '../api';
 
-export const handler = createGroupHandler('issues', issueRoutes);
+export const handler = apiHandler('issues', routes.issues);

@@ -1,5 +1,4 @@
-/** The project labels endpoint group (`/projects/:id/labels`). */
-import { createGroupHandler } from '../../shared/platform/group-handler';
-import { labelRoutes } from '../../shared/issues/routes/labels';
+import { routes } from '../../shared/issues/routes';
+import { apiHandler } from '../api';
 
-export const handler = createGroupHandler('labels', labelRoutes);
+export const handler = apiHandler('labels', routes.labels);

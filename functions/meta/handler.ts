@@ -1,12 +1,4 @@
-/** Service metadata: `GET /version`, as GitLab answers it (authentication required). */
-import { config } from '../../shared/platform/config';
-import { createGroupHandler } from '../../shared/platform/group-handler';
-import { ok } from '../../shared/platform/http/response';
-import { noParams, route } from '../../shared/platform/http/route';
+import { routes } from '../../shared/meta/routes';
+import { apiHandler } from '../api';
 
-export const handler = createGroupHandler('meta', {
-  'GET /version': route({
-    params: noParams,
-    handler: async () => ok({ version: config().version, revision: config().revision }),
-  }),
-});
+export const handler = apiHandler('meta', routes.meta);

@@ -1,5 +1,4 @@
-/** The project milestones endpoint group (`/projects/:id/milestones`). */
-import { createGroupHandler } from '../../shared/platform/group-handler';
-import { milestoneRoutes } from '../../shared/issues/routes/milestones';
+import { routes } from '../../shared/issues/routes';
+import { apiHandler } from '../api';
 
-export const handler = createGroupHandler('milestones', milestoneRoutes);
+export const handler = apiHandler('milestones', routes.milestones);

@@ -1,5 +1,4 @@
-/** The notes endpoint group (`/projects/:id/issues/:issue_iid/notes`). */
-import { createGroupHandler } from '../../shared/platform/group-handler';
-import { noteRoutes } from '../../shared/issues/routes/notes';
+import { routes } from '../../shared/issues/routes';
+import { apiHandler } from '../api';
 
-export const handler = createGroupHandler('notes', noteRoutes);
+export const handler = apiHandler('notes', routes.notes);

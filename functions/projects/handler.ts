@@ -1,6 +1,4 @@
-/** The Projects endpoint group: projects and the actions on them. */
-import { createGroupHandler } from '../../shared/platform/group-handler';
-import { projectActionRoutes } from '../../shared/projects/routes/actions';
-import { projectRoutes } from '../../shared/projects/routes/projects';
+import { routes } from '../../shared/projects/routes';
+import { apiHandler } from '../api';
 
-export const handler = createGroupHandler('projects', { ...projectRoutes, ...projectActionRoutes });
+export const handler = apiHandler('projects', routes.projects);

@@ -1,5 +1,4 @@
-/** The todos group: the caller's todo list and marking todos done. */
-import { createGroupHandler } from '../../shared/platform/group-handler';
-import { todoRoutes } from '../../shared/issues/routes/todos';
+import { routes } from '../../shared/issues/routes';
+import { apiHandler } from '../api';
 
-export const handler = createGroupHandler('todos', todoRoutes);
+export const handler = apiHandler('todos', routes.todos);

@@ -1,5 +1,4 @@
-/** The project uploads endpoint group (`POST /projects/:id/uploads`). */
-import { createGroupHandler } from '../../shared/platform/group-handler';
-import { uploadRoutes } from '../../shared/projects/routes/uploads';
+import { routes } from '../../shared/projects/routes';
+import { apiHandler } from '../api';
 
-export const handler = createGroupHandler('uploads', uploadRoutes);
+export const handler = apiHandler('uploads', routes.uploads);

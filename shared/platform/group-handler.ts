@@ -1,32 +1,42 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { config } from './config';
-import { authenticate, trackActivity } from '../users/authenticate';
+import type { ApiContext, ApiMiddleware, ResolvedRoute } from './http/context';
+import { parseParams } from './http/params';
+import type { AnyRoute } from './http/route';
+import { parseRouteKey } from './http/routing';
+import { toProxyResult } from './http/serialize';
 import { collectParams, jsonBody } from './middleware/collect-params';
 import { errorResponder } from './middleware/error-responder';
 import { normalizeHeaders, resolveRoute } from './middleware/resolve-route';
 import { requestLogger } from './middleware/request-logger';
-import { parseRouteKey, routeCatalog, type GroupName, type RouteKeyOf } from '../catalog';
-import type { ApiContext, ResolvedRoute, RouteDefinition } from './http/context';
-import { parseParams } from './http/params';
-import { toProxyResult } from './http/serialize';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyRoute = RouteDefinition<any>;
+/** An endpoint group as the catalog declares it: its name, path prefix and route keys. */
+export interface GroupDeclaration<Key extends string> {
+  group: string;
+  prefix: string;
+  keys: readonly Key[];
+}
 
 /**
  * Builds the Lambda handler of one endpoint group: the common middleware stack followed by the
- * dispatcher. `routes` must implement exactly the group's routes of the route catalog.
+ * dispatcher. `routes` must implement exactly the group's declared routes. The platform knows no
+ * user model: who the caller is, is decided by the `authentication` middlewares the composition
+ * root passes (`functions/api.ts`), which set `context.auth`.
  *
  * Middleware order (before: top to bottom; errors: bottom to top):
  * request id + access log → error shaping → header normalisation → route → JSON body →
- * parameters → authentication → activity tracking → handler.
+ * parameters → authentication → handler.
  */
-export function createGroupHandler<G extends GroupName>(group: G, routes: { [K in RouteKeyOf<G>]: AnyRoute }) {
-  assertImplementsCatalog(group, Object.keys(routes));
+export function createGroupHandler<Key extends string>(
+  declaration: GroupDeclaration<Key>,
+  routes: { [K in Key]: AnyRoute },
+  authentication: ApiMiddleware[],
+) {
+  assertImplementsDeclaration(declaration, Object.keys(routes));
   const table = new Map<string, ResolvedRoute>();
   for (const [key, definition] of Object.entries(routes) as Array<[string, AnyRoute]>) {
-    const spec = parseRouteKey(group, key);
+    const spec = parseRouteKey(declaration.group, key, declaration.prefix);
     table.set(`${spec.method} ${spec.resource}`, { spec, definition });
   }
 
@@ -45,26 +55,24 @@ export function createGroupHandler<G extends GroupName>(group: G, routes: { [K i
     return toProxyResult(result);
   };
 
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>()
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>()
     .use(requestLogger())
     .use(errorResponder())
     .use(normalizeHeaders())
     .use(resolveRoute(table))
     .use(jsonBody())
-    .use(collectParams())
-    .use(authenticate())
-    .use(trackActivity())
-    .handler(dispatch);
+    .use(collectParams());
+  for (const middleware of authentication) handler.use(middleware);
+  return handler.handler(dispatch);
 }
 
 /**
- * The types already demand every catalog route; this also catches keys built at run time (route
+ * The types already demand every declared route; this also catches keys built at run time (route
  * factories) that do not match, at cold start rather than as a 404 in production.
  */
-function assertImplementsCatalog(group: GroupName, implemented: string[]): void {
-  const declared: readonly string[] = routeCatalog[group];
-  const missing = declared.filter((key) => !implemented.includes(key));
-  const extra = implemented.filter((key) => !declared.includes(key));
+function assertImplementsDeclaration({ group, keys }: GroupDeclaration<string>, implemented: string[]): void {
+  const missing = keys.filter((key) => !implemented.includes(key));
+  const extra = implemented.filter((key) => !keys.includes(key));
   if (missing.length || extra.length) {
     throw new Error(`group '${group}' does not implement its catalog: missing [${missing.join(', ')}], extra [${extra.join(', ')}]`);
   }

@@ -6,10 +6,11 @@ import { createGroup, deleteGroup, groupDetailProjects, listGroups, updateGroup 
 import { listProjects } from '../../projects/project-lists';
 import { p, required } from '../../platform/http/params';
 import { created, ok, type HttpResult } from '../../platform/http/response';
-import { route, type GroupRoutes } from '../../platform/http/route';
+import { route, type RoutesOf } from '../../platform/http/route';
 import { presentGroupDetail, presentGroups } from '../presenters/groups';
 import { presentProjects } from '../../projects/presenters/projects';
 import { groupIdParam, groupListParams, groupProjectsParams, groupSettingsParams, withGroupId } from './params';
+import type { catalog } from '../catalog';
 
 /** GitLab's `accepted!`: 202 `{"message":"202 Accepted"}`. */
 const accepted = (): HttpResult => ({ statusCode: 202, body: { message: '202 Accepted' } });
@@ -81,4 +82,4 @@ export const groupRoutes = {
       return ok(await presentProjects(page.items, user, { simple, statistics }), page.headers);
     },
   }),
-} satisfies GroupRoutes<'groups'>;
+} satisfies RoutesOf<typeof catalog.groups>;

@@ -4,8 +4,9 @@ import { listNamespaces } from '../groups';
 import { paginationParams } from '../../platform/http/pagination';
 import { p } from '../../platform/http/params';
 import { ok } from '../../platform/http/response';
-import { route, type GroupRoutes } from '../../platform/http/route';
+import { route, type RoutesOf } from '../../platform/http/route';
 import { presentNamespace } from '../presenters/namespaces';
+import type { catalog } from '../catalog';
 
 export const namespaceRoutes = {
   'GET /namespaces': route({
@@ -15,4 +16,4 @@ export const namespaceRoutes = {
       return ok(page.items.map(presentNamespace), page.headers);
     },
   }),
-} satisfies GroupRoutes<'groups'>;
+} satisfies RoutesOf<typeof catalog.groups>;

@@ -10,9 +10,10 @@ import { findProjectOrNotFound } from '../../auth/finders';
 import { NotFoundError } from '../../platform/http/errors';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { created, emptyOk, ok } from '../../platform/http/response';
-import { route, type GroupRoutes } from '../../platform/http/route';
+import { route, type RoutesOf } from '../../platform/http/route';
 import { presentHook } from '../presenters/hooks';
 import { hookIdParam, hookParams, hookSettingsFrom, projectIdParam } from './params';
+import type { catalog } from '../catalog';
 
 /** The project the caller may administer: 404 when they cannot see it, 403 when they can but not manage it. */
 async function findAdministeredProject(idOrPath: string, user: User | null) {
@@ -75,4 +76,4 @@ export const hookRoutes = {
       return deleted ? ok(presentHook(deleted)) : emptyOk();
     },
   }),
-} satisfies GroupRoutes<'hooks'>;
+} satisfies RoutesOf<typeof catalog.hooks>;

@@ -20,9 +20,10 @@ import { findProjectOrNotFound } from '../../auth/finders';
 import { presentTimeStats } from '../time-tracking';
 import { p, required } from '../../platform/http/params';
 import { created, ok, type HttpResult } from '../../platform/http/response';
-import { route, type GroupRoutes } from '../../platform/http/route';
+import { route, type RoutesOf } from '../../platform/http/route';
 import { presentIssues } from '../presenters/issues';
 import { presentTodo } from '../presenters/todos';
+import type { catalog } from '../catalog';
 
 /** `:id` (project id or URL-encoded full path) and `:issue_iid`. */
 const issueParams = { id: required(p.string()), issue_iid: required(p.int()) };
@@ -95,4 +96,4 @@ export const issueActionRoutes = {
       return ok(presentTimeStats(await issueTimeStats(subject, user!, params.issue_iid)));
     },
   }),
-} satisfies GroupRoutes<'issue_actions'>;
+} satisfies RoutesOf<typeof catalog.issue_actions>;

@@ -23,9 +23,10 @@ import {
 } from '../issues';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
-import { route, type GroupRoutes } from '../../platform/http/route';
+import { route, type RoutesOf } from '../../platform/http/route';
 import { presentIssues } from '../presenters/issues';
 import { createParams, filtersFrom, groupListParams, orderFrom, inputFrom, issueIidParam, moveParams, projectIdParam, projectListParams, updateParams, userListParams } from './issue-params';
+import type { catalog } from '../catalog';
 
 const pathOf = (subject: ProjectSubject) => `${subject.namespace.fullPath}/${subject.project.path}`;
 
@@ -122,4 +123,4 @@ export const issueRoutes = {
       return created(await presentOne(moved, target, user));
     },
   }),
-} satisfies GroupRoutes<'issues'>;
+} satisfies RoutesOf<typeof catalog.issues>;

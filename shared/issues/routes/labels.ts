@@ -13,7 +13,7 @@ import { createLabel, editLabel, findLabelOrNotFound, listProjectLabels, removeL
 import { findProjectOrNotFound } from '../../auth/finders';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
-import { route, type GroupRoutes } from '../../platform/http/route';
+import { route, type RoutesOf } from '../../platform/http/route';
 import { presentLabel } from '../presenters/labels';
 import {
   atLeastOneOf,
@@ -26,6 +26,7 @@ import {
   projectIdParam,
   UPDATE_FIELDS,
 } from './label-params';
+import type { catalog } from '../catalog';
 
 /** The project whose labels the caller may manage: 404 when they cannot see it, 403 when they can but not manage labels. */
 async function findLabelledProject(idOrPath: string, user: User | null): Promise<Project> {
@@ -105,4 +106,4 @@ export const labelRoutes = {
     params: z.object({ ...projectIdParam, ...labelIdOrNameParam }),
     handler: async ({ params, user }) => remove(params.id, params.label_id, user),
   }),
-} satisfies GroupRoutes<'labels'>;
+} satisfies RoutesOf<typeof catalog.labels>;

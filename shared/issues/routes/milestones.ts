@@ -16,9 +16,10 @@ import {
 import { findProjectOrNotFound } from '../../auth/finders';
 import { paginateArray } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
-import { route, type GroupRoutes } from '../../platform/http/route';
+import { route, type RoutesOf } from '../../platform/http/route';
 import { presentMilestone } from '../presenters/milestones';
 import { changesFrom, createParams, filtersFrom, inputFrom, listParams, milestoneIdParam, projectIdParam, updateParams } from './milestone-params';
+import type { catalog } from '../catalog';
 
 const pathOf = (subject: ProjectSubject) => `${subject.namespace.fullPath}/${subject.project.path}`;
 
@@ -74,4 +75,4 @@ export const milestoneRoutes = {
       return noContent();
     },
   }),
-} satisfies GroupRoutes<'milestones'>;
+} satisfies RoutesOf<typeof catalog.milestones>;

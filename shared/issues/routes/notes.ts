@@ -7,9 +7,10 @@ import { findProjectOrNotFound } from '../../auth/finders';
 import { createNote, deleteNote, findIssueNote, issueNotes, updateNote } from '../notes';
 import { paginate, paginateArray } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
-import { route, type GroupRoutes } from '../../platform/http/route';
+import { route, type RoutesOf } from '../../platform/http/route';
 import { presentNote, presentNotes } from '../presenters/notes';
 import { createParams, listParams, noteParams, updateParams } from './note-params';
+import type { catalog } from '../catalog';
 
 export const noteRoutes = {
   'GET /projects/:id/issues/:issue_iid/notes': route({
@@ -54,4 +55,4 @@ export const noteRoutes = {
       return noContent();
     },
   }),
-} satisfies GroupRoutes<'notes'>;
+} satisfies RoutesOf<typeof catalog.notes>;

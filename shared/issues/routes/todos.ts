@@ -7,8 +7,9 @@ import { markAllDone, markTodoDoneById, todoStream, TODO_ACTIONS, TODO_STATES, T
 import { paginate, paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
-import { noParams, route, type GroupRoutes } from '../../platform/http/route';
+import { noParams, route, type RoutesOf } from '../../platform/http/route';
 import { presentTodos } from '../presenters/todos';
+import type { catalog } from '../catalog';
 
 /** GitLab's `:todo_filters`, with `use :pagination`; `state` defaults to `pending`. */
 const listParams = z.object({
@@ -55,4 +56,4 @@ export const todoRoutes = {
       return noContent();
     },
   }),
-} satisfies GroupRoutes<'todos'>;
+} satisfies RoutesOf<typeof catalog.todos>;

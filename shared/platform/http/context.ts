@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { AccessToken } from '../../users/store/tokens';
 import type { User } from '../../users/store/users';
 import type { Logger } from '../logger';
-import type { RouteSpec } from '../../catalog';
+import type { RouteSpec } from './routing';
 import type { HttpResult } from './response';
 import type { PageLinkBase } from './pagination';
 

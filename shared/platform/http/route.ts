@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { GroupName, RouteKeyOf } from '../../catalog';
 import type { RouteDefinition } from './context';
 
 /**
@@ -20,6 +19,12 @@ export function route<S extends z.ZodType>(definition: RouteDefinition<S>): Rout
 /** The schema of a route without parameters. */
 export const noParams = z.object({});
 
-/** A slice of a group's routes; `createGroupHandler` checks that the slices add up to the whole group. */
+/** Any declared route, whatever its parameters. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type GroupRoutes<G extends GroupName> = Partial<Record<RouteKeyOf<G>, RouteDefinition<any>>>;
+export type AnyRoute = RouteDefinition<any>;
+
+/**
+ * Route definitions for some of the keys of a catalog slice (`typeof catalog.issues`):
+ * `createGroupHandler` checks that a group's tables add up to its whole slice.
+ */
+export type RoutesOf<Keys extends readonly string[]> = Partial<Record<Keys[number], AnyRoute>>;

@@ -15,9 +15,10 @@ import {
 import { NotFoundError } from '../../platform/http/errors';
 import { p, required } from '../../platform/http/params';
 import { created, noContent } from '../../platform/http/response';
-import { route, type GroupRoutes } from '../../platform/http/route';
+import { route, type RoutesOf } from '../../platform/http/route';
 import { presentProject } from '../presenters/projects';
 import { projectIdParam } from './params';
+import type { catalog } from '../catalog';
 
 const byId = z.object(projectIdParam);
 /** A project can be shared with a group at most as maintainer (owner is for groups). */
@@ -163,5 +164,5 @@ export const projectActionRoutes = {
       return { statusCode: 201 };
     },
   }),
-} satisfies GroupRoutes<'projects'>;
+} satisfies RoutesOf<typeof catalog.projects>;
 

@@ -14,11 +14,12 @@ import { NotFoundError } from '../../platform/http/errors';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
 import { created, ok } from '../../platform/http/response';
-import { route, type GroupRoutes } from '../../platform/http/route';
+import { route, type RoutesOf } from '../../platform/http/route';
 import { presentEvent } from '../presenters/events';
 import { presentProject, presentProjects } from '../presenters/projects';
 import { presentUserPublic } from '../../users/presenters/users';
 import { projectIdParam, projectListParams, projectSettingsParams } from './params';
+import type { catalog } from '../catalog';
 
 const nameOrPath = z
   .object({ ...projectSettingsParams, name: p.string(), path: p.string(), namespace_id: p.int() })
@@ -193,5 +194,5 @@ export const projectRoutes = {
       return ok(events, page.headers);
     },
   }),
-} satisfies GroupRoutes<'projects'>;
+} satisfies RoutesOf<typeof catalog.projects>;
 

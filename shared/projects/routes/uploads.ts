@@ -7,9 +7,10 @@ import { z } from 'zod';
 import { findProjectOrNotFound } from '../../auth/finders';
 import { storeUpload } from '../uploads';
 import { created } from '../../platform/http/response';
-import { route, type GroupRoutes } from '../../platform/http/route';
+import { route, type RoutesOf } from '../../platform/http/route';
 import { presentUpload } from '../presenters/uploads';
 import { uploadParams } from './upload-params';
+import type { catalog } from '../catalog';
 
 export const uploadRoutes = {
   'POST /projects/:id/uploads': route({
@@ -20,4 +21,4 @@ export const uploadRoutes = {
       return created(presentUpload(upload, `${namespace.fullPath}/${project.path}`));
     },
   }),
-} satisfies GroupRoutes<'uploads'>;
+} satisfies RoutesOf<typeof catalog.uploads>;

@@ -1,10 +1,11 @@
 /** Secondary emails of the current user (`/user/emails`) and, for admins, of any user. */
 import { deleteEmail, getEmail, listEmails } from '../store/emails';
 import { addEmail } from '../credentials';
-import type { GroupRoutes } from '../../platform/http/route';
+import type { RoutesOf } from '../../platform/http/route';
 import { presentEmail } from '../presenters/users';
 import { credentialRoutes } from './credential-routes';
 import { emailParams } from './params';
+import type { catalog } from '../catalog';
 
 export const emailRoutes = credentialRoutes('emails', 'email_id', {
   name: 'Email',
@@ -14,4 +15,4 @@ export const emailRoutes = credentialRoutes('emails', 'email_id', {
   add: (user, params) => addEmail(user, params.email),
   remove: deleteEmail,
   present: presentEmail,
-}) satisfies GroupRoutes<'users'>;
+}) satisfies RoutesOf<typeof catalog.users>;

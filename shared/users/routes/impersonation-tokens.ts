@@ -8,9 +8,10 @@ import { NotFoundError, ParamError } from '../../platform/http/errors';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
-import { route, type GroupRoutes } from '../../platform/http/route';
+import { route, type RoutesOf } from '../../platform/http/route';
 import { presentImpersonationToken } from '../presenters/users';
 import { withUserId } from './params';
+import type { catalog } from '../catalog';
 
 const tokenIdParam = { impersonation_token_id: required(p.int()) };
 const SCOPES = ['api', 'read_user'] as const;
@@ -71,4 +72,4 @@ export const impersonationTokenRoutes = {
       return noContent();
     },
   }),
-} satisfies GroupRoutes<'users'>;
+} satisfies RoutesOf<typeof catalog.users>;

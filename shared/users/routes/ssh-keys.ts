@@ -6,10 +6,11 @@ import { getUser } from '../store/users';
 import { addSshKey } from '../credentials';
 import { NotFoundError } from '../../platform/http/errors';
 import { ok } from '../../platform/http/response';
-import { route, type GroupRoutes } from '../../platform/http/route';
+import { route, type RoutesOf } from '../../platform/http/route';
 import { presentSshKey, presentSshKeyWithUser } from '../presenters/users';
 import { credentialRoutes } from './credential-routes';
 import { sshKeyParams, userIdParam } from './params';
+import type { catalog } from '../catalog';
 
 export const sshKeyRoutes = {
   ...credentialRoutes('keys', 'key_id', {
@@ -32,4 +33,4 @@ export const sshKeyRoutes = {
       return ok(presentSshKeyWithUser(key, owner));
     },
   }),
-} satisfies GroupRoutes<'users'>;
+} satisfies RoutesOf<typeof catalog.users>;

@@ -10,7 +10,7 @@ import { filteredCollection, paginate, paginationParams } from '../../platform/h
 import { readableProjects } from '../../projects/project-lists';
 import { p, required } from '../../platform/http/params';
 import { created, emptyOk, ok } from '../../platform/http/response';
-import { noParams, route, type GroupRoutes } from '../../platform/http/route';
+import { noParams, route, type RoutesOf } from '../../platform/http/route';
 import { presentEvent } from '../../projects/presenters/events';
 import {
   presentUserActivity,
@@ -21,6 +21,7 @@ import {
 } from '../presenters/users';
 import { userFromItem } from '../store/users';
 import { profileParams, userIdParam, withUserId } from './params';
+import type { catalog } from '../catalog';
 
 const sixMonthsAgo = () => {
   const date = new Date();
@@ -168,4 +169,4 @@ export const userRoutes = {
       return ok(page.items.map(presentUserActivity), page.headers);
     },
   }),
-} satisfies GroupRoutes<'users'>;
+} satisfies RoutesOf<typeof catalog.users>;

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createGroupHandler } from '../../shared/platform/group-handler';
+import { apiHandler, type GroupRouteTable } from '../../functions/api';
 import { ok } from '../../shared/platform/http/response';
 import { route } from '../../shared/platform/http/route';
 import { routeCatalog, type GroupName } from '../../shared/catalog';
 
 const stub = route({ params: z.object({}), handler: async () => ok({}) });
 
-describe('createGroupHandler', () => {
+describe('apiHandler', () => {
   it.each(Object.keys(routeCatalog) as GroupName[])('loads the %s handler, which implements its whole catalog', async (group) => {
     // Act: importing builds the handler, which checks its routes against the catalog.
     const module = (await import(`../../functions/${group}/handler.ts`)) as { handler: unknown };
@@ -17,9 +17,9 @@ describe('createGroupHandler', () => {
 
   it('refuses a group whose routes do not match the catalog', () => {
     // Prepare: a route key that is not in the catalog, and one missing.
-    const routes = { 'GET /versions': stub } as unknown as Parameters<typeof createGroupHandler<'meta'>>[1];
+    const routes = { 'GET /versions': stub } as unknown as GroupRouteTable<'meta'>;
     // Act / Assess
-    expect(() => createGroupHandler('meta', routes)).toThrow(
+    expect(() => apiHandler('meta', routes)).toThrow(
       "group 'meta' does not implement its catalog: missing [GET /version], extra [GET /versions]",
     );
   });

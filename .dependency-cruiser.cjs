@@ -1,0 +1,69 @@
+/**
+ * The house rules of the code base, checked by `npm test` (`npm run check:boundaries`).
+ * See README "Architecture": a feature is one folder under shared/, reached by other features only
+ * through its index.ts; its routes/ are reached only by the Lambda entries in functions/; the
+ * platform (shared/platform) knows no feature; nothing in shared/ or functions/ reaches infra/.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import circles (type-only imports excepted: they vanish at run time).',
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'platform-knows-no-feature',
+      severity: 'error',
+      comment: 'shared/platform is what every feature uses; it imports nothing of a feature, not even a type.',
+      from: { path: '^shared/platform/' },
+      to: { path: '^shared/', pathNot: '^shared/platform/' },
+    },
+    {
+      name: 'features-meet-at-index',
+      severity: 'error',
+      comment: "A feature reaches another feature only through that feature's index.ts.",
+      from: { path: '^shared/([^/]+)/' },
+      to: { path: '^shared/[^/]+/', pathNot: ['^shared/$1/', '^shared/platform/', '^shared/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'routes-are-entry-points',
+      severity: 'error',
+      comment: "A feature's routes/ (its HTTP slice) is imported only by the Lambda entries in functions/ and by its own routes.",
+      from: { path: '^(shared|infra|bin)/', pathNot: '^shared/([^/]+)/routes/' },
+      to: { path: '^shared/[^/]+/routes/' },
+    },
+    {
+      name: 'code-does-not-reach-infra',
+      severity: 'error',
+      comment: 'Handlers and features never import infrastructure code (CDK constructs, the local runtime) or tests.',
+      from: { path: '^(shared|functions)/' },
+      to: { path: '^(infra|bin|test)/' },
+    },
+    {
+      name: 'production-code-uses-production-dependencies',
+      severity: 'error',
+      comment: 'What is bundled into Lambda imports only dependencies, never devDependencies.',
+      from: { path: '^(shared|functions)/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-unresolvable',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|\\.data|cdk\\.out)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.json'] },
+    reporterOptions: {
+      dot: { collapsePattern: '^(shared/[^/]+|functions/[^/]+|infra/[^/]+|test/[^/]+)/' },
+    },
+  },
+};

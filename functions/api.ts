@@ -1,0 +1,16 @@
+/**
+ * The composition root of the API functions: the platform's group handler, the route catalog's
+ * declaration of the group, and the users feature's authentication. Every
+ * `functions/<group>/handler.ts` is one call of {@link apiHandler}.
+ */
+import { routeCatalog, routePrefix, type GroupName, type RouteKeyOf } from '../shared/catalog';
+import { createGroupHandler } from '../shared/platform/group-handler';
+import type { AnyRoute } from '../shared/platform/http/route';
+import { authenticate, trackActivity } from '../shared/users';
+
+/** Exactly the routes of one group, each implemented. */
+export type GroupRouteTable<G extends GroupName> = { [K in RouteKeyOf<G>]: AnyRoute };
+
+export function apiHandler<G extends GroupName>(group: G, routes: GroupRouteTable<G>) {
+  return createGroupHandler({ group, prefix: routePrefix(group), keys: routeCatalog[group] as readonly RouteKeyOf<G>[] }, routes, [authenticate(), trackActivity()]);
+}

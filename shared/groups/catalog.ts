@@ -1,0 +1,12 @@
+/** The groups feature's slice of the route catalog, by endpoint group (`shared/catalog.ts` assembles the whole). */
+export const catalog = {
+  groups: [
+    'GET /groups',
+    'POST /groups',
+    'GET /groups/:id',
+    'PUT /groups/:id',
+    'DELETE /groups/:id',
+    'GET /groups/:id/projects',
+    'GET /namespaces',
+  ],
+} as const;

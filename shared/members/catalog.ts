@@ -1,0 +1,15 @@
+/** The members feature's slice of the route catalog, by endpoint group (`shared/catalog.ts` assembles the whole). */
+export const catalog = {
+  members: [
+    'GET /groups/:id/members',
+    'POST /groups/:id/members',
+    'GET /groups/:id/members/:user_id',
+    'PUT /groups/:id/members/:user_id',
+    'DELETE /groups/:id/members/:user_id',
+    'GET /projects/:id/members',
+    'POST /projects/:id/members',
+    'GET /projects/:id/members/:user_id',
+    'PUT /projects/:id/members/:user_id',
+    'DELETE /projects/:id/members/:user_id',
+  ],
+} as const;

@@ -1,0 +1,35 @@
+/** The projects feature's slice of the route catalog, by endpoint group (`shared/catalog.ts` assembles the whole). */
+export const catalog = {
+  projects: [
+    'GET /projects',
+    'POST /projects',
+    'GET /projects/search/:query',
+    'POST /projects/user/:user_id',
+    'GET /projects/:id',
+    'PUT /projects/:id',
+    'DELETE /projects/:id',
+    'GET /projects/:id/users',
+    'GET /projects/:id/events',
+    'POST /projects/:id/star',
+    'POST /projects/:id/unstar',
+    'POST /projects/:id/archive',
+    'POST /projects/:id/unarchive',
+    'POST /projects/:id/fork',
+    'DELETE /projects/:id/fork',
+    'POST /projects/:id/fork/:forked_from_id',
+    'POST /projects/:id/share',
+    'DELETE /projects/:id/share/:group_id',
+    'POST /projects/:id/housekeeping',
+  ],
+  uploads: [
+    'POST /projects/:id/uploads',
+  ],
+  /**
+   * Outside the API: `/:namespace/:project/uploads/:secret/:filename` (uploaded files). The
+   * namespace may be nested, so this is one greedy resource at the root; API Gateway also sends
+   * it every GET that no other resource matches, and the handler answers those with the 404.
+   */
+  web: [
+    'GET /:path+',
+  ],
+} as const;

@@ -1,0 +1,59 @@
+/**
+ * GitLab's web routes outside `/api/v4`; today one: uploaded files,
+ * `GET /:namespace/:project/uploads/:secret/:filename` (the namespace may be nested).
+ *
+ * The catalog declares it as the greedy root resource `/{path+}`, so API Gateway also sends here
+ * every GET no other resource matches. Those answer the gateway's own 404
+ * (`{"error":"404 Not Found"}`) before anything else runs, so an unknown route never turns into a
+ * 401 because of a bad token.
+ */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { z } from 'zod';
+import type { User } from '../../users/store/users';
+import { findProjectOrNotFound } from '../../auth/finders';
+import { contentDispositionFor, findUpload, parseUploadPath, readUpload } from '../../projects/uploads';
+import { NotFoundError, RouteNotFoundError } from '../../platform/http/errors';
+import { p, required } from '../../platform/http/params';
+import { route, type RoutesOf } from '../../platform/http/route';
+import type { catalog } from '../catalog';
+
+/** Internal: the project (404 `{"message":"404 Not Found"}` when the caller cannot read it, as GitLab's web 404). */
+async function findReadableProject(projectPath: string, user: User | null) {
+  try {
+    return (await findProjectOrNotFound(projectPath, user)).project;
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new NotFoundError();
+    throw error;
+  }
+}
+
+export const webRoutes = {
+  'GET /:path+': route({
+    anonymous: true,
+    params: z.object({ path: required(p.string()) }),
+    handler: async ({ params, user }) => {
+      const address = parseUploadPath(params.path);
+      if (!address) throw new RouteNotFoundError();
+      const project = await findReadableProject(address.projectPath, user);
+      const upload = await findUpload(project.id, address.secret, address.filename);
+      const data = upload && (await readUpload(upload));
+      if (!upload || !data) throw new NotFoundError();
+      return {
+        statusCode: 200,
+        binary: { data, contentType: upload.contentType },
+        headers: { 'Content-Disposition': contentDispositionFor(upload.filename), 'X-Content-Type-Options': 'nosniff' },
+      };
+    },
+  }),
+} satisfies RoutesOf<typeof catalog.web>;
+
+/** Whether the request's greedy path is a well-formed upload address (anything else is the gateway's 404). */
+export function isUploadAddress(event: APIGatewayProxyEvent): boolean {
+  const raw = event.pathParameters?.path;
+  if (!raw) return false;
+  try {
+    return parseUploadPath(decodeURIComponent(raw)) !== undefined;
+  } catch {
+    return false;
+  }
+}

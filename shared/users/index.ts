@@ -1,0 +1,1 @@
+export { authenticate, trackActivity } from './authenticate';
