@@ -4,11 +4,11 @@
  * the project is shared with (capped at the share's `group_access`), and ownership of the
  * personal namespace (50). Expired memberships and shares give nothing. One BatchGetItem.
  */
-import { OWNER, activeMemberships } from '../members/store/members';
+import { OWNER, activeMemberships } from './store/memberships';
 import type { MemberSource } from '../platform/dynamo/keys';
-import type { Namespace } from '../groups/store/namespaces';
-import type { Project } from '../projects/store/projects';
-import type { User } from '../users/store/users';
+import type { Namespace } from '../groups';
+import type { Project } from '../projects';
+import type { User } from '../users';
 
 export interface ProjectAccess {
   /** Effective level (0 = none). */

@@ -3,9 +3,9 @@
  * or `authorize(user, 'archive_project', project)` and the `find…OrNotFound` helpers; they never
  * compare roles or access levels inline.
  */
-import type { Namespace } from '../groups/store/namespaces';
-import type { Project } from '../projects/store/projects';
-import type { User } from '../users/store/users';
+import type { Namespace } from '../groups';
+import type { Project } from '../projects';
+import type { User } from '../users';
 import { ForbiddenError, UnauthorizedError } from '../platform/http/errors';
 import type { ProjectAccess } from './access';
 

@@ -8,38 +8,22 @@
  * refusals to GitLab's answers.
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { projectAccessForMany } from '../auth/access';
-import { can, isAdmin, type ProjectSubject } from '../auth/policy';
+import { projectAccessForMany } from '../auth';
+import { can, isAdmin, type ProjectSubject } from '../auth';
 import { config } from '../platform/config';
 import { getMany } from '../platform/dynamo/batch';
 import { db } from '../platform/dynamo/client';
 import { nextId } from '../platform/dynamo/counters';
 import { collections, keys } from '../platform/dynamo/keys';
-import { OWNER, isMembershipActive, membershipFromItem, type Membership } from '../members/store/members';
-import {
-  finishPathMove,
-  getNamespace,
-  getNamespaces,
-  insertGroup,
-  markGroupDeleting,
-  moveNamespacePath,
-  namespaceFromItem,
-  readNamespaceRecord,
-  removeGroupRecord,
-  subgroupIds,
-  updateGroupSettings,
-  visibilityRank,
-  type GroupWriteResult,
-  type Namespace,
-  type Visibility,
-} from './store/namespaces';
-import { projectFromItem, type Project } from '../projects/store/projects';
+import { OWNER, isMembershipActive, membershipFromItem, type Membership } from '../auth';
+import { finishPathMove, getNamespace, getNamespaces, insertGroup, markGroupDeleting, moveNamespacePath, namespaceFromItem, readNamespaceRecord, removeGroupRecord, subgroupIds, updateGroupSettings, visibilityRank, type GroupWriteResult, type Namespace, type Visibility } from './store/namespaces';
+import { projectFromItem, type Project } from '../projects';
 import { queryCollection, type Item } from '../platform/dynamo/query';
-import type { User } from '../users/store/users';
+import type { User } from '../users';
 import { ConflictError, NotFoundError, ParamError, ValidationError } from '../platform/http/errors';
 import { paginate, paginateArray, type Page, type PageLinkBase, type PaginationParams } from '../platform/http/pagination';
-import { listProjects } from '../projects/project-lists';
-import { deleteProject, unshareProject } from '../projects/projects';
+import { listProjects } from '../projects';
+import { deleteProject, unshareProject } from '../projects';
 import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, reservedPathMessage } from './namespace-paths';
 
 /** Settings as the API names them (`POST /groups`, `PUT /groups/:id`). */

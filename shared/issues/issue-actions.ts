@@ -3,11 +3,11 @@
  * track time (GitLab's `Subscribable`, `TodoService#mark_todo`, `TimeTrackable`). Every action
  * first finds the issue as the caller may see it (404 otherwise, confidential rules included).
  */
-import { can, type ProjectSubject } from '../auth/policy';
+import { can, type ProjectSubject } from '../auth';
 import { setSubscription, subscriptionOf } from './store/issue-subscriptions';
 import { updateIssueTime, withTimeChange, type TimeChange, type TrackedIssue } from './store/issue-time';
 import { insertPendingTodo, type Todo } from './store/todos';
-import type { User } from '../users/store/users';
+import type { User } from '../users';
 import { ConflictError, ForbiddenError, NotModifiedError, ValidationError } from '../platform/http/errors';
 import { findIssueOrNotFound, issueSideEffects } from './issues';
 import { isAuthorOrAssignee } from './subscriptions';

@@ -4,21 +4,21 @@
  * cannot read the project is ignored; `created_at`/`updated_at` only from owners and admins), the
  * state machine (`close`, `reopen`), soft deletion, and the list sources of `IssuesFinder`.
  */
-import { projectAccessFor, projectAccessForMany } from '../auth/access';
-import { can, canReadIssue, canUpdateIssue, type ProjectSubject } from '../auth/policy';
+import { projectAccessFor, projectAccessForMany } from '../auth';
+import { can, canReadIssue, canUpdateIssue, type ProjectSubject } from '../auth';
 import { byKey, getMany } from '../platform/dynamo/batch';
 import { nextId, nextIds } from '../platform/dynamo/counters';
-import { prepareEvent, type NewEvent } from '../projects/store/events';
-import { prepareHookEvent } from '../hooks/store/hook-events';
+import { prepareEvent, type NewEvent } from '../projects';
+import { prepareHookEvent } from '../hooks';
 import { getIssue, insertIssue, issueFromItem, replaceIssue, writeIssues, type Issue, type IssueState, type TransactItem } from './store/issues';
 import { collections, keys, type Collection, type IssueOrderBy } from '../platform/dynamo/keys';
 import { findLabelByName, getLabel, listLabels } from './store/labels';
 import { getMilestone, listMilestones } from './store/milestones';
-import { namespaceFromItem, type Namespace } from '../groups/store/namespaces';
+import { namespaceFromItem, type Namespace } from '../groups';
 import { listIssueNotes, notePut, putNotes, removeNotes, type Note } from './store/notes';
-import { projectFromItem, type Project } from '../projects/store/projects';
+import { projectFromItem, type Project } from '../projects';
 import { queryCollection, type Item } from '../platform/dynamo/query';
-import { getUser, type User } from '../users/store/users';
+import { getUser, type User } from '../users';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../platform/http/errors';
 import { filteredCollection, type StreamSource } from '../platform/http/pagination';
 import { ensureLabels } from './labels';

@@ -7,17 +7,8 @@
  * stricter rule because clients (and `ensureLabels`) treat names typed in another case as the
  * same label.
  */
-import {
-  deleteLabel,
-  findLabelByName,
-  getLabel,
-  insertLabel,
-  listLabels,
-  updateLabel,
-  type Label,
-  type LabelFields,
-} from './store/labels';
-import type { Project } from '../projects/store/projects';
+import { deleteLabel, findLabelByName, getLabel, insertLabel, listLabels, updateLabel, type Label, type LabelFields } from './store/labels';
+import type { Project } from '../projects';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/http/errors';
 
 /** GitLab's `Label::DEFAULT_COLOR`, given to labels created implicitly (an issue naming a new label). */

@@ -7,17 +7,7 @@
  * ({@link findMilestoneByTitle}).
  */
 import { nextId } from '../platform/dynamo/counters';
-import {
-  getMilestone,
-  getMilestoneIdByTitle,
-  insertMilestone,
-  listMilestones,
-  removeMilestone,
-  replaceMilestone,
-  type Milestone,
-  type MilestoneFields,
-  type MilestoneState,
-} from './store/milestones';
+import { getMilestone, getMilestoneIdByTitle, insertMilestone, listMilestones, removeMilestone, replaceMilestone, type Milestone, type MilestoneFields, type MilestoneState } from './store/milestones';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/http/errors';
 
 export const MAX_TITLE_LENGTH = 255;

@@ -6,18 +6,18 @@
  * transactions (`domain/issues.ts`), are not counted in `user_notes_count`, and cannot be edited or
  * deleted (GitLab: a system note is not `editable?`).
  */
-import { can, isAdmin, type ProjectSubject } from '../auth/policy';
+import { can, isAdmin, type ProjectSubject } from '../auth';
 import { nextId } from '../platform/dynamo/counters';
-import { prepareEvent } from '../projects/store/events';
-import { prepareHookEvent } from '../hooks/store/hook-events';
+import { prepareEvent } from '../projects';
+import { prepareHookEvent } from '../hooks';
 import { recordParticipant } from './store/issue-subscriptions';
 import type { Issue } from './store/issues';
 import { collections } from '../platform/dynamo/keys';
 import { getNote, insertNote, listIssueNotes, noteFromItem, removeNote, updateNoteBody, type Note, type NoteWriteFailure } from './store/notes';
-import type { User } from '../users/store/users';
+import type { User } from '../users';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../platform/http/errors';
 import type { CollectionSource } from '../platform/http/pagination';
-import { presentUserPublic } from '../users/presenters/users';
+import { presentUserPublic } from '../users';
 import { findIssueOrNotFound } from './issues';
 
 /** GitLab's `Note` body limit. */

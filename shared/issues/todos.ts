@@ -7,15 +7,15 @@
  * readable, the issue not deleted, and a confidential issue readable to them. GitLab eventually
  * deletes such todos (`Todos::Destroy::*`); here they are left out when read.
  */
-import { canReadIssue, type ProjectSubject } from '../auth/policy';
+import { canReadIssue, type ProjectSubject } from '../auth';
 import { byKey, getMany } from '../platform/dynamo/batch';
 import type { TrackedIssue } from './store/issue-time';
 import { issueFromItem } from './store/issues';
 import { collections, keys } from '../platform/dynamo/keys';
-import { getNamespace } from '../groups/store/namespaces';
+import { getNamespace } from '../groups';
 import { isId } from '../platform/dynamo/query';
 import { findUserTodo, markAllTodosDone, markTodoDone, todoFromItem, type Todo, type TodoState } from './store/todos';
-import { getUser, type User } from '../users/store/users';
+import { getUser, type User } from '../users';
 import { RecordNotFoundError } from '../platform/http/errors';
 import { filteredCollection, type StreamSource } from '../platform/http/pagination';
 import { projectSubjects } from './issues';

@@ -13,13 +13,13 @@
  */
 import { config } from '../platform/config';
 import { byKey, getMany } from '../platform/dynamo/batch';
-import { recordEvent } from '../projects/store/events';
+import { recordEvent } from '../projects';
 import { collections, keys, type MemberSource } from '../platform/dynamo/keys';
-import { OWNER, membershipFromItem, ownerCountUpdate, putNewMembership, type Membership } from './store/members';
-import { projectIsLive } from '../projects/store/projects';
+import { OWNER, membershipFromItem, ownerCountUpdate, putNewMembership, type Membership } from '../auth';
+import { projectIsLive } from '../projects';
 import { queryAll, queryCollection } from '../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../platform/dynamo/transactions';
-import { userFromItem, userIsLive, type User } from '../users/store/users';
+import { userFromItem, userIsLive, type User } from '../users';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../platform/http/errors';
 import { paginateArray, type Page, type PageLinkBase, type PaginationParams } from '../platform/http/pagination';
 

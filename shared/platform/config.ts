@@ -14,7 +14,16 @@ export interface Config {
   s3ForcePathStyle: boolean;
   version: string;
   revision: string;
+  /** `LOG_LEVEL`: the least severe level written (`debug`, `info`, `warn`, `error`); `info` otherwise. */
+  logLevel: LogLevel;
+  /** `SERVICE_NAME` (or the stack's `POWERTOOLS_SERVICE_NAME`): the `service` of every log line. */
+  serviceName: string;
+  /** `MAX_BODY_BYTES`: the largest request body accepted (413 above); API Gateway's own limit is 10 MB. */
+  maxBodyBytes: number;
 }
+
+/** Log levels, least severe first. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 let cached: Config | undefined;
 
@@ -26,6 +35,9 @@ export function config(): Config {
     s3ForcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
     version: process.env.APP_VERSION ?? '9.1.0-serverless',
     revision: process.env.APP_REVISION ?? 'unknown',
+    logLevel: (['debug', 'info', 'warn', 'error'] as const).find((level) => level === process.env.LOG_LEVEL?.toLowerCase()) ?? 'info',
+    serviceName: process.env.SERVICE_NAME || process.env.POWERTOOLS_SERVICE_NAME || 'project-hosting',
+    maxBodyBytes: Number(process.env.MAX_BODY_BYTES) > 0 ? Number(process.env.MAX_BODY_BYTES) : 10 * 1024 * 1024,
   };
   return cached;
 }

@@ -8,15 +8,15 @@
  * see and by the request's filters. Ordering by id (= `created_at`) streams, so a page costs what
  * it returns plus what filters drop; other orders sort a bounded candidate set in memory.
  */
-import { projectAccessForMany } from '../auth/access';
-import { can, isAdmin, type ProjectSubject } from '../auth/policy';
+import { projectAccessForMany } from '../auth';
+import { can, isAdmin, type ProjectSubject } from '../auth';
 import { getMany } from '../platform/dynamo/batch';
 import { collections, pad, type Collection } from '../platform/dynamo/keys';
-import { namespaceFromItem, type Namespace, type Visibility } from '../groups/store/namespaces';
+import { namespaceFromItem, type Namespace, type Visibility } from '../groups';
 import { projectFromItem, type Project } from './store/projects';
 import { queryCollection } from '../platform/dynamo/query';
 import { keys } from '../platform/dynamo/keys';
-import type { User } from '../users/store/users';
+import type { User } from '../users';
 import { ParamError } from '../platform/http/errors';
 import { paginate, paginateArray, type Page, type PageLinkBase, type PaginationParams, type StreamEntry } from '../platform/http/pagination';
 

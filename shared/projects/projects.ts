@@ -6,7 +6,7 @@
  */
 import { DeleteObjectsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { ProjectSubject } from '../auth/policy';
+import type { ProjectSubject } from '../auth';
 import { config } from '../platform/config';
 import { randomBytes } from 'node:crypto';
 import { sealSecret } from '../platform/crypto/secret-box';
@@ -16,21 +16,14 @@ import { ifConditionHolds } from '../platform/dynamo/conditional';
 import { nextId } from '../platform/dynamo/counters';
 import { recordEvent } from './store/events';
 import { collections, indexKeys, keys, type Key } from '../platform/dynamo/keys';
-import type { Namespace } from '../groups/store/namespaces';
-import {
-  getProject,
-  markProjectDeleting,
-  projectCounterUpdate,
-  projectToItem,
-  type Project,
-  type ProjectSettings,
-  type ProjectShare,
-} from './store/projects';
+import type { Namespace } from '../groups';
+import { getProject, markProjectDeleting, projectCounterUpdate, projectToItem, type Project, type ProjectSettings, type ProjectShare } from './store/projects';
 import { queryCollection } from '../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../platform/dynamo/transactions';
-import { putClaim, type User } from '../users/store/users';
+import { putClaim } from '../platform/dynamo/items';
+import type { User } from '../users';
 import { ApiError, ConflictError, NotFoundError, NotModifiedError, ValidationError } from '../platform/http/errors';
-import { reservedPathMessage } from '../groups/namespace-paths';
+import { reservedPathMessage } from '../groups';
 
 const table = () => config().tableName;
 

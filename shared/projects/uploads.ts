@@ -19,7 +19,7 @@ import { keys } from '../platform/dynamo/keys';
 import { projectIsLive, type Project } from './store/projects';
 import type { Item } from '../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../platform/dynamo/transactions';
-import type { User } from '../users/store/users';
+import type { User } from '../users';
 import type { UploadedFile } from '../platform/http/context';
 import { NotFoundError, PayloadTooLargeError } from '../platform/http/errors';
 

@@ -1,7 +1,10 @@
 import type { ApiMiddleware, ApiRequest, Authentication } from '../platform/http/context';
 import { ForbiddenError, InsufficientScopeError, NotFoundError, UnauthorizedError } from '../platform/http/errors';
-import { findTokenBySecret, isTokenActive } from './store/tokens';
+import { findTokenBySecret, isTokenActive, type AccessToken } from './store/tokens';
 import { findUserByUsername, getUser, recordActivity, type User } from './store/users';
+
+/** The scopes a route accepts unless it says otherwise. */
+const DEFAULT_SCOPES = ['api'] as const;
 
 /** The token presented by `PRIVATE-TOKEN`, `Authorization: Bearer` or the `private_token` parameter. */
 function presentedSecret(request: ApiRequest): string | undefined {
@@ -26,7 +29,8 @@ async function findSudoTarget(identifier: string): Promise<User> {
 /**
  * Authenticates the caller. An unknown, revoked or expired token, or a blocked owner, is a 401
  * even on routes that allow anonymous reads (a bad credential is never silently ignored).
- * Scopes: `api` allows everything; `read_user` only GET requests of the users group.
+ * Scopes: each route declares the scopes it accepts (`authentication.scopes`, default `api`);
+ * `read_user` is accepted by the users group's GET routes.
  * `sudo` lets an admin's personal token act as another user.
  */
 export function authenticate(): ApiMiddleware {
@@ -47,11 +51,10 @@ export function authenticate(): ApiMiddleware {
       throw new UnauthorizedError();
     }
     const { token, user } = found;
-    if (!token.scopes.includes('api')) {
-      const readUserAllowed =
-        token.scopes.includes('read_user') && request.event.httpMethod === 'GET' && route.spec.group === 'users';
-      if (!readUserAllowed) throw new InsufficientScopeError('api');
-    }
+    const kinds = route.definition.authentication?.tokens;
+    if (kinds && !kinds.includes(token.impersonation ? 'impersonation' : 'personal')) throw new UnauthorizedError();
+    const accepted = route.definition.authentication?.scopes ?? DEFAULT_SCOPES;
+    if (!accepted.some((scope) => token.scopes.includes(scope))) throw new InsufficientScopeError('api');
 
     let auth: Authentication = { user, token, secret };
     if (sudo !== undefined) {
@@ -81,4 +84,11 @@ export function trackActivity(): ApiMiddleware {
     }
   };
   return { before: trackActivityBefore };
+}
+
+declare module '../platform/http/context' {
+  /** The caller of a route is a user of this feature. */
+  interface Caller extends User {}
+  /** The credential a caller presented is one of the user's access tokens. */
+  interface Credential extends AccessToken {}
 }

@@ -11,27 +11,12 @@ import { collections, type Key } from '../platform/dynamo/keys';
 import { queryCollection } from '../platform/dynamo/query';
 import { TransactionConditionFailed } from '../platform/dynamo/transactions';
 import { paginate, paginateArray, type Page, type PageLinkBase, type PaginationParams } from '../platform/http/pagination';
-import {
-  addedClaims,
-  findUserByIdentity,
-  findUserByUsername,
-  getUserRecord,
-  insertUser,
-  markUserDeleting,
-  removeUser,
-  replaceUser,
-  userClaims,
-  userFromItem,
-  userStats,
-  type Identity,
-  type User,
-  type UserState,
-} from './store/users';
-import { getProject, projectFromItem } from '../projects/store/projects';
+import { addedClaims, findUserByIdentity, findUserByUsername, getUserRecord, insertUser, markUserDeleting, removeUser, replaceUser, userClaims, userFromItem, userStats, type Identity, type User, type UserState } from './store/users';
+import { getProject, projectFromItem } from '../projects';
 import { ApiError, ConflictError, NotModifiedError, ValidationError } from '../platform/http/errors';
-import { removeAllMembershipsOf } from '../members/members';
-import { deleteProject, unstarProject } from '../projects/projects';
-import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, reservedPathMessage } from '../groups/namespace-paths';
+import { removeAllMembershipsOf } from '../members';
+import { deleteProject, unstarProject } from '../projects';
+import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, reservedPathMessage } from '../groups';
 
 export const DEFAULT_PROJECTS_LIMIT = 100000;
 

@@ -13,15 +13,7 @@ import { openSecret } from '../../shared/platform/crypto/secret-box';
 import { cancelled } from '../support/mocked-table';
 import { resetConfig } from '../../shared/platform/config';
 import { setClients } from '../../shared/platform/dynamo/client';
-import {
-  DEFAULT_HOOK_TRIGGERS,
-  deleteHook,
-  insertHook,
-  openHookToken,
-  updateHook,
-  type HookSettings,
-  type ProjectHook,
-} from '../../shared/hooks/store/hooks';
+import { DEFAULT_HOOK_TRIGGERS, deleteHook, insertHook, openHookToken, updateHook, type HookSettings, type ProjectHook } from '../../shared/hooks/store/hooks';
 import { presentHook } from '../../shared/hooks/presenters/hooks';
 import { HOOK_FIELDS } from '../support/records';
 

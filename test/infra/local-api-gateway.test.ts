@@ -1,16 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildProxyEvent,
-  createApiServer,
-  matchRoute,
-  parseQuery,
-  responseHeaders,
-  splitUrl,
-  type LocalRequest,
-  type RouteMatch,
-} from '../../infra/local/api-gateway';
+import { buildProxyEvent, createApiServer, matchRoute, parseQuery, responseHeaders, splitUrl, type LocalRequest, type RouteMatch } from '../../infra/local/api-gateway';
 import { allRoutes, parseRouteKey } from '../../shared/catalog';
 
 function request(overrides: Partial<LocalRequest> = {}): LocalRequest {

@@ -18,16 +18,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../shared/platform/config';
 import { setClients } from '../../shared/platform/dynamo/client';
 import { indexKeys, keys, type MemberSource } from '../../shared/platform/dynamo/keys';
-import { membershipToItem, type Membership } from '../../shared/members/store/members';
+import { membershipToItem, type Membership } from '../../shared/auth/store/memberships';
 import type { Item } from '../../shared/platform/dynamo/query';
-import {
-  LAST_OWNER_REASON,
-  addMember,
-  ownerCountDelta,
-  removeAllMembershipsOf,
-  removeMember,
-  updateMember,
-} from '../../shared/members/members';
+import { LAST_OWNER_REASON, addMember, ownerCountDelta, removeAllMembershipsOf, removeMember, updateMember } from '../../shared/members/members';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../shared/platform/http/errors';
 import type { User } from '../../shared/users/store/users';
 

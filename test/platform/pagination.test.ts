@@ -8,15 +8,7 @@ import { setClients } from '../../shared/platform/dynamo/client';
 import { collections, indexKeys, keys } from '../../shared/platform/dynamo/keys';
 import type { Item } from '../../shared/platform/dynamo/query';
 import { ParamError } from '../../shared/platform/http/errors';
-import {
-  decodeCursor,
-  encodeCursor,
-  paginate,
-  paginateArray,
-  paginationParams,
-  type PageLinkBase,
-  type PaginationParams,
-} from '../../shared/platform/http/pagination';
+import { decodeCursor, encodeCursor, paginate, paginateArray, paginationParams, type PageLinkBase, type PaginationParams } from '../../shared/platform/http/pagination';
 import { parseParams } from '../../shared/platform/http/params';
 
 const BASE = 'http://localhost:3000/api/v4/users';

@@ -4,14 +4,7 @@ import { join } from 'node:path';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ensureKeyFile,
-  openSecret,
-  resetSecretBox,
-  SecretBoxConfigError,
-  SecretBoxOpenError,
-  sealSecret,
-} from '../../shared/platform/crypto/secret-box';
+import { ensureKeyFile, openSecret, resetSecretBox, SecretBoxConfigError, SecretBoxOpenError, sealSecret } from '../../shared/platform/crypto/secret-box';
 
 const secretsMock = mockClient(SecretsManagerClient);
 const ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:SecretBoxKey-abc';

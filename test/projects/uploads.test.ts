@@ -15,18 +15,7 @@ import { keys } from '../../shared/platform/dynamo/keys';
 import type { Project } from '../../shared/projects/store/projects';
 import type { User } from '../../shared/users/store/users';
 import { deleteProject } from '../../shared/projects/projects';
-import {
-  contentDispositionFor,
-  contentTypeFor,
-  extensionOf,
-  findUpload,
-  markdownLink,
-  markdownName,
-  maxUploadBytes,
-  parseUploadPath,
-  sanitizeFilename,
-  storeUpload,
-} from '../../shared/projects/uploads';
+import { contentDispositionFor, contentTypeFor, extensionOf, findUpload, markdownLink, markdownName, maxUploadBytes, parseUploadPath, sanitizeFilename, storeUpload } from '../../shared/projects/uploads';
 import { NotFoundError, PayloadTooLargeError } from '../../shared/platform/http/errors';
 import { presentUpload } from '../../shared/projects/presenters/uploads';
 

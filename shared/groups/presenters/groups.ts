@@ -3,11 +3,11 @@
  * (single group, with its projects) and Namespace. `full_name` needs the names of a group's
  * ancestors: {@link presentGroups} loads those of a whole page in one BatchGetItem.
  */
-import type { ProjectSubject } from '../../auth/policy';
+import type { ProjectSubject } from '../../auth';
 import { config } from '../../platform/config';
 import { getNamespaces, type Namespace } from '../store/namespaces';
-import type { User } from '../../users/store/users';
-import { presentProjects } from '../../projects/presenters/projects';
+import type { User } from '../../users';
+import { presentProjects } from '../../projects';
 
 /** Ancestor groups by id, to build `full_name`. */
 export type AncestorNames = Map<number, Namespace>;

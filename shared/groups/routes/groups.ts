@@ -1,14 +1,14 @@
 /** Groups: list, create, read (with projects), update, delete, and a group's projects. */
 import { z } from 'zod';
-import { authorize, isAdmin } from '../../auth/policy';
-import { findGroupOrNotFound } from '../../auth/finders';
+import { authorize, isAdmin } from '../../auth';
+import { findGroupOrNotFound } from '../finders';
 import { createGroup, deleteGroup, groupDetailProjects, listGroups, updateGroup } from '../groups';
-import { listProjects } from '../../projects/project-lists';
+import { listProjects } from '../../projects';
 import { p, required } from '../../platform/http/params';
 import { created, ok, type HttpResult } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { presentGroupDetail, presentGroups } from '../presenters/groups';
-import { presentProjects } from '../../projects/presenters/projects';
+import { presentProjects } from '../../projects';
 import { groupIdParam, groupListParams, groupProjectsParams, groupSettingsParams, withGroupId } from './params';
 import type { catalog } from '../catalog';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GROUP_ACCESS_LEVELS } from '../../members/store/members';
+import { GROUP_ACCESS_LEVELS } from '../../auth';
 import { VISIBILITIES } from '../store/namespaces';
 import { paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';

@@ -7,11 +7,11 @@ import { config } from '../../platform/config';
 import { getMany } from '../../platform/dynamo/batch';
 import { markDeleting } from '../../platform/dynamo/conditional';
 import { collections, indexKeys, keys } from '../../platform/dynamo/keys';
-import { putNewMembership, type Membership } from '../../members/store/members';
+import { putNewMembership, type Membership } from '../../auth';
 import { queryAll, type Item, getItem, isId } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
-import { entityFields } from '../../users/store/children';
-import { putClaim } from '../../users/store/users';
+import { entityFields } from '../../platform/dynamo/items';
+import { putClaim } from '../../platform/dynamo/items';
 
 export type Visibility = 'private' | 'internal' | 'public';
 export const VISIBILITIES = ['private', 'internal', 'public'] as const;

@@ -18,16 +18,16 @@
  * - A label or milestone that is not in the context (deleted since) is left out / `null`.
  */
 import { config } from '../../platform/config';
-import type { Issue } from '../../issues/store/issues';
-import type { Label } from '../../issues/store/labels';
-import type { Note } from '../../issues/store/notes';
-import type { User } from '../../users/store/users';
-import type { Namespace } from '../../groups/store/namespaces';
-import type { Project } from '../../projects/store/projects';
-import type { Milestone } from '../../issues/store/milestones';
-import { formatTotal, presentTimeStats, type TimeTracked } from '../../issues/time-tracking';
-import { issueWebUrl } from '../../issues/presenters/issues';
-import { sshHost, webUrlOf } from '../../projects/presenters/projects';
+import type { Issue } from '../../issues';
+import type { Label } from '../../issues';
+import type { Note } from '../../issues';
+import type { User } from '../../users';
+import type { Namespace } from '../../groups';
+import type { Project } from '../../projects';
+import type { Milestone } from '../../issues';
+import { formatTotal, presentTimeStats, type TimeTracked } from '../../issues';
+import { issueWebUrl } from '../../issues';
+import { sshHost, webUrlOf } from '../../projects';
 
 /** What the payloads show besides the issue and note themselves, loaded by the caller. */
 export interface HookContext {

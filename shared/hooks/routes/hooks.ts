@@ -3,10 +3,10 @@
  * above, or an admin), even to read, as in GitLab: hook URLs are project settings.
  */
 import { z } from 'zod';
-import { authorize } from '../../auth/policy';
-import type { User } from '../../users/store/users';
+import { authorize } from '../../auth';
+import type { User } from '../../users';
 import { deleteHook, getHook, insertHook, listHooks, updateHook } from '../store/hooks';
-import { findProjectOrNotFound } from '../../auth/finders';
+import { findProjectOrNotFound } from '../../projects';
 import { NotFoundError } from '../../platform/http/errors';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { created, emptyOk, ok } from '../../platform/http/response';

@@ -13,12 +13,12 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { config } from '../../platform/config';
 import { nextId } from '../../platform/dynamo/counters';
-import type { Issue } from '../../issues/store/issues';
+import type { Issue } from '../../issues';
 import { keys } from '../../platform/dynamo/keys';
-import type { Note } from '../../issues/store/notes';
+import type { Note } from '../../issues';
 import type { Item } from '../../platform/dynamo/query';
 import { TTL_ATTRIBUTE } from '../../platform/dynamo/table-definition';
-import { entityFields } from '../../users/store/children';
+import { entityFields } from '../../platform/dynamo/items';
 
 /**
  * What a hook event is about, with GitLab's `object_attributes.action`. `previous` is the issue

@@ -13,10 +13,10 @@ import { config } from '../../platform/config';
 import { db } from '../../platform/dynamo/client';
 import { nextId } from '../../platform/dynamo/counters';
 import { collections, keys } from '../../platform/dynamo/keys';
-import { projectIsLive } from '../../projects/store/projects';
+import { projectIsLive } from '../../projects';
 import { queryAll, type Item, getItem, isId } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
-import { entityFields } from '../../users/store/children';
+import { entityFields } from '../../platform/dynamo/items';
 
 /** What a client sets on a hook (the response fields, camel-cased), besides its url. */
 export interface HookTriggers {

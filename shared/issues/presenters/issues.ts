@@ -15,12 +15,12 @@ import type { WithUserNotesCount } from '../store/notes';
 import { keys } from '../../platform/dynamo/keys';
 import { listLabels } from '../store/labels';
 import type { Milestone } from '../store/milestones';
-import { entityFields } from '../../users/store/children';
+import { entityFields } from '../../platform/dynamo/items';
 import { isSubscribedTo } from '../subscriptions';
 import { presentTimeStats, type TimeTracked } from '../time-tracking';
-import { userFromItem, type User } from '../../users/store/users';
+import { userFromItem, type User } from '../../users';
 import { presentMilestone } from './milestones';
-import { presentUserPublic } from '../../users/presenters/users';
+import { presentUserPublic } from '../../users';
 
 /** `${externalUrl}/<path_with_namespace>/issues/<iid>`. */
 export const issueWebUrl = (issue: Issue, pathWithNamespace: string): string =>

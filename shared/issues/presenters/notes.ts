@@ -5,8 +5,8 @@
 import { getMany } from '../../platform/dynamo/batch';
 import { keys } from '../../platform/dynamo/keys';
 import type { Note } from '../store/notes';
-import { userFromItem, type User } from '../../users/store/users';
-import { presentUserPublic } from '../../users/presenters/users';
+import { userFromItem, type User } from '../../users';
+import { presentUserPublic } from '../../users';
 
 /**
  * @example

@@ -4,16 +4,16 @@
  * BatchGetItem). Its `target` is the full Issue entity, `subscribed` included for the viewer on
  * single responses only (one read per issue; GitLab's list passes `include_subscribed: false`).
  */
-import type { ProjectSubject } from '../../auth/policy';
+import type { ProjectSubject } from '../../auth';
 import { getMany } from '../../platform/dynamo/batch';
 import type { TrackedIssue } from '../store/issue-time';
 import { keys } from '../../platform/dynamo/keys';
-import { namespaceFromItem, type Namespace } from '../../groups/store/namespaces';
+import { namespaceFromItem, type Namespace } from '../../groups';
 import type { Todo } from '../store/todos';
-import { getUser, userFromItem, type User } from '../../users/store/users';
+import { getUser, userFromItem, type User } from '../../users';
 import type { TodoTarget } from '../todos';
 import { issueWebUrl, presentIssues } from './issues';
-import { presentUserPublic } from '../../users/presenters/users';
+import { presentUserPublic } from '../../users';
 
 /** Internal: `Group / Subgroup`, or the owner's name for a personal namespace. */
 async function humanName(namespace: Namespace): Promise<string> {

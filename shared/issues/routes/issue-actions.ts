@@ -5,18 +5,11 @@
  * and above), reading it only read access.
  */
 import { z } from 'zod';
-import type { ProjectSubject } from '../../auth/policy';
+import type { ProjectSubject } from '../../auth';
 import type { TrackedIssue } from '../store/issue-time';
-import type { User } from '../../users/store/users';
-import {
-  issueTimeStats,
-  markIssueTodo,
-  subscribeToIssue,
-  trackIssueTime,
-  unsubscribeFromIssue,
-  type TimeAction,
-} from '../issue-actions';
-import { findProjectOrNotFound } from '../../auth/finders';
+import type { User } from '../../users';
+import { issueTimeStats, markIssueTodo, subscribeToIssue, trackIssueTime, unsubscribeFromIssue, type TimeAction } from '../issue-actions';
+import { findProjectOrNotFound } from '../../projects';
 import { presentTimeStats } from '../time-tracking';
 import { p, required } from '../../platform/http/params';
 import { created, ok, type HttpResult } from '../../platform/http/response';

@@ -5,22 +5,13 @@
  * opening needs `create_issue`, editing `update_issue`, deleting `destroy_issue` (owner, admin).
  */
 import { z } from 'zod';
-import type { ProjectSubject } from '../../auth/policy';
-import { can } from '../../auth/policy';
+import type { ProjectSubject } from '../../auth';
+import { can } from '../../auth';
 import type { Issue } from '../store/issues';
-import type { User } from '../../users/store/users';
-import { findGroupOrNotFound, findProjectOrNotFound } from '../../auth/finders';
-import {
-  createIssue,
-  deleteIssue,
-  findIssueOrNotFound,
-  groupIssueStream,
-  moveIssue,
-  projectIssueStream,
-  projectSubjects,
-  updateIssue,
-  userIssueStream,
-} from '../issues';
+import type { User } from '../../users';
+import { findGroupOrNotFound } from '../../groups';
+import { findProjectOrNotFound } from '../../projects';
+import { createIssue, deleteIssue, findIssueOrNotFound, groupIssueStream, moveIssue, projectIssueStream, projectSubjects, updateIssue, userIssueStream } from '../issues';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';

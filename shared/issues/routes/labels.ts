@@ -6,26 +6,16 @@
  * or `name`, the older collection form).
  */
 import { z } from 'zod';
-import { authorize } from '../../auth/policy';
-import type { Project } from '../../projects/store/projects';
-import type { User } from '../../users/store/users';
+import { authorize } from '../../auth';
+import type { Project } from '../../projects';
+import type { User } from '../../users';
 import { createLabel, editLabel, findLabelOrNotFound, listProjectLabels, removeLabel } from '../labels';
-import { findProjectOrNotFound } from '../../auth/finders';
+import { findProjectOrNotFound } from '../../projects';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { presentLabel } from '../presenters/labels';
-import {
-  atLeastOneOf,
-  exactlyOneOf,
-  labelCreateParams,
-  labelIdOrNameParam,
-  labelListParams,
-  labelSelectorParams,
-  labelUpdateParams,
-  projectIdParam,
-  UPDATE_FIELDS,
-} from './label-params';
+import { atLeastOneOf, exactlyOneOf, labelCreateParams, labelIdOrNameParam, labelListParams, labelSelectorParams, labelUpdateParams, projectIdParam, UPDATE_FIELDS } from './label-params';
 import type { catalog } from '../catalog';
 
 /** The project whose labels the caller may manage: 404 when they cannot see it, 403 when they can but not manage labels. */

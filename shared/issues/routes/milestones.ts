@@ -4,16 +4,10 @@
  * `admin_milestone` (reporter or above, or an admin), as in GitLab.
  */
 import { z } from 'zod';
-import { authorize, type ProjectSubject } from '../../auth/policy';
-import type { User } from '../../users/store/users';
-import {
-  createMilestone,
-  deleteMilestone,
-  findMilestoneOrNotFound,
-  listProjectMilestones,
-  updateMilestone,
-} from '../milestones';
-import { findProjectOrNotFound } from '../../auth/finders';
+import { authorize, type ProjectSubject } from '../../auth';
+import type { User } from '../../users';
+import { createMilestone, deleteMilestone, findMilestoneOrNotFound, listProjectMilestones, updateMilestone } from '../milestones';
+import { findProjectOrNotFound } from '../../projects';
 import { paginateArray } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';

@@ -3,7 +3,7 @@
  * read the issue (confidential rules included) reads and adds notes; the author or an admin edits
  * one; the author, a maintainer or an admin deletes one.
  */
-import { findProjectOrNotFound } from '../../auth/finders';
+import { findProjectOrNotFound } from '../../projects';
 import { createNote, deleteNote, findIssueNote, issueNotes, updateNote } from '../notes';
 import { paginate, paginateArray } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';

@@ -12,7 +12,7 @@
  */
 import { config } from '../../platform/config';
 import { keys } from '../../platform/dynamo/keys';
-import { projectIsLive } from '../../projects/store/projects';
+import { projectIsLive } from '../../projects';
 import { getItem } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
 

@@ -16,10 +16,10 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../platform/config';
 import { indexKeys, keys } from '../../platform/dynamo/keys';
-import { projectCounterUpdate, projectIsLive } from '../../projects/store/projects';
+import { projectCounterUpdate, projectIsLive } from '../../projects';
 import { getItem, isId, type Item } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite, versionedPut } from '../../platform/dynamo/transactions';
-import { entityFields } from '../../users/store/children';
+import { entityFields } from '../../platform/dynamo/items';
 
 /** One operation of a transaction. */
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

@@ -13,11 +13,11 @@ import { type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../platform/config';
 import { nextId } from '../../platform/dynamo/counters';
 import { collections, keys } from '../../platform/dynamo/keys';
-import { projectIsLive } from '../../projects/store/projects';
+import { projectIsLive } from '../../projects';
 import { queryAll, type Item, getItem, isId } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
-import { entityFields } from '../../users/store/children';
-import { putClaim } from '../../users/store/users';
+import { entityFields } from '../../platform/dynamo/items';
+import { putClaim } from '../../platform/dynamo/items';
 
 /** What a client sets on a label. */
 export interface LabelFields {

@@ -8,10 +8,10 @@
  */
 import { config } from '../../platform/config';
 import { keys, collections } from '../../platform/dynamo/keys';
-import { projectIsLive } from '../../projects/store/projects';
+import { projectIsLive } from '../../projects';
 import { getItem, isId, queryAll, type Item } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite, versionedPut } from '../../platform/dynamo/transactions';
-import { entityFields } from '../../users/store/children';
+import { entityFields } from '../../platform/dynamo/items';
 
 export type MilestoneState = 'active' | 'closed';
 

@@ -19,10 +19,10 @@ import { db } from '../../platform/dynamo/client';
 import { touchIssue, type TransactItem } from './issues';
 import { putMany, deleteMany } from '../../platform/dynamo/batch';
 import { collections, keys } from '../../platform/dynamo/keys';
-import { projectIsLive } from '../../projects/store/projects';
+import { projectIsLive } from '../../projects';
 import { getItem, queryAll, type Item } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
-import { entityFields } from '../../users/store/children';
+import { entityFields } from '../../platform/dynamo/items';
 
 export interface Note {
   /** Global id (sequence `notes`). */

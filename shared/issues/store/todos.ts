@@ -12,10 +12,10 @@
 import { config } from '../../platform/config';
 import { nextId } from '../../platform/dynamo/counters';
 import { collections, indexKeys, keys, type TodoState } from '../../platform/dynamo/keys';
-import { projectIsLive } from '../../projects/store/projects';
+import { projectIsLive } from '../../projects';
 import { getItem, queryCollection, type Item } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
-import { entityFields } from '../../users/store/children';
+import { entityFields } from '../../platform/dynamo/items';
 
 export type { TodoState } from '../../platform/dynamo/keys';
 

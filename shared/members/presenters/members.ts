@@ -3,7 +3,7 @@
  * user fields merged with the membership's own (`access_level`, `created_at`, `expires_at`).
  */
 import type { Member } from '../members';
-import { presentUserPublic } from '../../users/presenters/users';
+import { presentUserPublic } from '../../users';
 
 /**
  * One member. `created_at` is when the membership was created (GitLab's `members.created_at`), not

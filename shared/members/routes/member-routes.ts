@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { RouteDefinition } from '../../platform/http/context';
 import type { MemberSource } from '../../platform/dynamo/keys';
-import type { User } from '../../users/store/users';
+import type { User } from '../../users';
 import { addMember, findMemberOrNotFound, listMembers, removeMember, updateMember } from '../members';
 import { paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';

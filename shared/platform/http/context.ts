@@ -1,8 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { z } from 'zod';
-import type { AccessToken } from '../../users/store/tokens';
-import type { User } from '../../users/store/users';
 import type { Logger } from '../logger';
 import type { RouteSpec } from './routing';
 import type { HttpResult } from './response';
@@ -15,21 +13,45 @@ export interface UploadedFile {
   data: Buffer;
 }
 
+/**
+ * The authenticated caller and the credential it presented. The platform knows no user model:
+ * the feature that authenticates (users) declares what these are, by augmenting the interfaces
+ * (TypeScript declaration merging), and sets `context.auth` in its middleware.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Caller {}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Credential {}
+
 /** Who is calling: the token's owner, or with `sudo` the impersonated user (and who sudoed). */
 export interface Authentication {
-  user: User;
-  token: AccessToken;
+  user: Caller;
+  token: Credential;
   /** The presented secret (only echoed back as `private_token` on `GET /user` with sudo). */
   secret: string;
   /** The admin who used `sudo`, when the request runs as another user. */
-  sudoFrom?: User;
+  sudoFrom?: Caller;
+}
+
+/** Kinds of token a route may accept (GitLab's `route_setting :authentication`). */
+export type TokenKind = 'personal' | 'impersonation';
+
+/** Token scopes, as GitLab names them. */
+export type Scope = 'api' | 'read_user' | 'sudo';
+
+/** What credentials a route accepts: by default personal and impersonation tokens with the `api` scope. */
+export interface RouteAuthentication {
+  /** Token kinds accepted. Default: every kind of user token. */
+  tokens?: readonly TokenKind[];
+  /** Any one of these scopes suffices. Default: `api`. */
+  scopes?: readonly Scope[];
 }
 
 /** What a route handler receives: only its declared, validated parameters and the caller. */
-export interface RouteRequest<P> {
+export interface RouteRequest<P, U extends Caller | null = Caller | null> {
   params: P;
-  /** The effective user, or null for an anonymous request on a route that allows it. */
-  user: User | null;
+  /** The effective user: never null on a route that requires a token; null for an anonymous request where allowed. */
+  user: U;
   auth: Authentication | null;
   files: Record<string, UploadedFile>;
   requestId: string;
@@ -43,6 +65,8 @@ export interface RouteDefinition<S extends z.ZodType = z.ZodType> {
   params: S;
   /** Routes readable without a token (GitLab's `authenticate_non_get!` reads). Default: token required. */
   anonymous?: boolean;
+  /** Which tokens and scopes the route accepts. */
+  authentication?: RouteAuthentication;
   handler: (request: RouteRequest<z.output<S>>) => Promise<HttpResult>;
 }
 

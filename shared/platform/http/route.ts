@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { RouteDefinition } from './context';
+import type { Caller, RouteAuthentication, RouteDefinition, RouteRequest } from './context';
+import type { HttpResult } from './response';
 
 /**
  * Declares a route: its parameters, whether it can be read anonymously, and a handler that reads
@@ -12,8 +13,21 @@ import type { RouteDefinition } from './context';
  *   handler: async ({ params, user }) => ok(presentUser(await findUserOrNotFound(params.id), user)),
  * });
  */
-export function route<S extends z.ZodType>(definition: RouteDefinition<S>): RouteDefinition<S> {
-  return definition;
+export function route<S extends z.ZodType>(definition: {
+  params: S;
+  anonymous: true;
+  authentication?: RouteAuthentication;
+  handler: (request: RouteRequest<z.output<S>, Caller | null>) => Promise<HttpResult>;
+}): RouteDefinition<S>;
+/** A route that requires a token: its handler's `user` is never null. */
+export function route<S extends z.ZodType>(definition: {
+  params: S;
+  anonymous?: false;
+  authentication?: RouteAuthentication;
+  handler: (request: RouteRequest<z.output<S>, Caller>) => Promise<HttpResult>;
+}): RouteDefinition<S>;
+export function route<S extends z.ZodType>(definition: unknown): RouteDefinition<S> {
+  return definition as RouteDefinition<S>;
 }
 
 /** The schema of a route without parameters. */

@@ -1,6 +1,6 @@
 import type { ContributionEvent } from '../store/events';
-import type { User } from '../../users/store/users';
-import { presentUserPublic } from '../../users/presenters/users';
+import type { User } from '../../users';
+import { presentUserPublic } from '../../users';
 
 /** The Event entity of the project and user feeds. */
 export function presentEvent(event: ContributionEvent, author: User) {

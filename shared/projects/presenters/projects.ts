@@ -4,15 +4,15 @@
  * {@link presentProjects} loads all of those in batches (a few BatchGetItem calls per page, not per
  * project) before serializing.
  */
-import { can, type ProjectSubject } from '../../auth/policy';
+import { can, type ProjectSubject } from '../../auth';
 import { openSecret } from '../../platform/crypto/secret-box';
 import { config } from '../../platform/config';
 import { getMany } from '../../platform/dynamo/batch';
 import { keys } from '../../platform/dynamo/keys';
-import { namespaceFromItem, type Namespace } from '../../groups/store/namespaces';
+import { namespaceFromItem, type Namespace } from '../../groups';
 import { projectFromItem, type Project } from '../store/projects';
-import { userFromItem, type User } from '../../users/store/users';
-import { presentNamespace } from '../../groups/presenters/namespaces';
+import { userFromItem, type User } from '../../users';
+import { presentNamespace } from '../../groups';
 
 /** What presenting needs besides the projects themselves, loaded once per response. */
 export interface ProjectContext {

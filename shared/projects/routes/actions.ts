@@ -1,17 +1,9 @@
 /** Project actions: star, archive, fork and fork relations, sharing with groups, housekeeping. */
 import { z } from 'zod';
-import { authorize, can } from '../../auth/policy';
-import { findGroupOrNotFound, findNamespace, findProjectOrNotFound, projectSubject } from '../../auth/finders';
-import {
-  createProject,
-  removeForkRelation,
-  setArchived,
-  setForkRelation,
-  shareProject,
-  starProject,
-  unshareProject,
-  unstarProject,
-} from '../projects';
+import { authorize, can } from '../../auth';
+import { findGroupOrNotFound, findNamespace } from '../../groups';
+import { findProjectOrNotFound, projectSubject } from '../finders';
+import { createProject, removeForkRelation, setArchived, setForkRelation, shareProject, starProject, unshareProject, unstarProject } from '../projects';
 import { NotFoundError } from '../../platform/http/errors';
 import { p, required } from '../../platform/http/params';
 import { created, noContent } from '../../platform/http/response';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { p, required } from '../../platform/http/params';
-import { VISIBILITIES } from '../../groups/store/namespaces';
+import { VISIBILITIES } from '../../groups';
 
 /** Settings accepted by create, create-for-user and edit (spec: "Project settings"). */
 export const projectSettingsParams = {

@@ -1,13 +1,15 @@
 /** Projects: list, search, read, create (also for another user), edit, delete, members' users, events. */
 import { z } from 'zod';
-import { authorize, can, canReadEvent } from '../../auth/policy';
+import { authorize, can, canReadEvent } from '../../auth';
 import { getMany } from '../../platform/dynamo/batch';
 import { eventFromItem } from '../store/events';
 import { collections, keys } from '../../platform/dynamo/keys';
-import { getNamespace, type Namespace } from '../../groups/store/namespaces';
+import { getNamespace, type Namespace } from '../../groups';
 import { queryAll } from '../../platform/dynamo/query';
-import { userFromItem, type User } from '../../users/store/users';
-import { findGroupOrNotFound, findNamespace, findProjectOrNotFound, findUserOrNotFound, projectSubject } from '../../auth/finders';
+import { userFromItem, type User } from '../../users';
+import { findGroupOrNotFound, findNamespace } from '../../groups';
+import { findProjectOrNotFound, projectSubject } from '../finders';
+import { findUserOrNotFound } from '../../users';
 import { listProjects } from '../project-lists';
 import { createProject, deleteProject, updateProject } from '../projects';
 import { NotFoundError } from '../../platform/http/errors';
@@ -17,7 +19,7 @@ import { created, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { presentEvent } from '../presenters/events';
 import { presentProject, presentProjects } from '../presenters/projects';
-import { presentUserPublic } from '../../users/presenters/users';
+import { presentUserPublic } from '../../users';
 import { projectIdParam, projectListParams, projectSettingsParams } from './params';
 import type { catalog } from '../catalog';
 

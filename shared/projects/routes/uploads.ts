@@ -4,7 +4,7 @@
  * The file is served back by the web group (`functions/web`).
  */
 import { z } from 'zod';
-import { findProjectOrNotFound } from '../../auth/finders';
+import { findProjectOrNotFound } from '../finders';
 import { storeUpload } from '../uploads';
 import { created } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';

@@ -9,9 +9,9 @@
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { z } from 'zod';
-import type { User } from '../../users/store/users';
-import { findProjectOrNotFound } from '../../auth/finders';
-import { contentDispositionFor, findUpload, parseUploadPath, readUpload } from '../../projects/uploads';
+import type { User } from '../../users';
+import { findProjectOrNotFound } from '../finders';
+import { contentDispositionFor, findUpload, parseUploadPath, readUpload } from '../uploads';
 import { NotFoundError, RouteNotFoundError } from '../../platform/http/errors';
 import { p, required } from '../../platform/http/params';
 import { route, type RoutesOf } from '../../platform/http/route';

@@ -9,7 +9,7 @@ import { db } from '../../platform/dynamo/client';
 import { nextId } from '../../platform/dynamo/counters';
 import { indexKeys, keys } from '../../platform/dynamo/keys';
 import type { Item } from '../../platform/dynamo/query';
-import { entityFields } from '../../users/store/children';
+import { entityFields } from '../../platform/dynamo/items';
 
 export interface ContributionEvent {
   id: number;

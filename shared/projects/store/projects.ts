@@ -8,9 +8,9 @@ import { config } from '../../platform/config';
 import { getItem, isId } from '../../platform/dynamo/query';
 import { markDeleting } from '../../platform/dynamo/conditional';
 import { indexKeys, keys } from '../../platform/dynamo/keys';
-import type { Visibility } from '../../groups/store/namespaces';
+import type { Visibility } from '../../groups';
 import type { Item } from '../../platform/dynamo/query';
-import { entityFields } from '../../users/store/children';
+import { entityFields, isLive } from '../../platform/dynamo/items';
 
 export interface ProjectShare {
   groupId: number;
@@ -99,13 +99,7 @@ export const projectCounterUpdate = (projectId: number, counter: 'starCount' | '
 });
 
 /** A condition that the project exists and is not being deleted. */
-export const projectIsLive = (projectId: number) => ({
-  ConditionCheck: {
-    TableName: table(),
-    Key: keys.project(projectId),
-    ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting)',
-  },
-});
+export const projectIsLive = (projectId: number) => isLive(keys.project(projectId));
 
 /** Marks a project as being deleted (again, when finishing an interrupted deletion); false if it does not exist. */
 export async function markProjectDeleting(id: number): Promise<boolean> {

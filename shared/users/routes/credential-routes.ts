@@ -4,16 +4,16 @@
  * specification) and `/users/:id/<resource>` for admins (a missing user or item is a 404).
  */
 import { z } from 'zod';
-import { authorize } from '../../auth/policy';
+import { authorize } from '../../auth';
 import type { User } from '../store/users';
-import { findUserOrNotFound } from '../../auth/finders';
+import { findUserOrNotFound } from '../finders';
 import { NotFoundError } from '../../platform/http/errors';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
 import { created, emptyOk, ok } from '../../platform/http/response';
 import { route } from '../../platform/http/route';
 import type { RouteDefinition } from '../../platform/http/context';
-import { withUserId } from './params';
+import { withUserId, readUser } from './params';
 
 export interface CredentialResource<T, S extends z.ZodRawShape> {
   /** Name in `404 <name> Not Found`. */
@@ -54,6 +54,7 @@ export function credentialRoutes<R extends string, I extends string, T, S extend
 
   return {
     [`GET /user/${segment}`]: route({
+    authentication: readUser,
       params: z.object(paginationParams),
       handler: async ({ params, user, link }) => {
         const page = paginateArray(params, link, await resource.list(user!.id));
@@ -62,6 +63,7 @@ export function credentialRoutes<R extends string, I extends string, T, S extend
     }),
 
     [`GET /user/${segment}/:${idParam}`]: route({
+    authentication: readUser,
       params: z.object(itemId),
       handler: async ({ params, user }) => ok(resource.present(await findOrNotFound(user!.id, idOf(params)))),
     }),
@@ -80,6 +82,7 @@ export function credentialRoutes<R extends string, I extends string, T, S extend
     }),
 
     [`GET /users/:id/${segment}`]: route({
+    authentication: readUser,
       params: withUserId(paginationParams),
       handler: async ({ params, user, link }) => {
         authorize(user, 'admin_users');

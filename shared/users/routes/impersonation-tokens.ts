@@ -1,16 +1,16 @@
 /** Impersonation tokens (admin only): created for a user, authenticate as that user, revocable. */
 import { z } from 'zod';
-import { authorize } from '../../auth/policy';
+import { authorize } from '../../auth';
 import { getToken, revokeToken } from '../store/tokens';
 import { createImpersonationToken, listImpersonationTokens } from '../credentials';
-import { findUserOrNotFound } from '../../auth/finders';
+import { findUserOrNotFound } from '../finders';
 import { NotFoundError, ParamError } from '../../platform/http/errors';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { presentImpersonationToken } from '../presenters/users';
-import { withUserId } from './params';
+import { withUserId, readUser } from './params';
 import type { catalog } from '../catalog';
 
 const tokenIdParam = { impersonation_token_id: required(p.int()) };
@@ -24,6 +24,7 @@ async function findImpersonationTokenOrNotFound(userId: number, tokenId: number)
 
 export const impersonationTokenRoutes = {
   'GET /users/:id/impersonation_tokens': route({
+    authentication: readUser,
     params: withUserId({ ...paginationParams, state: p.oneOf(['all', 'active', 'inactive']) }),
     handler: async ({ params, user, link }) => {
       authorize(user, 'admin_users');
@@ -34,6 +35,7 @@ export const impersonationTokenRoutes = {
   }),
 
   'GET /users/:id/impersonation_tokens/:impersonation_token_id': route({
+    authentication: readUser,
     params: withUserId(tokenIdParam),
     handler: async ({ params, user }) => {
       authorize(user, 'admin_users');

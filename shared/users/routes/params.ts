@@ -1,3 +1,4 @@
+import type { RouteAuthentication } from '../../platform/http/context';
 import { z } from 'zod';
 import { p, required } from '../../platform/http/params';
 
@@ -30,3 +31,6 @@ export const sshKeyParams = { title: required(p.string()), key: required(p.strin
 export const emailParams = { email: required(p.string()) };
 
 export const withUserId = <T extends z.ZodRawShape>(shape: T) => z.object({ ...userIdParam, ...shape });
+
+/** GET routes of the users group also accept a token with only the `read_user` scope. */
+export const readUser = { scopes: ['api', 'read_user'] } as const satisfies RouteAuthentication;

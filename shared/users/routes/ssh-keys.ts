@@ -1,6 +1,6 @@
 /** SSH keys of the current user (`/user/keys`) and, for admins, of any user (`/users/:id/keys`, `/keys/:id`). */
 import { z } from 'zod';
-import { authorize } from '../../auth/policy';
+import { authorize } from '../../auth';
 import { deleteSshKey, findSshKeyById, getSshKey, listSshKeys } from '../store/ssh-keys';
 import { getUser } from '../store/users';
 import { addSshKey } from '../credentials';
@@ -9,7 +9,7 @@ import { ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { presentSshKey, presentSshKeyWithUser } from '../presenters/users';
 import { credentialRoutes } from './credential-routes';
-import { sshKeyParams, userIdParam } from './params';
+import { sshKeyParams, userIdParam, readUser } from './params';
 import type { catalog } from '../catalog';
 
 export const sshKeyRoutes = {
@@ -24,6 +24,7 @@ export const sshKeyRoutes = {
   }),
 
   'GET /keys/:id': route({
+    authentication: readUser,
     params: z.object(userIdParam),
     handler: async ({ params, user }) => {
       authorize(user, 'admin_users');

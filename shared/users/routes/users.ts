@@ -1,26 +1,20 @@
 /** Users: list, read, create, modify, delete, block/unblock, current user, feeds, activities. */
 import { z } from 'zod';
-import { authorize, can, canReadEvent } from '../../auth/policy';
-import { eventFromItem } from '../../projects/store/events';
+import { authorize, can, canReadEvent } from '../../auth';
+import { eventFromItem } from '../../projects';
 import { collections } from '../../platform/dynamo/keys';
-import { findUserOrNotFound } from '../../auth/finders';
+import { findUserOrNotFound } from '../finders';
 import { createUser, deleteUser, listUsers, setUserState, updateUser } from '../users';
 import { ForbiddenError } from '../../platform/http/errors';
 import { filteredCollection, paginate, paginationParams } from '../../platform/http/pagination';
-import { readableProjects } from '../../projects/project-lists';
+import { readableProjects } from '../../projects';
 import { p, required } from '../../platform/http/params';
 import { created, emptyOk, ok } from '../../platform/http/response';
 import { noParams, route, type RoutesOf } from '../../platform/http/route';
-import { presentEvent } from '../../projects/presenters/events';
-import {
-  presentUserActivity,
-  presentUserAdmin,
-  presentUserPublic,
-  presentUserSingle,
-  presentUserWithSudo,
-} from '../presenters/users';
+import { presentEvent } from '../../projects';
+import { presentUserActivity, presentUserAdmin, presentUserPublic, presentUserSingle, presentUserWithSudo } from '../presenters/users';
 import { userFromItem } from '../store/users';
-import { profileParams, userIdParam, withUserId } from './params';
+import { profileParams, userIdParam, withUserId, readUser } from './params';
 import type { catalog } from '../catalog';
 
 const sixMonthsAgo = () => {
@@ -31,6 +25,7 @@ const sixMonthsAgo = () => {
 
 export const userRoutes = {
   'GET /users': route({
+    authentication: readUser,
     anonymous: true,
     params: z.object({
       ...paginationParams,
@@ -59,6 +54,7 @@ export const userRoutes = {
   }),
 
   'GET /users/:id': route({
+    authentication: readUser,
     anonymous: true,
     params: z.object(userIdParam),
     handler: async ({ params, user }) => {
@@ -123,6 +119,7 @@ export const userRoutes = {
   }),
 
   'GET /users/:id/events': route({
+    authentication: readUser,
     anonymous: true,
     params: withUserId(paginationParams),
     handler: async ({ params, user, link }) => {
@@ -149,6 +146,7 @@ export const userRoutes = {
   }),
 
   'GET /user': route({
+    authentication: readUser,
     params: noParams,
     handler: async ({ auth }) => {
       const { user, sudoFrom, secret } = auth!;
@@ -158,6 +156,7 @@ export const userRoutes = {
   }),
 
   'GET /user/activities': route({
+    authentication: readUser,
     params: z.object({ ...paginationParams, from: p.date() }),
     handler: async ({ params, user, link }) => {
       authorize(user, 'admin_users');

@@ -8,7 +8,8 @@ import { config } from '../../platform/config';
 import type { Key } from '../../platform/dynamo/keys';
 import { getItem, type Item } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
-import { putClaim, userIsLive } from './users';
+import { putClaim } from '../../platform/dynamo/items';
+import { userIsLive } from './users';
 
 const table = () => config().tableName;
 
@@ -50,12 +51,4 @@ export async function deleteChild(key: Key): Promise<Item | undefined> {
     throw error;
   }
   return item;
-}
-
-/** The table's key and index attributes (`PK`, `SK`, `GSI<n>PK`, `GSI<n>SK`). */
-const BOOKKEEPING = /^(PK|SK|GSI\d+(PK|SK)|type|ownedKeys)$/;
-
-/** Strips the table's bookkeeping attributes from an item. */
-export function entityFields(item: Item): Item {
-  return Object.fromEntries(Object.entries(item).filter(([name]) => !BOOKKEEPING.test(name)));
 }

@@ -2,7 +2,8 @@
 import { nextId } from '../../platform/dynamo/counters';
 import { collections, keys } from '../../platform/dynamo/keys';
 import { getItem, queryAll, isId } from '../../platform/dynamo/query';
-import { deleteChild, entityFields, insertChild, type ChildInsertResult } from './children';
+import { deleteChild, insertChild, type ChildInsertResult } from './children';
+import { entityFields } from '../../platform/dynamo/items';
 
 export interface Email {
   id: number;

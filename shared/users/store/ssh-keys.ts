@@ -2,7 +2,8 @@
 import { nextId } from '../../platform/dynamo/counters';
 import { collections, indexKeys, keys } from '../../platform/dynamo/keys';
 import { getItem, queryAll, queryCollection, isId } from '../../platform/dynamo/query';
-import { deleteChild, entityFields, insertChild, type ChildInsertResult } from './children';
+import { deleteChild, insertChild, type ChildInsertResult } from './children';
+import { entityFields } from '../../platform/dynamo/items';
 
 export interface SshKey {
   id: number;

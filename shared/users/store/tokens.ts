@@ -3,6 +3,7 @@
  * digest, as the key of a claim item that points at the token (used to authenticate). The token item itself lives
  * in its owner's partition, so listing a user's tokens is one Query.
  */
+import type { Scope } from '../../platform/http/context';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomBytes } from 'node:crypto';
 import { config } from '../../platform/config';
@@ -13,10 +14,11 @@ import { nextId } from '../../platform/dynamo/counters';
 import { collections, keys } from '../../platform/dynamo/keys';
 import { queryAll, type Item, getItem, isId } from '../../platform/dynamo/query';
 import { NotFoundError } from '../../platform/http/errors';
-import { entityFields, insertChild } from './children';
+import { entityFields } from '../../platform/dynamo/items';
+import { insertChild } from './children';
 import { userFromItem, type User } from './users';
 
-export type TokenScope = 'api' | 'read_user' | 'sudo';
+export type TokenScope = Scope;
 
 export interface AccessToken {
   id: number;

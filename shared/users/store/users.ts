@@ -10,9 +10,10 @@ import { db } from '../../platform/dynamo/client';
 import { getItem, isId } from '../../platform/dynamo/query';
 import { ifConditionHolds, markDeleting } from '../../platform/dynamo/conditional';
 import { indexKeys, keys, type Key } from '../../platform/dynamo/keys';
-import { namespaceToItem, personalNamespace } from '../../groups/store/namespaces';
+import { namespaceToItem, personalNamespace } from '../../groups';
 import type { Item } from '../../platform/dynamo/query';
 import { transactWrite } from '../../platform/dynamo/transactions';
+import { deleteClaim, isLive, putClaim } from '../../platform/dynamo/items';
 
 export type UserState = 'active' | 'blocked';
 
@@ -105,33 +106,8 @@ export async function findUserByIdentity(provider: string, externUid: string): P
   return id ? getUser(id) : undefined;
 }
 
-/** A claim item reserving `key` for a user; fails the transaction if anyone holds it. */
-export const putClaim = (key: Key, attributes: Item) => ({
-  Put: {
-    TableName: table(),
-    Item: { ...key, type: 'Claim', ...attributes },
-    ConditionExpression: 'attribute_not_exists(PK)',
-  },
-});
-
-/** Releases a claim, but only if this user holds it. */
-export const deleteClaim = (key: Key, userId: number) => ({
-  Delete: {
-    TableName: table(),
-    Key: key,
-    ConditionExpression: 'userId = :userId',
-    ExpressionAttributeValues: { ':userId': userId },
-  },
-});
-
 /** A condition that the user exists and is not being deleted (guards writes of child items). */
-export const userIsLive = (userId: number) => ({
-  ConditionCheck: {
-    TableName: table(),
-    Key: keys.user(userId),
-    ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting)',
-  },
-});
+export const userIsLive = (userId: number) => isLive(keys.user(userId));
 
 const statsUpdate = (changes: Record<string, number>) => {
   const names: Record<string, string> = {};

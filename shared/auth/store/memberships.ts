@@ -8,7 +8,7 @@ import { config } from '../../platform/config';
 import { getMany } from '../../platform/dynamo/batch';
 import { indexKeys, keys, type MemberSource } from '../../platform/dynamo/keys';
 import type { Item } from '../../platform/dynamo/query';
-import { entityFields } from '../../users/store/children';
+import { entityFields } from '../../platform/dynamo/items';
 
 export const ACCESS_LEVELS = { guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
 export const PROJECT_ACCESS_LEVELS = [10, 20, 30, 40] as const;

@@ -3,29 +3,17 @@
  * (a private project is never revealed by a 403). They are the only way routes look things up by
  * a client-supplied id or URL-encoded path, and they resolve the caller's access once.
  */
-import { groupAccessFor, projectAccessFor } from './access';
-import { can, type GroupSubject, type ProjectSubject } from './policy';
-import { findNamespaceByPath, getNamespace, type Namespace } from '../groups/store/namespaces';
-import { findProjectInNamespace, getProject, type Project } from '../projects/store/projects';
-import { getUser, type User } from '../users/store/users';
+import { projectAccessFor } from '../auth';
+import { can, type ProjectSubject } from '../auth';
+import { findNamespaceByPath, getNamespace, type Namespace } from '../groups';
+import { isNumericId } from '../groups';
+import type { User } from '../users';
 import { NotFoundError } from '../platform/http/errors';
-
-export async function findUserOrNotFound(id: number): Promise<User> {
-  const user = await getUser(id);
-  if (!user) throw new NotFoundError('User');
-  return user;
-}
-
-const isId = (idOrPath: string | number) => typeof idOrPath === 'number' || /^\d+$/.test(idOrPath);
-
-/** A namespace (user or group) by id or full path, without access checks. */
-export async function findNamespace(idOrPath: string | number): Promise<Namespace | undefined> {
-  return isId(idOrPath) ? getNamespace(Number(idOrPath)) : findNamespaceByPath(String(idOrPath));
-}
+import { findProjectInNamespace, getProject, type Project } from './store/projects';
 
 async function findProject(idOrPath: string | number): Promise<{ project: Project; namespace: Namespace } | undefined> {
   let project: Project | undefined;
-  if (isId(idOrPath)) {
+  if (isNumericId(idOrPath)) {
     project = await getProject(Number(idOrPath));
   } else {
     const path = String(idOrPath);
@@ -53,14 +41,4 @@ export async function findProjectOrNotFound(idOrPath: string | number, user: Use
 /** Builds the subject of a project already loaded (lists, forks), without a visibility check. */
 export async function projectSubject(project: Project, namespace: Namespace, user: User | null): Promise<ProjectSubject> {
   return { kind: 'project', project, namespace, access: await projectAccessFor(user, project, namespace) };
-}
-
-/** The group the caller may read, with the caller's level in it; 404 otherwise. */
-export async function findGroupOrNotFound(idOrPath: string | number, user: User | null): Promise<GroupSubject> {
-  const namespace = await findNamespace(idOrPath);
-  if (namespace?.kind === 'group') {
-    const subject: GroupSubject = { kind: 'group', group: namespace, level: await groupAccessFor(user, namespace) };
-    if (can(user, 'read_group', subject)) return subject;
-  }
-  throw new NotFoundError('Group');
 }

@@ -1,0 +1,1 @@
+export { prepareHookEvent } from './store/hook-events';

@@ -1,0 +1,1 @@
+export { removeAllMembershipsOf } from './members';

@@ -1,0 +1,45 @@
+/**
+ * Table-wide item helpers every feature's store uses: the entity fields of an item, uniqueness
+ * claims, and the liveness check that guards writes under a parent that may be being deleted.
+ */
+import { config } from '../config';
+import type { Key } from './keys';
+import type { Item } from './query';
+
+const table = () => config().tableName;
+
+/** The table's key and index attributes (`PK`, `SK`, `GSI<n>PK`, `GSI<n>SK`) and bookkeeping. */
+const BOOKKEEPING = /^(PK|SK|GSI\d+(PK|SK)|type|ownedKeys)$/;
+
+/** Strips the table's bookkeeping attributes from an item. */
+export function entityFields(item: Item): Item {
+  return Object.fromEntries(Object.entries(item).filter(([name]) => !BOOKKEEPING.test(name)));
+}
+
+/** A claim item reserving `key` (a unique value) for its owner; fails the transaction if anyone holds it. */
+export const putClaim = (key: Key, attributes: Item) => ({
+  Put: {
+    TableName: table(),
+    Item: { ...key, type: 'Claim', ...attributes },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  },
+});
+
+/** Releases a claim, but only if this user holds it. */
+export const deleteClaim = (key: Key, userId: number) => ({
+  Delete: {
+    TableName: table(),
+    Key: key,
+    ConditionExpression: 'userId = :userId',
+    ExpressionAttributeValues: { ':userId': userId },
+  },
+});
+
+/** A condition that the item at `key` exists and is not being deleted (guards writes of what belongs to it). */
+export const isLive = (key: Key) => ({
+  ConditionCheck: {
+    TableName: table(),
+    Key: key,
+    ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting)',
+  },
+});
