@@ -3,7 +3,7 @@
  * declaration of the group, and the users feature's authentication. Every
  * `functions/<group>/handler.ts` is one call of {@link apiHandler}.
  */
-import { routeCatalog, routePrefix, type GroupName, type RouteKeyOf } from '../shared/catalog';
+import { routeKeysOf, routePrefix, type GroupName, type RouteKeyOf } from '../shared/catalog';
 import { createGroupHandler } from '../shared/platform/group-handler';
 import type { AnyRoute } from '../shared/platform/http/route';
 import { authenticate, trackActivity } from '../shared/users';
@@ -12,5 +12,5 @@ import { authenticate, trackActivity } from '../shared/users';
 export type GroupRouteTable<G extends GroupName> = { [K in RouteKeyOf<G>]: AnyRoute };
 
 export function apiHandler<G extends GroupName>(group: G, routes: GroupRouteTable<G>) {
-  return createGroupHandler({ group, prefix: routePrefix(group), keys: routeCatalog[group] as readonly RouteKeyOf<G>[] }, routes, [authenticate(), trackActivity()]);
+  return createGroupHandler({ group, prefix: routePrefix(group), keys: routeKeysOf(group) }, routes, [authenticate(), trackActivity()]);
 }

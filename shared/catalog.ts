@@ -49,6 +49,11 @@ export type RouteKeyOf<G extends GroupName> = (typeof routeCatalog)[G][number];
 /** A route of the catalog, with its group. */
 export type RouteSpec = AnyRouteSpec & { group: GroupName };
 
+/** The route keys of one group. */
+export function routeKeysOf<G extends GroupName>(group: G): ReadonlyArray<RouteKeyOf<G>> {
+  return routeCatalog[group];
+}
+
 /** Where a group's routes live: web routes at the root, every other group under {@link API_PREFIX}. */
 export function routePrefix(group: GroupName): string {
   return group === 'web' ? '' : API_PREFIX;

@@ -35,7 +35,7 @@ export function createGroupHandler<Key extends string>(
 ) {
   assertImplementsDeclaration(declaration, Object.keys(routes));
   const table = new Map<string, ResolvedRoute>();
-  for (const [key, definition] of Object.entries(routes) as Array<[string, AnyRoute]>) {
+  for (const [key, definition] of Object.entries<AnyRoute>(routes)) {
     const spec = parseRouteKey(declaration.group, key, declaration.prefix);
     table.set(`${spec.method} ${spec.resource}`, { spec, definition });
   }

@@ -44,6 +44,7 @@ const MAX_BLOB_PIECES = 256;
 const BASE64_PIECE = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** Control characters other than tab, line feed and carriage return never occur in a key line. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /**

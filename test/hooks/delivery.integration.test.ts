@@ -15,6 +15,7 @@ import { addMember, createProject, createUser, unique, type TestProject, type Te
 interface Delivery {
   path: string;
   headers: IncomingHttpHeaders;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- webhook payloads are read field by field
   body: Record<string, any>;
 }
 

@@ -19,7 +19,7 @@ const url = (query: string) => `${BASE}?${query}`;
 
 /** Internal: parses raw pagination parameters exactly as a route schema would. */
 const pagination = (raw: Record<string, unknown>): PaginationParams =>
-  parseParams(z.object(paginationParams), raw) as PaginationParams;
+  parseParams(z.object(paginationParams), raw);
 
 describe('paginationParams', () => {
   it('defaults to page 1 of 20', () => {
@@ -241,7 +241,7 @@ describe('paginate over a DynamoDB Query', () => {
 
   /** Internal: the ExclusiveStartKey of every Query sent, in order. */
   const startKeys = () =>
-    ddbMock.commandCalls(QueryCommand).map((call) => (call.args[0].input as QueryCommandInput).ExclusiveStartKey);
+    ddbMock.commandCalls(QueryCommand).map((call) => (call.args[0].input).ExclusiveStartKey);
 
   beforeAll(() => {
     process.env.TABLE_NAME = 'pagination-test';
@@ -276,7 +276,7 @@ describe('paginate over a DynamoDB Query', () => {
     await paginate({ page: 1, per_page: 2 }, link, source);
 
     // Assess
-    const input = ddbMock.commandCalls(QueryCommand)[0].args[0].input as QueryCommandInput;
+    const input = ddbMock.commandCalls(QueryCommand)[0].args[0].input;
     expect(input).toMatchObject({
       TableName: 'pagination-test',
       IndexName: 'GSI1',

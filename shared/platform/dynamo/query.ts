@@ -3,6 +3,8 @@ import { config } from '../config';
 import { db } from './client';
 import type { Collection, Key } from './keys';
 
+/** A raw table item: attributes are read by the feature store that knows its entity. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Item = Record<string, any>;
 
 /** The key attributes that identify an item's position in a collection (what a cursor carries). */

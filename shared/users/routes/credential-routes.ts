@@ -12,7 +12,7 @@ import { paginateArray, paginationParams } from '../../platform/http/pagination'
 import { p, required } from '../../platform/http/params';
 import { created, emptyOk, ok } from '../../platform/http/response';
 import { route } from '../../platform/http/route';
-import type { RouteDefinition } from '../../platform/http/context';
+import type { AnyRoute } from '../../platform/http/route';
 import { withUserId, readUser } from './params';
 
 export interface CredentialResource<T, S extends z.ZodRawShape> {
@@ -36,12 +36,12 @@ type CredentialRouteKeys<R extends string, I extends string> =
   | `POST /users/:id/${R}`
   | `DELETE /users/:id/${R}/:${I}`;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 export function credentialRoutes<R extends string, I extends string, T, S extends z.ZodRawShape>(
   segment: R,
   idParam: I,
   resource: CredentialResource<T, S>,
-): Record<CredentialRouteKeys<R, I>, RouteDefinition<any>> {
+): Record<CredentialRouteKeys<R, I>, AnyRoute> {
   const itemId = { [idParam]: required(p.int()) };
   const idOf = (params: Record<string, unknown>) => params[idParam] as number;
   /** The user id of `/users/:id/...` routes (the schemas are built at run time, hence untyped). */
@@ -57,7 +57,7 @@ export function credentialRoutes<R extends string, I extends string, T, S extend
     authentication: readUser,
       params: z.object(paginationParams),
       handler: async ({ params, user, link }) => {
-        const page = paginateArray(params, link, await resource.list(user!.id));
+        const page = paginateArray(params, link, await resource.list(user.id));
         return ok(page.items.map(resource.present), page.headers);
       },
     }),
@@ -65,18 +65,18 @@ export function credentialRoutes<R extends string, I extends string, T, S extend
     [`GET /user/${segment}/:${idParam}`]: route({
     authentication: readUser,
       params: z.object(itemId),
-      handler: async ({ params, user }) => ok(resource.present(await findOrNotFound(user!.id, idOf(params)))),
+      handler: async ({ params, user }) => ok(resource.present(await findOrNotFound(user.id, idOf(params)))),
     }),
 
     [`POST /user/${segment}`]: route({
       params: z.object(resource.createParams),
-      handler: async ({ params, user }) => created(resource.present(await resource.add(user!, params))),
+      handler: async ({ params, user }) => created(resource.present(await resource.add(user, params))),
     }),
 
     [`DELETE /user/${segment}/:${idParam}`]: route({
       params: z.object(itemId),
       handler: async ({ params, user }) => {
-        const deleted = await resource.remove(user!.id, idOf(params));
+        const deleted = await resource.remove(user.id, idOf(params));
         return deleted ? ok(resource.present(deleted)) : emptyOk();
       },
     }),
@@ -111,5 +111,5 @@ export function credentialRoutes<R extends string, I extends string, T, S extend
         return ok(resource.present(deleted));
       },
     }),
-  } as Record<CredentialRouteKeys<R, I>, RouteDefinition<any>>;
+  } as Record<CredentialRouteKeys<R, I>, AnyRoute>;
 }

@@ -13,7 +13,7 @@ import { indexKeys, keys, type Key } from '../../platform/dynamo/keys';
 import { namespaceToItem, personalNamespace } from '../../groups';
 import type { Item } from '../../platform/dynamo/query';
 import { transactWrite } from '../../platform/dynamo/transactions';
-import { deleteClaim, isLive, putClaim } from '../../platform/dynamo/items';
+import { deleteClaim, entityFields, isLive, putClaim } from '../../platform/dynamo/items';
 
 export type UserState = 'active' | 'blocked';
 
@@ -75,8 +75,7 @@ export function userToItem(user: User): Item {
 }
 
 export function userFromItem(item: Item): User {
-  const { PK, SK, GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK, type, ...user } = item;
-  return user as User;
+  return entityFields(item) as User;
 }
 
 export async function getUser(id: number): Promise<User | undefined> {
