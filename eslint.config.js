@@ -20,6 +20,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       // Declaration merging (the platform's Caller/Credential, augmented by the users feature).
       '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
+      // One import statement per module, types inline.
+      'no-duplicate-imports': 'error',
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
     },

@@ -40,7 +40,7 @@ export class ProjectHostingStack extends Stack {
     this.data = new DataTable(this, 'Data');
     this.storage = new ObjectStorage(this, 'Storage');
     // The API exists before its functions so that they can know its URL (see HostingApi.baseUrl).
-    this.api = new HostingApi(this, 'Api', { throttle: props.throttle });
+    this.api = new HostingApi(this, 'Api', { routes: allRoutes(), throttle: props.throttle });
 
     const contextUrl: unknown = this.node.tryGetContext('externalUrl');
     const externalUrl = (
@@ -56,7 +56,7 @@ export class ProjectHostingStack extends Stack {
 
     const shared = { table: this.data.table, bucket: this.storage.bucket, externalUrl };
     this.functions = new GroupFunctions(this, 'Functions', { ...shared, secretBoxKey: this.secretBoxKey });
-    this.api.addRoutes(allRoutes(), this.functions.byGroup);
+    this.api.integrate(this.functions.byGroup);
     this.events = new HookDelivery(this, 'Events', { table: this.data.table, externalUrl, secretBoxKey: this.secretBoxKey });
     this.bootstrap = new RootUserBootstrap(this, 'Bootstrap', shared);
 

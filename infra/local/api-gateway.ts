@@ -7,6 +7,8 @@
  * - path parameters stay URL-encoded, as a REST API delivers them: that is what keeps
  *   `group%2Fproject` a single `{id}`; the handlers decode them once themselves;
  * - every request body arrives base64-encoded (the stack declares `binaryMediaTypes: ['*\/*']`);
+ * - HEAD reaches the GET route of a resource (the deployed definition adds a HEAD operation for
+ *   every GET, `servingRoute` in infra/openapi.ts), with `httpMethod: 'HEAD'`; the answer has no body;
  * - unknown routes or methods answer `404 {"error":"404 Not Found"}` (the stack's mapping of
  *   MISSING_AUTHENTICATION_TOKEN), a failing handler `502 {"message":"Internal server error"}`,
  *   a body over 10 MB `413`, and a handler slower than 29 s `504`, each with `X-Request-Id`.
@@ -17,6 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { allRoutes, type GroupName, type RouteSpec } from '../../shared/catalog';
+import { servingRoute } from '../openapi';
 
 /** A Lambda proxy handler as the group modules export it (a middy handler). */
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -141,7 +144,7 @@ export function matchRoute(method: string, rawPath: string, routes?: readonly Ro
     if (matches(candidate, segments) && (!best || compareSpecificity(candidate, best) < 0)) best = candidate;
   }
   if (!best) return undefined;
-  const route = best.methods.get(method.toUpperCase());
+  const route = servingRoute(best.methods, method);
   if (!route) return undefined;
   let pathParameters: Record<string, string> | null = null;
   best.segments.forEach((segment, i) => {

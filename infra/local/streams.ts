@@ -54,7 +54,7 @@ export function matchesFilter(value: unknown, pattern: FilterPattern): boolean {
       if (typeof allowed === 'object' && allowed !== null) throw new TypeError(`unsupported filter rule on '${field}': ${JSON.stringify(allowed)}`);
     }
     const candidates: unknown[] = Array.isArray(actual) ? actual : [actual];
-    return actual !== undefined && candidates.some((candidate) => rule.includes(candidate as string));
+    return actual !== undefined && candidates.some((candidate) => rule.includes(candidate));
   });
 }
 

@@ -5,7 +5,7 @@
  * personal namespace (50). Expired memberships and shares give nothing. One BatchGetItem.
  */
 import { OWNER, activeMemberships } from './store/memberships';
-import type { MemberSource } from '../platform/dynamo/keys';
+import type { MemberSource } from './store/keys';
 import type { Namespace } from '../groups';
 import type { Project } from '../projects';
 import type { User } from '../users';

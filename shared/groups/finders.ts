@@ -3,8 +3,7 @@
  * (a private group is never revealed by a 403). They are the only way routes look things up by
  * a client-supplied id or URL-encoded path, and they resolve the caller's access once.
  */
-import { groupAccessFor } from '../auth';
-import { can, type GroupSubject } from '../auth';
+import { groupAccessFor, can, type GroupSubject } from '../auth';
 import type { User } from '../users';
 import { NotFoundError } from '../platform/http/errors';
 import { findNamespaceByPath, getNamespace, type Namespace } from './store/namespaces';

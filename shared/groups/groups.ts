@@ -8,22 +8,18 @@
  * refusals to GitLab's answers.
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { projectAccessForMany } from '../auth';
-import { can, isAdmin, type ProjectSubject } from '../auth';
+import { projectAccessForMany, can, isAdmin, type ProjectSubject, membershipCollections, OWNER, isMembershipActive, membershipFromItem, type Membership } from '../auth';
 import { config } from '../platform/config';
 import { getMany } from '../platform/dynamo/batch';
 import { db } from '../platform/dynamo/client';
 import { nextId } from '../platform/dynamo/counters';
-import { collections, keys } from '../platform/dynamo/keys';
-import { OWNER, isMembershipActive, membershipFromItem, type Membership } from '../auth';
+import { namespaceCollections, namespaceKeys } from './store/keys';
+import { projectCollections, projectKeys, projectFromItem, type Project, listProjects, deleteProject, unshareProject } from '../projects';
 import { finishPathMove, getNamespace, getNamespaces, insertGroup, markGroupDeleting, moveNamespacePath, namespaceFromItem, readNamespaceRecord, removeGroupRecord, subgroupIds, updateGroupSettings, visibilityRank, type GroupWriteResult, type Namespace, type Visibility } from './store/namespaces';
-import { projectFromItem, type Project } from '../projects';
 import { queryCollection, type Item } from '../platform/dynamo/query';
 import type { User } from '../users';
 import { ConflictError, NotFoundError, ParamError, ValidationError } from '../platform/http/errors';
 import { paginate, paginateArray, type Page, type PageLinkBase, type PaginationParams } from '../platform/http/pagination';
-import { listProjects } from '../projects';
-import { deleteProject, unshareProject } from '../projects';
 import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, reservedPathMessage } from './namespace-paths';
 
 /** Settings as the API names them (`POST /groups`, `PUT /groups/:id`). */
@@ -91,13 +87,13 @@ async function visibilityErrors(group: Namespace, visibility: Visibility, parent
   }
   if (isNew || !moreVisible(group.visibility, visibility)) return [];
   if ((group.subgroupCount ?? 0) > 0) {
-    for await (const item of queryCollection(collections.subgroups(group.id))) {
+    for await (const item of queryCollection(namespaceCollections.subgroups(group.id))) {
       if (!item.deleting && moreVisible(item.visibility as Visibility, visibility)) {
         return [`${visibility} is not allowed since there are sub-groups with higher visibility.`];
       }
     }
   }
-  for await (const item of queryCollection(collections.namespaceProjects(group.id))) {
+  for await (const item of queryCollection(projectCollections.namespaceProjects(group.id))) {
     if (!item.deleting && moreVisible(item.visibility as Visibility, visibility)) {
       return [`${visibility} is not allowed since this group contains projects with higher visibility.`];
     }
@@ -218,7 +214,7 @@ async function childrenOf(groupId: number): Promise<Namespace[]> {
   for (let attempt = 1; ; attempt++) {
     const expected = (await readNamespaceRecord(groupId))?.subgroupCount ?? 0;
     if (expected <= 0) return [];
-    const found = (await getMany((await subgroupIds(groupId)).map((id) => keys.namespace(id))))
+    const found = (await getMany((await subgroupIds(groupId)).map((id) => namespaceKeys.namespace(id))))
       .map(namespaceFromItem)
       .filter((child) => child.parentId === groupId);
     if (found.length >= expected) return found;
@@ -296,9 +292,9 @@ async function deleteGroupTree(groupId: number): Promise<void> {
     await deleteGroupTree(child.id);
   }
   await deleteProjectsOf(groupId);
-  await inBatches(queryCollection(collections.groupShares(groupId)), (item) => unshareProject(Number(item.projectId), groupId));
-  await inBatches(queryCollection(collections.namespacePartition(groupId)), async (item: Item) => {
-    if (item.SK === keys.namespace(groupId).SK) return;
+  await inBatches(queryCollection(projectCollections.groupShares(groupId)), (item) => unshareProject(Number(item.projectId), groupId));
+  await inBatches(queryCollection(namespaceCollections.namespacePartition(groupId)), async (item: Item) => {
+    if (item.SK === namespaceKeys.namespace(groupId).SK) return;
     await db().send(new DeleteCommand({ TableName: config().tableName, Key: { PK: item.PK, SK: item.SK } }));
   });
   for (let attempt = 1; ; attempt++) {
@@ -319,8 +315,8 @@ async function deleteGroupTree(groupId: number): Promise<void> {
 
 /** Deletes the projects of a group, re-reading each one consistently first. Internal. */
 async function deleteProjectsOf(groupId: number): Promise<void> {
-  await inBatches(queryCollection(collections.namespaceProjects(groupId)), async (item: Item) => {
-    const [fresh] = await getMany([keys.project(Number(item.id))]);
+  await inBatches(queryCollection(projectCollections.namespaceProjects(groupId)), async (item: Item) => {
+    const [fresh] = await getMany([projectKeys.project(Number(item.id))]);
     if (!fresh) return;
     const project: Project = projectFromItem(fresh);
     if (project.namespaceId === groupId) await deleteProject(project);
@@ -353,7 +349,7 @@ const SORT_LIMIT = () => Number(process.env.GROUP_SORT_LIMIT ?? 5000);
 /** The caller's direct, unexpired group memberships: group id → access level. Internal. */
 async function directGroupLevels(user: User): Promise<Map<number, number>> {
   const levels = new Map<number, number>();
-  for await (const item of queryCollection(collections.userMemberships(user.id, 'group'))) {
+  for await (const item of queryCollection(membershipCollections.userMemberships(user.id, 'group'))) {
     const membership = membershipFromItem(item);
     if (isMembershipActive(membership)) levels.set(membership.sourceId, membership.accessLevel);
   }
@@ -366,7 +362,7 @@ async function withDescendants(roots: Namespace[]): Promise<Namespace[]> {
   const queue = [...roots];
   for (let group = queue.shift(); group; group = queue.shift()) {
     if (!group.subgroupCount) continue;
-    for await (const item of queryCollection(collections.subgroups(group.id))) {
+    for await (const item of queryCollection(namespaceCollections.subgroups(group.id))) {
       const child = namespaceFromItem(item);
       if (child.deleting || found.has(child.id)) continue;
       found.set(child.id, child);
@@ -463,10 +459,10 @@ export async function listGroups(
     const group = namespaceFromItem(item);
     return matches(group) && readable(group) ? group : undefined;
   };
-  if (order === 'id') return paginate(pagination, link, { collection: collections.groups(), ascending, select });
+  if (order === 'id') return paginate(pagination, link, { collection: namespaceCollections.groups(), ascending, select });
   const all: Namespace[] = [];
   let read = 0;
-  for await (const item of queryCollection(collections.groups())) {
+  for await (const item of queryCollection(namespaceCollections.groups())) {
     if (++read > SORT_LIMIT()) {
       throw new ParamError(`order_by=${order} is supported for up to ${SORT_LIMIT()} groups; use order_by=id or narrow the list`);
     }
@@ -489,7 +485,7 @@ export async function listNamespaces(viewer: User, search: string | undefined, p
   const admin: boolean = isAdmin(viewer);
   if (admin) {
     return paginate(pagination, link, {
-      collection: collections.namespaces(),
+      collection: namespaceCollections.namespaces(),
       ascending: true,
       select: (item) => {
         const namespace = namespaceFromItem(item);
@@ -532,7 +528,7 @@ async function sharedWith(viewer: User | null, group: Namespace): Promise<Projec
   const subjects: ProjectSubject[] = [];
   let ids: number[] = [];
   const load = async () => {
-    const projects = (await getMany(ids.map((id) => keys.project(id)))).map(projectFromItem).filter((p) => !p.deleting);
+    const projects = (await getMany(ids.map((id) => projectKeys.project(id)))).map(projectFromItem).filter((p) => !p.deleting);
     const namespaces = new Map((await getNamespaces([...new Set(projects.map((p) => p.namespaceId))])).map((n) => [n.id, n]));
     const entries = projects.flatMap((project) => {
       const namespace = namespaces.get(project.namespaceId);
@@ -545,7 +541,7 @@ async function sharedWith(viewer: User | null, group: Namespace): Promise<Projec
     });
     ids = [];
   };
-  for await (const item of queryCollection(collections.groupShares(group.id))) {
+  for await (const item of queryCollection(projectCollections.groupShares(group.id))) {
     ids.push(Number(item.projectId));
     if (ids.length >= DETAIL_PROJECTS_LIMIT) {
       await load();

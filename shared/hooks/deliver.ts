@@ -14,12 +14,10 @@ import { createHash } from 'node:crypto';
 import { getMany } from '../platform/dynamo/batch';
 import type { HookEvent } from './store/hook-events';
 import { listHooks, openHookToken, type ProjectHook } from './store/hooks';
-import { keys } from '../platform/dynamo/keys';
-import { listLabels } from '../issues';
-import { listMilestones } from '../issues';
+import { userKeys, userFromItem, type User } from '../users';
+import { listLabels, listMilestones } from '../issues';
 import { getNamespace } from '../groups';
 import { getProject } from '../projects';
-import { userFromItem, type User } from '../users';
 import { logger } from '../platform/logger';
 import { hookHeaders, issueHookPayload, noteHookPayload, type HookContext } from './presenters/webhooks';
 import { sendHook, type HookDeliveryResult } from './send';
@@ -95,7 +93,7 @@ async function contextOf(event: HookEvent): Promise<HookContext | undefined> {
   if (event.kind === 'note') userIds.add(event.note.authorId);
   const [namespace, userItems, labels, milestones] = await Promise.all([
     getNamespace(project.namespaceId),
-    getMany([...userIds].map((id) => keys.user(id)), { consistent: false }),
+    getMany([...userIds].map((id) => userKeys.user(id)), { consistent: false }),
     listLabels(project.id),
     listMilestones(project.id),
   ]);

@@ -4,19 +4,18 @@
  * cannot read the project is ignored; `created_at`/`updated_at` only from owners and admins), the
  * state machine (`close`, `reopen`), soft deletion, and the list sources of `IssuesFinder`.
  */
-import { projectAccessFor, projectAccessForMany } from '../auth';
-import { can, canReadIssue, canUpdateIssue, type ProjectSubject } from '../auth';
+import { projectAccessFor, projectAccessForMany, can, canReadIssue, canUpdateIssue, type ProjectSubject } from '../auth';
 import { byKey, getMany } from '../platform/dynamo/batch';
 import { nextId, nextIds } from '../platform/dynamo/counters';
-import { prepareEvent, type NewEvent } from '../projects';
+import { prepareEvent, type NewEvent, projectCollections, projectKeys, projectFromItem, type Project } from '../projects';
 import { prepareHookEvent } from '../hooks';
 import { getIssue, insertIssue, issueFromItem, replaceIssue, writeIssues, type Issue, type IssueState, type TransactItem } from './store/issues';
-import { collections, keys, type Collection, type IssueOrderBy } from '../platform/dynamo/keys';
+import { type Collection } from '../platform/dynamo/keys';
+import { namespaceCollections, namespaceKeys, namespaceFromItem, type Namespace } from '../groups';
+import { type IssueOrderBy, issueCollections } from './store/keys';
 import { findLabelByName, getLabel, listLabels } from './store/labels';
 import { getMilestone, listMilestones } from './store/milestones';
-import { namespaceFromItem, type Namespace } from '../groups';
 import { listIssueNotes, notePut, putNotes, removeNotes, type Note } from './store/notes';
-import { projectFromItem, type Project } from '../projects';
 import { queryCollection, type Item } from '../platform/dynamo/query';
 import { getUser, type User } from '../users';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../platform/http/errors';
@@ -484,7 +483,7 @@ export async function projectIssueStream(
   order: IssueOrder,
 ): Promise<StreamSource<Issue>> {
   const matches = await matcherFor(subject.project.id, filters);
-  const colls = statesOf(filters.state).map((state) => collections.projectIssues(subject.project.id, state, order.orderBy));
+  const colls = statesOf(filters.state).map((state) => issueCollections.projectIssues(subject.project.id, state, order.orderBy));
   return mergedStream(colls, order.ascending, (issue) => (matches(issue) && canReadIssue(user, subject, issue) ? issue : undefined));
 }
 
@@ -554,7 +553,7 @@ export async function groupIssueStream(
   const all = await projectSubjects(user, projectIds);
   const subjects = new Map([...all].filter(([, subject]) => !subject.namespace.deleting && can(user, 'read_issue', subject)));
   const matchers = new Map(await Promise.all([...subjects.keys()].map(async (id) => [id, await matcherFor(id, filters)] as const)));
-  const colls = [...subjects.keys()].flatMap((id) => statesOf(filters.state).map((state) => collections.projectIssues(id, state, order.orderBy)));
+  const colls = [...subjects.keys()].flatMap((id) => statesOf(filters.state).map((state) => issueCollections.projectIssues(id, state, order.orderBy)));
   const select = (issue: Issue) =>
     matchers.get(issue.projectId)!(issue) && canReadIssue(user, subjects.get(issue.projectId)!, issue) ? issue : undefined;
   const stream: StreamSource<Issue> = colls.length > 0 ? mergedStream(colls, order.ascending, select) : { async *read() {} };
@@ -567,14 +566,14 @@ async function groupProjectIds(group: Namespace): Promise<number[]> {
   const queue = [group];
   const seen = new Set([group.id]);
   for (let current = queue.shift(); current; current = queue.shift()) {
-    for await (const item of queryCollection(collections.namespaceProjects(current.id))) {
+    for await (const item of queryCollection(projectCollections.namespaceProjects(current.id))) {
       ids.push(Number(item.id));
       if (ids.length > GROUP_PROJECT_LIMIT()) {
         throw new ParamError(`the group has more than ${GROUP_PROJECT_LIMIT()} projects; list the issues of its projects or subgroups instead`);
       }
     }
     if (!current.subgroupCount) continue;
-    for await (const item of queryCollection(collections.subgroups(current.id))) {
+    for await (const item of queryCollection(namespaceCollections.subgroups(current.id))) {
       const child = namespaceFromItem(item);
       if (child.deleting || seen.has(child.id)) continue;
       seen.add(child.id);
@@ -599,7 +598,7 @@ export function userIssueStream(user: User, scope: UserIssueScope, filters: Issu
     return matchers.get(projectId)!;
   };
   return filteredCollection<Issue>({
-    collection: scope === 'created_by_me' ? collections.userIssues(user.id, order.orderBy) : collections.assignedIssues(user.id, order.orderBy),
+    collection: scope === 'created_by_me' ? issueCollections.userIssues(user.id, order.orderBy) : issueCollections.assignedIssues(user.id, order.orderBy),
     ascending: order.ascending,
     select: issueFromItem,
     keep: async (issues) => {
@@ -616,10 +615,10 @@ export function userIssueStream(user: User, scope: UserIssueScope, filters: Issu
 
 /** The subjects of the given projects for `user` (two batch reads and one for the memberships). */
 export async function projectSubjects(user: User | null, projectIds: number[]): Promise<Map<number, ProjectSubject>> {
-  const projects: Project[] = (await getMany(projectIds.map((id) => keys.project(id)))).map(projectFromItem).filter((p) => !p.deleting);
-  const namespaceItems = byKey(await getMany([...new Set(projects.map((p) => p.namespaceId))].map((id) => keys.namespace(id))));
+  const projects: Project[] = (await getMany(projectIds.map((id) => projectKeys.project(id)))).map(projectFromItem).filter((p) => !p.deleting);
+  const namespaceItems = byKey(await getMany([...new Set(projects.map((p) => p.namespaceId))].map((id) => namespaceKeys.namespace(id))));
   const entries = projects.flatMap((project) => {
-    const item = namespaceItems(keys.namespace(project.namespaceId));
+    const item = namespaceItems(namespaceKeys.namespace(project.namespaceId));
     return item ? [{ project, namespace: namespaceFromItem(item) }] : [];
   });
   const access = await projectAccessForMany(user, entries);

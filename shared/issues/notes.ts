@@ -12,12 +12,11 @@ import { prepareEvent } from '../projects';
 import { prepareHookEvent } from '../hooks';
 import { recordParticipant } from './store/issue-subscriptions';
 import type { Issue } from './store/issues';
-import { collections } from '../platform/dynamo/keys';
+import { issueCollections } from './store/keys';
 import { getNote, insertNote, listIssueNotes, noteFromItem, removeNote, updateNoteBody, type Note, type NoteWriteFailure } from './store/notes';
-import type { User } from '../users';
+import { type User, presentUserPublic } from '../users';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../platform/http/errors';
 import type { CollectionSource } from '../platform/http/pagination';
-import { presentUserPublic } from '../users';
 import { findIssueOrNotFound } from './issues';
 
 /** GitLab's `Note` body limit. */
@@ -70,7 +69,7 @@ export type NoteOrder = { orderBy: 'created_at' | 'updated_at'; sort: 'asc' | 'd
  */
 export async function issueNotes(subject: ProjectSubject, user: User | null, iid: number, order: NoteOrder): Promise<CollectionSource<Note> | Note[]> {
   const issue = await findIssueOrNotFound(subject, user, iid);
-  const collection = collections.issueNotes(issue.projectId, issue.iid);
+  const collection = issueCollections.issueNotes(issue.projectId, issue.iid);
   const ascending = order.sort === 'asc';
   if (order.orderBy === 'created_at') return { collection, ascending, select: noteFromItem };
   return (await listIssueNotes(issue.projectId, issue.iid))

@@ -11,7 +11,7 @@ import { canReadIssue, type ProjectSubject } from '../auth';
 import { byKey, getMany } from '../platform/dynamo/batch';
 import type { TrackedIssue } from './store/issue-time';
 import { issueFromItem } from './store/issues';
-import { collections, keys } from '../platform/dynamo/keys';
+import { issueCollections, issueKeys } from './store/keys';
 import { getNamespace } from '../groups';
 import { isId } from '../platform/dynamo/query';
 import { findUserTodo, markAllTodosDone, markTodoDone, todoFromItem, type Todo, type TodoState } from './store/todos';
@@ -70,13 +70,13 @@ export interface TodoTarget {
 async function readableTargets(user: User, todos: Todo[]): Promise<Map<number, TodoTarget>> {
   const [subjects, issueItems] = await Promise.all([
     projectSubjects(user, [...new Set(todos.map((todo) => todo.projectId))]),
-    getMany(todos.map((todo) => keys.issue(todo.projectId, todo.targetIid))),
+    getMany(todos.map((todo) => issueKeys.issue(todo.projectId, todo.targetIid))),
   ]);
   const issueItem = byKey(issueItems);
   const targets = new Map<number, TodoTarget>();
   for (const todo of todos) {
     const subject = subjects.get(todo.projectId);
-    const item = issueItem(keys.issue(todo.projectId, todo.targetIid));
+    const item = issueItem(issueKeys.issue(todo.projectId, todo.targetIid));
     const issue = item && (issueFromItem(item) as TrackedIssue);
     if (subject && issue && !issue.deletedAt && canReadIssue(user, subject, issue)) targets.set(todo.id, { todo, issue, subject });
   }
@@ -116,7 +116,7 @@ export async function todoStream(user: User, filters: TodoFilters): Promise<Stre
   // The targets `keep` found, handed to the entries it kept (and dropped once yielded).
   const targets = new Map<number, TodoTarget>();
   const todos = filteredCollection<Todo>({
-    collection: collections.userTodos(user.id, filters.state),
+    collection: issueCollections.userTodos(user.id, filters.state),
     ascending: false,
     select: (item) => {
       const todo = todoFromItem(item);

@@ -13,13 +13,12 @@
  */
 import { config } from '../platform/config';
 import { byKey, getMany } from '../platform/dynamo/batch';
-import { recordEvent } from '../projects';
-import { collections, keys, type MemberSource } from '../platform/dynamo/keys';
-import { OWNER, membershipFromItem, ownerCountUpdate, putNewMembership, type Membership } from '../auth';
-import { projectIsLive } from '../projects';
+import { recordEvent, projectIsLive } from '../projects';
+import { type MemberSource, membershipCollections, membershipKeys, OWNER, membershipFromItem, putNewMembership, type Membership } from '../auth';
+import { namespaceKeys, ownerCountUpdate } from '../groups';
+import { userKeys, userFromItem, userIsLive, type User } from '../users';
 import { queryAll, queryCollection } from '../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../platform/dynamo/transactions';
-import { userFromItem, userIsLive, type User } from '../users';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../platform/http/errors';
 import { paginateArray, type Page, type PageLinkBase, type PaginationParams } from '../platform/http/pagination';
 
@@ -67,7 +66,7 @@ export function ownerCountDelta(source: MemberSource, from: number | null, to: n
 const groupIsLive = (groupId: number) => ({
   ConditionCheck: {
     TableName: table(),
-    Key: keys.namespace(groupId),
+    Key: namespaceKeys.namespace(groupId),
     ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting) AND kind = :group',
     ExpressionAttributeValues: { ':group': 'group' },
   },
@@ -94,9 +93,9 @@ const unchangedLevel = (membership: Membership) => ({
 /** Internal: the members of `memberships` whose users still exist (one BatchGetItem). */
 async function withUsers(memberships: Membership[]): Promise<Member[]> {
   if (memberships.length === 0) return [];
-  const find = byKey(await getMany(memberships.map((m) => keys.user(m.userId))));
+  const find = byKey(await getMany(memberships.map((m) => userKeys.user(m.userId))));
   return memberships.flatMap((membership) => {
-    const item = find(keys.user(membership.userId));
+    const item = find(userKeys.user(membership.userId));
     return item && !item.deleting ? [{ membership, user: userFromItem(item) }] : [];
   });
 }
@@ -104,9 +103,9 @@ async function withUsers(memberships: Membership[]): Promise<Member[]> {
 /** Internal: a membership and its user read together (one BatchGetItem, consistent). */
 async function readMember(source: MemberSource, userId: number): Promise<Member | undefined> {
   if (!Number.isSafeInteger(userId) || userId <= 0) return undefined;
-  const find = byKey(await getMany([keys.member(source, userId), keys.user(userId)]));
-  const membership = find(keys.member(source, userId));
-  const user = find(keys.user(userId));
+  const find = byKey(await getMany([membershipKeys.member(source, userId), userKeys.user(userId)]));
+  const membership = find(membershipKeys.member(source, userId));
+  const user = find(userKeys.user(userId));
   if (!membership || !user || user.deleting) return undefined;
   return { membership: membershipFromItem(membership), user: userFromItem(user) };
 }
@@ -138,7 +137,7 @@ export async function listMembers(
   pagination: PaginationParams,
   link: PageLinkBase,
 ): Promise<Page<Member>> {
-  const memberships = (await queryAll(collections.members(source))).map(membershipFromItem);
+  const memberships = (await queryAll(membershipCollections.members(source))).map(membershipFromItem);
   if (!query) {
     const page = paginateArray(pagination, link, memberships);
     return { items: await withUsers(page.items), headers: page.headers };
@@ -160,7 +159,7 @@ export async function listMembers(
  */
 export async function addMember(source: MemberSource, input: NewMember, actor: User): Promise<Member> {
   assertExpiryNotPast(input.expiresAt);
-  const [userItem] = await getMany([keys.user(input.userId)]);
+  const [userItem] = await getMany([userKeys.user(input.userId)]);
   if (!userItem || userItem.deleting) throw new NotFoundError('User');
   const membership: Membership = {
     sourceKind: source.kind,
@@ -209,7 +208,7 @@ export async function updateMember(source: MemberSource, userId: number, changes
         {
           Update: {
             TableName: table(),
-            Key: keys.member(source, userId),
+            Key: membershipKeys.member(source, userId),
             UpdateExpression: 'SET accessLevel = :accessLevel, expiresAt = :expiresAt',
             ConditionExpression: guard.ConditionExpression,
             ExpressionAttributeValues: {
@@ -248,7 +247,7 @@ export async function removeMember(source: MemberSource, userId: number): Promis
     const delta = ownerCountDelta(source, current.membership.accessLevel, null);
     try {
       await transactWrite([
-        { Delete: { TableName: table(), Key: keys.member(source, userId), ...unchangedLevel(current.membership) } },
+        { Delete: { TableName: table(), Key: membershipKeys.member(source, userId), ...unchangedLevel(current.membership) } },
         ...(delta !== 0 ? [ownerCountUpdate(source.id, delta)] : []),
       ]);
     } catch (error) {
@@ -287,7 +286,7 @@ export async function removeAllMembershipsOf(userId: number): Promise<number> {
     removed += (await Promise.all(batch)).filter(Boolean).length;
     batch = [];
   };
-  for await (const item of queryCollection(collections.userMemberships(userId))) {
+  for await (const item of queryCollection(membershipCollections.userMemberships(userId))) {
     const found = membershipFromItem(item);
     batch.push(removeMembershipOfDeletedUser({ kind: found.sourceKind, id: found.sourceId }, userId));
     if (batch.length >= REMOVAL_CONCURRENCY) await settle();
@@ -300,19 +299,19 @@ export async function removeAllMembershipsOf(userId: number): Promise<number> {
 async function removeMembershipOfDeletedUser(source: MemberSource, userId: number): Promise<boolean> {
   let groupGone = false;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const [item] = await getMany([keys.member(source, userId)]);
+    const [item] = await getMany([membershipKeys.member(source, userId)]);
     if (!item) return false;
     const membership = membershipFromItem(item);
     const decrement = !groupGone && ownerCountDelta(source, membership.accessLevel, null) < 0;
     try {
       await transactWrite([
-        { Delete: { TableName: table(), Key: keys.member(source, userId), ...unchangedLevel(membership) } },
+        { Delete: { TableName: table(), Key: membershipKeys.member(source, userId), ...unchangedLevel(membership) } },
         ...(decrement
           ? [
               {
                 Update: {
                   TableName: table(),
-                  Key: keys.namespace(source.id),
+                  Key: namespaceKeys.namespace(source.id),
                   UpdateExpression: 'ADD ownerCount :minusOne',
                   ConditionExpression: 'attribute_exists(PK)',
                   ExpressionAttributeValues: { ':minusOne': -1 },

@@ -3,10 +3,8 @@
  * (a private project is never revealed by a 403). They are the only way routes look things up by
  * a client-supplied id or URL-encoded path, and they resolve the caller's access once.
  */
-import { projectAccessFor } from '../auth';
-import { can, type ProjectSubject } from '../auth';
-import { findNamespaceByPath, getNamespace, type Namespace } from '../groups';
-import { isNumericId } from '../groups';
+import { projectAccessFor, can, type ProjectSubject } from '../auth';
+import { findNamespaceByPath, getNamespace, type Namespace, isNumericId } from '../groups';
 import type { User } from '../users';
 import { NotFoundError } from '../platform/http/errors';
 import { findProjectInNamespace, getProject, type Project } from './store/projects';

@@ -8,14 +8,13 @@
  * see and by the request's filters. Ordering by id (= `created_at`) streams, so a page costs what
  * it returns plus what filters drop; other orders sort a bounded candidate set in memory.
  */
-import { projectAccessForMany } from '../auth';
-import { can, isAdmin, type ProjectSubject } from '../auth';
+import { projectAccessForMany, can, isAdmin, type ProjectSubject, membershipCollections } from '../auth';
 import { getMany } from '../platform/dynamo/batch';
-import { collections, pad, type Collection } from '../platform/dynamo/keys';
-import { namespaceFromItem, type Namespace, type Visibility } from '../groups';
+import { pad, type Collection } from '../platform/dynamo/keys';
+import { namespaceKeys, namespaceFromItem, type Namespace, type Visibility } from '../groups';
+import { projectCollections, projectKeys } from './store/keys';
 import { projectFromItem, type Project } from './store/projects';
 import { queryCollection } from '../platform/dynamo/query';
-import { keys } from '../platform/dynamo/keys';
 import type { User } from '../users';
 import { ParamError } from '../platform/http/errors';
 import { paginate, paginateArray, type Page, type PageLinkBase, type PaginationParams, type StreamEntry } from '../platform/http/pagination';
@@ -83,7 +82,7 @@ async function* mergeIds(streams: IdStream[], ascending: boolean): IdStream {
 async function membershipScope(user: User, ownedOnly: boolean): Promise<{ projectIds: number[]; namespaceIds: number[] }> {
   const projectIds: number[] = [];
   const namespaceIds = [user.namespaceId];
-  for await (const item of queryCollection(collections.userMemberships(user.id))) {
+  for await (const item of queryCollection(membershipCollections.userMemberships(user.id))) {
     if (ownedOnly && Number(item.accessLevel) < 50) continue;
     if (item.sourceKind === 'project') projectIds.push(Number(item.sourceId));
     else namespaceIds.push(Number(item.sourceId));
@@ -94,33 +93,33 @@ async function membershipScope(user: User, ownedOnly: boolean): Promise<{ projec
 /** The candidate id streams for a request, before visibility and filters. */
 async function candidates(viewer: User | null, filters: ProjectListFilters, ascending: boolean, after: number | undefined, hint: number): Promise<IdStream> {
   const of = (collection: Collection) => collectionIds(collection, ascending, after, hint);
-  if (filters.namespaceId !== undefined) return of(collections.namespaceProjects(filters.namespaceId));
-  if (filters.starred) return viewer ? of(collections.userStars(viewer.id)) : arrayIds([], ascending, after);
+  if (filters.namespaceId !== undefined) return of(projectCollections.namespaceProjects(filters.namespaceId));
+  if (filters.starred) return viewer ? of(projectCollections.userStars(viewer.id)) : arrayIds([], ascending, after);
   if (viewer && (filters.owned || filters.membership)) {
     const scope = await membershipScope(viewer, Boolean(filters.owned));
     return mergeIds(
-      [arrayIds(scope.projectIds, ascending, after), ...scope.namespaceIds.map((id) => of(collections.namespaceProjects(id)))],
+      [arrayIds(scope.projectIds, ascending, after), ...scope.namespaceIds.map((id) => of(projectCollections.namespaceProjects(id)))],
       ascending,
     );
   }
-  if (isAdmin(viewer)) return of(filters.visibility ? collections.projectsWithVisibility(filters.visibility) : collections.projects());
-  if (!viewer) return of(collections.projectsWithVisibility('public'));
+  if (isAdmin(viewer)) return of(filters.visibility ? projectCollections.projectsWithVisibility(filters.visibility) : projectCollections.projects());
+  if (!viewer) return of(projectCollections.projectsWithVisibility('public'));
   const visible: IdStream[] = (['public', 'internal'] as const)
     .filter((v) => !filters.visibility || filters.visibility === v)
-    .map((v) => of(collections.projectsWithVisibility(v)));
+    .map((v) => of(projectCollections.projectsWithVisibility(v)));
   if (filters.visibility && filters.visibility !== 'private') return mergeIds(visible, ascending);
   const scope = await membershipScope(viewer, false);
   return mergeIds(
-    [...visible, arrayIds(scope.projectIds, ascending, after), ...scope.namespaceIds.map((id) => of(collections.namespaceProjects(id)))],
+    [...visible, arrayIds(scope.projectIds, ascending, after), ...scope.namespaceIds.map((id) => of(projectCollections.namespaceProjects(id)))],
     ascending,
   );
 }
 
 /** Loads a chunk of projects with their namespaces and the viewer's access, in three batch reads. */
 async function loadSubjects(ids: number[], viewer: User | null, namespaceCache: Map<number, Namespace>): Promise<Map<number, ProjectSubject>> {
-  const projects = (await getMany(ids.map((id) => keys.project(id)))).map(projectFromItem).filter((p) => !p.deleting);
+  const projects = (await getMany(ids.map((id) => projectKeys.project(id)))).map(projectFromItem).filter((p) => !p.deleting);
   const missing = [...new Set(projects.map((p) => p.namespaceId))].filter((id) => !namespaceCache.has(id));
-  for (const item of await getMany(missing.map((id) => keys.namespace(id)))) {
+  for (const item of await getMany(missing.map((id) => namespaceKeys.namespace(id)))) {
     const namespace = namespaceFromItem(item);
     namespaceCache.set(namespace.id, namespace);
   }

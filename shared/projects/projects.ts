@@ -15,15 +15,15 @@ import { db, s3 } from '../platform/dynamo/client';
 import { ifConditionHolds } from '../platform/dynamo/conditional';
 import { nextId } from '../platform/dynamo/counters';
 import { recordEvent } from './store/events';
-import { collections, indexKeys, keys, type Key } from '../platform/dynamo/keys';
-import type { Namespace } from '../groups';
+import { type Key } from '../platform/dynamo/keys';
+import { namespaceKeys, type Namespace, reservedPathMessage } from '../groups';
+import { projectCollections, projectIndexKeys, projectKeys } from './store/keys';
 import { getProject, markProjectDeleting, projectCounterUpdate, projectToItem, type Project, type ProjectSettings, type ProjectShare } from './store/projects';
 import { queryCollection } from '../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../platform/dynamo/transactions';
 import { putClaim } from '../platform/dynamo/items';
 import type { User } from '../users';
 import { ApiError, ConflictError, NotFoundError, NotModifiedError, ValidationError } from '../platform/http/errors';
-import { reservedPathMessage } from '../groups';
 
 const table = () => config().tableName;
 
@@ -164,12 +164,12 @@ export async function createProject(
   try {
     await transactWrite([
       { Put: { TableName: table(), Item: projectToItem(project), ConditionExpression: 'attribute_not_exists(PK)' } },
-      putClaim(keys.claims.projectPath(namespace.id, path), { projectId: project.id, namespaceId: namespace.id }),
+      putClaim(namespaceKeys.claims.projectPath(namespace.id, path), { projectId: project.id, namespaceId: namespace.id }),
       // The namespace is live; a personal namespace counts its projects against the owner's limit.
       {
         Update: {
           TableName: table(),
-          Key: keys.namespace(namespace.id),
+          Key: namespaceKeys.namespace(namespace.id),
           UpdateExpression: 'ADD projectCount :one',
           // ...and still at the full path read (a group rename moves its descendants' paths).
           ConditionExpression:
@@ -182,12 +182,12 @@ export async function createProject(
       {
         ConditionCheck: {
           TableName: table(),
-          Key: keys.claims.namespacePath(`${namespace.fullPath}/${path}`),
+          Key: namespaceKeys.claims.namespacePath(`${namespace.fullPath}/${path}`),
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },
       ...(options.forkOf ? [projectCounterUpdate(options.forkOf.id, 'forksCount', 1)] : []),
-      putClaim(keys.claims.projectName(namespace.id, name), { projectId: project.id, namespaceId: namespace.id }),
+      putClaim(projectKeys.claims.projectName(namespace.id, name), { projectId: project.id, namespaceId: namespace.id }),
     ]);
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;
@@ -202,7 +202,7 @@ export async function createProject(
     }
     if (error.failed.includes(2)) {
       // Which part of the namespace condition failed: read the namespace as it is now.
-      const [item] = await getMany([keys.namespace(namespace.id)]);
+      const [item] = await getMany([namespaceKeys.namespace(namespace.id)]);
       if (!item || item.deleting) throw new NotFoundError('Namespace');
       if (item.movingFrom || item.fullPath !== namespace.fullPath) throw new ConflictError('The namespace is being moved; try again');
       throw new ValidationError({
@@ -228,13 +228,13 @@ export async function updateProject(subject: ProjectSubject, input: CreateProjec
   // Appended after the others, so the indexes of the path operations below stay put.
   const nameClaims = nameChanged
     ? [
-        putClaim(keys.claims.projectName(namespace.id, name), { projectId: previous.id, namespaceId: namespace.id }),
-        { Delete: { TableName: table(), Key: keys.claims.projectName(namespace.id, previous.name) } },
+        putClaim(projectKeys.claims.projectName(namespace.id, name), { projectId: previous.id, namespaceId: namespace.id }),
+        { Delete: { TableName: table(), Key: projectKeys.claims.projectName(namespace.id, previous.name) } },
       ]
     : [];
   const operations = [
 
-      ...(pathChanged ? [putClaim(keys.claims.projectPath(namespace.id, path), { projectId: previous.id, namespaceId: namespace.id })] : []),
+      ...(pathChanged ? [putClaim(namespaceKeys.claims.projectPath(namespace.id, path), { projectId: previous.id, namespaceId: namespace.id })] : []),
       {
         Put: {
           TableName: table(),
@@ -246,18 +246,18 @@ export async function updateProject(subject: ProjectSubject, input: CreateProjec
       },
       ...(pathChanged
         ? [
-            { Delete: { TableName: table(), Key: keys.claims.projectPath(namespace.id, previous.path) } },
+            { Delete: { TableName: table(), Key: namespaceKeys.claims.projectPath(namespace.id, previous.path) } },
             {
               ConditionCheck: {
                 TableName: table(),
-                Key: keys.claims.namespacePath(`${namespace.fullPath}/${path}`),
+                Key: namespaceKeys.claims.namespacePath(`${namespace.fullPath}/${path}`),
                 ConditionExpression: 'attribute_not_exists(PK)',
               },
             },
             {
               ConditionCheck: {
                 TableName: table(),
-                Key: keys.namespace(namespace.id),
+                Key: namespaceKeys.namespace(namespace.id),
                 ConditionExpression: 'fullPath = :fullPath AND attribute_not_exists(movingFrom)',
                 ExpressionAttributeValues: { ':fullPath': namespace.fullPath },
               },
@@ -286,7 +286,7 @@ export async function setArchived(project: Project, archived: boolean): Promise<
   const { Attributes } = await db().send(
     new UpdateCommand({
       TableName: table(),
-      Key: keys.project(project.id),
+      Key: projectKeys.project(project.id),
       UpdateExpression: 'SET archived = :archived, updatedAt = :now ADD #version :one',
       ConditionExpression: 'attribute_exists(PK)',
       ExpressionAttributeNames: { '#version': 'version' },
@@ -304,7 +304,7 @@ export async function starProject(project: Project, user: User): Promise<Project
       {
         Put: {
           TableName: table(),
-          Item: { ...keys.star(project.id, user.id), ...indexKeys.userStar(user.id, project.id), type: 'Star', projectId: project.id, userId: user.id, createdAt: new Date().toISOString() },
+          Item: { ...projectKeys.star(project.id, user.id), ...projectIndexKeys.userStar(user.id, project.id), type: 'Star', projectId: project.id, userId: user.id, createdAt: new Date().toISOString() },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },
@@ -321,7 +321,7 @@ export async function starProject(project: Project, user: User): Promise<Project
 export async function unstarProject(project: Project, user: User): Promise<Project> {
   try {
     await transactWrite([
-      { Delete: { TableName: table(), Key: keys.star(project.id, user.id), ConditionExpression: 'attribute_exists(PK)' } },
+      { Delete: { TableName: table(), Key: projectKeys.star(project.id, user.id), ConditionExpression: 'attribute_exists(PK)' } },
       projectCounterUpdate(project.id, 'starCount', -1),
     ]);
   } catch (error) {
@@ -339,14 +339,14 @@ export async function shareProject(project: Project, group: Namespace, share: Om
       {
         Put: {
           TableName: table(),
-          Item: { ...keys.share(project.id, group.id), ...indexKeys.groupShare(group.id, project.id), type: 'Share', projectId: project.id, ...record },
+          Item: { ...projectKeys.share(project.id, group.id), ...projectIndexKeys.groupShare(group.id, project.id), type: 'Share', projectId: project.id, ...record },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },
       {
         Update: {
           TableName: table(),
-          Key: keys.project(project.id),
+          Key: projectKeys.project(project.id),
           UpdateExpression: 'SET sharedWith = list_append(if_not_exists(sharedWith, :empty), :share)',
           ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting)',
           ExpressionAttributeValues: { ':share': [record], ':empty': [] },
@@ -355,7 +355,7 @@ export async function shareProject(project: Project, group: Namespace, share: Om
       {
         ConditionCheck: {
           TableName: table(),
-          Key: keys.namespace(group.id),
+          Key: namespaceKeys.namespace(group.id),
           ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting)',
         },
       },
@@ -375,16 +375,16 @@ export async function unshareProject(projectId: number, groupId: number): Promis
     const index = project?.sharedWith.findIndex((s) => s.groupId === groupId) ?? -1;
     if (!project || index < 0) {
       // The list may already be clean while the share item remains (a crash between): remove it.
-      await db().send(new DeleteCommand({ TableName: table(), Key: keys.share(projectId, groupId) }));
+      await db().send(new DeleteCommand({ TableName: table(), Key: projectKeys.share(projectId, groupId) }));
       return false;
     }
     try {
       await transactWrite([
-        { Delete: { TableName: table(), Key: keys.share(projectId, groupId) } },
+        { Delete: { TableName: table(), Key: projectKeys.share(projectId, groupId) } },
         {
           Update: {
             TableName: table(),
-            Key: keys.project(projectId),
+            Key: projectKeys.project(projectId),
             UpdateExpression: `REMOVE sharedWith[${index}]`,
             ConditionExpression: `sharedWith[${index}].groupId = :groupId`,
             ExpressionAttributeValues: { ':groupId': groupId },
@@ -406,7 +406,7 @@ export async function setForkRelation(project: Project, source: Project): Promis
       {
         Update: {
           TableName: table(),
-          Key: keys.project(project.id),
+          Key: projectKeys.project(project.id),
           UpdateExpression: 'SET forkedFromId = :source',
           ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(forkedFromId) OR forkedFromId = :null)',
           ExpressionAttributeValues: { ':source': source.id, ':null': null },
@@ -432,7 +432,7 @@ export async function removeForkRelation(project: Project): Promise<void> {
       {
         Update: {
           TableName: table(),
-          Key: keys.project(project.id),
+          Key: projectKeys.project(project.id),
           UpdateExpression: 'SET forkedFromId = :null',
           ConditionExpression: 'forkedFromId = :source',
           ExpressionAttributeValues: { ':source': sourceId, ':null': null },
@@ -460,7 +460,7 @@ const DELETE_BATCH = 100;
 export async function deleteProject(project: Project): Promise<void> {
   await markProjectDeleting(project.id);
   let pending: Key[] = [];
-  for await (const item of queryCollection(collections.projectPartition(project.id))) {
+  for await (const item of queryCollection(projectCollections.projectPartition(project.id))) {
     if (item.SK === 'PROJECT') continue;
     if (item.type === 'Share') {
       await unshareProject(project.id, Number(item.groupId));
@@ -490,17 +490,17 @@ export async function deleteProject(project: Project): Promise<void> {
 /** The last step of a deletion, once: the item, its path and name claims and its namespace's project count. */
 async function removeProjectItem(project: Project): Promise<void> {
   // Only count down a namespace that still exists (an ADD would recreate a deleted one).
-  const namespaceLeft = (await getMany([keys.namespace(project.namespaceId)])).length > 0;
+  const namespaceLeft = (await getMany([namespaceKeys.namespace(project.namespaceId)])).length > 0;
   await transactWrite([
-    { Delete: { TableName: table(), Key: keys.project(project.id), ConditionExpression: 'attribute_exists(PK)' } },
-    { Delete: { TableName: table(), Key: keys.claims.projectPath(project.namespaceId, project.path) } },
-    { Delete: { TableName: table(), Key: keys.claims.projectName(project.namespaceId, project.name) } },
+    { Delete: { TableName: table(), Key: projectKeys.project(project.id), ConditionExpression: 'attribute_exists(PK)' } },
+    { Delete: { TableName: table(), Key: namespaceKeys.claims.projectPath(project.namespaceId, project.path) } },
+    { Delete: { TableName: table(), Key: projectKeys.claims.projectName(project.namespaceId, project.name) } },
     ...(namespaceLeft
       ? [
           {
             Update: {
               TableName: table(),
-              Key: keys.namespace(project.namespaceId),
+              Key: namespaceKeys.namespace(project.namespaceId),
               UpdateExpression: 'ADD projectCount :minus',
               ConditionExpression: 'attribute_exists(PK)',
               ExpressionAttributeValues: { ':minus': -1 },

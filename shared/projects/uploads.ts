@@ -15,7 +15,7 @@ import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } fr
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../platform/config';
 import { db, s3 } from '../platform/dynamo/client';
-import { keys } from '../platform/dynamo/keys';
+import { projectKeys } from './store/keys';
 import { projectIsLive, type Project } from './store/projects';
 import type { Item } from '../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../platform/dynamo/transactions';
@@ -215,7 +215,7 @@ export const objectKey = (upload: Pick<ProjectUpload, 'projectId' | 'secret' | '
 export const uploadUrl = (upload: Pick<ProjectUpload, 'secret' | 'filename'>): string => `/uploads/${upload.secret}/${upload.filename}`;
 
 function uploadToItem(upload: ProjectUpload): Item {
-  return { ...keys.upload(upload.projectId, upload.secret), type: 'Upload', ...upload };
+  return { ...projectKeys.upload(upload.projectId, upload.secret), type: 'Upload', ...upload };
 }
 
 function uploadFromItem(item: Item): ProjectUpload {
@@ -276,7 +276,7 @@ export async function storeUpload(project: Project, uploader: User, file: Upload
 export async function findUpload(projectId: number, secret: string, filename: string): Promise<ProjectUpload | undefined> {
   if (!SECRET.test(secret)) return undefined;
   const { Item: item } = await db().send(
-    new GetCommand({ TableName: table(), Key: keys.upload(projectId, secret), ConsistentRead: true }),
+    new GetCommand({ TableName: table(), Key: projectKeys.upload(projectId, secret), ConsistentRead: true }),
   );
   const upload = item ? uploadFromItem(item) : undefined;
   return upload?.filename === filename ? upload : undefined;

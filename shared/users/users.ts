@@ -7,15 +7,15 @@ import { hashPassword } from '../platform/crypto/password';
 import { config } from '../platform/config';
 import { db } from '../platform/dynamo/client';
 import { nextId } from '../platform/dynamo/counters';
-import { collections, type Key } from '../platform/dynamo/keys';
+import { type Key } from '../platform/dynamo/keys';
+import { projectCollections, getProject, projectFromItem, deleteProject, unstarProject } from '../projects';
+import { userCollections } from './store/keys';
 import { queryCollection } from '../platform/dynamo/query';
 import { TransactionConditionFailed } from '../platform/dynamo/transactions';
 import { paginate, paginateArray, type Page, type PageLinkBase, type PaginationParams } from '../platform/http/pagination';
 import { addedClaims, findUserByIdentity, findUserByUsername, getUserRecord, insertUser, markUserDeleting, removeUser, replaceUser, userClaims, userFromItem, userStats, type Identity, type User, type UserState } from './store/users';
-import { getProject, projectFromItem } from '../projects';
 import { ApiError, ConflictError, NotModifiedError, ValidationError } from '../platform/http/errors';
 import { removeAllMembershipsOf } from '../members';
-import { deleteProject, unstarProject } from '../projects';
 import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, reservedPathMessage } from '../groups';
 
 export const DEFAULT_PROJECTS_LIMIT = 100000;
@@ -225,17 +225,17 @@ export async function deleteUser(id: number): Promise<User | undefined> {
   if (!user) return undefined;
   if (!(await markUserDeleting(id))) return undefined;
   // What the user owns or belongs to elsewhere: personal projects, memberships, stars.
-  for await (const item of queryCollection(collections.namespaceProjects(user.namespaceId))) {
+  for await (const item of queryCollection(projectCollections.namespaceProjects(user.namespaceId))) {
     // The index may lag a rename: delete the project as it is now.
     const project = await getProject(projectFromItem(item).id);
     if (project) await deleteProject(project);
   }
   await removeAllMembershipsOf(id);
-  for await (const item of queryCollection(collections.userStars(id))) {
+  for await (const item of queryCollection(projectCollections.userStars(id))) {
     const project = await getProject(Number(item.projectId));
     if (project) await unstarProject(project, user).catch((error) => (error instanceof NotModifiedError ? undefined : Promise.reject(error)));
   }
-  for await (const item of queryCollection(collections.userPartition(id))) {
+  for await (const item of queryCollection(userCollections.userPartition(id))) {
     if (item.SK === 'USER') continue;
     const owned = (item.ownedKeys as Key[] | undefined) ?? [];
     await Promise.all(owned.map((Key) => db().send(new DeleteCommand({ TableName: config().tableName, Key }))));
@@ -293,7 +293,7 @@ export async function listUsers(
   const state = filters.blocked ? 'blocked' : filters.active ? 'active' : undefined;
   const filtered = Boolean(search || filters.external || (filters.active && filters.blocked));
   return paginate(pagination, link, {
-    collection: state ? collections.usersInState(state) : collections.users(),
+    collection: state ? userCollections.usersInState(state) : userCollections.users(),
     ascending: filters.sort === 'asc',
     select: (item) => {
       const user = userFromItem(item);

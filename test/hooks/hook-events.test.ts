@@ -7,7 +7,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { hookEventFromImage, prepareHookEvent } from '../../shared/hooks/store/hook-events';
 import type { Issue } from '../../shared/issues/store/issues';
-import { keys } from '../../shared/platform/dynamo/keys';
+import { hookKeys } from '../../shared/hooks/store/keys';
 import { useMockedTable } from '../support/mocked-table';
 import { issueRecord } from '../support/records';
 
@@ -27,7 +27,7 @@ describe('prepareHookEvent', () => {
     const { event, put } = await prepareHookEvent({ projectId: 5, actorId: 2, kind: 'issue', action: 'update', issue: after, previous: before });
 
     expect(event.id).toBe(9);
-    expect(put.Put.Item).toMatchObject({ ...keys.hookEvent(5, 9), type: 'HookEvent', kind: 'issue', action: 'update', actorId: 2 });
+    expect(put.Put.Item).toMatchObject({ ...hookKeys.hookEvent(5, 9), type: 'HookEvent', kind: 'issue', action: 'update', actorId: 2 });
     expect(put.Put.Item.previous).toEqual({ title: 'Crash', labelIds: [11], movedToId: null, version: 4 });
     const ttl = Number(put.Put.Item.expiresAtEpoch) - Date.now() / 1000;
     expect(ttl).toBeGreaterThan(23 * 3600);

@@ -95,6 +95,16 @@ describe('local API Gateway: route matching', () => {
   it('ignores one trailing slash', () => {
     expect(mustMatch('GET', '/api/v4/users/').route.key).toBe('GET /users');
   });
+
+  it('answers HEAD with the GET route of the resource, like the deployed API', () => {
+    // Act
+    const match = mustMatch('HEAD', '/api/v4/users/a%2Fb');
+
+    // Assert
+    expect(match.route.key).toBe('GET /users/:id');
+    expect(match.pathParameters).toEqual({ id: 'a%2Fb' });
+    expect(matchRoute('HEAD', '/api/v4/projects/1/uploads')).toBeUndefined();
+  });
 });
 
 describe('local API Gateway: greedy path parameters', () => {
@@ -282,6 +292,7 @@ describe('local API Gateway: responses', () => {
 describe('local API Gateway: server', () => {
   const routes = [
     parseRouteKey('users', 'POST /echo/:id'),
+    parseRouteKey('users', 'GET /mirror/:id'),
     parseRouteKey('meta', 'GET /boom'),
     parseRouteKey('meta', 'GET /bytes'),
   ];
@@ -332,6 +343,17 @@ describe('local API Gateway: server', () => {
     expect(seen!.headers['X-Forwarded-For']).toBe('127.0.0.1');
   });
 
+  it('serves HEAD from the GET route: the event says HEAD, the answer has no body', async () => {
+    // Act
+    const response = await fetch(`${base}/api/v4/mirror/7`, { method: 'HEAD' });
+
+    // Assert
+    expect(response.status).toBe(201);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.text()).toBe('');
+    expect(seen).toMatchObject({ resource: '/api/v4/mirror/{id}', path: '/api/v4/mirror/7', httpMethod: 'HEAD', pathParameters: { id: '7' } });
+  });
+
   it('decodes a base64 result to bytes', async () => {
     // Act
     const response = await fetch(`${base}/api/v4/bytes`);
@@ -355,7 +377,7 @@ describe('local API Gateway: server', () => {
   it('answers 502 {"message":"Internal server error"} when the handler throws', async () => {
     // Arrange: the gateway reports the failure on stderr; keep the test output clean.
     const write = process.stderr.write;
-    process.stderr.write = (() => true) as typeof process.stderr.write;
+    process.stderr.write = (() => true);
 
     // Act
     let response: Response;

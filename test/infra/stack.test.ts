@@ -57,21 +57,43 @@ function allows(statements: Statement[], action: string, resourceLogicalId: stri
   );
 }
 
-/** Internal: every API Gateway method by `METHOD /path`, paths rebuilt from the resource tree. */
-function templateMethods(): Map<string, Resource> {
-  const resources = resourcesOfType('AWS::ApiGateway::Resource');
-  const pathOf = (ref: unknown): string => {
-    const id = (ref as { Ref?: string }).Ref;
-    if (id === undefined) return ''; // Fn::GetAtt RootResourceId: the root
-    const resource = resources[id].Properties!;
-    return `${pathOf(resource.ParentId)}/${resource.PathPart as string}`;
-  };
-  return new Map(
-    Object.values(resourcesOfType('AWS::ApiGateway::Method')).map((method) => [
-      `${method.Properties!.HttpMethod as string} ${pathOf(method.Properties!.ResourceId)}`,
-      method,
-    ]),
-  );
+type Operation = { responses?: unknown; 'x-amazon-apigateway-integration'?: { type: string; httpMethod: string; uri: unknown } };
+type ApiBody = { openapi: string; paths: Record<string, Record<string, unknown>> } & Record<string, unknown>;
+
+/** Internal: the OpenAPI document the REST API is deployed from (its `Body`). */
+function apiBody(): ApiBody {
+  const [api] = Object.values(resourcesOfType('AWS::ApiGateway::RestApi'));
+  return api.Properties!.Body as ApiBody;
+}
+
+/** Internal: every operation of the deployed document by `METHOD /path`. */
+function bodyOperations(): Map<string, Operation> {
+  const operations = new Map<string, Operation>();
+  for (const [path, item] of Object.entries(apiBody().paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (method !== 'parameters') operations.set(`${method.toUpperCase()} ${path}`, operation as Operation);
+    }
+  }
+  return operations;
+}
+
+/** Internal: the stage variables of the prod stage. */
+function stageVariables(): Record<string, unknown> {
+  const [stage] = Object.values(resourcesOfType('AWS::ApiGateway::Stage'));
+  return stage.Properties!.Variables as Record<string, unknown>;
+}
+
+/** Internal: asserts that an operation is a Lambda proxy integration with `group`'s function. */
+function expectIntegratedWith(operation: Operation | undefined, group: GroupName, label: string): void {
+  const integration = operation?.['x-amazon-apigateway-integration'];
+  expect(integration?.type, label).toBe('aws_proxy');
+  expect(integration?.httpMethod, label).toBe('POST');
+  // The URI names the function through the group's stage variable, which holds the function's name.
+  const uri = JSON.stringify(integration?.uri);
+  const variable = /\$\{!stageVariables\.([A-Za-z0-9_]+)\}/.exec(uri)?.[1];
+  expect(uri, label).toMatch(/:apigateway:\$\{AWS::Region\}:lambda:path\/2015-03-31\/functions\/arn:\$\{AWS::Partition\}:lambda:/);
+  expect(variable, label).toBeDefined();
+  expect(stageVariables()[variable!], label).toEqual({ Ref: logicalId(stack.functions.byGroup[group]) });
 }
 
 beforeAll(() => {
@@ -410,40 +432,69 @@ describe('ProjectHostingStack secret box', () => {
 });
 
 describe('ProjectHostingStack API', () => {
-  it('creates a method for every route of the catalog, and no other', () => {
-    // Prepare
-    const expected = allRoutes().map((route) => `${route.method} ${route.resource}`);
-
-    // Act
-    const methods = templateMethods();
-
+  it('deploys the API from one OpenAPI document: no resource or method of its own per route', () => {
     // Assess
-    expect(Object.keys(resourcesOfType('AWS::ApiGateway::Method'))).toHaveLength(expected.length);
-    expect([...methods.keys()].sort()).toEqual(expected.sort());
+    template.resourceCountIs('AWS::ApiGateway::RestApi', 1);
+    template.resourceCountIs('AWS::ApiGateway::Resource', 0);
+    template.resourceCountIs('AWS::ApiGateway::Method', 0);
+    template.resourceCountIs('AWS::ApiGateway::GatewayResponse', 0);
+    expect(apiBody().openapi).toMatch(/^3\.0\./);
   });
 
-  it('integrates every route with its group function through a Lambda proxy', () => {
+  it('defines an operation for every route of the catalog, HEAD for every GET, and no other', () => {
+    // Prepare
+    const expected = allRoutes().flatMap((route) => [
+      `${route.method} ${route.resource}`,
+      ...(route.method === 'GET' ? [`HEAD ${route.resource}`] : []),
+    ]);
+
     // Act
-    const methods = templateMethods();
+    const operations = [...bodyOperations().keys()];
+
+    // Assess
+    expect(operations.sort()).toEqual(expected.sort());
+  });
+
+  it("integrates every route with its group's function through a Lambda proxy", () => {
+    // Act
+    const operations = bodyOperations();
 
     // Assess
     for (const route of allRoutes()) {
-      const integration = methods.get(`${route.method} ${route.resource}`)?.Properties?.Integration as
-        | { Type: string; Uri: unknown }
-        | undefined;
-      expect(integration?.Type, route.key).toBe('AWS_PROXY');
-      expect(JSON.stringify(integration?.Uri), route.key).toContain(
-        `"${logicalId(stack.functions.byGroup[route.group])}"`,
-      );
+      expectIntegratedWith(operations.get(`${route.method} ${route.resource}`), route.group, route.key);
     }
   });
 
-  it('creates a regional REST API treating every media type as binary', () => {
+  it('answers HEAD with the function that serves GET', () => {
+    // Act
+    const operations = bodyOperations();
+
+    // Assess
+    for (const route of allRoutes().filter((candidate) => candidate.method === 'GET')) {
+      expectIntegratedWith(operations.get(`HEAD ${route.resource}`), route.group, `HEAD ${route.resource}`);
+    }
+  });
+
+  it('declares the path parameters of every path', () => {
+    // Assess
+    for (const [path, item] of Object.entries(apiBody().paths)) {
+      const names = ((item.parameters ?? []) as { name: string; in: string; required: boolean }[]).map((parameter) => {
+        expect(parameter).toMatchObject({ in: 'path', required: true });
+        return parameter.name;
+      });
+      expect(names, path).toEqual([...path.matchAll(/\{([a-z_]+)\+?\}/g)].map((match) => match[1]));
+    }
+  });
+
+  it('creates a regional REST API treating every media type as binary, imported in overwrite mode', () => {
     // Assess
     template.hasResourceProperties('AWS::ApiGateway::RestApi', {
       BinaryMediaTypes: Match.arrayWith(['*/*']),
       EndpointConfiguration: { Types: ['REGIONAL'] },
+      Parameters: { endpointConfigurationTypes: 'REGIONAL' },
+      Mode: 'overwrite',
     });
+    expect(apiBody()['x-amazon-apigateway-binary-media-types']).toEqual(['*/*']);
   });
 
   it('creates the prod stage with tracing, metrics, throttling and no data trace', () => {
@@ -465,30 +516,29 @@ describe('ProjectHostingStack API', () => {
 
   it('serves web routes from a greedy root resource, GET /{path+}, integrated with the web function', () => {
     // Act
-    const method = templateMethods().get('GET /{path+}');
+    const item = apiBody().paths['/{path+}'];
 
     // Assess
-    expect(method?.Properties?.Integration).toMatchObject({ Type: 'AWS_PROXY' });
-    expect(JSON.stringify((method?.Properties?.Integration as { Uri: unknown }).Uri)).toContain(
-      `"${logicalId(stack.functions.byGroup.web)}"`,
-    );
+    expectIntegratedWith(item?.get as Operation, 'web', 'GET /{path+}');
+    expect(item?.parameters).toEqual([{ name: 'path', in: 'path', required: true, schema: { type: 'string' } }]);
   });
 
   it('answers unknown routes with GitLab 404', () => {
     // Assess
-    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
-      ResponseType: 'MISSING_AUTHENTICATION_TOKEN',
-      StatusCode: '404',
-      ResponseTemplates: { 'application/json': '{"error":"404 Not Found"}' },
+    expect(apiBody()['x-amazon-apigateway-gateway-responses']).toMatchObject({
+      MISSING_AUTHENTICATION_TOKEN: {
+        statusCode: '404',
+        responseParameters: { 'gatewayresponse.header.X-Request-Id': 'context.requestId' },
+        responseTemplates: { 'application/json': '{"error":"404 Not Found"}' },
+      },
     });
   });
 
   it.each(['DEFAULT_4XX', 'DEFAULT_5XX'])('answers %s with a JSON message and the request id', (type) => {
     // Assess
-    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
-      ResponseType: type,
-      ResponseParameters: { 'gatewayresponse.header.X-Request-Id': 'context.requestId' },
-      ResponseTemplates: { 'application/json': '{"message":$context.error.messageString}' },
+    expect((apiBody()['x-amazon-apigateway-gateway-responses'] as Record<string, unknown>)[type]).toEqual({
+      responseParameters: { 'gatewayresponse.header.X-Request-Id': 'context.requestId' },
+      responseTemplates: { 'application/json': '{"message":$context.error.messageString}' },
     });
   });
 
@@ -563,15 +613,39 @@ describe('HostingApi', () => {
   it('refuses differently named sibling path parameters, which API Gateway would reject', () => {
     // Prepare
     const scope = new Stack(new App(), 'Conflict');
-    const api = new HostingApi(scope, 'Api');
-    const fn = lambda.Function.fromFunctionArn(scope, 'Fn', 'arn:aws:lambda:us-east-1:123456789012:function:f');
     const routes = [parseRouteKey('users', 'GET /users/:id'), parseRouteKey('users', 'GET /users/:user_id/keys')];
 
     // Act
-    const act = () => api.addRoutes(routes, { ...stack.functions.byGroup, users: fn });
+    const act = () => new HostingApi(scope, 'Api', { routes });
 
     // Assess
     expect(act).toThrow(/sibling path parameters \{id\} and \{user_id\}/);
   });
-});
 
+  it('refuses to synthesize without the functions of its routes', () => {
+    // Prepare
+    const scope = new Stack(new App(), 'NoFunctions');
+    new HostingApi(scope, 'Api', { routes: [parseRouteKey('users', 'GET /users/:id')] });
+
+    // Act
+    const act = () => Template.fromStack(scope);
+
+    // Assess
+    expect(act).toThrow(/no function for route group 'users'/);
+  });
+
+  it('integrates an imported function by name, with an API-wide permission', () => {
+    // Prepare
+    const scope = new Stack(new App(), 'Imported', { env: { account: '123456789012', region: 'us-east-1' } });
+    const api = new HostingApi(scope, 'Api', { routes: [parseRouteKey('users', 'GET /users/:id')] });
+    const fn = lambda.Function.fromFunctionArn(scope, 'Fn', 'arn:aws:lambda:us-east-1:123456789012:function:f');
+
+    // Act
+    api.integrate({ ...stack.functions.byGroup, users: fn });
+    const imported = Template.fromStack(scope);
+
+    // Assess
+    imported.hasResourceProperties('AWS::ApiGateway::Stage', { Variables: { fn_users: 'f' } });
+    imported.resourceCountIs('AWS::Lambda::Permission', 1);
+  });
+});

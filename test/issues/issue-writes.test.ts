@@ -6,7 +6,8 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { replaceIssue, writeIssues, type Issue } from '../../shared/issues/store/issues';
-import { keys } from '../../shared/platform/dynamo/keys';
+import { issueKeys } from '../../shared/issues/store/keys';
+import { projectKeys } from '../../shared/projects/store/keys';
 import { cancelled, useMockedTable } from '../support/mocked-table';
 import { issueRecord } from '../support/records';
 
@@ -28,12 +29,12 @@ describe('an issue write', () => {
 
     expect(written).toMatchObject({ state: 'closed', version: 5 });
     const [operations] = transactions();
-    expect(operations[0].Update).toMatchObject({ Key: keys.project(5), ExpressionAttributeValues: { ':delta': -1 } });
+    expect(operations[0].Update).toMatchObject({ Key: projectKeys.project(5), ExpressionAttributeValues: { ':delta': -1 } });
     expect(operations[1].Put).toMatchObject({ ConditionExpression: '#version = :version', ExpressionAttributeValues: { ':version': 4 } });
     expect(operations[1].Put!.Item).toMatchObject({ GSI1PK: 'PROJECT_ISSUES#5#closed', GSI4PK: 'PROJECT_ISSUES#5#closed' });
     expect(labelUpdates(operations)).toEqual([
-      expect.objectContaining({ Key: keys.label(5, 11), ExpressionAttributeValues: { ':open': -1, ':closed': 1 } }),
-      expect.objectContaining({ Key: keys.label(5, 12), ExpressionAttributeValues: { ':open': -1, ':closed': 1 } }),
+      expect.objectContaining({ Key: issueKeys.label(5, 11), ExpressionAttributeValues: { ':open': -1, ':closed': 1 } }),
+      expect.objectContaining({ Key: issueKeys.label(5, 12), ExpressionAttributeValues: { ':open': -1, ':closed': 1 } }),
     ]);
   });
 
@@ -45,7 +46,7 @@ describe('an issue write', () => {
 
     const [operations] = transactions();
     expect(operations).toHaveLength(2);
-    expect(operations[0].ConditionCheck).toMatchObject({ Key: keys.project(5) });
+    expect(operations[0].ConditionCheck).toMatchObject({ Key: projectKeys.project(5) });
   });
 
   it('drops a label deleted under the write and writes again without it', async () => {
@@ -57,7 +58,7 @@ describe('an issue write', () => {
 
     expect(written).toMatchObject({ labelIds: [11], version: 5 });
     const [, retry] = transactions();
-    expect(labelUpdates(retry).map((update) => update.Key)).toEqual([keys.label(5, 11)]);
+    expect(labelUpdates(retry).map((update) => update.Key)).toEqual([issueKeys.label(5, 11)]);
     expect(retry[1].Put!.Item).toMatchObject({ labelIds: [11] });
   });
 
@@ -78,12 +79,12 @@ describe('an issue write', () => {
     await writeIssues([{ next: moved }, { previous: original, next: { ...original, state: 'closed' } }]);
 
     const [operations] = transactions();
-    expect(operations[0].Update).toMatchObject({ Key: keys.project(6), ExpressionAttributeValues: { ':delta': 1 } });
+    expect(operations[0].Update).toMatchObject({ Key: projectKeys.project(6), ExpressionAttributeValues: { ':delta': 1 } });
     expect(operations[1].Put).toMatchObject({ ConditionExpression: 'attribute_not_exists(PK)' });
     expect(labelUpdates(operations).map((update) => [update.Key, update.ExpressionAttributeValues])).toEqual([
-      [keys.label(6, 21), { ':open': 1, ':closed': 0 }],
-      [keys.label(5, 11), { ':open': -1, ':closed': 1 }],
-      [keys.label(5, 12), { ':open': -1, ':closed': 1 }],
+      [issueKeys.label(6, 21), { ':open': 1, ':closed': 0 }],
+      [issueKeys.label(5, 11), { ':open': -1, ':closed': 1 }],
+      [issueKeys.label(5, 12), { ':open': -1, ':closed': 1 }],
     ]);
     expect(operations.find((op) => op.Update?.Key?.PK === 'PROJECT#5' && op.Update.Key.SK === 'PROJECT')?.Update).toMatchObject({
       ExpressionAttributeValues: { ':delta': -1 },

@@ -1,6 +1,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys } from '../../shared/platform/dynamo/keys';
+import { issueKeys } from '../../shared/issues/store/keys';
+import { projectKeys } from '../../shared/projects/store/keys';
 import type { Label } from '../../shared/issues/store/labels';
 import type { Project } from '../../shared/projects/store/projects';
 import { DEFAULT_LABEL_COLOR, ensureLabels, normalizeColor, textColorFor } from '../../shared/issues/labels';
@@ -31,7 +32,7 @@ function storedLabel(overrides: Partial<Label> = {}): Label {
 }
 
 /** Internal: the item DynamoDB would hold for `label`. */
-const labelItem = (label: Label) => ({ ...keys.label(label.projectId, label.id), type: 'Label', ...label });
+const labelItem = (label: Label) => ({ ...issueKeys.label(label.projectId, label.id), type: 'Label', ...label });
 
 
 beforeEach(() => {
@@ -45,8 +46,8 @@ describe('ensureLabels', () => {
   it('returns an existing label without writing', async () => {
     // Prepare
     const existing = storedLabel();
-    ddbMock.on(GetCommand, { Key: keys.claims.labelName(PROJECT_ID, 'BUG') }).resolves({ Item: { labelId: 42 } });
-    ddbMock.on(GetCommand, { Key: keys.label(PROJECT_ID, 42) }).resolves({ Item: labelItem(existing) });
+    ddbMock.on(GetCommand, { Key: issueKeys.claims.labelName(PROJECT_ID, 'BUG') }).resolves({ Item: { labelId: 42 } });
+    ddbMock.on(GetCommand, { Key: issueKeys.label(PROJECT_ID, 42) }).resolves({ Item: labelItem(existing) });
     // Act
     const labels = await ensureLabels(project, ['BUG']);
     // Assess
@@ -62,19 +63,19 @@ describe('ensureLabels', () => {
     expect(label).toMatchObject({ id: 43, projectId: PROJECT_ID, name: 'needs review', color: DEFAULT_LABEL_COLOR, description: null, priority: null });
     const items = ddbMock.commandCalls(TransactWriteCommand)[0].args[0].input.TransactItems!;
     expect(items).toHaveLength(3);
-    expect(items[0].ConditionCheck).toMatchObject({ Key: keys.project(PROJECT_ID), ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting)' });
-    expect(items[1].Put).toMatchObject({ Item: { ...keys.label(PROJECT_ID, 43), name: 'needs review' }, ConditionExpression: 'attribute_not_exists(PK)' });
-    expect(items[2].Put).toMatchObject({ Item: { ...keys.claims.labelName(PROJECT_ID, 'Needs Review'), labelId: 43 }, ConditionExpression: 'attribute_not_exists(PK)' });
+    expect(items[0].ConditionCheck).toMatchObject({ Key: projectKeys.project(PROJECT_ID), ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting)' });
+    expect(items[1].Put).toMatchObject({ Item: { ...issueKeys.label(PROJECT_ID, 43), name: 'needs review' }, ConditionExpression: 'attribute_not_exists(PK)' });
+    expect(items[2].Put).toMatchObject({ Item: { ...issueKeys.claims.labelName(PROJECT_ID, 'Needs Review'), labelId: 43 }, ConditionExpression: 'attribute_not_exists(PK)' });
   });
 
   it('returns the label a concurrent caller created when the name claim is taken between the read and the write', async () => {
     // Prepare: no claim at the first read; the claim write fails; the second read finds the winner's label.
     const winner = storedLabel({ id: 40, name: 'Race' });
     ddbMock
-      .on(GetCommand, { Key: keys.claims.labelName(PROJECT_ID, 'race') })
+      .on(GetCommand, { Key: issueKeys.claims.labelName(PROJECT_ID, 'race') })
       .resolvesOnce({})
       .resolves({ Item: { labelId: 40 } });
-    ddbMock.on(GetCommand, { Key: keys.label(PROJECT_ID, 40) }).resolves({ Item: labelItem(winner) });
+    ddbMock.on(GetCommand, { Key: issueKeys.label(PROJECT_ID, 40) }).resolves({ Item: labelItem(winner) });
     ddbMock.on(TransactWriteCommand).rejects(cancelled(['None', 'None', 'ConditionalCheckFailed']));
 
     // Act

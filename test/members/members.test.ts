@@ -17,7 +17,9 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../shared/platform/config';
 import { setClients } from '../../shared/platform/dynamo/client';
-import { indexKeys, keys, type MemberSource } from '../../shared/platform/dynamo/keys';
+import { type MemberSource, membershipIndexKeys, membershipKeys } from '../../shared/auth/store/keys';
+import { namespaceKeys } from '../../shared/groups/store/keys';
+import { userKeys } from '../../shared/users/store/keys';
 import { membershipToItem, type Membership } from '../../shared/auth/store/memberships';
 import type { Item } from '../../shared/platform/dynamo/query';
 import { LAST_OWNER_REASON, addMember, ownerCountDelta, removeAllMembershipsOf, removeMember, updateMember } from '../../shared/members/members';
@@ -40,7 +42,7 @@ const cancelled = (codes: string[]) =>
     CancellationReasons: codes.map((Code): CancellationReason => ({ Code })),
   });
 
-const userItem = (id: number): Item => ({ ...keys.user(id), id, username: `user${id}`, name: `User ${id}`, state: 'active' });
+const userItem = (id: number): Item => ({ ...userKeys.user(id), id, username: `user${id}`, name: `User ${id}`, state: 'active' });
 
 const membership = (source: MemberSource, userId: number, accessLevel: number): Membership => ({
   sourceKind: source.kind,
@@ -111,13 +113,13 @@ describe('addMember', () => {
     const [items] = transactions();
     expect(items).toHaveLength(3);
     expect(items[0].Update).toMatchObject({
-      Key: keys.namespace(100),
+      Key: namespaceKeys.namespace(100),
       UpdateExpression: 'ADD ownerCount :delta',
       ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting)',
       ExpressionAttributeValues: { ':delta': 1 },
     });
-    expect(items[1].ConditionCheck).toMatchObject({ Key: keys.user(5) });
-    expect(items[2].Put).toMatchObject({ Item: { ...keys.member(GROUP, 5), accessLevel: 50 }, ConditionExpression: 'attribute_not_exists(PK)' });
+    expect(items[1].ConditionCheck).toMatchObject({ Key: userKeys.user(5) });
+    expect(items[2].Put).toMatchObject({ Item: { ...membershipKeys.member(GROUP, 5), accessLevel: 50 }, ConditionExpression: 'attribute_not_exists(PK)' });
     expect(ddbMock.commandCalls(PutCommand)).toHaveLength(0); // group changes record no event
   });
 
@@ -127,7 +129,7 @@ describe('addMember', () => {
 
     await addMember(GROUP, { userId: 5, accessLevel: 30, expiresAt: null }, actor);
 
-    expect(transactions()[0][0].ConditionCheck).toMatchObject({ Key: keys.namespace(100) });
+    expect(transactions()[0][0].ConditionCheck).toMatchObject({ Key: namespaceKeys.namespace(100) });
   });
 
   it('records a "joined" event authored by the new project member', async () => {
@@ -239,7 +241,7 @@ describe('removeMember', () => {
     store(userItem(5));
     store(membershipToItem(membership(PROJECT, 5, 30)));
     ddbMock.on(TransactWriteCommand).callsFake(() => {
-      stored.delete(`${keys.member(PROJECT, 5).PK} ${keys.member(PROJECT, 5).SK}`);
+      stored.delete(`${membershipKeys.member(PROJECT, 5).PK} ${membershipKeys.member(PROJECT, 5).SK}`);
       throw cancelled(['ConditionalCheckFailed']);
     });
 
@@ -259,7 +261,7 @@ describe('removeMember', () => {
       {
         Delete: {
           TableName: TABLE,
-          Key: keys.member(PROJECT, 5),
+          Key: membershipKeys.member(PROJECT, 5),
           ConditionExpression: 'attribute_exists(PK) AND accessLevel = :level',
           ExpressionAttributeValues: { ':level': 30 },
         },
@@ -280,7 +282,7 @@ describe('removeAllMembershipsOf', () => {
     ddbMock.on(QueryCommand).resolves({
       Items: [owned, developer, inProject].map((m) => ({
         ...membershipToItem(m),
-        ...indexKeys.userMembership(5, { kind: m.sourceKind, id: m.sourceId }),
+        ...membershipIndexKeys.userMembership(5, { kind: m.sourceKind, id: m.sourceId }),
       })),
     });
     ddbMock.on(TransactWriteCommand).resolves({});
@@ -299,7 +301,7 @@ describe('removeAllMembershipsOf', () => {
     const withCount = writes.find((items) => items.length === 2)!;
     expect(withCount[1].Update).toEqual({
       TableName: TABLE,
-      Key: keys.namespace(100),
+      Key: namespaceKeys.namespace(100),
       UpdateExpression: 'ADD ownerCount :minusOne',
       ConditionExpression: 'attribute_exists(PK)',
       ExpressionAttributeValues: { ':minusOne': -1 },

@@ -22,6 +22,7 @@ import { cancelled } from '../support/mocked-table';
 import { setClients } from '../../shared/platform/dynamo/client';
 import { nextId, nextIds } from '../../shared/platform/dynamo/counters';
 import { keys } from '../../shared/platform/dynamo/keys';
+import { userKeys } from '../../shared/users/store/keys';
 import { digestToken } from '../../shared/users/store/tokens';
 import { TransactionConditionFailed, transactWrite } from '../../shared/platform/dynamo/transactions';
 import { recordActivity, userToItem, type User } from '../../shared/users/store/users';
@@ -166,7 +167,7 @@ describe('handler: DynamoDB throttled during authentication', () => {
     expect(ddbMock.commandCalls(GetCommand)).toHaveLength(1);
     expect(ddbMock.commandCalls(GetCommand)[0].args[0].input).toMatchObject({
       TableName: TABLE,
-      Key: keys.tokenDigest(digestToken(TOKEN)),
+      Key: userKeys.tokenDigest(digestToken(TOKEN)),
     });
   });
 
@@ -207,8 +208,8 @@ describe('handler: activity tracking', () => {
   /** Internal: mocks a successful token lookup for `owner`. */
   function mockTokenLookup(owner: User) {
     const tokenSK = `TOKEN#${'1'.padStart(12, '0')}`;
-    ddbMock.on(GetCommand, { Key: keys.tokenDigest(digestToken(TOKEN)) }).resolves({
-      Item: { ...keys.tokenDigest(digestToken(TOKEN)), userId: owner.id, childSK: tokenSK },
+    ddbMock.on(GetCommand, { Key: userKeys.tokenDigest(digestToken(TOKEN)) }).resolves({
+      Item: { ...userKeys.tokenDigest(digestToken(TOKEN)), userId: owner.id, childSK: tokenSK },
     });
     ddbMock.on(BatchGetCommand).resolves({
       Responses: {

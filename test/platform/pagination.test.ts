@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { resetConfig } from '../../shared/platform/config';
 import { setClients } from '../../shared/platform/dynamo/client';
-import { collections, indexKeys, keys } from '../../shared/platform/dynamo/keys';
+import { userCollections, userIndexKeys, userKeys } from '../../shared/users/store/keys';
 import type { Item } from '../../shared/platform/dynamo/query';
 import { ParamError } from '../../shared/platform/http/errors';
 import { decodeCursor, encodeCursor, paginate, paginateArray, paginationParams, type PageLinkBase, type PaginationParams } from '../../shared/platform/http/pagination';
@@ -229,15 +229,15 @@ describe('keyset cursors', () => {
 describe('paginate over a DynamoDB Query', () => {
   /** Five users in the GSI1 `USERS` collection, served three per Query page. */
   const userItems: Item[] = [1, 2, 3, 4, 5].map((id) => ({
-    ...keys.user(id),
-    ...indexKeys.userList(id),
+    ...userKeys.user(id),
+    ...userIndexKeys.userList(id),
     type: 'User',
     id,
   }));
   const position = (item: Item) => ({ PK: item.PK, SK: item.SK, GSI1PK: item.GSI1PK, GSI1SK: item.GSI1SK });
   const QUERY_PAGE = 3;
   const link: PageLinkBase = { url: BASE, query: { order_by: 'id' } };
-  const source = { collection: collections.users(), ascending: true, select: (item: Item) => item.id as number };
+  const source = { collection: userCollections.users(), ascending: true, select: (item: Item) => item.id as number };
 
   /** Internal: the ExclusiveStartKey of every Query sent, in order. */
   const startKeys = () =>

@@ -19,7 +19,7 @@ describe('gitbeaker: groups and projects', () => {
     const path = unique('team');
     const group = await gitlab.Groups.create(`Team ${path}`, path, { visibility: 'private' });
     expect(group).toMatchObject({ path, full_path: path, visibility: 'private' });
-    const project = await gitlab.Projects.create({ name: 'Service API', namespaceId: group.id as number, visibility: 'private' });
+    const project = await gitlab.Projects.create({ name: 'Service API', namespaceId: group.id, visibility: 'private' });
     expect(project).toMatchObject({ path: 'service-api', path_with_namespace: `${path}/service-api` });
 
     // The colleague cannot see it until added

@@ -11,7 +11,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../shared/platform/config';
 import { setClients } from '../../shared/platform/dynamo/client';
-import { keys } from '../../shared/platform/dynamo/keys';
+import { projectKeys } from '../../shared/projects/store/keys';
 import type { Project } from '../../shared/projects/store/projects';
 import type { User } from '../../shared/users/store/users';
 import { deleteProject } from '../../shared/projects/projects';
@@ -255,8 +255,8 @@ describe('upload storage', () => {
     });
     const [write] = ddbMock.commandCalls(TransactWriteCommand);
     expect(write.args[0].input.TransactItems).toEqual([
-      expect.objectContaining({ ConditionCheck: expect.objectContaining({ Key: keys.project(7) }) }),
-      { Put: expect.objectContaining({ Item: expect.objectContaining({ ...keys.upload(7, upload.secret), type: 'Upload' }) }) },
+      expect.objectContaining({ ConditionCheck: expect.objectContaining({ Key: projectKeys.project(7) }) }),
+      { Put: expect.objectContaining({ Item: expect.objectContaining({ ...projectKeys.upload(7, upload.secret), type: 'Upload' }) }) },
     ]);
   });
 
@@ -291,20 +291,20 @@ describe('upload storage', () => {
 
   it('finds an upload only by its secret and exact file name', async () => {
     // Prepare
-    const item = { ...keys.upload(7, SECRET), type: 'Upload', projectId: 7, secret: SECRET, filename: 'a.png', contentType: 'image/png', size: 1, uploadedBy: 11, createdAt: 'x' };
+    const item = { ...projectKeys.upload(7, SECRET), type: 'Upload', projectId: 7, secret: SECRET, filename: 'a.png', contentType: 'image/png', size: 1, uploadedBy: 11, createdAt: 'x' };
     ddbMock.on(GetCommand).resolves({ Item: item });
 
     // Act / Assess
     expect(await findUpload(7, SECRET, 'a.png')).toMatchObject({ filename: 'a.png', contentType: 'image/png' });
     expect(await findUpload(7, SECRET, 'A.png')).toBeUndefined();
     expect(await findUpload(7, 'not-a-secret', 'a.png')).toBeUndefined();
-    expect(ddbMock.commandCalls(GetCommand)[0].args[0].input.Key).toEqual(keys.upload(7, SECRET));
+    expect(ddbMock.commandCalls(GetCommand)[0].args[0].input.Key).toEqual(projectKeys.upload(7, SECRET));
   });
 
   it('is deleted with its project: the item with the partition, the object with the prefix', async () => {
     // Prepare
     const objectKey = `projects/7/uploads/${SECRET}/a.png`;
-    ddbMock.on(QueryCommand).resolves({ Items: [{ ...keys.project(7) }, { ...keys.upload(7, SECRET), type: 'Upload' }] });
+    ddbMock.on(QueryCommand).resolves({ Items: [{ ...projectKeys.project(7) }, { ...projectKeys.upload(7, SECRET), type: 'Upload' }] });
     s3Mock.on(ListObjectsV2Command).resolves({ Contents: [{ Key: objectKey }], IsTruncated: false });
     ddbMock.on(BatchGetCommand).resolves({ Responses: {} });
     ddbMock.on(BatchWriteCommand).resolves({ UnprocessedItems: {} });
@@ -314,7 +314,7 @@ describe('upload storage', () => {
 
     // Assess
     const deleted = ddbMock.commandCalls(BatchWriteCommand).flatMap((call) => Object.values(call.args[0].input.RequestItems ?? {}).flat());
-    expect(deleted).toContainEqual({ DeleteRequest: { Key: keys.upload(7, SECRET) } });
+    expect(deleted).toContainEqual({ DeleteRequest: { Key: projectKeys.upload(7, SECRET) } });
     expect(s3Mock.commandCalls(ListObjectsV2Command)[0].args[0].input.Prefix).toBe('projects/7/');
     expect(s3Mock.commandCalls(DeleteObjectsCommand)[0].args[0].input.Delete?.Objects).toEqual([{ Key: objectKey }]);
   });

@@ -6,7 +6,7 @@
  */
 import { config } from '../../platform/config';
 import { getMany } from '../../platform/dynamo/batch';
-import { indexKeys, keys, type MemberSource } from '../../platform/dynamo/keys';
+import { type MemberSource, membershipIndexKeys, membershipKeys } from './keys';
 import type { Item } from '../../platform/dynamo/query';
 import { entityFields } from '../../platform/dynamo/items';
 
@@ -33,8 +33,8 @@ export const sourceOf = (membership: Membership): MemberSource => ({ kind: membe
 export function membershipToItem(membership: Membership): Item {
   const source = sourceOf(membership);
   return {
-    ...keys.member(source, membership.userId),
-    ...indexKeys.userMembership(membership.userId, source),
+    ...membershipKeys.member(source, membership.userId),
+    ...membershipIndexKeys.userMembership(membership.userId, source),
     type: 'Member',
     ...membership,
   };
@@ -50,7 +50,7 @@ export function isMembershipActive(membership: Membership, today = new Date().to
 /** Reads the memberships of `userId` in the given sources (one BatchGetItem); active ones only. */
 export async function activeMemberships(userId: number, sources: MemberSource[]): Promise<Membership[]> {
   if (sources.length === 0) return [];
-  const items = await getMany(sources.map((source) => keys.member(source, userId)));
+  const items = await getMany(sources.map((source) => membershipKeys.member(source, userId)));
   return items.map(membershipFromItem).filter((m) => isMembershipActive(m));
 }
 
@@ -63,14 +63,4 @@ export const putNewMembership = (membership: Membership) => ({
   },
 });
 
-/** Adds `delta` to a group's owner count; with a negative delta, only if an owner remains. */
-export const ownerCountUpdate = (groupId: number, delta: number) => ({
-  Update: {
-    TableName: table(),
-    Key: keys.namespace(groupId),
-    UpdateExpression: 'ADD ownerCount :delta',
-    ConditionExpression: delta < 0 ? 'attribute_exists(PK) AND ownerCount > :one' : 'attribute_exists(PK)',
-    ExpressionAttributeValues: delta < 0 ? { ':delta': delta, ':one': 1 } : { ':delta': delta },
-  },
-});
 

@@ -3,12 +3,11 @@ import { z } from 'zod';
 import { authorize, isAdmin } from '../../auth';
 import { findGroupOrNotFound } from '../finders';
 import { createGroup, deleteGroup, groupDetailProjects, listGroups, updateGroup } from '../groups';
-import { listProjects } from '../../projects';
+import { listProjects, presentProjects } from '../../projects';
 import { p, required } from '../../platform/http/params';
 import { created, ok, type HttpResult } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { presentGroupDetail, presentGroups } from '../presenters/groups';
-import { presentProjects } from '../../projects';
 import { groupIdParam, groupListParams, groupProjectsParams, groupSettingsParams, withGroupId } from './params';
 import type { catalog } from '../catalog';
 

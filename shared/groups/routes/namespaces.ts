@@ -12,7 +12,7 @@ export const namespaceRoutes = {
   'GET /namespaces': route({
     params: z.object({ ...paginationParams, search: p.string() }),
     handler: async ({ params, user, link }) => {
-      const page = await listNamespaces(user!, params.search, params, link);
+      const page = await listNamespaces(user, params.search, params, link);
       return ok(page.items.map(presentNamespace), page.headers);
     },
   }),

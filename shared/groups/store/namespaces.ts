@@ -6,12 +6,11 @@
 import { config } from '../../platform/config';
 import { getMany } from '../../platform/dynamo/batch';
 import { markDeleting } from '../../platform/dynamo/conditional';
-import { collections, indexKeys, keys } from '../../platform/dynamo/keys';
+import { namespaceCollections, namespaceIndexKeys, namespaceKeys } from './keys';
 import { putNewMembership, type Membership } from '../../auth';
 import { queryAll, type Item, getItem, isId } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
-import { entityFields } from '../../platform/dynamo/items';
-import { putClaim } from '../../platform/dynamo/items';
+import { entityFields, putClaim } from '../../platform/dynamo/items';
 
 export type Visibility = 'private' | 'internal' | 'public';
 export const VISIBILITIES = ['private', 'internal', 'public'] as const;
@@ -57,10 +56,10 @@ const table = () => config().tableName;
 
 export function namespaceToItem(namespace: Namespace): Item {
   return {
-    ...keys.namespace(namespace.id),
-    ...indexKeys.namespaceList(namespace.id),
-    ...(namespace.kind === 'group' ? indexKeys.groupList(namespace.id) : {}),
-    ...(namespace.parentId !== null ? indexKeys.subgroups(namespace.parentId, namespace.id) : {}),
+    ...namespaceKeys.namespace(namespace.id),
+    ...namespaceIndexKeys.namespaceList(namespace.id),
+    ...(namespace.kind === 'group' ? namespaceIndexKeys.groupList(namespace.id) : {}),
+    ...(namespace.parentId !== null ? namespaceIndexKeys.subgroups(namespace.parentId, namespace.id) : {}),
     type: 'Namespace',
     ...namespace,
   };
@@ -93,31 +92,31 @@ export function personalNamespace(input: { id: number; username: string; ownerId
 
 export async function getNamespace(id: number): Promise<Namespace | undefined> {
   if (!isId(id)) return undefined;
-  const item = await getItem(keys.namespace(id));
+  const item = await getItem(namespaceKeys.namespace(id));
   return item && !item.deleting ? namespaceFromItem(item) : undefined;
 }
 
 /** A namespace by full path, case-insensitively (one claim read, one item read). */
 export async function findNamespaceByPath(fullPath: string): Promise<Namespace | undefined> {
-  const claim = await getItem(keys.claims.namespacePath(fullPath));
+  const claim = await getItem(namespaceKeys.claims.namespacePath(fullPath));
   return claim?.namespaceId ? getNamespace(Number(claim.namespaceId)) : undefined;
 }
 
 /** A namespace by id including one being deleted (the deletion and path-move walks need it). */
 export async function readNamespaceRecord(id: number): Promise<Namespace | undefined> {
   if (!isId(id)) return undefined;
-  const item = await getItem(keys.namespace(id));
+  const item = await getItem(namespaceKeys.namespace(id));
   return item ? namespaceFromItem(item) : undefined;
 }
 
 /** Namespaces by id (one BatchGetItem per 100, consistent); missing and deleting ones are left out. */
 export async function getNamespaces(ids: number[]): Promise<Namespace[]> {
-  return (await getMany(ids.map((id) => keys.namespace(id)))).filter((item) => !item.deleting).map(namespaceFromItem);
+  return (await getMany(ids.map((id) => namespaceKeys.namespace(id)))).filter((item) => !item.deleting).map(namespaceFromItem);
 }
 
 /** The ids of a group's direct subgroups, from the subgroup index (eventually consistent). */
 export async function subgroupIds(parentId: number): Promise<number[]> {
-  return (await queryAll(collections.subgroups(parentId))).map((item) => Number(item.id));
+  return (await queryAll(namespaceCollections.subgroups(parentId))).map((item) => Number(item.id));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -136,23 +135,23 @@ export async function subgroupIds(parentId: number): Promise<number[]> {
 const SETTLED = 'attribute_exists(PK) AND attribute_not_exists(deleting) AND attribute_not_exists(movingFrom)';
 
 const settledCheck = (id: number) => ({
-  ConditionCheck: { TableName: table(), Key: keys.namespace(id), ConditionExpression: SETTLED },
+  ConditionCheck: { TableName: table(), Key: namespaceKeys.namespace(id), ConditionExpression: SETTLED },
 });
 
 /** No project of `parentId` has this path (a subgroup and a project would share a full path). */
 const noProjectAt = (parentId: number, path: string) => ({
-  ConditionCheck: { TableName: table(), Key: keys.claims.projectPath(parentId, path), ConditionExpression: 'attribute_not_exists(PK)' },
+  ConditionCheck: { TableName: table(), Key: namespaceKeys.claims.projectPath(parentId, path), ConditionExpression: 'attribute_not_exists(PK)' },
 });
 
 /** Claims a full path for a group. */
 const claimGroupPath = (fullPath: string, namespaceId: number) =>
-  putClaim(keys.claims.namespacePath(fullPath), { namespaceId, kind: 'group' });
+  putClaim(namespaceKeys.claims.namespacePath(fullPath), { namespaceId, kind: 'group' });
 
 /** Releases a full-path claim if this namespace holds it (a claim already gone is fine). */
 const releaseGroupPath = (fullPath: string, namespaceId: number) => ({
   Delete: {
     TableName: table(),
-    Key: keys.claims.namespacePath(fullPath),
+    Key: namespaceKeys.claims.namespacePath(fullPath),
     ConditionExpression: 'attribute_not_exists(PK) OR namespaceId = :namespaceId',
     ExpressionAttributeValues: { ':namespaceId': namespaceId },
   },
@@ -171,7 +170,7 @@ function placementGuards(parent: Namespace, path: string, countOneMore: boolean)
     ? {
         Update: {
           TableName: table(),
-          Key: keys.namespace(parent.id),
+          Key: namespaceKeys.namespace(parent.id),
           UpdateExpression: 'ADD subgroupCount :one',
           ConditionExpression: parentCondition,
           ExpressionAttributeValues: { ':one': 1, ':parentPath': parent.fullPath },
@@ -180,7 +179,7 @@ function placementGuards(parent: Namespace, path: string, countOneMore: boolean)
     : {
         ConditionCheck: {
           TableName: table(),
-          Key: keys.namespace(parent.id),
+          Key: namespaceKeys.namespace(parent.id),
           ConditionExpression: parentCondition,
           ExpressionAttributeValues: { ':parentPath': parent.fullPath },
         },
@@ -259,7 +258,7 @@ export async function updateGroupSettings(
     {
       Update: {
         TableName: table(),
-        Key: keys.namespace(previous.id),
+        Key: namespaceKeys.namespace(previous.id),
         UpdateExpression:
           'SET #name = :name, #path = :path, fullPath = :fullPath, description = :description, visibility = :visibility, ' +
           'lfsEnabled = :lfs, requestAccessEnabled = :requestAccess, updatedAt = :now, #version = :nextVersion' +
@@ -297,7 +296,7 @@ export async function moveNamespacePath(namespace: Namespace, fullPath: string):
       {
         Update: {
           TableName: table(),
-          Key: keys.namespace(namespace.id),
+          Key: namespaceKeys.namespace(namespace.id),
           UpdateExpression: 'SET fullPath = :fullPath',
           ConditionExpression: 'fullPath = :seen AND attribute_not_exists(deleting)',
           ExpressionAttributeValues: { ':fullPath': fullPath, ':seen': namespace.fullPath },
@@ -321,7 +320,7 @@ export async function finishPathMove(group: Namespace): Promise<void> {
       {
         Update: {
           TableName: table(),
-          Key: keys.namespace(group.id),
+          Key: namespaceKeys.namespace(group.id),
           UpdateExpression: 'REMOVE movingFrom',
           ConditionExpression: 'movingFrom = :held',
           ExpressionAttributeValues: { ':held': held },
@@ -337,7 +336,7 @@ export async function finishPathMove(group: Namespace): Promise<void> {
 
 /** Marks a group as being deleted (it disappears from reads at once); false if it is gone. */
 export async function markGroupDeleting(id: number): Promise<boolean> {
-  return markDeleting(keys.namespace(id), 'attribute_exists(PK) AND kind = :group', { ':group': 'group' });
+  return markDeleting(namespaceKeys.namespace(id), 'attribute_exists(PK) AND kind = :group', { ':group': 'group' });
 }
 
 /**
@@ -353,7 +352,7 @@ export async function removeGroupRecord(group: Namespace): Promise<'done' | 'gon
       {
         Delete: {
           TableName: table(),
-          Key: keys.namespace(group.id),
+          Key: namespaceKeys.namespace(group.id),
           ConditionExpression: `attribute_exists(PK) AND ${empty('subgroupCount')} AND ${empty('projectCount')}`,
           ExpressionAttributeValues: { ':zero': 0 },
         },
@@ -364,7 +363,7 @@ export async function removeGroupRecord(group: Namespace): Promise<'done' | 'gon
             {
               Update: {
                 TableName: table(),
-                Key: keys.namespace(group.parentId),
+                Key: namespaceKeys.namespace(group.parentId),
                 UpdateExpression: 'ADD subgroupCount :minusOne',
                 ConditionExpression: 'attribute_exists(PK)',
                 ExpressionAttributeValues: { ':minusOne': -1 },
@@ -379,3 +378,14 @@ export async function removeGroupRecord(group: Namespace): Promise<'done' | 'gon
     return (await readNamespaceRecord(group.id)) ? 'not_empty' : 'gone';
   }
 }
+
+/** Adds `delta` to a group's owner count; with a negative delta, only if an owner remains. */
+export const ownerCountUpdate = (groupId: number, delta: number) => ({
+  Update: {
+    TableName: table(),
+    Key: namespaceKeys.namespace(groupId),
+    UpdateExpression: 'ADD ownerCount :delta',
+    ConditionExpression: delta < 0 ? 'attribute_exists(PK) AND ownerCount > :one' : 'attribute_exists(PK)',
+    ExpressionAttributeValues: delta < 0 ? { ':delta': delta, ':one': 1 } : { ':delta': delta },
+  },
+});

@@ -18,16 +18,10 @@
  * - A label or milestone that is not in the context (deleted since) is left out / `null`.
  */
 import { config } from '../../platform/config';
-import type { Issue } from '../../issues';
-import type { Label } from '../../issues';
-import type { Note } from '../../issues';
+import { type Issue, type Label, type Note, type Milestone, formatTotal, presentTimeStats, type TimeTracked, issueWebUrl } from '../../issues';
 import type { User } from '../../users';
 import type { Namespace } from '../../groups';
-import type { Project } from '../../projects';
-import type { Milestone } from '../../issues';
-import { formatTotal, presentTimeStats, type TimeTracked } from '../../issues';
-import { issueWebUrl } from '../../issues';
-import { sshHost, webUrlOf } from '../../projects';
+import { type Project, sshHost, webUrlOf } from '../../projects';
 
 /** What the payloads show besides the issue and note themselves, loaded by the caller. */
 export interface HookContext {

@@ -13,9 +13,8 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { config } from '../../platform/config';
 import { nextId } from '../../platform/dynamo/counters';
-import type { Issue } from '../../issues';
-import { keys } from '../../platform/dynamo/keys';
-import type { Note } from '../../issues';
+import type { Issue, Note } from '../../issues';
+import { hookKeys } from './keys';
 import type { Item } from '../../platform/dynamo/query';
 import { TTL_ATTRIBUTE } from '../../platform/dynamo/table-definition';
 import { entityFields } from '../../platform/dynamo/items';
@@ -55,9 +54,9 @@ const RETENTION_SECONDS = 24 * 60 * 60;
  * await writeIssues([{ previous, next: issue }], [put]);
  */
 export async function prepareHookEvent(input: NewHookEvent): Promise<{ event: HookEvent; put: { Put: { TableName: string; Item: Item } } }> {
-  const event = { ...input, id: await nextId('hook_events'), createdAt: new Date().toISOString() } as HookEvent;
+  const event = { ...input, id: await nextId('hook_events'), createdAt: new Date().toISOString() };
   const item = {
-    ...keys.hookEvent(event.projectId, event.id),
+    ...hookKeys.hookEvent(event.projectId, event.id),
     type: HOOK_EVENT_TYPE,
     [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + RETENTION_SECONDS,
     ...storedForm(event),

@@ -12,7 +12,7 @@ import { openSecret, sealSecret } from '../../platform/crypto/secret-box';
 import { config } from '../../platform/config';
 import { db } from '../../platform/dynamo/client';
 import { nextId } from '../../platform/dynamo/counters';
-import { collections, keys } from '../../platform/dynamo/keys';
+import { hookCollections, hookKeys } from './keys';
 import { projectIsLive } from '../../projects';
 import { queryAll, type Item, getItem, isId } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
@@ -75,7 +75,7 @@ const table = () => config().tableName;
 const hookFromItem = (item: Item): ProjectHook => entityFields(item) as ProjectHook;
 
 function hookToItem(hook: ProjectHook): Item {
-  return { ...keys.hook(hook.projectId, hook.id), type: 'ProjectHook', ...hook };
+  return { ...hookKeys.hook(hook.projectId, hook.id), type: 'ProjectHook', ...hook };
 }
 
 /** Internal: `hook` with its token replaced as `change` says (sealed), or kept. */
@@ -87,12 +87,12 @@ async function withToken(hook: ProjectHook, change: TokenChange): Promise<Projec
 
 /** Every hook of a project, oldest first (a project has few). */
 export async function listHooks(projectId: number): Promise<ProjectHook[]> {
-  return (await queryAll(collections.projectHooks(projectId))).map(hookFromItem);
+  return (await queryAll(hookCollections.projectHooks(projectId))).map(hookFromItem);
 }
 
 export async function getHook(projectId: number, hookId: number): Promise<ProjectHook | undefined> {
   if (!isId(hookId)) return undefined;
-  const item = await getItem(keys.hook(projectId, hookId));
+  const item = await getItem(hookKeys.hook(projectId, hookId));
   return item ? hookFromItem(item) : undefined;
 }
 
@@ -139,7 +139,7 @@ async function writeHook(hook: ProjectHook, condition: string): Promise<HookGone
 export async function deleteHook(projectId: number, hookId: number): Promise<ProjectHook | undefined> {
   if (!isId(hookId)) return undefined;
   const { Attributes: item } = await db().send(
-    new DeleteCommand({ TableName: table(), Key: keys.hook(projectId, hookId), ReturnValues: 'ALL_OLD' }),
+    new DeleteCommand({ TableName: table(), Key: hookKeys.hook(projectId, hookId), ReturnValues: 'ALL_OLD' }),
   );
   return item ? hookFromItem(item) : undefined;
 }

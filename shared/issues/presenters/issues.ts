@@ -12,15 +12,14 @@ import { config } from '../../platform/config';
 import { byKey, getMany } from '../../platform/dynamo/batch';
 import type { Issue } from '../store/issues';
 import type { WithUserNotesCount } from '../store/notes';
-import { keys } from '../../platform/dynamo/keys';
+import { issueKeys } from '../store/keys';
+import { userKeys, userFromItem, type User, presentUserPublic } from '../../users';
 import { listLabels } from '../store/labels';
 import type { Milestone } from '../store/milestones';
 import { entityFields } from '../../platform/dynamo/items';
 import { isSubscribedTo } from '../subscriptions';
 import { presentTimeStats, type TimeTracked } from '../time-tracking';
-import { userFromItem, type User } from '../../users';
 import { presentMilestone } from './milestones';
-import { presentUserPublic } from '../../users';
 
 /** `${externalUrl}/<path_with_namespace>/issues/<iid>`. */
 export const issueWebUrl = (issue: Issue, pathWithNamespace: string): string =>
@@ -38,10 +37,10 @@ export async function presentIssues(
   options: { single?: boolean; viewer?: User | null } = {},
 ) {
   const userIds = [...new Set(issues.flatMap((issue) => [issue.authorId, ...issue.assigneeIds]))];
-  const milestoneKeys = issues.flatMap((issue) => (issue.milestoneId === null ? [] : [keys.milestone(issue.projectId, issue.milestoneId)]));
+  const milestoneKeys = issues.flatMap((issue) => (issue.milestoneId === null ? [] : [issueKeys.milestone(issue.projectId, issue.milestoneId)]));
   const projectIds = [...new Set(issues.filter((issue) => issue.labelIds.length > 0).map((issue) => issue.projectId))];
   const [userItems, milestoneItems, labelLists, subscribed] = await Promise.all([
-    getMany(userIds.map((id) => keys.user(id)), { consistent: false }),
+    getMany(userIds.map((id) => userKeys.user(id)), { consistent: false }),
     getMany(milestoneKeys, { consistent: false }),
     Promise.all(projectIds.map(async (id) => [id, await listLabels(id)] as const)),
     options.single && options.viewer ? Promise.all(issues.map((issue) => isSubscribedTo(issue, options.viewer!.id))) : [],
@@ -52,7 +51,7 @@ export async function presentIssues(
 
   return issues.map((issue, index) => {
     const path = pathOf(issue.projectId);
-    const milestoneItem = issue.milestoneId === null ? undefined : milestoneOf(keys.milestone(issue.projectId, issue.milestoneId));
+    const milestoneItem = issue.milestoneId === null ? undefined : milestoneOf(issueKeys.milestone(issue.projectId, issue.milestoneId));
     const assignees = issue.assigneeIds.flatMap((id) => {
       const user = users.get(id);
       return user ? [presentUserPublic(user)] : [];

@@ -3,10 +3,8 @@
  * are one BatchGetItem, so the cost is per page, not per note.
  */
 import { getMany } from '../../platform/dynamo/batch';
-import { keys } from '../../platform/dynamo/keys';
+import { userKeys, userFromItem, type User, presentUserPublic } from '../../users';
 import type { Note } from '../store/notes';
-import { userFromItem, type User } from '../../users';
-import { presentUserPublic } from '../../users';
 
 /**
  * @example
@@ -14,7 +12,7 @@ import { presentUserPublic } from '../../users';
  */
 export async function presentNotes(notes: Note[]) {
   const authorIds = [...new Set(notes.map((note) => note.authorId))];
-  const items = await getMany(authorIds.map((id) => keys.user(id)), { consistent: false });
+  const items = await getMany(authorIds.map((id) => userKeys.user(id)), { consistent: false });
   const users = new Map<number, User>(items.map((item) => [Number(item.id), userFromItem(item)]));
   return notes.map((note) => {
     const author = users.get(note.authorId);

@@ -7,19 +7,17 @@
 import type { ProjectSubject } from '../../auth';
 import { getMany } from '../../platform/dynamo/batch';
 import type { TrackedIssue } from '../store/issue-time';
-import { keys } from '../../platform/dynamo/keys';
-import { namespaceFromItem, type Namespace } from '../../groups';
+import { namespaceKeys, namespaceFromItem, type Namespace } from '../../groups';
+import { userKeys, getUser, userFromItem, type User, presentUserPublic } from '../../users';
 import type { Todo } from '../store/todos';
-import { getUser, userFromItem, type User } from '../../users';
 import type { TodoTarget } from '../todos';
 import { issueWebUrl, presentIssues } from './issues';
-import { presentUserPublic } from '../../users';
 
 /** Internal: `Group / Subgroup`, or the owner's name for a personal namespace. */
 async function humanName(namespace: Namespace): Promise<string> {
   if (namespace.kind === 'user') return (namespace.ownerId !== null && (await getUser(namespace.ownerId))?.name) || namespace.name;
   const ancestors = new Map(
-    (await getMany(namespace.ancestorIds.map((id) => keys.namespace(id)), { consistent: false })).map((item) => {
+    (await getMany(namespace.ancestorIds.map((id) => namespaceKeys.namespace(id)), { consistent: false })).map((item) => {
       const group = namespaceFromItem(item);
       return [group.id, group.name] as const;
     }),
@@ -90,8 +88,8 @@ export async function presentTodos(entries: TodoTarget[], viewer: User, options:
   userIds.delete(viewer.id);
   const ancestorIds = new Set(namespaces.flatMap((namespace) => (namespace.kind === 'group' ? namespace.ancestorIds : [])));
   const [userItems, ancestorItems, targets] = await Promise.all([
-    getMany([...userIds].map((id) => keys.user(id)), { consistent: false }),
-    getMany([...ancestorIds].map((id) => keys.namespace(id)), { consistent: false }),
+    getMany([...userIds].map((id) => userKeys.user(id)), { consistent: false }),
+    getMany([...ancestorIds].map((id) => namespaceKeys.namespace(id)), { consistent: false }),
     presentIssues(
       entries.map(({ issue }) => issue),
       (projectId) => paths.get(projectId)!,

@@ -40,7 +40,7 @@ const timeRoute = (
     handler: async ({ params: parsed, user }) => {
       const subject = await findProjectOrNotFound(parsed.id, user);
       const duration = 'duration' in parsed ? parsed.duration : '';
-      return respond(presentTimeStats(await trackIssueTime(subject, user!, parsed.issue_iid, action(duration))));
+      return respond(presentTimeStats(await trackIssueTime(subject, user, parsed.issue_iid, action(duration))));
     },
   });
 
@@ -49,7 +49,7 @@ export const issueActionRoutes = {
     params: byIssue,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      return created(await presentOne(await subscribeToIssue(subject, user!, params.issue_iid), subject, user!));
+      return created(await presentOne(await subscribeToIssue(subject, user, params.issue_iid), subject, user));
     },
   }),
 
@@ -57,7 +57,7 @@ export const issueActionRoutes = {
     params: byIssue,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      return created(await presentOne(await unsubscribeFromIssue(subject, user!, params.issue_iid), subject, user!));
+      return created(await presentOne(await unsubscribeFromIssue(subject, user, params.issue_iid), subject, user));
     },
   }),
 
@@ -65,8 +65,8 @@ export const issueActionRoutes = {
     params: byIssue,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      const { todo, issue } = await markIssueTodo(subject, user!, params.issue_iid);
-      return created(await presentTodo(todo, issue, subject, user!));
+      const { todo, issue } = await markIssueTodo(subject, user, params.issue_iid);
+      return created(await presentTodo(todo, issue, subject, user));
     },
   }),
 
@@ -86,7 +86,7 @@ export const issueActionRoutes = {
     params: byIssue,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      return ok(presentTimeStats(await issueTimeStats(subject, user!, params.issue_iid)));
+      return ok(presentTimeStats(await issueTimeStats(subject, user, params.issue_iid)));
     },
   }),
 } satisfies RoutesOf<typeof catalog.issue_actions>;

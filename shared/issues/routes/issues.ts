@@ -5,8 +5,7 @@
  * opening needs `create_issue`, editing `update_issue`, deleting `destroy_issue` (owner, admin).
  */
 import { z } from 'zod';
-import type { ProjectSubject } from '../../auth';
-import { can } from '../../auth';
+import { type ProjectSubject, can } from '../../auth';
 import type { Issue } from '../store/issues';
 import type { User } from '../../users';
 import { findGroupOrNotFound } from '../../groups';
@@ -31,7 +30,7 @@ export const issueRoutes = {
   'GET /issues': route({
     params: userListParams,
     handler: async ({ params, user, link }) => {
-      const page = await paginate(params, link, userIssueStream(user!, params.scope, filtersFrom(params), orderFrom(params)));
+      const page = await paginate(params, link, userIssueStream(user, params.scope, filtersFrom(params), orderFrom(params)));
       const subjects = await projectSubjects(user, [...new Set(page.items.map((issue) => issue.projectId))]);
       const body = await presentIssues(page.items, (projectId) => pathOf(subjects.get(projectId)!));
       return ok(body, page.headers);
@@ -82,7 +81,7 @@ export const issueRoutes = {
     params: createParams,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      const issue = await createIssue(subject, user!, { ...inputFrom(params), title: params.title });
+      const issue = await createIssue(subject, user, { ...inputFrom(params), title: params.title });
       return created(await presentOne(issue, subject, user));
     },
   }),
@@ -91,7 +90,7 @@ export const issueRoutes = {
     params: updateParams,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      return ok(await presentOne(await updateIssue(subject, user!, params.issue_iid, inputFrom(params)), subject, user));
+      return ok(await presentOne(await updateIssue(subject, user, params.issue_iid, inputFrom(params)), subject, user));
     },
   }),
 
@@ -99,7 +98,7 @@ export const issueRoutes = {
     params: z.object({ ...projectIdParam, ...issueIidParam }),
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      await deleteIssue(subject, user!, params.issue_iid);
+      await deleteIssue(subject, user, params.issue_iid);
       return noContent();
     },
   }),
@@ -110,7 +109,7 @@ export const issueRoutes = {
       const source = await findProjectOrNotFound(params.id, user);
       await findIssueOrNotFound(source, user, params.issue_iid);
       const target = await findProjectOrNotFound(params.to_project_id, user);
-      const moved = await moveIssue(source, user!, params.issue_iid, target);
+      const moved = await moveIssue(source, user, params.issue_iid, target);
       return created(await presentOne(moved, target, user));
     },
   }),

@@ -7,10 +7,9 @@
  */
 import { z } from 'zod';
 import { authorize } from '../../auth';
-import type { Project } from '../../projects';
+import { type Project, findProjectOrNotFound } from '../../projects';
 import type { User } from '../../users';
 import { createLabel, editLabel, findLabelOrNotFound, listProjectLabels, removeLabel } from '../labels';
-import { findProjectOrNotFound } from '../../projects';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';

@@ -27,7 +27,7 @@ export const noteRoutes = {
     params: createParams,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      return created(await presentNote(await createNote(subject, user!, params.issue_iid, params.body)));
+      return created(await presentNote(await createNote(subject, user, params.issue_iid, params.body)));
     },
   }),
 
@@ -43,7 +43,7 @@ export const noteRoutes = {
     params: updateParams,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      return ok(await presentNote(await updateNote(subject, user!, params.issue_iid, params.note_id, params.body)));
+      return ok(await presentNote(await updateNote(subject, user, params.issue_iid, params.note_id, params.body)));
     },
   }),
 
@@ -51,7 +51,7 @@ export const noteRoutes = {
     params: noteParams,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      await deleteNote(subject, user!, params.issue_iid, params.note_id);
+      await deleteNote(subject, user, params.issue_iid, params.note_id);
       return noContent();
     },
   }),

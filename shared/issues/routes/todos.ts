@@ -34,16 +34,16 @@ export const todoRoutes = {
         groupId: params.group_id,
         type: params.type,
       };
-      const page = await paginate(params, link, await todoStream(user!, filters));
-      return ok(await presentTodos(page.items, user!), page.headers);
+      const page = await paginate(params, link, await todoStream(user, filters));
+      return ok(await presentTodos(page.items, user), page.headers);
     },
   }),
 
   'POST /todos/:id/mark_as_done': route({
     params: z.object({ id: required(p.int()) }),
     handler: async ({ params, user }) => {
-      const todo = await markTodoDoneById(user!, params.id);
-      const [body] = await presentTodos([todo], user!, { single: true });
+      const todo = await markTodoDoneById(user, params.id);
+      const [body] = await presentTodos([todo], user, { single: true });
       return created(body);
     },
   }),
@@ -52,7 +52,7 @@ export const todoRoutes = {
   'POST /todos/mark_as_done': route({
     params: noParams,
     handler: async ({ user }) => {
-      await markAllDone(user!);
+      await markAllDone(user);
       return noContent();
     },
   }),

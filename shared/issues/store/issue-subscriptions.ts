@@ -11,7 +11,7 @@
  * both act on the same state (e.g. two subscribes both answering 201): the loser re-reads.
  */
 import { config } from '../../platform/config';
-import { keys } from '../../platform/dynamo/keys';
+import { issueKeys } from './keys';
 import { projectIsLive } from '../../projects';
 import { getItem } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
@@ -20,7 +20,7 @@ const table = () => config().tableName;
 
 /** Internal: the stored item of a subscription record. */
 const subscriptionItem = (projectId: number, iid: number, userId: number, subscribed: boolean) => ({
-  ...keys.issueSubscription(projectId, iid, userId),
+  ...issueKeys.issueSubscription(projectId, iid, userId),
   type: 'IssueSubscription',
   projectId,
   iid,
@@ -34,7 +34,7 @@ const subscriptionItem = (projectId: number, iid: number, userId: number, subscr
  * (then participation decides).
  */
 export async function subscriptionOf(projectId: number, iid: number, userId: number): Promise<boolean | undefined> {
-  const item = await getItem(keys.issueSubscription(projectId, iid, userId));
+  const item = await getItem(issueKeys.issueSubscription(projectId, iid, userId));
   return item === undefined ? undefined : item.subscribed !== false;
 }
 

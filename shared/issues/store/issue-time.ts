@@ -9,7 +9,7 @@
 import { config } from '../../platform/config';
 import type { TimeTracked } from '../time-tracking';
 import { touchIssue, type Issue, type TransactItem } from './issues';
-import { keys } from '../../platform/dynamo/keys';
+import { issueKeys } from './keys';
 import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
 
 /** An issue with its time-tracking fields. */
@@ -44,7 +44,7 @@ export async function updateIssueTime(previous: TrackedIssue, next: TrackedIssue
       {
         Update: {
           TableName: config().tableName,
-          Key: keys.issue(previous.projectId, previous.iid),
+          Key: issueKeys.issue(previous.projectId, previous.iid),
           UpdateExpression: `SET timeEstimate = :estimate, totalTimeSpent = :spent, #version = :next, ${touch.clause}`,
           ConditionExpression: '#version = :version',
           ExpressionAttributeNames: { '#version': 'version' },

@@ -1,6 +1,6 @@
 /**
  * Project issues: items in their project's partition (`PROJECT#<id>` / `ISSUE#<iid>`), indexed
- * for the lists twice, by creation (GSI1-3) and by last update (GSI4-6); see `indexKeys.issueLists`
+ * for the lists twice, by creation (GSI1-3) and by last update (GSI4-6); see `issueIndexKeys.issueLists`
  * and ACCESS_PATTERNS.md:
  *
  * - GSI1/GSI4 `PROJECT_ISSUES#<projectId>#<state>`: a project's issues of one state;
@@ -15,7 +15,7 @@
  */
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../platform/config';
-import { indexKeys, keys } from '../../platform/dynamo/keys';
+import { issueIndexKeys, issueKeys } from './keys';
 import { projectCounterUpdate, projectIsLive } from '../../projects';
 import { getItem, isId, type Item } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite, versionedPut } from '../../platform/dynamo/transactions';
@@ -62,8 +62,8 @@ export const issueFromItem = (item: Item): Issue => entityFields(item) as Issue;
 
 /** Internal: the item of an issue, with its list index attributes unless it is deleted. */
 const issueToItem = (issue: Issue): Item => ({
-  ...keys.issue(issue.projectId, issue.iid),
-  ...(issue.deletedAt ? {} : indexKeys.issueLists(issue)),
+  ...issueKeys.issue(issue.projectId, issue.iid),
+  ...(issue.deletedAt ? {} : issueIndexKeys.issueLists(issue)),
   type: 'Issue',
   ...issue,
 });
@@ -73,7 +73,7 @@ const isOpen = (issue: Issue | undefined) => issue !== undefined && issue.state 
 /** One issue of a project by iid (consistent read), deleted ones included; `undefined` when none. */
 export async function getIssue(projectId: number, iid: number): Promise<Issue | undefined> {
   if (!isId(iid)) return undefined;
-  const item = await getItem(keys.issue(projectId, iid));
+  const item = await getItem(issueKeys.issue(projectId, iid));
   return item ? issueFromItem(item) : undefined;
 }
 
@@ -82,7 +82,7 @@ export async function getIssue(projectId: number, iid: number): Promise<Issue | 
  * lists, for writes that update the item in place (notes, time tracking) rather than put it.
  */
 export function touchIssue(id: number, at: string): { clause: string; values: Record<string, unknown> } {
-  const fields: Record<string, unknown> = { updatedAt: at, ...indexKeys.issueUpdated(at, id) };
+  const fields: Record<string, unknown> = { updatedAt: at, ...issueIndexKeys.issueUpdated(at, id) };
   return {
     clause: Object.keys(fields).map((name) => `${name} = :touch_${name}`).join(', '),
     values: Object.fromEntries(Object.entries(fields).map(([name, value]) => [`:touch_${name}`, value])),
@@ -141,7 +141,7 @@ function projectPart(projectId: number, delta: number): TransactItem {
 const labelCountUpdate = (projectId: number, labelId: number, open: number, closed: number): TransactItem => ({
   Update: {
     TableName: table(),
-    Key: keys.label(projectId, labelId),
+    Key: issueKeys.label(projectId, labelId),
     UpdateExpression: 'ADD openIssuesCount :open, closedIssuesCount :closed',
     ConditionExpression: 'attribute_exists(PK)',
     ExpressionAttributeValues: { ':open': open, ':closed': closed },

@@ -12,12 +12,11 @@
 import { type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../platform/config';
 import { nextId } from '../../platform/dynamo/counters';
-import { collections, keys } from '../../platform/dynamo/keys';
+import { issueCollections, issueKeys } from './keys';
 import { projectIsLive } from '../../projects';
 import { queryAll, type Item, getItem, isId } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
-import { entityFields } from '../../platform/dynamo/items';
-import { putClaim } from '../../platform/dynamo/items';
+import { entityFields, putClaim } from '../../platform/dynamo/items';
 
 /** What a client sets on a label. */
 export interface LabelFields {
@@ -55,18 +54,18 @@ const labelFromItem = (item: Item): Label => entityFields(item) as Label;
 
 /** Every label of a project, by id (a project has a bounded number; callers sort and page in memory). */
 export async function listLabels(projectId: number): Promise<Label[]> {
-  return (await queryAll(collections.projectLabels(projectId))).map(labelFromItem);
+  return (await queryAll(issueCollections.projectLabels(projectId))).map(labelFromItem);
 }
 
 export async function getLabel(projectId: number, labelId: number): Promise<Label | undefined> {
   if (!isId(labelId)) return undefined;
-  const item = await getItem(keys.label(projectId, labelId));
+  const item = await getItem(issueKeys.label(projectId, labelId));
   return item ? labelFromItem(item) : undefined;
 }
 
 /** A label by name, case-insensitively: its name claim, then the label (two consistent reads). */
 export async function findLabelByName(projectId: number, name: string): Promise<Label | undefined> {
-  const claim = await getItem(keys.claims.labelName(projectId, name));
+  const claim = await getItem(issueKeys.claims.labelName(projectId, name));
   return claim ? getLabel(projectId, Number(claim.labelId)) : undefined;
 }
 
@@ -96,11 +95,11 @@ export async function insertLabel(projectId: number, fields: LabelFields): Promi
       {
         Put: {
           TableName: table(),
-          Item: { ...keys.label(projectId, label.id), type: 'Label', ...label },
+          Item: { ...issueKeys.label(projectId, label.id), type: 'Label', ...label },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },
-      putClaim(keys.claims.labelName(projectId, label.name), { labelId: label.id }),
+      putClaim(issueKeys.claims.labelName(projectId, label.name), { labelId: label.id }),
     ]);
     return label;
   } catch (error) {
@@ -116,15 +115,15 @@ export async function insertLabel(projectId: number, fields: LabelFields): Promi
  */
 export async function updateLabel(label: Label, fields: LabelFields): Promise<Label | LabelWriteFailure> {
   const updated: Label = { ...label, ...fields, updatedAt: new Date().toISOString(), version: label.version + 1 };
-  const oldClaim = keys.claims.labelName(label.projectId, label.name);
-  const newClaim = keys.claims.labelName(label.projectId, updated.name);
+  const oldClaim = issueKeys.claims.labelName(label.projectId, label.name);
+  const newClaim = issueKeys.claims.labelName(label.projectId, updated.name);
   const claimMoves = oldClaim.SK !== newClaim.SK;
   const items: TransactItem[] = [
     projectIsLive(label.projectId),
     {
       Update: {
         TableName: table(),
-        Key: keys.label(label.projectId, label.id),
+        Key: issueKeys.label(label.projectId, label.id),
         UpdateExpression: 'SET #name = :name, #color = :color, #description = :description, #priority = :priority, #updatedAt = :updatedAt, #version = :next',
         ConditionExpression: '#version = :version',
         ExpressionAttributeNames: {
@@ -165,13 +164,13 @@ export async function deleteLabel(label: Label): Promise<'deleted' | 'stale'> {
       {
         Delete: {
           TableName: table(),
-          Key: keys.label(label.projectId, label.id),
+          Key: issueKeys.label(label.projectId, label.id),
           ConditionExpression: '#version = :version',
           ExpressionAttributeNames: { '#version': 'version' },
           ExpressionAttributeValues: { ':version': label.version },
         },
       },
-      releaseClaim(keys.claims.labelName(label.projectId, label.name), label.id),
+      releaseClaim(issueKeys.claims.labelName(label.projectId, label.name), label.id),
     ]);
     return 'deleted';
   } catch (error) {
@@ -181,7 +180,7 @@ export async function deleteLabel(label: Label): Promise<'deleted' | 'stale'> {
 }
 
 /** Internal: deletes a name claim, only if `labelId` holds it. */
-function releaseClaim(claim: ReturnType<typeof keys.claims.labelName>, labelId: number): TransactItem {
+function releaseClaim(claim: ReturnType<typeof issueKeys.claims.labelName>, labelId: number): TransactItem {
   return {
     Delete: {
       TableName: table(),

@@ -7,7 +7,7 @@
  * conditioned on the `version` read, and a rename moves the claim in the same transaction.
  */
 import { config } from '../../platform/config';
-import { keys, collections } from '../../platform/dynamo/keys';
+import { issueCollections, issueKeys } from './keys';
 import { projectIsLive } from '../../projects';
 import { getItem, isId, queryAll, type Item } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite, versionedPut } from '../../platform/dynamo/transactions';
@@ -49,14 +49,14 @@ const table = () => config().tableName;
 const milestoneFromItem = (item: Item): Milestone => entityFields(item) as Milestone;
 
 function milestoneToItem(milestone: Milestone): Item {
-  return { ...keys.milestone(milestone.projectId, milestone.id), type: 'Milestone', ...milestone };
+  return { ...issueKeys.milestone(milestone.projectId, milestone.id), type: 'Milestone', ...milestone };
 }
 
 /** Internal: the claim item reserving `title` in the project for `milestoneId`. */
 const putTitleClaim = (projectId: number, title: string, milestoneId: number) => ({
   Put: {
     TableName: table(),
-    Item: { ...keys.claims.milestoneTitle(projectId, title), type: 'Claim', projectId, milestoneId, title },
+    Item: { ...issueKeys.claims.milestoneTitle(projectId, title), type: 'Claim', projectId, milestoneId, title },
     ConditionExpression: 'attribute_not_exists(PK)',
   },
 });
@@ -65,7 +65,7 @@ const putTitleClaim = (projectId: number, title: string, milestoneId: number) =>
 const deleteTitleClaim = (projectId: number, title: string, milestoneId: number) => ({
   Delete: {
     TableName: table(),
-    Key: keys.claims.milestoneTitle(projectId, title),
+    Key: issueKeys.claims.milestoneTitle(projectId, title),
     ConditionExpression: 'attribute_not_exists(PK) OR milestoneId = :milestoneId',
     ExpressionAttributeValues: { ':milestoneId': milestoneId },
   },
@@ -77,19 +77,19 @@ const putMilestone = (record: Milestone, previous?: Milestone) => versionedPut(t
 /** One milestone of a project (consistent read); `undefined` when there is none with that id there. */
 export async function getMilestone(projectId: number, milestoneId: number): Promise<Milestone | undefined> {
   if (!isId(milestoneId)) return undefined;
-  const item = await getItem(keys.milestone(projectId, milestoneId));
+  const item = await getItem(issueKeys.milestone(projectId, milestoneId));
   return item ? milestoneFromItem(item) : undefined;
 }
 
 /** The id of the project's milestone titled exactly `title` (its claim), if any. */
 export async function getMilestoneIdByTitle(projectId: number, title: string): Promise<number | undefined> {
-  const claim = await getItem(keys.claims.milestoneTitle(projectId, title));
+  const claim = await getItem(issueKeys.claims.milestoneTitle(projectId, title));
   return claim && claim.title === title ? Number(claim.milestoneId) : undefined;
 }
 
 /** Every milestone of a project, by id ascending (one partition range; a project has few). */
 export async function listMilestones(projectId: number): Promise<Milestone[]> {
-  return (await queryAll(collections.projectMilestones(projectId))).map(milestoneFromItem);
+  return (await queryAll(issueCollections.projectMilestones(projectId))).map(milestoneFromItem);
 }
 
 /** Internal: runs a transaction; a failed condition is named by `failureAt` (given the first failing index). */
@@ -145,7 +145,7 @@ export async function removeMilestone(milestone: Milestone): Promise<MilestoneWr
       {
         Delete: {
           TableName: table(),
-          Key: keys.milestone(milestone.projectId, milestone.id),
+          Key: issueKeys.milestone(milestone.projectId, milestone.id),
           ConditionExpression: '#version = :version',
           ExpressionAttributeNames: { '#version': 'version' },
           ExpressionAttributeValues: { ':version': milestone.version },

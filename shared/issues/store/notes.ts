@@ -18,7 +18,7 @@ import { config } from '../../platform/config';
 import { db } from '../../platform/dynamo/client';
 import { touchIssue, type TransactItem } from './issues';
 import { putMany, deleteMany } from '../../platform/dynamo/batch';
-import { collections, keys } from '../../platform/dynamo/keys';
+import { issueCollections, issueKeys } from './keys';
 import { projectIsLive } from '../../projects';
 import { getItem, queryAll, type Item } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
@@ -49,7 +49,7 @@ const table = () => config().tableName;
 
 export const noteFromItem = (item: Item): Note => entityFields(item) as Note;
 
-const noteToItem = (note: Note): Item => ({ ...keys.note(note.projectId, note.issueIid, note.id), type: 'Note', ...note });
+const noteToItem = (note: Note): Item => ({ ...issueKeys.note(note.projectId, note.issueIid, note.id), type: 'Note', ...note });
 
 /** Internal: the issue exists and is not soft-deleted (`deletedAt` absent or null). */
 const ISSUE_LIVE = 'attribute_exists(PK) AND (attribute_not_exists(deletedAt) OR attribute_type(deletedAt, :nullType))';
@@ -59,7 +59,7 @@ const ISSUE_LIVE = 'attribute_exists(PK) AND (attribute_not_exists(deletedAt) OR
  * (and `version`, see the module comment) when `delta` is not 0, stamping `updatedAt` when given.
  */
 function issuePart(note: Note, delta: number, touchedAt?: string) {
-  const key = keys.issue(note.projectId, note.issueIid);
+  const key = issueKeys.issue(note.projectId, note.issueIid);
   const liveValues = { ':nullType': 'NULL' };
   if (delta === 0) return { ConditionCheck: { TableName: table(), Key: key, ConditionExpression: ISSUE_LIVE, ExpressionAttributeValues: liveValues } };
   const touch = touchedAt ? touchIssue(note.issueId, touchedAt) : undefined;
@@ -96,7 +96,7 @@ async function write(items: Parameters<typeof transactWrite>[0]): Promise<NoteWr
 /** One note of an issue (consistent read); `undefined` when none. */
 export async function getNote(projectId: number, issueIid: number, noteId: number): Promise<Note | undefined> {
   if (!Number.isSafeInteger(noteId) || noteId <= 0) return undefined;
-  const item = await getItem(keys.note(projectId, issueIid, noteId));
+  const item = await getItem(issueKeys.note(projectId, issueIid, noteId));
   return item ? noteFromItem(item) : undefined;
 }
 
@@ -115,7 +115,7 @@ export async function updateNoteBody(note: Note, body: string, updatedAt: string
     const { Attributes } = await db().send(
       new UpdateCommand({
         TableName: table(),
-        Key: keys.note(note.projectId, note.issueIid, note.id),
+        Key: issueKeys.note(note.projectId, note.issueIid, note.id),
         UpdateExpression: 'SET body = :body, updatedAt = :updatedAt',
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeValues: { ':body': body, ':updatedAt': updatedAt },
@@ -137,13 +137,13 @@ export async function removeNote(note: Note): Promise<NoteWriteFailure | undefin
   return write([
     projectIsLive(note.projectId),
     issuePart(note, note.system ? 0 : -1),
-    { Delete: { TableName: table(), Key: keys.note(note.projectId, note.issueIid, note.id), ConditionExpression: 'attribute_exists(PK)' } },
+    { Delete: { TableName: table(), Key: issueKeys.note(note.projectId, note.issueIid, note.id), ConditionExpression: 'attribute_exists(PK)' } },
   ]);
 }
 
 /** Every note of an issue, oldest first (bounded by the issue; used to copy them on a move). */
 export async function listIssueNotes(projectId: number, issueIid: number): Promise<Note[]> {
-  return (await queryAll(collections.issueNotes(projectId, issueIid))).map(noteFromItem);
+  return (await queryAll(issueCollections.issueNotes(projectId, issueIid))).map(noteFromItem);
 }
 
 /**
@@ -153,4 +153,4 @@ export async function listIssueNotes(projectId: number, issueIid: number): Promi
 export const putNotes = (notes: Note[]) => putMany(notes.map(noteToItem));
 
 /** Removes notes without touching their issue's count (the cleanup of {@link putNotes}). */
-export const removeNotes = (notes: Note[]) => deleteMany(notes.map((note) => keys.note(note.projectId, note.issueIid, note.id)));
+export const removeNotes = (notes: Note[]) => deleteMany(notes.map((note) => issueKeys.note(note.projectId, note.issueIid, note.id)));

@@ -11,13 +11,13 @@
  */
 import { config } from '../../platform/config';
 import { nextId } from '../../platform/dynamo/counters';
-import { collections, indexKeys, keys, type TodoState } from '../../platform/dynamo/keys';
+import { type TodoState, issueCollections, issueIndexKeys, issueKeys } from './keys';
 import { projectIsLive } from '../../projects';
 import { getItem, queryCollection, type Item } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
 import { entityFields } from '../../platform/dynamo/items';
 
-export type { TodoState } from '../../platform/dynamo/keys';
+export type { TodoState } from './keys';
 
 export interface Todo {
   id: number;
@@ -40,8 +40,8 @@ export const todoFromItem = (item: Item): Todo => entityFields(item) as Todo;
 
 /** Internal: the stored item of a todo in its state (the pending guard key, or the done key). */
 function todoItem(todo: Todo): Item {
-  const key = todo.state === 'pending' ? keys.issueTodo(todo.projectId, todo.targetIid, todo.userId) : keys.doneTodo(todo.projectId, todo.id);
-  return { ...key, ...indexKeys.userTodos(todo.userId, todo.state, todo.id), type: 'Todo', ...todo };
+  const key = todo.state === 'pending' ? issueKeys.issueTodo(todo.projectId, todo.targetIid, todo.userId) : issueKeys.doneTodo(todo.projectId, todo.id);
+  return { ...key, ...issueIndexKeys.userTodos(todo.userId, todo.state, todo.id), type: 'Todo', ...todo };
 }
 
 /**
@@ -75,7 +75,7 @@ export async function insertPendingTodo(todo: Omit<Todo, 'id' | 'state' | 'creat
 export async function findUserTodo(userId: number, todoId: number): Promise<Todo | undefined> {
   for (const state of ['pending', 'done'] as const) {
     // The sort key is the padded id: the prefix match is an exact match.
-    const collection = { ...collections.userTodos(userId, state), prefix: indexKeys.userTodos(userId, state, todoId).GSI1SK };
+    const collection = { ...issueCollections.userTodos(userId, state), prefix: issueIndexKeys.userTodos(userId, state, todoId).GSI1SK };
     for await (const item of queryCollection(collection, { pageSize: 1 })) return todoFromItem(item);
   }
   return undefined;
@@ -97,7 +97,7 @@ export async function markTodoDone(todo: Todo): Promise<Todo | undefined> {
       {
         Delete: {
           TableName: table(),
-          Key: keys.issueTodo(todo.projectId, todo.targetIid, todo.userId),
+          Key: issueKeys.issueTodo(todo.projectId, todo.targetIid, todo.userId),
           ConditionExpression: 'id = :id',
           ExpressionAttributeValues: { ':id': todo.id },
         },
@@ -107,7 +107,7 @@ export async function markTodoDone(todo: Todo): Promise<Todo | undefined> {
     return done;
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;
-    const item = await getItem(keys.doneTodo(todo.projectId, todo.id));
+    const item = await getItem(issueKeys.doneTodo(todo.projectId, todo.id));
     return item && todoFromItem(item);
   }
 }
@@ -132,7 +132,7 @@ export async function markAllTodosDone(userId: number): Promise<number> {
     marked += results.filter((todo) => todo !== undefined).length;
     batch = [];
   };
-  for await (const item of queryCollection(collections.userTodos(userId, 'pending'), { pageSize: MARK_ALL_BATCH })) {
+  for await (const item of queryCollection(issueCollections.userTodos(userId, 'pending'), { pageSize: MARK_ALL_BATCH })) {
     batch.push(todoFromItem(item));
     if (batch.length >= MARK_ALL_BATCH) await flush();
   }

@@ -1,6 +1,5 @@
 /** The members feature's HTTP slice: direct members of groups and projects (for the Lambda entries in `functions/`). */
-import { authorize, type GroupSubject, type ProjectSubject } from '../../auth';
-import { GROUP_ACCESS_LEVELS, PROJECT_ACCESS_LEVELS } from '../../auth';
+import { authorize, type GroupSubject, type ProjectSubject, GROUP_ACCESS_LEVELS, PROJECT_ACCESS_LEVELS } from '../../auth';
 import { findGroupOrNotFound } from '../../groups';
 import { findProjectOrNotFound } from '../../projects';
 import type { RoutesOf } from '../../platform/http/route';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { RouteDefinition } from '../../platform/http/context';
-import type { MemberSource } from '../../platform/dynamo/keys';
+import type { MemberSource } from '../../auth';
 import type { User } from '../../users';
 import { addMember, findMemberOrNotFound, listMembers, removeMember, updateMember } from '../members';
 import { paginationParams } from '../../platform/http/pagination';

@@ -27,26 +27,55 @@ export function versionedPut(tableName: string, item: Record<string, unknown>, p
   };
 }
 
-/** A transaction whose conditions failed; `failed` lists the indexes of the items that failed. */
-export class TransactionConditionFailed extends Error {
-  constructor(readonly failed: number[]) {
-    super(`transaction condition failed at ${failed.join(', ')}`);
-    this.name = 'TransactionConditionFailed';
+/** One operation of a transaction (Put, Update, Delete or ConditionCheck). */
+export type TransactItem = TransactItems[number];
+
+/**
+ * The operations of a transaction, by name: each entry is one operation, a list of operations
+ * that fail together under the entry's name, or nothing (`undefined`/`false`: left out), so a
+ * transaction reads as what it writes and a failure says which entry it was.
+ *
+ * @example
+ * await transact({ project: projectIsLive(id), label: putLabel(label), name: putClaim(nameKey, { labelId }) });
+ */
+export type NamedTransactItems = Record<string, TransactItem | readonly TransactItem[] | undefined | false>;
+
+/** A transaction whose conditions failed; `failed` names the entries whose conditions did not hold. */
+export class ConditionFailed extends Error {
+  constructor(readonly failed: string[]) {
+    super(`transaction condition failed: ${failed.join(', ')}`);
+    this.name = 'ConditionFailed';
+  }
+
+  /** Whether the condition of the named entry (any operation of it) failed. */
+  failedOn(...names: string[]): boolean {
+    return names.some((name) => this.failed.includes(name));
   }
 }
 
 const MAX_ATTEMPTS = 8;
 /** Cancellation reasons that a later attempt can succeed past. */
 const RETRYABLE = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
+/** DynamoDB's limit on the operations of one transaction. */
+export const MAX_TRANSACTION_ITEMS = 100;
 
 /**
- * Writes all items atomically. Conflicts with another transaction on the same item (e.g. two
- * users created at once both updating the users' stats item) and throttling are retried with
- * jittered backoff;
- * failed conditions are reported as {@link TransactionConditionFailed} with the failing indexes
- * so the caller can tell which uniqueness claim was taken.
+ * Writes all named entries atomically. Conflicts with another transaction on the same item (e.g.
+ * two users created at once both updating the users' stats item) and throttling are retried with
+ * jittered backoff; failed conditions are reported as {@link ConditionFailed} with the
+ * names of the failing entries, so the caller can tell which claim was taken or which parent was
+ * gone.
  */
-export async function transactWrite(items: TransactItems): Promise<void> {
+export async function transact(entries: NamedTransactItems): Promise<void> {
+  const items: TransactItem[] = [];
+  const names: string[] = [];
+  for (const [name, entry] of Object.entries(entries)) {
+    if (!entry) continue;
+    for (const item of Array.isArray(entry) ? (entry as readonly TransactItem[]) : [entry as TransactItem]) {
+      items.push(item);
+      names.push(name);
+    }
+  }
   for (let attempt = 1; ; attempt++) {
     try {
       await db().send(new TransactWriteCommand({ TransactItems: items }));
@@ -56,11 +85,32 @@ export async function transactWrite(items: TransactItems): Promise<void> {
         throw error;
       }
       const reasons: CancellationReason[] = (error as TransactionCanceledException).CancellationReasons ?? [];
-      const failed = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
-      if (failed.length > 0) throw new TransactionConditionFailed(failed);
+      const failed = [...new Set(reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [names[i] ?? String(i)] : [])))];
+      if (failed.length > 0) throw new ConditionFailed(failed);
       const retryable = reasons.length === 0 || reasons.some((r) => RETRYABLE.has(r.Code ?? ''));
       if (!retryable || attempt >= MAX_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt));
     }
+  }
+}
+
+/** @deprecated The failure of {@link transactWrite}, by position; use {@link transact} and {@link ConditionFailed}. */
+export class TransactionConditionFailed extends Error {
+  constructor(readonly failed: number[]) {
+    super(`transaction condition failed at ${failed.join(', ')}`);
+    this.name = 'TransactionConditionFailed';
+  }
+}
+
+/**
+ * @deprecated Positional form of {@link transact}, kept only while call sites move to named
+ * entries (failures decoded by position are what named entries replace).
+ */
+export async function transactWrite(items: TransactItems): Promise<void> {
+  try {
+    await transact(Object.fromEntries(items.map((item, i) => [String(i), item])));
+  } catch (error) {
+    if (error instanceof ConditionFailed) throw new TransactionConditionFailed(error.failed.map(Number));
+    throw error;
   }
 }

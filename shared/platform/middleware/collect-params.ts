@@ -1,9 +1,8 @@
 import httpJsonBodyParser from '@middy/http-json-body-parser';
+import busboy from 'busboy';
+import { config } from '../config';
 import type { ApiMiddleware, ApiRequest, UploadedFile } from '../http/context';
-import { ParamError, PayloadTooLargeError } from '../http/errors';
-
-/** Largest accepted request body (API Gateway's own hard limit is 10 MB). */
-const maxBodyBytes = () => Number(process.env.MAX_BODY_BYTES ?? 10 * 1024 * 1024);
+import { type ApiError, ParamError, PayloadTooLargeError } from '../http/errors';
 
 /**
  * JSON bodies, parsed by middy's parser; skipped for empty bodies (clients send
@@ -14,7 +13,7 @@ export function jsonBody(): ApiMiddleware {
   const jsonBodyBefore = async (request: ApiRequest) => {
     const { body } = request.event;
     if (body === null || body === undefined || body === '') return;
-    await parser.before?.(request as never);
+    await parser.before?.(request);
   };
   return { before: jsonBodyBefore };
 }
@@ -53,40 +52,101 @@ async function bodyParams(request: ApiRequest): Promise<{ params: Params; files:
   if (body !== null && body !== undefined && typeof body !== 'string') {
     // Already parsed JSON: only an object carries parameters.
     if (typeof body !== 'object' || Array.isArray(body)) throw new ParamError('body is invalid');
-    return { params: body as Params, files: {} };
+    return { params: body, files: {} };
   }
   if (!body) return { params: {}, files: {} };
   const raw = Buffer.from(body, isBase64Encoded ? 'base64' : 'utf8');
-  if (raw.length > maxBodyBytes()) throw new PayloadTooLargeError();
+  const { maxBodyBytes } = config();
+  if (raw.length > maxBodyBytes) throw new PayloadTooLargeError();
   const contentType = headers['content-type'] ?? '';
   if (contentType.startsWith('application/x-www-form-urlencoded')) {
     return { params: fromPairs(new URLSearchParams(raw.toString('utf8'))), files: {} };
   }
   if (contentType.startsWith('multipart/form-data')) {
-    let form: FormData;
-    try {
-      form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
-    } catch {
-      throw new ParamError('body is invalid');
-    }
     const params: Params = {};
     const files: Record<string, UploadedFile> = {};
-    for (const [name, value] of form.entries()) {
-      if (typeof value === 'string') {
-        addParam(params, name, value);
+    for (const part of await multipartParts(raw, contentType, maxBodyBytes)) {
+      if (part.name === undefined) throw new ParamError('body is invalid');
+      if (part.file) {
+        files[part.name] = part.file;
+        params[part.name] = part.file;
       } else {
-        const file: UploadedFile = {
-          filename: value.name,
-          contentType: value.type || 'application/octet-stream',
-          data: Buffer.from(await value.arrayBuffer()),
-        };
-        files[name] = file;
-        params[name] = file;
+        addParam(params, part.name, part.value);
       }
     }
     return { params, files };
   }
   return { params: {}, files: {} };
+}
+
+/**
+ * Rack's multipart limits, which GitLab runs with: at most 128 files and 4096 parts in a form.
+ * Sizes are bounded by the body limit (`MAX_BODY_BYTES`).
+ */
+const MAX_FILES = 128;
+const MAX_PARTS = 4096;
+
+/** One part of a multipart form: a field's value or a file. `name` is undefined when the part has none. */
+type Part = { name: string | undefined; value: string; file?: undefined } | { name: string | undefined; file: UploadedFile };
+
+/**
+ * Internal: the parts of a `multipart/form-data` body, in their order, parsed by busboy.
+ * No or a malformed boundary, a malformed part header or a missing closing boundary →
+ * `ParamError('body is invalid')`; a part over a size limit or too many parts →
+ * `PayloadTooLargeError`. Names and file names are read as UTF-8 and `%22`, `%0D`, `%0A` in them
+ * decoded, as browsers and undici's `FormData` encode them (WHATWG); file names keep any path
+ * (the uploads feature sanitises them). A part busboy calls a file only because its type is
+ * `application/octet-stream` (it has no file name) is a field, as in the Fetch standard's parser.
+ */
+function multipartParts(raw: Buffer, contentType: string, maxBytes: number): Promise<Part[]> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        defParamCharset: 'utf8',
+        preservePath: true,
+        // busboy signals `filesLimit` at the first file over its limit, `partsLimit` on reaching its
+        // limit: one more part than we accept.
+        limits: { fieldNameSize: maxBytes, fieldSize: maxBytes, fileSize: maxBytes, files: MAX_FILES, parts: MAX_PARTS + 1 },
+      });
+    } catch {
+      reject(new ParamError('body is invalid'));
+      return;
+    }
+    const parts: Array<Part | (() => Part)> = [];
+    let failure: ApiError | undefined;
+    const tooLarge = () => {
+      failure ??= new PayloadTooLargeError();
+    };
+    parser.on('field', (name, value, info) => {
+      if (info.nameTruncated || info.valueTruncated) tooLarge();
+      parts.push({ name: formDataName(name), value });
+    });
+    parser.on('file', (name, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', tooLarge);
+      // A truncated body fails the stream and the parser; the parser's error is the one reported.
+      stream.on('error', () => undefined);
+      // Completed once the part is read (the parser closes only after every file stream ended).
+      parts.push(() => {
+        const data = Buffer.concat(chunks);
+        if (info.filename === undefined) return { name: formDataName(name), value: data.toString('utf8') };
+        return { name: formDataName(name), file: { filename: formDataName(info.filename), contentType: info.mimeType, data } };
+      });
+    });
+    parser.on('filesLimit', tooLarge);
+    parser.on('partsLimit', tooLarge);
+    parser.on('error', () => reject(failure ?? new ParamError('body is invalid')));
+    parser.on('close', () => (failure ? reject(failure) : resolve(parts.map((part) => (typeof part === 'function' ? part() : part)))));
+    parser.end(raw);
+  });
+}
+
+/** Internal: a name or file name as the WHATWG multipart encoding escapes it (`"`, CR, LF). */
+function formDataName<T extends string | undefined>(name: T): T {
+  return name?.replace(/%0A/gi, '\n').replace(/%0D/gi, '\r').replace(/%22/g, '"') as T;
 }
 
 /**

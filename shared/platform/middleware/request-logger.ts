@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { logger } from '../logger';
+import { loggerForInvocation } from '../logger';
 import type { ApiMiddleware, ApiRequest } from '../http/context';
 
 /**
  * Gives every request an id (API Gateway's, else Lambda's, else a fresh one) and a logger bound
- * to it, echoes the id in `X-Request-Id`, and writes one structured access-log line per request.
+ * to it and to the Lambda invocation (function name, cold start), echoes the id in
+ * `X-Request-Id`, and writes one structured access-log line per request. The line names the
+ * route (`GET /projects/:id`), never the path or query, which may carry `private_token`.
  */
 export function requestLogger(): ApiMiddleware {
   const requestLoggerBefore = (request: ApiRequest) => {
@@ -12,7 +14,7 @@ export function requestLogger(): ApiMiddleware {
       request.event.requestContext?.requestId || request.context.awsRequestId || randomUUID();
     request.context.requestId = requestId;
     request.context.startedAt = Date.now();
-    request.context.log = logger.child({ requestId });
+    request.context.log = loggerForInvocation(request.context, { requestId });
   };
   const requestLoggerAfter = (request: ApiRequest) => {
     if (!request.response) return;

@@ -1,6 +1,5 @@
 import type { ContributionEvent } from '../store/events';
-import type { User } from '../../users';
-import { presentUserPublic } from '../../users';
+import { type User, presentUserPublic } from '../../users';
 
 /** The Event entity of the project and user feeds. */
 export function presentEvent(event: ContributionEvent, author: User) {

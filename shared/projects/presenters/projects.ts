@@ -8,11 +8,10 @@ import { can, type ProjectSubject } from '../../auth';
 import { openSecret } from '../../platform/crypto/secret-box';
 import { config } from '../../platform/config';
 import { getMany } from '../../platform/dynamo/batch';
-import { keys } from '../../platform/dynamo/keys';
-import { namespaceFromItem, type Namespace } from '../../groups';
+import { namespaceKeys, namespaceFromItem, type Namespace, presentNamespace } from '../../groups';
+import { projectKeys } from '../store/keys';
+import { userKeys, userFromItem, type User } from '../../users';
 import { projectFromItem, type Project } from '../store/projects';
-import { userFromItem, type User } from '../../users';
-import { presentNamespace } from '../../groups';
 
 /** What presenting needs besides the projects themselves, loaded once per response. */
 export interface ProjectContext {
@@ -123,7 +122,7 @@ export async function loadProjectContext(subjects: ProjectSubject[], viewer: Use
   const namespaces = new Map<number, Namespace>();
   for (const s of subjects) namespaces.set(s.namespace.id, s.namespace);
   const forkIds = [...new Set(subjects.flatMap((s) => (s.project.forkedFromId !== null ? [s.project.forkedFromId] : [])))];
-  const forkProjects = (await getMany(forkIds.map((id) => keys.project(id)))).map(projectFromItem).filter((p) => !p.deleting);
+  const forkProjects = (await getMany(forkIds.map((id) => projectKeys.project(id)))).map(projectFromItem).filter((p) => !p.deleting);
 
   const wantedNamespaces = new Set<number>();
   for (const s of subjects) {
@@ -132,7 +131,7 @@ export async function loadProjectContext(subjects: ProjectSubject[], viewer: Use
   }
   forkProjects.forEach((p) => wantedNamespaces.add(p.namespaceId));
   const missing = [...wantedNamespaces].filter((id) => !namespaces.has(id));
-  for (const item of await getMany(missing.map((id) => keys.namespace(id)))) {
+  for (const item of await getMany(missing.map((id) => namespaceKeys.namespace(id)))) {
     const namespace = namespaceFromItem(item);
     namespaces.set(namespace.id, namespace);
   }
@@ -140,14 +139,14 @@ export async function loadProjectContext(subjects: ProjectSubject[], viewer: Use
   const moreAncestors = forkProjects
     .flatMap((p) => namespaces.get(p.namespaceId)?.ancestorIds ?? [])
     .filter((id) => !namespaces.has(id));
-  for (const item of await getMany(moreAncestors.map((id) => keys.namespace(id)))) {
+  for (const item of await getMany(moreAncestors.map((id) => namespaceKeys.namespace(id)))) {
     const namespace = namespaceFromItem(item);
     namespaces.set(namespace.id, namespace);
   }
 
   const ownerIds = [...namespaces.values()].flatMap((n) => (n.kind === 'user' && n.ownerId !== null ? [n.ownerId] : []));
   const owners = new Map(
-    (await getMany([...new Set(ownerIds)].map((id) => keys.user(id)))).map((item) => {
+    (await getMany([...new Set(ownerIds)].map((id) => userKeys.user(id)))).map((item) => {
       const user = userFromItem(item);
       return [user.id, user] as const;
     }),

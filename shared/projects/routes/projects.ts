@@ -1,15 +1,13 @@
 /** Projects: list, search, read, create (also for another user), edit, delete, members' users, events. */
 import { z } from 'zod';
-import { authorize, can, canReadEvent } from '../../auth';
+import { authorize, can, canReadEvent, membershipCollections } from '../../auth';
 import { getMany } from '../../platform/dynamo/batch';
 import { eventFromItem } from '../store/events';
-import { collections, keys } from '../../platform/dynamo/keys';
-import { getNamespace, type Namespace } from '../../groups';
+import { projectCollections } from '../store/keys';
+import { userKeys, userFromItem, type User, findUserOrNotFound, presentUserPublic } from '../../users';
+import { getNamespace, type Namespace, findGroupOrNotFound, findNamespace } from '../../groups';
 import { queryAll } from '../../platform/dynamo/query';
-import { userFromItem, type User } from '../../users';
-import { findGroupOrNotFound, findNamespace } from '../../groups';
 import { findProjectOrNotFound, projectSubject } from '../finders';
-import { findUserOrNotFound } from '../../users';
 import { listProjects } from '../project-lists';
 import { createProject, deleteProject, updateProject } from '../projects';
 import { NotFoundError } from '../../platform/http/errors';
@@ -19,7 +17,6 @@ import { created, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { presentEvent } from '../presenters/events';
 import { presentProject, presentProjects } from '../presenters/projects';
-import { presentUserPublic } from '../../users';
 import { projectIdParam, projectListParams, projectSettingsParams } from './params';
 import type { catalog } from '../catalog';
 
@@ -57,7 +54,7 @@ async function targetNamespace(caller: User, owner: User, namespaceId: number | 
 /** The user who owns a personal namespace (whose `projects_limit` applies). */
 async function limitOwner(namespace: Namespace, fallback: User): Promise<User | undefined> {
   if (namespace.kind !== 'user') return undefined;
-  return namespace.ownerId === fallback.id ? fallback : (await getMany([keys.user(namespace.ownerId ?? 0)])).map(userFromItem)[0];
+  return namespace.ownerId === fallback.id ? fallback : (await getMany([userKeys.user(namespace.ownerId ?? 0)])).map(userFromItem)[0];
 }
 
 export const projectRoutes = {
@@ -87,7 +84,7 @@ export const projectRoutes = {
   'POST /projects': route({
     params: nameOrPath,
     handler: async ({ params: { namespace_id, ...input }, user }) => {
-      const caller = user!;
+      const caller = user;
       const namespace = await targetNamespace(caller, caller, namespace_id);
       const project = await createProject(caller, namespace, input, { limitFor: await limitOwner(namespace, caller) });
       return created(await presentProject(await projectSubject(project, namespace, caller), caller));
@@ -152,15 +149,15 @@ export const projectRoutes = {
       const groups = namespace.kind === 'group' ? [namespace.id, ...namespace.ancestorIds] : [];
       const memberItems = (
         await Promise.all([
-          queryAll(collections.members({ kind: 'project', id: project.id })),
-          ...groups.map((id) => queryAll(collections.members({ kind: 'group', id }))),
+          queryAll(membershipCollections.members({ kind: 'project', id: project.id })),
+          ...groups.map((id) => queryAll(membershipCollections.members({ kind: 'group', id }))),
         ])
       ).flat();
       const today = new Date().toISOString().slice(0, 10);
       const userIds = new Set(memberItems.filter((m) => m.expiresAt === null || m.expiresAt >= today).map((m) => Number(m.userId)));
       if (namespace.kind === 'user' && namespace.ownerId !== null) userIds.add(namespace.ownerId);
       const search = params.search?.toLowerCase();
-      const users = (await getMany([...userIds].map((id) => keys.user(id))))
+      const users = (await getMany([...userIds].map((id) => userKeys.user(id))))
         .map(userFromItem)
         .filter((u) => !u.deleting && (!search || u.username.toLowerCase().includes(search) || u.name.toLowerCase().includes(search)))
         .sort((a, b) => a.id - b.id);
@@ -175,7 +172,7 @@ export const projectRoutes = {
     handler: async ({ params, user, link }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       const page = await paginate(params, link, {
-        collection: collections.projectEvents(subject.project.id),
+        collection: projectCollections.projectEvents(subject.project.id),
         ascending: false,
         // Events of confidential issues only for those who may read the issue.
         select: (item) => {
@@ -184,7 +181,7 @@ export const projectRoutes = {
         },
       });
       const authors = new Map(
-        (await getMany([...new Set(page.items.map((e) => e.authorId))].map((id) => keys.user(id)))).map((item) => {
+        (await getMany([...new Set(page.items.map((e) => e.authorId))].map((id) => userKeys.user(id)))).map((item) => {
           const author = userFromItem(item);
           return [author.id, author] as const;
         }),

@@ -17,7 +17,7 @@ export const uploadRoutes = {
     params: z.object(uploadParams),
     handler: async ({ params, user }) => {
       const { project, namespace } = await findProjectOrNotFound(params.id, user);
-      const upload = await storeUpload(project, user!, params.file);
+      const upload = await storeUpload(project, user, params.file);
       return created(presentUpload(upload, `${namespace.fullPath}/${project.path}`));
     },
   }),

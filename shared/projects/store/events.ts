@@ -7,7 +7,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../platform/config';
 import { db } from '../../platform/dynamo/client';
 import { nextId } from '../../platform/dynamo/counters';
-import { indexKeys, keys } from '../../platform/dynamo/keys';
+import { projectIndexKeys, projectKeys } from './keys';
 import type { Item } from '../../platform/dynamo/query';
 import { entityFields } from '../../platform/dynamo/items';
 
@@ -50,7 +50,7 @@ export async function prepareEvent(input: NewEvent): Promise<{ event: Contributi
     id: await nextId('events'),
     createdAt: new Date().toISOString(),
   };
-  const item = { ...keys.event(event.projectId, event.id), ...indexKeys.userEvents(event.authorId, event.id), type: 'Event', ...event };
+  const item = { ...projectKeys.event(event.projectId, event.id), ...projectIndexKeys.userEvents(event.authorId, event.id), type: 'Event', ...event };
   return { event, put: { Put: { TableName: config().tableName, Item: item } } };
 }
 

@@ -5,11 +5,10 @@
  * by atomic `ADD` inside the transaction that changes what they count.
  */
 import { config } from '../../platform/config';
-import { getItem, isId } from '../../platform/dynamo/query';
+import { getItem, isId, type Item } from '../../platform/dynamo/query';
 import { markDeleting } from '../../platform/dynamo/conditional';
-import { indexKeys, keys } from '../../platform/dynamo/keys';
-import type { Visibility } from '../../groups';
-import type { Item } from '../../platform/dynamo/query';
+import { projectIndexKeys, projectKeys } from './keys';
+import { namespaceKeys, type Visibility } from '../../groups';
 import { entityFields, isLive } from '../../platform/dynamo/items';
 
 export interface ProjectShare {
@@ -63,10 +62,10 @@ const table = () => config().tableName;
 
 export function projectToItem(project: Project): Item {
   return {
-    ...keys.project(project.id),
-    ...indexKeys.projectList(project.id),
-    ...indexKeys.projectVisibility(project.visibility, project.id),
-    ...indexKeys.namespaceProjects(project.namespaceId, project.id),
+    ...projectKeys.project(project.id),
+    ...projectIndexKeys.projectList(project.id),
+    ...projectIndexKeys.projectVisibility(project.visibility, project.id),
+    ...projectIndexKeys.namespaceProjects(project.namespaceId, project.id),
     type: 'Project',
     ...project,
   };
@@ -76,13 +75,13 @@ export const projectFromItem = (item: Item): Project => entityFields(item) as Pr
 
 export async function getProject(id: number): Promise<Project | undefined> {
   if (!isId(id)) return undefined;
-  const item = await getItem(keys.project(id));
+  const item = await getItem(projectKeys.project(id));
   return item && !item.deleting ? projectFromItem(item) : undefined;
 }
 
 /** A project by its path in a namespace, case-insensitively. */
 export async function findProjectInNamespace(namespaceId: number, path: string): Promise<Project | undefined> {
-  const claim = await getItem(keys.claims.projectPath(namespaceId, path));
+  const claim = await getItem(namespaceKeys.claims.projectPath(namespaceId, path));
   return claim?.projectId ? getProject(Number(claim.projectId)) : undefined;
 }
 
@@ -90,7 +89,7 @@ export async function findProjectInNamespace(namespaceId: number, path: string):
 export const projectCounterUpdate = (projectId: number, counter: 'starCount' | 'forksCount' | 'openIssuesCount', delta: number) => ({
   Update: {
     TableName: table(),
-    Key: keys.project(projectId),
+    Key: projectKeys.project(projectId),
     UpdateExpression: 'ADD #counter :delta',
     ConditionExpression: 'attribute_exists(PK)',
     ExpressionAttributeNames: { '#counter': counter },
@@ -99,9 +98,9 @@ export const projectCounterUpdate = (projectId: number, counter: 'starCount' | '
 });
 
 /** A condition that the project exists and is not being deleted. */
-export const projectIsLive = (projectId: number) => isLive(keys.project(projectId));
+export const projectIsLive = (projectId: number) => isLive(projectKeys.project(projectId));
 
 /** Marks a project as being deleted (again, when finishing an interrupted deletion); false if it does not exist. */
 export async function markProjectDeleting(id: number): Promise<boolean> {
-  return markDeleting(keys.project(id));
+  return markDeleting(projectKeys.project(id));
 }

@@ -11,8 +11,7 @@ import { NotFoundError } from '../../platform/http/errors';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
 import { created, emptyOk, ok } from '../../platform/http/response';
-import { route } from '../../platform/http/route';
-import type { AnyRoute } from '../../platform/http/route';
+import { route, type AnyRoute } from '../../platform/http/route';
 import { withUserId, readUser } from './params';
 
 export interface CredentialResource<T, S extends z.ZodRawShape> {

@@ -1,17 +1,15 @@
 /** Users: list, read, create, modify, delete, block/unblock, current user, feeds, activities. */
 import { z } from 'zod';
 import { authorize, can, canReadEvent } from '../../auth';
-import { eventFromItem } from '../../projects';
-import { collections } from '../../platform/dynamo/keys';
+import { eventFromItem, projectCollections, readableProjects, presentEvent } from '../../projects';
+import { userCollections } from '../store/keys';
 import { findUserOrNotFound } from '../finders';
 import { createUser, deleteUser, listUsers, setUserState, updateUser } from '../users';
 import { ForbiddenError } from '../../platform/http/errors';
 import { filteredCollection, paginate, paginationParams } from '../../platform/http/pagination';
-import { readableProjects } from '../../projects';
 import { p, required } from '../../platform/http/params';
 import { created, emptyOk, ok } from '../../platform/http/response';
 import { noParams, route, type RoutesOf } from '../../platform/http/route';
-import { presentEvent } from '../../projects';
 import { presentUserActivity, presentUserAdmin, presentUserPublic, presentUserSingle, presentUserWithSudo } from '../presenters/users';
 import { userFromItem } from '../store/users';
 import { profileParams, userIdParam, withUserId, readUser } from './params';
@@ -129,7 +127,7 @@ export const userRoutes = {
         params,
         link,
         filteredCollection({
-          collection: collections.userEvents(author.id),
+          collection: projectCollections.userEvents(author.id),
           ascending: false,
           select: eventFromItem,
           keep: async (events) => {
@@ -161,7 +159,7 @@ export const userRoutes = {
     handler: async ({ params, user, link }) => {
       authorize(user, 'admin_users');
       const page = await paginate(params, link, {
-        collection: collections.usersActiveSince(params.from ?? sixMonthsAgo()),
+        collection: userCollections.usersActiveSince(params.from ?? sixMonthsAgo()),
         ascending: true,
         select: userFromItem,
       });

@@ -11,7 +11,7 @@ import { getMany } from '../../platform/dynamo/batch';
 import { db } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { nextId } from '../../platform/dynamo/counters';
-import { collections, keys } from '../../platform/dynamo/keys';
+import { userCollections, userKeys } from './keys';
 import { queryAll, type Item, getItem, isId } from '../../platform/dynamo/query';
 import { NotFoundError } from '../../platform/http/errors';
 import { entityFields } from '../../platform/dynamo/items';
@@ -64,7 +64,7 @@ export async function createToken(
     createdAt: new Date().toISOString(),
     digest: digestToken(secret),
   };
-  const result = await insertChild(userId, keys.token(userId, token.id), tokenToItem(token), [keys.tokenDigest(token.digest)]);
+  const result = await insertChild(userId, userKeys.token(userId, token.id), tokenToItem(token), [userKeys.tokenDigest(token.digest)]);
   if (result === 'user_gone') throw new NotFoundError('User');
   if (result === 'claim_taken') throw new Error('token digest collision');
   return { token, secret };
@@ -72,12 +72,12 @@ export async function createToken(
 
 export async function getToken(userId: number, tokenId: number): Promise<AccessToken | undefined> {
   if (!isId(tokenId)) return undefined;
-  const item = await getItem(keys.token(userId, tokenId));
+  const item = await getItem(userKeys.token(userId, tokenId));
   return item ? tokenFromItem(item) : undefined;
 }
 
 export async function listTokens(userId: number): Promise<AccessToken[]> {
-  return (await queryAll(collections.userTokens(userId))).map(tokenFromItem);
+  return (await queryAll(userCollections.userTokens(userId))).map(tokenFromItem);
 }
 
 /** Revokes a token; idempotent. Returns the revoked token, or undefined if it does not exist. */
@@ -86,7 +86,7 @@ export async function revokeToken(userId: number, tokenId: number): Promise<Acce
     db().send(
       new UpdateCommand({
         TableName: table(),
-        Key: keys.token(userId, tokenId),
+        Key: userKeys.token(userId, tokenId),
         UpdateExpression: 'SET revoked = :true',
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeValues: { ':true': true },
@@ -107,9 +107,9 @@ export function isTokenActive(token: AccessToken, today = new Date().toISOString
  * one BatchGet of the token and the user. Returns undefined for unknown secrets.
  */
 export async function findTokenBySecret(secret: string): Promise<{ token: AccessToken; user: User | undefined } | undefined> {
-  const pointer = await getItem(keys.tokenDigest(digestToken(secret)));
+  const pointer = await getItem(userKeys.tokenDigest(digestToken(secret)));
   if (!pointer) return undefined;
-  const userKey = keys.user(pointer.userId);
+  const userKey = userKeys.user(pointer.userId);
   const tokenKey = { PK: userKey.PK, SK: pointer.childSK as string };
   const items = await getMany([userKey, tokenKey]);
   const tokenItem = items.find((i) => i.SK === tokenKey.SK);

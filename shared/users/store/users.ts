@@ -7,11 +7,11 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../platform/config';
 import { db } from '../../platform/dynamo/client';
-import { getItem, isId } from '../../platform/dynamo/query';
+import { getItem, isId, type Item } from '../../platform/dynamo/query';
 import { ifConditionHolds, markDeleting } from '../../platform/dynamo/conditional';
-import { indexKeys, keys, type Key } from '../../platform/dynamo/keys';
-import { namespaceToItem, personalNamespace } from '../../groups';
-import type { Item } from '../../platform/dynamo/query';
+import { keys, type Key } from '../../platform/dynamo/keys';
+import { namespaceKeys, namespaceToItem, personalNamespace } from '../../groups';
+import { userIndexKeys, userKeys } from './keys';
 import { transactWrite } from '../../platform/dynamo/transactions';
 import { deleteClaim, entityFields, isLive, putClaim } from '../../platform/dynamo/items';
 
@@ -65,10 +65,10 @@ const table = () => config().tableName;
 
 export function userToItem(user: User): Item {
   return {
-    ...keys.user(user.id),
-    ...indexKeys.userList(user.id),
-    ...indexKeys.userState(user.state, user.id),
-    ...(user.lastActivityOn ? indexKeys.userActivity(user.lastActivityOn, user.id) : {}),
+    ...userKeys.user(user.id),
+    ...userIndexKeys.userList(user.id),
+    ...userIndexKeys.userState(user.state, user.id),
+    ...(user.lastActivityOn ? userIndexKeys.userActivity(user.lastActivityOn, user.id) : {}),
     type: 'User',
     ...user,
   };
@@ -86,7 +86,7 @@ export async function getUser(id: number): Promise<User | undefined> {
 /** The user item even while it is being deleted (to finish an interrupted deletion). */
 export async function getUserRecord(id: number): Promise<User | undefined> {
   if (!isId(id)) return undefined;
-  const item = await getItem(keys.user(id));
+  const item = await getItem(userKeys.user(id));
   return item ? userFromItem(item) : undefined;
 }
 
@@ -96,17 +96,17 @@ async function claimOwner(key: Key): Promise<number | undefined> {
 }
 
 export async function findUserByUsername(username: string): Promise<User | undefined> {
-  const id = await claimOwner(keys.claims.namespacePath(username));
+  const id = await claimOwner(namespaceKeys.claims.namespacePath(username));
   return id ? getUser(id) : undefined;
 }
 
 export async function findUserByIdentity(provider: string, externUid: string): Promise<User | undefined> {
-  const id = await claimOwner(keys.claims.identity(provider, externUid));
+  const id = await claimOwner(userKeys.claims.identity(provider, externUid));
   return id ? getUser(id) : undefined;
 }
 
 /** A condition that the user exists and is not being deleted (guards writes of child items). */
-export const userIsLive = (userId: number) => isLive(keys.user(userId));
+export const userIsLive = (userId: number) => isLive(userKeys.user(userId));
 
 const statsUpdate = (changes: Record<string, number>) => {
   const names: Record<string, string> = {};
@@ -130,10 +130,10 @@ const statsUpdate = (changes: Record<string, number>) => {
 /** Claim items written with a user: username/namespace path, primary email, identities. */
 export function userClaims(user: User): Array<{ key: Key; field: string }> {
   return [
-    { key: keys.claims.namespacePath(user.username), field: 'username' },
-    { key: keys.claims.email(user.email), field: 'email' },
+    { key: namespaceKeys.claims.namespacePath(user.username), field: 'username' },
+    { key: userKeys.claims.email(user.email), field: 'email' },
     ...user.identities.map((identity) => ({
-      key: keys.claims.identity(identity.provider, identity.externUid),
+      key: userKeys.claims.identity(identity.provider, identity.externUid),
       field: 'extern_uid',
     })),
   ];
@@ -189,7 +189,7 @@ export async function replaceUser(previous: User, next: User): Promise<void> {
           {
             Update: {
               TableName: table(),
-              Key: keys.namespace(next.namespaceId),
+              Key: namespaceKeys.namespace(next.namespaceId),
               UpdateExpression: 'SET #name = :path, #path = :path, fullPath = :path',
               ExpressionAttributeNames: { '#name': 'name', '#path': 'path' },
               ExpressionAttributeValues: { ':path': next.username },
@@ -209,7 +209,7 @@ export function addedClaims(previous: User, next: User): Array<{ key: Key; field
 
 /** Marks a user as being deleted (again, when finishing an interrupted deletion); false if it does not exist. */
 export async function markUserDeleting(id: number): Promise<boolean> {
-  return markDeleting(keys.user(id));
+  return markDeleting(userKeys.user(id));
 }
 
 /**
@@ -218,8 +218,8 @@ export async function markUserDeleting(id: number): Promise<boolean> {
  */
 export async function removeUser(user: User): Promise<void> {
   await transactWrite([
-    { Delete: { TableName: table(), Key: keys.user(user.id), ConditionExpression: 'attribute_exists(PK)' } },
-    { Delete: { TableName: table(), Key: keys.namespace(user.namespaceId) } },
+    { Delete: { TableName: table(), Key: userKeys.user(user.id), ConditionExpression: 'attribute_exists(PK)' } },
+    { Delete: { TableName: table(), Key: namespaceKeys.namespace(user.namespaceId) } },
     ...userClaims(user).map(({ key }) => ({ Delete: { TableName: table(), Key: key } })),
     statsUpdate({ all: -1, [user.state]: -1 }),
   ]);
@@ -241,10 +241,10 @@ export async function recordActivity(user: User, day: string): Promise<void> {
     db().send(
       new UpdateCommand({
         TableName: table(),
-        Key: keys.user(user.id),
+        Key: userKeys.user(user.id),
         UpdateExpression: 'SET lastActivityOn = :day, GSI3PK = :gsi3pk, GSI3SK = :gsi3sk',
         ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(lastActivityOn) OR lastActivityOn <> :day)',
-        ExpressionAttributeValues: { ':day': day, ...prefixValues(indexKeys.userActivity(day, user.id)) },
+        ExpressionAttributeValues: { ':day': day, ...prefixValues(userIndexKeys.userActivity(day, user.id)) },
       }),
     ),
   );

@@ -1,0 +1,39 @@
+/**
+ * The groups feature's keys: every key, index attribute and collection of its items is built here,
+ * and only here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
+ */
+import { pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
+
+export const namespaceKeys = {
+  namespace: (id: number): Key => ({ PK: `NAMESPACE#${id}`, SK: 'NAMESPACE' }),
+
+  /** Uniqueness claims: an item whose existence reserves a value. */
+  claims: {
+    /**
+     * A project's path within its namespace: the namespace's path space, which its subgroups'
+     * paths must not collide with either.
+     */
+    projectPath: (namespaceId: number, path: string): Key => unique('PROJECT_PATH', `${namespaceId}#${path.toLowerCase()}`),
+    /** A namespace's full path (`group/subgroup`); a username is its user namespace's path, so both share it. */
+    namespacePath: (fullPath: string): Key => unique('NAMESPACE_PATH', fullPath.toLowerCase()),
+  },
+} as const;
+
+/** Secondary-index attributes, written on the item they index. */
+export const namespaceIndexKeys = {
+  /** GSI1: every namespace (user and group) by id. */
+  namespaceList: (id: number) => ({ GSI1PK: 'NAMESPACES', GSI1SK: pad(id) }),
+  /** GSI2: groups by id. */
+  groupList: (id: number) => ({ GSI2PK: 'GROUPS', GSI2SK: pad(id) }),
+  /** GSI3: a group's subgroups by id. */
+  subgroups: (parentId: number, id: number) => ({ GSI3PK: `SUBGROUPS#${parentId}`, GSI3SK: pad(id) }),
+} as const;
+
+/** The ranges of items one Query reads. */
+export const namespaceCollections = {
+  namespaces: () => indexCollection('GSI1', 'NAMESPACES'),
+  groups: () => indexCollection('GSI2', 'GROUPS'),
+  subgroups: (parentId: number) => indexCollection('GSI3', `SUBGROUPS#${parentId}`),
+  /** Everything stored in a namespace's partition (a group's members). */
+  namespacePartition: (namespaceId: number) => tableCollection(`NAMESPACE#${namespaceId}`, ''),
+} as const;

@@ -1,0 +1,136 @@
+/**
+ * The issues feature's keys: every key, index attribute and collection of its items is built here,
+ * and only here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
+ */
+import { createHash } from 'node:crypto';
+import { pad, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
+
+export const issueKeys = {
+  /** A project label, in its project's partition (listed and deleted with the project). */
+  label: (projectId: number, labelId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `LABEL#${pad(labelId)}` }),
+  /** A project milestone, by its global id. */
+  milestone: (projectId: number, milestoneId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `MILESTONE#${pad(milestoneId)}` }),
+  /** A project issue, by its iid (kept, marked `deletedAt`, when soft-deleted). */
+  issue: (projectId: number, iid: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `ISSUE#${pad(iid)}` }),
+  /** A user's explicit choice about an issue's notifications (`subscribed` true or false; absent: participants are subscribed). */
+  issueSubscription: (projectId: number, iid: number, userId: number): Key => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `SUBSCRIPTION#${pad(iid)}#${pad(userId)}`,
+  }),
+  /** A user's pending todo on an issue (at most one, so `POST .../todo` answers 304 the second time). */
+  issueTodo: (projectId: number, iid: number, userId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `TODO#${pad(iid)}#${pad(userId)}` }),
+  /**
+   * A todo marked done, by its id: moved out of the pending key so the user may mark a new todo
+   * on the same issue, and kept in the project partition so deleting the project deletes it.
+   */
+  doneTodo: (projectId: number, todoId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `DONE_TODO#${pad(todoId)}` }),
+  /** A note (comment) on an issue, after its issue's iid so one issue's notes are one range, by id. */
+  note: (projectId: number, issueIid: number, noteId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `NOTE#${pad(issueIid)}#${pad(noteId)}` }),
+
+  /** Uniqueness claims: an item whose existence reserves a value. */
+  claims: {
+    /**
+     * A label's name within its project, case-insensitive (`Bug` and `bug` are one label). Kept
+     * in the project's partition (`LABEL_NAME#`, outside the `LABEL#` range), so deleting the
+     * project deletes it with the labels, under the SHA-256 of the lower-cased name: a
+     * 255-character name can exceed the 1024-byte sort-key limit in UTF-8.
+     */
+    labelName: (projectId: number, name: string): Key => ({
+      PK: `PROJECT#${projectId}`,
+      SK: `LABEL_NAME#${createHash('sha256').update(name.toLowerCase(), 'utf8').digest('hex')}`,
+    }),
+    /**
+     * A milestone's title within its project, case-sensitive as in GitLab. Kept in the project's
+     * partition (so deleting the project removes it) under the title's SHA-256: a 255-character
+     * title can exceed the 1024-byte sort-key limit in UTF-8.
+     */
+    milestoneTitle: (projectId: number, title: string): Key => ({
+      PK: `PROJECT#${projectId}`,
+      SK: `MILESTONE_TITLE#${createHash('sha256').update(title, 'utf8').digest('hex')}`,
+    }),
+  },
+} as const;
+
+/** Secondary-index attributes, written on the item they index. */
+export const issueIndexKeys = {
+  /**
+   * The list indexes of a live issue, each twice: ordered by creation (GSI1 its project's issues
+   * of its state, GSI2 its author's, GSI3 its assignee's) and by last update (GSI4, GSI5, GSI6,
+   * same partitions). An issue has at most one assignee (GitLab CE), so one attribute serves.
+   */
+  issueLists: (issue: IssueListed) => ({
+    GSI1PK: issuePartitions.project(issue.projectId, issue.state),
+    GSI1SK: issueOrderKey(issue.createdAt, issue.id),
+    GSI2PK: issuePartitions.author(issue.authorId),
+    GSI2SK: issueOrderKey(issue.createdAt, issue.id),
+    GSI4PK: issuePartitions.project(issue.projectId, issue.state),
+    GSI5PK: issuePartitions.author(issue.authorId),
+    ...(issue.assigneeIds.length > 0
+      ? { GSI3PK: issuePartitions.assignee(issue.assigneeIds[0]), GSI3SK: issueOrderKey(issue.createdAt, issue.id), GSI6PK: issuePartitions.assignee(issue.assigneeIds[0]) }
+      : {}),
+    ...issueIndexKeys.issueUpdated(issue.updatedAt, issue.id),
+  }),
+  /**
+   * The update-ordered sort keys of an issue (GSI4-6), set again whenever `updatedAt` changes.
+   * `GSI6SK` is written even when unassigned: without `GSI6PK` it indexes nothing.
+   */
+  issueUpdated: (updatedAt: string, id: number) => {
+    const key = issueOrderKey(updatedAt, id);
+    return { GSI4SK: key, GSI5SK: key, GSI6SK: key };
+  },
+  /** GSI1: a user's todos of one state (`pending`, `done`) by id (GitLab lists them newest first). */
+  userTodos: (userId: number, state: TodoState, todoId: number) => ({ GSI1PK: userTodoPartition(userId, state), GSI1SK: pad(todoId) }),
+} as const;
+
+/** The ranges of items one Query reads. */
+export const issueCollections = {
+  /** A project's labels by id (not their name claims: `LABEL_NAME#` does not start with `LABEL#`). */
+  projectLabels: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'LABEL#'),
+  /** A project's milestones by id (not their title claims: `MILESTONE_TITLE#` does not start with `MILESTONE#`). */
+  projectMilestones: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'MILESTONE#'),
+  /** A project's issues of one state, by creation or update time (soft-deleted issues carry no index keys). */
+  projectIssues: (projectId: number, state: string, orderBy: IssueOrderBy = 'created_at') =>
+    indexCollection(byCreation(orderBy) ? 'GSI1' : 'GSI4', issuePartitions.project(projectId, state)),
+  /** The notes of one issue, by id (id order is creation order). */
+  issueNotes: (projectId: number, issueIid: number) => tableCollection(`PROJECT#${projectId}`, `NOTE#${pad(issueIid)}#`),
+  /** The issues a user authored, by creation or update time. */
+  userIssues: (userId: number, orderBy: IssueOrderBy = 'created_at') =>
+    indexCollection(byCreation(orderBy) ? 'GSI2' : 'GSI5', issuePartitions.author(userId)),
+  /** The issues assigned to a user, by creation or update time. */
+  assignedIssues: (userId: number, orderBy: IssueOrderBy = 'created_at') =>
+    indexCollection(byCreation(orderBy) ? 'GSI3' : 'GSI6', issuePartitions.assignee(userId)),
+  /** A user's todos of one state, by id. */
+  userTodos: (userId: number, state: TodoState) => indexCollection('GSI1', userTodoPartition(userId, state)),
+} as const;
+
+/** The states a todo's list is partitioned by. */
+export type TodoState = 'pending' | 'done';
+
+/** Internal: the GSI1 partition of a user's todos of one state. */
+const userTodoPartition = (userId: number, state: TodoState) => `USER_TODOS#${userId}#${state}`;
+
+/** Sort key of issue lists: an ISO time (creation or last update), then the padded global id. */
+export const issueOrderKey = (time: string, id: number): string => `${time}#${pad(id)}`;
+
+/** What the issue list indexes are built from. */
+export interface IssueListed {
+  id: number;
+  projectId: number;
+  state: string;
+  authorId: number;
+  assigneeIds: number[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The order an issue list is read in: its index (`created_at`: GSI1-3, `updated_at`: GSI4-6). */
+export type IssueOrderBy = 'created_at' | 'updated_at';
+
+/** Internal: the partitions of the issue list indexes (the same in both orders). */
+const issuePartitions = {
+  project: (projectId: number, state: string) => `PROJECT_ISSUES#${projectId}#${state}`,
+  author: (userId: number) => `USER_ISSUES#${userId}`,
+  assignee: (userId: number) => `USER_ASSIGNED_ISSUES#${userId}`,
+};
+
+const byCreation = (orderBy: IssueOrderBy) => orderBy === 'created_at';

@@ -1,0 +1,57 @@
+/**
+ * The projects feature's keys: every key, index attribute and collection of its items is built here,
+ * and only here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
+ */
+import { createHash } from 'node:crypto';
+import { pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
+
+export const projectKeys = {
+  project: (id: number): Key => ({ PK: `PROJECT#${id}`, SK: 'PROJECT' }),
+  star: (projectId: number, userId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `STAR#${pad(userId)}` }),
+  /** A project shared with a group. */
+  share: (projectId: number, groupId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `SHARE#${pad(groupId)}` }),
+  /** A file uploaded to a project, by its secret (32 hex characters); the bytes are in S3. */
+  upload: (projectId: number, secret: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `UPLOAD#${secret}` }),
+  /** A contribution event, in its project's partition (the project feed). */
+  event: (projectId: number, eventId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `EVENT#${pad(eventId)}` }),
+
+  /** Uniqueness claims: an item whose existence reserves a value. */
+  claims: {
+    /**
+     * A project's name within its namespace, case-sensitive as GitLab's, under the name's SHA-256
+     * (a 255-character name can exceed the key size limit in UTF-8).
+     */
+    projectName: (namespaceId: number, name: string): Key =>
+      unique('PROJECT_NAME', `${namespaceId}#${createHash('sha256').update(name, 'utf8').digest('hex')}`),
+  },
+} as const;
+
+/** Secondary-index attributes, written on the item they index. */
+export const projectIndexKeys = {
+  /** GSI1: every project by id. */
+  projectList: (id: number) => ({ GSI1PK: 'PROJECTS', GSI1SK: pad(id) }),
+  /** GSI2: projects of one visibility by id. */
+  projectVisibility: (visibility: string, id: number) => ({ GSI2PK: `PROJECTS#${visibility}`, GSI2SK: pad(id) }),
+  /** GSI3: the projects of a namespace by id. */
+  namespaceProjects: (namespaceId: number, id: number) => ({ GSI3PK: `NAMESPACE_PROJECTS#${namespaceId}`, GSI3SK: pad(id) }),
+  /** GSI1: the projects a user starred, by project id. */
+  userStar: (userId: number, projectId: number) => ({ GSI1PK: `USER_STARS#${userId}`, GSI1SK: pad(projectId) }),
+  /** GSI1: the projects shared with a group, by project id. */
+  groupShare: (groupId: number, projectId: number) => ({ GSI1PK: `GROUP_SHARES#${groupId}`, GSI1SK: pad(projectId) }),
+  /** GSI1: a user's contribution events, newest first by event id. */
+  userEvents: (userId: number, eventId: number) => ({ GSI1PK: `USER_EVENTS#${userId}`, GSI1SK: pad(eventId) }),
+} as const;
+
+/** The ranges of items one Query reads. */
+export const projectCollections = {
+  userEvents: (userId: number) => indexCollection('GSI1', `USER_EVENTS#${userId}`),
+  projectEvents: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'EVENT#'),
+  projects: () => indexCollection('GSI1', 'PROJECTS'),
+  projectsWithVisibility: (visibility: string) => indexCollection('GSI2', `PROJECTS#${visibility}`),
+  namespaceProjects: (namespaceId: number) => indexCollection('GSI3', `NAMESPACE_PROJECTS#${namespaceId}`),
+  userStars: (userId: number) => indexCollection('GSI1', `USER_STARS#${userId}`),
+  groupShares: (groupId: number) => indexCollection('GSI1', `GROUP_SHARES#${groupId}`),
+  projectShares: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'SHARE#'),
+  /** Everything stored in a project's partition (used to delete a project completely). */
+  projectPartition: (projectId: number) => tableCollection(`PROJECT#${projectId}`, ''),
+} as const;

@@ -1,0 +1,48 @@
+/**
+ * The users feature's keys: every key, index attribute and collection of its items is built here,
+ * and only here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
+ */
+import { pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
+
+export const userKeys = {
+
+  user: (id: number): Key => ({ PK: `USER#${id}`, SK: 'USER' }),
+  sshKey: (userId: number, keyId: number): Key => ({ PK: `USER#${userId}`, SK: `SSHKEY#${pad(keyId)}` }),
+  email: (userId: number, emailId: number): Key => ({ PK: `USER#${userId}`, SK: `EMAIL#${pad(emailId)}` }),
+  token: (userId: number, tokenId: number): Key => ({ PK: `USER#${userId}`, SK: `TOKEN#${pad(tokenId)}` }),
+  /** Points a token's SHA-256 digest at its owner and token id (authentication lookup). */
+  tokenDigest: (digest: string): Key => ({ PK: `TOKEN_DIGEST#${digest}`, SK: 'TOKEN' }),
+
+  /** Uniqueness claims: an item whose existence reserves a value. */
+  claims: {
+    email: (email: string): Key => unique('EMAIL', email.toLowerCase()),
+    sshFingerprint: (fingerprint: string): Key => unique('SSH_FINGERPRINT', fingerprint),
+    identity: (provider: string, externUid: string): Key =>
+      unique('IDENTITY', `${provider.toLowerCase()}#${externUid}`),
+  },
+} as const;
+
+/** Secondary-index attributes, written on the item they index. */
+export const userIndexKeys = {
+  /** GSI1: all users by id. */
+  userList: (id: number) => ({ GSI1PK: 'USERS', GSI1SK: pad(id) }),
+  /** GSI2: users of one state (`active`, `blocked`) by id. */
+  userState: (state: string, id: number) => ({ GSI2PK: `USERS#${state}`, GSI2SK: pad(id) }),
+  /** GSI3: users by last activity day, then id. */
+  userActivity: (day: string, id: number) => ({ GSI3PK: 'USER_ACTIVITY', GSI3SK: `${day}#${pad(id)}` }),
+  /** GSI1: an SSH key by its global id (for `GET /keys/:id`). */
+  sshKeyById: (keyId: number) => ({ GSI1PK: `SSHKEY#${keyId}`, GSI1SK: 'SSHKEY' }),
+} as const;
+
+/** The ranges of items one Query reads. */
+export const userCollections = {
+  users: () => indexCollection('GSI1', 'USERS'),
+  usersInState: (state: string) => indexCollection('GSI2', `USERS#${state}`),
+  usersActiveSince: (day: string) => indexCollection('GSI3', 'USER_ACTIVITY', { from: day }),
+  userSshKeys: (userId: number) => tableCollection(`USER#${userId}`, 'SSHKEY#'),
+  userEmails: (userId: number) => tableCollection(`USER#${userId}`, 'EMAIL#'),
+  userTokens: (userId: number) => tableCollection(`USER#${userId}`, 'TOKEN#'),
+  /** Everything stored in a user's partition (used to delete a user completely). */
+  userPartition: (userId: number) => tableCollection(`USER#${userId}`, ''),
+  sshKeyById: (keyId: number) => indexCollection('GSI1', `SSHKEY#${keyId}`),
+} as const;
