@@ -18,8 +18,29 @@ module.exports = {
       name: 'features-meet-at-index',
       severity: 'error',
       comment: "A feature reaches another feature only through that feature's index.ts.",
-      from: { path: '^shared/([^/]+)/' },
+      from: { path: '^shared/([^/]+)/', pathNot: '^shared/[^/]+/abilities\\.ts$|^shared/auth/policy\\.ts$' },
       to: { path: '^shared/[^/]+/', pathNot: ['^shared/$1/', '^shared/platform/', '^shared/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'abilities-are-declarations',
+      severity: 'error',
+      comment:
+        "A feature's abilities.ts declares rules with auth/rules.ts only, and only the one policy module " +
+        '(auth/policy.ts) reads it, as shared/catalog.ts reads the catalog slices: pure declarations assembled in one place.',
+      from: { path: '^shared/[^/]+/abilities\\.ts$' },
+      to: { path: '^shared/', pathNot: ['^shared/auth/rules\\.ts$', '^shared/platform/http/context\\.ts$'] },
+    },
+    {
+      name: 'abilities-read-by-policy-only',
+      severity: 'error',
+      from: { pathNot: ['^shared/auth/policy\\.ts$', '^test/'] },
+      to: { path: '^shared/[^/]+/abilities\\.ts$' },
+    },
+    {
+      name: 'policy-reads-only-abilities',
+      severity: 'error',
+      from: { path: '^shared/auth/policy\\.ts$' },
+      to: { path: '^shared/(?!auth/|platform/)', pathNot: '^shared/[^/]+/abilities\\.ts$' },
     },
     {
       name: 'routes-are-entry-points',

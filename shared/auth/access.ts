@@ -4,7 +4,8 @@
  * the project is shared with (capped at the share's `group_access`), and ownership of the
  * personal namespace (50). Expired memberships and shares give nothing. One BatchGetItem.
  */
-import { OWNER, activeMemberships } from './store/memberships';
+import { activeMemberships } from './store/memberships';
+import { OWNER } from './rules';
 import type { MemberSource } from './store/keys';
 import type { Namespace } from '../groups';
 import type { Project } from '../projects';

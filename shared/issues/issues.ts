@@ -4,7 +4,8 @@
  * cannot read the project is ignored; `created_at`/`updated_at` only from owners and admins), the
  * state machine (`close`, `reopen`), soft deletion, and the list sources of `IssuesFinder`.
  */
-import { projectAccessFor, projectAccessForMany, can, canReadIssue, canUpdateIssue, type ProjectSubject } from '../auth';
+import { projectAccessFor, projectAccessForMany, can, type ProjectSubject } from '../auth';
+import { canReadIssue, canUpdateIssue } from './policy';
 import { byKey, getMany } from '../platform/dynamo/batch';
 import { nextId, nextIds } from '../platform/dynamo/counters';
 import { prepareEvent, type NewEvent, projectCollections, projectKeys, projectFromItem, type Project } from '../projects';

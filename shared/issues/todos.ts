@@ -7,7 +7,8 @@
  * readable, the issue not deleted, and a confidential issue readable to them. GitLab eventually
  * deletes such todos (`Todos::Destroy::*`); here they are left out when read.
  */
-import { canReadIssue, type ProjectSubject } from '../auth';
+import type { ProjectSubject } from '../auth';
+import { canReadIssue } from './policy';
 import { byKey, getMany } from '../platform/dynamo/batch';
 import type { TrackedIssue } from './store/issue-time';
 import { issueFromItem } from './store/issues';

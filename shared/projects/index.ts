@@ -6,3 +6,4 @@ export { deleteProject, unshareProject, unstarProject } from './projects';
 export { eventFromItem, prepareEvent, recordEvent, type NewEvent } from './store/events';
 export { getProject, projectCounterUpdate, projectFromItem, projectIsLive, type Project } from './store/projects';
 export { projectCollections, projectKeys } from './store/keys';
+export { canReadEvent } from './policy';

@@ -10,10 +10,6 @@ import { type MemberSource, membershipIndexKeys, membershipKeys } from './keys';
 import type { Item } from '../../platform/dynamo/query';
 import { entityFields } from '../../platform/dynamo/items';
 
-export const ACCESS_LEVELS = { guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
-export const PROJECT_ACCESS_LEVELS = [10, 20, 30, 40] as const;
-export const GROUP_ACCESS_LEVELS = [10, 20, 30, 40, 50] as const;
-export const OWNER = ACCESS_LEVELS.owner;
 
 export interface Membership {
   sourceKind: MemberSource['kind'];

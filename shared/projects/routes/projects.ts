@@ -1,6 +1,7 @@
 /** Projects: list, search, read, create (also for another user), edit, delete, members' users, events. */
 import { z } from 'zod';
-import { authorize, can, canReadEvent, membershipCollections } from '../../auth';
+import { authorize, can, membershipCollections } from '../../auth';
+import { canReadEvent } from '../policy';
 import { getMany } from '../../platform/dynamo/batch';
 import { eventFromItem } from '../store/events';
 import { projectCollections } from '../store/keys';

@@ -1,6 +1,7 @@
 /** Users: list, read, create, modify, delete, block/unblock, current user, feeds, activities. */
 import { z } from 'zod';
-import { authorize, can, canReadEvent } from '../../auth';
+import { authorize, can } from '../../auth';
+import { canReadEvent } from '../../projects';
 import { eventFromItem, projectCollections, readableProjects, presentEvent } from '../../projects';
 import { userCollections } from '../store/keys';
 import { findUserOrNotFound } from '../finders';

@@ -1,0 +1,25 @@
+/** The issues feature's abilities on a project (assembled by `shared/auth/policy.ts`). */
+import { OWNER, readsProject, REPORTER, type Abilities, type ProjectRule } from '../auth/rules';
+
+/** See the project's (non-confidential) issues: whoever reads the project, when issues are enabled. */
+const readIssue: ProjectRule = (user, s) => readsProject(user, s) && s.project.issuesEnabled;
+
+export const abilities = {
+  project: {
+    read_issue: readIssue,
+    /** See every confidential issue of the project: reporter or above. */
+    read_confidential_issues: (user, s) => readIssue(user, s) && s.access.level >= REPORTER,
+    /** Open an issue: any signed-in user who can read the project's issues. */
+    create_issue: (user, s) => user !== null && readIssue(user, s),
+    /** Edit any issue, set its labels, milestone and assignee: reporter or above. */
+    admin_issue: (user, s) => readIssue(user, s) && s.access.level >= REPORTER,
+    /** Delete an issue: owner only. */
+    destroy_issue: (_user, s) => s.access.level >= OWNER,
+    /** Set an issue's `created_at` / `updated_at`: owner only (admins too, as for everything). */
+    set_issue_timestamps: (_user, s) => s.access.level >= OWNER,
+    /** Create, edit and delete the project's labels: reporter or above. */
+    admin_label: (_user, s) => s.access.level >= REPORTER,
+    /** Create, edit, close and delete milestones: reporter or above. */
+    admin_milestone: (_user, s) => s.access.level >= REPORTER,
+  } satisfies Record<string, ProjectRule>,
+} satisfies Abilities;
