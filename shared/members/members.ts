@@ -11,7 +11,6 @@
  * - the last owner of a group can never be removed or demoted (`ownerCountUpdate` with a negative
  *   delta fails unless another owner remains).
  */
-import { config } from '../platform/config';
 import { byKey, getMany } from '../platform/dynamo/batch';
 import { recordEvent, projectIsLive } from '../projects';
 import { type MemberSource, membershipCollections, membershipKeys, OWNER, membershipFromItem, putNewMembership, type Membership } from '../auth';
@@ -21,6 +20,7 @@ import { queryAll, queryCollection } from '../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../platform/dynamo/transactions';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../platform/http/errors';
 import { paginateArray, type Page, type PageLinkBase, type PaginationParams } from '../platform/http/pagination';
+import { tableName } from '../platform/dynamo/client';
 
 /** A direct membership together with its user, as every member response needs both. */
 export interface Member {
@@ -47,7 +47,6 @@ export const LAST_OWNER_REASON = 'The last owner of a group cannot be removed or
 /** How often an edit or removal re-reads the membership after a concurrent change. */
 const MAX_ATTEMPTS = 5;
 
-const table = () => config().tableName;
 const today = () => new Date().toISOString().slice(0, 10);
 const sourceName = (source: MemberSource) => (source.kind === 'group' ? 'Group' : 'Project');
 
@@ -65,7 +64,7 @@ export function ownerCountDelta(source: MemberSource, from: number | null, to: n
 /** Internal: a condition that the group exists, is a group and is not being deleted. */
 const groupIsLive = (groupId: number) => ({
   ConditionCheck: {
-    TableName: table(),
+    TableName: tableName(),
     Key: namespaceKeys.namespace(groupId),
     ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting) AND kind = :group',
     ExpressionAttributeValues: { ':group': 'group' },
@@ -207,7 +206,7 @@ export async function updateMember(source: MemberSource, userId: number, changes
       await transactWrite([
         {
           Update: {
-            TableName: table(),
+            TableName: tableName(),
             Key: membershipKeys.member(source, userId),
             UpdateExpression: 'SET accessLevel = :accessLevel, expiresAt = :expiresAt',
             ConditionExpression: guard.ConditionExpression,
@@ -247,7 +246,7 @@ export async function removeMember(source: MemberSource, userId: number): Promis
     const delta = ownerCountDelta(source, current.membership.accessLevel, null);
     try {
       await transactWrite([
-        { Delete: { TableName: table(), Key: membershipKeys.member(source, userId), ...unchangedLevel(current.membership) } },
+        { Delete: { TableName: tableName(), Key: membershipKeys.member(source, userId), ...unchangedLevel(current.membership) } },
         ...(delta !== 0 ? [ownerCountUpdate(source.id, delta)] : []),
       ]);
     } catch (error) {
@@ -305,12 +304,12 @@ async function removeMembershipOfDeletedUser(source: MemberSource, userId: numbe
     const decrement = !groupGone && ownerCountDelta(source, membership.accessLevel, null) < 0;
     try {
       await transactWrite([
-        { Delete: { TableName: table(), Key: membershipKeys.member(source, userId), ...unchangedLevel(membership) } },
+        { Delete: { TableName: tableName(), Key: membershipKeys.member(source, userId), ...unchangedLevel(membership) } },
         ...(decrement
           ? [
               {
                 Update: {
-                  TableName: table(),
+                  TableName: tableName(),
                   Key: namespaceKeys.namespace(source.id),
                   UpdateExpression: 'ADD ownerCount :minusOne',
                   ConditionExpression: 'attribute_exists(PK)',

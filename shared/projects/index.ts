@@ -1,6 +1,6 @@
 export { findProjectOrNotFound } from './finders';
 export { presentEvent } from './presenters/events';
-export { presentProjects, sshHost, webUrlOf } from './presenters/projects';
+export { presentProjects, projectFullPath, sshHost, webUrlOf } from './presenters/projects';
 export { listProjects, readableProjects } from './project-lists';
 export { deleteProject, unshareProject, unstarProject } from './projects';
 export { eventFromItem, prepareEvent, recordEvent, type NewEvent } from './store/events';

@@ -11,7 +11,7 @@ import { config } from '../platform/config';
 import { randomBytes } from 'node:crypto';
 import { sealSecret } from '../platform/crypto/secret-box';
 import { deleteMany, getMany } from '../platform/dynamo/batch';
-import { db, s3 } from '../platform/dynamo/client';
+import { db, s3, tableName } from '../platform/dynamo/client';
 import { ifConditionHolds } from '../platform/dynamo/conditional';
 import { nextId } from '../platform/dynamo/counters';
 import { recordEvent } from './store/events';
@@ -25,7 +25,6 @@ import { putClaim } from '../platform/dynamo/items';
 import type { User } from '../users';
 import { ApiError, ConflictError, NotFoundError, NotModifiedError, ValidationError } from '../platform/http/errors';
 
-const table = () => config().tableName;
 
 /** Settings as the API names them (create, create-for-user, edit). */
 export interface ProjectSettingsInput {
@@ -163,12 +162,12 @@ export async function createProject(
   const limit = namespace.kind === 'user' ? options.limitFor?.projectsLimit : undefined;
   try {
     await transactWrite([
-      { Put: { TableName: table(), Item: projectToItem(project), ConditionExpression: 'attribute_not_exists(PK)' } },
+      { Put: { TableName: tableName(), Item: projectToItem(project), ConditionExpression: 'attribute_not_exists(PK)' } },
       putClaim(namespaceKeys.claims.projectPath(namespace.id, path), { projectId: project.id, namespaceId: namespace.id }),
       // The namespace is live; a personal namespace counts its projects against the owner's limit.
       {
         Update: {
-          TableName: table(),
+          TableName: tableName(),
           Key: namespaceKeys.namespace(namespace.id),
           UpdateExpression: 'ADD projectCount :one',
           // ...and still at the full path read (a group rename moves its descendants' paths).
@@ -181,7 +180,7 @@ export async function createProject(
       // A subgroup with the same full path would make the path ambiguous.
       {
         ConditionCheck: {
-          TableName: table(),
+          TableName: tableName(),
           Key: namespaceKeys.claims.namespacePath(`${namespace.fullPath}/${path}`),
           ConditionExpression: 'attribute_not_exists(PK)',
         },
@@ -229,7 +228,7 @@ export async function updateProject(subject: ProjectSubject, input: CreateProjec
   const nameClaims = nameChanged
     ? [
         putClaim(projectKeys.claims.projectName(namespace.id, name), { projectId: previous.id, namespaceId: namespace.id }),
-        { Delete: { TableName: table(), Key: projectKeys.claims.projectName(namespace.id, previous.name) } },
+        { Delete: { TableName: tableName(), Key: projectKeys.claims.projectName(namespace.id, previous.name) } },
       ]
     : [];
   const operations = [
@@ -237,7 +236,7 @@ export async function updateProject(subject: ProjectSubject, input: CreateProjec
       ...(pathChanged ? [putClaim(namespaceKeys.claims.projectPath(namespace.id, path), { projectId: previous.id, namespaceId: namespace.id })] : []),
       {
         Put: {
-          TableName: table(),
+          TableName: tableName(),
           Item: projectToItem(next),
           ConditionExpression: '#version = :version AND attribute_not_exists(deleting)',
           ExpressionAttributeNames: { '#version': 'version' },
@@ -246,17 +245,17 @@ export async function updateProject(subject: ProjectSubject, input: CreateProjec
       },
       ...(pathChanged
         ? [
-            { Delete: { TableName: table(), Key: namespaceKeys.claims.projectPath(namespace.id, previous.path) } },
+            { Delete: { TableName: tableName(), Key: namespaceKeys.claims.projectPath(namespace.id, previous.path) } },
             {
               ConditionCheck: {
-                TableName: table(),
+                TableName: tableName(),
                 Key: namespaceKeys.claims.namespacePath(`${namespace.fullPath}/${path}`),
                 ConditionExpression: 'attribute_not_exists(PK)',
               },
             },
             {
               ConditionCheck: {
-                TableName: table(),
+                TableName: tableName(),
                 Key: namespaceKeys.namespace(namespace.id),
                 ConditionExpression: 'fullPath = :fullPath AND attribute_not_exists(movingFrom)',
                 ExpressionAttributeValues: { ':fullPath': namespace.fullPath },
@@ -285,7 +284,7 @@ export async function setArchived(project: Project, archived: boolean): Promise<
   if (project.archived === archived) return project;
   const { Attributes } = await db().send(
     new UpdateCommand({
-      TableName: table(),
+      TableName: tableName(),
       Key: projectKeys.project(project.id),
       UpdateExpression: 'SET archived = :archived, updatedAt = :now ADD #version :one',
       ConditionExpression: 'attribute_exists(PK)',
@@ -303,7 +302,7 @@ export async function starProject(project: Project, user: User): Promise<Project
     await transactWrite([
       {
         Put: {
-          TableName: table(),
+          TableName: tableName(),
           Item: { ...projectKeys.star(project.id, user.id), ...projectIndexKeys.userStar(user.id, project.id), type: 'Star', projectId: project.id, userId: user.id, createdAt: new Date().toISOString() },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
@@ -321,7 +320,7 @@ export async function starProject(project: Project, user: User): Promise<Project
 export async function unstarProject(project: Project, user: User): Promise<Project> {
   try {
     await transactWrite([
-      { Delete: { TableName: table(), Key: projectKeys.star(project.id, user.id), ConditionExpression: 'attribute_exists(PK)' } },
+      { Delete: { TableName: tableName(), Key: projectKeys.star(project.id, user.id), ConditionExpression: 'attribute_exists(PK)' } },
       projectCounterUpdate(project.id, 'starCount', -1),
     ]);
   } catch (error) {
@@ -338,14 +337,14 @@ export async function shareProject(project: Project, group: Namespace, share: Om
     await transactWrite([
       {
         Put: {
-          TableName: table(),
+          TableName: tableName(),
           Item: { ...projectKeys.share(project.id, group.id), ...projectIndexKeys.groupShare(group.id, project.id), type: 'Share', projectId: project.id, ...record },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },
       {
         Update: {
-          TableName: table(),
+          TableName: tableName(),
           Key: projectKeys.project(project.id),
           UpdateExpression: 'SET sharedWith = list_append(if_not_exists(sharedWith, :empty), :share)',
           ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting)',
@@ -354,7 +353,7 @@ export async function shareProject(project: Project, group: Namespace, share: Om
       },
       {
         ConditionCheck: {
-          TableName: table(),
+          TableName: tableName(),
           Key: namespaceKeys.namespace(group.id),
           ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting)',
         },
@@ -375,15 +374,15 @@ export async function unshareProject(projectId: number, groupId: number): Promis
     const index = project?.sharedWith.findIndex((s) => s.groupId === groupId) ?? -1;
     if (!project || index < 0) {
       // The list may already be clean while the share item remains (a crash between): remove it.
-      await db().send(new DeleteCommand({ TableName: table(), Key: projectKeys.share(projectId, groupId) }));
+      await db().send(new DeleteCommand({ TableName: tableName(), Key: projectKeys.share(projectId, groupId) }));
       return false;
     }
     try {
       await transactWrite([
-        { Delete: { TableName: table(), Key: projectKeys.share(projectId, groupId) } },
+        { Delete: { TableName: tableName(), Key: projectKeys.share(projectId, groupId) } },
         {
           Update: {
-            TableName: table(),
+            TableName: tableName(),
             Key: projectKeys.project(projectId),
             UpdateExpression: `REMOVE sharedWith[${index}]`,
             ConditionExpression: `sharedWith[${index}].groupId = :groupId`,
@@ -405,7 +404,7 @@ export async function setForkRelation(project: Project, source: Project): Promis
     await transactWrite([
       {
         Update: {
-          TableName: table(),
+          TableName: tableName(),
           Key: projectKeys.project(project.id),
           UpdateExpression: 'SET forkedFromId = :source',
           ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(forkedFromId) OR forkedFromId = :null)',
@@ -431,7 +430,7 @@ export async function removeForkRelation(project: Project): Promise<void> {
     await transactWrite([
       {
         Update: {
-          TableName: table(),
+          TableName: tableName(),
           Key: projectKeys.project(project.id),
           UpdateExpression: 'SET forkedFromId = :null',
           ConditionExpression: 'forkedFromId = :source',
@@ -492,14 +491,14 @@ async function removeProjectItem(project: Project): Promise<void> {
   // Only count down a namespace that still exists (an ADD would recreate a deleted one).
   const namespaceLeft = (await getMany([namespaceKeys.namespace(project.namespaceId)])).length > 0;
   await transactWrite([
-    { Delete: { TableName: table(), Key: projectKeys.project(project.id), ConditionExpression: 'attribute_exists(PK)' } },
-    { Delete: { TableName: table(), Key: namespaceKeys.claims.projectPath(project.namespaceId, project.path) } },
-    { Delete: { TableName: table(), Key: projectKeys.claims.projectName(project.namespaceId, project.name) } },
+    { Delete: { TableName: tableName(), Key: projectKeys.project(project.id), ConditionExpression: 'attribute_exists(PK)' } },
+    { Delete: { TableName: tableName(), Key: namespaceKeys.claims.projectPath(project.namespaceId, project.path) } },
+    { Delete: { TableName: tableName(), Key: projectKeys.claims.projectName(project.namespaceId, project.name) } },
     ...(namespaceLeft
       ? [
           {
             Update: {
-              TableName: table(),
+              TableName: tableName(),
               Key: namespaceKeys.namespace(project.namespaceId),
               UpdateExpression: 'ADD projectCount :minus',
               ConditionExpression: 'attribute_exists(PK)',

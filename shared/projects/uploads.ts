@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../platform/config';
-import { db, s3 } from '../platform/dynamo/client';
+import { db, s3, tableName } from '../platform/dynamo/client';
 import { projectKeys } from './store/keys';
 import { projectIsLive, type Project } from './store/projects';
 import type { Item } from '../platform/dynamo/query';
@@ -205,7 +205,6 @@ export interface ProjectUpload {
   createdAt: string;
 }
 
-const table = () => config().tableName;
 
 /** The S3 key of an upload's bytes, under the project's prefix (deleted with the project). */
 export const objectKey = (upload: Pick<ProjectUpload, 'projectId' | 'secret' | 'filename'>): string =>
@@ -257,7 +256,7 @@ export async function storeUpload(project: Project, uploader: User, file: Upload
   try {
     await transactWrite([
       projectIsLive(project.id),
-      { Put: { TableName: table(), Item: uploadToItem(upload), ConditionExpression: 'attribute_not_exists(PK)' } },
+      { Put: { TableName: tableName(), Item: uploadToItem(upload), ConditionExpression: 'attribute_not_exists(PK)' } },
     ]);
   } catch (error) {
     try {
@@ -276,7 +275,7 @@ export async function storeUpload(project: Project, uploader: User, file: Upload
 export async function findUpload(projectId: number, secret: string, filename: string): Promise<ProjectUpload | undefined> {
   if (!SECRET.test(secret)) return undefined;
   const { Item: item } = await db().send(
-    new GetCommand({ TableName: table(), Key: projectKeys.upload(projectId, secret), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: projectKeys.upload(projectId, secret), ConsistentRead: true }),
   );
   const upload = item ? uploadFromItem(item) : undefined;
   return upload?.filename === filename ? upload : undefined;

@@ -2,7 +2,7 @@
  * The auth feature's keys: every key, index attribute and collection of its items is built here,
  * and only here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
  */
-import { pad, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
+import { type KeySpace, pad, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
 
 /** What a membership belongs to: a group (a namespace) or a project. */
 export type MemberSource = { kind: 'group' | 'project'; id: number };
@@ -28,3 +28,11 @@ export const membershipCollections = {
   userMemberships: (userId: number, kind?: MemberSource['kind']) =>
     indexCollection('GSI1', `USER_MEMBERSHIPS#${userId}`, kind ? { prefix: `${kind.toUpperCase()}#` } : {}),
 } as const;
+
+/** The prefixes this feature's items occupy (checked against every other feature's by a test). */
+export const keySpace: KeySpace = {
+  partitions: [],
+  sortKeys: { 'NAMESPACE#': ['MEMBER#'], 'PROJECT#': ['MEMBER#'] },
+  indexPartitions: { GSI1: ['USER_MEMBERSHIPS#'] },
+  sequences: [],
+};

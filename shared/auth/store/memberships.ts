@@ -4,11 +4,11 @@
  * projects). Group owner counts are kept on the group item in the same transaction as every
  * change of an owner, so the last owner can never be removed or demoted, even concurrently.
  */
-import { config } from '../../platform/config';
 import { getMany } from '../../platform/dynamo/batch';
 import { type MemberSource, membershipIndexKeys, membershipKeys } from './keys';
 import type { Item } from '../../platform/dynamo/query';
 import { entityFields } from '../../platform/dynamo/items';
+import { tableName } from '../../platform/dynamo/client';
 
 
 export interface Membership {
@@ -22,7 +22,6 @@ export interface Membership {
   createdById: number | null;
 }
 
-const table = () => config().tableName;
 
 export const sourceOf = (membership: Membership): MemberSource => ({ kind: membership.sourceKind, id: membership.sourceId });
 
@@ -53,7 +52,7 @@ export async function activeMemberships(userId: number, sources: MemberSource[])
 /** Put of a new membership, failing if the user already is a member. */
 export const putNewMembership = (membership: Membership) => ({
   Put: {
-    TableName: table(),
+    TableName: tableName(),
     Item: membershipToItem(membership),
     ConditionExpression: 'attribute_not_exists(PK)',
   },

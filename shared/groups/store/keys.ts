@@ -2,7 +2,7 @@
  * The groups feature's keys: every key, index attribute and collection of its items is built here,
  * and only here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
  */
-import { pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
+import { type KeySpace, pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
 
 export const namespaceKeys = {
   namespace: (id: number): Key => ({ PK: `NAMESPACE#${id}`, SK: 'NAMESPACE' }),
@@ -37,3 +37,11 @@ export const namespaceCollections = {
   /** Everything stored in a namespace's partition (a group's members). */
   namespacePartition: (namespaceId: number) => tableCollection(`NAMESPACE#${namespaceId}`, ''),
 } as const;
+
+/** The prefixes this feature's items occupy (checked against every other feature's by a test). */
+export const keySpace: KeySpace = {
+  partitions: ['NAMESPACE#', 'UNIQUE#NAMESPACE_PATH#', 'UNIQUE#PROJECT_PATH#'],
+  sortKeys: { 'NAMESPACE#': ['NAMESPACE'] },
+  indexPartitions: { GSI1: ['NAMESPACES'], GSI2: ['GROUPS'], GSI3: ['SUBGROUPS#'] },
+  sequences: ['namespaces'],
+};

@@ -3,7 +3,6 @@
  * The full path (`group/subgroup`) is unique case-insensitively across all namespaces through
  * its claim; a username is its personal namespace's path, so users and groups never collide.
  */
-import { config } from '../../platform/config';
 import { getMany } from '../../platform/dynamo/batch';
 import { markDeleting } from '../../platform/dynamo/conditional';
 import { namespaceCollections, namespaceIndexKeys, namespaceKeys } from './keys';
@@ -11,6 +10,7 @@ import { putNewMembership, type Membership } from '../../auth';
 import { queryAll, type Item, getItem, isId } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
 import { entityFields, putClaim } from '../../platform/dynamo/items';
+import { tableName } from '../../platform/dynamo/client';
 
 export type Visibility = 'private' | 'internal' | 'public';
 export const VISIBILITIES = ['private', 'internal', 'public'] as const;
@@ -52,7 +52,6 @@ export interface Namespace {
   movingFrom?: string[];
 }
 
-const table = () => config().tableName;
 
 export function namespaceToItem(namespace: Namespace): Item {
   return {
@@ -135,12 +134,12 @@ export async function subgroupIds(parentId: number): Promise<number[]> {
 const SETTLED = 'attribute_exists(PK) AND attribute_not_exists(deleting) AND attribute_not_exists(movingFrom)';
 
 const settledCheck = (id: number) => ({
-  ConditionCheck: { TableName: table(), Key: namespaceKeys.namespace(id), ConditionExpression: SETTLED },
+  ConditionCheck: { TableName: tableName(), Key: namespaceKeys.namespace(id), ConditionExpression: SETTLED },
 });
 
 /** No project of `parentId` has this path (a subgroup and a project would share a full path). */
 const noProjectAt = (parentId: number, path: string) => ({
-  ConditionCheck: { TableName: table(), Key: namespaceKeys.claims.projectPath(parentId, path), ConditionExpression: 'attribute_not_exists(PK)' },
+  ConditionCheck: { TableName: tableName(), Key: namespaceKeys.claims.projectPath(parentId, path), ConditionExpression: 'attribute_not_exists(PK)' },
 });
 
 /** Claims a full path for a group. */
@@ -150,7 +149,7 @@ const claimGroupPath = (fullPath: string, namespaceId: number) =>
 /** Releases a full-path claim if this namespace holds it (a claim already gone is fine). */
 const releaseGroupPath = (fullPath: string, namespaceId: number) => ({
   Delete: {
-    TableName: table(),
+    TableName: tableName(),
     Key: namespaceKeys.claims.namespacePath(fullPath),
     ConditionExpression: 'attribute_not_exists(PK) OR namespaceId = :namespaceId',
     ExpressionAttributeValues: { ':namespaceId': namespaceId },
@@ -169,7 +168,7 @@ function placementGuards(parent: Namespace, path: string, countOneMore: boolean)
   const parentGuard = countOneMore
     ? {
         Update: {
-          TableName: table(),
+          TableName: tableName(),
           Key: namespaceKeys.namespace(parent.id),
           UpdateExpression: 'ADD subgroupCount :one',
           ConditionExpression: parentCondition,
@@ -178,7 +177,7 @@ function placementGuards(parent: Namespace, path: string, countOneMore: boolean)
       }
     : {
         ConditionCheck: {
-          TableName: table(),
+          TableName: tableName(),
           Key: namespaceKeys.namespace(parent.id),
           ConditionExpression: parentCondition,
           ExpressionAttributeValues: { ':parentPath': parent.fullPath },
@@ -198,7 +197,7 @@ export type GroupWriteResult = 'done' | 'path_taken' | 'parent_changed' | 'confl
 export async function insertGroup(group: Namespace, owner: Membership, parent: Namespace | null): Promise<GroupWriteResult> {
   try {
     await transactWrite([
-      { Put: { TableName: table(), Item: namespaceToItem(group), ConditionExpression: 'attribute_not_exists(PK)' } },
+      { Put: { TableName: tableName(), Item: namespaceToItem(group), ConditionExpression: 'attribute_not_exists(PK)' } },
       claimGroupPath(group.fullPath, group.id),
       putNewMembership(owner),
       ...(parent ? placementGuards(parent, group.path, true) : []),
@@ -257,7 +256,7 @@ export async function updateGroupSettings(
   const items = [
     {
       Update: {
-        TableName: table(),
+        TableName: tableName(),
         Key: namespaceKeys.namespace(previous.id),
         UpdateExpression:
           'SET #name = :name, #path = :path, fullPath = :fullPath, description = :description, visibility = :visibility, ' +
@@ -295,7 +294,7 @@ export async function moveNamespacePath(namespace: Namespace, fullPath: string):
     await transactWrite([
       {
         Update: {
-          TableName: table(),
+          TableName: tableName(),
           Key: namespaceKeys.namespace(namespace.id),
           UpdateExpression: 'SET fullPath = :fullPath',
           ConditionExpression: 'fullPath = :seen AND attribute_not_exists(deleting)',
@@ -319,7 +318,7 @@ export async function finishPathMove(group: Namespace): Promise<void> {
     await transactWrite([
       {
         Update: {
-          TableName: table(),
+          TableName: tableName(),
           Key: namespaceKeys.namespace(group.id),
           UpdateExpression: 'REMOVE movingFrom',
           ConditionExpression: 'movingFrom = :held',
@@ -351,7 +350,7 @@ export async function removeGroupRecord(group: Namespace): Promise<'done' | 'gon
     await transactWrite([
       {
         Delete: {
-          TableName: table(),
+          TableName: tableName(),
           Key: namespaceKeys.namespace(group.id),
           ConditionExpression: `attribute_exists(PK) AND ${empty('subgroupCount')} AND ${empty('projectCount')}`,
           ExpressionAttributeValues: { ':zero': 0 },
@@ -362,7 +361,7 @@ export async function removeGroupRecord(group: Namespace): Promise<'done' | 'gon
         ? [
             {
               Update: {
-                TableName: table(),
+                TableName: tableName(),
                 Key: namespaceKeys.namespace(group.parentId),
                 UpdateExpression: 'ADD subgroupCount :minusOne',
                 ConditionExpression: 'attribute_exists(PK)',
@@ -382,7 +381,7 @@ export async function removeGroupRecord(group: Namespace): Promise<'done' | 'gon
 /** Adds `delta` to a group's owner count; with a negative delta, only if an owner remains. */
 export const ownerCountUpdate = (groupId: number, delta: number) => ({
   Update: {
-    TableName: table(),
+    TableName: tableName(),
     Key: namespaceKeys.namespace(groupId),
     UpdateExpression: 'ADD ownerCount :delta',
     ConditionExpression: delta < 0 ? 'attribute_exists(PK) AND ownerCount > :one' : 'attribute_exists(PK)',

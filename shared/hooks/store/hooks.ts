@@ -9,8 +9,7 @@
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { openSecret, sealSecret } from '../../platform/crypto/secret-box';
-import { config } from '../../platform/config';
-import { db } from '../../platform/dynamo/client';
+import { db, tableName } from '../../platform/dynamo/client';
 import { nextId } from '../../platform/dynamo/counters';
 import { hookCollections, hookKeys } from './keys';
 import { projectIsLive } from '../../projects';
@@ -70,7 +69,6 @@ export type TokenChange = string | undefined;
 /** Why a write did not happen: the project is gone (or being deleted), or the hook is. */
 export type HookGone = 'project_gone' | 'hook_gone';
 
-const table = () => config().tableName;
 
 const hookFromItem = (item: Item): ProjectHook => entityFields(item) as ProjectHook;
 
@@ -126,7 +124,7 @@ async function writeHook(hook: ProjectHook, condition: string): Promise<HookGone
   try {
     await transactWrite([
       projectIsLive(hook.projectId),
-      { Put: { TableName: table(), Item: hookToItem(hook), ConditionExpression: condition } },
+      { Put: { TableName: tableName(), Item: hookToItem(hook), ConditionExpression: condition } },
     ]);
     return undefined;
   } catch (error) {
@@ -139,7 +137,7 @@ async function writeHook(hook: ProjectHook, condition: string): Promise<HookGone
 export async function deleteHook(projectId: number, hookId: number): Promise<ProjectHook | undefined> {
   if (!isId(hookId)) return undefined;
   const { Attributes: item } = await db().send(
-    new DeleteCommand({ TableName: table(), Key: hookKeys.hook(projectId, hookId), ReturnValues: 'ALL_OLD' }),
+    new DeleteCommand({ TableName: tableName(), Key: hookKeys.hook(projectId, hookId), ReturnValues: 'ALL_OLD' }),
   );
   return item ? hookFromItem(item) : undefined;
 }

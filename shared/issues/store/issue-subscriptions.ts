@@ -10,13 +10,12 @@
  * Writes are conditioned on the record's state read before, so two concurrent requests can't
  * both act on the same state (e.g. two subscribes both answering 201): the loser re-reads.
  */
-import { config } from '../../platform/config';
 import { issueKeys } from './keys';
 import { projectIsLive } from '../../projects';
 import { getItem } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
+import { tableName } from '../../platform/dynamo/client';
 
-const table = () => config().tableName;
 
 /** Internal: the stored item of a subscription record. */
 const subscriptionItem = (projectId: number, iid: number, userId: number, subscribed: boolean) => ({
@@ -71,7 +70,7 @@ export async function setSubscription(
   try {
     await transactWrite([
       projectIsLive(projectId),
-      { Put: { TableName: table(), Item: subscriptionItem(projectId, iid, userId, subscribed), ...unchangedSince(expected) } },
+      { Put: { TableName: tableName(), Item: subscriptionItem(projectId, iid, userId, subscribed), ...unchangedSince(expected) } },
     ]);
     return true;
   } catch (error) {
@@ -90,7 +89,7 @@ export async function recordParticipant(projectId: number, iid: number, userId: 
     // With the project check, a deletion that already swept the partition cannot be left a stray item.
     await transactWrite([
       projectIsLive(projectId),
-      { Put: { TableName: table(), Item: subscriptionItem(projectId, iid, userId, true), ConditionExpression: 'attribute_not_exists(PK)' } },
+      { Put: { TableName: tableName(), Item: subscriptionItem(projectId, iid, userId, true), ConditionExpression: 'attribute_not_exists(PK)' } },
     ]);
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;

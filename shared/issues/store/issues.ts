@@ -14,12 +14,12 @@
  * edits and deletions are conditioned on the `version` read, so a race changes every count once.
  */
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../platform/config';
 import { issueIndexKeys, issueKeys } from './keys';
 import { projectCounterUpdate, projectIsLive } from '../../projects';
 import { getItem, isId, type Item } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite, versionedPut } from '../../platform/dynamo/transactions';
 import { entityFields } from '../../platform/dynamo/items';
+import { tableName } from '../../platform/dynamo/client';
 
 /** One operation of a transaction. */
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -56,7 +56,6 @@ export interface Issue {
 /** Why a write did not happen. */
 export type IssueWriteFailure = 'project_gone' | 'issue_changed';
 
-const table = () => config().tableName;
 
 export const issueFromItem = (item: Item): Issue => entityFields(item) as Issue;
 
@@ -115,7 +114,7 @@ function changeItems(change: IssueChange, index: number, gone: Set<number>): Arr
   const { previous, next } = change;
   const delta = Number(isOpen(next)) - Number(isOpen(previous));
   const items: Array<[TransactItem, Role]> = [[projectPart(next.projectId, delta), { kind: 'project' }]];
-  items.push([versionedPut(table(), issueToItem(next), previous?.version), { kind: 'issue' }]);
+  items.push([versionedPut(tableName(), issueToItem(next), previous?.version), { kind: 'issue' }]);
   const before = labelContributions(previous, gone);
   const after = labelContributions(next, gone);
   for (const id of new Set([...before.keys(), ...after.keys()])) {
@@ -140,7 +139,7 @@ function projectPart(projectId: number, delta: number): TransactItem {
 /** Internal: moves a label's issue counts; conditioned on the label existing (an `ADD` would create a stub). */
 const labelCountUpdate = (projectId: number, labelId: number, open: number, closed: number): TransactItem => ({
   Update: {
-    TableName: table(),
+    TableName: tableName(),
     Key: issueKeys.label(projectId, labelId),
     UpdateExpression: 'ADD openIssuesCount :open, closedIssuesCount :closed',
     ConditionExpression: 'attribute_exists(PK)',

@@ -3,7 +3,7 @@
  * and only here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
  */
 import { createHash } from 'node:crypto';
-import { pad, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
+import { type KeySpace, pad, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
 
 export const issueKeys = {
   /** A project label, in its project's partition (listed and deleted with the project). */
@@ -134,3 +134,20 @@ const issuePartitions = {
 };
 
 const byCreation = (orderBy: IssueOrderBy) => orderBy === 'created_at';
+
+/** The prefixes this feature's items occupy (checked against every other feature's by a test). */
+export const keySpace: KeySpace = {
+  partitions: [],
+  sortKeys: {
+    'PROJECT#': ['LABEL#', 'LABEL_NAME#', 'MILESTONE#', 'MILESTONE_TITLE#', 'ISSUE#', 'SUBSCRIPTION#', 'TODO#', 'DONE_TODO#', 'NOTE#'],
+  },
+  indexPartitions: {
+    GSI1: ['PROJECT_ISSUES#', 'USER_TODOS#'],
+    GSI2: ['USER_ISSUES#'],
+    GSI3: ['USER_ASSIGNED_ISSUES#'],
+    GSI4: ['PROJECT_ISSUES#'],
+    GSI5: ['USER_ISSUES#'],
+    GSI6: ['USER_ASSIGNED_ISSUES#'],
+  },
+  sequences: ['issues', 'issues#', 'milestones#', 'labels', 'milestones', 'notes', 'todos'],
+};

@@ -10,13 +10,13 @@
  * cannot leave the item and its claim disagreeing.
  */
 import { type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../platform/config';
 import { nextId } from '../../platform/dynamo/counters';
 import { issueCollections, issueKeys } from './keys';
 import { projectIsLive } from '../../projects';
 import { queryAll, type Item, getItem, isId } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
 import { entityFields, putClaim } from '../../platform/dynamo/items';
+import { tableName } from '../../platform/dynamo/client';
 
 /** What a client sets on a label. */
 export interface LabelFields {
@@ -48,7 +48,6 @@ export type LabelWriteFailure = 'project_gone' | 'name_taken' | 'stale';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-const table = () => config().tableName;
 
 const labelFromItem = (item: Item): Label => entityFields(item) as Label;
 
@@ -94,7 +93,7 @@ export async function insertLabel(projectId: number, fields: LabelFields): Promi
       projectIsLive(projectId),
       {
         Put: {
-          TableName: table(),
+          TableName: tableName(),
           Item: { ...issueKeys.label(projectId, label.id), type: 'Label', ...label },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
@@ -122,7 +121,7 @@ export async function updateLabel(label: Label, fields: LabelFields): Promise<La
     projectIsLive(label.projectId),
     {
       Update: {
-        TableName: table(),
+        TableName: tableName(),
         Key: issueKeys.label(label.projectId, label.id),
         UpdateExpression: 'SET #name = :name, #color = :color, #description = :description, #priority = :priority, #updatedAt = :updatedAt, #version = :next',
         ConditionExpression: '#version = :version',
@@ -163,7 +162,7 @@ export async function deleteLabel(label: Label): Promise<'deleted' | 'stale'> {
     await transactWrite([
       {
         Delete: {
-          TableName: table(),
+          TableName: tableName(),
           Key: issueKeys.label(label.projectId, label.id),
           ConditionExpression: '#version = :version',
           ExpressionAttributeNames: { '#version': 'version' },
@@ -183,7 +182,7 @@ export async function deleteLabel(label: Label): Promise<'deleted' | 'stale'> {
 function releaseClaim(claim: ReturnType<typeof issueKeys.claims.labelName>, labelId: number): TransactItem {
   return {
     Delete: {
-      TableName: table(),
+      TableName: tableName(),
       Key: claim,
       ConditionExpression: 'labelId = :labelId',
       ExpressionAttributeValues: { ':labelId': labelId },

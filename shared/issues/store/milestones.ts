@@ -6,12 +6,12 @@
  * Every write is one transaction that also checks the project is live; edits and deletions are
  * conditioned on the `version` read, and a rename moves the claim in the same transaction.
  */
-import { config } from '../../platform/config';
 import { issueCollections, issueKeys } from './keys';
 import { projectIsLive } from '../../projects';
 import { getItem, isId, queryAll, type Item } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite, versionedPut } from '../../platform/dynamo/transactions';
 import { entityFields } from '../../platform/dynamo/items';
+import { tableName } from '../../platform/dynamo/client';
 
 export type MilestoneState = 'active' | 'closed';
 
@@ -44,7 +44,6 @@ export type MilestoneWriteFailure =
   /** The milestone was changed or deleted since it was read. */
   | 'milestone_changed';
 
-const table = () => config().tableName;
 
 const milestoneFromItem = (item: Item): Milestone => entityFields(item) as Milestone;
 
@@ -55,7 +54,7 @@ function milestoneToItem(milestone: Milestone): Item {
 /** Internal: the claim item reserving `title` in the project for `milestoneId`. */
 const putTitleClaim = (projectId: number, title: string, milestoneId: number) => ({
   Put: {
-    TableName: table(),
+    TableName: tableName(),
     Item: { ...issueKeys.claims.milestoneTitle(projectId, title), type: 'Claim', projectId, milestoneId, title },
     ConditionExpression: 'attribute_not_exists(PK)',
   },
@@ -64,7 +63,7 @@ const putTitleClaim = (projectId: number, title: string, milestoneId: number) =>
 /** Internal: releases a title claim unless another milestone holds it (a missing claim is fine). */
 const deleteTitleClaim = (projectId: number, title: string, milestoneId: number) => ({
   Delete: {
-    TableName: table(),
+    TableName: tableName(),
     Key: issueKeys.claims.milestoneTitle(projectId, title),
     ConditionExpression: 'attribute_not_exists(PK) OR milestoneId = :milestoneId',
     ExpressionAttributeValues: { ':milestoneId': milestoneId },
@@ -72,7 +71,7 @@ const deleteTitleClaim = (projectId: number, title: string, milestoneId: number)
 });
 
 /** Internal: a milestone write conditioned on the version read (`previous`), or on absence. */
-const putMilestone = (record: Milestone, previous?: Milestone) => versionedPut(table(), milestoneToItem(record), previous?.version);
+const putMilestone = (record: Milestone, previous?: Milestone) => versionedPut(tableName(), milestoneToItem(record), previous?.version);
 
 /** One milestone of a project (consistent read); `undefined` when there is none with that id there. */
 export async function getMilestone(projectId: number, milestoneId: number): Promise<Milestone | undefined> {
@@ -144,7 +143,7 @@ export async function removeMilestone(milestone: Milestone): Promise<MilestoneWr
     [
       {
         Delete: {
-          TableName: table(),
+          TableName: tableName(),
           Key: issueKeys.milestone(milestone.projectId, milestone.id),
           ConditionExpression: '#version = :version',
           ExpressionAttributeNames: { '#version': 'version' },

@@ -14,8 +14,7 @@
  * System notes are written by the issue writes themselves, in their transaction (`notePut`).
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../platform/config';
-import { db } from '../../platform/dynamo/client';
+import { db, tableName } from '../../platform/dynamo/client';
 import { touchIssue, type TransactItem } from './issues';
 import { putMany, deleteMany } from '../../platform/dynamo/batch';
 import { issueCollections, issueKeys } from './keys';
@@ -45,7 +44,6 @@ export type WithUserNotesCount = { userNotesCount?: number };
 /** Why a note write did not happen. */
 export type NoteWriteFailure = 'project_gone' | 'issue_gone' | 'note_gone';
 
-const table = () => config().tableName;
 
 export const noteFromItem = (item: Item): Note => entityFields(item) as Note;
 
@@ -61,11 +59,11 @@ const ISSUE_LIVE = 'attribute_exists(PK) AND (attribute_not_exists(deletedAt) OR
 function issuePart(note: Note, delta: number, touchedAt?: string) {
   const key = issueKeys.issue(note.projectId, note.issueIid);
   const liveValues = { ':nullType': 'NULL' };
-  if (delta === 0) return { ConditionCheck: { TableName: table(), Key: key, ConditionExpression: ISSUE_LIVE, ExpressionAttributeValues: liveValues } };
+  if (delta === 0) return { ConditionCheck: { TableName: tableName(), Key: key, ConditionExpression: ISSUE_LIVE, ExpressionAttributeValues: liveValues } };
   const touch = touchedAt ? touchIssue(note.issueId, touchedAt) : undefined;
   return {
     Update: {
-      TableName: table(),
+      TableName: tableName(),
       Key: key,
       UpdateExpression: `${touch ? `SET ${touch.clause} ` : ''}ADD userNotesCount :delta, #version :one`,
       ConditionExpression: ISSUE_LIVE,
@@ -77,7 +75,7 @@ function issuePart(note: Note, delta: number, touchedAt?: string) {
 
 /** The Put of a new note, for a write that adds it in its own transaction (system notes). */
 export const notePut = (note: Note) => ({
-  Put: { TableName: table(), Item: noteToItem(note), ConditionExpression: 'attribute_not_exists(PK)' },
+  Put: { TableName: tableName(), Item: noteToItem(note), ConditionExpression: 'attribute_not_exists(PK)' },
 });
 
 /** Internal: runs a transaction of [project check, issue part, note part], naming the failure. */
@@ -114,7 +112,7 @@ export async function updateNoteBody(note: Note, body: string, updatedAt: string
   try {
     const { Attributes } = await db().send(
       new UpdateCommand({
-        TableName: table(),
+        TableName: tableName(),
         Key: issueKeys.note(note.projectId, note.issueIid, note.id),
         UpdateExpression: 'SET body = :body, updatedAt = :updatedAt',
         ConditionExpression: 'attribute_exists(PK)',
@@ -137,7 +135,7 @@ export async function removeNote(note: Note): Promise<NoteWriteFailure | undefin
   return write([
     projectIsLive(note.projectId),
     issuePart(note, note.system ? 0 : -1),
-    { Delete: { TableName: table(), Key: issueKeys.note(note.projectId, note.issueIid, note.id), ConditionExpression: 'attribute_exists(PK)' } },
+    { Delete: { TableName: tableName(), Key: issueKeys.note(note.projectId, note.issueIid, note.id), ConditionExpression: 'attribute_exists(PK)' } },
   ]);
 }
 

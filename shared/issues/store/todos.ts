@@ -9,13 +9,13 @@
  * (`USER_TODOS#<userId>#<state>` / `<todo id>`), so `state=pending` and `state=done` are each one
  * Query, newest first.
  */
-import { config } from '../../platform/config';
 import { nextId } from '../../platform/dynamo/counters';
 import { type TodoState, issueCollections, issueIndexKeys, issueKeys } from './keys';
 import { projectIsLive } from '../../projects';
 import { getItem, queryCollection, type Item } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
 import { entityFields } from '../../platform/dynamo/items';
+import { tableName } from '../../platform/dynamo/client';
 
 export type { TodoState } from './keys';
 
@@ -34,7 +34,6 @@ export interface Todo {
   createdAt: string;
 }
 
-const table = () => config().tableName;
 
 export const todoFromItem = (item: Item): Todo => entityFields(item) as Todo;
 
@@ -53,7 +52,7 @@ export async function insertPendingTodo(todo: Omit<Todo, 'id' | 'state' | 'creat
   try {
     await transactWrite([
       projectIsLive(todo.projectId),
-      { Put: { TableName: table(), Item: todoItem(record), ConditionExpression: 'attribute_not_exists(PK)' } },
+      { Put: { TableName: tableName(), Item: todoItem(record), ConditionExpression: 'attribute_not_exists(PK)' } },
     ]);
     return record;
   } catch (error) {
@@ -96,13 +95,13 @@ export async function markTodoDone(todo: Todo): Promise<Todo | undefined> {
       projectIsLive(todo.projectId),
       {
         Delete: {
-          TableName: table(),
+          TableName: tableName(),
           Key: issueKeys.issueTodo(todo.projectId, todo.targetIid, todo.userId),
           ConditionExpression: 'id = :id',
           ExpressionAttributeValues: { ':id': todo.id },
         },
       },
-      { Put: { TableName: table(), Item: todoItem(done), ConditionExpression: 'attribute_not_exists(PK)' } },
+      { Put: { TableName: tableName(), Item: todoItem(done), ConditionExpression: 'attribute_not_exists(PK)' } },
     ]);
     return done;
   } catch (error) {

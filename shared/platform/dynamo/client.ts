@@ -11,6 +11,9 @@ import { config } from '../config';
 let documentClient: DynamoDBDocumentClient | undefined;
 let s3Client: S3Client | undefined;
 
+/** The table every item lives in. */
+export const tableName = (): string => config().tableName;
+
 export function db(): DynamoDBDocumentClient {
   documentClient ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), {
     marshallOptions: { removeUndefinedValues: true },

@@ -2,11 +2,10 @@
  * Table-wide item helpers every feature's store uses: the entity fields of an item, uniqueness
  * claims, and the liveness check that guards writes under a parent that may be being deleted.
  */
-import { config } from '../config';
 import type { Key } from './keys';
 import type { Item } from './query';
+import { tableName } from './client';
 
-const table = () => config().tableName;
 
 /** The table's key and index attributes (`PK`, `SK`, `GSI<n>PK`, `GSI<n>SK`) and bookkeeping. */
 const BOOKKEEPING = /^(PK|SK|GSI\d+(PK|SK)|type|ownedKeys)$/;
@@ -19,7 +18,7 @@ export function entityFields(item: Item): Item {
 /** A claim item reserving `key` (a unique value) for its owner; fails the transaction if anyone holds it. */
 export const putClaim = (key: Key, attributes: Item) => ({
   Put: {
-    TableName: table(),
+    TableName: tableName(),
     Item: { ...key, type: 'Claim', ...attributes },
     ConditionExpression: 'attribute_not_exists(PK)',
   },
@@ -28,7 +27,7 @@ export const putClaim = (key: Key, attributes: Item) => ({
 /** Releases a claim, but only if this user holds it. */
 export const deleteClaim = (key: Key, userId: number) => ({
   Delete: {
-    TableName: table(),
+    TableName: tableName(),
     Key: key,
     ConditionExpression: 'userId = :userId',
     ExpressionAttributeValues: { ':userId': userId },
@@ -38,7 +37,7 @@ export const deleteClaim = (key: Key, userId: number) => ({
 /** A condition that the item at `key` exists and is not being deleted (guards writes of what belongs to it). */
 export const isLive = (key: Key) => ({
   ConditionCheck: {
-    TableName: table(),
+    TableName: tableName(),
     Key: key,
     ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting)',
   },

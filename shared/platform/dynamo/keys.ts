@@ -49,3 +49,18 @@ export const indexCollection = (index: IndexName, pk: string, extra: Partial<Col
   sortAttribute: `${index}SK`,
   ...extra,
 });
+
+/**
+ * What one feature's items occupy in the table, declared beside its keys (`keySpace` in each
+ * `store/keys.ts`), so a test can check that no two features claim the same prefix.
+ */
+export interface KeySpace {
+  /** Prefixes of the partition keys the feature owns (its entities' partitions and its claims). */
+  partitions: readonly string[];
+  /** Sort-key prefixes of its items, by the partition prefix they live under (its own or another feature's). */
+  sortKeys: Readonly<Record<string, readonly string[]>>;
+  /** Partition prefixes it writes to each secondary index. */
+  indexPartitions: Readonly<Partial<Record<IndexName, readonly string[]>>>;
+  /** Names of its id sequences and maintained totals (`COUNTER#<name>`, `STATS#<name>`), per-project ones as `<name>#`. */
+  sequences: readonly string[];
+}

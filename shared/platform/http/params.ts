@@ -94,3 +94,6 @@ export function parseParams<S extends z.ZodType>(schema: S, raw: Record<string, 
   });
   throw new ParamError([...new Set(messages)].join(', '));
 }
+
+/** `:id` of a project or group: a numeric id or a URL-encoded full path. */
+export const idParam = { id: required(p.string()) };

@@ -43,7 +43,7 @@ function humanName(namespace: Namespace, ctx: ProjectContext): string {
 }
 
 function basics(project: Project, namespace: Namespace, ctx: ProjectContext) {
-  const pathWithNamespace = `${namespace.fullPath}/${project.path}`;
+  const pathWithNamespace = projectFullPath(namespace, project);
   return {
     id: project.id,
     description: project.description,
@@ -178,3 +178,7 @@ export async function presentProject(subject: ProjectSubject, viewer: User | nul
   return (await presentProjects([subject], viewer, options))[0];
 }
 
+/** A project's full path, `namespace/project` (GitLab's `path_with_namespace`). */
+export function projectFullPath(namespace: { fullPath: string }, project: { path: string }): string {
+  return `${namespace.fullPath}/${project.path}`;
+}

@@ -3,7 +3,7 @@
  * and only here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
  */
 import { createHash } from 'node:crypto';
-import { pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
+import { type KeySpace, pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
 
 export const projectKeys = {
   project: (id: number): Key => ({ PK: `PROJECT#${id}`, SK: 'PROJECT' }),
@@ -55,3 +55,15 @@ export const projectCollections = {
   /** Everything stored in a project's partition (used to delete a project completely). */
   projectPartition: (projectId: number) => tableCollection(`PROJECT#${projectId}`, ''),
 } as const;
+
+/** The prefixes this feature's items occupy (checked against every other feature's by a test). */
+export const keySpace: KeySpace = {
+  partitions: ['PROJECT#', 'UNIQUE#PROJECT_NAME#'],
+  sortKeys: { 'PROJECT#': ['PROJECT', 'STAR#', 'SHARE#', 'UPLOAD#', 'EVENT#'] },
+  indexPartitions: {
+    GSI1: ['PROJECTS', 'USER_STARS#', 'GROUP_SHARES#', 'USER_EVENTS#'],
+    GSI2: ['PROJECTS#'],
+    GSI3: ['NAMESPACE_PROJECTS#'],
+  },
+  sequences: ['projects', 'events'],
+};

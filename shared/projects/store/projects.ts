@@ -4,12 +4,12 @@
  * responses (`star_count`, `forks_count`, `open_issues_count`) live on the item and change only
  * by atomic `ADD` inside the transaction that changes what they count.
  */
-import { config } from '../../platform/config';
 import { getItem, isId, type Item } from '../../platform/dynamo/query';
 import { markDeleting } from '../../platform/dynamo/conditional';
 import { projectIndexKeys, projectKeys } from './keys';
 import { namespaceKeys, type Visibility } from '../../groups';
 import { entityFields, isLive } from '../../platform/dynamo/items';
+import { tableName } from '../../platform/dynamo/client';
 
 export interface ProjectShare {
   groupId: number;
@@ -58,7 +58,6 @@ export interface Project extends ProjectSettings {
   deleting?: boolean;
 }
 
-const table = () => config().tableName;
 
 export function projectToItem(project: Project): Item {
   return {
@@ -88,7 +87,7 @@ export async function findProjectInNamespace(namespaceId: number, path: string):
 /** Adds `delta` to a counter attribute of a project (stars, forks, open issues), atomically. */
 export const projectCounterUpdate = (projectId: number, counter: 'starCount' | 'forksCount' | 'openIssuesCount', delta: number) => ({
   Update: {
-    TableName: table(),
+    TableName: tableName(),
     Key: projectKeys.project(projectId),
     UpdateExpression: 'ADD #counter :delta',
     ConditionExpression: 'attribute_exists(PK)',

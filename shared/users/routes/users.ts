@@ -1,8 +1,7 @@
 /** Users: list, read, create, modify, delete, block/unblock, current user, feeds, activities. */
 import { z } from 'zod';
 import { authorize, can } from '../../auth';
-import { canReadEvent } from '../../projects';
-import { eventFromItem, projectCollections, readableProjects, presentEvent } from '../../projects';
+import { canReadEvent, eventFromItem, projectCollections, readableProjects, presentEvent } from '../../projects';
 import { userCollections } from '../store/keys';
 import { findUserOrNotFound } from '../finders';
 import { createUser, deleteUser, listUsers, setUserState, updateUser } from '../users';

@@ -4,14 +4,13 @@
  * while the user is live. Each item lists the claims it owns in `ownedKeys`, which is also how
  * deleting the user finds them.
  */
-import { config } from '../../platform/config';
 import type { Key } from '../../platform/dynamo/keys';
 import { getItem, type Item } from '../../platform/dynamo/query';
 import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
 import { putClaim } from '../../platform/dynamo/items';
 import { userIsLive } from './users';
+import { tableName } from '../../platform/dynamo/client';
 
-const table = () => config().tableName;
 
 export type ChildInsertResult = 'created' | 'user_gone' | 'claim_taken';
 
@@ -22,7 +21,7 @@ export async function insertChild(userId: number, key: Key, item: Item, claimKey
       userIsLive(userId),
       {
         Put: {
-          TableName: table(),
+          TableName: tableName(),
           Item: { ...item, ...key, ownedKeys: claimKeys },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
@@ -43,8 +42,8 @@ export async function deleteChild(key: Key): Promise<Item | undefined> {
   const owned = (item.ownedKeys as Key[] | undefined) ?? [];
   try {
     await transactWrite([
-      { Delete: { TableName: table(), Key: key, ConditionExpression: 'attribute_exists(PK)' } },
-      ...owned.map((claim) => ({ Delete: { TableName: table(), Key: claim } })),
+      { Delete: { TableName: tableName(), Key: key, ConditionExpression: 'attribute_exists(PK)' } },
+      ...owned.map((claim) => ({ Delete: { TableName: tableName(), Key: claim } })),
     ]);
   } catch (error) {
     if (error instanceof TransactionConditionFailed) return undefined; // deleted concurrently

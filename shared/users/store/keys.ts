@@ -2,7 +2,7 @@
  * The users feature's keys: every key, index attribute and collection of its items is built here,
  * and only here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
  */
-import { pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
+import { type KeySpace, pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
 
 export const userKeys = {
 
@@ -46,3 +46,11 @@ export const userCollections = {
   userPartition: (userId: number) => tableCollection(`USER#${userId}`, ''),
   sshKeyById: (keyId: number) => indexCollection('GSI1', `SSHKEY#${keyId}`),
 } as const;
+
+/** The prefixes this feature's items occupy (checked against every other feature's by a test). */
+export const keySpace: KeySpace = {
+  partitions: ['USER#', 'TOKEN_DIGEST#', 'UNIQUE#EMAIL#', 'UNIQUE#SSH_FINGERPRINT#', 'UNIQUE#IDENTITY#', 'STATS#USERS'],
+  sortKeys: { 'USER#': ['USER', 'SSHKEY#', 'EMAIL#', 'TOKEN#'] },
+  indexPartitions: { GSI1: ['USERS', 'SSHKEY#'], GSI2: ['USERS#'], GSI3: ['USER_ACTIVITY'] },
+  sequences: ['users', 'ssh_keys', 'emails', 'access_tokens'],
+};

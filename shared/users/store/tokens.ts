@@ -6,9 +6,8 @@
 import type { Scope } from '../../platform/http/context';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomBytes } from 'node:crypto';
-import { config } from '../../platform/config';
 import { getMany } from '../../platform/dynamo/batch';
-import { db } from '../../platform/dynamo/client';
+import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { nextId } from '../../platform/dynamo/counters';
 import { userCollections, userKeys } from './keys';
@@ -33,7 +32,6 @@ export interface AccessToken {
   digest: string;
 }
 
-const table = () => config().tableName;
 
 /** SHA-256 hex digest of a token secret: what is stored and looked up. */
 export const digestToken = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
@@ -85,7 +83,7 @@ export async function revokeToken(userId: number, tokenId: number): Promise<Acce
   const result = await ifConditionHolds(
     db().send(
       new UpdateCommand({
-        TableName: table(),
+        TableName: tableName(),
         Key: userKeys.token(userId, tokenId),
         UpdateExpression: 'SET revoked = :true',
         ConditionExpression: 'attribute_exists(PK)',

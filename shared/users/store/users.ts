@@ -5,8 +5,7 @@
  * every update is conditioned on the version it read, so two racing writers can't both win.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../platform/config';
-import { db } from '../../platform/dynamo/client';
+import { db, tableName } from '../../platform/dynamo/client';
 import { getItem, isId, type Item } from '../../platform/dynamo/query';
 import { ifConditionHolds, markDeleting } from '../../platform/dynamo/conditional';
 import { keys, type Key } from '../../platform/dynamo/keys';
@@ -61,7 +60,6 @@ export interface User {
 }
 
 const STATS = 'USERS';
-const table = () => config().tableName;
 
 export function userToItem(user: User): Item {
   return {
@@ -118,7 +116,7 @@ const statsUpdate = (changes: Record<string, number>) => {
   });
   return {
     Update: {
-      TableName: table(),
+      TableName: tableName(),
       Key: keys.stats(STATS),
       UpdateExpression: `ADD ${parts.join(', ')}`,
       ExpressionAttributeNames: names,
@@ -146,10 +144,10 @@ export function userClaims(user: User): Array<{ key: Key; field: string }> {
  */
 export async function insertUser(user: User): Promise<void> {
   await transactWrite([
-    { Put: { TableName: table(), Item: userToItem(user), ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { TableName: tableName(), Item: userToItem(user), ConditionExpression: 'attribute_not_exists(PK)' } },
     {
       Put: {
-        TableName: table(),
+        TableName: tableName(),
         Item: namespaceToItem(
           personalNamespace({ id: user.namespaceId, username: user.username, ownerId: user.id, createdAt: user.createdAt }),
         ),
@@ -176,7 +174,7 @@ export async function replaceUser(previous: User, next: User): Promise<void> {
     ...added.map(({ key }) => putClaim(key, { userId: next.id, namespaceId: next.namespaceId })),
     {
       Put: {
-        TableName: table(),
+        TableName: tableName(),
         Item: userToItem({ ...next, version: previous.version + 1 }),
         ConditionExpression: '#version = :version AND attribute_not_exists(deleting)',
         ExpressionAttributeNames: { '#version': 'version' },
@@ -188,7 +186,7 @@ export async function replaceUser(previous: User, next: User): Promise<void> {
       ? [
           {
             Update: {
-              TableName: table(),
+              TableName: tableName(),
               Key: namespaceKeys.namespace(next.namespaceId),
               UpdateExpression: 'SET #name = :path, #path = :path, fullPath = :path',
               ExpressionAttributeNames: { '#name': 'name', '#path': 'path' },
@@ -218,9 +216,9 @@ export async function markUserDeleting(id: number): Promise<boolean> {
  */
 export async function removeUser(user: User): Promise<void> {
   await transactWrite([
-    { Delete: { TableName: table(), Key: userKeys.user(user.id), ConditionExpression: 'attribute_exists(PK)' } },
-    { Delete: { TableName: table(), Key: namespaceKeys.namespace(user.namespaceId) } },
-    ...userClaims(user).map(({ key }) => ({ Delete: { TableName: table(), Key: key } })),
+    { Delete: { TableName: tableName(), Key: userKeys.user(user.id), ConditionExpression: 'attribute_exists(PK)' } },
+    { Delete: { TableName: tableName(), Key: namespaceKeys.namespace(user.namespaceId) } },
+    ...userClaims(user).map(({ key }) => ({ Delete: { TableName: tableName(), Key: key } })),
     statsUpdate({ all: -1, [user.state]: -1 }),
   ]);
 }
@@ -240,7 +238,7 @@ export async function recordActivity(user: User, day: string): Promise<void> {
   await ifConditionHolds(
     db().send(
       new UpdateCommand({
-        TableName: table(),
+        TableName: tableName(),
         Key: userKeys.user(user.id),
         UpdateExpression: 'SET lastActivityOn = :day, GSI3PK = :gsi3pk, GSI3SK = :gsi3sk',
         ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(lastActivityOn) OR lastActivityOn <> :day)',

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { keySpace as auth } from '../../shared/auth/store/keys';
+import { keySpace as groups } from '../../shared/groups/store/keys';
+import { keySpace as hooks } from '../../shared/hooks/store/keys';
+import { keySpace as issues } from '../../shared/issues/store/keys';
+import type { KeySpace } from '../../shared/platform/dynamo/keys';
+import { keySpace as projects } from '../../shared/projects/store/keys';
+import { keySpace as users } from '../../shared/users/store/keys';
+
+const features: Record<string, KeySpace> = { users, groups, auth, projects, hooks, issues };
+
+/** Two prefixes collide when one could start a key the other starts too. */
+const collide = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);
+
+/** Every pair of (feature, value) from two different features of one list each. */
+function crossPairs(lists: Record<string, readonly string[]>): Array<[string, string, string, string]> {
+  const entries = Object.entries(lists);
+  return entries.flatMap(([f1, a], i) => entries.slice(i + 1).flatMap(([f2, b]) => a.flatMap((x) => b.map((y) => [f1, x, f2, y] as [string, string, string, string]))));
+}
+
+const collisions = (lists: Record<string, readonly string[]>) =>
+  crossPairs(lists)
+    .filter(([, x, , y]) => collide(x, y))
+    .map(([f1, x, f2, y]) => `${f1} ${x} ~ ${f2} ${y}`);
+
+const by = <T>(pick: (space: KeySpace) => T) => Object.fromEntries(Object.entries(features).map(([name, space]) => [name, pick(space)]));
+
+describe('key spaces of the features', () => {
+  it('no two features own partitions that share a prefix', () => {
+    expect(collisions(by((s) => s.partitions))).toEqual([]);
+  });
+
+  it('no two features put items under the same sort-key prefix of a partition', () => {
+    const partitions = [...new Set(Object.values(features).flatMap((s) => Object.keys(s.sortKeys)))];
+    for (const partition of partitions) {
+      expect(collisions(by((s) => s.sortKeys[partition] ?? [])), partition).toEqual([]);
+    }
+  });
+
+  it('every sort-key prefix lives under a partition some feature owns', () => {
+    const owned = Object.values(features).flatMap((s) => s.partitions);
+    const used = Object.values(features).flatMap((s) => Object.keys(s.sortKeys));
+    expect(used.filter((partition) => !owned.includes(partition))).toEqual([]);
+  });
+
+  it('no two features write the same partition prefix to an index', () => {
+    for (const index of ['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5', 'GSI6'] as const) {
+      expect(collisions(by((s) => s.indexPartitions[index] ?? [])), index).toEqual([]);
+    }
+  });
+
+  it('no two features share an id sequence', () => {
+    const names = by((s) => s.sequences);
+    const pairs = crossPairs(names).filter(([, x, , y]) => x === y || (x.endsWith('#') && y.startsWith(x)) || (y.endsWith('#') && x.startsWith(y)));
+    expect(pairs).toEqual([]);
+  });
+
+  it('detects a collision (the check itself can fail)', () => {
+    expect(collisions({ a: ['PROJECT#'], b: ['PROJECT#1'] })).toEqual(['a PROJECT# ~ b PROJECT#1']);
+  });
+});
