@@ -20,7 +20,31 @@ export interface Config {
   serviceName: string;
   /** `MAX_BODY_BYTES`: the largest request body accepted (413 above); API Gateway's own limit is 10 MB. */
   maxBodyBytes: number;
+  /** `SSH_HOST`: the host of `ssh_url_to_repo`; the host of `externalUrl` otherwise. */
+  sshHost: string;
+  /** `MAX_UPLOAD_BYTES`: the largest uploaded file (413 above); 4 MiB, under Lambda's 6 MB payload once base64-encoded. */
+  maxUploadBytes: number;
+  /** `LIST_COUNT_LIMIT`: items a filtered list reads past the page to compute `X-Total`. */
+  listCountLimit: number;
+  /** `PROJECT_SORT_LIMIT`: most projects a list sorts in memory for an `order_by` no index serves. */
+  projectSortLimit: number;
+  /** `GROUP_SORT_LIMIT`: most groups `GET /groups` sorts in memory by name or path. */
+  groupSortLimit: number;
+  /** `GROUP_ISSUES_PROJECT_LIMIT`: most projects `GET /groups/:id/issues` merges. */
+  groupIssuesProjectLimit: number;
+  /** `HOOKS_ALLOW_LOCAL_NETWORK`: whether webhooks may target loopback and private addresses (local runtime only). */
+  hooksAllowLocalNetwork: boolean;
+  /** `SECRET_BOX_KEY`: key material of the secret box, where it is given directly (local runtime). */
+  secretBoxKey: string | undefined;
+  /** `SECRET_BOX_KEY_SECRET_ARN`: the Secrets Manager secret holding it (deployed). */
+  secretBoxKeySecretArn: string | undefined;
 }
+
+/** A positive number from the environment, or the default. */
+const positive = (value: string | undefined, fallback: number) => {
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n > 0 ? n : fallback;
+};
 
 /** Log levels, least severe first. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -37,7 +61,16 @@ export function config(): Config {
     revision: process.env.APP_REVISION ?? 'unknown',
     logLevel: (['debug', 'info', 'warn', 'error'] as const).find((level) => level === process.env.LOG_LEVEL?.toLowerCase()) ?? 'info',
     serviceName: process.env.SERVICE_NAME || process.env.POWERTOOLS_SERVICE_NAME || 'project-hosting',
-    maxBodyBytes: Number(process.env.MAX_BODY_BYTES) > 0 ? Number(process.env.MAX_BODY_BYTES) : 10 * 1024 * 1024,
+    maxBodyBytes: positive(process.env.MAX_BODY_BYTES, 10 * 1024 * 1024),
+    sshHost: process.env.SSH_HOST || new URL(process.env.EXTERNAL_URL ?? 'http://localhost:3000').hostname,
+    maxUploadBytes: positive(process.env.MAX_UPLOAD_BYTES, 4 * 1024 * 1024),
+    listCountLimit: positive(process.env.LIST_COUNT_LIMIT, 1000),
+    projectSortLimit: positive(process.env.PROJECT_SORT_LIMIT, 5000),
+    groupSortLimit: positive(process.env.GROUP_SORT_LIMIT, 5000),
+    groupIssuesProjectLimit: positive(process.env.GROUP_ISSUES_PROJECT_LIMIT, 100),
+    hooksAllowLocalNetwork: process.env.HOOKS_ALLOW_LOCAL_NETWORK === 'true',
+    secretBoxKey: process.env.SECRET_BOX_KEY || undefined,
+    secretBoxKeySecretArn: process.env.SECRET_BOX_KEY_SECRET_ARN || undefined,
   };
   return cached;
 }

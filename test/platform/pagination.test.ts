@@ -341,6 +341,7 @@ describe('paginate over a DynamoDB Query', () => {
   it('without a maintained total, stops counting past LIST_COUNT_LIMIT and leaves X-Total and rel="last" out', async () => {
     // Prepare
     process.env.LIST_COUNT_LIMIT = '1';
+    resetConfig();
 
     // Act
     let page;
@@ -348,6 +349,7 @@ describe('paginate over a DynamoDB Query', () => {
       page = await paginate({ page: 1, per_page: 2 }, link, source);
     } finally {
       delete process.env.LIST_COUNT_LIMIT;
+      resetConfig();
     }
 
     // Assess

@@ -5,6 +5,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureKeyFile, openSecret, resetSecretBox, SecretBoxConfigError, SecretBoxOpenError, sealSecret } from '../../shared/platform/crypto/secret-box';
+import { resetConfig } from '../../shared/platform/config';
 
 const secretsMock = mockClient(SecretsManagerClient);
 const ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:SecretBoxKey-abc';
@@ -14,6 +15,7 @@ const saved = { key: process.env.SECRET_BOX_KEY, arn: process.env.SECRET_BOX_KEY
 function setEnv(name: string, value: string | undefined): void {
   if (value === undefined) delete process.env[name];
   else process.env[name] = value;
+  resetConfig();
 }
 
 beforeEach(() => {
@@ -88,7 +90,7 @@ describe('sealSecret / openSecret', () => {
   it('refuses a value sealed under another key', async () => {
     // Prepare
     const sealed = await sealSecret('for key A');
-    process.env.SECRET_BOX_KEY = 'another-key-material';
+    setEnv('SECRET_BOX_KEY', 'another-key-material');
     // Act / Assess
     await expect(openSecret(sealed)).rejects.toThrow(/wrong key or altered data/);
   });
@@ -99,7 +101,7 @@ describe('sealSecret / openSecret', () => {
 
   it('uses the SHA-256 of SECRET_BOX_KEY whatever its form, so any string is usable key material', async () => {
     // Prepare
-    process.env.SECRET_BOX_KEY = 'short';
+    setEnv('SECRET_BOX_KEY', 'short');
     // Act / Assess
     expect(await openSecret(await sealSecret('x'))).toBe('x');
   });
@@ -187,11 +189,11 @@ describe('ensureKeyFile', () => {
     // Prepare
     const path = join(dir, 'secret-box.key');
     const first = await ensureKeyFile(path);
-    process.env.SECRET_BOX_KEY = first;
+    setEnv('SECRET_BOX_KEY', first);
     const sealed = await sealSecret('survives restarts');
     // Act
     const again = await ensureKeyFile(path);
-    process.env.SECRET_BOX_KEY = again;
+    setEnv('SECRET_BOX_KEY', again);
     // Assess
     expect(again).toBe(first);
     expect(await openSecret(sealed)).toBe('survives restarts');

@@ -16,6 +16,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { config } from '../config';
 
 const VERSION = 'v1';
 const ALGORITHM = 'aes-256-gcm';
@@ -57,9 +58,9 @@ async function fetchSecretKey(secretArn: string): Promise<Buffer> {
 
 /** Internal: the AES key for the current configuration. */
 async function currentKey(): Promise<Buffer> {
-  const material = process.env.SECRET_BOX_KEY;
+  const material = config().secretBoxKey;
   if (material) return deriveKey(material);
-  const secretArn = process.env.SECRET_BOX_KEY_SECRET_ARN;
+  const secretArn = config().secretBoxKeySecretArn;
   if (secretArn) {
     secretKey ??= fetchSecretKey(secretArn).catch((error: unknown) => {
       secretKey = undefined;

@@ -3,6 +3,7 @@ import type { Collection } from '../dynamo/keys';
 import { positionOf, queryCollection, type Item } from '../dynamo/query';
 import { ParamError } from './errors';
 import { p } from './params';
+import { config } from '../config';
 
 /** GitLab's `use :pagination`: spread into a route's parameter schema. */
 export const paginationParams = {
@@ -18,7 +19,7 @@ const MAX_QUERY_PAGE = 1000;
  * count the rest (GitLab likewise stops counting at 10,000). Bounded, so the cost of a page
  * never grows with the collection; past it `X-Total` is left out.
  */
-const countLimit = () => Number(process.env.LIST_COUNT_LIMIT ?? 1000);
+const countLimit = () => config().listCountLimit;
 export const MAX_PER_PAGE = 100;
 
 export type PaginationParams = { page: number; per_page: number; pagination?: 'offset' | 'keyset'; cursor?: string };
