@@ -14,7 +14,8 @@ const serve = apiHandler('web', routes.web);
 export async function handler(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
   if (!isUploadAddress(event)) {
     const requestId = event.requestContext?.requestId || context.awsRequestId;
-    return jsonResponse(404, { error: '404 Not Found' }, requestId ? { 'X-Request-Id': requestId } : {});
+    const notFound = jsonResponse(404, { error: '404 Not Found' }, requestId ? { 'X-Request-Id': requestId } : {});
+    return event.httpMethod === 'HEAD' ? { ...notFound, body: '' } : notFound;
   }
   return serve(event, context as Parameters<typeof serve>[1]);
 }

@@ -2,5 +2,6 @@
 export const catalog = {
   meta: [
     'GET /version',
+    'GET /openapi.json',
   ],
 } as const;

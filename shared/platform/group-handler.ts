@@ -24,6 +24,8 @@ export interface GroupDeclaration<Key extends string> {
  * user model: who the caller is, is decided by the `authentication` middlewares the composition
  * root passes (`functions/api.ts`), which set `context.auth`.
  *
+ * `HEAD` requests run the GET route and answer its status and headers without the body.
+ *
  * Middleware order (before: top to bottom; errors: bottom to top):
  * request id + access log → error shaping → header normalisation → route → JSON body →
  * parameters → authentication → handler.
@@ -63,7 +65,12 @@ export function createGroupHandler<Key extends string>(
     .use(jsonBody())
     .use(collectParams());
   for (const middleware of authentication) handler.use(middleware);
-  return handler.handler(dispatch);
+  const serve = handler.handler(dispatch);
+  // HEAD is answered as GET with the same status and headers and no body (error answers included).
+  return async (event: APIGatewayProxyEvent, context: ApiContext): Promise<APIGatewayProxyResult> => {
+    const result = await serve(event, context);
+    return event.httpMethod === 'HEAD' ? { ...result, body: '', isBase64Encoded: false } : result;
+  };
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { api, baseUrl, rootToken } from '../support/api';
+import { createToken, createUser, ownedProject } from '../support/fixtures';
 
 describe('runtime', () => {
   it('answers an unknown route with 404 {"error":"404 Not Found"}', async () => {
@@ -100,5 +101,68 @@ describe('runtime', () => {
     // Assert
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: 'id is invalid' });
+  });
+
+  describe('HEAD', () => {
+    it('answers HEAD on a list as GET does, with its paging headers and no body', async () => {
+      // Prepare
+      const { owner } = await ownedProject('private');
+      const get = await api('/projects', { token: owner.token, query: { owned: true } });
+
+      // Act
+      const head = await api('/projects', { method: 'HEAD', token: owner.token, query: { owned: true } });
+
+      // Assess
+      expect(head.status).toBe(200);
+      expect(head.body).toBe('');
+      for (const name of ['x-total', 'x-per-page', 'x-page', 'content-type']) expect(head.headers.get(name), name).toBe(get.headers.get(name));
+    });
+
+    it('answers HEAD on one project 200, on a project the caller may not see 404, both without a body', async () => {
+      // Prepare
+      const project = await ownedProject('private');
+      const stranger = await createUser();
+
+      // Act
+      const own = await api(`/projects/${project.id}`, { method: 'HEAD', token: rootToken() });
+      const hidden = await api(`/projects/${project.id}`, { method: 'HEAD', token: stranger.token });
+
+      // Assess
+      expect([own.status, own.body]).toEqual([200, '']);
+      expect([hidden.status, hidden.body]).toEqual([404, '']);
+    });
+
+    it('accepts a read_user token on HEAD of the users routes, as on GET', async () => {
+      // Prepare
+      const user = await createUser();
+      const token = await createToken(user.id, ['read_user']);
+
+      // Act
+      const head = await api('/user', { method: 'HEAD', token });
+      const write = await api('/projects', { method: 'HEAD', token });
+
+      // Assess
+      expect(head.status).toBe(200);
+      expect(write.status).toBe(403);
+    });
+
+    it('answers HEAD on an unknown route 404', async () => {
+      // Act
+      const response = await api('/this/route/does/not/exist', { method: 'HEAD', token: rootToken() });
+
+      // Assess
+      expect(response.status).toBe(404);
+    });
+  });
+
+  it('serves the OpenAPI document to anyone at GET /openapi.json, covering its own route', async () => {
+    // Act
+    const response = await api<{ openapi: string; paths: Record<string, Record<string, unknown>> }>('/openapi.json');
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(response.body.paths['/api/v4/openapi.json'] ?? {})).toContain('get');
+    expect(Object.keys(response.body.paths).length).toBeGreaterThan(50);
   });
 });

@@ -1,4 +1,11 @@
-/** Service metadata: `GET /version`, as GitLab answers it (authentication required). */
+/**
+ * Service metadata: `GET /version`, as GitLab answers it (authentication required), and
+ * `GET /openapi.json`, the API's OpenAPI document (anyone may read it).
+ *
+ * The document is the generated `openapi.json` at the repository root (`npm run openapi`, checked
+ * up to date by a unit test), bundled into this function by esbuild; it is imported on the first
+ * request for it, so the meta function's cold start does not parse it.
+ */
 import { config } from '../../platform/config';
 import { ok } from '../../platform/http/response';
 import { noParams, route, type RoutesOf } from '../../platform/http/route';
@@ -9,6 +16,11 @@ export const routes = {
     'GET /version': route({
       params: noParams,
       handler: async () => ok({ version: config().version, revision: config().revision }),
+    }),
+    'GET /openapi.json': route({
+      params: noParams,
+      anonymous: true,
+      handler: async () => ok((await import('../../../openapi.json', { with: { type: 'json' } })).default),
     }),
   } satisfies RoutesOf<typeof catalog.meta>,
 };
