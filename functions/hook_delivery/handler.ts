@@ -3,6 +3,10 @@
  * `HookEvent` items, `HOOK_EVENT_STREAM_FILTER`); locally the stream poller of the runtime calls
  * it the same way. Each record is one event of one project, delivered to that project's hooks.
  *
+ * The composition root of delivery: the hooks feature delivers events of any kind; the features
+ * that write events give the payload builders of their kinds (today the issues feature's `issue`
+ * and `note`), and loading them registers how their events are stored, for reading the records.
+ *
  * A record whose delivery cannot even be attempted (the table could not be read) is reported in
  * `batchItemFailures`, so the stream retries it (and the records after it in its shard); a
  * receiver's failure is not a record failure. Records of other projects delivered in the same
@@ -11,11 +15,16 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { hookEventFromImage, type HookEvent } from '../../shared/hooks/store/hook-events';
+import { config } from '../../shared/platform/config';
 import { logger } from '../../shared/platform/logger';
-import { deliverHookEvent } from '../../shared/hooks/deliver';
+import { deliverHookEvent, type HookPayloadBuilders } from '../../shared/hooks/deliver';
+import { issueHookPayloads } from '../../shared/issues';
+
+/** The payload builders of every declared kind of hook event (one missing does not compile). */
+export const payloads: HookPayloadBuilders = { ...issueHookPayloads };
 
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
-  const allowLocalNetwork = process.env.HOOKS_ALLOW_LOCAL_NETWORK === 'true';
+  const allowLocalNetwork = config().hooksAllowLocalNetwork;
   // One project's events in order (open before close); projects in parallel, so a slow
   // receiver holds up only its own project's events.
   const byProject = new Map<number, Array<{ record: DynamoDBRecord; hookEvent: HookEvent }>>();
@@ -29,7 +38,7 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
     [...byProject.values()].map(async (entries) => {
       for (const { record, hookEvent } of entries) {
         try {
-          await deliverHookEvent(hookEvent, { allowLocalNetwork });
+          await deliverHookEvent(hookEvent, { allowLocalNetwork, payloads });
         } catch (error) {
           // The mapping retries from the earliest failure on: this record and those after it.
           logger.error('webhook event not delivered; the stream will retry it', { eventID: record.eventID, error });

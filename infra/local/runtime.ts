@@ -18,6 +18,7 @@ import { routeCatalog, type GroupName } from '../../shared/catalog';
 import { createApiServer, type ProxyHandler } from './api-gateway';
 import { startEngines, type Engines } from './engines';
 import type { StreamHandler } from './streams';
+import { resetConfig } from '../../shared/platform/config';
 
 export interface LocalRuntimeOptions {
   /** HTTP port on 127.0.0.1; 0 picks a free one (see `url`). */
@@ -58,7 +59,6 @@ function setDefault(name: string, value: string): void {
  * them; never on AWS. Resolves once the poller reads the stream's end; returns its stop.
  */
 async function startHookDelivery(): Promise<() => Promise<void>> {
-  setDefault('HOOKS_ALLOW_LOCAL_NETWORK', 'true');
   let handler: StreamHandler;
   try {
     ({ handler } = await import('../../functions/hook_delivery/handler'));
@@ -123,6 +123,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     setDefault('EXTERNAL_URL', url);
     setDefault('AWS_REGION', 'us-east-1');
     if (options.quiet) setDefault('LOG_LEVEL', 'warn');
+    // Hooks may target 127.0.0.1 here, so tests can receive them (read only where this runtime delivers).
+    setDefault('HOOKS_ALLOW_LOCAL_NETWORK', 'true');
 
     const local = usesLocalEngines();
     if (local) {
@@ -145,12 +147,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     }
 
     // Stored secrets (hook tokens) are sealed with a key kept beside the data, so that a
-    // restarted runtime still opens them (see shared/auth/secret-box.ts).
+    // restarted runtime still opens them (see shared/platform/crypto/secret-box.ts).
     if (!process.env.SECRET_BOX_KEY && !process.env.SECRET_BOX_KEY_SECRET_ARN) {
       process.env.SECRET_BOX_KEY = await ensureKeyFile(join(options.dataDir, 'secret-box.key'));
     }
 
-    // Dynamic imports, after the environment is final.
+    // Dynamic imports, after the environment is final (and read afresh: config() caches it).
+    resetConfig();
     for (const group of Object.keys(routeCatalog) as GroupName[]) {
       let module: { handler?: unknown };
       try {

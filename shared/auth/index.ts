@@ -1,5 +1,15 @@
 export { groupAccessFor, projectAccessFor, projectAccessForMany } from './access';
 export { authorize, can, type Ability } from './policy';
 export { ACCESS_LEVELS, GROUP_ACCESS_LEVELS, OWNER, PROJECT_ACCESS_LEVELS, isAdmin, type GroupSubject, type ProjectSubject } from './rules';
-export { isMembershipActive, membershipFromItem, putNewMembership, type Membership } from './store/memberships';
+export {
+  deleteMembership,
+  getMembership,
+  isMembershipActive,
+  membershipFromItem,
+  membershipsOf,
+  putNewMembership,
+  updateMembership,
+  userMemberships,
+  type Membership,
+} from './store/memberships';
 export { membershipCollections, membershipKeys, type MemberSource } from './store/keys';

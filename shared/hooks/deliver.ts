@@ -1,56 +1,102 @@
 /**
- * Delivers one webhook event to the project's hooks that subscribe to its kind (GitLab's
- * `WebHookService`): issues to hooks with `issues_events`, notes to hooks with `note_events`, and
- * those of confidential issues only to hooks that opted in with `confidential_issues_events` /
- * `confidential_note_events` (as `Confidential Issue Hook` / `Confidential Note Hook`), so a hook
- * does not leak to its receiver what the project's guests may not read.
- * The payload is built from the event's snapshot plus the names (users, labels, milestones) read
- * now; each hook gets its own request, with its secret token unsealed only for that request.
- * *
+ * Delivers one webhook event to the project's hooks that subscribe to it (GitLab's
+ * `WebHookService`). Delivery knows no kind of event: a registry of payload builders, one per
+ * kind, given by the composition root (`functions/hook_delivery/handler.ts`) and written by the
+ * feature that declares the kind, says which hook flag selects the hooks (e.g. `issues_events`,
+ * or `confidential_issues_events` for a confidential issue, so a hook does not leak to its
+ * receiver what the project's guests may not read), the `X-Gitlab-Event` it is sent as, and its
+ * JSON body. The payload is built from the event's snapshot plus the names (users, ...) read now;
+ * each hook gets its own request, with its secret token unsealed only for that request.
+ *
  * A receiver that fails (status, timeout, refused address) is logged and not retried, as GitLab
  * does for a single delivery; errors reading the table are thrown, so the stream retries.
  */
 import { createHash } from 'node:crypto';
+import { openSecret } from '../platform/crypto/secret-box';
 import { getMany } from '../platform/dynamo/batch';
-import type { HookEvent } from './store/hook-events';
-import { listHooks, openHookToken, type ProjectHook } from './store/hooks';
-import { userKeys, userFromItem, type User } from '../users';
-import { listLabels, listMilestones } from '../issues';
-import { getNamespace } from '../groups';
-import { getProject } from '../projects';
 import { logger } from '../platform/logger';
-import { hookHeaders, issueHookPayload, noteHookPayload, type HookContext } from './presenters/webhooks';
+import { userKeys, userFromItem, type User } from '../users';
+import { getNamespace, type Namespace } from '../groups';
+import { getProject, type Project } from '../projects';
+import type { HookEvent, HookEventFields, HookEventKind, HookEventOf } from './store/hook-events';
+import { listHooks, type HookTriggers, type ProjectHook } from './store/hooks';
+import { hookHeaders } from './presenters/webhooks';
 import { sendHook, type HookDeliveryResult } from './send';
+
+/** A hook flag that selects the hooks of a kind of event (`issuesEvents`, `confidentialNoteEvents`, ...). */
+export type HookTrigger = Exclude<keyof HookTriggers, 'enableSslVerification'>;
+
+/** What delivery reads for every event, for its payload builder. */
+export interface HookDeliveryContext {
+  /** The event's project (not being deleted) and its namespace. */
+  project: Project;
+  namespace: Namespace;
+  /** Who made the change: the payload's `user`. */
+  actor: User;
+  /** The actor and the users the builder asked for ({@link HookPayloadBuilder.userIds}), by id; deleted ones are missing. */
+  users: Map<number, User>;
+}
+
+/**
+ * How the events of one kind are delivered, declared by the feature that writes them.
+ *
+ * @example
+ * const ping: HookPayloadBuilder<PingEvent> = {
+ *   trigger: () => 'pushEvents',
+ *   eventName: () => 'Ping Hook',
+ *   build: (event, ctx) => ({ object_kind: 'ping', user_id: ctx.actor.id }),
+ * };
+ */
+export interface HookPayloadBuilder<E extends HookEventFields = HookEvent> {
+  /** The hook flag a hook must have on to receive `event`. */
+  trigger(event: E): HookTrigger;
+  /** `X-Gitlab-Event` of `event` (`Issue Hook`, `Confidential Note Hook`, ...). */
+  eventName(event: E): string;
+  /** Users the payload shows besides the actor (authors, assignees), read in one batch with the actor. */
+  userIds?(event: E): Iterable<number>;
+  /** The JSON body; it may read what else it shows (labels, ...). */
+  build(event: E, context: HookDeliveryContext): Record<string, unknown> | Promise<Record<string, unknown>>;
+}
+
+/** Payload builders by kind. */
+export type HookPayloadRegistry = Readonly<Record<string, HookPayloadBuilder>>;
+
+/**
+ * A builder for every declared kind (`HookEventKinds`), each typed for its kind: what the
+ * composition root wires, so a kind declared without its builder does not compile.
+ */
+export type HookPayloadBuilders = { readonly [K in HookEventKind]: HookPayloadBuilder<HookEventOf<K>> };
 
 export interface DeliveryOptions {
   /** Whether hooks may target loopback and private addresses (local runtime only). */
   allowLocalNetwork: boolean;
+  /** The payload builders of the kinds this delivery sends; an event of another kind is logged and dropped. */
+  payloads: HookPayloadRegistry;
 }
 
 /** What happened to each hook of the event, for logs and tests. */
 export type DeliveryReport = Array<{ hookId: number; result: HookDeliveryResult }>;
 
-/** Whether `hook` wants events of this kind (confidential ones only when it says so). */
-function wants(hook: ProjectHook, event: HookEvent): boolean {
-  const confidential = event.issue.confidential;
-  if (event.kind === 'issue') return confidential ? hook.confidentialIssuesEvents === true : hook.issuesEvents;
-  return confidential ? hook.confidentialNoteEvents === true : hook.noteEvents;
-}
-
 /**
  * Sends `event` to every hook of its project that wants it.
  *
  * @example
- * const report = await deliverHookEvent(hookEventFromImage(record.dynamodb.NewImage), { allowLocalNetwork: false });
+ * const report = await deliverHookEvent(hookEventFromImage(record.dynamodb.NewImage), { allowLocalNetwork: false, payloads });
  */
 export async function deliverHookEvent(event: HookEvent, options: DeliveryOptions): Promise<DeliveryReport> {
-  const hooks = (await listHooks(event.projectId)).filter((hook) => wants(hook, event));
+  const builder = Object.hasOwn(options.payloads, event.kind) ? options.payloads[event.kind] : undefined;
+  if (!builder) {
+    // Retrying would not help: this function was deployed without the kind's builder.
+    logger.error('no webhook payload builder for this kind of event; not delivered', { projectId: event.projectId, hookEventId: event.id, kind: event.kind });
+    return [];
+  }
+  const trigger = builder.trigger(event);
+  const hooks = (await listHooks(event.projectId)).filter((hook) => hook[trigger] === true);
   if (hooks.length === 0) return [];
-  const context = await contextOf(event);
+  const context = await contextOf(event, builder);
   if (!context) return []; // the project was deleted since
-  const payload =
-    event.kind === 'issue' ? issueHookPayload(context, event.issue, event.previous, event.action) : noteHookPayload(context, event.note, event.issue);
-  const body = JSON.stringify(payload);
+  const body = JSON.stringify(await builder.build(event, context));
+  const eventName = builder.eventName(event);
   // Stable across the stream's retries, so a receiver can drop a delivery it already took.
   const eventUuid = stableUuid(`hook-event:${event.projectId}:${event.id}`);
   return Promise.all(
@@ -59,12 +105,7 @@ export async function deliverHookEvent(event: HookEvent, options: DeliveryOption
       const result = await sendHook(
         {
           url: hook.url,
-          headers: hookHeaders(event.kind, {
-            token,
-            eventUuid,
-            webhookUuid: stableUuid(`hook:${hook.projectId}:${hook.id}`),
-            confidential: event.issue.confidential,
-          }),
+          headers: hookHeaders(eventName, { token, eventUuid, webhookUuid: stableUuid(`hook:${hook.projectId}:${hook.id}`) }),
           body,
           verifySsl: hook.enableSslVerification,
         },
@@ -78,34 +119,28 @@ export async function deliverHookEvent(event: HookEvent, options: DeliveryOption
   );
 }
 
+/** The hook's secret token in clear, for a delivery's `X-Gitlab-Token` header; `null` when none is set. */
+export async function openHookToken(hook: ProjectHook): Promise<string | null> {
+  return hook.tokenSealed ? openSecret(hook.tokenSealed) : null;
+}
+
 /** Internal: a UUID-formatted name digest (the same name always gives the same id). */
 function stableUuid(name: string): string {
   const hex = createHash('sha256').update(name).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** Internal: the project, its namespace and the names the payload shows, read in a few batches. */
-async function contextOf(event: HookEvent): Promise<HookContext | undefined> {
+/** Internal: the project, its namespace and the users the payload shows, read in a few requests. */
+async function contextOf(event: HookEvent, builder: HookPayloadBuilder): Promise<HookDeliveryContext | undefined> {
   const project = await getProject(event.projectId);
   if (!project || project.deleting) return undefined;
-  const previous = event.kind === 'issue' ? event.previous : null;
-  const userIds = new Set([event.actorId, event.issue.authorId, ...event.issue.assigneeIds, ...(previous?.assigneeIds ?? [])]);
-  if (event.kind === 'note') userIds.add(event.note.authorId);
-  const [namespace, userItems, labels, milestones] = await Promise.all([
+  const userIds = new Set([event.actorId, ...(builder.userIds?.(event) ?? [])]);
+  const [namespace, userItems] = await Promise.all([
     getNamespace(project.namespaceId),
     getMany([...userIds].map((id) => userKeys.user(id)), { consistent: false }),
-    listLabels(project.id),
-    listMilestones(project.id),
   ]);
   const users = new Map<number, User>(userItems.map((item) => [Number(item.id), userFromItem(item)]));
   const actor = users.get(event.actorId);
   if (!namespace || !actor) return undefined;
-  return {
-    project,
-    namespace,
-    actor,
-    users,
-    labels: new Map(labels.map((label) => [label.id, label])),
-    milestones: new Map(milestones.map((milestone) => [milestone.id, milestone])),
-  };
+  return { project, namespace, actor, users };
 }

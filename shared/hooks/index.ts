@@ -1,1 +1,13 @@
-export { prepareHookEvent } from './store/hook-events';
+export type { HookDeliveryContext, HookPayloadBuilder, HookPayloadBuilders, HookPayloadRegistry, HookTrigger } from './deliver';
+export { hookTime, projectHookAttrs, repositoryHookAttrs, userHookAttrs } from './presenters/webhooks';
+export {
+  HOOK_EVENT_MAX_BYTES,
+  prepareHookEvent,
+  registerHookEventForms,
+  type HookEvent,
+  type HookEventForm,
+  type HookEventKind,
+  type HookEventKinds,
+  type HookEventOf,
+  type NewHookEvent,
+} from './store/hook-events';

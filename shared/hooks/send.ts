@@ -235,7 +235,7 @@ function post(target: Target, pinned: { address: string; family: number }, reque
  *
  * @example
  * const result = await sendHook(
- *   { url: hook.url, headers: hookHeaders('issue', { eventUuid }), body, verifySsl: true },
+ *   { url: hook.url, headers: hookHeaders('Issue Hook', { eventUuid }), body, verifySsl: true },
  *   { allowLocalNetwork: false },
  * );
  * if (!result.ok) logger.warn('webhook failed', result);

@@ -106,24 +106,3 @@ export function formatEstimate(seconds: number): string | null {
 export function formatTotal(seconds: number): string | null {
   return seconds === 0 ? null : parts(seconds).join('');
 }
-
-/** What an issue (or MR) stores about time tracking; absent on records that never tracked time. */
-export interface TimeTracked {
-  timeEstimate?: number;
-  totalTimeSpent?: number;
-}
-
-/**
- * GitLab's `IssuableTimeStats` entity.
- * @example presentTimeStats({ timeEstimate: 12600 }); // { time_estimate: 12600, ..., human_time_estimate: '3h 30m' }
- */
-export function presentTimeStats(record: TimeTracked) {
-  const estimate = Number(record.timeEstimate ?? 0);
-  const spent = Number(record.totalTimeSpent ?? 0);
-  return {
-    time_estimate: estimate,
-    total_time_spent: spent,
-    human_time_estimate: formatEstimate(estimate),
-    human_total_time_spent: formatTotal(spent),
-  };
-}

@@ -1,1 +1,1 @@
-export { removeAllMembershipsOf } from './members';
+export { removeAllMembershipsOf } from './commands';

@@ -1,9 +1,17 @@
+/**
+ * The projects feature's public API: the only module other features import. What it exports is
+ * what they use (members, groups' and users' upper modules, hooks, issues); nothing here imports
+ * a feature above projects.
+ */
+export { deleteProject } from './commands/projects';
+export { unshareProject } from './commands/shares';
+export { unstarProject } from './commands/stars';
 export { findProjectOrNotFound } from './finders';
-export { presentEvent } from './presenters/events';
-export { presentProjects, projectFullPath, sshHost, webUrlOf } from './presenters/projects';
-export { listProjects, readableProjects } from './project-lists';
-export { deleteProject, unshareProject, unstarProject } from './projects';
-export { eventFromItem, prepareEvent, recordEvent, type NewEvent } from './store/events';
-export { getProject, projectCounterUpdate, projectFromItem, projectIsLive, type Project } from './store/projects';
-export { projectCollections, projectKeys } from './store/keys';
 export { canReadEvent } from './policy';
+export { presentEvent } from './presenters/events';
+export { projectFullPath } from './paths';
+export { presentProjects, sshHost, webUrlOf } from './presenters/projects';
+export { listProjects, projectList, readableProjects, type ProjectList } from './queries/project-lists';
+export { eventFromItem, prepareEvent, recordEvent, type NewEvent } from './store/events';
+export { projectCollections, projectKeys } from './store/keys';
+export { getProject, projectCounterUpdate, projectFromItem, projectIsLive, type Project } from './store/projects';

@@ -1,10 +1,15 @@
 /**
  * First-run bootstrap: the admin user `root` and an API token for it. Idempotent — run on every
  * local start and on every deployment (CloudFormation custom resource).
+ *
+ * An entry module of the feature (for `functions/bootstrap/handler.ts` and the local runtime,
+ * which import it by path), not exported by index.ts; it uses only the feature's own commands and
+ * store, none of the modules that reach up into projects or members.
  */
-import { findTokenBySecret, createToken } from './store/tokens';
+import { createAccessToken } from './commands/credentials';
+import { createUser, updateUser } from './commands/users';
+import { findTokenBySecret } from './store/tokens';
 import { findUserByUsername, getUser, type User } from './store/users';
-import { createUser, updateUser } from './users';
 
 export const ROOT_USERNAME = 'root';
 
@@ -38,7 +43,7 @@ export async function ensureRootUser(options: { token?: string; email?: string }
 }
 
 async function createRootToken(root: User, secret?: string): Promise<string> {
-  const result = await createToken(root.id, {
+  const result = await createAccessToken(root, {
     name: 'bootstrap',
     scopes: ['api', 'sudo'],
     impersonation: false,

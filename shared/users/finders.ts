@@ -1,9 +1,30 @@
-/** A user by id, or GitLab's `404 User Not Found`. */
+/**
+ * Finders: a user, or one of a user's credentials, or GitLab's `404 <Thing> Not Found` when there
+ * is none (a route calls them before its command or query).
+ */
 import { NotFoundError } from '../platform/http/errors';
+import { findSshKeyById, type SshKey } from './store/ssh-keys';
+import { getToken, type AccessToken } from './store/tokens';
 import { getUser, type User } from './store/users';
 
+/** A user by id, or `404 User Not Found`. */
 export async function findUserOrNotFound(id: number): Promise<User> {
   const user = await getUser(id);
   if (!user) throw new NotFoundError('User');
   return user;
+}
+
+/** An SSH key by its global id with its owner (`GET /keys/:id`), or `404 Key Not Found`. */
+export async function findSshKeyOrNotFound(keyId: number): Promise<{ key: SshKey; owner: User }> {
+  const key = await findSshKeyById(keyId);
+  const owner = key && (await getUser(key.userId));
+  if (!key || !owner) throw new NotFoundError('Key');
+  return { key, owner };
+}
+
+/** One of a user's impersonation tokens (never a personal one), or `404 Impersonation Token Not Found`. */
+export async function findImpersonationTokenOrNotFound(userId: number, tokenId: number): Promise<AccessToken> {
+  const token = await getToken(userId, tokenId);
+  if (!token || !token.impersonation) throw new NotFoundError('Impersonation Token');
+  return token;
 }

@@ -1,6 +1,5 @@
 export { authenticate, trackActivity } from './authenticate';
 export { findUserOrNotFound } from './finders';
 export { presentUserPublic } from './presenters/users';
-export type { AccessToken } from './store/tokens';
 export { getUser, userFromItem, userIsLive, type User } from './store/users';
 export { userKeys } from './store/keys';

@@ -2,14 +2,15 @@
  * The delivery function's batch handling: one project's events in order, projects independent,
  * and a record that cannot be delivered reported (with its sequence number) for the stream to
  * retry from there. Delivery itself is mocked here; it runs for real in
- * test/integration/hooks-delivery.test.ts.
+ * test/hooks/delivery.integration.test.ts (and with a made-up kind in test/hooks/deliver.test.ts).
  */
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { handler } from '../../functions/hook_delivery/handler';
+import { handler, payloads } from '../../functions/hook_delivery/handler';
 import type { HookEvent } from '../../shared/hooks/store/hook-events';
 import { deliverHookEvent } from '../../shared/hooks/deliver';
+import { resetConfig } from '../../shared/platform/config';
 import { issueRecord } from '../support/records';
 
 vi.mock('../../shared/hooks/deliver', () => ({ deliverHookEvent: vi.fn() }));
@@ -25,11 +26,13 @@ const savedAllow = process.env.HOOKS_ALLOW_LOCAL_NETWORK;
 afterAll(() => {
   if (savedAllow === undefined) delete process.env.HOOKS_ALLOW_LOCAL_NETWORK;
   else process.env.HOOKS_ALLOW_LOCAL_NETWORK = savedAllow;
+  resetConfig();
 });
 
 beforeEach(() => {
   // As deployed (the local runtime of the integration tests allows the local network).
   process.env.HOOKS_ALLOW_LOCAL_NETWORK = 'false';
+  resetConfig();
   deliver.mockReset();
   vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
 });
@@ -50,7 +53,7 @@ describe('hook delivery handler', () => {
     expect(order.indexOf(1)).toBeLessThan(order.indexOf(3));
     expect(order.indexOf(2)).toBeLessThan(order.indexOf(4));
     expect(order.indexOf(4)).toBeLessThan(order.indexOf(1)); // project 2 went ahead
-    expect(deliver).toHaveBeenCalledWith(expect.objectContaining({ id: 1, kind: 'issue', action: 'open' }), { allowLocalNetwork: false });
+    expect(deliver).toHaveBeenCalledWith(expect.objectContaining({ id: 1, kind: 'issue', action: 'open' }), { allowLocalNetwork: false, payloads });
   });
 
   it("reports a project's first undeliverable record and stops that project there, not the others", async () => {

@@ -1,11 +1,14 @@
 /**
- * The webhook outbox item: what a write stores (the previous issue as a diff, bounded size) and
- * what the delivery function reads back from the stream image.
+ * The webhook outbox item: what a write stores and what the delivery function reads back from the
+ * stream image. The outbox stores each kind as the kind's registered form says (a kind of its own
+ * here), and as given without one; the issues feature's forms (`shared/issues/webhooks/events.ts`,
+ * registered by importing it) store the previous issue as a diff, within a bounded size.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { describe, expect, it } from 'vitest';
-import { hookEventFromImage, prepareHookEvent } from '../../shared/hooks/store/hook-events';
+import { describe, expect, it, vi } from 'vitest';
+import { hookEventFromImage, prepareHookEvent, registerHookEventForms, type HookEvent, type NewHookEvent } from '../../shared/hooks/store/hook-events';
+import '../../shared/issues/webhooks/events';
 import type { Issue } from '../../shared/issues/store/issues';
 import { hookKeys } from '../../shared/hooks/store/keys';
 import { useMockedTable } from '../support/mocked-table';
@@ -51,5 +54,45 @@ describe('prepareHookEvent', () => {
     expect(put.Put.Item.issue).toMatchObject({ description: null, title: 'Crash' });
     expect(put.Put.Item.note).toMatchObject({ body: note.body });
     expect(Buffer.byteLength(JSON.stringify(put.Put.Item))).toBeLessThan(400_000);
+  });
+});
+
+describe('the outbox, for any kind', () => {
+  /** An event of a kind no feature declares (the outbox is typed for the declared ones only). */
+  const ping = (kind: string) => ({ projectId: 5, actorId: 2, kind, action: 'ping', message: 'hello' }) as unknown as NewHookEvent;
+
+  it('stores a kind with a registered form as the form says, and reads it back through it', async () => {
+    // Prepare
+    ddbMock.on(UpdateCommand).resolves({ Attributes: { value: 11 } });
+    registerHookEventForms({
+      shout: {
+        toStored: (event) => ({ ...event, message: String(event.message).toUpperCase(), shouted: true }),
+        fromStored: ({ shouted: _shouted, ...stored }: HookEvent) => ({ ...stored, message: String(stored.message).toLowerCase() }),
+      },
+    });
+
+    // Act
+    const { event, put } = await prepareHookEvent(ping('shout'));
+
+    // Assess
+    expect(put.Put.Item).toMatchObject({ ...hookKeys.hookEvent(5, 11), type: 'HookEvent', kind: 'shout', message: 'HELLO', shouted: true });
+    expect(hookEventFromImage(image(put.Put.Item))).toEqual(event);
+  });
+
+  it('stores a kind without a registered form as given, and reads it back as stored', async () => {
+    // Prepare
+    ddbMock.on(UpdateCommand).resolves({ Attributes: { value: 12 } });
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+
+    // Act
+    const { event, put } = await prepareHookEvent(ping('whisper'));
+
+    // Assess
+    stderr.mockRestore();
+    stdout.mockRestore();
+    expect(event).toEqual({ projectId: 5, actorId: 2, kind: 'whisper', action: 'ping', message: 'hello', id: 12, createdAt: expect.any(String) });
+    expect(put.Put.Item).toMatchObject({ ...hookKeys.hookEvent(5, 12), type: 'HookEvent', ...event });
+    expect(hookEventFromImage(image(put.Put.Item))).toEqual(event);
   });
 });

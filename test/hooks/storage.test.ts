@@ -13,8 +13,11 @@ import { openSecret } from '../../shared/platform/crypto/secret-box';
 import { cancelled } from '../support/mocked-table';
 import { resetConfig } from '../../shared/platform/config';
 import { setClients } from '../../shared/platform/dynamo/client';
-import { DEFAULT_HOOK_TRIGGERS, deleteHook, insertHook, openHookToken, updateHook, type HookSettings, type ProjectHook } from '../../shared/hooks/store/hooks';
+import { DEFAULT_HOOK_TRIGGERS, deleteHook, insertHook, updateHook, type HookSettings, type ProjectHook } from '../../shared/hooks/store/hooks';
+import { addHook, editHook } from '../../shared/hooks/commands';
+import { openHookToken } from '../../shared/hooks/deliver';
 import { presentHook } from '../../shared/hooks/presenters/hooks';
+import { NotFoundError } from '../../shared/platform/http/errors';
 import { HOOK_FIELDS } from '../support/records';
 
 const TABLE = 'hooks-storage-test';
@@ -65,10 +68,10 @@ beforeEach(() => {
   ddbMock.on(TransactWriteCommand).resolves({});
 });
 
-describe('insertHook', () => {
+describe('addHook / insertHook', () => {
   it('writes the hook in its project partition while the project is live, with the token sealed, never in clear', async () => {
     // Act
-    const hook = await insertHook(7, settings, TOKEN);
+    const hook = await addHook(7, settings, TOKEN);
 
     // Assess
     const [check, put] = transaction();
@@ -88,29 +91,41 @@ describe('insertHook', () => {
     expect(hook).toMatchObject({ id: 5, projectId: 7, hasToken: true, tokenSealed: item.tokenSealed });
   });
 
-  it('writes no sealed token when none is given', async () => {
+  it.each([
+    ['none is given', undefined],
+    ['an empty one is given', ''],
+  ])('writes no sealed token when %s', async (_case, token) => {
     // Act
-    await insertHook(7, settings, undefined);
+    await addHook(7, settings, token);
     // Assess
     const item = transaction()[1].Put!.Item!;
     expect(item.hasToken).toBe(false);
     expect(item).not.toHaveProperty('tokenSealed');
   });
 
+  it('stores the sealed value it is given, as it is (the store never seals nor opens)', async () => {
+    // Act
+    const hook = await insertHook(7, settings, 'v1:given:given:given');
+    // Assess
+    expect(transaction()[1].Put!.Item).toMatchObject({ hasToken: true, tokenSealed: 'v1:given:given:given' });
+    expect(hook).toMatchObject({ hasToken: true, tokenSealed: 'v1:given:given:given' });
+  });
+
   it("reports a project that is gone or being deleted, as the project's condition fails", async () => {
     // Prepare
     ddbMock.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None']));
     // Act / Assess
-    await expect(insertHook(7, settings, TOKEN)).resolves.toBe('project_gone');
+    await expect(insertHook(7, settings, undefined)).resolves.toBe('project_gone');
+    await expect(addHook(7, settings, TOKEN)).rejects.toThrow(new NotFoundError('Project'));
   });
 });
 
-describe('updateHook', () => {
+describe('editHook / updateHook', () => {
   it('keeps the sealed token when no token is given', async () => {
     // Prepare
     const hook = storedHook({ hasToken: true, tokenSealed: 'v1:kept:kept:kept' });
     // Act
-    const updated = await updateHook(hook, { ...settings, url: 'https://new.example.com' }, undefined);
+    const updated = await editHook(hook, { ...settings, url: 'https://new.example.com' }, undefined);
     // Assess
     const put = transaction()[1].Put!;
     expect(put.ConditionExpression).toBe('attribute_exists(PK)');
@@ -122,7 +137,7 @@ describe('updateHook', () => {
     // Prepare
     const hook = storedHook({ hasToken: true, tokenSealed: 'v1:old:old:old' });
     // Act
-    await updateHook(hook, settings, TOKEN);
+    await editHook(hook, settings, TOKEN);
     // Assess
     const item = transaction()[1].Put!.Item!;
     expect(item.tokenSealed).not.toBe('v1:old:old:old');
@@ -134,7 +149,7 @@ describe('updateHook', () => {
     // Prepare
     const hook = storedHook({ hasToken: true, tokenSealed: 'v1:old:old:old' });
     // Act
-    await updateHook(hook, settings, '');
+    await editHook(hook, settings, '');
     // Assess
     const item = transaction()[1].Put!.Item!;
     expect(item.hasToken).toBe(false);
@@ -142,13 +157,14 @@ describe('updateHook', () => {
   });
 
   it.each([
-    ['project_gone', ['ConditionalCheckFailed', 'None']],
-    ['hook_gone', ['None', 'ConditionalCheckFailed']],
-  ])('reports %s when that condition fails', async (expected, codes) => {
+    ['project_gone', 'Project', ['ConditionalCheckFailed', 'None']],
+    ['hook_gone', 'Project Hook', ['None', 'ConditionalCheckFailed']],
+  ])('reports %s when that condition fails (404 %s)', async (expected, resource, codes) => {
     // Prepare
     ddbMock.on(TransactWriteCommand).rejects(cancelled(codes));
     // Act / Assess
     await expect(updateHook(storedHook(), settings, undefined)).resolves.toBe(expected);
+    await expect(editHook(storedHook(), settings, undefined)).rejects.toThrow(new NotFoundError(resource));
   });
 });
 
@@ -175,8 +191,7 @@ describe('deleteHook', () => {
 describe('hook token', () => {
   it('opens for deliveries, and is never presented', async () => {
     // Prepare
-    const hook = await insertHook(7, settings, TOKEN);
-    if (typeof hook === 'string') throw new Error(hook);
+    const hook = await addHook(7, settings, TOKEN);
     // Act
     const presented = presentHook(hook);
     // Assess

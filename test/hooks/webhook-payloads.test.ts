@@ -1,6 +1,7 @@
 /**
  * Issue Hook and Note Hook payloads and headers, in the shapes GitLab documents
- * (doc/user/project/integrations/webhook_events.md, webhooks.md "Delivery headers").
+ * (doc/user/project/integrations/webhook_events.md, webhooks.md "Delivery headers"): the issues
+ * feature's payloads (`shared/issues/webhooks/`) with the hooks feature's shared parts and headers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config, resetConfig } from '../../shared/platform/config';
@@ -11,7 +12,10 @@ import type { Namespace } from '../../shared/groups/store/namespaces';
 import type { Note } from '../../shared/issues/store/notes';
 import type { Project } from '../../shared/projects/store/projects';
 import type { User } from '../../shared/users/store/users';
-import { hookHeaders, hookTime, issueHookPayload, noteHookPayload, type HookContext } from '../../shared/hooks/presenters/webhooks';
+import { hookHeaders, hookTime } from '../../shared/hooks/presenters/webhooks';
+import type { HookEventOf } from '../../shared/hooks/store/hook-events';
+import { issueHookEventName, issueHookPayloads } from '../../shared/issues/webhooks/builders';
+import { issueHookPayload, noteHookPayload, type IssueHookContext } from '../../shared/issues/webhooks/payloads';
 import { issueRecord } from '../support/records';
 
 const saved = { EXTERNAL_URL: process.env.EXTERNAL_URL, SSH_HOST: process.env.SSH_HOST };
@@ -40,7 +44,7 @@ const label = (id: number, name: string, color: string, description: string | nu
 const bug = label(11, 'bug', '#d9534f', 'Something is broken');
 const api = label(12, 'api', '#428bca', null);
 
-const ctx: HookContext = {
+const ctx: IssueHookContext = {
   project: { id: 5, name: 'Diaspora', path: 'diaspora', description: 'A social network', defaultBranch: 'main', visibility: 'internal' } as Project,
   namespace: { id: 3, kind: 'group', name: 'Mike Group', path: 'mike', fullPath: 'mike' } as Namespace,
   actor: root,
@@ -342,7 +346,7 @@ describe('noteHookPayload', () => {
 
 describe('hookHeaders', () => {
   it('with a token: the event, its UUID as idempotency key, the instance and the token', () => {
-    const headers = hookHeaders('issue', { token: 'tok\r\nen', eventUuid: 'e-1', webhookUuid: 'w-1' });
+    const headers = hookHeaders(issueHookEventName('issue', false), { token: 'tok\r\nen', eventUuid: 'e-1', webhookUuid: 'w-1' });
 
     expect(headers).toEqual({
       'Content-Type': 'application/json',
@@ -357,7 +361,7 @@ describe('hookHeaders', () => {
   });
 
   it('without a token: no X-Gitlab-Token (nor a webhook UUID when none is given)', () => {
-    const headers = hookHeaders('note', { eventUuid: 'e-2' });
+    const headers = hookHeaders(issueHookEventName('note', false), { eventUuid: 'e-2' });
 
     expect(headers).toEqual({
       'Content-Type': 'application/json',
@@ -373,6 +377,33 @@ describe('hookHeaders', () => {
     ['issue', 'Confidential Issue Hook'],
     ['note', 'Confidential Note Hook'],
   ] as const)('names the confidential %s event %j', (kind, event) => {
-    expect(hookHeaders(kind, { eventUuid: 'e-3', confidential: true })['X-Gitlab-Event']).toBe(event);
+    expect(hookHeaders(issueHookEventName(kind, true), { eventUuid: 'e-3' })['X-Gitlab-Event']).toBe(event);
+  });
+});
+
+describe('issueHookPayloads (how delivery sends issue and note events)', () => {
+  const note = { id: 900, projectId: 5, issueIid: 3, issueId: 70, body: 'Hi', authorId: 4, system: false, createdAt: '', updatedAt: '' };
+  const fields = { id: 1, projectId: 5, actorId: 1, createdAt: '' };
+
+  it.each([
+    [false, 'issuesEvents', 'Issue Hook'],
+    [true, 'confidentialIssuesEvents', 'Confidential Issue Hook'],
+  ] as const)('an issue event (confidential: %s) goes to hooks with %s, as %s', (confidential, trigger, eventName) => {
+    const event: HookEventOf<'issue'> = { ...fields, kind: 'issue', action: 'update', issue: { ...opened, confidential }, previous: { ...opened, assigneeIds: [2] } };
+
+    expect(issueHookPayloads.issue.trigger(event)).toBe(trigger);
+    expect(issueHookPayloads.issue.eventName(event)).toBe(eventName);
+    expect(issueHookPayloads.issue.userIds(event)).toEqual([2, 3, 2]);
+  });
+
+  it.each([
+    [false, 'noteEvents', 'Note Hook'],
+    [true, 'confidentialNoteEvents', 'Confidential Note Hook'],
+  ] as const)('a note event (confidential issue: %s) goes to hooks with %s, as %s', (confidential, trigger, eventName) => {
+    const event: HookEventOf<'note'> = { ...fields, kind: 'note', action: 'create', note, issue: { ...opened, confidential } };
+
+    expect(issueHookPayloads.note.trigger(event)).toBe(trigger);
+    expect(issueHookPayloads.note.eventName(event)).toBe(eventName);
+    expect(issueHookPayloads.note.userIds(event)).toEqual([2, 3, 4]);
   });
 });

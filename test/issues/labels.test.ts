@@ -4,7 +4,8 @@ import { issueKeys } from '../../shared/issues/store/keys';
 import { projectKeys } from '../../shared/projects/store/keys';
 import type { Label } from '../../shared/issues/store/labels';
 import type { Project } from '../../shared/projects/store/projects';
-import { DEFAULT_LABEL_COLOR, ensureLabels, normalizeColor, textColorFor } from '../../shared/issues/labels';
+import { DEFAULT_LABEL_COLOR, ensureLabels } from '../../shared/issues/commands/labels';
+import { normalizeColor, textColorFor } from '../../shared/issues/label-colors';
 import { NotFoundError, ValidationError } from '../../shared/platform/http/errors';
 import { cancelled, useMockedTable } from '../support/mocked-table';
 

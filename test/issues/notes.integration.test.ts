@@ -110,6 +110,16 @@ describe('POST /projects/:id/issues/:issue_iid/notes', () => {
     const events = await api(`/projects/${project.id}/events`, { token: project.owner.token });
     const event = events.body.find((e: { target_id: number; target_type: string }) => e.target_type === 'Note' && e.target_id === note.id);
     expect(event).toMatchObject({ action_name: 'commented on', target_title: issue.title });
+    expect(event.note).toEqual({
+      id: note.id,
+      body: 'for the feed',
+      attachment: null,
+      author: note.author,
+      created_at: note.created_at,
+      system: false,
+      noteable_id: issue.id,
+      noteable_type: 'Issue',
+    });
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createParams, filtersFrom, inputFrom, projectListParams, updateParams, userListParams } from '../../shared/issues/routes/issue-params';
+import { createParams, filtersFrom, inputFrom, projectListParams, updateParams, userListParams } from '../../shared/issues/routes/issues.params';
 import { parseParams } from '../../shared/platform/http/params';
 
 describe('issue parameters', () => {

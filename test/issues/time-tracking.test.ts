@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatEstimate, formatTotal, parseDuration, presentTimeStats } from '../../shared/issues/time-tracking';
+import { presentTimeStats } from '../../shared/issues/presenters/time-stats';
+import { formatEstimate, formatTotal, parseDuration } from '../../shared/issues/time-tracking';
 
 const M = 60;
 const H = 60 * M;

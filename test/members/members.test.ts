@@ -1,7 +1,7 @@
 /**
  * Membership rules against a mocked DynamoDB: which transaction each change writes, how failed
  * conditions map to GitLab's answers, and how a concurrent change makes an edit or removal decide
- * again from fresh state. (The HTTP behaviour is covered by test/integration/members.test.ts.)
+ * again from fresh state. (The HTTP behaviour is covered by test/members/members.integration.test.ts.)
  */
 import { DynamoDBClient, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
 import {
@@ -22,7 +22,7 @@ import { namespaceKeys } from '../../shared/groups/store/keys';
 import { userKeys } from '../../shared/users/store/keys';
 import { membershipToItem, type Membership } from '../../shared/auth/store/memberships';
 import type { Item } from '../../shared/platform/dynamo/query';
-import { LAST_OWNER_REASON, addMember, ownerCountDelta, removeAllMembershipsOf, removeMember, updateMember } from '../../shared/members/members';
+import { LAST_OWNER_REASON, addMember, ownerCountDelta, removeAllMembershipsOf, removeMember, updateMember } from '../../shared/members/commands';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../shared/platform/http/errors';
 import type { User } from '../../shared/users/store/users';
 

@@ -9,13 +9,15 @@ import {
 import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetConfig } from '../../shared/platform/config';
+import { config, resetConfig } from '../../shared/platform/config';
 import { setClients } from '../../shared/platform/dynamo/client';
 import { projectKeys } from '../../shared/projects/store/keys';
 import type { Project } from '../../shared/projects/store/projects';
 import type { User } from '../../shared/users/store/users';
-import { deleteProject } from '../../shared/projects/projects';
-import { contentDispositionFor, contentTypeFor, extensionOf, findUpload, markdownLink, markdownName, maxUploadBytes, parseUploadPath, sanitizeFilename, storeUpload } from '../../shared/projects/uploads';
+import { deleteProject } from '../../shared/projects/commands/projects';
+import { storeUpload } from '../../shared/projects/commands/uploads';
+import { findUpload } from '../../shared/projects/queries/uploads';
+import { contentDispositionFor, contentTypeFor, extensionOf, markdownLink, markdownName, parseUploadPath, sanitizeFilename } from '../../shared/projects/upload-rules';
 import { NotFoundError, PayloadTooLargeError } from '../../shared/platform/http/errors';
 import { presentUpload } from '../../shared/projects/presenters/uploads';
 
@@ -122,18 +124,22 @@ describe('upload size limit', () => {
   afterEach(() => {
     if (saved === undefined) delete process.env.MAX_UPLOAD_BYTES;
     else process.env.MAX_UPLOAD_BYTES = saved;
+    resetConfig();
   });
 
   it('is 4 MiB by default', () => {
     delete process.env.MAX_UPLOAD_BYTES;
-    expect(maxUploadBytes()).toBe(4 * 1024 * 1024);
+    resetConfig();
+    expect(config().maxUploadBytes).toBe(4 * 1024 * 1024);
   });
 
-  it('reads MAX_UPLOAD_BYTES at each call, ignoring nonsense', () => {
+  it('reads MAX_UPLOAD_BYTES from the configuration, ignoring nonsense', () => {
     process.env.MAX_UPLOAD_BYTES = '1000';
-    expect(maxUploadBytes()).toBe(1000);
+    resetConfig();
+    expect(config().maxUploadBytes).toBe(1000);
     process.env.MAX_UPLOAD_BYTES = 'lots';
-    expect(maxUploadBytes()).toBe(4 * 1024 * 1024);
+    resetConfig();
+    expect(config().maxUploadBytes).toBe(4 * 1024 * 1024);
   });
 });
 
@@ -228,6 +234,7 @@ describe('upload storage', () => {
     ddbMock.reset();
     s3Mock.reset();
     delete process.env.MAX_UPLOAD_BYTES;
+    resetConfig();
   });
   afterAll(() => {
     for (const [name, value] of [['TABLE_NAME', saved.table], ['BUCKET_NAME', saved.bucket], ['MAX_UPLOAD_BYTES', saved.max]] as const) {
@@ -279,6 +286,7 @@ describe('upload storage', () => {
   it('stores nothing above MAX_UPLOAD_BYTES: 413', async () => {
     // Prepare
     process.env.MAX_UPLOAD_BYTES = '3';
+    resetConfig();
 
     // Act
     const act = storeUpload(project, uploader, png);

@@ -1,15 +1,19 @@
 /** Groups: list, create, read (with projects), update, delete, and a group's projects. */
 import { z } from 'zod';
 import { authorize, isAdmin } from '../../auth';
-import { findGroupOrNotFound } from '../finders';
-import { createGroup, deleteGroup, groupDetailProjects, listGroups, updateGroup } from '../groups';
 import { listProjects, presentProjects } from '../../projects';
-import { p, required } from '../../platform/http/params';
+import { paginate } from '../../platform/http/pagination';
+import { idParam, p, required } from '../../platform/http/params';
 import { created, ok, type HttpResult } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { presentGroupDetail, presentGroups } from '../presenters/groups';
-import { groupIdParam, groupListParams, groupProjectsParams, groupSettingsParams, withGroupId } from './params';
 import type { catalog } from '../catalog';
+import { deleteGroup } from '../commands/delete-group';
+import { createGroup, updateGroup } from '../commands/groups';
+import { findGroupOrNotFound } from '../finders';
+import { presentGroupDetail, presentGroups } from '../presenters/groups';
+import { groupDetailProjects } from '../queries/group-detail';
+import { listGroups } from '../queries/groups';
+import { groupListParams, groupProjectsParams, groupSettingsParams, withGroupId } from './groups.params';
 
 /** GitLab's `accepted!`: 202 `{"message":"202 Accepted"}`. */
 const accepted = (): HttpResult => ({ statusCode: 202, body: { message: '202 Accepted' } });
@@ -19,7 +23,7 @@ export const groupRoutes = {
     anonymous: true,
     params: z.object(groupListParams),
     handler: async ({ params, user, link }) => {
-      const page = await listGroups(user, params, params, link);
+      const page = await paginate(params, link, await listGroups(user, params));
       return ok(await presentGroups(page.items, { statistics: params.statistics && isAdmin(user) }), page.headers);
     },
   }),
@@ -62,7 +66,7 @@ export const groupRoutes = {
   }),
 
   'DELETE /groups/:id': route({
-    params: z.object(groupIdParam),
+    params: z.object(idParam),
     handler: async ({ params, user }) => {
       const subject = await findGroupOrNotFound(params.id, user);
       authorize(user, 'admin_group', subject);

@@ -41,7 +41,7 @@ export const namespaceCollections = {
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
   partitions: ['NAMESPACE#', 'UNIQUE#NAMESPACE_PATH#', 'UNIQUE#PROJECT_PATH#'],
-  sortKeys: { 'NAMESPACE#': ['NAMESPACE'] },
+  sortKeys: { 'NAMESPACE#': ['NAMESPACE'], 'UNIQUE#NAMESPACE_PATH#': ['UNIQUE'], 'UNIQUE#PROJECT_PATH#': ['UNIQUE'] },
   indexPartitions: { GSI1: ['NAMESPACES'], GSI2: ['GROUPS'], GSI3: ['SUBGROUPS#'] },
   sequences: ['namespaces'],
 };

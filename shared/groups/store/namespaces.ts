@@ -3,14 +3,15 @@
  * The full path (`group/subgroup`) is unique case-insensitively across all namespaces through
  * its claim; a username is its personal namespace's path, so users and groups never collide.
  */
-import { getMany } from '../../platform/dynamo/batch';
-import { markDeleting } from '../../platform/dynamo/conditional';
-import { namespaceCollections, namespaceIndexKeys, namespaceKeys } from './keys';
 import { putNewMembership, type Membership } from '../../auth';
-import { queryAll, type Item, getItem, isId } from '../../platform/dynamo/query';
-import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
-import { entityFields, putClaim } from '../../platform/dynamo/items';
+import { deleteMany, getMany } from '../../platform/dynamo/batch';
 import { tableName } from '../../platform/dynamo/client';
+import { markDeleting } from '../../platform/dynamo/conditional';
+import { entityFields, putClaim } from '../../platform/dynamo/items';
+import type { Key } from '../../platform/dynamo/keys';
+import { getItem, isId, queryCollection, type Item } from '../../platform/dynamo/query';
+import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
+import { namespaceCollections, namespaceIndexKeys, namespaceKeys } from './keys';
 
 export type Visibility = 'private' | 'internal' | 'public';
 export const VISIBILITIES = ['private', 'internal', 'public'] as const;
@@ -51,7 +52,6 @@ export interface Namespace {
    */
   movingFrom?: string[];
 }
-
 
 export function namespaceToItem(namespace: Namespace): Item {
   return {
@@ -113,9 +113,54 @@ export async function getNamespaces(ids: number[]): Promise<Namespace[]> {
   return (await getMany(ids.map((id) => namespaceKeys.namespace(id)))).filter((item) => !item.deleting).map(namespaceFromItem);
 }
 
-/** The ids of a group's direct subgroups, from the subgroup index (eventually consistent). */
-export async function subgroupIds(parentId: number): Promise<number[]> {
-  return (await queryAll(namespaceCollections.subgroups(parentId))).map((item) => Number(item.id));
+/** Every group as the groups index has them (ones being deleted included), by id, a Query page at a time. */
+export async function* indexedGroups(): AsyncGenerator<Namespace> {
+  for await (const item of queryCollection(namespaceCollections.groups())) yield namespaceFromItem(item);
+}
+
+/**
+ * A group's direct subgroups as the subgroup index has them (eventually consistent; ones being
+ * deleted included), by id, read a Query page at a time as the consumer pulls.
+ */
+export async function* indexedSubgroups(parentId: number): AsyncGenerator<Namespace> {
+  for await (const item of queryCollection(namespaceCollections.subgroups(parentId))) yield namespaceFromItem(item);
+}
+
+/** How often a walk re-reads an index that has not caught up with a maintained count. */
+export const INDEX_ATTEMPTS = 7;
+
+/** The wait before re-reading an index (attempt 1, 2, ...): exponential, from 50 ms. */
+export const indexBackoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+
+/**
+ * The direct subgroups of a group, including ones being deleted. The subgroup index is eventually
+ * consistent; the group's `subgroupCount` is exact, so the read is repeated (with backoff) until it
+ * shows them all (each subgroup then read consistently).
+ */
+export async function subgroupsOf(groupId: number): Promise<Namespace[]> {
+  for (let attempt = 1; ; attempt++) {
+    const expected = (await readNamespaceRecord(groupId))?.subgroupCount ?? 0;
+    if (expected <= 0) return [];
+    const ids: number[] = [];
+    for await (const subgroup of indexedSubgroups(groupId)) ids.push(subgroup.id);
+    const found = (await getMany(ids.map((id) => namespaceKeys.namespace(id)))).map(namespaceFromItem).filter((child) => child.parentId === groupId);
+    if (found.length >= expected) return found;
+    if (attempt >= INDEX_ATTEMPTS) throw new Error(`subgroup index of group ${groupId} shows ${found.length} of ${expected}`);
+    await indexBackoff(attempt);
+  }
+}
+
+/**
+ * Deletes every item of a group's partition but the group item itself (its memberships, and with
+ * them their entries in the users' membership index), by BatchWriteItem.
+ */
+export async function deleteGroupPartition(groupId: number): Promise<void> {
+  const own = namespaceKeys.namespace(groupId);
+  const pending: Key[] = [];
+  for await (const item of queryCollection(namespaceCollections.namespacePartition(groupId))) {
+    if (item.SK !== own.SK) pending.push({ PK: item.PK, SK: item.SK });
+  }
+  await deleteMany(pending);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -129,6 +174,17 @@ export async function subgroupIds(parentId: number): Promise<number[]> {
 //   a group item is only removed when it has no subgroups and no projects left;
 // - updates are conditioned on the version read (and never overwrite counters: `SET` only).
 // ---------------------------------------------------------------------------------------------
+
+/** A conditioned update of the namespace item `id` (one transaction operation). */
+export const namespaceUpdate = (
+  id: number,
+  update: {
+    UpdateExpression: string;
+    ConditionExpression: string;
+    ExpressionAttributeValues: Record<string, unknown>;
+    ExpressionAttributeNames?: Record<string, string>;
+  },
+) => ({ Update: { TableName: tableName(), Key: namespaceKeys.namespace(id), ...update } });
 
 /** A group that is live (exists, not being deleted) with no path move under way. */
 const SETTLED = 'attribute_exists(PK) AND attribute_not_exists(deleting) AND attribute_not_exists(movingFrom)';
@@ -159,22 +215,18 @@ const releaseGroupPath = (fullPath: string, namespaceId: number) => ({
 const sameClaim = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /**
- * Guards of a write that places `path` directly under `parent`: the parent settled at the full
- * path it was read with (optionally counting one more subgroup), its ancestors settled, and no
- * project of the parent with that path. Internal.
+ * Guards of a write that places `path` directly under `parent`, as named transaction entries: the
+ * parent settled at the full path it was read with (optionally counting one more subgroup), no
+ * project of the parent with that path, and its ancestors settled. Internal.
  */
 function placementGuards(parent: Namespace, path: string, countOneMore: boolean) {
   const parentCondition = `${SETTLED} AND fullPath = :parentPath`;
   const parentGuard = countOneMore
-    ? {
-        Update: {
-          TableName: tableName(),
-          Key: namespaceKeys.namespace(parent.id),
-          UpdateExpression: 'ADD subgroupCount :one',
-          ConditionExpression: parentCondition,
-          ExpressionAttributeValues: { ':one': 1, ':parentPath': parent.fullPath },
-        },
-      }
+    ? namespaceUpdate(parent.id, {
+        UpdateExpression: 'ADD subgroupCount :one',
+        ConditionExpression: parentCondition,
+        ExpressionAttributeValues: { ':one': 1, ':parentPath': parent.fullPath },
+      })
     : {
         ConditionCheck: {
           TableName: tableName(),
@@ -183,8 +235,11 @@ function placementGuards(parent: Namespace, path: string, countOneMore: boolean)
           ExpressionAttributeValues: { ':parentPath': parent.fullPath },
         },
       };
-  return [parentGuard, noProjectAt(parent.id, path), ...parent.ancestorIds.map(settledCheck)];
+  return { parent: parentGuard, parentProjectPath: noProjectAt(parent.id, path), ancestors: parent.ancestorIds.map(settledCheck) };
 }
+
+/** The names of the {@link placementGuards} entries that fail when the parent or an ancestor changed. */
+const PARENT_GUARDS = ['parent', 'ancestors'];
 
 export type GroupWriteResult = 'done' | 'path_taken' | 'parent_changed' | 'conflict';
 
@@ -196,19 +251,18 @@ export type GroupWriteResult = 'done' | 'path_taken' | 'parent_changed' | 'confl
  */
 export async function insertGroup(group: Namespace, owner: Membership, parent: Namespace | null): Promise<GroupWriteResult> {
   try {
-    await transactWrite([
-      { Put: { TableName: tableName(), Item: namespaceToItem(group), ConditionExpression: 'attribute_not_exists(PK)' } },
-      claimGroupPath(group.fullPath, group.id),
-      putNewMembership(owner),
-      ...(parent ? placementGuards(parent, group.path, true) : []),
-    ]);
+    // The group (a new id) and the membership (in the new group) cannot fail.
+    await transact({
+      group: { Put: { TableName: tableName(), Item: namespaceToItem(group), ConditionExpression: 'attribute_not_exists(PK)' } },
+      path: claimGroupPath(group.fullPath, group.id),
+      owner: putNewMembership(owner),
+      ...(parent ? placementGuards(parent, group.path, true) : {}),
+    });
     return 'done';
   } catch (error) {
-    if (!(error instanceof TransactionConditionFailed)) throw error;
-    // 0 (new id) and 2 (membership of a new group) cannot fail; 1 is the claim; 3 the parent,
-    // 4 the parent's projects, 5+ the ancestors.
-    if (error.failed.some((i) => i === 3 || i >= 5)) return 'parent_changed';
-    if (error.failed.some((i) => i === 1 || i === 4)) return 'path_taken';
+    if (!(error instanceof ConditionFailed)) throw error;
+    if (error.failedOn(...PARENT_GUARDS)) return 'parent_changed';
+    if (error.failedOn('path', 'parentProjectPath')) return 'path_taken';
     throw error;
   }
 }
@@ -253,11 +307,9 @@ export async function updateGroupSettings(
     values[':subgroups'] = seenSubgroups;
   }
   if (holdOldPath) values[':moving'] = [previous.fullPath];
-  const items = [
-    {
-      Update: {
-        TableName: tableName(),
-        Key: namespaceKeys.namespace(previous.id),
+  try {
+    await transact({
+      group: namespaceUpdate(previous.id, {
         UpdateExpression:
           'SET #name = :name, #path = :path, fullPath = :fullPath, description = :description, visibility = :visibility, ' +
           'lfsEnabled = :lfs, requestAccessEnabled = :requestAccess, updatedAt = :now, #version = :nextVersion' +
@@ -265,19 +317,16 @@ export async function updateGroupSettings(
         ConditionExpression: condition,
         ExpressionAttributeNames: { '#name': 'name', '#path': 'path', '#version': 'version' },
         ExpressionAttributeValues: values,
-      },
-    },
-    ...(claimMoves ? [claimGroupPath(next.fullPath, previous.id)] : []),
-    ...(claimMoves && !holdOldPath ? [releaseGroupPath(previous.fullPath, previous.id)] : []),
-  ];
-  const guardsFrom = items.length;
-  try {
-    await transactWrite([...items, ...(pathChanged && parent ? placementGuards(parent, next.path, false) : [])]);
+      }),
+      newPath: claimMoves && claimGroupPath(next.fullPath, previous.id),
+      oldPath: claimMoves && !holdOldPath && releaseGroupPath(previous.fullPath, previous.id),
+      ...(pathChanged && parent ? placementGuards(parent, next.path, false) : {}),
+    });
     return 'done';
   } catch (error) {
-    if (!(error instanceof TransactionConditionFailed)) throw error;
-    if (error.failed.some((i) => (claimMoves && i === 1) || i === guardsFrom + 1)) return 'path_taken';
-    if (error.failed.some((i) => i === guardsFrom || i >= guardsFrom + 2)) return 'parent_changed';
+    if (!(error instanceof ConditionFailed)) throw error;
+    if (error.failedOn('newPath', 'parentProjectPath')) return 'path_taken';
+    if (error.failedOn(...PARENT_GUARDS)) return 'parent_changed';
     return 'conflict';
   }
 }
@@ -291,22 +340,19 @@ export async function updateGroupSettings(
 export async function moveNamespacePath(namespace: Namespace, fullPath: string): Promise<GroupWriteResult> {
   const claimMoves = !sameClaim(namespace.fullPath, fullPath);
   try {
-    await transactWrite([
-      {
-        Update: {
-          TableName: tableName(),
-          Key: namespaceKeys.namespace(namespace.id),
-          UpdateExpression: 'SET fullPath = :fullPath',
-          ConditionExpression: 'fullPath = :seen AND attribute_not_exists(deleting)',
-          ExpressionAttributeValues: { ':fullPath': fullPath, ':seen': namespace.fullPath },
-        },
-      },
-      ...(claimMoves ? [claimGroupPath(fullPath, namespace.id), releaseGroupPath(namespace.fullPath, namespace.id)] : []),
-    ]);
+    await transact({
+      namespace: namespaceUpdate(namespace.id, {
+        UpdateExpression: 'SET fullPath = :fullPath',
+        ConditionExpression: 'fullPath = :seen AND attribute_not_exists(deleting)',
+        ExpressionAttributeValues: { ':fullPath': fullPath, ':seen': namespace.fullPath },
+      }),
+      newPath: claimMoves && claimGroupPath(fullPath, namespace.id),
+      oldPath: claimMoves && releaseGroupPath(namespace.fullPath, namespace.id),
+    });
     return 'done';
   } catch (error) {
-    if (!(error instanceof TransactionConditionFailed)) throw error;
-    return error.failed.includes(0) ? 'conflict' : 'path_taken';
+    if (!(error instanceof ConditionFailed)) throw error;
+    return error.failedOn('namespace') ? 'conflict' : 'path_taken';
   }
 }
 
@@ -315,21 +361,17 @@ export async function finishPathMove(group: Namespace): Promise<void> {
   const held = group.movingFrom ?? [];
   if (held.length === 0) return;
   try {
-    await transactWrite([
-      {
-        Update: {
-          TableName: tableName(),
-          Key: namespaceKeys.namespace(group.id),
-          UpdateExpression: 'REMOVE movingFrom',
-          ConditionExpression: 'movingFrom = :held',
-          ExpressionAttributeValues: { ':held': held },
-        },
-      },
-      ...held.filter((path) => !sameClaim(path, group.fullPath)).map((path) => releaseGroupPath(path, group.id)),
-    ]);
+    await transact({
+      group: namespaceUpdate(group.id, {
+        UpdateExpression: 'REMOVE movingFrom',
+        ConditionExpression: 'movingFrom = :held',
+        ExpressionAttributeValues: { ':held': held },
+      }),
+      oldPaths: held.filter((path) => !sameClaim(path, group.fullPath)).map((path) => releaseGroupPath(path, group.id)),
+    });
   } catch (error) {
     // Another request finished the same move first.
-    if (!(error instanceof TransactionConditionFailed)) throw error;
+    if (!(error instanceof ConditionFailed)) throw error;
   }
 }
 
@@ -347,8 +389,8 @@ export async function markGroupDeleting(id: number): Promise<boolean> {
 export async function removeGroupRecord(group: Namespace): Promise<'done' | 'gone' | 'not_empty'> {
   const empty = (counter: string) => `(attribute_not_exists(${counter}) OR ${counter} = :zero)`;
   try {
-    await transactWrite([
-      {
+    await transact({
+      group: {
         Delete: {
           TableName: tableName(),
           Key: namespaceKeys.namespace(group.id),
@@ -356,35 +398,18 @@ export async function removeGroupRecord(group: Namespace): Promise<'done' | 'gon
           ExpressionAttributeValues: { ':zero': 0 },
         },
       },
-      ...[group.fullPath, ...(group.movingFrom ?? [])].map((path) => releaseGroupPath(path, group.id)),
-      ...(group.parentId !== null
-        ? [
-            {
-              Update: {
-                TableName: tableName(),
-                Key: namespaceKeys.namespace(group.parentId),
-                UpdateExpression: 'ADD subgroupCount :minusOne',
-                ConditionExpression: 'attribute_exists(PK)',
-                ExpressionAttributeValues: { ':minusOne': -1 },
-              },
-            },
-          ]
-        : []),
-    ]);
+      paths: [group.fullPath, ...(group.movingFrom ?? [])].map((path) => releaseGroupPath(path, group.id)),
+      parent:
+        group.parentId !== null &&
+        namespaceUpdate(group.parentId, {
+          UpdateExpression: 'ADD subgroupCount :minusOne',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':minusOne': -1 },
+        }),
+    });
     return 'done';
   } catch (error) {
-    if (!(error instanceof TransactionConditionFailed) || !error.failed.includes(0)) throw error;
+    if (!(error instanceof ConditionFailed) || !error.failedOn('group')) throw error;
     return (await readNamespaceRecord(group.id)) ? 'not_empty' : 'gone';
   }
 }
-
-/** Adds `delta` to a group's owner count; with a negative delta, only if an owner remains. */
-export const ownerCountUpdate = (groupId: number, delta: number) => ({
-  Update: {
-    TableName: tableName(),
-    Key: namespaceKeys.namespace(groupId),
-    UpdateExpression: 'ADD ownerCount :delta',
-    ConditionExpression: delta < 0 ? 'attribute_exists(PK) AND ownerCount > :one' : 'attribute_exists(PK)',
-    ExpressionAttributeValues: delta < 0 ? { ':delta': delta, ':one': 1 } : { ':delta': delta },
-  },
-});

@@ -2,19 +2,18 @@
  * Project hooks (webhooks): items in their project's partition (`PROJECT#<id>` / `HOOK#<id>`),
  * listed with the project's other children and deleted with its partition.
  *
- * The secret `token` is stored only sealed (`tokenSealed`, see `auth/secret-box.ts`): deliveries
- * must send it to the receiver, so it cannot be a digest, and it never lies in the table in
- * clear. Sealing happens here, at the one place items are written, so no caller can store it
- * otherwise.
+ * The secret `token` is stored only sealed (`tokenSealed`, see `platform/crypto/secret-box.ts`):
+ * deliveries must send it to the receiver, so it cannot be a digest, and it never lies in the
+ * table in clear. This module only keeps the sealed value: the commands seal a new token
+ * (`../commands.ts`) and delivery opens it (`../deliver.ts`); nothing here takes a clear one.
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { openSecret, sealSecret } from '../../platform/crypto/secret-box';
 import { db, tableName } from '../../platform/dynamo/client';
 import { nextId } from '../../platform/dynamo/counters';
 import { hookCollections, hookKeys } from './keys';
 import { projectIsLive } from '../../projects';
 import { queryAll, type Item, getItem, isId } from '../../platform/dynamo/query';
-import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
+import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
 import { entityFields } from '../../platform/dynamo/items';
 
 /** What a client sets on a hook (the response fields, camel-cased), besides its url. */
@@ -43,7 +42,7 @@ export interface ProjectHook extends HookSettings {
   projectId: number;
   /** Whether a secret token is set (never presented: the token is write-only). */
   hasToken: boolean;
-  /** The secret token, sealed; absent when none is set. Open it with {@link openHookToken}. */
+  /** The secret token, sealed; absent when none is set. */
   tokenSealed?: string;
   createdAt: string;
 }
@@ -63,12 +62,11 @@ export const DEFAULT_HOOK_TRIGGERS: HookTriggers = {
   enableSslVerification: true,
 };
 
-/** A change of the secret: a new token, `''` to remove it, `undefined` to keep it as it is. */
-export type TokenChange = string | undefined;
+/** A change of the stored secret: a new sealed token, `null` to remove it, `undefined` to keep it as it is. */
+export type SealedTokenChange = string | null | undefined;
 
 /** Why a write did not happen: the project is gone (or being deleted), or the hook is. */
 export type HookGone = 'project_gone' | 'hook_gone';
-
 
 const hookFromItem = (item: Item): ProjectHook => entityFields(item) as ProjectHook;
 
@@ -76,11 +74,11 @@ function hookToItem(hook: ProjectHook): Item {
   return { ...hookKeys.hook(hook.projectId, hook.id), type: 'ProjectHook', ...hook };
 }
 
-/** Internal: `hook` with its token replaced as `change` says (sealed), or kept. */
-async function withToken(hook: ProjectHook, change: TokenChange): Promise<ProjectHook> {
+/** Internal: `hook` with its sealed token replaced as `change` says, or kept. */
+function withToken(hook: ProjectHook, change: SealedTokenChange): ProjectHook {
   if (change === undefined) return hook;
   const { tokenSealed: _replaced, ...rest } = hook;
-  return change === '' ? { ...rest, hasToken: false } : { ...rest, hasToken: true, tokenSealed: await sealSecret(change) };
+  return change === null ? { ...rest, hasToken: false } : { ...rest, hasToken: true, tokenSealed: change };
 }
 
 /** Every hook of a project, oldest first (a project has few). */
@@ -95,41 +93,41 @@ export async function getHook(projectId: number, hookId: number): Promise<Projec
 }
 
 /**
- * Adds a hook to a project, atomically with a check that the project exists and is not being
- * deleted (else nothing is written).
+ * Adds a hook to a project, with its sealed token if one is given, atomically with a check that
+ * the project exists and is not being deleted (else nothing is written).
  *
  * @example
- * const hook = await insertHook(7, { url: 'https://ci.example.com/hook', ...DEFAULT_HOOK_TRIGGERS }, 'secret');
+ * const hook = await insertHook(7, { url: 'https://ci.example.com/hook', ...DEFAULT_HOOK_TRIGGERS }, await sealSecret('secret'));
  */
-export async function insertHook(projectId: number, settings: HookSettings, token: TokenChange): Promise<ProjectHook | 'project_gone'> {
-  const hook = await withToken(
+export async function insertHook(projectId: number, settings: HookSettings, tokenSealed: string | undefined): Promise<ProjectHook | 'project_gone'> {
+  const hook = withToken(
     { ...settings, id: await nextId('hooks'), projectId, hasToken: false, createdAt: new Date().toISOString() },
-    token,
+    tokenSealed,
   );
   const gone = await writeHook(hook, 'attribute_not_exists(PK)');
   return gone ? 'project_gone' : hook;
 }
 
 /**
- * Replaces a hook's settings, and its token as `token` says. Nothing is written when the hook or
- * its project is gone meanwhile: an edit never brings back a deleted hook.
+ * Replaces a hook's settings, and its sealed token as `token` says. Nothing is written when the
+ * hook or its project is gone meanwhile: an edit never brings back a deleted hook.
  */
-export async function updateHook(hook: ProjectHook, settings: HookSettings, token: TokenChange): Promise<ProjectHook | HookGone> {
-  const updated = await withToken({ ...hook, ...settings }, token);
+export async function updateHook(hook: ProjectHook, settings: HookSettings, token: SealedTokenChange): Promise<ProjectHook | HookGone> {
+  const updated = withToken({ ...hook, ...settings }, token);
   return (await writeHook(updated, 'attribute_exists(PK)')) ?? updated;
 }
 
 /** Internal: puts the hook item under `condition`, while its project is live. */
 async function writeHook(hook: ProjectHook, condition: string): Promise<HookGone | undefined> {
   try {
-    await transactWrite([
-      projectIsLive(hook.projectId),
-      { Put: { TableName: tableName(), Item: hookToItem(hook), ConditionExpression: condition } },
-    ]);
+    await transact({
+      project: projectIsLive(hook.projectId),
+      hook: { Put: { TableName: tableName(), Item: hookToItem(hook), ConditionExpression: condition } },
+    });
     return undefined;
   } catch (error) {
-    if (!(error instanceof TransactionConditionFailed)) throw error;
-    return error.failed.includes(0) ? 'project_gone' : 'hook_gone';
+    if (!(error instanceof ConditionFailed)) throw error;
+    return error.failedOn('project') ? 'project_gone' : 'hook_gone';
   }
 }
 
@@ -140,9 +138,4 @@ export async function deleteHook(projectId: number, hookId: number): Promise<Pro
     new DeleteCommand({ TableName: tableName(), Key: hookKeys.hook(projectId, hookId), ReturnValues: 'ALL_OLD' }),
   );
   return item ? hookFromItem(item) : undefined;
-}
-
-/** The hook's secret token in clear, for a delivery's `X-Gitlab-Token` header; `null` when none is set. */
-export async function openHookToken(hook: ProjectHook): Promise<string | null> {
-  return hook.tokenSealed ? openSecret(hook.tokenSealed) : null;
 }

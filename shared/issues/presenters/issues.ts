@@ -8,18 +8,21 @@
  * `userNotesCount` (kept exact by the note writes); `upvotes` and `downvotes` are 0 until award
  * emoji exist.
  */
+import type { ProjectSubject } from '../../auth';
 import { config } from '../../platform/config';
 import { byKey, getMany } from '../../platform/dynamo/batch';
+import { entityFields } from '../../platform/dynamo/items';
+import { projectFullPath } from '../../projects';
+import { presentUserPublic, userFromItem, userKeys, type User } from '../../users';
+import type { TimeTracked } from '../store/issue-time';
 import type { Issue } from '../store/issues';
-import type { WithUserNotesCount } from '../store/notes';
 import { issueKeys } from '../store/keys';
-import { userKeys, userFromItem, type User, presentUserPublic } from '../../users';
 import { listLabels } from '../store/labels';
 import type { Milestone } from '../store/milestones';
-import { entityFields } from '../../platform/dynamo/items';
+import type { WithUserNotesCount } from '../store/notes';
 import { isSubscribedTo } from '../subscriptions';
-import { presentTimeStats, type TimeTracked } from '../time-tracking';
 import { presentMilestone } from './milestones';
+import { presentTimeStats } from './time-stats';
 
 /** `${externalUrl}/<path_with_namespace>/issues/<iid>`. */
 export const issueWebUrl = (issue: Issue, pathWithNamespace: string): string =>
@@ -34,7 +37,7 @@ export const issueWebUrl = (issue: Issue, pathWithNamespace: string): string =>
 export async function presentIssues(
   issues: Issue[],
   pathOf: (projectId: number) => string,
-  options: { single?: boolean; viewer?: User | null } = {},
+  options: { single?: boolean; viewer?: User } = {},
 ) {
   const userIds = [...new Set(issues.flatMap((issue) => [issue.authorId, ...issue.assigneeIds]))];
   const milestoneKeys = issues.flatMap((issue) => (issue.milestoneId === null ? [] : [issueKeys.milestone(issue.projectId, issue.milestoneId)]));
@@ -87,4 +90,15 @@ export async function presentIssues(
       ...(options.single ? { subscribed: subscribed[index] ?? false } : {}),
     };
   });
+}
+
+/**
+ * One issue as a single-issue response (show, create, edit, move, subscription actions), with
+ * `subscribed` for `viewer`.
+ * @example
+ * return ok(await presentIssue(issue, subject, user));
+ */
+export async function presentIssue(issue: Issue, subject: ProjectSubject, viewer: User) {
+  const [body] = await presentIssues([issue], () => projectFullPath(subject.namespace, subject.project), { single: true, viewer });
+  return body;
 }

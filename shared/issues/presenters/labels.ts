@@ -7,8 +7,8 @@
  * the label, presented only when the list asks `with_counts=true`, as GitLab does (there they
  * cost a count query per label).
  */
+import { textColorFor } from '../label-colors';
 import type { Label } from '../store/labels';
-import { textColorFor } from '../labels';
 
 export function presentLabel(label: Label, options: { withCounts?: boolean } = {}) {
   return {

@@ -16,7 +16,7 @@ export const milestoneWebUrl = (milestone: Milestone, pathWithNamespace: string)
  * @param pathWithNamespace the project's `path_with_namespace` (`group/project`), for `web_url`.
  * @param today `YYYY-MM-DD` that `expired` compares the due date with (tests); default: today, UTC.
  * @example
- * presentMilestone(milestone, `${namespace.fullPath}/${project.path}`)
+ * presentMilestone(milestone, projectFullPath(namespace, project))
  */
 export function presentMilestone(milestone: Milestone, pathWithNamespace: string, today: string = todayUtc()) {
   return {

@@ -5,13 +5,14 @@
  * single responses only (one read per issue; GitLab's list passes `include_subscribed: false`).
  */
 import type { ProjectSubject } from '../../auth';
+import { namespaceFromItem, namespaceKeys, type Namespace } from '../../groups';
 import { getMany } from '../../platform/dynamo/batch';
+import { projectFullPath } from '../../projects';
+import { getUser, presentUserPublic, userFromItem, userKeys, type User } from '../../users';
+import type { TodoTarget } from '../queries/todos';
 import type { TrackedIssue } from '../store/issue-time';
-import { namespaceKeys, namespaceFromItem, type Namespace } from '../../groups';
-import { userKeys, getUser, userFromItem, type User, presentUserPublic } from '../../users';
 import type { Todo } from '../store/todos';
-import type { TodoTarget } from '../todos';
-import { issueWebUrl, presentIssues } from './issues';
+import { issueWebUrl, presentIssue, presentIssues } from './issues';
 
 /** Internal: `Group / Subgroup`, or the owner's name for a personal namespace. */
 async function humanName(namespace: Namespace): Promise<string> {
@@ -32,7 +33,7 @@ const groupHumanName = (namespace: Namespace, ancestorNames: Map<number, string>
 /** Internal: the entity from what both presenters gathered. */
 function todoBody(todo: Todo, issue: TrackedIssue, subject: ProjectSubject, author: User | undefined, target: unknown, namespaceName: string) {
   const { project, namespace } = subject;
-  const path = `${namespace.fullPath}/${project.path}`;
+  const path = projectFullPath(namespace, project);
   return {
     id: todo.id,
     project: {
@@ -53,18 +54,13 @@ function todoBody(todo: Todo, issue: TrackedIssue, subject: ProjectSubject, auth
   };
 }
 
-const pathOf = (subject: ProjectSubject) => `${subject.namespace.fullPath}/${subject.project.path}`;
-
 /**
  * @param author who caused the todo (for `marked`, the viewer).
  * @example
  * const body = await presentTodo(todo, issue, subject, user);
  */
 export async function presentTodo(todo: Todo, issue: TrackedIssue, subject: ProjectSubject, author: User) {
-  const [[target], namespaceName] = await Promise.all([
-    presentIssues([issue], () => pathOf(subject), { single: true, viewer: author }),
-    humanName(subject.namespace),
-  ]);
+  const [target, namespaceName] = await Promise.all([presentIssue(issue, subject, author), humanName(subject.namespace)]);
   return todoBody(todo, issue, subject, author, target, namespaceName);
 }
 
@@ -80,7 +76,7 @@ export async function presentTodo(todo: Todo, issue: TrackedIssue, subject: Proj
  */
 export async function presentTodos(entries: TodoTarget[], viewer: User, options: { single?: boolean } = {}) {
   const namespaces = entries.map(({ subject }) => subject.namespace);
-  const paths = new Map(entries.map(({ subject }) => [subject.project.id, pathOf(subject)] as const));
+  const paths = new Map(entries.map(({ subject }) => [subject.project.id, projectFullPath(subject.namespace, subject.project)] as const));
   const userIds = new Set([
     ...entries.map(({ todo }) => todo.authorId),
     ...namespaces.flatMap((namespace) => (namespace.kind === 'user' && namespace.ownerId !== null ? [namespace.ownerId] : [])),

@@ -5,29 +5,22 @@
  * and above), reading it only read access.
  */
 import { z } from 'zod';
-import type { ProjectSubject } from '../../auth';
-import type { TrackedIssue } from '../store/issue-time';
-import type { User } from '../../users';
-import { issueTimeStats, markIssueTodo, subscribeToIssue, trackIssueTime, unsubscribeFromIssue, type TimeAction } from '../issue-actions';
-import { findProjectOrNotFound } from '../../projects';
-import { presentTimeStats } from '../time-tracking';
+import { authorize } from '../../auth';
 import { p, required } from '../../platform/http/params';
 import { created, ok, type HttpResult } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { presentIssues } from '../presenters/issues';
-import { presentTodo } from '../presenters/todos';
+import { findProjectOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
+import { markIssueTodo, subscribeToIssue, trackIssueTime, unsubscribeFromIssue, type TimeAction } from '../commands/issue-actions';
+import { presentIssue } from '../presenters/issues';
+import { presentTimeStats } from '../presenters/time-stats';
+import { presentTodo } from '../presenters/todos';
+import { findIssueOrNotFound } from '../queries/issues';
+import type { TrackedIssue } from '../store/issue-time';
+import { issuePathParams } from './issues.params';
 
-/** `:id` (project id or URL-encoded full path) and `:issue_iid`. */
-const issueParams = { id: required(p.string()), issue_iid: required(p.int()) };
-const byIssue = z.object(issueParams);
-const withDuration = z.object({ ...issueParams, duration: required(p.string()) });
-
-/** Internal: the Issue entity with `subscribed` for `viewer`. */
-async function presentOne(issue: TrackedIssue, subject: ProjectSubject, viewer: User) {
-  const [body] = await presentIssues([issue], () => `${subject.namespace.fullPath}/${subject.project.path}`, { single: true, viewer });
-  return body;
-}
+const byIssue = z.object(issuePathParams);
+const withDuration = z.object({ ...issuePathParams, duration: required(p.string()) });
 
 /** Internal: a time-tracking route; GitLab answers 201 only for `add_spent_time`. */
 const timeRoute = (
@@ -39,34 +32,35 @@ const timeRoute = (
     params,
     handler: async ({ params: parsed, user }) => {
       const subject = await findProjectOrNotFound(parsed.id, user);
+      const issue = await findIssueOrNotFound(subject, user, parsed.issue_iid);
+      authorize(user, 'admin_issue', subject);
       const duration = 'duration' in parsed ? parsed.duration : '';
-      return respond(presentTimeStats(await trackIssueTime(subject, user, parsed.issue_iid, action(duration))));
+      return respond(presentTimeStats(await trackIssueTime(subject, user, issue, action(duration))));
+    },
+  });
+
+/** Internal: a subscription route; GitLab answers 201 with the issue (304 when nothing changes). */
+const subscriptionRoute = (change: typeof subscribeToIssue) =>
+  route({
+    params: byIssue,
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      const issue = await findIssueOrNotFound(subject, user, params.issue_iid);
+      return created(await presentIssue(await change(issue, user), subject, user));
     },
   });
 
 export const issueActionRoutes = {
-  'POST /projects/:id/issues/:issue_iid/subscribe': route({
-    params: byIssue,
-    handler: async ({ params, user }) => {
-      const subject = await findProjectOrNotFound(params.id, user);
-      return created(await presentOne(await subscribeToIssue(subject, user, params.issue_iid), subject, user));
-    },
-  }),
+  'POST /projects/:id/issues/:issue_iid/subscribe': subscriptionRoute(subscribeToIssue),
 
-  'POST /projects/:id/issues/:issue_iid/unsubscribe': route({
-    params: byIssue,
-    handler: async ({ params, user }) => {
-      const subject = await findProjectOrNotFound(params.id, user);
-      return created(await presentOne(await unsubscribeFromIssue(subject, user, params.issue_iid), subject, user));
-    },
-  }),
+  'POST /projects/:id/issues/:issue_iid/unsubscribe': subscriptionRoute(unsubscribeFromIssue),
 
   'POST /projects/:id/issues/:issue_iid/todo': route({
     params: byIssue,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      const { todo, issue } = await markIssueTodo(subject, user, params.issue_iid);
-      return created(await presentTodo(todo, issue, subject, user));
+      const issue = await findIssueOrNotFound(subject, user, params.issue_iid);
+      return created(await presentTodo(await markIssueTodo(issue, user), issue, subject, user));
     },
   }),
 
@@ -86,7 +80,8 @@ export const issueActionRoutes = {
     params: byIssue,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      return ok(presentTimeStats(await issueTimeStats(subject, user, params.issue_iid)));
+      const issue: TrackedIssue = await findIssueOrNotFound(subject, user, params.issue_iid);
+      return ok(presentTimeStats(issue));
     },
   }),
 } satisfies RoutesOf<typeof catalog.issue_actions>;

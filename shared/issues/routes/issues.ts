@@ -5,26 +5,24 @@
  * opening needs `create_issue`, editing `update_issue`, deleting `destroy_issue` (owner, admin).
  */
 import { z } from 'zod';
-import { type ProjectSubject, can } from '../../auth';
-import type { Issue } from '../store/issues';
-import type { User } from '../../users';
+import { authorize, can, type ProjectSubject } from '../../auth';
 import { findGroupOrNotFound } from '../../groups';
-import { findProjectOrNotFound } from '../../projects';
-import { createIssue, deleteIssue, findIssueOrNotFound, groupIssueStream, moveIssue, projectIssueStream, projectSubjects, updateIssue, userIssueStream } from '../issues';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { presentIssues } from '../presenters/issues';
-import { createParams, filtersFrom, groupListParams, orderFrom, inputFrom, issueIidParam, moveParams, projectIdParam, projectListParams, updateParams, userListParams } from './issue-params';
+import { findProjectOrNotFound, projectFullPath } from '../../projects';
 import type { catalog } from '../catalog';
+import { createIssue, deleteIssue, updateIssue } from '../commands/issues';
+import { moveIssue } from '../commands/move-issue';
+import { presentIssue, presentIssues } from '../presenters/issues';
+import { findIssueOrNotFound, groupIssueStream, projectIssueStream, projectSubjects, userIssueStream } from '../queries/issues';
+import { createParams, filtersFrom, groupListParams, inputFrom, issuePathParams, moveParams, orderFrom, projectListParams, updateParams, userListParams } from './issues.params';
 
-const pathOf = (subject: ProjectSubject) => `${subject.namespace.fullPath}/${subject.project.path}`;
-
-/** Internal: one issue as a single-issue response (with `subscribed` for `viewer`). */
-async function presentOne(issue: Issue, subject: ProjectSubject, viewer: User | null) {
-  const [body] = await presentIssues([issue], () => pathOf(subject), { single: true, viewer });
-  return body;
-}
+/** Internal: the `path_with_namespace` of each listed issue's project, from the subjects the list loaded. */
+const pathsIn = (subjects: Map<number, ProjectSubject>) => (projectId: number) => {
+  const { namespace, project } = subjects.get(projectId)!;
+  return projectFullPath(namespace, project);
+};
 
 export const issueRoutes = {
   'GET /issues': route({
@@ -32,8 +30,7 @@ export const issueRoutes = {
     handler: async ({ params, user, link }) => {
       const page = await paginate(params, link, userIssueStream(user, params.scope, filtersFrom(params), orderFrom(params)));
       const subjects = await projectSubjects(user, [...new Set(page.items.map((issue) => issue.projectId))]);
-      const body = await presentIssues(page.items, (projectId) => pathOf(subjects.get(projectId)!));
-      return ok(body, page.headers);
+      return ok(await presentIssues(page.items, pathsIn(subjects)), page.headers);
     },
   }),
 
@@ -44,7 +41,7 @@ export const issueRoutes = {
       // GitLab's IssuesFinder: no issues for a caller who cannot read them (issues disabled).
       if (!can(user, 'read_issue', subject)) return ok([], paginateArray(params, link, []).headers);
       const page = await paginate(params, link, await projectIssueStream(subject, user, filtersFrom(params), orderFrom(params)));
-      return ok(await presentIssues(page.items, () => pathOf(subject)), page.headers);
+      return ok(await presentIssues(page.items, () => projectFullPath(subject.namespace, subject.project)), page.headers);
     },
   }),
 
@@ -54,20 +51,20 @@ export const issueRoutes = {
       const { group } = await findGroupOrNotFound(params.id, user);
       const { stream, subjects } = await groupIssueStream(group, user, filtersFrom(params), orderFrom(params));
       const page = await paginate(params, link, stream);
-      return ok(await presentIssues(page.items, (projectId) => pathOf(subjects.get(projectId)!)), page.headers);
+      return ok(await presentIssues(page.items, pathsIn(subjects)), page.headers);
     },
   }),
 
   'GET /projects/:id/issues/:issue_iid': route({
-    params: z.object({ ...projectIdParam, ...issueIidParam }),
+    params: z.object(issuePathParams),
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      return ok(await presentOne(await findIssueOrNotFound(subject, user, params.issue_iid), subject, user));
+      return ok(await presentIssue(await findIssueOrNotFound(subject, user, params.issue_iid), subject, user));
     },
   }),
 
   'GET /projects/:id/issues/:issue_iid/closed_by': route({
-    params: z.object({ ...projectIdParam, ...issueIidParam, ...paginationParams }),
+    params: z.object({ ...issuePathParams, ...paginationParams }),
     handler: async ({ params, user, link }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       await findIssueOrNotFound(subject, user, params.issue_iid);
@@ -81,8 +78,9 @@ export const issueRoutes = {
     params: createParams,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
+      authorize(user, 'create_issue', subject);
       const issue = await createIssue(subject, user, { ...inputFrom(params), title: params.title });
-      return created(await presentOne(issue, subject, user));
+      return created(await presentIssue(issue, subject, user));
     },
   }),
 
@@ -90,15 +88,19 @@ export const issueRoutes = {
     params: updateParams,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      return ok(await presentOne(await updateIssue(subject, user, params.issue_iid, inputFrom(params)), subject, user));
+      const issue = await findIssueOrNotFound(subject, user, params.issue_iid);
+      // `update_issue` is a per-issue rule: `updateIssue` checks it on the issue it writes.
+      return ok(await presentIssue(await updateIssue(subject, user, issue, inputFrom(params)), subject, user));
     },
   }),
 
   'DELETE /projects/:id/issues/:issue_iid': route({
-    params: z.object({ ...projectIdParam, ...issueIidParam }),
+    params: z.object(issuePathParams),
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      await deleteIssue(subject, user, params.issue_iid);
+      const issue = await findIssueOrNotFound(subject, user, params.issue_iid);
+      authorize(user, 'destroy_issue', subject);
+      await deleteIssue(subject, user, issue);
       return noContent();
     },
   }),
@@ -107,10 +109,10 @@ export const issueRoutes = {
     params: moveParams,
     handler: async ({ params, user }) => {
       const source = await findProjectOrNotFound(params.id, user);
-      await findIssueOrNotFound(source, user, params.issue_iid);
+      const issue = await findIssueOrNotFound(source, user, params.issue_iid);
       const target = await findProjectOrNotFound(params.to_project_id, user);
-      const moved = await moveIssue(source, user, params.issue_iid, target);
-      return created(await presentOne(moved, target, user));
+      // GitLab answers a move it may not make with 400 (`Issues::MoveService`): checked by `moveIssue`.
+      return created(await presentIssue(await moveIssue(source, user, issue, target), target, user));
     },
   }),
 } satisfies RoutesOf<typeof catalog.issues>;

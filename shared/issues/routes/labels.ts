@@ -7,18 +7,21 @@
  */
 import { z } from 'zod';
 import { authorize } from '../../auth';
-import { type Project, findProjectOrNotFound } from '../../projects';
-import type { User } from '../../users';
-import { createLabel, editLabel, findLabelOrNotFound, listProjectLabels, removeLabel } from '../labels';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
+import { idParam } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { presentLabel } from '../presenters/labels';
-import { atLeastOneOf, exactlyOneOf, labelCreateParams, labelIdOrNameParam, labelListParams, labelSelectorParams, labelUpdateParams, projectIdParam, UPDATE_FIELDS } from './label-params';
+import { findProjectOrNotFound, type Project } from '../../projects';
+import type { User } from '../../users';
 import type { catalog } from '../catalog';
+import { createLabel, editLabel, removeLabel } from '../commands/labels';
+import { presentLabel } from '../presenters/labels';
+import { findLabelOrNotFound, listProjectLabels } from '../queries/labels';
+import { exactlyOneOf, labelCreateParams, labelIdOrNameParam, labelListParams, labelSelectorParams, labelUpdateParams, UPDATE_FIELDS } from './labels.params';
+import { atLeastOneOf } from './params';
 
 /** The project whose labels the caller may manage: 404 when they cannot see it, 403 when they can but not manage labels. */
-async function findLabelledProject(idOrPath: string, user: User | null): Promise<Project> {
+async function findLabelledProject(idOrPath: string, user: User): Promise<Project> {
   const subject = await findProjectOrNotFound(idOrPath, user);
   authorize(user, 'admin_label', subject);
   return subject.project;
@@ -26,16 +29,16 @@ async function findLabelledProject(idOrPath: string, user: User | null): Promise
 
 const SELECTOR = ['label_id', 'name'] as const;
 
-const updateSchema = z.object({ ...projectIdParam, ...labelIdOrNameParam, ...labelUpdateParams }).superRefine(atLeastOneOf(UPDATE_FIELDS));
+const updateSchema = z.object({ ...idParam, ...labelIdOrNameParam, ...labelUpdateParams }).superRefine(atLeastOneOf(UPDATE_FIELDS));
 const collectionUpdateSchema = z
-  .object({ ...projectIdParam, ...labelSelectorParams, ...labelUpdateParams })
+  .object({ ...idParam, ...labelSelectorParams, ...labelUpdateParams })
   .superRefine(exactlyOneOf(SELECTOR))
   .superRefine(atLeastOneOf(UPDATE_FIELDS));
 
 type UpdateParams = z.output<typeof updateSchema> | z.output<typeof collectionUpdateSchema>;
 
 /** Internal: the edit both PUT forms share. */
-async function update(params: UpdateParams, labelIdOrName: string | number, user: User | null) {
+async function update(params: UpdateParams, labelIdOrName: string | number, user: User) {
   const project = await findLabelledProject(params.id, user);
   const label = await findLabelOrNotFound(project.id, labelIdOrName);
   const { new_name: name, color, description, priority } = params;
@@ -43,7 +46,7 @@ async function update(params: UpdateParams, labelIdOrName: string | number, user
 }
 
 /** Internal: the delete both DELETE forms share (204, as GitLab's `destroy_conditionally!`). */
-async function remove(idOrPath: string, labelIdOrName: string | number, user: User | null) {
+async function remove(idOrPath: string, labelIdOrName: string | number, user: User) {
   const project = await findLabelledProject(idOrPath, user);
   await removeLabel(await findLabelOrNotFound(project.id, labelIdOrName));
   return noContent();
@@ -51,7 +54,7 @@ async function remove(idOrPath: string, labelIdOrName: string | number, user: Us
 
 export const labelRoutes = {
   'GET /projects/:id/labels': route({
-    params: z.object({ ...projectIdParam, ...labelListParams, ...paginationParams }),
+    params: z.object({ ...idParam, ...labelListParams, ...paginationParams }),
     handler: async ({ params, user, link }) => {
       const { project } = await findProjectOrNotFound(params.id, user);
       const page = paginateArray(params, link, await listProjectLabels(project.id, params.search));
@@ -60,7 +63,7 @@ export const labelRoutes = {
   }),
 
   'GET /projects/:id/labels/:label_id': route({
-    params: z.object({ ...projectIdParam, ...labelIdOrNameParam }),
+    params: z.object({ ...idParam, ...labelIdOrNameParam }),
     handler: async ({ params, user }) => {
       const { project } = await findProjectOrNotFound(params.id, user);
       return ok(presentLabel(await findLabelOrNotFound(project.id, params.label_id)));
@@ -68,7 +71,7 @@ export const labelRoutes = {
   }),
 
   'POST /projects/:id/labels': route({
-    params: z.object({ ...projectIdParam, ...labelCreateParams }),
+    params: z.object({ ...idParam, ...labelCreateParams }),
     handler: async ({ params, user }) => {
       const project = await findLabelledProject(params.id, user);
       const { name, color, description, priority } = params;
@@ -87,12 +90,12 @@ export const labelRoutes = {
   }),
 
   'DELETE /projects/:id/labels': route({
-    params: z.object({ ...projectIdParam, ...labelSelectorParams }).superRefine(exactlyOneOf(SELECTOR)),
+    params: z.object({ ...idParam, ...labelSelectorParams }).superRefine(exactlyOneOf(SELECTOR)),
     handler: async ({ params, user }) => remove(params.id, (params.label_id ?? params.name)!, user),
   }),
 
   'DELETE /projects/:id/labels/:label_id': route({
-    params: z.object({ ...projectIdParam, ...labelIdOrNameParam }),
+    params: z.object({ ...idParam, ...labelIdOrNameParam }),
     handler: async ({ params, user }) => remove(params.id, params.label_id, user),
   }),
 } satisfies RoutesOf<typeof catalog.labels>;

@@ -5,20 +5,21 @@
  */
 import { z } from 'zod';
 import { authorize, type ProjectSubject } from '../../auth';
-import type { User } from '../../users';
-import { createMilestone, deleteMilestone, findMilestoneOrNotFound, listProjectMilestones, updateMilestone } from '../milestones';
-import { findProjectOrNotFound } from '../../projects';
 import { paginateArray } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { presentMilestone } from '../presenters/milestones';
-import { changesFrom, createParams, filtersFrom, inputFrom, listParams, milestoneIdParam, projectIdParam, updateParams } from './milestone-params';
+import { findProjectOrNotFound, projectFullPath } from '../../projects';
+import type { User } from '../../users';
 import type { catalog } from '../catalog';
+import { createMilestone, deleteMilestone, updateMilestone } from '../commands/milestones';
+import { presentMilestone } from '../presenters/milestones';
+import { findMilestoneOrNotFound, listProjectMilestones } from '../queries/milestones';
+import { changesFrom, createParams, filtersFrom, inputFrom, listParams, milestonePathParams, updateParams } from './milestones.params';
 
-const pathOf = (subject: ProjectSubject) => `${subject.namespace.fullPath}/${subject.project.path}`;
+const pathOf = (subject: ProjectSubject) => projectFullPath(subject.namespace, subject.project);
 
 /** The project whose milestones the caller may manage: 404 when they cannot see it, 403 when they can but not manage. */
-async function findManagedProject(idOrPath: string, user: User | null): Promise<ProjectSubject> {
+async function findManagedProject(idOrPath: string, user: User): Promise<ProjectSubject> {
   const subject = await findProjectOrNotFound(idOrPath, user);
   authorize(user, 'admin_milestone', subject);
   return subject;
@@ -36,7 +37,7 @@ export const milestoneRoutes = {
   }),
 
   'GET /projects/:id/milestones/:milestone_id': route({
-    params: z.object({ ...projectIdParam, ...milestoneIdParam }),
+    params: z.object(milestonePathParams),
     anonymous: true,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
@@ -56,16 +57,16 @@ export const milestoneRoutes = {
     params: updateParams,
     handler: async ({ params, user }) => {
       const subject = await findManagedProject(params.id, user);
-      const milestone = await updateMilestone(subject.project.id, params.milestone_id, changesFrom(params));
-      return ok(presentMilestone(milestone, pathOf(subject)));
+      const milestone = await findMilestoneOrNotFound(subject.project.id, params.milestone_id);
+      return ok(presentMilestone(await updateMilestone(milestone, changesFrom(params)), pathOf(subject)));
     },
   }),
 
   'DELETE /projects/:id/milestones/:milestone_id': route({
-    params: z.object({ ...projectIdParam, ...milestoneIdParam }),
+    params: z.object(milestonePathParams),
     handler: async ({ params, user }) => {
       const subject = await findManagedProject(params.id, user);
-      await deleteMilestone(subject.project.id, params.milestone_id);
+      await deleteMilestone(await findMilestoneOrNotFound(subject.project.id, params.milestone_id));
       return noContent();
     },
   }),

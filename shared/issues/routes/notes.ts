@@ -3,21 +3,24 @@
  * read the issue (confidential rules included) reads and adds notes; the author or an admin edits
  * one; the author, a maintainer or an admin deletes one.
  */
-import { findProjectOrNotFound } from '../../projects';
-import { createNote, deleteNote, findIssueNote, issueNotes, updateNote } from '../notes';
 import { paginate, paginateArray } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { presentNote, presentNotes } from '../presenters/notes';
-import { createParams, listParams, noteParams, updateParams } from './note-params';
+import { findProjectOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
+import { createNote, deleteNote, updateNote } from '../commands/notes';
+import { presentNote, presentNotes } from '../presenters/notes';
+import { findIssueOrNotFound } from '../queries/issues';
+import { findNoteOrNotFound, issueNotes } from '../queries/notes';
+import { createParams, listParams, noteParams, updateParams } from './notes.params';
 
 export const noteRoutes = {
   'GET /projects/:id/issues/:issue_iid/notes': route({
     params: listParams,
     handler: async ({ params, user, link }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      const notes = await issueNotes(subject, user, params.issue_iid, { orderBy: params.order_by, sort: params.sort });
+      const issue = await findIssueOrNotFound(subject, user, params.issue_iid);
+      const notes = await issueNotes(issue, { orderBy: params.order_by, sort: params.sort });
       const page = Array.isArray(notes) ? paginateArray(params, link, notes) : await paginate(params, link, notes);
       return ok(await presentNotes(page.items), page.headers);
     },
@@ -27,7 +30,9 @@ export const noteRoutes = {
     params: createParams,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      return created(await presentNote(await createNote(subject, user, params.issue_iid, params.body)));
+      // Reading the issue is all GitLab's `create_note` needs besides being signed in.
+      const issue = await findIssueOrNotFound(subject, user, params.issue_iid);
+      return created(await presentNote(await createNote(issue, user, params.body)));
     },
   }),
 
@@ -35,7 +40,8 @@ export const noteRoutes = {
     params: noteParams,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      return ok(await presentNote(await findIssueNote(subject, user, params.issue_iid, params.note_id)));
+      const issue = await findIssueOrNotFound(subject, user, params.issue_iid);
+      return ok(await presentNote(await findNoteOrNotFound(issue, params.note_id)));
     },
   }),
 
@@ -43,7 +49,9 @@ export const noteRoutes = {
     params: updateParams,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      return ok(await presentNote(await updateNote(subject, user, params.issue_iid, params.note_id, params.body)));
+      const note = await findNoteOrNotFound(await findIssueOrNotFound(subject, user, params.issue_iid), params.note_id);
+      // Who may edit a note is a per-note rule: `updateNote` checks it.
+      return ok(await presentNote(await updateNote(user, note, params.body)));
     },
   }),
 
@@ -51,7 +59,9 @@ export const noteRoutes = {
     params: noteParams,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      await deleteNote(subject, user, params.issue_iid, params.note_id);
+      const note = await findNoteOrNotFound(await findIssueOrNotFound(subject, user, params.issue_iid), params.note_id);
+      // Who may delete a note is a per-note rule: `deleteNote` checks it.
+      await deleteNote(subject, user, note);
       return noContent();
     },
   }),

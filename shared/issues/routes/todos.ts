@@ -3,13 +3,14 @@
  * and acts on the caller's own todos only: another user's todo id is not found (404).
  */
 import { z } from 'zod';
-import { markAllDone, markTodoDoneById, todoStream, TODO_ACTIONS, TODO_STATES, TODO_TYPES } from '../todos';
 import { paginate, paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { noParams, route, type RoutesOf } from '../../platform/http/route';
-import { presentTodos } from '../presenters/todos';
 import type { catalog } from '../catalog';
+import { markAllDone, markTodoDoneById } from '../commands/todos';
+import { presentTodos } from '../presenters/todos';
+import { todoStream, TODO_ACTIONS, TODO_STATES, TODO_TYPES } from '../queries/todos';
 
 /** GitLab's `:todo_filters`, with `use :pagination`; `state` defaults to `pending`. */
 const listParams = z.object({

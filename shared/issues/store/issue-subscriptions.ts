@@ -10,12 +10,11 @@
  * Writes are conditioned on the record's state read before, so two concurrent requests can't
  * both act on the same state (e.g. two subscribes both answering 201): the loser re-reads.
  */
-import { issueKeys } from './keys';
-import { projectIsLive } from '../../projects';
-import { getItem } from '../../platform/dynamo/query';
-import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
 import { tableName } from '../../platform/dynamo/client';
-
+import { getItem } from '../../platform/dynamo/query';
+import { projectIsLive } from '../../projects';
+import { issueKeys } from './keys';
+import { transactOr } from './transact';
 
 /** Internal: the stored item of a subscription record. */
 const subscriptionItem = (projectId: number, iid: number, userId: number, subscribed: boolean) => ({
@@ -67,16 +66,11 @@ export async function setSubscription(
   subscribed: boolean,
   expected: boolean | undefined,
 ): Promise<boolean> {
-  try {
-    await transactWrite([
-      projectIsLive(projectId),
-      { Put: { TableName: tableName(), Item: subscriptionItem(projectId, iid, userId, subscribed), ...unchangedSince(expected) } },
-    ]);
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionConditionFailed) return false;
-    throw error;
-  }
+  const entries = {
+    project: projectIsLive(projectId),
+    subscription: { Put: { TableName: tableName(), Item: subscriptionItem(projectId, iid, userId, subscribed), ...unchangedSince(expected) } },
+  };
+  return (await transactOr(entries, [], 'not_written')) === undefined;
 }
 
 /**
@@ -85,13 +79,14 @@ export async function setSubscription(
  * again, as in GitLab.
  */
 export async function recordParticipant(projectId: number, iid: number, userId: number): Promise<void> {
-  try {
-    // With the project check, a deletion that already swept the partition cannot be left a stray item.
-    await transactWrite([
-      projectIsLive(projectId),
-      { Put: { TableName: tableName(), Item: subscriptionItem(projectId, iid, userId, true), ConditionExpression: 'attribute_not_exists(PK)' } },
-    ]);
-  } catch (error) {
-    if (!(error instanceof TransactionConditionFailed)) throw error;
-  }
+  // With the project check, a deletion that already swept the partition cannot be left a stray item.
+  // A failed condition (a record exists, or the project is going) leaves things as they are.
+  await transactOr(
+    {
+      project: projectIsLive(projectId),
+      subscription: { Put: { TableName: tableName(), Item: subscriptionItem(projectId, iid, userId, true), ConditionExpression: 'attribute_not_exists(PK)' } },
+    },
+    [],
+    'not_written',
+  );
 }

@@ -3,47 +3,37 @@
  * `totalTimeSpent` in seconds. A change is one transaction: an UpdateItem of the issue conditioned
  * on the `version` read (so its system note and webhook event describe exactly the totals
  * written; a racing change makes the caller re-read and apply it again, so two people logging
- * time at once both count), plus the `extra` operations. It also stamps `updatedAt`, re-sorting
- * the issue in the update-ordered lists (`touchIssue`).
+ * time at once both count), plus the write's effects. It also stamps `updatedAt`, re-sorting the
+ * issue in the update-ordered lists (`touchIssue`).
  */
-import { config } from '../../platform/config';
-import type { TimeTracked } from '../time-tracking';
-import { touchIssue, type Issue, type TransactItem } from './issues';
+import { tableName } from '../../platform/dynamo/client';
+import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
+import { touchIssue, type Issue, type IssueEffects } from './issues';
 import { issueKeys } from './keys';
-import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
+
+/** What an issue (or MR) stores about time tracking, in seconds; absent on records that never tracked time. */
+export interface TimeTracked {
+  timeEstimate?: number;
+  totalTimeSpent?: number;
+}
 
 /** An issue with its time-tracking fields. */
 export type TrackedIssue = Issue & TimeTracked;
 
-export type TimeChange =
-  | { kind: 'estimate'; seconds: number }
-  | { kind: 'spend'; seconds: number }
-  | { kind: 'reset_spent' };
-
 /** Why a time update did not happen: the issue changed (or went) since it was read. */
 export type TimeWriteFailure = 'issue_changed';
 
-/** The issue as `change` leaves it (not yet written). */
-export function withTimeChange(issue: TrackedIssue, change: TimeChange, at: string): TrackedIssue {
-  const spent = issue.totalTimeSpent ?? 0;
-  const times =
-    change.kind === 'estimate'
-      ? { timeEstimate: change.seconds }
-      : { totalTimeSpent: change.kind === 'reset_spent' ? 0 : spent + change.seconds };
-  return { ...issue, ...times, updatedAt: at, version: issue.version + 1 };
-}
-
 /**
- * Writes `next` (from {@link withTimeChange}) over `previous`, with `extra` operations, while
- * `previous` is still what is stored.
+ * Writes the time tracking of `next` (and its `version`, `updatedAt`) over `previous`, with the
+ * write's effects, while `previous` is still what is stored.
  */
-export async function updateIssueTime(previous: TrackedIssue, next: TrackedIssue, extra: TransactItem[] = []): Promise<TrackedIssue | TimeWriteFailure> {
+export async function updateIssueTime(previous: TrackedIssue, next: TrackedIssue, effects: IssueEffects = {}): Promise<TrackedIssue | TimeWriteFailure> {
   const touch = touchIssue(next.id, next.updatedAt);
   try {
-    await transactWrite([
-      {
+    await transact({
+      issue: {
         Update: {
-          TableName: config().tableName,
+          TableName: tableName(),
           Key: issueKeys.issue(previous.projectId, previous.iid),
           UpdateExpression: `SET timeEstimate = :estimate, totalTimeSpent = :spent, #version = :next, ${touch.clause}`,
           ConditionExpression: '#version = :version',
@@ -57,11 +47,11 @@ export async function updateIssueTime(previous: TrackedIssue, next: TrackedIssue
           },
         },
       },
-      ...extra,
-    ]);
+      ...effects,
+    });
     return next;
   } catch (error) {
-    if (error instanceof TransactionConditionFailed && error.failed.includes(0)) return 'issue_changed';
+    if (error instanceof ConditionFailed && error.failedOn('issue')) return 'issue_changed';
     throw error;
   }
 }

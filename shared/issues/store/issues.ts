@@ -10,19 +10,17 @@
  * A soft-deleted issue keeps its item (its iid is never reused) with `deletedAt` set and no index
  * attributes, so no list sees it. Every write is one transaction that also checks the project is
  * live, moves the project's `openIssuesCount` and the labels' `openIssuesCount` /
- * `closedIssuesCount` by what the write changes, and carries the write's events and system notes;
- * edits and deletions are conditioned on the `version` read, so a race changes every count once.
+ * `closedIssuesCount` by what the write changes, and carries the write's effects (feed event,
+ * system notes, webhook event); edits and deletions are conditioned on the `version` read, so a
+ * race changes every count once.
  */
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { issueIndexKeys, issueKeys } from './keys';
-import { projectCounterUpdate, projectIsLive } from '../../projects';
-import { getItem, isId, type Item } from '../../platform/dynamo/query';
-import { TransactionConditionFailed, transactWrite, versionedPut } from '../../platform/dynamo/transactions';
-import { entityFields } from '../../platform/dynamo/items';
+import { byKey, getMany } from '../../platform/dynamo/batch';
 import { tableName } from '../../platform/dynamo/client';
-
-/** One operation of a transaction. */
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+import { entityFields } from '../../platform/dynamo/items';
+import { getItem, isId, type Item } from '../../platform/dynamo/query';
+import { ConditionFailed, transact, versionedPut, type NamedTransactItems, type TransactItem } from '../../platform/dynamo/transactions';
+import { projectCounterUpdate, projectIsLive } from '../../projects';
+import { issueIndexKeys, issueKeys } from './keys';
 
 export type IssueState = 'opened' | 'closed';
 
@@ -56,6 +54,15 @@ export interface Issue {
 /** Why a write did not happen. */
 export type IssueWriteFailure = 'project_gone' | 'issue_changed';
 
+/**
+ * What an issue write carries in its transaction besides the issue and its counts: its webhook
+ * event, its feed event and its system notes (items built by their own stores).
+ */
+export interface IssueEffects {
+  hook?: TransactItem;
+  event?: TransactItem;
+  notes?: TransactItem[];
+}
 
 export const issueFromItem = (item: Item): Issue => entityFields(item) as Issue;
 
@@ -77,6 +84,18 @@ export async function getIssue(projectId: number, iid: number): Promise<Issue | 
 }
 
 /**
+ * Several issues by project and iid, in one BatchGetItem (consistent), deleted ones included.
+ * @returns a lookup: the issue of a project and iid, or `undefined` when there is none.
+ */
+export async function getIssues(refs: Array<{ projectId: number; iid: number }>): Promise<(projectId: number, iid: number) => Issue | undefined> {
+  const itemOf = byKey(await getMany(refs.map(({ projectId, iid }) => issueKeys.issue(projectId, iid))));
+  return (projectId, iid) => {
+    const item = itemOf(issueKeys.issue(projectId, iid));
+    return item && issueFromItem(item);
+  };
+}
+
+/**
  * The `SET` clause that stamps `updatedAt` on an issue item and re-sorts it in the update-ordered
  * lists, for writes that update the item in place (notes, time tracking) rather than put it.
  */
@@ -89,15 +108,14 @@ export function touchIssue(id: number, at: string): { clause: string; values: Re
 }
 
 /**
- * One issue write of a transaction: `previous` as read (absent for a new issue) becomes `next`.
+ * One issue write of a transaction: `previous` as read (absent for a new issue) becomes `next`,
+ * with the write's effects.
  */
 export interface IssueChange {
   previous?: Issue;
   next: Issue;
+  effects?: IssueEffects;
 }
-
-/** Internal: what each operation of an issue transaction is, to name a failed condition. */
-type Role = { kind: 'project' } | { kind: 'issue' } | { kind: 'label'; change: number; labelId: number } | { kind: 'extra' };
 
 /** Internal: how many open and closed issues an issue adds to each of its labels. */
 function labelContributions(issue: Issue | undefined, skip: Set<number>): Map<number, { open: number; closed: number }> {
@@ -109,21 +127,17 @@ function labelContributions(issue: Issue | undefined, skip: Set<number>): Map<nu
   return counts;
 }
 
-/** Internal: the operations of one change: the project part, the issue Put, the label counts. */
-function changeItems(change: IssueChange, index: number, gone: Set<number>): Array<[TransactItem, Role]> {
-  const { previous, next } = change;
-  const delta = Number(isOpen(next)) - Number(isOpen(previous));
-  const items: Array<[TransactItem, Role]> = [[projectPart(next.projectId, delta), { kind: 'project' }]];
-  items.push([versionedPut(tableName(), issueToItem(next), previous?.version), { kind: 'issue' }]);
+/** Internal: the label count updates of one change, by label id. */
+function labelCountChanges({ previous, next }: IssueChange, gone: Set<number>): Map<number, TransactItem> {
   const before = labelContributions(previous, gone);
   const after = labelContributions(next, gone);
+  const updates = new Map<number, TransactItem>();
   for (const id of new Set([...before.keys(), ...after.keys()])) {
     const open = (after.get(id)?.open ?? 0) - (before.get(id)?.open ?? 0);
     const closed = (after.get(id)?.closed ?? 0) - (before.get(id)?.closed ?? 0);
-    if (open === 0 && closed === 0) continue;
-    items.push([labelCountUpdate(next.projectId, id, open, closed), { kind: 'label', change: index, labelId: id }]);
+    if (open !== 0 || closed !== 0) updates.set(id, labelCountUpdate(next.projectId, id, open, closed));
   }
-  return items;
+  return updates;
 }
 
 /**
@@ -147,11 +161,35 @@ const labelCountUpdate = (projectId: number, labelId: number, open: number, clos
   },
 });
 
+/**
+ * Internal: the named entries of the changes' transaction: for change `i`, `project#i`, `issue#i`
+ * and `label#i#<labelId>`; then the effects of each change, `hook#i`, `event#i`, `notes#i`.
+ */
+function changeEntries(changes: IssueChange[], gone: Set<number>): { entries: NamedTransactItems; labels: Array<[string, number]> } {
+  const entries: NamedTransactItems = {};
+  const labels: Array<[string, number]> = [];
+  changes.forEach((change, i) => {
+    const delta = Number(isOpen(change.next)) - Number(isOpen(change.previous));
+    entries[`project#${i}`] = projectPart(change.next.projectId, delta);
+    entries[`issue#${i}`] = versionedPut(tableName(), issueToItem(change.next), change.previous?.version);
+    for (const [labelId, update] of labelCountChanges(change, gone)) {
+      entries[`label#${i}#${labelId}`] = update;
+      labels.push([`label#${i}#${labelId}`, labelId]);
+    }
+  });
+  changes.forEach(({ effects = {} }, i) => {
+    entries[`hook#${i}`] = effects.hook;
+    entries[`event#${i}`] = effects.event;
+    entries[`notes#${i}`] = effects.notes;
+  });
+  return { entries, labels };
+}
+
 /** Most attempts at a write whose labels keep disappearing under it. */
 const MAX_LABEL_RETRIES = 3;
 
 /**
- * Writes issue changes in one transaction with `extra` operations (events, system notes): every
+ * Writes issue changes in one transaction with their effects (events, system notes): every
  * change checks its project is live and moves the open-issue and label counts. A label deleted
  * since it was read is dropped from the issue and the write retried. Each written issue has its
  * `version` advanced past the one read.
@@ -160,30 +198,29 @@ const MAX_LABEL_RETRIES = 3;
  * @example
  * const written = await writeIssues([{ previous: issue, next: { ...issue, state: 'closed' } }]);
  */
-export async function writeIssues(changes: IssueChange[], extra: TransactItem[] = []): Promise<Issue[] | IssueWriteFailure> {
+export async function writeIssues(changes: IssueChange[]): Promise<Issue[] | IssueWriteFailure> {
   const gone = new Set<number>();
-  let written = changes.map(({ previous, next }) => ({ previous, next: { ...next, version: (previous?.version ?? 0) + 1 } }));
+  let written = changes.map((change) => ({ ...change, next: { ...change.next, version: (change.previous?.version ?? 0) + 1 } }));
   for (let attempt = 0; ; attempt++) {
-    const operations = [...written.flatMap((change, index) => changeItems(change, index, gone)), ...extra.map((item): [TransactItem, Role] => [item, { kind: 'extra' }])];
+    const { entries, labels } = changeEntries(written, gone);
     try {
-      await transactWrite(operations.map(([item]) => item));
+      await transact(entries);
       return written.map((change) => change.next);
     } catch (error) {
-      if (!(error instanceof TransactionConditionFailed)) throw error;
-      const roles = error.failed.map((index) => operations[index][1]);
-      if (roles.some((role) => role.kind === 'project')) return 'project_gone';
-      if (roles.some((role) => role.kind === 'issue')) return 'issue_changed';
-      const labels = roles.flatMap((role) => (role.kind === 'label' ? [role.labelId] : []));
-      if (labels.length === 0 || attempt >= MAX_LABEL_RETRIES) throw error;
-      for (const id of labels) gone.add(id);
-      written = written.map(({ previous, next }) => ({ previous, next: { ...next, labelIds: next.labelIds.filter((id) => !gone.has(id)) } }));
+      if (!(error instanceof ConditionFailed)) throw error;
+      if (written.some((_, i) => error.failedOn(`project#${i}`))) return 'project_gone';
+      if (written.some((_, i) => error.failedOn(`issue#${i}`))) return 'issue_changed';
+      const deleted = labels.filter(([name]) => error.failedOn(name)).map(([, labelId]) => labelId);
+      if (deleted.length === 0 || attempt >= MAX_LABEL_RETRIES) throw error;
+      for (const id of deleted) gone.add(id);
+      written = written.map((change) => ({ ...change, next: { ...change.next, labelIds: change.next.labelIds.filter((id) => !gone.has(id)) } }));
     }
   }
 }
 
 /** Adds an issue (`version` 1), counted open on the project, atomically while the project is live. */
-export async function insertIssue(issue: Issue, extra: TransactItem[] = []): Promise<Issue | IssueWriteFailure> {
-  const result = await writeIssues([{ next: issue }], extra);
+export async function insertIssue(issue: Issue, effects?: IssueEffects): Promise<Issue | IssueWriteFailure> {
+  const result = await writeIssues([{ next: issue, effects }]);
   return typeof result === 'string' ? result : result[0];
 }
 
@@ -192,7 +229,7 @@ export async function insertIssue(issue: Issue, extra: TransactItem[] = []): Pro
  * change of openness (close, reopen, soft delete) or of labels moves the counts in the same
  * transaction, so two racing closes change them once.
  */
-export async function replaceIssue(previous: Issue, next: Issue, extra: TransactItem[] = []): Promise<Issue | IssueWriteFailure> {
-  const result = await writeIssues([{ previous, next }], extra);
+export async function replaceIssue(previous: Issue, next: Issue, effects?: IssueEffects): Promise<Issue | IssueWriteFailure> {
+  const result = await writeIssues([{ previous, next, effects }]);
   return typeof result === 'string' ? result : result[0];
 }

@@ -9,14 +9,14 @@
  * Edits and deletes are conditioned on the `version` read, so a rename and a concurrent edit
  * cannot leave the item and its claim disagreeing.
  */
-import { type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { nextId } from '../../platform/dynamo/counters';
-import { issueCollections, issueKeys } from './keys';
-import { projectIsLive } from '../../projects';
-import { queryAll, type Item, getItem, isId } from '../../platform/dynamo/query';
-import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
-import { entityFields, putClaim } from '../../platform/dynamo/items';
 import { tableName } from '../../platform/dynamo/client';
+import { nextId } from '../../platform/dynamo/counters';
+import { entityFields, putClaim } from '../../platform/dynamo/items';
+import { getItem, isId, queryAll, type Item } from '../../platform/dynamo/query';
+import type { TransactItem } from '../../platform/dynamo/transactions';
+import { projectIsLive } from '../../projects';
+import { issueCollections, issueKeys } from './keys';
+import { transactOr } from './transact';
 
 /** What a client sets on a label. */
 export interface LabelFields {
@@ -45,9 +45,6 @@ export interface Label extends LabelFields {
  * name, or the label changed or disappeared since it was read (read it again to tell which).
  */
 export type LabelWriteFailure = 'project_gone' | 'name_taken' | 'stale';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
 
 const labelFromItem = (item: Item): Label => entityFields(item) as Label;
 
@@ -88,23 +85,18 @@ export async function insertLabel(projectId: number, fields: LabelFields): Promi
     updatedAt: now,
     version: 1,
   };
-  try {
-    await transactWrite([
-      projectIsLive(projectId),
-      {
-        Put: {
-          TableName: tableName(),
-          Item: { ...issueKeys.label(projectId, label.id), type: 'Label', ...label },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
+  const entries = {
+    project: projectIsLive(projectId),
+    label: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...issueKeys.label(projectId, label.id), type: 'Label', ...label },
+        ConditionExpression: 'attribute_not_exists(PK)',
       },
-      putClaim(issueKeys.claims.labelName(projectId, label.name), { labelId: label.id }),
-    ]);
-    return label;
-  } catch (error) {
-    if (!(error instanceof TransactionConditionFailed)) throw error;
-    return error.failed.includes(0) ? 'project_gone' : 'name_taken';
-  }
+    },
+    name: putClaim(issueKeys.claims.labelName(projectId, label.name), { labelId: label.id }),
+  };
+  return (await transactOr(entries, [['project', 'project_gone']] as const, 'name_taken' as const)) ?? label;
 }
 
 /**
@@ -117,9 +109,9 @@ export async function updateLabel(label: Label, fields: LabelFields): Promise<La
   const oldClaim = issueKeys.claims.labelName(label.projectId, label.name);
   const newClaim = issueKeys.claims.labelName(label.projectId, updated.name);
   const claimMoves = oldClaim.SK !== newClaim.SK;
-  const items: TransactItem[] = [
-    projectIsLive(label.projectId),
-    {
+  const entries = {
+    project: projectIsLive(label.projectId),
+    label: {
       Update: {
         TableName: tableName(),
         Key: issueKeys.label(label.projectId, label.id),
@@ -144,38 +136,28 @@ export async function updateLabel(label: Label, fields: LabelFields): Promise<La
         },
       },
     },
-  ];
-  if (claimMoves) items.push(putClaim(newClaim, { labelId: label.id }), releaseClaim(oldClaim, label.id));
-  try {
-    await transactWrite(items);
-    return updated;
-  } catch (error) {
-    if (!(error instanceof TransactionConditionFailed)) throw error;
-    if (error.failed.includes(1) || error.failed.includes(3)) return 'stale';
-    return error.failed.includes(0) ? 'project_gone' : 'name_taken';
-  }
+    name: claimMoves && putClaim(newClaim, { labelId: label.id }),
+    oldName: claimMoves && releaseClaim(oldClaim, label.id),
+  };
+  const failures = [['label', 'stale'], ['oldName', 'stale'], ['project', 'project_gone']] as const;
+  return (await transactOr<LabelWriteFailure>(entries, failures, 'name_taken')) ?? updated;
 }
 
 /** Deletes `label` (as read) and releases its name; `'stale'` when it changed or is gone since. */
 export async function deleteLabel(label: Label): Promise<'deleted' | 'stale'> {
-  try {
-    await transactWrite([
-      {
-        Delete: {
-          TableName: tableName(),
-          Key: issueKeys.label(label.projectId, label.id),
-          ConditionExpression: '#version = :version',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':version': label.version },
-        },
+  const entries = {
+    label: {
+      Delete: {
+        TableName: tableName(),
+        Key: issueKeys.label(label.projectId, label.id),
+        ConditionExpression: '#version = :version',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':version': label.version },
       },
-      releaseClaim(issueKeys.claims.labelName(label.projectId, label.name), label.id),
-    ]);
-    return 'deleted';
-  } catch (error) {
-    if (error instanceof TransactionConditionFailed) return 'stale';
-    throw error;
-  }
+    },
+    name: releaseClaim(issueKeys.claims.labelName(label.projectId, label.name), label.id),
+  };
+  return (await transactOr(entries, [], 'stale' as const)) ?? 'deleted';
 }
 
 /** Internal: deletes a name claim, only if `labelId` holds it. */

@@ -6,12 +6,13 @@
  * Every write is one transaction that also checks the project is live; edits and deletions are
  * conditioned on the `version` read, and a rename moves the claim in the same transaction.
  */
-import { issueCollections, issueKeys } from './keys';
-import { projectIsLive } from '../../projects';
-import { getItem, isId, queryAll, type Item } from '../../platform/dynamo/query';
-import { TransactionConditionFailed, transactWrite, versionedPut } from '../../platform/dynamo/transactions';
-import { entityFields } from '../../platform/dynamo/items';
 import { tableName } from '../../platform/dynamo/client';
+import { entityFields } from '../../platform/dynamo/items';
+import { getItem, isId, queryAll, type Item } from '../../platform/dynamo/query';
+import { versionedPut, type NamedTransactItems, type TransactItem } from '../../platform/dynamo/transactions';
+import { projectIsLive } from '../../projects';
+import { issueCollections, issueKeys } from './keys';
+import { transactOr } from './transact';
 
 export type MilestoneState = 'active' | 'closed';
 
@@ -44,7 +45,6 @@ export type MilestoneWriteFailure =
   /** The milestone was changed or deleted since it was read. */
   | 'milestone_changed';
 
-
 const milestoneFromItem = (item: Item): Milestone => entityFields(item) as Milestone;
 
 function milestoneToItem(milestone: Milestone): Item {
@@ -52,7 +52,7 @@ function milestoneToItem(milestone: Milestone): Item {
 }
 
 /** Internal: the claim item reserving `title` in the project for `milestoneId`. */
-const putTitleClaim = (projectId: number, title: string, milestoneId: number) => ({
+const putTitleClaim = (projectId: number, title: string, milestoneId: number): TransactItem => ({
   Put: {
     TableName: tableName(),
     Item: { ...issueKeys.claims.milestoneTitle(projectId, title), type: 'Claim', projectId, milestoneId, title },
@@ -61,7 +61,7 @@ const putTitleClaim = (projectId: number, title: string, milestoneId: number) =>
 });
 
 /** Internal: releases a title claim unless another milestone holds it (a missing claim is fine). */
-const deleteTitleClaim = (projectId: number, title: string, milestoneId: number) => ({
+const deleteTitleClaim = (projectId: number, title: string, milestoneId: number): TransactItem => ({
   Delete: {
     TableName: tableName(),
     Key: issueKeys.claims.milestoneTitle(projectId, title),
@@ -86,20 +86,25 @@ export async function getMilestoneIdByTitle(projectId: number, title: string): P
   return claim && claim.title === title ? Number(claim.milestoneId) : undefined;
 }
 
+/** A project's milestone titled exactly `title` (case-sensitive, as in GitLab): its claim, then the milestone. */
+export async function findMilestoneByTitle(projectId: number, title: string): Promise<Milestone | undefined> {
+  const id = await getMilestoneIdByTitle(projectId, title);
+  const milestone = id === undefined ? undefined : await getMilestone(projectId, id);
+  return milestone?.title === title ? milestone : undefined;
+}
+
 /** Every milestone of a project, by id ascending (one partition range; a project has few). */
 export async function listMilestones(projectId: number): Promise<Milestone[]> {
   return (await queryAll(issueCollections.projectMilestones(projectId))).map(milestoneFromItem);
 }
 
-/** Internal: runs a transaction; a failed condition is named by `failureAt` (given the first failing index). */
-async function write(items: Parameters<typeof transactWrite>[0], failureAt: (index: number) => MilestoneWriteFailure) {
-  try {
-    await transactWrite(items);
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof TransactionConditionFailed)) throw error;
-    return failureAt(Math.min(...error.failed));
-  }
+/**
+ * Internal: runs a milestone transaction; a failed condition is named by the first of its entries
+ * that failed, in the order `project`, `milestone`, `title` (the new title's claim), `oldTitle`.
+ */
+function write(entries: NamedTransactItems): Promise<MilestoneWriteFailure | undefined> {
+  const failures = [['project', 'project_gone'], ['milestone', 'milestone_changed'], ['title', 'title_taken']] as const;
+  return transactOr<MilestoneWriteFailure>(entries, failures, 'milestone_changed');
 }
 
 /**
@@ -110,10 +115,11 @@ async function write(items: Parameters<typeof transactWrite>[0], failureAt: (ind
  * if (result === 'title_taken') ...
  */
 export async function insertMilestone(milestone: Milestone): Promise<Milestone | MilestoneWriteFailure> {
-  const failure = await write(
-    [projectIsLive(milestone.projectId), putMilestone(milestone), putTitleClaim(milestone.projectId, milestone.title, milestone.id)],
-    (index) => (index === 0 ? 'project_gone' : index === 1 ? 'milestone_changed' : 'title_taken'),
-  );
+  const failure = await write({
+    project: projectIsLive(milestone.projectId),
+    milestone: putMilestone(milestone),
+    title: putTitleClaim(milestone.projectId, milestone.title, milestone.id),
+  });
   return failure ?? milestone;
 }
 
@@ -124,34 +130,27 @@ export async function insertMilestone(milestone: Milestone): Promise<Milestone |
 export async function replaceMilestone(previous: Milestone, next: Milestone): Promise<Milestone | MilestoneWriteFailure> {
   const written: Milestone = { ...next, version: previous.version + 1 };
   const renamed = previous.title !== next.title;
-  const failure = await write(
-    [
-      projectIsLive(previous.projectId),
-      putMilestone(written, previous),
-      ...(renamed
-        ? [putTitleClaim(previous.projectId, next.title, next.id), deleteTitleClaim(previous.projectId, previous.title, previous.id)]
-        : []),
-    ],
-    (index) => (index === 0 ? 'project_gone' : index === 2 ? 'title_taken' : 'milestone_changed'),
-  );
+  const failure = await write({
+    project: projectIsLive(previous.projectId),
+    milestone: putMilestone(written, previous),
+    title: renamed && putTitleClaim(previous.projectId, next.title, next.id),
+    oldTitle: renamed && deleteTitleClaim(previous.projectId, previous.title, previous.id),
+  });
   return failure ?? written;
 }
 
 /** Deletes the milestone as read (`milestone.version`) and releases its title claim, atomically. */
 export async function removeMilestone(milestone: Milestone): Promise<MilestoneWriteFailure | undefined> {
-  return write(
-    [
-      {
-        Delete: {
-          TableName: tableName(),
-          Key: issueKeys.milestone(milestone.projectId, milestone.id),
-          ConditionExpression: '#version = :version',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':version': milestone.version },
-        },
+  return write({
+    milestone: {
+      Delete: {
+        TableName: tableName(),
+        Key: issueKeys.milestone(milestone.projectId, milestone.id),
+        ConditionExpression: '#version = :version',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':version': milestone.version },
       },
-      deleteTitleClaim(milestone.projectId, milestone.title, milestone.id),
-    ],
-    () => 'milestone_changed',
-  );
+    },
+    oldTitle: deleteTitleClaim(milestone.projectId, milestone.title, milestone.id),
+  });
 }

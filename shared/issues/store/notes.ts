@@ -14,14 +14,15 @@
  * System notes are written by the issue writes themselves, in their transaction (`notePut`).
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { deleteMany, putMany } from '../../platform/dynamo/batch';
 import { db, tableName } from '../../platform/dynamo/client';
-import { touchIssue, type TransactItem } from './issues';
-import { putMany, deleteMany } from '../../platform/dynamo/batch';
-import { issueCollections, issueKeys } from './keys';
-import { projectIsLive } from '../../projects';
-import { getItem, queryAll, type Item } from '../../platform/dynamo/query';
-import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
 import { entityFields } from '../../platform/dynamo/items';
+import { getItem, isId, queryAll, type Item } from '../../platform/dynamo/query';
+import type { TransactItem } from '../../platform/dynamo/transactions';
+import { projectIsLive } from '../../projects';
+import { touchIssue, type IssueEffects } from './issues';
+import { issueCollections, issueKeys } from './keys';
+import { transactOr } from './transact';
 
 export interface Note {
   /** Global id (sequence `notes`). */
@@ -44,7 +45,6 @@ export type WithUserNotesCount = { userNotesCount?: number };
 /** Why a note write did not happen. */
 export type NoteWriteFailure = 'project_gone' | 'issue_gone' | 'note_gone';
 
-
 export const noteFromItem = (item: Item): Note => entityFields(item) as Note;
 
 const noteToItem = (note: Note): Item => ({ ...issueKeys.note(note.projectId, note.issueIid, note.id), type: 'Note', ...note });
@@ -56,7 +56,7 @@ const ISSUE_LIVE = 'attribute_exists(PK) AND (attribute_not_exists(deletedAt) OR
  * Internal: the issue item's part of a transaction: a liveness check, or `ADD userNotesCount`
  * (and `version`, see the module comment) when `delta` is not 0, stamping `updatedAt` when given.
  */
-function issuePart(note: Note, delta: number, touchedAt?: string) {
+function issuePart(note: Note, delta: number, touchedAt?: string): TransactItem {
   const key = issueKeys.issue(note.projectId, note.issueIid);
   const liveValues = { ':nullType': 'NULL' };
   if (delta === 0) return { ConditionCheck: { TableName: tableName(), Key: key, ConditionExpression: ISSUE_LIVE, ExpressionAttributeValues: liveValues } };
@@ -74,26 +74,21 @@ function issuePart(note: Note, delta: number, touchedAt?: string) {
 }
 
 /** The Put of a new note, for a write that adds it in its own transaction (system notes). */
-export const notePut = (note: Note) => ({
+export const notePut = (note: Note): TransactItem => ({
   Put: { TableName: tableName(), Item: noteToItem(note), ConditionExpression: 'attribute_not_exists(PK)' },
 });
 
-/** Internal: runs a transaction of [project check, issue part, note part], naming the failure. */
-async function write(items: Parameters<typeof transactWrite>[0]): Promise<NoteWriteFailure | undefined> {
-  try {
-    await transactWrite(items);
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof TransactionConditionFailed)) throw error;
-    if (error.failed.includes(0)) return 'project_gone';
-    if (error.failed.includes(1)) return 'issue_gone';
-    return 'note_gone';
-  }
+/**
+ * Internal: runs a note transaction (`project`, `issue`, `note` and the effects), naming the
+ * failure: the project, else the issue, else the note.
+ */
+function write(entries: { project: TransactItem; issue: TransactItem; note: TransactItem } & Pick<IssueEffects, 'event' | 'hook'>): Promise<NoteWriteFailure | undefined> {
+  return transactOr<NoteWriteFailure>(entries, [['project', 'project_gone'], ['issue', 'issue_gone']], 'note_gone');
 }
 
 /** One note of an issue (consistent read); `undefined` when none. */
 export async function getNote(projectId: number, issueIid: number, noteId: number): Promise<Note | undefined> {
-  if (!Number.isSafeInteger(noteId) || noteId <= 0) return undefined;
+  if (!isId(noteId)) return undefined;
   const item = await getItem(issueKeys.note(projectId, issueIid, noteId));
   return item ? noteFromItem(item) : undefined;
 }
@@ -101,10 +96,16 @@ export async function getNote(projectId: number, issueIid: number, noteId: numbe
 /**
  * Adds a note while the project is live and the issue is not deleted; a non-system note counts
  * in the issue's `userNotesCount` and stamps its `updatedAt` in the same transaction, which also
- * carries `extra` operations (the `commented on` event).
+ * carries the write's effects (the `commented on` event, the webhook event).
  */
-export async function insertNote(note: Note, extra: TransactItem[] = []): Promise<NoteWriteFailure | undefined> {
-  return write([projectIsLive(note.projectId), issuePart(note, note.system ? 0 : 1, note.system ? undefined : note.createdAt), notePut(note), ...extra]);
+export async function insertNote(note: Note, effects: Pick<IssueEffects, 'event' | 'hook'> = {}): Promise<NoteWriteFailure | undefined> {
+  return write({
+    project: projectIsLive(note.projectId),
+    issue: issuePart(note, note.system ? 0 : 1, note.system ? undefined : note.createdAt),
+    note: notePut(note),
+    event: effects.event,
+    hook: effects.hook,
+  });
 }
 
 /** Replaces a note's body (last write wins); `undefined` when the note is gone. */
@@ -132,14 +133,14 @@ export async function updateNoteBody(note: Note, body: string, updatedAt: string
  * Conditioned on the note existing, so two racing deletes change the count once.
  */
 export async function removeNote(note: Note): Promise<NoteWriteFailure | undefined> {
-  return write([
-    projectIsLive(note.projectId),
-    issuePart(note, note.system ? 0 : -1),
-    { Delete: { TableName: tableName(), Key: issueKeys.note(note.projectId, note.issueIid, note.id), ConditionExpression: 'attribute_exists(PK)' } },
-  ]);
+  return write({
+    project: projectIsLive(note.projectId),
+    issue: issuePart(note, note.system ? 0 : -1),
+    note: { Delete: { TableName: tableName(), Key: issueKeys.note(note.projectId, note.issueIid, note.id), ConditionExpression: 'attribute_exists(PK)' } },
+  });
 }
 
-/** Every note of an issue, oldest first (bounded by the issue; used to copy them on a move). */
+/** Every note of an issue, oldest first (bounded by the issue; used to copy them on a move and to sort by `updated_at`). */
 export async function listIssueNotes(projectId: number, issueIid: number): Promise<Note[]> {
   return (await queryAll(issueCollections.issueNotes(projectId, issueIid))).map(noteFromItem);
 }

@@ -9,13 +9,13 @@
  * (`USER_TODOS#<userId>#<state>` / `<todo id>`), so `state=pending` and `state=done` are each one
  * Query, newest first.
  */
-import { nextId } from '../../platform/dynamo/counters';
-import { type TodoState, issueCollections, issueIndexKeys, issueKeys } from './keys';
-import { projectIsLive } from '../../projects';
-import { getItem, queryCollection, type Item } from '../../platform/dynamo/query';
-import { TransactionConditionFailed, transactWrite } from '../../platform/dynamo/transactions';
-import { entityFields } from '../../platform/dynamo/items';
 import { tableName } from '../../platform/dynamo/client';
+import { nextId } from '../../platform/dynamo/counters';
+import { entityFields } from '../../platform/dynamo/items';
+import { getItem, queryCollection, type Item } from '../../platform/dynamo/query';
+import { projectIsLive } from '../../projects';
+import { issueCollections, issueIndexKeys, issueKeys, type TodoState } from './keys';
+import { transactOr } from './transact';
 
 export type { TodoState } from './keys';
 
@@ -34,7 +34,6 @@ export interface Todo {
   createdAt: string;
 }
 
-
 export const todoFromItem = (item: Item): Todo => entityFields(item) as Todo;
 
 /** Internal: the stored item of a todo in its state (the pending guard key, or the done key). */
@@ -49,16 +48,15 @@ function todoItem(todo: Todo): Item {
  */
 export async function insertPendingTodo(todo: Omit<Todo, 'id' | 'state' | 'createdAt'>): Promise<Todo | undefined> {
   const record: Todo = { ...todo, id: await nextId('todos'), state: 'pending', createdAt: new Date().toISOString() };
-  try {
-    await transactWrite([
-      projectIsLive(todo.projectId),
-      { Put: { TableName: tableName(), Item: todoItem(record), ConditionExpression: 'attribute_not_exists(PK)' } },
-    ]);
-    return record;
-  } catch (error) {
-    if (error instanceof TransactionConditionFailed) return undefined;
-    throw error;
-  }
+  const failure = await transactOr(
+    {
+      project: projectIsLive(todo.projectId),
+      todo: { Put: { TableName: tableName(), Item: todoItem(record), ConditionExpression: 'attribute_not_exists(PK)' } },
+    },
+    [],
+    'not_written',
+  );
+  return failure ? undefined : record;
 }
 
 /**
@@ -90,10 +88,10 @@ export async function findUserTodo(userId: number, todoId: number): Promise<Todo
  */
 export async function markTodoDone(todo: Todo): Promise<Todo | undefined> {
   const done: Todo = { ...todo, state: 'done' };
-  try {
-    await transactWrite([
-      projectIsLive(todo.projectId),
-      {
+  const failure = await transactOr(
+    {
+      project: projectIsLive(todo.projectId),
+      pending: {
         Delete: {
           TableName: tableName(),
           Key: issueKeys.issueTodo(todo.projectId, todo.targetIid, todo.userId),
@@ -101,14 +99,14 @@ export async function markTodoDone(todo: Todo): Promise<Todo | undefined> {
           ExpressionAttributeValues: { ':id': todo.id },
         },
       },
-      { Put: { TableName: tableName(), Item: todoItem(done), ConditionExpression: 'attribute_not_exists(PK)' } },
-    ]);
-    return done;
-  } catch (error) {
-    if (!(error instanceof TransactionConditionFailed)) throw error;
-    const item = await getItem(issueKeys.doneTodo(todo.projectId, todo.id));
-    return item && todoFromItem(item);
-  }
+      done: { Put: { TableName: tableName(), Item: todoItem(done), ConditionExpression: 'attribute_not_exists(PK)' } },
+    },
+    [],
+    'not_written',
+  );
+  if (!failure) return done;
+  const item = await getItem(issueKeys.doneTodo(todo.projectId, todo.id));
+  return item && todoFromItem(item);
 }
 
 /** How many todos are marked done at once (concurrent transactions) by {@link markAllTodosDone}. */

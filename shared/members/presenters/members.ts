@@ -2,7 +2,7 @@
  * The Member entity of the group and project member APIs, in GitLab's form: the member's public
  * user fields merged with the membership's own (`access_level`, `created_at`, `expires_at`).
  */
-import type { Member } from '../members';
+import type { Member } from '../store/members';
 import { presentUserPublic } from '../../users';
 
 /**

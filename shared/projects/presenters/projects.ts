@@ -7,11 +7,11 @@
 import { can, type ProjectSubject } from '../../auth';
 import { openSecret } from '../../platform/crypto/secret-box';
 import { config } from '../../platform/config';
-import { getMany } from '../../platform/dynamo/batch';
-import { namespaceKeys, namespaceFromItem, type Namespace, presentNamespace } from '../../groups';
-import { projectKeys } from '../store/keys';
-import { userKeys, userFromItem, type User } from '../../users';
-import { projectFromItem, type Project } from '../store/projects';
+import { type Namespace, presentNamespace } from '../../groups';
+import type { User } from '../../users';
+import { projectFullPath } from '../paths';
+import { getNamespacesById, getUsersById } from '../store/lookups';
+import { getProjects, type Project } from '../store/projects';
 
 /** What presenting needs besides the projects themselves, loaded once per response. */
 export interface ProjectContext {
@@ -31,9 +31,11 @@ export interface PresentOptions {
 
 export const webUrlOf = (fullPath: string) => `${config().externalUrl}/${fullPath}`;
 
-export function sshHost(): string {
-  return process.env.SSH_HOST ?? new URL(config().externalUrl).hostname;
-}
+/**
+ * The host of `ssh_url_to_repo`.
+ * @deprecated Read `config().sshHost`; kept only until the hooks feature's presenter moves.
+ */
+export const sshHost = (): string => config().sshHost;
 
 /** `Group / Subgroup` or the owner's name for a personal namespace (GitLab's human name). */
 function humanName(namespace: Namespace, ctx: ProjectContext): string {
@@ -49,7 +51,7 @@ function basics(project: Project, namespace: Namespace, ctx: ProjectContext) {
     description: project.description,
     default_branch: project.defaultBranch,
     tag_list: project.tagList,
-    ssh_url_to_repo: `git@${sshHost()}:${pathWithNamespace}.git`,
+    ssh_url_to_repo: `git@${config().sshHost}:${pathWithNamespace}.git`,
     http_url_to_repo: `${webUrlOf(pathWithNamespace)}.git`,
     web_url: webUrlOf(pathWithNamespace),
     name: project.name,
@@ -122,7 +124,7 @@ export async function loadProjectContext(subjects: ProjectSubject[], viewer: Use
   const namespaces = new Map<number, Namespace>();
   for (const s of subjects) namespaces.set(s.namespace.id, s.namespace);
   const forkIds = [...new Set(subjects.flatMap((s) => (s.project.forkedFromId !== null ? [s.project.forkedFromId] : [])))];
-  const forkProjects = (await getMany(forkIds.map((id) => projectKeys.project(id)))).map(projectFromItem).filter((p) => !p.deleting);
+  const forkProjects = await getProjects(forkIds);
 
   const wantedNamespaces = new Set<number>();
   for (const s of subjects) {
@@ -131,26 +133,15 @@ export async function loadProjectContext(subjects: ProjectSubject[], viewer: Use
   }
   forkProjects.forEach((p) => wantedNamespaces.add(p.namespaceId));
   const missing = [...wantedNamespaces].filter((id) => !namespaces.has(id));
-  for (const item of await getMany(missing.map((id) => namespaceKeys.namespace(id)))) {
-    const namespace = namespaceFromItem(item);
-    namespaces.set(namespace.id, namespace);
-  }
+  for (const namespace of await getNamespacesById(missing)) namespaces.set(namespace.id, namespace);
   // Ancestors of fork sources' namespaces, for their human names.
   const moreAncestors = forkProjects
     .flatMap((p) => namespaces.get(p.namespaceId)?.ancestorIds ?? [])
     .filter((id) => !namespaces.has(id));
-  for (const item of await getMany(moreAncestors.map((id) => namespaceKeys.namespace(id)))) {
-    const namespace = namespaceFromItem(item);
-    namespaces.set(namespace.id, namespace);
-  }
+  for (const namespace of await getNamespacesById(moreAncestors)) namespaces.set(namespace.id, namespace);
 
   const ownerIds = [...namespaces.values()].flatMap((n) => (n.kind === 'user' && n.ownerId !== null ? [n.ownerId] : []));
-  const owners = new Map(
-    (await getMany([...new Set(ownerIds)].map((id) => userKeys.user(id)))).map((item) => {
-      const user = userFromItem(item);
-      return [user.id, user] as const;
-    }),
-  );
+  const owners = new Map((await getUsersById([...new Set(ownerIds)])).map((user) => [user.id, user] as const));
   const forkSources = new Map(
     forkProjects.flatMap((project) => {
       const namespace = namespaces.get(project.namespaceId);
@@ -176,9 +167,4 @@ export async function presentProjects(subjects: ProjectSubject[], viewer: User |
 
 export async function presentProject(subject: ProjectSubject, viewer: User | null, options: PresentOptions = {}) {
   return (await presentProjects([subject], viewer, options))[0];
-}
-
-/** A project's full path, `namespace/project` (GitLab's `path_with_namespace`). */
-export function projectFullPath(namespace: { fullPath: string }, project: { path: string }): string {
-  return `${namespace.fullPath}/${project.path}`;
 }

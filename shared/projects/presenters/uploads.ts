@@ -4,7 +4,8 @@
  * `EXTERNAL_URL` (a deployed stage's `/prod`), as Rails path helpers include the relative URL root.
  */
 import { config } from '../../platform/config';
-import { markdownLink, markdownName, uploadUrl, type ProjectUpload } from '../uploads';
+import { markdownLink, markdownName, uploadUrl } from '../upload-rules';
+import type { ProjectUpload } from '../store/uploads';
 
 /** `projectFullPath` is the project's `path_with_namespace`. Cheap: no reads. */
 export function presentUpload(upload: ProjectUpload, projectFullPath: string) {

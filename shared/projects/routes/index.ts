@@ -1,13 +1,15 @@
 /** The projects feature's HTTP slice, by endpoint group (for the Lambda entries in `functions/`). */
-import { projectActionRoutes } from './actions';
+import { forkRoutes } from './forks';
 import { projectRoutes } from './projects';
+import { shareRoutes } from './shares';
+import { starRoutes } from './stars';
 import { uploadRoutes } from './uploads';
 import { webRoutes } from './web';
 
 export { isUploadAddress } from './web';
 
 export const routes = {
-  projects: { ...projectRoutes, ...projectActionRoutes },
+  projects: { ...projectRoutes, ...starRoutes, ...forkRoutes, ...shareRoutes },
   uploads: uploadRoutes,
   web: webRoutes,
 };

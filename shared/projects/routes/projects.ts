@@ -1,25 +1,23 @@
-/** Projects: list, search, read, create (also for another user), edit, delete, members' users, events. */
+/** Projects: list, search, read, create (also for another user), edit, delete, archive, housekeeping, the users with access, the feed. */
 import { z } from 'zod';
-import { authorize, can, membershipCollections } from '../../auth';
-import { canReadEvent } from '../policy';
-import { getMany } from '../../platform/dynamo/batch';
-import { eventFromItem } from '../store/events';
-import { projectCollections } from '../store/keys';
-import { userKeys, userFromItem, type User, findUserOrNotFound, presentUserPublic } from '../../users';
-import { getNamespace, type Namespace, findGroupOrNotFound, findNamespace } from '../../groups';
-import { queryAll } from '../../platform/dynamo/query';
-import { findProjectOrNotFound, projectSubject } from '../finders';
-import { listProjects } from '../project-lists';
-import { createProject, deleteProject, updateProject } from '../projects';
+import { authorize, can } from '../../auth';
+import { findGroupOrNotFound, findNamespace, getNamespace, type Namespace } from '../../groups';
+import { findUserOrNotFound, presentUserPublic, type User } from '../../users';
 import { NotFoundError } from '../../platform/http/errors';
-import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
-import { p, required } from '../../platform/http/params';
+import { paginate, paginateArray, paginationParams, type PageLinkBase, type PaginationParams } from '../../platform/http/pagination';
+import { idParam, p, required } from '../../platform/http/params';
 import { created, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { presentEvent } from '../presenters/events';
-import { presentProject, presentProjects } from '../presenters/projects';
-import { projectIdParam, projectListParams, projectSettingsParams } from './params';
 import type { catalog } from '../catalog';
+import { createProject, deleteProject, setArchived, updateProject } from '../commands/projects';
+import { findProjectOrNotFound, projectSubject } from '../finders';
+import { presentEvents } from '../presenters/events';
+import { presentProject, presentProjects } from '../presenters/projects';
+import { projectList, type ProjectList } from '../queries/project-lists';
+import { projectFeed, projectUsers } from '../queries/projects';
+import { projectListParams, projectSettingsParams } from './projects.params';
+
+const byId = z.object(idParam);
 
 const nameOrPath = z
   .object({ ...projectSettingsParams, name: p.string(), path: p.string(), namespace_id: p.int() })
@@ -52,18 +50,27 @@ async function targetNamespace(caller: User, owner: User, namespaceId: number | 
   return namespace;
 }
 
-/** The user who owns a personal namespace (whose `projects_limit` applies). */
-async function limitOwner(namespace: Namespace, fallback: User): Promise<User | undefined> {
-  if (namespace.kind !== 'user') return undefined;
-  return namespace.ownerId === fallback.id ? fallback : (await getMany([userKeys.user(namespace.ownerId ?? 0)])).map(userFromItem)[0];
-}
+/** `POST /projects/:id/archive` and `/unarchive`: idempotent, 201 with the project. */
+const archiveRoute = (archived: boolean) =>
+  route({
+    params: byId,
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      authorize(user, 'archive_project', subject);
+      return created(await presentProject({ ...subject, project: await setArchived(subject.project, archived) }, user));
+    },
+  });
+
+/** A page of a project list: streamed in id order, or an array sorted in memory. */
+const pageOf = (params: PaginationParams, link: PageLinkBase, list: ProjectList) =>
+  Array.isArray(list) ? paginateArray(params, link, list) : paginate(params, link, list);
 
 export const projectRoutes = {
   'GET /projects': route({
     anonymous: true,
     params: z.object({ ...paginationParams, ...projectListParams }),
     handler: async ({ params, user, link }) => {
-      const page = await listProjects(user, params, params, link);
+      const page = await pageOf(params, link, await projectList(user, params, params));
       return ok(await presentProjects(page.items, user, params), page.headers);
     },
   }),
@@ -77,7 +84,7 @@ export const projectRoutes = {
       sort: p.oneOf(['asc', 'desc']),
     }),
     handler: async ({ params, user, link }) => {
-      const page = await listProjects(user, { search: params.query, order_by: params.order_by, sort: params.sort }, params, link);
+      const page = await pageOf(params, link, await projectList(user, { search: params.query, order_by: params.order_by, sort: params.sort }, params));
       return ok(await presentProjects(page.items, user), page.headers);
     },
   }),
@@ -85,10 +92,9 @@ export const projectRoutes = {
   'POST /projects': route({
     params: nameOrPath,
     handler: async ({ params: { namespace_id, ...input }, user }) => {
-      const caller = user;
-      const namespace = await targetNamespace(caller, caller, namespace_id);
-      const project = await createProject(caller, namespace, input, { limitFor: await limitOwner(namespace, caller) });
-      return created(await presentProject(await projectSubject(project, namespace, caller), caller));
+      const namespace = await targetNamespace(user, user, namespace_id);
+      const project = await createProject(user, namespace, input);
+      return created(await presentProject(await projectSubject(project, namespace, user), user));
     },
   }),
 
@@ -104,14 +110,14 @@ export const projectRoutes = {
       authorize(user, 'admin_projects');
       const owner = await findUserOrNotFound(user_id);
       const namespace = await targetNamespace(user, owner, namespace_id);
-      const project = await createProject(owner, namespace, input, { limitFor: await limitOwner(namespace, owner) });
+      const project = await createProject(owner, namespace, input);
       return created(await presentProject(await projectSubject(project, namespace, user), user));
     },
   }),
 
   'GET /projects/:id': route({
     anonymous: true,
-    params: z.object({ ...projectIdParam, statistics: p.bool() }),
+    params: z.object({ ...idParam, statistics: p.bool() }),
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       return ok(await presentProject(subject, user, { statistics: params.statistics }));
@@ -119,7 +125,7 @@ export const projectRoutes = {
   }),
 
   'PUT /projects/:id': route({
-    params: z.object({ ...projectSettingsParams, ...projectIdParam, name: required(p.string()), path: p.string() }),
+    params: z.object({ ...projectSettingsParams, ...idParam, name: required(p.string()), path: p.string() }),
     handler: async ({ params: { id, ...input }, user }) => {
       const subject = await findProjectOrNotFound(id, user);
       authorize(user, 'admin_project', subject);
@@ -133,7 +139,7 @@ export const projectRoutes = {
   }),
 
   'DELETE /projects/:id': route({
-    params: z.object(projectIdParam),
+    params: byId,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       authorize(user, 'remove_project', subject);
@@ -142,57 +148,36 @@ export const projectRoutes = {
     },
   }),
 
+  'POST /projects/:id/archive': archiveRoute(true),
+  'POST /projects/:id/unarchive': archiveRoute(false),
+
+  'POST /projects/:id/housekeeping': route({
+    params: byId,
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      authorize(user, 'admin_project', subject);
+      // Nothing to compact yet: repositories arrive with the repository endpoints.
+      return { statusCode: 201 };
+    },
+  }),
+
   'GET /projects/:id/users': route({
     anonymous: true,
-    params: z.object({ ...paginationParams, ...projectIdParam, search: p.string() }),
+    params: z.object({ ...paginationParams, ...idParam, search: p.string() }),
     handler: async ({ params, user, link }) => {
-      const { project, namespace } = await findProjectOrNotFound(params.id, user);
-      const groups = namespace.kind === 'group' ? [namespace.id, ...namespace.ancestorIds] : [];
-      const memberItems = (
-        await Promise.all([
-          queryAll(membershipCollections.members({ kind: 'project', id: project.id })),
-          ...groups.map((id) => queryAll(membershipCollections.members({ kind: 'group', id }))),
-        ])
-      ).flat();
-      const today = new Date().toISOString().slice(0, 10);
-      const userIds = new Set(memberItems.filter((m) => m.expiresAt === null || m.expiresAt >= today).map((m) => Number(m.userId)));
-      if (namespace.kind === 'user' && namespace.ownerId !== null) userIds.add(namespace.ownerId);
-      const search = params.search?.toLowerCase();
-      const users = (await getMany([...userIds].map((id) => userKeys.user(id))))
-        .map(userFromItem)
-        .filter((u) => !u.deleting && (!search || u.username.toLowerCase().includes(search) || u.name.toLowerCase().includes(search)))
-        .sort((a, b) => a.id - b.id);
-      const page = paginateArray(params, link, users);
+      const subject = await findProjectOrNotFound(params.id, user);
+      const page = paginateArray(params, link, await projectUsers(subject, params.search));
       return ok(page.items.map(presentUserPublic), page.headers);
     },
   }),
 
   'GET /projects/:id/events': route({
     anonymous: true,
-    params: z.object({ ...paginationParams, ...projectIdParam }),
+    params: z.object({ ...paginationParams, ...idParam }),
     handler: async ({ params, user, link }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      const page = await paginate(params, link, {
-        collection: projectCollections.projectEvents(subject.project.id),
-        ascending: false,
-        // Events of confidential issues only for those who may read the issue.
-        select: (item) => {
-          const event = eventFromItem(item);
-          return canReadEvent(user, subject, event) ? event : undefined;
-        },
-      });
-      const authors = new Map(
-        (await getMany([...new Set(page.items.map((e) => e.authorId))].map((id) => userKeys.user(id)))).map((item) => {
-          const author = userFromItem(item);
-          return [author.id, author] as const;
-        }),
-      );
-      const events = page.items.flatMap((event) => {
-        const author = authors.get(event.authorId);
-        return author ? [presentEvent(event, author)] : [];
-      });
-      return ok(events, page.headers);
+      const page = await paginate(params, link, projectFeed(subject, user));
+      return ok(await presentEvents(page.items), page.headers);
     },
   }),
 } satisfies RoutesOf<typeof catalog.projects>;
-

@@ -10,12 +10,13 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { z } from 'zod';
 import type { User } from '../../users';
-import { findProjectOrNotFound } from '../finders';
-import { contentDispositionFor, findUpload, parseUploadPath, readUpload } from '../uploads';
 import { NotFoundError, RouteNotFoundError } from '../../platform/http/errors';
 import { p, required } from '../../platform/http/params';
 import { route, type RoutesOf } from '../../platform/http/route';
 import type { catalog } from '../catalog';
+import { findProjectOrNotFound } from '../finders';
+import { uploadedFile } from '../queries/uploads';
+import { contentDispositionFor, parseUploadPath } from '../upload-rules';
 
 /** Internal: the project (404 `{"message":"404 Not Found"}` when the caller cannot read it, as GitLab's web 404). */
 async function findReadableProject(projectPath: string, user: User | null) {
@@ -35,9 +36,9 @@ export const webRoutes = {
       const address = parseUploadPath(params.path);
       if (!address) throw new RouteNotFoundError();
       const project = await findReadableProject(address.projectPath, user);
-      const upload = await findUpload(project.id, address.secret, address.filename);
-      const data = upload && (await readUpload(upload));
-      if (!upload || !data) throw new NotFoundError();
+      const file = await uploadedFile(project.id, address.secret, address.filename);
+      if (!file) throw new NotFoundError();
+      const { upload, data } = file;
       return {
         statusCode: 200,
         binary: { data, contentType: upload.contentType },

@@ -4,8 +4,7 @@
  * so id order is time order and both feeds read newest first with a descending Query.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../platform/config';
-import { db } from '../../platform/dynamo/client';
+import { db, tableName } from '../../platform/dynamo/client';
 import { nextId } from '../../platform/dynamo/counters';
 import { projectIndexKeys, projectKeys } from './keys';
 import type { Item } from '../../platform/dynamo/query';
@@ -22,13 +21,24 @@ export interface ContributionEvent {
   targetTitle: string | null;
   title: string | null;
   data: Record<string, unknown> | null;
-  note: Record<string, unknown> | null;
+  /** The comment of a `commented on` event, as written (presented with the event's author when read). */
+  note: EventNote | null;
   /**
    * Set on events of confidential issues: the users (besides reporters and up) who may see the
    * event — the issue's author and assignees, and whoever acted. Null for everything else.
    */
   restrictedTo?: number[] | null;
   createdAt: string;
+}
+
+/** What a `commented on` event keeps of its note. */
+export interface EventNote {
+  id: number;
+  body: string;
+  createdAt: string;
+  system: boolean;
+  noteableId: number;
+  noteableType: string;
 }
 
 export type NewEvent = Omit<ContributionEvent, 'id' | 'createdAt' | 'title' | 'data' | 'note' | 'targetId' | 'targetType' | 'targetTitle'> &
@@ -51,7 +61,7 @@ export async function prepareEvent(input: NewEvent): Promise<{ event: Contributi
     createdAt: new Date().toISOString(),
   };
   const item = { ...projectKeys.event(event.projectId, event.id), ...projectIndexKeys.userEvents(event.authorId, event.id), type: 'Event', ...event };
-  return { event, put: { Put: { TableName: config().tableName, Item: item } } };
+  return { event, put: { Put: { TableName: tableName(), Item: item } } };
 }
 
 /** Records an event on its own; the one call every endpoint group uses when something feed-worthy happens. */

@@ -59,7 +59,7 @@ export const projectCollections = {
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
   partitions: ['PROJECT#', 'UNIQUE#PROJECT_NAME#'],
-  sortKeys: { 'PROJECT#': ['PROJECT', 'STAR#', 'SHARE#', 'UPLOAD#', 'EVENT#'] },
+  sortKeys: { 'PROJECT#': ['PROJECT', 'STAR#', 'SHARE#', 'UPLOAD#', 'EVENT#'], 'UNIQUE#PROJECT_NAME#': ['UNIQUE'] },
   indexPartitions: {
     GSI1: ['PROJECTS', 'USER_STARS#', 'GROUP_SHARES#', 'USER_EVENTS#'],
     GSI2: ['PROJECTS#'],

@@ -1,15 +1,23 @@
 /**
  * The Project entity: its item (indexed for the all-projects, per-visibility and per-namespace
- * lists) and its path claim, unique case-insensitively within the namespace. Counters shown in
- * responses (`star_count`, `forks_count`, `open_issues_count`) live on the item and change only
- * by atomic `ADD` inside the transaction that changes what they count.
+ * lists), its path claim (unique case-insensitively within the namespace) and its name claim
+ * (case-sensitive). Counters shown in responses (`star_count`, `forks_count`,
+ * `open_issues_count`) live on the item and change only by atomic `ADD` inside the transaction
+ * that changes what they count. Every write here is one transaction, so concurrent requests
+ * cannot break a claim, a counter or `projects_limit`; failures come back as results, named after
+ * the transaction entry whose condition failed.
  */
-import { getItem, isId, type Item } from '../../platform/dynamo/query';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { getMany } from '../../platform/dynamo/batch';
+import { db, tableName } from '../../platform/dynamo/client';
 import { markDeleting } from '../../platform/dynamo/conditional';
+import { nextId } from '../../platform/dynamo/counters';
+import { entityFields, isLive, putClaim } from '../../platform/dynamo/items';
+import { getItem, isId, type Item } from '../../platform/dynamo/query';
+import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
+import { namespaceKeys, type Namespace, type Visibility } from '../../groups';
+import { projectFullPath } from '../paths';
 import { projectIndexKeys, projectKeys } from './keys';
-import { namespaceKeys, type Visibility } from '../../groups';
-import { entityFields, isLive } from '../../platform/dynamo/items';
-import { tableName } from '../../platform/dynamo/client';
 
 export interface ProjectShare {
   groupId: number;
@@ -45,7 +53,7 @@ export interface Project extends ProjectSettings {
   creatorId: number;
   archived: boolean;
   forkedFromId: number | null;
-  /** The CI runner registration token, sealed (shared/auth/secret-box.ts): shown to maintainers. */
+  /** The CI runner registration token, sealed (the platform's secret box): shown to maintainers. */
   runnersTokenSealed?: string;
   sharedWith: ProjectShare[];
   starCount: number;
@@ -57,7 +65,6 @@ export interface Project extends ProjectSettings {
   version: number;
   deleting?: boolean;
 }
-
 
 export function projectToItem(project: Project): Item {
   return {
@@ -76,6 +83,11 @@ export async function getProject(id: number): Promise<Project | undefined> {
   if (!isId(id)) return undefined;
   const item = await getItem(projectKeys.project(id));
   return item && !item.deleting ? projectFromItem(item) : undefined;
+}
+
+/** Projects by id (one BatchGetItem per 100, consistent); missing ones and those being deleted are left out. */
+export async function getProjects(ids: number[]): Promise<Project[]> {
+  return (await getMany(ids.map((id) => projectKeys.project(id)))).map(projectFromItem).filter((project) => !project.deleting);
 }
 
 /** A project by its path in a namespace, case-insensitively. */
@@ -98,6 +110,202 @@ export const projectCounterUpdate = (projectId: number, counter: 'starCount' | '
 
 /** A condition that the project exists and is not being deleted. */
 export const projectIsLive = (projectId: number) => isLive(projectKeys.project(projectId));
+
+// ---------------------------------------------------------------------------------------------
+// Create and edit
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The uniqueness conditions of a project write that failed: its path claim, the full path of a
+ * subgroup that would shadow it (`subgroup_path`), its name claim.
+ */
+export type ProjectClaim = 'path' | 'subgroup_path' | 'name';
+
+export type InsertProjectResult =
+  | 'created'
+  | { taken: ProjectClaim[] }
+  /** The namespace is gone or being deleted. */
+  | 'namespace_gone'
+  /** The namespace is being moved, or no longer at the full path read. */
+  | 'namespace_moving'
+  /** The personal namespace already holds `limit` projects. */
+  | 'limit_reached'
+  /** The project forked from is gone. */
+  | 'fork_source_gone';
+
+/** The claims whose conditions failed, if any. */
+function takenClaims(error: ConditionFailed): { taken: ProjectClaim[] } | undefined {
+  const taken = (['path', 'subgroup_path', 'name'] as const).filter((claim) => error.failedOn(claim));
+  return taken.length > 0 ? { taken } : undefined;
+}
+
+/** The project's path is not also the full path of a subgroup of its namespace (that would make it ambiguous). */
+const noSubgroupAt = (namespace: Namespace, project: Project) => ({
+  ConditionCheck: {
+    TableName: tableName(),
+    Key: namespaceKeys.claims.namespacePath(projectFullPath(namespace, project)),
+    ConditionExpression: 'attribute_not_exists(PK)',
+  },
+});
+
+const pathClaim = (project: Project, namespace: Namespace) =>
+  putClaim(namespaceKeys.claims.projectPath(namespace.id, project.path), { projectId: project.id, namespaceId: namespace.id });
+
+const nameClaim = (project: Project, namespace: Namespace) =>
+  putClaim(projectKeys.claims.projectName(namespace.id, project.name), { projectId: project.id, namespaceId: namespace.id });
+
+/** A new project's id, from the `projects` sequence. */
+export const newProjectId = (): Promise<number> => nextId('projects');
+
+/**
+ * Writes a new project with its path and name claims, counting it in its namespace's
+ * `projectCount` (against `limit` when given: a personal namespace's `projects_limit`) and, for a
+ * fork, in its source's `forks_count`.
+ */
+export async function insertProject(project: Project, namespace: Namespace, options: { limit?: number; forkOfId?: number } = {}): Promise<InsertProjectResult> {
+  const { limit, forkOfId } = options;
+  try {
+    await transact({
+      project: { Put: { TableName: tableName(), Item: projectToItem(project), ConditionExpression: 'attribute_not_exists(PK)' } },
+      path: pathClaim(project, namespace),
+      // The namespace is live; a personal namespace counts its projects against the owner's limit.
+      namespace: {
+        Update: {
+          TableName: tableName(),
+          Key: namespaceKeys.namespace(namespace.id),
+          UpdateExpression: 'ADD projectCount :one',
+          // ...and still at the full path read (a group rename moves its descendants' paths).
+          ConditionExpression:
+            'attribute_exists(PK) AND attribute_not_exists(deleting) AND attribute_not_exists(movingFrom) AND fullPath = :fullPath' +
+            (limit !== undefined ? ' AND (attribute_not_exists(projectCount) OR projectCount < :limit)' : ''),
+          ExpressionAttributeValues: { ':one': 1, ':fullPath': namespace.fullPath, ...(limit !== undefined ? { ':limit': limit } : {}) },
+        },
+      },
+      subgroup_path: noSubgroupAt(namespace, project),
+      fork_source: forkOfId !== undefined && projectCounterUpdate(forkOfId, 'forksCount', 1),
+      name: nameClaim(project, namespace),
+    });
+    return 'created';
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+    const taken = takenClaims(error);
+    if (taken) return taken;
+    if (error.failedOn('namespace')) return namespaceFailure(namespace);
+    if (error.failedOn('fork_source')) return 'fork_source_gone';
+    throw error;
+  }
+}
+
+/** Which part of the namespace's condition failed: read the namespace as it is now. */
+async function namespaceFailure(namespace: Namespace): Promise<'namespace_gone' | 'namespace_moving' | 'limit_reached'> {
+  const [item] = await getMany([namespaceKeys.namespace(namespace.id)]);
+  if (!item || item.deleting) return 'namespace_gone';
+  if (item.movingFrom || item.fullPath !== namespace.fullPath) return 'namespace_moving';
+  return 'limit_reached';
+}
+
+export type ReplaceProjectResult =
+  | 'updated'
+  | { taken: ProjectClaim[] }
+  /** The path changed while the namespace is being moved, or no longer at the full path read. */
+  | 'namespace_moving'
+  /** Another request changed the project since it was read (or it is being deleted). */
+  | 'project_changed';
+
+/**
+ * Replaces a project's item with `next`, conditioned on the version read; moves the path claim
+ * (case-insensitively) and the name claim (case-sensitively) when they change.
+ */
+export async function replaceProject(previous: Project, next: Project, namespace: Namespace): Promise<ReplaceProjectResult> {
+  const pathChanged = next.path.toLowerCase() !== previous.path.toLowerCase();
+  const nameChanged = next.name !== previous.name;
+  try {
+    await transact({
+      path: pathChanged && pathClaim(next, namespace),
+      project: {
+        Put: {
+          TableName: tableName(),
+          Item: projectToItem(next),
+          ConditionExpression: '#version = :version AND attribute_not_exists(deleting)',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':version': previous.version },
+        },
+      },
+      previous_path: pathChanged && { Delete: { TableName: tableName(), Key: namespaceKeys.claims.projectPath(namespace.id, previous.path) } },
+      subgroup_path: pathChanged && noSubgroupAt(namespace, next),
+      namespace: pathChanged && {
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: namespaceKeys.namespace(namespace.id),
+          ConditionExpression: 'fullPath = :fullPath AND attribute_not_exists(movingFrom)',
+          ExpressionAttributeValues: { ':fullPath': namespace.fullPath },
+        },
+      },
+      name: nameChanged && nameClaim(next, namespace),
+      previous_name: nameChanged && { Delete: { TableName: tableName(), Key: projectKeys.claims.projectName(namespace.id, previous.name) } },
+    });
+    return 'updated';
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+    const taken = takenClaims(error);
+    if (taken) return taken;
+    if (error.failedOn('namespace')) return 'namespace_moving';
+    return 'project_changed';
+  }
+}
+
+/** Sets `archived` (and `updatedAt`, a new version); the project as written. */
+export async function updateArchived(projectId: number, archived: boolean): Promise<Project> {
+  const { Attributes } = await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: projectKeys.project(projectId),
+      UpdateExpression: 'SET archived = :archived, updatedAt = :now ADD #version :one',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeNames: { '#version': 'version' },
+      ExpressionAttributeValues: { ':archived': archived, ':now': new Date().toISOString(), ':one': 1 },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return projectFromItem(Attributes ?? {});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fork relations
+// ---------------------------------------------------------------------------------------------
+
+/** Sets (`link`) or clears the project's `forkedFromId`, conditioned on its being unset or `sourceId`. */
+const forkRelationUpdate = (projectId: number, sourceId: number, link: boolean) => ({
+  Update: {
+    TableName: tableName(),
+    Key: projectKeys.project(projectId),
+    UpdateExpression: link ? 'SET forkedFromId = :source' : 'SET forkedFromId = :null',
+    ConditionExpression: link ? 'attribute_exists(PK) AND (attribute_not_exists(forkedFromId) OR forkedFromId = :null)' : 'forkedFromId = :source',
+    ExpressionAttributeValues: { ':source': sourceId, ':null': null },
+  },
+});
+
+/** Makes a project a fork of `sourceId`, counting it in the source's `forks_count`. */
+export async function linkFork(projectId: number, sourceId: number): Promise<'linked' | 'already_forked' | 'source_gone'> {
+  try {
+    await transact({ project: forkRelationUpdate(projectId, sourceId, true), source: projectCounterUpdate(sourceId, 'forksCount', 1) });
+    return 'linked';
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+    return error.failedOn('project') ? 'already_forked' : 'source_gone';
+  }
+}
+
+/** Removes a project's fork relation to `sourceId`; counts it out of the source unless the source is gone (`sourceLeft` false). */
+export async function unlinkFork(projectId: number, sourceId: number, sourceLeft: boolean): Promise<'unlinked' | 'not_forked'> {
+  try {
+    await transact({ project: forkRelationUpdate(projectId, sourceId, false), source: sourceLeft && projectCounterUpdate(sourceId, 'forksCount', -1) });
+    return 'unlinked';
+  } catch (error) {
+    if (error instanceof ConditionFailed && error.failedOn('project')) return 'not_forked';
+    throw error;
+  }
+}
 
 /** Marks a project as being deleted (again, when finishing an interrupted deletion); false if it does not exist. */
 export async function markProjectDeleting(id: number): Promise<boolean> {

@@ -1,15 +1,15 @@
 /** Secondary emails of the current user (`/user/emails`) and, for admins, of any user. */
-import { deleteEmail, getEmail, listEmails } from '../store/emails';
-import { addEmail } from '../credentials';
+import { p, required } from '../../platform/http/params';
 import type { RoutesOf } from '../../platform/http/route';
-import { presentEmail } from '../presenters/users';
-import { credentialRoutes } from './credential-routes';
-import { emailParams } from './params';
 import type { catalog } from '../catalog';
+import { addEmail, deleteEmail } from '../commands/credentials';
+import { presentEmail } from '../presenters/users';
+import { getEmail, listEmails } from '../queries/credentials';
+import { credentialRoutes } from './credentials';
 
 export const emailRoutes = credentialRoutes('emails', 'email_id', {
   name: 'Email',
-  createParams: emailParams,
+  createParams: { email: required(p.string()) },
   list: listEmails,
   get: getEmail,
   add: (user, params) => addEmail(user, params.email),

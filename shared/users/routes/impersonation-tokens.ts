@@ -1,26 +1,20 @@
 /** Impersonation tokens (admin only): created for a user, authenticate as that user, revocable. */
 import { z } from 'zod';
 import { authorize } from '../../auth';
-import { getToken, revokeToken } from '../store/tokens';
-import { createImpersonationToken, listImpersonationTokens } from '../credentials';
-import { findUserOrNotFound } from '../finders';
-import { NotFoundError, ParamError } from '../../platform/http/errors';
+import { ParamError } from '../../platform/http/errors';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { presentImpersonationToken } from '../presenters/users';
-import { withUserId, readUser } from './params';
 import type { catalog } from '../catalog';
+import { createImpersonationToken, revokeToken } from '../commands/credentials';
+import { findImpersonationTokenOrNotFound, findUserOrNotFound } from '../finders';
+import { presentImpersonationToken } from '../presenters/users';
+import { listImpersonationTokens } from '../queries/credentials';
+import { readUser, withUserId } from './users.params';
 
 const tokenIdParam = { impersonation_token_id: required(p.int()) };
 const SCOPES = ['api', 'read_user'] as const;
-
-async function findImpersonationTokenOrNotFound(userId: number, tokenId: number) {
-  const token = await getToken(userId, tokenId);
-  if (!token || !token.impersonation) throw new NotFoundError('Impersonation Token');
-  return token;
-}
 
 export const impersonationTokenRoutes = {
   'GET /users/:id/impersonation_tokens': route({

@@ -1,21 +1,21 @@
 /** SSH keys of the current user (`/user/keys`) and, for admins, of any user (`/users/:id/keys`, `/keys/:id`). */
 import { z } from 'zod';
 import { authorize } from '../../auth';
-import { deleteSshKey, findSshKeyById, getSshKey, listSshKeys } from '../store/ssh-keys';
-import { getUser } from '../store/users';
-import { addSshKey } from '../credentials';
-import { NotFoundError } from '../../platform/http/errors';
+import { p, required } from '../../platform/http/params';
 import { ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { presentSshKey, presentSshKeyWithUser } from '../presenters/users';
-import { credentialRoutes } from './credential-routes';
-import { sshKeyParams, userIdParam, readUser } from './params';
 import type { catalog } from '../catalog';
+import { addSshKey, deleteSshKey } from '../commands/credentials';
+import { findSshKeyOrNotFound } from '../finders';
+import { presentSshKey, presentSshKeyWithUser } from '../presenters/users';
+import { getSshKey, listSshKeys } from '../queries/credentials';
+import { credentialRoutes } from './credentials';
+import { readUser } from './users.params';
 
 export const sshKeyRoutes = {
   ...credentialRoutes('keys', 'key_id', {
     name: 'Key',
-    createParams: sshKeyParams,
+    createParams: { title: required(p.string()), key: required(p.string()) },
     list: listSshKeys,
     get: getSshKey,
     add: addSshKey,
@@ -25,12 +25,10 @@ export const sshKeyRoutes = {
 
   'GET /keys/:id': route({
     authentication: readUser,
-    params: z.object(userIdParam),
+    params: z.object({ id: required(p.int()) }),
     handler: async ({ params, user }) => {
       authorize(user, 'admin_users');
-      const key = await findSshKeyById(params.id);
-      const owner = key && (await getUser(key.userId));
-      if (!key || !owner) throw new NotFoundError('Key');
+      const { key, owner } = await findSshKeyOrNotFound(params.id);
       return ok(presentSshKeyWithUser(key, owner));
     },
   }),

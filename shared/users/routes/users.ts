@@ -1,19 +1,21 @@
 /** Users: list, read, create, modify, delete, block/unblock, current user, feeds, activities. */
 import { z } from 'zod';
 import { authorize, can } from '../../auth';
-import { canReadEvent, eventFromItem, projectCollections, readableProjects, presentEvent } from '../../projects';
-import { userCollections } from '../store/keys';
-import { findUserOrNotFound } from '../finders';
-import { createUser, deleteUser, listUsers, setUserState, updateUser } from '../users';
+import { presentEvent } from '../../projects';
 import { ForbiddenError } from '../../platform/http/errors';
-import { filteredCollection, paginate, paginationParams } from '../../platform/http/pagination';
-import { p, required } from '../../platform/http/params';
+import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
+import { p } from '../../platform/http/params';
 import { created, emptyOk, ok } from '../../platform/http/response';
 import { noParams, route, type RoutesOf } from '../../platform/http/route';
-import { presentUserActivity, presentUserAdmin, presentUserPublic, presentUserSingle, presentUserWithSudo } from '../presenters/users';
-import { userFromItem } from '../store/users';
-import { profileParams, userIdParam, withUserId, readUser } from './params';
 import type { catalog } from '../catalog';
+import { deleteUser } from '../commands/delete-user';
+import { createUser, setUserState, updateUser } from '../commands/users';
+import { findUserOrNotFound } from '../finders';
+import { presentUserActivity, presentUserAdmin, presentUserPublic, presentUserSingle, presentUserWithSudo } from '../presenters/users';
+import { userEvents } from '../queries/user-events';
+import { listUsers, usersActiveSince } from '../queries/users';
+import type { UserState } from '../store/users';
+import { createUserParams, listUsersParams, profileParams, readUser, userIdParam, withUserId } from './users.params';
 
 const sixMonthsAgo = () => {
   const date = new Date();
@@ -21,22 +23,21 @@ const sixMonthsAgo = () => {
   return date.toISOString().slice(0, 10);
 };
 
+/** `POST /users/:id/block` and `/unblock`: `true`, or `false` when the user already was in that state. */
+const setStateRoute = (to: UserState) =>
+  route({
+    params: z.object(userIdParam),
+    handler: async ({ params, user }) => {
+      authorize(user, 'admin_users');
+      return created(await setUserState(await findUserOrNotFound(params.id), to));
+    },
+  });
+
 export const userRoutes = {
   'GET /users': route({
     authentication: readUser,
     anonymous: true,
-    params: z.object({
-      ...paginationParams,
-      active: p.bool(),
-      blocked: p.bool(),
-      search: p.string(),
-      username: p.string(),
-      extern_uid: p.string(),
-      provider: p.string(),
-      external: p.bool(),
-      order_by: p.oneOf(['id']),
-      sort: p.oneOf(['asc', 'desc']),
-    }),
+    params: listUsersParams,
     handler: async ({ params, user, link }) => {
       if (params.external || (params.extern_uid !== undefined && params.provider !== undefined)) {
         authorize(user, 'read_users_admin_fields');
@@ -46,7 +47,8 @@ export const userRoutes = {
         throw new ForbiddenError('Not authorized to access /api/v4/users');
       }
       const admin = can(user, 'read_users_admin_fields');
-      const page = await listUsers(params, params, link, { searchEmails: admin });
+      const users = await listUsers(params, { searchEmails: admin });
+      const page = Array.isArray(users) ? paginateArray(params, link, users) : await paginate(params, link, users);
       return ok(page.items.map(admin ? presentUserAdmin : presentUserPublic), page.headers);
     },
   }),
@@ -62,20 +64,7 @@ export const userRoutes = {
   }),
 
   'POST /users': route({
-    params: z
-      .object({
-        ...profileParams,
-        email: required(p.string()),
-        username: required(p.string()),
-        name: required(p.string()),
-        reset_password: p.bool(),
-        confirm: p.bool(),
-      })
-      .superRefine((value, ctx) => {
-        if (value.password === undefined && !value.reset_password) {
-          ctx.addIssue({ code: 'custom', message: 'password, reset_password are missing, at least one parameter must be provided' });
-        }
-      }),
+    params: createUserParams,
     handler: async ({ params, user }) => {
       authorize(user, 'admin_users');
       return created(presentUserAdmin(await createUser(params)));
@@ -100,21 +89,9 @@ export const userRoutes = {
     },
   }),
 
-  'POST /users/:id/block': route({
-    params: z.object(userIdParam),
-    handler: async ({ params, user }) => {
-      authorize(user, 'admin_users');
-      return created(await setUserState(await findUserOrNotFound(params.id), 'blocked'));
-    },
-  }),
+  'POST /users/:id/block': setStateRoute('blocked'),
 
-  'POST /users/:id/unblock': route({
-    params: z.object(userIdParam),
-    handler: async ({ params, user }) => {
-      authorize(user, 'admin_users');
-      return created(await setUserState(await findUserOrNotFound(params.id), 'active'));
-    },
-  }),
+  'POST /users/:id/unblock': setStateRoute('active'),
 
   'GET /users/:id/events': route({
     authentication: readUser,
@@ -122,23 +99,7 @@ export const userRoutes = {
     params: withUserId(paginationParams),
     handler: async ({ params, user, link }) => {
       const author = await findUserOrNotFound(params.id);
-      // Only events of projects the caller may read (a private project's activity stays private).
-      const page = await paginate(
-        params,
-        link,
-        filteredCollection({
-          collection: projectCollections.userEvents(author.id),
-          ascending: false,
-          select: eventFromItem,
-          keep: async (events) => {
-            const readable = await readableProjects(user, events.map((event) => event.projectId));
-            return events.map((event) => {
-              const subject = readable.get(event.projectId);
-              return subject !== undefined && canReadEvent(user, subject, event);
-            });
-          },
-        }),
-      );
+      const page = await paginate(params, link, userEvents(author, user));
       return ok(page.items.map((event) => presentEvent(event, author)), page.headers);
     },
   }),
@@ -146,9 +107,9 @@ export const userRoutes = {
   'GET /user': route({
     authentication: readUser,
     params: noParams,
-    handler: async ({ auth }) => {
-      const { user, sudoFrom, secret } = auth!;
-      if (sudoFrom) return ok(presentUserWithSudo(user, secret));
+    handler: async ({ user, auth }) => {
+      // With sudo, `user` is the impersonated user and `auth` says who used sudo with which token.
+      if (auth?.sudoFrom) return ok(presentUserWithSudo(user, auth.secret));
       return ok(user.admin ? { ...presentUserAdmin(user), is_admin: true } : presentUserAdmin(user));
     },
   }),
@@ -158,11 +119,7 @@ export const userRoutes = {
     params: z.object({ ...paginationParams, from: p.date() }),
     handler: async ({ params, user, link }) => {
       authorize(user, 'admin_users');
-      const page = await paginate(params, link, {
-        collection: userCollections.usersActiveSince(params.from ?? sixMonthsAgo()),
-        ascending: true,
-        select: userFromItem,
-      });
+      const page = await paginate(params, link, usersActiveSince(params.from ?? sixMonthsAgo()));
       return ok(page.items.map(presentUserActivity), page.headers);
     },
   }),

@@ -1,9 +1,9 @@
 /** Secondary emails: in their owner's partition, unique (case-insensitively) with every primary email too. */
 import { nextId } from '../../platform/dynamo/counters';
-import { userCollections, userKeys } from './keys';
-import { getItem, queryAll, isId } from '../../platform/dynamo/query';
-import { deleteChild, insertChild, type ChildInsertResult } from './children';
 import { entityFields } from '../../platform/dynamo/items';
+import type { Item } from '../../platform/dynamo/query';
+import { childAccess, insertChild, type ChildInsertResult } from './children';
+import { userCollections, userKeys } from './keys';
 
 export interface Email {
   id: number;
@@ -12,7 +12,7 @@ export interface Email {
   createdAt: string;
 }
 
-const fromItem = (item: Record<string, unknown>) => entityFields(item) as Email;
+const fromItem = (item: Item) => entityFields(item) as Email;
 
 export async function insertEmail(userId: number, email: string): Promise<{ result: ChildInsertResult; email: Email }> {
   const record: Email = { id: await nextId('emails'), userId, email, createdAt: new Date().toISOString() };
@@ -22,18 +22,11 @@ export async function insertEmail(userId: number, email: string): Promise<{ resu
   return { result, email: record };
 }
 
-export async function listEmails(userId: number): Promise<Email[]> {
-  return (await queryAll(userCollections.userEmails(userId))).map(fromItem);
-}
+const emails = childAccess({ key: userKeys.email, collection: userCollections.userEmails, fromItem });
 
-export async function getEmail(userId: number, emailId: number): Promise<Email | undefined> {
-  if (!isId(emailId)) return undefined;
-  const item = await getItem(userKeys.email(userId, emailId));
-  return item ? fromItem(item) : undefined;
-}
-
-export async function deleteEmail(userId: number, emailId: number): Promise<Email | undefined> {
-  if (!isId(emailId)) return undefined;
-  const item = await deleteChild(userKeys.email(userId, emailId));
-  return item ? fromItem(item) : undefined;
-}
+/** A user's secondary emails, by id. */
+export const listEmails = emails.list;
+/** One secondary email of a user, or undefined. */
+export const getEmail = emails.get;
+/** Deletes a secondary email and its claim; returns it, or undefined when it was not there. */
+export const deleteEmail = emails.remove;

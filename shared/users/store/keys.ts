@@ -2,16 +2,17 @@
  * The users feature's keys: every key, index attribute and collection of its items is built here,
  * and only here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
  */
-import { type KeySpace, pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
+import { type KeySpace, keys, pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
 
 export const userKeys = {
-
   user: (id: number): Key => ({ PK: `USER#${id}`, SK: 'USER' }),
   sshKey: (userId: number, keyId: number): Key => ({ PK: `USER#${userId}`, SK: `SSHKEY#${pad(keyId)}` }),
   email: (userId: number, emailId: number): Key => ({ PK: `USER#${userId}`, SK: `EMAIL#${pad(emailId)}` }),
   token: (userId: number, tokenId: number): Key => ({ PK: `USER#${userId}`, SK: `TOKEN#${pad(tokenId)}` }),
   /** Points a token's SHA-256 digest at its owner and token id (authentication lookup). */
   tokenDigest: (digest: string): Key => ({ PK: `TOKEN_DIGEST#${digest}`, SK: 'TOKEN' }),
+  /** The totals of users by state (`all`, `active`, `blocked`), for `X-Total` without counting. */
+  stats: (): Key => keys.stats('USERS'),
 
   /** Uniqueness claims: an item whose existence reserves a value. */
   claims: {
@@ -50,7 +51,14 @@ export const userCollections = {
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
   partitions: ['USER#', 'TOKEN_DIGEST#', 'UNIQUE#EMAIL#', 'UNIQUE#SSH_FINGERPRINT#', 'UNIQUE#IDENTITY#', 'STATS#USERS'],
-  sortKeys: { 'USER#': ['USER', 'SSHKEY#', 'EMAIL#', 'TOKEN#'] },
+  sortKeys: {
+    'USER#': ['USER', 'SSHKEY#', 'EMAIL#', 'TOKEN#'],
+    'TOKEN_DIGEST#': ['TOKEN'],
+    'UNIQUE#EMAIL#': ['UNIQUE'],
+    'UNIQUE#SSH_FINGERPRINT#': ['UNIQUE'],
+    'UNIQUE#IDENTITY#': ['UNIQUE'],
+    'STATS#USERS': ['STATS'],
+  },
   indexPartitions: { GSI1: ['USERS', 'SSHKEY#'], GSI2: ['USERS#'], GSI3: ['USER_ACTIVITY'] },
   sequences: ['users', 'ssh_keys', 'emails', 'access_tokens'],
 };

@@ -1,9 +1,9 @@
 /** SSH keys: in their owner's partition, fingerprint unique across all users, findable by id (GSI1). */
 import { nextId } from '../../platform/dynamo/counters';
-import { userCollections, userIndexKeys, userKeys } from './keys';
-import { getItem, queryAll, queryCollection, isId } from '../../platform/dynamo/query';
-import { deleteChild, insertChild, type ChildInsertResult } from './children';
 import { entityFields } from '../../platform/dynamo/items';
+import { isId, queryCollection, type Item } from '../../platform/dynamo/query';
+import { childAccess, insertChild, type ChildInsertResult } from './children';
+import { userCollections, userIndexKeys, userKeys } from './keys';
 
 export interface SshKey {
   id: number;
@@ -16,7 +16,7 @@ export interface SshKey {
   createdAt: string;
 }
 
-const fromItem = (item: Record<string, unknown>) => entityFields(item) as SshKey;
+const fromItem = (item: Item) => entityFields(item) as SshKey;
 
 export async function insertSshKey(
   input: Omit<SshKey, 'id' | 'createdAt'>,
@@ -31,25 +31,18 @@ export async function insertSshKey(
   return { result, key };
 }
 
-export async function listSshKeys(userId: number): Promise<SshKey[]> {
-  return (await queryAll(userCollections.userSshKeys(userId))).map(fromItem);
-}
+const sshKeys = childAccess({ key: userKeys.sshKey, collection: userCollections.userSshKeys, fromItem });
 
-export async function getSshKey(userId: number, keyId: number): Promise<SshKey | undefined> {
-  if (!isId(keyId)) return undefined;
-  const item = await getItem(userKeys.sshKey(userId, keyId));
-  return item ? fromItem(item) : undefined;
-}
+/** A user's SSH keys, by id. */
+export const listSshKeys = sshKeys.list;
+/** One SSH key of a user, or undefined. */
+export const getSshKey = sshKeys.get;
+/** Deletes an SSH key and its fingerprint claim; returns it, or undefined when it was not there. */
+export const deleteSshKey = sshKeys.remove;
 
 /** Finds a key by its global id through GSI1 (eventually consistent, like any GSI read). */
 export async function findSshKeyById(keyId: number): Promise<SshKey | undefined> {
   if (!isId(keyId)) return undefined;
   for await (const item of queryCollection(userCollections.sshKeyById(keyId))) return fromItem(item);
   return undefined;
-}
-
-export async function deleteSshKey(userId: number, keyId: number): Promise<SshKey | undefined> {
-  if (!isId(keyId)) return undefined;
-  const item = await deleteChild(userKeys.sshKey(userId, keyId));
-  return item ? fromItem(item) : undefined;
 }

@@ -3,18 +3,17 @@
  * digest, as the key of a claim item that points at the token (used to authenticate). The token item itself lives
  * in its owner's partition, so listing a user's tokens is one Query.
  */
-import type { Scope } from '../../platform/http/context';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomBytes } from 'node:crypto';
+import type { Scope } from '../../platform/http/context';
 import { getMany } from '../../platform/dynamo/batch';
 import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { nextId } from '../../platform/dynamo/counters';
-import { userCollections, userKeys } from './keys';
-import { queryAll, type Item, getItem, isId } from '../../platform/dynamo/query';
-import { NotFoundError } from '../../platform/http/errors';
 import { entityFields } from '../../platform/dynamo/items';
-import { insertChild } from './children';
+import { getItem, type Item } from '../../platform/dynamo/query';
+import { childAccess, insertChild, type ChildInsertResult } from './children';
+import { userCollections, userKeys } from './keys';
 import { userFromItem, type User } from './users';
 
 export type TokenScope = Scope;
@@ -32,7 +31,6 @@ export interface AccessToken {
   digest: string;
 }
 
-
 /** SHA-256 hex digest of a token secret: what is stored and looked up. */
 export const digestToken = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
@@ -44,12 +42,14 @@ const tokenFromItem = (item: Item): AccessToken => entityFields(item) as AccessT
 
 /**
  * Stores a token for a live user. `secret` defaults to a fresh random one; a fixed secret is only
- * for bootstrap (`ROOT_TOKEN`). Returns the token and its secret — the only time the secret exists.
+ * for bootstrap (`ROOT_TOKEN`). Returns the token and its secret — the only time the secret
+ * exists — and `user_gone` when the user does not exist (or is being deleted), `claim_taken` when
+ * the secret's digest is already a token's.
  */
 export async function createToken(
   userId: number,
   input: { name: string; scopes: TokenScope[]; impersonation: boolean; expiresAt: string | null; secret?: string },
-): Promise<{ token: AccessToken; secret: string }> {
+): Promise<{ result: ChildInsertResult; token: AccessToken; secret: string }> {
   const secret = input.secret ?? generateTokenSecret();
   const token: AccessToken = {
     id: await nextId('access_tokens'),
@@ -63,20 +63,15 @@ export async function createToken(
     digest: digestToken(secret),
   };
   const result = await insertChild(userId, userKeys.token(userId, token.id), tokenToItem(token), [userKeys.tokenDigest(token.digest)]);
-  if (result === 'user_gone') throw new NotFoundError('User');
-  if (result === 'claim_taken') throw new Error('token digest collision');
-  return { token, secret };
+  return { result, token, secret };
 }
 
-export async function getToken(userId: number, tokenId: number): Promise<AccessToken | undefined> {
-  if (!isId(tokenId)) return undefined;
-  const item = await getItem(userKeys.token(userId, tokenId));
-  return item ? tokenFromItem(item) : undefined;
-}
+const tokens = childAccess({ key: userKeys.token, collection: userCollections.userTokens, fromItem: tokenFromItem });
 
-export async function listTokens(userId: number): Promise<AccessToken[]> {
-  return (await queryAll(userCollections.userTokens(userId))).map(tokenFromItem);
-}
+/** One token of a user, or undefined. */
+export const getToken = tokens.get;
+/** A user's tokens (personal and impersonation), by id. */
+export const listTokens = tokens.list;
 
 /** Revokes a token; idempotent. Returns the revoked token, or undefined if it does not exist. */
 export async function revokeToken(userId: number, tokenId: number): Promise<AccessToken | undefined> {

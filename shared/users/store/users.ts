@@ -6,12 +6,13 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
+import { nextId } from '../../platform/dynamo/counters';
 import { getItem, isId, type Item } from '../../platform/dynamo/query';
 import { ifConditionHolds, markDeleting } from '../../platform/dynamo/conditional';
-import { keys, type Key } from '../../platform/dynamo/keys';
+import type { Key } from '../../platform/dynamo/keys';
 import { namespaceKeys, namespaceToItem, personalNamespace } from '../../groups';
 import { userIndexKeys, userKeys } from './keys';
-import { transactWrite } from '../../platform/dynamo/transactions';
+import { ConditionFailed, transact, type TransactItem } from '../../platform/dynamo/transactions';
 import { deleteClaim, entityFields, isLive, putClaim } from '../../platform/dynamo/items';
 
 export type UserState = 'active' | 'blocked';
@@ -59,8 +60,6 @@ export interface User {
   deleting?: boolean;
 }
 
-const STATS = 'USERS';
-
 export function userToItem(user: User): Item {
   return {
     ...userKeys.user(user.id),
@@ -106,7 +105,7 @@ export async function findUserByIdentity(provider: string, externUid: string): P
 /** A condition that the user exists and is not being deleted (guards writes of child items). */
 export const userIsLive = (userId: number) => isLive(userKeys.user(userId));
 
-const statsUpdate = (changes: Record<string, number>) => {
+const statsUpdate = (changes: Record<string, number>): TransactItem => {
   const names: Record<string, string> = {};
   const values: Record<string, number> = {};
   const parts = Object.entries(changes).map(([field, delta], i) => {
@@ -117,7 +116,7 @@ const statsUpdate = (changes: Record<string, number>) => {
   return {
     Update: {
       TableName: tableName(),
-      Key: keys.stats(STATS),
+      Key: userKeys.stats(),
       UpdateExpression: `ADD ${parts.join(', ')}`,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
@@ -125,84 +124,120 @@ const statsUpdate = (changes: Record<string, number>) => {
   };
 };
 
+/** The fields whose values a user claims (unique across users), in the order a failure reports them. */
+const CLAIM_FIELDS = ['username', 'email', 'extern_uid'] as const;
+export type UserClaimField = (typeof CLAIM_FIELDS)[number];
+
+/** A claim of one of the user's values (its key), and which field it is. */
+interface UserClaim {
+  key: Key;
+  field: UserClaimField;
+}
+
 /** Claim items written with a user: username/namespace path, primary email, identities. */
-export function userClaims(user: User): Array<{ key: Key; field: string }> {
+function userClaims(user: User): UserClaim[] {
   return [
     { key: namespaceKeys.claims.namespacePath(user.username), field: 'username' },
     { key: userKeys.claims.email(user.email), field: 'email' },
     ...user.identities.map((identity) => ({
       key: userKeys.claims.identity(identity.provider, identity.externUid),
-      field: 'extern_uid',
+      field: 'extern_uid' as const,
     })),
   ];
 }
 
+/** Transaction entries writing (or releasing) `claims`, one entry per field, so a failure names the field. */
+function claimEntries(claims: UserClaim[], write: (key: Key) => TransactItem): Record<UserClaimField, TransactItem[]> {
+  const entries = (field: UserClaimField) => claims.filter((claim) => claim.field === field).map(({ key }) => write(key));
+  return { username: entries('username'), email: entries('email'), extern_uid: entries('extern_uid') };
+}
+
+/** `<field>_taken` for the first field (in {@link CLAIM_FIELDS} order) whose claim made `error`, if any. */
+const takenField = (error: ConditionFailed): `${UserClaimField}_taken` | undefined => {
+  const field = CLAIM_FIELDS.find((name) => error.failedOn(name));
+  return field && `${field}_taken`;
+};
+
+/** Fresh ids for a new user and its personal namespace (from the `users` and `namespaces` sequences). */
+export async function newUserIds(): Promise<{ id: number; namespaceId: number }> {
+  const [id, namespaceId] = await Promise.all([nextId('users'), nextId('namespaces')]);
+  return { id, namespaceId };
+}
+
+export type UserInsertResult = 'created' | `${UserClaimField}_taken` | 'id_taken';
+
 /**
  * Creates the user, its personal namespace and all its claims in one transaction.
- * @throws TransactionConditionFailed with the index of the taken claim (see {@link userClaims}; the
- *   user and namespace puts come first, at indexes 0 and 1).
+ * @returns `created`, `<field>_taken` when a claimed value (username, email, identity) is someone
+ *   else's, or `id_taken` when the user's or namespace's id is already used.
  */
-export async function insertUser(user: User): Promise<void> {
-  await transactWrite([
-    { Put: { TableName: tableName(), Item: userToItem(user), ConditionExpression: 'attribute_not_exists(PK)' } },
-    {
-      Put: {
-        TableName: tableName(),
-        Item: namespaceToItem(
-          personalNamespace({ id: user.namespaceId, username: user.username, ownerId: user.id, createdAt: user.createdAt }),
-        ),
-        ConditionExpression: 'attribute_not_exists(PK)',
+export async function insertUser(user: User): Promise<UserInsertResult> {
+  const claimed = { userId: user.id, namespaceId: user.namespaceId };
+  try {
+    await transact({
+      user: { Put: { TableName: tableName(), Item: userToItem(user), ConditionExpression: 'attribute_not_exists(PK)' } },
+      namespace: {
+        Put: {
+          TableName: tableName(),
+          Item: namespaceToItem(
+            personalNamespace({ id: user.namespaceId, username: user.username, ownerId: user.id, createdAt: user.createdAt }),
+          ),
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
       },
-    },
-    ...userClaims(user).map(({ key }) => putClaim(key, { userId: user.id, namespaceId: user.namespaceId })),
-    statsUpdate({ all: 1, [user.state]: 1 }),
-  ]);
+      ...claimEntries(userClaims(user), (key) => putClaim(key, claimed)),
+      stats: statsUpdate({ all: 1, [user.state]: 1 }),
+    });
+    return 'created';
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+    return takenField(error) ?? 'id_taken';
+  }
 }
+
+export type UserReplaceResult = 'updated' | `${UserClaimField}_taken` | 'conflict';
 
 /**
  * Replaces a user with `next`, moving claims whose values changed. Conditioned on the version of
- * `previous`, so a concurrent update makes this one fail instead of silently losing a write.
- * @returns the claims that were taken by someone else (by field), empty on success.
+ * `previous` (and on the user not being deleted), so a concurrent update makes this one fail
+ * instead of silently losing a write.
+ * @returns `updated`, `<field>_taken` when a newly claimed value is someone else's, or `conflict`
+ *   when the user changed (or a released claim stopped being ours) since `previous` was read.
  */
-export async function replaceUser(previous: User, next: User): Promise<void> {
+export async function replaceUser(previous: User, next: User): Promise<UserReplaceResult> {
   const before = new Map(userClaims(previous).map((c) => [c.key.PK, c]));
   const after = new Map(userClaims(next).map((c) => [c.key.PK, c]));
   const added = [...after.values()].filter((c) => !before.has(c.key.PK));
   const removed = [...before.values()].filter((c) => !after.has(c.key.PK));
-  const stateChanged = previous.state !== next.state;
-  await transactWrite([
-    ...added.map(({ key }) => putClaim(key, { userId: next.id, namespaceId: next.namespaceId })),
-    {
-      Put: {
-        TableName: tableName(),
-        Item: userToItem({ ...next, version: previous.version + 1 }),
-        ConditionExpression: '#version = :version AND attribute_not_exists(deleting)',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':version': previous.version },
+  try {
+    await transact({
+      ...claimEntries(added, (key) => putClaim(key, { userId: next.id, namespaceId: next.namespaceId })),
+      user: {
+        Put: {
+          TableName: tableName(),
+          Item: userToItem({ ...next, version: previous.version + 1 }),
+          ConditionExpression: '#version = :version AND attribute_not_exists(deleting)',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':version': previous.version },
+        },
       },
-    },
-    ...removed.map(({ key }) => deleteClaim(key, next.id)),
-    ...(previous.username !== next.username
-      ? [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: namespaceKeys.namespace(next.namespaceId),
-              UpdateExpression: 'SET #name = :path, #path = :path, fullPath = :path',
-              ExpressionAttributeNames: { '#name': 'name', '#path': 'path' },
-              ExpressionAttributeValues: { ':path': next.username },
-            },
-          },
-        ]
-      : []),
-    ...(stateChanged ? [statsUpdate({ [previous.state]: -1, [next.state]: 1 })] : []),
-  ]);
-}
-
-/** Which claims {@link replaceUser} adds, in transaction order (to map a failed index to a field). */
-export function addedClaims(previous: User, next: User): Array<{ key: Key; field: string }> {
-  const before = new Set(userClaims(previous).map((c) => c.key.PK));
-  return userClaims(next).filter((c) => !before.has(c.key.PK));
+      released: removed.map(({ key }) => deleteClaim(key, next.id)),
+      namespace: previous.username !== next.username && {
+        Update: {
+          TableName: tableName(),
+          Key: namespaceKeys.namespace(next.namespaceId),
+          UpdateExpression: 'SET #name = :path, #path = :path, fullPath = :path',
+          ExpressionAttributeNames: { '#name': 'name', '#path': 'path' },
+          ExpressionAttributeValues: { ':path': next.username },
+        },
+      },
+      stats: previous.state !== next.state && statsUpdate({ [previous.state]: -1, [next.state]: 1 }),
+    });
+    return 'updated';
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+    return takenField(error) ?? 'conflict';
+  }
 }
 
 /** Marks a user as being deleted (again, when finishing an interrupted deletion); false if it does not exist. */
@@ -212,20 +247,26 @@ export async function markUserDeleting(id: number): Promise<boolean> {
 
 /**
  * Removes the user item, its namespace and its claims, and updates the stats, atomically; only
- * once (a concurrent deletion of the same user fails here with TransactionConditionFailed).
+ * once: `gone` when the user item is no longer there (a concurrent deletion won).
  */
-export async function removeUser(user: User): Promise<void> {
-  await transactWrite([
-    { Delete: { TableName: tableName(), Key: userKeys.user(user.id), ConditionExpression: 'attribute_exists(PK)' } },
-    { Delete: { TableName: tableName(), Key: namespaceKeys.namespace(user.namespaceId) } },
-    ...userClaims(user).map(({ key }) => ({ Delete: { TableName: tableName(), Key: key } })),
-    statsUpdate({ all: -1, [user.state]: -1 }),
-  ]);
+export async function removeUser(user: User): Promise<'deleted' | 'gone'> {
+  try {
+    await transact({
+      user: { Delete: { TableName: tableName(), Key: userKeys.user(user.id), ConditionExpression: 'attribute_exists(PK)' } },
+      namespace: { Delete: { TableName: tableName(), Key: namespaceKeys.namespace(user.namespaceId) } },
+      claims: userClaims(user).map(({ key }) => ({ Delete: { TableName: tableName(), Key: key } })),
+      stats: statsUpdate({ all: -1, [user.state]: -1 }),
+    });
+    return 'deleted';
+  } catch (error) {
+    if (error instanceof ConditionFailed) return 'gone';
+    throw error;
+  }
 }
 
 /** Totals of users (`all`, `active`, `blocked`), maintained by every create, delete and state change. */
 export async function userStats(): Promise<Record<string, number>> {
-  const item = await getItem(keys.stats(STATS));
+  const item = await getItem(userKeys.stats());
   return { all: Number(item?.all ?? 0), active: Number(item?.active ?? 0), blocked: Number(item?.blocked ?? 0) };
 }
 

@@ -1,0 +1,82 @@
+/**
+ * Deleting a group with everything beneath it. It deletes and unshares projects (the projects
+ * feature's commands), so it sits above the projects feature and is reached only from the groups
+ * routes.
+ */
+import { deleteProject, unshareProject } from '../../projects';
+import {
+  deleteGroupPartition,
+  INDEX_ATTEMPTS,
+  indexBackoff,
+  markGroupDeleting,
+  readNamespaceRecord,
+  removeGroupRecord,
+  subgroupsOf,
+  type Namespace,
+} from '../store/namespaces';
+import { indexedProjectsOf, projectIdsSharedWith, readProjectRecord } from '../store/projects';
+
+/** How many items of one kind a deletion removes concurrently. */
+const DELETE_CONCURRENCY = 8;
+
+/** Runs `action` on every value of `source`, {@link DELETE_CONCURRENCY} at a time. Internal. */
+async function inBatches<T>(source: AsyncIterable<T>, action: (value: T) => Promise<unknown>): Promise<void> {
+  let batch: Promise<unknown>[] = [];
+  for await (const value of source) {
+    batch.push(action(value));
+    if (batch.length >= DELETE_CONCURRENCY) {
+      await Promise.all(batch);
+      batch = [];
+    }
+  }
+  await Promise.all(batch);
+}
+
+/**
+ * Deletes a group with everything beneath it: subgroups (depth first), their projects (through
+ * `deleteProject`), the shares of other projects with them, their memberships (with the
+ * memberships' user index entries) and path claims. Each group is marked `deleting` before its
+ * contents are swept: it disappears from reads, and nothing new attaches to it (subgroup creation
+ * checks every ancestor; projects, members and shares check the group itself). A group item is
+ * only removed once its maintained subgroup and project counts are zero, so no subgroup or
+ * project is ever orphaned, even if an index lags. Shares and memberships are swept by
+ * (eventually consistent) queries without such a count: one written in the instant before the
+ * mark can be missed (a dangling share grants nothing, its group being gone).
+ *
+ * Runs within the request (GitLab answers 202 and works in the background). A walk interrupted
+ * midway (timeout, crash) leaves the remaining groups marked `deleting`: invisible, with their
+ * remaining content in place; they are not resumable through the API.
+ */
+export async function deleteGroup(group: Namespace): Promise<void> {
+  if (!(await markGroupDeleting(group.id))) return;
+  await deleteGroupTree(group.id);
+}
+
+async function deleteGroupTree(groupId: number): Promise<void> {
+  await deleteSubgroupsAndProjects(groupId);
+  await inBatches(projectIdsSharedWith(groupId), (projectId) => unshareProject(projectId, groupId));
+  await deleteGroupPartition(groupId);
+  for (let attempt = 1; ; attempt++) {
+    const record = await readNamespaceRecord(groupId);
+    if (!record) return;
+    const result = await removeGroupRecord(record);
+    if (result !== 'not_empty') return;
+    // A subgroup or project appeared in the indexes late: take it too.
+    if (attempt >= INDEX_ATTEMPTS) throw new Error(`group ${groupId} still has subgroups or projects after deletion`);
+    await indexBackoff(attempt);
+    await deleteSubgroupsAndProjects(groupId);
+  }
+}
+
+/** Deletes the subgroups of a group (each marked first, depth first), then its projects. Internal. */
+async function deleteSubgroupsAndProjects(groupId: number): Promise<void> {
+  for (const child of await subgroupsOf(groupId)) {
+    await markGroupDeleting(child.id);
+    await deleteGroupTree(child.id);
+  }
+  // Each project is re-read consistently first: the index may still list a moved or deleted one.
+  await inBatches(indexedProjectsOf(groupId), async (indexed) => {
+    const project = await readProjectRecord(indexed.id);
+    if (project?.namespaceId === groupId) await deleteProject(project);
+  });
+}

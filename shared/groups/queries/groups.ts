@@ -1,0 +1,148 @@
+/**
+ * The `GET /groups` list (GitLab's `GroupsFinder`), returned for the route to page (`paginate`),
+ * and the pieces `GET /namespaces` shares with it.
+ */
+import { can, isAdmin, isMembershipActive, OWNER, userMemberships } from '../../auth';
+import { config } from '../../platform/config';
+import { ParamError } from '../../platform/http/errors';
+import type { ListSource, StreamSource } from '../../platform/http/pagination';
+import type { User } from '../../users';
+import { namespaceCollections } from '../store/keys';
+import { getNamespaces, indexedGroups, indexedSubgroups, namespaceFromItem, type Namespace } from '../store/namespaces';
+
+export type GroupOrder = 'name' | 'path' | 'id';
+
+export interface GroupListFilters {
+  search?: string;
+  owned?: boolean;
+  all_available?: boolean;
+  order_by?: GroupOrder;
+  sort?: 'asc' | 'desc';
+  skip_groups?: number[];
+  min_access_level?: number;
+  top_level_only?: boolean;
+}
+
+/**
+ * Largest candidate set sorted in memory (`order_by=name|path` over all groups). Beyond it the
+ * list answers 400 and asks for `order_by=id` (which streams the index) or a narrower list.
+ */
+const sortLimit = () => config().groupSortLimit;
+
+/** The caller's direct, unexpired group memberships: group id → access level. */
+export async function directGroupLevels(user: User): Promise<Map<number, number>> {
+  const levels = new Map<number, number>();
+  for await (const membership of userMemberships(user.id, 'group')) {
+    if (isMembershipActive(membership)) levels.set(membership.sourceId, membership.accessLevel);
+  }
+  return levels;
+}
+
+/** The groups and all their live descendants (subgroup index, breadth first), bounded. Internal. */
+async function withDescendants(roots: Namespace[]): Promise<Namespace[]> {
+  const found = new Map(roots.map((group) => [group.id, group]));
+  const queue = [...roots];
+  for (let group = queue.shift(); group; group = queue.shift()) {
+    if (!group.subgroupCount) continue;
+    for await (const child of indexedSubgroups(group.id)) {
+      if (child.deleting || found.has(child.id)) continue;
+      found.set(child.id, child);
+      queue.push(child);
+      if (found.size > sortLimit()) throw new ParamError(`the list exceeds ${sortLimit()} groups; narrow it (search, owned, min_access_level)`);
+    }
+  }
+  return [...found.values()];
+}
+
+type SortKey = (group: Namespace) => string;
+const SORT_KEYS: Record<Exclude<GroupOrder, 'id'>, SortKey> = {
+  name: (g) => g.name.toLowerCase(),
+  path: (g) => g.path.toLowerCase(),
+};
+
+/** GitLab's order: by the field in the requested direction, then by id ascending. */
+function comparator(order: GroupOrder, ascending: boolean) {
+  const direction = ascending ? 1 : -1;
+  if (order === 'id') return (a: Namespace, b: Namespace) => direction * (a.id - b.id);
+  const key = SORT_KEYS[order];
+  return (a: Namespace, b: Namespace) => {
+    const ka = key(a);
+    const kb = key(b);
+    return (ka < kb ? -direction : ka > kb ? direction : 0) || a.id - b.id;
+  };
+}
+
+/**
+ * A list already in order, held in memory, as a stream to page: offset pages with the exact
+ * total, or keyset pages whose cursor is the last namespace's id (the list is re-read and resumed
+ * right after it).
+ */
+export function sortedList(sorted: Namespace[]): StreamSource<Namespace> {
+  return {
+    total: async () => sorted.length,
+    async *read(after) {
+      if (after !== undefined && !/^\d+$/.test(after)) throw new ParamError('cursor is invalid');
+      let start = after === undefined ? 0 : sorted.findIndex((g) => g.id === Number(after)) + 1;
+      if (after !== undefined && start === 0) throw new ParamError('cursor is invalid');
+      for (; start < sorted.length; start++) {
+        const namespace = sorted[start];
+        yield { value: namespace, cursor: () => String(namespace.id) };
+      }
+    },
+  };
+}
+
+/**
+ * The groups of `GET /groups`, for the route to page, following GitLab's `GroupsFinder`:
+ * - anonymous: public groups;
+ * - `owned`: groups the caller directly owns; `min_access_level`: groups where the caller's direct
+ *   level is at least that, with their subgroups;
+ * - admins, and users asking `all_available=true`: every group they may read (the groups index);
+ * - other users: the groups they are members of, with their subgroups.
+ *
+ * Membership-based lists are bounded by the caller's memberships and sorted in memory. Lists over
+ * the groups index stream it by id for `order_by=id`; ordering by name or path reads and sorts it
+ * whole, up to `GROUP_SORT_LIMIT` groups (see ACCESS_PATTERNS.md). `search` (name or path
+ * substring), `skip_groups` and `top_level_only` filter after the read.
+ */
+export async function listGroups(viewer: User | null, filters: GroupListFilters): Promise<ListSource<Namespace>> {
+  const order = filters.order_by ?? 'name';
+  const ascending = (filters.sort ?? 'asc') === 'asc';
+  const search = filters.search?.toLowerCase();
+  const skip = new Set(filters.skip_groups ?? []);
+  const matches = (group: Namespace) =>
+    group.kind === 'group' &&
+    !group.deleting &&
+    !skip.has(group.id) &&
+    (!filters.top_level_only || group.parentId === null) &&
+    (!search || group.name.toLowerCase().includes(search) || group.path.toLowerCase().includes(search));
+
+  const membershipList = viewer && (filters.owned || filters.min_access_level !== undefined || !(filters.all_available ?? isAdmin(viewer)));
+  if (membershipList) {
+    const levels = await directGroupLevels(viewer);
+    const minimum = filters.owned ? OWNER : (filters.min_access_level ?? 0);
+    const direct = await getNamespaces([...levels].filter(([, level]) => level >= minimum).map(([id]) => id));
+    const all = filters.owned ? direct : await withDescendants(direct);
+    return sortedList(all.filter(matches).sort(comparator(order, ascending)));
+  }
+
+  // Every group the caller may read: admins all, others public (and internal, and their own).
+  const levels = viewer && !isAdmin(viewer) ? await directGroupLevels(viewer) : new Map<number, number>();
+  const readable = (group: Namespace) => {
+    const level = Math.max(0, ...[group.id, ...group.ancestorIds].map((id) => levels.get(id) ?? 0));
+    return can(viewer, 'read_group', { kind: 'group', group, level });
+  };
+  const select = (group: Namespace) => (matches(group) && readable(group) ? group : undefined);
+  if (order === 'id') {
+    return { collection: namespaceCollections.groups(), ascending, select: (item) => select(namespaceFromItem(item)) };
+  }
+  const all: Namespace[] = [];
+  let read = 0;
+  for await (const group of indexedGroups()) {
+    if (++read > sortLimit()) {
+      throw new ParamError(`order_by=${order} is supported for up to ${sortLimit()} groups; use order_by=id or narrow the list`);
+    }
+    if (select(group)) all.push(group);
+  }
+  return sortedList(all.sort(comparator(order, ascending)));
+}

@@ -1,0 +1,50 @@
+/** Parameters of the groups routes. */
+import { z } from 'zod';
+import { GROUP_ACCESS_LEVELS } from '../../auth';
+import { paginationParams } from '../../platform/http/pagination';
+import { idParam, p } from '../../platform/http/params';
+import { VISIBILITIES } from '../store/namespaces';
+
+/** Settings accepted by `POST /groups` and `PUT /groups/:id`. */
+export const groupSettingsParams = {
+  name: p.string(),
+  path: p.string(),
+  description: p.string(),
+  visibility: p.oneOf(VISIBILITIES),
+  lfs_enabled: p.bool(),
+  request_access_enabled: p.bool(),
+};
+
+const sort = p.oneOf(['asc', 'desc']);
+
+/** GitLab's `group_list_params` (`GET /groups`). */
+export const groupListParams = {
+  ...paginationParams,
+  statistics: p.bool(),
+  skip_groups: p.array(z.coerce.number().int()),
+  all_available: p.bool(),
+  search: p.string(),
+  owned: p.bool(),
+  order_by: p.oneOf(['name', 'path', 'id']),
+  sort,
+  min_access_level: p.int().refine((level) => level === undefined || (GROUP_ACCESS_LEVELS as readonly number[]).includes(level), {
+    message: 'min_access_level does not have a valid value',
+  }),
+  top_level_only: p.bool(),
+};
+
+/** `GET /groups/:id/projects`. */
+export const groupProjectsParams = {
+  ...idParam,
+  ...paginationParams,
+  archived: p.bool(),
+  visibility: p.oneOf(VISIBILITIES),
+  search: p.string(),
+  order_by: p.oneOf(['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at']),
+  sort,
+  simple: p.bool(),
+  statistics: p.bool(),
+};
+
+/** `:id` of `/groups/:id` (a numeric id or a URL-encoded full path) with the route's own parameters. */
+export const withGroupId = <T extends z.ZodRawShape>(shape: T) => z.object({ ...idParam, ...shape });

@@ -1,0 +1,82 @@
+/**
+ * What an issue write and a comment carry in their transactions besides the issue and the note
+ * (GitLab runs these as callbacks of the same change): the feed event, the system notes and the
+ * webhook event, each an item built by its own store (`prepareEvent`, `notePut`,
+ * `prepareHookEvent`), so the event, the notes and the hook exist exactly when the change does.
+ */
+import { prepareHookEvent, type HookEventOf } from '../../hooks';
+import { nextIds } from '../../platform/dynamo/counters';
+import { prepareEvent, type NewEvent } from '../../projects';
+import type { User } from '../../users';
+import type { Issue, IssueEffects } from '../store/issues';
+import { notePut, type Note } from '../store/notes';
+// Registers how `issue` and `note` hook events are stored: every process writing them loads it.
+import '../webhooks/events';
+
+/** GitLab's issue hook actions. */
+type HookIssueAction = HookEventOf<'issue'>['action'];
+
+/**
+ * Internal: who may see the feed event of a change to `issue` besides reporters and up: for a
+ * confidential issue its author, assignees and the actor; `null` (everyone who reads the project)
+ * otherwise.
+ */
+const eventAudience = (issue: Issue, user: User): number[] | null =>
+  issue.confidential ? [...new Set([issue.authorId, ...issue.assigneeIds, user.id])] : null;
+
+/**
+ * The effects of an issue write: its feed event (`event`), its system notes (`notes`, bodies in
+ * GitLab's wording), and its webhook event (`hook`: GitLab's issue hook action; the previous
+ * issue for `changes`).
+ */
+export async function issueSideEffects(
+  issue: Issue,
+  user: User,
+  effects: { event?: 'opened' | 'closed' | 'reopened'; notes?: string[]; hook?: { action: HookIssueAction; previous: Issue | null } },
+): Promise<IssueEffects> {
+  const written: IssueEffects = {};
+  if (effects.hook) {
+    const { put } = await prepareHookEvent({ projectId: issue.projectId, actorId: user.id, kind: 'issue', issue, ...effects.hook });
+    written.hook = put;
+  }
+  if (effects.event) {
+    const event: NewEvent = {
+      projectId: issue.projectId,
+      authorId: user.id,
+      actionName: effects.event,
+      targetId: issue.id,
+      targetType: 'Issue',
+      targetTitle: issue.title,
+      restrictedTo: eventAudience(issue, user),
+    };
+    written.event = (await prepareEvent(event)).put;
+  }
+  const bodies = effects.notes ?? [];
+  const ids = await nextIds('notes', bodies.length);
+  const at = new Date().toISOString();
+  written.notes = bodies.map((body, i) => {
+    const note: Note = { id: ids[i], projectId: issue.projectId, issueIid: issue.iid, issueId: issue.id, body, authorId: user.id, system: true, createdAt: at, updatedAt: at };
+    return notePut(note);
+  });
+  return written;
+}
+
+/**
+ * The effects of a comment (`note`, by `user`, at `now`): the `commented on` feed event, whose
+ * note is stored as data (presented with the event's author when the feed is read), and the
+ * note's webhook event with the issue as commented on (a comment touches `updated_at`).
+ */
+export async function commentEffects(issue: Issue, note: Note, user: User, now: string): Promise<Pick<IssueEffects, 'event' | 'hook'>> {
+  const { put } = await prepareEvent({
+    projectId: issue.projectId,
+    authorId: user.id,
+    actionName: 'commented on',
+    targetId: note.id,
+    targetType: 'Note',
+    targetTitle: issue.title,
+    restrictedTo: eventAudience(issue, user),
+    note: { id: note.id, body: note.body, createdAt: note.createdAt, system: note.system, noteableId: issue.id, noteableType: 'Issue' },
+  });
+  const hook = await prepareHookEvent({ projectId: issue.projectId, actorId: user.id, kind: 'note', action: 'create', note, issue: { ...issue, updatedAt: now } });
+  return { event: put, hook: hook.put };
+}

@@ -1,0 +1,248 @@
+/**
+ * Issue writes: GitLab's model rules and `IssuableBaseService` parameter filtering (labels,
+ * milestone and assignee only from reporters and above; an unknown milestone or an assignee who
+ * cannot read the project is ignored; `created_at`/`updated_at` only from owners and admins), the
+ * state machine (`close`, `reopen`) and soft deletion. The route has authorized the caller on the
+ * project (`create_issue`, `destroy_issue`); the per-issue rule `update_issue` needs the issue
+ * loaded, so it is checked here, after each read.
+ */
+import { can, projectAccessFor, type ProjectSubject } from '../../auth';
+import { nextId } from '../../platform/dynamo/counters';
+import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../platform/http/errors';
+import { getUser, type User } from '../../users';
+import { canUpdateIssue } from '../policy';
+import { findIssueOrNotFound } from '../queries/issues';
+import { insertIssue, replaceIssue, type Issue, type IssueState, type IssueWriteFailure } from '../store/issues';
+import { listLabels } from '../store/labels';
+import { getMilestone } from '../store/milestones';
+import { systemNotesFor, type IssueChangeSummary } from '../system-notes';
+import { issueSideEffects } from './issue-effects';
+import { ensureLabels } from './labels';
+import { AGAIN, retried } from './retry';
+import { assertValid, titleAndDescriptionErrors } from './validation';
+
+/**
+ * Most labels on one issue: each label's counts change in the issue's transaction, which
+ * DynamoDB caps at 100 operations (a move writes two issues with their labels).
+ */
+export const MAX_LABELS_PER_ISSUE = 40;
+
+/** Internal: how a lost race ends once five writes in a row lost it. */
+export const ISSUE_RETRIES = { attempts: 5, conflict: 'The issue was modified by another request; try again' };
+
+/** What a client sends on create and edit; `undefined` keeps (or defaults) a field. */
+export interface IssueInput {
+  title?: string;
+  description?: string | null;
+  confidential?: boolean;
+  /** Label names; `[]` removes every label. */
+  labels?: string[];
+  /** `0` or `null` removes the milestone. */
+  milestoneId?: number | null;
+  /** `[]` or `[0]` removes the assignee. */
+  assigneeIds?: number[];
+  dueDate?: string | null;
+  /** Create only: owners and admins. */
+  createdAt?: string;
+  /** Edit only: owners and admins. */
+  updatedAt?: string;
+  stateEvent?: 'close' | 'reopen';
+}
+
+/** Internal: GitLab's model validations. */
+const validate = (issue: Pick<Issue, 'title' | 'description'>): void => assertValid(titleAndDescriptionErrors(issue));
+
+/** Internal: a timestamp parameter as ISO 8601 in UTC; 400 when it is not a date-time. */
+function isoTimestamp(value: string, name: string): string {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new ParamError(`${name} is invalid`);
+  return new Date(time).toISOString();
+}
+
+/** Internal: maps a write that did not happen for good to GitLab's answer, or asks for another attempt. */
+function retryOrFail(result: IssueWriteFailure): typeof AGAIN {
+  if (result === 'project_gone') throw new NotFoundError('Project');
+  return AGAIN;
+}
+
+/**
+ * Internal: the relations a reporter (or above) may set, resolved: label names to ids (missing
+ * labels created), the milestone when it is one of the project's (otherwise ignored, as GitLab
+ * does), the first assignee who can read the project (others ignored). `undefined`: unchanged.
+ */
+interface Relations {
+  labelIds?: number[];
+  milestoneId?: number | null;
+  assigneeIds?: number[];
+}
+
+async function resolveRelations(subject: ProjectSubject, input: IssueInput): Promise<Relations> {
+  let labelIds: number[] | undefined;
+  if (input.labels !== undefined && new Set(input.labels.map((name) => name.toLowerCase())).size > MAX_LABELS_PER_ISSUE) {
+    throw new ValidationError({ labels: [`are too many (maximum is ${MAX_LABELS_PER_ISSUE})`] });
+  }
+  if (input.labels !== undefined) labelIds = (await ensureLabels(subject.project, input.labels)).map((label) => label.id);
+  let milestoneId: number | null | undefined;
+  if (input.milestoneId === null || input.milestoneId === 0) milestoneId = null;
+  else if (input.milestoneId !== undefined) {
+    milestoneId = (await getMilestone(subject.project.id, input.milestoneId))?.id;
+  }
+  let assigneeIds: number[] | undefined;
+  if (input.assigneeIds !== undefined) {
+    const wanted = input.assigneeIds.filter((id) => id > 0);
+    assigneeIds = [];
+    for (const id of wanted) {
+      if (await canBeAssigned(id, subject)) {
+        assigneeIds = [id];
+        break;
+      }
+    }
+    // Only unknown or unauthorized ids given: GitLab keeps the issue's assignee unchanged.
+    if (wanted.length > 0 && assigneeIds.length === 0) assigneeIds = undefined;
+  }
+  return { labelIds, milestoneId, assigneeIds };
+}
+
+/** An active user who can read the project's issues (GitLab's assignee rule). */
+export async function canBeAssigned(userId: number, subject: ProjectSubject): Promise<boolean> {
+  const user = await getUser(userId);
+  if (!user || user.state !== 'active') return false;
+  const access = await projectAccessFor(user, subject.project, subject.namespace);
+  return can(user, 'read_issue', { ...subject, access });
+}
+
+/**
+ * Opens an issue in the project, authored by `user` (authorized for `create_issue`), and counts it
+ * in `open_issues_count`, its labels' counts and the `opened` event in the same transaction. The
+ * iid comes from the project's own sequence: unique under concurrency, gaps possible (a failed
+ * create spends a number, as in GitLab).
+ *
+ * @throws ValidationError on a bad title or description.
+ * @example
+ * const issue = await createIssue(subject, user, { title: 'Crash on start', labels: ['bug'] });
+ */
+export async function createIssue(subject: ProjectSubject, user: User, input: IssueInput & { title: string }): Promise<Issue> {
+  const title = input.title.trim();
+  const description = input.description ?? null;
+  validate({ title, description });
+  const createdAt =
+    input.createdAt !== undefined && can(user, 'set_issue_timestamps', subject) ? isoTimestamp(input.createdAt, 'created_at') : new Date().toISOString();
+  const relations: Relations = can(user, 'admin_issue', subject) ? await resolveRelations(subject, input) : {};
+  const [id, iid] = await Promise.all([nextId('issues'), nextId(`issues#${subject.project.id}`)]);
+  const issue: Issue = {
+    id,
+    iid,
+    projectId: subject.project.id,
+    title,
+    description,
+    state: 'opened',
+    confidential: input.confidential ?? false,
+    authorId: user.id,
+    assigneeIds: relations.assigneeIds ?? [],
+    milestoneId: relations.milestoneId ?? null,
+    labelIds: relations.labelIds ?? [],
+    dueDate: input.dueDate ?? null,
+    createdAt,
+    updatedAt: createdAt,
+    closedAt: null,
+    deletedAt: null,
+    version: 1,
+  };
+  const result = await insertIssue(issue, await issueSideEffects(issue, user, { event: 'opened', hook: { action: 'open', previous: null } }));
+  if (result === 'project_gone') throw new NotFoundError('Project');
+  if (result === 'issue_changed') throw new ConflictError('Issue iid already in use; try again');
+  return result;
+}
+
+const STATE_AFTER: Record<NonNullable<IssueInput['stateEvent']>, IssueState> = { close: 'closed', reopen: 'opened' };
+
+/**
+ * Edits an issue (as found by the caller), re-reading and re-applying the changes when another
+ * edit wins the race. The issue, the project's and labels' counts, the `closed`/`reopened` event
+ * and a system note for each change (title, description, labels, milestone, assignee, due date,
+ * confidentiality, state) are one transaction; closing a closed issue changes nothing.
+ *
+ * @throws ForbiddenError unless the caller is the author, the assignee or a reporter and above;
+ *   NotFoundError `Issue` when it went meanwhile.
+ */
+export async function updateIssue(subject: ProjectSubject, user: User, issue: Issue, input: IssueInput): Promise<Issue> {
+  // Per-issue rule (GitLab's `update_issue`): it needs the issue loaded, so it is checked here,
+  // before anything is written (labels may be created below), and again after every re-read.
+  if (!canUpdateIssue(user, subject, issue)) throw new ForbiddenError();
+  validate({
+    title: input.title === undefined ? issue.title : input.title.trim(),
+    description: input.description === undefined ? issue.description : input.description,
+  });
+  const updatedAt =
+    input.updatedAt !== undefined && can(user, 'set_issue_timestamps', subject) ? isoTimestamp(input.updatedAt, 'updated_at') : undefined;
+  const relations: Relations = can(user, 'admin_issue', subject) ? await resolveRelations(subject, input) : {};
+  const reread = () => findIssueOrNotFound(subject, user, issue.iid);
+  return retried(issue, reread, async (current) => {
+    if (!canUpdateIssue(user, subject, current)) throw new ForbiddenError();
+    const state = input.stateEvent ? STATE_AFTER[input.stateEvent] : current.state;
+    const now = new Date().toISOString();
+    const next: Issue = {
+      ...current,
+      title: input.title === undefined ? current.title : input.title.trim(),
+      description: input.description === undefined ? current.description : input.description,
+      confidential: input.confidential ?? current.confidential,
+      dueDate: input.dueDate === undefined ? current.dueDate : input.dueDate,
+      labelIds: relations.labelIds ?? current.labelIds,
+      milestoneId: relations.milestoneId === undefined ? current.milestoneId : relations.milestoneId,
+      assigneeIds: relations.assigneeIds ?? current.assigneeIds,
+      state,
+      closedAt: state === current.state ? current.closedAt : state === 'closed' ? now : null,
+      updatedAt: updatedAt ?? now,
+    };
+    validate(next);
+    const stateEvent = state === current.state ? undefined : state === 'closed' ? 'closed' : 'reopened';
+    const notes = systemNotesFor(await summarize(current, next));
+    const hook = { action: stateEvent === 'closed' ? 'close' : stateEvent === 'reopened' ? 'reopen' : 'update', previous: current } as const;
+    const result = await replaceIssue(current, next, await issueSideEffects(next, user, { event: stateEvent, notes, hook }));
+    return typeof result === 'string' ? retryOrFail(result) : result;
+  }, ISSUE_RETRIES);
+}
+
+/**
+ * Soft-deletes an issue (as found by the caller, authorized for `destroy_issue`): it leaves every
+ * read and list, keeps its iid, and an open issue leaves `open_issues_count` (and its labels'
+ * counts) in the same transaction.
+ */
+export async function deleteIssue(subject: ProjectSubject, user: User, issue: Issue): Promise<void> {
+  const reread = () => findIssueOrNotFound(subject, user, issue.iid);
+  await retried(issue, reread, async (current) => {
+    const now = new Date().toISOString();
+    const result = await replaceIssue(current, { ...current, deletedAt: now, updatedAt: now });
+    return typeof result === 'string' ? retryOrFail(result) : undefined;
+  }, ISSUE_RETRIES);
+}
+
+/**
+ * Internal: what an issue write changed that its system notes tell, with the names of the labels,
+ * milestone and users involved (read only for the parts that changed).
+ */
+async function summarize(before: Issue, after: Issue): Promise<IssueChangeSummary> {
+  const summary: IssueChangeSummary = {};
+  if (after.title !== before.title) summary.title = { from: before.title, to: after.title };
+  if (after.description !== before.description) summary.description = true;
+  const added = after.labelIds.filter((id) => !before.labelIds.includes(id));
+  const removed = before.labelIds.filter((id) => !after.labelIds.includes(id));
+  if (added.length + removed.length > 0) {
+    const names = new Map((await listLabels(after.projectId)).map((label) => [label.id, label.name]));
+    const named = (ids: number[]) => ids.flatMap((id) => (names.has(id) ? [names.get(id)!] : []));
+    summary.labels = { added: named(added), removed: named(removed) };
+  }
+  if (after.milestoneId !== before.milestoneId) {
+    summary.milestone = after.milestoneId === null ? null : ((await getMilestone(after.projectId, after.milestoneId))?.title ?? null);
+  }
+  const assigned = after.assigneeIds.filter((id) => !before.assigneeIds.includes(id));
+  const unassigned = before.assigneeIds.filter((id) => !after.assigneeIds.includes(id));
+  if (assigned.length + unassigned.length > 0) {
+    const usernames = async (ids: number[]) => (await Promise.all(ids.map(getUser))).flatMap((u) => (u ? [u.username] : []));
+    summary.assignees = { added: await usernames(assigned), removed: await usernames(unassigned) };
+  }
+  if (after.dueDate !== before.dueDate) summary.dueDate = after.dueDate;
+  if (after.confidential !== before.confidential) summary.confidential = after.confidential;
+  if (after.state !== before.state) summary.state = after.state === 'closed' ? 'closed' : 'reopened';
+  return summary;
+}

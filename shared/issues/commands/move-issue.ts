@@ -1,0 +1,121 @@
+/**
+ * Moving an issue to another project (GitLab's `Issues::MoveService`), with its notes.
+ */
+import { can, type ProjectSubject } from '../../auth';
+import { nextId, nextIds } from '../../platform/dynamo/counters';
+import { BadRequestError, NotFoundError } from '../../platform/http/errors';
+import { projectFullPath } from '../../projects';
+import type { User } from '../../users';
+import { findIssueOrNotFound } from '../queries/issues';
+import { writeIssues, type Issue } from '../store/issues';
+import { findLabelByName, getLabel } from '../store/labels';
+import { findMilestoneByTitle, getMilestone } from '../store/milestones';
+import { listIssueNotes, putNotes, removeNotes, type Note } from '../store/notes';
+import { movedNote } from '../system-notes';
+import { issueSideEffects } from './issue-effects';
+import { canBeAssigned, ISSUE_RETRIES } from './issues';
+import { AGAIN, retried } from './retry';
+
+/**
+ * Moves an issue (as found by the caller in `source`) to `target`: a new issue there with a new
+ * iid and the original's title, description, confidentiality, due date, author, creation time and
+ * time tracking; the assignee when they can read the target; the labels of the same names that
+ * exist in the target (none are created) and the milestone of the same title there. The notes are
+ * copied (authors and times kept). Then, in one transaction, the new issue appears with a `moved
+ * from` note, the original is closed with a `moved to` note, and both projects' and labels' counts
+ * change; a concurrent change to the original (an edit, a comment) makes the move start over, so
+ * no comment is left behind.
+ *
+ * GitLab refuses a move it cannot make with 400 and its messages (its service checks
+ * `can_move?`, which needs the issue loaded): when `target` is the source, when the issue was
+ * moved already, or when the caller lacks `admin_issue` on the source or `create_issue` on the
+ * target.
+ *
+ * @throws BadRequestError as above; NotFoundError `Issue` when the caller can no longer read it.
+ * @example
+ * const moved = await moveIssue(source, user, issue, target); // moved.projectId === target.project.id
+ */
+export async function moveIssue(source: ProjectSubject, user: User, issue: Issue, target: ProjectSubject): Promise<Issue> {
+  const reread = () => findIssueOrNotFound(source, user, issue.iid);
+  return retried(issue, reread, async (original) => {
+    if (target.project.id === source.project.id) throw new BadRequestError('Cannot move issue to project it originates from!');
+    // GitLab's `can_move?`: an issue moved once stays where it was moved to.
+    if (original.movedToId || !can(user, 'admin_issue', source) || !can(user, 'create_issue', target)) {
+      throw new BadRequestError('Cannot move issue due to insufficient permissions!');
+    }
+    const [labelIds, milestoneId, assigneeIds, notes] = await Promise.all([
+      mappedLabelIds(original, target.project.id),
+      mappedMilestoneId(original, target.project.id),
+      Promise.all(original.assigneeIds.map(async (id) => ((await canBeAssigned(id, target)) ? [id] : []))).then((ids) => ids.flat()),
+      listIssueNotes(source.project.id, original.iid),
+    ]);
+    const [id, newIid] = await Promise.all([nextId('issues'), nextId(`issues#${target.project.id}`)]);
+    const now = new Date().toISOString();
+    const moved: Issue = {
+      ...original,
+      id,
+      iid: newIid,
+      projectId: target.project.id,
+      state: 'opened',
+      assigneeIds,
+      milestoneId,
+      labelIds,
+      updatedAt: now,
+      closedAt: null,
+      deletedAt: null,
+      movedToId: null,
+      userNotesCount: notes.filter((note) => !note.system).length,
+    } as Issue;
+    const copies = (await nextIds('notes', notes.length)).map(
+      (noteId, i): Note => ({ ...notes[i], id: noteId, projectId: moved.projectId, issueIid: moved.iid, issueId: moved.id }),
+    );
+    const closed: Issue = {
+      ...original,
+      state: 'closed',
+      closedAt: original.state === 'closed' ? original.closedAt : now,
+      updatedAt: now,
+      movedToId: moved.id,
+    };
+    const movedEffects = await issueSideEffects(moved, user, {
+      event: 'opened',
+      notes: [movedNote('from', projectFullPath(source.namespace, source.project), original.iid)],
+      hook: { action: 'open', previous: null },
+    });
+    const closedEffects = await issueSideEffects(closed, user, {
+      event: original.state === 'closed' ? undefined : 'closed',
+      notes: [movedNote('to', projectFullPath(target.namespace, target.project), moved.iid)],
+      hook: { action: original.state === 'closed' ? 'update' : 'close', previous: original },
+    });
+    // The copies are unreachable until the transaction below creates their issue; a failed
+    // move takes them away again.
+    await putNotes(copies);
+    let result: Awaited<ReturnType<typeof writeIssues>>;
+    try {
+      result = await writeIssues([
+        { next: moved, effects: movedEffects },
+        { previous: original, next: closed, effects: closedEffects },
+      ]);
+    } catch (error) {
+      await removeNotes(copies);
+      throw error;
+    }
+    if (typeof result !== 'string') return result[0];
+    await removeNotes(copies);
+    if (result === 'project_gone') throw new NotFoundError('Project');
+    return AGAIN;
+  }, ISSUE_RETRIES);
+}
+
+/** Internal: the target's labels named like the issue's (case-insensitive); missing ones are dropped. */
+async function mappedLabelIds(issue: Issue, targetProjectId: number): Promise<number[]> {
+  const labels = await Promise.all(issue.labelIds.map((id) => getLabel(issue.projectId, id)));
+  const found = await Promise.all(labels.map((label) => (label ? findLabelByName(targetProjectId, label.name) : undefined)));
+  return [...new Set(found.flatMap((label) => (label ? [label.id] : [])))];
+}
+
+/** Internal: the target's milestone titled like the issue's, or `null`. */
+async function mappedMilestoneId(issue: Issue, targetProjectId: number): Promise<number | null> {
+  if (issue.milestoneId === null) return null;
+  const milestone = await getMilestone(issue.projectId, issue.milestoneId);
+  return milestone ? ((await findMilestoneByTitle(targetProjectId, milestone.title))?.id ?? null) : null;
+}

@@ -1,0 +1,125 @@
+/** Parameters of the issue routes (GitLab's `issue_params` and `issues_params` groups). */
+import { z } from 'zod';
+import { paginationParams } from '../../platform/http/pagination';
+import { idParam, p, required } from '../../platform/http/params';
+import type { IssueInput } from '../commands/issues';
+import type { IssueFilters, IssueOrder } from '../queries/issues';
+import { atLeastOneOf, clearableDate, clearableText } from './params';
+
+export const issueIidParam = { issue_iid: required(p.int()) };
+
+/** `:id` (a project id or URL-encoded full path) and `:issue_iid` of `/projects/:id/issues/:issue_iid/...`. */
+export const issuePathParams = { ...idParam, ...issueIidParam };
+
+/** Label names, comma-separated or an array; a blank value or `null` is `[]` (removes every label). */
+const labelNames = () =>
+  z.preprocess(
+    (value) =>
+      value === '' || value === null
+        ? []
+        : typeof value === 'string'
+          ? value.split(',').map((s) => s.trim()).filter(Boolean)
+          : value,
+    z.array(z.string()).optional(),
+  );
+
+/** Integer ids as `name[]` repeats, a JSON array, or one comma-separated string; blank is `[]`. */
+const idList = () =>
+  z.preprocess(
+    (value) => (value === '' || value === null ? [] : typeof value === 'string' ? value.split(',').filter((s) => s.trim() !== '') : value),
+    z.array(z.coerce.number().int()).optional(),
+  );
+
+/** A milestone id; `0`, blank or `null` removes the milestone (`null`). */
+const milestoneId = () => z.preprocess((value) => (value === '' || value === null ? null : value), z.union([z.null(), p.int()]));
+
+/** GitLab's `:issue_params`: what create and edit share. */
+const issueParams = {
+  description: clearableText(),
+  confidential: p.bool(),
+  labels: labelNames(),
+  milestone_id: milestoneId(),
+  assignee_ids: idList(),
+  due_date: clearableDate(),
+};
+
+/**
+ * `POST /projects/:id/issues`. `merge_request_to_resolve_discussions_of` and
+ * `discussion_to_resolve` are typed as GitLab declares them; GitLab ignores a merge request it
+ * cannot find, and none can exist before merge requests are built, so they change nothing yet.
+ */
+export const createParams = z.object({
+  ...idParam,
+  title: required(p.string()),
+  created_at: p.string(),
+  merge_request_to_resolve_discussions_of: p.int(),
+  discussion_to_resolve: p.string(),
+  ...issueParams,
+});
+
+const UPDATABLE = ['title', 'description', 'confidential', 'labels', 'milestone_id', 'assignee_ids', 'due_date', 'state_event', 'updated_at'] as const;
+
+/** `PUT /projects/:id/issues/:issue_iid`: at least one change (Grape's `at_least_one_of`). */
+export const updateParams = z
+  .object({
+    ...issuePathParams,
+    title: p.string(),
+    state_event: p.oneOf(['close', 'reopen']),
+    updated_at: p.string(),
+    ...issueParams,
+  })
+  .superRefine(atLeastOneOf(UPDATABLE));
+
+/** `POST /projects/:id/issues/:issue_iid/move`. */
+export const moveParams = z.object({ ...issuePathParams, to_project_id: required(p.int()) });
+
+/** GitLab's `:issues_params`: the filters and order of the list endpoints. */
+const listFilterParams = {
+  ...paginationParams,
+  state: p.oneOf(['opened', 'closed', 'all']),
+  labels: p.string(),
+  milestone: p.string(),
+  iids: p.array(z.coerce.number().int()),
+  search: p.string(),
+  order_by: p.oneOf(['created_at', 'updated_at']).transform((v) => v ?? 'created_at'),
+  sort: p.oneOf(['asc', 'desc']).transform((v) => v ?? 'desc'),
+};
+
+/** `GET /projects/:id/issues`. */
+export const projectListParams = z.object({ ...idParam, ...listFilterParams });
+
+/** `GET /groups/:id/issues`: `:id` a group id or URL-encoded full path. */
+export const groupListParams = z.object({ ...idParam, ...listFilterParams });
+
+/** `GET /issues`: `scope` `created_by_me` (default) or `assigned_to_me`. */
+export const userListParams = z.object({
+  ...listFilterParams,
+  scope: p.oneOf(['created_by_me', 'assigned_to_me']).transform((v) => v ?? 'created_by_me'),
+});
+
+export const inputFrom = (params: z.output<typeof createParams> | z.output<typeof updateParams>): IssueInput => ({
+  title: params.title,
+  description: params.description,
+  confidential: params.confidential,
+  labels: params.labels,
+  milestoneId: params.milestone_id,
+  assigneeIds: params.assignee_ids,
+  dueDate: params.due_date,
+  createdAt: 'created_at' in params ? params.created_at : undefined,
+  updatedAt: 'updated_at' in params ? params.updated_at : undefined,
+  stateEvent: 'state_event' in params ? params.state_event : undefined,
+});
+
+/** The order a list is read in (`order_by` picks the index, `sort` the direction). */
+export const orderFrom = (params: { order_by: IssueOrder['orderBy']; sort: 'asc' | 'desc' }): IssueOrder => ({
+  orderBy: params.order_by,
+  ascending: params.sort === 'asc',
+});
+
+export const filtersFrom = (params: z.output<typeof projectListParams> | z.output<typeof userListParams> | z.output<typeof groupListParams>): IssueFilters => ({
+  state: params.state,
+  labels: params.labels?.split(',').map((s) => s.trim()).filter(Boolean),
+  milestone: params.milestone,
+  iids: params.iids,
+  search: params.search,
+});

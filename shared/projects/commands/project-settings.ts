@@ -1,0 +1,111 @@
+/**
+ * A project's name, path and settings as the API names them: GitLab's defaults, its validation
+ * messages and the path derived from a name. Pure: the create and edit commands apply them.
+ */
+import { reservedPathMessage } from '../../groups';
+import { ValidationError } from '../../platform/http/errors';
+import type { ProjectSettings } from '../store/projects';
+
+/** Settings as the API names them (create, create-for-user, edit). */
+export interface ProjectSettingsInput {
+  description?: string;
+  default_branch?: string;
+  visibility?: 'private' | 'internal' | 'public';
+  issues_enabled?: boolean;
+  merge_requests_enabled?: boolean;
+  jobs_enabled?: boolean;
+  wiki_enabled?: boolean;
+  snippets_enabled?: boolean;
+  container_registry_enabled?: boolean;
+  shared_runners_enabled?: boolean;
+  public_jobs?: boolean;
+  only_allow_merge_if_pipeline_succeeds?: boolean;
+  only_allow_merge_if_all_discussions_are_resolved?: boolean;
+  lfs_enabled?: boolean;
+  request_access_enabled?: boolean;
+  import_url?: string;
+  tag_list?: string[];
+}
+
+/** GitLab's settings of a new project. */
+export const DEFAULT_SETTINGS: ProjectSettings = {
+  description: null,
+  defaultBranch: 'master',
+  visibility: 'private',
+  issuesEnabled: true,
+  mergeRequestsEnabled: true,
+  jobsEnabled: true,
+  wikiEnabled: true,
+  snippetsEnabled: true,
+  containerRegistryEnabled: true,
+  sharedRunnersEnabled: true,
+  publicJobs: true,
+  onlyAllowMergeIfPipelineSucceeds: false,
+  onlyAllowMergeIfAllDiscussionsAreResolved: false,
+  lfsEnabled: true,
+  requestAccessEnabled: false,
+  importUrl: null,
+  tagList: [],
+};
+
+/** `base` with the given settings applied (those not given keep their value). */
+export function applySettings<T extends ProjectSettings>(base: T, input: ProjectSettingsInput): T {
+  const next = { ...base };
+  if (input.description !== undefined) next.description = input.description;
+  if (input.default_branch !== undefined) next.defaultBranch = input.default_branch;
+  if (input.visibility !== undefined) next.visibility = input.visibility;
+  if (input.issues_enabled !== undefined) next.issuesEnabled = input.issues_enabled;
+  if (input.merge_requests_enabled !== undefined) next.mergeRequestsEnabled = input.merge_requests_enabled;
+  if (input.jobs_enabled !== undefined) next.jobsEnabled = input.jobs_enabled;
+  if (input.wiki_enabled !== undefined) next.wikiEnabled = input.wiki_enabled;
+  if (input.snippets_enabled !== undefined) next.snippetsEnabled = input.snippets_enabled;
+  if (input.container_registry_enabled !== undefined) next.containerRegistryEnabled = input.container_registry_enabled;
+  if (input.shared_runners_enabled !== undefined) next.sharedRunnersEnabled = input.shared_runners_enabled;
+  if (input.public_jobs !== undefined) next.publicJobs = input.public_jobs;
+  if (input.only_allow_merge_if_pipeline_succeeds !== undefined) next.onlyAllowMergeIfPipelineSucceeds = input.only_allow_merge_if_pipeline_succeeds;
+  if (input.only_allow_merge_if_all_discussions_are_resolved !== undefined)
+    next.onlyAllowMergeIfAllDiscussionsAreResolved = input.only_allow_merge_if_all_discussions_are_resolved;
+  if (input.lfs_enabled !== undefined) next.lfsEnabled = input.lfs_enabled;
+  if (input.request_access_enabled !== undefined) next.requestAccessEnabled = input.request_access_enabled;
+  if (input.import_url !== undefined) next.importUrl = input.import_url;
+  if (input.tag_list !== undefined) next.tagList = input.tag_list;
+  return next;
+}
+
+const PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
+const PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
+const NAME = /^[\p{L}\p{N}_][\p{L}\p{N}\p{Emoji_Presentation}_. +-]*$/u;
+const NAME_MESSAGE =
+  "can contain only letters, digits, emojis, '_', '.', dash, space. It must start with letter, digit, emoji or '_'.";
+
+/** GitLab's path from a name: lower case, runs of other characters become one dash. */
+export function pathFromName(name: string): string {
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9_.]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '');
+}
+
+/** GitLab's validation of a project's name, path and settings: 400 with every message at once. */
+export function validateProject(name: string, path: string, input: ProjectSettingsInput): void {
+  const errors: Record<string, string[]> = {};
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  if (name.trim() === '') add('name', "can't be blank");
+  else if (!NAME.test(name)) add('name', NAME_MESSAGE);
+  if (name.length > 255) add('name', 'is too long (maximum is 255 characters)');
+  if (path === '') add('path', "can't be blank");
+  else if (!PATH.test(path) || /\.(git|atom)$/i.test(path)) add('path', PATH_MESSAGE);
+  const reserved = path === '' ? undefined : reservedPathMessage(path, 'project');
+  if (reserved) add('path', reserved);
+  if (path.length > 255) add('path', 'is too long (maximum is 255 characters)');
+  if (input.import_url !== undefined && !/^(https?|git):\/\//.test(input.import_url)) add('import_url', 'is blocked: Only allowed schemes are http, https, git');
+  if (input.default_branch !== undefined && input.default_branch.trim() === '') add('default_branch', "can't be blank");
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+}
+
+/** Create and edit: the settings, the name and the path. */
+export interface CreateProjectInput extends ProjectSettingsInput {
+  name?: string;
+  path?: string;
+}

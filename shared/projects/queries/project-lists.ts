@@ -1,0 +1,208 @@
+/**
+ * Project lists (`GET /projects`, `/groups/:id/projects`, `/projects/search/:query`).
+ *
+ * Every source of candidates is a list of project ids in id order: an index partition (all
+ * projects, one visibility, one namespace, a user's stars) or a small set computed from the
+ * caller's memberships. Sources are merged by id, loaded a chunk at a time (BatchGetItem for the
+ * projects, their namespaces and the caller's memberships), then filtered by what the caller may
+ * see and by the request's filters. Ordering by id (= `created_at`) streams, so a page costs what
+ * it returns plus what filters drop; other orders sort a bounded candidate set in memory. The
+ * route pages the result (`paginate` for a stream, `paginateArray` for a sorted array).
+ */
+import { projectAccessForMany, can, isAdmin, OWNER, type ProjectSubject } from '../../auth';
+import type { Namespace, Visibility } from '../../groups';
+import type { User } from '../../users';
+import { config } from '../../platform/config';
+import { ParamError } from '../../platform/http/errors';
+import { paginate, paginateArray, type Page, type PageLinkBase, type PaginationParams, type StreamEntry, type StreamSource } from '../../platform/http/pagination';
+import { getNamespacesById, membershipsOf, projectIds, type IdRange, type ProjectIndex } from '../store/lookups';
+import { getProjects, type Project } from '../store/projects';
+
+export type ProjectOrder = 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at';
+
+export interface ProjectListFilters {
+  archived?: boolean;
+  visibility?: Visibility;
+  order_by?: ProjectOrder;
+  sort?: 'asc' | 'desc';
+  /** Substring of the name (and path), case-insensitive. */
+  search?: string;
+  owned?: boolean;
+  membership?: boolean;
+  starred?: boolean;
+  /** Only the projects of this namespace (a group's projects). */
+  namespaceId?: number;
+}
+
+/** A list of projects to page: a stream in id order, or an array already sorted in memory. */
+export type ProjectList = StreamSource<ProjectSubject> | ProjectSubject[];
+
+/** Most projects loaded per batch read. */
+const CHUNK = 100;
+
+type IdStream = AsyncIterable<number>;
+
+async function* arrayIds(ids: number[], ascending: boolean, after: number | undefined): IdStream {
+  const sorted = [...new Set(ids)].sort((a, b) => (ascending ? a - b : b - a));
+  for (const id of sorted) if (after === undefined || (ascending ? id > after : id < after)) yield id;
+}
+
+/** Merges id streams that are each in order into one ordered stream without duplicates. */
+async function* mergeIds(streams: IdStream[], ascending: boolean): IdStream {
+  const iterators = streams.map((s) => s[Symbol.asyncIterator]());
+  const heads = await Promise.all(iterators.map((it) => it.next()));
+  let last: number | undefined;
+  for (;;) {
+    let best = -1;
+    heads.forEach((head, i) => {
+      if (head.done) return;
+      if (best < 0 || (ascending ? head.value < (heads[best].value as number) : head.value > (heads[best].value as number))) best = i;
+    });
+    if (best < 0) return;
+    const value = heads[best].value as number;
+    heads[best] = await iterators[best].next();
+    if (value !== last) yield value;
+    last = value;
+  }
+}
+
+/** The caller's memberships: direct project ids, and the namespaces whose projects they see. */
+async function membershipScope(user: User, ownedOnly: boolean): Promise<{ projectIds: number[]; namespaceIds: number[] }> {
+  const projects: number[] = [];
+  const namespaceIds = [user.namespaceId];
+  for await (const membership of membershipsOf(user.id)) {
+    if (ownedOnly && Number(membership.accessLevel) < OWNER) continue;
+    if (membership.sourceKind === 'project') projects.push(Number(membership.sourceId));
+    else namespaceIds.push(Number(membership.sourceId));
+  }
+  return { projectIds: ownedOnly ? [] : projects, namespaceIds };
+}
+
+/** The candidate id streams for a request, before visibility and filters. */
+async function candidates(viewer: User | null, filters: ProjectListFilters, range: IdRange): Promise<IdStream> {
+  const { ascending, after } = range;
+  const of = (index: ProjectIndex) => projectIds(index, range);
+  if (filters.namespaceId !== undefined) return of({ namespaceId: filters.namespaceId });
+  if (filters.starred) return viewer ? of({ starredBy: viewer.id }) : arrayIds([], ascending, after);
+  if (viewer && (filters.owned || filters.membership)) {
+    const scope = await membershipScope(viewer, Boolean(filters.owned));
+    return mergeIds([arrayIds(scope.projectIds, ascending, after), ...scope.namespaceIds.map((namespaceId) => of({ namespaceId }))], ascending);
+  }
+  if (isAdmin(viewer)) return of(filters.visibility ? { visibility: filters.visibility } : { all: true });
+  if (!viewer) return of({ visibility: 'public' });
+  const visible: IdStream[] = (['public', 'internal'] as const)
+    .filter((v) => !filters.visibility || filters.visibility === v)
+    .map((visibility) => of({ visibility }));
+  if (filters.visibility && filters.visibility !== 'private') return mergeIds(visible, ascending);
+  const scope = await membershipScope(viewer, false);
+  return mergeIds([...visible, arrayIds(scope.projectIds, ascending, after), ...scope.namespaceIds.map((namespaceId) => of({ namespaceId }))], ascending);
+}
+
+/** Loads a chunk of projects with their namespaces and the viewer's access, in three batch reads. */
+async function loadSubjects(ids: number[], viewer: User | null, namespaceCache: Map<number, Namespace>): Promise<Map<number, ProjectSubject>> {
+  const projects = await getProjects(ids);
+  const missing = [...new Set(projects.map((p) => p.namespaceId))].filter((id) => !namespaceCache.has(id));
+  for (const namespace of await getNamespacesById(missing)) namespaceCache.set(namespace.id, namespace);
+  const entries = projects.flatMap((project) => {
+    const namespace = namespaceCache.get(project.namespaceId);
+    return namespace && !namespace.deleting ? [{ project, namespace }] : [];
+  });
+  const access = await projectAccessForMany(viewer, entries);
+  return new Map(entries.map((entry, i) => [entry.project.id, { kind: 'project' as const, ...entry, access: access[i] }]));
+}
+
+function matches(subject: ProjectSubject, viewer: User | null, filters: ProjectListFilters): boolean {
+  const { project } = subject;
+  if (!can(viewer, 'read_project', subject)) return false;
+  if (filters.archived !== undefined && project.archived !== filters.archived) return false;
+  if (filters.visibility && project.visibility !== filters.visibility) return false;
+  if (filters.search) {
+    const q = filters.search.toLowerCase();
+    if (!project.name.toLowerCase().includes(q) && !project.path.toLowerCase().includes(q)) return false;
+  }
+  return true;
+}
+
+/** Streams the matching projects in id order after `range.after`, loading `hint`-sized chunks. */
+async function* matchingSubjects(viewer: User | null, filters: ProjectListFilters, range: IdRange): AsyncGenerator<StreamEntry<ProjectSubject>> {
+  const ids = await candidates(viewer, filters, range);
+  const namespaceCache = new Map<number, Namespace>();
+  const chunkSize = Math.min(Math.max(range.hint, 20), CHUNK);
+  let chunk: number[] = [];
+  const flush = async function* () {
+    const loaded = await loadSubjects(chunk, viewer, namespaceCache);
+    for (const id of chunk) {
+      const subject = loaded.get(id);
+      yield { value: subject && matches(subject, viewer, filters) ? subject : undefined, cursor: () => String(id) };
+    }
+    chunk = [];
+  };
+  for await (const id of ids) {
+    chunk.push(id);
+    if (chunk.length >= chunkSize) yield* flush();
+  }
+  if (chunk.length > 0) yield* flush();
+}
+
+const parseCursor = (cursor: string | undefined): number | undefined => {
+  if (cursor === undefined) return undefined;
+  if (!/^\d+$/.test(cursor)) throw new ParamError('cursor is invalid');
+  return Number(cursor);
+};
+
+const SORTERS: Record<Exclude<ProjectOrder, 'id' | 'created_at'>, (p: Project) => string> = {
+  name: (p) => p.name.toLowerCase(),
+  path: (p) => p.path.toLowerCase(),
+  updated_at: (p) => p.updatedAt,
+  last_activity_at: (p) => p.lastActivityAt,
+};
+
+/**
+ * The projects `viewer` may see that match `filters`: a stream in id order (`order_by` `id` or
+ * `created_at`), or, for other orders, every match sorted in memory (at most
+ * `config().projectSortLimit`, 400 beyond; offset pagination only).
+ */
+export async function projectList(viewer: User | null, filters: ProjectListFilters, pagination: Pick<PaginationParams, 'pagination'>): Promise<ProjectList> {
+  const order = filters.order_by ?? 'created_at';
+  const ascending = filters.sort === 'asc';
+  if (order === 'id' || order === 'created_at') {
+    return { read: (cursor, hint) => matchingSubjects(viewer, filters, { ascending, after: parseCursor(cursor), hint }) };
+  }
+  if (pagination.pagination === 'keyset') throw new ParamError('order_by is invalid: keyset pagination supports order_by=id only');
+  const sortLimit = config().projectSortLimit;
+  const all: ProjectSubject[] = [];
+  for await (const entry of matchingSubjects(viewer, filters, { ascending: false, after: undefined, hint: CHUNK })) {
+    if (entry.value) all.push(entry.value);
+    if (all.length > sortLimit) {
+      throw new ParamError(`order_by=${order} is supported for up to ${sortLimit} projects; narrow the list or use order_by=id`);
+    }
+  }
+  const key = SORTERS[order];
+  all.sort((a, b) => {
+    const cmp = key(a.project).localeCompare(key(b.project)) || a.project.id - b.project.id;
+    return ascending ? cmp : -cmp;
+  });
+  return all;
+}
+
+/**
+ * One page of {@link projectList}.
+ * @deprecated Pages inside a query; routes call {@link projectList} and page the result themselves
+ * (`paginate` / `paginateArray`). Kept only until the groups feature's callers move.
+ */
+export async function listProjects(viewer: User | null, filters: ProjectListFilters, pagination: PaginationParams, link: PageLinkBase): Promise<Page<ProjectSubject>> {
+  const list = await projectList(viewer, filters, pagination);
+  return Array.isArray(list) ? paginateArray(pagination, link, list) : paginate(pagination, link, list);
+}
+
+/** The projects among `ids` that `viewer` may read, as subjects (chunked batch loads; for feeds across projects). */
+export async function readableProjects(viewer: User | null, ids: number[]): Promise<Map<number, ProjectSubject>> {
+  const readable = new Map<number, ProjectSubject>();
+  const unique = [...new Set(ids)];
+  const namespaceCache = new Map<number, Namespace>();
+  for (let i = 0; i < unique.length; i += CHUNK) {
+    const loaded = await loadSubjects(unique.slice(i, i + CHUNK), viewer, namespaceCache);
+    for (const [id, subject] of loaded) if (can(viewer, 'read_project', subject)) readable.set(id, subject);
+  }
+  return readable;
+}

@@ -1,0 +1,93 @@
+/**
+ * The steps of deleting a project completely (the command `deleteProject` runs them in order):
+ * the items of its partition, its S3 objects, then the project item with its claims and its
+ * namespace's count, and the fork count of its source.
+ */
+import { DeleteObjectsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../../platform/config';
+import { deleteMany, getMany } from '../../platform/dynamo/batch';
+import { db, s3, tableName } from '../../platform/dynamo/client';
+import { ifConditionHolds } from '../../platform/dynamo/conditional';
+import type { Key } from '../../platform/dynamo/keys';
+import { queryCollection } from '../../platform/dynamo/query';
+import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
+import { namespaceKeys } from '../../groups';
+import { projectCollections, projectKeys } from './keys';
+import { projectObjects } from './objects';
+import { projectCounterUpdate, type Project } from './projects';
+
+/** Keys deleted per round of {@link deleteMany} while a project's partition is read. */
+const DELETE_BATCH = 100;
+
+/**
+ * Deletes every item of a project's partition (members, stars, hooks, uploads, events, and later
+ * issues etc. — their index entries go with them) except the project item and its shares, in
+ * batches. Returns the groups the project is shared with: a share leaves with `unshareProject`,
+ * which also edits the project's list.
+ */
+export async function deleteProjectChildren(projectId: number): Promise<number[]> {
+  const sharedWith: number[] = [];
+  let pending: Key[] = [];
+  for await (const item of queryCollection(projectCollections.projectPartition(projectId))) {
+    if (item.SK === 'PROJECT') continue;
+    if (item.type === 'Share') {
+      sharedWith.push(Number(item.groupId));
+      continue;
+    }
+    pending.push({ PK: item.PK, SK: item.SK });
+    // Batched: a project with many issues and notes has many items.
+    if (pending.length >= DELETE_BATCH) {
+      await deleteMany(pending);
+      pending = [];
+    }
+  }
+  await deleteMany(pending);
+  return sharedWith;
+}
+
+/** Deletes every S3 object under the project's prefix, a page (up to 1000 keys) at a time. */
+export async function deleteProjectObjects(projectId: number): Promise<void> {
+  const bucket = config().bucketName;
+  let token: string | undefined;
+  do {
+    const page = await s3().send(new ListObjectsV2Command({ Bucket: bucket, Prefix: projectObjects.projectPrefix(projectId), ContinuationToken: token }));
+    const objects = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
+    if (objects.length > 0) await s3().send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects, Quiet: true } }));
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+}
+
+/**
+ * The last step of a deletion, once: the item, its path and name claims and its namespace's
+ * project count. `already_removed` when a condition failed (a concurrent deletion finished first).
+ */
+export async function removeProjectItem(project: Project): Promise<'removed' | 'already_removed'> {
+  // Only count down a namespace that still exists (an ADD would recreate a deleted one).
+  const namespaceLeft = (await getMany([namespaceKeys.namespace(project.namespaceId)])).length > 0;
+  try {
+    await transact({
+      project: { Delete: { TableName: tableName(), Key: projectKeys.project(project.id), ConditionExpression: 'attribute_exists(PK)' } },
+      path: { Delete: { TableName: tableName(), Key: namespaceKeys.claims.projectPath(project.namespaceId, project.path) } },
+      name: { Delete: { TableName: tableName(), Key: projectKeys.claims.projectName(project.namespaceId, project.name) } },
+      namespace: namespaceLeft && {
+        Update: {
+          TableName: tableName(),
+          Key: namespaceKeys.namespace(project.namespaceId),
+          UpdateExpression: 'ADD projectCount :minus',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':minus': -1 },
+        },
+      },
+    });
+    return 'removed';
+  } catch (error) {
+    if (error instanceof ConditionFailed) return 'already_removed';
+    throw error;
+  }
+}
+
+/** Counts a deleted fork out of its source's `forks_count`; nothing when the source is gone already. */
+export async function countForkOut(sourceId: number): Promise<void> {
+  await ifConditionHolds(db().send(new UpdateCommand({ ...projectCounterUpdate(sourceId, 'forksCount', -1).Update })));
+}

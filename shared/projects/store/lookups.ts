@@ -1,0 +1,65 @@
+/**
+ * The reads project lists and responses need beyond the projects themselves: the id-ordered
+ * project indexes a list merges, and the namespaces, users and memberships a page refers to
+ * (other features' items, read by the keys and collections their features export). Batch reads
+ * return what exists, items being deleted included: callers decide what to leave out.
+ */
+import { membershipCollections, membershipFromItem, type MemberSource, type Membership } from '../../auth';
+import { namespaceFromItem, namespaceKeys, type Namespace, type Visibility } from '../../groups';
+import { userFromItem, userKeys, type User } from '../../users';
+import { getMany } from '../../platform/dynamo/batch';
+import { pad, type Collection } from '../../platform/dynamo/keys';
+import { queryAll, queryCollection } from '../../platform/dynamo/query';
+import { projectCollections } from './keys';
+
+/** An id-ordered project index: all projects, those of one visibility or namespace, or those a user starred. */
+export type ProjectIndex = { all: true } | { visibility: Visibility } | { namespaceId: number } | { starredBy: number };
+
+/** What a list reads of an index: ids after `after` (exclusive) in the given order, about `hint` of them per Query. */
+export interface IdRange {
+  ascending: boolean;
+  after: number | undefined;
+  hint: number;
+}
+
+function collectionOf(index: ProjectIndex): Collection {
+  if ('visibility' in index) return projectCollections.projectsWithVisibility(index.visibility);
+  if ('namespaceId' in index) return projectCollections.namespaceProjects(index.namespaceId);
+  if ('starredBy' in index) return projectCollections.userStars(index.starredBy);
+  return projectCollections.projects();
+}
+
+/** The project ids of an index (its sort key is the zero-padded project id), in order, after `range.after`. */
+export async function* projectIds(index: ProjectIndex, range: IdRange): AsyncIterable<number> {
+  const { ascending, after, hint } = range;
+  const collection = collectionOf(index);
+  const idOf = (sortKey: string) => Number(sortKey.slice(sortKey.lastIndexOf('#') + 1));
+  for await (const item of queryCollection(
+    { ...collection, ...(after === undefined ? {} : ascending ? { from: pad(after + 1) } : { below: pad(after) }) },
+    { ascending, pageSize: Math.min(Math.max(hint, 20), 1000) },
+  )) {
+    const id = idOf(String(item[collection.sortAttribute]));
+    if (after !== undefined && (ascending ? id <= after : id >= after)) continue;
+    yield id;
+  }
+}
+
+/** Namespaces by id (one BatchGetItem per 100, consistent), those being deleted included. */
+export async function getNamespacesById(ids: number[]): Promise<Namespace[]> {
+  return (await getMany(ids.map((id) => namespaceKeys.namespace(id)))).map(namespaceFromItem);
+}
+
+/** Users by id (one BatchGetItem per 100, consistent), those being deleted included. */
+export async function getUsersById(ids: number[]): Promise<User[]> {
+  return (await getMany(ids.map((id) => userKeys.user(id)))).map(userFromItem);
+}
+
+/** A user's direct memberships, in groups and projects (GSI1). */
+export async function* membershipsOf(userId: number): AsyncIterable<Membership> {
+  for await (const item of queryCollection(membershipCollections.userMemberships(userId))) yield membershipFromItem(item);
+}
+
+/** The direct members of a group or project. */
+export async function membersOf(source: MemberSource): Promise<Membership[]> {
+  return (await queryAll(membershipCollections.members(source))).map(membershipFromItem);
+}

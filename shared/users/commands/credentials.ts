@@ -1,0 +1,73 @@
+/**
+ * Adding and removing SSH keys, secondary emails and access tokens of a user, with GitLab's
+ * validation errors. Uniqueness (fingerprints, emails, token digests) is enforced by the claims
+ * written in the same transaction, so parallel requests can never create duplicates.
+ */
+import { NotFoundError, ValidationError } from '../../platform/http/errors';
+import { parseSshPublicKey } from '../ssh-public-key';
+import { deleteEmail, insertEmail, type Email } from '../store/emails';
+import { deleteSshKey, insertSshKey, type SshKey } from '../store/ssh-keys';
+import { createToken, revokeToken, type AccessToken, type TokenScope } from '../store/tokens';
+import type { User } from '../store/users';
+import { validateUserFields } from './users';
+
+/**
+ * Deleting a key or an email, revoking a token: the store's writes as they are (each answers the
+ * item, or undefined when it was not there; the route decides whether that is a 404).
+ */
+export { deleteEmail, deleteSshKey, revokeToken };
+
+export async function addSshKey(user: User, input: { title: string; key: string }): Promise<SshKey> {
+  const errors: Record<string, string[]> = {};
+  if (input.title.length > 255) errors.title = ['is too long (maximum is 255 characters)'];
+  const parsed = parseSshPublicKey(input.key);
+  if (!parsed) {
+    errors.key = ['is invalid'];
+    errors.fingerprint = ['cannot be generated'];
+  }
+  if (Object.keys(errors).length > 0 || !parsed) throw new ValidationError(errors);
+  const { result, key } = await insertSshKey({
+    userId: user.id,
+    title: input.title,
+    key: parsed.normalized,
+    fingerprint: parsed.fingerprintMd5,
+    fingerprintSha256: parsed.fingerprintSha256,
+  });
+  if (result === 'user_gone') throw new NotFoundError('User');
+  if (result === 'claim_taken') throw new ValidationError({ fingerprint: ['has already been taken'] });
+  return key;
+}
+
+export async function addEmail(user: User, address: string): Promise<Email> {
+  const invalid = validateUserFields({ email: address }).email;
+  if (invalid) throw new ValidationError({ email: invalid });
+  const { result, email } = await insertEmail(user.id, address);
+  if (result === 'user_gone') throw new NotFoundError('User');
+  if (result === 'claim_taken') throw new ValidationError({ email: ['has already been taken'] });
+  return email;
+}
+
+/**
+ * Stores an access token for a user (see {@link createToken}); a user gone meanwhile is GitLab's
+ * `404 User Not Found`. Returns the token and its secret, the only time the secret exists.
+ */
+export async function createAccessToken(
+  user: User,
+  input: { name: string; scopes: TokenScope[]; impersonation: boolean; expiresAt: string | null; secret?: string },
+): Promise<{ token: AccessToken; secret: string }> {
+  const { result, token, secret } = await createToken(user.id, input);
+  if (result === 'user_gone') throw new NotFoundError('User');
+  if (result === 'claim_taken') throw new Error('token digest collision');
+  return { token, secret };
+}
+
+export async function createImpersonationToken(
+  user: User,
+  input: { name: string; scopes: TokenScope[]; expiresAt: string | null },
+): Promise<{ token: AccessToken; secret: string }> {
+  const today = new Date().toISOString().slice(0, 10);
+  if (input.expiresAt !== null && input.expiresAt < today) {
+    throw new ValidationError({ expires_at: ['must be in the future'] });
+  }
+  return createAccessToken(user, { ...input, impersonation: true });
+}

@@ -1,0 +1,64 @@
+/** Parameters of the users routes, and the pieces the routes nested under `/users/:id` share. */
+import { z } from 'zod';
+import type { RouteAuthentication } from '../../platform/http/context';
+import { paginationParams } from '../../platform/http/pagination';
+import { p, required } from '../../platform/http/params';
+
+/** Profile fields accepted by `POST /users` and `PUT /users/:id`. */
+export const profileParams = {
+  email: p.string(),
+  username: p.string(),
+  name: p.string(),
+  password: p.string(),
+  skype: p.string(),
+  linkedin: p.string(),
+  twitter: p.string(),
+  website_url: p.string(),
+  organization: p.string(),
+  projects_limit: p.int(),
+  extern_uid: p.string(),
+  provider: p.string(),
+  bio: p.string(),
+  location: p.string(),
+  admin: p.bool(),
+  can_create_group: p.bool(),
+  external: p.bool(),
+};
+
+/** `:id` of `/users/:id/...`. */
+export const userIdParam = { id: required(p.int()) };
+
+export const withUserId = <T extends z.ZodRawShape>(shape: T) => z.object({ ...userIdParam, ...shape });
+
+/** `GET /users`: paging and GitLab's filters. */
+export const listUsersParams = z.object({
+  ...paginationParams,
+  active: p.bool(),
+  blocked: p.bool(),
+  search: p.string(),
+  username: p.string(),
+  extern_uid: p.string(),
+  provider: p.string(),
+  external: p.bool(),
+  order_by: p.oneOf(['id']),
+  sort: p.oneOf(['asc', 'desc']),
+});
+
+/** `POST /users`: the profile, with email, username and name required, and a password or `reset_password`. */
+export const createUserParams = z
+  .object({
+    ...profileParams,
+    email: required(p.string()),
+    username: required(p.string()),
+    name: required(p.string()),
+    reset_password: p.bool(),
+    confirm: p.bool(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.password === undefined && !value.reset_password) {
+      ctx.addIssue({ code: 'custom', message: 'password, reset_password are missing, at least one parameter must be provided' });
+    }
+  });
+
+/** GET routes of the users group also accept a token with only the `read_user` scope. */
+export const readUser = { scopes: ['api', 'read_user'] } as const satisfies RouteAuthentication;
