@@ -1,33 +1,39 @@
 /**
  * The route definitions of every endpoint group, for the published OpenAPI document: its
- * parameters are the zod schemas the handlers validate with. This is the one module outside
- * `functions/` that imports the features' HTTP slices (`shared/<feature>/routes`), by exception in
- * `.dependency-cruiser.cjs`; it pairs groups with features exactly as the `functions/<group>/handler.ts`
- * entries do, and the type requires every group of the catalog with exactly its routes.
+ * parameters are the zod schemas the handlers validate with. Each Lambda entry
+ * (`functions/<group>/handler.ts`) exports the routes it serves beside its handler; this module
+ * only collects them, and the type requires every group of the catalog with exactly its routes.
  */
 import type { GroupRouteTable } from '../functions/api';
+import * as groups from '../functions/groups/handler';
+import * as hooks from '../functions/hooks/handler';
+import * as issueActions from '../functions/issue_actions/handler';
+import * as issues from '../functions/issues/handler';
+import * as labels from '../functions/labels/handler';
+import * as members from '../functions/members/handler';
+import * as meta from '../functions/meta/handler';
+import * as milestones from '../functions/milestones/handler';
+import * as notes from '../functions/notes/handler';
+import * as projects from '../functions/projects/handler';
+import * as todos from '../functions/todos/handler';
+import * as uploads from '../functions/uploads/handler';
+import * as users from '../functions/users/handler';
+import * as web from '../functions/web/handler';
 import type { GroupName } from '../shared/catalog';
-import { routes as groups } from '../shared/groups/routes';
-import { routes as hooks } from '../shared/hooks/routes';
-import { routes as issues } from '../shared/issues/routes';
-import { routes as members } from '../shared/members/routes';
-import { routes as meta } from '../shared/meta/routes';
-import { routes as projects } from '../shared/projects/routes';
-import { routes as users } from '../shared/users/routes';
 
 export const routeDefinitions: { readonly [G in GroupName]: GroupRouteTable<G> } = {
-  meta: meta.meta,
-  users: users.users,
-  groups: groups.groups,
-  members: members.members,
-  projects: projects.projects,
-  hooks: hooks.hooks,
-  milestones: issues.milestones,
-  labels: issues.labels,
-  issues: issues.issues,
-  notes: issues.notes,
-  issue_actions: issues.issue_actions,
-  todos: issues.todos,
-  uploads: projects.uploads,
-  web: projects.web,
+  meta: meta.routes,
+  users: users.routes,
+  groups: groups.routes,
+  members: members.routes,
+  projects: projects.routes,
+  hooks: hooks.routes,
+  milestones: milestones.routes,
+  labels: labels.routes,
+  issues: issues.routes,
+  notes: notes.routes,
+  issue_actions: issueActions.routes,
+  todos: todos.routes,
+  uploads: uploads.routes,
+  web: web.routes,
 };

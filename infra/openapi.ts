@@ -15,7 +15,7 @@
  * whose `Body` is the document.
  */
 import { z } from 'zod';
-import { type GroupName, type HttpMethod, type RouteSpec } from '../shared/catalog';
+import type { GroupName, HttpMethod, RouteSpec } from '../shared/catalog';
 import type { AnyRoute } from '../shared/platform/http/route';
 
 /** API Gateway imports OpenAPI 3.0.x (not 3.1); both variants use the same version. */

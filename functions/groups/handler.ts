@@ -1,4 +1,5 @@
-import { routes } from '../../shared/groups/routes';
+import { routes as feature } from '../../shared/groups/routes';
 import { apiHandler } from '../api';
 
-export const handler = apiHandler('groups', routes.groups);
+export const routes = feature.groups;
+export const handler = apiHandler('groups', routes);

@@ -1,4 +1,5 @@
-import { routes } from '../../shared/hooks/routes';
+import { routes as feature } from '../../shared/hooks/routes';
 import { apiHandler } from '../api';
 
-export const handler = apiHandler('hooks', routes.hooks);
+export const routes = feature.hooks;
+export const handler = apiHandler('hooks', routes);

@@ -1,4 +1,5 @@
-import { routes } from '../../shared/issues/routes';
+import { routes as feature } from '../../shared/issues/routes';
 import { apiHandler } from '../api';
 
-export const handler = apiHandler('issue_actions', routes.issue_actions);
+export const routes = feature.issue_actions;
+export const handler = apiHandler('issue_actions', routes);

@@ -1,4 +1,5 @@
-import { routes } from '../../shared/issues/routes';
+import { routes as feature } from '../../shared/issues/routes';
 import { apiHandler } from '../api';
 
-export const handler = apiHandler('issues', routes.issues);
+export const routes = feature.issues;
+export const handler = apiHandler('issues', routes);

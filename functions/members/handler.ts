@@ -1,4 +1,5 @@
-import { routes } from '../../shared/members/routes';
+import { routes as feature } from '../../shared/members/routes';
 import { apiHandler } from '../api';
 
-export const handler = apiHandler('members', routes.members);
+export const routes = feature.members;
+export const handler = apiHandler('members', routes);

@@ -1,4 +1,5 @@
-import { routes } from '../../shared/meta/routes';
+import { routes as feature } from '../../shared/meta/routes';
 import { apiHandler } from '../api';
 
-export const handler = apiHandler('meta', routes.meta);
+export const routes = feature.meta;
+export const handler = apiHandler('meta', routes);

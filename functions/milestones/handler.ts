@@ -1,4 +1,5 @@
-import { routes } from '../../shared/issues/routes';
+import { routes as feature } from '../../shared/issues/routes';
 import { apiHandler } from '../api';
 
-export const handler = apiHandler('milestones', routes.milestones);
+export const routes = feature.milestones;
+export const handler = apiHandler('milestones', routes);

@@ -1,4 +1,5 @@
-import { routes } from '../../shared/issues/routes';
+import { routes as feature } from '../../shared/issues/routes';
 import { apiHandler } from '../api';
 
-export const handler = apiHandler('notes', routes.notes);
+export const routes = feature.notes;
+export const handler = apiHandler('notes', routes);

@@ -1,4 +1,5 @@
-import { routes } from '../../shared/issues/routes';
+import { routes as feature } from '../../shared/issues/routes';
 import { apiHandler } from '../api';
 
-export const handler = apiHandler('todos', routes.todos);
+export const routes = feature.todos;
+export const handler = apiHandler('todos', routes);

@@ -1,4 +1,5 @@
-import { routes } from '../../shared/projects/routes';
+import { routes as feature } from '../../shared/projects/routes';
 import { apiHandler } from '../api';
 
-export const handler = apiHandler('uploads', routes.uploads);
+export const routes = feature.uploads;
+export const handler = apiHandler('uploads', routes);

@@ -6,10 +6,11 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { jsonResponse } from '../../shared/platform/http/serialize';
-import { isUploadAddress, routes } from '../../shared/projects/routes';
+import { isUploadAddress, routes as feature } from '../../shared/projects/routes';
 import { apiHandler } from '../api';
 
-const serve = apiHandler('web', routes.web);
+export const routes = feature.web;
+const serve = apiHandler('web', routes);
 
 export async function handler(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
   if (!isUploadAddress(event)) {

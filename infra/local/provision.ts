@@ -19,7 +19,7 @@ import {
   type AttributeDefinition,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand } from '@aws-sdk/client-s3';
-import { s3 } from '../../shared/platform/dynamo/client';
+import { s3 } from '../../shared/platform/s3/client';
 import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '../../shared/platform/dynamo/table-definition';
 
 /**

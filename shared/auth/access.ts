@@ -7,7 +7,7 @@
 import { activeMemberships } from './store/memberships';
 import { OWNER } from './rules';
 import type { MemberSource } from './store/keys';
-import type { Namespace } from '../groups';
+import type { Namespace } from '../namespaces';
 import type { Project } from '../projects';
 import type { User } from '../users';
 

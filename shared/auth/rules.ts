@@ -3,7 +3,7 @@
  * `policy.ts` assembles them): GitLab's access levels, the subjects a rule looks at, and the
  * visibility rule every read ability starts from. Pure: no I/O, types only from other features.
  */
-import type { Namespace } from '../groups';
+import type { Namespace } from '../namespaces';
 import type { Caller } from '../platform/http/context';
 import type { Project } from '../projects';
 import type { ProjectAccess } from './access';

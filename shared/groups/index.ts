@@ -1,6 +1,6 @@
-export { findGroupOrNotFound, findNamespace, isNumericId } from './finders';
-export { NAMESPACE_PATH_MESSAGE, isValidNamespacePath, reservedPathMessage } from './namespace-paths';
-export { presentNamespace } from './presenters/namespaces';
-export { VISIBILITIES, findNamespaceByPath, getNamespace, namespaceFromItem, namespaceToItem, personalNamespace, type Namespace, type Visibility } from './store/namespaces';
-export { deletedOwnerUncounted, groupIsLive, ownerAddedToLiveGroup, ownerCountUpdate } from './store/owners';
-export { namespaceCollections, namespaceKeys } from './store/keys';
+/**
+ * The Groups API (groups, their projects, namespaces listing) builds on namespaces, projects and
+ * memberships; no feature builds on it, so it exports nothing. The group records themselves, their
+ * paths and finders are the namespaces feature's (`shared/namespaces`).
+ */
+export {};

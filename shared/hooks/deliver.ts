@@ -16,7 +16,7 @@ import { openSecret } from '../platform/crypto/secret-box';
 import { getMany } from '../platform/dynamo/batch';
 import { logger } from '../platform/logger';
 import { userKeys, userFromItem, type User } from '../users';
-import { getNamespace, type Namespace } from '../groups';
+import { getNamespace, type Namespace } from '../namespaces';
 import { getProject, type Project } from '../projects';
 import type { HookEvent, HookEventFields, HookEventKind, HookEventOf } from './store/hook-events';
 import { listHooks, type HookTriggers, type ProjectHook } from './store/hooks';

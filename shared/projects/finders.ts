@@ -4,7 +4,7 @@
  * a client-supplied id or URL-encoded path, and they resolve the caller's access once.
  */
 import { projectAccessFor, can, type ProjectSubject } from '../auth';
-import { findNamespaceByPath, getNamespace, type Namespace, isNumericId } from '../groups';
+import { findNamespaceByPath, getNamespace, type Namespace, isNumericId } from '../namespaces';
 import type { User } from '../users';
 import { NotFoundError } from '../platform/http/errors';
 import { findProjectInNamespace, getProject, type Project } from './store/projects';

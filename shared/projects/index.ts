@@ -4,14 +4,15 @@
  * a feature above projects.
  */
 export { deleteProject } from './commands/projects';
+export { forgetUser } from './commands/forget-user';
 export { unshareProject } from './commands/shares';
 export { unstarProject } from './commands/stars';
 export { findProjectOrNotFound } from './finders';
 export { canReadEvent } from './policy';
 export { presentEvent } from './presenters/events';
 export { projectFullPath } from './paths';
-export { presentProjects, sshHost, webUrlOf } from './presenters/projects';
-export { listProjects, projectList, readableProjects, type ProjectList } from './queries/project-lists';
+export { presentProjects, webUrlOf } from './presenters/projects';
+export { projectList, readableProjects, type ProjectList } from './queries/project-lists';
 export { eventFromItem, prepareEvent, recordEvent, type NewEvent } from './store/events';
 export { projectCollections, projectKeys } from './store/keys';
 export { getProject, projectCounterUpdate, projectFromItem, projectIsLive, type Project } from './store/projects';

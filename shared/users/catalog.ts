@@ -8,7 +8,6 @@ export const catalog = {
     'DELETE /users/:id',
     'POST /users/:id/block',
     'POST /users/:id/unblock',
-    'GET /users/:id/events',
     'GET /users/:id/keys',
     'POST /users/:id/keys',
     'DELETE /users/:id/keys/:key_id',

@@ -3,3 +3,4 @@ export { findUserOrNotFound } from './finders';
 export { presentUserPublic } from './presenters/users';
 export { getUser, userFromItem, userIsLive, type User } from './store/users';
 export { userKeys } from './store/keys';
+export { removeWithUser, type UserRemoval } from './commands/delete-user';

@@ -2,7 +2,7 @@ import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { projectAccessFor } from '../../shared/auth/access';
 import { membershipToItem, type Membership } from '../../shared/auth/store/memberships';
-import type { Namespace } from '../../shared/groups/store/namespaces';
+import type { Namespace } from '../../shared/namespaces/store/namespaces';
 import type { Project } from '../../shared/projects/store/projects';
 import type { User } from '../../shared/users/store/users';
 import { useMockedTable } from '../support/mocked-table';

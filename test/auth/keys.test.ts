@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { keySpace, membershipCollections, membershipIndexKeys, membershipKeys, type MemberSource } from '../../shared/auth/store/keys';
 import { membershipToItem } from '../../shared/auth/store/memberships';
-import { keySpace as groups } from '../../shared/groups/store/keys';
+import { keySpace as groups } from '../../shared/namespaces/store/keys';
 import { keySpace as hooks } from '../../shared/hooks/store/keys';
 import { keySpace as issues } from '../../shared/issues/store/keys';
 import type { Collection, Key } from '../../shared/platform/dynamo/keys';

@@ -11,7 +11,7 @@ import { deliverHookEvent, type HookDeliveryContext, type HookPayloadBuilder, ty
 import type { HookEventFields } from '../../shared/hooks/store/hook-events';
 import { DEFAULT_HOOK_TRIGGERS, type ProjectHook } from '../../shared/hooks/store/hooks';
 import { hookKeys } from '../../shared/hooks/store/keys';
-import { namespaceKeys } from '../../shared/groups/store/keys';
+import { namespaceKeys } from '../../shared/namespaces/store/keys';
 import { projectKeys } from '../../shared/projects/store/keys';
 import { userKeys } from '../../shared/users/store/keys';
 import { resetConfig } from '../../shared/platform/config';

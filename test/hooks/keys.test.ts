@@ -7,7 +7,7 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { keySpace as auth } from '../../shared/auth/store/keys';
-import { keySpace as groups } from '../../shared/groups/store/keys';
+import { keySpace as groups } from '../../shared/namespaces/store/keys';
 import { prepareHookEvent, type NewHookEvent } from '../../shared/hooks/store/hook-events';
 import { DEFAULT_HOOK_TRIGGERS, insertHook } from '../../shared/hooks/store/hooks';
 import { hookCollections, hookKeys, keySpace } from '../../shared/hooks/store/keys';

@@ -8,7 +8,7 @@ import { config, resetConfig } from '../../shared/platform/config';
 import type { Issue } from '../../shared/issues/store/issues';
 import type { Label } from '../../shared/issues/store/labels';
 import type { Milestone } from '../../shared/issues/store/milestones';
-import type { Namespace } from '../../shared/groups/store/namespaces';
+import type { Namespace } from '../../shared/namespaces/store/namespaces';
 import type { Note } from '../../shared/issues/store/notes';
 import type { Project } from '../../shared/projects/store/projects';
 import type { User } from '../../shared/users/store/users';

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../shared/platform/config';
 import { setClients } from '../../shared/platform/dynamo/client';
 import { type MemberSource, membershipIndexKeys, membershipKeys } from '../../shared/auth/store/keys';
-import { namespaceKeys } from '../../shared/groups/store/keys';
+import { namespaceKeys } from '../../shared/namespaces/store/keys';
 import { userKeys } from '../../shared/users/store/keys';
 import { membershipToItem, type Membership } from '../../shared/auth/store/memberships';
 import type { Item } from '../../shared/platform/dynamo/query';

@@ -24,7 +24,7 @@ import { nextId, nextIds } from '../../shared/platform/dynamo/counters';
 import { keys } from '../../shared/platform/dynamo/keys';
 import { userKeys } from '../../shared/users/store/keys';
 import { digestToken } from '../../shared/users/store/tokens';
-import { TransactionConditionFailed, transactWrite } from '../../shared/platform/dynamo/transactions';
+import { ConditionFailed, transact } from '../../shared/platform/dynamo/transactions';
 import { recordActivity, userToItem, type User } from '../../shared/users/store/users';
 
 const TABLE = 'fault-paths-test';
@@ -321,11 +321,10 @@ describe('handler: JSON bodies that are not objects', () => {
   });
 });
 
-describe('transactWrite', () => {
-  const items = [
-    { Put: { TableName: TABLE, Item: { PK: 'A', SK: 'A' }, ConditionExpression: 'attribute_not_exists(PK)' } },
-    { Put: { TableName: TABLE, Item: { PK: 'B', SK: 'B' }, ConditionExpression: 'attribute_not_exists(PK)' } },
-  ];
+describe('transact', () => {
+  const put = (key: string) => ({ Put: { TableName: TABLE, Item: { PK: key, SK: key }, ConditionExpression: 'attribute_not_exists(PK)' } });
+  const items = [put('A'), put('B')];
+  const named = { first: items[0], second: items[1] };
 
   beforeEach(() => {
     // No backoff wait: the jitter is Math.random() * 20 * 2 ** attempt milliseconds.
@@ -337,7 +336,7 @@ describe('transactWrite', () => {
     ddbMock.on(TransactWriteCommand).resolves({});
 
     // Act
-    await transactWrite(items);
+    await transact(named);
 
     // Assess
     expect(ddbMock.commandCalls(TransactWriteCommand)).toHaveLength(1);
@@ -353,7 +352,7 @@ describe('transactWrite', () => {
       .resolves({});
 
     // Act
-    await transactWrite(items);
+    await transact(named);
 
     // Assess
     expect(ddbMock.commandCalls(TransactWriteCommand)).toHaveLength(3);
@@ -368,24 +367,26 @@ describe('transactWrite', () => {
     ddbMock.on(TransactWriteCommand).rejects(conflict);
 
     // Act
-    const result = transactWrite(items);
+    const result = transact(named);
 
     // Assess
     await expect(result).rejects.toBe(conflict);
     expect(ddbMock.commandCalls(TransactWriteCommand)).toHaveLength(8);
   });
 
-  it('reports ConditionalCheckFailed reasons as TransactionConditionFailed with their indexes, without retrying', async () => {
-    // Prepare
+  it('reports ConditionalCheckFailed reasons as ConditionFailed with the names of their entries, without retrying', async () => {
+    // Prepare: a list entry fails under its one name.
     ddbMock.on(TransactWriteCommand).rejects(cancelled(['None', 'ConditionalCheckFailed', 'None', 'ConditionalCheckFailed']));
 
     // Act
-    const error = await transactWrite(items).catch((e: unknown) => e);
+    const error = await transact({ project: put('P'), claims: [put('C1'), put('C2')], label: put('L') }).catch((e: unknown) => e);
 
     // Assess
-    expect(error).toBeInstanceOf(TransactionConditionFailed);
-    expect((error as TransactionConditionFailed).failed).toEqual([1, 3]);
-    expect((error as Error).message).toBe('transaction condition failed at 1, 3');
+    expect(error).toBeInstanceOf(ConditionFailed);
+    expect((error as ConditionFailed).failed).toEqual(['claims', 'label']);
+    expect((error as ConditionFailed).failedOn('claims')).toBe(true);
+    expect((error as ConditionFailed).failedOn('project')).toBe(false);
+    expect((error as Error).message).toBe('transaction condition failed: claims, label');
     expect(ddbMock.commandCalls(TransactWriteCommand)).toHaveLength(1);
   });
 
@@ -394,12 +395,23 @@ describe('transactWrite', () => {
     ddbMock.on(TransactWriteCommand).rejects(cancelled(['TransactionConflict', 'ConditionalCheckFailed']));
 
     // Act
-    const error = await transactWrite(items).catch((e: unknown) => e);
+    const error = await transact(named).catch((e: unknown) => e);
 
     // Assess
-    expect(error).toBeInstanceOf(TransactionConditionFailed);
-    expect((error as TransactionConditionFailed).failed).toEqual([1]);
+    expect(error).toBeInstanceOf(ConditionFailed);
+    expect((error as ConditionFailed).failed).toEqual(['second']);
     expect(ddbMock.commandCalls(TransactWriteCommand)).toHaveLength(1);
+  });
+
+  it('leaves out entries that are undefined or false, and sends list entries in order', async () => {
+    // Prepare
+    ddbMock.on(TransactWriteCommand).resolves({});
+
+    // Act
+    await transact({ a: put('A'), skipped: undefined, off: false, list: [put('B'), put('C')] });
+
+    // Assess
+    expect(ddbMock.commandCalls(TransactWriteCommand)[0].args[0].input).toEqual({ TransactItems: [put('A'), put('B'), put('C')] });
   });
 
   it('rethrows other errors at once', async () => {
@@ -408,7 +420,7 @@ describe('transactWrite', () => {
     ddbMock.on(TransactWriteCommand).rejects(throttled);
 
     // Act
-    const result = transactWrite(items);
+    const result = transact(named);
 
     // Assess
     await expect(result).rejects.toBe(throttled);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keySpace as auth } from '../../shared/auth/store/keys';
-import { keySpace as groups } from '../../shared/groups/store/keys';
+import { keySpace as groups } from '../../shared/namespaces/store/keys';
 import { keySpace as hooks } from '../../shared/hooks/store/keys';
 import { keySpace as issues } from '../../shared/issues/store/keys';
 import type { KeySpace } from '../../shared/platform/dynamo/keys';

@@ -11,6 +11,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { config, resetConfig } from '../../shared/platform/config';
 import { setClients } from '../../shared/platform/dynamo/client';
+import { setS3Client } from '../../shared/platform/s3/client';
 import { projectKeys } from '../../shared/projects/store/keys';
 import type { Project } from '../../shared/projects/store/projects';
 import type { User } from '../../shared/users/store/users';
@@ -225,10 +226,8 @@ describe('upload storage', () => {
     process.env.BUCKET_NAME = 'uploads-bucket';
     resetConfig();
     const credentials = { accessKeyId: 'x', secretAccessKey: 'y' };
-    setClients({
-      db: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', credentials })),
-      s3: new S3Client({ region: 'us-east-1', credentials }),
-    });
+    setClients({ db: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', credentials })) });
+    setS3Client(new S3Client({ region: 'us-east-1', credentials }));
   });
   beforeEach(() => {
     ddbMock.reset();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, baseUrl, rootToken } from '../support/api';
-import { createUser, unique } from '../support/fixtures';
+import { addMember, createGroup, createProject, createUser, unique } from '../support/fixtures';
 
 const root = () => ({ token: rootToken() });
 
@@ -381,6 +381,27 @@ describe('DELETE /users/:id', () => {
     // Username, primary and secondary emails are free again.
     const again = await createUser({ username: user.username, email: user.email });
     expect((await api('/user/emails', { token: again.token, body: { email } })).status).toBe(201);
+  });
+
+  it('removes what the user has in other features: personal projects, stars, memberships', async () => {
+    // Prepare: a personal project, a star on another user's project and a group membership.
+    const user = await createUser();
+    const personal = await createProject(user.token, { visibility: 'public' });
+    const other = await createUser();
+    const starred = await createProject(other.token, { visibility: 'public' });
+    expect((await api(`/projects/${starred.id}/star`, { token: user.token, method: 'POST' })).status).toBe(201);
+    const group = await createGroup(rootToken());
+    await addMember('groups', group.id, user.id, 30);
+
+    // Act
+    const deleted = await api(`/users/${user.id}`, { ...root(), method: 'DELETE' });
+
+    // Assess
+    expect(deleted.status).toBe(200);
+    expect((await api(`/projects/${personal.id}`, root())).status).toBe(404);
+    expect((await api(`/projects/${starred.id}`, root())).body.star_count).toBe(0);
+    const members = await api<Array<{ id: number }>>(`/groups/${group.id}/members`, root());
+    expect(members.body.map((member) => member.id)).not.toContain(user.id);
   });
 
   it('is admin only', async () => {

@@ -4,16 +4,7 @@
  * routes.
  */
 import { deleteProject, unshareProject } from '../../projects';
-import {
-  deleteGroupPartition,
-  INDEX_ATTEMPTS,
-  indexBackoff,
-  markGroupDeleting,
-  readNamespaceRecord,
-  removeGroupRecord,
-  subgroupsOf,
-  type Namespace,
-} from '../store/namespaces';
+import { deleteGroupPartition, INDEX_ATTEMPTS, indexBackoff, markGroupDeleting, readNamespaceRecord, removeGroupRecord, subgroupsOf, type Namespace } from '../../namespaces';
 import { indexedProjectsOf, projectIdsSharedWith, readProjectRecord } from '../store/projects';
 
 /** How many items of one kind a deletion removes concurrently. */

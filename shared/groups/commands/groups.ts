@@ -12,20 +12,7 @@ import { OWNER, type Membership } from '../../auth';
 import { nextId } from '../../platform/dynamo/counters';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import type { User } from '../../users';
-import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, reservedPathMessage } from '../namespace-paths';
-import {
-  finishPathMove,
-  getNamespace,
-  indexedSubgroups,
-  insertGroup,
-  moveNamespacePath,
-  readNamespaceRecord,
-  subgroupsOf,
-  updateGroupSettings,
-  visibilityRank,
-  type Namespace,
-  type Visibility,
-} from '../store/namespaces';
+import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, reservedPathMessage, finishPathMove, getNamespace, indexedSubgroups, insertGroup, moveNamespacePath, readNamespaceRecord, subgroupsOf, updateGroupSettings, visibilityRank, type Namespace, type Visibility } from '../../namespaces';
 import { indexedProjectsOf } from '../store/projects';
 
 /** Settings as the API names them (`POST /groups`, `PUT /groups/:id`). */

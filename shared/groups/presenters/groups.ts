@@ -5,7 +5,7 @@
  */
 import type { ProjectSubject } from '../../auth';
 import { config } from '../../platform/config';
-import { getNamespaces, type Namespace } from '../store/namespaces';
+import { getNamespaces, type Namespace } from '../../namespaces';
 import type { User } from '../../users';
 import { presentProjects } from '../../projects';
 

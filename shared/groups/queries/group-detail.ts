@@ -3,10 +3,10 @@
  * projects feature, so this module sits above it and is reached only from the groups routes.
  */
 import { can, projectAccessForMany, type ProjectSubject } from '../../auth';
-import { listProjects } from '../../projects';
-import type { PageLinkBase } from '../../platform/http/pagination';
+import { projectList } from '../../projects';
+import { paginate, type PageLinkBase, type PaginationParams } from '../../platform/http/pagination';
 import type { User } from '../../users';
-import { getNamespaces, type Namespace } from '../store/namespaces';
+import { getNamespaces, type Namespace } from '../../namespaces';
 import { getLiveProjects, projectIdsSharedWith } from '../store/projects';
 
 /** How many projects `GET /groups/:id` embeds (`projects`, `shared_projects` each). */
@@ -23,9 +23,9 @@ export async function groupDetailProjects(
   group: Namespace,
   link: PageLinkBase,
 ): Promise<{ projects: ProjectSubject[]; sharedProjects: ProjectSubject[] }> {
-  const firstPage = { page: 1, per_page: DETAIL_PROJECTS_LIMIT };
+  const firstPage: PaginationParams = { page: 1, per_page: DETAIL_PROJECTS_LIMIT };
   const [own, sharedProjects] = await Promise.all([
-    listProjects(viewer, { namespaceId: group.id }, firstPage, link),
+    projectList(viewer, { namespaceId: group.id }, firstPage).then((list) => paginate(firstPage, link, list)),
     sharedWith(viewer, group),
   ]);
   return { projects: own.items, sharedProjects };

@@ -7,8 +7,7 @@ import { config } from '../../platform/config';
 import { ParamError } from '../../platform/http/errors';
 import type { ListSource, StreamSource } from '../../platform/http/pagination';
 import type { User } from '../../users';
-import { namespaceCollections } from '../store/keys';
-import { getNamespaces, indexedGroups, indexedSubgroups, namespaceFromItem, type Namespace } from '../store/namespaces';
+import { namespaceCollections, getNamespaces, indexedGroups, indexedSubgroups, namespaceFromItem, type Namespace } from '../../namespaces';
 
 export type GroupOrder = 'name' | 'path' | 'id';
 

@@ -2,8 +2,7 @@
 import { isAdmin } from '../../auth';
 import type { ListSource } from '../../platform/http/pagination';
 import type { User } from '../../users';
-import { namespaceCollections } from '../store/keys';
-import { getNamespaces, namespaceFromItem, type Namespace } from '../store/namespaces';
+import { namespaceCollections, getNamespaces, namespaceFromItem, type Namespace } from '../../namespaces';
 import { directGroupLevels, sortedList } from './groups';
 
 /**

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { GROUP_ACCESS_LEVELS } from '../../auth';
 import { paginationParams } from '../../platform/http/pagination';
 import { idParam, p } from '../../platform/http/params';
-import { VISIBILITIES } from '../store/namespaces';
+import { VISIBILITIES } from '../../namespaces';
 
 /** Settings accepted by `POST /groups` and `PUT /groups/:id`. */
 export const groupSettingsParams = {

@@ -1,7 +1,7 @@
 /** Groups: list, create, read (with projects), update, delete, and a group's projects. */
 import { z } from 'zod';
 import { authorize, isAdmin } from '../../auth';
-import { listProjects, presentProjects } from '../../projects';
+import { presentProjects, projectList } from '../../projects';
 import { paginate } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
 import { created, ok, type HttpResult } from '../../platform/http/response';
@@ -9,7 +9,7 @@ import { route, type RoutesOf } from '../../platform/http/route';
 import type { catalog } from '../catalog';
 import { deleteGroup } from '../commands/delete-group';
 import { createGroup, updateGroup } from '../commands/groups';
-import { findGroupOrNotFound } from '../finders';
+import { findGroupOrNotFound } from '../../namespaces';
 import { presentGroupDetail, presentGroups } from '../presenters/groups';
 import { groupDetailProjects } from '../queries/group-detail';
 import { listGroups } from '../queries/groups';
@@ -81,7 +81,8 @@ export const groupRoutes = {
     handler: async ({ params: { id, simple, statistics, ...filters }, user, link }) => {
       const { group } = await findGroupOrNotFound(id, user);
       // GitLab lists a group's archived projects only when asked (`archived` defaults to false).
-      const page = await listProjects(user, { ...filters, archived: filters.archived ?? false, namespaceId: group.id }, filters, link);
+      const list = await projectList(user, { ...filters, archived: filters.archived ?? false, namespaceId: group.id }, filters);
+      const page = await paginate(filters, link, list);
       return ok(await presentProjects(page.items, user, { simple, statistics }), page.headers);
     },
   }),

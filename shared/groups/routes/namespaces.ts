@@ -5,7 +5,7 @@ import { p } from '../../platform/http/params';
 import { ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import type { catalog } from '../catalog';
-import { presentNamespace } from '../presenters/namespaces';
+import { presentNamespace } from '../../namespaces';
 import { listNamespaces } from '../queries/namespaces';
 
 export const namespaceRoutes = {

@@ -15,8 +15,8 @@
  */
 import { config } from '../../platform/config';
 import type { User } from '../../users';
-import type { Namespace } from '../../groups';
-import { type Project, projectFullPath, sshHost, webUrlOf } from '../../projects';
+import type { Namespace } from '../../namespaces';
+import { type Project, projectFullPath, webUrlOf } from '../../projects';
 
 /** GitLab's `visibility_level` numbers. */
 const VISIBILITY_LEVEL = { private: 0, internal: 10, public: 20 } as const;
@@ -45,7 +45,7 @@ export const userHookAttrs = (user: User) => ({ id: user.id, name: user.name, us
 export function projectHookAttrs(project: Project, namespace: Namespace) {
   const path = projectFullPath(namespace, project);
   const webUrl = webUrlOf(path);
-  const sshUrl = `git@${sshHost()}:${path}.git`;
+  const sshUrl = `git@${config().sshHost}:${path}.git`;
   const httpUrl = `${webUrl}.git`;
   return {
     id: project.id,

@@ -5,7 +5,7 @@
  * single responses only (one read per issue; GitLab's list passes `include_subscribed: false`).
  */
 import type { ProjectSubject } from '../../auth';
-import { namespaceFromItem, namespaceKeys, type Namespace } from '../../groups';
+import { namespaceFromItem, namespaceKeys, type Namespace } from '../../namespaces';
 import { getMany } from '../../platform/dynamo/batch';
 import { projectFullPath } from '../../projects';
 import { getUser, presentUserPublic, userFromItem, userKeys, type User } from '../../users';

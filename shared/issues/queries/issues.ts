@@ -4,7 +4,7 @@
  * may not read (confidential issues) as they read; the routes page them.
  */
 import { can, projectAccessForMany, type ProjectSubject } from '../../auth';
-import type { Namespace } from '../../groups';
+import type { Namespace } from '../../namespaces';
 import { config } from '../../platform/config';
 import type { Collection } from '../../platform/dynamo/keys';
 import { NotFoundError, ParamError } from '../../platform/http/errors';

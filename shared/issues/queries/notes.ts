@@ -24,7 +24,7 @@ export type NoteOrder = { orderBy: 'created_at' | 'updated_at'; sort: 'asc' | 'd
  *
  * @example
  * const notes = await issueNotes(issue, { orderBy: 'created_at', sort: 'desc' });
- * const page = Array.isArray(notes) ? paginateArray(params, link, notes) : await paginate(params, link, notes);
+ * const page = await paginate(params, link, notes);
  */
 export async function issueNotes(issue: Issue, order: NoteOrder): Promise<CollectionSource<Note> | Note[]> {
   const collection = issueCollections.issueNotes(issue.projectId, issue.iid);

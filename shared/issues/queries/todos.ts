@@ -8,7 +8,7 @@
  * deletes such todos (`Todos::Destroy::*`); here they are left out when read.
  */
 import type { ProjectSubject } from '../../auth';
-import { getNamespace } from '../../groups';
+import { getNamespace } from '../../namespaces';
 import { RecordNotFoundError } from '../../platform/http/errors';
 import { filteredCollection, type StreamSource } from '../../platform/http/pagination';
 import { getUser, type User } from '../../users';

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { authorize, can, type ProjectSubject } from '../../auth';
-import { findGroupOrNotFound } from '../../groups';
+import { findGroupOrNotFound } from '../../namespaces';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';

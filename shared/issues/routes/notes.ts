@@ -3,7 +3,7 @@
  * read the issue (confidential rules included) reads and adds notes; the author or an admin edits
  * one; the author, a maintainer or an admin deletes one.
  */
-import { paginate, paginateArray } from '../../platform/http/pagination';
+import { paginate} from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound } from '../../projects';
@@ -21,7 +21,7 @@ export const noteRoutes = {
       const subject = await findProjectOrNotFound(params.id, user);
       const issue = await findIssueOrNotFound(subject, user, params.issue_iid);
       const notes = await issueNotes(issue, { orderBy: params.order_by, sort: params.sort });
-      const page = Array.isArray(notes) ? paginateArray(params, link, notes) : await paginate(params, link, notes);
+      const page = await paginate(params, link, notes);
       return ok(await presentNotes(page.items), page.headers);
     },
   }),

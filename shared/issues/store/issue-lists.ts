@@ -6,7 +6,7 @@
 import { byKey, getMany } from '../../platform/dynamo/batch';
 import type { Collection } from '../../platform/dynamo/keys';
 import { queryCollection, type Item } from '../../platform/dynamo/query';
-import { namespaceCollections, namespaceFromItem, namespaceKeys, type Namespace } from '../../groups';
+import { namespaceCollections, namespaceFromItem, namespaceKeys, type Namespace } from '../../namespaces';
 import { projectCollections, projectFromItem, projectKeys, type Project } from '../../projects';
 import { issueFromItem, type Issue } from './issues';
 

@@ -8,7 +8,7 @@
  * previous issue as the fields that changed, the size bounded), so every process that writes or
  * reads them must load it: the delivery function does through `shared/issues/index.ts` (its
  * builders import it), and a module that calls `prepareHookEvent` for these kinds imports it
- * (`import '../webhooks/events';`). Without it the outbox stores the event as given, and warns.
+ * (`import './events';`). Without it the outbox stores the event as given, and warns.
  */
 import { HOOK_EVENT_MAX_BYTES, registerHookEventForms, type HookEvent, type HookEventForm, type HookEventOf } from '../../hooks';
 import type { Issue } from '../store/issues';

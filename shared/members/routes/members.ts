@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { authorize, GROUP_ACCESS_LEVELS, PROJECT_ACCESS_LEVELS, type GroupSubject, type MemberSource, type ProjectSubject } from '../../auth';
-import { findGroupOrNotFound } from '../../groups';
+import { findGroupOrNotFound } from '../../namespaces';
 import { findProjectOrNotFound } from '../../projects';
 import type { RouteDefinition } from '../../platform/http/context';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';

@@ -11,16 +11,8 @@
  * Results are returned, named after the transaction entry whose condition failed; the commands
  * map them to GitLab's answers.
  */
-import {
-  deleteMembership,
-  membershipFromItem,
-  membershipKeys,
-  putNewMembership,
-  updateMembership,
-  type MemberSource,
-  type Membership,
-} from '../../auth';
-import { deletedOwnerUncounted, groupIsLive, ownerAddedToLiveGroup, ownerCountUpdate } from '../../groups';
+import { deleteMembership, membershipFromItem, membershipKeys, putNewMembership, updateMembership, type MemberSource, type Membership } from '../../auth';
+import { deletedOwnerUncounted, groupIsLive, ownerAddedToLiveGroup, ownerCountUpdate } from '../../namespaces';
 import { projectIsLive } from '../../projects';
 import { byKey, getMany } from '../../platform/dynamo/batch';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';

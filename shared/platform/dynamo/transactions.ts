@@ -93,24 +93,3 @@ export async function transact(entries: NamedTransactItems): Promise<void> {
     }
   }
 }
-
-/** @deprecated The failure of {@link transactWrite}, by position; use {@link transact} and {@link ConditionFailed}. */
-export class TransactionConditionFailed extends Error {
-  constructor(readonly failed: number[]) {
-    super(`transaction condition failed at ${failed.join(', ')}`);
-    this.name = 'TransactionConditionFailed';
-  }
-}
-
-/**
- * @deprecated Positional form of {@link transact}, kept only while call sites move to named
- * entries (failures decoded by position are what named entries replace).
- */
-export async function transactWrite(items: TransactItems): Promise<void> {
-  try {
-    await transact(Object.fromEntries(items.map((item, i) => [String(i), item])));
-  } catch (error) {
-    if (error instanceof ConditionFailed) throw new TransactionConditionFailed(error.failed.map(Number));
-    throw error;
-  }
-}

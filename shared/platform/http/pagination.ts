@@ -114,8 +114,10 @@ export function filteredCollection<T>(
  * `X-Total-Pages` and `rel="last"` are sent when the total is known and left out otherwise, as
  * GitLab does for very large lists. Keyset mode (`pagination=keyset`) starts right after the
  * `cursor` position, so a deep page costs what the first does, and links only `rel="next"`.
+ * A list already read whole (an array, e.g. sorted in memory) is paged by {@link paginateArray}.
  */
-export async function paginate<T>(params: PaginationParams, link: PageLinkBase, list: ListSource<T>): Promise<Page<T>> {
+export async function paginate<T>(params: PaginationParams, link: PageLinkBase, list: ListSource<T> | T[]): Promise<Page<T>> {
+  if (Array.isArray(list)) return paginateArray(params, link, list);
   const source = 'collection' in list ? collectionStream(list) : list;
   const perPage = params.per_page;
   if (params.pagination === 'keyset') {

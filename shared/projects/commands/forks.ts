@@ -1,5 +1,5 @@
 /** Forks: a new project counted in its source's `forks_count`, and fork relations set or removed by admins. */
-import type { Namespace } from '../../groups';
+import type { Namespace } from '../../namespaces';
 import type { User } from '../../users';
 import { ConflictError, NotFoundError, NotModifiedError } from '../../platform/http/errors';
 import { getProject, linkFork, unlinkFork, type Project } from '../store/projects';

@@ -2,7 +2,7 @@
  * A project's name, path and settings as the API names them: GitLab's defaults, its validation
  * messages and the path derived from a name. Pure: the create and edit commands apply them.
  */
-import { reservedPathMessage } from '../../groups';
+import { reservedPathMessage } from '../../namespaces';
 import { ValidationError } from '../../platform/http/errors';
 import type { ProjectSettings } from '../store/projects';
 

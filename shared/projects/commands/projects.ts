@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ProjectSubject } from '../../auth';
-import type { Namespace } from '../../groups';
+import type { Namespace } from '../../namespaces';
 import type { User } from '../../users';
 import { sealSecret } from '../../platform/crypto/secret-box';
 import { ApiError, ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors';

@@ -1,5 +1,5 @@
 /** Sharing a project with groups: the share item and the project's `sharedWith` list change together (`store/shares.ts`). */
-import type { Namespace } from '../../groups';
+import type { Namespace } from '../../namespaces';
 import { ConflictError, NotFoundError } from '../../platform/http/errors';
 import { getProject, type Project, type ProjectShare } from '../store/projects';
 import { deleteShare, deleteShareItem, putShare } from '../store/shares';

@@ -7,7 +7,7 @@
 import { can, type ProjectSubject } from '../../auth';
 import { openSecret } from '../../platform/crypto/secret-box';
 import { config } from '../../platform/config';
-import { type Namespace, presentNamespace } from '../../groups';
+import { type Namespace, presentNamespace } from '../../namespaces';
 import type { User } from '../../users';
 import { projectFullPath } from '../paths';
 import { getNamespacesById, getUsersById } from '../store/lookups';
@@ -30,12 +30,6 @@ export interface PresentOptions {
 }
 
 export const webUrlOf = (fullPath: string) => `${config().externalUrl}/${fullPath}`;
-
-/**
- * The host of `ssh_url_to_repo`.
- * @deprecated Read `config().sshHost`; kept only until the hooks feature's presenter moves.
- */
-export const sshHost = (): string => config().sshHost;
 
 /** `Group / Subgroup` or the owner's name for a personal namespace (GitLab's human name). */
 function humanName(namespace: Namespace, ctx: ProjectContext): string {

@@ -10,11 +10,11 @@
  * route pages the result (`paginate` for a stream, `paginateArray` for a sorted array).
  */
 import { projectAccessForMany, can, isAdmin, OWNER, type ProjectSubject } from '../../auth';
-import type { Namespace, Visibility } from '../../groups';
+import type { Namespace, Visibility } from '../../namespaces';
 import type { User } from '../../users';
 import { config } from '../../platform/config';
 import { ParamError } from '../../platform/http/errors';
-import { paginate, paginateArray, type Page, type PageLinkBase, type PaginationParams, type StreamEntry, type StreamSource } from '../../platform/http/pagination';
+import { type PaginationParams, type StreamEntry, type StreamSource } from '../../platform/http/pagination';
 import { getNamespacesById, membershipsOf, projectIds, type IdRange, type ProjectIndex } from '../store/lookups';
 import { getProjects, type Project } from '../store/projects';
 
@@ -183,16 +183,6 @@ export async function projectList(viewer: User | null, filters: ProjectListFilte
     return ascending ? cmp : -cmp;
   });
   return all;
-}
-
-/**
- * One page of {@link projectList}.
- * @deprecated Pages inside a query; routes call {@link projectList} and page the result themselves
- * (`paginate` / `paginateArray`). Kept only until the groups feature's callers move.
- */
-export async function listProjects(viewer: User | null, filters: ProjectListFilters, pagination: PaginationParams, link: PageLinkBase): Promise<Page<ProjectSubject>> {
-  const list = await projectList(viewer, filters, pagination);
-  return Array.isArray(list) ? paginateArray(pagination, link, list) : paginate(pagination, link, list);
 }
 
 /** The projects among `ids` that `viewer` may read, as subjects (chunked batch loads; for feeds across projects). */

@@ -1,7 +1,7 @@
 /** Forks: `POST /projects/:id/fork`, and fork relations between existing projects (admins). */
 import { z } from 'zod';
 import { authorize, can } from '../../auth';
-import { findGroupOrNotFound, findNamespace } from '../../groups';
+import { findGroupOrNotFound, findNamespace } from '../../namespaces';
 import { NotFoundError } from '../../platform/http/errors';
 import { idParam, p, required } from '../../platform/http/params';
 import { created, noContent } from '../../platform/http/response';

@@ -4,11 +4,13 @@ import { projectRoutes } from './projects';
 import { shareRoutes } from './shares';
 import { starRoutes } from './stars';
 import { uploadRoutes } from './uploads';
+import { userEventRoutes } from './user-events';
 import { webRoutes } from './web';
 
 export { isUploadAddress } from './web';
 
 export const routes = {
+  users: userEventRoutes,
   projects: { ...projectRoutes, ...starRoutes, ...forkRoutes, ...shareRoutes },
   uploads: uploadRoutes,
   web: webRoutes,

@@ -1,6 +1,6 @@
 /** Parameters of the project routes (`projects.ts`). */
 import { z } from 'zod';
-import { VISIBILITIES } from '../../groups';
+import { VISIBILITIES } from '../../namespaces';
 import { p } from '../../platform/http/params';
 
 /** Settings accepted by create, create-for-user and edit (spec: "Project settings"). */

@@ -1,10 +1,10 @@
 /** Projects: list, search, read, create (also for another user), edit, delete, archive, housekeeping, the users with access, the feed. */
 import { z } from 'zod';
 import { authorize, can } from '../../auth';
-import { findGroupOrNotFound, findNamespace, getNamespace, type Namespace } from '../../groups';
+import { findGroupOrNotFound, findNamespace, getNamespace, type Namespace } from '../../namespaces';
 import { findUserOrNotFound, presentUserPublic, type User } from '../../users';
 import { NotFoundError } from '../../platform/http/errors';
-import { paginate, paginateArray, paginationParams, type PageLinkBase, type PaginationParams } from '../../platform/http/pagination';
+import { paginate, paginateArray, paginationParams} from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
 import { created, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
@@ -13,7 +13,7 @@ import { createProject, deleteProject, setArchived, updateProject } from '../com
 import { findProjectOrNotFound, projectSubject } from '../finders';
 import { presentEvents } from '../presenters/events';
 import { presentProject, presentProjects } from '../presenters/projects';
-import { projectList, type ProjectList } from '../queries/project-lists';
+import { projectList} from '../queries/project-lists';
 import { projectFeed, projectUsers } from '../queries/projects';
 import { projectListParams, projectSettingsParams } from './projects.params';
 
@@ -62,15 +62,13 @@ const archiveRoute = (archived: boolean) =>
   });
 
 /** A page of a project list: streamed in id order, or an array sorted in memory. */
-const pageOf = (params: PaginationParams, link: PageLinkBase, list: ProjectList) =>
-  Array.isArray(list) ? paginateArray(params, link, list) : paginate(params, link, list);
 
 export const projectRoutes = {
   'GET /projects': route({
     anonymous: true,
     params: z.object({ ...paginationParams, ...projectListParams }),
     handler: async ({ params, user, link }) => {
-      const page = await pageOf(params, link, await projectList(user, params, params));
+      const page = await paginate(params, link, await projectList(user, params, params));
       return ok(await presentProjects(page.items, user, params), page.headers);
     },
   }),
@@ -84,7 +82,7 @@ export const projectRoutes = {
       sort: p.oneOf(['asc', 'desc']),
     }),
     handler: async ({ params, user, link }) => {
-      const page = await pageOf(params, link, await projectList(user, { search: params.query, order_by: params.order_by, sort: params.sort }, params));
+      const page = await paginate(params, link, await projectList(user, { search: params.query, order_by: params.order_by, sort: params.sort }, params));
       return ok(await presentProjects(page.items, user), page.headers);
     },
   }),

@@ -1,7 +1,7 @@
 /** Sharing a project with a group: `POST /projects/:id/share`, `DELETE /projects/:id/share/:group_id`. */
 import { z } from 'zod';
 import { authorize } from '../../auth';
-import { findGroupOrNotFound } from '../../groups';
+import { findGroupOrNotFound } from '../../namespaces';
 import { NotFoundError } from '../../platform/http/errors';
 import { idParam, p, required } from '../../platform/http/params';
 import { created, noContent } from '../../platform/http/response';

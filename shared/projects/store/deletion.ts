@@ -5,14 +5,14 @@
  */
 import { DeleteObjectsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../platform/config';
 import { deleteMany, getMany } from '../../platform/dynamo/batch';
-import { db, s3, tableName } from '../../platform/dynamo/client';
+import { db, tableName } from '../../platform/dynamo/client';
+import { bucketName, s3 } from '../../platform/s3/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import type { Key } from '../../platform/dynamo/keys';
 import { queryCollection } from '../../platform/dynamo/query';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
-import { namespaceKeys } from '../../groups';
+import { namespaceKeys } from '../../namespaces';
 import { projectCollections, projectKeys } from './keys';
 import { projectObjects } from './objects';
 import { projectCounterUpdate, type Project } from './projects';
@@ -48,7 +48,7 @@ export async function deleteProjectChildren(projectId: number): Promise<number[]
 
 /** Deletes every S3 object under the project's prefix, a page (up to 1000 keys) at a time. */
 export async function deleteProjectObjects(projectId: number): Promise<void> {
-  const bucket = config().bucketName;
+  const bucket = bucketName();
   let token: string | undefined;
   do {
     const page = await s3().send(new ListObjectsV2Command({ Bucket: bucket, Prefix: projectObjects.projectPrefix(projectId), ContinuationToken: token }));

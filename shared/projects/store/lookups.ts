@@ -5,7 +5,7 @@
  * return what exists, items being deleted included: callers decide what to leave out.
  */
 import { membershipCollections, membershipFromItem, type MemberSource, type Membership } from '../../auth';
-import { namespaceFromItem, namespaceKeys, type Namespace, type Visibility } from '../../groups';
+import { namespaceFromItem, namespaceKeys, type Namespace, type Visibility } from '../../namespaces';
 import { userFromItem, userKeys, type User } from '../../users';
 import { getMany } from '../../platform/dynamo/batch';
 import { pad, type Collection } from '../../platform/dynamo/keys';

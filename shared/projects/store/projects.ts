@@ -15,7 +15,7 @@ import { nextId } from '../../platform/dynamo/counters';
 import { entityFields, isLive, putClaim } from '../../platform/dynamo/items';
 import { getItem, isId, type Item } from '../../platform/dynamo/query';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
-import { namespaceKeys, type Namespace, type Visibility } from '../../groups';
+import { namespaceKeys, type Namespace, type Visibility } from '../../namespaces';
 import { projectFullPath } from '../paths';
 import { projectIndexKeys, projectKeys } from './keys';
 

@@ -7,7 +7,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
 import { isLive } from '../../platform/dynamo/items';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
-import { namespaceKeys } from '../../groups';
+import { namespaceKeys } from '../../namespaces';
 import { projectIndexKeys, projectKeys } from './keys';
 import type { ProjectShare } from './projects';
 

@@ -6,8 +6,8 @@
  */
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../platform/config';
-import { db, s3, tableName } from '../../platform/dynamo/client';
+import { db, tableName } from '../../platform/dynamo/client';
+import { bucketName, s3 } from '../../platform/s3/client';
 import type { Item } from '../../platform/dynamo/query';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
 import { projectKeys } from './keys';
@@ -45,7 +45,7 @@ function uploadFromItem(item: Item): ProjectUpload {
 
 /** Where an upload's bytes are. */
 const objectOf = (upload: Pick<ProjectUpload, 'projectId' | 'secret' | 'filename'>) => ({
-  Bucket: config().bucketName,
+  Bucket: bucketName(),
   Key: projectObjects.upload(upload.projectId, upload.secret, upload.filename),
 });
 

@@ -5,7 +5,7 @@
  */
 import { hashPassword } from '../../platform/crypto/password';
 import { ApiError, ConflictError, ValidationError } from '../../platform/http/errors';
-import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, reservedPathMessage } from '../../groups';
+import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, reservedPathMessage } from '../../namespaces';
 import { insertUser, newUserIds, replaceUser, type Identity, type User, type UserClaimField, type UserState } from '../store/users';
 
 export const DEFAULT_PROJECTS_LIMIT = 100000;

@@ -1,9 +1,8 @@
-/** Users: list, read, create, modify, delete, block/unblock, current user, feeds, activities. */
+/** Users: list, read, create, modify, delete, block/unblock, current user, activities (a user's feed is the projects feature's). */
 import { z } from 'zod';
 import { authorize, can } from '../../auth';
-import { presentEvent } from '../../projects';
 import { ForbiddenError } from '../../platform/http/errors';
-import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
+import { paginate, paginationParams } from '../../platform/http/pagination';
 import { p } from '../../platform/http/params';
 import { created, emptyOk, ok } from '../../platform/http/response';
 import { noParams, route, type RoutesOf } from '../../platform/http/route';
@@ -12,7 +11,6 @@ import { deleteUser } from '../commands/delete-user';
 import { createUser, setUserState, updateUser } from '../commands/users';
 import { findUserOrNotFound } from '../finders';
 import { presentUserActivity, presentUserAdmin, presentUserPublic, presentUserSingle, presentUserWithSudo } from '../presenters/users';
-import { userEvents } from '../queries/user-events';
 import { listUsers, usersActiveSince } from '../queries/users';
 import type { UserState } from '../store/users';
 import { createUserParams, listUsersParams, profileParams, readUser, userIdParam, withUserId } from './users.params';
@@ -48,7 +46,7 @@ export const userRoutes = {
       }
       const admin = can(user, 'read_users_admin_fields');
       const users = await listUsers(params, { searchEmails: admin });
-      const page = Array.isArray(users) ? paginateArray(params, link, users) : await paginate(params, link, users);
+      const page = await paginate(params, link, users);
       return ok(page.items.map(admin ? presentUserAdmin : presentUserPublic), page.headers);
     },
   }),
@@ -92,17 +90,6 @@ export const userRoutes = {
   'POST /users/:id/block': setStateRoute('blocked'),
 
   'POST /users/:id/unblock': setStateRoute('active'),
-
-  'GET /users/:id/events': route({
-    authentication: readUser,
-    anonymous: true,
-    params: withUserId(paginationParams),
-    handler: async ({ params, user, link }) => {
-      const author = await findUserOrNotFound(params.id);
-      const page = await paginate(params, link, userEvents(author, user));
-      return ok(page.items.map((event) => presentEvent(event, author)), page.headers);
-    },
-  }),
 
   'GET /user': route({
     authentication: readUser,

@@ -10,7 +10,7 @@ import { nextId } from '../../platform/dynamo/counters';
 import { getItem, isId, type Item } from '../../platform/dynamo/query';
 import { ifConditionHolds, markDeleting } from '../../platform/dynamo/conditional';
 import type { Key } from '../../platform/dynamo/keys';
-import { namespaceKeys, namespaceToItem, personalNamespace } from '../../groups';
+import { namespaceKeys, namespaceToItem, personalNamespace } from '../../namespaces';
 import { userIndexKeys, userKeys } from './keys';
 import { ConditionFailed, transact, type TransactItem } from '../../platform/dynamo/transactions';
 import { deleteClaim, entityFields, isLive, putClaim } from '../../platform/dynamo/items';

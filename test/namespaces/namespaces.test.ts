@@ -6,8 +6,8 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Membership } from '../../shared/auth/store/memberships';
-import { namespaceKeys } from '../../shared/groups/store/keys';
-import { insertGroup, namespaceToItem, removeGroupRecord, updateGroupSettings, type Namespace } from '../../shared/groups/store/namespaces';
+import { namespaceKeys } from '../../shared/namespaces/store/keys';
+import { insertGroup, namespaceToItem, removeGroupRecord, updateGroupSettings, type Namespace } from '../../shared/namespaces/store/namespaces';
 import { cancelled, useMockedTable } from '../support/mocked-table';
 
 const TABLE = 'groups-store-test';

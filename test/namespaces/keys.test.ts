@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { keySpace as auth } from '../../shared/auth/store/keys';
-import { keySpace, namespaceCollections, namespaceIndexKeys, namespaceKeys } from '../../shared/groups/store/keys';
-import { namespaceToItem, personalNamespace, type Namespace } from '../../shared/groups/store/namespaces';
+import { keySpace, namespaceCollections, namespaceIndexKeys, namespaceKeys } from '../../shared/namespaces/store/keys';
+import { namespaceToItem, personalNamespace, type Namespace } from '../../shared/namespaces/store/namespaces';
 import { keySpace as hooks } from '../../shared/hooks/store/keys';
 import { keySpace as issues } from '../../shared/issues/store/keys';
 import type { Collection, Key } from '../../shared/platform/dynamo/keys';

@@ -1,11 +1,10 @@
-/**
- * A user's contribution events (`GET /users/:id/events`), limited to the projects the caller may
- * read. It reaches "up" into projects, so it is imported only by the users routes, never exported
- * by the feature's index.ts.
- */
+/** A user's contribution events (`GET /users/:id/events`), limited to the projects the caller may read. */
 import { filteredCollection, type StreamSource } from '../../platform/http/pagination';
-import { canReadEvent, eventFromItem, projectCollections, readableProjects } from '../../projects';
-import type { User } from '../store/users';
+import type { User } from '../../users';
+import { canReadEvent } from '../policy';
+import { eventFromItem } from '../store/events';
+import { projectCollections } from '../store/keys';
+import { readableProjects } from './project-lists';
 
 /** The author's events, newest first, that `viewer` (null: anonymous) may read. */
 export function userEvents(author: User, viewer: User | null): StreamSource<ReturnType<typeof eventFromItem>> {

@@ -1,0 +1,6 @@
+export { findGroupOrNotFound, findNamespace, isNumericId } from './finders';
+export { NAMESPACE_PATH_MESSAGE, isValidNamespacePath, reservedPathMessage } from './paths';
+export { presentNamespace } from './presenters/namespaces';
+export { VISIBILITIES, findNamespaceByPath, getNamespace, namespaceFromItem, namespaceToItem, personalNamespace, type Namespace, type Visibility, INDEX_ATTEMPTS, deleteGroupPartition, finishPathMove, getNamespaces, indexBackoff, indexedGroups, indexedSubgroups, insertGroup, markGroupDeleting, moveNamespacePath, readNamespaceRecord, removeGroupRecord, subgroupsOf, updateGroupSettings, visibilityRank } from './store/namespaces';
+export { deletedOwnerUncounted, groupIsLive, ownerAddedToLiveGroup, ownerCountUpdate } from './store/owners';
+export { namespaceCollections, namespaceKeys } from './store/keys';
