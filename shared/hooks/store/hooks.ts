@@ -12,7 +12,7 @@ import { db, tableName } from '../../platform/dynamo/client';
 import { nextId } from '../../platform/dynamo/counters';
 import { hookCollections, hookKeys } from './keys';
 import { projectIsLive } from '../../projects';
-import { queryAll, type Item, getItem, isId } from '../../platform/dynamo/query';
+import { queryAll, type Item, isId, getEntity } from '../../platform/dynamo/query';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
 import { entityFields } from '../../platform/dynamo/items';
 
@@ -88,8 +88,7 @@ export async function listHooks(projectId: number): Promise<ProjectHook[]> {
 
 export async function getHook(projectId: number, hookId: number): Promise<ProjectHook | undefined> {
   if (!isId(hookId)) return undefined;
-  const item = await getItem(hookKeys.hook(projectId, hookId));
-  return item ? hookFromItem(item) : undefined;
+  return getEntity(hookKeys.hook(projectId, hookId), hookFromItem);
 }
 
 /**

@@ -17,7 +17,7 @@
 import { byKey, getMany } from '../../platform/dynamo/batch';
 import { tableName } from '../../platform/dynamo/client';
 import { entityFields } from '../../platform/dynamo/items';
-import { getItem, isId, type Item } from '../../platform/dynamo/query';
+import { isId, type Item, getEntity } from '../../platform/dynamo/query';
 import { ConditionFailed, transact, versionedPut, type NamedTransactItems, type TransactItem } from '../../platform/dynamo/transactions';
 import { projectCounterUpdate, projectIsLive } from '../../projects';
 import { issueIndexKeys, issueKeys } from './keys';
@@ -79,8 +79,7 @@ const isOpen = (issue: Issue | undefined) => issue !== undefined && issue.state 
 /** One issue of a project by iid (consistent read), deleted ones included; `undefined` when none. */
 export async function getIssue(projectId: number, iid: number): Promise<Issue | undefined> {
   if (!isId(iid)) return undefined;
-  const item = await getItem(issueKeys.issue(projectId, iid));
-  return item ? issueFromItem(item) : undefined;
+  return getEntity(issueKeys.issue(projectId, iid), issueFromItem);
 }
 
 /**

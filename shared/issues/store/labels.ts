@@ -12,8 +12,8 @@
 import { tableName } from '../../platform/dynamo/client';
 import { nextId } from '../../platform/dynamo/counters';
 import { entityFields, putClaim } from '../../platform/dynamo/items';
-import { getItem, isId, queryAll, type Item } from '../../platform/dynamo/query';
-import type { TransactItem } from '../../platform/dynamo/transactions';
+import { getItem, isId, queryAll, type Item, getEntity } from '../../platform/dynamo/query';
+import { type TransactItem, versionedDelete } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { issueCollections, issueKeys } from './keys';
 import { transactOr } from './transact';
@@ -55,8 +55,7 @@ export async function listLabels(projectId: number): Promise<Label[]> {
 
 export async function getLabel(projectId: number, labelId: number): Promise<Label | undefined> {
   if (!isId(labelId)) return undefined;
-  const item = await getItem(issueKeys.label(projectId, labelId));
-  return item ? labelFromItem(item) : undefined;
+  return getEntity(issueKeys.label(projectId, labelId), labelFromItem);
 }
 
 /** A label by name, case-insensitively: its name claim, then the label (two consistent reads). */
@@ -146,15 +145,7 @@ export async function updateLabel(label: Label, fields: LabelFields): Promise<La
 /** Deletes `label` (as read) and releases its name; `'stale'` when it changed or is gone since. */
 export async function deleteLabel(label: Label): Promise<'deleted' | 'stale'> {
   const entries = {
-    label: {
-      Delete: {
-        TableName: tableName(),
-        Key: issueKeys.label(label.projectId, label.id),
-        ConditionExpression: '#version = :version',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':version': label.version },
-      },
-    },
+    label: versionedDelete(tableName(), issueKeys.label(label.projectId, label.id), label.version),
     name: releaseClaim(issueKeys.claims.labelName(label.projectId, label.name), label.id),
   };
   return (await transactOr(entries, [], 'stale' as const)) ?? 'deleted';

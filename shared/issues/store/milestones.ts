@@ -8,8 +8,8 @@
  */
 import { tableName } from '../../platform/dynamo/client';
 import { entityFields } from '../../platform/dynamo/items';
-import { getItem, isId, queryAll, type Item } from '../../platform/dynamo/query';
-import { versionedPut, type NamedTransactItems, type TransactItem } from '../../platform/dynamo/transactions';
+import { getItem, isId, queryAll, type Item, getEntity } from '../../platform/dynamo/query';
+import { versionedPut, type NamedTransactItems, type TransactItem, versionedDelete } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { issueCollections, issueKeys } from './keys';
 import { transactOr } from './transact';
@@ -76,8 +76,7 @@ const putMilestone = (record: Milestone, previous?: Milestone) => versionedPut(t
 /** One milestone of a project (consistent read); `undefined` when there is none with that id there. */
 export async function getMilestone(projectId: number, milestoneId: number): Promise<Milestone | undefined> {
   if (!isId(milestoneId)) return undefined;
-  const item = await getItem(issueKeys.milestone(projectId, milestoneId));
-  return item ? milestoneFromItem(item) : undefined;
+  return getEntity(issueKeys.milestone(projectId, milestoneId), milestoneFromItem);
 }
 
 /** The id of the project's milestone titled exactly `title` (its claim), if any. */
@@ -142,15 +141,7 @@ export async function replaceMilestone(previous: Milestone, next: Milestone): Pr
 /** Deletes the milestone as read (`milestone.version`) and releases its title claim, atomically. */
 export async function removeMilestone(milestone: Milestone): Promise<MilestoneWriteFailure | undefined> {
   return write({
-    milestone: {
-      Delete: {
-        TableName: tableName(),
-        Key: issueKeys.milestone(milestone.projectId, milestone.id),
-        ConditionExpression: '#version = :version',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':version': milestone.version },
-      },
-    },
+    milestone: versionedDelete(tableName(), issueKeys.milestone(milestone.projectId, milestone.id), milestone.version),
     oldTitle: deleteTitleClaim(milestone.projectId, milestone.title, milestone.id),
   });
 }

@@ -17,7 +17,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteMany, putMany } from '../../platform/dynamo/batch';
 import { db, tableName } from '../../platform/dynamo/client';
 import { entityFields } from '../../platform/dynamo/items';
-import { getItem, isId, queryAll, type Item } from '../../platform/dynamo/query';
+import { isId, queryAll, type Item, getEntity } from '../../platform/dynamo/query';
 import type { TransactItem } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { touchIssue, type IssueEffects } from './issues';
@@ -89,8 +89,7 @@ function write(entries: { project: TransactItem; issue: TransactItem; note: Tran
 /** One note of an issue (consistent read); `undefined` when none. */
 export async function getNote(projectId: number, issueIid: number, noteId: number): Promise<Note | undefined> {
   if (!isId(noteId)) return undefined;
-  const item = await getItem(issueKeys.note(projectId, issueIid, noteId));
-  return item ? noteFromItem(item) : undefined;
+  return getEntity(issueKeys.note(projectId, issueIid, noteId), noteFromItem);
 }
 
 /**

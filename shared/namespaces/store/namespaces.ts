@@ -9,7 +9,7 @@ import { tableName } from '../../platform/dynamo/client';
 import { markDeleting } from '../../platform/dynamo/conditional';
 import { entityFields, putClaim } from '../../platform/dynamo/items';
 import type { Key } from '../../platform/dynamo/keys';
-import { getItem, isId, queryCollection, type Item } from '../../platform/dynamo/query';
+import { getItem, isId, queryCollection, type Item, getEntity } from '../../platform/dynamo/query';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
 import { namespaceCollections, namespaceIndexKeys, namespaceKeys } from './keys';
 
@@ -104,8 +104,7 @@ export async function findNamespaceByPath(fullPath: string): Promise<Namespace |
 /** A namespace by id including one being deleted (the deletion and path-move walks need it). */
 export async function readNamespaceRecord(id: number): Promise<Namespace | undefined> {
   if (!isId(id)) return undefined;
-  const item = await getItem(namespaceKeys.namespace(id));
-  return item ? namespaceFromItem(item) : undefined;
+  return getEntity(namespaceKeys.namespace(id), namespaceFromItem);
 }
 
 /** Namespaces by id (one BatchGetItem per 100, consistent); missing and deleting ones are left out. */

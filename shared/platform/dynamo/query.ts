@@ -80,5 +80,11 @@ export async function getItem(key: Key): Promise<Item | undefined> {
   return item;
 }
 
+/** One entity by key, read consistently and mapped from its item; undefined when there is none. */
+export async function getEntity<T>(key: Key, fromItem: (item: Item) => T): Promise<T | undefined> {
+  const item = await getItem(key);
+  return item ? fromItem(item) : undefined;
+}
+
 /** Whether a client-supplied number can be an id at all; anything else is simply not found. */
 export const isId = (n: number): boolean => Number.isSafeInteger(n) && n > 0;

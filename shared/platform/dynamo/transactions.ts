@@ -27,6 +27,19 @@ export function versionedPut(tableName: string, item: Record<string, unknown>, p
   };
 }
 
+/** A Delete of the item at `key` conditioned on the version read (optimistic locking). */
+export function versionedDelete(tableName: string, key: Record<string, unknown>, version: number) {
+  return {
+    Delete: {
+      TableName: tableName,
+      Key: key,
+      ConditionExpression: '#version = :version',
+      ExpressionAttributeNames: { '#version': 'version' },
+      ExpressionAttributeValues: { ':version': version },
+    },
+  };
+}
+
 /** One operation of a transaction (Put, Update, Delete or ConditionCheck). */
 export type TransactItem = TransactItems[number];
 

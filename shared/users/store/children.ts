@@ -7,7 +7,7 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
 import type { Collection, Key } from '../../platform/dynamo/keys';
-import { getItem, isId, queryAll, queryCollection, type Item } from '../../platform/dynamo/query';
+import { getItem, isId, queryAll, queryCollection, type Item, getEntity } from '../../platform/dynamo/query';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
 import { putClaim } from '../../platform/dynamo/items';
 import { userCollections, userKeys } from './keys';
@@ -67,8 +67,7 @@ export function childAccess<T>(kind: {
     list: async (userId: number): Promise<T[]> => (await queryAll(kind.collection(userId))).map(kind.fromItem),
     get: async (userId: number, id: number): Promise<T | undefined> => {
       if (!isId(id)) return undefined;
-      const item = await getItem(kind.key(userId, id));
-      return item ? kind.fromItem(item) : undefined;
+      return getEntity(kind.key(userId, id), kind.fromItem);
     },
     remove: async (userId: number, id: number): Promise<T | undefined> => {
       if (!isId(id)) return undefined;

@@ -7,7 +7,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
 import { nextId } from '../../platform/dynamo/counters';
-import { getItem, isId, type Item } from '../../platform/dynamo/query';
+import { getItem, isId, type Item, getEntity } from '../../platform/dynamo/query';
 import { ifConditionHolds, markDeleting } from '../../platform/dynamo/conditional';
 import type { Key } from '../../platform/dynamo/keys';
 import { namespaceKeys, namespaceToItem, personalNamespace } from '../../namespaces';
@@ -83,8 +83,7 @@ export async function getUser(id: number): Promise<User | undefined> {
 /** The user item even while it is being deleted (to finish an interrupted deletion). */
 export async function getUserRecord(id: number): Promise<User | undefined> {
   if (!isId(id)) return undefined;
-  const item = await getItem(userKeys.user(id));
-  return item ? userFromItem(item) : undefined;
+  return getEntity(userKeys.user(id), userFromItem);
 }
 
 async function claimOwner(key: Key): Promise<number | undefined> {
