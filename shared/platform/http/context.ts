@@ -60,14 +60,14 @@ export interface RouteRequest<P, U extends Caller | null = Caller | null> {
   link: PageLinkBase;
 }
 
-export interface RouteDefinition<S extends z.ZodType = z.ZodType> {
+export interface RouteDefinition<S extends z.ZodType = z.ZodType, R = unknown> {
   /** Declared parameters (path, query and body together); unknown parameters are dropped. */
   params: S;
   /** Routes readable without a token (GitLab's `authenticate_non_get!` reads). Default: token required. */
   anonymous?: boolean;
   /** Which tokens and scopes the route accepts. */
   authentication?: RouteAuthentication;
-  handler: (request: RouteRequest<z.output<S>>) => Promise<HttpResult>;
+  handler: (request: RouteRequest<z.output<S>>) => Promise<HttpResult<R>>;
 }
 
 /** A route resolved for the current request. */

@@ -1,17 +1,18 @@
 /**
  * What a route returns: a status, a JSON-serialisable body (or raw bytes) and extra headers.
- * The dispatcher turns it into API Gateway's proxy result.
+ * The dispatcher turns it into API Gateway's proxy result. The body's type is kept (`B`), so a
+ * route's response type is its presenter's (`ResponseOf` in `route.ts`).
  */
-export interface HttpResult {
+export interface HttpResult<B = unknown> {
   statusCode: number;
-  body?: unknown;
+  body?: B;
   headers?: Record<string, string>;
   /** Raw bytes (downloads); sent base64-encoded with `contentType`. */
   binary?: { data: Buffer; contentType: string };
 }
 
-export const ok = (body: unknown, headers?: Record<string, string>): HttpResult => ({ statusCode: 200, body, headers });
-export const created = (body: unknown): HttpResult => ({ statusCode: 201, body });
-export const noContent = (): HttpResult => ({ statusCode: 204 });
+export const ok = <B>(body: B, headers?: Record<string, string>): HttpResult<B> => ({ statusCode: 200, body, headers });
+export const created = <B>(body: B): HttpResult<B> => ({ statusCode: 201, body });
+export const noContent = (): HttpResult<never> => ({ statusCode: 204 });
 /** 200 with an empty body (GitLab's idempotent deletes of something already gone). */
-export const emptyOk = (): HttpResult => ({ statusCode: 200 });
+export const emptyOk = (): HttpResult<never> => ({ statusCode: 200 });

@@ -13,29 +13,33 @@ import type { HttpResult } from './response';
  *   handler: async ({ params, user }) => ok(presentUser(await findUserOrNotFound(params.id), user)),
  * });
  */
-export function route<S extends z.ZodType>(definition: {
+export function route<S extends z.ZodType, R>(definition: {
   params: S;
   anonymous: true;
   authentication?: RouteAuthentication;
-  handler: (request: RouteRequest<z.output<S>, Caller | null>) => Promise<HttpResult>;
-}): RouteDefinition<S>;
+  handler: (request: RouteRequest<z.output<S>, Caller | null>) => Promise<HttpResult<R>>;
+}): RouteDefinition<S, R>;
 /** A route that requires a token: its handler's `user` is never null. */
-export function route<S extends z.ZodType>(definition: {
+export function route<S extends z.ZodType, R>(definition: {
   params: S;
   anonymous?: false;
   authentication?: RouteAuthentication;
-  handler: (request: RouteRequest<z.output<S>, Caller>) => Promise<HttpResult>;
-}): RouteDefinition<S>;
-export function route<S extends z.ZodType>(definition: unknown): RouteDefinition<S> {
-  return definition as RouteDefinition<S>;
+  handler: (request: RouteRequest<z.output<S>, Caller>) => Promise<HttpResult<R>>;
+}): RouteDefinition<S, R>;
+export function route<S extends z.ZodType, R>(definition: unknown): RouteDefinition<S, R> {
+  return definition as RouteDefinition<S, R>;
 }
 
 /** The schema of a route without parameters. */
 export const noParams = z.object({});
 
-/** Any declared route, whatever its parameters. */
+/** Any declared route, whatever its parameters and response. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRoute = RouteDefinition<any>;
+export type AnyRoute = RouteDefinition<any, any>;
+
+/** The body a route answers: the type its presenter returns (e.g. `ResponseOf<typeof routes['GET /version']>`). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ResponseOf<D> = D extends RouteDefinition<any, infer R> ? R : never;
 
 /**
  * Route definitions for some of the keys of a catalog slice (`typeof catalog.issues`):
