@@ -6,7 +6,7 @@ import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '../../shared/platform/
 /**
  * The single DynamoDB table holding every entity.
  *
- * Keys, indexes and the TTL attribute come from `shared/data/table-definition.ts`, the same
+ * Keys, indexes and the TTL attribute come from `shared/platform/dynamo/table-definition.ts`, the same
  * definition the local runtime uses, so DynamoDB Local and AWS hold the same table. The table is
  * retained when the stack is deleted: it is the system of record.
  *

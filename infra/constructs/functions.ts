@@ -37,7 +37,7 @@ export interface GroupFunctionsProps {
 }
 
 /**
- * One {@link GroupFunction} per handler group of the route catalog (`shared/routes.ts`).
+ * One {@link GroupFunction} per handler group of the route catalog (`shared/catalog.ts`).
  *
  * Every API handler writes the table (authentication records the caller's daily activity), so
  * each gets read-write access to it, and the secret-box key to seal and open the secrets stored

@@ -3,7 +3,7 @@
  * `PROVISION=true`, LocalStack). Uses the same environment as the handlers: the SDK reads the
  * endpoint from `AWS_ENDPOINT_URL_DYNAMODB` / `AWS_ENDPOINT_URL_S3` / `AWS_ENDPOINT_URL`.
  *
- * The table comes from shared/data/table-definition.ts, the definition the CDK stack deploys, so
+ * The table comes from shared/platform/dynamo/table-definition.ts, the definition the CDK stack deploys, so
  * what runs locally has exactly the deployed keys, indexes and TTL attribute.
  */
 import {

@@ -32,7 +32,7 @@
  *   Exit code 0 on success, 1 when the setup fails or a scenario has errors.
  *
  * DynamoDB calls are counted with a middleware on the shared document client (`db()` of
- * shared/data/client.ts), which every handler uses: this works because the local runtime invokes
+ * shared/platform/dynamo/client.ts), which every handler uses: this works because the local runtime invokes
  * the handlers in this very process. It counts SDK commands (one per `send`, SDK retries are not
  * counted again). Each scenario runs alone, so calls/request = calls during the scenario /
  * HTTP requests of the scenario. Note: `last_activity_on` is written at most once per user per

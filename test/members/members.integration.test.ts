@@ -727,7 +727,7 @@ describe('the last owner of a group', () => {
 });
 
 describe('deleting a user', () => {
-  // Needs removeAllMembershipsOf (shared/domain/members.ts) to be called by deleteUser.
+  // Needs removeAllMembershipsOf (shared/members) among the removal steps of deleting a user (functions/users/handler.ts).
   it('removes all their memberships, and a deleted owner stops counting as an owner', async () => {
     // Prepare
     const owner = await createUser();

@@ -1,6 +1,6 @@
 /**
  * The groups feature's keys stay inside the key space it declares (`keySpace` in
- * `shared/groups/store/keys.ts`), which the platform's key-spaces test checks against every other
+ * `shared/namespaces/store/keys.ts`), which the platform's key-spaces test checks against every other
  * feature's: each key builder, index attribute and collection is called with sample arguments.
  */
 import { describe, expect, it } from 'vitest';

@@ -2,10 +2,10 @@
  * GitLab's web routes outside `/api/v4`; today one: uploaded files,
  * `GET /:namespace/:project/uploads/:secret/:filename` (the namespace may be nested).
  *
- * The catalog declares it as the greedy root resource `/{path+}`, so API Gateway also sends here
- * every GET no other resource matches. Those answer the gateway's own 404
- * (`{"error":"404 Not Found"}`) before anything else runs, so an unknown route never turns into a
- * 401 because of a bad token.
+ * The catalog declares it as the greedy root resource `/{path+}`, so API Gateway also sends there
+ * every GET no other resource matches: the web entry (`functions/web/handler.ts`) answers those
+ * with the gateway's own 404 (`{"error":"404 Not Found"}`) when {@link isUploadAddress} says no,
+ * before anything else runs, so an unknown route never turns into a 401 because of a bad token.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { z } from 'zod';
