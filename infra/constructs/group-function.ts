@@ -11,6 +11,9 @@ import type { Construct } from 'constructs';
 /** Repository root: the project's `package-lock.json` and `functions/` live there. */
 const ROOT_DIR = fileURLToPath(new URL('../../', import.meta.url));
 
+/** The CloudWatch namespace of the service's metrics (`POWERTOOLS_METRICS_NAMESPACE`). */
+export const METRICS_NAMESPACE = 'ProjectHosting';
+
 /** What a function may do with a data store. */
 export type DataAccess = 'read' | 'readWrite';
 
@@ -39,6 +42,10 @@ export interface GroupFunctionProps {
  * A Lambda function running one handler group, with the defaults shared by every function of
  * the service: Node.js 22 on arm64, 512 MB, 29 s unless told (API Gateway's integration limit),
  * JSON logs kept one month, source maps, and the single bundling configuration of the project.
+ *
+ * Observability (`shared/platform/observability.ts`): X-Ray active tracing (Lambda's segment plus
+ * the AWS SDK calls, traced by Powertools' Tracer; `Tracing.ACTIVE` also grants the X-Ray writes)
+ * and Powertools' metrics (EMF lines on stdout) in the namespace {@link METRICS_NAMESPACE}.
  *
  * Bundling decision: every dependency, `@aws-sdk/*` included, is bundled (ESM, minified), so the
  * SDK version deployed is the one pinned in `package-lock.json` and tested locally, not whatever
@@ -72,11 +79,13 @@ export class GroupFunction extends nodejs.NodejsFunction {
       timeout: props.timeout ?? Duration.seconds(29),
       logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
+      tracing: lambda.Tracing.ACTIVE,
       environment: {
         TABLE_NAME: props.table.tableName,
         ...(props.bucket ? { BUCKET_NAME: props.bucket.bucketName } : {}),
         EXTERNAL_URL: props.externalUrl,
         POWERTOOLS_SERVICE_NAME: 'project-hosting',
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         NODE_OPTIONS: '--enable-source-maps',
       },
       bundling: {
@@ -102,7 +111,7 @@ export class GroupFunction extends nodejs.NodejsFunction {
   }
 
   /**
-   * Lets the function seal and open stored secrets (`shared/auth/secret-box.ts`): exposes the
+   * Lets the function seal and open stored secrets (`shared/platform/crypto/secret-box.ts`): exposes the
    * key secret as `SECRET_BOX_KEY_SECRET_ARN` and grants reading it.
    */
   public useSecretBoxKey(secret: secretsmanager.ISecret): void {

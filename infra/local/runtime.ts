@@ -125,6 +125,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     if (options.quiet) setDefault('LOG_LEVEL', 'warn');
     // Hooks may target 127.0.0.1 here, so tests can receive them (read only where this runtime delivers).
     setDefault('HOOKS_ALLOW_LOCAL_NETWORK', 'true');
+    // Metrics (EMF lines on stdout) and X-Ray traces are for the deployed stack: off unless asked
+    // (POWERTOOLS_METRICS_DISABLED=false prints the metrics); no X-Ray daemon is ever contacted.
+    setDefault('POWERTOOLS_METRICS_DISABLED', 'true');
+    setDefault('POWERTOOLS_TRACE_ENABLED', 'false');
 
     const local = usesLocalEngines();
     if (local) {

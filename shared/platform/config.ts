@@ -38,7 +38,26 @@ export interface Config {
   secretBoxKey: string | undefined;
   /** `SECRET_BOX_KEY_SECRET_ARN`: the Secrets Manager secret holding it (deployed). */
   secretBoxKeySecretArn: string | undefined;
+  /** `METRICS_NAMESPACE` (or the stack's `POWERTOOLS_METRICS_NAMESPACE`): the CloudWatch namespace of the service's metrics. */
+  metricsNamespace: string;
+  /**
+   * Whether requests emit CloudWatch metrics (EMF lines on stdout): when `POWERTOOLS_METRICS_DISABLED` is set, only
+   * if it is false (`false`, `0`, `no`, `off`, as Powertools reads it); otherwise only on Lambda
+   * (`AWS_LAMBDA_FUNCTION_NAME`), so that the local runtime and the tests write none unless asked.
+   */
+  metricsEnabled: boolean;
+  /**
+   * Whether AWS SDK calls may be traced with X-Ray: on Lambda (`AWS_LAMBDA_FUNCTION_NAME`) unless
+   * `POWERTOOLS_TRACE_ENABLED=false`. Powertools' Tracer applies its own checks on top (not in SAM, not outside Lambda).
+   */
+  tracingEnabled: boolean;
 }
+
+/** The values Powertools reads as false in a boolean variable (`POWERTOOLS_METRICS_DISABLED`, `POWERTOOLS_TRACE_ENABLED`). */
+const FALSY = new Set(['0', 'n', 'no', 'f', 'false', 'off']);
+
+/** A variable's value, trimmed and lower case ('' when unset). */
+const lower = (value: string | undefined) => value?.trim().toLowerCase() ?? '';
 
 /** A positive number from the environment, or the default. */
 const positive = (value: string | undefined, fallback: number) => {
@@ -71,6 +90,12 @@ export function config(): Config {
     hooksAllowLocalNetwork: process.env.HOOKS_ALLOW_LOCAL_NETWORK === 'true',
     secretBoxKey: process.env.SECRET_BOX_KEY || undefined,
     secretBoxKeySecretArn: process.env.SECRET_BOX_KEY_SECRET_ARN || undefined,
+    metricsNamespace: process.env.METRICS_NAMESPACE || process.env.POWERTOOLS_METRICS_NAMESPACE || 'ProjectHosting',
+    // Set: only a false value enables them (anything Powertools would not read as a boolean disables them).
+    metricsEnabled: lower(process.env.POWERTOOLS_METRICS_DISABLED)
+      ? FALSY.has(lower(process.env.POWERTOOLS_METRICS_DISABLED))
+      : Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME),
+    tracingEnabled: Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME) && !FALSY.has(lower(process.env.POWERTOOLS_TRACE_ENABLED)),
   };
   return cached;
 }

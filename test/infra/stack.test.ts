@@ -5,6 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HostingApi } from '../../infra/constructs/api';
+import { METRICS_NAMESPACE } from '../../infra/constructs/group-function';
 import { ProjectHostingStack } from '../../infra/stack';
 import { HOOK_EVENT_STREAM_FILTER } from '../../shared/hooks/store/hook-events';
 import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '../../shared/platform/dynamo/table-definition';
@@ -254,6 +255,25 @@ describe('ProjectHostingStack functions', () => {
     // Assess
     expect(logGroups.length).toBeGreaterThanOrEqual(FUNCTION_GROUPS.length);
     for (const logGroup of logGroups) expect(logGroup.Properties?.RetentionInDays).toBe(30);
+  });
+
+  it.each(ALL_FUNCTIONS)('traces the %s function with X-Ray and gives it the metrics namespace', (group) => {
+    // Act
+    const fn = resourcesOfType('AWS::Lambda::Function')[functionId(group)];
+    const statements = statementsOf(functionId(group));
+
+    // Assess: active tracing, and the X-Ray writes it needs (on every resource, as X-Ray wants).
+    expect(fn.Properties).toMatchObject({
+      TracingConfig: { Mode: 'Active' },
+      Environment: { Variables: { POWERTOOLS_SERVICE_NAME: 'project-hosting', POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE } },
+    });
+    expect(METRICS_NAMESPACE).toBe('ProjectHosting');
+    for (const action of ['xray:PutTraceSegments', 'xray:PutTelemetryRecords']) {
+      expect(
+        statements.some((statement) => statement.Effect === 'Allow' && [statement.Action].flat().includes(action) && statement.Resource === '*'),
+        action,
+      ).toBe(true);
+    }
   });
 
   it('sets EXTERNAL_URL to the stage URL without depending on the deployment', () => {

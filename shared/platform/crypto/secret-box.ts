@@ -17,6 +17,7 @@ import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { config } from '../config';
+import { traced } from '../observability';
 
 const VERSION = 'v1';
 const ALGORITHM = 'aes-256-gcm';
@@ -47,7 +48,7 @@ let secretKey: Promise<Buffer> | undefined;
 async function fetchSecretKey(secretArn: string): Promise<Buffer> {
   let material: string | undefined;
   try {
-    const result = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: secretArn }));
+    const result = await traced(new SecretsManagerClient({})).send(new GetSecretValueCommand({ SecretId: secretArn }));
     material = result.SecretString;
   } catch (error) {
     throw new SecretBoxConfigError(`secret box: cannot read the key secret SECRET_BOX_KEY_SECRET_ARN (${secretArn})`, { cause: error });

@@ -1,11 +1,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
+import { traced } from '../observability';
 
 /**
  * One DynamoDB document client per Lambda container, created on first use and reused across
  * invocations. Endpoints come from the SDK's own environment variables, so the same code talks
- * to AWS, LocalStack or the local emulators.
+ * to AWS, LocalStack or the local emulators. Its calls are X-Ray subsegments where tracing is on
+ * (deployed; `shared/platform/observability.ts`).
  */
 let documentClient: DynamoDBDocumentClient | undefined;
 
@@ -13,7 +15,7 @@ let documentClient: DynamoDBDocumentClient | undefined;
 export const tableName = (): string => config().tableName;
 
 export function db(): DynamoDBDocumentClient {
-  documentClient ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+  documentClient ??= DynamoDBDocumentClient.from(traced(new DynamoDBClient({})), {
     marshallOptions: { removeUndefinedValues: true },
   });
   return documentClient;
