@@ -60,7 +60,8 @@ export async function projectAccessForMany(
   const levelIn = (kind: MemberSource['kind'], id: number) => levels.get(`${kind}#${id}`) ?? 0;
   return entries.map(({ project, namespace }) => {
     const namespaceGroups = namespace.kind === 'group' ? groupChain(namespace) : [];
-    const shares = project.sharedWith.filter((share) => share.expiresAt === null || share.expiresAt >= today());
+    // A share (GitLab's `ProjectGroupLink`, `Expirable` too) gives nothing from its expiry day on.
+    const shares = project.sharedWith.filter((share) => share.expiresAt === null || share.expiresAt > today());
     const projectAccess = levelIn('project', project.id) || null;
     const groupAccess = Math.max(0, ...namespaceGroups.map((id) => levelIn('group', id))) || null;
     const sharedAccess = Math.max(0, ...shares.map((share) => Math.min(levelIn('group', share.groupId), share.groupAccess)));

@@ -1,5 +1,5 @@
 /** The issues feature's abilities on a project (assembled by `shared/auth/policy.ts`). */
-import { OWNER, readsProject, REPORTER, type Abilities, type ProjectRule } from '../auth/rules';
+import { MAINTAINER, OWNER, readsProject, REPORTER, type Abilities, type ProjectRule } from '../auth/rules';
 
 /** See the project's (non-confidential) issues: whoever reads the project, when issues are enabled. */
 const readIssue: ProjectRule = (user, s) => readsProject(user, s) && s.project.issuesEnabled;
@@ -21,5 +21,11 @@ export const abilities = {
     admin_label: (_user, s) => s.access.level >= REPORTER,
     /** Create, edit, close and delete milestones: reporter or above. */
     admin_milestone: (_user, s) => s.access.level >= REPORTER,
+    /**
+     * Edit and delete other people's notes on the project's issues: maintainer or above (GitLab's
+     * `ProjectPolicy` enables `admin_note` with `maintainer_access`; `NotePolicy` delegates to it and
+     * prevents it when the issue cannot be read). A note's author may always; see `commands/notes.ts`.
+     */
+    admin_note: (user, s) => readIssue(user, s) && s.access.level >= MAINTAINER,
   } satisfies Record<string, ProjectRule>,
 } satisfies Abilities;

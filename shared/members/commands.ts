@@ -15,7 +15,7 @@ import { changeMembership, getLiveUser, insertMembership, removeMembership, remo
 export interface NewMember {
   userId: number;
   accessLevel: number;
-  /** Last day of access (`YYYY-MM-DD`), or null for no expiry. */
+  /** First day without access (`YYYY-MM-DD`), or null for no expiry. */
   expiresAt: string | null;
 }
 
@@ -35,7 +35,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 const sourceName = (source: MemberSource) => (source.kind === 'group' ? 'Group' : 'Project');
 const concurrentChange = () => new ConflictError('The member was modified by another request; try again');
 
-/** `expires_at` may be today (its last day of access) or later, never earlier. */
+/** `expires_at` may be today or later, never earlier (GitLab's `FutureDateValidator`); from that day on the member has no access. */
 function assertExpiryNotPast(expiresAt: string | null | undefined): void {
   if (expiresAt && expiresAt < today()) throw new ValidationError({ expires_at: ['cannot be a date in the past'] });
 }

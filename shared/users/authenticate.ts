@@ -27,7 +27,8 @@ async function findSudoTarget(identifier: string): Promise<User> {
 }
 
 /**
- * Authenticates the caller. An unknown, revoked or expired token, or a blocked owner, is a 401
+ * Authenticates the caller. An unknown, revoked or expired token (expired from 00:00 UTC of its
+ * `expires_at`, for every kind: see {@link isTokenActive}), or a blocked owner, is a 401
  * even on routes that allow anonymous reads (a bad credential is never silently ignored).
  * Scopes: each route declares the scopes it accepts (`authentication.scopes`, default `api`);
  * `read_user` is accepted by the users group's GET routes.

@@ -47,13 +47,23 @@ describe('projectAccessFor', () => {
     expect((await projectAccessFor(user, project, group)).level).toBe(20);
   });
 
+  // GitLab's `Expirable`: `expires_at` is the first day without access.
   it.each([
     ['yesterday', day(-1), 0],
-    ['today', day(0), 40],
+    ['today', day(0), 0],
     ['tomorrow', day(1), 40],
-  ])('a membership expiring %s gives %s', async (_label, expiresAt, level) => {
+  ])('a membership expiring %s (%s) gives %s', async (_label, expiresAt, level) => {
     respondWith([membership('project', 42, 40, expiresAt)]);
     expect((await projectAccessFor(user, project, group)).level).toBe(level);
+  });
+
+  it.each([
+    ['today', day(0), 0],
+    ['tomorrow', day(1), 20],
+  ])('a share with a group expiring %s (%s) gives %s (ProjectGroupLink is Expirable too)', async (_label, expiresAt, level) => {
+    respondWith([membership('group', 9, 50)]);
+    const shared = { ...project, sharedWith: [{ groupId: 9, groupAccess: 20, expiresAt }] } as Project;
+    expect((await projectAccessFor(user, shared, group)).level).toBe(level);
   });
 
   it('gives nothing to anonymous callers without reading anything', async () => {

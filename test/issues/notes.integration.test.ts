@@ -3,6 +3,7 @@ import { api, rootToken } from '../support/api';
 import { openIssue, createUser, type TestUser, newMember as addMember, ownedProject as createProject, type OwnedProject } from '../support/fixtures';
 
 const GUEST = 10;
+const REPORTER = 20;
 const DEVELOPER = 30;
 const MAINTAINER = 40;
 
@@ -281,10 +282,25 @@ describe('single note: GET, PUT, DELETE', () => {
     }
   });
 
-  it('lets the author and admins edit, and answers 403 to others (maintainers included)', async () => {
+  // GitLab: `PUT …/notes/:note_id` needs `admin_note` on the note: its author, or `admin_note` on
+  // the project (maintainer and above, admins); `NotePolicy` delegates to `ProjectPolicy`.
+  it('lets the author, maintainers, owners and admins edit, and answers 403 to others (developers, reporters)', async () => {
+    const [otherDeveloper, reporter] = await Promise.all([addMember(project, DEVELOPER), addMember(project, REPORTER)]);
     const note = await addNote(project, iid, developer.token);
-    const byMaintainer = await api(noteUrl(project, iid, note.id), { method: 'PUT', token: maintainer.token, body: { body: 'x' } });
-    expect(byMaintainer.status).toBe(403);
+    for (const other of [otherDeveloper, reporter]) {
+      const refused = await api(noteUrl(project, iid, note.id), { method: 'PUT', token: other.token, body: { body: 'x' } });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ message: '403 Forbidden' });
+    }
+    expect((await api(noteUrl(project, iid, note.id), { token: developer.token })).body.body).toBe(note.body);
+
+    const byMaintainer = await api(noteUrl(project, iid, note.id), { method: 'PUT', token: maintainer.token, body: { body: 'by maintainer' } });
+    expect(byMaintainer.status).toBe(200);
+    expect(byMaintainer.body).toMatchObject({ id: note.id, body: 'by maintainer', author: { id: developer.id } });
+
+    const byOwner = await api(noteUrl(project, iid, note.id), { method: 'PUT', token: project.owner.token, body: { body: 'by owner' } });
+    expect(byOwner.status).toBe(200);
+    expect(byOwner.body).toMatchObject({ id: note.id, body: 'by owner', author: { id: developer.id } });
 
     const byAuthor = await api(noteUrl(project, iid, note.id), { method: 'PUT', token: developer.token, body: { body: 'fixed typo' } });
     expect(byAuthor.status).toBe(200);

@@ -29,7 +29,7 @@ async function createGroup(owner: TestUser, visibility: Visibility = 'private'):
   return { id: response.body.id, fullPath: response.body.full_path ?? path };
 }
 
-/** Creates a project in `owner`'s personal namespace (the owner has access 50 through it, with no member row). */
+/** Creates a project in `owner`'s personal namespace (the owner has access 50 through it, and is listed as a member at 50). */
 async function createProject(
   owner: TestUser,
   visibility: Visibility = 'private',
@@ -74,7 +74,7 @@ async function projectWithRoles() {
 }
 
 describe('GET /projects/:id/members', () => {
-  it('lists the direct members in the Member form, by user id', async () => {
+  it('lists the members in the Member form, by user id (the personal namespace\'s owner first here)', async () => {
     // Prepare
     const owner = await createUser();
     const project = await createProject(owner);
@@ -91,6 +91,7 @@ describe('GET /projects/:id/members', () => {
     // Assess
     expect(response.status).toBe(200);
     expect(response.body).toEqual([
+      expect.objectContaining({ id: owner.id, username: owner.username, access_level: OWNER, expires_at: null }),
       {
         id: a.id,
         username: a.username,
@@ -105,7 +106,7 @@ describe('GET /projects/:id/members', () => {
       expect.objectContaining({ id: b.id, username: b.username, access_level: REPORTER, expires_at: day(30) }),
     ]);
     // created_at is the membership's, not the user's sign-up.
-    expect(response.body[0].created_at >= before).toBe(true);
+    expect(response.body[1].created_at >= before).toBe(true);
   });
 
   it('filters by username or name with query, case-insensitively', async () => {
@@ -131,14 +132,15 @@ describe('GET /projects/:id/members', () => {
     const project = await createProject(owner);
     const users = await Promise.all(Array.from({ length: 3 }, () => createUser()));
     for (const user of users) await addMember('projects', project.id, user, GUEST);
-    const ids = users.map((u) => u.id).sort((x, y) => x - y);
+    // The personal namespace's owner is a member too (created first, so the lowest id).
+    const ids = [owner.id, ...users.map((u) => u.id).sort((x, y) => x - y)];
 
     const first = await api(`/projects/${project.id}/members`, { token: owner.token, query: { per_page: 2 } });
     const second = await api(`/projects/${project.id}/members`, { token: owner.token, query: { per_page: 2, page: 2 } });
 
     expect(first.status).toBe(200);
     expect(first.body.map((m: { id: number }) => m.id)).toEqual(ids.slice(0, 2));
-    expect(first.headers.get('x-total')).toBe('3');
+    expect(first.headers.get('x-total')).toBe('4');
     expect(first.headers.get('x-total-pages')).toBe('2');
     expect(first.headers.get('x-per-page')).toBe('2');
     expect(first.headers.get('x-page')).toBe('1');
@@ -159,7 +161,7 @@ describe('GET /projects/:id/members', () => {
     const response = await api(`/projects/${encodeURIComponent(project.fullPath)}/members`, { token: owner.token });
 
     expect(response.status).toBe(200);
-    expect(response.body.map((m: { id: number }) => m.id)).toEqual([member.id]);
+    expect(response.body.map((m: { id: number }) => m.id)).toEqual([owner.id, member.id]);
   });
 
   it('answers 404 to a non-member of a private project, and for an unknown project', async () => {
@@ -185,7 +187,7 @@ describe('GET /projects/:id/members', () => {
     const response = await api(`/projects/${project.id}/members`, { token: stranger.token });
 
     expect(response.status).toBe(200);
-    expect(response.body.map((m: { id: number }) => m.id)).toEqual([member.id]);
+    expect(response.body.map((m: { id: number }) => m.id)).toEqual([owner.id, member.id]);
   });
 
   it.each(['public', 'private'] as const)('answers 401 without a token, even on a %s project (GitLab authenticates every members route)', async (visibility) => {
@@ -196,6 +198,66 @@ describe('GET /projects/:id/members', () => {
 
     expect(response.status).toBe(401);
     expect(response.body).toEqual({ message: '401 Unauthorized' });
+  });
+});
+
+/**
+ * GitLab makes the owner of a personal namespace a member of each of its projects when creating
+ * it (`Projects::CreateService`: `add_owner` of the namespace owner; 9.x added them as master), so
+ * the owner is in `GET /projects/:id/members` (`source.users` / `source_members`) and
+ * `GET /projects/:id/members/:user_id` (`source.members.find_by!`), with access level 50.
+ */
+describe('the owner of a personal project', () => {
+  it('is a member with access level 50 in GET /projects/:id/members/:user_id', async () => {
+    // Prepare
+    const owner = await createUser();
+    const project = await createProject(owner);
+    const reader = await createUser();
+    await addMember('projects', project.id, reader, GUEST);
+    const createdAt = (await api(`/projects/${project.id}`, { token: owner.token })).body.created_at;
+
+    // Act
+    const asOwner = await api(`/projects/${project.id}/members/${owner.id}`, { token: owner.token });
+    const asMember = await api(`/projects/${project.id}/members/${owner.id}`, { token: reader.token });
+
+    // Assess
+    expect(asOwner.status).toBe(200);
+    expect(asOwner.body).toEqual({
+      id: owner.id,
+      username: owner.username,
+      name: `Test ${owner.username}`,
+      state: 'active',
+      avatar_url: null,
+      web_url: `${baseUrl()}/${owner.username}`,
+      access_level: OWNER,
+      created_at: createdAt,
+      expires_at: null,
+    });
+    expect(asMember.status).toBe(200);
+    expect(asMember.body).toEqual(asOwner.body);
+  });
+
+  it('is listed in GET /projects/:id/members, in user id order, counted, and filtered by query', async () => {
+    // Prepare
+    const owner = await createUser();
+    const project = await createProject(owner);
+    const member = await createUser();
+    await addMember('projects', project.id, member, DEVELOPER);
+
+    // Act
+    const all = await api(`/projects/${project.id}/members`, { token: member.token });
+    const byQuery = await api(`/projects/${project.id}/members`, { token: member.token, query: { query: owner.username } });
+    const others = await api(`/projects/${project.id}/members`, { token: member.token, query: { query: member.username } });
+
+    // Assess
+    expect(all.status).toBe(200);
+    expect(all.body.map((m: { id: number; access_level: number }) => [m.id, m.access_level])).toEqual([
+      [owner.id, OWNER],
+      [member.id, DEVELOPER],
+    ]);
+    expect(all.headers.get('x-total')).toBe('2');
+    expect(byQuery.body.map((m: { id: number }) => m.id)).toEqual([owner.id]);
+    expect(others.body.map((m: { id: number }) => m.id)).toEqual([member.id]);
   });
 });
 
@@ -214,10 +276,16 @@ describe('GET /projects/:id/members/:user_id', () => {
 
   it('answers 404 Member Not Found for a user who is not a direct member, or does not exist', async () => {
     const owner = await createUser();
+    const group = await createGroup(owner);
     const project = await createProject(owner);
+    const inGroup = await createProject(owner, 'private', { namespace_id: group.id });
     const stranger = await createUser();
 
-    for (const userId of [stranger.id, owner.id, 999999999]) {
+    // The creator of a group's project is no member of it (GitLab adds only a personal namespace's owner).
+    const creator = await api(`/projects/${inGroup.id}/members/${owner.id}`, { token: owner.token });
+    expect(creator.status).toBe(404);
+    expect(creator.body).toEqual({ message: '404 Member Not Found' });
+    for (const userId of [stranger.id, 999999999]) {
       const response = await api(`/projects/${project.id}/members/${userId}`, { token: owner.token });
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ message: '404 Member Not Found' });
@@ -307,19 +375,24 @@ describe('POST /projects/:id/members', () => {
 
     expect(response.status).toBe(400);
     expect(response.body).toEqual(body);
-    expect(await memberIds('projects', project.id)).toEqual([]);
+    expect(await memberIds('projects', project.id)).toEqual([owner.id]);
   });
 
-  it('accepts an expiry of today (the last day of access)', async () => {
+  // GitLab's `Member#expired?` (`Expirable`: `expires_at <= Time.current`): the expiry day is the
+  // first day without access; the date itself may be today (not in the past).
+  it('accepts an expiry of today, the first day without access; tomorrow still gives access', async () => {
     const owner = await createUser();
     const project = await createProject(owner);
-    const member = await createUser();
+    const [expiring, staying] = await Promise.all([createUser(), createUser()]);
 
-    await addMember('projects', project.id, member, REPORTER, { expires_at: day(0) });
+    await addMember('projects', project.id, expiring, REPORTER, { expires_at: day(0) });
+    await addMember('projects', project.id, staying, REPORTER, { expires_at: day(1) });
 
-    const asMember = await api(`/projects/${project.id}/members/${member.id}`, { token: member.token });
-    expect(asMember.status).toBe(200);
-    expect(asMember.body.expires_at).toBe(day(0));
+    const asOwner = await api(`/projects/${project.id}/members/${expiring.id}`, { token: owner.token });
+    expect(asOwner.status).toBe(200);
+    expect(asOwner.body.expires_at).toBe(day(0));
+    expect((await api(`/projects/${project.id}/members/${expiring.id}`, { token: expiring.token })).status).toBe(404);
+    expect((await api(`/projects/${project.id}/members/${staying.id}`, { token: staying.token })).status).toBe(200);
   });
 
   it('answers 404 User Not Found for an unknown user', async () => {
@@ -359,7 +432,7 @@ describe('POST /projects/:id/members', () => {
 
     expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
     expect(responses.filter((r) => r.status === 409)).toHaveLength(5);
-    expect(await memberIds('projects', project.id)).toEqual([member.id]);
+    expect(await memberIds('projects', project.id)).toEqual([owner.id, member.id]);
   });
 });
 
@@ -441,7 +514,7 @@ describe('DELETE /projects/:id/members/:user_id', () => {
 
     expect(response.status).toBe(204);
     expect(response.body).toBe('');
-    expect(await memberIds('projects', project.id)).toEqual([]);
+    expect(await memberIds('projects', project.id)).toEqual([owner.id]);
     expect((await api(`/projects/${project.id}/members`, { token: member.token })).status).toBe(404);
     const events = await api(`/users/${member.id}/events`, root());
     expect(events.body.map((e: { action_name: string }) => e.action_name).slice(0, 2)).toEqual(['left', 'joined']);
@@ -502,7 +575,8 @@ describe('project member permissions', () => {
     const one = await api(`/projects/${project.id}/members/${maintainer.id}`, { token: guest.token });
 
     expect(list.status).toBe(200);
-    expect(list.body).toHaveLength(4);
+    // The four members of each level, and the personal namespace's owner.
+    expect(list.body).toHaveLength(5);
     expect(one.status).toBe(200);
   });
 
@@ -640,17 +714,20 @@ describe('group members', () => {
     expect(write.status).toBe(403);
   });
 
-  it('group members gain access to the group\'s projects, and an expiry of today still gives access', async () => {
+  it('group members gain access to the group\'s projects until the day their membership expires', async () => {
     const owner = await createUser();
     const group = await createGroup(owner);
     const project = await createProject(owner, 'private', { namespace_id: group.id });
-    const member = await createUser();
+    const [member, expiring] = await Promise.all([createUser(), createUser()]);
     expect((await api(`/projects/${project.id}/members`, { token: member.token })).status).toBe(404);
 
-    await addMember('groups', group.id, member, REPORTER, { expires_at: day(0) });
+    await addMember('groups', group.id, member, REPORTER, { expires_at: day(1) });
+    await addMember('groups', group.id, expiring, REPORTER, { expires_at: day(0) });
 
     expect((await api(`/projects/${project.id}/members`, { token: member.token })).status).toBe(200);
     expect((await api(`/groups/${group.id}/members`, { token: member.token })).status).toBe(200);
+    expect((await api(`/projects/${project.id}/members`, { token: expiring.token })).status).toBe(404);
+    expect((await api(`/groups/${group.id}/members`, { token: expiring.token })).status).toBe(404);
   });
 });
 
@@ -743,7 +820,7 @@ describe('deleting a user', () => {
     // Assess
     expect(deleted.status).toBe(200);
     expect(await memberIds('groups', group.id)).toEqual([owner.id]);
-    expect(await memberIds('projects', project.id)).toEqual([]);
+    expect(await memberIds('projects', project.id)).toEqual([owner.id]);
     // The owner count went from 2 back to 1: the remaining owner is the last one.
     const demoted = await api(`/groups/${group.id}/members/${owner.id}`, { ...root(), method: 'PUT', body: { access_level: MAINTAINER } });
     expect(demoted.status).toBe(403);
@@ -771,7 +848,7 @@ describe('@gitbeaker/rest members', () => {
     expect(added).toMatchObject({ id: member.id, access_level: 30, expires_at: day(2) });
     expect(shown).toMatchObject({ id: member.id, access_level: 30 });
     expect(edited).toMatchObject({ id: member.id, access_level: 40, expires_at: day(2) });
-    expect(await memberIds('projects', project.id)).toEqual([]);
+    expect(await memberIds('projects', project.id)).toEqual([owner.id]);
     expect(groupMembers.map((m) => [m.id, m.access_level])).toEqual([
       [owner.id, 50],
       [member.id, 20],

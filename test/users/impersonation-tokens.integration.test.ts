@@ -138,7 +138,9 @@ describe('POST /users/:id/impersonation_tokens', () => {
     expect(response.body.scopes).toEqual(['api', 'read_user']);
   });
 
-  it('accepts expires_at today: the token is active and authenticates', async () => {
+  // GitLab's `Expirable#expired?` (`expires_at <= Time.current`): `expires_at` is the first day
+  // the token no longer works, from 00:00 UTC.
+  it('accepts expires_at today, but the token is expired from today: inactive, and a 401', async () => {
     // Prepare
     const user = await createUser();
 
@@ -147,10 +149,25 @@ describe('POST /users/:id/impersonation_tokens', () => {
 
     // Assess
     expect(created.expires_at).toBe(utcDate(0));
+    expect(created.active).toBe(false);
+    expect((await currentUser({ token: created.token })).status).toBe(401);
+    expect((await listTokens(user.id, 'inactive')).map((t) => t.id)).toContain(created.id);
+    expect((await listTokens(user.id, 'active')).map((t) => t.id)).not.toContain(created.id);
+  });
+
+  it('a token expiring tomorrow is active and authenticates', async () => {
+    // Prepare
+    const user = await createUser();
+
+    // Act
+    const created = await createImpersonationToken(user.id, { expires_at: utcDate(1) });
+
+    // Assess
     expect(created.active).toBe(true);
-    expect((await currentUser({ token: created.token })).status).toBe(200);
-    const listed = await listTokens(user.id, 'active');
-    expect(listed.map((t) => t.id)).toContain(created.id);
+    const response = await currentUser({ token: created.token });
+    expect(response.status).toBe(200);
+    expect(response.body.id).toBe(user.id);
+    expect((await listTokens(user.id, 'active')).map((t) => t.id)).toContain(created.id);
   });
 
   describe('refused input', () => {

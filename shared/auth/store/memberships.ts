@@ -17,7 +17,7 @@ export interface Membership {
   sourceId: number;
   userId: number;
   accessLevel: number;
-  /** Last day of access (`YYYY-MM-DD`), or null. */
+  /** First day without access (`YYYY-MM-DD`, from 00:00 UTC), or null. */
   expiresAt: string | null;
   createdAt: string;
   createdById: number | null;
@@ -38,9 +38,13 @@ export function membershipToItem(membership: Membership): Item {
 
 export const membershipFromItem = (item: Item): Membership => entityFields(item) as Membership;
 
-/** Whether a membership gives access today (an expiry day is the last day of access). */
+/**
+ * Whether a membership gives access today (UTC). GitLab's `Member` is `Expirable` (`expired?` is
+ * `expires_at <= Time.current`, and `RemoveExpiredMembersWorker` removes `Member.expired` at the
+ * start of the day): the expiry day is the first day without access.
+ */
 export function isMembershipActive(membership: Membership, today = new Date().toISOString().slice(0, 10)): boolean {
-  return membership.expiresAt === null || membership.expiresAt >= today;
+  return membership.expiresAt === null || membership.expiresAt > today;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,14 +1,14 @@
 /**
  * Note writes (GitLab's `NotesService`s and `NotePolicy`, for issues): whoever can read the issue
- * (confidential rules included) comments when signed in; only the author or an admin edits a
- * note; the author, a maintainer (or above) or an admin deletes one. The route has found the
- * issue and the note as the caller may see them; the per-note rules need the note loaded, so they
- * are checked here, first. System notes (state, label, milestone, assignee changes, moves) are
+ * (confidential rules included) comments when signed in; the author, a maintainer (or above) or an
+ * admin edits or deletes a note (GitLab's `admin_note`, which its API checks for both). The route
+ * has found the issue and the note as the caller may see them; the per-note rule needs the note
+ * loaded, so it is checked here, first. System notes (state, label, milestone, assignee changes, moves) are
  * written by the issue writes in their own transactions (`commands/issue-effects.ts`), are not
  * counted in `user_notes_count`, and cannot be edited or deleted (GitLab: a system note is not
  * `editable?`).
  */
-import { can, isAdmin, type ProjectSubject } from '../../auth';
+import { can, type ProjectSubject } from '../../auth';
 import { nextId } from '../../platform/dynamo/counters';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import type { User } from '../../users';
@@ -33,12 +33,12 @@ function validate(body: string): void {
   if (Buffer.byteLength(body, 'utf8') > MAX_NOTE_BYTES) throw new ValidationError({ note: [`is too long (maximum is ${MAX_NOTE_BYTES} bytes)`] });
 }
 
-/** Internal: GitLab's `admin_note` on a user note: its author or an admin. */
-const canEditNote = (user: User, note: Note) => !note.system && (note.authorId === user.id || isAdmin(user));
-
-/** Internal: deleting also allowed to maintainers and above (`admin_project`). */
-const canDeleteNote = (user: User, subject: ProjectSubject, note: Note) =>
-  !note.system && (canEditNote(user, note) || can(user, 'admin_project', subject));
+/**
+ * Internal: GitLab's `admin_note` on a user note (`NotePolicy`): its author, or whoever has
+ * `admin_note` on the project (maintainers and above, admins). A system note is not `editable?`.
+ */
+const canAdminNote = (user: User, subject: ProjectSubject, note: Note) =>
+  !note.system && (note.authorId === user.id || can(user, 'admin_note', subject));
 
 /** Internal: maps a failed write to GitLab's answer. */
 function failWith(failure: NoteWriteFailure): never {
@@ -80,12 +80,13 @@ export async function createNote(issue: Issue, user: User, body: string): Promis
 }
 
 /**
- * Edits a note's body: its author or an admin (403 otherwise, and for system notes).
+ * Edits a note's body: its author, a maintainer (or above) or an admin (403 otherwise, and for
+ * system notes).
  * @throws ForbiddenError; ValidationError on a blank or too long body; NotFoundError `Note` when it went meanwhile.
  */
-export async function updateNote(user: User, note: Note, body: string): Promise<Note> {
+export async function updateNote(subject: ProjectSubject, user: User, note: Note, body: string): Promise<Note> {
   // Per-note rule (GitLab's `admin_note`): it needs the note loaded.
-  if (!canEditNote(user, note)) throw new ForbiddenError();
+  if (!canAdminNote(user, subject, note)) throw new ForbiddenError();
   validate(body);
   const updated = await updateNoteBody(note, body, new Date().toISOString());
   if (!updated) throw new NotFoundError('Note');
@@ -97,8 +98,8 @@ export async function updateNote(user: User, note: Note, body: string): Promise<
  * `user_notes_count` in the same transaction.
  */
 export async function deleteNote(subject: ProjectSubject, user: User, note: Note): Promise<void> {
-  // Per-note rule (GitLab's `admin_note`, or `admin_project`): it needs the note loaded.
-  if (!canDeleteNote(user, subject, note)) throw new ForbiddenError();
+  // Per-note rule (GitLab's `admin_note`): it needs the note loaded.
+  if (!canAdminNote(user, subject, note)) throw new ForbiddenError();
   const failure = await removeNote(note);
   if (failure) failWith(failure);
 }

@@ -1,7 +1,7 @@
 /**
  * Issue notes: list, read, comment, edit, delete. Every call must be authenticated. Whoever can
- * read the issue (confidential rules included) reads and adds notes; the author or an admin edits
- * one; the author, a maintainer or an admin deletes one.
+ * read the issue (confidential rules included) reads and adds notes; the author, a maintainer (or
+ * above) or an admin edits or deletes one (GitLab's `admin_note`).
  */
 import { paginate} from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
@@ -51,7 +51,7 @@ export const noteRoutes = {
       const subject = await findProjectOrNotFound(params.id, user);
       const note = await findNoteOrNotFound(await findIssueOrNotFound(subject, user, params.issue_iid), params.note_id);
       // Who may edit a note is a per-note rule: `updateNote` checks it.
-      return ok(await presentNote(await updateNote(user, note, params.body)));
+      return ok(await presentNote(await updateNote(subject, user, note, params.body)));
     },
   }),
 

@@ -4,7 +4,7 @@
  * access to the source (404 otherwise); writes need the right to manage its members (403 otherwise).
  */
 import { z } from 'zod';
-import { authorize, GROUP_ACCESS_LEVELS, PROJECT_ACCESS_LEVELS, type GroupSubject, type MemberSource, type ProjectSubject } from '../../auth';
+import { authorize, GROUP_ACCESS_LEVELS, PROJECT_ACCESS_LEVELS, type GroupSubject, type MemberSource, type Membership, type ProjectSubject } from '../../auth';
 import { findGroupOrNotFound } from '../../namespaces';
 import { findProjectOrNotFound } from '../../projects';
 import type { RouteDefinition } from '../../platform/http/context';
@@ -16,7 +16,7 @@ import type { User } from '../../users';
 import type { catalog } from '../catalog';
 import { addMember, removeMember, updateMember } from '../commands';
 import { presentMember } from '../presenters/members';
-import { findMemberOrNotFound, listMembers, loadUsers } from '../queries';
+import { findMemberOrNotFound, listMembers, loadUsers, personalProjectOwner } from '../queries';
 
 /** What distinguishes groups from projects here: how the source is found and who manages it. */
 interface MemberSourceKind<S extends string, Subject> {
@@ -29,6 +29,8 @@ interface MemberSourceKind<S extends string, Subject> {
   source(subject: Subject): MemberSource;
   /** 403 unless the caller may add, edit and remove members. */
   authorizeAdmin(user: User, subject: Subject): void;
+  /** A member the source has without a membership item (a personal project's owner), listed and read as one. */
+  implicitMember?(subject: Subject): Membership | undefined;
 }
 
 type MemberRouteKey<S extends string> =
@@ -59,7 +61,7 @@ function memberRoutes<S extends string, Subject>(kind: MemberSourceKind<S, Subje
       params: z.object({ ...idParam, ...paginationParams, query: p.string() }),
       handler: async ({ params, user, link }) => {
         const subject = await kind.find(params.id, user);
-        const page = paginateArray(params, link, await listMembers(kind.source(subject), params.query));
+        const page = paginateArray(params, link, await listMembers(kind.source(subject), params.query, kind.implicitMember?.(subject)));
         return ok((await loadUsers(page.items)).map(presentMember), page.headers);
       },
     }),
@@ -68,7 +70,7 @@ function memberRoutes<S extends string, Subject>(kind: MemberSourceKind<S, Subje
       params: z.object(memberParams),
       handler: async ({ params, user }) => {
         const subject = await kind.find(params.id, user);
-        return ok(presentMember(await findMemberOrNotFound(kind.source(subject), params.user_id)));
+        return ok(presentMember(await findMemberOrNotFound(kind.source(subject), params.user_id, kind.implicitMember?.(subject))));
       },
     }),
 
@@ -127,11 +129,15 @@ export const groupMemberRoutes = memberRoutes<'groups', GroupSubject>({
   authorizeAdmin: (user, subject) => authorize(user, 'admin_group', subject),
 }) satisfies RoutesOf<typeof catalog.members>;
 
-/** Project members: levels 10–40 (owner is not a project level); managed by maintainers (and admins). */
+/**
+ * Project members: levels 10–40 (owner is not a level to give); managed by maintainers (and
+ * admins). A personal project's owner is listed and read as a member at level 50, as GitLab does.
+ */
 export const projectMemberRoutes = memberRoutes<'projects', ProjectSubject>({
   segment: 'projects',
   accessLevels: PROJECT_ACCESS_LEVELS,
   find: findProjectOrNotFound,
   source: (subject) => ({ kind: 'project', id: subject.project.id }),
   authorizeAdmin: (user, subject) => authorize(user, 'admin_project', subject),
+  implicitMember: personalProjectOwner,
 }) satisfies RoutesOf<typeof catalog.members>;

@@ -72,8 +72,21 @@ export function applySettings<T extends ProjectSettings>(base: T, input: Project
   return next;
 }
 
+/**
+ * GitLab's `Gitlab::PathRegex.project_path_format_regex` (`PATH_REGEX_STR` not followed by the
+ * suffix `.git` or `.atom`, a case-sensitive lookbehind) and `project_path_format_message`.
+ */
 const PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
+const PATH_SUFFIX = /\.(git|atom)$/;
 const PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
+/**
+ * GitLab's `Gitlab::Regex.oci_repository_path_regex` and its message, which `Project` checks on a
+ * new or changed path (gitlab-org/gitlab#27483): no special character first or last, none twice in
+ * a row. It is what refuses `.`, `..` and paths ending in `.`, which the format above lets through.
+ */
+const SPECIAL_CHARACTERS = /^[a-zA-Z0-9]+([._-][a-zA-Z0-9]+)*$/;
+const SPECIAL_CHARACTERS_MESSAGE =
+  "can only include non-accented letters, digits, '_', '-' and '.'. It must not start with '-', '_', or '.', nor end with '-', '_', '.', '.git', or '.atom'.";
 const NAME = /^[\p{L}\p{N}_][\p{L}\p{N}\p{Emoji_Presentation}_. +-]*$/u;
 const NAME_MESSAGE =
   "can contain only letters, digits, emojis, '_', '.', dash, space. It must start with letter, digit, emoji or '_'.";
@@ -87,18 +100,25 @@ export function pathFromName(name: string): string {
     .replace(/^[-.]+|[-.]+$/g, '');
 }
 
-/** GitLab's validation of a project's name, path and settings: 400 with every message at once. */
-export function validateProject(name: string, path: string, input: ProjectSettingsInput): void {
+/**
+ * GitLab's validation of a project's name, path and settings: 400 with every message at once.
+ * The path: its format, then (only when the format holds, as GitLab's `ProjectPathValidator`) the
+ * reserved words, its length, and the special-character rule when the path is new or changed
+ * (`pathChanged`; an unchanged legacy path stays editable, as GitLab's `if: :path_changed?`).
+ */
+export function validateProject(name: string, path: string, input: ProjectSettingsInput, pathChanged = true): void {
   const errors: Record<string, string[]> = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
   if (name.trim() === '') add('name', "can't be blank");
   else if (!NAME.test(name)) add('name', NAME_MESSAGE);
   if (name.length > 255) add('name', 'is too long (maximum is 255 characters)');
+  const formatted = PATH.test(path) && !PATH_SUFFIX.test(path);
   if (path === '') add('path', "can't be blank");
-  else if (!PATH.test(path) || /\.(git|atom)$/i.test(path)) add('path', PATH_MESSAGE);
-  const reserved = path === '' ? undefined : reservedPathMessage(path, 'project');
+  else if (!formatted) add('path', PATH_MESSAGE);
+  const reserved = formatted ? reservedPathMessage(path, 'project') : undefined;
   if (reserved) add('path', reserved);
   if (path.length > 255) add('path', 'is too long (maximum is 255 characters)');
+  if (path !== '' && pathChanged && !SPECIAL_CHARACTERS.test(path)) add('path', SPECIAL_CHARACTERS_MESSAGE);
   if (input.import_url !== undefined && !/^(https?|git):\/\//.test(input.import_url)) add('import_url', 'is blocked: Only allowed schemes are http, https, git');
   if (input.default_branch !== undefined && input.default_branch.trim() === '') add('default_branch', "can't be blank");
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);

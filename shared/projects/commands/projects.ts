@@ -51,7 +51,13 @@ export async function insertNewProject(
 ): Promise<Project> {
   const name = input.name ?? input.path ?? '';
   const path = input.path ?? pathFromName(name);
-  validateProject(name, path, input);
+  try {
+    validateProject(name, path, input);
+  } catch (error) {
+    // GitLab's fork route answers a fork that does not validate with `conflict!(errors.messages)`.
+    if (options.forkOf && error instanceof ValidationError) throw new ApiError(409, { message: error.fields });
+    throw error;
+  }
   const now = new Date().toISOString();
   const project: Project = {
     ...applySettings(DEFAULT_SETTINGS, input),
@@ -109,7 +115,7 @@ export async function updateProject(subject: ProjectSubject, input: CreateProjec
   const { project: previous, namespace } = subject;
   const name = input.name ?? previous.name;
   const path = input.path ?? previous.path;
-  validateProject(name, path, input);
+  validateProject(name, path, input, path !== previous.path);
   const next: Project = { ...applySettings(previous, input), name, path, updatedAt: new Date().toISOString(), version: previous.version + 1 };
   const result = await replaceProject(previous, next, namespace);
   if (typeof result === 'object') throw new ValidationError(takenFieldsOnEdit(result.taken));

@@ -25,7 +25,7 @@ export interface AccessToken {
   scopes: TokenScope[];
   impersonation: boolean;
   revoked: boolean;
-  /** Last valid day (`YYYY-MM-DD`), or null for no expiry. */
+  /** First day the token no longer works (`YYYY-MM-DD`, from 00:00 UTC), or null for no expiry. */
   expiresAt: string | null;
   createdAt: string;
   digest: string;
@@ -90,9 +90,13 @@ export async function revokeToken(userId: number, tokenId: number): Promise<Acce
   return result?.Attributes ? tokenFromItem(result.Attributes) : undefined;
 }
 
-/** Whether the token can be used today: not revoked and not past its expiry day. */
+/**
+ * Whether the token can be used today (UTC): not revoked and not expired. As GitLab's
+ * `Expirable#expired?` (`expires_at <= Time.current`, the date read as 00:00 UTC), a token is
+ * expired from the first moment of its expiry day: `expires_at` is the first day it no longer works.
+ */
 export function isTokenActive(token: AccessToken, today = new Date().toISOString().slice(0, 10)): boolean {
-  return !token.revoked && (token.expiresAt === null || token.expiresAt >= today);
+  return !token.revoked && (token.expiresAt === null || token.expiresAt > today);
 }
 
 /**
