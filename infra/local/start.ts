@@ -4,8 +4,10 @@
  * Environment: PORT (default 3000), DATA_DIR (default `.data`, kept across restarts), ROOT_TOKEN
  * (root's token on first start; without it a random one is generated and printed once, since
  * only its hash is stored). Ctrl-C or SIGTERM stops everything, DynamoDB Local's JVM included.
+ * Logs are JSON lines; on a terminal a short banner (banner.ts) follows the start line.
  */
 import { resolve } from 'node:path';
+import { startBanner, startedLogFields, type StartedInfo } from './banner';
 import { startLocalRuntime, type LocalRuntime } from './runtime';
 
 function log(level: 'info' | 'error', message: string, fields: Record<string, unknown> = {}): void {
@@ -48,15 +50,17 @@ async function main(): Promise<void> {
   starting = startLocalRuntime({ port, dataDir, rootToken });
   const runtime = await starting;
   if (stopping) return;
-  log('info', 'local runtime started', {
+  const started: StartedInfo = {
     url: runtime.url,
-    apiUrl: `${runtime.url}/api/v4`,
     dataDir,
     rootCreated: runtime.rootCreated,
-    ...(runtime.rootCreated && !rootToken
-      ? { rootToken: runtime.rootToken, note: 'root was created with this token; it is shown only now' }
-      : {}),
-  });
+    generatedToken: runtime.rootCreated && !rootToken ? runtime.rootToken : undefined,
+    rootTokenGiven: rootToken !== undefined,
+  };
+  // A person at a terminal gets a banner (which then carries a generated token); machines, JSON only.
+  const banner = process.stdout.isTTY === true;
+  log('info', 'local runtime started', startedLogFields(started, { banner }));
+  if (banner) process.stdout.write(`${startBanner(started)}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -110,6 +110,38 @@ describe('POST /projects/:id/milestones', () => {
     expect(response.body).toEqual({ error });
   });
 
+  it('accepts full timestamps as dates and keeps the date as written, as GitLab', async () => {
+    // Act
+    const response = await api(`/projects/${project.id}/milestones`, {
+      token: project.owner.token,
+      body: { title: unique('m'), start_date: '2030-01-01T00:00:00Z', due_date: '2030-02-01T23:30:00-05:00' },
+    });
+
+    // Assess
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ start_date: '2030-01-01', due_date: '2030-02-01' });
+    expect((await api(milestoneUrl(project, response.body.id), { token: project.owner.token })).body).toMatchObject({
+      start_date: '2030-01-01',
+      due_date: '2030-02-01',
+    });
+  });
+
+  it.each([
+    ['due_date', '2030-02-30T00:00:00Z'],
+    ['start_date', '2030-01-01T25:00:00Z'],
+  ])('answers 400 to an invalid %s timestamp %s and creates nothing', async (field, value) => {
+    // Prepare
+    const title = unique('bad date ');
+
+    // Act
+    const response = await api(`/projects/${project.id}/milestones`, { token: project.owner.token, body: { title, [field]: value } });
+
+    // Assess
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: `${field} is invalid` });
+    expect((await api(`/projects/${project.id}/milestones`, { token: project.owner.token, query: { title } })).body).toEqual([]);
+  });
+
   it('refuses a start date after the due date', async () => {
     // Act
     const response = await api(`/projects/${project.id}/milestones`, {
@@ -284,6 +316,39 @@ describe('PUT /projects/:id/milestones/:milestone_id', () => {
     expect(closed.status).toBe(200);
     expect(closed.body.state).toBe('closed');
     expect(active.body.state).toBe('active');
+  });
+
+  it('accepts full timestamps as dates and keeps the date as written, as GitLab', async () => {
+    // Prepare
+    const milestone = await addMilestone(project, { due_date: '2030-05-01' });
+
+    // Act
+    const response = await api(milestoneUrl(project, milestone.id), {
+      method: 'PUT',
+      token: project.owner.token,
+      body: { start_date: '2030-04-01T00:00:00Z', due_date: '2030-06-01T00:00:00.000+02:00' },
+    });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ start_date: '2030-04-01', due_date: '2030-06-01', title: milestone.title });
+  });
+
+  it('answers 400 to an invalid timestamp and changes nothing', async () => {
+    // Prepare
+    const milestone = await addMilestone(project, { start_date: '2030-01-01', due_date: '2030-02-01' });
+
+    // Act
+    const response = await api(milestoneUrl(project, milestone.id), {
+      method: 'PUT',
+      token: project.owner.token,
+      body: { title: 'never applied', due_date: '2030-13-01T00:00:00Z' },
+    });
+
+    // Assess
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'due_date is invalid' });
+    expect((await api(milestoneUrl(project, milestone.id), { token: project.owner.token })).body).toEqual(milestone);
   });
 
   it('clears a date sent blank or null', async () => {

@@ -50,7 +50,7 @@ describe('POST /projects', () => {
     [{}, { error: 'name, path are missing, at least one parameter must be provided' }],
     [{ name: 'x', visibility: 'secret' }, { error: 'visibility does not have a valid value' }],
     [{ name: 'x', issues_enabled: 'maybe' }, { error: 'issues_enabled is invalid' }],
-    [{ name: 'x', path: '-bad' }, { message: { path: [expect.stringContaining('can contain only')] } }],
+    [{ name: 'x', path: '-bad' }, { message: { path: [expect.stringContaining('can contain only'), expect.stringContaining('must not start with')] } }],
     [{ name: 'x', path: 'repo.git' }, { message: { path: [expect.stringContaining('can contain only')] } }],
     [{ name: 'x', path: 'tree' }, { message: { path: ['tree is a reserved name'] } }],
     [{ name: 'New' }, { message: { path: ['new is a reserved name'] } }],
@@ -193,8 +193,8 @@ describe('GET /projects/:id', () => {
     await addMember('groups', group.id, member.id, 20);
     await addMember('groups', group.id, expiring.id, 20, { expires_at: today });
     expect((await api(`/projects/${project.id}`, { token: member.token })).body.permissions.group_access).toEqual({ access_level: 20, notification_level: 3 });
-    // An expiry day is the last day of access: still visible today.
-    expect((await api(`/projects/${project.id}`, { token: expiring.token })).status).toBe(200);
+    // GitLab's `Member#expired?` (`Expirable`): the expiry day is the first day without access.
+    expect((await api(`/projects/${project.id}`, { token: expiring.token })).status).toBe(404);
   });
 
   it('shows the runners token to maintainers and owners only, the same on every read', async () => {
@@ -340,13 +340,57 @@ describe('PUT /projects/:id', () => {
     expect((await api(`/projects/${second.id}`, { token: owner.token, method: 'PUT', body: { name: firstName } })).status).toBe(200);
   });
 
-  it('requires a name, maintainer access to edit and ownership to change visibility', async () => {
+  it('changes only the attributes given: python-gitlab’s save() sends only the changed fields', async () => {
+    // Prepare
+    const owner = await createUser();
+    const project = await createProject(owner.token, { description: 'before' });
+    const before = (await api(`/projects/${project.id}`, { token: owner.token })).body;
+    // Act
+    const response = await api(`/projects/${project.id}`, { token: owner.token, method: 'PUT', body: { description: 'after' } });
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ ...before, description: 'after' });
+    expect((await api(`/projects/${project.id}`, { token: owner.token })).body).toEqual({ ...before, description: 'after' });
+  });
+
+  it('answers GitLab’s at_least_one_of 400 when no attribute is given, and writes nothing', async () => {
+    // Prepare
+    const owner = await createUser();
+    const project = await createProject(owner.token, { description: 'kept' });
+    const before = (await api(`/projects/${project.id}`, { token: owner.token })).body;
+    const error =
+      'default_branch, description, lfs_enabled, name, only_allow_merge_if_all_discussions_are_resolved, ' +
+      'only_allow_merge_if_pipeline_succeeds, path, public_jobs, request_access_enabled, shared_runners_enabled, ' +
+      'tag_list, visibility, issues_enabled, jobs_enabled, merge_requests_enabled, wiki_enabled, snippets_enabled, ' +
+      'container_registry_enabled, import_url are missing, at least one parameter must be provided';
+    // Act
+    const empty = await api(`/projects/${project.id}`, { token: owner.token, method: 'PUT', body: {} });
+    const unknownOnly = await api(`/projects/${project.id}`, { token: owner.token, method: 'PUT', body: { star_count: 7 } });
+    // Assess
+    expect(empty.status).toBe(400);
+    expect(empty.body).toEqual({ error });
+    expect(unknownOnly.status).toBe(400);
+    expect(unknownOnly.body).toEqual({ error });
+    expect((await api(`/projects/${project.id}`, { token: owner.token })).body).toEqual(before);
+  });
+
+  it('refuses a blank name with the model’s 400, and writes nothing', async () => {
+    const owner = await createUser();
+    const project = await createProject(owner.token);
+    const before = (await api(`/projects/${project.id}`, { token: owner.token })).body;
+    const response = await api(`/projects/${project.id}`, { token: owner.token, method: 'PUT', body: { name: '', description: 'x' } });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ message: { name: ["can't be blank"] } });
+    expect((await api(`/projects/${project.id}`, { token: owner.token })).body).toEqual(before);
+  });
+
+  it('requires maintainer access to edit and ownership to change visibility', async () => {
     const owner = await createUser();
     const project = await createProject(owner.token);
     const [developer, maintainer] = await Promise.all([createUser(), createUser()]);
     await addMember('projects', project.id, developer.id, 30);
     await addMember('projects', project.id, maintainer.id, 40);
-    expect((await api(`/projects/${project.id}`, { token: owner.token, method: 'PUT', body: { description: 'x' } })).body).toEqual({ error: 'name is missing' });
+    expect((await api(`/projects/${project.id}`, { token: developer.token, method: 'PUT', body: { description: 'x' } })).status).toBe(403);
     expect((await api(`/projects/${project.id}`, { token: developer.token, method: 'PUT', body: { name: 'x' } })).status).toBe(403);
     expect((await api(`/projects/${project.id}`, { token: maintainer.token, method: 'PUT', body: { name: 'By maintainer' } })).status).toBe(200);
     expect((await api(`/projects/${project.id}`, { token: maintainer.token, method: 'PUT', body: { name: 'x', visibility: 'public' } })).status).toBe(403);

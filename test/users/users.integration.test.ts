@@ -419,13 +419,38 @@ describe('POST /users/:id/block and /unblock', () => {
     expect(block.body).toBe(true);
     expect((await api(`/users/${user.id}`, root())).body.state).toBe('blocked');
     expect((await api('/user', { token: user.token })).status).toBe(401);
-    const again = await api(`/users/${user.id}/block`, { ...root(), method: 'POST' });
-    expect(again.status).toBe(201);
-    expect(again.body).toBe(false);
     const unblock = await api(`/users/${user.id}/unblock`, { ...root(), method: 'POST' });
     expect(unblock.status).toBe(201);
     expect(unblock.body).toBe(true);
     expect((await api('/user', { token: user.token })).status).toBe(200);
+  });
+
+  it('answers 201 null to blocking a blocked user and 201 false to unblocking an active one, as current GitLab, changing nothing', async () => {
+    // Prepare
+    const user = await createUser();
+    expect((await api(`/users/${user.id}/block`, { ...root(), method: 'POST' })).status).toBe(201);
+    const blocked = (await api(`/users/${user.id}`, root())).body;
+
+    // Act
+    const again = await api(`/users/${user.id}/block`, { ...root(), method: 'POST' });
+
+    // Assess: GitLab's `break if user.blocked?` answers 201 with the JSON body `null`
+    expect(again.status).toBe(201);
+    expect(again.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(again.body).toBeNull();
+    expect((await api(`/users/${user.id}`, root())).body).toEqual(blocked);
+
+    // Prepare
+    expect((await api(`/users/${user.id}/unblock`, { ...root(), method: 'POST' })).status).toBe(201);
+    const active = (await api(`/users/${user.id}`, root())).body;
+
+    // Act
+    const unblockAgain = await api(`/users/${user.id}/unblock`, { ...root(), method: 'POST' });
+
+    // Assess: the state machine refuses `activate` on an active user, so GitLab answers `false`
+    expect(unblockAgain.status).toBe(201);
+    expect(unblockAgain.body).toBe(false);
+    expect((await api(`/users/${user.id}`, root())).body).toEqual(active);
   });
 
   it('answers 404 for an unknown user and 403 for non-admins', async () => {
@@ -433,6 +458,7 @@ describe('POST /users/:id/block and /unblock', () => {
     expect((await api('/users/999999999/unblock', { ...root(), method: 'POST' })).status).toBe(404);
     const user = await createUser();
     expect((await api(`/users/${user.id}/block`, { token: user.token, method: 'POST' })).status).toBe(403);
+    expect((await api(`/users/${user.id}`, root())).body.state).toBe('active');
   });
 });
 

@@ -19,6 +19,26 @@ import { projectListParams, projectSettingsParams } from './projects.params';
 
 const byId = z.object(idParam);
 
+/**
+ * `PUT /projects/:id`: every attribute optional, at least one given (Grape's `at_least_one_of`,
+ * as current GitLab: python-gitlab's `save()` sends only the changed fields). The 9.x rule that
+ * `name` is required is relaxed: a request with `name` still works as before. Listed in the order
+ * of GitLab's `update_params_at_least_one_of`, restricted to what this route accepts.
+ */
+const EDITABLE = [
+  'default_branch', 'description', 'lfs_enabled', 'name', 'only_allow_merge_if_all_discussions_are_resolved',
+  'only_allow_merge_if_pipeline_succeeds', 'path', 'public_jobs', 'request_access_enabled', 'shared_runners_enabled',
+  'tag_list', 'visibility', 'issues_enabled', 'jobs_enabled', 'merge_requests_enabled', 'wiki_enabled',
+  'snippets_enabled', 'container_registry_enabled', 'import_url',
+] as const;
+
+const editParams = z
+  .object({ ...projectSettingsParams, ...idParam, name: p.string(), path: p.string() })
+  .superRefine((value, ctx) => {
+    if (EDITABLE.some((name) => value[name] !== undefined)) return;
+    ctx.addIssue({ code: 'custom', message: `${EDITABLE.join(', ')} are missing, at least one parameter must be provided` });
+  });
+
 const nameOrPath = z
   .object({ ...projectSettingsParams, name: p.string(), path: p.string(), namespace_id: p.int() })
   .superRefine((value, ctx) => {
@@ -123,7 +143,7 @@ export const projectRoutes = {
   }),
 
   'PUT /projects/:id': route({
-    params: z.object({ ...projectSettingsParams, ...idParam, name: required(p.string()), path: p.string() }),
+    params: editParams,
     handler: async ({ params: { id, ...input }, user }) => {
       const subject = await findProjectOrNotFound(id, user);
       authorize(user, 'admin_project', subject);

@@ -21,13 +21,19 @@ const sixMonthsAgo = () => {
   return date.toISOString().slice(0, 10);
 };
 
-/** `POST /users/:id/block` and `/unblock`: `true`, or `false` when the user already was in that state. */
+/**
+ * `POST /users/:id/block` and `/unblock`, as current GitLab (`lib/api/users.rb`): 201 `true` when
+ * the state changed; blocking a blocked user answers 201 `null` (GitLab's `break`), unblocking an
+ * active user 201 `false` (its state machine refuses the transition). The specification's 403 for
+ * LDAP-blocked users cannot occur: there is no directory synchronisation.
+ */
 const setStateRoute = (to: UserState) =>
   route({
     params: z.object(userIdParam),
     handler: async ({ params, user }) => {
       authorize(user, 'admin_users');
-      return created(await setUserState(await findUserOrNotFound(params.id), to));
+      const changed = await setUserState(await findUserOrNotFound(params.id), to);
+      return created(changed || (to === 'blocked' ? null : false));
     },
   });
 
