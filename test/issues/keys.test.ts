@@ -5,11 +5,10 @@
  * with sample arguments. Its items live in their project's partition (`PROJECT#`, which the
  * projects feature owns), under the sort-key prefixes the issues feature declares there.
  */
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { isIssueOrderKey, issueCollections, issueIndexKeys, issueKeys, issueOrderKey, keySpace, type IssueListed } from '../../shared/issues/store/keys';
 import type { Collection, Key } from '../../shared/platform/dynamo/keys';
-import type { IndexName } from '../../shared/platform/dynamo/table-definition';
-import { keySpace as projects } from '../../shared/projects/store/keys';
+import { describeKeySpace, sampleRows } from '../support/key-space';
 
 const AT = '2026-03-04T05:06:07.089Z';
 const LATER = '2026-04-05T06:07:08.090Z';
@@ -66,109 +65,53 @@ const collections = {
   userTodos: [() => issueCollections.userTodos(2, 'pending'), () => issueCollections.userTodos(2, 'done')],
 } satisfies Record<keyof typeof issueCollections, Array<() => Collection>>;
 
-/** `[name, build]` rows for `it.each`, one per sample. */
-const samples = <T>(builders: Record<string, Array<() => T>>) =>
-  Object.entries(builders).flatMap(([name, list]) => list.map((build, i) => [`${name} #${i + 1}`, build] as [string, () => T]));
+describeKeySpace(
+  {
+    feature: 'issues',
+    keySpace,
+    keys: { name: 'issueKeys', builders: issueKeys, samples: tableKeys, claims: claimKeys },
+    indexKeys: { name: 'issueIndexKeys', builders: issueIndexKeys, samples: indexKeys, sortKeysOnly: ['issueUpdated'] },
+    collections: { name: 'issueCollections', builders: issueCollections, samples: collections },
+    partitions: ['PROJECT#'],
+    outside: { PK: 'PROJECT#5', SK: 'STAR#000000000007' },
+  },
+  () => {
+    it.each(sampleRows(claimKeys))('issueKeys.claims.%s: keeps the sort key within 1024 bytes, whatever the name', (_name, build) => {
+      expect(Buffer.byteLength(build().SK, 'utf8')).toBeLessThanOrEqual(1024);
+    });
 
-const startsWithAny = (value: string, prefixes: readonly string[]) => prefixes.some((prefix) => value.startsWith(prefix));
+    it.each([
+      ['created_at', AT],
+      ['updated_at', LATER],
+    ] as const)('indexes an issue where the %s-ordered collections of its project, author and assignee read it', (orderBy, time) => {
+      // Prepare
+      const issue = listed();
+      const item = { ...issueKeys.issue(issue.projectId, 3), ...issueIndexKeys.issueLists(issue) } as Record<string, string>;
+      const reads = (collection: Collection) =>
+        item[collection.partitionAttribute] === collection.partitionValue && item[collection.sortAttribute] === issueOrderKey(time, issue.id);
+      // Assess
+      expect(reads(issueCollections.projectIssues(5, 'opened', orderBy))).toBe(true);
+      expect(reads(issueCollections.projectIssues(5, 'closed', orderBy))).toBe(false);
+      expect(reads(issueCollections.userIssues(1, orderBy))).toBe(true);
+      expect(reads(issueCollections.assignedIssues(2, orderBy))).toBe(true);
+      expect(reads(issueCollections.assignedIssues(1, orderBy))).toBe(false);
+    });
 
-/** The declared partition prefix `pk` is under: the feature's own, or another feature's (projects own `PROJECT#`). */
-const partitionOf = (pk: string) => [...keySpace.partitions, ...projects.partitions].filter((prefix) => pk.startsWith(prefix)).sort((a, b) => b.length - a.length)[0];
+    it('keeps the notes of one issue out of the range of another whose iid starts alike', () => {
+      const notesOf3 = issueCollections.issueNotes(5, 3);
+      expect(issueKeys.note(5, 3, 41).SK.startsWith(notesOf3.prefix!)).toBe(true);
+      expect(issueKeys.note(5, 30, 41).SK.startsWith(notesOf3.prefix!)).toBe(false);
+    });
 
-/** Whether a table key lies in the declared space: a known partition, and a sort key under the prefixes declared there. */
-function inKeySpace(key: Key): boolean {
-  const partition = partitionOf(key.PK);
-  return partition !== undefined && startsWithAny(key.SK, keySpace.sortKeys[partition] ?? []);
-}
+    it('keeps labels and milestones apart from their name and title claims', () => {
+      expect(issueKeys.claims.labelName(5, 'bug').SK.startsWith(issueCollections.projectLabels(5).prefix!)).toBe(false);
+      expect(issueKeys.claims.milestoneTitle(5, 'v1').SK.startsWith(issueCollections.projectMilestones(5).prefix!)).toBe(false);
+    });
 
-/** The index of a `GSI<n>PK` / `GSI<n>SK` attribute name. */
-const indexOf = (attribute: string) => attribute.slice(0, -2) as IndexName;
-
-describe('issues key builders stay in the declared key space', () => {
-  it('has a sample for every builder', () => {
-    const names = (builders: object) => Object.keys(builders).sort();
-    expect([...names(tableKeys), 'claims'].sort()).toEqual(names(issueKeys));
-    expect(names(claimKeys)).toEqual(names(issueKeys.claims));
-    expect(names(indexKeys)).toEqual(names(issueIndexKeys));
-    expect(names(collections)).toEqual(names(issueCollections));
-  });
-
-  it.each(samples({ ...tableKeys, ...claimKeys }))('issueKeys.%s: PK under a declared partition, SK under a sort-key prefix declared there', (_name, build) => {
-    // Act
-    const key = build();
-    // Assess
-    expect(partitionOf(key.PK), `PK ${key.PK}`).toBe('PROJECT#');
-    expect(inKeySpace(key), `${key.PK} / ${key.SK}`).toBe(true);
-  });
-
-  it.each(samples(claimKeys))('issueKeys.claims.%s: keeps the sort key within 1024 bytes, whatever the name', (_name, build) => {
-    expect(Buffer.byteLength(build().SK, 'utf8')).toBeLessThanOrEqual(1024);
-  });
-
-  it.each(samples<Record<string, string | undefined>>(indexKeys))('issueIndexKeys.%s: index partitions among the declared indexPartitions, sort keys on declared indexes', (_name, build) => {
-    // Act
-    const attributes = build();
-    // Assess
-    expect(Object.keys(attributes).every((name) => /^GSI\d(PK|SK)$/.test(name)), Object.keys(attributes).join(', ')).toBe(true);
-    for (const [name, value] of Object.entries(attributes)) {
-      const index = indexOf(name);
-      expect(keySpace.indexPartitions[index], `${name}: ${index} is declared`).toBeDefined();
-      if (name.endsWith('PK')) {
-        expect(startsWithAny(value ?? '', keySpace.indexPartitions[index] ?? []), `${name} ${value}`).toBe(true);
-        expect(attributes[`${index}SK`], `${index}SK beside ${name}`).toEqual(expect.any(String));
-      }
-    }
-  });
-
-  it.each(samples(collections))('issueCollections.%s: reads a declared partition (and sort-key prefix)', (_name, build) => {
-    // Act
-    const collection = build();
-    // Assess
-    if (collection.index) {
-      expect(collection.partitionAttribute).toBe(`${collection.index}PK`);
-      expect(collection.sortAttribute).toBe(`${collection.index}SK`);
-      expect(startsWithAny(collection.partitionValue, keySpace.indexPartitions[collection.index] ?? []), collection.partitionValue).toBe(true);
-      return;
-    }
-    expect(inKeySpace({ PK: collection.partitionValue, SK: collection.prefix ?? '' }), `${collection.partitionValue} / ${collection.prefix}`).toBe(true);
-  });
-
-  it.each([
-    ['created_at', AT],
-    ['updated_at', LATER],
-  ] as const)('indexes an issue where the %s-ordered collections of its project, author and assignee read it', (orderBy, time) => {
-    // Prepare
-    const issue = listed();
-    const item = { ...issueKeys.issue(issue.projectId, 3), ...issueIndexKeys.issueLists(issue) } as Record<string, string>;
-    const reads = (collection: Collection) =>
-      item[collection.partitionAttribute] === collection.partitionValue && item[collection.sortAttribute] === issueOrderKey(time, issue.id);
-    // Assess
-    expect(reads(issueCollections.projectIssues(5, 'opened', orderBy))).toBe(true);
-    expect(reads(issueCollections.projectIssues(5, 'closed', orderBy))).toBe(false);
-    expect(reads(issueCollections.userIssues(1, orderBy))).toBe(true);
-    expect(reads(issueCollections.assignedIssues(2, orderBy))).toBe(true);
-    expect(reads(issueCollections.assignedIssues(1, orderBy))).toBe(false);
-  });
-
-  it('keeps the notes of one issue out of the range of another whose iid starts alike', () => {
-    const notesOf3 = issueCollections.issueNotes(5, 3);
-    expect(issueKeys.note(5, 3, 41).SK.startsWith(notesOf3.prefix!)).toBe(true);
-    expect(issueKeys.note(5, 30, 41).SK.startsWith(notesOf3.prefix!)).toBe(false);
-  });
-
-  it('keeps labels and milestones apart from their name and title claims', () => {
-    expect(issueKeys.claims.labelName(5, 'bug').SK.startsWith(issueCollections.projectLabels(5).prefix!)).toBe(false);
-    expect(issueKeys.claims.milestoneTitle(5, 'v1').SK.startsWith(issueCollections.projectMilestones(5).prefix!)).toBe(false);
-  });
-
-  it('accepts its own list sort keys as cursors, and nothing else', () => {
-    expect(isIssueOrderKey(issueOrderKey(AT, 70))).toBe(true);
-    expect(isIssueOrderKey('2026-03-04#000000000070')).toBe(false);
-    expect(isIssueOrderKey(`${AT}#70`)).toBe(false);
-  });
-
-  it('finds a key outside the declared space (the check itself can fail)', () => {
-    expect(inKeySpace({ PK: 'PROJECT#5', SK: 'STAR#000000000007' })).toBe(false);
-    expect(inKeySpace({ PK: 'NOBODY#1', SK: 'ISSUE#000000000003' })).toBe(false);
-  });
-});
+    it('accepts its own list sort keys as cursors, and nothing else', () => {
+      expect(isIssueOrderKey(issueOrderKey(AT, 70))).toBe(true);
+      expect(isIssueOrderKey('2026-03-04#000000000070')).toBe(false);
+      expect(isIssueOrderKey(`${AT}#70`)).toBe(false);
+    });
+  },
+);

@@ -1,35 +1,32 @@
 import {
   ConditionalCheckFailedException,
-  DynamoDBClient,
   ProvisionedThroughputExceededException,
   ThrottlingException,
 } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
-  DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { handler as metaHandler } from '../../functions/meta/handler';
 import { handler as usersHandler } from '../../functions/users/handler';
 import { resetConfig } from '../../shared/platform/config';
-import { cancelled } from '../support/mocked-table';
-import { setClients } from '../../shared/platform/dynamo/client';
+import { cancelled, useMockedTable } from '../support/mocked-table';
 import { nextId, nextIds } from '../../shared/platform/dynamo/counters';
 import { keys } from '../../shared/platform/dynamo/keys';
 import { userKeys } from '../../shared/users/store/keys';
 import { digestToken } from '../../shared/users/store/tokens';
 import { ConditionFailed, transact } from '../../shared/platform/dynamo/transactions';
 import { recordActivity, userToItem, type User } from '../../shared/users/store/users';
+import { userRecord } from '../support/user-record';
 
 const TABLE = 'fault-paths-test';
 const TOKEN = 'glpat-unit-test-token';
-const ddbMock = mockClient(DynamoDBDocumentClient);
+const ddbMock = useMockedTable(TABLE);
 
 /** Internal: an API Gateway REST proxy event, as the users/meta Lambdas receive it. */
 function proxyEvent(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {
@@ -80,40 +77,7 @@ const jsonLines = (spy: MockInstance) =>
   );
 
 
-function user(overrides: Partial<User> = {}): User {
-  return {
-    id: 7,
-    username: 'alice',
-    name: 'Alice',
-    email: 'alice@example.com',
-    state: 'active',
-    admin: false,
-    bio: '',
-    location: '',
-    skype: '',
-    linkedin: '',
-    twitter: '',
-    websiteUrl: '',
-    organization: '',
-    projectsLimit: 10,
-    canCreateGroup: true,
-    external: false,
-    passwordDigest: null,
-    passwordExpiresAt: null,
-    confirmedAt: '2024-01-01T00:00:00.000Z',
-    createdAt: '2024-01-01T00:00:00.000Z',
-    updatedAt: '2024-01-01T00:00:00.000Z',
-    lastSignInAt: null,
-    currentSignInAt: null,
-    lastActivityOn: null,
-    colorSchemeId: 1,
-    twoFactorEnabled: false,
-    identities: [],
-    namespaceId: 7,
-    version: 1,
-    ...overrides,
-  };
-}
+const user = userRecord;
 
 let stderr: MockInstance;
 let stdout: MockInstance;
@@ -121,24 +85,15 @@ let stdout: MockInstance;
 beforeAll(() => {
   // Independent of the environment (the integration setup runs the local runtime quietly).
   process.env.LOG_LEVEL = 'info';
-  process.env.TABLE_NAME = TABLE;
   resetConfig();
-  setClients({
-    db: DynamoDBDocumentClient.from(
-      new DynamoDBClient({ region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } }),
-    ),
-  });
 });
 
 afterAll(() => {
-  ddbMock.restore();
   delete process.env.LOG_LEVEL;
-  delete process.env.TABLE_NAME;
   resetConfig();
 });
 
 beforeEach(() => {
-  ddbMock.reset();
   stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
   stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
 });

@@ -13,6 +13,7 @@ import { userKeys } from '../../shared/users/store/keys';
 import { createToken } from '../../shared/users/store/tokens';
 import { insertUser, removeUser, replaceUser, type User } from '../../shared/users/store/users';
 import { cancelled, useMockedTable } from '../support/mocked-table';
+import { userRecord } from '../support/user-record';
 
 const mock = useMockedTable('users-store-test');
 
@@ -39,40 +40,9 @@ function countFrom(first: number) {
   mock.on(UpdateCommand).callsFake(() => ({ Attributes: { value: next++ } }));
 }
 
-function user(overrides: Partial<User> = {}): User {
-  return {
-    id: 7,
-    username: 'alice',
-    name: 'Alice',
-    email: 'alice@example.com',
-    state: 'active',
-    admin: false,
-    bio: '',
-    location: '',
-    skype: '',
-    linkedin: '',
-    twitter: '',
-    websiteUrl: '',
-    organization: '',
-    projectsLimit: 10,
-    canCreateGroup: true,
-    external: false,
-    passwordDigest: null,
-    passwordExpiresAt: null,
-    confirmedAt: '2024-01-01T00:00:00.000Z',
-    createdAt: '2024-01-01T00:00:00.000Z',
-    updatedAt: '2024-01-01T00:00:00.000Z',
-    lastSignInAt: null,
-    currentSignInAt: null,
-    lastActivityOn: null,
-    colorSchemeId: 1,
-    twoFactorEnabled: false,
-    identities: [{ provider: 'ldap', externUid: 'uid=alice' }],
-    namespaceId: 8,
-    version: 1,
-    ...overrides,
-  };
-}
+/** User 7 with an LDAP identity, in namespace 8. */
+const user = (overrides: Partial<User> = {}): User =>
+  userRecord({ identities: [{ provider: 'ldap', externUid: 'uid=alice' }], namespaceId: 8, ...overrides });
 
 /** What an ApiError answers: its status and body. */
 async function answer(promise: Promise<unknown>): Promise<{ status: number; body: unknown }> {
