@@ -10,7 +10,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { handler as metaHandler } from '../../functions/meta/handler';
 import { handler as usersHandler } from '../../functions/users/handler';
@@ -23,6 +23,7 @@ import { digestToken } from '../../shared/users/store/tokens';
 import { ConditionFailed, transact } from '../../shared/platform/dynamo/transactions';
 import { recordActivity, userToItem, type User } from '../../shared/users/store/users';
 import { userRecord } from '../support/user-record';
+import { lambdaContext } from '../support/environment';
 
 const TABLE = 'fault-paths-test';
 const TOKEN = 'glpat-unit-test-token';
@@ -47,25 +48,9 @@ function proxyEvent(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayPr
   };
 }
 
-/** Internal: the parts of a Lambda context the middlewares read. */
-const lambdaContext = (): Context =>
-  ({
-    awsRequestId: 'lambda-req',
-    functionName: 'users',
-    functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:users',
-    memoryLimitInMB: '256',
-    logGroupName: '/aws/lambda/users',
-    logStreamName: 'stream',
-    callbackWaitsForEmptyEventLoop: true,
-    getRemainingTimeInMillis: () => 10_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  });
 
 const invoke = (fn: typeof usersHandler, event: APIGatewayProxyEvent) =>
-  fn(event, lambdaContext() as never);
+  fn(event, lambdaContext('lambda-req', 'users') as never);
 
 /** Internal: the JSON lines written to a spied stream. */
 const jsonLines = (spy: MockInstance) =>

@@ -1,27 +1,13 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { resetConfig } from '../../shared/platform/config';
 import type { ApiContext } from '../../shared/platform/http/context';
 import { createLogger, logger, loggerForInvocation } from '../../shared/platform/logger';
 import { requestLogger } from '../../shared/platform/middleware/request-logger';
+import { isolateEnvironment, lambdaContext as supportContext, setEnvironment } from '../support/environment';
 
 /** Internal: a Lambda context like the one Lambda (and the local runtime) passes. */
-const lambdaContext = (awsRequestId = 'lambda-req-1'): Context =>
-  ({
-    awsRequestId,
-    functionName: 'project-hosting-users',
-    functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:project-hosting-users',
-    memoryLimitInMB: '512',
-    logGroupName: '/aws/lambda/project-hosting-users',
-    logStreamName: 'stream',
-    callbackWaitsForEmptyEventLoop: true,
-    getRemainingTimeInMillis: () => 10_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  });
+const lambdaContext = (awsRequestId = 'lambda-req-1'): Context => supportContext(awsRequestId, 'project-hosting-users');
 
 let stdout: MockInstance;
 let stderr: MockInstance;
@@ -36,28 +22,17 @@ const lines = (spy: MockInstance) =>
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
-/** Internal: sets the environment the configuration reads, for the next loggers. */
-function environment(variables: Record<string, string | undefined>): void {
-  for (const [name, value] of Object.entries(variables)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetConfig();
-}
-
 const VARIABLES = ['LOG_LEVEL', 'SERVICE_NAME', 'AWS_LAMBDA_INITIALIZATION_TYPE', 'POWERTOOLS_LOGGER_LOG_EVENT'] as const;
-let saved: Record<string, string | undefined>;
+
+isolateEnvironment(VARIABLES);
 
 beforeEach(() => {
-  saved = Object.fromEntries(VARIABLES.map((name) => [name, process.env[name]]));
-  environment(Object.fromEntries(VARIABLES.map((name) => [name, undefined])));
   stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
   stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
 });
 
 afterEach(() => {
   vi.restoreAllMocks();
-  environment(saved);
 });
 
 describe('logger: line shape', () => {
@@ -84,7 +59,7 @@ describe('logger: line shape', () => {
 
   it('names the service from SERVICE_NAME', () => {
     // Prepare
-    environment({ SERVICE_NAME: 'hosting-test' });
+    setEnvironment({ SERVICE_NAME: 'hosting-test' });
 
     // Act
     logger.info('hello');
@@ -95,7 +70,7 @@ describe('logger: line shape', () => {
 
   it('writes error lines to stderr and the others to stdout', () => {
     // Prepare
-    environment({ LOG_LEVEL: 'debug' });
+    setEnvironment({ LOG_LEVEL: 'debug' });
 
     // Act
     logger.debug('d');
@@ -159,7 +134,7 @@ describe('logger: LOG_LEVEL', () => {
     ['verbose', ['error', 'info', 'warn']],
   ])('with LOG_LEVEL=%s writes %j', (level, expected) => {
     // Prepare
-    environment({ LOG_LEVEL: level });
+    setEnvironment({ LOG_LEVEL: level });
     const log = loggerForInvocation(lambdaContext(), { requestId: 'req-1' });
 
     // Act
@@ -213,7 +188,7 @@ describe('loggerForInvocation', () => {
 
   it('reports a cold start on the first on-demand invocation of the sandbox only', () => {
     // Prepare: Lambda sets AWS_LAMBDA_INITIALIZATION_TYPE; a new configuration starts a new root logger.
-    environment({ AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand' });
+    setEnvironment({ AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand' });
 
     // Act
     const first = loggerForInvocation(lambdaContext('l-1'), { requestId: 'r-1' });
@@ -296,7 +271,7 @@ describe('requestLogger middleware', () => {
 
   it('writes no token the request carried, even asked to log events (the event is never logged)', async () => {
     // Prepare
-    environment({ LOG_LEVEL: 'debug', POWERTOOLS_LOGGER_LOG_EVENT: 'true' });
+    setEnvironment({ LOG_LEVEL: 'debug', POWERTOOLS_LOGGER_LOG_EVENT: 'true' });
 
     // Act
     await handlerAnswering(401)(event, lambdaContext() as ApiContext);

@@ -11,9 +11,10 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { startLocalRuntime } from '../../infra/local/runtime';
-import { config, resetConfig } from '../../shared/platform/config';
+import { config } from '../../shared/platform/config';
 import { db } from '../../shared/platform/dynamo/client';
 import { createTracer, traced, tracer } from '../../shared/platform/observability';
+import { isolateEnvironment, setEnvironment } from '../support/environment';
 
 // The runtime creates root at start; that needs DynamoDB, which these tests do not start.
 vi.mock('../../shared/users/bootstrap', () => ({ ensureRootUser: async () => ({ created: false }) }));
@@ -41,25 +42,10 @@ const VARIABLES = [
   'PROVISION',
 ] as const;
 
-/** Internal: sets the environment the configuration reads. */
-function environment(variables: Partial<Record<(typeof VARIABLES)[number], string | undefined>>): void {
-  for (const [name, value] of Object.entries(variables)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetConfig();
-}
-
-let saved: Record<string, string | undefined>;
-
-beforeEach(() => {
-  saved = Object.fromEntries(VARIABLES.map((name) => [name, process.env[name]]));
-  environment(Object.fromEntries(VARIABLES.map((name) => [name, undefined])));
-});
+isolateEnvironment(VARIABLES);
 
 afterEach(() => {
   vi.restoreAllMocks();
-  environment(saved);
 });
 
 /** Internal: the names of the middlewares on a client's stack. */
@@ -78,7 +64,7 @@ describe('configuration', () => {
     ['a local run asking for traces (no daemon to send them to)', { POWERTOOLS_TRACE_ENABLED: 'true' }, { metricsEnabled: false, tracingEnabled: false }],
   ] as const)('under %s', (_, variables, expected) => {
     // Act
-    environment(variables);
+    setEnvironment(variables);
 
     // Assess
     expect({ metricsEnabled: config().metricsEnabled, tracingEnabled: config().tracingEnabled }).toEqual(expected);
@@ -104,7 +90,7 @@ describe('AWS SDK clients', () => {
 
   it('are traced with X-Ray on Lambda', () => {
     // Prepare
-    environment(LAMBDA);
+    setEnvironment(LAMBDA);
 
     // Act
     const client = traced(new DynamoDBClient({ region: 'us-east-1' }));
@@ -116,10 +102,10 @@ describe('AWS SDK clients', () => {
 
   it('are not traced on Lambda with POWERTOOLS_TRACE_ENABLED=false, nor where only Powertools would think it is on Lambda', () => {
     // Act / Assess: the platform's switch...
-    environment({ ...LAMBDA, POWERTOOLS_TRACE_ENABLED: 'false' });
+    setEnvironment({ ...LAMBDA, POWERTOOLS_TRACE_ENABLED: 'false' });
     expect(createTracer().isTracingEnabled()).toBe(false);
     // ...and a container that sets AWS_EXECUTION_ENV (ECS, CodeBuild) is not Lambda.
-    environment({ AWS_EXECUTION_ENV: 'AWS_ECS_FARGATE' });
+    setEnvironment({ AWS_EXECUTION_ENV: 'AWS_ECS_FARGATE' });
     expect(createTracer().isTracingEnabled()).toBe(false);
   });
 });
@@ -146,7 +132,7 @@ describe('the local runtime', () => {
     ["in an environment with Lambda's variables", LAMBDA],
   ] as const)('turns metrics and tracing off, %s', async (_, variables) => {
     // Prepare: no emulator (no data access in these requests); handlers loaded as `npm start` loads them.
-    environment({ ...variables, LOCAL_ENGINES: 'false' });
+    setEnvironment({ ...variables, LOCAL_ENGINES: 'false' });
     const dataDir = await mkdtemp(join(tmpdir(), 'observability-'));
     const runtime = await startLocalRuntime({ port: 0, dataDir, quiet: true });
     try {

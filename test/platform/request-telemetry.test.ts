@@ -8,7 +8,6 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { Segment, type Subsegment } from 'aws-xray-sdk-core';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { z } from 'zod';
-import { resetConfig } from '../../shared/platform/config';
 import { createGroupHandler } from '../../shared/platform/group-handler';
 import type { ApiContext } from '../../shared/platform/http/context';
 import { NotFoundError } from '../../shared/platform/http/errors';
@@ -17,6 +16,7 @@ import { route } from '../../shared/platform/http/route';
 import { requestLogger } from '../../shared/platform/middleware/request-logger';
 import { statusClass } from '../../shared/platform/middleware/request-telemetry';
 import { tracer } from '../../shared/platform/observability';
+import { isolateEnvironment, setEnvironment } from '../support/environment';
 
 type Line = Record<string, unknown> & { _aws?: { Timestamp: number; CloudWatchMetrics: unknown[] } };
 
@@ -36,28 +36,17 @@ const VARIABLES = [
   'LOG_LEVEL',
 ] as const;
 
-/** Internal: sets the environment the configuration reads. */
-function environment(variables: Partial<Record<(typeof VARIABLES)[number], string | undefined>>): void {
-  for (const [name, value] of Object.entries(variables)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetConfig();
-}
-
-let saved: Record<string, string | undefined>;
 let stdout: MockInstance;
 
+isolateEnvironment(VARIABLES);
+
 beforeEach(() => {
-  saved = Object.fromEntries(VARIABLES.map((name) => [name, process.env[name]]));
-  environment(Object.fromEntries(VARIABLES.map((name) => [name, undefined])));
   stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
   vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
 });
 
 afterEach(() => {
   vi.restoreAllMocks();
-  environment(saved);
 });
 
 /** Internal: the EMF lines written to stdout (the access-log lines are left out). */
@@ -126,7 +115,7 @@ const context = (awsRequestId: string) => ({ awsRequestId, functionName: 'projec
 describe('request metrics', () => {
   it('writes one EMF line per request: Requests and Latency by function and status class, and by function', async () => {
     // Prepare
-    environment({ POWERTOOLS_METRICS_DISABLED: 'false' });
+    setEnvironment({ POWERTOOLS_METRICS_DISABLED: 'false' });
     const handler = thingsHandler();
 
     // Act
@@ -176,15 +165,15 @@ describe('request metrics', () => {
     };
 
     // Act / Assess
-    environment({ POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_METRICS_NAMESPACE: 'FromTheStack' });
+    setEnvironment({ POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_METRICS_NAMESPACE: 'FromTheStack' });
     expect(await namespaceOfNextRequest()).toBe('FromTheStack');
-    environment({ METRICS_NAMESPACE: 'Chosen' });
+    setEnvironment({ METRICS_NAMESPACE: 'Chosen' });
     expect(await namespaceOfNextRequest()).toBe('Chosen');
   });
 
   it('counts client errors as 4xx and failures as 5xx, flushed although the route threw', async () => {
     // Prepare
-    environment({ POWERTOOLS_METRICS_DISABLED: 'false' });
+    setEnvironment({ POWERTOOLS_METRICS_DISABLED: 'false' });
     const handler = thingsHandler();
 
     // Act
@@ -203,7 +192,7 @@ describe('request metrics', () => {
 
   it('counts a request whose error no middleware answers as a 5xx, and lets the error through', async () => {
     // Prepare: the request logger alone, without the error responder.
-    environment({ POWERTOOLS_METRICS_DISABLED: 'false' });
+    setEnvironment({ POWERTOOLS_METRICS_DISABLED: 'false' });
     const bare = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>()
       .use(requestLogger())
       .handler(async () => {
@@ -219,7 +208,7 @@ describe('request metrics', () => {
 
   it('keeps concurrent invocations apart: each line carries only its own request', async () => {
     // Prepare: the first request waits inside its route until the second has finished.
-    environment({ POWERTOOLS_METRICS_DISABLED: 'false' });
+    setEnvironment({ POWERTOOLS_METRICS_DISABLED: 'false' });
     const held = gate();
     const handler = thingsHandler(held);
 
@@ -244,7 +233,7 @@ describe('request metrics', () => {
 
   it('keeps many interleaved invocations apart', async () => {
     // Prepare
-    environment({ POWERTOOLS_METRICS_DISABLED: 'false' });
+    setEnvironment({ POWERTOOLS_METRICS_DISABLED: 'false' });
     const handler = thingsHandler();
     const ids = Array.from({ length: 20 }, (_, i) => `req-${i}`);
 
@@ -269,7 +258,7 @@ describe('request metrics', () => {
 
   it('writes a ColdStart line by function on the first invocation of an on-demand sandbox only', async () => {
     // Prepare: Lambda sets AWS_LAMBDA_INITIALIZATION_TYPE (and AWS_LAMBDA_FUNCTION_NAME, which turns metrics on).
-    environment({ AWS_LAMBDA_FUNCTION_NAME: 'project-hosting-things', AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand' });
+    setEnvironment({ AWS_LAMBDA_FUNCTION_NAME: 'project-hosting-things', AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand' });
     const handler = thingsHandler();
 
     // Act
@@ -294,7 +283,7 @@ describe('request metrics', () => {
 
   it('writes no ColdStart line for a provisioned sandbox', async () => {
     // Prepare
-    environment({ AWS_LAMBDA_FUNCTION_NAME: 'project-hosting-things', AWS_LAMBDA_INITIALIZATION_TYPE: 'provisioned-concurrency' });
+    setEnvironment({ AWS_LAMBDA_FUNCTION_NAME: 'project-hosting-things', AWS_LAMBDA_INITIALIZATION_TYPE: 'provisioned-concurrency' });
     const handler = thingsHandler();
 
     // Act
@@ -311,7 +300,7 @@ describe('request metrics', () => {
     ['when POWERTOOLS_METRICS_DISABLED is not a boolean (Powertools would refuse it)', { POWERTOOLS_METRICS_DISABLED: 'maybe', AWS_LAMBDA_FUNCTION_NAME: 'f' }],
   ] as const)('writes nothing %s', async (_, variables) => {
     // Prepare
-    environment(variables);
+    setEnvironment(variables);
     const handler = thingsHandler();
 
     // Act
@@ -343,7 +332,7 @@ describe('request trace subsegment', () => {
 
   it('is a subsegment of Lambda\'s segment annotated with the route and the status, flagged from the status', async () => {
     // Prepare: tracing on, as on Lambda (Powertools checks AWS_EXECUTION_ENV; the platform AWS_LAMBDA_FUNCTION_NAME).
-    environment({ AWS_LAMBDA_FUNCTION_NAME: 'project-hosting-things', AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x', POWERTOOLS_METRICS_DISABLED: 'true' });
+    setEnvironment({ AWS_LAMBDA_FUNCTION_NAME: 'project-hosting-things', AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x', POWERTOOLS_METRICS_DISABLED: 'true' });
     expect(tracer().isTracingEnabled()).toBe(true);
     const handler = thingsHandler();
 
@@ -380,7 +369,7 @@ describe('request trace subsegment', () => {
 
   it('is not opened where tracing is off (tests, local runtime)', async () => {
     // Prepare
-    environment({ AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x', AWS_LAMBDA_FUNCTION_NAME: 'f', POWERTOOLS_TRACE_ENABLED: 'false' });
+    setEnvironment({ AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x', AWS_LAMBDA_FUNCTION_NAME: 'f', POWERTOOLS_TRACE_ENABLED: 'false' });
     const handler = thingsHandler();
 
     // Act

@@ -5,18 +5,14 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureKeyFile, openSecret, resetSecretBox, SecretBoxConfigError, SecretBoxOpenError, sealSecret } from '../../shared/platform/crypto/secret-box';
-import { resetConfig } from '../../shared/platform/config';
+import { setEnvironment } from '../support/environment';
 
 const secretsMock = mockClient(SecretsManagerClient);
 const ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:SecretBoxKey-abc';
 const saved = { key: process.env.SECRET_BOX_KEY, arn: process.env.SECRET_BOX_KEY_SECRET_ARN };
 
 /** Internal: sets or removes an environment variable. */
-function setEnv(name: string, value: string | undefined): void {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
-  resetConfig();
-}
+const setEnv = (name: string, value: string | undefined) => setEnvironment({ [name]: value });
 
 beforeEach(() => {
   setEnv('SECRET_BOX_KEY', 'unit-test-key-material');

@@ -69,8 +69,6 @@ export class ConditionFailed extends Error {
 const MAX_ATTEMPTS = 8;
 /** Cancellation reasons that a later attempt can succeed past. */
 const RETRYABLE = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
-/** DynamoDB's limit on the operations of one transaction. */
-export const MAX_TRANSACTION_ITEMS = 100;
 
 /**
  * Writes all named entries atomically. Conflicts with another transaction on the same item (e.g.
