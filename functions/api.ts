@@ -6,7 +6,15 @@
 import { routeKeysOf, routePrefix, type GroupName, type RouteKeyOf } from '../shared/catalog';
 import { createGroupHandler } from '../shared/platform/group-handler';
 import type { AnyRoute } from '../shared/platform/http/route';
+import { forkWithProject, removeWithProject } from '../shared/projects';
+import { forkRepository, removeRepository } from '../shared/repository';
 import { authenticate, trackActivity } from '../shared/users';
+
+// A fork reads its source's git objects and a deleted project releases them: the repository
+// builds on projects, which cannot import it; every function that forks or deletes projects
+// (projects, groups, users) goes through this root.
+forkWithProject(forkRepository);
+removeWithProject(removeRepository);
 
 /** Exactly the routes of one group, each implemented. */
 export type GroupRouteTable<G extends GroupName> = { [K in RouteKeyOf<G>]: AnyRoute };

@@ -15,6 +15,7 @@ import * as meta from '../functions/meta/handler';
 import * as milestones from '../functions/milestones/handler';
 import * as notes from '../functions/notes/handler';
 import * as projects from '../functions/projects/handler';
+import * as repository from '../functions/repository/handler';
 import * as todos from '../functions/todos/handler';
 import * as uploads from '../functions/uploads/handler';
 import * as users from '../functions/users/handler';
@@ -35,5 +36,6 @@ export const routeDefinitions: { readonly [G in GroupName]: GroupRouteTable<G> }
   issue_actions: issueActions.routes,
   todos: todos.routes,
   uploads: uploads.routes,
+  repository: repository.routes,
   web: web.routes,
 };

@@ -133,6 +133,8 @@ export interface ApiGatewayDocumentOptions {
    * `x-amazon-apigateway-integration`.
    */
   readonly integrationUri: (group: GroupName) => unknown;
+  /** Whether a group's function answers through response streaming (the integration then uses the `STREAM` transfer mode). */
+  readonly streams?: (group: GroupName) => boolean;
 }
 
 /**
@@ -161,6 +163,7 @@ export function apiGatewayDocument(routes: readonly RouteSpec[], options: ApiGat
           type: 'aws_proxy',
           httpMethod: 'POST',
           uri: options.integrationUri(route.group),
+          ...(options.streams?.(route.group) ? { responseTransferMode: 'STREAM' } : {}),
         },
       };
     }

@@ -19,6 +19,7 @@ import { catalog as members } from './members/catalog';
 import { catalog as meta } from './meta/catalog';
 import { parseRouteKey as parseKey, toResource as toPrefixedResource, type RouteSpec as AnyRouteSpec } from './platform/http/routing';
 import { catalog as projects } from './projects/catalog';
+import { catalog as repository } from './repository/catalog';
 import { catalog as users } from './users/catalog';
 
 export type { HttpMethod } from './platform/http/routing';
@@ -40,7 +41,8 @@ export const routeCatalog = {
   issue_actions: issues.issue_actions,
   todos: issues.todos,
   uploads: projects.uploads,
-  web: projects.web,
+  repository: repository.repository,
+  web: [...projects.web, ...repository.web],
 } as const;
 
 export type GroupName = keyof typeof routeCatalog;
@@ -52,6 +54,17 @@ export type RouteSpec = AnyRouteSpec & { group: GroupName };
 /** The route keys of one group. */
 export function routeKeysOf<G extends GroupName>(group: G): ReadonlyArray<RouteKeyOf<G>> {
   return routeCatalog[group];
+}
+
+/**
+ * Groups whose function answers through Lambda response streaming (API Gateway's `STREAM`
+ * transfer mode): their responses are not held to Lambda's 6 MB payload limit nor API Gateway's
+ * 29 s, which git clones and fetches of large repositories need (the web group serves git's smart
+ * HTTP), and archives and raw files of the repository API. Requests still are: a streamed
+ * invocation's request payload is limited to 6 MB too.
+ */
+export function streamsResponses(group: GroupName): boolean {
+  return group === 'web' || group === 'repository';
 }
 
 /** Where a group's routes live: web routes at the root, every other group under {@link API_PREFIX}. */

@@ -4,8 +4,9 @@
  * it the same way. Each record is one event of one project, delivered to that project's hooks.
  *
  * The composition root of delivery: the hooks feature delivers events of any kind; the features
- * that write events give the payload builders of their kinds (today the issues feature's `issue`
- * and `note`), and loading them registers how their events are stored, for reading the records.
+ * that write events give the payload builders of their kinds (the issues feature's `issue` and
+ * `note`, the repository's `push` and `tag_push`), and loading them registers how their events are
+ * stored, for reading the records.
  *
  * A record whose delivery cannot even be attempted (the table could not be read) is reported in
  * `batchItemFailures`, so the stream retries it (and the records after it in its shard); a
@@ -19,9 +20,10 @@ import { config } from '../../shared/platform/config';
 import { logger } from '../../shared/platform/logger';
 import { deliverHookEvent, type HookPayloadBuilders } from '../../shared/hooks/deliver';
 import { issueHookPayloads } from '../../shared/issues';
+import { pushHookPayloads } from '../../shared/repository/push';
 
 /** The payload builders of every declared kind of hook event (one missing does not compile). */
-export const payloads: HookPayloadBuilders = { ...issueHookPayloads };
+export const payloads: HookPayloadBuilders = { ...issueHookPayloads, ...pushHookPayloads };
 
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const allowLocalNetwork = config().hooksAllowLocalNetwork;

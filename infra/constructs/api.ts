@@ -3,7 +3,7 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import type { GroupName, RouteSpec } from '../../shared/catalog';
+import { streamsResponses, type GroupName, type RouteSpec } from '../../shared/catalog';
 import { apiGatewayDocument, stageVariableOf, type OpenApiDocument } from '../openapi';
 
 export interface ApiThrottle {
@@ -75,11 +75,14 @@ export class HostingApi extends Construct {
       title: stack.stackName,
       description: DESCRIPTION,
       // `${!name}` is Fn::Sub's escape for a literal `${name}`: API Gateway reads the stage variable.
+      // A streaming group's integration calls InvokeWithResponseStream (another API version and action).
       integrationUri: (group) =>
         Fn.sub(
-          'arn:${AWS::Partition}:apigateway:${AWS::Region}:lambda:path/2015-03-31/functions/' +
-            `arn:\${AWS::Partition}:lambda:\${AWS::Region}:\${AWS::AccountId}:function:\${!stageVariables.${stageVariableOf(group)}}/invocations`,
+          `arn:\${AWS::Partition}:apigateway:\${AWS::Region}:lambda:path/${streamsResponses(group) ? '2021-11-15' : '2015-03-31'}/functions/` +
+            `arn:\${AWS::Partition}:lambda:\${AWS::Region}:\${AWS::AccountId}:function:\${!stageVariables.${stageVariableOf(group)}}/` +
+            (streamsResponses(group) ? 'response-streaming-invocations' : 'invocations'),
         ),
+      streams: streamsResponses,
     });
 
     this.restApi = new apigateway.SpecRestApi(this, 'RestApi', {

@@ -1,14 +1,16 @@
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Duration, Size } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { routeCatalog, type GroupName } from '../../shared/catalog';
-import { GroupFunction, type DataAccess } from './group-function';
+import { GroupFunction, type DataAccess, type GroupFunctionProps } from './group-function';
 
 /**
  * What each group does with the bucket, and so what it is granted (a new group must be listed:
  * the type requires every group). Uploads write files; deleting projects (directly, or as part of
- * a group or a user) removes theirs; web routes serve them; the rest never touch the bucket.
+ * a group or a user) removes theirs; web routes serve them and git pushes store packs; the rest
+ * never touch the bucket.
  */
 const BUCKET_ACCESS: Record<GroupName, DataAccess | 'none'> = {
   meta: 'none',
@@ -18,13 +20,25 @@ const BUCKET_ACCESS: Record<GroupName, DataAccess | 'none'> = {
   projects: 'readWrite',
   hooks: 'none',
   uploads: 'readWrite',
-  web: 'read',
+  repository: 'readWrite',
+  web: 'readWrite',
   labels: 'none',
   milestones: 'none',
   issues: 'none',
   notes: 'none',
   issue_actions: 'none',
   todos: 'none',
+};
+
+/**
+ * Groups that need more than the defaults. `web` serves git's smart HTTP: packs are held in
+ * memory and cached in `/tmp`, CPU (which grows with memory) bounds pack indexing and delta
+ * resolution, and its responses stream for up to 15 minutes (API Gateway's idle timeout for a
+ * stream is 5 minutes). `repository` builds commits and reads trees from the same packs.
+ */
+const SIZING: Partial<Record<GroupName, Pick<GroupFunctionProps, 'memorySize' | 'timeout' | 'ephemeralStorageSize'>>> = {
+  web: { memorySize: 2048, timeout: Duration.minutes(10), ephemeralStorageSize: Size.gibibytes(2) },
+  repository: { memorySize: 1024, ephemeralStorageSize: Size.gibibytes(1) },
 };
 
 export interface GroupFunctionsProps {
@@ -63,6 +77,7 @@ export class GroupFunctions extends Construct {
           table: props.table,
           bucket: bucketAccess === 'none' ? undefined : props.bucket,
           externalUrl: props.externalUrl,
+          ...SIZING[group],
         });
         fn.grantTable(props.table, 'readWrite');
         if (bucketAccess !== 'none') fn.grantBucket(props.bucket, bucketAccess);

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { Duration } from 'aws-cdk-lib';
+import { Duration, type Size } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -34,8 +34,12 @@ export interface GroupFunctionProps {
   readonly externalUrl: string;
   /** @default - `project-hosting <group>` */
   readonly description?: string;
-  /** @default 29 s, API Gateway's integration limit (API functions cannot use more) */
+  /** @default 29 s, API Gateway's integration limit (API functions cannot use more, unless they stream their responses) */
   readonly timeout?: Duration;
+  /** @default 512 MB */
+  readonly memorySize?: number;
+  /** The size of `/tmp`. @default - Lambda's 512 MiB */
+  readonly ephemeralStorageSize?: Size;
 }
 
 /**
@@ -75,7 +79,8 @@ export class GroupFunction extends nodejs.NodejsFunction {
       depsLockFilePath: `${ROOT_DIR}package-lock.json`,
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: 512,
+      memorySize: props.memorySize ?? 512,
+      ephemeralStorageSize: props.ephemeralStorageSize,
       timeout: props.timeout ?? Duration.seconds(29),
       logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,

@@ -20,9 +20,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { allRoutes, type GroupName, type RouteSpec } from '../../shared/catalog';
 import { servingRoute } from '../openapi';
+import { invokeStreaming, isStreamingHandler } from './lambda-streaming';
 
 /** A Lambda proxy handler as the group modules export it (a middy handler). */
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
 
 /** API Gateway's hard limit on request payloads. */
 export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
@@ -30,6 +32,8 @@ export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 export const LAMBDA_PAYLOAD_BYTES = 6 * 1024 * 1024;
 /** API Gateway's default (and, for REST APIs, maximum without a quota raise) integration timeout. */
 export const INTEGRATION_TIMEOUT_MS = 29_000;
+/** The longest a streamed response may last (API Gateway's `STREAM` transfer mode). */
+export const STREAMING_TIMEOUT_MS = 15 * 60_000;
 
 const STAGE = 'local';
 
@@ -385,6 +389,7 @@ function writeResult(res: ServerResponse, result: APIGatewayProxyResult, request
 // ---------------------------------------------------------------------------------------------
 
 export interface ApiServerOptions {
+  /** Each group's handler: a proxy handler, or a streaming one (made by `streamifyResponse`, told apart at run time). */
   handlers: Partial<Record<GroupName, ProxyHandler>>;
   /** Defaults to the whole catalog. */
   routes?: readonly RouteSpec[];
@@ -398,6 +403,36 @@ export interface ApiServerOptions {
 }
 
 class PayloadTooLarge extends Error {}
+
+/**
+ * Serves a streaming handler as the `STREAM` transfer mode does: the status and headers it writes
+ * first, then its body as it comes, with no 6 MB or 29 s limit (15 minutes at most). A handler
+ * failing before its metadata is a 502; after it, the connection is cut, as on AWS.
+ */
+async function serveStreaming(
+  res: ServerResponse,
+  handler: Parameters<typeof invokeStreaming>[0],
+  event: APIGatewayProxyEvent,
+  context: Context,
+  requestId: string,
+): Promise<number> {
+  let response: Awaited<ReturnType<typeof invokeStreaming>>;
+  try {
+    response = await invokeStreaming(handler, event, context);
+  } catch (error) {
+    warn('handler failed', { requestId, error: error instanceof Error ? { message: error.message, stack: error.stack } : String(error) });
+    gatewayResponse(res, 502, { message: 'Internal server error' }, requestId);
+    return 502;
+  }
+  res.writeHead(response.statusCode, { ...response.headers, 'X-Request-Id': requestId });
+  const timer = setTimeout(() => res.destroy(), STREAMING_TIMEOUT_MS);
+  response.body.on('error', () => res.destroy());
+  response.body.pipe(res);
+  await new Promise<void>((resolve) => res.once('close', resolve));
+  clearTimeout(timer);
+  await response.done.catch((error: unknown) => warn('streaming handler failed after its metadata', { requestId, error: String(error) }));
+  return response.statusCode;
+}
 
 /**
  * Reads the body, failing as soon as it exceeds API Gateway's limit. The rest of an oversized
@@ -509,6 +544,10 @@ export function createApiServer(options: ApiServerOptions): Server {
       }
 
       const handler = options.handlers[group];
+      if (isStreamingHandler(handler)) {
+        status = await serveStreaming(res, handler, event, lambdaContext(group, requestId, STREAMING_TIMEOUT_MS), requestId);
+        return;
+      }
       let result: unknown;
       try {
         if (!handler) throw new Error(`no handler for group '${group}'`);

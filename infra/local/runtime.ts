@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { ensureKeyFile } from '../../shared/platform/crypto/secret-box';
 import { routeCatalog, type GroupName } from '../../shared/catalog';
 import { createApiServer, type ProxyHandler } from './api-gateway';
+import { installStreamingRuntime } from './lambda-streaming';
 import { startEngines, type Engines } from './engines';
 import type { StreamHandler } from './streams';
 import { resetConfig } from '../../shared/platform/config';
@@ -158,6 +159,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
 
     // Dynamic imports, after the environment is final (and read afresh: config() caches it).
     resetConfig();
+    // Streaming groups call Lambda's `awslambda.streamifyResponse` as they load.
+    installStreamingRuntime();
     for (const group of Object.keys(routeCatalog) as GroupName[]) {
       let module: { handler?: unknown };
       try {

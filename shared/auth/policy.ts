@@ -11,11 +11,12 @@ import { abilities as issues } from '../issues/abilities';
 import { ForbiddenError, UnauthorizedError } from '../platform/http/errors';
 import type { Caller } from '../platform/http/context';
 import { abilities as projects } from '../projects/abilities';
+import { abilities as repository } from '../repository/abilities';
 import { abilities as users } from '../users/abilities';
 import { isAdmin, type GroupSubject, type ProjectSubject } from './rules';
 
 const globalRules = { ...users.global, ...groups.global, ...projects.global };
-const projectRules = { ...projects.project, ...issues.project };
+const projectRules = { ...projects.project, ...repository.project, ...issues.project };
 const groupRules = { ...groups.group };
 
 type GlobalAbility = keyof typeof globalRules;

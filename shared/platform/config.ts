@@ -1,3 +1,6 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 /**
  * Runtime configuration, read once from the environment.
  *
@@ -51,6 +54,19 @@ export interface Config {
    * `POWERTOOLS_TRACE_ENABLED=false`. Powertools' Tracer applies its own checks on top (not in SAM, not outside Lambda).
    */
   tracingEnabled: boolean;
+  /** `SCRATCH_DIRECTORY`: where a function keeps files between invocations (git packs); Lambda's `/tmp`, the system's temporary directory locally. */
+  scratchDirectory: string;
+  /**
+   * `PACK_CACHE_BYTES`: how many bytes of git packs a container keeps decoded in memory; a third
+   * of the function's memory on Lambda (`AWS_LAMBDA_FUNCTION_MEMORY_SIZE`), 512 MiB otherwise.
+   */
+  packCacheBytes: number;
+  /**
+   * `MAX_PUSH_BYTES`: the largest request body of a git push (the pack and its commands):
+   * 4,500,000 bytes, what fits in Lambda's 6 MB request payload once API Gateway has
+   * base64-encoded it beside the request's headers.
+   */
+  maxPushBytes: number;
 }
 
 /** The values Powertools reads as false in a boolean variable (`POWERTOOLS_METRICS_DISABLED`, `POWERTOOLS_TRACE_ENABLED`). */
@@ -96,6 +112,12 @@ export function config(): Config {
       ? FALSY.has(lower(process.env.POWERTOOLS_METRICS_DISABLED))
       : Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME),
     tracingEnabled: Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME) && !FALSY.has(lower(process.env.POWERTOOLS_TRACE_ENABLED)),
+    scratchDirectory: process.env.SCRATCH_DIRECTORY || (process.env.AWS_LAMBDA_FUNCTION_NAME ? '/tmp' : join(tmpdir(), 'project-hosting')),
+    maxPushBytes: positive(process.env.MAX_PUSH_BYTES, 4_500_000),
+    packCacheBytes: positive(
+      process.env.PACK_CACHE_BYTES,
+      process.env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE ? Math.floor((positive(process.env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE, 1024) * 1024 * 1024) / 3) : 512 * 1024 * 1024,
+    ),
   };
   return cached;
 }

@@ -23,7 +23,6 @@ export const catalog = {
     'POST /projects/:id/fork/:forked_from_id',
     'POST /projects/:id/share',
     'DELETE /projects/:id/share/:group_id',
-    'POST /projects/:id/housekeeping',
   ],
   uploads: [
     'POST /projects/:id/uploads',

@@ -5,6 +5,7 @@
  */
 export { deleteProject } from './commands/projects';
 export { forgetUser } from './commands/forget-user';
+export { forkWithProject, removeWithProject, type ForkStep, type ProjectRemoval } from './commands/lifecycle';
 export { unshareProject } from './commands/shares';
 export { unstarProject } from './commands/stars';
 export { findProjectOrNotFound } from './finders';
@@ -15,4 +16,4 @@ export { presentProjects, webUrlOf } from './presenters/projects';
 export { projectList, readableProjects, type ProjectList } from './queries/project-lists';
 export { eventFromItem, prepareEvent, recordEvent, type NewEvent } from './store/events';
 export { projectCollections, projectKeys } from './store/keys';
-export { getProject, projectCounterUpdate, projectFromItem, projectIsLive, type Project } from './store/projects';
+export { getProject, projectCounterUpdate, projectFromItem, projectIsLive, recordPushActivity, recordRepositorySize, type Project } from './store/projects';

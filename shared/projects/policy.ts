@@ -2,9 +2,16 @@
 import { can, type ProjectSubject } from '../auth';
 import type { Caller } from '../platform/http/context';
 
-/** Whether a feed event may be shown: its project is readable, and a confidential issue's event only to those who may read the issue. */
-export function canReadEvent(user: Caller | null, subject: ProjectSubject, event: { restrictedTo?: number[] | null }): boolean {
+const PUSH_ACTIONS = new Set(['pushed to', 'pushed new', 'deleted']);
+
+/**
+ * Whether a feed event may be shown: its project is readable, a push only to those who may read
+ * the code (GitLab's `download_code`), and a confidential issue's event only to those who may
+ * read the issue.
+ */
+export function canReadEvent(user: Caller | null, subject: ProjectSubject, event: { restrictedTo?: number[] | null; actionName?: string }): boolean {
   if (!can(user, 'read_project', subject)) return false;
+  if (PUSH_ACTIONS.has(event.actionName ?? '') && !can(user, 'download_code', subject)) return false;
   if (!event.restrictedTo) return true;
   return (user !== null && event.restrictedTo.includes(user.id)) || can(user, 'read_confidential_issues', subject);
 }

@@ -2,6 +2,7 @@ import type { ApiMiddleware, ApiRequest, Authentication } from '../platform/http
 import { ForbiddenError, InsufficientScopeError, NotFoundError, UnauthorizedError } from '../platform/http/errors';
 import { findTokenBySecret, isTokenActive, type AccessToken } from './store/tokens';
 import { findUserByUsername, getUser, recordActivity, type User } from './store/users';
+import { verifyPassword } from '../platform/crypto/password';
 
 /** The scopes a route accepts unless it says otherwise. */
 const DEFAULT_SCOPES = ['api'] as const;
@@ -66,6 +67,23 @@ export function authenticate(): ApiMiddleware {
     request.context.auth = auth;
   };
   return { before: authenticateBefore };
+}
+
+/**
+ * Git over HTTP (Basic authentication), as GitLab's: the password is a personal or impersonation
+ * token with the `api` scope (whatever the username: `oauth2`, the user's name, ...), or the
+ * user's own password with their username. Answers the user, or undefined for any credential that
+ * does not authenticate an active user (unknown, revoked or expired token, wrong password, blocked user).
+ */
+export async function authenticateGitCredentials(username: string, password: string): Promise<User | undefined> {
+  const found = password ? await findTokenBySecret(password) : undefined;
+  if (found) {
+    const { token, user } = found;
+    return user && user.state === 'active' && isTokenActive(token) && token.scopes.includes('api') ? user : undefined;
+  }
+  const user = username && password ? await findUserByUsername(username) : undefined;
+  if (!user || user.state !== 'active' || !user.passwordDigest) return undefined;
+  return (await verifyPassword(password, user.passwordDigest)) ? user : undefined;
 }
 
 /**

@@ -1,4 +1,4 @@
-export { authenticate, trackActivity } from './authenticate';
+export { authenticate, authenticateGitCredentials, trackActivity } from './authenticate';
 export { findUserOrNotFound } from './finders';
 export { presentUserPublic } from './presenters/users';
 export { getUser, userFromItem, userIsLive, type User } from './store/users';

@@ -1,7 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProxyEvent, createApiServer, matchRoute, parseQuery, responseHeaders, splitUrl, type LocalRequest, type RouteMatch } from '../../infra/local/api-gateway';
+import { buildProxyEvent, createApiServer, matchRoute, parseQuery, responseHeaders, splitUrl, type LocalRequest, type ProxyHandler, type RouteMatch } from '../../infra/local/api-gateway';
+import { installStreamingRuntime } from '../../infra/local/lambda-streaming';
+import { streamingHandler } from '../../shared/platform/streaming';
 import { allRoutes, parseRouteKey } from '../../shared/catalog';
 
 function request(overrides: Partial<LocalRequest> = {}): LocalRequest {
@@ -140,7 +142,7 @@ describe('local API Gateway: greedy path parameters', () => {
 
   it('chooses the resource first: a method it lacks is a 404, not the greedy route', () => {
     expect(matchRoute('GET', '/api/v4/projects/1/uploads')).toBeUndefined();
-    expect(matchRoute('POST', '/group/project')).toBeUndefined();
+    expect(matchRoute('PUT', '/group/project')).toBeUndefined();
   });
 
   it('never matches empty segments with a greedy parameter', () => {
@@ -399,5 +401,45 @@ describe('local API Gateway: server', () => {
     // Assert
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({ message: 'Request Too Long' });
+  });
+});
+
+describe('local API Gateway: response streaming', () => {
+  installStreamingRuntime();
+  const payload = Buffer.alloc(7 * 1024 * 1024, 7);
+  const handler = streamingHandler(async (event) => {
+    if (event.path.endsWith('/boom')) throw new Error('boom');
+    return { statusCode: 202, headers: { 'Content-Type': 'application/x-test' }, body: payload.toString('base64'), isBase64Encoded: true };
+  });
+  const server = createApiServer({ routes: [parseRouteKey('web', 'GET /:path+')], handlers: { web: handler as ProxyHandler } });
+  let base = '';
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('answers with the metadata the handler streams, then its body, past the 6 MB of a buffered response', async () => {
+    // Act
+    const response = await fetch(`${base}/big/file`);
+
+    // Assert
+    expect(response.status).toBe(202);
+    expect(response.headers.get('content-type')).toBe('application/x-test');
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+    expect(Buffer.from(await response.arrayBuffer()).equals(payload)).toBe(true);
+  });
+
+  it('answers 502 when the handler fails before its metadata', async () => {
+    // Act
+    const response = await fetch(`${base}/any/boom`);
+
+    // Assert
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({ message: 'Internal server error' });
   });
 });

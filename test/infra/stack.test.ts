@@ -9,7 +9,7 @@ import { METRICS_NAMESPACE } from '../../infra/constructs/group-function';
 import { ProjectHostingStack } from '../../infra/stack';
 import { HOOK_EVENT_STREAM_FILTER } from '../../shared/hooks/store/hook-events';
 import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '../../shared/platform/dynamo/table-definition';
-import { allRoutes, parseRouteKey, routeCatalog, type GroupName } from '../../shared/catalog';
+import { allRoutes, parseRouteKey, routeCatalog, streamsResponses, type GroupName } from '../../shared/catalog';
 
 type Resource = { Type: string; Properties?: Record<string, unknown>; DeletionPolicy?: string };
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
@@ -19,6 +19,15 @@ const GROUPS = Object.keys(routeCatalog) as GroupName[];
 const FUNCTION_GROUPS = [...GROUPS, 'bootstrap'];
 /** The service's own functions: those, plus the webhook delivery (its own timeout, no bucket). */
 const ALL_FUNCTIONS = [...FUNCTION_GROUPS, 'hook_delivery'];
+
+/** Memory (MB), timeout (s) and `/tmp` (MiB) of each function: 512 MB, 29 s and Lambda's 512 MiB unless listed. */
+const DEFAULT_SIZE = { MemorySize: 512, Timeout: 29 };
+const SIZES: Record<string, object> = {
+  ...Object.fromEntries(FUNCTION_GROUPS.map((group) => [group, DEFAULT_SIZE])),
+  // git's smart HTTP: packs in memory and /tmp, responses streamed for up to 15 minutes.
+  web: { MemorySize: 2048, Timeout: 600, EphemeralStorage: { Size: 2048 } },
+  repository: { MemorySize: 1024, Timeout: 29, EphemeralStorage: { Size: 1024 } },
+};
 
 let stack: ProjectHostingStack;
 let template: Template;
@@ -58,7 +67,7 @@ function allows(statements: Statement[], action: string, resourceLogicalId: stri
   );
 }
 
-type Operation = { responses?: unknown; 'x-amazon-apigateway-integration'?: { type: string; httpMethod: string; uri: unknown } };
+type Operation = { responses?: unknown; 'x-amazon-apigateway-integration'?: { type: string; httpMethod: string; uri: unknown; responseTransferMode?: string } };
 type ApiBody = { openapi: string; paths: Record<string, Record<string, unknown>> } & Record<string, unknown>;
 
 /** Internal: the OpenAPI document the REST API is deployed from (its `Body`). */
@@ -89,10 +98,17 @@ function expectIntegratedWith(operation: Operation | undefined, group: GroupName
   const integration = operation?.['x-amazon-apigateway-integration'];
   expect(integration?.type, label).toBe('aws_proxy');
   expect(integration?.httpMethod, label).toBe('POST');
-  // The URI names the function through the group's stage variable, which holds the function's name.
+  // The URI names the function through the group's stage variable, which holds the function's name;
+  // a streaming group's is InvokeWithResponseStream's, with the STREAM transfer mode.
   const uri = JSON.stringify(integration?.uri);
   const variable = /\$\{!stageVariables\.([A-Za-z0-9_]+)\}/.exec(uri)?.[1];
-  expect(uri, label).toMatch(/:apigateway:\$\{AWS::Region\}:lambda:path\/2015-03-31\/functions\/arn:\$\{AWS::Partition\}:lambda:/);
+  if (streamsResponses(group)) {
+    expect(uri, label).toMatch(/:apigateway:\$\{AWS::Region\}:lambda:path\/2021-11-15\/functions\/arn:\$\{AWS::Partition\}:lambda:.*\/response-streaming-invocations/);
+    expect(integration?.responseTransferMode, label).toBe('STREAM');
+  } else {
+    expect(uri, label).toMatch(/:apigateway:\$\{AWS::Region\}:lambda:path\/2015-03-31\/functions\/arn:\$\{AWS::Partition\}:lambda:.*\/invocations/);
+    expect(integration?.responseTransferMode, label).toBeUndefined();
+  }
   expect(variable, label).toBeDefined();
   expect(stageVariables()[variable!], label).toEqual({ Ref: logicalId(stack.functions.byGroup[group]) });
 }
@@ -235,8 +251,7 @@ describe('ProjectHostingStack functions', () => {
       Handler: 'index.handler',
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
-      MemorySize: 512,
-      Timeout: 29,
+      ...SIZES[group],
       LoggingConfig: { LogFormat: 'JSON' },
       Environment: {
         Variables: {
@@ -317,7 +332,8 @@ describe('ProjectHostingStack functions', () => {
     ['projects', 'readWrite'],
     ['groups', 'readWrite'],
     ['users', 'readWrite'],
-    ['web', 'read'],
+    ['web', 'readWrite'],
+    ['repository', 'readWrite'],
     ['issues', 'none'],
     ['notes', 'none'],
     ['labels', 'none'],

@@ -5,9 +5,10 @@ import { keySpace as hooks } from '../../shared/hooks/store/keys';
 import { keySpace as issues } from '../../shared/issues/store/keys';
 import type { KeySpace } from '../../shared/platform/dynamo/keys';
 import { keySpace as projects } from '../../shared/projects/store/keys';
+import { keySpace as repository } from '../../shared/repository/store/keys';
 import { keySpace as users } from '../../shared/users/store/keys';
 
-const features: Record<string, KeySpace> = { users, groups, auth, projects, hooks, issues };
+const features: Record<string, KeySpace> = { users, groups, auth, projects, hooks, issues, repository };
 
 /** Two prefixes collide when one could start a key the other starts too. */
 const collide = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);

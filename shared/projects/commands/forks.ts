@@ -3,6 +3,7 @@ import type { Namespace } from '../../namespaces';
 import type { User } from '../../users';
 import { ConflictError, NotFoundError, NotModifiedError } from '../../platform/http/errors';
 import { getProject, linkFork, unlinkFork, type Project } from '../store/projects';
+import { runForkSteps } from './lifecycle';
 import { insertNewProject } from './projects';
 
 /** What a fork may change of its source. */
@@ -18,7 +19,7 @@ export interface ForkOverrides {
  * `projects_limit` applies in their personal namespace; 409 when the name or path is taken.
  */
 export async function forkProject(user: User, source: Project, target: Namespace, overrides: ForkOverrides): Promise<Project> {
-  return insertNewProject(
+  const fork = await insertNewProject(
     user,
     target,
     {
@@ -31,6 +32,8 @@ export async function forkProject(user: User, source: Project, target: Namespace
     },
     { forkOf: source, limitFor: target.kind === 'user' && target.ownerId === user.id ? user : undefined },
   );
+  await runForkSteps(fork, source);
+  return fork;
 }
 
 /** Makes `project` a fork of `source` (admin): 409 if it already is a fork. */

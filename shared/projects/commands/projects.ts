@@ -13,6 +13,7 @@ import { sealSecret } from '../../platform/crypto/secret-box';
 import { ApiError, ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import { deleteProjectChildren, deleteProjectObjects, countForkOut, removeProjectItem } from '../store/deletion';
 import { recordEvent } from '../store/events';
+import { runRemovalSteps } from './lifecycle';
 import { getUsersById } from '../store/lookups';
 import { insertProject, markProjectDeleting, newProjectId, replaceProject, updateArchived, type InsertProjectResult, type Project, type ProjectClaim } from '../store/projects';
 import { applySettings, DEFAULT_SETTINGS, pathFromName, validateProject, type CreateProjectInput } from './project-settings';
@@ -145,6 +146,7 @@ export async function setArchived(project: Project, archived: boolean): Promise<
  */
 export async function deleteProject(project: Project): Promise<void> {
   await markProjectDeleting(project.id);
+  await runRemovalSteps(project);
   for (const groupId of await deleteProjectChildren(project.id)) await unshareProject(project.id, groupId);
   await deleteProjectObjects(project.id);
   // Already removed: a concurrent deletion finished first (and counted the fork out).

@@ -17,8 +17,64 @@ export function presentEvent(event: ContributionEvent, author: User) {
     created_at: event.createdAt,
     ...(event.note ? { note: presentEventNote(event.note, author) } : {}),
     author: presentUserPublic(author),
+    ...pushDataOf(event),
     author_username: author.username,
   };
+}
+
+/** The `action_name`s of push events (GitLab's `PushEvent#action_name`: a ref created, deleted, or updated). */
+const PUSH_ACTION_NAMES = new Set(['pushed new', 'deleted', 'pushed to']);
+
+const ZERO_OID = '0'.repeat(40);
+
+/**
+ * GitLab's `push_data` of a push event (`API::Entities::PushEventPayload`), from the push data the
+ * event holds: for one ref, `{before, after, ref, commits (the newest), total_commits_count, ...}`;
+ * for a bulk push (many refs at once), `{action, ref_count, ref_type}`. Other events have none.
+ * `commit_title` is the newest commit's first line, cut to 70 characters (`PushEventPayloadService`).
+ */
+function pushDataOf(event: ContributionEvent): { push_data?: Record<string, unknown> } {
+  const data = event.data;
+  if (!data || !PUSH_ACTION_NAMES.has(event.actionName)) return {};
+  if (typeof data.ref_count === 'number') {
+    return {
+      push_data: {
+        commit_count: 0,
+        action: data.action,
+        ref_type: data.ref_type,
+        commit_from: null,
+        commit_to: null,
+        ref: null,
+        commit_title: null,
+        ref_count: data.ref_count,
+      },
+    };
+  }
+  if (typeof data.ref !== 'string') return {};
+  const created = data.before === ZERO_OID;
+  const removed = data.after === ZERO_OID;
+  const commits = Array.isArray(data.commits) ? (data.commits as Array<{ message?: unknown }>) : [];
+  const newest = commits[commits.length - 1];
+  return {
+    push_data: {
+      commit_count: data.total_commits_count ?? 0,
+      action: created ? 'created' : removed ? 'removed' : 'pushed',
+      ref_type: data.ref.startsWith('refs/tags/') ? 'tag' : 'branch',
+      commit_from: created ? null : data.before,
+      commit_to: removed ? null : data.after,
+      ref: data.ref.replace(/^refs\/(heads|tags|remotes)\//, ''),
+      commit_title: typeof newest?.message === 'string' ? pushCommitTitle(newest.message) : null,
+      ref_count: null,
+    },
+  };
+}
+
+/** `PushEventPayloadService#commit_title`: the first line, stripped, at most 70 characters (Rails' `truncate`). */
+function pushCommitTitle(message: string): string {
+  const end = message.indexOf('\n');
+  // Ruby's `strip`: white space and NUL at both ends.
+  const line = Array.from((end >= 0 ? message.slice(0, end + 1) : message).replace(/^[\0\t\n\v\f\r ]+|[\0\t\n\v\f\r ]+$/g, ''));
+  return line.length > 70 ? `${line.slice(0, 67).join('')}...` : line.join('');
 }
 
 /**

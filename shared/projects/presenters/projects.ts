@@ -108,7 +108,15 @@ function presentOne(subject: ProjectSubject, ctx: ProjectContext, viewer: User |
         }
       : {}),
     ...(options.statistics
-      ? { statistics: { commit_count: 0, storage_size: 0, repository_size: 0, lfs_objects_size: 0, job_artifacts_size: 0 } }
+      ? {
+          statistics: {
+            commit_count: 0,
+            storage_size: project.repositorySize ?? 0,
+            repository_size: project.repositorySize ?? 0,
+            lfs_objects_size: 0,
+            job_artifacts_size: 0,
+          },
+        }
       : {}),
   };
 }

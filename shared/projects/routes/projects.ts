@@ -1,4 +1,4 @@
-/** Projects: list, search, read, create (also for another user), edit, delete, archive, housekeeping, the users with access, the feed. */
+/** Projects: list, search, read, create (also for another user), edit, delete, archive, the users with access, the feed. */
 import { z } from 'zod';
 import { authorize, can } from '../../auth';
 import { findGroupOrNotFound, findNamespace, getNamespace, type Namespace } from '../../namespaces';
@@ -168,16 +168,6 @@ export const projectRoutes = {
 
   'POST /projects/:id/archive': archiveRoute(true),
   'POST /projects/:id/unarchive': archiveRoute(false),
-
-  'POST /projects/:id/housekeeping': route({
-    params: byId,
-    handler: async ({ params, user }) => {
-      const subject = await findProjectOrNotFound(params.id, user);
-      authorize(user, 'admin_project', subject);
-      // Nothing to compact yet: repositories arrive with the repository endpoints.
-      return { statusCode: 201 };
-    },
-  }),
 
   'GET /projects/:id/users': route({
     anonymous: true,

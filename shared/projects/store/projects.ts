@@ -10,7 +10,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getMany } from '../../platform/dynamo/batch';
 import { db, tableName } from '../../platform/dynamo/client';
-import { markDeleting } from '../../platform/dynamo/conditional';
+import { ifConditionHolds, markDeleting } from '../../platform/dynamo/conditional';
 import { nextId } from '../../platform/dynamo/counters';
 import { entityFields, isLive, putClaim } from '../../platform/dynamo/items';
 import { getItem, isId, type Item } from '../../platform/dynamo/query';
@@ -64,6 +64,8 @@ export interface Project extends ProjectSettings {
   lastActivityAt: string;
   version: number;
   deleting?: boolean;
+  /** Bytes of the packs the repository's object pool holds (shared with forks), kept by the repository. */
+  repositorySize?: number;
 }
 
 export function projectToItem(project: Project): Item {
@@ -268,6 +270,42 @@ export async function updateArchived(projectId: number, archived: boolean): Prom
     }),
   );
   return projectFromItem(Attributes ?? {});
+}
+
+/**
+ * After a push: `lastActivityAt` is now, and the default branch is `defaultBranch` when the push
+ * chose one (the first branch pushed to an empty repository; a new version then, as an edit). A
+ * project deleted meanwhile is left alone.
+ */
+export async function recordPushActivity(projectId: number, defaultBranch?: string): Promise<void> {
+  const now = new Date().toISOString();
+  await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: projectKeys.project(projectId),
+        UpdateExpression: defaultBranch ? 'SET lastActivityAt = :now, defaultBranch = :branch ADD #version :one' : 'SET lastActivityAt = :now',
+        ConditionExpression: 'attribute_exists(PK)',
+        ...(defaultBranch ? { ExpressionAttributeNames: { '#version': 'version' } } : {}),
+        ExpressionAttributeValues: { ':now': now, ...(defaultBranch ? { ':branch': defaultBranch, ':one': 1 } : {}) },
+      }),
+    ),
+  );
+}
+
+/** Records the repository's size (after a push or housekeeping); a project deleted meanwhile is left alone. */
+export async function recordRepositorySize(projectId: number, bytes: number): Promise<void> {
+  await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: projectKeys.project(projectId),
+        UpdateExpression: 'SET repositorySize = :bytes',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':bytes': bytes },
+      }),
+    ),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,32 @@
+/**
+ * What features built on projects do when a project is forked or deleted (the repository shares
+ * its objects with the fork and releases them with the project). They are declared as steps by
+ * the composition root (`functions/api.ts`), so this feature never imports them.
+ */
+import type { Project } from '../store/projects';
+
+/** What another feature does for a new fork of `source`. */
+export type ForkStep = (fork: Project, source: Project) => Promise<unknown>;
+/** What another feature removes of a project being deleted (before the project's own items go). */
+export type ProjectRemoval = (project: Project) => Promise<unknown>;
+
+const forkSteps: ForkStep[] = [];
+const removals: ProjectRemoval[] = [];
+
+/** Declares what other features do when a project is forked, run in the order given. */
+export function forkWithProject(...steps: ForkStep[]): void {
+  for (const step of steps) if (!forkSteps.includes(step)) forkSteps.push(step);
+}
+
+/** Declares what other features remove when a project is deleted, run in the order given. */
+export function removeWithProject(...steps: ProjectRemoval[]): void {
+  for (const step of steps) if (!removals.includes(step)) removals.push(step);
+}
+
+export async function runForkSteps(fork: Project, source: Project): Promise<void> {
+  for (const step of forkSteps) await step(fork, source);
+}
+
+export async function runRemovalSteps(project: Project): Promise<void> {
+  for (const remove of removals) await remove(project);
+}

@@ -1,0 +1,48 @@
+/** The repository feature's slice of the route catalog, by endpoint group (`shared/catalog.ts` assembles the whole). */
+export const catalog = {
+  /** The repository API: commits, branches and their protection, files, trees, blobs, compare, tags. */
+  repository: [
+    'POST /projects/:id/housekeeping',
+    'GET /projects/:id/repository/commits',
+    'POST /projects/:id/repository/commits',
+    'GET /projects/:id/repository/commits/:sha',
+    'GET /projects/:id/repository/commits/:sha/diff',
+    'GET /projects/:id/repository/commits/:sha/refs',
+    'GET /projects/:id/repository/branches',
+    'GET /projects/:id/repository/branches/:branch',
+    'POST /projects/:id/repository/branches',
+    'DELETE /projects/:id/repository/branches/:branch',
+    /** `protect` and `unprotect`: one resource for both (API Gateway's 300 resources per API). */
+    'PUT /projects/:id/repository/branches/:branch/:action',
+    'DELETE /projects/:id/repository/merged_branches',
+    'GET /projects/:id/protected_branches',
+    'POST /projects/:id/protected_branches',
+    'GET /projects/:id/protected_branches/:name',
+    'PATCH /projects/:id/protected_branches/:name',
+    'DELETE /projects/:id/protected_branches/:name',
+    'GET /projects/:id/repository/files/:file_path',
+    'GET /projects/:id/repository/files/:file_path/raw',
+    'POST /projects/:id/repository/files/:file_path',
+    'PUT /projects/:id/repository/files/:file_path',
+    'DELETE /projects/:id/repository/files/:file_path',
+    'GET /projects/:id/repository/tree',
+    'GET /projects/:id/repository/blobs/:sha',
+    'GET /projects/:id/repository/blobs/:sha/raw',
+    'GET /projects/:id/repository/compare',
+    'GET /projects/:id/repository/merge_base',
+    /** `archive`, `archive.tar.gz`, `archive.zip`, ...: one resource for GitLab's `archive(.:format)`. */
+    'GET /projects/:id/repository/:archive',
+    'GET /projects/:id/repository/tags',
+    'POST /projects/:id/repository/tags',
+    'GET /projects/:id/repository/tags/:tag_name',
+    'DELETE /projects/:id/repository/tags/:tag_name',
+  ],
+  /**
+   * Outside the API: git's smart HTTP (`/<namespace>/<project>.git/info/refs`, `…/git-upload-pack`,
+   * `…/git-receive-pack`). The web function serves them in front of its route table; every other
+   * POST at the root is the gateway's 404.
+   */
+  web: [
+    'POST /:path+',
+  ],
+} as const;

@@ -1,0 +1,40 @@
+/**
+ * Writes of the protected branches API (`ProtectedBranches::ApiService`): protect a name or
+ * pattern with one push and one merge level (maintainers when not given), change whether force
+ * pushes are allowed, unprotect.
+ */
+import { ConflictError, RecordNotFoundError } from '../../platform/http/errors';
+import {
+  deleteProtectedBranch,
+  getProtectedBranch,
+  insertProtectedBranch,
+  updateProtectedBranch,
+  type ProtectedBranch,
+  type ProtectedBranchChanges,
+  type ProtectedBranchFields,
+} from '../store/protected-branches';
+
+/** Protects a name; 409 `Protected branch '<name>' already exists` when it is. */
+export async function createProtectedBranch(projectId: number, name: string, fields: ProtectedBranchFields): Promise<ProtectedBranch> {
+  const created = await insertProtectedBranch(projectId, name, fields);
+  if (created === 'exists') throw new ConflictError(`Protected branch '${name}' already exists`);
+  if (created === 'project_gone') throw new RecordNotFoundError();
+  return created;
+}
+
+/** Changes a protection as read; a protection changed meanwhile is read again and changed. */
+export async function editProtectedBranch(branch: ProtectedBranch, changes: ProtectedBranchChanges): Promise<ProtectedBranch> {
+  let current: ProtectedBranch | undefined = branch;
+  for (let attempt = 0; current && attempt < 3; attempt++) {
+    const updated = await updateProtectedBranch(current, changes);
+    if (updated !== 'stale') return updated;
+    current = await getProtectedBranch(branch.projectId, branch.name);
+  }
+  if (!current) throw new RecordNotFoundError();
+  throw new ConflictError('Protected branch changed meanwhile, try again');
+}
+
+/** Unprotects a name; `404 Not found` when it is not protected (any more). */
+export async function removeProtectedBranch(projectId: number, name: string): Promise<void> {
+  if (!(await deleteProtectedBranch(projectId, name))) throw new RecordNotFoundError();
+}

@@ -1,0 +1,94 @@
+/**
+ * Ref changes made through the API (commits, branches, tags) and what follows them, as after a
+ * push: each change is a compare-and-swap on the ref (`store/refs.ts`), and a change that landed is
+ * reported like a push (`push/`: activity, the default branch of an empty repository, feed events,
+ * webhooks), as GitLab's API writes run the same post-receive work as `git push`.
+ *
+ * The checks GitLab's pre-receive hook makes on API changes (`Gitlab::Checks::BranchCheck`, for
+ * changes made "from the web") are here too, with their messages.
+ */
+import type { ProjectSubject } from '../../auth';
+import type { User } from '../../users';
+import { afterPush } from '../push';
+import { ZERO_OID, type Repository } from '../repository';
+import { updateRef, type RefUpdate } from '../store/refs';
+import { isAncestor } from '../queries/history';
+import type { ObjectReader } from '../queries/objects';
+import type { BranchRules } from '../queries/protection';
+import { BRANCH_PREFIX } from '../queries/revisions';
+
+/** Who changes the refs of which repository. */
+export interface RefWriter {
+  subject: ProjectSubject;
+  user: User;
+  repository: Repository;
+}
+
+/** The pre-receive hook's messages (`Gitlab::Checks::BranchCheck::ERROR_MESSAGES`). */
+export const BRANCH_CHECK_ERRORS = {
+  deleteDefaultBranch: 'The default branch of a project cannot be deleted.',
+  forcePushProtectedBranch: 'You are not allowed to force push code to a protected branch on this project.',
+  deleteProtectedBranch:
+    'You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.',
+  pushProtectedBranch: 'You are not allowed to push code to protected branches on this project.',
+  createProtectedBranch: 'You are not allowed to create protected branches on this project.',
+  invalidCommitCreateProtectedBranch: 'You can only use an existing protected branch ref as the basis of a new protected branch.',
+  hexBranchName: 'You cannot create a branch with a 40-character hexadecimal branch name.',
+} as const;
+
+/**
+ * What GitLab's pre-receive checks say to a branch change made through the API, or `undefined`
+ * when it may go ahead. `oldOid`/`newOid` null: the branch is created / deleted.
+ */
+export async function branchCheck(
+  writer: RefWriter,
+  reader: ObjectReader,
+  rules: BranchRules,
+  branch: string,
+  oldOid: string | null,
+  newOid: string | null,
+): Promise<string | undefined> {
+  const { subject, user } = writer;
+  if (newOid === null) {
+    if (branch === subject.project.defaultBranch) return BRANCH_CHECK_ERRORS.deleteDefaultBranch;
+    if (rules.isProtected(branch) && !rules.canDelete(user, subject, branch)) return BRANCH_CHECK_ERRORS.deleteProtectedBranch;
+    return undefined;
+  }
+  if (oldOid === null && /^[0-9a-f]{40}$/.test(branch)) return BRANCH_CHECK_ERRORS.hexBranchName;
+  if (!rules.isProtected(branch)) return undefined;
+  if (oldOid === null) {
+    if (rules.canPush(user, subject, branch)) return undefined;
+    if (!rules.canMerge(user, subject, branch)) return BRANCH_CHECK_ERRORS.createProtectedBranch;
+    // The new branch must start at the tip of a protected branch.
+    for (const ref of await writer.repository.refs(BRANCH_PREFIX)) {
+      if (rules.isProtected(ref.name.slice(BRANCH_PREFIX.length)) && ref.oid === newOid) return undefined;
+    }
+    return BRANCH_CHECK_ERRORS.invalidCommitCreateProtectedBranch;
+  }
+  const protection = rules.protection(branch)!;
+  if (!protection.allowForcePush && !(await isAncestor(reader, oldOid, newOid))) return BRANCH_CHECK_ERRORS.forcePushProtectedBranch;
+  if (!rules.canPush(user, subject, branch)) return BRANCH_CHECK_ERRORS.pushProtectedBranch;
+  return undefined;
+}
+
+/**
+ * Applies one ref change if the ref still holds `oldOid` (null: absent), then reports it like a
+ * push. False when another change won the race.
+ */
+export async function changeRef(writer: RefWriter, update: RefUpdate, rules?: BranchRules): Promise<boolean> {
+  const { repository, subject, user } = writer;
+  const previousRefs = await repository.refs();
+  if (!(await updateRef(subject.project.id, update))) return false;
+  await afterPush({
+    repository,
+    namespace: subject.namespace,
+    user,
+    refs: [{ name: update.name, before: update.oldOid ?? ZERO_OID, after: update.newOid ?? ZERO_OID }],
+    previousRefs,
+    isProtected: (ref) => (rules !== undefined && ref.startsWith(BRANCH_PREFIX) ? rules.isProtected(ref.slice(BRANCH_PREFIX.length)) : false),
+  });
+  return true;
+}
+
+/** The message GitLab answers when a ref moved under a write (Gitaly's `updateref.Error`). */
+export const refRaceMessage = (ref: string) => `Could not update ${ref}. Please refresh and try again.`;

@@ -1,0 +1,121 @@
+/**
+ * What a push did to one ref, as GitLab's `Git::BranchHooksService` and `Git::TagHooksService`
+ * work it out: the kind of ref and the action, the commit to check out, and the commits pushed.
+ *
+ * - A branch updated: the commits reachable from `after` and not from `before`.
+ * - A branch created: the commits not reachable from the default branch; for the default branch
+ *   itself (the first push to an empty repository), its whole history.
+ * - A branch deleted: none.
+ * - A tag created or moved: the commit it leads to (none when it leads to no commit), and an
+ *   annotated tag's message; a tag deleted: nothing.
+ *
+ * Refs outside `refs/heads/` and `refs/tags/` are not pushes GitLab reports.
+ */
+import { parseTag } from '../git/objects/parse';
+import type { PushAction } from './webhooks/events';
+import { peelToCommit, pushedCommits, type ReadObject, type WalkedCommit } from './walk';
+
+/** A ref a push changed: its id before and after (40 zeros when it was created / deleted). */
+export interface PushedRef {
+  name: string;
+  before: string;
+  after: string;
+}
+
+export type RefType = 'branch' | 'tag';
+
+/** How many commits payloads show (the newest; GitLab's `Gitlab::DataBuilder::Push`). */
+export const PAYLOAD_COMMITS = 20;
+
+export interface RefPush {
+  ref: PushedRef;
+  type: RefType;
+  action: PushAction;
+  /** The commit the ref leads to; null when deleted, or for a tag that leads to no commit. */
+  checkoutSha: string | null;
+  /** An annotated tag's message (`''` for a lightweight tag); null for branches and deleted tags. */
+  message: string | null;
+  /** The newest commits pushed, newest first, at most {@link PAYLOAD_COMMITS}. */
+  commits: WalkedCommit[];
+  /** How many commits were pushed in all. */
+  total: number;
+}
+
+/** The id of no object (the repository's `ZERO_OID`; not imported, so this module needs only a reader). */
+const ZERO_OID = '0'.repeat(40);
+
+const BRANCH_PREFIX = 'refs/heads/';
+const TAG_PREFIX = 'refs/tags/';
+
+/** `branch` or `tag`, or undefined for any other ref. */
+export function refTypeOf(name: string): RefType | undefined {
+  if (name.startsWith(BRANCH_PREFIX)) return 'branch';
+  if (name.startsWith(TAG_PREFIX)) return 'tag';
+  return undefined;
+}
+
+/** GitLab's action of a ref change (`Git::ProcessRefChangesService#change_action`). */
+export function actionOf(ref: PushedRef): PushAction {
+  if (ref.before === ZERO_OID) return 'created';
+  if (ref.after === ZERO_OID) return 'removed';
+  return 'pushed';
+}
+
+/**
+ * The default branch once the refs are `branches` (short names): the project's when it exists,
+ * else the one Gitaly would answer for a HEAD that names no branch: the only branch, else `main`,
+ * else `master`, else the first in byte order. Undefined when there is no branch.
+ */
+export function effectiveDefaultBranch(projectDefault: string, branches: string[]): string | undefined {
+  if (branches.includes(projectDefault)) return projectDefault;
+  if (branches.length <= 1) return branches[0];
+  if (branches.includes('main')) return 'main';
+  if (branches.includes('master')) return 'master';
+  return [...branches].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))[0];
+}
+
+/** Internal: an annotated tag's message (after its headers), or `''` for a lightweight tag. */
+async function tagMessage(read: ReadObject, oid: string): Promise<string> {
+  const object = await read(oid);
+  return object?.type === 'tag' ? parseTag(object.body).message : '';
+}
+
+export interface SummaryContext {
+  /** The default branch after the push (short name). */
+  defaultBranch: string | undefined;
+  /** Every ref after the push, by name. */
+  refsAfter: Map<string, string>;
+}
+
+/**
+ * What the push did to `ref`, reading only the commits it needs.
+ *
+ * @example
+ * const summary = await summarizeRef(read, { name: 'refs/heads/main', before, after }, { defaultBranch: 'main', refsAfter });
+ */
+export async function summarizeRef(read: ReadObject, ref: PushedRef, context: SummaryContext): Promise<RefPush> {
+  const type = refTypeOf(ref.name);
+  if (!type) throw new Error(`not a branch or tag: ${ref.name}`);
+  const action = actionOf(ref);
+  const none = { ref, type, action, checkoutSha: null, message: null, commits: [], total: 0 };
+  if (action === 'removed') return none;
+
+  if (type === 'tag') {
+    const target = await peelToCommit(read, ref.after);
+    const message = await tagMessage(read, ref.after);
+    return target
+      ? { ...none, checkoutSha: target.id, message, commits: [target], total: 1 }
+      : { ...none, message };
+  }
+
+  const branch = ref.name.slice(BRANCH_PREFIX.length);
+  let excluded: string[];
+  if (action === 'pushed') excluded = [ref.before];
+  else if (branch === context.defaultBranch) excluded = [];
+  else {
+    const defaultTip = context.defaultBranch === undefined ? undefined : context.refsAfter.get(BRANCH_PREFIX + context.defaultBranch);
+    excluded = defaultTip ? [defaultTip] : [];
+  }
+  const { commits, total } = await pushedCommits(read, ref.after, excluded, PAYLOAD_COMMITS);
+  return { ...none, checkoutSha: ref.after, commits, total };
+}

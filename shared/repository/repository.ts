@@ -1,0 +1,90 @@
+/**
+ * A project's repository as the rest of the feature uses it: its refs (DynamoDB) and its objects
+ * (the packs of its pool, S3 through the caches of `store/packs.ts`). Opening one reads the
+ * repository record and the pool's pack list; packs are fetched only when an object is read.
+ */
+import { recordRepositorySize, type Project } from '../projects';
+import type { GitObject } from './git/objects/types';
+import { indexPack } from './git/pack/index-pack';
+import { buildPack } from './git/pack/pack-writer';
+import { PackSet } from './git/pack/pack-set';
+import { listPacks, loadPack, storePack } from './store/packs';
+import { createRepository, getRepository, ownPool, type RepositoryRecord } from './store/repositories';
+import { listRefs, getRef, type Ref } from './store/refs';
+
+export const ZERO_OID = '0'.repeat(40);
+
+export class Repository {
+  private objects?: Promise<PackSet>;
+
+  constructor(
+    readonly project: Project,
+    private record: RepositoryRecord | undefined,
+  ) {}
+
+  /** The pool this repository reads (its own until it has written anything, unless it is a fork). */
+  get pool(): string | undefined {
+    return this.record?.pool;
+  }
+
+  refs(prefix = ''): Promise<Ref[]> {
+    return listRefs(this.project.id, prefix);
+  }
+
+  ref(name: string): Promise<Ref | undefined> {
+    return getRef(this.project.id, name);
+  }
+
+  /** Every object of the pool, through the packs it lists now. */
+  packSet(): Promise<PackSet> {
+    const pool = this.record?.pool;
+    this.objects ??= pool
+      ? listPacks(pool).then(async (packs) => new PackSet(await Promise.all(packs.map((pack) => loadPack(pool, pack.name)))))
+      : Promise.resolve(new PackSet([]));
+    return this.objects;
+  }
+
+  async read(oid: string): Promise<GitObject | undefined> {
+    return (await this.packSet()).read(oid);
+  }
+
+  /** The record, created with the repository's first write. */
+  private async writable(): Promise<RepositoryRecord> {
+    this.record ??= await createRepository(this.project.id, ownPool(this.project.id));
+    // Only a project deleted meanwhile has its own pool being emptied.
+    if (!this.record) throw new Error(`the repository of project ${this.project.id} is being deleted`);
+    return this.record;
+  }
+
+  /**
+   * Stores a pack received from a client (thin packs are completed with bases from the pool):
+   * afterwards its objects can be read and refs may point at them.
+   */
+  async receivePack(pack: Buffer, onProgress?: (done: number, total: number) => void): Promise<{ objects: number }> {
+    const objects = await this.packSet();
+    const indexed = await indexPack(pack, { readExternal: (oid) => objects.read(oid), onProgress });
+    if (indexed.objects.length === 0) return { objects: 0 };
+    const { pool } = await this.writable();
+    await storePack(pool, { name: indexed.name, data: indexed.pack, index: indexed.index, objects: indexed.objects.length });
+    this.objects = undefined;
+    await this.recordSize();
+    return { objects: indexed.objects.length };
+  }
+
+  /** Records the pool's size as the project's repository size (project statistics). */
+  async recordSize(): Promise<void> {
+    const pool = this.record?.pool;
+    const packs = pool ? await listPacks(pool) : [];
+    await recordRepositorySize(this.project.id, packs.reduce((sum, pack) => sum + pack.size, 0));
+  }
+
+  /** Stores new objects (made by the API: commits, trees, blobs, tags) as one pack. */
+  async writeObjects(objects: GitObject[]): Promise<void> {
+    if (objects.length === 0) return;
+    await this.receivePack(buildPack(objects));
+  }
+}
+
+export async function openRepository(project: Project): Promise<Repository> {
+  return new Repository(project, await getRepository(project.id));
+}

@@ -1,0 +1,16 @@
+/** The repository feature's HTTP slice, by endpoint group (for the Lambda entries in `functions/`). */
+import { branchRoutes } from './branches';
+import { commitRoutes } from './commits';
+import { fileRoutes } from './files';
+import { housekeepingRoutes } from './housekeeping';
+import { protectedBranchRoutes } from './protected-branches';
+import { repositoryRoutes } from './repositories';
+import { tagRoutes } from './tags';
+import { webRoutes } from './web';
+
+export { isGitAddress, smartHttpHandler } from './web';
+
+export const routes = {
+  repository: { ...commitRoutes, ...branchRoutes, ...protectedBranchRoutes, ...fileRoutes, ...repositoryRoutes, ...tagRoutes, ...housekeepingRoutes },
+  web: webRoutes,
+};

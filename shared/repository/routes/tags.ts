@@ -1,0 +1,65 @@
+/**
+ * The tags API (GitLab's `lib/api/tags.rb`): list, read, create (lightweight, or annotated with a
+ * `message`) and delete. Reads need `download_code` (anonymous on public projects); writes need
+ * `push_code` (GitLab's `admin_tag`, developers and above).
+ */
+import { z } from 'zod';
+import { paginateArray, paginationParams } from '../../platform/http/pagination';
+import { idParam, p, required } from '../../platform/http/params';
+import { created, noContent, ok } from '../../platform/http/response';
+import { route, type RoutesOf } from '../../platform/http/route';
+import type { catalog } from '../catalog';
+import { createTag, deleteTag } from '../commands/tags';
+import { presentTag } from '../presenters/tags';
+import { findTagOrNotFound, listTags, tagView } from '../queries/tags';
+import { findRepositoryOrNotFound, projectWebUrl } from './access';
+
+const tagNameParam = { tag_name: required(p.string()) };
+
+export const tagRoutes = {
+  'GET /projects/:id/repository/tags': route({
+    anonymous: true,
+    params: z.object({
+      ...idParam,
+      search: p.string(),
+      order_by: p.oneOf(['name', 'updated', 'version']),
+      sort: p.oneOf(['asc', 'desc']),
+      ...paginationParams,
+    }),
+    handler: async ({ params, user, link }) => {
+      const { reader, webUrl } = await findRepositoryOrNotFound(params.id, user);
+      const page = paginateArray(params, link, await listTags(reader, { search: params.search, orderBy: params.order_by, sort: params.sort }));
+      return ok(
+        page.items.map((tag) => presentTag(tag, webUrl)),
+        page.headers,
+      );
+    },
+  }),
+
+  'GET /projects/:id/repository/tags/:tag_name': route({
+    anonymous: true,
+    params: z.object({ ...idParam, ...tagNameParam }),
+    handler: async ({ params, user }) => {
+      const { reader, webUrl } = await findRepositoryOrNotFound(params.id, user);
+      return ok(presentTag(await tagView(reader, await findTagOrNotFound(reader, params.tag_name)), webUrl));
+    },
+  }),
+
+  'POST /projects/:id/repository/tags': route({
+    params: z.object({ ...idParam, tag_name: required(p.string()), ref: required(p.string()), message: p.string() }),
+    handler: async ({ params, user }) => {
+      const { subject } = await findRepositoryOrNotFound(params.id, user, 'push_code');
+      const { ref, reader } = await createTag(subject, user, params.tag_name, params.ref, params.message);
+      return created(presentTag(await tagView(reader, ref), projectWebUrl(subject)));
+    },
+  }),
+
+  'DELETE /projects/:id/repository/tags/:tag_name': route({
+    params: z.object({ ...idParam, ...tagNameParam }),
+    handler: async ({ params, user }) => {
+      const { subject, reader } = await findRepositoryOrNotFound(params.id, user, 'push_code');
+      await deleteTag(subject, user, await findTagOrNotFound(reader, params.tag_name));
+      return noContent();
+    },
+  }),
+} satisfies RoutesOf<typeof catalog.repository>;

@@ -1,0 +1,29 @@
+/**
+ * The smart HTTP addresses of a repository, as git clients build them from a clone URL:
+ * `/<namespace>/<project>.git/info/refs?service=…`, `/<namespace>/<project>.git/git-upload-pack`
+ * and `…/git-receive-pack`, with or without `.git`, under nested groups.
+ */
+export type GitService = 'git-upload-pack' | 'git-receive-pack';
+
+export type GitAddress =
+  | { projectPath: string; action: 'advertise'; service: GitService }
+  | { projectPath: string; action: 'rpc'; service: GitService };
+
+const SUFFIX = /^(.+?)(?:\.git)?\/(info\/refs|git-upload-pack|git-receive-pack)$/;
+
+/**
+ * The repository and action a request addresses, or undefined when it is not a smart HTTP request
+ * (any other path, method or service: the caller answers 404, as for any unknown page).
+ */
+export function parseGitAddress(method: string, path: string, service: string | undefined): GitAddress | undefined {
+  const match = SUFFIX.exec(path.replace(/^\/+/, ''));
+  if (!match) return undefined;
+  const [, projectPath, action] = match;
+  if (!projectPath.includes('/')) return undefined;
+  if (action === 'info/refs') {
+    if ((method !== 'GET' && method !== 'HEAD') || (service !== 'git-upload-pack' && service !== 'git-receive-pack')) return undefined;
+    return { projectPath, action: 'advertise', service };
+  }
+  if (method !== 'POST') return undefined;
+  return { projectPath, action: 'rpc', service: action as GitService };
+}

@@ -1,0 +1,124 @@
+/**
+ * git's smart HTTP transport (gitprotocol-http), served by the web function in front of its route
+ * table: `GET …/info/refs?service=…` advertises refs, `POST …/git-upload-pack` sends objects (clone,
+ * fetch), `POST …/git-receive-pack` receives them (push). Each POST is one stateless RPC round.
+ *
+ * Authentication as GitLab's: HTTP Basic, the password being a token (any username) or the user's
+ * own password. A request that needs a user and has none gets 401 with `WWW-Authenticate: Basic`,
+ * so `git` asks for credentials; a signed-in user who may not see the project gets the same 404 as
+ * for a project that does not exist.
+ */
+import { gunzipSync } from 'node:zlib';
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { can, type ProjectSubject } from '../../auth';
+import type { ApiContext } from '../../platform/http/context';
+import { NotFoundError } from '../../platform/http/errors';
+import { requestLogger } from '../../platform/middleware/request-logger';
+import { findProjectOrNotFound } from '../../projects';
+import { authenticateGitCredentials, type User } from '../../users';
+import { openRepository } from '../repository';
+import { parseGitAddress, type GitAddress } from './address';
+import { requestedVersion } from '../git/protocol/advertise';
+import { ProtocolError } from '../git/protocol/errors';
+import { advertise } from './advertise';
+import { basicCredentials } from './credentials';
+import { receivePack } from './receive-pack';
+import { uploadPack } from './upload-pack';
+
+/** A plain-text answer (git prints it after `remote:` or in its error). */
+function text(statusCode: number, body: string, headers: Record<string, string> = {}): APIGatewayProxyResult {
+  return { statusCode, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...headers }, body, isBase64Encoded: false };
+}
+
+const unauthorized = () => text(401, 'HTTP Basic: Access denied\n', { 'WWW-Authenticate': 'Basic realm="GitLab"' });
+const notFound = () => text(404, "The project you were looking for could not be found or you don't have permission to view it.\n");
+
+const NO_CACHE = { 'Cache-Control': 'no-cache, max-age=0, must-revalidate', Pragma: 'no-cache', Expires: 'Fri, 01 Jan 1980 00:00:00 GMT' };
+
+function binary(contentType: string, body: Buffer): APIGatewayProxyResult {
+  return { statusCode: 200, headers: { 'Content-Type': contentType, ...NO_CACHE }, body: body.toString('base64'), isBase64Encoded: true };
+}
+
+/** Whether the request addresses the smart HTTP transport (the web function then serves it here). */
+export function isGitAddress(event: APIGatewayProxyEvent): boolean {
+  return gitAddressOf(event) !== undefined;
+}
+
+function gitAddressOf(event: APIGatewayProxyEvent): GitAddress | undefined {
+  const raw = event.pathParameters?.path;
+  if (!raw) return undefined;
+  let path: string;
+  try {
+    path = raw.split('/').map(decodeURIComponent).join('/');
+  } catch {
+    return undefined;
+  }
+  return parseGitAddress(event.httpMethod, path, event.queryStringParameters?.service ?? undefined);
+}
+
+function header(event: APIGatewayProxyEvent, name: string): string | undefined {
+  const found = Object.entries(event.headers ?? {}).find(([key]) => key.toLowerCase() === name);
+  return found?.[1] ?? undefined;
+}
+
+function requestBody(event: APIGatewayProxyEvent): Buffer {
+  const raw = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
+  // git gzips large negotiation requests; a gateway with content encoding enabled has inflated them already.
+  const gzipped = header(event, 'content-encoding')?.toLowerCase() === 'gzip' && raw[0] === 0x1f && raw[1] === 0x8b;
+  return gzipped ? gunzipSync(raw) : raw;
+}
+
+/** The caller, null when anonymous, or 'denied' for credentials that do not authenticate. */
+async function callerOf(event: APIGatewayProxyEvent): Promise<User | null | 'denied'> {
+  const credentials = basicCredentials(header(event, 'authorization'));
+  if (!credentials) return null;
+  return (await authenticateGitCredentials(credentials.username, credentials.password)) ?? 'denied';
+}
+
+async function projectOf(path: string, user: User | null): Promise<ProjectSubject | undefined> {
+  try {
+    return await findProjectOrNotFound(path, user);
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+}
+
+async function serve(event: APIGatewayProxyEvent, context: ApiContext): Promise<APIGatewayProxyResult> {
+  const address = gitAddressOf(event)!;
+  const user = await callerOf(event);
+  if (user === 'denied') return unauthorized();
+  const subject = await projectOf(address.projectPath, user);
+  if (!subject) return user ? notFound() : unauthorized();
+
+  if (address.service === 'git-upload-pack' && !can(user, 'download_code', subject)) return user ? notFound() : unauthorized();
+  if (address.service === 'git-receive-pack') {
+    if (!user) return unauthorized();
+    if (!can(user, 'push_code', subject)) {
+      return text(403, subject.project.archived ? "You can't push code to an archived project.\n" : 'You are not allowed to push code to this project.\n');
+    }
+  }
+
+  const repository = await openRepository(subject.project);
+  const version = address.service === 'git-upload-pack' ? requestedVersion(header(event, 'git-protocol')) : 0;
+  if (address.action === 'advertise') {
+    return binary(`application/x-${address.service}-advertisement`, await advertise(repository, address.service, version));
+  }
+  if (header(event, 'content-type') !== `application/x-${address.service}-request`) return text(415, 'Unsupported Media Type\n');
+  const body = requestBody(event);
+  try {
+    const result = address.service === 'git-upload-pack'
+      ? await uploadPack(repository, body, version, context.log)
+      : await receivePack({ repository, subject, user: user!, log: context.log }, body);
+    return binary(`application/x-${address.service}-result`, result);
+  } catch (error) {
+    if (!(error instanceof ProtocolError)) throw error;
+    return text(400, `${error.message}\n`);
+  }
+}
+
+/** The smart HTTP handler: the platform's request logging, then {@link serve}. */
+export const smartHttpHandler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>()
+  .use(requestLogger())
+  .handler(serve);

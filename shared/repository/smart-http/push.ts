@@ -1,0 +1,188 @@
+/**
+ * A push as git's receive-pack handles it, once the request is parsed: store the pack, check each
+ * command (GitLab's `Gitlab::Checks`: access, protected branches, existing tags, fast-forward),
+ * move the refs with compare-and-swap (all in one transaction for an atomic push), then run the
+ * push's effects. Answers the status of every command, for report-status.
+ */
+import { can, type ProjectSubject } from '../../auth';
+import type { Logger } from '../../platform/logger';
+import type { User } from '../../users';
+import { parseTag } from '../git/objects/parse';
+import { PackError } from '../git/pack/errors';
+import { isAncestor, MissingObjectError, objectsToSend } from '../git/walk';
+import { afterPush } from '../push';
+import { BranchRules } from '../queries/protection';
+import { ZERO_OID, type Repository } from '../repository';
+import { MAX_ATOMIC_REF_UPDATES, MAX_REF_NAME_BYTES, updateRef, updateRefsAtomically, type Ref } from '../store/refs';
+
+/** One command of a push: `old new refname`. */
+export interface PushCommand {
+  oldOid: string;
+  newOid: string;
+  name: string;
+}
+
+export interface PushOutcome {
+  /** `ok`, or the reason of the `unpack` failure. */
+  unpack: 'ok' | string;
+  /** Per command, in request order: undefined when applied, else the `ng` reason. */
+  results: Array<{ name: string; error?: string }>;
+}
+
+export interface PushContext {
+  repository: Repository;
+  subject: ProjectSubject;
+  user: User;
+  log: Logger;
+  /** Progress messages for the client (side band 2). */
+  progress?: (message: string) => void;
+}
+
+const BRANCH = 'refs/heads/';
+const TAG = 'refs/tags/';
+
+/** GitLab's messages (`Gitlab::Checks::BranchCheck`, `TagCheck`). */
+export const PUSH_ERRORS = {
+  pushProtected: 'You are not allowed to push code to protected branches on this project.',
+  forcePushProtected: 'You are not allowed to force push code to a protected branch on this project.',
+  deleteProtected: 'You can only delete protected branches using the web interface.',
+  deleteDefault: 'The default branch of a project cannot be deleted.',
+  changeTag: 'You are not allowed to change existing tags on this project.',
+  deleteTag: 'You are not allowed to delete tags on this project.',
+} as const;
+
+/** git's own ref-name check (check-ref-format), for full ref names. */
+function isValidFullRefName(name: string): boolean {
+  if (!name.startsWith('refs/') || Buffer.byteLength(name) > MAX_REF_NAME_BYTES) return false;
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x20\x7f~^:?*[\\]/.test(name) || name.includes('..') || name.includes('@{') || name.includes('//')) return false;
+  if (name.endsWith('/') || name.endsWith('.')) return false;
+  return name.split('/').every((component) => component !== '' && !component.startsWith('.') && !component.endsWith('.lock'));
+}
+
+/** Why one command may not run, or undefined (the ref's current value is checked by the write itself). */
+async function refuse(context: PushContext, rules: BranchRules, command: PushCommand): Promise<string | undefined> {
+  const { user, subject, repository } = context;
+  const { name, oldOid, newOid } = command;
+  if (!isValidFullRefName(name)) return 'funny refname';
+  const deleting = newOid === ZERO_OID;
+  if (!deleting) {
+    const object = await repository.read(newOid);
+    if (!object) return 'missing necessary objects';
+    if (name.startsWith(BRANCH) && object.type !== 'commit') return 'branch must point at a commit';
+  }
+  if (name.startsWith(BRANCH)) {
+    const branch = name.slice(BRANCH.length);
+    if (deleting) {
+      if (branch === repository.project.defaultBranch && oldOid !== ZERO_OID) return PUSH_ERRORS.deleteDefault;
+      return rules.canDelete(user, subject, branch) ? undefined : rules.isProtected(branch) ? PUSH_ERRORS.deleteProtected : 'permission denied';
+    }
+    if (!rules.canPush(user, subject, branch)) return PUSH_ERRORS.pushProtected;
+    const protection = rules.protection(branch);
+    if (protection && !protection.allowForcePush && oldOid !== ZERO_OID && !(await isAncestor((oid) => repository.read(oid), oldOid, newOid).catch(() => false))) {
+      return PUSH_ERRORS.forcePushProtected;
+    }
+    return undefined;
+  }
+  if (name.startsWith(TAG)) {
+    if (oldOid !== ZERO_OID && !deleting) return PUSH_ERRORS.changeTag;
+    if (deleting && !can(user, 'admin_protected_branches', subject)) return PUSH_ERRORS.deleteTag;
+  }
+  return undefined;
+}
+
+/**
+ * Whether every object reachable from the new tips is stored, walking only what the push added
+ * (git's connectivity check: `rev-list --objects <new> --not <existing refs>`).
+ */
+async function connected(repository: Repository, tips: string[], existing: Ref[]): Promise<boolean> {
+  if (tips.length === 0) return true;
+  try {
+    await objectsToSend({ read: (oid) => repository.read(oid), wants: tips, haves: existing.map((ref) => ref.oid) });
+    return true;
+  } catch (error) {
+    if (error instanceof MissingObjectError) return false;
+    throw error;
+  }
+}
+
+/** The object an annotated tag finally points at; undefined for anything else. */
+async function peel(repository: Repository, oid: string): Promise<string | undefined> {
+  let object = await repository.read(oid);
+  let target: string | undefined;
+  for (let depth = 0; object?.type === 'tag' && depth < 10; depth++) {
+    target = parseTag(object.body).object;
+    object = await repository.read(target);
+  }
+  return target;
+}
+
+export async function push(context: PushContext, commands: PushCommand[], pack: Buffer | undefined, options: { atomic: boolean }): Promise<PushOutcome> {
+  const { repository, log } = context;
+  const previousRefs = await repository.refs();
+  const failAll = (reason: string): PushOutcome => ({ unpack: reason, results: commands.map(({ name }) => ({ name, error: 'unpacker error' })) });
+
+  if (pack && pack.length > 0) {
+    try {
+      let reported = 0;
+      await repository.receivePack(pack, (done, total) => {
+        const percent = Math.floor((done * 100) / total);
+        if (percent >= reported + 10 || done === total) {
+          reported = percent;
+          context.progress?.(`Resolving objects: ${String(percent).padStart(3)}% (${done}/${total})${done === total ? ', done.\n' : '\r'}`);
+        }
+      });
+    } catch (error) {
+      if (!(error instanceof PackError)) throw error;
+      log.warn('push refused: bad pack', { error: error.message });
+      return failAll(error.message);
+    }
+  }
+
+  const rules = await BranchRules.load(repository.project.id);
+  const reasons = await Promise.all(commands.map((command) => refuse(context, rules, command)));
+  const newTips = commands.filter((command, i) => !reasons[i] && command.newOid !== ZERO_OID).map((command) => command.newOid);
+  if (!(await connected(repository, newTips, previousRefs))) {
+    return { unpack: 'ok', results: commands.map(({ name }, i) => ({ name, error: reasons[i] ?? 'missing necessary objects' })) };
+  }
+
+  const results: PushOutcome['results'] = commands.map(({ name }, i) => ({ name, error: reasons[i] }));
+  const updates = await Promise.all(
+    commands.map(async (command) => ({
+      name: command.name,
+      oldOid: command.oldOid === ZERO_OID ? null : command.oldOid,
+      newOid: command.newOid === ZERO_OID ? null : command.newOid,
+      peeled: command.newOid === ZERO_OID ? undefined : await peel(repository, command.newOid),
+    })),
+  );
+  if (options.atomic) {
+    if (reasons.some(Boolean)) {
+      for (const result of results) result.error ??= 'atomic push failure';
+    } else if (updates.length > MAX_ATOMIC_REF_UPDATES) {
+      for (const result of results) result.error = `atomic push of more than ${MAX_ATOMIC_REF_UPDATES} refs`;
+    } else {
+      const stale = await updateRefsAtomically(repository.project.id, updates);
+      if (stale.length) for (const result of results) result.error = stale.includes(result.name) ? 'failed to update ref' : 'atomic push failure';
+    }
+  } else {
+    await Promise.all(
+      updates.map(async (update, i) => {
+        if (results[i].error) return;
+        if (!(await updateRef(repository.project.id, update))) results[i].error = 'failed to update ref';
+      }),
+    );
+  }
+
+  const applied = commands.filter((_, i) => !results[i].error).map((command) => ({ name: command.name, before: command.oldOid, after: command.newOid }));
+  if (applied.length > 0) {
+    await afterPush({
+      repository,
+      namespace: context.subject.namespace,
+      user: context.user,
+      refs: applied,
+      previousRefs,
+      isProtected: (ref) => ref.startsWith(BRANCH) && rules.isProtected(ref.slice(BRANCH.length)),
+    });
+  }
+  return { unpack: 'ok', results };
+}

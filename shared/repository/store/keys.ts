@@ -1,0 +1,51 @@
+/**
+ * The repository feature's keys: every key and collection of its items is built here, and only
+ * here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
+ *
+ * A project's refs live in the project's partition (one item per ref, so each ref is updated with
+ * its own compare-and-swap and a project's deletion removes them with the partition). Objects live
+ * in an object pool: the packs a project and its forks share, in the pool's own partition.
+ */
+import { pad, tableCollection, type Key, type KeySpace } from '../../platform/dynamo/keys';
+
+const projectPartition = (projectId: number) => `PROJECT#${projectId}`;
+const poolPartition = (pool: string) => `POOL#${pool}`;
+
+export const repositoryKeys = {
+  /** The project's repository: which object pool it reads, created by its first write. */
+  repository: (projectId: number): Key => ({ PK: projectPartition(projectId), SK: 'REPOSITORY' }),
+  /** One ref (`refs/heads/main`), holding the object id it points to. */
+  ref: (projectId: number, name: string): Key => ({ PK: projectPartition(projectId), SK: `REF#${name}` }),
+  /** A protected branch (name or wildcard pattern) and who may push and merge. */
+  protectedBranch: (projectId: number, name: string): Key => ({ PK: projectPartition(projectId), SK: `PROTECTED_BRANCH#${name}` }),
+  /** An object pool: how many repositories read it. */
+  pool: (pool: string): Key => ({ PK: poolPartition(pool), SK: 'POOL' }),
+  /** A repository that reads a pool (housekeeping keeps what any of them can reach). */
+  poolMember: (pool: string, projectId: number): Key => ({ PK: poolPartition(pool), SK: `MEMBER#${pad(projectId)}` }),
+  /** One pack of a pool, by its name (the pack's SHA-1 checksum). */
+  pack: (pool: string, name: string): Key => ({ PK: poolPartition(pool), SK: `PACK#${name}` }),
+} as const;
+
+export const repositoryCollections = {
+  /** A project's refs under a prefix (`refs/heads/`), in byte order as git lists them. */
+  refs: (projectId: number, prefix = '') => tableCollection(projectPartition(projectId), `REF#${prefix}`),
+  protectedBranches: (projectId: number) => tableCollection(projectPartition(projectId), 'PROTECTED_BRANCH#'),
+  packs: (pool: string) => tableCollection(poolPartition(pool), 'PACK#'),
+  poolMembers: (pool: string) => tableCollection(poolPartition(pool), 'MEMBER#'),
+} as const;
+
+/** The id sequences of the feature's items (`COUNTER#<name>`). */
+export const repositorySequences = {
+  /** Ids of protected branches. */
+  protectedBranches: 'protected_branches',
+  /** Ids of their push and merge access levels. */
+  accessLevels: 'protected_branch_access_levels',
+} as const;
+
+/** The prefixes this feature's items occupy (checked against every other feature's by a test). */
+export const keySpace: KeySpace = {
+  partitions: ['POOL#'],
+  sortKeys: { 'PROJECT#': ['REPOSITORY', 'REF#', 'PROTECTED_BRANCH#'], 'POOL#': ['POOL', 'PACK#', 'MEMBER#'] },
+  indexPartitions: {},
+  sequences: Object.values(repositorySequences),
+};
