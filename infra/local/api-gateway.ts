@@ -11,7 +11,8 @@
  *   every GET, `servingRoute` in infra/openapi.ts), with `httpMethod: 'HEAD'`; the answer has no body;
  * - unknown routes or methods answer `404 {"error":"404 Not Found"}` (the stack's mapping of
  *   MISSING_AUTHENTICATION_TOKEN), a failing handler `502 {"message":"Internal server error"}`,
- *   a body over 10 MB `413`, and a handler slower than 29 s `504`, each with `X-Request-Id`.
+ *   a body over 10 MB, or an event over Lambda's 6 MB, `413`, and a handler slower than 29 s
+ *   `504`, each with `X-Request-Id`.
  *
  * The matcher and the event builder are exported as pure functions for unit tests.
  */
@@ -535,12 +536,13 @@ export function createApiServer(options: ApiServerOptions): Server {
         match,
         { requestId, now: new Date(started) },
       );
+      // Lambda refuses an invocation whose event exceeds 6 MB (a body of about 4.5 MB, base64-encoded):
+      // refused here too, with GitLab's 413, so that local runs meet AWS's limit.
       const eventSize = Buffer.byteLength(JSON.stringify(event));
       if (eventSize > LAMBDA_PAYLOAD_BYTES) {
-        warn('request event exceeds the Lambda 6 MB invocation payload limit: this request would fail on AWS', {
-          requestId,
-          eventBytes: eventSize,
-        });
+        status = 413;
+        gatewayResponse(res, 413, { message: 'Request Too Long' }, requestId);
+        return;
       }
 
       const handler = options.handlers[group];

@@ -7,6 +7,7 @@ import type { AnyRoute } from './http/route';
 import { parseRouteKey } from './http/routing';
 import { toProxyResult } from './http/serialize';
 import { collectParams, jsonBody } from './middleware/collect-params';
+import { rejectMalformedParams, rejectMalformedRequest } from './middleware/malformed-strings';
 import { errorResponder } from './middleware/error-responder';
 import { normalizeHeaders, resolveRoute } from './middleware/resolve-route';
 import { requestLogger } from './middleware/request-logger';
@@ -27,8 +28,8 @@ export interface GroupDeclaration<Key extends string> {
  * `HEAD` requests run the GET route and answer its status and headers without the body.
  *
  * Middleware order (before: top to bottom; errors: bottom to top):
- * request id + access log → error shaping → header normalisation → route → JSON body →
- * parameters → authentication → handler.
+ * request id + access log → error shaping → header normalisation → malformed request (400) →
+ * route → JSON body → parameters → malformed parameters (400) → authentication → handler.
  */
 export function createGroupHandler<Key extends string>(
   declaration: GroupDeclaration<Key>,
@@ -61,9 +62,11 @@ export function createGroupHandler<Key extends string>(
     .use(requestLogger())
     .use(errorResponder())
     .use(normalizeHeaders())
+    .use(rejectMalformedRequest())
     .use(resolveRoute(table))
     .use(jsonBody())
-    .use(collectParams());
+    .use(collectParams())
+    .use(rejectMalformedParams());
   for (const middleware of authentication) handler.use(middleware);
   const serve = handler.handler(dispatch);
   // HEAD is answered as GET with the same status and headers and no body (error answers included).

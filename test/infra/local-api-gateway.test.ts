@@ -443,3 +443,39 @@ describe('local API Gateway: response streaming', () => {
     expect(await response.json()).toEqual({ message: 'Internal server error' });
   });
 });
+
+describe("local API Gateway: Lambda's 6 MB request payload", () => {
+  let invoked = false;
+  const server = createApiServer({
+    routes: [parseRouteKey('users', 'POST /sink')],
+    handlers: {
+      users: async () => {
+        invoked = true;
+        return { statusCode: 201, body: '' };
+      },
+    },
+  });
+  let base = '';
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('refuses with 413 a body whose event would exceed 6 MB, without invoking the handler, and serves one under it', async () => {
+    // Act: 4.8 MB is under API Gateway's 10 MB but over Lambda's 6 MB once base64-encoded.
+    const over = await fetch(`${base}/api/v4/sink`, { method: 'POST', body: Buffer.alloc(4_800_000, 1) });
+    const overInvoked = invoked;
+    const under = await fetch(`${base}/api/v4/sink`, { method: 'POST', body: Buffer.alloc(4_000_000, 1) });
+
+    // Assess
+    expect(over.status).toBe(413);
+    expect(await over.json()).toEqual({ message: 'Request Too Long' });
+    expect(overInvoked).toBe(false);
+    expect(under.status).toBe(201);
+  });
+});

@@ -106,3 +106,13 @@ export class PayloadTooLargeError extends ApiError {
     super(413, { message: '413 Request Entity Too Large' });
   }
 }
+
+/**
+ * A request carrying a NUL byte or invalid UTF-8 (GitLab's `HandleMalformedStrings` middleware):
+ * `400 Bad Request` as plain text, before anything else runs.
+ */
+export class MalformedRequestError extends ApiError {
+  constructor() {
+    super(400, 'Bad Request');
+  }
+}

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors';
+import { ApiError, MalformedRequestError } from '../http/errors';
 import type { ApiMiddleware, ApiRequest } from '../http/context';
 import { jsonResponse } from '../http/serialize';
 
@@ -12,6 +12,10 @@ export function errorResponder(): ApiMiddleware {
   const errorResponderOnError = (request: ApiRequest) => {
     if (request.response !== undefined) return;
     const error = request.error;
+    if (error instanceof MalformedRequestError) {
+      request.response = { statusCode: 400, headers: { 'Content-Type': 'text/plain' }, body: 'Bad Request', isBase64Encoded: false };
+      return;
+    }
     if (error instanceof ApiError) {
       request.response = jsonResponse(error.statusCode, error.body);
       return;
