@@ -1,7 +1,7 @@
 import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from './client';
-import type { Key } from './keys';
+import { isStorableKey, type Key } from './keys';
 import type { Item } from './query';
 
 const MAX_BATCH = 100;
@@ -16,7 +16,8 @@ const MAX_ROUNDS = 6;
  */
 export async function getMany(keyList: Key[], options: { consistent?: boolean } = {}): Promise<Item[]> {
   const table = config().tableName;
-  const unique = [...new Map(keyList.map((k) => [`${k.PK}\u0000${k.SK}`, k])).values()];
+  // Keys too long to exist name no item.
+  const unique = [...new Map(keyList.filter(isStorableKey).map((k) => [`${k.PK}\u0000${k.SK}`, k])).values()];
   const items: Item[] = [];
   for (let start = 0; start < unique.length; start += MAX_BATCH) {
     let pending: Record<string, unknown>[] = unique.slice(start, start + MAX_BATCH);

@@ -11,6 +11,19 @@ export const pad = (n: number): string => n.toString().padStart(12, '0');
 
 export type Key = { PK: string; SK: string };
 
+/** DynamoDB's largest partition and sort key values, in UTF-8 bytes. */
+export const MAX_PARTITION_KEY_BYTES = 2048;
+export const MAX_SORT_KEY_BYTES = 1024;
+
+/**
+ * Whether a key can name an item at all. A lookup by a client-supplied value too long for a key
+ * (a 3,000-character group path, username or header) finds nothing: reads check this instead of
+ * letting DynamoDB refuse the request, so every such lookup is a plain "not found".
+ */
+export function isStorableKey(key: Key): boolean {
+  return Buffer.byteLength(key.PK, 'utf8') <= MAX_PARTITION_KEY_BYTES && Buffer.byteLength(key.SK, 'utf8') <= MAX_SORT_KEY_BYTES;
+}
+
 /** A uniqueness claim: an item whose existence reserves `value` of a `kind` (e.g. an email). */
 export const unique = (kind: string, value: string): Key => ({ PK: `UNIQUE#${kind}#${value}`, SK: 'UNIQUE' });
 

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from './client';
-import type { Collection, Key } from './keys';
+import { isStorableKey, MAX_PARTITION_KEY_BYTES, type Collection, type Key } from './keys';
 
 /** A raw table item: attributes are read by the feature store that knows its entity. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -56,6 +56,8 @@ export async function* queryCollection(
   collection: Collection,
   options: { ascending?: boolean; startAfter?: Item; pageSize?: number } = {},
 ): AsyncGenerator<Item> {
+  // A partition value too long for a key has no items (a lookup by an over-long client value).
+  if (Buffer.byteLength(collection.partitionValue, 'utf8') > MAX_PARTITION_KEY_BYTES) return;
   const input = queryInput(collection, options.ascending ?? true);
   let startKey: Item | undefined = options.startAfter;
   do {
@@ -74,8 +76,9 @@ export async function queryAll(collection: Collection, ascending = true): Promis
   return items;
 }
 
-/** One item by key, read consistently; undefined when there is none. */
+/** One item by key, read consistently; undefined when there is none (or the key is too long to exist). */
 export async function getItem(key: Key): Promise<Item | undefined> {
+  if (!isStorableKey(key)) return undefined;
   const { Item: item } = await db().send(new GetCommand({ TableName: config().tableName, Key: key, ConsistentRead: true }));
   return item;
 }
