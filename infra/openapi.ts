@@ -17,6 +17,7 @@
 import { z } from 'zod';
 import type { GroupName, HttpMethod, RouteSpec } from '../shared/catalog';
 import type { AnyRoute } from '../shared/platform/http/route';
+import { servingRoute } from '../shared/platform/http/route-matcher';
 
 /** API Gateway imports OpenAPI 3.0.x (not 3.1); both variants use the same version. */
 export const OPENAPI_VERSION = '3.0.1';
@@ -29,15 +30,7 @@ export type Operation = Record<string, unknown>;
 /** The route tables of every endpoint group, as the features export them (`shared/<feature>/routes`). */
 export type RouteDefinitions = { readonly [G in GroupName]: Readonly<Record<string, AnyRoute>> };
 
-/**
- * The route that serves `method` on a resource, given the resource's routes by method: its own,
- * or for HEAD the GET route (as GitLab answers HEAD wherever GET exists; the event's `httpMethod`
- * still says `HEAD`). The deployed API and the local runtime both decide with this.
- */
-export function servingRoute<T>(methods: ReadonlyMap<string, T>, method: string): T | undefined {
-  const upper = method.toUpperCase();
-  return methods.get(upper) ?? (upper === 'HEAD' ? methods.get('GET') : undefined);
-}
+export { servingRoute };
 
 /** The stage variable holding the name of a group's function (`fn_issue_actions`). */
 export function stageVariableOf(group: GroupName): string {

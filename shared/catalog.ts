@@ -88,3 +88,44 @@ export function allRoutes(): RouteSpec[] {
     routeCatalog[group].map((key) => parseRouteKey(group, key)),
   );
 }
+
+/**
+ * Subtrees of the API that API Gateway serves with one greedy resource (`<subtree>/{proxy+}`, the
+ * methods its routes use), the group's function finding the route inside: a REST API holds at
+ * most 300 resources (a quota), and a subtree of many paths served by one function needs none of
+ * them. Every route under a subtree belongs to its group (a test checks it).
+ */
+export const GATEWAY_SUBTREES: ReadonlyArray<{ resource: string; group: GroupName }> = [
+  { resource: `${API_PREFIX}/projects/{id}/repository`, group: 'repository' },
+];
+
+/** The subtree serving a route's resource, if any. */
+function subtreeOf(route: RouteSpec) {
+  return GATEWAY_SUBTREES.find((subtree) => route.resource.startsWith(`${subtree.resource}/`));
+}
+
+/** The resource API Gateway matches for a route: its own, or its subtree's greedy resource. */
+export function gatewayResourceOf(route: RouteSpec): string {
+  const subtree = subtreeOf(route);
+  return subtree ? `${subtree.resource}/{proxy+}` : route.resource;
+}
+
+/**
+ * The routes as API Gateway is given them (the deployed definition, and the local gateway's
+ * matching): each route, except that the routes of a subtree become one route per method on the
+ * subtree's greedy resource.
+ */
+export function gatewayRoutes(routes: readonly RouteSpec[] = allRoutes()): RouteSpec[] {
+  const byKey = new Map<string, RouteSpec>();
+  for (const route of routes) {
+    const subtree = subtreeOf(route);
+    if (!subtree) {
+      byKey.set(route.key + route.group, route);
+      continue;
+    }
+    const path = `${subtree.resource.slice(route.prefix.length).replace(/\{([a-z_]+)\}/g, ':$1')}/:proxy+`;
+    const key = `${route.method} ${path}`;
+    byKey.set(key + subtree.group, { ...parseRouteKey(subtree.group, key), group: subtree.group });
+  }
+  return [...byKey.values()];
+}

@@ -3,7 +3,7 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { streamsResponses, type GroupName, type RouteSpec } from '../../shared/catalog';
+import { gatewayRoutes, streamsResponses, type GroupName, type RouteSpec } from '../../shared/catalog';
 import { apiGatewayDocument, stageVariableOf, type OpenApiDocument } from '../openapi';
 
 export interface ApiThrottle {
@@ -71,7 +71,8 @@ export class HostingApi extends Construct {
     const stack = Stack.of(this);
     this.groups = [...new Set(props.routes.map((route) => route.group))];
 
-    this.definition = apiGatewayDocument(props.routes, {
+    // Subtrees served by one greedy resource each (`GATEWAY_SUBTREES`): the 300-resource quota.
+    this.definition = apiGatewayDocument(gatewayRoutes(props.routes), {
       title: stack.stackName,
       description: DESCRIPTION,
       // `${!name}` is Fn::Sub's escape for a literal `${name}`: API Gateway reads the stage variable.

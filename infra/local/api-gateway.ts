@@ -8,7 +8,7 @@
  *   `group%2Fproject` a single `{id}`; the handlers decode them once themselves;
  * - every request body arrives base64-encoded (the stack declares `binaryMediaTypes: ['*\/*']`);
  * - HEAD reaches the GET route of a resource (the deployed definition adds a HEAD operation for
- *   every GET, `servingRoute` in infra/openapi.ts), with `httpMethod: 'HEAD'`; the answer has no body;
+ *   every GET, `servingRoute` in shared/platform/http/route-matcher.ts), with `httpMethod: 'HEAD'`; the answer has no body;
  * - unknown routes or methods answer `404 {"error":"404 Not Found"}` (the stack's mapping of
  *   MISSING_AUTHENTICATION_TOKEN), a failing handler `502 {"message":"Internal server error"}`,
  *   a body over 10 MB, or an event over Lambda's 6 MB, `413`, and a handler slower than 29 s
@@ -19,8 +19,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { allRoutes, type GroupName, type RouteSpec } from '../../shared/catalog';
-import { servingRoute } from '../openapi';
+import { gatewayRoutes, type GroupName, type RouteSpec } from '../../shared/catalog';
+import { matchRoute as matchPlatformRoute, type RouteMatch as PlatformRouteMatch } from '../../shared/platform/http/route-matcher';
 import { invokeStreaming, isStreamingHandler } from './lambda-streaming';
 
 /** A Lambda proxy handler as the group modules export it (a middy handler). */
@@ -42,122 +42,18 @@ const STAGE = 'local';
 // Matching
 // ---------------------------------------------------------------------------------------------
 
-export interface RouteMatch {
-  route: RouteSpec;
-  /** Raw (still percent-encoded) segment values, or null when the resource has no parameters. */
-  pathParameters: Record<string, string> | null;
-}
-
-/** A resource path segment: static, `{param}` (one raw segment) or a final greedy `{param+}`. */
-type Segment = { kind: 'static'; value: string } | { kind: 'param'; name: string } | { kind: 'greedy'; name: string };
-
-interface CompiledResource {
-  resource: string;
-  segments: Segment[];
-  /** Whether the last segment is greedy (`{proxy+}`): it then matches one or more raw segments. */
-  greedy: boolean;
-  methods: Map<string, RouteSpec>;
-}
-
-function toSegment(segment: string): Segment {
-  if (!segment.startsWith('{') || !segment.endsWith('}')) return { kind: 'static', value: segment };
-  const name = segment.slice(1, -1);
-  return name.endsWith('+') ? { kind: 'greedy', name: name.slice(0, -1) } : { kind: 'param', name };
-}
-
-/** Groups routes by resource (API Gateway matches the resource first, then the method). */
-function compile(routes: readonly RouteSpec[]): CompiledResource[] {
-  const byResource = new Map<string, CompiledResource>();
-  for (const route of routes) {
-    let compiled = byResource.get(route.resource);
-    if (!compiled) {
-      const segments = route.resource.split('/').filter(Boolean).map(toSegment);
-      const greedyAt = segments.findIndex((segment) => segment.kind === 'greedy');
-      if (greedyAt !== -1 && greedyAt !== segments.length - 1) {
-        throw new Error(`${route.resource}: a greedy path parameter must be the last segment`);
-      }
-      compiled = { resource: route.resource, segments, greedy: greedyAt !== -1, methods: new Map() };
-      byResource.set(route.resource, compiled);
-    }
-    compiled.methods.set(route.method, route);
-  }
-  return [...byResource.values()];
-}
-
-let defaultCompiled: CompiledResource[] | undefined;
-const compiledCache = new WeakMap<readonly RouteSpec[], CompiledResource[]>();
-
-function compiledFor(routes?: readonly RouteSpec[]): CompiledResource[] {
-  if (!routes) return (defaultCompiled ??= compile(allRoutes()));
-  let compiled = compiledCache.get(routes);
-  if (!compiled) {
-    compiled = compile(routes);
-    compiledCache.set(routes, compiled);
-  }
-  return compiled;
-}
-
-/** Splits a raw path into raw segments; one trailing slash is ignored, as API Gateway does. */
-function rawSegments(rawPath: string): string[] | undefined {
-  const trimmed = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
-  if (!trimmed.startsWith('/')) return undefined;
-  return trimmed.split('/').slice(1);
-}
-
-const SPECIFICITY: Record<Segment['kind'], number> = { static: 0, param: 1, greedy: 2 };
+export type RouteMatch = PlatformRouteMatch<RouteSpec>;
 
 /**
- * Negative when `a` is more specific. A resource without a greedy parameter beats one with;
- * otherwise, at the first position where they differ, static beats `{param}` beats `{param+}`
- * (between greedy resources, the longer fixed prefix wins).
- */
-function compareSpecificity(a: CompiledResource, b: CompiledResource): number {
-  if (a.greedy !== b.greedy) return a.greedy ? 1 : -1;
-  for (let i = 0; i < Math.min(a.segments.length, b.segments.length); i++) {
-    const difference = SPECIFICITY[a.segments[i].kind] - SPECIFICITY[b.segments[i].kind];
-    if (difference !== 0) return difference;
-  }
-  return b.segments.length - a.segments.length;
-}
-
-/** Whether `candidate` matches the raw segments: statics byte for byte, parameters non-empty. */
-function matches(candidate: CompiledResource, segments: readonly string[]): boolean {
-  const fixed = candidate.greedy ? candidate.segments.length - 1 : candidate.segments.length;
-  if (candidate.greedy ? segments.length <= fixed : segments.length !== fixed) return false;
-  for (let i = 0; i < segments.length; i++) {
-    const segment = candidate.segments[Math.min(i, candidate.segments.length - 1)];
-    if (segment.kind === 'static' ? segment.value !== segments[i] : segments[i] === '') return false;
-  }
-  return true;
-}
-
-/**
- * Finds the route for a RAW request path (not decoded: `{param}` matches exactly one raw
- * segment, so `a%2Fb` is one segment; static segments compare byte for byte). A greedy
- * `{param+}` matches one or more non-empty raw segments and receives them joined with `/`; it is
- * the last resort, chosen only when no resource without one matches.
- *
- * Like API Gateway, the resource is chosen first, from the path alone, preferring a static
- * segment over a `{param}` at each level; only then is the method looked up, so a method the
- * chosen resource lacks is a 404 even if a less specific resource has it.
+ * Finds the deployed resource (and its route) for a RAW request path: the catalog's routes as
+ * API Gateway is given them ({@link gatewayRoutes}: a subtree served by one greedy resource is
+ * matched as that resource), or the given routes. See the platform's `matchRoute`.
  */
 export function matchRoute(method: string, rawPath: string, routes?: readonly RouteSpec[]): RouteMatch | undefined {
-  const segments = rawSegments(rawPath);
-  if (!segments) return undefined;
-  let best: CompiledResource | undefined;
-  for (const candidate of compiledFor(routes)) {
-    if (matches(candidate, segments) && (!best || compareSpecificity(candidate, best) < 0)) best = candidate;
-  }
-  if (!best) return undefined;
-  const route = servingRoute(best.methods, method);
-  if (!route) return undefined;
-  let pathParameters: Record<string, string> | null = null;
-  best.segments.forEach((segment, i) => {
-    if (segment.kind === 'param') (pathParameters ??= {})[segment.name] = segments[i];
-    if (segment.kind === 'greedy') (pathParameters ??= {})[segment.name] = segments.slice(i).join('/');
-  });
-  return { route, pathParameters };
+  return matchPlatformRoute(method, rawPath, routes ?? (deployedRoutes ??= gatewayRoutes()));
 }
+
+let deployedRoutes: RouteSpec[] | undefined;
 
 // ---------------------------------------------------------------------------------------------
 // Event building

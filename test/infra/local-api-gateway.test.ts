@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProxyEvent, createApiServer, matchRoute, parseQuery, responseHeaders, splitUrl, type LocalRequest, type ProxyHandler, type RouteMatch } from '../../infra/local/api-gateway';
 import { installStreamingRuntime } from '../../infra/local/lambda-streaming';
-import { streamingHandler } from '../../shared/platform/streaming';
+import { streamedResult, streamingHandler, withoutBody } from '../../shared/platform/streaming';
 import { allRoutes, parseRouteKey } from '../../shared/catalog';
 
 function request(overrides: Partial<LocalRequest> = {}): LocalRequest {
@@ -165,6 +165,16 @@ describe('local API Gateway: greedy path parameters', () => {
     expect(exact?.route.key).toBe('GET /files/raw');
     expect(exact?.pathParameters).toBeNull();
     expect(other?.pathParameters).toEqual({ path: 'docs/a' });
+  });
+
+  it("matches a subtree's paths as API Gateway is given them: its one greedy resource", () => {
+    // Act
+    const match = matchRoute('GET', '/api/v4/projects/g%2Fp/repository/files/a%2Fb/raw');
+
+    // Assert
+    expect(match?.route).toMatchObject({ group: 'repository', resource: '/api/v4/projects/{id}/repository/{proxy+}' });
+    expect(match?.pathParameters).toEqual({ id: 'g%2Fp', proxy: 'files/a%2Fb/raw' });
+    expect(matchRoute('PATCH', '/api/v4/projects/1/repository/tree')).toBeUndefined();
   });
 
   it('refuses a greedy parameter that is not the last segment', () => {
@@ -407,8 +417,27 @@ describe('local API Gateway: server', () => {
 describe('local API Gateway: response streaming', () => {
   installStreamingRuntime();
   const payload = Buffer.alloc(7 * 1024 * 1024, 7);
+  /** Internal: the streamed body's producer, paused after its first chunk until `release` is called. */
+  let release: () => void = () => undefined;
+  let produced = 0;
+  async function* chunks(): AsyncGenerator<Buffer> {
+    yield Buffer.from('first;');
+    produced = 1;
+    await new Promise<void>((resolve) => (release = resolve));
+    for (let i = 0; i < 64; i++) {
+      yield Buffer.alloc(256 * 1024, i);
+      produced++;
+    }
+  }
+  async function* failing(): AsyncGenerator<Buffer> {
+    yield Buffer.from('partial');
+    throw new Error('broken mid-stream');
+  }
   const handler = streamingHandler(async (event) => {
     if (event.path.endsWith('/boom')) throw new Error('boom');
+    if (event.path.endsWith('/chunks')) return streamedResult(200, { 'Content-Type': 'application/x-chunks' }, chunks());
+    if (event.path.endsWith('/broken')) return streamedResult(200, { 'Content-Type': 'application/x-chunks' }, failing());
+    if (event.path.endsWith('/head')) return withoutBody(streamedResult(200, { 'Content-Type': 'application/x-chunks' }, chunks()));
     return { statusCode: 202, headers: { 'Content-Type': 'application/x-test' }, body: payload.toString('base64'), isBase64Encoded: true };
   });
   const server = createApiServer({ routes: [parseRouteKey('web', 'GET /:path+')], handlers: { web: handler as ProxyHandler } });
@@ -432,6 +461,50 @@ describe('local API Gateway: response streaming', () => {
     expect(response.headers.get('content-type')).toBe('application/x-test');
     expect(response.headers.get('x-request-id')).toBeTruthy();
     expect(Buffer.from(await response.arrayBuffer()).equals(payload)).toBe(true);
+  });
+
+  it('sends a streamed body as the handler produces it, at the pace the client reads it', async () => {
+    // Act: the first chunk arrives while the producer still waits.
+    const response = await fetch(`${base}/stream/chunks`);
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+
+    // Assert
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/x-chunks');
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+    expect(Buffer.from(first.value ?? []).toString()).toBe('first;');
+    expect(produced).toBe(1);
+
+    // Act: the rest, 16 MiB, once released; a client that does not read holds the producer back.
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const producedBeforeReading = produced;
+    let bytes = 0;
+    for (let next = await reader.read(); !next.done; next = await reader.read()) bytes += next.value.length;
+
+    // Assert
+    expect(producedBeforeReading).toBeLessThan(65);
+    expect(bytes).toBe(64 * 256 * 1024);
+    expect(produced).toBe(65);
+  });
+
+  it('aborts the response when a streamed body fails after its first bytes', async () => {
+    // Act
+    const response = await fetch(`${base}/stream/broken`);
+
+    // Assert: the status was sent; the body breaks off.
+    expect(response.status).toBe(200);
+    await expect(response.arrayBuffer()).rejects.toThrow();
+  });
+
+  it('answers a streamed result without its body when asked so (HEAD)', async () => {
+    // Act
+    const response = await fetch(`${base}/stream/head`);
+
+    // Assert
+    expect(response.status).toBe(200);
+    expect((await response.arrayBuffer()).byteLength).toBe(0);
   });
 
   it('answers 502 when the handler fails before its metadata', async () => {

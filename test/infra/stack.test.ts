@@ -9,7 +9,7 @@ import { METRICS_NAMESPACE } from '../../infra/constructs/group-function';
 import { ProjectHostingStack } from '../../infra/stack';
 import { HOOK_EVENT_STREAM_FILTER } from '../../shared/hooks/store/hook-events';
 import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '../../shared/platform/dynamo/table-definition';
-import { allRoutes, parseRouteKey, routeCatalog, streamsResponses, type GroupName } from '../../shared/catalog';
+import { allRoutes, gatewayResourceOf, parseRouteKey, routeCatalog, streamsResponses, type GroupName } from '../../shared/catalog';
 
 type Resource = { Type: string; Properties?: Record<string, unknown>; DeletionPolicy?: string };
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
@@ -477,12 +477,16 @@ describe('ProjectHostingStack API', () => {
     expect(apiBody().openapi).toMatch(/^3\.0\./);
   });
 
-  it('defines an operation for every route of the catalog, HEAD for every GET, and no other', () => {
+  it('defines an operation for every route of the catalog (a subtree: per method on its greedy resource), HEAD for every GET, and no other', () => {
     // Prepare
-    const expected = allRoutes().flatMap((route) => [
-      `${route.method} ${route.resource}`,
-      ...(route.method === 'GET' ? [`HEAD ${route.resource}`] : []),
-    ]);
+    const expected = [
+      ...new Set(
+        allRoutes().flatMap((route) => [
+          `${route.method} ${gatewayResourceOf(route)}`,
+          ...(route.method === 'GET' ? [`HEAD ${gatewayResourceOf(route)}`] : []),
+        ]),
+      ),
+    ];
 
     // Act
     const operations = [...bodyOperations().keys()];
@@ -496,8 +500,9 @@ describe('ProjectHostingStack API', () => {
     const operations = bodyOperations();
 
     // Assess
+    // A route of a subtree served by one greedy resource is integrated there (`GATEWAY_SUBTREES`).
     for (const route of allRoutes()) {
-      expectIntegratedWith(operations.get(`${route.method} ${route.resource}`), route.group, route.key);
+      expectIntegratedWith(operations.get(`${route.method} ${gatewayResourceOf(route)}`), route.group, route.key);
     }
   });
 
@@ -507,7 +512,7 @@ describe('ProjectHostingStack API', () => {
 
     // Assess
     for (const route of allRoutes().filter((candidate) => candidate.method === 'GET')) {
-      expectIntegratedWith(operations.get(`HEAD ${route.resource}`), route.group, `HEAD ${route.resource}`);
+      expectIntegratedWith(operations.get(`HEAD ${gatewayResourceOf(route)}`), route.group, `HEAD ${route.resource}`);
     }
   });
 
@@ -548,6 +553,17 @@ describe('ProjectHostingStack API', () => {
         }),
       ],
     });
+  });
+
+  it('serves the repository API from one greedy resource, the repository function routing inside', () => {
+    // Act
+    const item = apiBody().paths['/api/v4/projects/{id}/repository/{proxy+}'];
+
+    // Assess
+    for (const method of ['get', 'head', 'post', 'put', 'delete']) expectIntegratedWith(item?.[method] as Operation, 'repository', method);
+    expect(Object.keys(apiBody().paths).filter((path) => path.startsWith('/api/v4/projects/{id}/repository/'))).toEqual([
+      '/api/v4/projects/{id}/repository/{proxy+}',
+    ]);
   });
 
   it('serves web routes from a greedy root resource, GET /{path+}, integrated with the web function', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { API_PREFIX, allRoutes, parseRouteKey, toResource, type RouteSpec } from '../../shared/catalog';
+import { API_PREFIX, GATEWAY_SUBTREES, allRoutes, gatewayRoutes, parseRouteKey, toResource, type RouteSpec } from '../../shared/catalog';
 
 const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 
@@ -110,5 +110,23 @@ describe('route catalog', () => {
 
     // Assess
     expect(conflicts).toEqual(['/api/v4/users: {id} vs {user_id}']);
+  });
+});
+
+describe('subtrees served by one greedy resource', () => {
+  it('holds only routes of its own group, and nothing else of the catalog lies under it', () => {
+    for (const subtree of GATEWAY_SUBTREES) {
+      const under = allRoutes().filter((route) => route.resource.startsWith(`${subtree.resource}/`));
+      expect(under.length, subtree.resource).toBeGreaterThan(0);
+      expect(under.filter((route) => route.group !== subtree.group).map((route) => route.key), subtree.resource).toEqual([]);
+    }
+  });
+
+  it('leaves API Gateway a tree it accepts, one greedy resource per subtree with the methods its routes use', () => {
+    const routes = gatewayRoutes();
+    expect(siblingParamConflicts(routes.map((route) => route.resource))).toEqual([]);
+    const repository = routes.filter((route) => route.resource === `${API_PREFIX}/projects/{id}/repository/{proxy+}`);
+    expect(repository.map((route) => route.method).sort()).toEqual(['DELETE', 'GET', 'POST', 'PUT']);
+    expect(repository.every((route) => route.group === 'repository')).toBe(true);
   });
 });

@@ -69,3 +69,68 @@ describe('createGroupHandler and HEAD', () => {
     expect(head).toMatchObject({ statusCode: 404, body: '' });
   });
 });
+
+describe('createGroupHandler and a subtree served by one greedy resource', () => {
+  const seen: unknown[] = [];
+  const files = createGroupHandler(
+    { group: 'files', prefix: '/api/v4', keys: ['GET /projects/:id/files/:file_path/raw', 'GET /projects/:id/files/:file_path'] as const },
+    {
+      'GET /projects/:id/files/:file_path/raw': route({
+        anonymous: true,
+        params: z.object({ id: z.string(), file_path: z.string() }),
+        handler: async ({ params }) => {
+          seen.push(['raw', params]);
+          return ok({});
+        },
+      }),
+      'GET /projects/:id/files/:file_path': route({
+        anonymous: true,
+        params: z.object({ id: z.string(), file_path: z.string() }),
+        handler: async ({ params }) => {
+          seen.push(['file', params]);
+          return ok({});
+        },
+      }),
+    },
+    [],
+  );
+  const event = (httpMethod: string, proxy: string): APIGatewayProxyEvent => ({
+    resource: '/api/v4/projects/{id}/{proxy+}',
+    path: `/api/v4/projects/a%2Fb/${proxy}`,
+    httpMethod,
+    headers: {},
+    multiValueHeaders: {},
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: { id: 'a%2Fb', proxy },
+    stageVariables: null,
+    requestContext: { requestId: 'req-subtree' } as APIGatewayProxyEvent['requestContext'],
+    body: null,
+    isBase64Encoded: false,
+  });
+  const context = { awsRequestId: 'lambda-subtree', functionName: 'files' } as Parameters<typeof files>[1];
+
+  it('finds the route from the raw path and decodes its own parameters', async () => {
+    // Act
+    seen.length = 0;
+    const raw = await files(event('GET', 'files/docs%2Fa.md/raw'), context);
+    const file = await files(event('HEAD', 'files/docs%2Fa.md'), context);
+
+    // Assess
+    expect([raw.statusCode, file.statusCode]).toEqual([200, 200]);
+    expect(seen).toEqual([
+      ['raw', { id: 'a/b', file_path: 'docs/a.md' }],
+      ['file', { id: 'a/b', file_path: 'docs/a.md' }],
+    ]);
+  });
+
+  it('answers the 404 of an unknown route for a path or method none of its routes has', async () => {
+    // Act
+    const unknownPath = await files(event('GET', 'files/x/raw/more'), context);
+    const unknownMethod = await files(event('POST', 'files/x'), context);
+
+    // Assess
+    expect([unknownPath.statusCode, unknownPath.body]).toEqual([404, '{"error":"404 Not Found"}']);
+    expect([unknownMethod.statusCode, unknownMethod.body]).toEqual([404, '{"error":"404 Not Found"}']);
+  });
+});
