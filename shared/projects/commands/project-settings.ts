@@ -121,6 +121,11 @@ export function validateProject(name: string, path: string, input: ProjectSettin
   if (path !== '' && pathChanged && !SPECIAL_CHARACTERS.test(path)) add('path', SPECIAL_CHARACTERS_MESSAGE);
   if (input.import_url !== undefined && !/^(https?|git):\/\//.test(input.import_url)) add('import_url', 'is blocked: Only allowed schemes are http, https, git');
   if (input.default_branch !== undefined && input.default_branch.trim() === '') add('default_branch', "can't be blank");
+  // GitLab's lengths (Project: description 2,000; a branch name as a ref), before anything is written.
+  if (input.description !== undefined && input.description !== null && input.description.length > 2000) {
+    add('description', 'is too long (maximum is 2000 characters)');
+  }
+  if (input.default_branch !== undefined && input.default_branch.length > 255) add('default_branch', 'is too long (maximum is 255 characters)');
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 }
 
