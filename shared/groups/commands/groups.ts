@@ -39,10 +39,10 @@ const MAX_LENGTH = 255;
 const MAX_ANCESTORS = 20;
 
 /**
- * GitLab's model validations of a group's name and path, as `{ field: [messages] }`; `place`
+ * GitLab's model validations of a group's name, path and description, as `{ field: [messages] }`; `place`
  * picks the reserved words a path may not be (top-level groups share the users' namespace).
  */
-export function validateGroupFields(fields: { name?: string; path?: string }, place: 'top' | 'subgroup'): Record<string, string[]> {
+export function validateGroupFields(fields: { name?: string; path?: string; description?: string }, place: 'top' | 'subgroup'): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
   if (fields.name !== undefined) {
@@ -58,6 +58,8 @@ export function validateGroupFields(fields: { name?: string; path?: string }, pl
     if (reserved) add('path', reserved);
     if (path.length > MAX_LENGTH) add('path', `is too long (maximum is ${MAX_LENGTH} characters)`);
   }
+  // GitLab's Namespace: `validates :description, length: { maximum: 255 }`.
+  if (fields.description !== undefined && fields.description.length > MAX_LENGTH) add('description', `is too long (maximum is ${MAX_LENGTH} characters)`);
   return errors;
 }
 
