@@ -209,6 +209,22 @@ describe('POST /users/:id/impersonation_tokens', () => {
     });
   });
 
+  it('refuses a name over 255 characters (or a huge one) with GitLab 400, creating nothing', async () => {
+    // Prepare
+    const user = await createUser();
+    const before = await listTokens(user.id);
+
+    // Act
+    const long = await api(tokensPath(user.id), { token: rootToken(), body: { name: 'n'.repeat(256), scopes: ['api'] } });
+    const huge = await api(tokensPath(user.id), { token: rootToken(), body: { name: 'n'.repeat(500_000), scopes: ['api'] } });
+
+    // Assess
+    expect(long.status).toBe(400);
+    expect(long.body).toEqual({ message: { name: ['is too long (maximum is 255 characters)'] } });
+    expect(huge.status).toBe(400);
+    expect(await listTokens(user.id)).toEqual(before);
+  });
+
   it('answers 404 User Not Found for an unknown user', async () => {
     // Act
     const response = await api(tokensPath(999999999), { token: rootToken(), body: { name: 'x', scopes: ['api'] } });

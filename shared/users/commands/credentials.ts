@@ -55,6 +55,8 @@ export async function createAccessToken(
   user: User,
   input: { name: string; scopes: TokenScope[]; impersonation: boolean; expiresAt: string | null; secret?: string },
 ): Promise<{ token: AccessToken; secret: string }> {
+  // GitLab's PersonalAccessToken: `validates :name, length: { maximum: 255 }`.
+  if (input.name.length > 255) throw new ValidationError({ name: ['is too long (maximum is 255 characters)'] });
   const { result, token, secret } = await createToken(user.id, input);
   if (result === 'user_gone') throw new NotFoundError('User');
   if (result === 'claim_taken') throw new Error('token digest collision');
