@@ -1,8 +1,9 @@
 /** The projects feature's slice of the route catalog, by endpoint group (`shared/catalog.ts` assembles the whole). */
 export const catalog = {
-  /** A user's contribution feed (in the users endpoint group). */
+  /** A user's contribution feed and personal projects (in the users endpoint group). */
   users: [
     'GET /users/:id/events',
+    'GET /users/:id/projects',
   ],
   projects: [
     'GET /projects',
