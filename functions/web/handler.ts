@@ -7,7 +7,7 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { jsonResponse } from '../../shared/platform/http/serialize';
-import { streamingHandler } from '../../shared/platform/streaming';
+import { streamingHandler, withoutBody } from '../../shared/platform/streaming';
 import { isUploadAddress, routes as projects } from '../../shared/projects/routes';
 import { isGitAddress, routes as repository, smartHttpHandler } from '../../shared/repository/routes';
 import { apiHandler } from '../api';
@@ -18,7 +18,7 @@ const serve = apiHandler('web', routes);
 async function serveWeb(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
   if (isGitAddress(event)) {
     const result = await smartHttpHandler(event, context as Parameters<typeof smartHttpHandler>[1]);
-    return event.httpMethod === 'HEAD' ? { ...result, body: '', isBase64Encoded: false } : result;
+    return event.httpMethod === 'HEAD' ? withoutBody(result) : result;
   }
   const isUpload = (event.httpMethod === 'GET' || event.httpMethod === 'HEAD') && isUploadAddress(event);
   if (!isUpload) {

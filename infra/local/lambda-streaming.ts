@@ -52,12 +52,18 @@ export function invokeStreaming(handler: StreamingFunction, event: APIGatewayPro
   const stream = new PassThrough();
   const body = new PassThrough();
   const done = handler(event, stream, context).finally(() => stream.end());
+  // A client gone mid-body never drains: let the handler's writes go on (they fail or are dropped).
+  body.once('close', () => stream.resume());
   return new Promise((resolve, reject) => {
     let prelude = Buffer.alloc(0);
     let metadataRead = false;
     stream.on('data', (chunk: Buffer) => {
       if (metadataRead) {
-        body.write(chunk);
+        // The client's pace holds the handler back (its writes wait while `stream` is full).
+        if (!body.write(chunk)) {
+          stream.pause();
+          body.once('drain', () => stream.resume());
+        }
         return;
       }
       prelude = Buffer.concat([prelude, chunk]);

@@ -1,6 +1,6 @@
 export { groupAccessFor, projectAccessFor, projectAccessForMany } from './access';
 export { authorize, can, type Ability } from './policy';
-export { ACCESS_LEVELS, GROUP_ACCESS_LEVELS, OWNER, PROJECT_ACCESS_LEVELS, isAdmin, type GroupSubject, type ProjectSubject } from './rules';
+export { ACCESS_LEVELS, DEVELOPER, GROUP_ACCESS_LEVELS, MAINTAINER, OWNER, PROJECT_ACCESS_LEVELS, isAdmin, type GroupSubject, type ProjectSubject } from './rules';
 export {
   deleteMembership,
   getMembership,

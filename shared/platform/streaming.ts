@@ -6,7 +6,8 @@
  * does this; the local runtime installs an equivalent one (`infra/local/lambda-streaming.ts`)
  * before it loads the handlers, so the same code path runs in both.
  */
-import type { Writable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 
 /** The HTTP metadata API Gateway reads before the streamed body. */
@@ -22,6 +23,33 @@ export interface StreamingRuntime {
 }
 
 
+/**
+ * A response whose body is produced while it is sent: a proxy result with an empty `body` and the
+ * body's chunks in `stream`. A streaming handler writes the chunks to Lambda's response stream as
+ * the iterable yields them (waiting while the stream is full), so the whole body is never in
+ * memory and the client gets the first bytes before the last are made. It passes through
+ * middlewares as any proxy result (they may add headers).
+ */
+export interface StreamedResult extends APIGatewayProxyResult {
+  /** The body's chunks; an error thrown after the first one aborts the response. */
+  stream: AsyncIterable<Uint8Array>;
+}
+
+/** A {@link StreamedResult}. */
+export function streamedResult(statusCode: number, headers: Record<string, string>, stream: AsyncIterable<Uint8Array>): StreamedResult {
+  return { statusCode, headers, body: '', isBase64Encoded: false, stream };
+}
+
+export function isStreamedResult(result: APIGatewayProxyResult): result is StreamedResult {
+  return (result as Partial<StreamedResult>).stream !== undefined;
+}
+
+/** The result without its body (a HEAD request's answer); a streamed body is not produced at all. */
+export function withoutBody(result: APIGatewayProxyResult): APIGatewayProxyResult {
+  const { stream: _stream, ...rest } = result as Partial<StreamedResult> & APIGatewayProxyResult;
+  return { ...rest, body: '', isBase64Encoded: false };
+}
+
 /** Ends a stream, resolving once everything written has been flushed. */
 function finish(stream: Writable, body: Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -32,9 +60,9 @@ function finish(stream: Writable, body: Buffer): Promise<void> {
 
 /**
  * A streaming Lambda handler answering what a proxy handler answers: its status and headers as
- * the metadata, then its body (decoded when base64). Loaded where no `awslambda` global exists (the
- * OpenAPI generator and the CDK app read the module for its routes), it is a function that fails
- * when invoked.
+ * the metadata, then its body (decoded when base64), or the chunks of a {@link StreamedResult}'s
+ * stream as they come. Loaded where no `awslambda` global exists (the OpenAPI generator and the
+ * CDK app read the module for its routes), it is a function that fails when invoked.
  */
 export function streamingHandler<C extends Context>(handler: (event: APIGatewayProxyEvent, context: C) => Promise<APIGatewayProxyResult>): unknown {
   const runtime = (globalThis as unknown as { awslambda?: Partial<StreamingRuntime> }).awslambda;
@@ -49,6 +77,10 @@ export function streamingHandler<C extends Context>(handler: (event: APIGatewayP
     const result = await handler(event, context as C);
     const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, value]) => [name, String(value)]));
     const stream = HttpResponseStream.from(responseStream, { statusCode: result.statusCode, headers });
+    if (isStreamedResult(result)) {
+      await pipeline(Readable.from(result.stream, { objectMode: false }), stream);
+      return;
+    }
     await finish(stream, Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8'));
   });
 }

@@ -4,10 +4,11 @@
  * repository record and the pool's pack list; packs are fetched only when an object is read.
  */
 import { recordRepositorySize, type Project } from '../projects';
-import type { GitObject } from './git/objects/types';
+import type { GitObject, ObjectType } from './git/objects/types';
 import { indexPack } from './git/pack/index-pack';
 import { buildPack } from './git/pack/pack-writer';
 import { PackSet } from './git/pack/pack-set';
+import { SelfContainedCheck } from './git/pack/self-contained';
 import { listPacks, loadPack, storePack } from './store/packs';
 import { createRepository, getRepository, ownPool, type RepositoryRecord } from './store/repositories';
 import { listRefs, getRef, type Ref } from './store/refs';
@@ -16,6 +17,19 @@ export const ZERO_OID = '0'.repeat(40);
 
 export class Repository {
   private objects?: Promise<PackSet>;
+  /**
+   * The commits and tags of the packs this instance stored (one request's push), by id: what the
+   * push's checks and effects read next (the pushed commits), already inflated and resolved.
+   * Bounded by the size of a push. Trees are left to the packs: a self-contained pack needs no
+   * connectivity walk, and keeping a whole history's trees costs more in garbage collection than
+   * reading the few an incremental push's walk needs.
+   */
+  private received = new Map<string, GitObject>();
+  /**
+   * The objects of the packs this instance stored that were self-contained (every object they
+   * refer to is in them): everything reachable from one of these is stored.
+   */
+  private closed = new Set<string>();
 
   constructor(
     readonly project: Project,
@@ -45,7 +59,7 @@ export class Repository {
   }
 
   async read(oid: string): Promise<GitObject | undefined> {
-    return (await this.packSet()).read(oid);
+    return this.received.get(oid) ?? (await this.packSet()).read(oid);
   }
 
   /** The record, created with the repository's first write. */
@@ -62,13 +76,31 @@ export class Repository {
    */
   async receivePack(pack: Buffer, onProgress?: (done: number, total: number) => void): Promise<{ objects: number }> {
     const objects = await this.packSet();
-    const indexed = await indexPack(pack, { readExternal: (oid) => objects.read(oid), onProgress });
+    const received = new Map<string, GitObject>();
+    const references = new SelfContainedCheck();
+    const onObject = (oid: string, type: ObjectType, body: Buffer) => {
+      references.add(type, body);
+      if (type === 'commit' || type === 'tag') received.set(oid, { type, body });
+    };
+    const indexed = await indexPack(pack, { readExternal: (oid) => objects.read(oid), onProgress, onObject });
     if (indexed.objects.length === 0) return { objects: 0 };
     const { pool } = await this.writable();
     await storePack(pool, { name: indexed.name, data: indexed.pack, index: indexed.index, objects: indexed.objects.length });
+    for (const [oid, object] of received) this.received.set(oid, object);
+    const ids = indexed.objects.map(({ oid }) => oid);
+    if (references.allIn(ids)) for (const oid of ids) this.closed.add(oid);
     this.objects = undefined;
     await this.recordSize();
     return { objects: indexed.objects.length };
+  }
+
+  /**
+   * Whether everything reachable from `oids` is stored, known without a walk: they are objects of
+   * self-contained packs this instance stored (git's "self-contained and connected" packs). False
+   * when it cannot tell so.
+   */
+  reachableStored(oids: readonly string[]): boolean {
+    return oids.every((oid) => this.closed.has(oid));
   }
 
   /** Records the pool's size as the project's repository size (project statistics). */

@@ -68,8 +68,16 @@
  *   BENCH_GIT_RUNS           runs of each scenario against each server (default 3)
  *   BENCH_GIT_MAX_PACK_MB    largest pack the benchmark accepts, in 10^6 bytes (default 4.5, see above)
  *   BENCH_GIT_TIMEOUT        seconds after which a single git command is killed (default 600)
+ *   BENCH_GIT_BIG_MB         also run the big-pack scenario with a repository of about this many
+ *                            MB (e.g. 50): it is generated with incompressible files (~100 KB a
+ *                            commit, plus small text edits), pushed to the service in steps of at
+ *                            most ~3.5 MB (a single push is limited to 4.5 MB), repacked into one
+ *                            pack by `POST /projects/:id/housekeeping`, then cloned (bare) from the
+ *                            service and from git http-backend; reports the times, and the peak
+ *                            memory of this process during the housekeeping and the clone (rss
+ *                            above the start and absolute, heapUsed+arrayBuffers above the start)
  *   BENCH_GIT_PROFILE        a directory: write a CPU profile of this process (the handlers) for
- *                            each service run of the push, clone and ls-remote scenarios there
+ *                            each service run of every scenario there
  *                            (`<scenario>-service-<run>.cpuprofile`, for Chrome DevTools or
  *                            speedscope); profiling slows the service down, so compare times
  *                            only from runs without it
@@ -110,6 +118,11 @@ function numberEnv(name: string, fallback: number): number {
   return value;
 }
 
+function numberEnvOrZero(name: string): number {
+  const raw = process.env[name];
+  return raw === undefined || raw === '' || raw === '0' ? 0 : numberEnv(name, 0);
+}
+
 const COMMITS = intEnv('BENCH_GIT_COMMITS', 10_000);
 const SMALL_COMMITS = intEnv('BENCH_GIT_SMALL_COMMITS', Math.max(10, Math.round(COMMITS / 10)));
 const RUNS = intEnv('BENCH_GIT_RUNS', 3);
@@ -120,7 +133,9 @@ const MAX_PACK_BYTES = Math.round(numberEnv('BENCH_GIT_MAX_PACK_MB', SERVICE_MAX
 const PUSH_OVERHEAD_BYTES = 1024;
 const GIT_TIMEOUT_MS = intEnv('BENCH_GIT_TIMEOUT', 600) * 1000;
 const LOCAL_ROOT_TOKEN = 'glpat-bench-root-token-0000';
-/** Where to write CPU profiles of the service's runs (push, clone, ls-remote), if anywhere. */
+/** Size of the big repository of the optional big-pack scenario (10^6 bytes), 0 for none. */
+const BIG_MB = numberEnvOrZero('BENCH_GIT_BIG_MB');
+/** Where to write CPU profiles of the service's runs, if anywhere. */
 const PROFILE_DIR = process.env.BENCH_GIT_PROFILE ? process.env.BENCH_GIT_PROFILE : undefined;
 const SAMPLE_EVERY_MS = 20;
 /** Targets (see the doc comment). */
@@ -546,6 +561,8 @@ interface MemoryPeak {
  */
 class MemorySampler {
   private readonly shared = new Int32Array(new SharedArrayBuffer(8));
+  /** The absolute peak rss of the last sampling (what a function's memory size must hold). */
+  lastAbsoluteRss = 0;
   private readonly worker: Worker;
 
   constructor() {
@@ -584,6 +601,7 @@ class MemorySampler {
       sample();
       Atomics.store(this.shared, 1, 0);
       const workerPeak = Atomics.load(this.shared, 0) * 1024;
+      this.lastAbsoluteRss = Math.max(peakRss, workerPeak);
       return { rssBytes: Math.max(0, Math.max(peakRss, workerPeak) - baseRss), heapBytes: Math.max(0, peakHeap - baseHeap), samples };
     };
   }
@@ -629,6 +647,8 @@ interface Remote {
   kind: 'service' | 'git';
   /** A new, empty repository; answers its URL (with credentials for the service). */
   createRepository(name: string): Promise<string>;
+  /** Repacks the repository made by {@link createRepository} under `name` into one pack (service only). */
+  housekeeping?(name: string): Promise<void>;
 }
 
 async function serviceRemote(base: string): Promise<Remote> {
@@ -637,11 +657,12 @@ async function serviceRemote(base: string): Promise<Remote> {
       method,
       headers: { 'PRIVATE-TOKEN': LOCAL_ROOT_TOKEN, ...(body ? { 'Content-Type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(30_000),
+      signal: AbortSignal.timeout(GIT_TIMEOUT_MS),
     });
     const text = await response.text();
     return { status: response.status, text };
   };
+  const projects = new Map<string, number>();
   const me = await call('GET', '/user');
   if (me.status !== 200 || !(JSON.parse(me.text) as { is_admin?: boolean }).is_admin) {
     throw new Error(`the root token does not work: GET /user answered ${me.status} ${me.text.slice(0, 300)}`);
@@ -651,11 +672,17 @@ async function serviceRemote(base: string): Promise<Remote> {
     async createRepository(name) {
       const created = await call('POST', '/projects', { name, path: name, visibility: 'private' });
       if (created.status !== 201) throw new Error(`POST /projects answered ${created.status} ${created.text.slice(0, 300)}`);
-      const fullPath = (JSON.parse(created.text) as { path_with_namespace: string }).path_with_namespace;
+      const project = JSON.parse(created.text) as { id: number; path_with_namespace: string };
+      projects.set(name, project.id);
+      const fullPath = project.path_with_namespace;
       const url = new URL(`${base}/${fullPath}.git`);
       url.username = 'oauth2';
       url.password = LOCAL_ROOT_TOKEN;
       return url.toString();
+    },
+    async housekeeping(name) {
+      const done = await call('POST', `/projects/${projects.get(name)}/housekeeping`);
+      if (done.status !== 201 && done.status !== 200) throw new Error(`POST /projects/:id/housekeeping answered ${done.status} ${done.text.slice(0, 300)}`);
     },
   };
 }
@@ -838,7 +865,9 @@ async function incremental(
       let sha: string;
       try {
         sha = await addCommit(setup.work, counter.n++);
+        const stopProfile = kind === 'service' && PROFILE_DIR ? await startProfile() : undefined;
         const pushed = await gitOk(['push', '-q', setup.url, 'refs/heads/main:refs/heads/main'], { cwd: setup.work });
+        await stopProfile?.(join(PROFILE_DIR!, `push-1-${keyPrefix}-service-${i + 1}.cpuprofile`));
         pushes[kind].runsMs.push(pushed.ms);
         progress(`  push 1 commit (${label}) ${name} run ${i + 1}/${RUNS}: ${Math.round(pushed.ms)} ms`);
       } catch (error) {
@@ -850,7 +879,9 @@ async function incremental(
       if (fetches[kind].error) continue;
       currentScenario = `fetch-1-${keyPrefix}`;
       try {
+        const stopProfile = kind === 'service' && PROFILE_DIR ? await startProfile() : undefined;
         const fetched = await gitOk(['fetch', '-q', 'origin'], { cwd: setup.fetcher });
+        await stopProfile?.(join(PROFILE_DIR!, `fetch-1-${keyPrefix}-service-${i + 1}.cpuprofile`));
         const got = (await gitOk(['rev-parse', 'refs/heads/main'], { cwd: setup.fetcher })).stdout.trim();
         if (got !== sha) throw new Error(`git fetch did not bring the pushed commit: main is ${got}, expected ${sha}`);
         fetches[kind].runsMs.push(fetched.ms);
@@ -878,6 +909,124 @@ async function prepareIncremental(remote: Remote, name: string, source: string, 
   // A mirror fetches refs/heads/* into refs/heads/*: `git fetch origin` then updates main.
   await gitOk(['clone', '-q', '--mirror', url, fetcher]);
   return { url, work, fetcher };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The big-pack scenario (BENCH_GIT_BIG_MB)
+// ---------------------------------------------------------------------------------------------
+
+/** Bytes of the incompressible file each commit of the big repository adds. */
+const BIG_BLOB_BYTES = 100_000;
+/** The most a push of the big repository carries (estimated from its commits' files), under MAX_PUSH_BYTES. */
+const BIG_STEP_BYTES = 3_500_000;
+
+/** The fast-import stream of the big repository: each commit adds a random file and edits a small text file. */
+function bigFastImportStream(commits: number, seed: number): Buffer {
+  const random = generator(seed);
+  const parts: Buffer[] = [];
+  for (let i = 0; i < commits; i++) {
+    const blob = Buffer.allocUnsafe(BIG_BLOB_BYTES);
+    for (let at = 0; at < blob.length; at += 4) blob.writeUInt32LE((random() * 4294967296) >>> 0, at);
+    const note = `note ${i}: ${WORDS[i % WORDS.length]}\n`.repeat(1 + (i % 7));
+    const when = `${BASE_TIME + i * 60} +0000`;
+    const message = `Big commit ${i}\n`;
+    parts.push(
+      Buffer.from(
+        `commit refs/heads/main\nmark :${i + 1}\nauthor Bench Author <author@example.com> ${when}\ncommitter Bench Committer <committer@example.com> ${when}\n` +
+          `data ${Buffer.byteLength(message)}\n${message}\n${i > 0 ? `from :${i}\n` : ''}` +
+          `M 100644 inline big/b${Math.floor(i / 100)}/f${i}.bin\ndata ${blob.length}\n`,
+      ),
+      blob,
+      Buffer.from(`\nM 100644 inline notes/n${i % 50}.txt\ndata ${Buffer.byteLength(note)}\n${note}\n`),
+    );
+  }
+  parts.push(Buffer.from('done\n'));
+  return Buffer.concat(parts);
+}
+
+interface BigResult {
+  repository: { commits: number; objects: number; packBytes: number };
+  pushes: number;
+  pushMs: number;
+  housekeepingMs: number;
+  /** Pack bytes a clone received from each. */
+  received: { service?: number; git?: number };
+  cloneMs: { service: number; git: number };
+  memory: { housekeeping: MemoryPeak & { absoluteRssBytes: number }; clone: MemoryPeak & { absoluteRssBytes: number } };
+}
+
+/**
+ * Generates the big repository, pushes it to the service in steps (oldest first, each under the
+ * push limit), repacks it by housekeeping, and clones it from both servers (the floor serves a
+ * bare copy of the generated repository).
+ */
+async function bigScenario(remotes: { service: Remote; git: Remote }, dirs: { repos: string; floor: string; scratch: string }, memory: MemorySampler): Promise<BigResult> {
+  const commits = Math.max(2, Math.round((BIG_MB * 1e6) / BIG_BLOB_BYTES));
+  progress(`big-pack scenario: generating a ${commits}-commit repository of ~${BIG_MB} MB`);
+  const path = join(dirs.repos, 'big.git');
+  await gitOk(['init', '-q', '--bare', path]);
+  await gitOk(['fast-import', '--quiet', '--done'], { cwd: path, input: bigFastImportStream(commits, 3) });
+  await gitOk(['repack', '-a', '-d', '-q', '--threads=1'], { cwd: path });
+  const counted = await countObjects(path);
+  const head = (await gitOk(['rev-parse', 'refs/heads/main'], { cwd: path })).stdout.trim();
+  progress(`  ${counted.objects} objects, pack ${mb(counted.packBytes)}`);
+
+  const name = 'big';
+  const url = await remotes.service.createRepository(name);
+  const order = (await gitOk(['rev-list', '--reverse', 'refs/heads/main'], { cwd: path })).stdout.trim().split('\n');
+  const perStep = Math.max(1, Math.floor(BIG_STEP_BYTES / BIG_BLOB_BYTES));
+  let pushes = 0;
+  const pushStarted = performance.now();
+  currentScenario = 'big-push';
+  for (let end = perStep; ; end += perStep) {
+    const commit = end >= order.length ? order[order.length - 1] : order[end - 1];
+    await gitOk(['push', '-q', url, `${commit}:refs/heads/main`], { cwd: path });
+    pushes++;
+    if (end >= order.length) break;
+  }
+  const pushMs = round(performance.now() - pushStarted);
+  progress(`  pushed to the service in ${pushes} pushes, ${Math.round(pushMs)} ms`);
+
+  currentScenario = 'big-housekeeping';
+  let stop = memory.start();
+  const housekeepingStarted = performance.now();
+  await remotes.service.housekeeping!(name);
+  const housekeepingMs = round(performance.now() - housekeepingStarted);
+  const housekeepingPeak = { ...stop(), absoluteRssBytes: memory.lastAbsoluteRss };
+  progress(`  housekeeping (repack into one pack): ${Math.round(housekeepingMs)} ms, peak rss +${mb(housekeepingPeak.rssBytes)}`);
+
+  const floorPath = join(dirs.floor, 'big.git');
+  await gitOk(['clone', '-q', '--bare', path, floorPath]);
+  await gitOk(['config', 'http.receivepack', 'true'], { cwd: floorPath });
+  const floorUrl = (await remotes.git.createRepository('big-unused')).replace(/big-unused\.git$/, 'big.git');
+
+  const received: BigResult['received'] = {};
+  const cloneMs = { service: 0, git: 0 };
+  let clonePeak: MemoryPeak & { absoluteRssBytes: number } = { rssBytes: 0, heapBytes: 0, samples: 0, absoluteRssBytes: 0 };
+  for (const kind of ['service', 'git'] as const) {
+    currentScenario = `big-clone-${kind}`;
+    const dir = join(dirs.scratch, `big-clone-${kind}.git`);
+    stop = kind === 'service' ? memory.start() : () => ({ rssBytes: 0, heapBytes: 0, samples: 0 });
+    const stopProfile = kind === 'service' && PROFILE_DIR ? await startProfile() : undefined;
+    const cloned = await gitOk(['clone', '-q', '--bare', kind === 'service' ? url : floorUrl, dir]);
+    await stopProfile?.(join(PROFILE_DIR!, 'big-clone-service-1.cpuprofile'));
+    if (kind === 'service') clonePeak = { ...stop(), absoluteRssBytes: memory.lastAbsoluteRss };
+    cloneMs[kind] = round(cloned.ms);
+    const got = (await gitOk(['rev-parse', 'refs/heads/main'], { cwd: dir })).stdout.trim();
+    if (got !== head) throw new Error(`the big clone's main is ${got}, expected ${head}`);
+    received[kind] = (await countObjects(dir)).packBytes;
+    await rm(dir, { recursive: true, force: true });
+    progress(`  clone from ${kind === 'service' ? 'the service' : 'git http-backend'}: ${Math.round(cloned.ms)} ms`);
+  }
+  return {
+    repository: { commits, objects: counted.objects, packBytes: counted.packBytes },
+    pushes,
+    pushMs,
+    housekeepingMs,
+    received,
+    cloneMs,
+    memory: { housekeeping: housekeepingPeak, clone: clonePeak },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1105,6 +1254,19 @@ async function main(): Promise<number> {
     add('push-1-short', `push 1 commit (${SMALL_COMMITS}-commit history)`, short.push, `< ${ONE_COMMIT_MS} ms`, (r) => r.service.medianMs! < ONE_COMMIT_MS);
     add('fetch-1-short', `fetch 1 commit (${SMALL_COMMITS}-commit history)`, short.fetch, `< ${ONE_COMMIT_MS} ms`, (r) => r.service.medianMs! < ONE_COMMIT_MS);
 
+    // 7. Optional: a big repository pushed in steps, repacked, cloned.
+    let big: BigResult | undefined;
+    let bigError: string | undefined;
+    if (BIG_MB > 0) {
+      try {
+        big = await bigScenario(remotes, dirs, memory);
+      } catch (error) {
+        unlessStopping(error);
+        bigError = describeError(error);
+        progress(`big-pack scenario FAILED:\n${indent(bigError)}`);
+      }
+    }
+
     for (const result of results) {
       const warnings = gatewayWarnings.get(result.key);
       if (warnings?.length) result.gatewayWarnings = warnings;
@@ -1134,6 +1296,18 @@ async function main(): Promise<number> {
       const size = (bytes: number | undefined) => (bytes === undefined ? '-' : mb(bytes));
       out(`pack received by a clone: service ${size(cloned.service.receivedPackBytes)}, git http-backend ${size(cloned.git.receivedPackBytes)}`);
     }
+    if (big) {
+      const ratio = big.cloneMs.git > 0 ? (big.cloneMs.service / big.cloneMs.git).toFixed(2) : '-';
+      out(`big pack (BENCH_GIT_BIG_MB=${BIG_MB}): ${big.repository.commits} commits, ${big.repository.objects} objects, pack ${mb(big.repository.packBytes)}`);
+      out(`  pushed to the service in ${big.pushes} pushes: ${Math.round(big.pushMs)} ms; housekeeping (repack into one pack): ${Math.round(big.housekeepingMs)} ms`);
+      out(`  clone, full (bare): service ${Math.round(big.cloneMs.service)} ms, git http-backend ${Math.round(big.cloneMs.git)} ms (${ratio}x); pack received: service ${mb(big.received.service ?? 0)}, git http-backend ${mb(big.received.git ?? 0)}`);
+      const peak = (label: string, m: BigResult['memory']['clone']) =>
+        `  memory during ${label}: peak rss +${mb(m.rssBytes)} above start (${mb(m.absoluteRssBytes)} absolute), heapUsed+arrayBuffers +${mb(m.heapBytes)}`;
+      out(peak('the housekeeping', big.memory.housekeeping));
+      out(peak('the clone      ', big.memory.clone));
+    } else if (bigError) {
+      out(`big pack (BENCH_GIT_BIG_MB=${BIG_MB}): FAILED (see stderr)`);
+    }
     const warned = results.filter((r) => r.gatewayWarnings?.length);
     if (warned.length || setupWarnings.length) {
       out('local gateway warnings (requests that would fail or failed on AWS; details on stderr):');
@@ -1158,11 +1332,12 @@ async function main(): Promise<number> {
         shortRepository: { commits: small.commits, objects: small.objects, packBytes: small.packBytes },
         targets: { maxRatio: MAX_RATIO, oneCommitMs: ONE_COMMIT_MS, historyFactor: HISTORY_FACTOR, historySlackMs: HISTORY_SLACK_MS },
         results,
+        ...(BIG_MB > 0 ? { big: big ?? { error: bigError } } : {}),
         setupWarnings,
-        failed: failures.length > 0,
+        failed: failures.length > 0 || bigError !== undefined,
       }),
     );
-    return failures.length ? 1 : 0;
+    return failures.length || bigError ? 1 : 0;
   } finally {
     await cleanup();
   }

@@ -4,10 +4,12 @@
  * daemon, even in an environment that looks like Lambda (CloudShell, CodeBuild, a shell with
  * Lambda's variables exported).
  */
+import { execFile } from 'node:child_process';
 import dgram from 'node:dgram';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { startLocalRuntime } from '../../infra/local/runtime';
@@ -107,6 +109,36 @@ describe('AWS SDK clients', () => {
     // ...and a container that sets AWS_EXECUTION_ENV (ECS, CodeBuild) is not Lambda.
     setEnvironment({ AWS_EXECUTION_ENV: 'AWS_ECS_FARGATE' });
     expect(createTracer().isTracingEnabled()).toBe(false);
+  });
+});
+
+describe('the X-Ray SDK', () => {
+  /** Internal: runs `script` (ESM) in a fresh node process with tsx, in the given environment; answers its stdout. */
+  async function runFresh(script: string, environment: Record<string, string>): Promise<string> {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: resolve(__dirname, '../..'),
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...environment },
+    });
+    return stdout.trim();
+  }
+
+  /** Internal: creates the DynamoDB client and opens a request trace, then prints how many X-Ray SDK modules are loaded. */
+  const SCRIPT = `
+    import { createRequire } from 'node:module';
+    const { db } = await import('./shared/platform/dynamo/client.ts');
+    const { traceInvocation } = await import('./shared/platform/observability.ts');
+    db();
+    traceInvocation()?.end({ annotations: {}, status: 200 });
+    const cache = createRequire(import.meta.url).cache;
+    console.log(Object.keys(cache).filter((file) => file.includes('aws-xray-sdk-core')).length);
+  `;
+
+  it('is not loaded where tracing is off: its async hook would make every promise of the process costlier', async () => {
+    expect(Number(await runFresh(SCRIPT, { AWS_REGION: 'us-east-1' }))).toBe(0);
+  });
+
+  it('is loaded with the first AWS SDK client on Lambda', async () => {
+    expect(Number(await runFresh(SCRIPT, { AWS_REGION: 'us-east-1', ...LAMBDA }))).toBeGreaterThan(0);
   });
 });
 

@@ -164,17 +164,31 @@ describe('protected branches and racing pushes', () => {
   it('an atomic push applies all refs or none', async () => {
     const { project, work } = await pushed();
     const url = cloneUrl(project.fullPath, project.owner.token);
-    await gitOk(['push', '-q', url, 'main:stable'], { cwd: work });
+    await gitOk(['push', '-q', url, 'main:feature', 'main:stable'], { cwd: work });
     expect((await api(`/projects/${project.id}/repository/branches/stable/protect`, { method: 'PUT', token: project.owner.token })).status).toBe(200);
     const developer = await newMember(project, DEVELOPER);
     const devUrl = cloneUrl(project.fullPath, developer.token, developer.username);
-    await commitFiles(work, { 'x.txt': 'x\n' }, 'next');
-    const atomic = await git(['push', '--atomic', devUrl, 'main', 'main:stable'], { cwd: work });
+    const head = await commitFiles(work, { 'x.txt': 'x\n' }, 'next');
+
+    const atomic = await git(['push', '--atomic', devUrl, 'HEAD:feature', 'HEAD:stable'], { cwd: work });
+
     expect(atomic.code).not.toBe(0);
-    const remote = await gitOk(['ls-remote', url]);
-    const head = (await gitOk(['rev-parse', 'HEAD'], { cwd: work })).trim();
-    expect(remote).not.toContain(head);
-    expect((await git(['push', devUrl, 'main'], { cwd: work })).code).toBe(0);
+    expect(await gitOk(['ls-remote', url])).not.toContain(head);
+    expect((await git(['push', devUrl, 'HEAD:feature'], { cwd: work })).code).toBe(0);
+  });
+
+  it("protects the default branch of the first push, as GitLab's default: developers may not push to it", async () => {
+    const { project, work } = await pushed();
+    const developer = await newMember(project, DEVELOPER);
+    await commitFiles(work, { 'dev.txt': 'dev\n' }, 'by a developer');
+
+    const refused = await git(['push', cloneUrl(project.fullPath, developer.token), 'main'], { cwd: work });
+
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('You are not allowed to push code to protected branches on this project.');
+    const branch = await api(`/projects/${project.id}/repository/branches/main`, { token: project.owner.token });
+    expect(branch.body).toMatchObject({ protected: true, developers_can_push: false, developers_can_merge: false });
+    expect((await git(['push', cloneUrl(project.fullPath, project.owner.token), 'main'], { cwd: work })).code).toBe(0);
   });
 });
 

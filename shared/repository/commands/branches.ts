@@ -5,11 +5,10 @@
  * (`Branches::DeleteMergedService`), and the legacy protect / unprotect of one branch
  * (`ProtectedBranches::LegacyApiCreateService` / `LegacyApiUpdateService`).
  */
-import type { ProjectSubject } from '../../auth';
+import { DEVELOPER, MAINTAINER, type ProjectSubject } from '../../auth';
 import { BadRequestError, ConflictError } from '../../platform/http/errors';
 import type { User } from '../../users';
 import { openRepository } from '../repository';
-import { isAncestor } from '../queries/history';
 import { ObjectReader } from '../queries/objects';
 import { BranchRules } from '../queries/protection';
 import { BRANCH_PREFIX, resolveCommit } from '../queries/revisions';
@@ -22,9 +21,6 @@ import {
 import { commitFiles } from './commits';
 import { validateNewBranchName } from './ref-names';
 import { branchCheck, changeRef } from './refs';
-
-const DEVELOPER = 30;
-const MAINTAINER = 40;
 
 /**
  * Creates a branch at a revision. An empty repository first gets its default branch, with an
@@ -86,7 +82,7 @@ export async function deleteMergedBranches(subject: ProjectSubject, user: User, 
   for (const ref of branches) {
     const name = ref.name.slice(BRANCH_PREFIX.length);
     if (ref.oid === root.oid || rules.isProtected(name)) continue;
-    if (!(await isAncestor(reader, ref.oid, root.oid))) continue;
+    if (!(await reader.isAncestor(ref.oid, root.oid))) continue;
     await changeRef(writer, { name: ref.name, oldOid: ref.oid, newOid: null }, rules);
   }
 }

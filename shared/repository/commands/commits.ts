@@ -13,7 +13,7 @@ import type { User } from '../../users';
 import { formatTimezone, serializeCommit } from '../git/objects/parse';
 import { hashObject, type GitObject } from '../git/objects/types';
 import { openRepository } from '../repository';
-import { lastCommitForPath } from '../queries/history';
+import { lastCommitForPath } from '../queries/commits';
 import { FULL_OID, ObjectReader, type CommitObject } from '../queries/objects';
 import { BranchRules } from '../queries/protection';
 import { BRANCH_PREFIX } from '../queries/revisions';

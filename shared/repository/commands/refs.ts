@@ -12,7 +12,6 @@ import type { User } from '../../users';
 import { afterPush } from '../push';
 import { ZERO_OID, type Repository } from '../repository';
 import { updateRef, type RefUpdate } from '../store/refs';
-import { isAncestor } from '../queries/history';
 import type { ObjectReader } from '../queries/objects';
 import type { BranchRules } from '../queries/protection';
 import { BRANCH_PREFIX } from '../queries/revisions';
@@ -66,7 +65,7 @@ export async function branchCheck(
     return BRANCH_CHECK_ERRORS.invalidCommitCreateProtectedBranch;
   }
   const protection = rules.protection(branch)!;
-  if (!protection.allowForcePush && !(await isAncestor(reader, oldOid, newOid))) return BRANCH_CHECK_ERRORS.forcePushProtectedBranch;
+  if (!protection.allowForcePush && !(await reader.isAncestor(oldOid, newOid))) return BRANCH_CHECK_ERRORS.forcePushProtectedBranch;
   if (!rules.canPush(user, subject, branch)) return BRANCH_CHECK_ERRORS.pushProtectedBranch;
   return undefined;
 }

@@ -53,13 +53,65 @@ export interface Peeled {
   tags: string[];
 }
 
+/** What a tree entry names, for the object walks: a tree, a blob, or a submodule's commit. */
+export interface TreeLink {
+  oid: string;
+  kind: 'tree' | 'blob' | 'commit';
+}
+
+/**
+ * The entries of a tree body as {@link TreeLink}s, in order: what `parseTree` and `entryKind`
+ * give, without the names (no buffer or string per name), for walks over every tree of a history.
+ */
+export function parseTreeLinks(body: Buffer): TreeLink[] {
+  const links: TreeLink[] = [];
+  const length = body.length;
+  let offset = 0;
+  while (offset < length) {
+    let mode = 0;
+    let at = offset;
+    for (; at < length && body[at] !== 0x20; at++) {
+      const digit = body[at] - 0x30;
+      if (digit < 0 || digit > 7) throw new MalformedObjectError(`bad tree entry at byte ${offset}`);
+      mode = mode * 8 + digit;
+    }
+    if (at === offset || at >= length) throw new MalformedObjectError(`truncated tree entry at byte ${offset}`);
+    const nameStart = at + 1;
+    let nul = nameStart;
+    while (nul < length && body[nul] !== 0) nul++;
+    if (nul >= length || nul + 21 > length) throw new MalformedObjectError(`truncated tree entry at byte ${offset}`);
+    if (nul === nameStart) throw new MalformedObjectError(`bad tree entry at byte ${offset}`);
+    const type = mode & 0o170000;
+    links.push({ oid: body.toString('hex', nul + 1, nul + 21), kind: type === 0o040000 ? 'tree' : type === 0o160000 ? 'commit' : 'blob' });
+    offset = nul + 21;
+  }
+  return links;
+}
+
 /** Objects of one repository, read once, with commits parsed to their links. */
 export class ObjectGraph {
   private readonly links = new Map<string, CommitLinks>();
   readonly read: ObjectReader;
+  /** The reader itself, for trees: the walks read each tree once, and keeping them all would hold a history's trees in memory. */
+  private readonly readUncached: ObjectReader;
 
   constructor(read: ObjectReader) {
     this.read = cachingReader(read);
+    this.readUncached = read;
+  }
+
+  /** The tree's entries as {@link TreeLink}s (not kept), or undefined when the reader does not have it. */
+  async treeLinks(oid: string): Promise<TreeLink[] | undefined> {
+    const object = await this.readUncached(oid);
+    if (object && object.type !== 'tree') throw new MalformedObjectError(`${oid} is a ${object.type}, not a tree`);
+    return object && parseTreeLinks(object.body);
+  }
+
+  /** Like {@link treeLinks}, throwing when the tree is missing. */
+  async treeLinksOrThrow(oid: string): Promise<TreeLink[]> {
+    const links = await this.treeLinks(oid);
+    if (!links) throw new MissingObjectError(oid);
+    return links;
   }
 
   /** The commit's tree, parents and committer date; throws when missing or not a commit. */
@@ -344,12 +396,13 @@ class RevWalk {
 async function markTreesUninteresting(graph: ObjectGraph, roots: readonly string[], uninteresting: Set<string>): Promise<void> {
   const fresh = (oid: string) => !uninteresting.has(oid) && Boolean(uninteresting.add(oid));
   for (let level = [...roots]; level.length > 0; ) {
-    const trees = await mapBounded(level.filter(fresh), (oid) => graph.tree(oid));
+    const trees = await mapBounded(level.filter(fresh), (oid) => graph.treeLinks(oid));
     level = [];
-    for (const entry of trees.flatMap((entries) => entries ?? [])) {
-      const kind = entryKind(entry.mode);
-      if (kind === 'tree') level.push(entry.oid);
-      else if (kind === 'blob') uninteresting.add(entry.oid);
+    for (const entries of trees) {
+      for (const { oid, kind } of entries ?? []) {
+        if (kind === 'tree') level.push(oid);
+        else if (kind === 'blob') uninteresting.add(oid);
+      }
     }
   }
 }
@@ -366,12 +419,13 @@ async function listTreesAndBlobs(graph: ObjectGraph, roots: readonly string[], b
   };
   blobs.forEach(show);
   for (let level = roots.filter(show); level.length > 0; ) {
-    const trees = await mapBounded(level, (oid) => graph.treeOrThrow(oid));
+    const trees = await mapBounded(level, (oid) => graph.treeLinksOrThrow(oid));
     level = [];
-    for (const entry of trees.flat()) {
-      const kind = entryKind(entry.mode);
-      if (kind === 'tree' && show(entry.oid)) level.push(entry.oid);
-      else if (kind === 'blob') show(entry.oid);
+    for (const entries of trees) {
+      for (const { oid, kind } of entries) {
+        if (kind === 'tree' && show(oid)) level.push(oid);
+        else if (kind === 'blob') show(oid);
+      }
     }
   }
   return listed;
@@ -676,4 +730,174 @@ async function removeRedundant(graph: ObjectGraph, bases: readonly string[]): Pr
     for (const other of others) if ((flags.get(other) ?? 0) & PARENT1) redundant.add(other);
   }
   return bases.filter((base) => !redundant.has(base));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commit walks for the repository API and push events: `git rev-list` / `git log` as an async
+// generator, merge bases of several commits, and paths in trees. (Added after the protocol's walks
+// above and built on them: a walk that excludes commits is RevWalk's limit_list.)
+// ---------------------------------------------------------------------------------------------
+
+/** What {@link revList} walks and lists (git rev-list's options of the same names). */
+export interface RevListOptions {
+  /** The commits to start from; tags are peeled, ids naming nothing readable or no commit are ignored. */
+  include: readonly string[];
+  /**
+   * `--not`: commits reachable from these are left out (tags peeled, ids naming nothing readable
+   * ignored). Such a walk is limited (revision.c's limit_list): it reads until only excluded commits
+   * are left (and SLOP more), then lists; it takes neither `path` nor `firstParent`.
+   */
+  exclude?: readonly string[];
+  /** `--max-count`: at most this many commits are listed. */
+  limit?: number;
+  /** `--max-age` / `--since` (seconds): older commits are neither listed nor walked past. */
+  since?: number;
+  /** `--first-parent`: only the first parent of each commit is followed. */
+  firstParent?: boolean;
+  /**
+   * `-- <path>`: only commits that change the path (a file or a directory), with git's default
+   * history simplification (a commit the same as one parent there follows only that parent).
+   */
+  path?: string;
+  /** `topo`: no commit before all its children (`--topo-order`, which reads the whole walk first); otherwise newest first by committer date. */
+  order?: 'date' | 'topo';
+}
+
+/** A commit a walk went through: the parents it goes on to, and whether it is listed. */
+interface WalkStep {
+  oid: string;
+  parents: readonly string[];
+  shown: boolean;
+}
+
+/**
+ * `git rev-list` (or `git log`'s walk): the ids of the commits listed, newest first by committer
+ * date (ties in the order met) unless `order` is `topo`. Without `exclude` and in date order the walk
+ * is lazy: each commit is read when the walk reaches it, so a consumer that stops early (`limit`,
+ * or `break`) reads only as far back as it went, however long the history. Missing parents throw
+ * {@link MissingObjectError}.
+ *
+ * @example
+ * for await (const oid of revList(read, { include: [after], exclude: [before] })) pushed.push(oid);
+ */
+export async function* revList(read: ObjectReader, options: RevListOptions): AsyncGenerator<string> {
+  const limit = options.limit ?? Infinity;
+  if (limit <= 0) return;
+  const graph = new ObjectGraph(read);
+  const peeled = await mapBounded([...new Set(options.include)], (oid) => graph.peel(oid));
+  const tips = peeled.flatMap((object) => (object?.type === 'commit' ? [object.oid] : []));
+  if (tips.length === 0) return;
+  const steps = options.exclude?.length ? limitedWalk(graph, tips, options) : lazyWalk(graph, tips, options);
+  let listed = 0;
+  for await (const { oid, shown } of options.order === 'topo' ? topoOrder(steps) : steps) {
+    if (!shown) continue;
+    yield oid;
+    if (++listed >= limit) return;
+  }
+}
+
+/** revision.c's limit_list through {@link RevWalk}: every listed commit is known before the first is given. */
+async function* limitedWalk(graph: ObjectGraph, tips: string[], options: RevListOptions): AsyncGenerator<WalkStep> {
+  if (options.path !== undefined || options.firstParent) throw new Error('revList: path and firstParent walk without exclude');
+  const walk = new RevWalk(graph, { wants: tips, haves: options.exclude ?? [], grafts: new Set(), maxAge: options.since });
+  for (const oid of await walk.commits()) yield { oid, parents: walk.parsed.get(oid)!.parents, shown: true };
+}
+
+/** revision.c's get_revision without limiting: pops the newest commit, queues its parents, gives it. */
+async function* lazyWalk(graph: ObjectGraph, tips: string[], options: RevListOptions): AsyncGenerator<WalkStep> {
+  const path = options.path === undefined ? [] : pathSegments(options.path);
+  const queue = new DateQueue();
+  const seen = new Set<string>();
+  const enqueue = async (oids: readonly string[]) => {
+    for (const oid of oids) {
+      if (seen.has(oid)) continue;
+      seen.add(oid);
+      queue.push(oid, (await graph.commit(oid)).date);
+    }
+  };
+  await enqueue(tips);
+  for (let oid = queue.pop(); oid !== undefined; oid = queue.pop()) {
+    const step = await simplified(graph, oid, options, path);
+    await enqueue(step.parents);
+    yield step;
+  }
+}
+
+/** One commit of a lazy walk: cut off by `since`, reduced to its first parent, simplified by the path. */
+async function simplified(graph: ObjectGraph, oid: string, options: RevListOptions, path: readonly Buffer[]): Promise<WalkStep> {
+  const { date, tree, parents: all } = await graph.commit(oid);
+  if (options.since !== undefined && date < options.since) return { oid, parents: [], shown: false };
+  const parents = options.firstParent ? all.slice(0, 1) : all;
+  if (path.length === 0) return { oid, parents, shown: true };
+  if (parents.length === 0) return { oid, parents, shown: (await entryAtPath(graph, tree, path)) !== undefined };
+  for (const parent of parents) {
+    if (await sameAtPath(graph, tree, (await graph.commit(parent)).tree, path)) return { oid, parents: [parent], shown: false };
+  }
+  return { oid, parents, shown: true };
+}
+
+/** git's sort_in_topological_order with a LIFO queue: tips in walk order, then each parent once all its children are out. */
+async function* topoOrder(steps: AsyncIterable<WalkStep>): AsyncGenerator<WalkStep> {
+  const walked = new Map<string, WalkStep>();
+  for await (const step of steps) walked.set(step.oid, step);
+  const children = new Map<string, number>();
+  for (const { parents } of walked.values()) for (const parent of parents) if (walked.has(parent)) children.set(parent, (children.get(parent) ?? 0) + 1);
+  const stack = [...walked.keys()].filter((oid) => !children.has(oid)).reverse();
+  for (let oid = stack.pop(); oid !== undefined; oid = stack.pop()) {
+    const step = walked.get(oid)!;
+    for (const parent of step.parents) {
+      if (!walked.has(parent)) continue;
+      const left = children.get(parent)! - 1;
+      children.set(parent, left);
+      if (left === 0) stack.push(parent);
+    }
+    yield step;
+  }
+}
+
+/**
+ * The best common ancestors of `one` and the others (`git merge-base --all one two...`: with several
+ * others, of `one` and a merge of them all), newest first.
+ */
+export async function mergeBasesOf(read: ObjectReader, one: string, others: readonly string[]): Promise<string[]> {
+  if (others.includes(one)) return [one];
+  const graph = new ObjectGraph(read);
+  const { flags, result } = await paintDownToCommon(graph, one, others);
+  const bases = result.filter((oid) => !((flags.get(oid) ?? 0) & STALE));
+  return bases.length > 1 ? removeRedundant(graph, bases) : bases;
+}
+
+/** What reads trees: an {@link ObjectGraph}, or any reader with the same `tree`. */
+export interface TreeReader {
+  tree(oid: string): Promise<TreeEntry[] | undefined>;
+}
+
+/** A path's components as bytes (`a/b/c.txt`); leading, trailing and doubled slashes are ignored. */
+export const pathSegments = (path: string): Buffer[] =>
+  path
+    .split('/')
+    .filter((segment) => segment !== '')
+    .map((segment) => Buffer.from(segment, 'utf8'));
+
+/** The entry at a path of a tree (a file, a directory, a submodule), or `undefined`. */
+export async function entryAtPath(trees: TreeReader, tree: string, path: string | readonly Buffer[]): Promise<TreeEntry | undefined> {
+  const segments = typeof path === 'string' ? pathSegments(path) : path;
+  let entries = await trees.tree(tree);
+  let found: TreeEntry | undefined;
+  for (const [index, segment] of segments.entries()) {
+    found = entries?.find((entry) => entry.name.equals(segment));
+    if (!found) return undefined;
+    if (index < segments.length - 1) {
+      if (entryKind(found.mode) !== 'tree') return undefined;
+      entries = await trees.tree(found.oid);
+    }
+  }
+  return found;
+}
+
+/** Whether two trees hold the same thing at a path (git's TREESAME). */
+async function sameAtPath(trees: TreeReader, tree: string, parentTree: string, path: readonly Buffer[]): Promise<boolean> {
+  if (tree === parentTree) return true;
+  const [a, b] = await Promise.all([entryAtPath(trees, tree, path), entryAtPath(trees, parentTree, path)]);
+  return a === undefined ? b === undefined : b !== undefined && a.oid === b.oid && a.mode === b.mode;
 }

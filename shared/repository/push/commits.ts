@@ -5,8 +5,9 @@
  * the trees it compares.
  */
 import { parseCommitLinks } from '../git/objects/parse';
+import type { ObjectReader } from '../git/walk';
 import { changedPaths, type ChangedPaths } from './changes';
-import type { ReadObject, WalkedCommit } from './walk';
+import type { WalkedCommit } from './summary';
 
 /** A commit's attributes besides the paths it changed (what a feed event shows). */
 export interface CommitAttributes {
@@ -77,7 +78,7 @@ export function commitAttributes({ id, commit }: WalkedCommit): CommitAttributes
  * The pushed commits as payloads show them, in the order given, with the paths each changed
  * against its first parent (read here: the trees of each commit and of its first parent).
  */
-export async function describeCommits(read: ReadObject, commits: WalkedCommit[]): Promise<PushCommit[]> {
+export async function describeCommits(read: ObjectReader, commits: WalkedCommit[]): Promise<PushCommit[]> {
   const described: PushCommit[] = [];
   for (const walked of commits) {
     const parent = walked.commit.parents[0];

@@ -3,7 +3,8 @@
  * `Git::ProcessRefChangesService` → `Git::BranchPushService` / `Git::TagPushService`):
  *
  * 1. the project's `last_activity_at` is now (and the first branch pushed to an empty repository
- *    becomes the default branch when the project's default branch was not pushed);
+ *    becomes the default branch when the project's default branch was not pushed; that first
+ *    default branch is protected, maintainers alone pushing and merging, as GitLab's default);
  * 2. each branch and tag change is worked out (`summary.ts`: the commits pushed, read with an
  *    early-stopping walk), then
  * 3. recorded as a contribution event in the project and user feeds (`feed.ts`), one bulk event
@@ -15,18 +16,22 @@
  * Refs other than branches and tags are not reported. The push has already happened: a failure in
  * any of this is logged and never thrown.
  */
+import { MAINTAINER } from '../../auth';
 import { prepareHookEvent } from '../../hooks';
 import type { Namespace } from '../../namespaces';
 import { logger } from '../../platform/logger';
 import { recordEvent, recordPushActivity, type Project } from '../../projects';
 import type { User } from '../../users';
+import { ZERO_OID } from '../git/protocol/advertise';
+import type { ObjectReader } from '../git/walk';
+import { BRANCH_PREFIX } from '../queries/revisions';
 import type { Repository } from '../repository';
+import { insertProtectedBranch } from '../store/protected-branches';
 import type { Ref } from '../store/refs';
 import { commitAttributes, describeCommits } from './commits';
 import { bulkPushEvent, pushEvent } from './feed';
 import { putHookEvent } from './store';
 import { actionOf, effectiveDefaultBranch, refTypeOf, summarizeRef, type PushedRef, type RefPush, type RefType, type SummaryContext } from './summary';
-import type { ReadObject } from './walk';
 // The hook kinds' declaration and stored form, which putting their events needs.
 import './webhooks/events';
 
@@ -52,8 +57,6 @@ export interface AfterPushInput {
   isProtected?: (ref: string) => boolean | Promise<boolean>;
 }
 
-const ZERO_OID = '0'.repeat(40);
-const BRANCH_PREFIX = 'refs/heads/';
 
 /** Internal: runs one effect; a failure is logged (the push stands, and the other effects go on). */
 async function safely(what: string, fields: Record<string, unknown>, effect: () => Promise<unknown>): Promise<void> {
@@ -74,7 +77,7 @@ function byAction(changes: PushedRef[]): Map<PushAction, PushedRef[]> {
 }
 
 /** Internal: the refs after the push, the default branch then, and the one to record when the push chose it. */
-function refsAfterPush(project: Project, previousRefs: Ref[], refs: PushedRef[]): SummaryContext & { chosenDefault?: string } {
+function refsAfterPush(project: Project, previousRefs: Ref[], refs: PushedRef[]): SummaryContext & { chosenDefault?: string; firstDefault?: string } {
   const refsAfter = new Map(previousRefs.map((ref) => [ref.name, ref.oid]));
   for (const ref of refs) {
     if (ref.after === ZERO_OID) refsAfter.delete(ref.name);
@@ -84,11 +87,20 @@ function refsAfterPush(project: Project, previousRefs: Ref[], refs: PushedRef[])
   const defaultBranch = effectiveDefaultBranch(project.defaultBranch, branches);
   const wasEmpty = !previousRefs.some((ref) => ref.name.startsWith(BRANCH_PREFIX));
   const chosenDefault = wasEmpty && defaultBranch !== undefined && defaultBranch !== project.defaultBranch ? defaultBranch : undefined;
-  return { refsAfter, defaultBranch, chosenDefault };
+  return { refsAfter, defaultBranch, chosenDefault, firstDefault: wasEmpty ? defaultBranch : undefined };
+}
+
+/**
+ * GitLab's default branch protection (the instance default, "fully protected"): the default
+ * branch of a repository's first push is protected, maintainers alone pushing and merging,
+ * unless a protection of that name exists already.
+ */
+async function protectDefaultBranch(projectId: number, branch: string): Promise<void> {
+  await insertProtectedBranch(projectId, branch, { pushAccessLevel: MAINTAINER, mergeAccessLevel: MAINTAINER, allowForcePush: false });
 }
 
 interface RefOptions {
-  read: ReadObject;
+  read: ObjectReader;
   project: Project;
   input: AfterPushInput;
   context: SummaryContext;
@@ -158,10 +170,11 @@ export async function afterPush(input: AfterPushInput): Promise<void> {
   try {
     const changes = input.refs.filter((ref) => refTypeOf(ref.name) !== undefined && ref.before !== ref.after);
     if (changes.length === 0) return;
-    const { chosenDefault, ...context } = refsAfterPush(project, input.previousRefs, input.refs);
+    const { chosenDefault, firstDefault, ...context } = refsAfterPush(project, input.previousRefs, input.refs);
     await safely('record the push activity', { projectId: project.id }, () => recordPushActivity(project.id, chosenDefault));
+    if (firstDefault) await safely('protect the default branch', { projectId: project.id }, () => protectDefaultBranch(project.id, firstDefault));
     const shown = chosenDefault ? { ...project, defaultBranch: chosenDefault } : project;
-    const read: ReadObject = (oid) => input.repository.read(oid);
+    const read: ObjectReader = (oid) => input.repository.read(oid);
 
     for (const type of ['branch', 'tag'] as RefType[]) {
       for (const [action, group] of byAction(changes.filter((ref) => refTypeOf(ref.name) === type))) {

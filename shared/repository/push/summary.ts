@@ -11,9 +11,11 @@
  *
  * Refs outside `refs/heads/` and `refs/tags/` are not pushes GitLab reports.
  */
-import { parseTag } from '../git/objects/parse';
+import { parseCommit, parseTag, type Commit } from '../git/objects/parse';
+import { ZERO_OID } from '../git/protocol/advertise';
+import { cachingReader, ObjectGraph, revList, type ObjectReader } from '../git/walk';
+import { BRANCH_PREFIX, TAG_PREFIX } from '../queries/revisions';
 import type { PushAction } from './webhooks/events';
-import { peelToCommit, pushedCommits, type ReadObject, type WalkedCommit } from './walk';
 
 /** A ref a push changed: its id before and after (40 zeros when it was created / deleted). */
 export interface PushedRef {
@@ -23,6 +25,12 @@ export interface PushedRef {
 }
 
 export type RefType = 'branch' | 'tag';
+
+/** A commit with its id. */
+export interface WalkedCommit {
+  id: string;
+  commit: Commit;
+}
 
 /** How many commits payloads show (the newest; GitLab's `Gitlab::DataBuilder::Push`). */
 export const PAYLOAD_COMMITS = 20;
@@ -40,12 +48,6 @@ export interface RefPush {
   /** How many commits were pushed in all. */
   total: number;
 }
-
-/** The id of no object (the repository's `ZERO_OID`; not imported, so this module needs only a reader). */
-const ZERO_OID = '0'.repeat(40);
-
-const BRANCH_PREFIX = 'refs/heads/';
-const TAG_PREFIX = 'refs/tags/';
 
 /** `branch` or `tag`, or undefined for any other ref. */
 export function refTypeOf(name: string): RefType | undefined {
@@ -74,8 +76,36 @@ export function effectiveDefaultBranch(projectDefault: string, branches: string[
   return [...branches].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))[0];
 }
 
+/**
+ * The commit an object id names, following annotated tags (`undefined` when it names no commit, or
+ * an object that cannot be read).
+ */
+export async function peelToCommit(read: ObjectReader, oid: string): Promise<WalkedCommit | undefined> {
+  const graph = new ObjectGraph(read);
+  const peeled = await graph.peel(oid);
+  const object = peeled?.type === 'commit' ? await graph.read(peeled.oid) : undefined;
+  return object && { id: peeled!.oid, commit: parseCommit(object.body) };
+}
+
+/**
+ * The commits reachable from `tip` and from none of `excluded` (`git rev-list <tip> --not
+ * <excluded...>`; commits or tags, ids that name nothing readable are ignored): the newest `limit`
+ * of them, newest first, and their number. A short push to a long branch reads a few commits.
+ *
+ * @example
+ * const { commits, total } = await pushedCommits(repository.read.bind(repository), after, [before], 20);
+ */
+export async function pushedCommits(read: ObjectReader, tip: string, excluded: string[], limit: number): Promise<{ commits: WalkedCommit[]; total: number }> {
+  const cached = cachingReader(read);
+  const ids: string[] = [];
+  for await (const oid of revList(cached, { include: [tip], exclude: excluded })) ids.push(oid);
+  const commits: WalkedCommit[] = [];
+  for (const id of ids.slice(0, limit)) commits.push({ id, commit: parseCommit((await cached(id))!.body) });
+  return { commits, total: ids.length };
+}
+
 /** Internal: an annotated tag's message (after its headers), or `''` for a lightweight tag. */
-async function tagMessage(read: ReadObject, oid: string): Promise<string> {
+async function tagMessage(read: ObjectReader, oid: string): Promise<string> {
   const object = await read(oid);
   return object?.type === 'tag' ? parseTag(object.body).message : '';
 }
@@ -93,7 +123,7 @@ export interface SummaryContext {
  * @example
  * const summary = await summarizeRef(read, { name: 'refs/heads/main', before, after }, { defaultBranch: 'main', refsAfter });
  */
-export async function summarizeRef(read: ReadObject, ref: PushedRef, context: SummaryContext): Promise<RefPush> {
+export async function summarizeRef(read: ObjectReader, ref: PushedRef, context: SummaryContext): Promise<RefPush> {
   const type = refTypeOf(ref.name);
   if (!type) throw new Error(`not a branch or tag: ${ref.name}`);
   const action = actionOf(ref);

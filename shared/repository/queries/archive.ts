@@ -6,7 +6,7 @@
  * `tar.umask`), the commit's time, owner `root`; zip entries deflated, the commit id as comment.
  */
 import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
-import { entryAtPath, pathSegments } from './history';
+import { entryAtPath, pathSegments } from '../git/walk';
 import { isTreeEntry, type CommitObject, type ObjectReader } from './objects';
 
 export type ArchiveFormat = 'tar' | 'tar.gz' | 'zip';
@@ -133,31 +133,26 @@ function zip(entries: ArchiveEntry[], commit: CommitObject): Buffer {
     const data = deflate ? deflateRawSync(entry.content) : entry.content;
     const crc = crc32(entry.content);
     const mode = entry.kind === 'directory' ? 0o040775 : entry.kind === 'symlink' ? 0o120777 : entry.executable ? 0o100775 : 0o100664;
+    // The fields both headers hold, in the same order: version needed, flags, method, time, date, CRC, sizes, name length.
+    const entryFields = (header: Buffer, at: number) => {
+      header.writeUInt16LE(10, at);
+      header.writeUInt16LE(0x0800, at + 2); // UTF-8 names
+      header.writeUInt16LE(deflate ? 8 : 0, at + 4);
+      header.writeUInt16LE(time, at + 6);
+      header.writeUInt16LE(date, at + 8);
+      header.writeUInt32LE(crc, at + 10);
+      header.writeUInt32LE(data.length, at + 14);
+      header.writeUInt32LE(entry.content.length, at + 18);
+      header.writeUInt16LE(name.length, at + 22);
+    };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(10, 4);
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(deflate ? 8 : 0, 8);
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(entry.content.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
+    entryFields(local, 4);
     locals.push(local, name, data);
     const header = Buffer.alloc(46);
     header.writeUInt32LE(0x02014b50, 0);
     header.writeUInt16LE((3 << 8) | 10, 4); // made by unix
-    header.writeUInt16LE(10, 6);
-    header.writeUInt16LE(0x0800, 8);
-    header.writeUInt16LE(deflate ? 8 : 0, 10);
-    header.writeUInt16LE(time, 12);
-    header.writeUInt16LE(date, 14);
-    header.writeUInt32LE(crc, 16);
-    header.writeUInt32LE(data.length, 20);
-    header.writeUInt32LE(entry.content.length, 24);
-    header.writeUInt16LE(name.length, 28);
+    entryFields(header, 6);
     header.writeUInt32LE(((mode << 16) | (entry.kind === 'directory' ? 0x10 : 0)) >>> 0, 38);
     header.writeUInt32LE(offset, 42);
     central.push(header, name);

@@ -9,7 +9,6 @@ import { NotFoundError, ParamError } from '../../platform/http/errors';
 import type { User } from '../../users';
 import type { BranchView } from '../presenters/branches';
 import type { Ref } from '../store/refs';
-import { isAncestor } from './history';
 import type { ObjectReader } from './objects';
 import type { BranchRules } from './protection';
 import { BRANCH_PREFIX } from './revisions';
@@ -61,7 +60,7 @@ export async function branchViews(reader: ObjectReader, subject: ProjectSubject,
     views.push({
       name,
       commit,
-      merged: root !== undefined && commit.id !== root.oid && (await isAncestor(reader, commit.id, root.oid)),
+      merged: root !== undefined && commit.id !== root.oid && (await reader.isAncestor(commit.id, root.oid)),
       protected: rules.isProtected(name),
       developersCanPush: rules.developersCan('push', name),
       developersCanMerge: rules.developersCan('merge', name),

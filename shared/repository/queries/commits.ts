@@ -6,20 +6,36 @@
 import type { Project } from '../../projects';
 import { NotFoundError } from '../../platform/http/errors';
 import type { CommitStats } from '../presenters/commits';
-import { diffStats, diffTrees, patchOf, type FileChange, type FilePatch } from './diff';
-import { isAncestor, logCommits, type LogOptions } from './history';
+import { revList } from '../git/walk';
+import { diffStats, diffTrees, type FileChange } from './diff';
 import type { CommitObject, ObjectReader } from './objects';
 import { BRANCH_PREFIX, TAG_PREFIX, resolveCommit } from './revisions';
 
-export interface CommitListFilters {
-  refName?: string;
-  all?: boolean;
+/** What a page of history shows (`git log`'s options of the same meaning). */
+export interface LogFilters {
+  /** Only commits changing this file or directory (with git's default history simplification). */
   path?: string;
+  /** Only commits committed at or after / at or before (seconds since the epoch). */
   since?: number;
   until?: number;
+  /** `--author`: matched against `Name <email>` (a regular expression, or the text itself). */
   author?: string;
   firstParent?: boolean;
+  /** `topo`: no parent before all its children (`--topo-order`); otherwise by committer date. */
   order?: 'default' | 'topo';
+}
+
+export interface CommitListFilters extends LogFilters {
+  refName?: string;
+  all?: boolean;
+}
+
+export interface LogOptions extends LogFilters {
+  /** The commits to start from (`git log <tip>...`). */
+  tips: string[];
+  /** Commits to skip, then how many to return. */
+  offset: number;
+  limit: number;
 }
 
 /**
@@ -31,19 +47,52 @@ export async function listCommits(reader: ObjectReader, project: Project, filter
   let tips: string[];
   if (filters.all) {
     tips = (await reader.repository.refs()).filter((ref) => ref.name.startsWith(BRANCH_PREFIX) || ref.name.startsWith(TAG_PREFIX)).map((ref) => ref.oid);
-    const commits: string[] = [];
-    for (const tip of tips) {
-      const commit = await reader.peelToCommit(tip);
-      if (commit) commits.push(commit.id);
-    }
-    tips = commits;
   } else {
     const commit = await resolveCommit(reader, project, filters.refName || project.defaultBranch);
     tips = commit ? [commit.id] : [];
   }
-  if (tips.length === 0) return [];
-  const options: LogOptions = { tips, ...filters, offset: page.offset, limit: page.limit };
-  return logCommits(reader, options);
+  return logCommits(reader, { tips, ...filters, offset: page.offset, limit: page.limit });
+}
+
+/** Internal: an `--author` matcher (git's regular expressions are close enough to JavaScript's). */
+function authorMatcher(author: string | undefined): ((commit: CommitObject) => boolean) | undefined {
+  if (author === undefined || author === '') return undefined;
+  let pattern: RegExp | undefined;
+  try {
+    pattern = new RegExp(author);
+  } catch {
+    pattern = undefined;
+  }
+  return (commit) => {
+    const line = `${commit.author.name} <${commit.author.email}>`;
+    return pattern ? pattern.test(line) : line.includes(author);
+  };
+}
+
+/**
+ * `git log` from some tips (tags peeled): the commits after `offset` matches, at most `limit`. In
+ * the default order it reads only as far back as the page reaches; `--topo-order` needs the whole
+ * history first, as git does without a commit-graph.
+ */
+export async function logCommits(reader: ObjectReader, options: LogOptions): Promise<CommitObject[]> {
+  const page: CommitObject[] = [];
+  if (options.limit <= 0) return page;
+  const byAuthor = authorMatcher(options.author);
+  const walk = { include: options.tips, since: options.since, firstParent: options.firstParent, path: options.path, order: options.order === 'topo' ? ('topo' as const) : ('date' as const) };
+  let skipped = 0;
+  for await (const oid of revList(reader.read, walk)) {
+    const commit = (await reader.commit(oid))!;
+    if (options.until !== undefined && commit.committer.timestamp > options.until) continue;
+    if (byAuthor && !byAuthor(commit)) continue;
+    if (skipped < options.offset) skipped++;
+    else if (page.push(commit) >= options.limit) break;
+  }
+  return page;
+}
+
+/** The newest commit from `tip` that changed `path` (`git log -1 -- <path>`), or `undefined`. */
+export async function lastCommitForPath(reader: ObjectReader, tip: string, path: string): Promise<CommitObject | undefined> {
+  return (await logCommits(reader, { tips: [tip], path, offset: 0, limit: 1 }))[0];
 }
 
 /** A commit by any revision; `404 Commit Not Found` otherwise (also in an empty repository). */
@@ -64,12 +113,9 @@ export async function commitStats(reader: ObjectReader, commit: CommitObject): P
   return diffStats(reader, await parentTree(reader, commit), commit.tree);
 }
 
-/** The files a commit changed against its first parent, each with its diff. */
-export async function commitDiffs(reader: ObjectReader, commit: CommitObject): Promise<Array<{ change: FileChange; patch: FilePatch }>> {
-  const changes = await diffTrees(reader, await parentTree(reader, commit), commit.tree);
-  const diffs: Array<{ change: FileChange; patch: FilePatch }> = [];
-  for (const change of changes) diffs.push({ change, patch: await patchOf(reader, change) });
-  return diffs;
+/** The files a commit changed against its first parent. */
+export async function commitChanges(reader: ObjectReader, commit: CommitObject): Promise<FileChange[]> {
+  return diffTrees(reader, await parentTree(reader, commit), commit.tree);
 }
 
 /**
@@ -91,7 +137,7 @@ export async function refsContaining(
     for (const ref of await reader.repository.refs(kind.prefix)) {
       if (found.length >= limit) return found;
       const tip = await reader.peelToCommit(ref.oid);
-      if (tip && (await isAncestor(reader, commit.id, tip.id))) found.push({ type: kind.type, name: ref.name.slice(kind.prefix.length) });
+      if (tip && (await reader.isAncestor(commit.id, tip.id))) found.push({ type: kind.type, name: ref.name.slice(kind.prefix.length) });
     }
   }
   return found;

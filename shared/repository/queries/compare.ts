@@ -4,8 +4,8 @@
  * `from` to `to` (`straight`) or from their merge base to `to` (the default, `from...to`).
  */
 import type { Project } from '../../projects';
+import { mergeBasesOf, revList } from '../git/walk';
 import { diffTrees, type FileChange } from './diff';
-import { commitsBetween, mergeBases } from './history';
 import type { CommitObject, ObjectReader } from './objects';
 import { resolveCommit } from './revisions';
 
@@ -28,8 +28,10 @@ export async function compareRevisions(reader: ObjectReader, project: Project, f
   const [base, head] = [await resolveCommit(reader, project, from.trim()), await resolveCommit(reader, project, to.trim())];
   if (!base || !head) return undefined;
   const same = base.id === head.id;
-  const commits = same ? [] : (await commitsBetween(reader, base.id, head.id, MAX_COMPARE_COMMITS)).reverse();
-  const start = straight ? base.id : ((await mergeBases(reader, base.id, [head.id]))[0] ?? null);
+  const commits: CommitObject[] = [];
+  if (!same) for await (const oid of revList(reader.read, { include: [head.id], exclude: [base.id], limit: MAX_COMPARE_COMMITS })) commits.push((await reader.commit(oid))!);
+  commits.reverse();
+  const start = straight ? base.id : ((await mergeBasesOf(reader.read, base.id, [head.id]))[0] ?? null);
   const startTree = start ? (await reader.commitLinks(start))?.tree ?? null : null;
   const changes = await diffTrees(reader, startTree, head.tree);
   return { from: base, to: head, commits, changes, start, same };
@@ -49,6 +51,6 @@ export async function findMergeBase(reader: ObjectReader, project: Project, revi
   }
   if (unknown.length > 0) return { unknown };
   const [first, ...others] = commits;
-  const [base] = await mergeBases(reader, first.id, others.map((commit) => commit.id));
+  const [base] = await mergeBasesOf(reader.read, first.id, others.map((commit) => commit.id));
   return { unknown, base: base ? await reader.commit(base) : undefined };
 }

@@ -48,6 +48,9 @@ const RENAME_PAIR_LIMIT = 1000 * 1000;
 const RENAME_MAX_BYTES = 1024 * 1024;
 const CONTEXT = 3;
 
+/** What a tree diff reads: trees, and the blobs of files it compares for inexact renames. */
+export type DiffReader = Pick<ObjectReader, 'tree' | 'blob'>;
+
 interface RawChange {
   status: 'A' | 'D' | 'M';
   path: Buffer;
@@ -59,7 +62,7 @@ const join = (prefix: Buffer, name: Buffer) => (prefix.length === 0 ? name : Buf
 const orderKey = (entry: TreeEntry) => (isTreeEntry(entry) ? Buffer.concat([entry.name, Buffer.from('/')]) : entry.name);
 
 /** Internal: `git diff-tree -r` of two trees (null: the empty tree), in git's path order. */
-async function rawDiff(reader: ObjectReader, before: string | null, after: string | null, prefix: Buffer, out: RawChange[]): Promise<void> {
+async function rawDiff(reader: DiffReader, before: string | null, after: string | null, prefix: Buffer, out: RawChange[]): Promise<void> {
   if (before === after) return;
   const [old, next] = await Promise.all([before ? reader.tree(before) : [], after ? reader.tree(after) : []]);
   const slots = new Map<string, { key: Buffer; a?: TreeEntry; b?: TreeEntry }>();
@@ -105,9 +108,10 @@ function similarity(a: Buffer, b: Buffer): number {
 /**
  * The files two trees differ in, as `git diff --find-renames` lists them: in path order, a
  * renamed file where its new path sorts. Exact renames (the same content) pair first, preferring a
- * source of the same base name; then the remaining regular files at least half alike.
+ * source of the same base name; then (unless `renames` is `exact`, which reads no blob) the
+ * remaining regular files at least half alike.
  */
-export async function diffTrees(reader: ObjectReader, oldTree: string | null, newTree: string | null, options: { renames?: boolean } = {}): Promise<FileChange[]> {
+export async function diffTrees(reader: DiffReader, oldTree: string | null, newTree: string | null, options: { renames?: boolean | 'exact' } = {}): Promise<FileChange[]> {
   const raw: RawChange[] = [];
   await rawDiff(reader, oldTree, newTree, Buffer.alloc(0), raw);
   const sources = new Map<RawChange, RawChange>();
@@ -124,7 +128,7 @@ export async function diffTrees(reader: ObjectReader, oldTree: string | null, ne
     }
     const targets = added.filter((target) => !sources.has(target));
     const left = deleted.filter((source) => !used.has(source));
-    if (targets.length > 0 && left.length > 0 && targets.length * left.length <= RENAME_PAIR_LIMIT) {
+    if (options.renames !== 'exact' && targets.length > 0 && left.length > 0 && targets.length * left.length <= RENAME_PAIR_LIMIT) {
       const scored: Array<{ score: number; source: RawChange; target: RawChange }> = [];
       const content = async (oid: string) => (await reader.blob(oid)) ?? Buffer.alloc(0);
       for (const target of targets) {
@@ -281,12 +285,18 @@ export async function patchOf(reader: ObjectReader, change: FileChange): Promise
   return { diff, tooLarge: false, additions: result.additions, deletions: result.deletions };
 }
 
+/** Each change with its diff, in order. */
+export async function withPatches(reader: ObjectReader, changes: readonly FileChange[]): Promise<Array<{ change: FileChange; patch: FilePatch }>> {
+  const diffs: Array<{ change: FileChange; patch: FilePatch }> = [];
+  for (const change of changes) diffs.push({ change, patch: await patchOf(reader, change) });
+  return diffs;
+}
+
 /** A commit's line counts against its first parent (GitLab's `CommitStats`). */
 export async function diffStats(reader: ObjectReader, oldTree: string | null, newTree: string): Promise<{ additions: number; deletions: number; total: number }> {
   let additions = 0;
   let deletions = 0;
-  for (const change of await diffTrees(reader, oldTree, newTree)) {
-    const patch = await patchOf(reader, change);
+  for (const { patch } of await withPatches(reader, await diffTrees(reader, oldTree, newTree))) {
     additions += patch.additions;
     deletions += patch.deletions;
   }

@@ -5,7 +5,8 @@
  */
 import type { Project } from '../../projects';
 import { NotFoundError } from '../../platform/http/errors';
-import { entryAtPath, lastCommitForPath, pathSegments } from './history';
+import { entryAtPath, pathSegments } from '../git/walk';
+import { lastCommitForPath } from './commits';
 import { isTreeEntry, modeOf, type CommitObject, type ObjectReader, type TreeEntry } from './objects';
 import { resolveCommit, resolveRevision } from './revisions';
 

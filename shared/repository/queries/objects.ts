@@ -7,6 +7,7 @@
  */
 import { entryKind, parseCommit, parseCommitLinks, parseTag, parseTree, type Commit, type CommitLinks, type Tag, type TreeEntry } from '../git/objects/parse';
 import type { GitObject } from '../git/objects/types';
+import { isAncestor, ObjectGraph, type ObjectReader as ReadObject } from '../git/walk';
 import type { Repository } from '../repository';
 
 export type { Commit, Signature, Tag, TreeEntry } from '../git/objects/parse';
@@ -26,19 +27,24 @@ export const isTreeEntry = (entry: { mode: string }): boolean => entryKind(entry
 export const FULL_OID = /^[0-9a-fA-F]{40}$/;
 
 /**
- * The objects of one repository as one request sees them: each object parsed at most once.
- * Parsed commits and trees are kept for the request (a Lambda invocation serves one request).
+ * The objects of one repository as one request sees them: commits, trees and tags read at most
+ * once (through {@link ObjectReader.read}, which the walks of `git/walk.ts` share), commits and
+ * trees parsed at most once; blobs are read when asked and not kept. A Lambda invocation serves
+ * one request.
  */
 export class ObjectReader {
   private readonly commits = new Map<string, CommitObject | null>();
-  private readonly links = new Map<string, CommitLinks | null>();
   private readonly trees = new Map<string, TreeEntry[] | null>();
-  /** Commit bodies read for their links, parsed whole only when asked. */
-  private readonly commitBodies = new Map<string, Buffer>();
+  private readonly graph: ObjectGraph;
 
-  constructor(readonly repository: Repository) {}
+  constructor(readonly repository: Repository) {
+    this.graph = new ObjectGraph((oid) => repository.read(oid));
+  }
 
-  /** The raw object, or `undefined` when the pool has no such object. */
+  /** Reads an object once per request (ids in any case; `undefined` for no such object): what walks are given. */
+  readonly read: ReadObject = async (oid) => (FULL_OID.test(oid) ? this.graph.read(oid.toLowerCase()) : undefined);
+
+  /** The raw object, or `undefined` when the pool has no such object (read again each time: blobs are not kept). */
   async object(oid: string): Promise<GitObject | undefined> {
     if (!FULL_OID.test(oid)) return undefined;
     return this.repository.read(oid.toLowerCase());
@@ -48,35 +54,23 @@ export class ObjectReader {
   async commit(oid: string): Promise<CommitObject | undefined> {
     const id = oid.toLowerCase();
     if (!this.commits.has(id)) {
-      const body = this.commitBodies.get(id) ?? (await this.objectOfType(id, 'commit'));
-      this.commits.set(id, body ? { id, ...parseCommit(body) } : null);
+      const object = await this.read(id);
+      this.commits.set(id, object?.type === 'commit' ? { id, ...parseCommit(object.body) } : null);
     }
     return this.commits.get(id) ?? undefined;
   }
 
   /** What walking history needs of a commit (parents, tree, committer time), cheaper than {@link commit}. */
   async commitLinks(oid: string): Promise<CommitLinks | undefined> {
-    const id = oid.toLowerCase();
-    const parsed = this.commits.get(id);
-    if (parsed) return { tree: parsed.tree, parents: parsed.parents, date: parsed.committer.timestamp };
-    if (!this.links.has(id)) {
-      const body = await this.objectOfType(id, 'commit');
-      if (body) this.commitBodies.set(id, body);
-      this.links.set(id, body ? parseCommitLinks(body) : null);
-    }
-    return this.links.get(id) ?? undefined;
-  }
-
-  private async objectOfType(oid: string, type: GitObject['type']): Promise<Buffer | undefined> {
-    const object = await this.object(oid);
-    return object?.type === type ? object.body : undefined;
+    const object = await this.read(oid);
+    return object?.type === 'commit' ? parseCommitLinks(object.body) : undefined;
   }
 
   /** A tree's entries, or `undefined` when `oid` names no tree. */
   async tree(oid: string): Promise<TreeEntry[] | undefined> {
     const id = oid.toLowerCase();
     if (!this.trees.has(id)) {
-      const object = await this.object(id);
+      const object = await this.read(id);
       this.trees.set(id, object?.type === 'tree' ? parseTree(object.body) : null);
     }
     return this.trees.get(id) ?? undefined;
@@ -90,26 +84,27 @@ export class ObjectReader {
 
   /** An annotated tag, or `undefined` when `oid` names no tag object. */
   async tag(oid: string): Promise<Tag | undefined> {
-    const object = await this.object(oid);
+    const object = await this.read(oid);
     return object?.type === 'tag' ? parseTag(object.body) : undefined;
   }
 
   /** Follows annotated tags (`^{}`) to the object they finally point at. */
   async peel(oid: string): Promise<{ id: string; type: GitObject['type'] } | undefined> {
-    let id = oid.toLowerCase();
-    for (let depth = 0; depth < 10; depth++) {
-      const object = await this.object(id);
-      if (!object) return undefined;
-      if (object.type !== 'tag') return { id, type: object.type };
-      id = parseTag(object.body).object;
-    }
-    return undefined;
+    const peeled = FULL_OID.test(oid) ? await this.graph.peel(oid.toLowerCase()) : undefined;
+    return peeled && { id: peeled.oid, type: peeled.type };
   }
 
   /** The commit an object id leads to through annotated tags (`^{commit}`), if any. */
   async peelToCommit(oid: string): Promise<CommitObject | undefined> {
     const peeled = await this.peel(oid);
     return peeled?.type === 'commit' ? this.commit(peeled.id) : undefined;
+  }
+
+  /** Whether `ancestor` is `descendant` or one of its ancestors (`git merge-base --is-ancestor`); false when either names no commit. */
+  async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
+    if (ancestor === descendant) return true;
+    if (!(await this.commitLinks(ancestor)) || !(await this.commitLinks(descendant))) return false;
+    return isAncestor(this.read, ancestor, descendant);
   }
 
   /**

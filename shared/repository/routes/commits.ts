@@ -13,8 +13,8 @@ import type { catalog } from '../catalog';
 import { commitFiles } from '../commands/commits';
 import { presentBasicRef, presentCommit, presentCommitDetail, presentCommitWithStats } from '../presenters/commits';
 import { presentDiff } from '../presenters/diffs';
-import { commitStats, findCommitOrNotFound, listCommits, refsContaining } from '../queries/commits';
-import { diffTrees, patchOf } from '../queries/diff';
+import { commitChanges, commitStats, findCommitOrNotFound, listCommits, refsContaining } from '../queries/commits';
+import { withPatches } from '../queries/diff';
 import { BranchRules } from '../queries/protection';
 import { findRepositoryOrNotFound, projectWebUrl } from './access';
 import { uncountedPageHeaders } from './paging';
@@ -90,11 +90,9 @@ export const commitRoutes = {
     handler: async ({ params, user, link }) => {
       const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
       const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
-      const parent = commit.parents[0] ? await reader.commitLinks(commit.parents[0]) : undefined;
-      const page = paginateArray(params, link, await diffTrees(reader, parent?.tree ?? null, commit.tree));
-      const body = [];
-      for (const change of page.items) body.push(presentDiff(change, await patchOf(reader, change)));
-      return ok(body, page.headers);
+      const page = paginateArray(params, link, await commitChanges(reader, commit));
+      const diffs = await withPatches(reader, page.items);
+      return ok(diffs.map(({ change, patch }) => presentDiff(change, patch)), page.headers);
     },
   }),
 

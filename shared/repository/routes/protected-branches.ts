@@ -4,7 +4,7 @@
  * (maintainers). Names may be patterns (`release/*`); `:name` is the exact name or pattern.
  */
 import { z } from 'zod';
-import { authorize } from '../../auth';
+import { authorize, MAINTAINER } from '../../auth';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { idParam } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
@@ -16,7 +16,6 @@ import { presentProtectedBranch } from '../presenters/protected-branches';
 import { findProtectedBranchOrNotFound, listProjectProtectedBranches } from '../queries/protected-branches';
 import { protectedBranchCreateParams, protectedBranchListParams, protectedBranchUpdateParams, protectedNameParam } from './branches.params';
 
-const MAINTAINER = 40;
 
 export const protectedBranchRoutes = {
   'GET /projects/:id/protected_branches': route({

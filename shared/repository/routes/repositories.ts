@@ -10,6 +10,7 @@ import { paginateArray } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
 import { ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
+import type { User } from '../../users';
 import type { catalog } from '../catalog';
 import { presentCommit } from '../presenters/commits';
 import { presentComparison } from '../presenters/compare';
@@ -17,12 +18,20 @@ import { NO_CACHE_HEADERS, rawContent } from '../presenters/files';
 import { presentTreeItem } from '../presenters/trees';
 import { archiveFormatOf, archivePrefix, buildArchive } from '../queries/archive';
 import { compareRevisions, findMergeBase } from '../queries/compare';
-import { patchOf } from '../queries/diff';
+import { withPatches } from '../queries/diff';
 import { findBlobOrNotFound, listTree } from '../queries/files';
 import { resolveCommit } from '../queries/revisions';
 import { findRepositoryOrNotFound } from './access';
 import { guardResponseSize } from './raw';
 import { archiveParams, blobParam, compareParams, mergeBaseParams, treeParams } from './repositories.params';
+
+/** What both blob routes read first (GitLab's `assign_blob_vars!`): the blob, 404 unless readable, 413 when too large to answer. */
+async function assignBlob(id: string, sha: string, user: User | null): Promise<{ id: string; content: Buffer }> {
+  const { subject, reader } = await findRepositoryOrNotFound(id, user);
+  const blob = await findBlobOrNotFound(reader, subject.project, sha);
+  guardResponseSize(blob.content.length);
+  return blob;
+}
 
 /** The formats of `archive(.:format)`, by the resource's last segment. */
 const ARCHIVES: Record<string, string | undefined> = {
@@ -94,9 +103,7 @@ export const repositoryRoutes = {
     anonymous: true,
     params: z.object({ ...idParam, ...blobParam }),
     handler: async ({ params, user }) => {
-      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
-      const blob = await findBlobOrNotFound(reader, subject.project, params.sha);
-      guardResponseSize(blob.content.length);
+      const blob = await assignBlob(params.id, params.sha, user);
       return ok({ size: blob.content.length, encoding: 'base64', content: blob.content.toString('base64'), sha: blob.id });
     },
   }),
@@ -105,9 +112,7 @@ export const repositoryRoutes = {
     anonymous: true,
     params: z.object({ ...idParam, ...blobParam }),
     handler: async ({ params, user }) => {
-      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
-      const blob = await findBlobOrNotFound(reader, subject.project, params.sha);
-      guardResponseSize(blob.content.length);
+      const blob = await assignBlob(params.id, params.sha, user);
       const { contentType, disposition } = rawContent('', blob.content);
       return {
         statusCode: 200,
@@ -128,9 +133,7 @@ export const repositoryRoutes = {
       }
       const comparison = await compareRevisions(reader, subject.project, params.from, params.to, params.straight ?? false);
       if (!comparison) throw new NotFoundError('Ref');
-      const diffs = [];
-      for (const change of comparison.changes) diffs.push({ change, patch: await patchOf(reader, change) });
-      return ok(presentComparison(comparison, diffs, webUrl));
+      return ok(presentComparison(comparison, await withPatches(reader, comparison.changes), webUrl));
     },
   }),
 

@@ -15,6 +15,7 @@ import { can, type ProjectSubject } from '../../auth';
 import type { ApiContext } from '../../platform/http/context';
 import { NotFoundError } from '../../platform/http/errors';
 import { requestLogger } from '../../platform/middleware/request-logger';
+import { streamedResult } from '../../platform/streaming';
 import { findProjectOrNotFound } from '../../projects';
 import { authenticateGitCredentials, type User } from '../../users';
 import { openRepository } from '../repository';
@@ -111,7 +112,8 @@ async function serve(event: APIGatewayProxyEvent, context: ApiContext): Promise<
     const result = address.service === 'git-upload-pack'
       ? await uploadPack(repository, body, version, context.log)
       : await receivePack({ repository, subject, user: user!, log: context.log }, body);
-    return binary(`application/x-${address.service}-result`, result);
+    const contentType = `application/x-${address.service}-result`;
+    return Buffer.isBuffer(result) ? binary(contentType, result) : streamedResult(200, { 'Content-Type': contentType, ...NO_CACHE }, result);
   } catch (error) {
     if (!(error instanceof ProtocolError)) throw error;
     return text(400, `${error.message}\n`);

@@ -86,17 +86,23 @@ async function refuse(context: PushContext, rules: BranchRules, command: PushCom
   }
   if (name.startsWith(TAG)) {
     if (oldOid !== ZERO_OID && !deleting) return PUSH_ERRORS.changeTag;
-    if (deleting && !can(user, 'admin_protected_branches', subject)) return PUSH_ERRORS.deleteTag;
+    // GitLab's `admin_tag`: developers and up (tags are not protected here).
+    if (deleting && !can(user, 'push_code', subject)) return PUSH_ERRORS.deleteTag;
   }
   return undefined;
 }
 
 /**
  * Whether every object reachable from the new tips is stored, walking only what the push added
- * (git's connectivity check: `rev-list --objects <new> --not <existing refs>`).
+ * (git's connectivity check: `rev-list --objects <new> --not <existing refs>`), unless the tips
+ * are in a self-contained pack the push stored.
  */
 async function connected(repository: Repository, tips: string[], existing: Ref[]): Promise<boolean> {
   if (tips.length === 0) return true;
+  // The tips are in the pack just received, which holds everything its objects refer to (a whole
+  // history pushed to an empty repository): nothing to walk, as git fetch does for such packs
+  // (`index-pack --check-self-contained-and-connected`).
+  if (repository.reachableStored(tips)) return true;
   try {
     await objectsToSend({ read: (oid) => repository.read(oid), wants: tips, haves: existing.map((ref) => ref.oid) });
     return true;

@@ -34,7 +34,8 @@ describe('branches', () => {
     expect(response.headers.get('x-total')).toBe('4');
     const main = response.body.find((b: { name: string }) => b.name === 'main');
     expect(Object.keys(main)).toEqual(BRANCH_FIELDS);
-    expect(main).toMatchObject({ merged: false, protected: false, developers_can_push: false, developers_can_merge: false, can_push: true, default: true });
+    // The default branch of the first push is protected (GitLab's default): maintainers push and merge.
+    expect(main).toMatchObject({ merged: false, protected: true, developers_can_push: false, developers_can_merge: false, can_push: true, default: true });
     expect(main.commit.id).toBe(mainTip);
     expect(main.web_url).toMatch(new RegExp(`/${project.fullPath}/-/tree/main$`));
     const merged = response.body.find((b: { name: string }) => b.name === 'merged-one');
@@ -165,14 +166,14 @@ describe('protected branches API', () => {
       merge_access_levels: [{ id: expect.any(Number), access_level: 30, access_level_description: 'Developers + Maintainers' }],
       allow_force_push: true,
     });
-    const defaults = await api(`/projects/${project.id}/protected_branches`, { token: project.owner.token, body: { name: 'main' } });
+    const defaults = await api(`/projects/${project.id}/protected_branches`, { token: project.owner.token, body: { name: 'hotfix' } });
     expect(defaults.body).toMatchObject({
       push_access_levels: [{ access_level: 40, access_level_description: 'Maintainers' }],
       merge_access_levels: [{ access_level: 40, access_level_description: 'Maintainers' }],
       allow_force_push: false,
     });
-    const again = await api(`/projects/${project.id}/protected_branches`, { token: project.owner.token, body: { name: 'main' } });
-    expect(again).toMatchObject({ status: 409, body: { message: "Protected branch 'main' already exists" } });
+    const again = await api(`/projects/${project.id}/protected_branches`, { token: project.owner.token, body: { name: 'hotfix' } });
+    expect(again).toMatchObject({ status: 409, body: { message: "Protected branch 'hotfix' already exists" } });
     const invalid = await api(`/projects/${project.id}/protected_branches`, { token: project.owner.token, body: { name: 'x', push_access_level: 20 } });
     expect(invalid).toMatchObject({ status: 400, body: { error: 'push_access_level does not have a valid value' } });
 
@@ -182,7 +183,8 @@ describe('protected branches API', () => {
 
   it('lists, reads, edits and deletes protections; 404 Not found for an unknown name', async () => {
     const list = await api(`/projects/${project.id}/protected_branches`, { token: project.owner.token });
-    expect(list.body.map((b: { name: string }) => b.name)).toEqual(['release/*', 'main']);
+    // `main` first: protected by the repository's first push.
+    expect(list.body.map((b: { name: string }) => b.name)).toEqual(['main', 'release/*', 'hotfix']);
     expect((await api(`/projects/${project.id}/protected_branches`, { token: project.owner.token, query: { search: 'REL' } })).body).toHaveLength(1);
     const one = await api(`/projects/${project.id}/protected_branches/${enc('release/*')}`, { token: project.owner.token });
     expect(one.body.name).toBe('release/*');

@@ -45,11 +45,13 @@ describe('gitbeaker: commits, branches and files', () => {
     expect(comparison.commits?.map((c) => c.title)).toEqual(['Add the guide', 'Point to the guide']);
     expect(comparison.diffs?.map((d) => d.new_path)).toEqual(['README.md', 'docs/guide.md']);
 
-    // Protect main, list branches, tag a release, delete the merged branch after a fast-forward commit
-    await gitlab.ProtectedBranches.protect(project.id, 'main', { pushAccessLevel: 40, mergeAccessLevel: 40 });
+    // Protect feature branches (main is protected by its first commit, as GitLab's default), list branches,
+    // tag a release, delete the merged branch after a fast-forward commit
+    expect((await gitlab.ProtectedBranches.all(project.id)).map((p) => p.name)).toEqual(['main']);
+    await gitlab.ProtectedBranches.protect(project.id, 'feature/*', { pushAccessLevel: 30, mergeAccessLevel: 40 });
     const branches = await gitlab.Branches.all(project.id);
     expect(branches.map((b) => [b.name, b.protected, b.default])).toEqual([
-      ['feature/docs', false, false],
+      ['feature/docs', true, false],
       ['main', true, true],
     ]);
     const tag = await gitlab.Tags.create(project.id, 'v1.0.0', 'main', { message: 'First release' });

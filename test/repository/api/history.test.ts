@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { commitsBetween, isAncestor, lastCommitForPath, logCommits, mergeBases } from '../../../shared/repository/queries/history';
-import { MemoryRepository } from './memory-repository';
-
-/** A straight line of `n` commits, each changing `file-<i>.txt` (and `shared.txt` every other one). */
-function line(repo: MemoryRepository, n: number): string[] {
-  const ids: string[] = [];
-  const files: Record<string, string> = {};
-  for (let i = 0; i < n; i++) {
-    files[`file-${i}.txt`] = `${i}\n`;
-    if (i % 2 === 0) files['shared.txt'] = `version ${i}\n`;
-    ids.push(repo.commit({ files: { ...files }, parents: ids.length ? [ids[ids.length - 1]] : [], message: `commit ${i}\n` }));
-  }
-  return ids;
-}
+import { lastCommitForPath, logCommits } from '../../../shared/repository/queries/commits';
+import { line, MemoryRepository } from './memory-repository';
 
 describe('logCommits', () => {
   it('lists newest first and reads only as far back as the page reaches', async () => {
@@ -63,31 +51,5 @@ describe('logCommits', () => {
     const second = repo.commit({ files: { a: '2' }, parents: [first], author: 'John Roe' });
     const page = await logCommits(repo.reader(), { tips: [second], author: 'Jane', offset: 0, limit: 10 });
     expect(page.map((c) => c.id)).toEqual([first]);
-  });
-});
-
-describe('merge bases and ancestry', () => {
-  it('finds the merge base of diverged branches and of a commit and its descendant', async () => {
-    const repo = new MemoryRepository();
-    const ids = line(repo, 5);
-    const left = repo.commit({ files: { l: '1' }, parents: [ids[4]] });
-    const right = repo.commit({ files: { r: '1' }, parents: [ids[4]] });
-    const reader = repo.reader();
-    expect(await mergeBases(reader, left, [right])).toEqual([ids[4]]);
-    expect(await mergeBases(reader, ids[1], [left])).toEqual([ids[1]]);
-    expect(await isAncestor(reader, ids[2], left)).toBe(true);
-    expect(await isAncestor(reader, left, right)).toBe(false);
-    const unrelated = repo.commit({ files: { u: '1' } });
-    expect(await mergeBases(reader, unrelated, [left])).toEqual([]);
-  });
-
-  it('lists the commits of head not in base, newest first', async () => {
-    const repo = new MemoryRepository();
-    const ids = line(repo, 6);
-    const topic = repo.commit({ files: { t: '1' }, parents: [ids[3]] });
-    const reader = repo.reader();
-    expect((await commitsBetween(reader, ids[5], topic, 100)).map((c) => c.id)).toEqual([topic]);
-    expect((await commitsBetween(reader, topic, ids[5], 100)).map((c) => c.id)).toEqual([ids[5], ids[4]]);
-    expect((await commitsBetween(reader, undefined, ids[2], 100)).map((c) => c.id)).toEqual([ids[2], ids[1], ids[0]]);
   });
 });

@@ -89,3 +89,15 @@ export class MemoryRepository {
     return new ObjectReader(this.asRepository());
   }
 }
+/** A straight line of `n` commits, each changing `file-<i>.txt` (and `shared.txt` every other one). */
+export function line(repo: MemoryRepository, n: number): string[] {
+  const ids: string[] = [];
+  const files: Record<string, string> = {};
+  for (let i = 0; i < n; i++) {
+    files[`file-${i}.txt`] = `${i}\n`;
+    if (i % 2 === 0) files['shared.txt'] = `version ${i}\n`;
+    ids.push(repo.commit({ files: { ...files }, parents: ids.length ? [ids[ids.length - 1]] : [], message: `commit ${i}\n` }));
+  }
+  return ids;
+}
+

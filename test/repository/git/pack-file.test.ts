@@ -4,7 +4,7 @@ import { hashObject, type GitObject } from '../../../shared/repository/git/objec
 import { PackError } from '../../../shared/repository/git/pack/errors';
 import { parsePackIndex, writePackIndex } from '../../../shared/repository/git/pack/idx';
 import { indexPack } from '../../../shared/repository/git/pack/index-pack';
-import { encodeEntryHeader, encodeOfsDistance, PackFile, readEntryHeader } from '../../../shared/repository/git/pack/pack-file';
+import { encodeEntryHeader, encodeOfsDistance, inflateEntry, PackFile, readEntryHeader } from '../../../shared/repository/git/pack/pack-file';
 import { PackSet } from '../../../shared/repository/git/pack/pack-set';
 import {
   appendingDelta,
@@ -68,6 +68,47 @@ function crcOf(data: Buffer, offset: number, entries: { offset: number }[]): num
   const next = entries.map((entry) => entry.offset).find((other) => other > offset) ?? data.length - 20;
   return crc32(data.subarray(offset, next));
 }
+
+describe('inflateEntry', () => {
+  const body = Buffer.from('hello pack entry\n'.repeat(50));
+  const stream = deflateSync(body);
+
+  it('inflates exactly the zlib stream at the start of its input, saying how much input it used', () => {
+    // Act: the stream runs on into other bytes, as entries do in a pack.
+    const { data, consumed } = inflateEntry(Buffer.concat([stream, Buffer.from('next entry')]), body.length, 12);
+
+    // Assert
+    expect(data.equals(body)).toBe(true);
+    expect(consumed).toBe(stream.length);
+  });
+
+  it('refuses corrupt, truncated and wrongly sized data with a PackError, and inflates correctly afterwards', () => {
+    // Act / Assert: the reused inflater recovers from each failure.
+    const corrupt = Buffer.from(stream);
+    corrupt[4] ^= 0xff;
+    expect(() => inflateEntry(corrupt, body.length, 40)).toThrow(PackError);
+    expect(inflateEntry(stream, body.length, 12).data.equals(body)).toBe(true);
+    expect(() => inflateEntry(stream.subarray(0, stream.length - 6), body.length, 40)).toThrow(/corrupt or truncated data of the entry at 40/);
+    expect(inflateEntry(stream, body.length, 12).data.equals(body)).toBe(true);
+    expect(() => inflateEntry(stream, body.length - 1, 40)).toThrow(PackError);
+    expect(() => inflateEntry(stream, body.length + 1, 40)).toThrow(/inflates to 850 bytes, not 851/);
+    expect(() => inflateEntry(Buffer.from('not zlib at all'), 3, 40)).toThrow(PackError);
+    expect(inflateEntry(deflateSync(Buffer.alloc(0)), 0, 12).data.length).toBe(0);
+  });
+
+  it('gives transient data in a shared buffer, and kept data in a buffer of its own', () => {
+    // Act
+    const kept = inflateEntry(stream, body.length, 12).data;
+    const transient = inflateEntry(stream, body.length, 12, { transient: true }).data;
+    const other = Buffer.from('other');
+    const again = inflateEntry(deflateSync(other), other.length, 12, { transient: true }).data;
+
+    // Assert: the second transient inflate reused the first one's memory; the kept one is intact.
+    expect(again.equals(other)).toBe(true);
+    expect(transient.subarray(0, other.length).equals(other)).toBe(true);
+    expect(kept.equals(body)).toBe(true);
+  });
+});
 
 describe('entry headers', () => {
   it('round-trip types, sizes and OFS_DELTA distances', () => {

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GitObject } from '../../../shared/repository/git/objects/types';
-import { INFINITE_DEPTH, isAncestor, mergeBase, mergeBases, objectsToSend, shallowUpdate } from '../../../shared/repository/git/walk';
+import { INFINITE_DEPTH, isAncestor, mergeBase, mergeBases, objectsToSend, parseTreeLinks, shallowUpdate } from '../../../shared/repository/git/walk';
+import { entryKind, MalformedObjectError, parseTree, serializeTree } from '../../../shared/repository/git/objects/parse';
 import { commit, countingReader, git, gitText, initRepo, linearHistory, readAllObjects, revListObjects, tempDir } from './git-fixtures';
 
 interface Graph {
@@ -45,6 +46,28 @@ function buildGraph(): Graph {
   const rev = (name: string) => gitText(repo, ['rev-parse', name]);
   return { repo, objects: readAllObjects(repo), c, f, merge, tip, orphan, v1: rev('v1'), nested: rev('v1-nested'), treeTag: rev('tree-tag') };
 }
+
+describe('parseTreeLinks', () => {
+  const tree = serializeTree([
+    { mode: '100644', name: 'a file with spaces.txt', oid: '1'.repeat(40) },
+    { mode: '40000', name: 'dir', oid: '2'.repeat(40) },
+    { mode: '160000', name: 'submodule', oid: '3'.repeat(40) },
+    { mode: '120000', name: 'link', oid: '4'.repeat(40) },
+    { mode: '100755', name: 'x\u00e9', oid: 'abcdef0123456789abcdef0123456789abcdef01' },
+  ]);
+
+  it('lists what parseTree and entryKind give, in order', () => {
+    expect(parseTreeLinks(tree)).toEqual(parseTree(tree).map((entry) => ({ oid: entry.oid, kind: entryKind(entry.mode) })));
+    expect(parseTreeLinks(Buffer.alloc(0))).toEqual([]);
+  });
+
+  it('refuses what parseTree refuses', () => {
+    for (const bad of [tree.subarray(0, tree.length - 3), Buffer.from('10x644 name\0' + 'a'.repeat(20)), Buffer.from('100644 \0' + 'a'.repeat(20)), Buffer.from(' name\0' + 'a'.repeat(20))]) {
+      expect(() => parseTree(bad)).toThrow(MalformedObjectError);
+      expect(() => parseTreeLinks(bad)).toThrow(MalformedObjectError);
+    }
+  });
+});
 
 describe('objectsToSend', () => {
   let g: Graph;

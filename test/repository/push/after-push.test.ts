@@ -17,7 +17,7 @@ import type { Repository } from '../../../shared/repository/repository';
 import type { Ref } from '../../../shared/repository/store/refs';
 import { afterPush, pushHookPayloads, type PushedRef } from '../../../shared/repository/push';
 import { useMockedTable } from '../../support/mocked-table';
-import { linearHistory, TestRepo, type CountingReader } from './repo';
+import { linearHistory, repoFactory, type CountingReader, type TestRepo } from './repo';
 
 const table = useMockedTable('push-test-table');
 const ZERO = '0'.repeat(40);
@@ -33,8 +33,7 @@ afterAll(() => {
   resetConfig();
 });
 
-const repos: TestRepo[] = [];
-afterAll(() => repos.forEach((repo) => repo.remove()));
+const newRepo = repoFactory();
 
 const user = { id: 4, username: 'jsmith', name: 'John Smith', email: 'john@example.com' } as unknown as User;
 const namespace = { id: 3, kind: 'user', name: 'John', path: 'jsmith', fullPath: 'jsmith' } as Namespace;
@@ -64,8 +63,7 @@ function push(repo: TestRepo, reader: CountingReader, refs: PushedRef[], previou
 
 describe('afterPush', () => {
   it('records one event and one push hook event for a one-commit push to a long branch, reading a few objects', async () => {
-    const repo = new TestRepo();
-    repos.push(repo);
+    const repo = newRepo();
     repo.fastImport(linearHistory('main', 2000));
     repo.git(['reset', '-q', '--hard', 'main']);
     const before = repo.head();
@@ -127,8 +125,7 @@ describe('afterPush', () => {
   });
 
   it('makes the first branch pushed to an empty repository the default branch, with its whole history as pushed', async () => {
-    const repo = new TestRepo();
-    repos.push(repo);
+    const repo = newRepo();
     repo.fastImport(linearHistory('trunk', 30));
     const tip = repo.rev('trunk');
     await push(repo, repo.reader(), [{ name: 'refs/heads/trunk', before: ZERO, after: tip }], [], { defaultBranch: 'master' });
@@ -143,8 +140,7 @@ describe('afterPush', () => {
   });
 
   it('counts only the commits off the default branch for a new branch', async () => {
-    const repo = new TestRepo();
-    repos.push(repo);
+    const repo = newRepo();
     const main = repo.commit('main', { a: '1' });
     repo.checkout('topic', true);
     const topic = repo.commit('topic', { t: '1' });
@@ -155,8 +151,7 @@ describe('afterPush', () => {
   });
 
   it('makes one bulk event and no hook for more than three refs of a kind and action, and goes on with the others', async () => {
-    const repo = new TestRepo();
-    repos.push(repo);
+    const repo = newRepo();
     const main = repo.commit('main', { a: '1' });
     const next = repo.commit('next', { a: '2' });
     repo.git(['tag', '-a', '-m', 'first release', 'v1']);
@@ -182,8 +177,7 @@ describe('afterPush', () => {
   });
 
   it('records deletions without reading anything', async () => {
-    const repo = new TestRepo();
-    repos.push(repo);
+    const repo = newRepo();
     const main = repo.commit('main', { a: '1' });
     const reader = repo.reader();
     await push(repo, reader, [{ name: 'refs/heads/old', before: main, after: ZERO }], [{ name: 'refs/heads/main', oid: main }, { name: 'refs/heads/old', oid: main }]);
@@ -193,8 +187,7 @@ describe('afterPush', () => {
   });
 
   it('writes nothing for refs that are not branches or tags, or did not change', async () => {
-    const repo = new TestRepo();
-    repos.push(repo);
+    const repo = newRepo();
     const main = repo.commit('main', { a: '1' });
     await push(repo, repo.reader(), [{ name: 'refs/notes/commits', before: ZERO, after: main }, { name: 'refs/heads/main', before: main, after: main }], [{ name: 'refs/heads/main', oid: main }]);
     expect(table.commandCalls(PutCommand)).toHaveLength(0);
@@ -202,8 +195,7 @@ describe('afterPush', () => {
   });
 
   it('never throws: a failed write or an unreadable object is logged, and the other effects go on', async () => {
-    const repo = new TestRepo();
-    repos.push(repo);
+    const repo = newRepo();
     const main = repo.commit('main', { a: '1' });
     const next = repo.commit('next', { a: '2' });
     const logged = vi.spyOn(logger, 'error').mockImplementation(() => undefined);

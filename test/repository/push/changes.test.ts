@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { changedPaths } from '../../../shared/repository/push/changes';
 import { describeCommits } from '../../../shared/repository/push/commits';
-import { peelToCommit } from '../../../shared/repository/push/walk';
+import { peelToCommit } from '../../../shared/repository/push/summary';
 import { TestRepo } from './repo';
 
 const repo = new TestRepo();

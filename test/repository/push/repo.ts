@@ -7,7 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { GitObject, ObjectType } from '../../../shared/repository/git/objects/types';
+import { afterAll } from 'vitest';
+import type { GitObject } from '../../../shared/repository/git/objects/types';
+import { readAllObjects } from '../git/git-fixtures';
 
 const BASE_ENV = {
   ...process.env,
@@ -112,23 +114,19 @@ export class TestRepo {
 
   /** Every object of the repository in memory, read through a counting reader. */
   reader(): CountingReader {
-    return new CountingReader(loadObjects(this));
+    return new CountingReader(readAllObjects(this.dir));
   }
 }
 
-/** Internal: `git cat-file --batch-all-objects --batch`, parsed. */
-function loadObjects(repo: TestRepo): Map<string, GitObject> {
-  const output = execFileSync('git', ['cat-file', '--batch-all-objects', '--batch'], { cwd: repo.dir, env: BASE_ENV, maxBuffer: 1 << 30 });
-  const objects = new Map<string, GitObject>();
-  let offset = 0;
-  while (offset < output.length) {
-    const newline = output.indexOf(0x0a, offset);
-    const [oid, type, size] = output.toString('latin1', offset, newline).split(' ');
-    const start = newline + 1;
-    objects.set(oid, { type: type as ObjectType, body: Buffer.from(output.subarray(start, start + Number(size))) });
-    offset = start + Number(size) + 1;
-  }
-  return objects;
+/** A function that makes a new repository at each call; all are removed after the file's tests. */
+export function repoFactory(): () => TestRepo {
+  const repos: TestRepo[] = [];
+  afterAll(() => repos.forEach((repo) => repo.remove()));
+  return () => {
+    const repo = new TestRepo();
+    repos.push(repo);
+    return repo;
+  };
 }
 
 export class CountingReader {

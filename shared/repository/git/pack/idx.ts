@@ -34,6 +34,9 @@ export function oidBytes(oid: string): Buffer | undefined {
   return bytes.length === OID_BYTES ? bytes : undefined;
 }
 
+/** The id being searched for, as bytes (one buffer for every search: no allocation per lookup). */
+const SEARCH_KEY = Buffer.alloc(OID_BYTES);
+
 /** A parsed v2 pack index; positions `0..count-1` follow the sorted object ids. */
 export class PackIndex {
   readonly count: number;
@@ -62,14 +65,18 @@ export class PackIndex {
 
   /** The position of an object, found by binary search within its fan-out bucket. */
   position(oid: string): number | undefined {
-    const key = oidBytes(oid);
-    if (!key) return undefined;
+    if (oid.length !== 2 * OID_BYTES || SEARCH_KEY.write(oid, 'hex') !== OID_BYTES) return undefined;
+    const key = SEARCH_KEY;
     let low = key[0] === 0 ? 0 : this.fanout(key[0] - 1);
     let high = this.fanout(key[0]);
+    const data = this.data;
     while (low < high) {
       const middle = (low + high) >>> 1;
       const start = this.names + middle * OID_BYTES;
-      const order = this.data.compare(key, 0, OID_BYTES, start, start + OID_BYTES);
+      // Compared here rather than with Buffer#compare: the first bytes nearly always decide, and
+      // a native call per step cost more than the comparison.
+      let order = 0;
+      for (let i = 0; i < OID_BYTES && order === 0; i++) order = data[start + i] - key[i];
       if (order === 0) return middle;
       if (order < 0) low = middle + 1;
       else high = middle;

@@ -34,6 +34,12 @@ export interface IndexPackOptions {
   readExternal(oid: string): Promise<GitObject | undefined>;
   /** Called each time an object of the received pack gets its id. */
   onProgress?(done: number, total: number): void;
+  /**
+   * Called with each object of the pack once resolved (bases a thin pack lacked included): lets
+   * the caller keep what it will read next (a push's connectivity walk reads its commits and
+   * trees) without inflating and resolving them again. `body` must not be modified.
+   */
+  onObject?(oid: string, type: ObjectType, body: Buffer): void;
 }
 
 export interface IndexedPack {
@@ -91,9 +97,15 @@ class Indexer {
     for (let i = 0; i < this.count; i++) {
       if (offset >= bodyEnd) throw new PackError(`pack: truncated (${i} of ${this.count} objects)`);
       const header = readEntryHeader(this.pack, offset, bodyEnd);
-      const { data, consumed } = inflateEntry(this.pack.subarray(header.dataStart, bodyEnd), header.size, offset);
+      // A delta is only measured here (inflated again once its base is known): no buffer of its own.
+      const delta = isDelta(header.kind);
+      const { data, consumed } = inflateEntry(this.pack.subarray(header.dataStart, bodyEnd), header.size, offset, { transient: delta });
       const end = header.dataStart + consumed;
-      const entry: Entry = { ...header, offset, end, crc32: crc32(this.pack.subarray(offset, end)) };
+      // The header becomes the entry (no copy: one object less per entry).
+      const entry = header as Entry;
+      entry.offset = offset;
+      entry.end = end;
+      entry.crc32 = crc32(this.pack.subarray(offset, end));
       this.byOffset.set(offset, i);
       this.entries.push(entry);
       if (isDelta(header.kind)) this.link(i, entry);
@@ -165,6 +177,7 @@ class Indexer {
     const entry = this.entries[i];
     entry.type = type;
     entry.oid = hashObject(type, body);
+    this.options.onObject?.(entry.oid, type, body);
     this.options.onProgress?.(++this.resolved, this.count);
   }
 
@@ -189,15 +202,15 @@ class Indexer {
       }
       const child = frame.children[frame.next++];
       if (this.entries[child].oid !== undefined) continue;
-      const object = { type: frame.object.type, body: applyDelta(frame.object.body, this.inflate(this.entries[child])) };
+      const object = { type: frame.object.type, body: applyDelta(frame.object.body, this.inflate(this.entries[child], true)) };
       this.identify(child, object.type, object.body);
       const children = this.children(child);
       if (children.length > 0) stack.push({ object, children, next: 0 });
     }
   }
 
-  private inflate(entry: Entry): Buffer {
-    return inflateEntry(this.pack.subarray(entry.dataStart, entry.end), entry.size, entry.offset).data;
+  private inflate(entry: Entry, transient = false): Buffer {
+    return inflateEntry(this.pack.subarray(entry.dataStart, entry.end), entry.size, entry.offset, { transient }).data;
   }
 
   /** Appends a base read from outside as a whole object after the pack's entries; returns its entry number. */

@@ -10,7 +10,7 @@
  * Entries carry no length: an entry ends where the next one starts, which the index tells once
  * its offsets are sorted (the "reverse index", built on first use).
  */
-import { inflateSync, crc32 } from 'node:zlib';
+import { constants as zlibConstants, crc32, Inflate, inflateSync } from 'node:zlib';
 import { applyDelta } from './delta';
 import { PackError } from './errors';
 import { type PackIndex } from './idx';
@@ -71,27 +71,28 @@ export function packHeader(count: number): Buffer {
 
 /** Parses the header of the entry at `offset`, reading no further than `limit`. */
 export function readEntryHeader(pack: Buffer, offset: number, limit: number): EntryHeader {
+  // No closure here: this runs once per object of every pack read or written.
   let at = offset;
-  const next = () => {
-    if (at >= limit) throw new PackError(`pack: truncated entry header at ${offset}`);
-    return pack[at++];
-  };
-  let byte = next();
+  if (at >= limit) throw truncatedHeader(offset);
+  let byte = pack[at++];
   const kind = KINDS[(byte >> 4) & 7];
   if (!kind) throw new PackError(`pack: invalid object type ${(byte >> 4) & 7} at ${offset}`);
   let size = byte & 0x0f;
   for (let scale = 16; byte & 0x80; scale *= 128) {
     if (scale > 2 ** 46) throw new PackError(`pack: entry size too large at ${offset}`);
-    byte = next();
+    if (at >= limit) throw truncatedHeader(offset);
+    byte = pack[at++];
     size += (byte & 0x7f) * scale;
   }
   const headerEnd = at;
   if (kind === 'ofs-delta') {
-    byte = next();
+    if (at >= limit) throw truncatedHeader(offset);
+    byte = pack[at++];
     let distance = byte & 0x7f;
     while (byte & 0x80) {
       if (distance > 2 ** 45) throw new PackError(`pack: base offset too large at ${offset}`);
-      byte = next();
+      if (at >= limit) throw truncatedHeader(offset);
+      byte = pack[at++];
       distance = (distance + 1) * 128 + (byte & 0x7f);
     }
     const baseOffset = offset - distance;
@@ -103,6 +104,10 @@ export function readEntryHeader(pack: Buffer, offset: number, limit: number): En
     return { kind, size, headerEnd, dataStart: at + 20, baseOid: pack.toString('hex', at, at + 20) };
   }
   return { kind, size, headerEnd, dataStart: at };
+}
+
+function truncatedHeader(offset: number): PackError {
+  return new PackError(`pack: truncated entry header at ${offset}`);
 }
 
 /** The type-and-size header of an entry. */
@@ -126,13 +131,82 @@ export function encodeOfsDistance(distance: number): Buffer {
 }
 
 /**
+ * The parts of a zlib stream's native handle that a synchronous inflate uses (Node's own
+ * `zlib.inflateSync` drives the same handle through them, then closes it).
+ */
+interface ZlibHandle {
+  reset(): void;
+  writeSync(flush: number, input: Buffer, inOffset: number, inLength: number, output: Buffer, outOffset: number, outLength: number): void;
+  onerror: (message: string, errno: number) => void;
+}
+
+/** A zlib inflate handle reused by every {@link inflateEntry} of the process (reset before each). */
+let reusable: { handle: ZlibHandle; state: Uint32Array; failed: boolean } | undefined;
+
+function reusableInflater(): typeof reusable {
+  if (!reusable) {
+    const stream = new Inflate() as unknown as { _handle?: ZlibHandle; _writeState?: Uint32Array };
+    const { _handle: handle, _writeState: state } = stream;
+    if (!handle || !state || typeof handle.writeSync !== 'function' || typeof handle.reset !== 'function') return undefined;
+    const inflater = { handle, state, failed: false };
+    handle.onerror = () => {
+      inflater.failed = true;
+    };
+    reusable = inflater;
+  }
+  return reusable;
+}
+
+/**
+ * Inflates with the reusable handle when everything goes well: the stream ends and yields exactly
+ * `size` bytes. Anything else (corrupt data, a truncated stream, a wrong size) answers undefined,
+ * and {@link inflateEntry} does it again with `inflateSync` to report the error. Creating a zlib
+ * stream per object (what `inflateSync` does: a native handle, its async-hook bookkeeping and a
+ * 16 KiB output chunk) cost more than inflating the object itself.
+ */
+function inflateReusing(input: Buffer, size: number, transient: boolean): { data: Buffer; consumed: number } | undefined {
+  const inflater = reusableInflater();
+  if (!inflater) return undefined;
+  const { handle, state } = inflater;
+  // One byte more than expected: an object that inflates larger fills it, and is refused.
+  const output = transient ? scratchBuffer(size + 1) : Buffer.allocUnsafe(size + 1);
+  const room = size + 1;
+  handle.reset();
+  handle.writeSync(zlibConstants.Z_FINISH, input, 0, input.length, output, 0, room);
+  const [outputLeft, inputLeft] = state;
+  if (inflater.failed) {
+    // The handle reported an error: never trust it again.
+    reusable = undefined;
+    return undefined;
+  }
+  // zlib stops at the end of its stream; with output room left, Z_FINISH reached it (else it errors).
+  if (outputLeft !== 1) return undefined;
+  return { data: output.subarray(0, size), consumed: input.length - inputLeft };
+}
+
+/** The output buffer of transient inflates, grown as needed (never shrunk below 1 MiB, dropped above). */
+let scratch = Buffer.alloc(0);
+const SCRATCH_KEPT_BYTES = 1024 * 1024;
+
+function scratchBuffer(bytes: number): Buffer {
+  if (bytes > SCRATCH_KEPT_BYTES) return Buffer.allocUnsafe(bytes);
+  if (scratch.length < bytes) scratch = Buffer.allocUnsafe(Math.max(bytes, 64 * 1024));
+  return scratch;
+}
+
+/**
  * Inflates the zlib stream at the start of `input`, which must produce exactly `size` bytes, and
  * says how many input bytes it used. zlib stops at the end of its stream, so `input` may run on
  * into the next entries: the engine's `bytesWritten` (what `info: true` exposes) is then the
  * compressed length, which is how an indexer finds where the next entry starts. The output is
  * capped at `size` so a corrupt entry cannot inflate into an unbounded buffer.
+ *
+ * `transient`: the data is used before the next inflate and not kept (a delta about to be applied,
+ * an entry only measured): it is then written into a buffer shared by such calls, not allocated.
  */
-export function inflateEntry(input: Buffer, size: number, offset: number): { data: Buffer; consumed: number } {
+export function inflateEntry(input: Buffer, size: number, offset: number, options: { transient?: boolean } = {}): { data: Buffer; consumed: number } {
+  const fast = inflateReusing(input, size, options.transient ?? false);
+  if (fast) return fast;
   let result: { buffer: Buffer; engine: { bytesWritten: number } };
   try {
     // The option `info` makes inflateSync return the engine too; Node's types do not model it.
@@ -241,10 +315,12 @@ export class PackFile {
     return { ...header, end };
   }
 
-  /** The stored bytes of an entry (header, base reference, compressed data), checked against the index's CRC32. */
-  rawEntry(offset: number): Buffer {
-    const { end } = this.entry(offset);
-    const raw = this.data.subarray(offset, end);
+  /**
+   * The stored bytes of an entry (header, base reference, compressed data), checked against the
+   * index's CRC32. `entry`: the entry at `offset`, when the caller has it already.
+   */
+  rawEntry(offset: number, entry: PackEntry = this.entry(offset)): Buffer {
+    const raw = this.data.subarray(offset, entry.end);
     const position = this.reverseIndex().positions[this.rank(offset)!];
     if (crc32(raw) !== this.index.crc32At(position)) throw new PackError(`pack ${this.name}: CRC mismatch at offset ${offset}`);
     return raw;
@@ -282,7 +358,7 @@ export class PackFile {
       at = base;
     }
     for (const link of chain.reverse()) {
-      object = { type: object.type, body: applyDelta(object.body, this.inflate(link.offset, link.entry)) };
+      object = { type: object.type, body: applyDelta(object.body, this.inflate(link.offset, link.entry, true)) };
       this.cache.set(link.offset, object);
     }
     return object;
@@ -294,8 +370,8 @@ export class PackFile {
     return base;
   }
 
-  private inflate(offset: number, entry: PackEntry): Buffer {
-    return inflateEntry(this.data.subarray(entry.dataStart, entry.end), entry.size, offset).data;
+  private inflate(offset: number, entry: PackEntry, transient = false): Buffer {
+    return inflateEntry(this.data.subarray(entry.dataStart, entry.end), entry.size, offset, { transient }).data;
   }
 
   /** The rank of an entry offset among the sorted offsets, or `undefined` when no entry starts there. */

@@ -140,11 +140,17 @@ async function storedEntry(
   context: { emitted: ReadonlySet<string>; options: WritePackOptions; packs: PackSet },
 ): Promise<Buffer[]> {
   const entry = pack.entry(offset);
-  if (!isDelta(entry.kind)) return [pack.rawEntry(offset)];
-  const baseOid = entry.baseOid ?? pack.oidAt(entry.baseOffset!)!;
+  if (!isDelta(entry.kind)) return [pack.rawEntry(offset, entry)];
   const { emitted, options } = context;
+  // The common case of a clone: an OFS_DELTA whose base went out just before from the same pack.
+  const emittedBase = entry.baseOffset === undefined ? undefined : written.get(entry.baseOffset);
+  if (options.ofsDelta && emittedBase !== undefined) {
+    const delta = pack.rawEntry(offset, entry).subarray(entry.dataStart - offset);
+    return [encodeEntryHeader('ofs-delta', entry.size), encodeOfsDistance(position - emittedBase), delta];
+  }
+  const baseOid = entry.baseOid ?? pack.oidAt(entry.baseOffset!)!;
   if (emitted.has(baseOid) || (options.thin && options.clientHas(baseOid))) {
-    const delta = pack.rawEntry(offset).subarray(entry.dataStart - offset);
+    const delta = pack.rawEntry(offset, entry).subarray(entry.dataStart - offset);
     const baseOffset = entry.baseOffset ?? pack.offsetOf(baseOid);
     const basePosition = baseOffset === undefined ? undefined : written.get(baseOffset);
     if (options.ofsDelta && basePosition !== undefined) {

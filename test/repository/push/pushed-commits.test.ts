@@ -1,18 +1,12 @@
 /**
- * The walk of pushed commits (`shared/repository/push/walk.ts`) against `git rev-list`, on real
+ * The commits a push brought (`pushedCommits` of `shared/repository/push/summary.ts`, a `revList` of `git/walk.ts`) against `git rev-list`, on real
  * repositories, and its cost: a short push to a long history reads a handful of commits.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { peelToCommit, pushedCommits } from '../../../shared/repository/push/walk';
-import { linearHistory, TestRepo } from './repo';
+import { describe, expect, it } from 'vitest';
+import { peelToCommit, pushedCommits } from '../../../shared/repository/push/summary';
+import { linearHistory, repoFactory } from './repo';
 
-const repos: TestRepo[] = [];
-const newRepo = () => {
-  const repo = new TestRepo();
-  repos.push(repo);
-  return repo;
-};
-afterAll(() => repos.forEach((repo) => repo.remove()));
+const newRepo = repoFactory();
 
 const ids = (result: { commits: Array<{ id: string }> }) => result.commits.map((commit) => commit.id);
 
