@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProxyEvent, createApiServer, matchRoute, parseQuery, responseHeaders, splitUrl, type LocalRequest, type ProxyHandler, type RouteMatch } from '../../infra/local/api-gateway';
@@ -27,6 +28,23 @@ function mustMatch(method: string, path: string): RouteMatch {
   const match = matchRoute(method, path);
   expect(match, `${method} ${path}`).toBeDefined();
   return match!;
+}
+
+/**
+ * Internal: listens on a free loopback port for the describe block (closed after it); the
+ * returned object's `url` is the base URL once listening.
+ */
+function listening(server: Server): { url: string } {
+  const base = { url: '' };
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return base;
 }
 
 describe('local API Gateway: route matching', () => {
@@ -322,20 +340,11 @@ describe('local API Gateway: server', () => {
       },
     },
   });
-  let base = '';
-
-  beforeAll(async () => {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  const base = listening(server);
 
   it('invokes the group handler with the proxy event and writes its result', async () => {
     // Act
-    const response = await fetch(`${base}/api/v4/echo/a%2Fb?x=1+2`, { method: 'POST', body: 'raw body', headers: { 'Content-Type': 'text/plain' } });
+    const response = await fetch(`${base.url}/api/v4/echo/a%2Fb?x=1+2`, { method: 'POST', body: 'raw body', headers: { 'Content-Type': 'text/plain' } });
 
     // Assert
     expect(response.status).toBe(201);
@@ -357,7 +366,7 @@ describe('local API Gateway: server', () => {
 
   it('serves HEAD from the GET route: the event says HEAD, the answer has no body', async () => {
     // Act
-    const response = await fetch(`${base}/api/v4/mirror/7`, { method: 'HEAD' });
+    const response = await fetch(`${base.url}/api/v4/mirror/7`, { method: 'HEAD' });
 
     // Assert
     expect(response.status).toBe(201);
@@ -368,7 +377,7 @@ describe('local API Gateway: server', () => {
 
   it('decodes a base64 result to bytes', async () => {
     // Act
-    const response = await fetch(`${base}/api/v4/bytes`);
+    const response = await fetch(`${base.url}/api/v4/bytes`);
 
     // Assert
     expect(response.status).toBe(200);
@@ -377,7 +386,7 @@ describe('local API Gateway: server', () => {
 
   it('answers 404 {"error":"404 Not Found"} for an unknown route, with a request id', async () => {
     // Act
-    const response = await fetch(`${base}/api/v4/echo/1`);
+    const response = await fetch(`${base.url}/api/v4/echo/1`);
 
     // Assert
     expect(response.status).toBe(404);
@@ -394,7 +403,7 @@ describe('local API Gateway: server', () => {
     // Act
     let response: Response;
     try {
-      response = await fetch(`${base}/api/v4/boom`);
+      response = await fetch(`${base.url}/api/v4/boom`);
     } finally {
       process.stderr.write = write;
     }
@@ -406,7 +415,7 @@ describe('local API Gateway: server', () => {
 
   it('answers 413 for a body over 10 MB', async () => {
     // Act
-    const response = await fetch(`${base}/api/v4/echo/1`, { method: 'POST', body: Buffer.alloc(10 * 1024 * 1024 + 1) });
+    const response = await fetch(`${base.url}/api/v4/echo/1`, { method: 'POST', body: Buffer.alloc(10 * 1024 * 1024 + 1) });
 
     // Assert
     expect(response.status).toBe(413);
@@ -441,20 +450,11 @@ describe('local API Gateway: response streaming', () => {
     return { statusCode: 202, headers: { 'Content-Type': 'application/x-test' }, body: payload.toString('base64'), isBase64Encoded: true };
   });
   const server = createApiServer({ routes: [parseRouteKey('web', 'GET /:path+')], handlers: { web: handler as ProxyHandler } });
-  let base = '';
-
-  beforeAll(async () => {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  const base = listening(server);
 
   it('answers with the metadata the handler streams, then its body, past the 6 MB of a buffered response', async () => {
     // Act
-    const response = await fetch(`${base}/big/file`);
+    const response = await fetch(`${base.url}/big/file`);
 
     // Assert
     expect(response.status).toBe(202);
@@ -465,7 +465,7 @@ describe('local API Gateway: response streaming', () => {
 
   it('sends a streamed body as the handler produces it, at the pace the client reads it', async () => {
     // Act: the first chunk arrives while the producer still waits.
-    const response = await fetch(`${base}/stream/chunks`);
+    const response = await fetch(`${base.url}/stream/chunks`);
     const reader = response.body!.getReader();
     const first = await reader.read();
 
@@ -491,7 +491,7 @@ describe('local API Gateway: response streaming', () => {
 
   it('aborts the response when a streamed body fails after its first bytes', async () => {
     // Act
-    const response = await fetch(`${base}/stream/broken`);
+    const response = await fetch(`${base.url}/stream/broken`);
 
     // Assert: the status was sent; the body breaks off.
     expect(response.status).toBe(200);
@@ -500,7 +500,7 @@ describe('local API Gateway: response streaming', () => {
 
   it('answers a streamed result without its body when asked so (HEAD)', async () => {
     // Act
-    const response = await fetch(`${base}/stream/head`);
+    const response = await fetch(`${base.url}/stream/head`);
 
     // Assert
     expect(response.status).toBe(200);
@@ -509,7 +509,7 @@ describe('local API Gateway: response streaming', () => {
 
   it('answers 502 when the handler fails before its metadata', async () => {
     // Act
-    const response = await fetch(`${base}/any/boom`);
+    const response = await fetch(`${base.url}/any/boom`);
 
     // Assert
     expect(response.status).toBe(502);
@@ -528,22 +528,13 @@ describe("local API Gateway: Lambda's 6 MB request payload", () => {
       },
     },
   });
-  let base = '';
-
-  beforeAll(async () => {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  const base = listening(server);
 
   it('refuses with 413 a body whose event would exceed 6 MB, without invoking the handler, and serves one under it', async () => {
     // Act: 4.8 MB is under API Gateway's 10 MB but over Lambda's 6 MB once base64-encoded.
-    const over = await fetch(`${base}/api/v4/sink`, { method: 'POST', body: Buffer.alloc(4_800_000, 1) });
+    const over = await fetch(`${base.url}/api/v4/sink`, { method: 'POST', body: Buffer.alloc(4_800_000, 1) });
     const overInvoked = invoked;
-    const under = await fetch(`${base}/api/v4/sink`, { method: 'POST', body: Buffer.alloc(4_000_000, 1) });
+    const under = await fetch(`${base.url}/api/v4/sink`, { method: 'POST', body: Buffer.alloc(4_000_000, 1) });
 
     // Assess
     expect(over.status).toBe(413);
