@@ -8,5 +8,6 @@ export const catalog = {
     'DELETE /groups/:id',
     'GET /groups/:id/projects',
     'GET /namespaces',
+    'GET /namespaces/:id',
   ],
 } as const;
