@@ -25,6 +25,13 @@ describe('GET /users/:user_id/projects', () => {
     expect(Object.keys(byName.body[0])).not.toContain('permissions');
     expect(anonymous.body.map((project: { id: number }) => project.id)).toEqual([shown.id]);
     expect(asOther.body.map((project: { id: number }) => project.id)).toEqual([shown.id]);
+
+    // Paged as every project list: one per page, the next page linked.
+    const first = await api(`/users/${owner.id}/projects`, { token: owner.token, query: { per_page: 1 } });
+    expect(first.body.map((project: { id: number }) => project.id)).toEqual([shown.id]);
+    expect(first.headers.get('x-next-page')).toBe('2');
+    const second = await api(`/users/${owner.id}/projects`, { token: owner.token, query: { per_page: 1, page: 2 } });
+    expect(second.body.map((project: { id: number }) => project.id)).toEqual([hidden.id]);
   });
 
   it('answers 404 User Not Found for an unknown user', async () => {
