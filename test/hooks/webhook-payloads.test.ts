@@ -3,8 +3,8 @@
  * (doc/user/project/integrations/webhook_events.md, webhooks.md "Delivery headers"): the issues
  * feature's payloads (`shared/issues/webhooks/`) with the hooks feature's shared parts and headers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { config, resetConfig } from '../../shared/platform/config';
+import { describe, expect, it } from 'vitest';
+import { config } from '../../shared/platform/config';
 import type { Issue } from '../../shared/issues/store/issues';
 import type { Label } from '../../shared/issues/store/labels';
 import type { Milestone } from '../../shared/issues/store/milestones';
@@ -17,22 +17,9 @@ import type { HookEventOf } from '../../shared/hooks/store/hook-events';
 import { issueHookEventName, issueHookPayloads } from '../../shared/issues/webhooks/builders';
 import { issueHookPayload, noteHookPayload, type IssueHookContext } from '../../shared/issues/webhooks/payloads';
 import { issueRecord } from '../support/records';
+import { withEnvironment } from '../support/environment';
 
-const saved = { EXTERNAL_URL: process.env.EXTERNAL_URL, SSH_HOST: process.env.SSH_HOST };
-
-beforeAll(() => {
-  process.env.EXTERNAL_URL = 'https://git.example.com/';
-  delete process.env.SSH_HOST;
-  resetConfig();
-});
-
-afterAll(() => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetConfig();
-});
+withEnvironment({ EXTERNAL_URL: 'https://git.example.com/', SSH_HOST: undefined });
 
 const user = (id: number, username: string, name: string) => ({ id, username, name, email: `${username}@example.com` }) as unknown as User;
 const root = user(1, 'root', 'Administrator');

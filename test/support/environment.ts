@@ -3,7 +3,7 @@
  * reads, so every change is followed by `resetConfig()`), and the Lambda context the middlewares read.
  */
 import type { Context } from 'aws-lambda';
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { resetConfig } from '../../shared/platform/config';
 
 /** Sets (or, for `undefined`, removes) environment variables, then makes `config()` read them afresh. */
@@ -23,6 +23,16 @@ export function isolateEnvironment(names: readonly string[]): void {
     setEnvironment(Object.fromEntries(names.map((name) => [name, undefined])));
   });
   afterEach(() => setEnvironment(saved));
+}
+
+/** Sets `variables` (`undefined` removes one) for the whole test file, restoring the previous values after it. */
+export function withEnvironment(variables: Record<string, string | undefined>): void {
+  let saved: Record<string, string | undefined> = {};
+  beforeAll(() => {
+    saved = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]));
+    setEnvironment(variables);
+  });
+  afterAll(() => setEnvironment(saved));
 }
 
 /** The parts of a Lambda context the middlewares read, for a function named `functionName`. */

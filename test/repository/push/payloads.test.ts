@@ -4,8 +4,7 @@
  * feed events of a push with the `push_data` the projects feature's presenter shows for them
  * (`API::Entities::PushEventPayload`).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetConfig } from '../../../shared/platform/config';
+import { describe, expect, it } from 'vitest';
 import type { HookDeliveryContext } from '../../../shared/hooks/deliver';
 import { HOOK_EVENT_MAX_BYTES, type HookEventOf } from '../../../shared/hooks/store/hook-events';
 import type { Namespace } from '../../../shared/namespaces/store/namespaces';
@@ -18,22 +17,9 @@ import { bulkPushEvent, pushEvent } from '../../../shared/repository/push/feed';
 import { pushHookPayloads } from '../../../shared/repository/push';
 import { pushHookEventForms } from '../../../shared/repository/push/webhooks/events';
 import { pushHookPayload } from '../../../shared/repository/push/webhooks/payloads';
+import { withEnvironment } from '../../support/environment';
 
-const saved = { EXTERNAL_URL: process.env.EXTERNAL_URL, SSH_HOST: process.env.SSH_HOST };
-
-beforeAll(() => {
-  process.env.EXTERNAL_URL = 'https://git.example.com/';
-  delete process.env.SSH_HOST;
-  resetConfig();
-});
-
-afterAll(() => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetConfig();
-});
+withEnvironment({ EXTERNAL_URL: 'https://git.example.com/', SSH_HOST: undefined });
 
 const ZERO = '0'.repeat(40);
 const BEFORE = '95790bf891e76fee5e1747ab589903a6a1f80f22';
