@@ -13,7 +13,8 @@ import { listPacks, loadPack, storePack } from './store/packs';
 import { createRepository, getRepository, ownPool, type RepositoryRecord } from './store/repositories';
 import { listRefs, getRef, type Ref } from './store/refs';
 
-export const ZERO_OID = '0'.repeat(40);
+/** The id git writes for "no object" (a ref created or deleted). */
+export { ZERO_OID } from './git/protocol/advertise';
 
 export class Repository {
   private objects?: Promise<PackSet>;

@@ -10,10 +10,11 @@ import type { User } from '../../users';
 import { parseTag } from '../git/objects/parse';
 import { PackError } from '../git/pack/errors';
 import { isAncestor, MissingObjectError, objectsToSend } from '../git/walk';
+import { isValidRefFormat } from '../commands/ref-names';
 import { afterPush } from '../push';
 import { BranchRules } from '../queries/protection';
 import { ZERO_OID, type Repository } from '../repository';
-import { MAX_ATOMIC_REF_UPDATES, MAX_REF_NAME_BYTES, updateRef, updateRefsAtomically, type Ref } from '../store/refs';
+import { MAX_ATOMIC_REF_UPDATES, updateRef, updateRefsAtomically, type Ref } from '../store/refs';
 
 /** One command of a push: `old new refname`. */
 export interface PushCommand {
@@ -51,20 +52,11 @@ export const PUSH_ERRORS = {
   deleteTag: 'You are not allowed to delete tags on this project.',
 } as const;
 
-/** git's own ref-name check (check-ref-format), for full ref names. */
-function isValidFullRefName(name: string): boolean {
-  if (!name.startsWith('refs/') || Buffer.byteLength(name) > MAX_REF_NAME_BYTES) return false;
-  // eslint-disable-next-line no-control-regex
-  if (/[\x00-\x20\x7f~^:?*[\\]/.test(name) || name.includes('..') || name.includes('@{') || name.includes('//')) return false;
-  if (name.endsWith('/') || name.endsWith('.')) return false;
-  return name.split('/').every((component) => component !== '' && !component.startsWith('.') && !component.endsWith('.lock'));
-}
-
 /** Why one command may not run, or undefined (the ref's current value is checked by the write itself). */
 async function refuse(context: PushContext, rules: BranchRules, command: PushCommand): Promise<string | undefined> {
   const { user, subject, repository } = context;
   const { name, oldOid, newOid } = command;
-  if (!isValidFullRefName(name)) return 'funny refname';
+  if (!isValidRefFormat(name)) return 'funny refname';
   const deleting = newOid === ZERO_OID;
   if (!deleting) {
     const object = await repository.read(newOid);
