@@ -10,6 +10,7 @@ export const catalog = {
     'POST /users/:id/unblock',
     'GET /users/:id/keys',
     'POST /users/:id/keys',
+    'GET /users/:id/keys/:key_id',
     'DELETE /users/:id/keys/:key_id',
     'GET /users/:id/emails',
     'POST /users/:id/emails',
@@ -28,6 +29,7 @@ export const catalog = {
     'GET /user/emails/:email_id',
     'DELETE /user/emails/:email_id',
     'GET /user/activities',
+    'GET /keys',
     'GET /keys/:id',
   ],
 } as const;

@@ -2,8 +2,8 @@
  * Finders: a user, or one of a user's credentials, or GitLab's `404 <Thing> Not Found` when there
  * is none (a route calls them before its command or query).
  */
-import { NotFoundError } from '../platform/http/errors';
-import { findSshKeyById, type SshKey } from './store/ssh-keys';
+import { BadRequestError, NotFoundError } from '../platform/http/errors';
+import { findSshKeyByFingerprint, findSshKeyById, type SshKey } from './store/ssh-keys';
 import { getToken, type AccessToken } from './store/tokens';
 import { getUser, type User } from './store/users';
 
@@ -17,6 +17,21 @@ export async function findUserOrNotFound(id: number): Promise<User> {
 /** An SSH key by its global id with its owner (`GET /keys/:id`), or `404 Key Not Found`. */
 export async function findSshKeyOrNotFound(keyId: number): Promise<{ key: SshKey; owner: User }> {
   const key = await findSshKeyById(keyId);
+  const owner = key && (await getUser(key.userId));
+  if (!key || !owner) throw new NotFoundError('Key');
+  return { key, owner };
+}
+
+/**
+ * An SSH key by fingerprint with its owner (`GET /keys?fingerprint=`): an OpenSSH one
+ * (`SHA256:` and 43 base64 characters, 32 bytes) or a classic MD5 one (`aa:bb:…`, 16 bytes);
+ * anything else is GitLab's 400 `Failed to return the key`, an unknown key `404 Key Not Found`.
+ */
+export async function findSshKeyByFingerprintOrNotFound(fingerprint: string): Promise<{ key: SshKey; owner: User }> {
+  const sha256 = /^sha256:/i.test(fingerprint) ? fingerprint.slice('SHA256:'.length).replace(/=+$/, '') : undefined;
+  const valid = sha256 !== undefined ? Buffer.from(sha256, 'base64').length === 32 : /^([0-9a-f]{2}:){15}[0-9a-f]{2}$/i.test(fingerprint);
+  if (!valid) throw new BadRequestError('Failed to return the key');
+  const key = await findSshKeyByFingerprint(sha256 !== undefined ? { sha256: `SHA256:${sha256}` } : { md5: fingerprint.toLowerCase() });
   const owner = key && (await getUser(key.userId));
   if (!key || !owner) throw new NotFoundError('Key');
   return { key, owner };

@@ -2,6 +2,7 @@
  * SSH keys: the current user's keys (`/user/keys`), an admin's view of anyone's keys
  * (`/users/:id/keys`, `/keys/:id`), validation, fingerprint uniqueness under concurrency, paging.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { api, rootToken, type ApiResponse } from '../support/api';
 import { createUser, unique, type TestUser } from '../support/fixtures';
@@ -588,6 +589,85 @@ describe('GET /keys/:id', () => {
     // Assess
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ message: '404 Key Not Found' });
+  });
+});
+
+/** A key line's fingerprints as OpenSSH prints them (`ssh-keygen -l -E md5|sha256`). */
+function fingerprintsOf(line: string) {
+  const blob = Buffer.from(line.split(' ')[1], 'base64');
+  const md5 = createHash('md5').update(blob).digest('hex').match(/../g)!.join(':');
+  const sha256 = `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
+  return { md5, sha256 };
+}
+
+describe('GET /keys?fingerprint=', () => {
+  it('finds a key with its owner by its MD5 or its SHA256 fingerprint, for an admin', async () => {
+    // Prepare
+    const user = await createUser();
+    const key = await addKey(user);
+    const { md5, sha256 } = fingerprintsOf(key.key);
+
+    // Act
+    const bySha256 = await api(`/keys?fingerprint=${encodeURIComponent(sha256)}`, { token: rootToken() });
+    const byMd5 = await eventually(() => api(`/keys?fingerprint=${md5.toUpperCase()}`, { token: rootToken() }), (r) => r.status === 200);
+
+    // Assess
+    for (const response of [bySha256, byMd5]) {
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      expect(response.body).toMatchObject({ ...key, user: { id: user.id, username: user.username } });
+    }
+  });
+
+  it('answers 404 Key Not Found for a well-formed fingerprint nobody has', async () => {
+    const { md5, sha256 } = fingerprintsOf(generateSshPublicKey());
+    for (const fingerprint of [md5, sha256]) {
+      const response = await api(`/keys?fingerprint=${encodeURIComponent(fingerprint)}`, { token: rootToken() });
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ message: '404 Key Not Found' });
+    }
+  });
+
+  it('answers 400 to a malformed fingerprint and to none', async () => {
+    for (const query of ['?fingerprint=nonsense', '?fingerprint=SHA256:abc', '']) {
+      const response = await api(`/keys${query}`, { token: rootToken() });
+      expect(response.status, query).toBe(400);
+    }
+    expect((await api('/keys?fingerprint=nonsense', { token: rootToken() })).body).toEqual({ message: 'Failed to return the key' });
+    expect((await api('/keys', { token: rootToken() })).body).toEqual({ error: 'fingerprint is missing' });
+  });
+
+  it('answers 403 to a non-admin, even for their own key', async () => {
+    const user = await createUser();
+    const key = await addKey(user);
+    const response = await api(`/keys?fingerprint=${encodeURIComponent(fingerprintsOf(key.key).sha256)}`, { token: user.token });
+    expect(response.status).toBe(403);
+  });
+});
+
+describe('GET /users/:id/keys/:key_id', () => {
+  it("shows anyone, even anonymously, one of a user's keys", async () => {
+    // Prepare
+    const [user, other] = await Promise.all([createUser(), createUser()]);
+    const key = await addKey(user);
+
+    // Act
+    const responses = await Promise.all([api(`/users/${user.id}/keys/${key.id}`, { token: other.token }), api(`/users/${user.id}/keys/${key.id}`)]);
+
+    // Assess
+    for (const response of responses) {
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual(key);
+    }
+  });
+
+  it("answers 404 Key Not Found for another user's key and 404 User Not Found for an unknown user", async () => {
+    const [user, other] = await Promise.all([createUser(), createUser()]);
+    const key = await addKey(user);
+    const wrongOwner = await api(`/users/${other.id}/keys/${key.id}`, { token: other.token });
+    expect(wrongOwner.status).toBe(404);
+    expect(wrongOwner.body).toEqual({ message: '404 Key Not Found' });
+    const noUser = await api(`/users/999999999/keys/${key.id}`, { token: other.token });
+    expect(noUser.body).toEqual({ message: '404 User Not Found' });
   });
 });
 

@@ -1,16 +1,17 @@
 /** SSH keys of the current user (`/user/keys`) and, for admins, of any user (`/users/:id/keys`, `/keys/:id`). */
 import { z } from 'zod';
 import { authorize } from '../../auth';
+import { NotFoundError } from '../../platform/http/errors';
 import { p, required } from '../../platform/http/params';
 import { ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import type { catalog } from '../catalog';
 import { addSshKey, deleteSshKey } from '../commands/credentials';
-import { findSshKeyOrNotFound } from '../finders';
+import { findSshKeyByFingerprintOrNotFound, findSshKeyOrNotFound, findUserOrNotFound } from '../finders';
 import { presentSshKey, presentSshKeyWithUser } from '../presenters/users';
 import { getSshKey, listSshKeys } from '../queries/credentials';
 import { credentialRoutes } from './credentials';
-import { readUser } from './users.params';
+import { readUser, withUserId } from './users.params';
 
 export const sshKeyRoutes = {
   ...credentialRoutes('keys', 'key_id', {
@@ -21,6 +22,29 @@ export const sshKeyRoutes = {
     add: addSshKey,
     remove: deleteSshKey,
     present: presentSshKey,
+  }),
+
+  /** Any user's key, as the list is: GitLab answers it to anyone (public keys are public). */
+  'GET /users/:id/keys/:key_id': route({
+    anonymous: true,
+    authentication: readUser,
+    params: withUserId({ key_id: required(p.int()) }),
+    handler: async ({ params }) => {
+      const owner = await findUserOrNotFound(params.id);
+      const key = await getSshKey(owner.id, params.key_id);
+      if (!key) throw new NotFoundError('Key');
+      return ok(presentSshKey(key));
+    },
+  }),
+
+  'GET /keys': route({
+    authentication: readUser,
+    params: z.object({ fingerprint: required(p.string()) }),
+    handler: async ({ params, user }) => {
+      authorize(user, 'admin_users');
+      const { key, owner } = await findSshKeyByFingerprintOrNotFound(params.fingerprint);
+      return ok(presentSshKeyWithUser(key, owner));
+    },
   }),
 
   'GET /keys/:id': route({

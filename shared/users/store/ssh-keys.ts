@@ -1,7 +1,7 @@
 /** SSH keys: in their owner's partition, fingerprint unique across all users, findable by id (GSI1). */
 import { nextId } from '../../platform/dynamo/counters';
 import { entityFields } from '../../platform/dynamo/items';
-import { isId, queryCollection, type Item } from '../../platform/dynamo/query';
+import { getEntity, getItem, isId, queryCollection, type Item } from '../../platform/dynamo/query';
 import { childAccess, insertChild, type ChildInsertResult } from './children';
 import { userCollections, userIndexKeys, userKeys } from './keys';
 
@@ -25,7 +25,7 @@ export async function insertSshKey(
   const result = await insertChild(
     key.userId,
     userKeys.sshKey(key.userId, key.id),
-    { type: 'SshKey', ...userIndexKeys.sshKeyById(key.id), ...key },
+    { type: 'SshKey', ...userIndexKeys.sshKeyById(key.id), ...userIndexKeys.sshKeyByMd5(key.fingerprint), ...key },
     [userKeys.claims.sshFingerprint(key.fingerprintSha256)],
   );
   return { result, key };
@@ -45,4 +45,18 @@ export async function findSshKeyById(keyId: number): Promise<SshKey | undefined>
   if (!isId(keyId)) return undefined;
   for await (const item of queryCollection(userCollections.sshKeyById(keyId))) return fromItem(item);
   return undefined;
+}
+
+/**
+ * Finds a key by its fingerprint: an OpenSSH `SHA256:…` one through its uniqueness claim (which
+ * names the owner and the key's item: strongly consistent), an MD5 `aa:bb:…` one through GSI2.
+ */
+export async function findSshKeyByFingerprint(fingerprint: { sha256: string } | { md5: string }): Promise<SshKey | undefined> {
+  if ('md5' in fingerprint) {
+    for await (const item of queryCollection(userCollections.sshKeyByMd5(fingerprint.md5))) return fromItem(item);
+    return undefined;
+  }
+  const claim = await getItem(userKeys.claims.sshFingerprint(fingerprint.sha256));
+  if (typeof claim?.userId !== 'number' || typeof claim.childSK !== 'string') return undefined;
+  return getEntity({ PK: userKeys.user(claim.userId).PK, SK: claim.childSK }, fromItem);
 }
