@@ -1,5 +1,5 @@
 /** Reads of direct members of groups and projects (`GET /groups/:id/members`, `/projects/:id/members`). */
-import { membershipsOf, OWNER, type MemberSource, type Membership, type ProjectSubject } from '../auth';
+import { isMembershipActive, membershipsOf, OWNER, type MemberSource, type Membership, type ProjectSubject } from '../auth';
 import { NotFoundError } from '../platform/http/errors';
 import type { User } from '../users';
 import { getLiveUser, readMember, withUsers, type Member } from './store/members';
@@ -80,4 +80,34 @@ export async function listMembers(source: MemberSource, query: string | undefine
 export async function loadUsers(listed: ListedMember[]): Promise<Member[]> {
   if (listed.every((entry): entry is Member => entry.user !== undefined)) return listed;
   return withUsers(listed.map((entry) => entry.membership));
+}
+
+/** A source whose members are members of another (an ancestor group, a group a project is shared with). */
+export interface InheritedSource {
+  source: MemberSource;
+  /** The highest level it gives (a share's `group_access`); none for an ancestor group. */
+  cap?: number;
+}
+
+/**
+ * Every member of a group or project, inherited ones included (`GET …/members/all`): its direct
+ * members and those of `inherited` (its ancestor groups; for a project also the groups it is
+ * shared with, capped at the share's level), each user once with the highest level it has, the
+ * direct membership on a tie (GitLab's `MembersFinder` with `inherited`, `direct` and
+ * `invited_groups`). Expired memberships give nothing, as in access checks. By user id, for the
+ * route to page; `query` as {@link listMembers}. Reads each source's range whole: the chain is at
+ * most GitLab's 20 nesting levels plus the project's shares, and member lists are bounded.
+ */
+export async function listAllMembers(source: MemberSource, inherited: InheritedSource[], query: string | undefined, implicit?: Membership): Promise<ListedMember[]> {
+  const [direct, ...others] = await Promise.all([listMembers(source, query, implicit), ...inherited.map(({ source }) => listMembers(source, query))]);
+  const best = new Map<number, ListedMember>();
+  const consider = (entry: ListedMember, cap: number = OWNER) => {
+    if (!isMembershipActive(entry.membership)) return;
+    const membership = entry.membership.accessLevel > cap ? { ...entry.membership, accessLevel: cap } : entry.membership;
+    const current = best.get(membership.userId);
+    if (!current || membership.accessLevel > current.membership.accessLevel) best.set(membership.userId, { ...entry, membership });
+  };
+  direct.forEach((entry) => consider(entry));
+  others.forEach((entries, index) => entries.forEach((entry) => consider(entry, inherited[index].cap)));
+  return [...best.values()].sort((a, b) => a.membership.userId - b.membership.userId);
 }

@@ -855,3 +855,97 @@ describe('@gitbeaker/rest members', () => {
     ]);
   });
 });
+
+describe('GET …/members/all: direct and inherited members', () => {
+  /** A group, its subgroup and a project in the subgroup, each with members of their own. */
+  async function hierarchy() {
+    const [owner, parentDev, subReporter, projectMaintainer, both, outsider] = await Promise.all(Array.from({ length: 6 }, () => createUser()));
+    const parent = await createGroup(owner);
+    const path = unique('sub');
+    const sub = await api('/groups', { token: owner.token, body: { name: path, path, parent_id: parent.id } });
+    expect(sub.status, JSON.stringify(sub.body)).toBe(201);
+    const project = await api('/projects', { token: owner.token, body: { name: unique('prj'), namespace_id: sub.body.id } });
+    expect(project.status, JSON.stringify(project.body)).toBe(201);
+    await Promise.all([
+      addMember('groups', parent.id, parentDev, DEVELOPER),
+      addMember('groups', parent.id, both, REPORTER),
+      addMember('groups', sub.body.id, subReporter, REPORTER),
+      addMember('projects', project.body.id, projectMaintainer, MAINTAINER),
+      addMember('projects', project.body.id, both, DEVELOPER),
+    ]);
+    return { owner, parentDev, subReporter, projectMaintainer, both, outsider, parent, subId: sub.body.id as number, projectId: project.body.id as number };
+  }
+
+  const levelsOf = (members: Array<{ id: number; access_level: number }>) => Object.fromEntries(members.map((m) => [m.id, m.access_level]));
+
+  it("lists a project's members with those of its groups' chain, each user once at their highest level", async () => {
+    // Prepare
+    const h = await hierarchy();
+
+    // Act
+    const response = await api(`/projects/${h.projectId}/members/all`, { token: h.subReporter.token });
+
+    // Assess
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(levelsOf(response.body)).toEqual({
+      [h.owner.id]: OWNER,
+      [h.parentDev.id]: DEVELOPER,
+      [h.subReporter.id]: REPORTER,
+      [h.projectMaintainer.id]: MAINTAINER,
+      [h.both.id]: DEVELOPER,
+    });
+    expect(response.body.map((m: { id: number }) => m.id)).toEqual([...response.body.map((m: { id: number }) => m.id)].sort((a, b) => a - b));
+    expect(response.headers.get('x-total')).toBe('5');
+    // The direct list is unchanged.
+    expect(levelsOf((await api(`/projects/${h.projectId}/members`, root())).body)).toEqual({ [h.projectMaintainer.id]: MAINTAINER, [h.both.id]: DEVELOPER });
+  });
+
+  it("lists a subgroup's members with its ancestors', and reads one inherited member", async () => {
+    // Prepare
+    const h = await hierarchy();
+
+    // Act
+    const all = await api(`/groups/${h.subId}/members/all`, root());
+    const one = await api(`/groups/${h.subId}/members/all/${h.parentDev.id}`, root());
+    const direct = await api(`/groups/${h.subId}/members/${h.parentDev.id}`, root());
+
+    // Assess
+    expect(levelsOf(all.body)).toEqual({ [h.owner.id]: OWNER, [h.parentDev.id]: DEVELOPER, [h.both.id]: REPORTER, [h.subReporter.id]: REPORTER });
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ id: h.parentDev.id, username: h.parentDev.username, access_level: DEVELOPER });
+    expect(direct.status).toBe(404);
+  });
+
+  it("includes the members of a group the project is shared with, capped at the share's level, until it expires", async () => {
+    // Prepare
+    const [owner, invitedOwner, late] = await Promise.all([createUser(), createUser(), createUser()]);
+    const project = await createProject(owner);
+    const invited = await createGroup(invitedOwner);
+    await addMember('groups', invited.id, late, MAINTAINER);
+    const shared = await api(`/projects/${project.id}/share`, { ...root(), body: { group_id: invited.id, group_access: REPORTER } });
+    expect(shared.status, JSON.stringify(shared.body)).toBe(201);
+
+    // Act
+    const response = await api(`/projects/${project.id}/members/all`, root());
+
+    // Assess
+    expect(levelsOf(response.body)).toEqual({ [owner.id]: OWNER, [invitedOwner.id]: REPORTER, [late.id]: REPORTER });
+  });
+
+  it('filters by query, answers 404 Member Not Found for a non-member, and 404 for a private source the caller cannot read', async () => {
+    // Prepare
+    const h = await hierarchy();
+
+    // Act
+    const filtered = await api(`/projects/${h.projectId}/members/all`, { ...root(), query: { query: h.parentDev.username } });
+    const stranger = await api(`/projects/${h.projectId}/members/all/${h.outsider.id}`, root());
+    const hidden = await api(`/projects/${h.projectId}/members/all`, { token: h.outsider.token });
+
+    // Assess
+    expect(filtered.body.map((m: { id: number }) => m.id)).toEqual([h.parentDev.id]);
+    expect(stranger.status).toBe(404);
+    expect(stranger.body).toEqual({ message: '404 Member Not Found' });
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toEqual({ message: '404 Project Not Found' });
+  });
+});

@@ -16,7 +16,8 @@ import type { User } from '../../users';
 import type { catalog } from '../catalog';
 import { addMember, removeMember, updateMember } from '../commands';
 import { presentMember } from '../presenters/members';
-import { findMemberOrNotFound, listMembers, loadUsers, personalProjectOwner } from '../queries';
+import { NotFoundError } from '../../platform/http/errors';
+import { findMemberOrNotFound, listAllMembers, listMembers, loadUsers, personalProjectOwner, type InheritedSource } from '../queries';
 
 /** What distinguishes groups from projects here: how the source is found and who manages it. */
 interface MemberSourceKind<S extends string, Subject> {
@@ -31,12 +32,16 @@ interface MemberSourceKind<S extends string, Subject> {
   authorizeAdmin(user: User, subject: Subject): void;
   /** A member the source has without a membership item (a personal project's owner), listed and read as one. */
   implicitMember?(subject: Subject): Membership | undefined;
+  /** The sources whose members are the source's members too (`members/all`). */
+  inherited(subject: Subject): InheritedSource[];
 }
 
 type MemberRouteKey<S extends string> =
   | `GET /${S}/:id/members`
   | `POST /${S}/:id/members`
   | `GET /${S}/:id/members/:user_id`
+  | `GET /${S}/:id/members/all`
+  | `GET /${S}/:id/members/all/:user_id`
   | `PUT /${S}/:id/members/:user_id`
   | `DELETE /${S}/:id/members/:user_id`;
 
@@ -71,6 +76,27 @@ function memberRoutes<S extends string, Subject>(kind: MemberSourceKind<S, Subje
       handler: async ({ params, user }) => {
         const subject = await kind.find(params.id, user);
         return ok(presentMember(await findMemberOrNotFound(kind.source(subject), params.user_id, kind.implicitMember?.(subject))));
+      },
+    }),
+
+    [`GET ${base}/all`]: route({
+      params: z.object({ ...idParam, ...paginationParams, query: p.string() }),
+      handler: async ({ params, user, link }) => {
+        const subject = await kind.find(params.id, user);
+        const all = await listAllMembers(kind.source(subject), kind.inherited(subject), params.query, kind.implicitMember?.(subject));
+        const page = paginateArray(params, link, all);
+        return ok((await loadUsers(page.items)).map(presentMember), page.headers);
+      },
+    }),
+
+    [`GET ${base}/all/:user_id`]: route({
+      params: z.object(memberParams),
+      handler: async ({ params, user }) => {
+        const subject = await kind.find(params.id, user);
+        const all = await listAllMembers(kind.source(subject), kind.inherited(subject), undefined, kind.implicitMember?.(subject));
+        const [member] = await loadUsers(all.filter((entry) => entry.membership.userId === params.user_id));
+        if (!member) throw new NotFoundError('Member');
+        return ok(presentMember(member));
       },
     }),
 
@@ -127,6 +153,7 @@ export const groupMemberRoutes = memberRoutes<'groups', GroupSubject>({
   find: findGroupOrNotFound,
   source: (subject) => ({ kind: 'group', id: subject.group.id }),
   authorizeAdmin: (user, subject) => authorize(user, 'admin_group', subject),
+  inherited: ({ group }) => group.ancestorIds.map((id) => ({ source: { kind: 'group', id } })),
 }) satisfies RoutesOf<typeof catalog.members>;
 
 /**
@@ -140,4 +167,10 @@ export const projectMemberRoutes = memberRoutes<'projects', ProjectSubject>({
   source: (subject) => ({ kind: 'project', id: subject.project.id }),
   authorizeAdmin: (user, subject) => authorize(user, 'admin_project', subject),
   implicitMember: personalProjectOwner,
+  inherited: ({ project, namespace }) => [
+    ...(namespace.kind === 'group' ? [namespace.id, ...namespace.ancestorIds] : []).map((id) => ({ source: { kind: 'group' as const, id } })),
+    ...project.sharedWith
+      .filter((share) => share.expiresAt === null || share.expiresAt > new Date().toISOString().slice(0, 10))
+      .map((share) => ({ source: { kind: 'group' as const, id: share.groupId }, cap: share.groupAccess })),
+  ],
 }) satisfies RoutesOf<typeof catalog.members>;
