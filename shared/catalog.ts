@@ -29,7 +29,7 @@ export const API_PREFIX = '/api/v4';
 /** The endpoint groups, each with the feature slice it serves. A new group is added here. */
 export const routeCatalog = {
   meta: meta.meta,
-  users: [...users.users, ...projects.users],
+  users: [...users.users, ...projects.users, ...members.users],
   groups: groups.groups,
   members: members.members,
   projects: projects.projects,

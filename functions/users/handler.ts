@@ -1,4 +1,5 @@
 import { removeAllMembershipsOf } from '../../shared/members';
+import { routes as members } from '../../shared/members/routes';
 import { forgetUser } from '../../shared/projects';
 import { routes as projects } from '../../shared/projects/routes';
 import { removeWithUser } from '../../shared/users';
@@ -9,5 +10,5 @@ import { apiHandler } from '../api';
 // projects and stars, then its memberships (users cannot import them; this entry wires them).
 removeWithUser(forgetUser, (user) => removeAllMembershipsOf(user.id));
 
-export const routes = { ...users.users, ...projects.users };
+export const routes = { ...users.users, ...projects.users, ...members.users };
 export const handler = apiHandler('users', routes);

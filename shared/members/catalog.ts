@@ -16,4 +16,6 @@ export const catalog = {
     'PUT /projects/:id/members/:user_id',
     'DELETE /projects/:id/members/:user_id',
   ],
+  /** A user's memberships (in the users endpoint group). */
+  users: ['GET /users/:id/memberships'],
 } as const;

@@ -16,4 +16,4 @@ export { presentProjects, webUrlOf } from './presenters/projects';
 export { projectList, readableProjects, type ProjectList } from './queries/project-lists';
 export { eventFromItem, prepareEvent, recordEvent, type NewEvent } from './store/events';
 export { projectCollections, projectKeys } from './store/keys';
-export { getProject, projectCounterUpdate, projectFromItem, projectIsLive, recordPushActivity, recordRepositorySize, type Project } from './store/projects';
+export { getProject, getProjects, projectCounterUpdate, projectFromItem, projectIsLive, recordPushActivity, recordRepositorySize, type Project } from './store/projects';

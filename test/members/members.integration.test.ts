@@ -949,3 +949,41 @@ describe('GET …/members/all: direct and inherited members', () => {
     expect(hidden.body).toEqual({ message: '404 Project Not Found' });
   });
 });
+
+describe('GET /users/:id/memberships', () => {
+  it("lists an admin the user's direct memberships with their sources' names, filtered by type and paged", async () => {
+    // Prepare
+    const [owner, member] = await Promise.all([createUser(), createUser()]);
+    const group = await createGroup(owner);
+    const project = await createProject(owner);
+    await Promise.all([addMember('groups', group.id, member, DEVELOPER), addMember('projects', project.id, member, REPORTER)]);
+    const groupName = (await api(`/groups/${group.id}`, root())).body.name;
+    const projectName = (await api(`/projects/${project.id}`, root())).body.name;
+
+    // Act
+    const all = await api(`/users/${member.id}/memberships`, root());
+    const projects = await api(`/users/${member.id}/memberships`, { ...root(), query: { type: 'Project' } });
+    const firstPage = await api(`/users/${member.id}/memberships`, { ...root(), query: { per_page: 1 } });
+
+    // Assess
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    expect(all.body).toEqual([
+      { source_id: group.id, source_name: groupName, source_type: 'Namespace', access_level: DEVELOPER },
+      { source_id: project.id, source_name: projectName, source_type: 'Project', access_level: REPORTER },
+    ]);
+    expect(projects.body).toEqual([all.body[1]]);
+    expect(firstPage.body).toEqual([all.body[0]]);
+    expect(firstPage.headers.get('x-next-page')).toBe('2');
+  });
+
+  it('answers 403 to a non-admin, 404 User Not Found for an unknown user and 400 for an unknown type', async () => {
+    const user = await createUser();
+    expect((await api(`/users/${user.id}/memberships`, { token: user.token })).status).toBe(403);
+    const unknown = await api('/users/999999999/memberships', root());
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: '404 User Not Found' });
+    const badType = await api(`/users/${user.id}/memberships`, { ...root(), query: { type: 'Group' } });
+    expect(badType.status).toBe(400);
+    expect(badType.body).toEqual({ error: 'type does not have a valid value' });
+  });
+});
