@@ -2,6 +2,7 @@
 export const catalog = {
   /** A user's contribution feed and personal projects (in the users endpoint group). */
   users: [
+    'GET /events',
     'GET /users/:id/events',
     'GET /users/:id/projects',
   ],

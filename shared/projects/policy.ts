@@ -1,8 +1,7 @@
 /** Which feed events a caller may see, built from the project abilities. */
 import { can, type ProjectSubject } from '../auth';
 import type { Caller } from '../platform/http/context';
-
-const PUSH_ACTIONS = new Set(['pushed to', 'pushed new', 'deleted']);
+import { PUSH_ACTION_NAMES } from './store/events';
 
 /**
  * Whether a feed event may be shown: its project is readable, a push only to those who may read
@@ -11,7 +10,7 @@ const PUSH_ACTIONS = new Set(['pushed to', 'pushed new', 'deleted']);
  */
 export function canReadEvent(user: Caller | null, subject: ProjectSubject, event: { restrictedTo?: number[] | null; actionName?: string }): boolean {
   if (!can(user, 'read_project', subject)) return false;
-  if (PUSH_ACTIONS.has(event.actionName ?? '') && !can(user, 'download_code', subject)) return false;
+  if (PUSH_ACTION_NAMES.has(event.actionName ?? '') && !can(user, 'download_code', subject)) return false;
   if (!event.restrictedTo) return true;
   return (user !== null && event.restrictedTo.includes(user.id)) || can(user, 'read_confidential_issues', subject);
 }

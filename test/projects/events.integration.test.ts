@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api';
-import { addMember, createProject, createUser } from '../support/fixtures';
+import { addMember, createProject, createUser, openIssue } from '../support/fixtures';
 
 describe('event feeds', () => {
   it('shows a user’s events only for projects the caller may read', async () => {
@@ -51,6 +51,77 @@ describe('event feeds', () => {
     expect(page.body).toHaveLength(2);
     expect(page.headers.get('x-total')).toBe('3');
     expect(page.headers.get('x-next-page')).toBe('2');
+  });
+});
+
+describe('event feed filters and GET /events', () => {
+  /** A project whose feed holds, oldest first: created, joined, opened (an issue), commented on. */
+  async function busyProject() {
+    const [owner, member] = await Promise.all([createUser(), createUser()]);
+    const project = await createProject(owner.token, { visibility: 'public' });
+    await addMember('projects', project.id, member.id, 30);
+    const issue = await openIssue(project.id, owner.token);
+    const note = await api(`/projects/${project.id}/issues/${issue.iid}/notes`, { token: owner.token, body: { body: 'first' } });
+    expect(note.status).toBe(201);
+    return { owner, member, project };
+  }
+  const actions = (body: Array<{ action_name: string }>) => body.map((event) => event.action_name);
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+  it('filters by action and target_type, and sorts oldest first with sort=asc', async () => {
+    // Prepare
+    const { project } = await busyProject();
+    const feed = (query: Record<string, string>) => api(`/projects/${project.id}/events`, { query });
+
+    // Act
+    const [created, commented, issues, ascending] = await Promise.all([
+      feed({ action: 'created' }),
+      feed({ action: 'commented' }),
+      feed({ target_type: 'issue' }),
+      feed({ sort: 'asc' }),
+    ]);
+
+    // Assess
+    expect(actions(created.body)).toEqual(['opened', 'created']);
+    expect(actions(commented.body)).toEqual(['commented on']);
+    expect(commented.body[0].target_type).toBe('Note');
+    expect(actions(issues.body)).toEqual(['opened']);
+    expect(actions(ascending.body)).toEqual(['created', 'joined', 'opened', 'commented on']);
+  });
+
+  it('keeps events strictly between the days before and after', async () => {
+    const { project, owner } = await busyProject();
+    const count = async (query: Record<string, string>) => (await api(`/projects/${project.id}/events`, { query })).body.length;
+    expect(await count({ after: day(-1), before: day(1) })).toBe(4);
+    expect(await count({ after: day(0) })).toBe(0);
+    expect(await count({ before: day(0) })).toBe(0);
+    expect(await count({ after: day(-1), sort: 'asc' })).toBe(4);
+    expect((await api(`/users/${owner.id}/events`, { query: { before: day(0), sort: 'asc' } })).body).toEqual([]);
+  });
+
+  it('GET /events lists the caller’s own events, private projects included, with the same filters', async () => {
+    // Prepare
+    const { owner, member } = await busyProject();
+    const hidden = await createProject(owner.token);
+
+    // Act
+    const mine = await api('/events', { token: owner.token });
+    const joined = await api('/events', { token: member.token, query: { action: 'joined' } });
+    const anonymous = await api('/events');
+
+    // Assess
+    expect(mine.status).toBe(200);
+    expect(actions(mine.body)).toEqual(['created', 'commented on', 'opened', 'created']);
+    expect(mine.body[0].project_id).toBe(hidden.id);
+    expect(actions(joined.body)).toEqual(['joined']);
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('answers 400 to an unknown action, target_type, sort or date', async () => {
+    for (const query of [{ action: 'danced' }, { target_type: 'Issue' }, { sort: 'up' }, { before: 'yesterday' }]) {
+      const response = await api('/events', { token: (await createUser()).token, query });
+      expect(response.status, JSON.stringify(query)).toBe(400);
+    }
   });
 });
 

@@ -64,7 +64,7 @@ export interface Page<T> {
 }
 
 /** Adapts a collection to a stream: cursors are the items' key positions, checked on the way back in. */
-function collectionStream<T>(source: CollectionSource<T>): StreamSource<T> {
+export function collectionStream<T>(source: CollectionSource<T>): StreamSource<T> {
   return {
     total: source.total,
     async *read(after, hint) {

@@ -1,5 +1,5 @@
 import { type User, presentUserPublic } from '../../users';
-import type { ContributionEvent, EventNote } from '../store/events';
+import { PUSH_ACTION_NAMES, type ContributionEvent, type EventNote } from '../store/events';
 import { getUsersById } from '../store/lookups';
 
 /** The Event entity of the project and user feeds. */
@@ -21,9 +21,6 @@ export function presentEvent(event: ContributionEvent, author: User) {
     author_username: author.username,
   };
 }
-
-/** The `action_name`s of push events (GitLab's `PushEvent#action_name`: a ref created, deleted, or updated). */
-const PUSH_ACTION_NAMES = new Set(['pushed new', 'deleted', 'pushed to']);
 
 const ZERO_OID = '0'.repeat(40);
 

@@ -27,10 +27,10 @@ export async function projectUsers({ project, namespace }: ProjectSubject, searc
 }
 
 /** A project's feed, newest first, to page: events of confidential issues only for those who may read the issue. */
-export function projectFeed(subject: ProjectSubject, viewer: Caller | null): CollectionSource<ContributionEvent> {
+export function projectFeed(subject: ProjectSubject, viewer: Caller | null, ascending = false): CollectionSource<ContributionEvent> {
   return {
     collection: projectCollections.projectEvents(subject.project.id),
-    ascending: false,
+    ascending,
     select: (item) => {
       const event = eventFromItem(item);
       return canReadEvent(viewer, subject, event) ? event : undefined;

@@ -6,12 +6,12 @@ import { eventFromItem } from '../store/events';
 import { projectCollections } from '../store/keys';
 import { readableProjects } from './project-lists';
 
-/** The author's events, newest first, that `viewer` (null: anonymous) may read. */
-export function userEvents(author: User, viewer: User | null): StreamSource<ReturnType<typeof eventFromItem>> {
+/** The author's events, newest first (or oldest first), that `viewer` (null: anonymous) may read. */
+export function userEvents(author: User, viewer: User | null, ascending = false): StreamSource<ReturnType<typeof eventFromItem>> {
   // Only events of projects the caller may read (a private project's activity stays private).
   return filteredCollection({
     collection: projectCollections.userEvents(author.id),
-    ascending: false,
+    ascending,
     select: eventFromItem,
     keep: async (events) => {
       const readable = await readableProjects(viewer, events.map((event) => event.projectId));

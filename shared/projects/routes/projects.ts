@@ -8,6 +8,7 @@ import { paginate, paginateArray, paginationParams} from '../../platform/http/pa
 import { idParam, p, required } from '../../platform/http/params';
 import { created, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
+import { eventFilterParams, filterEvents, readsAscending } from '../queries/event-filters';
 import type { catalog } from '../catalog';
 import { createProject, deleteProject, setArchived, updateProject } from '../commands/projects';
 import { findProjectOrNotFound, projectSubject } from '../finders';
@@ -181,10 +182,10 @@ export const projectRoutes = {
 
   'GET /projects/:id/events': route({
     anonymous: true,
-    params: z.object({ ...paginationParams, ...idParam }),
+    params: z.object({ ...paginationParams, ...idParam, ...eventFilterParams }),
     handler: async ({ params, user, link }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      const page = await paginate(params, link, projectFeed(subject, user));
+      const page = await paginate(params, link, filterEvents(projectFeed(subject, user, readsAscending(params)), params));
       return ok(await presentEvents(page.items), page.headers);
     },
   }),

@@ -31,6 +31,9 @@ export interface ContributionEvent {
   createdAt: string;
 }
 
+/** The `action_name`s of push events (GitLab's `PushEvent#action_name`: a ref created, deleted, or updated). */
+export const PUSH_ACTION_NAMES: ReadonlySet<string> = new Set(['pushed new', 'deleted', 'pushed to']);
+
 /** What a `commented on` event keeps of its note. */
 export interface EventNote {
   id: number;
