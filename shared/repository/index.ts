@@ -4,3 +4,14 @@
  */
 export { forkRepository, removeRepository } from './lifecycle';
 export { branchProtection, type BranchProtection } from './queries/protection';
+export { openRepository, Repository, ZERO_OID } from './repository';
+// Merge requests: merging, moving the target branch, diff versions, sources in other pools.
+export { canMergeCleanly, mergeCommits, type MergeCommitsInput, type MergeOutcome } from './commands/merge';
+export { moveBranch } from './commands/refs';
+export { fetchCommits } from './commands/fetch';
+export { isAncestorCommit, mergeBaseOf } from './queries/ancestry';
+export { diffVersion, MERGE_REQUEST_DIFF_LIMITS, type DiffVersion, type DiffVersionInput, type FileDiff } from './queries/diff-versions';
+export { presentCommit } from './presenters/commits';
+export type { CommitObject } from './queries/objects';
+// Branch changes (pushes and API writes), for features above this one, registered by the composition roots.
+export { onBranchesPushed, type BranchesPushed, type BranchesPushedListener, type BranchUpdate } from './push/listeners';

@@ -1,6 +1,6 @@
 /**
- * Ref changes made through the API (commits, branches, tags) and what follows them, as after a
- * push: each change is a compare-and-swap on the ref (`store/refs.ts`), and a change that landed is
+ * Ref changes made through the API (commits, branches, tags, a merge request's merge) and what
+ * follows them, as after a push: each change is a compare-and-swap on the ref (`store/refs.ts`), and a change that landed is
  * reported like a push (`push/`: activity, the default branch of an empty repository, feed events,
  * webhooks), as GitLab's API writes run the same post-receive work as `git push`.
  *
@@ -8,12 +8,13 @@
  * changes made "from the web") are here too, with their messages.
  */
 import type { ProjectSubject } from '../../auth';
+import { getNamespace, type Namespace } from '../../namespaces';
 import type { User } from '../../users';
 import { afterPush } from '../push';
 import { ZERO_OID, type Repository } from '../repository';
 import { updateRef, type RefUpdate } from '../store/refs';
 import type { ObjectReader } from '../queries/objects';
-import type { BranchRules } from '../queries/protection';
+import { BranchRules } from '../queries/protection';
 import { BRANCH_PREFIX } from '../queries/revisions';
 
 /** Who changes the refs of which repository. */
@@ -70,23 +71,53 @@ export async function branchCheck(
   return undefined;
 }
 
-/**
- * Applies one ref change if the ref still holds `oldOid` (null: absent), then reports it like a
- * push. False when another change won the race.
- */
-export async function changeRef(writer: RefWriter, update: RefUpdate, rules?: BranchRules): Promise<boolean> {
-  const { repository, subject, user } = writer;
+/** Where a ref change lands and who makes it, for what follows it (the push's effects). */
+interface RefChanger {
+  repository: Repository;
+  namespace: Namespace;
+  user: User;
+}
+
+/** Internal: the compare-and-swap, then the push's effects (activity, events, hooks, listeners) when it landed. */
+async function applyRefChange({ repository, namespace, user }: RefChanger, update: RefUpdate, rules?: BranchRules): Promise<boolean> {
   const previousRefs = await repository.refs();
-  if (!(await updateRef(subject.project.id, update))) return false;
+  if (!(await updateRef(repository.project.id, update))) return false;
   await afterPush({
     repository,
-    namespace: subject.namespace,
+    namespace,
     user,
     refs: [{ name: update.name, before: update.oldOid ?? ZERO_OID, after: update.newOid ?? ZERO_OID }],
     previousRefs,
     isProtected: (ref) => (rules !== undefined && ref.startsWith(BRANCH_PREFIX) ? rules.isProtected(ref.slice(BRANCH_PREFIX.length)) : false),
   });
   return true;
+}
+
+/**
+ * Applies one ref change if the ref still holds `oldOid` (null: absent), then reports it like a
+ * push. False when another change won the race.
+ */
+export async function changeRef(writer: RefWriter, update: RefUpdate, rules?: BranchRules): Promise<boolean> {
+  return applyRefChange({ repository: writer.repository, namespace: writer.subject.namespace, user: writer.user }, update, rules);
+}
+
+/**
+ * Moves a branch from `from` to `to` if it still points at `from` (compare-and-swap), then records
+ * what a push of `to` by `user` would: activity, the push event, the Push Hook, and the
+ * `onBranchesPushed` listeners. `stale` when the branch moved meanwhile (or is gone): nothing was
+ * changed, and the caller starts again from the branch's new tip. No permission or protection is
+ * checked here: the caller decided the user may do this (a merge request's merge checks its own
+ * rules, as GitLab's merge service does); `to` must be stored.
+ *
+ * @example
+ * if ((await moveBranch(repository, user, 'main', targetSha, mergeCommit)) === 'stale') // merge again onto the new tip
+ */
+export async function moveBranch(repository: Repository, user: User, branch: string, from: string, to: string): Promise<'moved' | 'stale'> {
+  const namespace = await getNamespace(repository.project.namespaceId);
+  if (!namespace) throw new Error(`the namespace of project ${repository.project.id} is gone`);
+  const rules = await BranchRules.load(repository.project.id);
+  const moved = await applyRefChange({ repository, namespace, user }, { name: `${BRANCH_PREFIX}${branch}`, oldOid: from, newOid: to }, rules);
+  return moved ? 'moved' : 'stale';
 }
 
 /** The message GitLab answers when a ref moved under a write (Gitaly's `updateref.Error`). */

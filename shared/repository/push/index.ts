@@ -13,6 +13,8 @@
  * 4. put in the webhook outbox as a `push` or `tag_push` event (`webhooks/`), unless more than
  *    three refs of a kind share the action (`push_event_hooks_limit`: then no hook fires).
  *
+ * 5. Last, the branch changes are handed to the `onBranchesPushed` listeners (`listeners.ts`).
+ *
  * Refs other than branches and tags are not reported. The push has already happened: a failure in
  * any of this is logged and never thrown.
  */
@@ -30,12 +32,14 @@ import { insertProtectedBranch } from '../store/protected-branches';
 import type { Ref } from '../store/refs';
 import { commitAttributes, describeCommits } from './commits';
 import { bulkPushEvent, pushEvent } from './feed';
+import { notifyBranchesPushed } from './listeners';
 import { putHookEvent } from './store';
 import { actionOf, effectiveDefaultBranch, refTypeOf, summarizeRef, type PushedRef, type RefPush, type RefType, type SummaryContext } from './summary';
 // The hook kinds' declaration and stored form, which putting their events needs.
 import './webhooks/events';
 
 export type { PushedRef } from './summary';
+export { onBranchesPushed, type BranchesPushed, type BranchesPushedListener, type BranchUpdate } from './listeners';
 export { pushHookPayloads } from './webhooks/builders';
 
 /** GitLab's `push_event_activities_limit` (default): more refs of a kind and action at once make one bulk event. */
@@ -190,6 +194,10 @@ export async function afterPush(input: AfterPushInput): Promise<void> {
         }
       }
     }
+    const updates = changes
+      .filter((ref) => refTypeOf(ref.name) === 'branch')
+      .map((ref) => ({ branch: ref.name.slice(BRANCH_PREFIX.length), before: ref.before, after: ref.after }));
+    await notifyBranchesPushed({ project: shown, user: input.user, updates });
   } catch (error) {
     logger.error('after push: failed; the push itself stands', { projectId: project.id, error });
   }

@@ -1,0 +1,56 @@
+/**
+ * Who hears about branch changes: listeners registered by the composition roots (the merge-requests
+ * feature's, which sits above this one and so cannot be imported here) are called after every git
+ * push and every branch change made through the API (files and commits API, branch create and
+ * delete, a merge request's merge), once the refs moved and the push's own effects are recorded.
+ * A listener's failure is logged; it never fails the push.
+ */
+import { logger } from '../../platform/logger';
+import type { Project } from '../../projects';
+import type { User } from '../../users';
+
+/** One branch change: `before` is git's zero id for a created branch, `after` for a deleted one. */
+export interface BranchUpdate {
+  /** The branch name, without `refs/heads/`. */
+  branch: string;
+  before: string;
+  after: string;
+}
+
+export interface BranchesPushed {
+  project: Project;
+  /** Who pushed (or merged, or committed through the API). */
+  user: User;
+  /** In the order they were pushed; never empty. */
+  updates: BranchUpdate[];
+}
+
+export type BranchesPushedListener = (event: BranchesPushed) => unknown;
+
+const listeners: BranchesPushedListener[] = [];
+
+/**
+ * Registers a listener (at module load, by a composition root); answers a function that removes it.
+ *
+ * @example
+ * onBranchesPushed(({ project, updates }) => refreshMergeRequests(project, updates));
+ */
+export function onBranchesPushed(listener: BranchesPushedListener): () => void {
+  listeners.push(listener);
+  return () => {
+    const index = listeners.indexOf(listener);
+    if (index >= 0) listeners.splice(index, 1);
+  };
+}
+
+/** Calls every listener in turn; never throws. */
+export async function notifyBranchesPushed(event: BranchesPushed): Promise<void> {
+  if (event.updates.length === 0) return;
+  for (const listener of [...listeners]) {
+    try {
+      await listener(event);
+    } catch (error) {
+      logger.error('branches pushed: a listener failed; the push stands', { projectId: event.project.id, error });
+    }
+  }
+}
