@@ -9,6 +9,7 @@ export { openRepository, Repository, ZERO_OID } from './repository';
 export { canMergeCleanly, mergeCommits, type MergeCommitsInput, type MergeOutcome } from './commands/merge';
 export { moveBranch } from './commands/refs';
 export { fetchCommits } from './commands/fetch';
+export { keepMergeRequestHead, mergeRequestHeadRef } from './commands/merge-request-refs';
 export { isAncestorCommit, mergeBaseOf } from './queries/ancestry';
 export { diffVersion, MERGE_REQUEST_DIFF_LIMITS, type DiffVersion, type DiffVersionInput, type FileDiff } from './queries/diff-versions';
 export { presentCommit } from './presenters/commits';

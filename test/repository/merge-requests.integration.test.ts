@@ -15,7 +15,7 @@ import { cloneUrl, commitFiles, git, gitOk, localRepository } from '../support/g
 import { logger } from '../../shared/platform/logger';
 import { getProject } from '../../shared/projects';
 import { getUser, type User } from '../../shared/users';
-import { canMergeCleanly, fetchCommits, mergeCommits, moveBranch, onBranchesPushed, openRepository, ZERO_OID, type BranchesPushed } from '../../shared/repository';
+import { canMergeCleanly, fetchCommits, keepMergeRequestHead, mergeCommits, moveBranch, onBranchesPushed, openRepository, ZERO_OID, type BranchesPushed } from '../../shared/repository';
 
 const isLocalRuntime = () => ['127.0.0.1', 'localhost'].includes(new URL(baseUrl()).hostname);
 
@@ -171,5 +171,27 @@ describe.skipIf(!isLocalRuntime())('the repository for merge requests', () => {
     expect(await fetchCommits(upstream.repository, forked.repository, forkCommit)).toBe(0);
     const main = (await upstream.repository.ref('refs/heads/main'))!.oid;
     expect(await canMergeCleanly(upstream.repository, main, forkCommit)).toBe(true);
+  });
+
+  it('keeps a merge request head ref that clients fetch but pushes neither see nor change', async () => {
+    const target = await ownedProject('public');
+    const repo = await localRepository({ 'f.txt': 'one\n' }, 'base');
+    const url = cloneUrl(target.fullPath, target.owner.token);
+    await gitOk(['push', '-q', url, 'main'], { cwd: repo });
+    const head = await commitFiles(repo, { 'f.txt': 'two\n' }, 'feature');
+    await gitOk(['push', '-q', url, 'HEAD:feature'], { cwd: repo });
+    const { repository } = await projectAndUser(target.id, target.owner.id);
+
+    await keepMergeRequestHead(repository, 1, head);
+    await keepMergeRequestHead(repository, 1, head);
+
+    const listed = await gitOk(['ls-remote', url], { cwd: repo });
+    expect(listed).toContain(`${head}\trefs/merge-requests/1/head`);
+    await gitOk(['fetch', '-q', url, 'refs/merge-requests/1/head:refs/remotes/mr/1'], { cwd: repo });
+    expect((await gitOk(['rev-parse', 'refs/remotes/mr/1'], { cwd: repo })).trim()).toBe(head);
+    const pushed = await git(['push', url, 'HEAD~1:refs/merge-requests/1/head'], { cwd: repo });
+    expect(pushed.code).not.toBe(0);
+    expect(pushed.stderr).toContain('deny updating a hidden ref');
+    expect((await repository.ref('refs/merge-requests/1/head'))?.oid).toBe(head);
   });
 });

@@ -42,6 +42,14 @@ export interface PushContext {
 const BRANCH = 'refs/heads/';
 const TAG = 'refs/tags/';
 
+/**
+ * Refs the service keeps for itself (GitLab's `receive.hideRefs`): merge request heads and the
+ * like are fetched as any ref, but a push neither sees nor changes them.
+ */
+const HIDDEN_FROM_PUSH = ['refs/merge-requests/', 'refs/pipelines/', 'refs/keep-around/', 'refs/environments/', 'refs/tmp/'];
+
+export const isHiddenFromPush = (name: string): boolean => HIDDEN_FROM_PUSH.some((prefix) => name.startsWith(prefix));
+
 /** GitLab's messages (`Gitlab::Checks::BranchCheck`, `TagCheck`). */
 export const PUSH_ERRORS = {
   pushProtected: 'You are not allowed to push code to protected branches on this project.',
@@ -57,6 +65,7 @@ async function refuse(context: PushContext, rules: BranchRules, command: PushCom
   const { user, subject, repository } = context;
   const { name, oldOid, newOid } = command;
   if (!isValidRefFormat(name)) return 'funny refname';
+  if (isHiddenFromPush(name)) return 'deny updating a hidden ref';
   const deleting = newOid === ZERO_OID;
   if (!deleting) {
     const object = await repository.read(newOid);
