@@ -1,9 +1,46 @@
-export { issueWebUrl } from './presenters/issues';
-export type { Issue } from './store/issues';
+/**
+ * The issues feature's public API. Besides issues, labels and milestones, what hangs on any
+ * noteable — notes, subscriptions, todos, time tracking — for the merge-requests feature, which
+ * describes its merge request as a {@link Noteable} (its item's key and update-ordered index sort
+ * keys) and passes what differs (its webhook events, its todo targets) in.
+ */
+// Issues
+export { closeIssueFromMergeRequest, type ClosingMergeRequest } from './commands/issues';
+export { canReadIssue } from './policy';
+export { issueWebUrl, presentIssue, presentIssues } from './presenters/issues';
+export { findIssue } from './queries/issues';
+export { issueNoteable, type Issue, type IssueState } from './store/issues';
 export { listLabels, type Label } from './store/labels';
 export { listMilestones, type Milestone } from './store/milestones';
-export type { Note } from './store/notes';
-export { presentTimeStats } from './presenters/time-stats';
-export type { TimeTracked } from './store/issue-time';
-export { formatTotal } from './time-tracking';
 export { issueHookPayloads } from './webhooks/builders';
+
+// Noteables
+export type { Noteable, NoteableItem, NoteableType, WriteEffects } from './store/noteables';
+
+// Notes
+export { commentEvent, systemNotePuts } from './commands/note-effects';
+export { createNote, createSystemNote, deleteNote, MAX_NOTE_LENGTH, updateNote, type NoteEffects } from './commands/notes';
+export { presentNote, presentNotes } from './presenters/notes';
+export { findNoteOrNotFound, noteableNotes, type NoteOrder } from './queries/notes';
+export { noteTarget, type IssueNote, type MergeRequestNote, type Note, type WithUserNotesCount } from './store/notes';
+export {
+  addedCommitsNote,
+  assigneesNote,
+  labelsNote,
+  mergeRequestReference,
+  statusNote,
+  systemNotesFor,
+  targetBranchNote,
+  type IssueChangeSummary,
+  type NotedCommit,
+} from './system-notes';
+
+// Subscriptions, todos, time tracking
+export { markTodo, subscribe, trackTime, unsubscribe, type TimeAction, type TimeTrackingOptions } from './commands/noteable-actions';
+export { isSubscribedTo, type Subscribable } from './subscriptions';
+export { presentTodos } from './presenters/todos';
+export type { Todo } from './store/todos';
+export { registerTodoTargets, type PresentedTodoTarget, type TodoTarget, type TodoTargetResolver } from './todo-targets';
+export { presentTimeStats } from './presenters/time-stats';
+export type { TimeTracked, TimeTrackedRecord } from './store/issue-time';
+export { formatEstimate, formatTotal, parseDuration } from './time-tracking';

@@ -1,10 +1,13 @@
 /**
- * The bodies of the system notes an issue change leaves behind (GitLab's `SystemNoteService`),
- * in GitLab's wording, with references by name (`~bug`, `~"needs review"`, `%v1.0`, `@alice`) so
- * they read the same through the API as in the web UI.
+ * The bodies of the system notes a change to an issue or a merge request leaves behind (GitLab's
+ * `SystemNoteService`), in GitLab's wording, with references by name (`~bug`, `~"needs review"`,
+ * `%v1.0`, `@alice`, `!7`) so they read the same through the API as in the web UI. Pure functions.
  */
 
-/** What changed on an issue that a system note tells, each part given only when it changed. */
+/**
+ * What changed on an issue (or a merge request: no `confidential`, no `dueDate`) that a system
+ * note tells, each part given only when it changed.
+ */
 export interface IssueChangeSummary {
   state?: 'closed' | 'reopened';
   title?: { from: string; to: string };
@@ -70,3 +73,71 @@ export function systemNotesFor(change: IssueChangeSummary): string[] {
 
 /** `moved to group/project#7` or `moved from group/project#3`. */
 export const movedNote = (direction: 'to' | 'from', pathWithNamespace: string, iid: number) => `moved ${direction} ${pathWithNamespace}#${iid}`;
+
+/**
+ * A state change (`SystemNotes::IssuablesService#change_status`): `merged`, `closed`, `reopened`,
+ * with what caused it, as GitLab's `gfm_reference` (`merge request !7`, `merge request group/project!7`).
+ * @example statusNote('closed', 'merge request !7'); // 'closed via merge request !7'
+ */
+export const statusNote = (status: 'merged' | 'closed' | 'reopened', source?: string) => (source ? `${status} via ${source}` : status);
+
+/**
+ * The reference to a merge request from a note in `fromProjectId` (GitLab's `to_reference`):
+ * `!7` in its own project, else its project's full path before it.
+ * @param mergeRequest.reference its full reference (`group/project!7`)
+ */
+export function mergeRequestReference(mergeRequest: { projectId: number; iid: number; reference: string }, fromProjectId: number): string {
+  return mergeRequest.projectId === fromProjectId ? `!${mergeRequest.iid}` : mergeRequest.reference;
+}
+
+/** Internal: HTML-escapes text (Rails' `content_tag` escapes what it wraps). */
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/** A commit as the commit notes list it. */
+export interface NotedCommit {
+  /** The full or short id (8 characters are shown, GitLab's `short_id`). */
+  id: string;
+  /** The first line of its message. */
+  title: string;
+}
+
+/**
+ * Commits pushed to a merge request's source branch (`SystemNotes::CommitService#add_commits`):
+ * `added N commit(s)`, the list of the new ones (`<ul><li>1a2b3c4d - Fix the parser</li>…</ul>`,
+ * after a summary line of the `existing` ones, e.g. when the target branch moved), and a link to
+ * compare with the previous version when `comparePath` is given.
+ *
+ * @example
+ * addedCommitsNote([{ id: '1a2b3c4d5e6f', title: 'Fix the parser' }]);
+ * // 'added 1 commit\n\n<ul><li>1a2b3c4d - Fix the parser</li></ul>'
+ */
+export function addedCommitsNote(
+  commits: NotedCommit[],
+  options: { existing?: { commits: NotedCommit[]; branch: string; oldrev?: string }; comparePath?: string } = {},
+): string {
+  const short = (id: string) => id.slice(0, 8);
+  const existing = options.existing?.commits ?? [];
+  const total = commits.length + existing.length;
+  let summary = '';
+  if (existing.length > 0) {
+    const { branch, oldrev } = options.existing!;
+    const ids =
+      existing.length === 1
+        ? short(existing[0].id)
+        : oldrev && !/^0+$/.test(oldrev)
+          ? `${short(oldrev)}...${short(existing[existing.length - 1].id)}`
+          : `${short(existing[0].id)}..${short(existing[existing.length - 1].id)}`;
+    summary = `<li>${ids} - ${existing.length} commit${existing.length === 1 ? '' : 's'} from branch <code>${escapeHtml(branch)}</code></li>`;
+  }
+  const list = commits.map((commit) => `<li>${short(commit.id)} - ${escapeHtml(commit.title)}</li>`).join('');
+  const parts = [`added ${total} commit${total === 1 ? '' : 's'}`, `<ul>${summary}${list}</ul>`];
+  if (options.comparePath) parts.push(`[Compare with previous version](${options.comparePath})`);
+  return parts.join('\n\n');
+}
+
+/**
+ * A merge request's target branch changed (`SystemNotes::MergeRequestsService#change_branch`).
+ * @example targetBranchNote('main', 'release'); // 'changed target branch from `main` to `release`'
+ */
+export const targetBranchNote = (from: string, to: string) => `changed target branch from \`${from}\` to \`${to}\``;

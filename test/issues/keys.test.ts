@@ -6,7 +6,7 @@
  * projects feature owns), under the sort-key prefixes the issues feature declares there.
  */
 import { expect, it } from 'vitest';
-import { isIssueOrderKey, issueCollections, issueIndexKeys, issueKeys, issueOrderKey, keySpace, type IssueListed } from '../../shared/issues/store/keys';
+import { isIssueOrderKey, issueCollections, issueIndexKeys, issueKeys, issueOrderKey, keySpace, noteableKeys, type IssueListed } from '../../shared/issues/store/keys';
 import type { Collection, Key } from '../../shared/platform/dynamo/keys';
 import { describeKeySpace, sampleRows } from '../support/key-space';
 
@@ -34,6 +34,9 @@ const tableKeys = {
   issueTodo: [() => issueKeys.issueTodo(5, 3, 2)],
   doneTodo: [() => issueKeys.doneTodo(5, 31)],
   note: [() => issueKeys.note(5, 3, 41)],
+  mergeRequestNote: [() => issueKeys.mergeRequestNote(5, 3, 41)],
+  mergeRequestSubscription: [() => issueKeys.mergeRequestSubscription(5, 3, 2)],
+  mergeRequestTodo: [() => issueKeys.mergeRequestTodo(5, 3, 2)],
 } satisfies Record<Exclude<keyof typeof issueKeys, 'claims'>, Array<() => Key>>;
 
 const claimKeys = {
@@ -60,6 +63,7 @@ const collections = {
     () => issueCollections.projectIssues(5, 'opened', 'updated_at'),
   ],
   issueNotes: [() => issueCollections.issueNotes(5, 3)],
+  mergeRequestNotes: [() => issueCollections.mergeRequestNotes(5, 3)],
   userIssues: [() => issueCollections.userIssues(1), () => issueCollections.userIssues(1, 'updated_at')],
   assignedIssues: [() => issueCollections.assignedIssues(2), () => issueCollections.assignedIssues(2, 'updated_at')],
   userTodos: [() => issueCollections.userTodos(2, 'pending'), () => issueCollections.userTodos(2, 'done')],
@@ -101,6 +105,27 @@ describeKeySpace(
       const notesOf3 = issueCollections.issueNotes(5, 3);
       expect(issueKeys.note(5, 3, 41).SK.startsWith(notesOf3.prefix!)).toBe(true);
       expect(issueKeys.note(5, 30, 41).SK.startsWith(notesOf3.prefix!)).toBe(false);
+    });
+
+    it('keeps the notes, subscriptions and todos of merge requests out of the ranges of issues of the same iid', () => {
+      const issue = { type: 'Issue', projectId: 5, iid: 3 } as const;
+      const mergeRequest = { type: 'MergeRequest', projectId: 5, iid: 3 } as const;
+      // An issue's keep the keys they always had.
+      expect(noteableKeys.note(issue, 41)).toEqual(issueKeys.note(5, 3, 41));
+      expect(noteableKeys.subscription(issue, 2)).toEqual(issueKeys.issueSubscription(5, 3, 2));
+      expect(noteableKeys.pendingTodo(issue, 2)).toEqual(issueKeys.issueTodo(5, 3, 2));
+      expect(noteableKeys.notes(issue)).toEqual(issueCollections.issueNotes(5, 3));
+      // A merge request's are its own.
+      expect(noteableKeys.note(mergeRequest, 41)).toEqual(issueKeys.mergeRequestNote(5, 3, 41));
+      expect(noteableKeys.subscription(mergeRequest, 2)).toEqual(issueKeys.mergeRequestSubscription(5, 3, 2));
+      expect(noteableKeys.pendingTodo(mergeRequest, 2)).toEqual(issueKeys.mergeRequestTodo(5, 3, 2));
+      expect(noteableKeys.notes(mergeRequest)).toEqual(issueCollections.mergeRequestNotes(5, 3));
+      const ranges = [issueCollections.issueNotes(5, 3), issueCollections.mergeRequestNotes(5, 3)];
+      const keys = [noteableKeys.note(issue, 41), noteableKeys.note(mergeRequest, 41), noteableKeys.subscription(issue, 2),
+        noteableKeys.subscription(mergeRequest, 2), noteableKeys.pendingTodo(issue, 2), noteableKeys.pendingTodo(mergeRequest, 2)];
+      expect(new Set(keys.map((key) => key.SK)).size).toBe(keys.length);
+      expect(keys.map((key) => ranges.filter((range) => key.SK.startsWith(range.prefix!)).length)).toEqual([1, 1, 0, 0, 0, 0]);
+      expect(noteableKeys.note(mergeRequest, 41).SK.startsWith(issueCollections.issueNotes(5, 3).prefix!)).toBe(false);
     });
 
     it('keeps labels and milestones apart from their name and title claims', () => {

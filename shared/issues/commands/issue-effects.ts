@@ -5,11 +5,11 @@
  * `prepareHookEvent`), so the event, the notes and the hook exist exactly when the change does.
  */
 import { prepareHookEvent, type HookEventOf } from '../../hooks';
-import { nextIds } from '../../platform/dynamo/counters';
 import { prepareEvent, type NewEvent } from '../../projects';
 import type { User } from '../../users';
-import type { Issue, IssueEffects } from '../store/issues';
-import { notePut, type Note } from '../store/notes';
+import { issueNoteable, type Issue, type IssueEffects } from '../store/issues';
+import type { Note } from '../store/notes';
+import { commentEvent, systemNotePuts } from './note-effects';
 // Registers how `issue` and `note` hook events are stored: every process writing them loads it.
 import '../webhooks/events';
 
@@ -51,13 +51,7 @@ export async function issueSideEffects(
     };
     written.event = (await prepareEvent(event)).put;
   }
-  const bodies = effects.notes ?? [];
-  const ids = await nextIds('notes', bodies.length);
-  const at = new Date().toISOString();
-  written.notes = bodies.map((body, i) => {
-    const note: Note = { id: ids[i], projectId: issue.projectId, issueIid: issue.iid, issueId: issue.id, body, authorId: user.id, system: true, createdAt: at, updatedAt: at };
-    return notePut(note);
-  });
+  written.notes = await systemNotePuts(issueNoteable(issue), user, effects.notes ?? []);
   return written;
 }
 
@@ -67,16 +61,7 @@ export async function issueSideEffects(
  * note's webhook event with the issue as commented on (a comment touches `updated_at`).
  */
 export async function commentEffects(issue: Issue, note: Note, user: User, now: string): Promise<Pick<IssueEffects, 'event' | 'hook'>> {
-  const { put } = await prepareEvent({
-    projectId: issue.projectId,
-    authorId: user.id,
-    actionName: 'commented on',
-    targetId: note.id,
-    targetType: 'Note',
-    targetTitle: issue.title,
-    restrictedTo: eventAudience(issue, user),
-    note: { id: note.id, body: note.body, createdAt: note.createdAt, system: note.system, noteableId: issue.id, noteableType: 'Issue' },
-  });
+  const event = await commentEvent(issueNoteable(issue), note, user, { title: issue.title, restrictedTo: eventAudience(issue, user) });
   const hook = await prepareHookEvent({ projectId: issue.projectId, actorId: user.id, kind: 'note', action: 'create', note, issue: { ...issue, updatedAt: now } });
-  return { event: put, hook: hook.put };
+  return { event, hook: hook.put };
 }

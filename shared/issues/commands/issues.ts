@@ -11,11 +11,11 @@ import { nextId } from '../../platform/dynamo/counters';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../platform/http/errors';
 import { getUser, type User } from '../../users';
 import { canUpdateIssue } from '../policy';
-import { findIssueOrNotFound } from '../queries/issues';
+import { findIssue, findIssueOrNotFound, projectSubjects } from '../queries/issues';
 import { insertIssue, replaceIssue, type Issue, type IssueState, type IssueWriteFailure } from '../store/issues';
 import { listLabels } from '../store/labels';
 import { getMilestone } from '../store/milestones';
-import { systemNotesFor, type IssueChangeSummary } from '../system-notes';
+import { mergeRequestReference, statusNote, systemNotesFor, type IssueChangeSummary } from '../system-notes';
 import { issueSideEffects } from './issue-effects';
 import { ensureLabels } from './labels';
 import { AGAIN, retried } from './retry';
@@ -215,6 +215,48 @@ export async function deleteIssue(subject: ProjectSubject, user: User, issue: Is
     const result = await replaceIssue(current, { ...current, deletedAt: now, updatedAt: now });
     return typeof result === 'string' ? retryOrFail(result) : undefined;
   }, ISSUE_RETRIES);
+}
+
+/** The merge request that closes an issue: its project and iid, and its full reference (`group/project!7`). */
+export interface ClosingMergeRequest {
+  projectId: number;
+  iid: number;
+  reference: string;
+}
+
+/**
+ * Closes an open issue because `user` merged a merge request that closes it (GitLab's
+ * `Issues::CloseService#execute(issue, commit: merge_request)` from `MergeRequests::PostMergeService`):
+ * as `PUT .../issues/:iid` with `state_event=close` would (state, `closed_at`, `updated_at`, the
+ * counts, the `closed` event, the Issue Hook `close`), with the system note `closed via merge
+ * request !7` (`… group/project!7` from another project) instead of `closed`. Lost races re-read
+ * and apply again, up to as many times as an edit does; then the issue is left as it is.
+ *
+ * Nothing happens, and the issue is returned as last read, when `user` may not update it
+ * (GitLab's `update_issue`, checked on the issue's project as `user` sees it), when it is closed
+ * already, or when it (or its project) went meanwhile: a merge never fails for its issues.
+ *
+ * @example
+ * const closed = await closeIssueFromMergeRequest(issue, user, { projectId: 5, iid: 7, reference: 'group/project!7' });
+ */
+export async function closeIssueFromMergeRequest(issue: Issue, user: User, mergeRequest: ClosingMergeRequest): Promise<Issue> {
+  const subject = (await projectSubjects(user, [issue.projectId])).get(issue.projectId);
+  if (!subject || subject.namespace.deleting) return issue;
+  let current = issue;
+  for (let attempt = 1; attempt <= ISSUE_RETRIES.attempts; attempt++) {
+    if (current.state !== 'opened' || !canUpdateIssue(user, subject, current)) return current;
+    const now = new Date().toISOString();
+    const next: Issue = { ...current, state: 'closed', closedAt: now, updatedAt: now };
+    const notes = [statusNote('closed', `merge request ${mergeRequestReference(mergeRequest, issue.projectId)}`)];
+    const effects = await issueSideEffects(next, user, { event: 'closed', notes, hook: { action: 'close', previous: current } });
+    const result = await replaceIssue(current, next, effects);
+    if (result === 'project_gone') return current;
+    if (result !== 'issue_changed') return result;
+    const reread = await findIssue(issue.projectId, issue.iid);
+    if (!reread) return current;
+    current = reread;
+  }
+  return current;
 }
 
 /**

@@ -10,7 +10,7 @@ import { findIssueOrNotFound } from '../queries/issues';
 import { writeIssues, type Issue } from '../store/issues';
 import { findLabelByName, getLabel } from '../store/labels';
 import { findMilestoneByTitle, getMilestone } from '../store/milestones';
-import { listIssueNotes, putNotes, removeNotes, type Note } from '../store/notes';
+import { listIssueNotes, putNotes, removeNotes, type IssueNote } from '../store/notes';
 import { movedNote } from '../system-notes';
 import { issueSideEffects } from './issue-effects';
 import { canBeAssigned, ISSUE_RETRIES } from './issues';
@@ -67,7 +67,7 @@ export async function moveIssue(source: ProjectSubject, user: User, issue: Issue
       userNotesCount: notes.filter((note) => !note.system).length,
     } as Issue;
     const copies = (await nextIds('notes', notes.length)).map(
-      (noteId, i): Note => ({ ...notes[i], id: noteId, projectId: moved.projectId, issueIid: moved.iid, issueId: moved.id }),
+      (noteId, i): IssueNote => ({ ...notes[i], id: noteId, projectId: moved.projectId, issueIid: moved.iid, issueId: moved.id }),
     );
     const closed: Issue = {
       ...original,

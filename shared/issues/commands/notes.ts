@@ -1,21 +1,26 @@
 /**
- * Note writes (GitLab's `NotesService`s and `NotePolicy`, for issues): whoever can read the issue
- * (confidential rules included) comments when signed in; the author, a maintainer (or above) or an
- * admin edits or deletes a note (GitLab's `admin_note`, which its API checks for both). The route
- * has found the issue and the note as the caller may see them; the per-note rule needs the note
- * loaded, so it is checked here, first. System notes (state, label, milestone, assignee changes, moves) are
- * written by the issue writes in their own transactions (`commands/issue-effects.ts`), are not
- * counted in `user_notes_count`, and cannot be edited or deleted (GitLab: a system note is not
- * `editable?`).
+ * Note writes on any noteable, an issue or a merge request (GitLab's `NotesService`s and
+ * `NotePolicy`): whoever can read the noteable (confidential rules included) comments when signed
+ * in; the author, a maintainer (or above) or an admin edits or deletes a note (GitLab's
+ * `admin_note`, which its API checks for both). The route has found the noteable and the note as
+ * the caller may see them; the per-note rule needs the note loaded, so it is checked here, first.
+ * System notes (state, label, milestone, assignee changes, moves, merges) are written by the
+ * noteable's writes in their own transactions (`systemNotePuts`) or alone
+ * ({@link createSystemNote}), are not counted in `user_notes_count`, and cannot be edited or
+ * deleted (GitLab: a system note is not `editable?`).
+ *
+ * The noteable's own item (an issue's, or a merge request's, which the merge-requests feature
+ * owns) is updated through the {@link Noteable} its owner describes; what a comment leaves besides
+ * the note (feed event, Note Hook) is the caller's ({@link NoteEffects}), since the webhook
+ * payloads differ per noteable.
  */
 import { can, type ProjectSubject } from '../../auth';
 import { nextId } from '../../platform/dynamo/counters';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import type { User } from '../../users';
 import { recordParticipant } from '../store/issue-subscriptions';
-import type { Issue } from '../store/issues';
-import { insertNote, removeNote, updateNoteBody, type Note, type NoteWriteFailure } from '../store/notes';
-import { commentEffects } from './issue-effects';
+import type { Noteable, NoteableType, WriteEffects } from '../store/noteables';
+import { insertNote, newNote, removeNote, updateNoteBody, type Note, type NoteWriteFailure } from '../store/notes';
 
 /** GitLab's `Note` body limit. */
 export const MAX_NOTE_LENGTH = 1_000_000;
@@ -25,6 +30,16 @@ export const MAX_NOTE_LENGTH = 1_000_000;
  * DynamoDB's 400 KB item limit: longer bodies are refused up front rather than failing the write.
  */
 export const MAX_NOTE_BYTES = 300_000;
+
+/**
+ * What a comment writes in its transaction besides the note and the noteable's count: built once
+ * the note exists (`at` is its creation time, the noteable's new `updated_at`), e.g. the
+ * `commented on` event (`commentEvent`) and the noteable's Note Hook event.
+ */
+export type NoteEffects = (note: Note, at: string) => Promise<Pick<WriteEffects, 'event' | 'hook'>>;
+
+/** GitLab's name of a noteable in `404 … Not Found`. */
+const NOT_FOUND_NAME: Record<NoteableType, string> = { Issue: 'Issue', MergeRequest: 'Merge Request' };
 
 /** Internal: GitLab's note validations, and the storage bound. */
 function validate(body: string): void {
@@ -41,41 +56,51 @@ const canAdminNote = (user: User, subject: ProjectSubject, note: Note) =>
   !note.system && (note.authorId === user.id || can(user, 'admin_note', subject));
 
 /** Internal: maps a failed write to GitLab's answer. */
-function failWith(failure: NoteWriteFailure): never {
+function failWith(noteable: Pick<Noteable, 'type'>, failure: NoteWriteFailure): never {
   if (failure === 'project_gone') throw new NotFoundError('Project');
-  if (failure === 'issue_gone') throw new NotFoundError('Issue');
+  if (failure === 'noteable_gone') throw new NotFoundError(NOT_FOUND_NAME[noteable.type]);
   throw new NotFoundError('Note');
 }
 
 /**
- * Comments on an issue the caller can read (GitLab's `create_note`: that and being signed in),
- * counting it in the issue's `user_notes_count` in the same transaction, and records
- * `commented on`.
+ * Comments on a noteable the caller can read (GitLab's `create_note`: that and being signed in),
+ * counting it in the noteable's `user_notes_count` and stamping its `updated_at` in the same
+ * transaction, with the effects `effects` builds; the commenter becomes a participant (subscribed
+ * unless they chose otherwise).
  *
- * @throws ValidationError on a blank or too long body; NotFoundError `Issue` when it went meanwhile.
+ * @throws ValidationError on a blank or too long body; NotFoundError `Issue` / `Merge Request`
+ *   when the noteable went meanwhile.
  * @example
- * const note = await createNote(issue, user, 'Reproduced on main');
+ * const note = await createNote(issueNoteable(issue), user, 'Reproduced on main', (note, at) => commentEffects(issue, note, user, at));
  */
-export async function createNote(issue: Issue, user: User, body: string): Promise<Note> {
+export async function createNote(noteable: Noteable, user: User, body: string, effects?: NoteEffects): Promise<Note> {
   validate(body);
   const now = new Date().toISOString();
-  const note: Note = {
-    id: await nextId('notes'),
-    projectId: issue.projectId,
-    issueIid: issue.iid,
-    issueId: issue.id,
-    body,
-    authorId: user.id,
-    system: false,
-    createdAt: now,
-    updatedAt: now,
-  };
-  // The `commented on` event and the note's webhook event are written in the note's transaction.
-  const failure = await insertNote(note, await commentEffects(issue, note, user, now));
+  const note = newNote(noteable, { id: await nextId('notes'), body, authorId: user.id, system: false, createdAt: now, updatedAt: now });
+  // The effects (feed event, webhook event) are written in the note's transaction.
+  const failure = await insertNote(noteable, note, effects ? await effects(note, now) : {});
   if (failure === 'note_gone') throw new ConflictError('Note id already in use; try again');
-  if (failure) failWith(failure);
-  // A commenter takes part in the issue, so is subscribed unless they chose otherwise (GitLab's participants).
-  await recordParticipant(issue.projectId, issue.iid, user.id);
+  if (failure) failWith(noteable, failure);
+  // A commenter takes part in the noteable, so is subscribed unless they chose otherwise (GitLab's participants).
+  await recordParticipant(noteable, user.id);
+  return note;
+}
+
+/**
+ * Adds a system note by `author` on its own (a change whose transaction did not carry it: use
+ * `systemNotePuts` for those), while the project is live and the noteable not deleted; not
+ * counted in `user_notes_count`, `updated_at` left as it is.
+ *
+ * @throws NotFoundError `Project`, `Issue` / `Merge Request` when gone.
+ * @example
+ * await createSystemNote(noteable, user, addedCommitsNote(commits));
+ */
+export async function createSystemNote(noteable: Noteable, author: Pick<User, 'id'>, body: string): Promise<Note> {
+  const now = new Date().toISOString();
+  const note = newNote(noteable, { id: await nextId('notes'), body, authorId: author.id, system: true, createdAt: now, updatedAt: now });
+  const failure = await insertNote(noteable, note);
+  if (failure === 'note_gone') throw new ConflictError('Note id already in use; try again');
+  if (failure) failWith(noteable, failure);
   return note;
 }
 
@@ -94,12 +119,12 @@ export async function updateNote(subject: ProjectSubject, user: User, note: Note
 }
 
 /**
- * Deletes a note: its author, a maintainer (or above) or an admin; a user note leaves the issue's
- * `user_notes_count` in the same transaction.
+ * Deletes a note of `noteable`: its author, a maintainer (or above) or an admin; a user note
+ * leaves the noteable's `user_notes_count` in the same transaction.
  */
-export async function deleteNote(subject: ProjectSubject, user: User, note: Note): Promise<void> {
+export async function deleteNote(subject: ProjectSubject, user: User, noteable: Noteable, note: Note): Promise<void> {
   // Per-note rule (GitLab's `admin_note`): it needs the note loaded.
   if (!canAdminNote(user, subject, note)) throw new ForbiddenError();
-  const failure = await removeNote(note);
-  if (failure) failWith(failure);
+  const failure = await removeNote(noteable, note);
+  if (failure) failWith(noteable, failure);
 }

@@ -12,8 +12,9 @@ import { readableTargets, type TodoTarget } from '../queries/todos';
  * done is returned as it is (GitLab resolves only pending todos and answers with the todo
  * either way). Two concurrent calls both answer with the done todo; it is moved once.
  *
- * A todo whose issue the caller can no longer read is not found and stays as it is (the list
- * leaves it out too, and GitLab deletes such todos); `POST /todos/mark_as_done` still marks it.
+ * A todo whose target the caller can no longer read (or whose type has no registered resolver) is
+ * not found and stays as it is (the list leaves it out too, and GitLab deletes such todos);
+ * `POST /todos/mark_as_done` still marks it.
  *
  * @throws RecordNotFoundError for an unknown id or another user's todo.
  */

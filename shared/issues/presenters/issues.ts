@@ -15,7 +15,7 @@ import { entityFields } from '../../platform/dynamo/items';
 import { projectFullPath } from '../../projects';
 import { presentUserPublic, userFromItem, userKeys, type User } from '../../users';
 import type { TimeTracked } from '../store/issue-time';
-import type { Issue } from '../store/issues';
+import { issueNoteable, type Issue } from '../store/issues';
 import { issueKeys } from '../store/keys';
 import { listLabels } from '../store/labels';
 import type { Milestone } from '../store/milestones';
@@ -46,7 +46,7 @@ export async function presentIssues(
     getMany(userIds.map((id) => userKeys.user(id)), { consistent: false }),
     getMany(milestoneKeys, { consistent: false }),
     Promise.all(projectIds.map(async (id) => [id, await listLabels(id)] as const)),
-    options.single && options.viewer ? Promise.all(issues.map((issue) => isSubscribedTo(issue, options.viewer!.id))) : [],
+    options.single && options.viewer ? Promise.all(issues.map((issue) => isSubscribedTo(issueNoteable(issue), options.viewer!.id))) : [],
   ]);
   const users = new Map<number, User>(userItems.map((item) => [Number(item.id), userFromItem(item)]));
   const milestoneOf = byKey(milestoneItems);

@@ -1,10 +1,11 @@
 /**
- * GitLab's `Note` entity, for issue notes. A page of notes is presented together: its authors
+ * GitLab's `Note` entity, for the notes of issues and merge requests (`noteable_type`
+ * `Issue` / `MergeRequest`, `noteable_iid` the noteable's iid). A page of notes is presented together: its authors
  * are one BatchGetItem, so the cost is per page, not per note.
  */
 import { getMany } from '../../platform/dynamo/batch';
 import { userKeys, userFromItem, type User, presentUserPublic } from '../../users';
-import type { Note } from '../store/notes';
+import { noteTarget, type Note } from '../store/notes';
 
 /**
  * @example
@@ -16,6 +17,7 @@ export async function presentNotes(notes: Note[]) {
   const users = new Map<number, User>(items.map((item) => [Number(item.id), userFromItem(item)]));
   return notes.map((note) => {
     const author = users.get(note.authorId);
+    const noteable = noteTarget(note);
     return {
       id: note.id,
       body: note.body,
@@ -24,9 +26,9 @@ export async function presentNotes(notes: Note[]) {
       created_at: note.createdAt,
       updated_at: note.updatedAt,
       system: note.system,
-      noteable_id: note.issueId,
-      noteable_type: 'Issue',
-      noteable_iid: note.issueIid,
+      noteable_id: noteable.id,
+      noteable_type: noteable.type,
+      noteable_iid: noteable.iid,
       resolvable: false,
       confidential: false,
     };

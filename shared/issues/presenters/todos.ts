@@ -1,17 +1,19 @@
 /**
  * GitLab's `Todo` entity. Its `project` is the basic project (id, names, paths); the human
  * namespace name costs one read (the owner of a personal namespace, or the ancestor groups in one
- * BatchGetItem). Its `target` is the full Issue entity, `subscribed` included for the viewer on
- * single responses only (one read per issue; GitLab's list passes `include_subscribed: false`).
+ * BatchGetItem). Its `target` is the full entity of the target: an issue's Issue entity,
+ * `subscribed` included for the viewer on single responses only (one read per issue; GitLab's
+ * list passes `include_subscribed: false`); other types' as their registered resolver presents
+ * them (`todo-targets.ts`).
  */
 import type { ProjectSubject } from '../../auth';
 import { namespaceFromItem, namespaceKeys, type Namespace } from '../../namespaces';
 import { getMany } from '../../platform/dynamo/batch';
 import { projectFullPath } from '../../projects';
 import { getUser, presentUserPublic, userFromItem, userKeys, type User } from '../../users';
-import type { TodoTarget } from '../queries/todos';
 import type { TrackedIssue } from '../store/issue-time';
 import type { Todo } from '../store/todos';
+import { todoTargetResolver, type PresentedTodoTarget, type TodoTarget } from '../todo-targets';
 import { issueWebUrl, presentIssue, presentIssues } from './issues';
 
 /** Internal: `Group / Subgroup`, or the owner's name for a personal namespace. */
@@ -31,7 +33,7 @@ const groupHumanName = (namespace: Namespace, ancestorNames: Map<number, string>
   [...[...namespace.ancestorIds].reverse().map((id) => ancestorNames.get(id) ?? String(id)), namespace.name].join(' / ');
 
 /** Internal: the entity from what both presenters gathered. */
-function todoBody(todo: Todo, issue: TrackedIssue, subject: ProjectSubject, author: User | undefined, target: unknown, namespaceName: string) {
+function todoBody(todo: Todo, subject: ProjectSubject, author: User | undefined, target: PresentedTodoTarget, namespaceName: string) {
   const { project, namespace } = subject;
   const path = projectFullPath(namespace, project);
   return {
@@ -46,9 +48,9 @@ function todoBody(todo: Todo, issue: TrackedIssue, subject: ProjectSubject, auth
     author: author ? presentUserPublic(author) : null,
     action_name: todo.actionName,
     target_type: todo.targetType,
-    target,
-    target_url: issueWebUrl(issue, path),
-    body: issue.title,
+    target: target.entity,
+    target_url: target.url,
+    body: target.body,
     state: todo.state,
     created_at: todo.createdAt,
   };
@@ -60,15 +62,45 @@ function todoBody(todo: Todo, issue: TrackedIssue, subject: ProjectSubject, auth
  * const body = await presentTodo(todo, issue, subject, user);
  */
 export async function presentTodo(todo: Todo, issue: TrackedIssue, subject: ProjectSubject, author: User) {
-  const [target, namespaceName] = await Promise.all([presentIssue(issue, subject, author), humanName(subject.namespace)]);
-  return todoBody(todo, issue, subject, author, target, namespaceName);
+  const [entity, namespaceName] = await Promise.all([presentIssue(issue, subject, author), humanName(subject.namespace)]);
+  const url = issueWebUrl(issue, projectFullPath(subject.namespace, subject.project));
+  return todoBody(todo, subject, author, { entity, url, body: issue.title }, namespaceName);
+}
+
+/**
+ * Internal: the presented targets of `entries`, in their order: issues as one page
+ * ({@link presentIssues}), each other type by its registered resolver (entries of a type without
+ * one are never listed: {@link TodoTarget}s come from `readableTargets`, which leaves them out).
+ */
+async function presentTargets(entries: TodoTarget[], viewer: User, paths: Map<number, string>, options: { single?: boolean }): Promise<PresentedTodoTarget[]> {
+  const byType = new Map<string, number[]>();
+  entries.forEach(({ todo }, index) => byType.set(todo.targetType, [...(byType.get(todo.targetType) ?? []), index]));
+  const presented: PresentedTodoTarget[] = new Array(entries.length);
+  await Promise.all(
+    [...byType].map(async ([type, indexes]) => {
+      const group = indexes.map((index) => entries[index]);
+      let targets: PresentedTodoTarget[];
+      if (type === 'Issue') {
+        const issues = group.map(({ target }) => target as TrackedIssue);
+        const bodies = await presentIssues(issues, (projectId) => paths.get(projectId)!, { single: options.single, viewer });
+        targets = issues.map((issue, i) => ({ entity: bodies[i], url: issueWebUrl(issue, paths.get(issue.projectId)!), body: issue.title }));
+      } else {
+        const resolver = todoTargetResolver(type);
+        if (!resolver) throw new Error(`no todo target resolver registered for ${type}`);
+        targets = await resolver.present(group, viewer, { single: options.single });
+      }
+      indexes.forEach((index, i) => (presented[index] = targets[i]));
+    }),
+  );
+  return presented;
 }
 
 /**
  * Todos of one viewer presented together, each exactly as {@link presentTodo} would, for a cost
  * per page rather than per todo: the todos' authors and the owners of personal namespaces are
- * one BatchGetItem, the ancestor groups of group namespaces another, and the issues are presented
- * as one page ({@link presentIssues}).
+ * one BatchGetItem, the ancestor groups of group namespaces another, the issues are presented
+ * as one page ({@link presentIssues}) and the targets of each other type by one call of its
+ * registered resolver.
  *
  * @param options.single adds the target's `subscribed` (the single `mark_as_done` response).
  * @example
@@ -86,11 +118,7 @@ export async function presentTodos(entries: TodoTarget[], viewer: User, options:
   const [userItems, ancestorItems, targets] = await Promise.all([
     getMany([...userIds].map((id) => userKeys.user(id)), { consistent: false }),
     getMany([...ancestorIds].map((id) => namespaceKeys.namespace(id)), { consistent: false }),
-    presentIssues(
-      entries.map(({ issue }) => issue),
-      (projectId) => paths.get(projectId)!,
-      { single: options.single, viewer },
-    ),
+    presentTargets(entries, viewer, paths, options),
   ]);
   const users = new Map<number, User>([
     [viewer.id, viewer],
@@ -101,7 +129,5 @@ export async function presentTodos(entries: TodoTarget[], viewer: User, options:
     namespace.kind === 'user'
       ? (namespace.ownerId !== null && users.get(namespace.ownerId)?.name) || namespace.name
       : groupHumanName(namespace, ancestorNames);
-  return entries.map(({ todo, issue, subject }, index) =>
-    todoBody(todo, issue, subject, users.get(todo.authorId), targets[index], nameOf(subject.namespace)),
-  );
+  return entries.map(({ todo, subject }, index) => todoBody(todo, subject, users.get(todo.authorId), targets[index], nameOf(subject.namespace)));
 }

@@ -24,6 +24,17 @@ export async function findIssueOrNotFound(subject: ProjectSubject, user: User, i
   return issue;
 }
 
+/**
+ * The issue of a project by iid, or `undefined` when there is none or it is deleted; no HTTP
+ * error and no visibility check (the caller decides what the user may see, e.g. with `canReadIssue`).
+ * @example
+ * const issue = await findIssue(project.id, 7);
+ */
+export async function findIssue(projectId: number, iid: number): Promise<Issue | undefined> {
+  const issue = await getIssue(projectId, iid);
+  return issue && !issue.deletedAt ? issue : undefined;
+}
+
 export interface IssueFilters {
   state?: IssueState | 'all';
   /** All must be on the issue; `No Label`/`None`: issues without labels; `Any`: with some. */

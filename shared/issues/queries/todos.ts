@@ -1,11 +1,13 @@
 /**
  * The caller's todo list (GitLab's `TodosFinder` and `Todos::AllowedTargetFilterService`). Only
- * `marked` todos on issues exist here; GitLab's other actions and target types are accepted as
+ * `marked` todos exist here, on issues and on the target types registered by other features
+ * (merge requests, `todo-targets.ts`); GitLab's other actions and target types are accepted as
  * filters and match nothing.
  *
- * A todo is shown only while its user can read its issue: the project must still exist and be
- * readable, the issue not deleted, and a confidential issue readable to them. GitLab eventually
- * deletes such todos (`Todos::Destroy::*`); here they are left out when read.
+ * A todo is shown only while its user can read its target: the project must still exist and be
+ * readable, an issue not deleted, and a confidential issue readable to them (a registered target:
+ * its resolver's rules). GitLab eventually deletes such todos (`Todos::Destroy::*`); here they are
+ * left out when read, as are todos of a type no resolver is registered for.
  */
 import type { ProjectSubject } from '../../auth';
 import { getNamespace } from '../../namespaces';
@@ -17,7 +19,10 @@ import type { TrackedIssue } from '../store/issue-time';
 import { getIssues } from '../store/issues';
 import { issueCollections } from '../store/keys';
 import { todoFromItem, type Todo, type TodoState } from '../store/todos';
+import { listableTodoTypes, todoTargetResolver, type TodoTarget } from '../todo-targets';
 import { projectSubjects } from './issues';
+
+export type { TodoTarget } from '../todo-targets';
 
 /** GitLab's `Todo::ACTION_NAMES` (the `action` filter's allowed values). */
 export const TODO_ACTIONS = [
@@ -54,29 +59,38 @@ export interface TodoFilters {
   type?: (typeof TODO_TYPES)[number];
 }
 
-/** A todo with its issue and project as the caller sees them (what the presenter needs). */
-export interface TodoTarget {
-  todo: Todo;
-  issue: TrackedIssue;
-  subject: ProjectSubject;
-}
-
 /**
  * The targets of the todos the caller may still read, by todo id: one batch read of the
- * projects (with their namespaces and the caller's memberships, {@link projectSubjects}) and one
- * of the issues, whatever the number of todos.
+ * projects (with their namespaces and the caller's memberships, {@link projectSubjects}), one of
+ * the issues, and one load per other target type by its registered resolver, whatever the number
+ * of todos. Todos of a type without a resolver are left out.
  */
 export async function readableTargets(user: User, todos: Todo[]): Promise<Map<number, TodoTarget>> {
+  const issueTodos = todos.filter((todo) => todo.targetType === 'Issue');
   const [subjects, issueOf] = await Promise.all([
     projectSubjects(user, [...new Set(todos.map((todo) => todo.projectId))]),
-    getIssues(todos.map((todo) => ({ projectId: todo.projectId, iid: todo.targetIid }))),
+    getIssues(issueTodos.map((todo) => ({ projectId: todo.projectId, iid: todo.targetIid }))),
   ]);
   const targets = new Map<number, TodoTarget>();
-  for (const todo of todos) {
+  for (const todo of issueTodos) {
     const subject = subjects.get(todo.projectId);
     const issue: TrackedIssue | undefined = issueOf(todo.projectId, todo.targetIid);
-    if (subject && issue && !issue.deletedAt && canReadIssue(user, subject, issue)) targets.set(todo.id, { todo, issue, subject });
+    if (subject && issue && !issue.deletedAt && canReadIssue(user, subject, issue)) targets.set(todo.id, { todo, subject, target: issue });
   }
+  const others = new Map<string, Todo[]>();
+  for (const todo of todos) {
+    if (todo.targetType !== 'Issue' && subjects.has(todo.projectId)) others.set(todo.targetType, [...(others.get(todo.targetType) ?? []), todo]);
+  }
+  await Promise.all(
+    [...others].map(async ([type, list]) => {
+      const resolver = todoTargetResolver(type);
+      if (!resolver) return;
+      const found = await resolver.load(user, list, subjects);
+      for (const todo of list) {
+        if (found.has(todo.id)) targets.set(todo.id, { todo, subject: subjects.get(todo.projectId)!, target: found.get(todo.id) });
+      }
+    }),
+  );
   return targets;
 }
 
@@ -90,7 +104,7 @@ const nothing: StreamSource<TodoTarget> = { async *read() {} };
  * `GET /todos`: the caller's todos of `filters.state`, newest first (GitLab orders by id desc),
  * from one GSI1 Query on that state's partition. `action`, `type`, `author_id` and `project_id`
  * are checked on each item as read; `group_id` and readability a chunk at a time, with one batch
- * read of the chunk's projects and issues. `group_id` compares the project's namespace ancestry
+ * read of the chunk's projects and targets ({@link readableTargets}). `group_id` compares the project's namespace ancestry
  * (stored on the namespace), so no group tree is walked and no group is too big.
  *
  * @throws RecordNotFoundError for an unknown `group_id` or `author_id` (GitLab's `find`).
@@ -105,11 +119,12 @@ export async function todoStream(user: User, filters: TodoFilters): Promise<Stre
   ]);
   if (groupId !== undefined && group?.kind !== 'group') throw new RecordNotFoundError();
   if (authorId !== undefined && authorId !== 0 && !author) throw new RecordNotFoundError();
-  if ((filters.action && filters.action !== 'marked') || (filters.type && filters.type !== 'Issue')) return nothing;
+  if ((filters.action && filters.action !== 'marked') || (filters.type && !listableTodoTypes().includes(filters.type))) return nothing;
 
   const matches = (todo: Todo) =>
     (authorId === undefined || todo.authorId === authorId) &&
-    (filters.projectId === undefined || todo.projectId === filters.projectId);
+    (filters.projectId === undefined || todo.projectId === filters.projectId) &&
+    (filters.type === undefined || todo.targetType === filters.type);
   // The targets `keep` found, handed to the entries it kept (and dropped once yielded).
   const targets = new Map<number, TodoTarget>();
   const todos = filteredCollection<Todo>({

@@ -1,6 +1,7 @@
 /**
- * Users' subscription records on issues: one item per (issue, user) in the project's partition
- * (`PROJECT#<pid>` / `SUBSCRIPTION#<iid>#<userId>`), so deleting the project deletes them.
+ * Users' subscription records on noteables: one item per (noteable, user) in the project's
+ * partition (an issue's `PROJECT#<pid>` / `SUBSCRIPTION#<iid>#<userId>`, a merge request's
+ * `MR_SUBSCRIPTION#<iid>#<userId>`), so deleting the project deletes them.
  *
  * As in GitLab's `Subscribable`, a record's `subscribed` overrides participation: without one, a
  * participant (author, assignee, commenter) is subscribed and anyone else is not; unsubscribing a
@@ -13,26 +14,26 @@
 import { tableName } from '../../platform/dynamo/client';
 import { getItem } from '../../platform/dynamo/query';
 import { projectIsLive } from '../../projects';
-import { issueKeys } from './keys';
+import { noteableKeys, type NoteableKeyed } from './keys';
 import { transactOr } from './transact';
 
-/** Internal: the stored item of a subscription record. */
-const subscriptionItem = (projectId: number, iid: number, userId: number, subscribed: boolean) => ({
-  ...issueKeys.issueSubscription(projectId, iid, userId),
-  type: 'IssueSubscription',
-  projectId,
-  iid,
+/** Internal: the stored item of a subscription record (`IssueSubscription`, `MergeRequestSubscription`). */
+const subscriptionItem = (noteable: NoteableKeyed, userId: number, subscribed: boolean) => ({
+  ...noteableKeys.subscription(noteable, userId),
+  type: `${noteable.type}Subscription`,
+  projectId: noteable.projectId,
+  iid: noteable.iid,
   userId,
   subscribed,
   updatedAt: new Date().toISOString(),
 });
 
 /**
- * The user's explicit choice on the issue (consistent read), or undefined without a record
+ * The user's explicit choice on the noteable (consistent read), or undefined without a record
  * (then participation decides).
  */
-export async function subscriptionOf(projectId: number, iid: number, userId: number): Promise<boolean | undefined> {
-  const item = await getItem(issueKeys.issueSubscription(projectId, iid, userId));
+export async function subscriptionOf(noteable: NoteableKeyed, userId: number): Promise<boolean | undefined> {
+  const item = await getItem(noteableKeys.subscription(noteable, userId));
   return item === undefined ? undefined : item.subscribed !== false;
 }
 
@@ -56,35 +57,29 @@ function unchangedSince(expected: boolean | undefined) {
  * @returns false when that condition failed (another request changed the record, or the project
  *   is being deleted): re-read and decide again.
  * @example
- * const explicit = await subscriptionOf(pid, iid, uid);
- * const written = await setSubscription(pid, iid, uid, false, explicit);
+ * const explicit = await subscriptionOf(noteable, uid);
+ * const written = await setSubscription(noteable, uid, false, explicit);
  */
-export async function setSubscription(
-  projectId: number,
-  iid: number,
-  userId: number,
-  subscribed: boolean,
-  expected: boolean | undefined,
-): Promise<boolean> {
+export async function setSubscription(noteable: NoteableKeyed, userId: number, subscribed: boolean, expected: boolean | undefined): Promise<boolean> {
   const entries = {
-    project: projectIsLive(projectId),
-    subscription: { Put: { TableName: tableName(), Item: subscriptionItem(projectId, iid, userId, subscribed), ...unchangedSince(expected) } },
+    project: projectIsLive(noteable.projectId),
+    subscription: { Put: { TableName: tableName(), Item: subscriptionItem(noteable, userId, subscribed), ...unchangedSince(expected) } },
   };
   return (await transactOr(entries, [], 'not_written')) === undefined;
 }
 
 /**
- * Makes the user a participant of the issue (e.g. a commenter) by recording `subscribed: true`
+ * Makes the user a participant of the noteable (e.g. a commenter) by recording `subscribed: true`
  * unless they already have a record: an earlier explicit unsubscribe must win over commenting
  * again, as in GitLab.
  */
-export async function recordParticipant(projectId: number, iid: number, userId: number): Promise<void> {
+export async function recordParticipant(noteable: NoteableKeyed, userId: number): Promise<void> {
   // With the project check, a deletion that already swept the partition cannot be left a stray item.
   // A failed condition (a record exists, or the project is going) leaves things as they are.
   await transactOr(
     {
-      project: projectIsLive(projectId),
-      subscription: { Put: { TableName: tableName(), Item: subscriptionItem(projectId, iid, userId, true), ConditionExpression: 'attribute_not_exists(PK)' } },
+      project: projectIsLive(noteable.projectId),
+      subscription: { Put: { TableName: tableName(), Item: subscriptionItem(noteable, userId, true), ConditionExpression: 'attribute_not_exists(PK)' } },
     },
     [],
     'not_written',

@@ -21,6 +21,7 @@ import { isId, type Item, getEntity } from '../../platform/dynamo/query';
 import { ConditionFailed, transact, versionedPut, type NamedTransactItems, type TransactItem } from '../../platform/dynamo/transactions';
 import { projectCounterUpdate, projectIsLive } from '../../projects';
 import { issueIndexKeys, issueKeys } from './keys';
+import type { Noteable, WriteEffects } from './noteables';
 
 export type IssueState = 'opened' | 'closed';
 
@@ -58,11 +59,7 @@ export type IssueWriteFailure = 'project_gone' | 'issue_changed';
  * What an issue write carries in its transaction besides the issue and its counts: its webhook
  * event, its feed event and its system notes (items built by their own stores).
  */
-export interface IssueEffects {
-  hook?: TransactItem;
-  event?: TransactItem;
-  notes?: TransactItem[];
-}
+export type IssueEffects = WriteEffects;
 
 export const issueFromItem = (item: Item): Issue => entityFields(item) as Issue;
 
@@ -95,16 +92,19 @@ export async function getIssues(refs: Array<{ projectId: number; iid: number }>)
 }
 
 /**
- * The `SET` clause that stamps `updatedAt` on an issue item and re-sorts it in the update-ordered
- * lists, for writes that update the item in place (notes, time tracking) rather than put it.
+ * The issue as a noteable (its notes, subscriptions, todos and time tracking): its item is
+ * `ISSUE#<iid>`, re-sorted in the update-ordered lists (GSI4-6) when a note or time tracking
+ * stamps its `updatedAt`.
  */
-export function touchIssue(id: number, at: string): { clause: string; values: Record<string, unknown> } {
-  const fields: Record<string, unknown> = { updatedAt: at, ...issueIndexKeys.issueUpdated(at, id) };
-  return {
-    clause: Object.keys(fields).map((name) => `${name} = :touch_${name}`).join(', '),
-    values: Object.fromEntries(Object.entries(fields).map(([name, value]) => [`:touch_${name}`, value])),
-  };
-}
+export const issueNoteable = (issue: Pick<Issue, 'projectId' | 'iid' | 'id' | 'authorId' | 'assigneeIds'>): Noteable => ({
+  type: 'Issue',
+  projectId: issue.projectId,
+  iid: issue.iid,
+  id: issue.id,
+  authorId: issue.authorId,
+  assigneeIds: issue.assigneeIds,
+  item: { key: issueKeys.issue(issue.projectId, issue.iid), touched: (at) => issueIndexKeys.issueUpdated(at, issue.id) },
+});
 
 /**
  * One issue write of a transaction: `previous` as read (absent for a new issue) becomes `next`,

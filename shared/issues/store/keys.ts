@@ -26,6 +26,24 @@ export const issueKeys = {
   doneTodo: (projectId: number, todoId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `DONE_TODO#${pad(todoId)}` }),
   /** A note (comment) on an issue, after its issue's iid so one issue's notes are one range, by id. */
   note: (projectId: number, issueIid: number, noteId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `NOTE#${pad(issueIid)}#${pad(noteId)}` }),
+  /**
+   * A note on a merge request (the merge-requests feature's item `MR#<iid>`), after its iid so one
+   * merge request's notes are one range, by id; outside the issues' `NOTE#` range.
+   */
+  mergeRequestNote: (projectId: number, mergeRequestIid: number, noteId: number): Key => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `MR_NOTE#${pad(mergeRequestIid)}#${pad(noteId)}`,
+  }),
+  /** A user's explicit choice about a merge request's notifications (as {@link issueKeys.issueSubscription}). */
+  mergeRequestSubscription: (projectId: number, mergeRequestIid: number, userId: number): Key => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `MR_SUBSCRIPTION#${pad(mergeRequestIid)}#${pad(userId)}`,
+  }),
+  /** A user's pending todo on a merge request (at most one; marked done it moves to {@link issueKeys.doneTodo} like an issue's). */
+  mergeRequestTodo: (projectId: number, mergeRequestIid: number, userId: number): Key => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `MR_TODO#${pad(mergeRequestIid)}#${pad(userId)}`,
+  }),
 
   /** Uniqueness claims: an item whose existence reserves a value. */
   claims: {
@@ -93,6 +111,8 @@ export const issueCollections = {
     indexCollection(byCreation(orderBy) ? 'GSI1' : 'GSI4', issuePartitions.project(projectId, state)),
   /** The notes of one issue, by id (id order is creation order). */
   issueNotes: (projectId: number, issueIid: number) => tableCollection(`PROJECT#${projectId}`, `NOTE#${pad(issueIid)}#`),
+  /** The notes of one merge request, by id (id order is creation order). */
+  mergeRequestNotes: (projectId: number, mergeRequestIid: number) => tableCollection(`PROJECT#${projectId}`, `MR_NOTE#${pad(mergeRequestIid)}#`),
   /** The issues a user authored, by creation or update time. */
   userIssues: (userId: number, orderBy: IssueOrderBy = 'created_at') =>
     indexCollection(byCreation(orderBy) ? 'GSI2' : 'GSI5', issuePartitions.author(userId)),
@@ -101,6 +121,33 @@ export const issueCollections = {
     indexCollection(byCreation(orderBy) ? 'GSI3' : 'GSI6', issuePartitions.assignee(userId)),
   /** A user's todos of one state, by id. */
   userTodos: (userId: number, state: TodoState) => indexCollection('GSI1', userTodoPartition(userId, state)),
+} as const;
+
+/** What notes, subscriptions and todos hang on (GitLab's noteable types). */
+export type NoteableType = 'Issue' | 'MergeRequest';
+
+/** A noteable's place: its project and iid, and its type (which picks the key prefixes). */
+export interface NoteableKeyed {
+  type: NoteableType;
+  projectId: number;
+  iid: number;
+}
+
+/**
+ * The keys of what hangs on a noteable, by its type: an issue's under `NOTE#`, `SUBSCRIPTION#`,
+ * `TODO#` (as they always were), a merge request's under `MR_NOTE#`, `MR_SUBSCRIPTION#`,
+ * `MR_TODO#`, so neither reads the other's ranges.
+ */
+export const noteableKeys = {
+  note: ({ type, projectId, iid }: NoteableKeyed, noteId: number): Key =>
+    type === 'Issue' ? issueKeys.note(projectId, iid, noteId) : issueKeys.mergeRequestNote(projectId, iid, noteId),
+  subscription: ({ type, projectId, iid }: NoteableKeyed, userId: number): Key =>
+    type === 'Issue' ? issueKeys.issueSubscription(projectId, iid, userId) : issueKeys.mergeRequestSubscription(projectId, iid, userId),
+  pendingTodo: ({ type, projectId, iid }: NoteableKeyed, userId: number): Key =>
+    type === 'Issue' ? issueKeys.issueTodo(projectId, iid, userId) : issueKeys.mergeRequestTodo(projectId, iid, userId),
+  /** The notes of one noteable, by id. */
+  notes: ({ type, projectId, iid }: NoteableKeyed) =>
+    type === 'Issue' ? issueCollections.issueNotes(projectId, iid) : issueCollections.mergeRequestNotes(projectId, iid),
 } as const;
 
 /** The states a todo's list is partitioned by. */
@@ -142,7 +189,20 @@ const byCreation = (orderBy: IssueOrderBy) => orderBy === 'created_at';
 export const keySpace: KeySpace = {
   partitions: [],
   sortKeys: {
-    'PROJECT#': ['LABEL#', 'LABEL_NAME#', 'MILESTONE#', 'MILESTONE_TITLE#', 'ISSUE#', 'SUBSCRIPTION#', 'TODO#', 'DONE_TODO#', 'NOTE#'],
+    'PROJECT#': [
+      'LABEL#',
+      'LABEL_NAME#',
+      'MILESTONE#',
+      'MILESTONE_TITLE#',
+      'ISSUE#',
+      'SUBSCRIPTION#',
+      'TODO#',
+      'DONE_TODO#',
+      'NOTE#',
+      'MR_NOTE#',
+      'MR_SUBSCRIPTION#',
+      'MR_TODO#',
+    ],
   },
   indexPartitions: {
     GSI1: ['PROJECT_ISSUES#', 'USER_TODOS#'],

@@ -1,17 +1,19 @@
 /**
- * Notes (comments) on issues: items in the issue's project partition,
- * `PROJECT#<projectId>` / `NOTE#<issue iid>#<note id>` (see ACCESS_PATTERNS.md), so one issue's
- * notes are one sort-key range (listed by id, which is creation order) and deleting the project
- * deletes them with the rest of its partition.
+ * Notes (comments) on noteables: items in the noteable's project partition, an issue's at
+ * `PROJECT#<projectId>` / `NOTE#<issue iid>#<note id>`, a merge request's at
+ * `MR_NOTE#<merge request iid>#<note id>` (see ACCESS_PATTERNS.md), so one noteable's notes are one
+ * sort-key range (listed by id, which is creation order) and deleting the project deletes them
+ * with the rest of its partition.
  *
- * The issue's `userNotesCount` (`user_notes_count`) is exact: adding or removing a non-system note
- * changes it with `ADD` in the same transaction as the note, conditioned on the issue being there
- * and not deleted. That update also bumps the issue's `version`, so an issue edit that read the
- * issue before the note (and would `Put` the old count back) fails its version condition and
- * re-reads instead of losing the change. A new comment also stamps the issue's `updated_at` (as
- * GitLab touches the noteable), re-sorting it in the update-ordered lists.
+ * The noteable's `userNotesCount` (`user_notes_count`) is exact: adding or removing a non-system
+ * note changes it with `ADD` in the same transaction as the note, conditioned on the noteable
+ * being there and not deleted. That update also bumps the noteable's `version`, so an edit that
+ * read the noteable before the note (and would `Put` the old count back) fails its version
+ * condition and re-reads instead of losing the change. A new comment also stamps the noteable's
+ * `updated_at` (as GitLab touches the noteable), re-sorting it in the update-ordered lists.
  *
- * System notes are written by the issue writes themselves, in their transaction (`notePut`).
+ * System notes are written by the noteable writes themselves, in their transaction (`notePut`),
+ * or alone with a liveness check of the noteable (`insertNote` of a system note).
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteMany, putMany } from '../../platform/dynamo/batch';
@@ -20,58 +22,76 @@ import { entityFields } from '../../platform/dynamo/items';
 import { isId, queryAll, type Item, getEntity } from '../../platform/dynamo/query';
 import type { TransactItem } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
-import { touchIssue, type IssueEffects } from './issues';
-import { issueCollections, issueKeys } from './keys';
+import { noteableKeys, type NoteableKeyed } from './keys';
+import { noteCountPart, type Noteable, type WriteEffects } from './noteables';
 import { transactOr } from './transact';
 
-export interface Note {
+/** What every note has, whatever its noteable. */
+interface NoteFields {
   /** Global id (sequence `notes`). */
   id: number;
   projectId: number;
-  /** The noteable: the issue's iid (for the key) and global id (for `noteable_id`). */
-  issueIid: number;
-  issueId: number;
   body: string;
   authorId: number;
-  /** Written by the service on a state change (`closed`, `reopened`); not counted, not editable. */
+  /** Written by the service on a change (`closed`, `merged`, …); not counted, not editable. */
   system: boolean;
   createdAt: string;
   updatedAt: string;
 }
 
-/** The issue item's note counter, read where the issue is presented. */
+/** A note on an issue, stored as issue notes always were (no `noteableType`). */
+export interface IssueNote extends NoteFields {
+  noteableType?: 'Issue';
+  /** The issue's iid (for the key) and global id (for `noteable_id`). */
+  issueIid: number;
+  issueId: number;
+}
+
+/** A note on a merge request. */
+export interface MergeRequestNote extends NoteFields {
+  noteableType: 'MergeRequest';
+  /** The merge request's iid (for the key) and global id (for `noteable_id`). */
+  mergeRequestIid: number;
+  mergeRequestId: number;
+}
+
+export type Note = IssueNote | MergeRequestNote;
+
+/** The noteable's item's note counter, read where the noteable is presented. */
 export type WithUserNotesCount = { userNotesCount?: number };
 
 /** Why a note write did not happen. */
-export type NoteWriteFailure = 'project_gone' | 'issue_gone' | 'note_gone';
+export type NoteWriteFailure = 'project_gone' | 'noteable_gone' | 'note_gone';
+
+/**
+ * The noteable a note is on: its type, project and iid (its keys) and global id (`noteable_id`).
+ * @example
+ * noteTarget(note); // { type: 'Issue', projectId: 5, iid: 3, id: 70 }
+ */
+export function noteTarget(note: Note): NoteableKeyed & { id: number } {
+  return note.noteableType === 'MergeRequest'
+    ? { type: 'MergeRequest', projectId: note.projectId, iid: note.mergeRequestIid, id: note.mergeRequestId }
+    : { type: 'Issue', projectId: note.projectId, iid: note.issueIid, id: note.issueId };
+}
+
+/**
+ * A note not yet written on `noteable`, in the form of its type.
+ * @example
+ * const note = newNote(noteable, { id, body, authorId, system: false, createdAt: now, updatedAt: now });
+ */
+export function newNote(noteable: Pick<Noteable, 'type' | 'projectId' | 'iid' | 'id'>, fields: Omit<NoteFields, 'projectId'>): Note {
+  const { id, body, authorId, system, createdAt, updatedAt } = fields;
+  const { projectId } = noteable;
+  return noteable.type === 'MergeRequest'
+    ? { id, projectId, noteableType: 'MergeRequest', mergeRequestIid: noteable.iid, mergeRequestId: noteable.id, body, authorId, system, createdAt, updatedAt }
+    : { id, projectId, issueIid: noteable.iid, issueId: noteable.id, body, authorId, system, createdAt, updatedAt };
+}
 
 export const noteFromItem = (item: Item): Note => entityFields(item) as Note;
 
-const noteToItem = (note: Note): Item => ({ ...issueKeys.note(note.projectId, note.issueIid, note.id), type: 'Note', ...note });
+const noteKey = (note: Note) => noteableKeys.note(noteTarget(note), note.id);
 
-/** Internal: the issue exists and is not soft-deleted (`deletedAt` absent or null). */
-const ISSUE_LIVE = 'attribute_exists(PK) AND (attribute_not_exists(deletedAt) OR attribute_type(deletedAt, :nullType))';
-
-/**
- * Internal: the issue item's part of a transaction: a liveness check, or `ADD userNotesCount`
- * (and `version`, see the module comment) when `delta` is not 0, stamping `updatedAt` when given.
- */
-function issuePart(note: Note, delta: number, touchedAt?: string): TransactItem {
-  const key = issueKeys.issue(note.projectId, note.issueIid);
-  const liveValues = { ':nullType': 'NULL' };
-  if (delta === 0) return { ConditionCheck: { TableName: tableName(), Key: key, ConditionExpression: ISSUE_LIVE, ExpressionAttributeValues: liveValues } };
-  const touch = touchedAt ? touchIssue(note.issueId, touchedAt) : undefined;
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: key,
-      UpdateExpression: `${touch ? `SET ${touch.clause} ` : ''}ADD userNotesCount :delta, #version :one`,
-      ConditionExpression: ISSUE_LIVE,
-      ExpressionAttributeNames: { '#version': 'version' },
-      ExpressionAttributeValues: { ':delta': delta, ':one': 1, ...liveValues, ...touch?.values },
-    },
-  };
-}
+const noteToItem = (note: Note): Item => ({ ...noteKey(note), type: 'Note', ...note });
 
 /** The Put of a new note, for a write that adds it in its own transaction (system notes). */
 export const notePut = (note: Note): TransactItem => ({
@@ -79,28 +99,29 @@ export const notePut = (note: Note): TransactItem => ({
 });
 
 /**
- * Internal: runs a note transaction (`project`, `issue`, `note` and the effects), naming the
- * failure: the project, else the issue, else the note.
+ * Internal: runs a note transaction (`project`, `noteable`, `note` and the effects), naming the
+ * failure: the project, else the noteable, else the note.
  */
-function write(entries: { project: TransactItem; issue: TransactItem; note: TransactItem } & Pick<IssueEffects, 'event' | 'hook'>): Promise<NoteWriteFailure | undefined> {
-  return transactOr<NoteWriteFailure>(entries, [['project', 'project_gone'], ['issue', 'issue_gone']], 'note_gone');
+function write(entries: { project: TransactItem; noteable: TransactItem; note: TransactItem } & Pick<WriteEffects, 'event' | 'hook'>): Promise<NoteWriteFailure | undefined> {
+  return transactOr<NoteWriteFailure>(entries, [['project', 'project_gone'], ['noteable', 'noteable_gone']], 'note_gone');
 }
 
-/** One note of an issue (consistent read); `undefined` when none. */
-export async function getNote(projectId: number, issueIid: number, noteId: number): Promise<Note | undefined> {
+/** One note of a noteable (consistent read); `undefined` when none. */
+export async function getNote(noteable: NoteableKeyed, noteId: number): Promise<Note | undefined> {
   if (!isId(noteId)) return undefined;
-  return getEntity(issueKeys.note(projectId, issueIid, noteId), noteFromItem);
+  return getEntity(noteableKeys.note(noteable, noteId), noteFromItem);
 }
 
 /**
- * Adds a note while the project is live and the issue is not deleted; a non-system note counts
- * in the issue's `userNotesCount` and stamps its `updatedAt` in the same transaction, which also
- * carries the write's effects (the `commented on` event, the webhook event).
+ * Adds a note on `noteable` while the project is live and the noteable is not deleted; a
+ * non-system note counts in the noteable's `userNotesCount` and stamps its `updatedAt` in the
+ * same transaction, which also carries the write's effects (the `commented on` event, the webhook
+ * event).
  */
-export async function insertNote(note: Note, effects: Pick<IssueEffects, 'event' | 'hook'> = {}): Promise<NoteWriteFailure | undefined> {
+export async function insertNote(noteable: Noteable, note: Note, effects: Pick<WriteEffects, 'event' | 'hook'> = {}): Promise<NoteWriteFailure | undefined> {
   return write({
     project: projectIsLive(note.projectId),
-    issue: issuePart(note, note.system ? 0 : 1, note.system ? undefined : note.createdAt),
+    noteable: noteCountPart(noteable, note.system ? 0 : 1, note.system ? undefined : note.createdAt),
     note: notePut(note),
     event: effects.event,
     hook: effects.hook,
@@ -113,7 +134,7 @@ export async function updateNoteBody(note: Note, body: string, updatedAt: string
     const { Attributes } = await db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: issueKeys.note(note.projectId, note.issueIid, note.id),
+        Key: noteKey(note),
         UpdateExpression: 'SET body = :body, updatedAt = :updatedAt',
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeValues: { ':body': body, ':updatedAt': updatedAt },
@@ -128,21 +149,25 @@ export async function updateNoteBody(note: Note, body: string, updatedAt: string
 }
 
 /**
- * Deletes a note; a non-system note leaves the issue's `userNotesCount` in the same transaction.
- * Conditioned on the note existing, so two racing deletes change the count once.
+ * Deletes a note of `noteable`; a non-system note leaves the noteable's `userNotesCount` in the
+ * same transaction. Conditioned on the note existing, so two racing deletes change the count once.
  */
-export async function removeNote(note: Note): Promise<NoteWriteFailure | undefined> {
+export async function removeNote(noteable: Noteable, note: Note): Promise<NoteWriteFailure | undefined> {
   return write({
     project: projectIsLive(note.projectId),
-    issue: issuePart(note, note.system ? 0 : -1),
-    note: { Delete: { TableName: tableName(), Key: issueKeys.note(note.projectId, note.issueIid, note.id), ConditionExpression: 'attribute_exists(PK)' } },
+    noteable: noteCountPart(noteable, note.system ? 0 : -1),
+    note: { Delete: { TableName: tableName(), Key: noteKey(note), ConditionExpression: 'attribute_exists(PK)' } },
   });
 }
 
-/** Every note of an issue, oldest first (bounded by the issue; used to copy them on a move and to sort by `updated_at`). */
-export async function listIssueNotes(projectId: number, issueIid: number): Promise<Note[]> {
-  return (await queryAll(issueCollections.issueNotes(projectId, issueIid))).map(noteFromItem);
+/** Every note of a noteable, oldest first (bounded by the noteable; used to copy an issue's on a move and to sort by `updated_at`). */
+export async function listNotes(noteable: NoteableKeyed): Promise<Note[]> {
+  return (await queryAll(noteableKeys.notes(noteable))).map(noteFromItem);
 }
+
+/** Every note of an issue, oldest first (an issue's range holds issue notes only). */
+export const listIssueNotes = async (projectId: number, issueIid: number): Promise<IssueNote[]> =>
+  (await listNotes({ type: 'Issue', projectId, iid: issueIid })) as IssueNote[];
 
 /**
  * Writes notes outside a transaction: for copies under an issue that no transaction has made
@@ -150,5 +175,5 @@ export async function listIssueNotes(projectId: number, issueIid: number): Promi
  */
 export const putNotes = (notes: Note[]) => putMany(notes.map(noteToItem));
 
-/** Removes notes without touching their issue's count (the cleanup of {@link putNotes}). */
-export const removeNotes = (notes: Note[]) => deleteMany(notes.map((note) => issueKeys.note(note.projectId, note.issueIid, note.id)));
+/** Removes notes without touching their noteable's count (the cleanup of {@link putNotes}). */
+export const removeNotes = (notes: Note[]) => deleteMany(notes.map(noteKey));

@@ -1,11 +1,13 @@
 /**
- * Todos: a user's reminder about an issue. Ids come from the sequence `todos`.
+ * Todos: a user's reminder about a noteable (an issue or a merge request, `targetType`). Ids come
+ * from the sequence `todos`.
  *
- * A pending todo lives in the issue's project partition (`PROJECT#<pid>` / `TODO#<iid>#<userId>`):
- * that key doubles as the guard "at most one pending todo per user and issue". Marking it done
- * moves it, in one transaction, to `DONE_TODO#<id>` in the same partition, which frees the pending
- * key (GitLab lets a user mark the issue again) and keeps the todo going with the project when it
- * is deleted. Each item is also in its user's list of its state on GSI1
+ * A pending todo lives in its target's project partition (`PROJECT#<pid>` / `TODO#<iid>#<userId>`
+ * for an issue, `MR_TODO#<iid>#<userId>` for a merge request): that key doubles as the guard "at
+ * most one pending todo per user and target". Marking it done moves it, in one transaction, to
+ * `DONE_TODO#<id>` in the same partition (whatever its target: the id is global), which frees the
+ * pending key (GitLab lets a user mark the target again) and keeps the todo going with the project
+ * when it is deleted. Each item is also in its user's list of its state on GSI1
  * (`USER_TODOS#<userId>#<state>` / `<todo id>`), so `state=pending` and `state=done` are each one
  * Query, newest first.
  */
@@ -14,7 +16,7 @@ import { nextId } from '../../platform/dynamo/counters';
 import { entityFields } from '../../platform/dynamo/items';
 import { getItem, queryCollection, type Item } from '../../platform/dynamo/query';
 import { projectIsLive } from '../../projects';
-import { issueCollections, issueIndexKeys, issueKeys, type TodoState } from './keys';
+import { issueCollections, issueIndexKeys, issueKeys, noteableKeys, type NoteableType, type TodoState } from './keys';
 import { transactOr } from './transact';
 
 export type { TodoState } from './keys';
@@ -27,7 +29,7 @@ export interface Todo {
   /** Who caused it (the user themself for `marked`). */
   authorId: number;
   actionName: 'marked';
-  targetType: 'Issue';
+  targetType: NoteableType;
   targetIid: number;
   targetId: number;
   state: TodoState;
@@ -36,14 +38,18 @@ export interface Todo {
 
 export const todoFromItem = (item: Item): Todo => entityFields(item) as Todo;
 
+/** Internal: the pending guard key of a todo (one per user and target). */
+const pendingKey = (todo: Pick<Todo, 'targetType' | 'projectId' | 'targetIid' | 'userId'>) =>
+  noteableKeys.pendingTodo({ type: todo.targetType, projectId: todo.projectId, iid: todo.targetIid }, todo.userId);
+
 /** Internal: the stored item of a todo in its state (the pending guard key, or the done key). */
 function todoItem(todo: Todo): Item {
-  const key = todo.state === 'pending' ? issueKeys.issueTodo(todo.projectId, todo.targetIid, todo.userId) : issueKeys.doneTodo(todo.projectId, todo.id);
+  const key = todo.state === 'pending' ? pendingKey(todo) : issueKeys.doneTodo(todo.projectId, todo.id);
   return { ...key, ...issueIndexKeys.userTodos(todo.userId, todo.state, todo.id), type: 'Todo', ...todo };
 }
 
 /**
- * Adds a pending todo unless the user already has one for the issue, while the project is live.
+ * Adds a pending todo unless the user already has one for the target, while the project is live.
  * @returns the todo, or undefined when one exists (or the project is being deleted).
  */
 export async function insertPendingTodo(todo: Omit<Todo, 'id' | 'state' | 'createdAt'>): Promise<Todo | undefined> {
@@ -80,7 +86,7 @@ export async function findUserTodo(userId: number, todoId: number): Promise<Todo
 
 /**
  * Marks a pending todo done in ONE transaction: the pending item is deleted (only if it still
- * exists with this todo's id: the user may since have marked the issue again, which reuses the
+ * exists with this todo's id: the user may since have marked the target again, which reuses the
  * key) and the done item put, while the project is live.
  *
  * @returns the done todo, also when a concurrent request marked it first (read back from its done
@@ -94,7 +100,7 @@ export async function markTodoDone(todo: Todo): Promise<Todo | undefined> {
       pending: {
         Delete: {
           TableName: tableName(),
-          Key: issueKeys.issueTodo(todo.projectId, todo.targetIid, todo.userId),
+          Key: pendingKey(todo),
           ConditionExpression: 'id = :id',
           ExpressionAttributeValues: { ':id': todo.id },
         },
@@ -116,7 +122,7 @@ const MARK_ALL_BATCH = 25;
  * Marks every pending todo of the user done: the pending list is read a Query page of
  * {@link MARK_ALL_BATCH} at a time and each page's todos are marked concurrently, one
  * transaction each ({@link markTodoDone}), so memory and concurrency stay bounded. The number of
- * pages is not: a user's pending todos are few (one per issue they marked themselves, none
+ * pages is not: a user's pending todos are few (one per target they marked themselves, none
  * created by mentions or assignments yet), so this is not capped.
  *
  * @returns how many todos this call marked (those a concurrent request marked count too).

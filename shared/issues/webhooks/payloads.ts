@@ -22,7 +22,7 @@ import type { TimeTracked } from '../store/issue-time';
 import type { Issue } from '../store/issues';
 import type { Label } from '../store/labels';
 import type { Milestone } from '../store/milestones';
-import type { Note } from '../store/notes';
+import { noteTarget, type Note } from '../store/notes';
 import type { IssueHookAction } from './events';
 
 /** What the payloads show besides the issue and note themselves, loaded by the caller. */
@@ -241,7 +241,7 @@ export function noteHookPayload(ctx: IssueHookContext, note: Note, issue: Issue)
       attachment: null,
       line_code: null,
       commit_id: '',
-      noteable_id: note.issueId,
+      noteable_id: noteTarget(note).id,
       system: note.system,
       st_diff: null,
       action: 'create',
