@@ -7,6 +7,8 @@ export const catalog = {
     'PUT /groups/:id',
     'DELETE /groups/:id',
     'GET /groups/:id/projects',
+    'GET /groups/:id/subgroups',
+    'GET /groups/:id/descendant_groups',
     'GET /namespaces',
     'GET /namespaces/:id',
   ],

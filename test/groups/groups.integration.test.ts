@@ -789,3 +789,53 @@ describe('GET /namespaces', () => {
     expect(response.status).toBe(401);
   });
 });
+
+describe('GET /groups/:id/subgroups and /groups/:id/descendant_groups', () => {
+  /** top (private) → a (public), b (private) ; a → a1 (private); member: developer in a only. */
+  async function tree() {
+    const [owner, member] = await Promise.all([createUser(), createUser()]);
+    const top = await newGroup(owner.token, { visibility: 'public' });
+    const a = await newGroup(owner.token, { parent_id: top.id, path: unique('alpha'), visibility: 'public' });
+    const b = await newGroup(owner.token, { parent_id: top.id, path: unique('beta'), visibility: 'private' });
+    const a1 = await newGroup(owner.token, { parent_id: a.id, path: unique('alpha-one'), visibility: 'private' });
+    await addMember('groups', a.id, member.id, DEVELOPER);
+    return { owner, member, top, a, b, a1 };
+  }
+
+  it('lists the direct subgroups an owner may read, sorted by name, with GitLab headers', async () => {
+    const t = await tree();
+    const response = await api(`/groups/${t.top.id}/subgroups`, { token: t.owner.token });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(ids(response.body)).toEqual([t.a.id, t.b.id]);
+    expect(response.body[0]).toMatchObject({ id: t.a.id, parent_id: t.top.id, full_path: t.a.fullPath });
+    expect(response.headers.get('x-total')).toBe('2');
+  });
+
+  it('lists every descendant, and only what the caller may read', async () => {
+    const t = await tree();
+    const owner = await api(`/groups/${t.top.id}/descendant_groups`, { token: t.owner.token, query: { order_by: 'id' } });
+    const member = await api(`/groups/${encodeURIComponent(t.top.fullPath)}/descendant_groups`, { token: t.member.token, query: { order_by: 'id' } });
+    const anonymous = await api(`/groups/${t.top.id}/descendant_groups`);
+    expect(ids(owner.body)).toEqual([t.a.id, t.b.id, t.a1.id]);
+    // The member of `a` reads `a` and, through it, its private subgroup; not the private sibling.
+    expect(ids(member.body)).toEqual([t.a.id, t.a1.id]);
+    expect(ids(anonymous.body)).toEqual([t.a.id]);
+  });
+
+  it('filters by search, skip_groups and min_access_level, and sorts descending', async () => {
+    const t = await tree();
+    const list = (query: Record<string, unknown>, token = t.owner.token) => api(`/groups/${t.top.id}/descendant_groups`, { token, query });
+    expect(ids((await list({ search: 'alpha', order_by: 'id' })).body)).toEqual([t.a.id, t.a1.id]);
+    expect(ids((await list({ skip_groups: [t.b.id], order_by: 'id', sort: 'desc' })).body)).toEqual([t.a1.id, t.a.id]);
+    expect(ids((await list({ min_access_level: DEVELOPER }, t.member.token)).body).sort()).toEqual([t.a.id, t.a1.id].sort());
+    expect(ids((await list({ owned: true }, t.member.token)).body)).toEqual([]);
+  });
+
+  it('answers 404 Group Not Found for a group the caller may not read', async () => {
+    const owner = await createUser();
+    const hidden = await newGroup(owner.token, { visibility: 'private' });
+    const response = await api(`/groups/${hidden.id}/subgroups`, { token: (await createUser()).token });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ message: '404 Group Not Found' });
+  });
+});

@@ -7,7 +7,7 @@ import { config } from '../../platform/config';
 import { ParamError } from '../../platform/http/errors';
 import type { ListSource, StreamSource } from '../../platform/http/pagination';
 import type { User } from '../../users';
-import { namespaceCollections, getNamespaces, indexedGroups, indexedSubgroups, namespaceFromItem, type Namespace } from '../../namespaces';
+import { namespaceCollections, getNamespaces, indexedGroups, indexedSubgroups, namespaceFromItem, subgroupsOf, type Namespace } from '../../namespaces';
 
 export type GroupOrder = 'name' | 'path' | 'id';
 
@@ -37,7 +37,7 @@ export async function directGroupLevels(user: User): Promise<Map<number, number>
   return levels;
 }
 
-/** The groups and all their live descendants (subgroup index, breadth first), bounded. Internal. */
+/** The groups and all their live descendants (subgroup index, breadth first), bounded. */
 async function withDescendants(roots: Namespace[]): Promise<Namespace[]> {
   const found = new Map(roots.map((group) => [group.id, group]));
   const queue = [...roots];
@@ -52,6 +52,18 @@ async function withDescendants(roots: Namespace[]): Promise<Namespace[]> {
   }
   return [...found.values()];
 }
+
+/**
+ * What the caller may do in groups, from their direct memberships (read once): a group's level
+ * is the highest of its own and its ancestors'.
+ */
+async function groupLevels(viewer: User | null): Promise<{ level: (group: Namespace) => number; readable: (group: Namespace) => boolean }> {
+  const levels = viewer && !isAdmin(viewer) ? await directGroupLevels(viewer) : new Map<number, number>();
+  const level = (group: Namespace) => Math.max(0, ...[group.id, ...group.ancestorIds].map((id) => levels.get(id) ?? 0));
+  return { level, readable: (group) => can(viewer, 'read_group', { kind: 'group', group, level: level(group) }) };
+}
+
+const readableGroups = async (viewer: User | null) => (await groupLevels(viewer)).readable;
 
 type SortKey = (group: Namespace) => string;
 const SORT_KEYS: Record<Exclude<GroupOrder, 'id'>, SortKey> = {
@@ -126,11 +138,7 @@ export async function listGroups(viewer: User | null, filters: GroupListFilters)
   }
 
   // Every group the caller may read: admins all, others public (and internal, and their own).
-  const levels = viewer && !isAdmin(viewer) ? await directGroupLevels(viewer) : new Map<number, number>();
-  const readable = (group: Namespace) => {
-    const level = Math.max(0, ...[group.id, ...group.ancestorIds].map((id) => levels.get(id) ?? 0));
-    return can(viewer, 'read_group', { kind: 'group', group, level });
-  };
+  const readable = await readableGroups(viewer);
   const select = (group: Namespace) => (matches(group) && readable(group) ? group : undefined);
   if (order === 'id') {
     return { collection: namespaceCollections.groups(), ascending, select: (item) => select(namespaceFromItem(item)) };
@@ -144,4 +152,28 @@ export async function listGroups(viewer: User | null, filters: GroupListFilters)
     if (select(group)) all.push(group);
   }
   return sortedList(all.sort(comparator(order, ascending)));
+}
+
+/**
+ * `GET /groups/:id/subgroups` (direct subgroups) and `GET /groups/:id/descendant_groups` (every
+ * level below): the groups under `parent` the caller may read, with `GET /groups`' filters
+ * (`owned` and `min_access_level` by the caller's level in each group, inherited from ancestors
+ * as GitLab's `GroupsFinder` for subgroups), sorted in memory. A group's subgroups are bounded as
+ * every in-memory list is (`GROUP_SORT_LIMIT`).
+ */
+export async function listSubgroups(viewer: User | null, parent: Namespace, filters: GroupListFilters, scope: 'children' | 'descendants'): Promise<ListSource<Namespace>> {
+  const search = filters.search?.toLowerCase();
+  const skip = new Set(filters.skip_groups ?? []);
+  const minimum = filters.owned ? OWNER : (filters.min_access_level ?? 0);
+  const { level, readable } = await groupLevels(viewer);
+  const children = (await subgroupsOf(parent.id)).filter((child) => !child.deleting);
+  const candidates = scope === 'children' ? children : (await withDescendants(children));
+  const kept = candidates.filter(
+    (group) =>
+      !skip.has(group.id) &&
+      (!search || group.name.toLowerCase().includes(search) || group.path.toLowerCase().includes(search)) &&
+      readable(group) &&
+      (minimum === 0 || level(group) >= minimum),
+  );
+  return sortedList(kept.sort(comparator(filters.order_by ?? 'name', (filters.sort ?? 'asc') === 'asc')));
 }

@@ -5,18 +5,34 @@ import { presentProjects, projectList } from '../../projects';
 import { paginate } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
 import { created, ok, type HttpResult } from '../../platform/http/response';
-import { route, type RoutesOf } from '../../platform/http/route';
+import { route, type AnyRoute, type RoutesOf } from '../../platform/http/route';
 import type { catalog } from '../catalog';
 import { deleteGroup } from '../commands/delete-group';
 import { createGroup, updateGroup } from '../commands/groups';
 import { findGroupOrNotFound } from '../../namespaces';
 import { presentGroupDetail, presentGroups } from '../presenters/groups';
 import { groupDetailProjects } from '../queries/group-detail';
-import { listGroups } from '../queries/groups';
+import { listGroups, listSubgroups } from '../queries/groups';
 import { groupListParams, groupProjectsParams, groupSettingsParams, withGroupId } from './groups.params';
 
 /** GitLab's `accepted!`: 202 `{"message":"202 Accepted"}`. */
 const accepted = (): HttpResult => ({ statusCode: 202, body: { message: '202 Accepted' } });
+
+/** `GET /groups/:id/<segment>`: the groups below a group the caller may read, filtered and paged as `GET /groups`. */
+function subgroupRoutes<S extends 'subgroups' | 'descendant_groups'>(segment: S, scope: 'children' | 'descendants') {
+  const key = `GET /groups/:id/${segment}` as const;
+  return {
+    [key]: route({
+      anonymous: true,
+      params: withGroupId(groupListParams),
+      handler: async ({ params, user, link }) => {
+        const { group } = await findGroupOrNotFound(params.id, user);
+        const page = await paginate(params, link, await listSubgroups(user, group, params, scope));
+        return ok(await presentGroups(page.items, { statistics: params.statistics && isAdmin(user) }), page.headers);
+      },
+    }),
+  } as Record<`GET /groups/:id/${S}`, AnyRoute>;
+}
 
 export const groupRoutes = {
   'GET /groups': route({
@@ -54,6 +70,9 @@ export const groupRoutes = {
       return ok(await presentGroupDetail(group, user, await groupDetailProjects(user, group, link)));
     },
   }),
+
+  ...subgroupRoutes('subgroups', 'children'),
+  ...subgroupRoutes('descendant_groups', 'descendants'),
 
   'PUT /groups/:id': route({
     params: withGroupId(groupSettingsParams),
