@@ -4,7 +4,7 @@
  * with unique names, so the file runs in parallel with the others against one service.
  */
 import { describe, expect, it } from 'vitest';
-import { api, rootToken } from '../support/api';
+import { api, rootToken, type QueryValue } from '../support/api';
 import { addMember, createProject, createUser, unique } from '../support/fixtures';
 
 const root = () => ({ token: rootToken() });
@@ -824,7 +824,7 @@ describe('GET /groups/:id/subgroups and /groups/:id/descendant_groups', () => {
 
   it('filters by search, skip_groups and min_access_level, and sorts descending', async () => {
     const t = await tree();
-    const list = (query: Record<string, unknown>, token = t.owner.token) => api(`/groups/${t.top.id}/descendant_groups`, { token, query });
+    const list = (query: Record<string, QueryValue>, token = t.owner.token) => api(`/groups/${t.top.id}/descendant_groups`, { token, query });
     expect(ids((await list({ search: 'alpha', order_by: 'id' })).body)).toEqual([t.a.id, t.a1.id]);
     expect(ids((await list({ skip_groups: [t.b.id], order_by: 'id', sort: 'desc' })).body)).toEqual([t.a1.id, t.a.id]);
     expect(ids((await list({ min_access_level: DEVELOPER }, t.member.token)).body).sort()).toEqual([t.a.id, t.a1.id].sort());

@@ -18,7 +18,7 @@ export function rootToken(): string {
   return token;
 }
 
-type QueryValue = string | number | boolean | ReadonlyArray<string | number | boolean> | null | undefined;
+export type QueryValue = string | number | boolean | ReadonlyArray<string | number | boolean> | null | undefined;
 
 export interface ApiRequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
