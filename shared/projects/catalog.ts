@@ -21,6 +21,7 @@ export const catalog = {
     'POST /projects/:id/archive',
     'POST /projects/:id/unarchive',
     'POST /projects/:id/fork',
+    'GET /projects/:id/forks',
     'DELETE /projects/:id/fork',
     'POST /projects/:id/fork/:forked_from_id',
     'POST /projects/:id/share',

@@ -530,6 +530,44 @@ describe('fork relations (admin)', () => {
   });
 });
 
+describe('GET /projects/:id/forks', () => {
+  it('lists the forks the caller may see, newest first, with the list filters; links and unlinks move a project in and out', async () => {
+    // Prepare
+    const [owner, a, b] = await Promise.all([createUser(), createUser(), createUser()]);
+    const source = await createProject(owner.token, { visibility: 'public' });
+    const forkOf = async (user: { username: string; token: string }, visibility: string) => {
+      const response = await api(`/projects/${source.id}/fork`, { token: user.token, body: { namespace: user.username } });
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+      expect((await api(`/projects/${response.body.id}`, { token: user.token, method: 'PUT', body: { visibility } })).status).toBe(200);
+      return response.body.id as number;
+    };
+    const publicFork = await forkOf(a, 'public');
+    const privateFork = await forkOf(b, 'private');
+    const linked = await createProject(owner.token, { visibility: 'public' });
+
+    // Act / Assess
+    const ids = async (token?: string, query: Record<string, string> = {}) => (await api(`/projects/${source.id}/forks`, { token, query })).body.map((p: { id: number }) => p.id);
+    expect(await ids()).toEqual([publicFork]);
+    expect(await ids(b.token)).toEqual([privateFork, publicFork]);
+    expect(await ids(b.token, { owned: 'true' })).toEqual([privateFork]);
+    expect(await ids(root().token, { sort: 'asc' })).toEqual([publicFork, privateFork]);
+    expect((await api(`/projects/${linked.id}/fork/${source.id}`, { ...root(), method: 'POST' })).status).toBe(201);
+    expect(await ids()).toEqual([linked.id, publicFork]);
+    expect((await api(`/projects/${linked.id}/fork`, { ...root(), method: 'DELETE' })).status).toBe(204);
+    expect(await ids()).toEqual([publicFork]);
+    const page = await api(`/projects/${source.id}/forks`, { ...root(), query: { per_page: 1 } });
+    expect(page.headers.get('x-next-page')).toBe('2');
+  });
+
+  it('answers 404 for a project the caller may not see', async () => {
+    const owner = await createUser();
+    const hidden = await createProject(owner.token);
+    const response = await api(`/projects/${hidden.id}/forks`, { token: (await createUser()).token });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ message: '404 Project Not Found' });
+  });
+});
+
 describe('sharing with groups', () => {
   it('shares a project with a group, whose members then get capped access, and unshares it', async () => {
     const owner = await createUser();

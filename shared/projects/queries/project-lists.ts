@@ -32,6 +32,8 @@ export interface ProjectListFilters {
   starred?: boolean;
   /** Only the projects of this namespace (a group's projects). */
   namespaceId?: number;
+  /** Only the forks of this project. */
+  forksOf?: number;
 }
 
 /** A list of projects to page: a stream in id order, or an array already sorted in memory. */
@@ -83,6 +85,7 @@ async function candidates(viewer: User | null, filters: ProjectListFilters, rang
   const { ascending, after } = range;
   const of = (index: ProjectIndex) => projectIds(index, range);
   if (filters.namespaceId !== undefined) return of({ namespaceId: filters.namespaceId });
+  if (filters.forksOf !== undefined) return of({ forksOf: filters.forksOf });
   if (filters.starred) return viewer ? of({ starredBy: viewer.id }) : arrayIds([], ascending, after);
   if (viewer && (filters.owned || filters.membership)) {
     const scope = await membershipScope(viewer, Boolean(filters.owned));
@@ -116,6 +119,9 @@ function matches(subject: ProjectSubject, viewer: User | null, filters: ProjectL
   if (!can(viewer, 'read_project', subject)) return false;
   if (filters.archived !== undefined && project.archived !== filters.archived) return false;
   if (filters.visibility && project.visibility !== filters.visibility) return false;
+  // A list read from the forks index checks the membership filters on each project instead.
+  if (filters.forksOf !== undefined && filters.owned && subject.access.level < OWNER) return false;
+  if (filters.forksOf !== undefined && filters.membership && subject.access.level === 0) return false;
   if (filters.search) {
     const q = filters.search.toLowerCase();
     if (!project.name.toLowerCase().includes(q) && !project.path.toLowerCase().includes(q)) return false;

@@ -4,14 +4,28 @@ import { authorize, can } from '../../auth';
 import { findGroupOrNotFound, findNamespace } from '../../namespaces';
 import { NotFoundError } from '../../platform/http/errors';
 import { idParam, p, required } from '../../platform/http/params';
-import { created, noContent } from '../../platform/http/response';
+import { paginate, paginationParams } from '../../platform/http/pagination';
+import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import type { catalog } from '../catalog';
 import { forkProject, removeForkRelation, setForkRelation } from '../commands/forks';
 import { findProjectOrNotFound, projectSubject } from '../finders';
-import { presentProject } from '../presenters/projects';
+import { presentProject, presentProjects } from '../presenters/projects';
+import { projectList } from '../queries/project-lists';
+import { projectListParams } from './projects.params';
 
 export const forkRoutes = {
+  /** The forks of a project the caller may see, with the project list's filters, order and paging. */
+  'GET /projects/:id/forks': route({
+    anonymous: true,
+    params: z.object({ ...idParam, ...paginationParams, ...projectListParams }),
+    handler: async ({ params: { id, simple, statistics, ...filters }, user, link }) => {
+      const { project } = await findProjectOrNotFound(id, user);
+      const page = await paginate(filters, link, await projectList(user, { ...filters, forksOf: project.id }, filters));
+      return ok(await presentProjects(page.items, user, { simple, statistics }), page.headers);
+    },
+  }),
+
   'POST /projects/:id/fork': route({
     // `namespace` (the spec's), or `namespace_id` / `namespace_path` as current clients send them;
     // `name`, `path` and `description` override the source's.

@@ -34,6 +34,8 @@ export const projectIndexKeys = {
   projectVisibility: (visibility: string, id: number) => ({ GSI2PK: `PROJECTS#${visibility}`, GSI2SK: pad(id) }),
   /** GSI3: the projects of a namespace by id. */
   namespaceProjects: (namespaceId: number, id: number) => ({ GSI3PK: `NAMESPACE_PROJECTS#${namespaceId}`, GSI3SK: pad(id) }),
+  /** GSI4: the forks of a project, by id. */
+  projectFork: (sourceId: number, id: number) => ({ GSI4PK: `PROJECT_FORKS#${sourceId}`, GSI4SK: pad(id) }),
   /** GSI1: the projects a user starred, by project id. */
   userStar: (userId: number, projectId: number) => ({ GSI1PK: `USER_STARS#${userId}`, GSI1SK: pad(projectId) }),
   /** GSI1: the projects shared with a group, by project id. */
@@ -50,6 +52,7 @@ export const projectCollections = {
   projectsWithVisibility: (visibility: string) => indexCollection('GSI2', `PROJECTS#${visibility}`),
   namespaceProjects: (namespaceId: number) => indexCollection('GSI3', `NAMESPACE_PROJECTS#${namespaceId}`),
   userStars: (userId: number) => indexCollection('GSI1', `USER_STARS#${userId}`),
+  projectForks: (sourceId: number) => indexCollection('GSI4', `PROJECT_FORKS#${sourceId}`),
   groupShares: (groupId: number) => indexCollection('GSI1', `GROUP_SHARES#${groupId}`),
   projectShares: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'SHARE#'),
   /** Everything stored in a project's partition (used to delete a project completely). */
@@ -64,6 +67,7 @@ export const keySpace: KeySpace = {
     GSI1: ['PROJECTS', 'USER_STARS#', 'GROUP_SHARES#', 'USER_EVENTS#'],
     GSI2: ['PROJECTS#'],
     GSI3: ['NAMESPACE_PROJECTS#'],
+    GSI4: ['PROJECT_FORKS#'],
   },
   sequences: ['projects', 'events'],
 };

@@ -12,8 +12,8 @@ import { pad, type Collection } from '../../platform/dynamo/keys';
 import { queryAll, queryCollection } from '../../platform/dynamo/query';
 import { projectCollections } from './keys';
 
-/** An id-ordered project index: all projects, those of one visibility or namespace, or those a user starred. */
-export type ProjectIndex = { all: true } | { visibility: Visibility } | { namespaceId: number } | { starredBy: number };
+/** An id-ordered project index: all projects, those of one visibility or namespace, those a user starred, or a project's forks. */
+export type ProjectIndex = { all: true } | { visibility: Visibility } | { namespaceId: number } | { starredBy: number } | { forksOf: number };
 
 /** What a list reads of an index: ids after `after` (exclusive) in the given order, about `hint` of them per Query. */
 export interface IdRange {
@@ -26,6 +26,7 @@ function collectionOf(index: ProjectIndex): Collection {
   if ('visibility' in index) return projectCollections.projectsWithVisibility(index.visibility);
   if ('namespaceId' in index) return projectCollections.namespaceProjects(index.namespaceId);
   if ('starredBy' in index) return projectCollections.userStars(index.starredBy);
+  if ('forksOf' in index) return projectCollections.projectForks(index.forksOf);
   return projectCollections.projects();
 }
 

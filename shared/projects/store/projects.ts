@@ -74,6 +74,7 @@ export function projectToItem(project: Project): Item {
     ...projectIndexKeys.projectList(project.id),
     ...projectIndexKeys.projectVisibility(project.visibility, project.id),
     ...projectIndexKeys.namespaceProjects(project.namespaceId, project.id),
+    ...(project.forkedFromId ? projectIndexKeys.projectFork(project.forkedFromId, project.id) : {}),
     type: 'Project',
     ...project,
   };
@@ -312,16 +313,22 @@ export async function recordRepositorySize(projectId: number, bytes: number): Pr
 // Fork relations
 // ---------------------------------------------------------------------------------------------
 
-/** Sets (`link`) or clears the project's `forkedFromId`, conditioned on its being unset or `sourceId`. */
-const forkRelationUpdate = (projectId: number, sourceId: number, link: boolean) => ({
-  Update: {
-    TableName: tableName(),
-    Key: projectKeys.project(projectId),
-    UpdateExpression: link ? 'SET forkedFromId = :source' : 'SET forkedFromId = :null',
-    ConditionExpression: link ? 'attribute_exists(PK) AND (attribute_not_exists(forkedFromId) OR forkedFromId = :null)' : 'forkedFromId = :source',
-    ExpressionAttributeValues: { ':source': sourceId, ':null': null },
-  },
-});
+/**
+ * Sets (`link`) or clears the project's `forkedFromId` and its entry in the source's forks index,
+ * conditioned on its being unset or `sourceId`.
+ */
+const forkRelationUpdate = (projectId: number, sourceId: number, link: boolean) => {
+  const index = projectIndexKeys.projectFork(sourceId, projectId);
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: projectKeys.project(projectId),
+      UpdateExpression: link ? 'SET forkedFromId = :source, GSI4PK = :pk, GSI4SK = :sk' : 'SET forkedFromId = :null REMOVE GSI4PK, GSI4SK',
+      ConditionExpression: link ? 'attribute_exists(PK) AND (attribute_not_exists(forkedFromId) OR forkedFromId = :null)' : 'forkedFromId = :source',
+      ExpressionAttributeValues: link ? { ':source': sourceId, ':null': null, ':pk': index.GSI4PK, ':sk': index.GSI4SK } : { ':source': sourceId, ':null': null },
+    },
+  };
+};
 
 /** Makes a project a fork of `sourceId`, counting it in the source's `forks_count`. */
 export async function linkFork(projectId: number, sourceId: number): Promise<'linked' | 'already_forked' | 'source_gone'> {
