@@ -117,6 +117,22 @@ describe('writePackIndex', () => {
     expect(index.packChecksum).toBe('09'.repeat(20));
   });
 
+  it('orders ids sharing their first bytes, and keeps equal ids in the order given', () => {
+    // Prepare: 50 ids starting with abcd (one bucket of the sort), 3 with abce, one given twice.
+    const id = (prefix: string, n: number) => createHash('sha1').update(String(n)).digest('hex').replace(/^.{4}/, prefix);
+    const ids = [...Array.from({ length: 50 }, (_, n) => id('abcd', n)), ...Array.from({ length: 3 }, (_, n) => id('abce', n)), '0'.repeat(40)];
+    const entries = [...ids, ids[7]].map((oid, n) => ({ oid, offset: 12 + 10 * n, crc32: n }));
+
+    // Act
+    const index = parsePackIndex(writePackIndex(entries, Buffer.alloc(20)));
+
+    // Assert
+    const sorted = [...ids, ids[7]].sort();
+    expect(Array.from({ length: index.count }, (_, position) => index.oidAt(position))).toEqual(sorted);
+    const first = sorted.indexOf(ids[7]);
+    expect([index.offsetAt(first), index.offsetAt(first + 1)]).toEqual([12 + 10 * 7, 12 + 10 * ids.length]);
+  });
+
   it('rejects ids that are not 40 lower-case hex digits', () => {
     expect(() => writePackIndex([{ oid: 'A'.repeat(40), offset: 12, crc32: 0 }], Buffer.alloc(20))).toThrow(PackError);
     expect(() => writePackIndex([{ oid: 'abc', offset: 12, crc32: 0 }], Buffer.alloc(20))).toThrow(PackError);

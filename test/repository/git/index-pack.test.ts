@@ -60,6 +60,20 @@ describe('indexPack on packs git wrote', () => {
     expect(progress.slice(-2)).toEqual([verified.length, verified.length]);
   });
 
+  it('writes the same index whether deltas are kept between the passes, some of them or none', async () => {
+    for (const deltaCacheBytes of [0, 3000]) {
+      const indexed = await indexPack(pack, { ...noExternal, deltaCacheBytes });
+      expect(indexed.index.equals(idx)).toBe(true);
+    }
+  });
+
+  it('hands every object to onObject with a body that stays intact (no buffer reused)', async () => {
+    const seen: { oid: string; type: GitObject['type']; body: Buffer }[] = [];
+    const indexed = await indexPack(pack, { ...noExternal, deltaCacheBytes: 3000, onObject: (oid, type, body) => seen.push({ oid, type, body }) });
+    expect(seen.map(({ oid }) => oid).sort()).toEqual(indexed.objects.map(({ oid }) => oid).sort());
+    for (const { oid, type, body } of seen) expect(hashObject(type, body)).toBe(oid);
+  });
+
   it('writes the same index as git for a pack of REF_DELTAs', async () => {
     const refPack = git(dir, ['pack-objects', '--stdout', '--revs', '--no-reuse-delta'], 'main\nfeature\n');
     const indexed = await indexPack(refPack, noExternal);

@@ -4,6 +4,7 @@
  * lacking objects.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashObject, type ObjectType } from '../../../shared/repository/git/objects/types';
 import { indexPack } from '../../../shared/repository/git/pack/index-pack';
 import { SelfContainedCheck } from '../../../shared/repository/git/pack/self-contained';
 import { git, historyRepo, removeDir, tempDir } from './fixtures';
@@ -50,6 +51,24 @@ describe('SelfContainedCheck', () => {
 
     // Act / Assert
     expect(await selfContained(pack)).toBe(false);
+  });
+
+  it('does not need the commit of a submodule, but needs every other entry of a tree', () => {
+    // Prepare: a tree of a blob and a submodule whose commit is elsewhere.
+    const blob = Buffer.from('content\n');
+    const blobId = hashObject('blob', blob);
+    const entry = (mode: string, name: string, oid: string) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(oid, 'hex')]);
+    const tree = Buffer.concat([entry('100644', 'file', blobId), entry('160000', 'module', 'c'.repeat(40))]);
+    const check = (objects: [ObjectType, Buffer][]) => {
+      const checked = new SelfContainedCheck();
+      for (const [type, body] of objects) checked.add(type, body);
+      return checked.allIn(objects.map(([type, body]) => hashObject(type, body)));
+    };
+
+    // Act / Assert
+    expect(check([['tree', tree], ['blob', blob]])).toBe(true);
+    expect(check([['tree', tree], ['blob', Buffer.from('other\n')]])).toBe(false);
+    expect(check([['tree', Buffer.concat([tree, Buffer.from('100644 truncated\0abc')])], ['blob', blob]])).toBe(false);
   });
 
   it('refuses when an object cannot be read as git writes it', () => {

@@ -40,8 +40,12 @@ function readPresentBytes(cursor: Cursor, flags: number, count: number): number 
   return value;
 }
 
-/** Rebuilds an object from its base and a delta against that base. */
-export function applyDelta(base: Buffer, delta: Buffer): Buffer {
+/**
+ * Rebuilds an object from its base and a delta against that base, into `allocate(size)` (a new
+ * buffer by default), which must answer a buffer of exactly `size` bytes (it may be a view of a
+ * larger one, e.g. after room for the object's header, to hash both without a copy).
+ */
+export function applyDelta(base: Buffer, delta: Buffer, allocate: (size: number) => Buffer = Buffer.allocUnsafe): Buffer {
   const cursor: Cursor = { delta, at: 0 };
   const baseSize = readSize(cursor);
   if (baseSize !== base.length) throw new PackError(`delta: base size ${base.length} does not match the delta's ${baseSize}`);
@@ -50,7 +54,8 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
   if (resultSize > (delta.length - cursor.at) * 0xffffff || resultSize > constants.MAX_LENGTH) {
     throw new PackError(`delta: impossible result size ${resultSize}`);
   }
-  const result = Buffer.allocUnsafe(resultSize);
+  const result = allocate(resultSize);
+  if (result.length !== resultSize) throw new RangeError(`delta: the result buffer holds ${result.length} bytes, not ${resultSize}`);
   let written = 0;
   while (cursor.at < delta.length) {
     const op = delta[cursor.at++];

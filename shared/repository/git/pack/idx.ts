@@ -140,12 +140,36 @@ export function parsePackIndex(data: Buffer): PackIndex {
 
 /** Writes the v2 index of a pack from its objects (in any order) and the pack's trailing checksum. */
 export function writePackIndex(entries: readonly PackIndexEntry[], packChecksum: Buffer): Buffer {
+  const count = entries.length;
+  const names = Buffer.allocUnsafe(count * OID_BYTES);
+  const offsets = new Float64Array(count);
+  const crcs = new Uint32Array(count);
+  entries.forEach((entry, i) => {
+    if (!OID_PATTERN.test(entry.oid)) throw new PackError(`pack index: invalid object id ${JSON.stringify(entry.oid)}`);
+    names.write(entry.oid, i * OID_BYTES, 'hex');
+    offsets[i] = entry.offset;
+    crcs[i] = entry.crc32;
+  });
+  return writePackIndexTables({ count, names, offsets, crcs }, packChecksum);
+}
+
+/** A pack's objects (in any order) as tables: entry `i` has the id at `names[20 i .. 20 i + 20]`, `offsets[i]` and `crcs[i]`. */
+export interface PackIndexTables {
+  count: number;
+  names: Buffer;
+  offsets: ArrayLike<number>;
+  crcs: ArrayLike<number>;
+}
+
+/** {@link writePackIndex} from tables (no object, and no string, per object: what an indexer gives). */
+export function writePackIndexTables(tables: PackIndexTables, packChecksum: Buffer): Buffer {
   if (packChecksum.length !== OID_BYTES) throw new PackError('pack index: the pack checksum must be 20 bytes');
-  const sorted = [...entries].sort((a, b) => (a.oid < b.oid ? -1 : a.oid > b.oid ? 1 : 0));
-  const large = sorted.filter((entry) => entry.offset >= LARGE_OFFSET).length;
-  const count = sorted.length;
-  const names = HEADER_BYTES + FANOUT_BYTES;
-  const crcs = names + count * OID_BYTES;
+  const { count, names, offsets: entryOffsets, crcs: entryCrcs } = tables;
+  const order = sortByName(names, count);
+  let large = 0;
+  for (let i = 0; i < count; i++) if (entryOffsets[i] >= LARGE_OFFSET) large++;
+  const ids = HEADER_BYTES + FANOUT_BYTES;
+  const crcs = ids + count * OID_BYTES;
   const offsets = crcs + count * 4;
   const largeOffsets = offsets + count * 4;
   const trailer = largeOffsets + large * 8;
@@ -154,18 +178,19 @@ export function writePackIndex(entries: readonly PackIndexEntry[], packChecksum:
   out.writeUInt32BE(VERSION, 4);
   const buckets = new Uint32Array(256);
   let nextLarge = 0;
-  sorted.forEach((entry, position) => {
-    if (!OID_PATTERN.test(entry.oid)) throw new PackError(`pack index: invalid object id ${JSON.stringify(entry.oid)}`);
-    buckets[parseInt(entry.oid.slice(0, 2), 16)]++;
-    out.write(entry.oid, names + position * OID_BYTES, 'hex');
-    out.writeUInt32BE(entry.crc32 >>> 0, crcs + position * 4);
-    if (entry.offset < LARGE_OFFSET) {
-      out.writeUInt32BE(entry.offset, offsets + position * 4);
+  for (let position = 0; position < count; position++) {
+    const entry = order[position];
+    buckets[names[entry * OID_BYTES]]++;
+    names.copy(out, ids + position * OID_BYTES, entry * OID_BYTES, (entry + 1) * OID_BYTES);
+    out.writeUInt32BE(entryCrcs[entry] >>> 0, crcs + position * 4);
+    const offset = entryOffsets[entry];
+    if (offset < LARGE_OFFSET) {
+      out.writeUInt32BE(offset, offsets + position * 4);
     } else {
       out.writeUInt32BE(LARGE_OFFSET + nextLarge, offsets + position * 4);
-      out.writeBigUInt64BE(BigInt(entry.offset), largeOffsets + nextLarge++ * 8);
+      out.writeBigUInt64BE(BigInt(offset), largeOffsets + nextLarge++ * 8);
     }
-  });
+  }
   for (let byte = 0, total = 0; byte < 256; byte++) {
     total += buckets[byte];
     out.writeUInt32BE(total, HEADER_BYTES + byte * 4);
@@ -173,4 +198,45 @@ export function writePackIndex(entries: readonly PackIndexEntry[], packChecksum:
   packChecksum.copy(out, trailer);
   createHash('sha1').update(out.subarray(0, trailer + OID_BYTES)).digest().copy(out, trailer + OID_BYTES);
   return out;
+}
+
+/**
+ * The entries ordered by id (equal ids keep their order): a counting sort on the first two bytes,
+ * as ids are uniformly spread, then each bucket (about `count / 65536` ids) by insertion.
+ */
+function sortByName(names: Buffer, count: number): Uint32Array {
+  const key = (entry: number) => (names[entry * OID_BYTES] << 8) | names[entry * OID_BYTES + 1];
+  const starts = new Uint32Array(65536 + 1);
+  for (let entry = 0; entry < count; entry++) starts[key(entry) + 1]++;
+  for (let bucket = 0; bucket < 65536; bucket++) starts[bucket + 1] += starts[bucket];
+  const order = new Uint32Array(count);
+  const next = starts.slice(0, 65536);
+  for (let entry = 0; entry < count; entry++) order[next[key(entry)]++] = entry;
+  for (let bucket = 0; bucket < 65536; bucket++) {
+    const start = starts[bucket];
+    const end = starts[bucket + 1];
+    if (end - start < 2) continue;
+    if (end - start > 32) {
+      order.subarray(start, end).sort((a, b) => compareNames(names, a, b) || a - b);
+      continue;
+    }
+    for (let i = start + 1; i < end; i++) {
+      const entry = order[i];
+      let j = i;
+      for (; j > start && compareNames(names, order[j - 1], entry) > 0; j--) order[j] = order[j - 1];
+      order[j] = entry;
+    }
+  }
+  return order;
+}
+
+/** Compares the ids of two entries (their first two bytes are equal, being in one bucket). */
+function compareNames(names: Buffer, a: number, b: number): number {
+  const at = a * OID_BYTES;
+  const bt = b * OID_BYTES;
+  for (let i = 2; i < OID_BYTES; i++) {
+    const order = names[at + i] - names[bt + i];
+    if (order !== 0) return order;
+  }
+  return 0;
 }

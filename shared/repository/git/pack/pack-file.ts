@@ -158,21 +158,22 @@ function reusableInflater(): typeof reusable {
 }
 
 /**
- * Inflates with the reusable handle when everything goes well: the stream ends and yields exactly
- * `size` bytes. Anything else (corrupt data, a truncated stream, a wrong size) answers undefined,
- * and {@link inflateEntry} does it again with `inflateSync` to report the error. Creating a zlib
- * stream per object (what `inflateSync` does: a native handle, its async-hook bookkeeping and a
- * 16 KiB output chunk) cost more than inflating the object itself.
+ * Inflates with the reusable handle into `output` from `at`, when everything goes well: the stream
+ * ends and yields exactly `size` bytes; answers the input bytes used. Anything else (corrupt data,
+ * a truncated stream, a wrong size) answers undefined, and {@link inflateChecked} does it again
+ * with `inflateSync` to report the error. Creating a zlib stream per object (what `inflateSync`
+ * does: a native handle, its async-hook bookkeeping and a 16 KiB output chunk) cost more than
+ * inflating the object itself.
  */
-function inflateReusing(input: Buffer, size: number, transient: boolean): { data: Buffer; consumed: number } | undefined {
+function inflateReusing(input: Buffer, size: number, output: Buffer, at: number): number | undefined {
   const inflater = reusableInflater();
   if (!inflater) return undefined;
   const { handle, state } = inflater;
   // One byte more than expected: an object that inflates larger fills it, and is refused.
-  const output = transient ? scratchBuffer(size + 1) : Buffer.allocUnsafe(size + 1);
   const room = size + 1;
+  if (at + room > output.length) throw new RangeError(`inflate: no room for ${room} bytes at ${at}`);
   handle.reset();
-  handle.writeSync(zlibConstants.Z_FINISH, input, 0, input.length, output, 0, room);
+  handle.writeSync(zlibConstants.Z_FINISH, input, 0, input.length, output, at, room);
   const [outputLeft, inputLeft] = state;
   if (inflater.failed) {
     // The handle reported an error: never trust it again.
@@ -181,7 +182,7 @@ function inflateReusing(input: Buffer, size: number, transient: boolean): { data
   }
   // zlib stops at the end of its stream; with output room left, Z_FINISH reached it (else it errors).
   if (outputLeft !== 1) return undefined;
-  return { data: output.subarray(0, size), consumed: input.length - inputLeft };
+  return input.length - inputLeft;
 }
 
 /** The output buffer of transient inflates, grown as needed (never shrunk below 1 MiB, dropped above). */
@@ -205,8 +206,27 @@ function scratchBuffer(bytes: number): Buffer {
  * an entry only measured): it is then written into a buffer shared by such calls, not allocated.
  */
 export function inflateEntry(input: Buffer, size: number, offset: number, options: { transient?: boolean } = {}): { data: Buffer; consumed: number } {
-  const fast = inflateReusing(input, size, options.transient ?? false);
-  if (fast) return fast;
+  const output = options.transient ? scratchBuffer(size + 1) : Buffer.allocUnsafe(size + 1);
+  const consumed = inflateReusing(input, size, output, 0);
+  if (consumed !== undefined) return { data: output.subarray(0, size), consumed };
+  return inflateChecked(input, size, offset);
+}
+
+/**
+ * {@link inflateEntry} into `output` from `at`, which must have room for `size + 1` bytes (one
+ * more than expected, to detect an entry that inflates larger): no buffer of its own. Answers the
+ * input bytes used.
+ */
+export function inflateEntryInto(input: Buffer, size: number, offset: number, output: Buffer, at: number): number {
+  const consumed = inflateReusing(input, size, output, at);
+  if (consumed !== undefined) return consumed;
+  const { data, consumed: used } = inflateChecked(input, size, offset);
+  data.copy(output, at);
+  return used;
+}
+
+/** Inflates with `inflateSync`, which reports what went wrong. */
+function inflateChecked(input: Buffer, size: number, offset: number): { data: Buffer; consumed: number } {
   let result: { buffer: Buffer; engine: { bytesWritten: number } };
   try {
     // The option `info` makes inflateSync return the engine too; Node's types do not model it.
