@@ -7,7 +7,7 @@
  * UNINTERESTING to their ancestors, and the walk stops a few commits (SLOP) after only
  * uninteresting ones remain — so a fetch reads a handful of commits however long the history.
  */
-import { entryKind, MalformedObjectError, parseCommitLinks, parseTag, parseTree, type CommitLinks, type TreeEntry } from './objects/parse';
+import { commitParents, entryKind, MalformedObjectError, parseCommitLinks, parseTag, parseTree, type CommitLinks, type TreeEntry } from './objects/parse';
 import type { GitObject, ObjectType } from './objects/types';
 
 /** Reads one object by id; undefined when the repository does not have it. */
@@ -853,6 +853,27 @@ async function* topoOrder(steps: AsyncIterable<WalkStep>): AsyncGenerator<WalkSt
     }
     yield step;
   }
+}
+
+/**
+ * `git rev-list --count <tip>`: how many commits `tip` (a commit) reaches, walked through the
+ * parent links alone, with no order and nothing kept but the ids seen. Missing commits throw
+ * {@link MissingObjectError}.
+ */
+export async function countReachableCommits(read: ObjectReader, tip: string): Promise<number> {
+  const seen = new Set<string>([tip]);
+  const stack = [tip];
+  for (let oid = stack.pop(); oid !== undefined; oid = stack.pop()) {
+    const object = await read(oid);
+    if (!object) throw new MissingObjectError(oid);
+    if (object.type !== 'commit') throw new MalformedObjectError(`${oid} is a ${object.type}, not a commit`);
+    for (const parent of commitParents(object.body)) {
+      if (seen.has(parent)) continue;
+      seen.add(parent);
+      stack.push(parent);
+    }
+  }
+  return seen.size;
 }
 
 /**

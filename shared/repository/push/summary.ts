@@ -13,7 +13,7 @@
  */
 import { parseCommit, parseTag, type Commit } from '../git/objects/parse';
 import { ZERO_OID } from '../git/protocol/advertise';
-import { cachingReader, ObjectGraph, revList, type ObjectReader } from '../git/walk';
+import { cachingReader, countReachableCommits, ObjectGraph, revList, type ObjectReader } from '../git/walk';
 import { BRANCH_PREFIX, TAG_PREFIX } from '../queries/revisions';
 import type { PushAction } from './webhooks/events';
 
@@ -98,10 +98,14 @@ export async function peelToCommit(read: ObjectReader, oid: string): Promise<Wal
 export async function pushedCommits(read: ObjectReader, tip: string, excluded: string[], limit: number): Promise<{ commits: WalkedCommit[]; total: number }> {
   const cached = cachingReader(read);
   const ids: string[] = [];
-  for await (const oid of revList(cached, { include: [tip], exclude: excluded })) ids.push(oid);
+  // Nothing excluded (a new default branch: its whole history): the first commits come from a
+  // lazy walk that stops there, and the total from a count of the graph (`rev-list --count`).
+  const everything = excluded.length === 0;
+  for await (const oid of revList(cached, { include: [tip], exclude: excluded, ...(everything ? { limit } : {}) })) ids.push(oid);
   const commits: WalkedCommit[] = [];
   for (const id of ids.slice(0, limit)) commits.push({ id, commit: parseCommit((await cached(id))!.body) });
-  return { commits, total: ids.length };
+  const total = everything && ids.length === limit ? await countReachableCommits(read, (await peelToCommit(read, tip))?.id ?? tip) : ids.length;
+  return { commits, total };
 }
 
 /** Internal: an annotated tag's message (after its headers), or `''` for a lightweight tag. */

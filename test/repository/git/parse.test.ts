@@ -2,6 +2,7 @@ import { writeFileSync, symlinkSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  commitParents,
   formatTimezone,
   MalformedObjectError,
   parseCommit,
@@ -179,5 +180,24 @@ describe('git object parsing', () => {
     expect(() => parseCommit(Buffer.from('author x <y> 1 +0000\n\nmsg'))).toThrow(MalformedObjectError);
     expect(() => parseCommit(Buffer.from(`tree ${'a'.repeat(40)}\nauthor nobody\n\nmsg`))).toThrow(MalformedObjectError);
     expect(() => parseTag(Buffer.from(`object ${'a'.repeat(40)}\ntype banana\ntag x\n\n`))).toThrow(MalformedObjectError);
+  });
+});
+
+describe('commitParents', () => {
+  const a = 'a'.repeat(40);
+  const b = 'b'.repeat(40);
+  const t = 'c'.repeat(40);
+  const body = (headers: string) => Buffer.from(`${headers}author A <a@x> 1 +0000\ncommitter A <a@x> 1 +0000\n\nmessage\nparent ${a}\n`);
+
+  it('reads the parent lines that follow the tree, as parseCommitLinks does', () => {
+    for (const headers of [`tree ${t}\n`, `tree ${t}\nparent ${a}\n`, `tree ${t}\nparent ${a}\nparent ${b}\n`]) {
+      expect(commitParents(body(headers))).toEqual(parseCommitLinks(body(headers)).parents);
+    }
+    expect(commitParents(body(`tree ${t}\nparent ${a}\nparent ${b}\n`))).toEqual([a, b]);
+  });
+
+  it('never takes a parent line from the message, and refuses a malformed id', () => {
+    expect(commitParents(body(`tree ${t}\n`))).toEqual([]);
+    expect(() => commitParents(body(`tree ${t}\nparent ${'z'.repeat(40)}\n`))).toThrow();
   });
 });

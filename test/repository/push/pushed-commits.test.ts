@@ -48,6 +48,21 @@ describe('pushedCommits', () => {
     expect(ids(result)).toEqual(repo.revList(['--max-count=20', tip]));
   });
 
+  it('counts a whole history with merges as git rev-list --count does', async () => {
+    const repo = newRepo();
+    repo.commit('root', { a: '0' });
+    repo.checkout('topic', true);
+    for (let i = 1; i <= 30; i++) repo.commit(`topic ${i}`, { t: String(i) });
+    repo.checkout('main');
+    for (let i = 1; i <= 30; i++) repo.commit(`main ${i}`, { m: String(i) });
+    repo.merge('topic', 'Merge topic');
+    const tip = repo.commit('after merge', { z: '1' });
+    const result = await pushedCommits(repo.reader().read, tip, [], 20);
+    expect(result.total).toBe(Number(repo.git(['rev-list', '--count', tip]).trim()));
+    expect(result.total).toBe(63);
+    expect(ids(result)).toEqual(repo.revList(['--max-count=20', tip]));
+  });
+
   it('keeps only the newest `limit` commits but counts them all', async () => {
     const repo = newRepo();
     const before = repo.commit('base', { a: '0' });

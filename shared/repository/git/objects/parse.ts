@@ -261,6 +261,23 @@ export function parseCommitLinks(body: Buffer): CommitLinks {
   return { tree, parents, date: committerDate(lines.find((line) => line.startsWith('committer ')) ?? '') };
 }
 
+const TREE_HEADER = Buffer.from('tree ');
+const PARENT_HEADER = Buffer.from('parent ');
+
+/**
+ * A commit's parent ids, read straight from the bytes: git writes `tree <oid>\n` first and the
+ * `parent <oid>\n` lines right after it, so a walk that needs only the graph (counting commits)
+ * skips decoding the headers. Anything laid out otherwise goes through {@link parseCommitLinks}.
+ */
+export function commitParents(body: Buffer): string[] {
+  if (body.compare(TREE_HEADER, 0, 5, 0, 5) !== 0 || body[45] !== 0x0a) return parseCommitLinks(body).parents;
+  const parents: string[] = [];
+  for (let at = 46; body.length >= at + 48 && body.compare(PARENT_HEADER, 0, 7, at, at + 7) === 0 && body[at + 47] === 0x0a; at += 48) {
+    parents.push(oid(body.toString('latin1', at + 7, at + 47), 'parent'));
+  }
+  return parents;
+}
+
 function committerDate(line: string): number {
   const match = /^\s*(\d+)/.exec(line.slice(line.lastIndexOf('>') + 1));
   return match ? Number(match[1]) : 0;
