@@ -7,7 +7,9 @@ import { routeKeysOf, routePrefix, type GroupName, type RouteKeyOf } from '../sh
 import { createGroupHandler } from '../shared/platform/group-handler';
 import type { AnyRoute } from '../shared/platform/http/route';
 import { forkWithProject, removeWithProject } from '../shared/projects';
-import { forkRepository, removeRepository } from '../shared/repository';
+import { registerTodoTargets } from '../shared/issues';
+import { mergeRequestTodoTargets, refreshMergeRequests, removeMergeRequestObjects } from '../shared/merge-requests';
+import { forkRepository, onBranchesPushed, removeRepository } from '../shared/repository';
 import { authenticate, trackActivity } from '../shared/users';
 
 // A fork reads its source's git objects and a deleted project releases them: the repository
@@ -15,6 +17,12 @@ import { authenticate, trackActivity } from '../shared/users';
 // (projects, groups, users) goes through this root.
 forkWithProject(forkRepository);
 removeWithProject(removeRepository);
+// Merge requests sit above the repository and the issues: a branch change refreshes the merge
+// requests of its branch (new version, merge status), and `/todos` presents merge request targets.
+// Every function that changes branches (repository, web's git pushes, merge requests) goes through this root.
+onBranchesPushed(refreshMergeRequests);
+registerTodoTargets('MergeRequest', mergeRequestTodoTargets);
+removeWithProject(removeMergeRequestObjects);
 
 /** Exactly the routes of one group, each implemented. */
 export type GroupRouteTable<G extends GroupName> = { [K in RouteKeyOf<G>]: AnyRoute };

@@ -11,6 +11,7 @@ import * as issueActions from '../functions/issue_actions/handler';
 import * as issues from '../functions/issues/handler';
 import * as labels from '../functions/labels/handler';
 import * as members from '../functions/members/handler';
+import * as mergeRequests from '../functions/merge_requests/handler';
 import * as meta from '../functions/meta/handler';
 import * as milestones from '../functions/milestones/handler';
 import * as notes from '../functions/notes/handler';
@@ -35,6 +36,7 @@ export const routeDefinitions: { readonly [G in GroupName]: GroupRouteTable<G> }
   notes: notes.routes,
   issue_actions: issueActions.routes,
   todos: todos.routes,
+  merge_requests: mergeRequests.routes,
   uploads: uploads.routes,
   repository: repository.routes,
   web: web.routes,

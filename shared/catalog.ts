@@ -16,6 +16,7 @@ import { catalog as groups } from './groups/catalog';
 import { catalog as hooks } from './hooks/catalog';
 import { catalog as issues } from './issues/catalog';
 import { catalog as members } from './members/catalog';
+import { catalog as mergeRequests } from './merge-requests/catalog';
 import { catalog as meta } from './meta/catalog';
 import { parseRouteKey as parseKey, toResource as toPrefixedResource, type RouteSpec as AnyRouteSpec } from './platform/http/routing';
 import { catalog as projects } from './projects/catalog';
@@ -36,10 +37,11 @@ export const routeCatalog = {
   hooks: hooks.hooks,
   milestones: issues.milestones,
   labels: issues.labels,
-  issues: issues.issues,
+  issues: [...issues.issues, ...mergeRequests.issues],
   notes: issues.notes,
   issue_actions: issues.issue_actions,
   todos: issues.todos,
+  merge_requests: mergeRequests.merge_requests,
   uploads: projects.uploads,
   repository: repository.repository,
   web: [...projects.web, ...repository.web],
@@ -97,6 +99,7 @@ export function allRoutes(): RouteSpec[] {
  */
 export const GATEWAY_SUBTREES: ReadonlyArray<{ resource: string; group: GroupName }> = [
   { resource: `${API_PREFIX}/projects/{id}/repository`, group: 'repository' },
+  { resource: `${API_PREFIX}/projects/{id}/merge_requests`, group: 'merge_requests' },
 ];
 
 /** The subtree serving a route's resource, if any. */

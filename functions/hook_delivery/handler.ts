@@ -20,10 +20,11 @@ import { config } from '../../shared/platform/config';
 import { logger } from '../../shared/platform/logger';
 import { deliverHookEvent, type HookPayloadBuilders } from '../../shared/hooks/deliver';
 import { issueHookPayloads } from '../../shared/issues';
+import { mergeRequestHookPayloads } from '../../shared/merge-requests';
 import { pushHookPayloads } from '../../shared/repository/push';
 
 /** The payload builders of every declared kind of hook event (one missing does not compile). */
-export const payloads: HookPayloadBuilders = { ...issueHookPayloads, ...pushHookPayloads };
+export const payloads: HookPayloadBuilders = { ...issueHookPayloads, ...pushHookPayloads, ...mergeRequestHookPayloads };
 
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const allowLocalNetwork = config().hooksAllowLocalNetwork;

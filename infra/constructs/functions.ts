@@ -28,6 +28,8 @@ const BUCKET_ACCESS: Record<GroupName, DataAccess | 'none'> = {
   notes: 'none',
   issue_actions: 'none',
   todos: 'none',
+  // Merge requests read the repositories' packs and write merge commits and large diff versions.
+  merge_requests: 'readWrite',
 };
 
 /**

@@ -8,6 +8,7 @@
  */
 import { abilities as groups } from '../groups/abilities';
 import { abilities as issues } from '../issues/abilities';
+import { abilities as mergeRequests } from '../merge-requests/abilities';
 import { ForbiddenError, UnauthorizedError } from '../platform/http/errors';
 import type { Caller } from '../platform/http/context';
 import { abilities as projects } from '../projects/abilities';
@@ -16,7 +17,7 @@ import { abilities as users } from '../users/abilities';
 import { isAdmin, type GroupSubject, type ProjectSubject } from './rules';
 
 const globalRules = { ...users.global, ...groups.global, ...projects.global };
-const projectRules = { ...projects.project, ...repository.project, ...issues.project };
+const projectRules = { ...projects.project, ...repository.project, ...issues.project, ...mergeRequests.project };
 const groupRules = { ...groups.group };
 
 type GlobalAbility = keyof typeof globalRules;

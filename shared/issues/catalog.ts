@@ -8,7 +8,6 @@ export const catalog = {
     'PUT /projects/:id/issues/:issue_iid',
     'DELETE /projects/:id/issues/:issue_iid',
     'POST /projects/:id/issues/:issue_iid/move',
-    'GET /projects/:id/issues/:issue_iid/closed_by',
     'GET /groups/:id/issues',
   ],
   notes: [

@@ -11,6 +11,7 @@ export { issueWebUrl, presentIssue, presentIssues } from './presenters/issues';
 export { findIssue } from './queries/issues';
 export { issueNoteable, type Issue, type IssueState } from './store/issues';
 export { listLabels, type Label } from './store/labels';
+export { ensureLabels } from './commands/labels';
 export { listMilestones, type Milestone } from './store/milestones';
 export { issueHookPayloads } from './webhooks/builders';
 

@@ -334,6 +334,7 @@ describe('ProjectHostingStack functions', () => {
     ['users', 'readWrite'],
     ['web', 'readWrite'],
     ['repository', 'readWrite'],
+    ['merge_requests', 'readWrite'],
     ['issues', 'none'],
     ['notes', 'none'],
     ['labels', 'none'],

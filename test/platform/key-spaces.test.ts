@@ -3,12 +3,13 @@ import { keySpace as auth } from '../../shared/auth/store/keys';
 import { keySpace as groups } from '../../shared/namespaces/store/keys';
 import { keySpace as hooks } from '../../shared/hooks/store/keys';
 import { keySpace as issues } from '../../shared/issues/store/keys';
+import { keySpace as mergeRequests } from '../../shared/merge-requests/store/keys';
 import type { KeySpace } from '../../shared/platform/dynamo/keys';
 import { keySpace as projects } from '../../shared/projects/store/keys';
 import { keySpace as repository } from '../../shared/repository/store/keys';
 import { keySpace as users } from '../../shared/users/store/keys';
 
-const features: Record<string, KeySpace> = { users, groups, auth, projects, hooks, issues, repository };
+const features: Record<string, KeySpace> = { users, groups, auth, projects, hooks, issues, repository, mergeRequests };
 
 /** Two prefixes collide when one could start a key the other starts too. */
 const collide = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { authorize, can, type ProjectSubject } from '../../auth';
 import { findGroupOrNotFound } from '../../namespaces';
-import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
+import { paginate, paginateArray } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound, projectFullPath } from '../../projects';
@@ -60,17 +60,6 @@ export const issueRoutes = {
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       return ok(await presentIssue(await findIssueOrNotFound(subject, user, params.issue_iid), subject, user));
-    },
-  }),
-
-  'GET /projects/:id/issues/:issue_iid/closed_by': route({
-    params: z.object({ ...issuePathParams, ...paginationParams }),
-    handler: async ({ params, user, link }) => {
-      const subject = await findProjectOrNotFound(params.id, user);
-      await findIssueOrNotFound(subject, user, params.issue_iid);
-      // Merge requests that close the issue: none can exist until merge requests arrive.
-      const page = paginateArray(params, link, []);
-      return ok(page.items, page.headers);
     },
   }),
 

@@ -1,0 +1,69 @@
+/**
+ * What a merge request write carries in its transaction besides the merge request: the feed event
+ * (`opened`, `closed`, `reopened`, `accepted` — GitLab's `action_name` of a merged merge request),
+ * the system notes, and the Merge Request Hook event, each an item built by its own store.
+ */
+import { prepareHookEvent } from '../../hooks';
+import type { TransactItem } from '../../platform/dynamo/transactions';
+import { prepareEvent, type Project } from '../../projects';
+import type { User } from '../../users';
+import { mergeRequestSystemNotes } from '../issuables';
+import type { MergeRequest } from '../store/merge-requests';
+import type { VersionCommit } from '../store/versions';
+// Also registers how the feature's hook events are stored: every process writing them loads it.
+import { type HookLastCommit, type MergeRequestHookAction } from '../webhooks/events';
+
+export type FeedAction = 'opened' | 'closed' | 'reopened' | 'accepted';
+
+export interface MergeRequestEffects {
+  hook?: TransactItem;
+  event?: TransactItem;
+  notes?: TransactItem[];
+}
+
+/** The payload's `last_commit` from a version's newest commit. */
+export function lastCommitOf(commits: VersionCommit[] | undefined): HookLastCommit | null {
+  const newest = commits?.[0];
+  if (!newest) return null;
+  return {
+    id: newest.id,
+    message: String(newest.message),
+    timestamp: String(newest.committed_date ?? newest.created_at ?? ''),
+    author: { name: String(newest.author_name ?? ''), email: String(newest.author_email ?? '') },
+  };
+}
+
+/**
+ * Who may see a merge request's feed events besides reporters and up: in a private project, where
+ * guests may not read merge requests, only the actor; elsewhere everyone who reads the project.
+ */
+export const eventAudience = (project: Pick<Project, 'visibility'>, user: Pick<User, 'id'>): number[] | null =>
+  project.visibility === 'private' ? [user.id] : null;
+
+/** The effects of a merge request write by `user` in `project` (the target). */
+export async function mergeRequestEffects(
+  mr: MergeRequest,
+  user: User,
+  project: Pick<Project, 'visibility'>,
+  effects: { event?: FeedAction; notes?: string[]; hook?: { action: MergeRequestHookAction; previous: MergeRequest | null; lastCommit: HookLastCommit | null } },
+): Promise<MergeRequestEffects> {
+  const written: MergeRequestEffects = {};
+  if (effects.hook) {
+    const { put } = await prepareHookEvent({ projectId: mr.projectId, actorId: user.id, kind: 'merge_request', mergeRequest: mr, ...effects.hook });
+    written.hook = put;
+  }
+  if (effects.event) {
+    const { put } = await prepareEvent({
+      projectId: mr.projectId,
+      authorId: user.id,
+      actionName: effects.event,
+      targetId: mr.id,
+      targetType: 'MergeRequest',
+      targetTitle: mr.title,
+      restrictedTo: eventAudience(project, user),
+    });
+    written.event = put;
+  }
+  if (effects.notes && effects.notes.length > 0) written.notes = await mergeRequestSystemNotes(mr, user, effects.notes);
+  return written;
+}

@@ -1,0 +1,269 @@
+/**
+ * Merge request reads: one merge request as the caller may see it, and the list sources of
+ * GitLab's `MergeRequestsFinder` (a project's, a group's, the caller's). Lists leave out what the
+ * caller may not read as they read; the routes page them.
+ */
+import { can, projectAccessForMany, type ProjectSubject } from '../../auth';
+import { getNamespaces, namespaceCollections, namespaceFromItem, type Namespace } from '../../namespaces';
+import { config } from '../../platform/config';
+import type { Collection } from '../../platform/dynamo/keys';
+import { queryCollection, type Item } from '../../platform/dynamo/query';
+import { NotFoundError, ParamError } from '../../platform/http/errors';
+import { filteredCollection, type StreamSource } from '../../platform/http/pagination';
+import { getProjects, projectCollections, projectList } from '../../projects';
+import { listLabels, listMilestones } from '../../issues';
+import type { User } from '../../users';
+
+import { isMergeRequestOrderKey, mergeRequestCollections, type MergeRequestOrderBy } from '../store/keys';
+import { getMergeRequest, mergeRequestFromItem, type MergeRequest } from '../store/merge-requests';
+
+/** The merge request as the caller may see it; 404 `Merge Request Not Found` when absent, deleted or unreadable. */
+export async function findMergeRequestOrNotFound(subject: ProjectSubject, user: User | null, iid: number): Promise<MergeRequest> {
+  if (!can(user, 'read_merge_request', subject)) throw new NotFoundError('Merge Request');
+  const mr = await getMergeRequest(subject.project.id, iid);
+  if (!mr || mr.deletedAt) throw new NotFoundError('Merge Request');
+  return mr;
+}
+
+export type StateFilter = 'opened' | 'closed' | 'merged' | 'locked' | 'all';
+
+export interface MergeRequestFilters {
+  state?: StateFilter;
+  labels?: string[];
+  milestone?: string;
+  iids?: number[];
+  search?: string;
+  authorId?: number;
+  assigneeId?: number;
+  sourceBranch?: string;
+  targetBranch?: string;
+  /** `yes`: only work in progress; `no`: none. */
+  wip?: 'yes' | 'no';
+}
+
+export type MergeRequestOrder = { orderBy: MergeRequestOrderBy; ascending: boolean };
+
+const NONE = new Set(['no label', 'no milestone', 'none']);
+
+/** `WIP:`/`[WIP]` (any case) at the start of the title (GitLab's `work_in_progress?`). */
+export const isWorkInProgress = (title: string): boolean => /^\s*(?:\[WIP\]\s*|WIP:\s*|WIP\s+)+/i.test(title);
+
+/** Internal: a predicate for the filters checked after the read (labels and milestone resolved once per project). */
+async function matcherFor(projectId: number, filters: MergeRequestFilters): Promise<(mr: MergeRequest) => boolean> {
+  const checks: Array<(mr: MergeRequest) => boolean> = [];
+  if (filters.state === 'locked') checks.push((mr) => mr.state === 'locked');
+  else if (filters.state === 'opened') checks.push((mr) => mr.state === 'opened' || mr.state === 'locked');
+  else if (filters.state && filters.state !== 'all') checks.push((mr) => mr.state === filters.state);
+  const labels = filters.labels ?? [];
+  if (labels.length > 0) {
+    const all = await listLabels(projectId);
+    const live = new Set(all.map((label) => label.id));
+    const none = labels.some((name) => NONE.has(name.toLowerCase()));
+    if (none || (labels.length === 1 && labels[0].toLowerCase() === 'any')) {
+      const labelled = (mr: MergeRequest) => mr.labelIds.some((id) => live.has(id));
+      checks.push(none ? (mr) => !labelled(mr) : labelled);
+    } else {
+      const found = labels.map((name) => all.find((label) => label.name.toLowerCase() === name.toLowerCase()));
+      if (found.some((label) => !label)) return () => false;
+      checks.push((mr) => found.every((label) => mr.labelIds.includes(label!.id)));
+    }
+  }
+  if (filters.milestone !== undefined) {
+    const title = filters.milestone;
+    const milestones = await listMilestones(projectId);
+    if (NONE.has(title.toLowerCase()) || title.toLowerCase() === 'any') {
+      const live = new Set(milestones.map((milestone) => milestone.id));
+      const wanted = title.toLowerCase() === 'any';
+      checks.push((mr) => (mr.milestoneId !== null && live.has(mr.milestoneId)) === wanted);
+    } else {
+      const milestone = milestones.find((m) => m.title === title);
+      if (!milestone) return () => false;
+      checks.push((mr) => mr.milestoneId === milestone.id);
+    }
+  }
+  if (filters.iids && filters.iids.length > 0) {
+    const iids = new Set(filters.iids);
+    checks.push((mr) => iids.has(mr.iid));
+  }
+  const search = filters.search?.toLowerCase();
+  if (search) checks.push((mr) => mr.title.toLowerCase().includes(search) || (mr.description ?? '').toLowerCase().includes(search));
+  if (filters.authorId !== undefined) checks.push((mr) => mr.authorId === filters.authorId);
+  if (filters.assigneeId !== undefined) checks.push((mr) => mr.assigneeId === filters.assigneeId);
+  if (filters.sourceBranch !== undefined) checks.push((mr) => mr.sourceBranch === filters.sourceBranch);
+  if (filters.targetBranch !== undefined) checks.push((mr) => mr.targetBranch === filters.targetBranch);
+  if (filters.wip === 'yes') checks.push((mr) => isWorkInProgress(mr.title));
+  if (filters.wip === 'no') checks.push((mr) => !isWorkInProgress(mr.title));
+  return (mr) => checks.every((check) => check(mr));
+}
+
+/** The list partitions a state filter reads (`locked` lives in the opened partition). */
+const partitionsOf = (state: StateFilter | undefined): string[] =>
+  state === 'opened' || state === 'locked' ? ['opened'] : state === 'closed' || state === 'merged' ? [state] : ['opened', 'closed', 'merged'];
+
+/** Internal: several collections of one sort-key format merged in sort-key order, each entry with its sort key. */
+async function* merged(colls: Collection[], options: { ascending: boolean; after?: string; pageSize: number }): AsyncGenerator<{ mr: MergeRequest; sortKey: string }> {
+  const { ascending, after, pageSize } = options;
+  const sortKeyOf = (item: Item) => item[colls[0].sortAttribute] as string;
+  const iterators = colls.map((c) =>
+    queryCollection(after === undefined ? c : { ...c, ...(ascending ? { from: after } : { below: after }) }, { ascending, pageSize })[Symbol.asyncIterator](),
+  );
+  const heads = await Promise.all(iterators.map((it) => it.next()));
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < heads.length; i++) {
+      if (heads[i].done) continue;
+      if (best < 0) best = i;
+      else {
+        const cmp = sortKeyOf(heads[i].value).localeCompare(sortKeyOf(heads[best].value));
+        if (ascending ? cmp < 0 : cmp > 0) best = i;
+      }
+    }
+    if (best < 0) return;
+    const item = heads[best].value as Item;
+    heads[best] = await iterators[best].next();
+    const sortKey = sortKeyOf(item);
+    if (sortKey === after) continue; // `from` is inclusive
+    yield { mr: mergeRequestFromItem(item), sortKey };
+  }
+}
+
+/** Internal: a stream over merged collections; cursors are the sort key of the last entry. */
+function mergedStream(colls: Collection[], ascending: boolean, select: (mr: MergeRequest) => MergeRequest | undefined): StreamSource<MergeRequest> {
+  return {
+    async *read(after, hint) {
+      let key: string | undefined;
+      if (after !== undefined) {
+        try {
+          key = JSON.parse(Buffer.from(after, 'base64url').toString('utf8')).k;
+        } catch {
+          key = undefined;
+        }
+        if (typeof key !== 'string' || !isMergeRequestOrderKey(key)) throw new ParamError('cursor is invalid');
+      }
+      for await (const { mr, sortKey } of merged(colls, { ascending, after: key, pageSize: hint })) {
+        yield { value: select(mr), cursor: () => Buffer.from(JSON.stringify({ k: sortKey })).toString('base64url') };
+      }
+    },
+  };
+}
+
+/**
+ * A project's merge requests matching `filters`, in `order`: one Query per state partition on
+ * the index of that order (merged by sort key), so a page costs what it reads; the other filters
+ * are checked after the read. The route checked the caller reads the project's merge requests.
+ */
+export async function projectMergeRequestStream(subject: ProjectSubject, filters: MergeRequestFilters, order: MergeRequestOrder): Promise<StreamSource<MergeRequest>> {
+  const matches = await matcherFor(subject.project.id, filters);
+  const colls = partitionsOf(filters.state).map((state) => mergeRequestCollections.projectMergeRequests(subject.project.id, state, order.orderBy));
+  return mergedStream(colls, order.ascending, (mr) => (matches(mr) ? mr : undefined));
+}
+
+/**
+ * `GET /groups/:id/merge_requests`: the merge requests of the group's projects (and its
+ * subgroups') whose merge requests the caller may read; at most `GROUP_ISSUES_PROJECT_LIMIT`
+ * projects (400 beyond).
+ */
+export async function groupMergeRequestStream(
+  group: Namespace,
+  user: User | null,
+  filters: MergeRequestFilters,
+  order: MergeRequestOrder,
+): Promise<{ stream: StreamSource<MergeRequest>; subjects: Map<number, ProjectSubject> }> {
+  const limit = config().groupIssuesProjectLimit;
+  const projectIds = await groupProjectIds(group, limit);
+  if (projectIds === 'too_many') throw new ParamError(`the group has more than ${limit} projects; list the merge requests of its projects or subgroups instead`);
+  const all = await projectSubjects(user, projectIds);
+  const subjects = new Map([...all].filter(([, subject]) => !subject.namespace.deleting && can(user, 'read_merge_request', subject)));
+  const matchers = new Map(await Promise.all([...subjects.keys()].map(async (id) => [id, await matcherFor(id, filters)] as const)));
+  const colls = [...subjects.keys()].flatMap((id) => partitionsOf(filters.state).map((state) => mergeRequestCollections.projectMergeRequests(id, state, order.orderBy)));
+  const select = (mr: MergeRequest) => (matchers.get(mr.projectId)!(mr) ? mr : undefined);
+  const stream: StreamSource<MergeRequest> = colls.length > 0 ? mergedStream(colls, order.ascending, select) : { async *read() {} };
+  return { stream, subjects };
+}
+
+export type UserMergeRequestScope = 'created_by_me' | 'assigned_to_me';
+
+/**
+ * `GET /merge_requests?scope=all`: the merge requests of the projects the caller is a member of
+ * (GitLab lists those of every project the caller may see; a list over every public project has no
+ * index here), at most `GROUP_ISSUES_PROJECT_LIMIT` projects (400 beyond), merged by sort key.
+ */
+export async function memberMergeRequestStream(user: User, filters: MergeRequestFilters, order: MergeRequestOrder): Promise<StreamSource<MergeRequest>> {
+  const limit = config().groupIssuesProjectLimit;
+  const list = await projectList(user, { membership: true, order_by: 'id' }, {});
+  const subjects: ProjectSubject[] = [];
+  if (Array.isArray(list)) subjects.push(...list);
+  else {
+    for await (const entry of list.read(undefined, 100)) {
+      if (entry.value) subjects.push(entry.value);
+      if (subjects.length > limit) break;
+    }
+  }
+  if (subjects.length > limit) throw new ParamError(`you are a member of more than ${limit} projects; list the merge requests of a project or group instead`);
+  const readable = subjects.filter((subject) => can(user, 'read_merge_request', subject));
+  const matchers = new Map(await Promise.all(readable.map(async (subject) => [subject.project.id, await matcherFor(subject.project.id, filters)] as const)));
+  const colls = readable.flatMap((subject) => partitionsOf(filters.state).map((state) => mergeRequestCollections.projectMergeRequests(subject.project.id, state, order.orderBy)));
+  return colls.length > 0 ? mergedStream(colls, order.ascending, (mr) => (matchers.get(mr.projectId)!(mr) ? mr : undefined)) : { async *read() {} };
+}
+
+/**
+ * `GET /merge_requests`: the merge requests the caller opened (GSI2/GSI5) or is assigned
+ * (GSI3/GSI6), each checked against the caller's access to its project, a chunk at a time.
+ */
+export function userMergeRequestStream(user: User, scope: UserMergeRequestScope, filters: MergeRequestFilters, order: MergeRequestOrder): StreamSource<MergeRequest> {
+  const matchers = new Map<number, Promise<(mr: MergeRequest) => boolean>>();
+  const matcher = (projectId: number) => {
+    if (!matchers.has(projectId)) matchers.set(projectId, matcherFor(projectId, filters));
+    return matchers.get(projectId)!;
+  };
+  return filteredCollection<MergeRequest>({
+    collection:
+      scope === 'assigned_to_me'
+        ? mergeRequestCollections.assignedMergeRequests(user.id, order.orderBy)
+        : mergeRequestCollections.userMergeRequests(user.id, order.orderBy),
+    ascending: order.ascending,
+    select: (item) => mergeRequestFromItem(item),
+    keep: async (mrs) => {
+      const subjects = await projectSubjects(user, [...new Set(mrs.map((mr) => mr.projectId))]);
+      return Promise.all(
+        mrs.map(async (mr) => {
+          const subject = subjects.get(mr.projectId);
+          return subject !== undefined && can(user, 'read_merge_request', subject) && (await matcher(mr.projectId))(mr);
+        }),
+      );
+    },
+  });
+}
+
+/** The subjects of the given projects for `user` (batch reads of the projects, namespaces and memberships). */
+export async function projectSubjects(user: User | null, projectIds: number[]): Promise<Map<number, ProjectSubject>> {
+  const projects = (await getProjects(projectIds)).filter((project) => !project.deleting);
+  const namespaces = new Map((await getNamespaces([...new Set(projects.map((project) => project.namespaceId))])).map((namespace) => [namespace.id, namespace]));
+  const entries = projects.flatMap((project) => {
+    const namespace = namespaces.get(project.namespaceId);
+    return namespace ? [{ project, namespace }] : [];
+  });
+  const access = user ? await projectAccessForMany(user, entries) : entries.map(() => ({ level: 0 }));
+  return new Map(entries.map((entry, i) => [entry.project.id, { kind: 'project' as const, ...entry, access: access[i] } as ProjectSubject]));
+}
+
+/** Internal: the projects of a group and of its live subgroups (breadth-first), or `too_many` past `limit`. */
+async function groupProjectIds(group: Namespace, limit: number): Promise<number[] | 'too_many'> {
+  const ids: number[] = [];
+  const queue = [group];
+  const seen = new Set([group.id]);
+  for (let current = queue.shift(); current; current = queue.shift()) {
+    for await (const item of queryCollection(projectCollections.namespaceProjects(current.id))) {
+      ids.push(Number(item.id));
+      if (ids.length > limit) return 'too_many';
+    }
+    if (!current.subgroupCount) continue;
+    for await (const item of queryCollection(namespaceCollections.subgroups(current.id))) {
+      const child = namespaceFromItem(item);
+      if (child.deleting || seen.has(child.id)) continue;
+      seen.add(child.id);
+      queue.push(child);
+    }
+  }
+  return ids;
+}

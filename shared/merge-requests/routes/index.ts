@@ -1,0 +1,11 @@
+/** The merge-requests feature's HTTP slice, by endpoint group (for the Lambda entries in `functions/`). */
+import { mergeRequestActionRoutes } from './actions';
+import { closedByRoutes } from './closed-by';
+import { mergeRequestRoutes } from './merge-requests';
+import { mergeRequestNoteRoutes } from './notes';
+
+export const routes = {
+  merge_requests: { ...mergeRequestRoutes, ...mergeRequestActionRoutes, ...mergeRequestNoteRoutes },
+  /** `GET /projects/:id/issues/:issue_iid/closed_by`, served by the `issues` group. */
+  issues: closedByRoutes,
+};

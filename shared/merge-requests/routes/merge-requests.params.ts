@@ -1,0 +1,130 @@
+/** Parameters of the merge request routes (GitLab's `lib/api/merge_requests.rb`). */
+import { z } from 'zod';
+import { paginationParams } from '../../platform/http/pagination';
+import { idParam, p, required } from '../../platform/http/params';
+import type { MergeRequestInput } from '../commands/merge-requests';
+import type { MergeRequestFilters, MergeRequestOrder } from '../queries/merge-requests';
+
+export const mergeRequestIidParam = { merge_request_iid: required(p.int()) };
+
+/** `:id` and `:merge_request_iid` of `/projects/:id/merge_requests/:merge_request_iid/...`. */
+export const mergeRequestPathParams = { ...idParam, ...mergeRequestIidParam };
+
+/** A text that `null` clears; absent stays `undefined`. */
+const clearableText = () => z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string().nullable().optional());
+
+/** Label names, comma-separated or an array; blank or `null` is `[]`. */
+const labelNames = () =>
+  z.preprocess(
+    (value) => (value === '' || value === null ? [] : typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value),
+    z.array(z.string()).optional(),
+  );
+
+/** An id that `0`, blank or `null` clears (`null`). */
+const clearableId = () => z.preprocess((value) => (value === '' || value === null ? null : value), z.union([z.null(), p.int()]));
+
+/** What create and edit share (GitLab's `optional_params_ce`). */
+const optionalParams = {
+  description: clearableText(),
+  assignee_id: clearableId(),
+  milestone_id: clearableId(),
+  labels: labelNames(),
+  remove_source_branch: p.bool(),
+};
+
+/** `POST /projects/:id/merge_requests`. */
+export const createParams = z.object({
+  ...idParam,
+  title: required(p.string()),
+  source_branch: required(p.string()),
+  target_branch: required(p.string()),
+  target_project_id: p.int(),
+  ...optionalParams,
+});
+
+/** GitLab's `optional_params` of the edit, in its order (the 400's wording lists them so). */
+const UPDATABLE = ['assignee_id', 'description', 'labels', 'milestone_id', 'remove_source_branch', 'state_event', 'target_branch', 'title'] as const;
+
+/** Grape's `at_least_one_of` on the edit: `a, b, ... are missing, at least one parameter must be provided`. */
+function atLeastOneOf(names: readonly string[]) {
+  return (value: Record<string, unknown>, ctx: z.RefinementCtx) => {
+    if (names.some((name) => value[name] !== undefined)) return;
+    ctx.addIssue({ code: 'custom', message: `${names.join(', ')} are missing, at least one parameter must be provided` });
+  };
+}
+
+/** `PUT /projects/:id/merge_requests/:merge_request_iid`. */
+export const updateParams = z
+  .object({
+    ...mergeRequestPathParams,
+    title: p.string(),
+    target_branch: p.string(),
+    state_event: p.oneOf(['close', 'reopen']),
+    ...optionalParams,
+  })
+  .superRefine(atLeastOneOf(UPDATABLE));
+
+/** `PUT …/merge`. */
+export const mergeParams = z.object({
+  ...mergeRequestPathParams,
+  merge_commit_message: p.string(),
+  should_remove_source_branch: p.bool(),
+  merge_when_pipeline_succeeds: p.bool(),
+  sha: p.string(),
+});
+
+/** The filters and order of the list endpoints (GitLab's `merge_requests_params`). */
+const listFilterParams = {
+  ...paginationParams,
+  state: p.oneOf(['opened', 'closed', 'locked', 'merged', 'all']),
+  order_by: p.oneOf(['created_at', 'updated_at']).transform((v) => v ?? 'created_at'),
+  sort: p.oneOf(['asc', 'desc']).transform((v) => v ?? 'desc'),
+  milestone: p.string(),
+  labels: p.string(),
+  iids: p.array(z.coerce.number().int()),
+  search: p.string(),
+  author_id: p.int(),
+  assignee_id: p.int(),
+  source_branch: p.string(),
+  target_branch: p.string(),
+  wip: p.oneOf(['yes', 'no']),
+};
+
+export const projectListParams = z.object({ ...idParam, ...listFilterParams, scope: p.oneOf(['created_by_me', 'assigned_to_me', 'all']) });
+export const groupListParams = z.object({ ...idParam, ...listFilterParams, scope: p.oneOf(['created_by_me', 'assigned_to_me', 'all']) });
+export const userListParams = z.object({
+  ...listFilterParams,
+  scope: p.oneOf(['created_by_me', 'assigned_to_me', 'all']).transform((v) => v ?? 'created_by_me'),
+});
+
+type ListParams = z.output<typeof projectListParams> | z.output<typeof groupListParams> | z.output<typeof userListParams>;
+
+/** The filters of a list; a `scope` narrows to the caller's authored or assigned ones. */
+export const filtersFrom = (params: Omit<ListParams, 'scope'> & { scope?: string }, userId: number | undefined): MergeRequestFilters => ({
+  state: params.state,
+  labels: params.labels?.split(',').map((s) => s.trim()).filter(Boolean),
+  milestone: params.milestone,
+  iids: params.iids,
+  search: params.search,
+  authorId: params.author_id ?? (params.scope === 'created_by_me' ? userId : undefined),
+  assigneeId: params.assignee_id ?? (params.scope === 'assigned_to_me' ? userId : undefined),
+  sourceBranch: params.source_branch,
+  targetBranch: params.target_branch,
+  wip: params.wip,
+});
+
+export const orderFrom = (params: { order_by: MergeRequestOrder['orderBy']; sort: 'asc' | 'desc' }): MergeRequestOrder => ({
+  orderBy: params.order_by,
+  ascending: params.sort === 'asc',
+});
+
+export const inputFrom = (params: z.output<typeof createParams> | z.output<typeof updateParams>): MergeRequestInput => ({
+  title: params.title,
+  description: params.description,
+  targetBranch: params.target_branch,
+  assigneeId: params.assignee_id,
+  milestoneId: params.milestone_id,
+  labels: params.labels,
+  removeSourceBranch: params.remove_source_branch,
+  stateEvent: 'state_event' in params ? params.state_event : undefined,
+});

@@ -1,0 +1,225 @@
+/**
+ * Merge requests: list (a project's, a group's, the caller's), read, open, edit (close, reopen),
+ * soft-delete, their commits, changes and diff versions, the issues they close, merge and cancel a
+ * deferred merge. Reads of a public project's merge requests need no token; the rest do.
+ * Reads need `read_merge_request` (guests of a private project: 404); opening needs
+ * `create_merge_request_from` on the source project (and reading the target), editing the
+ * per-merge-request `update_merge_request`, deleting `destroy_merge_request` (owner, admin).
+ */
+import { authorize, can, type ProjectSubject } from '../../auth';
+import { z } from 'zod';
+import { findGroupOrNotFound } from '../../namespaces';
+import { NotFoundError } from '../../platform/http/errors';
+import { p, required } from '../../platform/http/params';
+import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
+import { created, noContent, ok } from '../../platform/http/response';
+import { route, type RoutesOf } from '../../platform/http/route';
+import { findProjectOrNotFound, projectFullPath } from '../../projects';
+import type { catalog } from '../catalog';
+import { closingIssues } from '../commands/closing';
+import { acceptMergeRequest, cancelMergeWhenPipelineSucceeds } from '../commands/merge';
+import { withMergeStatus } from '../commands/merge-status';
+import { MergeRequestError } from '../commands/shared';
+import { createMergeRequest, deleteMergeRequest, updateMergeRequest } from '../commands/merge-requests';
+import { presentIssues } from '../issuables';
+
+import { presentMergeRequest, presentMergeRequests } from '../presenters/merge-requests';
+import { presentVersion, presentVersionFull } from '../presenters/versions';
+import { findMergeRequestOrNotFound, groupMergeRequestStream, memberMergeRequestStream, projectMergeRequestStream, projectSubjects, userMergeRequestStream } from '../queries/merge-requests';
+import type { MergeRequest } from '../store/merge-requests';
+import { getVersion, listVersions, versionContent } from '../store/versions';
+import {
+  createParams,
+  filtersFrom,
+  groupListParams,
+  inputFrom,
+  mergeParams,
+  mergeRequestPathParams,
+  orderFrom,
+  projectListParams,
+  updateParams,
+  userListParams,
+} from './merge-requests.params';
+
+const pathOf = (subject: ProjectSubject) => projectFullPath(subject.namespace, subject.project);
+const pathsIn = (subjects: Map<number, ProjectSubject>) => (projectId: number) => pathOf(subjects.get(projectId)!);
+const byMergeRequest = z.object(mergeRequestPathParams);
+
+/** Internal: the project and the merge request as the caller may see them (404 otherwise). */
+async function find(params: { id: string; merge_request_iid: number }, user: Parameters<typeof findProjectOrNotFound>[1]) {
+  const subject = await findProjectOrNotFound(params.id, user);
+  const mr = await findMergeRequestOrNotFound(subject, user, params.merge_request_iid);
+  return { subject, mr };
+}
+
+/** Internal: the latest version and its content (commits, diffs). */
+async function latestContent(mr: MergeRequest) {
+  const version = await getVersion(mr.projectId, mr.iid, mr.latestVersionId);
+  return version ? versionContent(version) : { commits: [], diffs: [] };
+}
+
+export const mergeRequestRoutes = {
+  'GET /merge_requests': route({
+    params: userListParams,
+    handler: async ({ params, user, link }) => {
+      const filters = filtersFrom({ ...params, scope: undefined }, user.id);
+      const stream =
+        params.scope === 'all'
+          ? await memberMergeRequestStream(user, filters, orderFrom(params))
+          : userMergeRequestStream(user, params.scope === 'assigned_to_me' ? 'assigned_to_me' : 'created_by_me', filters, orderFrom(params));
+      const page = await paginate(params, link, stream);
+      const subjects = await projectSubjects(user, [...new Set(page.items.map((mr) => mr.projectId))]);
+      return ok(await presentMergeRequests(page.items, pathsIn(subjects)), page.headers);
+    },
+  }),
+
+  'GET /groups/:id/merge_requests': route({
+    params: groupListParams,
+    anonymous: true,
+    handler: async ({ params, user, link }) => {
+      const { group } = await findGroupOrNotFound(params.id, user);
+      const { stream, subjects } = await groupMergeRequestStream(group, user, filtersFrom(params, user?.id), orderFrom(params));
+      const page = await paginate(params, link, stream);
+      return ok(await presentMergeRequests(page.items, pathsIn(subjects)), page.headers);
+    },
+  }),
+
+  'GET /projects/:id/merge_requests': route({
+    params: projectListParams,
+    anonymous: true,
+    handler: async ({ params, user, link }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      if (!can(user, 'read_merge_request', subject)) throw new NotFoundError('Project');
+      const page = await paginate(params, link, await projectMergeRequestStream(subject, filtersFrom(params, user?.id), orderFrom(params)));
+      return ok(await presentMergeRequests(page.items, () => pathOf(subject)), page.headers);
+    },
+  }),
+
+  'POST /projects/:id/merge_requests': route({
+    params: createParams,
+    handler: async ({ params, user }) => {
+      const source = await findProjectOrNotFound(params.id, user);
+      authorize(user, 'create_merge_request_from', source);
+      let target = source;
+      if (params.target_project_id !== undefined && params.target_project_id !== source.project.id) {
+        // A fork's merge request targets its upstream only (GitLab's `validate_fork`).
+        if (source.project.forkedFromId !== params.target_project_id) {
+          throw new MergeRequestError(422, ['Source project is not a fork of the target project']);
+        }
+        target = await findProjectOrNotFound(params.target_project_id, user);
+      }
+      authorize(user, 'create_merge_request_in', target);
+      const mr = await createMergeRequest(source, target, user, {
+        ...inputFrom(params),
+        title: params.title,
+        sourceBranch: params.source_branch,
+        targetBranch: params.target_branch,
+      });
+      return created(await presentMergeRequest(mr, pathOf(target), user));
+    },
+  }),
+
+  'GET /projects/:id/merge_requests/:merge_request_iid': route({
+    params: byMergeRequest,
+    anonymous: true,
+    handler: async ({ params, user }) => {
+      const { subject, mr } = await find(params, user);
+      return ok(await presentMergeRequest(await withMergeStatus(subject, mr), pathOf(subject), user));
+    },
+  }),
+
+  'PUT /projects/:id/merge_requests/:merge_request_iid': route({
+    params: updateParams,
+    handler: async ({ params, user }) => {
+      const { subject, mr } = await find(params, user);
+      // `update_merge_request` is a per-merge-request rule: `updateMergeRequest` checks it.
+      return ok(await presentMergeRequest(await updateMergeRequest(subject, user, mr, inputFrom(params)), pathOf(subject), user));
+    },
+  }),
+
+  'DELETE /projects/:id/merge_requests/:merge_request_iid': route({
+    params: byMergeRequest,
+    handler: async ({ params, user }) => {
+      const { subject, mr } = await find(params, user);
+      authorize(user, 'destroy_merge_request', subject);
+      await deleteMergeRequest(subject, user, mr);
+      return noContent();
+    },
+  }),
+
+  'GET /projects/:id/merge_requests/:merge_request_iid/commits': route({
+    params: z.object({ ...mergeRequestPathParams, ...paginationParams }),
+    anonymous: true,
+    handler: async ({ params, user, link }) => {
+      const { mr } = await find(params, user);
+      const page = paginateArray(params, link, (await latestContent(mr)).commits);
+      return ok(page.items, page.headers);
+    },
+  }),
+
+  'GET /projects/:id/merge_requests/:merge_request_iid/changes': route({
+    params: byMergeRequest,
+    anonymous: true,
+    handler: async ({ params, user }) => {
+      const { subject, mr } = await find(params, user);
+      const [body, version] = await Promise.all([presentMergeRequest(await withMergeStatus(subject, mr), pathOf(subject), user), getVersion(mr.projectId, mr.iid, mr.latestVersionId)]);
+      const content = version ? await versionContent(version) : { commits: [], diffs: [] };
+      return ok({ ...body, changes: content.diffs, overflow: version?.overflow ?? false });
+    },
+  }),
+
+  'GET /projects/:id/merge_requests/:merge_request_iid/versions': route({
+    params: z.object({ ...mergeRequestPathParams, ...paginationParams }),
+    anonymous: true,
+    handler: async ({ params, user, link }) => {
+      const { mr } = await find(params, user);
+      const page = paginateArray(params, link, (await listVersions(mr.projectId, mr.iid)).map(presentVersion));
+      return ok(page.items, page.headers);
+    },
+  }),
+
+  'GET /projects/:id/merge_requests/:merge_request_iid/versions/:version_id': route({
+    params: z.object({ ...mergeRequestPathParams, version_id: required(p.int()) }),
+    anonymous: true,
+    handler: async ({ params, user }) => {
+      const { mr } = await find(params, user);
+      const version = await getVersion(mr.projectId, mr.iid, params.version_id);
+      if (!version) throw new NotFoundError('Merge Request Diff');
+      return ok(presentVersionFull(version, await versionContent(version)));
+    },
+  }),
+
+  'GET /projects/:id/merge_requests/:merge_request_iid/closes_issues': route({
+    params: z.object({ ...mergeRequestPathParams, ...paginationParams }),
+    handler: async ({ params, user, link }) => {
+      const { subject, mr } = await find(params, user);
+      const content = await latestContent(mr);
+      const closes = await closingIssues(mr, subject, user, [mr.title, mr.description ?? '', ...content.commits.map((commit) => commit.message)]);
+      const page = paginateArray(params, link, closes);
+      const paths = new Map(page.items.map(({ subject: s }) => [s.project.id, pathOf(s)] as const));
+      return ok(await presentIssues(page.items.map(({ issue }) => issue), (projectId) => paths.get(projectId)!), page.headers);
+    },
+  }),
+
+  'PUT /projects/:id/merge_requests/:merge_request_iid/merge': route({
+    params: mergeParams,
+    handler: async ({ params, user }) => {
+      const { subject, mr } = await find(params, user);
+      const merged = await acceptMergeRequest(subject, user, mr, {
+        commitMessage: params.merge_commit_message,
+        shouldRemoveSourceBranch: params.should_remove_source_branch,
+        mergeWhenPipelineSucceeds: params.merge_when_pipeline_succeeds,
+        sha: params.sha,
+      });
+      return ok(await presentMergeRequest(merged, pathOf(subject), user));
+    },
+  }),
+
+  'PUT /projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds': route({
+    params: byMergeRequest,
+    handler: async ({ params, user }) => {
+      const { subject, mr } = await find(params, user);
+      return ok(await presentMergeRequest(await cancelMergeWhenPipelineSucceeds(subject, user, mr), pathOf(subject), user));
+    },
+  }),
+} satisfies RoutesOf<typeof catalog.merge_requests>;

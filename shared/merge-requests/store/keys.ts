@@ -1,0 +1,165 @@
+/**
+ * The merge-requests feature's keys: every key, index attribute and collection of its items is
+ * built here, and only here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
+ */
+import { createHash } from 'node:crypto';
+import { indexCollection, pad, tableCollection, type Key, type KeySpace } from '../../platform/dynamo/keys';
+
+/** Internal: a branch name as a fixed-length key part (a branch name may be up to 255 bytes and hold `#`). */
+const branchHash = (branch: string) => createHash('sha256').update(branch, 'utf8').digest('hex').slice(0, 40);
+
+export const mergeRequestKeys = {
+  /** A merge request, in its target project's partition, by iid (kept, marked `deletedAt`, when soft-deleted). */
+  mergeRequest: (projectId: number, iid: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `MR#${pad(iid)}` }),
+  /**
+   * A diff version of a merge request (GitLab's `merge_request_diffs` row): its shas, and its
+   * commits and diffs computed once (inline, or in S3 when large).
+   */
+  version: (projectId: number, iid: number, versionId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `MR_VERSION#${pad(iid)}#${pad(versionId)}` }),
+  /**
+   * The commits and diffs of a diff version, apart from its metadata so that listing versions
+   * reads only the small items (absent when they are in S3: `versionObjectKey`).
+   */
+  versionContent: (projectId: number, iid: number, versionId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `MR_DIFF#${pad(iid)}#${pad(versionId)}` }),
+  /**
+   * A relation "merge request closes issue", in the merge request's partition (`closes_issues`
+   * reads one range), written at create/update from the description and the commits.
+   */
+  closes: (projectId: number, iid: number, issueProjectId: number, issueIid: number): Key => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `MR_CLOSES#${pad(iid)}#${pad(issueProjectId)}#${pad(issueIid)}`,
+  }),
+  /** The same relation seen from the issue, in the issue's partition (`closed_by` reads one range). */
+  closedBy: (issueProjectId: number, issueIid: number, projectId: number, iid: number): Key => ({
+    PK: `PROJECT#${issueProjectId}`,
+    SK: `MR_CLOSING#${pad(issueIid)}#${pad(projectId)}#${pad(iid)}`,
+  }),
+  /**
+   * An open merge request's target branch, in the target partition: what a push to the target
+   * branch reads (one range per branch) to mark its merge requests `unchecked`.
+   */
+  targetBranch: (projectId: number, targetBranch: string, iid: number): Key => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `MR_TARGET#${branchHash(targetBranch)}#${pad(iid)}`,
+  }),
+
+  claims: {
+    /**
+     * GitLab's "one open merge request per source project/branch → target project/branch", in
+     * the SOURCE project's partition: it doubles as the source-branch relation, so a push to a
+     * branch finds its open merge requests (in any target project) in one range. Held while the
+     * merge request is open (or locked), released on close and merge, taken again on reopen.
+     */
+    openPair: (sourceProjectId: number, sourceBranch: string, targetProjectId: number, targetBranch: string): Key => ({
+      PK: `PROJECT#${sourceProjectId}`,
+      SK: `MR_SOURCE#${branchHash(sourceBranch)}#${pad(targetProjectId)}#${branchHash(targetBranch)}`,
+    }),
+  },
+} as const;
+
+/** What the merge request list indexes are built from. */
+export interface MergeRequestListed {
+  id: number;
+  projectId: number;
+  state: string;
+  authorId: number;
+  assigneeId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The order a list is read in: its index (`created_at`: GSI1-3, `updated_at`: GSI4-6). */
+export type MergeRequestOrderBy = 'created_at' | 'updated_at';
+
+/** Sort key of the lists: an ISO time, then the padded global id. */
+export const mergeRequestOrderKey = (time: string, id: number): string => `${time}#${pad(id)}`;
+
+/** Whether a value (a client's cursor) has the form of a {@link mergeRequestOrderKey}. */
+export const isMergeRequestOrderKey = (value: string): boolean => /^\d{4}-\d{2}-\d{2}T[\d:.]+Z#\d{12}$/.test(value);
+
+/** The list partition a state is stored under: a `locked` merge request (merging) is listed as opened. */
+export const listState = (state: string): string => (state === 'locked' ? 'opened' : state);
+
+/** Internal: the partitions of the list indexes (the same in both orders). */
+const partitions = {
+  project: (projectId: number, state: string) => `PROJECT_MRS#${projectId}#${listState(state)}`,
+  author: (userId: number) => `USER_MRS#${userId}`,
+  assignee: (userId: number) => `USER_ASSIGNED_MRS#${userId}`,
+};
+
+/** Secondary-index attributes, written on the item they index. */
+export const mergeRequestIndexKeys = {
+  /**
+   * The list indexes of a live merge request, by creation (GSI1 project+state, GSI2 author, GSI3
+   * assignee) and by last update (GSI4-6, same partitions).
+   */
+  lists: (mr: MergeRequestListed) => ({
+    GSI1PK: partitions.project(mr.projectId, mr.state),
+    GSI1SK: mergeRequestOrderKey(mr.createdAt, mr.id),
+    GSI2PK: partitions.author(mr.authorId),
+    GSI2SK: mergeRequestOrderKey(mr.createdAt, mr.id),
+    GSI4PK: partitions.project(mr.projectId, mr.state),
+    GSI5PK: partitions.author(mr.authorId),
+    ...(mr.assigneeId ? { GSI3PK: partitions.assignee(mr.assigneeId), GSI3SK: mergeRequestOrderKey(mr.createdAt, mr.id), GSI6PK: partitions.assignee(mr.assigneeId) } : {}),
+    ...mergeRequestIndexKeys.updated(mr.updatedAt, mr.id),
+  }),
+  /** The update-ordered sort keys (GSI4-6), set again whenever `updatedAt` changes. */
+  updated: (updatedAt: string, id: number) => {
+    const key = mergeRequestOrderKey(updatedAt, id);
+    return { GSI4SK: key, GSI5SK: key, GSI6SK: key };
+  },
+} as const;
+
+const byCreation = (orderBy: MergeRequestOrderBy) => orderBy === 'created_at';
+
+/** The ranges of items one Query reads. */
+export const mergeRequestCollections = {
+  /** A project's merge requests of one (list) state, by creation or update time. */
+  projectMergeRequests: (projectId: number, state: string, orderBy: MergeRequestOrderBy = 'created_at') =>
+    indexCollection(byCreation(orderBy) ? 'GSI1' : 'GSI4', partitions.project(projectId, state)),
+  /** The merge requests a user authored. */
+  userMergeRequests: (userId: number, orderBy: MergeRequestOrderBy = 'created_at') =>
+    indexCollection(byCreation(orderBy) ? 'GSI2' : 'GSI5', partitions.author(userId)),
+  /** The merge requests assigned to a user. */
+  assignedMergeRequests: (userId: number, orderBy: MergeRequestOrderBy = 'created_at') =>
+    indexCollection(byCreation(orderBy) ? 'GSI3' : 'GSI6', partitions.assignee(userId)),
+  /** The diff versions of a merge request, by id (oldest first). */
+  versions: (projectId: number, iid: number) => tableCollection(`PROJECT#${projectId}`, `MR_VERSION#${pad(iid)}#`),
+  /** The issues a merge request closes. */
+  closes: (projectId: number, iid: number) => tableCollection(`PROJECT#${projectId}`, `MR_CLOSES#${pad(iid)}#`),
+  /** The merge requests that close an issue. */
+  closedBy: (issueProjectId: number, issueIid: number) => tableCollection(`PROJECT#${issueProjectId}`, `MR_CLOSING#${pad(issueIid)}#`),
+  /** The open merge requests whose source is a branch of a project (the open-pair claims). */
+  fromBranch: (sourceProjectId: number, sourceBranch: string) => tableCollection(`PROJECT#${sourceProjectId}`, `MR_SOURCE#${branchHash(sourceBranch)}#`),
+  /** The open merge requests targeting a branch of a project. */
+  intoBranch: (projectId: number, targetBranch: string) => tableCollection(`PROJECT#${projectId}`, `MR_TARGET#${branchHash(targetBranch)}#`),
+} as const;
+
+/** Id sequences: global ids, per-target-project iids (shared with nothing else), diff version ids. */
+export const mergeRequestSequences = {
+  mergeRequests: 'merge_requests',
+  iids: (projectId: number) => `merge_requests#${projectId}`,
+  versions: 'merge_request_diffs',
+} as const;
+
+/** S3 prefix of a project's large diff versions. */
+export const versionObjectPrefix = (projectId: number): string => `merge-requests/${projectId}/`;
+
+/** S3 object key of a large diff version's commits and diffs. */
+export const versionObjectKey = (projectId: number, iid: number, versionId: number): string =>
+  `${versionObjectPrefix(projectId)}${iid}/versions/${versionId}.json`;
+
+/** The prefixes this feature's items occupy (checked against every other feature's by a test). */
+export const keySpace: KeySpace = {
+  partitions: [],
+  sortKeys: { 'PROJECT#': ['MR#', 'MR_VERSION#', 'MR_DIFF#', 'MR_CLOSES#', 'MR_CLOSING#', 'MR_TARGET#', 'MR_SOURCE#'] },
+  indexPartitions: {
+    GSI1: ['PROJECT_MRS#'],
+    GSI2: ['USER_MRS#'],
+    GSI3: ['USER_ASSIGNED_MRS#'],
+    GSI4: ['PROJECT_MRS#'],
+    GSI5: ['USER_MRS#'],
+    GSI6: ['USER_ASSIGNED_MRS#'],
+  },
+  sequences: ['merge_requests', 'merge_requests#', 'merge_request_diffs'],
+};

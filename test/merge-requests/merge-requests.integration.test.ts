@@ -1,0 +1,219 @@
+/**
+ * Merge requests over HTTP: open (branches must exist and differ, one open merge request per
+ * pair), read, list with GitLab's filters and exact counts, edit (at least one attribute,
+ * close/reopen, a new target branch records a version), soft delete (owners), commits, changes,
+ * versions; permissions of guests, reporters, developers, owners and non-members of private projects.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, rootToken } from '../support/api';
+import { createGroup, createProject, createUser, newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
+import { commit, DEVELOPER, GUEST, head, mrs, openMergeRequest, REPORTER } from './helpers';
+
+const SINGLE_FIELDS = [
+  'id', 'iid', 'project_id', 'title', 'description', 'state', 'created_at', 'updated_at', 'target_branch', 'source_branch', 'upvotes', 'downvotes',
+  'author', 'assignee', 'source_project_id', 'target_project_id', 'labels', 'work_in_progress', 'milestone', 'merge_when_pipeline_succeeds',
+  'merge_status', 'sha', 'merge_commit_sha', 'user_notes_count', 'should_remove_source_branch', 'force_remove_source_branch', 'web_url', 'subscribed',
+];
+
+describe('merge requests', () => {
+  let project: OwnedProject;
+  let developer: TestUser;
+  let reporter: TestUser;
+  let guest: TestUser;
+  let stranger: TestUser;
+  let featureHead: string;
+  let mainHead: string;
+
+  beforeAll(async () => {
+    project = await ownedProject('private');
+    const token = project.owner.token;
+    await commit(project.id, token, 'main', { 'README.md': '# readme\n', 'app.txt': 'one\ntwo\nthree\n' });
+    featureHead = (await commit(project.id, token, 'feature', { 'feature.txt': 'new feature\n' }, { start: 'main', message: 'Add the feature\n\nFixes #1' })).id;
+    await commit(project.id, token, 'other', { 'other.txt': 'other\n' }, { start: 'main' });
+    await commit(project.id, token, 'third', { 'third.txt': 'third\n' }, { start: 'main' });
+    mainHead = await head(project.id, token, 'main');
+    [developer, reporter, guest, stranger] = await Promise.all([newMember(project, DEVELOPER), newMember(project, REPORTER), newMember(project, GUEST), createUser()]);
+  });
+
+  it('opens a merge request with GitLab’s fields, its first version, commits and changes', async () => {
+    const response = await api(mrs(project.id), {
+      token: developer.token,
+      body: { source_branch: 'feature', target_branch: 'main', title: 'WIP: Add the feature', description: 'It adds it', remove_source_branch: true },
+    });
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    const mr = response.body;
+    for (const field of SINGLE_FIELDS) expect(mr).toHaveProperty(field);
+    expect(mr).toMatchObject({
+      iid: 1,
+      project_id: project.id,
+      state: 'opened',
+      source_branch: 'feature',
+      target_branch: 'main',
+      source_project_id: project.id,
+      target_project_id: project.id,
+      work_in_progress: true,
+      merge_status: 'unchecked',
+      sha: featureHead,
+      merge_commit_sha: null,
+      user_notes_count: 0,
+      force_remove_source_branch: true,
+      should_remove_source_branch: null,
+      subscribed: true,
+      labels: [],
+      upvotes: 0,
+      downvotes: 0,
+      author: { id: developer.id, username: developer.username },
+      assignee: null,
+    });
+    expect(mr.web_url).toMatch(new RegExp(`/${project.fullPath}/merge_requests/1$`));
+
+    const versions = await api(mrs(project.id, '/1/versions'), { token: developer.token });
+    expect(versions.status).toBe(200);
+    expect(versions.body).toHaveLength(1);
+    expect(versions.body[0]).toMatchObject({ head_commit_sha: featureHead, base_commit_sha: mainHead, start_commit_sha: mainHead, merge_request_id: mr.id, state: 'collected', real_size: '1' });
+
+    const version = await api(mrs(project.id, `/1/versions/${versions.body[0].id}`), { token: developer.token });
+    expect(version.body.commits.map((c: { id: string }) => c.id)).toEqual([featureHead]);
+    expect(version.body.diffs[0]).toMatchObject({ old_path: 'feature.txt', new_path: 'feature.txt', a_mode: '0', b_mode: '100644', new_file: true, renamed_file: false, deleted_file: false });
+    expect(version.body.diffs[0].diff).toContain('+new feature');
+
+    const commits = await api(mrs(project.id, '/1/commits'), { token: developer.token });
+    expect(commits.body).toEqual([expect.objectContaining({ id: featureHead, short_id: featureHead.slice(0, 8), title: 'Add the feature', author_name: expect.any(String), author_email: expect.any(String), created_at: expect.any(String), message: 'Add the feature\n\nFixes #1' })]);
+
+    const changes = await api(mrs(project.id, '/1/changes'), { token: developer.token });
+    expect(changes.body).toMatchObject({ iid: 1, overflow: false, changes: [expect.objectContaining({ new_path: 'feature.txt', new_file: true })] });
+    // The single read computes the merge status.
+    expect((await api(mrs(project.id, '/1'), { token: developer.token })).body.merge_status).toBe('can_be_merged');
+  });
+
+  it('refuses a second open merge request of the same pair (409), the same branch (422), missing branches (400), nothing written', async () => {
+    const token = developer.token;
+    const duplicate = await api(mrs(project.id), { token, body: { source_branch: 'feature', target_branch: 'main', title: 'again' } });
+    expect(duplicate).toMatchObject({ status: 409, body: { message: ['Another open merge request already exists for this source branch: !1'] } });
+    expect(await api(mrs(project.id), { token, body: { source_branch: 'main', target_branch: 'main', title: 'x' } })).toMatchObject({
+      status: 422,
+      body: { message: ["You can't use same project/branch for source and target"] },
+    });
+    expect(await api(mrs(project.id), { token, body: { source_branch: 'nope', target_branch: 'main', title: 'x' } })).toMatchObject({
+      status: 400,
+      body: { message: ['Source branch "nope" does not exist'] },
+    });
+    expect(await api(mrs(project.id), { token, body: { source_branch: 'feature', target_branch: 'nope', title: 'x' } })).toMatchObject({
+      status: 400,
+      body: { message: ['Target branch "nope" does not exist'] },
+    });
+    expect(await api(mrs(project.id), { token, body: { source_branch: 'feature', target_branch: 'main' } })).toMatchObject({ status: 400, body: { error: 'title is missing' } });
+    const list = await api(mrs(project.id), { token, query: { state: 'all' } });
+    expect(list.headers.get('x-total')).toBe('1');
+  });
+
+  it('lets reporters read, not open; guests and non-members of a private project get 404', async () => {
+    expect((await api(mrs(project.id, '/1'), { token: reporter.token })).status).toBe(200);
+    expect((await api(mrs(project.id), { token: reporter.token, body: { source_branch: 'other', target_branch: 'main', title: 'x' } })).status).toBe(403);
+    expect(await api(mrs(project.id, '/1'), { token: guest.token })).toMatchObject({ status: 404, body: { message: '404 Merge Request Not Found' } });
+    expect((await api(mrs(project.id), { token: guest.token })).status).toBe(404);
+    expect(await api(mrs(project.id, '/1'), { token: stranger.token })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
+    expect((await api(mrs(project.id), { token: stranger.token, body: { source_branch: 'other', target_branch: 'main', title: 'x' } })).status).toBe(404);
+  });
+
+  it('lists with filters, order and exact counts; the caller’s own and a group’s', async () => {
+    const token = project.owner.token;
+    await openMergeRequest(project.id, token, { source_branch: 'other', title: 'Other change', assignee_id: developer.id });
+    await openMergeRequest(project.id, token, { source_branch: 'third', title: 'Third change', target_branch: 'other' });
+    const iids = async (query: Record<string, string | number | string[]>) => {
+      const response = await api(mrs(project.id), { token, query });
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      return response.body.map((mr: { iid: number }) => mr.iid);
+    };
+    expect(await iids({})).toEqual([3, 2, 1]);
+    expect(await iids({ sort: 'asc' })).toEqual([1, 2, 3]);
+    expect(await iids({ wip: 'yes' })).toEqual([1]);
+    expect(await iids({ wip: 'no' })).toEqual([3, 2]);
+    expect(await iids({ source_branch: 'other' })).toEqual([2]);
+    expect(await iids({ target_branch: 'other' })).toEqual([3]);
+    expect(await iids({ author_id: developer.id })).toEqual([1]);
+    expect(await iids({ assignee_id: developer.id })).toEqual([2]);
+    expect(await iids({ search: 'third' })).toEqual([3]);
+    expect(await iids({ 'iids[]': ['1', '3'] })).toEqual([3, 1]);
+    expect(await iids({ state: 'merged' })).toEqual([]);
+    const paged = await api(mrs(project.id), { token, query: { per_page: 2 } });
+    expect(paged.headers.get('x-total')).toBe('3');
+    expect(paged.headers.get('x-total-pages')).toBe('2');
+    expect(await api('/merge_requests', { token: developer.token })).toMatchObject({ status: 200, body: [expect.objectContaining({ iid: 1 })] });
+    expect((await api('/merge_requests', { token: developer.token, query: { scope: 'assigned_to_me' } })).body.map((mr: { iid: number }) => mr.iid)).toEqual([2]);
+    const all = await api('/merge_requests', { token: reporter.token, query: { scope: 'all' } });
+    expect(all.body.map((mr: { iid: number }) => mr.iid)).toEqual([3, 2, 1]);
+    expect(all.headers.get('x-total')).toBe('3');
+    expect((await api('/merge_requests', { token: reporter.token })).body).toEqual([]);
+  });
+
+  it('lists a group’s merge requests, those of projects the caller may read', async () => {
+    const owner = await createUser();
+    const group = await createGroup(owner.token, { visibility: 'private' });
+    const inGroup = await createProject(owner.token, { namespace_id: group.id, visibility: 'private' });
+    await commit(inGroup.id, owner.token, 'main', { 'a.txt': 'a\n' });
+    await commit(inGroup.id, owner.token, 'topic', { 'b.txt': 'b\n' }, { start: 'main' });
+    const mr = await openMergeRequest(inGroup.id, owner.token, { source_branch: 'topic', title: 'In a group' });
+    const listed = await api(`/groups/${group.id}/merge_requests`, { token: owner.token });
+    expect(listed.body.map((m: { id: number }) => m.id)).toEqual([mr.id]);
+    expect(listed.headers.get('x-total')).toBe('1');
+    expect((await api(`/groups/${group.id}/merge_requests`, { token: stranger.token })).status).toBe(404);
+  });
+
+  it('edits: at least one attribute, close and reopen (the pair released and taken again), a new target branch records a version', async () => {
+    const token = project.owner.token;
+    const none = await api(mrs(project.id, '/2'), { method: 'PUT', token, body: {} });
+    expect(none.status).toBe(400);
+    expect(none.body).toEqual({
+      error: 'assignee_id, description, labels, milestone_id, remove_source_branch, state_event, target_branch, title are missing, at least one parameter must be provided',
+    });
+    expect((await api(mrs(project.id, '/2'), { method: 'PUT', token: reporter.token, body: { title: 'x' } })).status).toBe(403);
+
+    const closed = await api(mrs(project.id, '/2'), { method: 'PUT', token, body: { state_event: 'close' } });
+    expect(closed.body).toMatchObject({ state: 'closed' });
+    // The pair is free: another merge request of it may be opened, and the closed one cannot be reopened while it is open.
+    const second = await openMergeRequest(project.id, token, { source_branch: 'other', title: 'Other again' });
+    expect(await api(mrs(project.id, '/2'), { method: 'PUT', token, body: { state_event: 'reopen' } })).toMatchObject({
+      status: 409,
+      body: { message: [`Another open merge request already exists for this source branch: !${second.iid}`] },
+    });
+    await api(mrs(project.id, `/${second.iid}`), { method: 'PUT', token, body: { state_event: 'close' } });
+    expect((await api(mrs(project.id, '/2'), { method: 'PUT', token, body: { state_event: 'reopen' } })).body.state).toBe('opened');
+
+    const retargeted = await api(mrs(project.id, '/3'), { method: 'PUT', token, body: { target_branch: 'main', title: 'Third, into main' } });
+    expect(retargeted.body).toMatchObject({ target_branch: 'main', title: 'Third, into main', merge_status: 'unchecked' });
+    expect((await api(mrs(project.id, '/3/versions'), { token })).body).toHaveLength(2);
+    expect((await api(mrs(project.id, '/3'), { method: 'PUT', token, body: { target_branch: 'nope' } })).status).toBe(400);
+  });
+
+  it('stores a large version once (in S3) and reads it back; caps diffs as GitLab does (overflow)', async () => {
+    const token = project.owner.token;
+    const line = 'x'.repeat(99);
+    const files = Object.fromEntries(Array.from({ length: 110 }, (_, i) => [`big/file-${String(i).padStart(3, '0')}.txt`, `${line}\n`.repeat(31)]));
+    await commit(project.id, token, 'big', files, { start: 'main' });
+    const mr = await openMergeRequest(project.id, token, { source_branch: 'big', title: 'Big' });
+    const changes = await api(mrs(project.id, `/${mr.iid}/changes`), { token });
+    expect(changes.status).toBe(200);
+    expect(changes.body.overflow).toBe(true);
+    // GitLab's safe limits: 100 files (over 300 KB of diffs: stored in S3).
+    expect(changes.body.changes).toHaveLength(100);
+    const [version] = (await api(mrs(project.id, `/${mr.iid}/versions`), { token })).body;
+    expect(version.real_size).toBe(`${changes.body.changes.length}+`);
+    expect((await api(mrs(project.id, `/${mr.iid}/versions/${version.id}`), { token })).body.diffs).toHaveLength(changes.body.changes.length);
+    expect((await api(mrs(project.id, `/${mr.iid}/versions/999999999`), { token })).status).toBe(404);
+  });
+
+  it('opens only one of two racing merge requests of the same pair', async () => {
+    const token = project.owner.token;
+    await commit(project.id, token, 'racing', { 'racing.txt': 'r\n' }, { start: 'main' });
+    const answers = await Promise.all([1, 2].map((n) => api(mrs(project.id), { token, body: { source_branch: 'racing', target_branch: 'main', title: `race ${n}` } })));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+  });
+
+  it('soft-deletes for owners only', async () => {
+    const created = await openMergeRequest(project.id, project.owner.token, { source_branch: 'third', target_branch: 'other', title: 'to delete' });
+    expect((await api(mrs(project.id, `/${created.iid}`), { method: 'DELETE', token: developer.token })).status).toBe(403);
+    expect((await api(mrs(project.id, `/${created.iid}`), { method: 'DELETE', token: project.owner.token })).status).toBe(204);
+    expect((await api(mrs(project.id, `/${created.iid}`), { token: rootToken() })).status).toBe(404);
+  });
+});
