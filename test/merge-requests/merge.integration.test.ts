@@ -86,6 +86,24 @@ describe('merging merge requests', () => {
     expect(merged.body).toMatchObject({ state: 'merged', merge_when_pipeline_succeeds: false });
   });
 
+  it('removes the source branch after the merge when asked, and keeps it otherwise; labels named on create are created', async () => {
+    await commit(project.id, token, 'doomed', { 'doomed.txt': 'd\n' }, { start: 'main' });
+    await commit(project.id, token, 'kept', { 'kept.txt': 'k\n' }, { start: 'main' });
+    const doomed = await openMergeRequest(project.id, token, { source_branch: 'doomed', title: 'Doomed', labels: 'brand-new,Other' });
+    expect(doomed.labels.sort()).toEqual(['Other', 'brand-new']);
+    const kept = await openMergeRequest(project.id, token, { source_branch: 'kept', title: 'Kept' });
+
+    expect((await api(mrs(project.id, `/${doomed.iid}/merge`), { method: 'PUT', token, body: { should_remove_source_branch: true } })).body.state).toBe('merged');
+    expect((await api(mrs(project.id, `/${kept.iid}/merge`), { method: 'PUT', token })).body.state).toBe('merged');
+
+    expect((await api(`/projects/${project.id}/repository/branches/doomed`, { token })).status).toBe(404);
+    expect((await api(`/projects/${project.id}/repository/branches/kept`, { token })).status).toBe(200);
+    const labels = (await api(`/projects/${project.id}/labels`, { token })).body.map((label: { name: string }) => label.name);
+    expect(labels).toEqual(expect.arrayContaining(['brand-new', 'Other']));
+    // The merged merge request stays readable with its commits although its branch is gone.
+    expect((await api(mrs(project.id, `/${doomed.iid}/commits`), { token })).body).toHaveLength(1);
+  });
+
   it('lets developers merge into an unprotected branch; a work in progress is 406', async () => {
     await commit(project.id, token, 'base', { 'base.txt': 'base\n' }, { start: 'main' });
     await commit(project.id, token, 'topic', { 'topic.txt': 'topic\n' }, { start: 'base' });

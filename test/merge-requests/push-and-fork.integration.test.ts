@@ -63,6 +63,8 @@ describe('merge requests and pushes', () => {
     expect(after.body).toMatchObject({ state: 'opened', sha: third, merge_status: 'cannot_be_merged' });
     expect((await api(mrs(project.id, `/${mr.iid}/changes`), { token })).body.changes).toHaveLength(3);
     expect(await api(mrs(project.id, `/${mr.iid}/merge`), { method: 'PUT', token })).toMatchObject({ status: 406 });
+    // Its head ref keeps the commits (and lets clients fetch them) after the branch is gone.
+    expect(await gitOk(['ls-remote', remote, `refs/merge-requests/${mr.iid}/head`], { cwd: work })).toContain(third);
   });
 
   it('opens a merge request from a fork into its upstream, and merges it', async () => {
