@@ -22,10 +22,12 @@ export const abilities = {
     /** Create, edit, close and delete milestones: reporter or above. */
     admin_milestone: (_user, s) => s.access.level >= REPORTER,
     /**
-     * Edit and delete other people's notes on the project's issues: maintainer or above (GitLab's
-     * `ProjectPolicy` enables `admin_note` with `maintainer_access`; `NotePolicy` delegates to it and
-     * prevents it when the issue cannot be read). A note's author may always; see `commands/notes.ts`.
+     * Edit and delete other people's notes (on issues and merge requests): maintainer or above
+     * (GitLab's `ProjectPolicy` enables `admin_note` with `maintainer_access`; `NotePolicy`
+     * delegates to it and prevents it when the noteable cannot be read, which the routes settle
+     * first: they find the noteable as the caller may read it). A note's author may always; see
+     * `commands/notes.ts`.
      */
-    admin_note: (user, s) => readIssue(user, s) && s.access.level >= MAINTAINER,
+    admin_note: (user, s) => readsProject(user, s) && s.access.level >= MAINTAINER,
   } satisfies Record<string, ProjectRule>,
 } satisfies Abilities;

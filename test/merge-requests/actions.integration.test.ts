@@ -70,4 +70,27 @@ describe('merge request actions', () => {
     expect((await api(path('reset_time_estimate'), { token: developer.token, method: 'POST' })).body.time_estimate).toBe(0);
     expect((await api(mrs(project.id, `/${mr.iid}`), { token: reporter.token })).body.time_stats).toMatchObject({ time_estimate: 0 });
   });
+
+  it('with issues disabled: a maintainer edits anyone’s merge request note, and reporters (not guests) see the feed events', async () => {
+    // Prepare
+    const owned = await ownedProject('private');
+    const token = owned.owner.token;
+    expect((await api(`/projects/${owned.id}`, { method: 'PUT', token, body: { issues_enabled: false } })).status).toBe(200);
+    await commit(owned.id, token, 'main', { 'README.md': '# readme\n' });
+    await commit(owned.id, token, 'topic', { 't.txt': 't\n' }, { start: 'main' });
+    const [dev, maintainer, rep, guest] = await Promise.all([newMember(owned, DEVELOPER), newMember(owned, 40), newMember(owned, REPORTER), newMember(owned, 10)]);
+    const opened = await openMergeRequest(owned.id, dev.token, { source_branch: 'topic', title: 'Topic' });
+    const note = await api(mrs(owned.id, `/${opened.iid}/notes`), { token: dev.token, body: { body: 'mine' } });
+
+    // Act
+    const edited = await api(mrs(owned.id, `/${opened.iid}/notes/${note.body.id}`), { method: 'PUT', token: maintainer.token, body: { body: 'tidied' } });
+    const seen = async (user: TestUser) => (await api(`/projects/${owned.id}/events`, { token: user.token })).body.map((e: { action_name: string }) => e.action_name);
+
+    // Assess
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.body).toBe('tidied');
+    expect(await seen(rep)).toEqual(expect.arrayContaining(['opened', 'commented on']));
+    expect(await seen(guest)).not.toContain('opened');
+    expect(await seen(guest)).not.toContain('commented on');
+  });
 });

@@ -33,13 +33,6 @@ export function lastCommitOf(commits: VersionCommit[] | undefined): HookLastComm
   };
 }
 
-/**
- * Who may see a merge request's feed events besides reporters and up: in a private project, where
- * guests may not read merge requests, only the actor; elsewhere everyone who reads the project.
- */
-export const eventAudience = (project: Pick<Project, 'visibility'>, user: Pick<User, 'id'>): number[] | null =>
-  project.visibility === 'private' ? [user.id] : null;
-
 /** The effects of a merge request write by `user` in `project` (the target). */
 export async function mergeRequestEffects(
   mr: MergeRequest,
@@ -60,7 +53,6 @@ export async function mergeRequestEffects(
       targetId: mr.id,
       targetType: 'MergeRequest',
       targetTitle: mr.title,
-      restrictedTo: eventAudience(project, user),
     });
     written.event = put;
   }

@@ -13,7 +13,6 @@ import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
 import { commentEvent, createNote, deleteNote, findNoteOrNotFound, mergeRequestNoteable, noteableNotes, presentNote, presentNotes, updateNote } from '../issuables';
-import { eventAudience } from '../commands/effects';
 import { findMergeRequestOrNotFound } from '../queries/merge-requests';
 import '../webhooks/events';
 import { mergeRequestPathParams } from './merge-requests.params';
@@ -49,9 +48,9 @@ export const mergeRequestNoteRoutes = {
   'POST /projects/:id/merge_requests/:merge_request_iid/notes': route({
     params: createParams,
     handler: async ({ params, user }) => {
-      const { subject, mr, noteable } = await find(params, user);
+      const { mr, noteable } = await find(params, user);
       const note = await createNote(noteable, user, params.body, async (written, at) => ({
-        event: await commentEvent(noteable, written, user, { title: mr.title, restrictedTo: eventAudience(subject.project, user) }),
+        event: await commentEvent(noteable, written, user, { title: mr.title, restrictedTo: null }),
         hook: (await prepareHookEvent({ projectId: mr.projectId, actorId: user.id, kind: 'merge_request_note', action: 'create', note: written, mergeRequest: { ...mr, updatedAt: at }, lastCommit: null })).put,
       }));
       return created(await presentNote(note));
