@@ -12,8 +12,10 @@ export { findIssue } from './queries/issues';
 export { issueNoteable, type Issue, type IssueState } from './store/issues';
 export { listLabels, type Label } from './store/labels';
 export { ensureLabels } from './commands/labels';
+export { summarizeChanges } from './commands/issues';
 export { listMilestones, type Milestone } from './store/milestones';
 export { issueHookPayloads } from './webhooks/builders';
+export { labelAttrs as labelHookAttrs } from './webhooks/payloads';
 
 // Noteables
 export type { Noteable, NoteableItem, NoteableType, WriteEffects } from './store/noteables';

@@ -16,4 +16,5 @@ export { presentProjects, webUrlOf } from './presenters/projects';
 export { projectList, readableProjects, type ProjectList } from './queries/project-lists';
 export { eventFromItem, prepareEvent, recordEvent, type NewEvent } from './store/events';
 export { projectCollections, projectKeys } from './store/keys';
+export { groupProjectIds } from './store/lookups';
 export { getProject, getProjects, projectCounterUpdate, projectFromItem, projectIsLive, recordPushActivity, recordRepositorySize, type Project } from './store/projects';

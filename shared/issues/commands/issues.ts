@@ -196,7 +196,7 @@ export async function updateIssue(subject: ProjectSubject, user: User, issue: Is
     };
     validate(next);
     const stateEvent = state === current.state ? undefined : state === 'closed' ? 'closed' : 'reopened';
-    const notes = systemNotesFor(await summarize(current, next));
+    const notes = systemNotesFor(await summarizeChanges(current, next));
     const hook = { action: stateEvent === 'closed' ? 'close' : stateEvent === 'reopened' ? 'reopen' : 'update', previous: current } as const;
     const result = await replaceIssue(current, next, await issueSideEffects(next, user, { event: stateEvent, notes, hook }));
     return typeof result === 'string' ? retryOrFail(result) : result;
@@ -260,10 +260,11 @@ export async function closeIssueFromMergeRequest(issue: Issue, user: User, merge
 }
 
 /**
- * Internal: what an issue write changed that its system notes tell, with the names of the labels,
- * milestone and users involved (read only for the parts that changed).
+ * What a write to an issue or a merge request changed that its system notes tell, with the names
+ * of the labels, milestone and users involved (read only for the parts that changed). The fields
+ * a merge request lacks (due date, confidentiality) are simply never changed for it.
  */
-async function summarize(before: Issue, after: Issue): Promise<IssueChangeSummary> {
+export async function summarizeChanges(before: Summarized, after: Summarized): Promise<IssueChangeSummary> {
   const summary: IssueChangeSummary = {};
   if (after.title !== before.title) summary.title = { from: before.title, to: after.title };
   if (after.description !== before.description) summary.description = true;
@@ -283,8 +284,12 @@ async function summarize(before: Issue, after: Issue): Promise<IssueChangeSummar
     const usernames = async (ids: number[]) => (await Promise.all(ids.map(getUser))).flatMap((u) => (u ? [u.username] : []));
     summary.assignees = { added: await usernames(assigned), removed: await usernames(unassigned) };
   }
-  if (after.dueDate !== before.dueDate) summary.dueDate = after.dueDate;
-  if (after.confidential !== before.confidential) summary.confidential = after.confidential;
+  if (after.dueDate !== before.dueDate) summary.dueDate = after.dueDate ?? null;
+  if (after.confidential !== before.confidential) summary.confidential = after.confidential ?? false;
   if (after.state !== before.state) summary.state = after.state === 'closed' ? 'closed' : 'reopened';
   return summary;
 }
+
+/** What {@link summarizeChanges} compares. */
+export type Summarized = Pick<Issue, 'projectId' | 'title' | 'description' | 'labelIds' | 'milestoneId' | 'assigneeIds'> &
+  Partial<Pick<Issue, 'dueDate' | 'confidential'>> & { state: string };

@@ -8,10 +8,11 @@ import type { Namespace } from '../../namespaces';
 import { config } from '../../platform/config';
 import type { Collection } from '../../platform/dynamo/keys';
 import { NotFoundError, ParamError } from '../../platform/http/errors';
-import { filteredCollection, type StreamSource } from '../../platform/http/pagination';
+import { filteredCollection, mergedCollections, type StreamSource } from '../../platform/http/pagination';
+import { groupProjectIds } from '../../projects';
 import type { User } from '../../users';
 import { canReadIssue } from '../policy';
-import { getProjectsWithNamespaces, groupProjectIds, mergedIssues } from '../store/issue-lists';
+import { getProjectsWithNamespaces } from '../store/issue-lists';
 import { getIssue, issueFromItem, type Issue, type IssueState } from '../store/issues';
 import { isIssueOrderKey, issueCollections, type IssueOrderBy } from '../store/keys';
 import { findLabelByName, listLabels } from '../store/labels';
@@ -97,28 +98,9 @@ export type IssueOrder = { orderBy: IssueOrderBy; ascending: boolean };
 /** The state partitions that a `state` filter reads. */
 const statesOf = (state: IssueFilters['state']): IssueState[] => (state === 'opened' || state === 'closed' ? [state] : ['opened', 'closed']);
 
-/**
- * Internal: several collections sharing one sort-key format, merged in sort-key order
- * ({@link mergedIssues}); cursors are the sort key of the last entry (400 for one that is not).
- */
-function mergedStream<T>(colls: Collection[], ascending: boolean, select: (issue: Issue) => T | undefined): StreamSource<T> {
-  return {
-    async *read(after, hint) {
-      let key: string | undefined;
-      if (after !== undefined) {
-        try {
-          key = JSON.parse(Buffer.from(after, 'base64url').toString('utf8')).k;
-        } catch {
-          key = undefined;
-        }
-        if (typeof key !== 'string' || !isIssueOrderKey(key)) throw new ParamError('cursor is invalid');
-      }
-      for await (const { issue, sortKey } of mergedIssues(colls, { ascending, after: key, pageSize: hint })) {
-        yield { value: select(issue), cursor: () => Buffer.from(JSON.stringify({ k: sortKey })).toString('base64url') };
-      }
-    },
-  };
-}
+/** Internal: the issues of several list collections in sort-key order ({@link mergedCollections}). */
+const mergedStream = <T>(colls: Collection[], ascending: boolean, select: (issue: Issue) => T | undefined): StreamSource<T> =>
+  mergedCollections(colls, { ascending, isSortKey: isIssueOrderKey, select: (item) => select(issueFromItem(item)) });
 
 /**
  * A project's issues visible to `user` matching `filters`, in `order`: one Query per state on the
@@ -159,7 +141,7 @@ export async function groupIssueStream(
   const colls = [...subjects.keys()].flatMap((id) => statesOf(filters.state).map((state) => issueCollections.projectIssues(id, state, order.orderBy)));
   const select = (issue: Issue) =>
     matchers.get(issue.projectId)!(issue) && canReadIssue(user, subjects.get(issue.projectId)!, issue) ? issue : undefined;
-  const stream: StreamSource<Issue> = colls.length > 0 ? mergedStream(colls, order.ascending, select) : { async *read() {} };
+  const stream: StreamSource<Issue> = mergedStream(colls, order.ascending, select);
   return { stream, subjects };
 }
 

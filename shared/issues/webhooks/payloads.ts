@@ -41,8 +41,8 @@ type Attributes = Record<string, unknown>;
 /** GitLab's `state_id`. */
 const STATE_ID = { opened: 1, closed: 2 } as const;
 
-/** Internal: `Label#hook_attrs` of a project label. */
-const labelAttrs = (label: Label) => ({
+/** `Label#hook_attrs` of a project label (also in merge request payloads). */
+export const labelAttrs = (label: Label) => ({
   id: label.id,
   title: label.name,
   color: label.color,

@@ -13,7 +13,7 @@ import { ForbiddenError, NotFoundError } from '../../platform/http/errors';
 import { getProject, projectFullPath, webUrlOf } from '../../projects';
 import { getUser, type User } from '../../users';
 import { branchHead, computeVersion, keepHead, repositoriesOf } from '../git';
-import { ensureLabels, listLabels, listMilestones, systemNotesFor, targetBranchNote } from '../issuables';
+import { ensureLabels, listMilestones, summarizeChanges, systemNotesFor, targetBranchNote } from '../issuables';
 import { canUpdateMergeRequest } from '../policy';
 import { findMergeRequestOrNotFound } from '../queries/merge-requests';
 import { mergeRequestSequences } from '../store/keys';
@@ -270,29 +270,7 @@ async function latestCommitMessages(mr: MergeRequest): Promise<string[]> {
   return version ? (await versionContent(version)).commits.map((commit) => commit.message) : [];
 }
 
-/** Internal: what an edit changed that system notes tell, with names read only for what changed. */
-async function summarize(before: MergeRequest, after: MergeRequest) {
-  const summary: Parameters<typeof systemNotesFor>[0] = {};
-  if (after.title !== before.title) summary.title = { from: before.title, to: after.title };
-  if (after.description !== before.description) summary.description = true;
-  const added = after.labelIds.filter((id) => !before.labelIds.includes(id));
-  const removed = before.labelIds.filter((id) => !after.labelIds.includes(id));
-  if (added.length + removed.length > 0) {
-    const names = new Map((await listLabels(after.projectId)).map((label) => [label.id, label.name]));
-    const named = (ids: number[]) => ids.flatMap((id) => (names.has(id) ? [names.get(id)!] : []));
-    summary.labels = { added: named(added), removed: named(removed) };
-  }
-  if (after.milestoneId !== before.milestoneId) {
-    summary.milestone = after.milestoneId === null ? null : ((await listMilestones(after.projectId)).find((m) => m.id === after.milestoneId)?.title ?? null);
-  }
-  if (after.assigneeId !== before.assigneeId) {
-    const username = async (id: number | null): Promise<string[]> => {
-      const found = id === null ? undefined : await getUser(id);
-      return found ? [found.username] : [];
-    };
-    summary.assignees = { added: await username(after.assigneeId), removed: await username(before.assigneeId) };
-  }
-  if (after.state !== before.state) summary.state = after.state === 'closed' ? 'closed' : 'reopened';
-  return summary;
-}
+/** Internal: what an edit changed that system notes tell (the issues feature's summary; one assignee). */
+const summarize = (before: MergeRequest, after: MergeRequest) =>
+  summarizeChanges({ ...before, assigneeIds: before.assigneeId === null ? [] : [before.assigneeId] }, { ...after, assigneeIds: after.assigneeId === null ? [] : [after.assigneeId] });
 

@@ -4,13 +4,12 @@
  * caller may not read as they read; the routes page them.
  */
 import { can, projectAccessForMany, type ProjectSubject } from '../../auth';
-import { getNamespaces, namespaceCollections, namespaceFromItem, type Namespace } from '../../namespaces';
+import { getNamespaces, type Namespace } from '../../namespaces';
 import { config } from '../../platform/config';
 import type { Collection } from '../../platform/dynamo/keys';
-import { queryCollection, type Item } from '../../platform/dynamo/query';
 import { NotFoundError, ParamError } from '../../platform/http/errors';
-import { filteredCollection, type StreamSource } from '../../platform/http/pagination';
-import { getProjects, projectCollections, projectList } from '../../projects';
+import { filteredCollection, mergedCollections, type StreamSource } from '../../platform/http/pagination';
+import { getProjects, groupProjectIds, projectList } from '../../projects';
 import { listLabels, listMilestones } from '../../issues';
 import type { User } from '../../users';
 
@@ -100,52 +99,9 @@ async function matcherFor(projectId: number, filters: MergeRequestFilters): Prom
 const partitionsOf = (state: StateFilter | undefined): string[] =>
   state === 'opened' || state === 'locked' ? ['opened'] : state === 'closed' || state === 'merged' ? [state] : ['opened', 'closed', 'merged'];
 
-/** Internal: several collections of one sort-key format merged in sort-key order, each entry with its sort key. */
-async function* merged(colls: Collection[], options: { ascending: boolean; after?: string; pageSize: number }): AsyncGenerator<{ mr: MergeRequest; sortKey: string }> {
-  const { ascending, after, pageSize } = options;
-  const sortKeyOf = (item: Item) => item[colls[0].sortAttribute] as string;
-  const iterators = colls.map((c) =>
-    queryCollection(after === undefined ? c : { ...c, ...(ascending ? { from: after } : { below: after }) }, { ascending, pageSize })[Symbol.asyncIterator](),
-  );
-  const heads = await Promise.all(iterators.map((it) => it.next()));
-  for (;;) {
-    let best = -1;
-    for (let i = 0; i < heads.length; i++) {
-      if (heads[i].done) continue;
-      if (best < 0) best = i;
-      else {
-        const cmp = sortKeyOf(heads[i].value).localeCompare(sortKeyOf(heads[best].value));
-        if (ascending ? cmp < 0 : cmp > 0) best = i;
-      }
-    }
-    if (best < 0) return;
-    const item = heads[best].value as Item;
-    heads[best] = await iterators[best].next();
-    const sortKey = sortKeyOf(item);
-    if (sortKey === after) continue; // `from` is inclusive
-    yield { mr: mergeRequestFromItem(item), sortKey };
-  }
-}
-
-/** Internal: a stream over merged collections; cursors are the sort key of the last entry. */
-function mergedStream(colls: Collection[], ascending: boolean, select: (mr: MergeRequest) => MergeRequest | undefined): StreamSource<MergeRequest> {
-  return {
-    async *read(after, hint) {
-      let key: string | undefined;
-      if (after !== undefined) {
-        try {
-          key = JSON.parse(Buffer.from(after, 'base64url').toString('utf8')).k;
-        } catch {
-          key = undefined;
-        }
-        if (typeof key !== 'string' || !isMergeRequestOrderKey(key)) throw new ParamError('cursor is invalid');
-      }
-      for await (const { mr, sortKey } of merged(colls, { ascending, after: key, pageSize: hint })) {
-        yield { value: select(mr), cursor: () => Buffer.from(JSON.stringify({ k: sortKey })).toString('base64url') };
-      }
-    },
-  };
-}
+/** Internal: the merge requests of several list collections in sort-key order ({@link mergedCollections}). */
+const mergedStream = (colls: Collection[], ascending: boolean, select: (mr: MergeRequest) => MergeRequest | undefined): StreamSource<MergeRequest> =>
+  mergedCollections(colls, { ascending, isSortKey: isMergeRequestOrderKey, select: (item) => select(mergeRequestFromItem(item)) });
 
 /**
  * A project's merge requests matching `filters`, in `order`: one Query per state partition on
@@ -177,7 +133,7 @@ export async function groupMergeRequestStream(
   const matchers = new Map(await Promise.all([...subjects.keys()].map(async (id) => [id, await matcherFor(id, filters)] as const)));
   const colls = [...subjects.keys()].flatMap((id) => partitionsOf(filters.state).map((state) => mergeRequestCollections.projectMergeRequests(id, state, order.orderBy)));
   const select = (mr: MergeRequest) => (matchers.get(mr.projectId)!(mr) ? mr : undefined);
-  const stream: StreamSource<MergeRequest> = colls.length > 0 ? mergedStream(colls, order.ascending, select) : { async *read() {} };
+  const stream: StreamSource<MergeRequest> = mergedStream(colls, order.ascending, select);
   return { stream, subjects };
 }
 
@@ -203,7 +159,7 @@ export async function memberMergeRequestStream(user: User, filters: MergeRequest
   const readable = subjects.filter((subject) => can(user, 'read_merge_request', subject));
   const matchers = new Map(await Promise.all(readable.map(async (subject) => [subject.project.id, await matcherFor(subject.project.id, filters)] as const)));
   const colls = readable.flatMap((subject) => partitionsOf(filters.state).map((state) => mergeRequestCollections.projectMergeRequests(subject.project.id, state, order.orderBy)));
-  return colls.length > 0 ? mergedStream(colls, order.ascending, (mr) => (matchers.get(mr.projectId)!(mr) ? mr : undefined)) : { async *read() {} };
+  return mergedStream(colls, order.ascending, (mr) => (matchers.get(mr.projectId)!(mr) ? mr : undefined));
 }
 
 /**
@@ -247,23 +203,3 @@ export async function projectSubjects(user: User | null, projectIds: number[]): 
   return new Map(entries.map((entry, i) => [entry.project.id, { kind: 'project' as const, ...entry, access: access[i] } as ProjectSubject]));
 }
 
-/** Internal: the projects of a group and of its live subgroups (breadth-first), or `too_many` past `limit`. */
-async function groupProjectIds(group: Namespace, limit: number): Promise<number[] | 'too_many'> {
-  const ids: number[] = [];
-  const queue = [group];
-  const seen = new Set([group.id]);
-  for (let current = queue.shift(); current; current = queue.shift()) {
-    for await (const item of queryCollection(projectCollections.namespaceProjects(current.id))) {
-      ids.push(Number(item.id));
-      if (ids.length > limit) return 'too_many';
-    }
-    if (!current.subgroupCount) continue;
-    for await (const item of queryCollection(namespaceCollections.subgroups(current.id))) {
-      const child = namespaceFromItem(item);
-      if (child.deleting || seen.has(child.id)) continue;
-      seen.add(child.id);
-      queue.push(child);
-    }
-  }
-  return ids;
-}

@@ -5,7 +5,7 @@
  * (`head_pipeline_id`, `merge_error`, `last_edited_at`: `null`).
  */
 import { hookTime, projectHookAttrs, repositoryHookAttrs, userHookAttrs, type HookDeliveryContext } from '../../hooks';
-import { formatTotal, presentTimeStats, type Label, type Milestone } from '../../issues';
+import { formatTotal, labelHookAttrs, presentTimeStats, type Label, type Milestone } from '../../issues';
 import type { Namespace } from '../../namespaces';
 import { projectFullPath, type Project } from '../../projects';
 import type { Note } from '../issuables';
@@ -27,24 +27,11 @@ type Attributes = Record<string, unknown>;
 /** GitLab's `state_id` of merge requests. */
 const STATE_ID = { opened: 1, closed: 2, merged: 3, locked: 4 } as const;
 
-const labelAttrs = (label: Label) => ({
-  id: label.id,
-  title: label.name,
-  color: label.color,
-  project_id: label.projectId,
-  created_at: hookTime(label.createdAt),
-  updated_at: hookTime(label.updatedAt),
-  template: false,
-  description: label.description,
-  type: 'ProjectLabel',
-  group_id: null,
-});
-
 function labelsOf(ctx: MergeRequestHookContext, mr: MergeRequest) {
   return [...new Set(mr.labelIds)]
     .flatMap((id) => (ctx.labels.has(id) ? [ctx.labels.get(id)!] : []))
     .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id)
-    .map(labelAttrs);
+    .map(labelHookAttrs);
 }
 
 const assigneesOf = (ctx: MergeRequestHookContext, mr: MergeRequest) => {

@@ -78,6 +78,52 @@ export function collectionStream<T>(source: CollectionSource<T>): StreamSource<T
 }
 
 /**
+ * Several collections that share one sort-key format (e.g. a list's state partitions, or the
+ * projects of a group), merged in sort-key order into one stream, each read a Query page at a
+ * time as the consumer pulls. Cursors are the last entry's sort key; one that `isSortKey` rejects
+ * is a 400 (`cursor is invalid`). No collection: an empty stream.
+ */
+export function mergedCollections<T>(
+  colls: readonly Collection[],
+  options: { ascending: boolean; isSortKey: (key: string) => boolean; select: (item: Item) => T | undefined },
+): StreamSource<T> {
+  const { ascending, isSortKey, select } = options;
+  return {
+    async *read(cursor, hint) {
+      let after: string | undefined;
+      if (cursor !== undefined) {
+        try {
+          after = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')).k;
+        } catch {
+          after = undefined;
+        }
+        if (typeof after !== 'string' || !isSortKey(after)) throw new ParamError('cursor is invalid');
+      }
+      if (colls.length === 0) return;
+      const sortKeyOf = (item: Item) => item[colls[0].sortAttribute] as string;
+      const iterators = colls.map((c) =>
+        queryCollection(after === undefined ? c : { ...c, ...(ascending ? { from: after } : { below: after }) }, { ascending, pageSize: hint })[Symbol.asyncIterator](),
+      );
+      const heads = await Promise.all(iterators.map((it) => it.next()));
+      for (;;) {
+        let best = -1;
+        for (let i = 0; i < heads.length; i++) {
+          if (heads[i].done) continue;
+          const cmp = best < 0 ? 0 : sortKeyOf(heads[i].value).localeCompare(sortKeyOf(heads[best].value));
+          if (best < 0 || (ascending ? cmp < 0 : cmp > 0)) best = i;
+        }
+        if (best < 0) return;
+        const item = heads[best].value as Item;
+        heads[best] = await iterators[best].next();
+        const sortKey = sortKeyOf(item);
+        if (sortKey === after) continue; // `from` is inclusive
+        yield { value: select(item), cursor: () => Buffer.from(JSON.stringify({ k: sortKey })).toString('base64url') };
+      }
+    },
+  };
+}
+
+/**
  * A collection whose entries are also checked by an asynchronous filter, a chunk at a time
  * (e.g. "can the caller see this event's project?" — one batch read per chunk, not per entry).
  */

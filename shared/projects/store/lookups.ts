@@ -5,7 +5,7 @@
  * return what exists, items being deleted included: callers decide what to leave out.
  */
 import { membershipCollections, membershipFromItem, type MemberSource, type Membership } from '../../auth';
-import { namespaceFromItem, namespaceKeys, type Namespace, type Visibility } from '../../namespaces';
+import { namespaceCollections, namespaceFromItem, namespaceKeys, type Namespace, type Visibility } from '../../namespaces';
 import { userFromItem, userKeys, type User } from '../../users';
 import { getMany } from '../../platform/dynamo/batch';
 import { pad, type Collection } from '../../platform/dynamo/keys';
@@ -63,4 +63,29 @@ export async function* membershipsOf(userId: number): AsyncIterable<Membership> 
 /** The direct members of a group or project. */
 export async function membersOf(source: MemberSource): Promise<Membership[]> {
   return (await queryAll(membershipCollections.members(source))).map(membershipFromItem);
+}
+
+/**
+ * The ids of the projects of a group and of its live subgroups, walking the tree breadth-first
+ * (one Query per group on the namespace's projects, one on its subgroups when it has some).
+ * @returns the ids, or `'too_many'` as soon as there are more than `limit`.
+ */
+export async function groupProjectIds(group: Namespace, limit: number): Promise<number[] | 'too_many'> {
+  const ids: number[] = [];
+  const queue = [group];
+  const seen = new Set([group.id]);
+  for (let current = queue.shift(); current; current = queue.shift()) {
+    for await (const item of queryCollection(projectCollections.namespaceProjects(current.id))) {
+      ids.push(Number(item.id));
+      if (ids.length > limit) return 'too_many';
+    }
+    if (!current.subgroupCount) continue;
+    for await (const item of queryCollection(namespaceCollections.subgroups(current.id))) {
+      const child = namespaceFromItem(item);
+      if (child.deleting || seen.has(child.id)) continue;
+      seen.add(child.id);
+      queue.push(child);
+    }
+  }
+  return ids;
 }
