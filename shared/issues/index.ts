@@ -45,5 +45,6 @@ export { presentTodos } from './presenters/todos';
 export type { Todo } from './store/todos';
 export { registerTodoTargets, type PresentedTodoTarget, type TodoTarget, type TodoTargetResolver } from './todo-targets';
 export { presentTimeStats } from './presenters/time-stats';
+export { presentMilestone } from './presenters/milestones';
 export type { TimeTracked, TimeTrackedRecord } from './store/issue-time';
 export { formatEstimate, formatTotal, parseDuration } from './time-tracking';

@@ -9,7 +9,7 @@
  */
 import { config } from '../../platform/config';
 import { getMany } from '../../platform/dynamo/batch';
-import { listLabels, listMilestones, presentTimeStats, type Milestone } from '../../issues';
+import { listLabels, listMilestones, presentMilestone, presentTimeStats } from '../../issues';
 import { presentUserPublic, userFromItem, userKeys, type User } from '../../users';
 import { isSubscribed } from '../issuables';
 import { isWorkInProgress } from '../queries/merge-requests';
@@ -18,25 +18,6 @@ import type { MergeRequest } from '../store/merge-requests';
 /** `${externalUrl}/<path_with_namespace>/merge_requests/<iid>`. */
 export const mergeRequestWebUrl = (mr: Pick<MergeRequest, 'iid'>, pathWithNamespace: string): string =>
   `${config().externalUrl}/${pathWithNamespace}/merge_requests/${mr.iid}`;
-
-/** Internal: GitLab's embedded `Milestone` entity. */
-function presentMilestone(milestone: Milestone, path: string) {
-  const today = new Date().toISOString().slice(0, 10);
-  return {
-    id: milestone.id,
-    iid: milestone.iid,
-    project_id: milestone.projectId,
-    title: milestone.title,
-    description: milestone.description,
-    state: milestone.state,
-    created_at: milestone.createdAt,
-    updated_at: milestone.updatedAt,
-    due_date: milestone.dueDate,
-    start_date: milestone.startDate,
-    expired: milestone.dueDate !== null && milestone.dueDate < today,
-    web_url: `${config().externalUrl}/${path}/-/milestones/${milestone.iid}`,
-  };
-}
 
 /**
  * @param pathOf the `path_with_namespace` of each merge request's (target) project.
