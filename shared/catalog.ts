@@ -100,6 +100,8 @@ export function allRoutes(): RouteSpec[] {
 export const GATEWAY_SUBTREES: ReadonlyArray<{ resource: string; group: GroupName }> = [
   { resource: `${API_PREFIX}/projects/{id}/repository`, group: 'repository' },
   { resource: `${API_PREFIX}/projects/{id}/merge_requests`, group: 'merge_requests' },
+  { resource: `${API_PREFIX}/users/{id}`, group: 'users' },
+  { resource: `${API_PREFIX}/personal_access_tokens`, group: 'users' },
 ];
 
 /** The subtree serving a route's resource, if any. */

@@ -2,9 +2,10 @@
  * Finders: a user, or one of a user's credentials, or GitLab's `404 <Thing> Not Found` when there
  * is none (a route calls them before its command or query).
  */
+import { isAdmin } from '../auth';
 import { BadRequestError, NotFoundError } from '../platform/http/errors';
 import { findSshKeyByFingerprint, findSshKeyById, type SshKey } from './store/ssh-keys';
-import { getToken, type AccessToken } from './store/tokens';
+import { findPersonalTokenById, getToken, type AccessToken } from './store/tokens';
 import { getUser, type User } from './store/users';
 
 /** A user by id, or `404 User Not Found`. */
@@ -41,5 +42,16 @@ export async function findSshKeyByFingerprintOrNotFound(fingerprint: string): Pr
 export async function findImpersonationTokenOrNotFound(userId: number, tokenId: number): Promise<AccessToken> {
   const token = await getToken(userId, tokenId);
   if (!token || !token.impersonation) throw new NotFoundError('Impersonation Token');
+  return token;
+}
+
+/**
+ * A personal access token the caller may manage: one of their own, or any for an admin; else
+ * `404 Personal Access Token Not Found` (another user's token is not disclosed).
+ */
+export async function findPersonalTokenOrNotFound(caller: User, tokenId: number): Promise<AccessToken> {
+  const admin: boolean = isAdmin(caller);
+  const token = admin ? await findPersonalTokenById(tokenId) : await getToken(caller.id, tokenId);
+  if (!token || token.impersonation) throw new NotFoundError('Personal Access Token');
   return token;
 }

@@ -92,11 +92,11 @@ describe('local API Gateway: route matching', () => {
 
   it('matches several parameters', () => {
     // Act
-    const match = mustMatch('DELETE', '/api/v4/users/7/keys/12');
+    const match = mustMatch('DELETE', '/api/v4/projects/7/members/12');
 
     // Assert
-    expect(match.route.resource).toBe('/api/v4/users/{id}/keys/{key_id}');
-    expect(match.pathParameters).toEqual({ id: '7', key_id: '12' });
+    expect(match.route.resource).toBe('/api/v4/projects/{id}/members/{user_id}');
+    expect(match.pathParameters).toEqual({ id: '7', user_id: '12' });
   });
 
   it('finds nothing for an unknown path, a missing method or an empty parameter', () => {
@@ -155,7 +155,9 @@ describe('local API Gateway: greedy path parameters', () => {
 
   it('falls back to the greedy resource for a GET no other resource matches', () => {
     expect(mustMatch('GET', '/api/v4/nope').route.group).toBe('web');
-    expect(mustMatch('GET', '/api/v4/users/5/nope').pathParameters).toEqual({ path: 'api/v4/users/5/nope' });
+    expect(mustMatch('GET', '/api/v4/groups/5/nope').pathParameters).toEqual({ path: 'api/v4/groups/5/nope' });
+    // Under a subtree served by one function, that function's greedy resource takes it instead.
+    expect(mustMatch('GET', '/api/v4/users/5/nope')).toMatchObject({ route: { group: 'users' }, pathParameters: { id: '5', proxy: 'nope' } });
   });
 
   it('chooses the resource first: a method it lacks is a 404, not the greedy route', () => {

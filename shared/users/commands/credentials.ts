@@ -3,11 +3,11 @@
  * validation errors. Uniqueness (fingerprints, emails, token digests) is enforced by the claims
  * written in the same transaction, so parallel requests can never create duplicates.
  */
-import { NotFoundError, ValidationError } from '../../platform/http/errors';
+import { BadRequestError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import { parseSshPublicKey } from '../ssh-public-key';
 import { deleteEmail, insertEmail, type Email } from '../store/emails';
 import { deleteSshKey, insertSshKey, type SshKey } from '../store/ssh-keys';
-import { createToken, revokeToken, type AccessToken, type TokenScope } from '../store/tokens';
+import { createToken, revokeActiveToken, revokeToken, type AccessToken, type TokenScope } from '../store/tokens';
 import type { User } from '../store/users';
 import { validateUserFields } from './users';
 
@@ -53,7 +53,7 @@ export async function addEmail(user: User, address: string): Promise<Email> {
  */
 export async function createAccessToken(
   user: User,
-  input: { name: string; scopes: TokenScope[]; impersonation: boolean; expiresAt: string | null; secret?: string },
+  input: { name: string; scopes: TokenScope[]; impersonation: boolean; expiresAt: string | null; description?: string | null; secret?: string },
 ): Promise<{ token: AccessToken; secret: string }> {
   // GitLab's PersonalAccessToken: `validates :name, length: { maximum: 255 }`.
   if (input.name.length > 255) throw new ValidationError({ name: ['is too long (maximum is 255 characters)'] });
@@ -72,4 +72,27 @@ export async function createImpersonationToken(
     throw new ValidationError({ expires_at: ['must be in the future'] });
   }
   return createAccessToken(user, { ...input, impersonation: true });
+}
+
+/** A personal access token for `user` (`POST /users/:id/personal_access_tokens`), with its secret. */
+export async function createPersonalToken(
+  user: User,
+  input: { name: string; scopes: TokenScope[]; expiresAt: string | null; description: string | null },
+): Promise<{ token: AccessToken; secret: string }> {
+  const today = new Date().toISOString().slice(0, 10);
+  if (input.expiresAt !== null && input.expiresAt <= today) throw new ValidationError({ expires_at: ['must be in the future'] });
+  return createAccessToken(user, { ...input, impersonation: false });
+}
+
+/**
+ * GitLab's `PersonalAccessTokens::RotateService`: the token is revoked and a new one made with its
+ * name, scopes and description, expiring on `expiresAt` or a week from today. A token revoked
+ * already (also by a concurrent rotation) is 400, and nothing is made.
+ */
+export async function rotateToken(owner: User, token: AccessToken, expiresAt: string | undefined): Promise<{ token: AccessToken; secret: string }> {
+  const today = new Date().toISOString().slice(0, 10);
+  const expiry = expiresAt ?? new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+  if (expiry <= today) throw new ValidationError({ expires_at: ['must be in the future'] });
+  if (token.revoked || !(await revokeActiveToken(token.userId, token.id))) throw new BadRequestError('token already revoked');
+  return createAccessToken(owner, { name: token.name, scopes: token.scopes, impersonation: token.impersonation, expiresAt: expiry, description: token.description ?? null });
 }

@@ -83,6 +83,23 @@ export function presentEmail(email: Email) {
  * Impersonation token. The secret exists only when the token was just created; afterwards only its
  * digest is stored, so lists and reads never carry it.
  */
+/** GitLab's `PersonalAccessToken` entity; `token` only where the secret was just made (create, rotate). */
+export function presentPersonalAccessToken(token: AccessToken, secret?: string) {
+  return {
+    id: token.id,
+    name: token.name,
+    revoked: token.revoked,
+    created_at: token.createdAt,
+    description: token.description ?? null,
+    scopes: token.scopes,
+    user_id: token.userId,
+    last_used_at: null,
+    active: isTokenActive(token),
+    expires_at: token.expiresAt,
+    ...(secret ? { token: secret } : {}),
+  };
+}
+
 export function presentImpersonationToken(token: AccessToken, secret?: string) {
   return {
     id: token.id,

@@ -1,9 +1,10 @@
 /** The users feature's HTTP slice, by endpoint group (for the Lambda entries in `functions/`). */
 import { emailRoutes } from './emails';
 import { impersonationTokenRoutes } from './impersonation-tokens';
+import { personalAccessTokenRoutes } from './personal-access-tokens';
 import { sshKeyRoutes } from './ssh-keys';
 import { userRoutes } from './users';
 
 export const routes = {
-  users: { ...userRoutes, ...sshKeyRoutes, ...emailRoutes, ...impersonationTokenRoutes },
+  users: { ...userRoutes, ...sshKeyRoutes, ...emailRoutes, ...impersonationTokenRoutes, ...personalAccessTokenRoutes },
 };

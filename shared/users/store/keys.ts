@@ -33,6 +33,8 @@ export const userIndexKeys = {
   userActivity: (day: string, id: number) => ({ GSI3PK: 'USER_ACTIVITY', GSI3SK: `${day}#${pad(id)}` }),
   /** GSI1: an SSH key by its global id (for `GET /keys/:id`). */
   sshKeyById: (keyId: number) => ({ GSI1PK: `SSHKEY#${keyId}`, GSI1SK: 'SSHKEY' }),
+  /** GSI1: every personal access token by id (for admins' `GET /personal_access_tokens`). */
+  personalToken: (tokenId: number) => ({ GSI1PK: 'PERSONAL_TOKENS', GSI1SK: pad(tokenId) }),
   /** GSI2: an SSH key by its MD5 fingerprint (for `GET /keys?fingerprint=aa:bb:…`). */
   sshKeyByMd5: (fingerprint: string) => ({ GSI2PK: `SSHKEY_MD5#${fingerprint}`, GSI2SK: 'SSHKEY' }),
 } as const;
@@ -49,6 +51,7 @@ export const userCollections = {
   userPartition: (userId: number) => tableCollection(`USER#${userId}`, ''),
   sshKeyById: (keyId: number) => indexCollection('GSI1', `SSHKEY#${keyId}`),
   sshKeyByMd5: (fingerprint: string) => indexCollection('GSI2', `SSHKEY_MD5#${fingerprint}`),
+  personalTokens: () => indexCollection('GSI1', 'PERSONAL_TOKENS'),
 } as const;
 
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
@@ -62,6 +65,6 @@ export const keySpace: KeySpace = {
     'UNIQUE#IDENTITY#': ['UNIQUE'],
     'STATS#USERS': ['STATS'],
   },
-  indexPartitions: { GSI1: ['USERS', 'SSHKEY#'], GSI2: ['USERS#', 'SSHKEY_MD5#'], GSI3: ['USER_ACTIVITY'] },
+  indexPartitions: { GSI1: ['USERS', 'SSHKEY#', 'PERSONAL_TOKENS'], GSI2: ['USERS#', 'SSHKEY_MD5#'], GSI3: ['USER_ACTIVITY'] },
   sequences: ['users', 'ssh_keys', 'emails', 'access_tokens'],
 };

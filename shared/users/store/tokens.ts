@@ -11,9 +11,9 @@ import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { nextId } from '../../platform/dynamo/counters';
 import { entityFields } from '../../platform/dynamo/items';
-import { getItem, type Item } from '../../platform/dynamo/query';
+import { getItem, queryCollection, type Item } from '../../platform/dynamo/query';
 import { childAccess, insertChild, type ChildInsertResult } from './children';
-import { userCollections, userKeys } from './keys';
+import { userCollections, userIndexKeys, userKeys } from './keys';
 import { userFromItem, type User } from './users';
 
 export type TokenScope = Scope;
@@ -27,6 +27,8 @@ export interface AccessToken {
   revoked: boolean;
   /** First day the token no longer works (`YYYY-MM-DD`, from 00:00 UTC), or null for no expiry. */
   expiresAt: string | null;
+  /** What the token is for (personal access tokens), or null. */
+  description?: string | null;
   createdAt: string;
   digest: string;
 }
@@ -48,7 +50,7 @@ const tokenFromItem = (item: Item): AccessToken => entityFields(item) as AccessT
  */
 export async function createToken(
   userId: number,
-  input: { name: string; scopes: TokenScope[]; impersonation: boolean; expiresAt: string | null; secret?: string },
+  input: { name: string; scopes: TokenScope[]; impersonation: boolean; expiresAt: string | null; description?: string | null; secret?: string },
 ): Promise<{ result: ChildInsertResult; token: AccessToken; secret: string }> {
   const secret = input.secret ?? generateTokenSecret();
   const token: AccessToken = {
@@ -59,10 +61,12 @@ export async function createToken(
     impersonation: input.impersonation,
     revoked: false,
     expiresAt: input.expiresAt,
+    ...(input.impersonation ? {} : { description: input.description ?? null }),
     createdAt: new Date().toISOString(),
     digest: digestToken(secret),
   };
-  const result = await insertChild(userId, userKeys.token(userId, token.id), tokenToItem(token), [userKeys.tokenDigest(token.digest)]);
+  const item = { ...tokenToItem(token), ...(token.impersonation ? {} : userIndexKeys.personalToken(token.id)) };
+  const result = await insertChild(userId, userKeys.token(userId, token.id), item, [userKeys.tokenDigest(token.digest)]);
   return { result, token, secret };
 }
 
@@ -72,6 +76,38 @@ const tokens = childAccess({ key: userKeys.token, collection: userCollections.us
 export const getToken = tokens.get;
 /** A user's tokens (personal and impersonation), by id. */
 export const listTokens = tokens.list;
+
+/** Every personal access token, by id (GSI1, eventually consistent), for a list to page. */
+export const personalTokensCollection = () => userCollections.personalTokens();
+export { tokenFromItem };
+
+/** A personal access token by its id alone (GSI1, eventually consistent), or undefined. */
+export async function findPersonalTokenById(tokenId: number): Promise<AccessToken | undefined> {
+  if (!Number.isSafeInteger(tokenId) || tokenId <= 0) return undefined;
+  const sortKey = userIndexKeys.personalToken(tokenId).GSI1SK;
+  for await (const item of queryCollection({ ...userCollections.personalTokens(), prefix: sortKey })) return tokenFromItem(item);
+  return undefined;
+}
+
+/**
+ * Revokes a token that is not revoked yet: the revoked token, or undefined when it does not exist
+ * or was revoked already (by a concurrent rotation, say).
+ */
+export async function revokeActiveToken(userId: number, tokenId: number): Promise<AccessToken | undefined> {
+  const result = await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: userKeys.token(userId, tokenId),
+        UpdateExpression: 'SET revoked = :true',
+        ConditionExpression: 'attribute_exists(PK) AND revoked = :false',
+        ExpressionAttributeValues: { ':true': true, ':false': false },
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  return result?.Attributes ? tokenFromItem(result.Attributes) : undefined;
+}
 
 /** Revokes a token; idempotent. Returns the revoked token, or undefined if it does not exist. */
 export async function revokeToken(userId: number, tokenId: number): Promise<AccessToken | undefined> {
