@@ -8,6 +8,7 @@ export const catalog = {
     'PUT /projects/:id/issues/:issue_iid',
     'DELETE /projects/:id/issues/:issue_iid',
     'POST /projects/:id/issues/:issue_iid/move',
+    'GET /projects/:id/issues/:issue_iid/participants',
     'GET /groups/:id/issues',
   ],
   notes: [
@@ -43,6 +44,7 @@ export const catalog = {
     'GET /projects/:id/milestones/:milestone_id',
     'PUT /projects/:id/milestones/:milestone_id',
     'DELETE /projects/:id/milestones/:milestone_id',
+    'GET /projects/:id/milestones/:milestone_id/issues',
   ],
   /** The caller's todo list (GitLab's `API::Todos`; creating a todo is an issue action). */
   todos: [

@@ -629,3 +629,42 @@ describe('milestone permissions', () => {
     expect(response.status).toBe(401);
   });
 });
+
+describe('GET /projects/:id/milestones/:milestone_id/issues', () => {
+  it("lists the milestone's issues the caller may read, newest first, paged", async () => {
+    // Prepare
+    const project = await createProject('private');
+    const token = project.owner.token;
+    const milestone = await addMilestone(project);
+    const other = await addMilestone(project);
+    const issue = async (body: Record<string, unknown>) => (await api(`/projects/${project.id}/issues`, { token, body: { title: unique('issue'), ...body } })).body;
+    const first = await issue({ milestone_id: milestone.id });
+    const second = await issue({ milestone_id: milestone.id });
+    await issue({ milestone_id: other.id });
+    await issue({});
+    const secret = await issue({ milestone_id: milestone.id, confidential: true });
+    const guest = await addMember(project, GUEST);
+
+    // Act
+    const owner = await api(`${milestoneUrl(project, milestone.id)}/issues`, { token });
+    const guests = await api(`${milestoneUrl(project, milestone.id)}/issues`, { token: guest.token });
+    const paged = await api(`${milestoneUrl(project, milestone.id)}/issues`, { token, query: { per_page: 1 } });
+
+    // Assess
+    expect(owner.status).toBe(200);
+    expect(owner.body.map((i: { iid: number }) => i.iid)).toEqual([secret.iid, second.iid, first.iid]);
+    expect(owner.body[0].milestone).toMatchObject({ id: milestone.id });
+    expect(guests.body.map((i: { iid: number }) => i.iid)).toEqual([second.iid, first.iid]);
+    expect(paged.headers.get('x-total')).toBe('3');
+  });
+
+  it('answers 404 Milestone Not Found for a milestone of another project, and 404 for a hidden project', async () => {
+    const project = await createProject('private');
+    const elsewhere = await createProject('private');
+    const milestone = await addMilestone(elsewhere);
+    const wrong = await api(`${milestoneUrl(project, milestone.id)}/issues`, { token: project.owner.token });
+    expect(wrong.status).toBe(404);
+    expect(wrong.body).toEqual({ message: '404 Milestone Not Found' });
+    expect((await api(`${milestoneUrl(elsewhere, milestone.id)}/issues`, { token: (await createUser()).token })).status).toBe(404);
+  });
+});

@@ -346,3 +346,33 @@ describe('single note: GET, PUT, DELETE', () => {
     expect((await api(noteUrl(project, issue.iid, system.id), { method: 'DELETE', token: rootToken() })).status).toBe(403);
   });
 });
+
+describe('GET /projects/:id/issues/:issue_iid/participants', () => {
+  it('lists the author, the assignees and the commenters once each, in that order; not system notes', async () => {
+    // Prepare
+    const project = await createProject('private');
+    const [assignee, commenter] = await Promise.all([addMember(project, 30), addMember(project, 20)]);
+    const issue = await openIssue(project.id, project.owner.token, { assignee_ids: [assignee.id] });
+    for (const [user, body] of [[commenter, 'one'], [project.owner, 'two'], [commenter, 'three']] as const) {
+      expect((await api(`/projects/${project.id}/issues/${issue.iid}/notes`, { token: user.token, body: { body } })).status).toBe(201);
+    }
+    // A label change writes a system note by the owner: it adds nobody.
+    await api(`/projects/${project.id}/issues/${issue.iid}`, { method: 'PUT', token: assignee.token, body: { labels: 'x' } });
+
+    // Act
+    const response = await api(`/projects/${project.id}/issues/${issue.iid}/participants`, { token: commenter.token });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.body.map((u: { id: number }) => u.id)).toEqual([project.owner.id, assignee.id, commenter.id]);
+    expect(response.body[0]).toMatchObject({ id: project.owner.id, username: project.owner.username, state: 'active' });
+    expect(response.body[0]).not.toHaveProperty('email');
+  });
+
+  it('answers 404 for an issue the caller may not read', async () => {
+    const project = await createProject('private');
+    const issue = await openIssue(project.id, project.owner.token);
+    const response = await api(`/projects/${project.id}/issues/${issue.iid}/participants`, { token: (await createUser()).token });
+    expect(response.status).toBe(404);
+  });
+});

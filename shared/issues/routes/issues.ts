@@ -7,15 +7,17 @@
 import { z } from 'zod';
 import { authorize, can, type ProjectSubject } from '../../auth';
 import { findGroupOrNotFound } from '../../namespaces';
-import { paginate, paginateArray } from '../../platform/http/pagination';
+import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound, projectFullPath } from '../../projects';
+import { presentUserPublic } from '../../users';
 import type { catalog } from '../catalog';
 import { createIssue, deleteIssue, updateIssue } from '../commands/issues';
 import { moveIssue } from '../commands/move-issue';
 import { presentIssue, presentIssues } from '../presenters/issues';
 import { findIssueOrNotFound, groupIssueStream, projectIssueStream, projectSubjects, userIssueStream } from '../queries/issues';
+import { issueParticipants } from '../queries/participants';
 import { createParams, filtersFrom, groupListParams, inputFrom, issuePathParams, moveParams, orderFrom, projectListParams, updateParams, userListParams } from './issues.params';
 
 /** Internal: the `path_with_namespace` of each listed issue's project, from the subjects the list loaded. */
@@ -60,6 +62,16 @@ export const issueRoutes = {
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       return ok(await presentIssue(await findIssueOrNotFound(subject, user, params.issue_iid), subject, user));
+    },
+  }),
+
+  'GET /projects/:id/issues/:issue_iid/participants': route({
+    params: z.object({ ...issuePathParams, ...paginationParams }),
+    handler: async ({ params, user, link }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      const issue = await findIssueOrNotFound(subject, user, params.issue_iid);
+      const page = paginateArray(params, link, await issueParticipants(issue));
+      return ok(page.items.map(presentUserPublic), page.headers);
     },
   }),
 

@@ -4,15 +4,17 @@
  * `admin_milestone` (reporter or above, or an admin), as in GitLab.
  */
 import { z } from 'zod';
-import { authorize, type ProjectSubject } from '../../auth';
-import { paginateArray } from '../../platform/http/pagination';
+import { authorize, can, type ProjectSubject } from '../../auth';
+import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound, projectFullPath } from '../../projects';
 import type { User } from '../../users';
 import type { catalog } from '../catalog';
 import { createMilestone, deleteMilestone, updateMilestone } from '../commands/milestones';
+import { presentIssues } from '../presenters/issues';
 import { presentMilestone } from '../presenters/milestones';
+import { projectIssueStream } from '../queries/issues';
 import { findMilestoneOrNotFound, listProjectMilestones } from '../queries/milestones';
 import { changesFrom, createParams, filtersFrom, inputFrom, listParams, milestonePathParams, updateParams } from './milestones.params';
 
@@ -42,6 +44,19 @@ export const milestoneRoutes = {
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       return ok(presentMilestone(await findMilestoneOrNotFound(subject.project.id, params.milestone_id), pathOf(subject)));
+    },
+  }),
+
+  /** The milestone's issues the caller may read, as the project's issue list filtered by it. */
+  'GET /projects/:id/milestones/:milestone_id/issues': route({
+    params: z.object({ ...milestonePathParams, ...paginationParams }),
+    handler: async ({ params, user, link }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      const milestone = await findMilestoneOrNotFound(subject.project.id, params.milestone_id);
+      if (!can(user, 'read_issue', subject)) return ok([], paginateArray(params, link, []).headers);
+      const stream = await projectIssueStream(subject, user, { milestone: milestone.title }, { orderBy: 'created_at', ascending: false });
+      const page = await paginate(params, link, stream);
+      return ok(await presentIssues(page.items, () => pathOf(subject)), page.headers);
     },
   }),
 
