@@ -116,6 +116,18 @@ describe('merge requests', () => {
     expect((await api(mrs(project.id), { token: stranger.token, body: { source_branch: 'other', target_branch: 'main', title: 'x' } })).status).toBe(404);
   });
 
+  it('lets the author and developers edit, not reporters (403) nor guests (404); a refused edit changes nothing', async () => {
+    const before = (await api(mrs(project.id, '/1'), { token: reporter.token })).body;
+    expect((await api(mrs(project.id, '/1'), { method: 'PUT', token: reporter.token, body: { title: 'by a reporter' } })).status).toBe(403);
+    expect((await api(mrs(project.id, '/1'), { method: 'PUT', token: guest.token, body: { title: 'by a guest' } })).status).toBe(404);
+    expect((await api(mrs(project.id, '/1'), { method: 'PUT', token: reporter.token, body: { state_event: 'close' } })).status).toBe(403);
+    const unchanged = (await api(mrs(project.id, '/1'), { token: reporter.token })).body;
+    expect(unchanged).toMatchObject({ title: before.title, state: before.state, updated_at: before.updated_at });
+    const edited = await api(mrs(project.id, '/1'), { method: 'PUT', token: developer.token, body: { description: 'clarified' } });
+    expect(edited.status).toBe(200);
+    expect(edited.body.description).toBe('clarified');
+  });
+
   it('lists with filters, order and exact counts; the caller’s own and a group’s', async () => {
     const token = project.owner.token;
     await openMergeRequest(project.id, token, { source_branch: 'other', title: 'Other change', assignee_id: developer.id });
