@@ -6,6 +6,7 @@ export const catalog = {
     'GET /users/:id',
     'PUT /users/:id',
     'DELETE /users/:id',
+    'DELETE /users/:id/identities/:provider',
     'POST /users/:id/block',
     'POST /users/:id/unblock',
     'GET /users/:id/keys',

@@ -497,3 +497,30 @@ describe('GET /user', () => {
     expect((await api('/users/1', { token: 'glpat-wrong' })).status).toBe(401);
   });
 });
+
+describe('DELETE /users/:id/identities/:provider', () => {
+  it('removes the identity (204) and frees its extern_uid for another user; 404 Identity Not Found after', async () => {
+    // Prepare
+    const externUid = unique('uid');
+    const user = await createUser({ extern_uid: externUid, provider: 'ldapmain' });
+
+    // Act
+    const removed = await api(`/users/${user.id}/identities/ldapmain`, { ...root(), method: 'DELETE' });
+
+    // Assess
+    expect(removed.status).toBe(204);
+    expect((await api(`/users/${user.id}`, root())).body.identities).toEqual([]);
+    const again = await api(`/users/${user.id}/identities/ldapmain`, { ...root(), method: 'DELETE' });
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual({ message: '404 Identity Not Found' });
+    const reuse = await createUser({ extern_uid: externUid, provider: 'ldapmain' });
+    expect((await api(`/users/${reuse.id}`, root())).body.identities).toEqual([{ provider: 'ldapmain', extern_uid: externUid }]);
+  });
+
+  it('answers 403 to a non-admin and 404 User Not Found for an unknown user, changing nothing', async () => {
+    const user = await createUser({ extern_uid: unique('uid'), provider: 'ldapmain' });
+    expect((await api(`/users/${user.id}/identities/ldapmain`, { token: user.token, method: 'DELETE' })).status).toBe(403);
+    expect((await api('/users/999999999/identities/ldapmain', { ...root(), method: 'DELETE' })).body).toEqual({ message: '404 User Not Found' });
+    expect((await api(`/users/${user.id}`, root())).body.identities).toHaveLength(1);
+  });
+});

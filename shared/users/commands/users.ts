@@ -4,7 +4,7 @@
  * and members, so it lives apart (`delete-user.ts`).
  */
 import { hashPassword } from '../../platform/crypto/password';
-import { ApiError, ConflictError, ValidationError } from '../../platform/http/errors';
+import { ApiError, ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, reservedPathMessage } from '../../namespaces';
 import { insertUser, newUserIds, replaceUser, type Identity, type User, type UserClaimField, type UserState } from '../store/users';
 
@@ -172,6 +172,17 @@ export async function updateUser(user: User, fields: UserFields): Promise<User> 
   if (result === 'conflict') throw new ConflictError('The user was modified by another request; try again');
   if (result !== 'updated') throw new ApiError(404, { message: `404 ${TAKEN_MESSAGES[result]}` });
   return { ...next, version: user.version + 1 };
+}
+
+/**
+ * Removes a user's identity with a provider (`DELETE /users/:id/identities/:provider`), releasing
+ * its `extern_uid` claim; `404 Identity Not Found` when the user has none with that provider.
+ */
+export async function removeIdentity(user: User, provider: string): Promise<void> {
+  const identities = user.identities.filter((identity) => identity.provider !== provider);
+  if (identities.length === user.identities.length) throw new NotFoundError('Identity');
+  const result = await replaceUser(user, { ...user, identities, updatedAt: new Date().toISOString() });
+  if (result !== 'updated') throw new ConflictError('The user was modified by another request; try again');
 }
 
 /** Moves a user between `active` and `blocked`; returns false when it already was in `to`. */

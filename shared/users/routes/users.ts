@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { authorize, can } from '../../auth';
 import { ForbiddenError } from '../../platform/http/errors';
 import { paginate, paginationParams } from '../../platform/http/pagination';
-import { p } from '../../platform/http/params';
-import { created, emptyOk, ok } from '../../platform/http/response';
+import { p, required } from '../../platform/http/params';
+import { created, emptyOk, noContent, ok } from '../../platform/http/response';
 import { noParams, route, type RoutesOf } from '../../platform/http/route';
 import type { catalog } from '../catalog';
 import { deleteUser } from '../commands/delete-user';
-import { createUser, setUserState, updateUser } from '../commands/users';
+import { createUser, removeIdentity, setUserState, updateUser } from '../commands/users';
 import { findUserOrNotFound } from '../finders';
 import { presentUserActivity, presentUserAdmin, presentUserPublic, presentUserSingle, presentUserWithSudo } from '../presenters/users';
 import { listUsers, usersActiveSince } from '../queries/users';
@@ -90,6 +90,15 @@ export const userRoutes = {
       authorize(user, 'admin_users');
       const deleted = await deleteUser(params.id);
       return deleted ? ok(presentUserAdmin(deleted)) : emptyOk();
+    },
+  }),
+
+  'DELETE /users/:id/identities/:provider': route({
+    params: withUserId({ provider: required(p.string()) }),
+    handler: async ({ params, user }) => {
+      authorize(user, 'admin_users');
+      await removeIdentity(await findUserOrNotFound(params.id), params.provider);
+      return noContent();
     },
   }),
 
