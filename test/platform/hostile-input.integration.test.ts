@@ -1,0 +1,101 @@
+/**
+ * A guard rail over the whole catalog: every route, called by an admin (so every check and write
+ * path is reached) with random and hostile parameters (fast-check: wrong types, empty and huge
+ * strings, control characters, non-BMP text, arrays, objects, nulls, numbers out of range), never
+ * answers a 5xx. Path parameters other than the fixtures' own ids are values nothing else uses
+ * (out-of-range, negative, non-numeric), so the test runs beside the others without touching
+ * their data; routes that delete run last, so the fixtures live through the rest.
+ */
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { routeDefinitions } from '../../infra/openapi-routes';
+import { allRoutes, type RouteSpec } from '../../shared/catalog';
+import { api, baseUrl, rootToken } from '../support/api';
+import { createGroup, createUser, ownedProject, unique } from '../support/fixtures';
+
+/** Requests per route. */
+const RUNS = 4;
+
+/** A value of any JSON type, hostile ones included. */
+const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.string({ unit: 'binary', maxLength: 20 }),
+  fc.constantFrom('', ' ', '0', '-1', 'true', 'null', '../..', '%', '%2F', '\u0000', '\uffff', 'x'.repeat(70_000), '2020-13-45', '1e400', '9'.repeat(30)),
+  fc.integer(),
+  fc.constantFrom(Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 0, 2 ** 53 + 1, 1e308),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.oneof(fc.string({ maxLength: 10 }), fc.integer()), { maxLength: 4 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 3 }),
+);
+
+/** A path parameter nothing else in the run owns. */
+const foreignId = fc.constantFrom('999999999', '-1', '0', 'abc', '1.5', '99999999999999999999', 'a%2Fb', '%E2%82%AC');
+
+/** The declared parameter names of a route (its zod object's keys), path parameters excluded. */
+function parameterNames(route: RouteSpec): string[] {
+  const table = routeDefinitions[route.group] as Record<string, { params?: z.ZodType }>;
+  const schema = table[route.key]?.params as { shape?: Record<string, unknown> } | undefined;
+  const pathNames = new Set([...route.key.matchAll(/:([a-z_]+)\+?/g)].map((m) => m[1]));
+  return Object.keys(schema?.shape ?? {}).filter((name) => !pathNames.has(name));
+}
+
+describe('every route, with hostile parameters', () => {
+  const fixtures: Record<string, string> = {};
+  /** Answers by status class, to show the requests reached the handlers. */
+  const answered = { success: 0, refused: 0 };
+
+  beforeAll(async () => {
+    const project = await ownedProject('private');
+    const group = await createGroup(rootToken(), { path: unique('hostile'), name: unique('Hostile') });
+    const user = await createUser();
+    Object.assign(fixtures, { project: String(project.id), group: String(group.id), user: String(user.id) });
+  });
+
+  /** The fixture id for `:id` by the collection it follows; anything else gets a foreign id. */
+  function pathValue(route: RouteSpec, name: string): fc.Arbitrary<string> {
+    if (name === 'id') {
+      const collection = /\/(projects|groups|users|namespaces)\/:id/.exec(route.key)?.[1];
+      const own = collection === 'projects' ? fixtures.project : collection === 'groups' || collection === 'namespaces' ? fixtures.group : collection === 'users' ? fixtures.user : undefined;
+      if (own) return fc.oneof(fc.constant(own), foreignId);
+    }
+    return foreignId;
+  }
+
+  // The API routes (the web group's git and upload addresses are exercised by their own suites).
+  const routes = allRoutes()
+    .filter((route) => route.group !== 'web')
+    .sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+
+  it.each(routes.map((route) => [route.key, route] as const))('%s never answers 5xx', async (_key, route) => {
+    const names = parameterNames(route);
+    const pathNames = [...route.key.matchAll(/:([a-z_]+)\+?/g)].map((m) => m[1]);
+    const request = fc.record({
+      path: fc.tuple(...pathNames.map((name) => pathValue(route, name))),
+      params: fc.dictionary(fc.constantFrom(...(names.length > 0 ? names : ['unknown'])), hostileValue, { maxKeys: Math.max(1, names.length) }),
+      asQuery: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(request, async ({ path, params, asQuery }) => {
+        let index = 0;
+        const url = route.key.slice(route.method.length + 1).replace(/:([a-z_]+)\+?/g, () => path[index++]);
+        const inQuery = asQuery || route.method === 'GET' || route.method === 'DELETE';
+        const query = Object.fromEntries(Object.entries(params).map(([name, value]) => [name, typeof value === 'object' && value !== null && !Array.isArray(value) ? JSON.stringify(value) : (value as string)]));
+        const response = await api(url, { method: route.method as 'GET', token: rootToken(), ...(inQuery ? { query } : { body: params }) });
+        if (response.status < 300) answered.success++;
+        else if (response.status >= 400) answered.refused++;
+        expect(response.status, `${route.method} ${url} ${JSON.stringify(params).slice(0, 300)} → ${JSON.stringify(response.body).slice(0, 300)}`).toBeLessThan(500);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('reached the handlers: some requests succeeded, many were refused', () => {
+    expect(baseUrl()).toMatch(/^https?:\/\//);
+    expect(answered.success).toBeGreaterThan(5);
+    expect(answered.refused).toBeGreaterThan(100);
+  });
+});
