@@ -133,6 +133,9 @@ describe('personal access tokens', () => {
     expect((await api(path, { token: rootToken(), body: { scopes: ['api'] } })).body).toEqual({ error: 'name is missing' });
     expect((await api(path, { token: rootToken(), body: { name: 'x', scopes: ['write_everything'] } })).status).toBe(400);
     expect((await api(path, { token: rootToken(), body: { name: 'x', scopes: ['api'], expires_at: utcDate(-1) } })).status).toBe(400);
+    const long = await api(path, { token: rootToken(), body: { name: 'x', scopes: ['api'], description: 'd'.repeat(450_000) } });
+    expect(long.status).toBe(400);
+    expect(long.body).toEqual({ message: { description: ['is too long (maximum is 255 characters)'] } });
     expect((await api('/personal_access_tokens', { token: rootToken(), query: { user_id: user.id } })).body).toEqual([]);
   });
 });

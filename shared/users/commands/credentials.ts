@@ -80,6 +80,8 @@ export async function createPersonalToken(
   input: { name: string; scopes: TokenScope[]; expiresAt: string | null; description: string | null },
 ): Promise<{ token: AccessToken; secret: string }> {
   const today = new Date().toISOString().slice(0, 10);
+  // GitLab's PersonalAccessToken: `validates :description, length: { maximum: 255 }`.
+  if (input.description !== null && input.description.length > 255) throw new ValidationError({ description: ['is too long (maximum is 255 characters)'] });
   if (input.expiresAt !== null && input.expiresAt <= today) throw new ValidationError({ expires_at: ['must be in the future'] });
   return createAccessToken(user, { ...input, impersonation: false });
 }
