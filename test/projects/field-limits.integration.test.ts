@@ -20,5 +20,9 @@ describe('project field lengths', () => {
     expect(edited.status).toBe(400);
     expect(edited.body.message).toMatchObject({ description: ['is too long (maximum is 2000 characters)'], default_branch: ['is too long (maximum is 255 characters)'] });
     expect((await api(`/projects/${created.body.id}`, { token: user.token })).body.description).toBe('d'.repeat(2000));
+    const topics = await api(`/projects/${created.body.id}`, { method: 'PUT', token: user.token, body: { tag_list: ['t'.repeat(420_000)] } });
+    expect(topics).toMatchObject({ status: 400, body: { message: { tag_list: ['is too long (maximum is 255 characters)'] } } });
+    const many = await api(`/projects/${created.body.id}`, { method: 'PUT', token: user.token, body: { tag_list: Array.from({ length: 101 }, (_, i) => `t${i}`) } });
+    expect(many.status).toBe(400);
   });
 });

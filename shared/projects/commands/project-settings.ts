@@ -126,6 +126,10 @@ export function validateProject(name: string, path: string, input: ProjectSettin
     add('description', 'is too long (maximum is 2000 characters)');
   }
   if (input.default_branch !== undefined && input.default_branch.length > 255) add('default_branch', 'is too long (maximum is 255 characters)');
+  // GitLab's topics (`tag_list`): each name at most 255 characters; at most 100 kept here, so a
+  // project item stays far below DynamoDB's 400 KB.
+  if (input.tag_list !== undefined && input.tag_list.some((tag) => tag.length > 255)) add('tag_list', 'is too long (maximum is 255 characters)');
+  if (input.tag_list !== undefined && input.tag_list.length > 100) add('tag_list', 'is too long (maximum is 100 topics)');
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 }
 

@@ -3,7 +3,7 @@
  * pattern with one push and one merge level (maintainers when not given), change whether force
  * pushes are allowed, unprotect.
  */
-import { ConflictError, RecordNotFoundError } from '../../platform/http/errors';
+import { ConflictError, RecordNotFoundError, ValidationError } from '../../platform/http/errors';
 import {
   deleteProtectedBranch,
   getProtectedBranch,
@@ -14,8 +14,12 @@ import {
   type ProtectedBranchFields,
 } from '../store/protected-branches';
 
+/** The longest name or pattern protected (GitLab's `ProtectedRef` name, 255 characters). */
+const MAX_NAME_LENGTH = 255;
+
 /** Protects a name; 409 `Protected branch '<name>' already exists` when it is. */
 export async function createProtectedBranch(projectId: number, name: string, fields: ProtectedBranchFields): Promise<ProtectedBranch> {
+  if (name.length > MAX_NAME_LENGTH) throw new ValidationError({ name: [`is too long (maximum is ${MAX_NAME_LENGTH} characters)`] });
   const created = await insertProtectedBranch(projectId, name, fields);
   if (created === 'exists') throw new ConflictError(`Protected branch '${name}' already exists`);
   if (created === 'project_gone') throw new RecordNotFoundError();

@@ -176,6 +176,8 @@ describe('protected branches API', () => {
     expect(again).toMatchObject({ status: 409, body: { message: "Protected branch 'hotfix' already exists" } });
     const invalid = await api(`/projects/${project.id}/protected_branches`, { token: project.owner.token, body: { name: 'x', push_access_level: 20 } });
     expect(invalid).toMatchObject({ status: 400, body: { error: 'push_access_level does not have a valid value' } });
+    const long = await api(`/projects/${project.id}/protected_branches`, { token: project.owner.token, body: { name: 'b'.repeat(256) } });
+    expect(long).toMatchObject({ status: 400, body: { message: { name: ['is too long (maximum is 255 characters)'] } } });
 
     const branch = await api(repo(project.id, `/branches/${enc('release/1.0')}`), { token: project.owner.token });
     expect(branch.body).toMatchObject({ protected: true, developers_can_push: false, developers_can_merge: true, can_push: false });
