@@ -6,6 +6,7 @@
 import { routeKeysOf, routePrefix, type GroupName, type RouteKeyOf } from '../shared/catalog';
 import { createGroupHandler } from '../shared/platform/group-handler';
 import type { AnyRoute } from '../shared/platform/http/route';
+import { removeCiObjects, startPipelinesOnPush } from '../shared/ci';
 import { forkWithProject, removeWithProject } from '../shared/projects';
 import { registerTodoTargets } from '../shared/issues';
 import { mergeRequestTodoTargets, refreshMergeRequests, removeMergeRequestObjects } from '../shared/merge-requests';
@@ -23,6 +24,10 @@ removeWithProject(removeRepository);
 onBranchesPushed(refreshMergeRequests);
 registerTodoTargets('MergeRequest', mergeRequestTodoTargets);
 removeWithProject(removeMergeRequestObjects);
+// CI sits above the repository: a pushed branch with a `.gitlab-ci.yml` gets a pipeline; a deleted
+// project takes its pipelines, traces and artifacts with it.
+onBranchesPushed(startPipelinesOnPush);
+removeWithProject(removeCiObjects);
 
 /** Exactly the routes of one group, each implemented. */
 export type GroupRouteTable<G extends GroupName> = { [K in RouteKeyOf<G>]: AnyRoute };

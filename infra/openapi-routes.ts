@@ -5,6 +5,8 @@
  * only collects them, and the type requires every group of the catalog with exactly its routes.
  */
 import type { GroupRouteTable } from '../functions/api';
+import * as ciJobs from '../functions/ci_jobs/handler';
+import * as ciRunners from '../functions/ci_runners/handler';
 import * as groups from '../functions/groups/handler';
 import * as hooks from '../functions/hooks/handler';
 import * as issueActions from '../functions/issue_actions/handler';
@@ -39,5 +41,7 @@ export const routeDefinitions: { readonly [G in GroupName]: GroupRouteTable<G> }
   merge_requests: mergeRequests.routes,
   uploads: uploads.routes,
   repository: repository.routes,
+  ci_jobs: ciJobs.routes,
+  ci_runners: ciRunners.routes,
   web: web.routes,
 };

@@ -12,6 +12,7 @@
  * the root for the `web` group (GitLab's web routes, such as uploaded files). Siblings in the path
  * tree must use the same parameter name, as API Gateway requires (a unit test checks it).
  */
+import { catalog as ci } from './ci/catalog';
 import { catalog as groups } from './groups/catalog';
 import { catalog as hooks } from './hooks/catalog';
 import { catalog as issues } from './issues/catalog';
@@ -44,6 +45,8 @@ export const routeCatalog = {
   merge_requests: mergeRequests.merge_requests,
   uploads: projects.uploads,
   repository: repository.repository,
+  ci_jobs: ci.ci_jobs,
+  ci_runners: ci.ci_runners,
   web: [...projects.web, ...repository.web],
 } as const;
 
@@ -66,7 +69,7 @@ export function routeKeysOf<G extends GroupName>(group: G): ReadonlyArray<RouteK
  * invocation's request payload is limited to 6 MB too.
  */
 export function streamsResponses(group: GroupName): boolean {
-  return group === 'web' || group === 'repository';
+  return group === 'web' || group === 'repository' || group === 'ci_jobs' || group === 'ci_runners';
 }
 
 /** Where a group's routes live: web routes at the root, every other group under {@link API_PREFIX}. */
@@ -100,6 +103,9 @@ export function allRoutes(): RouteSpec[] {
 export const GATEWAY_SUBTREES: ReadonlyArray<{ resource: string; group: GroupName }> = [
   { resource: `${API_PREFIX}/projects/{id}/repository`, group: 'repository' },
   { resource: `${API_PREFIX}/projects/{id}/merge_requests`, group: 'merge_requests' },
+  { resource: `${API_PREFIX}/projects/{id}/pipelines`, group: 'ci_jobs' },
+  { resource: `${API_PREFIX}/projects/{id}/jobs`, group: 'ci_jobs' },
+  { resource: `${API_PREFIX}/jobs`, group: 'ci_runners' },
   { resource: `${API_PREFIX}/users/{id}`, group: 'users' },
   { resource: `${API_PREFIX}/personal_access_tokens`, group: 'users' },
 ];

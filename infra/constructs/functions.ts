@@ -30,6 +30,9 @@ const BUCKET_ACCESS: Record<GroupName, DataAccess | 'none'> = {
   todos: 'none',
   // Merge requests read the repositories' packs and write merge commits and large diff versions.
   merge_requests: 'readWrite',
+  // CI reads repositories (.gitlab-ci.yml) and keeps traces and artifacts in the bucket.
+  ci_jobs: 'readWrite',
+  ci_runners: 'readWrite',
 };
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keySpace as auth } from '../../shared/auth/store/keys';
+import { keySpace as ci } from '../../shared/ci/store/keys';
 import { keySpace as groups } from '../../shared/namespaces/store/keys';
 import { keySpace as hooks } from '../../shared/hooks/store/keys';
 import { keySpace as issues } from '../../shared/issues/store/keys';
@@ -9,7 +10,7 @@ import { keySpace as projects } from '../../shared/projects/store/keys';
 import { keySpace as repository } from '../../shared/repository/store/keys';
 import { keySpace as users } from '../../shared/users/store/keys';
 
-const features: Record<string, KeySpace> = { users, groups, auth, projects, hooks, issues, repository, mergeRequests };
+const features: Record<string, KeySpace> = { users, groups, auth, projects, hooks, issues, repository, mergeRequests, ci };
 
 /** Two prefixes collide when one could start a key the other starts too. */
 const collide = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);

@@ -1,0 +1,34 @@
+/** The CI feature's slice of the route catalog, by endpoint group (`shared/catalog.ts` assembles the whole). */
+export const catalog = {
+  /** Pipelines and jobs as users and clients read and act on them. */
+  ci_jobs: [
+    'GET /projects/:id/pipelines',
+    'POST /projects/:id/pipeline',
+    'GET /projects/:id/pipelines/:pipeline_id',
+    'DELETE /projects/:id/pipelines/:pipeline_id',
+    'POST /projects/:id/pipelines/:pipeline_id/retry',
+    'POST /projects/:id/pipelines/:pipeline_id/cancel',
+    'GET /projects/:id/pipelines/:pipeline_id/jobs',
+    'GET /projects/:id/jobs',
+    'GET /projects/:id/jobs/:job_id',
+    'GET /projects/:id/jobs/:job_id/trace',
+    'GET /projects/:id/jobs/:job_id/artifacts',
+    'GET /projects/:id/jobs/artifacts/:ref_name/download',
+    'POST /projects/:id/jobs/:job_id/cancel',
+    'POST /projects/:id/jobs/:job_id/retry',
+    'POST /projects/:id/jobs/:job_id/play',
+    'POST /projects/:id/jobs/:job_id/erase',
+    'POST /projects/:id/jobs/:job_id/artifacts/keep',
+  ],
+  /** What runners call (gitlab-runner's network client). */
+  ci_runners: [
+    'POST /runners',
+    'POST /runners/verify',
+    'DELETE /runners',
+    'POST /jobs/request',
+    'PUT /jobs/:id',
+    'PATCH /jobs/:id/trace',
+    'POST /jobs/:id/artifacts',
+    'GET /jobs/:id/artifacts',
+  ],
+} as const;

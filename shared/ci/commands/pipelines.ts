@@ -1,0 +1,301 @@
+/**
+ * Pipelines: created from `.gitlab-ci.yml` (on push, or `POST /projects/:id/pipeline`), processed
+ * after every job change (GitLab's `Ci::ProcessPipelineService`: waiting jobs start when what they
+ * wait for settled, then the pipeline's status is the composite of its jobs), canceled, retried
+ * and deleted.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Project } from '../../projects';
+import type { User } from '../../users';
+import { missingNeedsError, parseCiConfig, selectJobs, workflowAllows, type SelectedJob } from '../config/parse';
+import { readCommitAndConfig } from '../git';
+import { notifyPipelineFinished } from '../listeners';
+import { deleteJobObjects } from '../store/blobs';
+import {
+  bumpQueueVersion,
+  deletePipelineItems,
+  insertJobs,
+  insertPipeline,
+  newJobId,
+  newPipelineId,
+  newPipelineIid,
+  readPipeline,
+  revokeJobToken,
+  updateJob,
+  updatePipeline,
+  type Job,
+  type JobSpec,
+  type Pipeline,
+} from '../store/pipelines';
+import { CANCELABLE, COMPLETED, compositeStatus, nextStatuses } from '../status';
+
+export interface PipelineRequest {
+  project: Project;
+  ref: string;
+  tag: boolean;
+  sha: string;
+  beforeSha: string;
+  /** `push`, `api`, `web`, ... */
+  source: string;
+  user: User | null;
+  variables?: Array<{ key: string; value: string; variableType?: string }>;
+}
+
+export type CreatePipelineResult =
+  | { result: 'created'; pipeline: Pipeline }
+  /** No `.gitlab-ci.yml` at that commit. */
+  | { result: 'no_config' }
+  /** `workflow: rules`, `only`/`except` or `rules` left no job: GitLab creates nothing. */
+  | { result: 'no_jobs' }
+  | { result: 'commit_not_found' };
+
+const ZERO = '0000000000000000000000000000000000000000';
+
+/** The variables rules are evaluated with (GitLab's predefined ones that decide, and the pipeline's). */
+function ruleVariables(request: PipelineRequest): Record<string, string> {
+  const variables: Record<string, string> = {
+    CI: 'true',
+    GITLAB_CI: 'true',
+    CI_COMMIT_REF_NAME: request.ref,
+    CI_COMMIT_SHA: request.sha,
+    CI_COMMIT_BEFORE_SHA: request.beforeSha,
+    CI_PIPELINE_SOURCE: request.source,
+    CI_DEFAULT_BRANCH: request.project.defaultBranch,
+    CI_PROJECT_ID: String(request.project.id),
+    CI_PROJECT_NAME: request.project.path,
+  };
+  if (request.tag) variables.CI_COMMIT_TAG = request.ref;
+  else variables.CI_COMMIT_BRANCH = request.ref;
+  for (const variable of request.variables ?? []) variables[variable.key] = variable.value;
+  return variables;
+}
+
+function specOf(job: SelectedJob): JobSpec {
+  return {
+    script: job.script,
+    beforeScript: job.beforeScript,
+    afterScript: job.afterScript,
+    ...(job.image ? { image: job.image } : {}),
+    services: job.services,
+    variables: job.variables,
+    tags: job.tags,
+    ...(job.artifacts ? { artifacts: job.artifacts } : {}),
+    ...(job.dependencies ? { dependencies: job.dependencies } : {}),
+    ...(job.needs ? { needs: job.needs } : {}),
+    cache: job.cache,
+    retry: job.retry,
+    ...(job.timeout !== undefined ? { timeout: job.timeout } : {}),
+    ...(job.allowFailureExitCodes ? { allowFailureExitCodes: job.allowFailureExitCodes } : {}),
+    ...(job.environment ? { environment: job.environment } : {}),
+  };
+}
+
+/**
+ * Creates the pipeline of a commit: its jobs as `.gitlab-ci.yml` selects them for the ref and
+ * source, all `created`, then processed (the first stage's jobs become pending). A file that does
+ * not parse gives a failed pipeline with the error in `yaml_errors` and no jobs.
+ */
+export async function createPipeline(request: PipelineRequest): Promise<CreatePipelineResult> {
+  const read = await readCommitAndConfig(request.project, request.sha);
+  if (!read) return { result: 'commit_not_found' };
+  if (read.config === undefined) return { result: 'no_config' };
+  const now = new Date().toISOString();
+  const base = {
+    projectId: request.project.id,
+    ref: request.ref,
+    tag: request.tag,
+    sha: request.sha,
+    beforeSha: request.beforeSha || ZERO,
+    source: request.source,
+    userId: request.user?.id ?? null,
+    commit: read.commit,
+    variables: (request.variables ?? []).map((v) => ({ key: v.key, value: v.value, variableType: v.variableType ?? 'env_var' })),
+    createdAt: now,
+    updatedAt: now,
+    startedAt: null,
+    version: 1,
+  };
+  const parsed = parseCiConfig(read.config);
+  let jobs: SelectedJob[] = [];
+  let yamlErrors: string | null;
+  if (!parsed.ok) yamlErrors = parsed.error;
+  else {
+    const context = { ref: request.ref, tag: request.tag, source: request.source, variables: ruleVariables(request) };
+    if (!workflowAllows(parsed.config, context)) return { result: 'no_jobs' };
+    jobs = selectJobs(parsed.config, context);
+    yamlErrors = missingNeedsError(jobs) ?? null;
+    if (yamlErrors) jobs = [];
+    else if (jobs.length === 0) return { result: 'no_jobs' };
+  }
+  const pipeline: Pipeline = {
+    ...base,
+    id: await newPipelineId(),
+    iid: await newPipelineIid(request.project.id),
+    status: yamlErrors ? 'failed' : 'created',
+    yamlErrors,
+    finishedAt: yamlErrors ? now : null,
+  };
+  const records: Job[] = await Promise.all(
+    jobs.map(async (job) => ({
+      id: await newJobId(),
+      projectId: request.project.id,
+      pipelineId: pipeline.id,
+      name: job.name,
+      stage: job.stage,
+      stageIdx: job.stageIdx,
+      status: 'created' as const,
+      when: job.when,
+      allowFailure: job.allowFailure,
+      ref: request.ref,
+      tag: request.tag,
+      sha: request.sha,
+      beforeSha: base.beforeSha,
+      userId: base.userId,
+      spec: specOf(job),
+      createdAt: now,
+      queuedAt: null,
+      startedAt: null,
+      finishedAt: null,
+      erasedAt: null,
+      runnerId: null,
+      failureReason: null,
+      exitCode: null,
+      retried: false,
+      retryCount: 0,
+      tokenDigest: null,
+      traceLength: 0,
+      traceArchived: false,
+      artifacts: null,
+      version: 1,
+    })),
+  );
+  records.sort((a, b) => a.id - b.id);
+  await insertPipeline(pipeline, records);
+  if (yamlErrors) return { result: 'created', pipeline };
+  return { result: 'created', pipeline: (await processPipeline(pipeline.id)) ?? pipeline };
+}
+
+/**
+ * Moves waiting jobs on and recomputes the pipeline's status, until the pipeline write wins over
+ * concurrent processors (version-conditioned). Answers the pipeline as written; calls the
+ * pipeline-finished listeners when this call completed it.
+ */
+export async function processPipeline(pipelineId: number): Promise<Pipeline | undefined> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const read = await readPipeline(pipelineId);
+    if (!read) return undefined;
+    const { pipeline } = read;
+    let { jobs } = read;
+    const now = new Date().toISOString();
+    const changes = nextStatuses(jobs.map((job) => ({ ...job, needs: job.spec.needs?.map((need) => need.name) })));
+    let queued = false;
+    for (const [jobId, status] of changes) {
+      const job = jobs.find((j) => j.id === jobId)!;
+      const updated = await updateJob(
+        job,
+        { status, ...(status === 'pending' ? { queuedAt: now } : {}), ...(status === 'skipped' ? { finishedAt: now } : {}) },
+        ['created'],
+      );
+      if (updated) {
+        jobs = jobs.map((j) => (j.id === jobId ? updated : j));
+        queued ||= status === 'pending';
+      }
+    }
+    if (queued) await bumpQueueVersion(pipeline.projectId, randomBytes(8).toString('hex'));
+    if (pipeline.yamlErrors) return pipeline;
+    const current = jobs.filter((job) => !job.retried);
+    const status = compositeStatus(current) ?? 'skipped';
+    const started = pipeline.startedAt ?? (current.some((job) => job.startedAt) ? now : null);
+    const finishedAt = COMPLETED.has(status) ? (COMPLETED.has(pipeline.status) ? pipeline.finishedAt ?? now : now) : null;
+    if (status === pipeline.status && started === pipeline.startedAt && finishedAt === pipeline.finishedAt) return pipeline;
+    const next = { status, startedAt: started, finishedAt, updatedAt: now };
+    if (await updatePipeline(pipeline, next)) {
+      const written = { ...pipeline, ...next, version: pipeline.version + 1 };
+      if (COMPLETED.has(status) && !COMPLETED.has(pipeline.status)) await notifyPipelineFinished(written);
+      return written;
+    }
+  }
+  return undefined;
+}
+
+/** Cancels a job if it may be (GitLab's `cancel`): its token ends; a runner holding it learns on its next call. */
+export async function cancelJobRecord(job: Job): Promise<Job> {
+  if (!CANCELABLE.has(job.status)) return job;
+  const updated = await updateJob(job, { status: 'canceled', finishedAt: new Date().toISOString() }, [...CANCELABLE]);
+  if (!updated) return job;
+  if (job.tokenDigest && job.status === 'running') await revokeJobToken(job.tokenDigest);
+  return updated;
+}
+
+/** Cancels every cancelable job of a pipeline, then processes it. */
+export async function cancelPipeline(pipelineId: number): Promise<Pipeline | undefined> {
+  const read = await readPipeline(pipelineId);
+  if (!read) return undefined;
+  for (const job of read.jobs) if (!job.retried && CANCELABLE.has(job.status)) await cancelJobRecord(job);
+  return (await processPipeline(pipelineId)) ?? (await readPipeline(pipelineId))?.pipeline;
+}
+
+/** A fresh copy of a job (GitLab's `Ci::RetryJobService` clone): `created`, the old one marked retried. */
+export async function cloneForRetry(job: Job, user: User | null): Promise<Job> {
+  const now = new Date().toISOString();
+  const copy: Job = {
+    ...job,
+    id: await newJobId(),
+    status: 'created',
+    userId: user?.id ?? job.userId,
+    createdAt: now,
+    queuedAt: null,
+    startedAt: null,
+    finishedAt: null,
+    erasedAt: null,
+    runnerId: null,
+    failureReason: null,
+    exitCode: null,
+    retried: false,
+    retryCount: job.retryCount + 1,
+    tokenDigest: null,
+    traceLength: 0,
+    traceArchived: false,
+    artifacts: null,
+    version: 1,
+  };
+  await insertJobs([copy]);
+  await updateJob(job, { retried: true });
+  return copy;
+}
+
+/**
+ * Retries a job: a new job, processed at once (pending when what it waits for is done, or a
+ * manual action stays manual). Answers the new job as it is then.
+ */
+export async function retryJobRecord(job: Job, user: User | null): Promise<Job> {
+  const copy = await cloneForRetry(job, user);
+  // A retried job runs even if it was manual (GitLab plays it): it waits only for its stage.
+  await processPipeline(job.pipelineId);
+  const read = await readPipeline(job.pipelineId);
+  return read?.jobs.find((j) => j.id === copy.id) ?? copy;
+}
+
+/** Retries every failed or canceled job of a pipeline (`POST .../retry`). */
+export async function retryPipeline(pipelineId: number, user: User | null): Promise<Pipeline | undefined> {
+  const read = await readPipeline(pipelineId);
+  if (!read) return undefined;
+  for (const job of read.jobs) {
+    if (!job.retried && (job.status === 'failed' || job.status === 'canceled')) await cloneForRetry(job, user);
+  }
+  // Jobs skipped because of the failure wait again.
+  for (const job of read.jobs) if (!job.retried && job.status === 'skipped') await updateJob(job, { status: 'created', finishedAt: null }, ['skipped']);
+  const after = await readPipeline(pipelineId);
+  if (after && COMPLETED.has(after.pipeline.status)) {
+    await updatePipeline(after.pipeline, { status: 'created', finishedAt: null, updatedAt: new Date().toISOString() });
+  }
+  return (await processPipeline(pipelineId)) ?? (await readPipeline(pipelineId))?.pipeline;
+}
+
+/** Deletes a pipeline, its jobs, their traces and artifacts. */
+export async function deletePipeline(pipelineId: number): Promise<void> {
+  const read = await readPipeline(pipelineId);
+  if (!read) return;
+  await Promise.all(read.jobs.map((job) => deleteJobObjects(job.id)));
+  await deletePipelineItems(pipelineId, read.jobs);
+}

@@ -1,0 +1,206 @@
+/**
+ * The runner side of CI (what `gitlab-runner` calls): registering with a project's runners token,
+ * asking for a job (a pending job of the runner's project matching its tags, claimed by exactly
+ * one runner), reporting the job's state, appending its trace and uploading its artifacts. Runner
+ * and job tokens are returned once and stored only as SHA-256 digests.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { openSecret } from '../../platform/crypto/secret-box';
+import { getProject, type Project } from '../../projects';
+import { parseDuration } from '../config/durations';
+import { archiveTrace, putArtifacts, putTraceChunk, readTraceChunks } from '../store/blobs';
+import { claimJob, getJob, queuedJobs, queueVersion, readPipeline, revokeJobToken, updateJob, type Job, type JobArtifacts, type Pipeline } from '../store/pipelines';
+import { deleteRunner, insertRunner, newRunnerId, putRegistrationToken, recordRunnerContact, registrationTokenProject, runnerByDigest, type Runner } from '../store/runners';
+import { cloneForRetry, processPipeline } from './pipelines';
+
+export const digestOf = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+
+/**
+ * Makes a project's runners token usable for registration: the lookup from its digest to the
+ * project (the token itself is sealed on the project, so it cannot be searched for).
+ */
+export async function ensureRegistrationLookup(project: Project): Promise<void> {
+  if (!project.runnersTokenSealed) return;
+  await putRegistrationToken(digestOf(await openSecret(project.runnersTokenSealed)), project.id);
+}
+
+export interface RegisterInput {
+  token: string;
+  description?: string;
+  info?: Record<string, unknown>;
+  active?: boolean;
+  paused?: boolean;
+  locked?: boolean;
+  runUntagged?: boolean;
+  tagList?: string[];
+  maximumTimeout?: number;
+  accessLevel?: string;
+  ipAddress?: string | null;
+}
+
+/** Registers a runner for the project whose runners token is given; undefined for an unknown token. */
+export async function registerRunner(input: RegisterInput): Promise<{ runner: Runner; token: string } | undefined> {
+  const projectId = await registrationTokenProject(digestOf(input.token));
+  const project = projectId ? await getProject(projectId) : undefined;
+  if (!project || project.deleting || !project.runnersTokenSealed) return undefined;
+  // The lookup may be stale (a reset token): the token must still be the project's.
+  const current = Buffer.from(await openSecret(project.runnersTokenSealed));
+  const given = Buffer.from(input.token);
+  if (current.length !== given.length || !timingSafeEqual(current, given)) return undefined;
+  const token = `glrt-${randomBytes(20).toString('base64url')}`;
+  const runner: Runner = {
+    id: await newRunnerId(),
+    tokenDigest: digestOf(token),
+    projectId: project.id,
+    description: input.description ?? '',
+    active: input.paused === undefined ? input.active ?? true : !input.paused,
+    locked: input.locked ?? true,
+    runUntagged: input.runUntagged ?? true,
+    tags: [...new Set((input.tagList ?? []).map((tag) => tag.trim()).filter(Boolean))],
+    maximumTimeout: input.maximumTimeout ?? null,
+    accessLevel: input.accessLevel ?? 'not_protected',
+    info: infoOf(input.info),
+    ipAddress: input.ipAddress ?? null,
+    contactedAt: null,
+    createdAt: new Date().toISOString(),
+  };
+  await insertRunner(runner);
+  return { runner, token };
+}
+
+function infoOf(info: Record<string, unknown> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of ['name', 'version', 'revision', 'platform', 'architecture', 'executor', 'shell']) {
+    if (typeof info?.[key] === 'string') out[key] = info[key];
+  }
+  return out;
+}
+
+export async function runnerForToken(token: string | undefined): Promise<Runner | undefined> {
+  return token ? runnerByDigest(digestOf(token)) : undefined;
+}
+
+export async function unregisterRunner(runner: Runner): Promise<void> {
+  await deleteRunner(runner.tokenDigest);
+}
+
+/** Whether a runner may take a job: its tags include the job's, and an untagged job needs `run_untagged`. */
+export function runnerMatches(runner: Runner, job: Job): boolean {
+  if (!runner.active) return false;
+  const tags = job.spec.tags ?? [];
+  if (tags.length === 0) return runner.runUntagged;
+  return tags.every((tag) => runner.tags.includes(tag));
+}
+
+export type JobRequestResult =
+  | { result: 'job'; job: Job; token: string; pipeline: Pipeline; project: Project }
+  | { result: 'none'; lastUpdate: string };
+
+/** How many queued jobs one request looks at before answering "nothing". */
+const CANDIDATES = 25;
+
+/**
+ * A job for the runner: the oldest pending job of its project it matches, claimed for it (a job
+ * another runner claimed first is passed over). When the runner's `last_update` equals the
+ * project's queue version, nothing was queued since it last found nothing: answered without
+ * reading the queue.
+ */
+export async function requestJob(runner: Runner, lastUpdate: string | undefined): Promise<JobRequestResult> {
+  const now = new Date().toISOString();
+  await recordRunnerContact(runner, now);
+  const version = (await queueVersion(runner.projectId)) ?? 'none';
+  if (lastUpdate !== undefined && lastUpdate === version) return { result: 'none', lastUpdate: version };
+  for (const candidate of await queuedJobs(runner.projectId, CANDIDATES)) {
+    const job = await getJobIn(candidate.pipelineId, candidate.id);
+    if (!job || job.status !== 'pending' || !runnerMatches(runner, job)) continue;
+    const token = `glcbt-${randomBytes(20).toString('base64url')}`;
+    const claimed = await claimJob(job, runner.id, digestOf(token), now);
+    if (!claimed) continue;
+    const [pipeline, project] = await Promise.all([readPipeline(job.pipelineId), getProject(job.projectId)]);
+    if (!pipeline || !project) continue;
+    await processPipeline(job.pipelineId);
+    return { result: 'job', job: claimed, token, pipeline: pipeline.pipeline, project };
+  }
+  return { result: 'none', lastUpdate: version };
+}
+
+async function getJobIn(pipelineId: number, jobId: number): Promise<Job | undefined> {
+  const read = await getJob(jobId);
+  return read?.pipelineId === pipelineId ? read : undefined;
+}
+
+/** The job a runner call names, when the token given is the job's. */
+export async function jobForToken(jobId: number, token: string | undefined): Promise<Job | undefined> {
+  if (!token) return undefined;
+  const job = await getJob(jobId);
+  if (!job?.tokenDigest) return undefined;
+  const given = Buffer.from(digestOf(token));
+  const stored = Buffer.from(job.tokenDigest);
+  return given.length === stored.length && timingSafeEqual(given, stored) ? job : undefined;
+}
+
+export const FAILURE_REASONS = [
+  'unknown_failure', 'script_failure', 'api_failure', 'stuck_or_timeout_failure', 'runner_system_failure', 'missing_dependency_failure',
+  'runner_unsupported', 'stale_schedule', 'job_execution_timeout', 'archived_failure', 'unmet_prerequisites', 'scheduler_failure',
+  'data_integrity_failure', 'forward_deployment_failure', 'user_blocked', 'project_deleted', 'insufficient_bridge_permissions',
+  'downstream_bridge_project_not_found', 'invalid_bridge_trigger', 'bridge_pipeline_is_child_pipeline', 'downstream_pipeline_creation_failed',
+  'secrets_provider_not_found', 'reached_max_descendant_pipelines_depth', 'ip_restriction_failure', 'reached_max_pipeline_hierarchy_size',
+  'job_token_expired',
+] as const;
+
+/**
+ * Ends a running job with the runner's verdict: success, or failed with a reason (an exit code
+ * listed in `allow_failure: exit_codes` is allowed to fail; `retry:` makes a new attempt). Its
+ * token ends, its trace is archived to one object, the pipeline is processed.
+ */
+export async function finishJob(job: Job, state: 'success' | 'failed', details: { failureReason?: string; exitCode?: number | null }): Promise<Job> {
+  const now = new Date().toISOString();
+  const allowFailure = job.allowFailure || (state === 'failed' && details.exitCode !== undefined && details.exitCode !== null && (job.spec.allowFailureExitCodes ?? []).includes(details.exitCode));
+  const failureReason = state === 'failed' ? (FAILURE_REASONS as readonly string[]).includes(details.failureReason ?? '') ? details.failureReason! : 'script_failure' : null;
+  const updated = await updateJob(
+    job,
+    { status: state, finishedAt: now, failureReason, exitCode: details.exitCode ?? null, traceArchived: true, ...(allowFailure !== job.allowFailure ? { allowFailure } : {}) },
+    ['running'],
+  );
+  if (!updated) return (await getJob(job.id)) ?? job;
+  if (job.tokenDigest) await revokeJobToken(job.tokenDigest);
+  await archiveTrace(job.id, await readTraceChunks(job.id, updated.traceLength));
+  if (state === 'failed' && retryable(updated)) await cloneForRetry(updated, null);
+  await processPipeline(job.pipelineId);
+  return updated;
+}
+
+function retryable(job: Job): boolean {
+  const { max, when } = job.spec.retry ?? { max: 0, when: [] };
+  if (job.retryCount >= max) return false;
+  return when.includes('always') || when.includes(job.failureReason ?? '') || (when.includes('script_failure') && job.failureReason === 'script_failure');
+}
+
+export type TraceAppend = { result: 'appended'; length: number } | { result: 'range_not_satisfiable'; length: number };
+
+/**
+ * Appends a chunk of trace at byte `start` (the `Content-Range` the runner sent): it must start
+ * exactly where the trace ends (a gap or an overlap is refused with the current length).
+ */
+export async function appendTrace(job: Job, start: number, data: Buffer): Promise<TraceAppend> {
+  if (start !== job.traceLength) return { result: 'range_not_satisfiable', length: job.traceLength };
+  if (data.length === 0) return { result: 'appended', length: job.traceLength };
+  await putTraceChunk(job.id, start, data);
+  const updated = await updateJob(job, { traceLength: start + data.length }, ['running']);
+  if (!updated) {
+    const current = await getJob(job.id);
+    return { result: 'range_not_satisfiable', length: current?.traceLength ?? job.traceLength };
+  }
+  return { result: 'appended', length: updated.traceLength };
+}
+
+/** Stores a job's artifacts archive and records it on the job (with its expiry). */
+export async function storeArtifacts(job: Job, file: { filename: string; data: Buffer; contentType: string }, options: { format?: string; expireIn?: string }): Promise<Job | undefined> {
+  await putArtifacts(job.id, file.data, file.contentType || 'application/zip');
+  const expireIn = options.expireIn ?? job.spec.artifacts?.expireIn;
+  const seconds = expireIn && expireIn !== 'never' ? parseDuration(expireIn) : undefined;
+  // GitLab's default expiry for artifacts without `expire_in` is 30 days.
+  const expireAt = expireIn === 'never' ? null : new Date(Date.now() + (seconds ?? 30 * 86_400) * 1000).toISOString();
+  const artifacts: JobArtifacts = { filename: file.filename || 'artifacts.zip', size: file.data.length, format: options.format ?? 'zip', expireAt };
+  return updateJob(job, { artifacts });
+}

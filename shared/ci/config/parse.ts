@@ -1,0 +1,523 @@
+/**
+ * `.gitlab-ci.yml` as GitLab reads it (`Gitlab::Ci::Config`): YAML (anchors, aliases and `<<`
+ * merge keys) → `extends` resolved (deep merge of hashes, up to 11 levels) → `default:` and the
+ * deprecated global keywords applied → each visible job normalised and checked. A file that does
+ * not parse or validate gives GitLab's error message (the pipeline's `yaml_errors`), never an
+ * exception. Which jobs a pipeline gets (`only`/`except`/`rules`) is {@link selectJobs}'s. Pure.
+ */
+import { parseDocument } from 'yaml';
+import { parseDuration } from './durations';
+import { evaluateExpression, ExpressionError } from './expressions';
+
+export type When = 'on_success' | 'on_failure' | 'always' | 'manual' | 'never' | 'delayed';
+
+export interface ArtifactsDefinition {
+  name?: string;
+  paths: string[];
+  exclude: string[];
+  untracked: boolean;
+  when: 'on_success' | 'on_failure' | 'always';
+  expireIn?: string;
+}
+
+export interface CacheDefinition {
+  key: string;
+  paths: string[];
+  untracked: boolean;
+  policy: string;
+  when: string;
+}
+
+export interface ImageDefinition {
+  name: string;
+  entrypoint?: string[];
+  alias?: string;
+  command?: string[];
+}
+
+export interface RuleDefinition {
+  if?: string;
+  when?: When;
+  allowFailure?: boolean;
+  variables?: Record<string, string>;
+}
+
+export interface RefFilter {
+  refs?: string[];
+  variables?: string[];
+}
+
+/** One job of the file, normalised (defaults applied); what a pipeline's job is made of. */
+export interface JobDefinition {
+  name: string;
+  stage: string;
+  stageIdx: number;
+  script: string[];
+  beforeScript: string[];
+  afterScript: string[];
+  image?: ImageDefinition;
+  services: ImageDefinition[];
+  /** Global variables, then the job's. */
+  variables: Record<string, string>;
+  when: When;
+  allowFailure: boolean;
+  /** `allow_failure: { exit_codes: [...] }`. */
+  allowFailureExitCodes?: number[];
+  tags: string[];
+  artifacts?: ArtifactsDefinition;
+  /** Jobs whose artifacts are passed (undefined: every job of earlier stages). */
+  dependencies?: string[];
+  /** `needs:` (undefined: the stage order decides). */
+  needs?: Array<{ name: string; artifacts: boolean; optional: boolean }>;
+  cache: CacheDefinition[];
+  retry: { max: number; when: string[] };
+  /** Seconds. */
+  timeout?: number;
+  interruptible: boolean;
+  only?: RefFilter;
+  except?: RefFilter;
+  rules?: RuleDefinition[];
+  environment?: string;
+  coverage?: string;
+}
+
+export interface CiConfig {
+  /** With `.pre` first and `.post` last, as GitLab's. */
+  stages: string[];
+  jobs: JobDefinition[];
+  /** Global `variables:`. */
+  variables: Record<string, string>;
+  workflowRules?: RuleDefinition[];
+}
+
+export type ParseResult = { ok: true; config: CiConfig } | { ok: false; error: string };
+
+const RESERVED = new Set(['image', 'services', 'stages', 'types', 'before_script', 'after_script', 'variables', 'cache', 'include', 'default', 'workflow']);
+const DEFAULT_KEYS = new Set(['image', 'services', 'before_script', 'after_script', 'cache', 'tags', 'retry', 'timeout', 'interruptible', 'artifacts', 'hooks', 'id_tokens']);
+const JOB_KEYS = new Set([
+  'script', 'before_script', 'after_script', 'stage', 'type', 'image', 'services', 'variables', 'only', 'except', 'rules', 'when', 'allow_failure',
+  'tags', 'artifacts', 'dependencies', 'needs', 'cache', 'retry', 'timeout', 'extends', 'interruptible', 'environment', 'coverage', 'start_in',
+  'parallel', 'resource_group', 'release', 'trigger', 'inherit', 'hooks', 'id_tokens', 'secrets', 'pages', 'publish', 'manual_confirmation', 'run',
+]);
+const WHEN_VALUES = new Set(['on_success', 'on_failure', 'always', 'manual', 'never', 'delayed']);
+const MAX_EXTENDS_DEPTH = 11;
+
+type Hash = Record<string, unknown>;
+
+class ConfigError extends Error {}
+
+const isHash = (value: unknown): value is Hash => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Parses and validates a `.gitlab-ci.yml`. */
+export function parseCiConfig(text: string): ParseResult {
+  let raw: unknown;
+  try {
+    raw = loadYaml(text);
+  } catch (error) {
+    return { ok: false, error: error instanceof ConfigError ? error.message : 'Invalid configuration format' };
+  }
+  try {
+    return { ok: true, config: buildConfig(raw) };
+  } catch (error) {
+    if (error instanceof ConfigError) return { ok: false, error: error.message };
+    throw error;
+  }
+}
+
+function loadYaml(text: string): unknown {
+  const document = parseDocument(text, { merge: true, uniqueKeys: false, prettyErrors: false });
+  const [error] = document.errors;
+  if (error) {
+    const [line, column] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [1, 1];
+    const message = error.message.split('\n', 1)[0].replace(/ at line \d+, column \d+.*$/, '');
+    throw new ConfigError(`(<unknown>): ${message.charAt(0).toLowerCase()}${message.slice(1)} at line ${line} column ${column}`);
+  }
+  let value: unknown;
+  try {
+    value = document.toJS({ maxAliasCount: 1000 });
+  } catch (cause) {
+    throw new ConfigError(`(<unknown>): ${(cause as Error).message.split('\n', 1)[0]}`);
+  }
+  if (!isHash(value)) throw new ConfigError('Invalid configuration format');
+  return value;
+}
+
+/** Deep merge as `extends` does: hashes merged key by key, everything else replaced. */
+function deepMerge(base: Hash, override: Hash): Hash {
+  const result: Hash = { ...base };
+  for (const [key, value] of Object.entries(override)) {
+    result[key] = isHash(value) && isHash(result[key]) ? deepMerge(result[key], value) : value;
+  }
+  return result;
+}
+
+function resolveExtends(root: Hash): Hash {
+  const resolved = new Map<string, Hash>();
+  const resolve = (name: string, chain: string[]): Hash => {
+    const done = resolved.get(name);
+    if (done) return done;
+    const job = root[name];
+    if (!isHash(job)) throw new ConfigError(`${chain[chain.length - 1] ?? name}: unknown key in \`extends\``);
+    if (chain.includes(name)) throw new ConfigError(`${name}: circular dependency detected in \`extends\``);
+    if (chain.length >= MAX_EXTENDS_DEPTH) throw new ConfigError(`${name}: nesting too deep in \`extends\``);
+    const parents = job.extends === undefined ? [] : typeof job.extends === 'string' ? [job.extends] : job.extends;
+    if (!Array.isArray(parents) || !parents.every((p) => typeof p === 'string')) {
+      throw new ConfigError(`jobs:${name}:extends config should be an array of strings or a string`);
+    }
+    let merged: Hash = {};
+    for (const parent of parents) {
+      if (!isHash(root[parent])) throw new ConfigError(`${name}: unknown keys in \`extends\` (${parent})`);
+      merged = deepMerge(merged, resolve(parent, [...chain, name]));
+    }
+    const { extends: _extends, ...own } = job;
+    const result = deepMerge(merged, own);
+    resolved.set(name, result);
+    return result;
+  };
+  const out: Hash = {};
+  for (const [key, value] of Object.entries(root)) out[key] = !RESERVED.has(key) && isHash(value) ? resolve(key, []) : value;
+  return out;
+}
+
+const stringList = (value: unknown, where: string): string[] => {
+  if (value === undefined || value === null) return [];
+  const flat = (v: unknown): unknown[] => (Array.isArray(v) ? v.flatMap(flat) : [v]);
+  const list = typeof value === 'string' ? [value] : Array.isArray(value) ? flat(value) : undefined;
+  if (!list || !list.every((item) => typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean')) {
+    throw new ConfigError(`${where} config should be a string or a nested array of strings up to 10 levels deep`);
+  }
+  return list.map(String);
+};
+
+function variablesOf(value: unknown, where: string): Record<string, string> {
+  if (value === undefined || value === null) return {};
+  if (!isHash(value)) throw new ConfigError(`${where} config should be a hash of key value pairs`);
+  const out: Record<string, string> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (isHash(v)) out[key] = v.value === undefined || v.value === null ? '' : String(v.value);
+    else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[key] = String(v);
+    else if (v === null) out[key] = '';
+    else throw new ConfigError(`${where} config should be a hash of key value pairs`);
+  }
+  return out;
+}
+
+function imageOf(value: unknown, where: string): ImageDefinition | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return { name: value };
+  if (isHash(value) && typeof value.name === 'string') {
+    return {
+      name: value.name,
+      ...(value.entrypoint !== undefined ? { entrypoint: stringList(value.entrypoint, `${where}:entrypoint`) } : {}),
+      ...(typeof value.alias === 'string' ? { alias: value.alias } : {}),
+      ...(value.command !== undefined ? { command: stringList(value.command, `${where}:command`) } : {}),
+    };
+  }
+  throw new ConfigError(`${where} config should be a hash or a string`);
+}
+
+function servicesOf(value: unknown, where: string): ImageDefinition[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new ConfigError(`${where} config should be a array`);
+  return value.map((service, i) => imageOf(service, `${where}:service:${i}`)!);
+}
+
+function artifactsOf(value: unknown, where: string): ArtifactsDefinition | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isHash(value)) throw new ConfigError(`${where} config should be a hash`);
+  const when = value.when ?? 'on_success';
+  if (when !== 'on_success' && when !== 'on_failure' && when !== 'always') {
+    throw new ConfigError(`${where}:when config should be on_success, on_failure or always`);
+  }
+  const expireIn = value.expire_in === undefined || value.expire_in === null ? undefined : String(value.expire_in);
+  if (expireIn !== undefined && expireIn !== 'never' && parseDuration(expireIn) === undefined) {
+    throw new ConfigError(`${where}:expire_in config should be a duration`);
+  }
+  return {
+    ...(value.name !== undefined ? { name: String(value.name) } : {}),
+    paths: stringList(value.paths, `${where}:paths`),
+    exclude: stringList(value.exclude, `${where}:exclude`),
+    untracked: value.untracked === true,
+    when,
+    ...(expireIn !== undefined ? { expireIn } : {}),
+  };
+}
+
+function cacheOf(value: unknown, where: string): CacheDefinition[] {
+  if (value === undefined || value === null) return [];
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((cache) => {
+    if (!isHash(cache)) throw new ConfigError(`${where} config should be a hash`);
+    const key = isHash(cache.key) ? stringList(cache.key.files, `${where}:key:files`).join('-') || 'default' : cache.key === undefined ? 'default' : String(cache.key);
+    return {
+      key,
+      paths: stringList(cache.paths, `${where}:paths`),
+      untracked: cache.untracked === true,
+      policy: typeof cache.policy === 'string' ? cache.policy : 'pull-push',
+      when: typeof cache.when === 'string' ? cache.when : 'on_success',
+    };
+  });
+}
+
+function retryOf(value: unknown, where: string): { max: number; when: string[] } {
+  if (value === undefined || value === null) return { max: 0, when: ['always'] };
+  const max = typeof value === 'number' ? value : isHash(value) ? Number(value.max ?? 0) : NaN;
+  if (!Number.isInteger(max) || max < 0 || max > 2) throw new ConfigError(`${where} config must be a number between 0 and 2 or a hash`);
+  const when = isHash(value) && value.when !== undefined ? stringList(value.when, `${where}:when`) : ['always'];
+  return { max, when };
+}
+
+function refFilterOf(value: unknown, where: string): RefFilter | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (Array.isArray(value) || typeof value === 'string') return { refs: stringList(value, where) };
+  if (isHash(value)) {
+    return {
+      ...(value.refs !== undefined ? { refs: stringList(value.refs, `${where}:refs`) } : {}),
+      ...(value.variables !== undefined ? { variables: stringList(value.variables, `${where}:variables`) } : {}),
+    };
+  }
+  throw new ConfigError(`${where} config should be an array of strings or regular expressions or a hash`);
+}
+
+function whenOf(value: unknown, where: string): When | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || !WHEN_VALUES.has(value)) {
+    throw new ConfigError(`${where} config should be one of on_success, on_failure, always, manual, delayed, never`);
+  }
+  return value as When;
+}
+
+function rulesOf(value: unknown, where: string): RuleDefinition[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw new ConfigError(`${where} config should be an array of hashes`);
+  return value.map((rule, i) => {
+    if (!isHash(rule)) throw new ConfigError(`${where}:rule config should be a hash`);
+    if (rule.if !== undefined && typeof rule.if !== 'string') throw new ConfigError(`${where}:rules:rule if invalid expression syntax`);
+    if (typeof rule.if === 'string') {
+      try {
+        evaluateExpression(rule.if, {});
+      } catch (error) {
+        if (error instanceof ExpressionError) throw new ConfigError(`${where}:rules:rule if invalid expression syntax`);
+        throw error;
+      }
+    }
+    return {
+      ...(typeof rule.if === 'string' ? { if: rule.if } : {}),
+      ...(rule.when !== undefined ? { when: whenOf(rule.when, `${where}:rules:${i}:when`) } : {}),
+      ...(typeof rule.allow_failure === 'boolean' ? { allowFailure: rule.allow_failure } : {}),
+      ...(rule.variables !== undefined ? { variables: variablesOf(rule.variables, `${where}:rules:${i}:variables`) } : {}),
+    };
+  });
+}
+
+function buildConfig(input: unknown): CiConfig {
+  const root = resolveExtends(input as Hash);
+  const defaults: Hash = isHash(root.default) ? root.default : {};
+  if (root.default !== undefined && !isHash(root.default)) throw new ConfigError('default config should be a hash');
+  for (const key of Object.keys(defaults)) if (!DEFAULT_KEYS.has(key)) throw new ConfigError(`default config contains unknown keys: ${key}`);
+  // The deprecated global keywords, which `default:` overrides.
+  const inherited = (key: string) => (key in defaults ? defaults[key] : root[key]);
+
+  const declared = root.stages ?? root.types;
+  const userStages = declared === undefined ? ['build', 'test', 'deploy'] : stringList(declared, 'stages');
+  const stages = ['.pre', ...userStages.filter((s) => s !== '.pre' && s !== '.post'), '.post'];
+  const variables = variablesOf(root.variables, 'variables');
+  const workflow = isHash(root.workflow) ? rulesOf(root.workflow.rules, 'workflow') : undefined;
+
+  const jobs: JobDefinition[] = [];
+  for (const [name, value] of Object.entries(root)) {
+    if (RESERVED.has(name)) continue;
+    if (name.startsWith('.')) continue; // hidden job (a template)
+    if (!isHash(value)) {
+      // GitLab refuses unknown top-level keys that are not jobs.
+      throw new ConfigError(`jobs:${name} config should be a hash`);
+    }
+    const where = `jobs:${name}`;
+    const unknown = Object.keys(value).filter((key) => !JOB_KEYS.has(key));
+    if (unknown.length > 0) throw new ConfigError(`${where} config contains unknown keys: ${unknown.join(', ')}`);
+    if (value.script === undefined && value.trigger === undefined && value.run === undefined) {
+      throw new ConfigError(`${where} config should implement the script:, run:, or trigger: keyword`);
+    }
+    const script = stringList(value.script, `${where}:script`);
+    if (value.script !== undefined && script.length === 0) throw new ConfigError(`${where}:script config should be a string or a nested array of strings up to 10 levels deep`);
+    const stage = value.stage === undefined && value.type === undefined ? 'test' : String(value.stage ?? value.type);
+    if (!stages.includes(stage)) {
+      throw new ConfigError(`${name} job: chosen stage ${stage} does not exist; available stages are ${stages.join(', ')}`);
+    }
+    if (value.rules !== undefined && (value.only !== undefined || value.except !== undefined)) {
+      throw new ConfigError(`${where} config key may not be used with \`rules\`: ${value.only !== undefined ? 'only' : 'except'}`);
+    }
+    const when = whenOf(value.when, `${where}:when`) ?? 'on_success';
+    const allowFailureRaw = value.allow_failure;
+    let allowFailure = when === 'manual';
+    let allowFailureExitCodes: number[] | undefined;
+    if (typeof allowFailureRaw === 'boolean') allowFailure = allowFailureRaw;
+    else if (isHash(allowFailureRaw)) {
+      const codes = Array.isArray(allowFailureRaw.exit_codes) ? allowFailureRaw.exit_codes : [allowFailureRaw.exit_codes];
+      allowFailureExitCodes = codes.map(Number).filter(Number.isInteger);
+      allowFailure = false;
+    } else if (allowFailureRaw !== undefined && allowFailureRaw !== null) {
+      throw new ConfigError(`${where}:allow_failure config should be a hash or a boolean value`);
+    }
+    const timeout = value.timeout ?? inherited('timeout');
+    const timeoutSeconds = timeout === undefined || timeout === null ? undefined : parseDuration(timeout);
+    if (timeout !== undefined && timeout !== null && timeoutSeconds === undefined) throw new ConfigError(`${where}:timeout config should be a duration`);
+    const needs = value.needs === undefined || value.needs === null
+      ? undefined
+      : (Array.isArray(value.needs) ? value.needs : [value.needs]).map((need) => {
+          if (typeof need === 'string') return { name: need, artifacts: true, optional: false };
+          if (isHash(need) && typeof need.job === 'string') return { name: need.job, artifacts: need.artifacts !== false, optional: need.optional === true };
+          throw new ConfigError(`${where}:needs config can only be a string or a hash`);
+        });
+    const environment = isHash(value.environment) ? String(value.environment.name ?? '') : value.environment === undefined ? undefined : String(value.environment);
+    jobs.push({
+      name,
+      stage,
+      stageIdx: stages.indexOf(stage),
+      script,
+      beforeScript: stringList(value.before_script ?? inherited('before_script'), `${where}:before_script`),
+      afterScript: stringList(value.after_script ?? inherited('after_script'), `${where}:after_script`),
+      ...(imageOf(value.image ?? inherited('image'), `${where}:image`) ? { image: imageOf(value.image ?? inherited('image'), `${where}:image`) } : {}),
+      services: servicesOf(value.services ?? inherited('services'), `${where}:services`),
+      variables: { ...variables, ...variablesOf(value.variables, `${where}:variables`) },
+      when,
+      allowFailure,
+      ...(allowFailureExitCodes ? { allowFailureExitCodes } : {}),
+      tags: stringList(value.tags ?? inherited('tags'), `${where}:tags`),
+      ...(artifactsOf(value.artifacts ?? inherited('artifacts'), `${where}:artifacts`) ? { artifacts: artifactsOf(value.artifacts ?? inherited('artifacts'), `${where}:artifacts`) } : {}),
+      ...(value.dependencies !== undefined && value.dependencies !== null ? { dependencies: stringList(value.dependencies, `${where}:dependencies`) } : {}),
+      ...(needs ? { needs } : {}),
+      cache: cacheOf(value.cache ?? inherited('cache'), `${where}:cache`),
+      retry: retryOf(value.retry ?? inherited('retry'), `${where}:retry`),
+      ...(timeoutSeconds !== undefined ? { timeout: timeoutSeconds } : {}),
+      interruptible: (value.interruptible ?? inherited('interruptible')) === true,
+      ...(refFilterOf(value.only, `${where}:only`) ? { only: refFilterOf(value.only, `${where}:only`) } : {}),
+      ...(refFilterOf(value.except, `${where}:except`) ? { except: refFilterOf(value.except, `${where}:except`) } : {}),
+      ...(rulesOf(value.rules, where) ? { rules: rulesOf(value.rules, where) } : {}),
+      ...(environment ? { environment } : {}),
+      ...(typeof value.coverage === 'string' ? { coverage: value.coverage } : {}),
+    });
+  }
+  if (jobs.length === 0) throw new ConfigError('jobs config should contain at least one visible job');
+
+  const byName = new Map(jobs.map((job) => [job.name, job]));
+  for (const job of jobs) {
+    for (const dependency of job.dependencies ?? []) {
+      const found = byName.get(dependency);
+      if (!found) throw new ConfigError(`${job.name} job: undefined dependency: ${dependency}`);
+      if (found.stageIdx >= job.stageIdx && !job.needs?.some((n) => n.name === dependency)) {
+        throw new ConfigError(`${dependency} job: dependency ${dependency} is not defined in current or prior stages`);
+      }
+    }
+    for (const need of job.needs ?? []) {
+      const found = byName.get(need.name);
+      if (!found && !need.optional) throw new ConfigError(`${job.name} job: undefined need: ${need.name}`);
+      if (found && found.stageIdx > job.stageIdx) throw new ConfigError(`${job.name} job: need ${need.name} is not defined in current or prior stages`);
+    }
+  }
+  return { stages, jobs, variables, ...(workflow ? { workflowRules: workflow } : {}) };
+}
+
+/** What decides which jobs a pipeline gets. */
+export interface PipelineContext {
+  ref: string;
+  tag: boolean;
+  /** `push`, `web`, `api`, `trigger`, `schedule`, `merge_request_event`, ... */
+  source: string;
+  /** The predefined variables and the pipeline's own (rules read them). */
+  variables: Record<string, string>;
+}
+
+/** A job chosen for a pipeline: its definition with the `when`/`allow_failure` its matching rule set. */
+export type SelectedJob = JobDefinition;
+
+const SOURCE_KEYWORDS: Record<string, string> = {
+  pushes: 'push',
+  api: 'api',
+  web: 'web',
+  triggers: 'trigger',
+  schedules: 'schedule',
+  merge_requests: 'merge_request_event',
+  external: 'external',
+  pipelines: 'pipeline',
+  chats: 'chat',
+};
+
+function refMatches(pattern: string, context: PipelineContext): boolean {
+  if (pattern === 'branches') return !context.tag;
+  if (pattern === 'tags') return context.tag;
+  if (SOURCE_KEYWORDS[pattern]) return context.source === SOURCE_KEYWORDS[pattern];
+  const regex = /^\/(.*)\/([a-z]*)$/.exec(pattern);
+  if (regex) {
+    try {
+      return new RegExp(regex[1], regex[2].replace(/[^imsu]/g, '')).test(context.ref);
+    } catch {
+      return false;
+    }
+  }
+  // `branch@namespace/project` limits to a project; the part before `@` is the ref.
+  return pattern.split('@', 1)[0] === context.ref;
+}
+
+const safeEvaluate = (expression: string, variables: Record<string, string>) => {
+  try {
+    return evaluateExpression(expression, variables);
+  } catch {
+    return false;
+  }
+};
+
+function filterMatches(filter: RefFilter, context: PipelineContext, variables: Record<string, string>): boolean {
+  const refs = filter.refs === undefined || filter.refs.length === 0 || filter.refs.some((pattern) => refMatches(pattern, context));
+  const vars = filter.variables === undefined || filter.variables.some((expression) => safeEvaluate(expression, variables));
+  return refs && vars;
+}
+
+/** The first rule that matches, or undefined. */
+export function matchingRule(rules: readonly RuleDefinition[], variables: Record<string, string>): RuleDefinition | undefined {
+  return rules.find((rule) => rule.if === undefined || safeEvaluate(rule.if, variables));
+}
+
+/** Whether `workflow: rules` let the pipeline be created. */
+export function workflowAllows(config: CiConfig, context: PipelineContext): boolean {
+  if (!config.workflowRules) return true;
+  const rule = matchingRule(config.workflowRules, { ...config.variables, ...context.variables });
+  return rule !== undefined && rule.when !== 'never';
+}
+
+/**
+ * The jobs a pipeline for `context` gets (GitLab's `only`/`except` and `rules`): `only` defaults
+ * to branches and tags; a job with `rules` is included by its first matching rule unless that
+ * rule says `when: never`, and takes that rule's `when` and `allow_failure`.
+ */
+export function selectJobs(config: CiConfig, context: PipelineContext): SelectedJob[] {
+  const selected: SelectedJob[] = [];
+  for (const job of config.jobs) {
+    const variables = { ...job.variables, ...context.variables };
+    if (job.rules) {
+      const rule = matchingRule(job.rules, variables);
+      if (!rule || rule.when === 'never') continue;
+      const when = rule.when ?? job.when;
+      const allowFailure = rule.allowFailure ?? (rule.when === 'manual' ? true : job.allowFailure);
+      selected.push({ ...job, when, allowFailure, variables: { ...job.variables, ...rule.variables } });
+      continue;
+    }
+    const only = job.only ?? { refs: ['branches', 'tags'] };
+    if (!filterMatches(only, context, variables)) continue;
+    if (job.except && (job.except.refs?.length || job.except.variables?.length) && filterMatches(job.except, context, variables)) continue;
+    selected.push(job);
+  }
+  // A job that needs a job left out cannot run (GitLab refuses the pipeline); optional needs are dropped.
+  const names = new Set(selected.map((job) => job.name));
+  return selected.map((job) => (job.needs ? { ...job, needs: job.needs.filter((need) => names.has(need.name) || !need.optional) } : job));
+}
+
+/** The error GitLab gives for a pipeline whose selected jobs need a job that was not selected. */
+export function missingNeedsError(jobs: readonly SelectedJob[]): string | undefined {
+  const names = new Set(jobs.map((job) => job.name));
+  for (const job of jobs) {
+    const missing = job.needs?.find((need) => !names.has(need.name));
+    if (missing) return `'${job.name}' job needs '${missing.name}' job, but '${missing.name}' does not exist in the pipeline. This might be because of the only, except, or rules keywords. To need a job that sometimes does not exist in the pipeline, use needs:optional.`;
+  }
+  return undefined;
+}

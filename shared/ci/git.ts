@@ -1,0 +1,80 @@
+/**
+ * What the CI feature reads from a project's repository: a commit (for the pipeline's `commit`)
+ * and the `.gitlab-ci.yml` of its tree. Reads objects through the repository feature's
+ * `openRepository`; parses only commit headers and one tree level.
+ */
+import type { Project } from '../projects';
+import { openRepository } from '../repository';
+import type { CommitSnapshot } from './store/pipelines';
+
+export const CI_CONFIG_PATH = '.gitlab-ci.yml';
+
+function gitTime(signature: string): { name: string; email: string; date: string } {
+  const match = /^(.*) <([^>]*)> (\d+) ([+-])(\d\d)(\d\d)$/.exec(signature.trim());
+  if (!match) return { name: signature, email: '', date: new Date(0).toISOString() };
+  const [, name, email, seconds, sign, hours, minutes] = match;
+  const offset = (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes));
+  const local = new Date((Number(seconds) + offset * 60) * 1000).toISOString().slice(0, 23);
+  return { name, email, date: `${local}${sign}${hours}:${minutes}` };
+}
+
+function parseCommitBody(oid: string, body: Buffer): { tree: string; snapshot: CommitSnapshot } {
+  const text = body.toString('utf8');
+  const split = text.indexOf('\n\n');
+  const headerLines = (split < 0 ? text : text.slice(0, split)).split('\n');
+  const message = split < 0 ? '' : text.slice(split + 2);
+  const header = (name: string) => headerLines.filter((line) => line.startsWith(`${name} `)).map((line) => line.slice(name.length + 1));
+  const author = gitTime(header('author')[0] ?? '');
+  const committer = gitTime(header('committer')[0] ?? '');
+  return {
+    tree: header('tree')[0] ?? '',
+    snapshot: {
+      id: oid,
+      message,
+      authorName: author.name,
+      authorEmail: author.email,
+      authoredDate: author.date,
+      committerName: committer.name,
+      committerEmail: committer.email,
+      committedDate: committer.date,
+      parentIds: header('parent'),
+    },
+  };
+}
+
+function treeEntry(body: Buffer, name: string): { mode: string; oid: string } | undefined {
+  let i = 0;
+  while (i < body.length) {
+    const space = body.indexOf(0x20, i);
+    const nul = body.indexOf(0x00, space);
+    if (space < 0 || nul < 0) return undefined;
+    const entryName = body.subarray(space + 1, nul).toString('utf8');
+    const oid = body.subarray(nul + 1, nul + 21).toString('hex');
+    if (entryName === name) return { mode: body.subarray(i, space).toString('latin1'), oid };
+    i = nul + 21;
+  }
+  return undefined;
+}
+
+/** A branch's or tag's commit id, or undefined. */
+export async function resolveRef(project: Project, ref: string): Promise<{ sha: string; tag: boolean } | undefined> {
+  const repository = await openRepository(project);
+  const branch = await repository.ref(`refs/heads/${ref}`);
+  if (branch) return { sha: branch.oid, tag: false };
+  const tag = await repository.ref(`refs/tags/${ref}`);
+  if (tag) return { sha: tag.peeled ?? tag.oid, tag: true };
+  return undefined;
+}
+
+/** The commit `sha` and its `.gitlab-ci.yml` (undefined when the file is absent). */
+export async function readCommitAndConfig(project: Project, sha: string): Promise<{ commit: CommitSnapshot; config: string | undefined } | undefined> {
+  const repository = await openRepository(project);
+  const object = await repository.read(sha);
+  if (!object || object.type !== 'commit') return undefined;
+  const { tree, snapshot } = parseCommitBody(sha, object.body);
+  const treeObject = await repository.read(tree);
+  const entry = treeObject ? treeEntry(treeObject.body, CI_CONFIG_PATH) : undefined;
+  if (!entry || entry.mode.startsWith('4')) return { commit: snapshot, config: undefined };
+  const blob = await repository.read(entry.oid);
+  return { commit: snapshot, config: blob?.type === 'blob' ? blob.body.toString('utf8') : undefined };
+}

@@ -1,0 +1,87 @@
+/**
+ * GitLab's `Job` entity (`Entities::Ci::Job`) as the spec lists it: with `pipeline` in lists and
+ * single-job reads; without it in the answers of cancel, retry, play, erase and keep; erase and
+ * keep show `download_url` instead of `artifacts_file`.
+ */
+import { presentUserPublic, type User } from '../../users';
+import type { CommitSnapshot, Job, Pipeline } from '../store/pipelines';
+
+export type JobVariant = 'full' | 'action' | 'download';
+
+export interface JobContext {
+  projectWebUrl: string;
+  pipelines: Map<number, Pipeline>;
+  users: Map<number, User>;
+}
+
+const seconds = (from: string | null, to: string | null) => (from && to ? (Date.parse(to) - Date.parse(from)) / 1000 : null);
+
+export function presentCommitSnapshot(commit: CommitSnapshot | null, projectWebUrl: string) {
+  if (!commit) return null;
+  const title = /^\s*$/u.test(commit.message) ? 'No commit message' : commit.message.split(/[\r\n]/, 1)[0];
+  return {
+    id: commit.id,
+    short_id: commit.id.slice(0, 8),
+    created_at: commit.committedDate,
+    parent_ids: commit.parentIds,
+    title,
+    message: commit.message,
+    author_name: commit.authorName,
+    author_email: commit.authorEmail,
+    authored_date: commit.authoredDate,
+    committer_name: commit.committerName,
+    committer_email: commit.committerEmail,
+    committed_date: commit.committedDate,
+    trailers: {},
+    extended_trailers: {},
+    web_url: `${projectWebUrl}/-/commit/${commit.id}`,
+  };
+}
+
+export function presentJob(job: Job, ctx: JobContext, variant: JobVariant = 'full') {
+  const pipeline = ctx.pipelines.get(job.pipelineId);
+  const user = job.userId !== null ? ctx.users.get(job.userId) : undefined;
+  const artifactsFile = job.artifacts ? { filename: job.artifacts.filename, size: job.artifacts.size } : null;
+  return {
+    id: job.id,
+    status: job.status,
+    stage: job.stage,
+    name: job.name,
+    ref: job.ref,
+    tag: job.tag,
+    coverage: null,
+    allow_failure: job.allowFailure,
+    created_at: job.createdAt,
+    started_at: job.startedAt,
+    finished_at: job.finishedAt,
+    erased_at: job.erasedAt,
+    duration: seconds(job.startedAt, job.finishedAt ?? (job.startedAt ? new Date().toISOString() : null)),
+    queued_duration: seconds(job.queuedAt, job.startedAt ?? (job.queuedAt ? new Date().toISOString() : null)),
+    user: user ? presentUserPublic(user) : null,
+    commit: presentCommitSnapshot(pipeline?.commit ?? null, ctx.projectWebUrl),
+    ...(variant === 'full' && pipeline
+      ? {
+          pipeline: {
+            id: pipeline.id,
+            iid: pipeline.iid,
+            project_id: pipeline.projectId,
+            sha: pipeline.sha,
+            ref: pipeline.ref,
+            status: pipeline.status,
+            source: pipeline.source,
+            created_at: pipeline.createdAt,
+            updated_at: pipeline.updatedAt,
+            web_url: `${ctx.projectWebUrl}/-/pipelines/${pipeline.id}`,
+          },
+        }
+      : {}),
+    failure_reason: job.failureReason ?? undefined,
+    web_url: `${ctx.projectWebUrl}/-/jobs/${job.id}`,
+    ...(variant === 'download' ? { download_url: null } : { artifacts_file: artifactsFile }),
+    artifacts: job.artifacts ? [{ file_type: 'archive', size: job.artifacts.size, filename: job.artifacts.filename, file_format: job.artifacts.format }] : [],
+    artifacts_expire_at: job.artifacts?.expireAt ?? null,
+    runner: null,
+    tag_list: job.spec.tags ?? [],
+    archived: false,
+  };
+}

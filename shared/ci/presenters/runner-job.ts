@@ -1,0 +1,175 @@
+/**
+ * The job as `POST /jobs/request` hands it to a runner (GitLab's `Entities::Ci::JobRequest::Response`,
+ * what gitlab-runner's `common.JobResponse` reads): git access with the job token, the steps, the
+ * image and services, variables (GitLab's predefined `CI_*` ones, then the file's and the
+ * pipeline's), artifacts, cache and the dependencies whose artifacts it downloads.
+ */
+import { config } from '../../platform/config';
+import type { Job, Pipeline } from '../store/pipelines';
+
+export interface RunnerJobContext {
+  job: Job;
+  token: string;
+  pipeline: Pipeline;
+  projectPath: string;
+  projectName: string;
+  namespacePath: string;
+  defaultBranch: string;
+  visibility: string;
+  runner: { id: number; description: string; tags: string[] };
+  /** Finished jobs of the pipeline whose artifacts this one gets. */
+  dependencies: Job[];
+  user: { id: number; username: string; name: string; email: string } | null;
+}
+
+type Variable = { key: string; value: string; public: boolean; masked: boolean; file?: boolean; raw?: boolean };
+
+const slug = (ref: string) => ref.toLowerCase().replace(/[^a-z0-9]/g, '-').slice(0, 63).replace(/^-+|-+$/g, '');
+
+export function predefinedVariables(ctx: RunnerJobContext): Variable[] {
+  const { job, pipeline } = ctx;
+  const base = config().externalUrl;
+  const url = new URL(base);
+  const projectUrl = `${base}/${ctx.projectPath}`;
+  const pairs: Array<[string, string, boolean?]> = [
+    ['CI', 'true'],
+    ['GITLAB_CI', 'true'],
+    ['CI_SERVER_URL', base],
+    ['CI_SERVER_HOST', url.hostname],
+    ['CI_SERVER_PORT', url.port || (url.protocol === 'https:' ? '443' : '80')],
+    ['CI_SERVER_PROTOCOL', url.protocol.replace(':', '')],
+    ['CI_SERVER_NAME', 'GitLab'],
+    ['CI_API_V4_URL', `${base}/api/v4`],
+    ['CI_JOB_ID', String(job.id)],
+    ['CI_JOB_NAME', job.name],
+    ['CI_JOB_STAGE', job.stage],
+    ['CI_JOB_URL', `${projectUrl}/-/jobs/${job.id}`],
+    ['CI_JOB_STARTED_AT', job.startedAt ?? ''],
+    ['CI_JOB_TOKEN', ctx.token, false],
+    ['CI_BUILD_TOKEN', ctx.token, false],
+    ['CI_JOB_MANUAL', job.when === 'manual' ? 'true' : ''],
+    ['CI_REGISTRY_USER', 'gitlab-ci-token'],
+    ['CI_REGISTRY_PASSWORD', ctx.token, false],
+    ['CI_REPOSITORY_URL', repoUrl(ctx)],
+    ['CI_PIPELINE_ID', String(pipeline.id)],
+    ['CI_PIPELINE_IID', String(pipeline.iid)],
+    ['CI_PIPELINE_SOURCE', pipeline.source],
+    ['CI_PIPELINE_URL', `${projectUrl}/-/pipelines/${pipeline.id}`],
+    ['CI_PIPELINE_CREATED_AT', pipeline.createdAt],
+    ['CI_COMMIT_SHA', job.sha],
+    ['CI_COMMIT_SHORT_SHA', job.sha.slice(0, 8)],
+    ['CI_COMMIT_BEFORE_SHA', job.beforeSha],
+    ['CI_COMMIT_REF_NAME', job.ref],
+    ['CI_COMMIT_REF_SLUG', slug(job.ref)],
+    ['CI_COMMIT_REF_PROTECTED', 'false'],
+    ...(job.tag ? ([['CI_COMMIT_TAG', job.ref]] as Array<[string, string]>) : ([['CI_COMMIT_BRANCH', job.ref]] as Array<[string, string]>)),
+    ['CI_COMMIT_MESSAGE', pipeline.commit?.message ?? ''],
+    ['CI_COMMIT_TITLE', (pipeline.commit?.message ?? '').split('\n', 1)[0]],
+    ['CI_COMMIT_AUTHOR', pipeline.commit ? `${pipeline.commit.authorName} <${pipeline.commit.authorEmail}>` : ''],
+    ['CI_COMMIT_TIMESTAMP', pipeline.commit?.committedDate ?? ''],
+    ['CI_DEFAULT_BRANCH', ctx.defaultBranch],
+    ['CI_PROJECT_ID', String(job.projectId)],
+    ['CI_PROJECT_NAME', ctx.projectName],
+    ['CI_PROJECT_TITLE', ctx.projectName],
+    ['CI_PROJECT_PATH', ctx.projectPath],
+    ['CI_PROJECT_PATH_SLUG', slug(ctx.projectPath)],
+    ['CI_PROJECT_NAMESPACE', ctx.namespacePath],
+    ['CI_PROJECT_ROOT_NAMESPACE', ctx.namespacePath.split('/')[0]],
+    ['CI_PROJECT_URL', projectUrl],
+    ['CI_PROJECT_VISIBILITY', ctx.visibility],
+    ['CI_PROJECT_DIR', `/builds/${ctx.projectPath}`],
+    ['CI_RUNNER_ID', String(ctx.runner.id)],
+    ['CI_RUNNER_DESCRIPTION', ctx.runner.description],
+    ['CI_RUNNER_TAGS', JSON.stringify(ctx.runner.tags)],
+    ...(ctx.user
+      ? ([
+          ['GITLAB_USER_ID', String(ctx.user.id)],
+          ['GITLAB_USER_LOGIN', ctx.user.username],
+          ['GITLAB_USER_NAME', ctx.user.name],
+          ['GITLAB_USER_EMAIL', ctx.user.email],
+        ] as Array<[string, string]>)
+      : []),
+  ];
+  return pairs.map(([key, value, isPublic]) => ({ key, value, public: isPublic ?? true, masked: isPublic === false }));
+}
+
+function repoUrl(ctx: RunnerJobContext): string {
+  const url = new URL(`${config().externalUrl}/${ctx.projectPath}.git`);
+  url.username = 'gitlab-ci-token';
+  url.password = ctx.token;
+  return url.toString();
+}
+
+export function presentRunnerJob(ctx: RunnerJobContext) {
+  const { job, pipeline } = ctx;
+  const spec = job.spec;
+  const variables: Variable[] = [
+    ...predefinedVariables(ctx),
+    ...Object.entries(spec.variables ?? {}).map(([key, value]) => ({ key, value, public: true, masked: false })),
+    ...pipeline.variables.map((v) => ({ key: v.key, value: v.value, public: false, masked: false, ...(v.variableType === 'file' ? { file: true } : {}) })),
+  ];
+  const timeout = spec.timeout ?? 3600;
+  const artifacts = spec.artifacts
+    ? [
+        {
+          name: spec.artifacts.name ?? 'artifacts',
+          untracked: spec.artifacts.untracked,
+          paths: spec.artifacts.paths,
+          exclude: spec.artifacts.exclude,
+          when: spec.artifacts.when,
+          artifact_type: 'archive',
+          artifact_format: 'zip',
+          expire_in: spec.artifacts.expireIn ?? null,
+        },
+      ]
+    : null;
+  return {
+    id: job.id,
+    token: ctx.token,
+    allow_git_fetch: true,
+    job_info: {
+      id: job.id,
+      name: job.name,
+      stage: job.stage,
+      project_id: job.projectId,
+      project_name: ctx.projectName,
+      project_jobs_running_on_instance_runners_count: '0',
+      time_in_queue_seconds: job.queuedAt && job.startedAt ? Math.round((Date.parse(job.startedAt) - Date.parse(job.queuedAt)) / 1000) : 0,
+    },
+    git_info: {
+      repo_url: repoUrl(ctx),
+      ref: job.ref,
+      sha: job.sha,
+      before_sha: job.beforeSha,
+      ref_type: job.tag ? 'tag' : 'branch',
+      refspecs: [job.tag ? `+refs/tags/${job.ref}:refs/tags/${job.ref}` : `+refs/heads/${job.ref}:refs/remotes/origin/${job.ref}`],
+      depth: 20,
+    },
+    runner_info: { timeout, runner_session_url: null },
+    variables,
+    steps: [
+      { name: 'script', script: [...spec.beforeScript, ...spec.script], timeout, when: 'on_success', allow_failure: false },
+      ...(spec.afterScript.length ? [{ name: 'after_script', script: spec.afterScript, timeout, when: 'always', allow_failure: true }] : []),
+    ],
+    image: spec.image ? { name: spec.image.name, entrypoint: spec.image.entrypoint ?? null, ports: [], pull_policy: null } : null,
+    services: spec.services.map((service) => ({
+      name: service.name,
+      entrypoint: service.entrypoint ?? null,
+      alias: service.alias ?? null,
+      command: service.command ?? null,
+      ports: [],
+      variables: [],
+      pull_policy: null,
+    })),
+    artifacts,
+    cache: spec.cache.map((cache) => ({ key: cache.key, untracked: cache.untracked, policy: cache.policy, paths: cache.paths, when: cache.when, fallback_keys: [] })),
+    credentials: [],
+    dependencies: ctx.dependencies.map((dependency) => ({
+      id: dependency.id,
+      name: dependency.name,
+      token: ctx.token,
+      ...(dependency.artifacts ? { artifacts_file: { filename: dependency.artifacts.filename, size: dependency.artifacts.size } } : {}),
+    })),
+    features: { trace_sections: true, failure_reasons: ['unknown_failure', 'script_failure', 'api_failure', 'stuck_or_timeout_failure', 'runner_system_failure', 'missing_dependency_failure', 'runner_unsupported', 'job_execution_timeout'] },
+  };
+}

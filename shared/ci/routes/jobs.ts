@@ -1,0 +1,165 @@
+/**
+ * The Jobs API (the spec's Jobs section): list a project's jobs (`scope`), read one, its trace
+ * (live while it runs, the archived object once it ended) and artifacts (streamed from S3; by
+ * ref and job name only for a successful job), cancel, retry (answers the new job), play (manual
+ * jobs only), erase (artifacts and trace) and keep artifacts.
+ */
+import { z } from 'zod';
+import { ApiError, ForbiddenError, NotFoundError } from '../../platform/http/errors';
+import { paginate, paginationParams } from '../../platform/http/pagination';
+import { idParam, p, required } from '../../platform/http/params';
+import { created, ok, type HttpResult } from '../../platform/http/response';
+import { route, type RoutesOf } from '../../platform/http/route';
+import { findProjectOrNotFound } from '../../projects';
+import type { catalog } from '../catalog';
+import { cancelJobRecord, processPipeline, retryJobRecord } from '../commands/pipelines';
+import { authorizeCi, canEraseBuild, canReadBuilds, canUpdateBuilds } from '../policy';
+import { presentJob } from '../presenters/jobs';
+import { findJobOrNotFound, jobContext, jobList, latestSuccessfulJob } from '../queries/jobs';
+import { deleteArtifacts, readArtifacts, deleteTrace, readArchivedTrace, readTraceChunks } from '../store/blobs';
+import { getJob, updateJob, type Job } from '../store/pipelines';
+import { COMPLETED } from '../status';
+import { scopeFrom, scopeParam } from './scope';
+
+const jobParams = z.object({ ...idParam, job_id: required(p.int()) });
+
+async function readable(id: string, user: Parameters<typeof canReadBuilds>[0]) {
+  const subject = await findProjectOrNotFound(id, user);
+  authorizeCi(user, canReadBuilds(user, subject));
+  return subject;
+}
+
+/** The artifacts archive as a download. */
+async function artifactsDownload(job: Job | undefined): Promise<HttpResult> {
+  if (!job?.artifacts || (job.artifacts.expireAt && Date.parse(job.artifacts.expireAt) < Date.now())) throw new NotFoundError();
+  const data = await readArtifacts(job.id);
+  if (!data) throw new NotFoundError();
+  return {
+    statusCode: 200,
+    headers: { 'Content-Disposition': `attachment; filename="${job.artifacts.filename.replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(job.artifacts.filename)}` },
+    binary: { data, contentType: 'application/octet-stream' },
+  };
+}
+
+export async function traceOf(job: Job): Promise<Buffer | undefined> {
+  if (job.erasedAt) return undefined;
+  if (COMPLETED.has(job.status) && job.traceArchived) return (await readArchivedTrace(job.id)) ?? undefined;
+  return job.traceLength > 0 ? readTraceChunks(job.id, job.traceLength) : undefined;
+}
+
+export const jobRoutes = {
+  'GET /projects/:id/jobs': route({
+    params: z.object({ ...idParam, ...paginationParams, scope: scopeParam }),
+    anonymous: true,
+    handler: async ({ params, user, link }) => {
+      const subject = await readable(params.id, user);
+      const page = await paginate(params, link, jobList(subject.project.id, scopeFrom(params.scope)));
+      const ctx = await jobContext(subject, page.items);
+      return ok(page.items.map((job) => presentJob(job, ctx)), page.headers);
+    },
+  }),
+
+  'GET /projects/:id/jobs/:job_id': route({
+    params: jobParams,
+    anonymous: true,
+    handler: async ({ params, user }) => {
+      const subject = await readable(params.id, user);
+      const job = await findJobOrNotFound(subject, params.job_id);
+      return ok(presentJob(job, await jobContext(subject, [job])));
+    },
+  }),
+
+  'GET /projects/:id/jobs/:job_id/trace': route({
+    params: jobParams,
+    anonymous: true,
+    handler: async ({ params, user }) => {
+      const subject = await readable(params.id, user);
+      const job = await findJobOrNotFound(subject, params.job_id);
+      const trace = await traceOf(job);
+      if (trace === undefined) throw new NotFoundError();
+      return { statusCode: 200, headers: { 'Content-Disposition': `infile; filename="${job.id}.log"` }, binary: { data: trace, contentType: 'text/plain' } };
+    },
+  }),
+
+  'GET /projects/:id/jobs/:job_id/artifacts': route({
+    params: jobParams,
+    anonymous: true,
+    handler: async ({ params, user }) => {
+      const subject = await readable(params.id, user);
+      return artifactsDownload(await findJobOrNotFound(subject, params.job_id));
+    },
+  }),
+
+  'GET /projects/:id/jobs/artifacts/:ref_name/download': route({
+    params: z.object({ ...idParam, ref_name: required(p.string()), job: required(p.string()) }),
+    anonymous: true,
+    handler: async ({ params, user }) => {
+      const subject = await readable(params.id, user);
+      return artifactsDownload(await latestSuccessfulJob(subject.project.id, params.ref_name, params.job));
+    },
+  }),
+
+  'POST /projects/:id/jobs/:job_id/cancel': route({
+    params: jobParams,
+    handler: async ({ params, user }) => {
+      const subject = await readable(params.id, user);
+      authorizeCi(user, canUpdateBuilds(user, subject));
+      const job = await findJobOrNotFound(subject, params.job_id);
+      const canceled = await cancelJobRecord(job);
+      if (canceled !== job) await processPipeline(job.pipelineId);
+      return created(presentJob(canceled, await jobContext(subject, [canceled]), 'action'));
+    },
+  }),
+
+  'POST /projects/:id/jobs/:job_id/retry': route({
+    params: jobParams,
+    handler: async ({ params, user }) => {
+      const subject = await readable(params.id, user);
+      authorizeCi(user, canUpdateBuilds(user, subject));
+      const job = await findJobOrNotFound(subject, params.job_id);
+      // GitLab's `Ci::Build#retryable?`: a finished job (success, failed or canceled), not replaced already.
+      if (job.retried || !['success', 'failed', 'canceled'].includes(job.status)) throw new ForbiddenError('Job is not retryable');
+      const retried = await retryJobRecord(job, user);
+      return created(presentJob(retried, await jobContext(subject, [retried]), 'action'));
+    },
+  }),
+
+  'POST /projects/:id/jobs/:job_id/play': route({
+    params: jobParams,
+    handler: async ({ params, user }) => {
+      const subject = await readable(params.id, user);
+      authorizeCi(user, canUpdateBuilds(user, subject));
+      const job = await findJobOrNotFound(subject, params.job_id);
+      if (job.status !== 'manual') throw new ApiError(400, { message: '400 Bad request - Unplayable Job' });
+      const played = (await updateJob(job, { status: 'pending', queuedAt: new Date().toISOString(), finishedAt: null }, ['manual'])) ?? job;
+      await processPipeline(job.pipelineId);
+      return ok(presentJob(played, await jobContext(subject, [played]), 'action'));
+    },
+  }),
+
+  'POST /projects/:id/jobs/:job_id/erase': route({
+    params: jobParams,
+    handler: async ({ params, user }) => {
+      const subject = await readable(params.id, user);
+      authorizeCi(user, canUpdateBuilds(user, subject));
+      const job = await findJobOrNotFound(subject, params.job_id);
+      authorizeCi(user, canEraseBuild(user, subject, job));
+      if (!COMPLETED.has(job.status) || (!job.artifacts && job.traceLength === 0)) throw new ForbiddenError('Job is not erasable!');
+      await Promise.all([deleteArtifacts(job.id), deleteTrace(job.id)]);
+      const erased = (await updateJob(job, { artifacts: null, erasedAt: new Date().toISOString(), traceLength: 0 })) ?? job;
+      return created(presentJob(erased, await jobContext(subject, [erased]), 'download'));
+    },
+  }),
+
+  'POST /projects/:id/jobs/:job_id/artifacts/keep': route({
+    params: jobParams,
+    handler: async ({ params, user }) => {
+      const subject = await readable(params.id, user);
+      authorizeCi(user, canUpdateBuilds(user, subject));
+      const job = await findJobOrNotFound(subject, params.job_id);
+      if (!job.artifacts) throw new NotFoundError();
+      const kept = (await updateJob(job, { artifacts: { ...job.artifacts, expireAt: null } })) ?? (await getJob(job.id)) ?? job;
+      return ok(presentJob(kept, await jobContext(subject, [kept]), 'download'));
+    },
+  }),
+} satisfies RoutesOf<typeof catalog.ci_jobs>;

@@ -1,0 +1,139 @@
+/**
+ * The Pipelines API: list (scope, status, ref, sha, source), create on a ref (`POST
+ * /projects/:id/pipeline`, with variables), read, retry, cancel, delete, and a pipeline's jobs.
+ * Reads need `read_build` (reporters, or everyone who reads the project when `public_jobs` is on);
+ * create, retry and cancel `update_build` (developers); delete needs the owner.
+ */
+import { z } from 'zod';
+import { can } from '../../auth';
+import { BadRequestError, NotFoundError, ValidationError } from '../../platform/http/errors';
+import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
+import { idParam, p, required } from '../../platform/http/params';
+import { created, noContent, ok } from '../../platform/http/response';
+import { route, type RoutesOf } from '../../platform/http/route';
+import { findProjectOrNotFound } from '../../projects';
+import type { catalog } from '../catalog';
+import { cancelPipeline, createPipeline, deletePipeline, retryPipeline } from '../commands/pipelines';
+import { ensureRegistrationLookup } from '../commands/runners';
+import { resolveRef } from '../git';
+import { authorizeCi, canReadBuilds, canUpdateBuilds } from '../policy';
+import { presentJob } from '../presenters/jobs';
+import { presentPipeline, presentPipelineBasic } from '../presenters/pipelines';
+import { findPipelineOrNotFound, jobContext, pipelineJobs, pipelineList, projectWebUrl, userOf } from '../queries/jobs';
+import { scopeParam, scopeFrom } from './scope';
+
+const pipelineParams = z.object({ ...idParam, pipeline_id: required(p.int()) });
+
+export const pipelineRoutes = {
+  'GET /projects/:id/pipelines': route({
+    params: z.object({
+      ...idParam,
+      ...paginationParams,
+      scope: p.oneOf(['running', 'pending', 'finished', 'branches', 'tags']),
+      status: p.oneOf(['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'manual', 'scheduled']),
+      ref: p.string(),
+      sha: p.string(),
+      source: p.string(),
+      order_by: p.oneOf(['id', 'status', 'ref', 'updated_at', 'user_id']),
+      sort: p.oneOf(['asc', 'desc']),
+    }),
+    anonymous: true,
+    handler: async ({ params, user, link }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      authorizeCi(user, canReadBuilds(user, subject));
+      const page = await paginate(params, link, pipelineList(subject.project.id, params));
+      const url = projectWebUrl(subject);
+      return ok(page.items.map((pipeline) => presentPipelineBasic(pipeline, url)), page.headers);
+    },
+  }),
+
+  'POST /projects/:id/pipeline': route({
+    params: z.object({
+      ...idParam,
+      ref: required(p.string()),
+      variables: p.array(z.object({ key: z.string(), value: z.preprocess((v) => (v === undefined || v === null ? '' : String(v)), z.string()), variable_type: z.enum(['env_var', 'file']).optional() })),
+    }),
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      authorizeCi(user, canUpdateBuilds(user, subject));
+      const target = await resolveRef(subject.project, params.ref);
+      if (!target) throw new BadRequestError('Reference not found');
+      await ensureRegistrationLookup(subject.project);
+      const result = await createPipeline({
+        project: subject.project,
+        ref: params.ref,
+        tag: target.tag,
+        sha: target.sha,
+        beforeSha: '',
+        source: 'api',
+        user,
+        variables: (params.variables ?? []).map((v) => ({ key: v.key, value: v.value, variableType: v.variable_type })),
+      });
+      if (result.result === 'no_config') throw new ValidationError({ base: ['Missing CI config file'] });
+      if (result.result === 'no_jobs') throw new ValidationError({ base: ['Pipeline will not run for the selected trigger. The rules configuration prevented any jobs from being added to the pipeline.'] });
+      if (result.result === 'commit_not_found') throw new BadRequestError('Reference not found');
+      return created(presentPipeline(result.pipeline, projectWebUrl(subject), user));
+    },
+  }),
+
+  'GET /projects/:id/pipelines/:pipeline_id': route({
+    params: pipelineParams,
+    anonymous: true,
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      authorizeCi(user, canReadBuilds(user, subject));
+      const pipeline = await findPipelineOrNotFound(subject, params.pipeline_id);
+      return ok(presentPipeline(pipeline, projectWebUrl(subject), await userOf(pipeline.userId)));
+    },
+  }),
+
+  'DELETE /projects/:id/pipelines/:pipeline_id': route({
+    params: pipelineParams,
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      authorizeCi(user, canReadBuilds(user, subject));
+      const pipeline = await findPipelineOrNotFound(subject, params.pipeline_id);
+      authorizeCi(user, can(user, 'remove_project', subject));
+      await deletePipeline(pipeline.id);
+      return noContent();
+    },
+  }),
+
+  'POST /projects/:id/pipelines/:pipeline_id/retry': route({
+    params: pipelineParams,
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      authorizeCi(user, canUpdateBuilds(user, subject));
+      const pipeline = await findPipelineOrNotFound(subject, params.pipeline_id);
+      const retried = (await retryPipeline(pipeline.id, user)) ?? pipeline;
+      return created(presentPipeline(retried, projectWebUrl(subject), await userOf(retried.userId)));
+    },
+  }),
+
+  'POST /projects/:id/pipelines/:pipeline_id/cancel': route({
+    params: pipelineParams,
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      authorizeCi(user, canUpdateBuilds(user, subject));
+      const pipeline = await findPipelineOrNotFound(subject, params.pipeline_id);
+      const canceled = (await cancelPipeline(pipeline.id)) ?? pipeline;
+      return created(presentPipeline(canceled, projectWebUrl(subject), await userOf(canceled.userId)));
+    },
+  }),
+
+  'GET /projects/:id/pipelines/:pipeline_id/jobs': route({
+    params: pipelineParams.extend({ ...paginationParams, scope: scopeParam, include_retried: p.bool() }),
+    anonymous: true,
+    handler: async ({ params, user, link }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      authorizeCi(user, canReadBuilds(user, subject));
+      await findPipelineOrNotFound(subject, params.pipeline_id);
+      const read = await pipelineJobs(params.pipeline_id, scopeFrom(params.scope), params.include_retried ?? false);
+      if (!read) throw new NotFoundError();
+      const page = paginateArray(params, link, read.jobs);
+      const ctx = await jobContext(subject, page.items, [read.pipeline]);
+      return ok(page.items.map((job) => presentJob(job, ctx)), page.headers);
+    },
+  }),
+} satisfies RoutesOf<typeof catalog.ci_jobs>;
+

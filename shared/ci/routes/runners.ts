@@ -1,0 +1,208 @@
+/**
+ * The runner API (what gitlab-runner calls, `common/network.go`): register, verify and delete a
+ * runner; ask for a job (201 with the job, 204 with `X-GitLab-Last-Update` when there is none);
+ * report a job's state (`PUT /jobs/:id`), append its trace (`PATCH /jobs/:id/trace`, 202 with
+ * `Range`, 416 on a gap), upload and download artifacts. Runners authenticate with their token,
+ * job calls with the job token; a job that is no longer running answers 403 with `Job-Status`
+ * (a canceled job tells its runner to stop).
+ */
+import { z } from 'zod';
+import { ApiError, ForbiddenError } from '../../platform/http/errors';
+import { p, required } from '../../platform/http/params';
+import { created, noContent, ok, type HttpResult } from '../../platform/http/response';
+import { route, type RoutesOf } from '../../platform/http/route';
+import { getNamespace } from '../../namespaces';
+import { projectFullPath } from '../../projects';
+import { getUser } from '../../users';
+import type { catalog } from '../catalog';
+import { appendTrace, digestOf, finishJob, jobForToken, registerRunner, requestJob, runnerForToken, storeArtifacts, unregisterRunner } from '../commands/runners';
+import { presentRunnerJob } from '../presenters/runner-job';
+import { readArtifacts } from '../store/blobs';
+import { getJob, jobTokenOwner, readPipeline, type Job } from '../store/pipelines';
+import { COMPLETED } from '../status';
+
+const jobStatus = (job: Job) => ({ 'Job-Status': job.status });
+
+/**
+ * The job named by the path, when the token is its own (403 otherwise), still running; a job
+ * that is not answers GitLab's `job_forbidden!`: 403 with its status in `Job-Status`.
+ */
+async function runningJob(id: number, token: string | undefined): Promise<{ job: Job } | { response: HttpResult }> {
+  const job = await jobForToken(id, token);
+  if (!job) {
+    if (!(await getJob(id))) throw new ApiError(404, { message: '404 Not Found' });
+    throw new ForbiddenError();
+  }
+  if (job.status !== 'running') return { response: { statusCode: 403, headers: jobStatus(job), body: { message: '403 Forbidden - Job is not processing' } } };
+  return { job };
+}
+
+const runnerInfo = z.record(z.string(), z.unknown()).optional();
+
+export const runnerRoutes = {
+  'POST /runners': route({
+    params: z.object({
+      token: required(p.string()),
+      description: p.string(),
+      info: runnerInfo,
+      active: p.bool(),
+      paused: p.bool(),
+      locked: p.bool(),
+      run_untagged: p.bool(),
+      tag_list: p.array(z.string()),
+      access_level: p.oneOf(['not_protected', 'ref_protected']),
+      maximum_timeout: p.int(),
+      maintenance_note: p.string(),
+    }),
+    anonymous: true,
+    handler: async ({ params }) => {
+      const registered = await registerRunner({
+        token: params.token,
+        description: params.description,
+        info: params.info,
+        active: params.active,
+        paused: params.paused,
+        locked: params.locked,
+        runUntagged: params.run_untagged,
+        tagList: params.tag_list,
+        maximumTimeout: params.maximum_timeout,
+        accessLevel: params.access_level,
+      });
+      if (!registered) throw new ForbiddenError();
+      return created({ id: registered.runner.id, token: registered.token, token_expires_at: null });
+    },
+  }),
+
+  'POST /runners/verify': route({
+    params: z.object({ token: required(p.string()), system_id: p.string() }),
+    anonymous: true,
+    handler: async ({ params }) => {
+      const runner = await runnerForToken(params.token);
+      if (!runner) throw new ForbiddenError();
+      return ok({ id: runner.id, token: params.token, token_expires_at: null });
+    },
+  }),
+
+  'DELETE /runners': route({
+    params: z.object({ token: required(p.string()) }),
+    anonymous: true,
+    handler: async ({ params }) => {
+      const runner = await runnerForToken(params.token);
+      if (!runner) throw new ForbiddenError();
+      await unregisterRunner(runner);
+      return noContent();
+    },
+  }),
+
+  'POST /jobs/request': route({
+    params: z.object({ token: required(p.string()), last_update: p.string(), info: runnerInfo, system_id: p.string() }),
+    anonymous: true,
+    handler: async ({ params }) => {
+      const runner = await runnerForToken(params.token);
+      if (!runner) throw new ForbiddenError();
+      const found = await requestJob(runner, params.last_update);
+      if (found.result === 'none') return { statusCode: 204, headers: { 'X-GitLab-Last-Update': found.lastUpdate } };
+      const { job, pipeline, project, token } = found;
+      const [namespace, user, read] = await Promise.all([getNamespace(project.namespaceId), job.userId ? getUser(job.userId) : undefined, readPipeline(job.pipelineId)]);
+      const earlier = (read?.jobs ?? []).filter((other) => !other.retried && other.id !== job.id && COMPLETED.has(other.status));
+      const wanted = job.spec.needs
+        ? earlier.filter((other) => job.spec.needs!.some((need) => need.name === other.name && need.artifacts))
+        : job.spec.dependencies
+          ? earlier.filter((other) => job.spec.dependencies!.includes(other.name))
+          : earlier.filter((other) => other.stageIdx < job.stageIdx);
+      const fullPath = namespace ? projectFullPath(namespace, project) : project.path;
+      return created(
+        presentRunnerJob({
+          job,
+          token,
+          pipeline,
+          projectPath: fullPath,
+          projectName: project.name,
+          namespacePath: fullPath.slice(0, fullPath.lastIndexOf('/')),
+          defaultBranch: project.defaultBranch,
+          visibility: project.visibility,
+          runner: { id: runner.id, description: runner.description, tags: runner.tags },
+          dependencies: wanted.filter((other) => other.artifacts),
+          user: user ? { id: user.id, username: user.username, name: user.name, email: user.email ?? '' } : null,
+        }),
+      );
+    },
+  }),
+
+  'PUT /jobs/:id': route({
+    params: z.object({
+      id: required(p.int()),
+      token: p.string(),
+      state: p.oneOf(['running', 'success', 'failed', 'canceled']),
+      failure_reason: p.string(),
+      exit_code: p.int(),
+      checksum: p.string(),
+      output: z.record(z.string(), z.unknown()).optional(),
+    }),
+    anonymous: true,
+    handler: async ({ params }) => {
+      const found = await runningJob(params.id, params.token);
+      if ('response' in found) return found.response;
+      const { job } = found;
+      if (params.state === 'success' || params.state === 'failed') {
+        const finished = await finishJob(job, params.state, { failureReason: params.failure_reason, exitCode: params.exit_code ?? null });
+        return ok<string>('200', jobStatus(finished));
+      }
+      return ok<string>('200', jobStatus(job));
+    },
+  }),
+
+  'PATCH /jobs/:id/trace': route({
+    params: z.object({ id: required(p.int()), token: p.string(), content_range: p.string(), chunk: p.string() }),
+    anonymous: true,
+    handler: async ({ params }) => {
+      const found = await runningJob(params.id, params.token);
+      if ('response' in found) return found.response;
+      const { job } = found;
+      const range = /^(\d+)-(\d+)$/.exec((params.content_range ?? '').trim());
+      if (!range) throw new ApiError(400, { message: '400 Bad request - Missing header Content-Range' });
+      const data = Buffer.from(params.chunk ?? '', 'base64');
+      const appended = await appendTrace(job, Number(range[1]), data);
+      const headers = { ...jobStatus(job), Range: `0-${appended.length}`, 'X-GitLab-Trace-Update-Interval': '3' };
+      if (appended.result === 'range_not_satisfiable') return { statusCode: 416, headers, body: { message: '416 Range Not Satisfiable' } };
+      return { statusCode: 202, headers, body: '202' };
+    },
+  }),
+
+  'POST /jobs/:id/artifacts': route({
+    params: z.object({
+      id: required(p.int()),
+      token: p.string(),
+      artifact_format: p.oneOf(['zip', 'gzip', 'raw']),
+      artifact_type: p.string(),
+      expire_in: p.string(),
+      file: z.unknown().optional(),
+    }),
+    anonymous: true,
+    handler: async ({ params, files }) => {
+      const found = await runningJob(params.id, params.token);
+      if ('response' in found) return found.response;
+      const { job } = found;
+      const file = files.file;
+      if (!file) throw new ApiError(400, { error: 'file is missing' });
+      if (params.artifact_type && params.artifact_type !== 'archive') return created({});
+      const stored = await storeArtifacts(job, file, { format: params.artifact_format, expireIn: params.expire_in });
+      return created(stored ? { id: job.id } : {});
+    },
+  }),
+
+  'GET /jobs/:id/artifacts': route({
+    params: z.object({ id: required(p.int()), token: required(p.string()), direct_download: p.bool() }),
+    anonymous: true,
+    handler: async ({ params }) => {
+      // The token of a running job of the same pipeline (a dependent job downloading what it needs).
+      const job = await getJob(params.id);
+      if (!job) throw new ApiError(404, { message: '404 Not Found' });
+      const owner = await jobTokenOwner(digestOf(params.token));
+      if (!owner || owner.projectId !== job.projectId) throw new ForbiddenError();
+      const data = job.artifacts ? await readArtifacts(job.id) : undefined;
+      if (!data || !job.artifacts) throw new ApiError(404, { message: '404 Not Found' });
+      return { statusCode: 200, headers: { 'Content-Disposition': `attachment; filename="${job.artifacts.filename.replace(/"/g, '')}"` }, binary: { data, contentType: 'application/octet-stream' } };
+    },
+  }),
+} satisfies RoutesOf<typeof catalog.ci_runners>;

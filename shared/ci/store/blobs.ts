@@ -1,0 +1,77 @@
+/**
+ * Traces and artifacts in S3 ({@link ciObjects}): trace chunks written as the runner sends them,
+ * archived into one object when the job ends; artifacts uploaded whole and streamed to readers.
+ */
+import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
+import { bucketName, s3 } from '../../platform/s3/client';
+import { ciObjects } from './objects';
+
+export async function putTraceChunk(jobId: number, offset: number, data: Buffer): Promise<void> {
+  await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: ciObjects.traceChunk(jobId, offset), Body: data, ContentType: 'text/plain' }));
+}
+
+async function listKeys(prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await s3().send(new ListObjectsV2Command({ Bucket: bucketName(), Prefix: prefix, ContinuationToken: token }));
+    for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return keys.sort();
+}
+
+async function readObject(key: string): Promise<Buffer | undefined> {
+  try {
+    const result = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
+    return Buffer.from(await result.Body!.transformToByteArray());
+  } catch (error) {
+    if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return undefined;
+    throw error;
+  }
+}
+
+/** The live trace: its chunks in order, cut at `length` bytes (what was acknowledged). */
+export async function readTraceChunks(jobId: number, length: number): Promise<Buffer> {
+  const parts = await Promise.all((await listKeys(ciObjects.traceChunkPrefix(jobId))).map(readObject));
+  return Buffer.concat(parts.filter((part): part is Buffer => part !== undefined)).subarray(0, length);
+}
+
+export const readArchivedTrace = (jobId: number) => readObject(ciObjects.trace(jobId));
+
+/** Writes the whole trace as one object and removes the chunks. */
+export async function archiveTrace(jobId: number, trace: Buffer): Promise<void> {
+  await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: ciObjects.trace(jobId), Body: trace, ContentType: 'text/plain' }));
+  await deleteKeys(await listKeys(ciObjects.traceChunkPrefix(jobId)));
+}
+
+async function deleteKeys(keys: string[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 1000) {
+    await s3().send(new DeleteObjectsCommand({ Bucket: bucketName(), Delete: { Objects: keys.slice(i, i + 1000).map((Key) => ({ Key })) } }));
+  }
+}
+
+/** Removes everything of a job (erase, pipeline deletion). */
+export async function deleteJobObjects(jobId: number): Promise<void> {
+  await deleteKeys(await listKeys(ciObjects.jobPrefix(jobId)));
+}
+
+export async function deleteTrace(jobId: number): Promise<void> {
+  await deleteKeys(await listKeys(ciObjects.traceChunkPrefix(jobId)));
+  await deleteKeys([ciObjects.trace(jobId)]);
+}
+
+export async function deleteArtifacts(jobId: number): Promise<void> {
+  await deleteKeys([ciObjects.artifacts(jobId)]);
+}
+
+export async function putArtifacts(jobId: number, data: Buffer, contentType: string): Promise<void> {
+  await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: ciObjects.artifacts(jobId), Body: data, ContentType: contentType }));
+}
+
+/**
+ * The artifacts archive, or undefined when gone. Read whole: the platform's route results carry
+ * bytes, not streams (the groups serving it answer through response streaming, so the 6 MB
+ * payload limit does not apply, but the archive is held in memory).
+ */
+export const readArtifacts = (jobId: number) => readObject(ciObjects.artifacts(jobId));

@@ -1,0 +1,341 @@
+/**
+ * Pipelines and their jobs: a pipeline is the head item of its partition and its jobs are the
+ * other items there (one consistent Query reads a whole pipeline); each job also has a pointer
+ * item (`CI_JOB#<id>`) so it is found by id. Status changes are conditional updates on the status
+ * read (`created` → `pending` happens once whoever processes the pipeline), pipeline updates are
+ * version-conditioned; claiming a pending job is one transaction conditioned on `pending`.
+ */
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { deleteMany, putMany } from '../../platform/dynamo/batch';
+import { db, tableName } from '../../platform/dynamo/client';
+import { ifConditionHolds } from '../../platform/dynamo/conditional';
+import { nextId } from '../../platform/dynamo/counters';
+import { entityFields } from '../../platform/dynamo/items';
+import { getItem, isId, queryAll, queryCollection, type Item } from '../../platform/dynamo/query';
+import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
+import type { JobStatus, PipelineStatus } from '../status';
+import { CI_SEQUENCES, ciCollections, ciIndexKeys, ciKeys } from './keys';
+
+/** The commit a pipeline runs, as read when it was created (what jobs embed as `commit`). */
+export interface CommitSnapshot {
+  id: string;
+  message: string;
+  authorName: string;
+  authorEmail: string;
+  authoredDate: string;
+  committerName: string;
+  committerEmail: string;
+  committedDate: string;
+  parentIds: string[];
+}
+
+export interface Pipeline {
+  id: number;
+  iid: number;
+  projectId: number;
+  ref: string;
+  tag: boolean;
+  sha: string;
+  beforeSha: string;
+  source: string;
+  status: PipelineStatus;
+  yamlErrors: string | null;
+  userId: number | null;
+  commit: CommitSnapshot | null;
+  /** Variables given when it was created (`POST /projects/:id/pipeline`). */
+  variables: Array<{ key: string; value: string; variableType: string }>;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  version: number;
+}
+
+/** What a job runs, from `.gitlab-ci.yml` (stored as the job's `spec`). */
+export interface JobSpec {
+  script: string[];
+  beforeScript: string[];
+  afterScript: string[];
+  image?: { name: string; entrypoint?: string[]; alias?: string; command?: string[] };
+  services: Array<{ name: string; entrypoint?: string[]; alias?: string; command?: string[] }>;
+  variables: Record<string, string>;
+  tags: string[];
+  artifacts?: { name?: string; paths: string[]; exclude: string[]; untracked: boolean; when: string; expireIn?: string };
+  dependencies?: string[];
+  needs?: Array<{ name: string; artifacts: boolean; optional: boolean }>;
+  cache: Array<{ key: string; paths: string[]; untracked: boolean; policy: string; when: string }>;
+  retry: { max: number; when: string[] };
+  timeout?: number;
+  allowFailureExitCodes?: number[];
+  environment?: string;
+}
+
+export interface JobArtifacts {
+  filename: string;
+  size: number;
+  format: string;
+  /** ISO time after which they are gone, unless kept; null: never expire. */
+  expireAt: string | null;
+}
+
+export interface Job {
+  id: number;
+  projectId: number;
+  pipelineId: number;
+  name: string;
+  stage: string;
+  stageIdx: number;
+  status: JobStatus;
+  when: string;
+  allowFailure: boolean;
+  ref: string;
+  tag: boolean;
+  sha: string;
+  beforeSha: string;
+  userId: number | null;
+  spec: JobSpec;
+  createdAt: string;
+  queuedAt: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  erasedAt: string | null;
+  runnerId: number | null;
+  failureReason: string | null;
+  exitCode: number | null;
+  /** Replaced by a retry (its newer copy). */
+  retried: boolean;
+  /** How many times this job was retried before (automatic `retry:` counts). */
+  retryCount: number;
+  /** Digest of the job token, while a runner holds the job. */
+  tokenDigest: string | null;
+  /** Bytes of trace received; `traceArchived` once the job ended and the chunks became one object. */
+  traceLength: number;
+  traceArchived: boolean;
+  artifacts: JobArtifacts | null;
+  version: number;
+}
+
+export function pipelineFromItem(item: Item): Pipeline {
+  const fields = entityFields(item);
+  return { ...(fields as Pipeline), yamlErrors: fields.yamlErrors ?? null, commit: fields.commit ?? null, variables: fields.variables ?? [] };
+}
+
+export function jobFromItem(item: Item): Job {
+  const fields = entityFields(item) as Job;
+  return { ...fields, artifacts: fields.artifacts ?? null, tokenDigest: fields.tokenDigest ?? null };
+}
+
+function pipelineToItem(pipeline: Pipeline): Item {
+  return { ...ciKeys.pipeline(pipeline.id), ...ciIndexKeys.projectPipeline(pipeline.projectId, pipeline.id), type: 'Pipeline', ...pipeline };
+}
+
+function jobToItem(job: Job): Item {
+  return {
+    ...ciKeys.job(job.pipelineId, job.id),
+    ...ciIndexKeys.projectJob(job.projectId, job.id),
+    ...(job.status === 'pending' ? ciIndexKeys.queuedJob(job.projectId, job.id) : {}),
+    type: 'Job',
+    ...job,
+  };
+}
+
+const pointerItem = (job: Pick<Job, 'id' | 'pipelineId' | 'projectId'>): Item => ({
+  ...ciKeys.jobPointer(job.id),
+  type: 'JobPointer',
+  pipelineId: job.pipelineId,
+  projectId: job.projectId,
+});
+
+export const newPipelineId = () => nextId(CI_SEQUENCES.pipelines);
+export const newPipelineIid = (projectId: number) => nextId(CI_SEQUENCES.pipelineIids(projectId));
+export const newJobId = () => nextId(CI_SEQUENCES.jobs);
+
+/** Stores a new pipeline with its jobs (jobs first: the pipeline item makes them reachable in its lists). */
+export async function insertPipeline(pipeline: Pipeline, jobs: readonly Job[]): Promise<void> {
+  await putMany(jobs.flatMap((job) => [jobToItem(job), pointerItem(job)]));
+  await db().send(new PutCommand({ TableName: tableName(), Item: pipelineToItem(pipeline), ConditionExpression: 'attribute_not_exists(PK)' }));
+}
+
+/** Adds jobs to an existing pipeline (retries). */
+export async function insertJobs(jobs: readonly Job[]): Promise<void> {
+  await putMany(jobs.flatMap((job) => [jobToItem(job), pointerItem(job)]));
+}
+
+export async function getPipeline(pipelineId: number): Promise<Pipeline | undefined> {
+  if (!isId(pipelineId)) return undefined;
+  const item = await getItem(ciKeys.pipeline(pipelineId));
+  return item ? pipelineFromItem(item) : undefined;
+}
+
+/** A pipeline and all its jobs (retried ones included), read consistently. */
+export async function readPipeline(pipelineId: number): Promise<{ pipeline: Pipeline; jobs: Job[] } | undefined> {
+  if (!isId(pipelineId)) return undefined;
+  const items = await queryAll(ciCollections.pipelinePartition(pipelineId));
+  const head = items.find((item) => item.SK === 'PIPELINE');
+  if (!head) return undefined;
+  return { pipeline: pipelineFromItem(head), jobs: items.filter((item) => item.type === 'Job').map(jobFromItem) };
+}
+
+export async function getJob(jobId: number): Promise<Job | undefined> {
+  if (!isId(jobId)) return undefined;
+  const pointer = await getItem(ciKeys.jobPointer(jobId));
+  if (!pointer) return undefined;
+  const item = await getItem(ciKeys.job(Number(pointer.pipelineId), jobId));
+  return item ? jobFromItem(item) : undefined;
+}
+
+/** A project's pipelines, newest first (GSI1). */
+export async function* projectPipelines(projectId: number): AsyncGenerator<Pipeline> {
+  for await (const item of queryCollection(ciCollections.projectPipelines(projectId), { ascending: false })) yield pipelineFromItem(item);
+}
+
+/** A project's jobs, newest first (GSI1). */
+export async function* projectJobs(projectId: number): AsyncGenerator<Job> {
+  for await (const item of queryCollection(ciCollections.projectJobs(projectId), { ascending: false })) yield jobFromItem(item);
+}
+
+/** Up to `limit` pending jobs of a project, oldest first (GSI2: eventually consistent; claims re-check). */
+export async function queuedJobs(projectId: number, limit: number): Promise<Array<{ pipelineId: number; id: number }>> {
+  const found: Array<{ pipelineId: number; id: number }> = [];
+  for await (const item of queryCollection(ciCollections.queue(projectId), { pageSize: limit })) {
+    found.push({ pipelineId: Number(item.pipelineId), id: Number(item.id) });
+    if (found.length >= limit) break;
+  }
+  return found;
+}
+
+/** Fields of a job a status change may set. */
+export type JobChanges = Partial<Pick<Job, 'status' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'erasedAt' | 'runnerId' | 'failureReason' | 'exitCode' | 'retried' | 'tokenDigest' | 'traceArchived' | 'artifacts' | 'traceLength' | 'allowFailure'>>;
+
+/**
+ * Changes a job if its status is still one of `from` (undefined: any); answers the job as written,
+ * or undefined when the condition did not hold. A pending job is in its project's queue (GSI2),
+ * any other status is out of it.
+ */
+export async function updateJob(job: Pick<Job, 'id' | 'pipelineId' | 'projectId'>, changes: JobChanges, from?: readonly JobStatus[]): Promise<Job | undefined> {
+  const names: Record<string, string> = { '#version': 'version' };
+  const values: Record<string, unknown> = { ':one': 1 };
+  const sets: string[] = [];
+  const removes: string[] = [];
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    names[`#${name}`] = name;
+    values[`:${name}`] = value;
+    sets.push(`#${name} = :${name}`);
+  }
+  if (changes.status !== undefined) {
+    if (changes.status === 'pending') {
+      const queued = ciIndexKeys.queuedJob(job.projectId, job.id);
+      names['#q1'] = 'GSI2PK';
+      names['#q2'] = 'GSI2SK';
+      values[':q1'] = queued.GSI2PK;
+      values[':q2'] = queued.GSI2SK;
+      sets.push('#q1 = :q1', '#q2 = :q2');
+    } else removes.push('GSI2PK', 'GSI2SK');
+  }
+  let condition = 'attribute_exists(PK)';
+  if (from) {
+    names['#status'] = 'status';
+    const list = from.map((status, i) => {
+      values[`:from${i}`] = status;
+      return `:from${i}`;
+    });
+    condition += ` AND #status IN (${list.join(', ')})`;
+  }
+  const result = await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: ciKeys.job(job.pipelineId, job.id),
+        UpdateExpression: `SET ${[...sets, '#version = #version + :one'].join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  return result?.Attributes ? jobFromItem(result.Attributes) : undefined;
+}
+
+/** Writes a pipeline's changed fields if its version is still `version`; false when another writer was first. */
+export async function updatePipeline(pipeline: Pipeline, changes: Partial<Pick<Pipeline, 'status' | 'startedAt' | 'finishedAt' | 'updatedAt'>>): Promise<boolean> {
+  const next = { ...pipeline, ...changes, version: pipeline.version + 1 };
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: pipelineToItem(next),
+        ConditionExpression: '#version = :version',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':version': pipeline.version },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+/**
+ * Hands a pending job to a runner: the job becomes running with the runner and the token's
+ * digest, and the token item is written, in one transaction conditioned on the job still being
+ * pending, so exactly one runner gets it. Answers the job as claimed, or undefined when another
+ * runner was first (or it was canceled meanwhile).
+ */
+export async function claimJob(job: Pick<Job, 'id' | 'pipelineId' | 'projectId'>, runnerId: number, tokenDigest: string, now: string): Promise<Job | undefined> {
+  try {
+    await transact({
+      job: {
+        Update: {
+          TableName: tableName(),
+          Key: ciKeys.job(job.pipelineId, job.id),
+          UpdateExpression: 'SET #status = :running, runnerId = :runner, tokenDigest = :digest, startedAt = :now, #version = #version + :one REMOVE GSI2PK, GSI2SK',
+          ConditionExpression: '#status = :pending',
+          ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
+          ExpressionAttributeValues: { ':running': 'running', ':pending': 'pending', ':runner': runnerId, ':digest': tokenDigest, ':now': now, ':one': 1 },
+        },
+      },
+      token: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...ciKeys.jobToken(tokenDigest), type: 'JobToken', jobId: job.id, pipelineId: job.pipelineId, projectId: job.projectId },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+    });
+  } catch (error) {
+    if (error instanceof ConditionFailed) return undefined;
+    throw error;
+  }
+  const item = await getItem(ciKeys.job(job.pipelineId, job.id));
+  return item ? jobFromItem(item) : undefined;
+}
+
+/** The job a job token belongs to, while the job runs. */
+export async function jobTokenOwner(digest: string): Promise<{ jobId: number; pipelineId: number; projectId: number } | undefined> {
+  const item = await getItem(ciKeys.jobToken(digest));
+  return item ? { jobId: Number(item.jobId), pipelineId: Number(item.pipelineId), projectId: Number(item.projectId) } : undefined;
+}
+
+/** Ends a job token (the job is no longer running). */
+export async function revokeJobToken(digest: string): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: ciKeys.jobToken(digest) }));
+}
+
+/** Removes a pipeline with its jobs and their pointers. */
+export async function deletePipelineItems(pipelineId: number, jobs: readonly Job[]): Promise<void> {
+  await deleteMany([...jobs.flatMap((job) => [ciKeys.job(pipelineId, job.id), ciKeys.jobPointer(job.id)]), ciKeys.pipeline(pipelineId)]);
+  await deleteMany(jobs.filter((job) => job.tokenDigest).map((job) => ciKeys.jobToken(job.tokenDigest!)));
+}
+
+/** The project's queue version, changed whenever one of its jobs becomes pending. */
+export async function queueVersion(projectId: number): Promise<string | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: ciKeys.queueVersion(projectId) }));
+  return Item?.value as string | undefined;
+}
+
+export async function bumpQueueVersion(projectId: number, value: string): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...ciKeys.queueVersion(projectId), type: 'QueueVersion', value } }));
+}

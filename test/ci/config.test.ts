@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import { parseDuration } from '../../shared/ci/config/durations';
+import { evaluateExpression } from '../../shared/ci/config/expressions';
+import { missingNeedsError, parseCiConfig, selectJobs, workflowAllows, type CiConfig, type PipelineContext } from '../../shared/ci/config/parse';
+import { compositeStatus, nextStatuses, type ProcessableJob } from '../../shared/ci/status';
+
+const parsed = (text: string): CiConfig => {
+  const result = parseCiConfig(text);
+  if (!result.ok) throw new Error(result.error);
+  return result.config;
+};
+const errorOf = (text: string) => {
+  const result = parseCiConfig(text);
+  return result.ok ? undefined : result.error;
+};
+const push = (ref = 'main', variables: Record<string, string> = {}): PipelineContext => ({
+  ref,
+  tag: false,
+  source: 'push',
+  variables: { CI_COMMIT_BRANCH: ref, CI_COMMIT_REF_NAME: ref, CI_PIPELINE_SOURCE: 'push', ...variables },
+});
+const tagPush = (ref: string): PipelineContext => ({ ref, tag: true, source: 'push', variables: { CI_COMMIT_TAG: ref, CI_COMMIT_REF_NAME: ref, CI_PIPELINE_SOURCE: 'push' } });
+
+describe('.gitlab-ci.yml', () => {
+  it('reads stages, jobs, scripts, defaults, image, services, variables', () => {
+    const config = parsed(`
+stages: [build, test]
+variables: { GLOBAL: one, NUM: 3 }
+default:
+  image: node:22
+  before_script: [echo before]
+after_script:
+  - echo after
+build:
+  stage: build
+  script: echo build
+  services: [postgres:16, { name: redis, alias: cache }]
+  variables: { LOCAL: two }
+  tags: [linux]
+  artifacts: { paths: [out/], name: bin, expire_in: 1 week }
+  cache: { key: deps, paths: [node_modules/] }
+  retry: 2
+  timeout: 1h 30m
+test:
+  script: [npm test, [echo nested]]
+  image: { name: alpine, entrypoint: [""] }
+  dependencies: [build]
+`);
+    expect(config.stages).toEqual(['.pre', 'build', 'test', '.post']);
+    const [build, test] = config.jobs;
+    expect(build).toMatchObject({
+      name: 'build',
+      stage: 'build',
+      stageIdx: 1,
+      script: ['echo build'],
+      beforeScript: ['echo before'],
+      afterScript: ['echo after'],
+      image: { name: 'node:22' },
+      services: [{ name: 'postgres:16' }, { name: 'redis', alias: 'cache' }],
+      variables: { GLOBAL: 'one', NUM: '3', LOCAL: 'two' },
+      tags: ['linux'],
+      artifacts: { paths: ['out/'], name: 'bin', expireIn: '1 week', when: 'on_success' },
+      cache: [{ key: 'deps', paths: ['node_modules/'], policy: 'pull-push' }],
+      retry: { max: 2 },
+      timeout: 5400,
+      when: 'on_success',
+      allowFailure: false,
+    });
+    expect(test).toMatchObject({ stage: 'test', script: ['npm test', 'echo nested'], image: { name: 'alpine', entrypoint: [''] }, dependencies: ['build'] });
+  });
+
+  it('resolves anchors, merge keys, hidden jobs and extends', () => {
+    const config = parsed(`
+.base: &base
+  image: ruby
+  variables: { A: "1", B: "1" }
+  tags: [docker]
+.more:
+  extends: .base
+  variables: { B: "2" }
+job1:
+  <<: *base
+  script: one
+job2:
+  extends: .more
+  script: two
+  tags: [shell]
+`);
+    expect(config.jobs.map((j) => j.name)).toEqual(['job1', 'job2']);
+    expect(config.jobs[0]).toMatchObject({ image: { name: 'ruby' }, tags: ['docker'] });
+    expect(config.jobs[1]).toMatchObject({ image: { name: 'ruby' }, variables: { A: '1', B: '2' }, tags: ['shell'] });
+  });
+
+  it('gives GitLab errors for invalid files', () => {
+    expect(errorOf('build:\n  script: [a\n')).toMatch(/^\(<unknown>\): .* at line \d+ column \d+$/);
+    expect(errorOf('just a string')).toBe('Invalid configuration format');
+    expect(errorOf('.hidden:\n  script: x\n')).toBe('jobs config should contain at least one visible job');
+    expect(errorOf('build:\n  stage: nope\n  script: x\n')).toBe('build job: chosen stage nope does not exist; available stages are .pre, build, test, deploy, .post');
+    expect(errorOf('build:\n  image: x\n')).toBe('jobs:build config should implement the script:, run:, or trigger: keyword');
+    expect(errorOf('a:\n  extends: b\n  script: x\nb:\n  extends: a\n  script: y\n')).toMatch(/circular dependency detected in `extends`/);
+    expect(errorOf('a:\n  extends: .nope\n  script: x\n')).toBe('a: unknown keys in `extends` (.nope)');
+    expect(errorOf('a:\n  script: x\n  needs: [zz]\n')).toBe('a job: undefined need: zz');
+    expect(errorOf('a:\n  script: x\n  dependencies: [zz]\n')).toBe('a job: undefined dependency: zz');
+    expect(errorOf('a:\n  script: x\n  when: sometimes\n')).toMatch(/jobs:a:when config should be one of/);
+    expect(errorOf('a:\n  script: x\n  bogus: 1\n')).toBe('jobs:a config contains unknown keys: bogus');
+    expect(errorOf('a:\n  script: x\n  only: [main]\n  rules: [{ when: always }]\n')).toMatch(/may not be used with `rules`/);
+  });
+
+  it('selects jobs by only/except and rules', () => {
+    const config = parsed(`
+always: { script: x }
+main_only: { script: x, only: [main] }
+not_main: { script: x, except: [main] }
+tags_only: { script: x, only: [tags] }
+regex: { script: x, only: ['/^release-.*$/'] }
+api_only: { script: x, only: [api] }
+ruled:
+  script: x
+  rules:
+    - if: '$CI_COMMIT_TAG'
+      when: never
+    - if: '$CI_COMMIT_BRANCH == "main" && $CI_PIPELINE_SOURCE != "api"'
+      when: manual
+    - if: '$CI_COMMIT_BRANCH =~ /^feat/'
+no_match:
+  script: x
+  rules:
+    - if: '$NOPE == "1"'
+`);
+    const names = (context: PipelineContext) => selectJobs(config, context).map((j) => j.name);
+    expect(names(push('main'))).toEqual(['always', 'main_only', 'ruled']);
+    expect(selectJobs(config, push('main')).find((j) => j.name === 'ruled')).toMatchObject({ when: 'manual', allowFailure: true });
+    expect(names(push('feature'))).toEqual(['always', 'not_main', 'ruled']);
+    expect(selectJobs(config, push('feature')).find((j) => j.name === 'ruled')).toMatchObject({ when: 'on_success' });
+    expect(names(push('release-1'))).toEqual(['always', 'not_main', 'regex']);
+    expect(names(tagPush('v1'))).toEqual(['always', 'not_main', 'tags_only']);
+    expect(names({ ...push('other'), source: 'api' })).toEqual(['always', 'not_main', 'api_only']);
+  });
+
+  it('applies workflow rules and reports needs of jobs left out', () => {
+    const config = parsed(`
+workflow:
+  rules: [{ if: '$CI_COMMIT_BRANCH == "main"' }]
+build: { script: x, only: [main] }
+test: { script: x, needs: [build] }
+`);
+    expect(workflowAllows(config, push('main'))).toBe(true);
+    expect(workflowAllows(config, push('dev'))).toBe(false);
+    expect(missingNeedsError(selectJobs(config, push('dev')))).toMatch(/'test' job needs 'build' job/);
+  });
+});
+
+describe('expressions and durations', () => {
+  it('evaluates', () => {
+    const vars = { A: 'x', B: '' };
+    expect(evaluateExpression('$A', vars)).toBe(true);
+    expect(evaluateExpression('$B', vars)).toBe(false);
+    expect(evaluateExpression('$C == null', vars)).toBe(true);
+    expect(evaluateExpression('$A == "x" || ($C && $A)', vars)).toBe(true);
+    expect(evaluateExpression('$A !~ /X/i', vars)).toBe(false);
+    expect(parseDuration('2 weeks')).toBe(1_209_600);
+    expect(parseDuration('90')).toBe(90);
+    expect(parseDuration('soon')).toBeUndefined();
+  });
+});
+
+describe('status composition', () => {
+  const job = (id: number, stageIdx: number, status: ProcessableJob['status'], extra: Partial<ProcessableJob> = {}): ProcessableJob => ({
+    id,
+    name: `j${id}`,
+    stageIdx,
+    status,
+    when: 'on_success',
+    allowFailure: false,
+    ...extra,
+  });
+  it('composes as GitLab', () => {
+    expect(compositeStatus([{ status: 'success', allowFailure: false }, { status: 'failed', allowFailure: true }])).toBe('success');
+    expect(compositeStatus([{ status: 'success', allowFailure: false }, { status: 'manual', allowFailure: true }])).toBe('success');
+    expect(compositeStatus([{ status: 'success', allowFailure: false }, { status: 'manual', allowFailure: false }])).toBe('manual');
+    expect(compositeStatus([{ status: 'running', allowFailure: false }, { status: 'failed', allowFailure: false }])).toBe('running');
+    expect(compositeStatus([{ status: 'failed', allowFailure: false }, { status: 'skipped', allowFailure: false }])).toBe('failed');
+    expect(compositeStatus([{ status: 'pending', allowFailure: false }, { status: 'created', allowFailure: false }])).toBe('pending');
+    expect(compositeStatus([{ status: 'success', allowFailure: false }, { status: 'created', allowFailure: false }])).toBe('running');
+    expect(compositeStatus([{ status: 'canceled', allowFailure: false }, { status: 'success', allowFailure: false }])).toBe('canceled');
+  });
+  it('starts stages in order, skips after failure, runs on_failure and manual jobs', () => {
+    const jobs = [job(1, 0, 'created'), job(2, 1, 'created'), job(3, 1, 'created', { when: 'manual', allowFailure: true })];
+    expect([...nextStatuses(jobs)]).toEqual([[1, 'pending']]);
+    const after = [job(1, 0, 'success'), job(2, 1, 'created'), job(3, 1, 'created', { when: 'manual', allowFailure: true }), job(4, 2, 'created')];
+    expect(Object.fromEntries(nextStatuses(after))).toEqual({ 2: 'pending', 3: 'manual' });
+    const failed = [job(1, 0, 'failed'), job(2, 1, 'created'), job(3, 1, 'created', { when: 'on_failure' }), job(4, 1, 'created', { when: 'always' })];
+    expect(Object.fromEntries(nextStatuses(failed))).toEqual({ 2: 'skipped', 3: 'pending', 4: 'pending' });
+    const needs = [job(1, 0, 'running'), job(2, 0, 'success'), job(3, 1, 'created', { needs: ['j2'] })];
+    expect(Object.fromEntries(nextStatuses(needs))).toEqual({ 3: 'pending' });
+  });
+});
