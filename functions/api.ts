@@ -6,11 +6,11 @@
 import { routeKeysOf, routePrefix, type GroupName, type RouteKeyOf } from '../shared/catalog';
 import { createGroupHandler } from '../shared/platform/group-handler';
 import type { AnyRoute } from '../shared/platform/http/route';
-import { removeCiObjects, startPipelinesOnPush } from '../shared/ci';
+import { jobTokenGitAccess, onPipelineFinished, removeCiObjects, startPipelinesOnPush } from '../shared/ci';
 import { forkWithProject, removeWithProject } from '../shared/projects';
 import { registerTodoTargets } from '../shared/issues';
-import { mergeRequestTodoTargets, refreshMergeRequests, removeMergeRequestObjects } from '../shared/merge-requests';
-import { forkRepository, onBranchesPushed, removeRepository } from '../shared/repository';
+import { mergeRequestTodoTargets, mergeWhenPipelineSucceeded, refreshMergeRequests, removeMergeRequestObjects } from '../shared/merge-requests';
+import { forkRepository, onBranchesPushed, removeRepository, resolveJobTokensWith } from '../shared/repository';
 import { authenticate, trackActivity } from '../shared/users';
 
 // A fork reads its source's git objects and a deleted project releases them: the repository
@@ -24,10 +24,15 @@ removeWithProject(removeRepository);
 onBranchesPushed(refreshMergeRequests);
 registerTodoTargets('MergeRequest', mergeRequestTodoTargets);
 removeWithProject(removeMergeRequestObjects);
-// CI sits above the repository: a pushed branch with a `.gitlab-ci.yml` gets a pipeline; a deleted
-// project takes its pipelines, traces and artifacts with it.
+// CI sits above the repository: a pushed branch or tag with a `.gitlab-ci.yml` gets a pipeline; a
+// deleted project takes its pipelines, traces and artifacts with it; a running job's token clones
+// its project over smart HTTP (the web function imports this root too).
 onBranchesPushed(startPipelinesOnPush);
 removeWithProject(removeCiObjects);
+resolveJobTokensWith(jobTokenGitAccess);
+// Merge requests sit above CI: a finished pipeline merges the merge requests waiting for it
+// (merge when pipeline succeeds). Every function that finishes pipelines (runners, jobs) goes through this root.
+onPipelineFinished(mergeWhenPipelineSucceeded);
 
 /** Exactly the routes of one group, each implemented. */
 export type GroupRouteTable<G extends GroupName> = { [K in RouteKeyOf<G>]: AnyRoute };

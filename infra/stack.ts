@@ -7,6 +7,7 @@ import { RootUserBootstrap } from './constructs/bootstrap';
 import { DataTable } from './constructs/data';
 import { HookDelivery } from './constructs/events';
 import { GroupFunctions } from './constructs/functions';
+import { CiScheduler } from './constructs/scheduler';
 import { ObjectStorage } from './constructs/storage';
 
 export interface ProjectHostingStackProps extends StackProps {
@@ -21,7 +22,7 @@ export interface ProjectHostingStackProps extends StackProps {
 
 /**
  * The whole service: table, bucket, one function per route group, the REST API in front of them,
- * the webhook delivery behind the table's stream, and the root-user bootstrap.
+ * the webhook delivery behind the table's stream, the CI scheduler, and the root-user bootstrap.
  */
 export class ProjectHostingStack extends Stack {
   public readonly data: DataTable;
@@ -30,6 +31,8 @@ export class ProjectHostingStack extends Stack {
   public readonly functions: GroupFunctions;
   /** Webhook delivery, fed by the table's stream. */
   public readonly events: HookDelivery;
+  /** Stuck and timed-out CI jobs, expired artifacts: run every minute. */
+  public readonly ciScheduler: CiScheduler;
   public readonly bootstrap: RootUserBootstrap;
   /** Key material of the secret box: the AES-256 key sealing stored secrets is its SHA-256. */
   public readonly secretBoxKey: secretsmanager.Secret;
@@ -58,6 +61,7 @@ export class ProjectHostingStack extends Stack {
     this.functions = new GroupFunctions(this, 'Functions', { ...shared, secretBoxKey: this.secretBoxKey });
     this.api.integrate(this.functions.byGroup);
     this.events = new HookDelivery(this, 'Events', { table: this.data.table, externalUrl, secretBoxKey: this.secretBoxKey });
+    this.ciScheduler = new CiScheduler(this, 'CiScheduler', shared);
     this.bootstrap = new RootUserBootstrap(this, 'Bootstrap', shared);
 
     new CfnOutput(this, 'ApiUrl', {

@@ -106,7 +106,10 @@ export const GATEWAY_SUBTREES: ReadonlyArray<{ resource: string; group: GroupNam
   { resource: `${API_PREFIX}/projects/{id}/pipelines`, group: 'ci_jobs' },
   { resource: `${API_PREFIX}/projects/{id}/jobs`, group: 'ci_jobs' },
   { resource: `${API_PREFIX}/jobs`, group: 'ci_runners' },
+  { resource: `${API_PREFIX}/runners`, group: 'ci_runners' },
+  { resource: `${API_PREFIX}/projects/{id}/runners`, group: 'ci_runners' },
   { resource: `${API_PREFIX}/users/{id}`, group: 'users' },
+  { resource: `${API_PREFIX}/todos`, group: 'todos' },
   { resource: `${API_PREFIX}/personal_access_tokens`, group: 'users' },
 ];
 

@@ -5,7 +5,7 @@
  *
  * The composition root of delivery: the hooks feature delivers events of any kind; the features
  * that write events give the payload builders of their kinds (the issues feature's `issue` and
- * `note`, the repository's `push` and `tag_push`), and loading them registers how their events are
+ * `note`, the repository's `push` and `tag_push`, merge requests' and CI's `pipeline` and `job`), and loading them registers how their events are
  * stored, for reading the records.
  *
  * A record whose delivery cannot even be attempted (the table could not be read) is reported in
@@ -19,12 +19,13 @@ import { hookEventFromImage, type HookEvent } from '../../shared/hooks/store/hoo
 import { config } from '../../shared/platform/config';
 import { logger } from '../../shared/platform/logger';
 import { deliverHookEvent, type HookPayloadBuilders } from '../../shared/hooks/deliver';
+import { ciHookPayloads } from '../../shared/ci';
 import { issueHookPayloads } from '../../shared/issues';
 import { mergeRequestHookPayloads } from '../../shared/merge-requests';
 import { pushHookPayloads } from '../../shared/repository/push';
 
 /** The payload builders of every declared kind of hook event (one missing does not compile). */
-export const payloads: HookPayloadBuilders = { ...issueHookPayloads, ...pushHookPayloads, ...mergeRequestHookPayloads };
+export const payloads: HookPayloadBuilders = { ...issueHookPayloads, ...pushHookPayloads, ...mergeRequestHookPayloads, ...ciHookPayloads };
 
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const allowLocalNetwork = config().hooksAllowLocalNetwork;

@@ -10,6 +10,10 @@
  * Webhooks: where the runtime provisions the table, a stream poller (`streams.ts`) stands in for
  * the Lambda event source mapping and runs `functions/hook_delivery` in-process; it reads
  * DynamoDB Local's stream, or LocalStack's with `AWS_ENDPOINT_URL` set.
+ *
+ * CI scheduler: where the runtime provisions the table, a timer (`scheduler.ts`) stands in for the
+ * EventBridge schedule and runs `functions/ci_scheduler` in-process every minute
+ * (`CI_SCHEDULER_INTERVAL_SECONDS`; 0 turns it off).
  */
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -70,6 +74,32 @@ async function startHookDelivery(): Promise<() => Promise<void>> {
   const { HOOK_EVENT_STREAM_FILTER } = await import('../../shared/hooks/store/hook-events');
   const poller = await startStreamPoller({ tableName: process.env.TABLE_NAME!, handler, filter: HOOK_EVENT_STREAM_FILTER });
   return () => poller.stop();
+}
+
+/** The local stand-in's pause between CI scheduler runs, in ms: `CI_SCHEDULER_INTERVAL_SECONDS`, else the deployed rate (0: off). */
+export function ciSchedulerIntervalMs(env: NodeJS.ProcessEnv = process.env): number {
+  const seconds = Number(env.CI_SCHEDULER_INTERVAL_SECONDS);
+  if (env.CI_SCHEDULER_INTERVAL_SECONDS === undefined || env.CI_SCHEDULER_INTERVAL_SECONDS.trim() === '' || !Number.isFinite(seconds) || seconds < 0) return 60_000;
+  return Math.round(seconds * 1000);
+}
+
+/**
+ * The CI scheduler: a timer stands in for the EventBridge schedule, invoking the same handler.
+ * Only where this runtime provisioned the table (a LocalStack deployment has its own rule).
+ * Returns its stop.
+ */
+async function startCiScheduler(): Promise<() => Promise<void>> {
+  const intervalMs = ciSchedulerIntervalMs();
+  if (intervalMs === 0) return async () => undefined;
+  let handler: (event: unknown) => Promise<unknown>;
+  try {
+    ({ handler } = await import('../../functions/ci_scheduler/handler'));
+  } catch (error) {
+    throw new Error(`could not load functions/ci_scheduler/handler.ts: ${(error as Error).message}`, { cause: error });
+  }
+  const { startSchedule } = await import('./scheduler');
+  const schedule = startSchedule({ handler, intervalMs });
+  return () => schedule.stop();
 }
 
 /** Whether to run the emulators, or use the endpoints already configured (LocalStack, AWS). */
@@ -177,6 +207,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       await ensureTable(process.env.TABLE_NAME!);
       await ensureBucket(process.env.BUCKET_NAME!);
       cleanups.push(await startHookDelivery());
+      cleanups.push(await startCiScheduler());
     }
 
     const bootstrap: BootstrapModule = await import('../../shared/users/bootstrap');

@@ -20,11 +20,24 @@ export const catalog = {
     'POST /projects/:id/jobs/:job_id/erase',
     'POST /projects/:id/jobs/:job_id/artifacts/keep',
   ],
-  /** What runners call (gitlab-runner's network client). */
+  /**
+   * What runners call (gitlab-runner's network client), and the Runners API users call to manage
+   * them (one function: API Gateway serves `/runners/*` and `/projects/{id}/runners/*` each from
+   * one greedy resource, see `GATEWAY_SUBTREES`).
+   */
   ci_runners: [
     'POST /runners',
     'POST /runners/verify',
     'DELETE /runners',
+    'GET /runners',
+    'GET /runners/all',
+    'GET /runners/:id',
+    'PUT /runners/:id',
+    'DELETE /runners/:id',
+    'GET /runners/:id/jobs',
+    'GET /projects/:id/runners',
+    'POST /projects/:id/runners',
+    'DELETE /projects/:id/runners/:runner_id',
     'POST /jobs/request',
     'PUT /jobs/:id',
     'PATCH /jobs/:id/trace',

@@ -1,10 +1,11 @@
 /**
  * Who may see and act on a project's pipelines and jobs (GitLab's `read_build`, `update_build`,
- * `erase_build`, `admin_runner`), built from the project abilities: reporters and above read jobs,
- * everyone who reads the project does when `public_jobs` is on; developers (who may push) cancel,
- * retry and play; maintainers, or the developer who started a job, erase it.
+ * `erase_build`, `admin_runner`) and on its runners, built from the project abilities: reporters
+ * and above read jobs, everyone who reads the project does when `public_jobs` is on; developers
+ * (who may push) cancel, retry and play; maintainers, or the developer who started a job, erase
+ * it; maintainers manage the runners of their projects.
  */
-import { can, MAINTAINER, type ProjectSubject } from '../auth';
+import { can, isAdmin, MAINTAINER, type ProjectSubject } from '../auth';
 import { ForbiddenError, UnauthorizedError } from '../platform/http/errors';
 import type { Caller } from '../platform/http/context';
 
@@ -28,6 +29,15 @@ export function canEraseBuild(user: Caller | null, subject: ProjectSubject, job:
 
 export function canAdminRunners(user: Caller | null, subject: ProjectSubject): boolean {
   return can(user, 'admin_project', subject);
+}
+
+/**
+ * GitLab's `read_runner`, `update_runner`, `assign_runner` and `read_builds` on a project runner:
+ * an admin, or a maintainer of one of the projects it is enabled in (`subjects`: those the caller
+ * may read). Deleting one also needs it to be enabled in that one project only (the route checks).
+ */
+export function canAdminRunner(user: Caller | null, subjects: readonly ProjectSubject[]): boolean {
+  return isAdmin(user) || subjects.some((subject) => canAdminRunners(user, subject));
 }
 
 /** GitLab's `authorize!`: 403, or 401 for an anonymous caller. */

@@ -11,6 +11,7 @@ import { rejectMalformedParams, rejectMalformedRequest } from './middleware/malf
 import { errorResponder } from './middleware/error-responder';
 import { normalizeHeaders, resolveRoute } from './middleware/resolve-route';
 import { requestLogger } from './middleware/request-logger';
+import { withoutBody } from './streaming';
 
 /** An endpoint group as the catalog declares it: its name, path prefix and route keys. */
 export interface GroupDeclaration<Key extends string> {
@@ -72,7 +73,7 @@ export function createGroupHandler<Key extends string>(
   // HEAD is answered as GET with the same status and headers and no body (error answers included).
   return async (event: APIGatewayProxyEvent, context: ApiContext): Promise<APIGatewayProxyResult> => {
     const result = await serve(event, context);
-    return event.httpMethod === 'HEAD' ? { ...result, body: '', isBase64Encoded: false } : result;
+    return event.httpMethod === 'HEAD' ? withoutBody(result) : result;
   };
 }
 

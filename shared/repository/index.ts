@@ -15,5 +15,7 @@ export { isAncestorCommit, mergeBaseOf } from './queries/ancestry';
 export { diffVersion, MERGE_REQUEST_DIFF_LIMITS, type DiffVersion, type DiffVersionInput, type FileDiff } from './queries/diff-versions';
 export { presentCommit } from './presenters/commits';
 export type { CommitObject } from './queries/objects';
-// Branch changes (pushes and API writes), for features above this one, registered by the composition roots.
-export { onBranchesPushed, type BranchesPushed, type BranchesPushedListener, type BranchUpdate } from './push/listeners';
+// Branch and tag changes (pushes and API writes), for features above this one, registered by the composition roots.
+export { onBranchesPushed, type BranchesPushed, type BranchesPushedListener, type BranchUpdate, type TagUpdate } from './push/listeners';
+// CI job tokens as git credentials (`gitlab-ci-token:<job token>`), resolved by CI through the composition roots.
+export { resolveJobTokensWith, type JobTokenAccess, type JobTokenResolver } from './smart-http/credentials';

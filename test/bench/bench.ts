@@ -23,10 +23,23 @@
  *     GET /projects/:id/issues?order_by=updated_at&pagination=keyset (+next)
  *     POST /projects/:id/issues                     (with two labels: label counts in the transaction)
  *     POST /projects/:id/issues/:iid/notes
- *   Every request is made as root (PRIVATE-TOKEN).
- * - Prints to stdout an aligned table (scenario | requests | errors | req/s | p50 ms | p99 ms |
- *   DynamoDB calls/request), then the calls per request broken down by DynamoDB operation, and
- *   as the very last line one JSON object with all the numbers (for CI trend tracking:
+ *   Every request is made as root (PRIVATE-TOKEN), except the runner API's (below).
+ * - CI, the runner's hot paths (seeded: a private project with a one-job `.gitlab-ci.yml`, its
+ *   pipeline, `BENCH_CONCURRENCY` runners; the job is claimed and kept running, so the queue is empty):
+ *     POST /jobs/request (idle, last_update current)  an idle runner's poll as gitlab-runner sends
+ *                                                  it, with the X-GitLab-Last-Update of its last
+ *                                                  empty answer: the cheap long-poll path
+ *     POST /jobs/request (idle, no last_update)     the same without it: the queue is read
+ *     PATCH /jobs/:id/trace (1 KB, in sequence)     trace appends with Content-Range, one at a time
+ *                                                  (each must start where the last ended)
+ *   The runners take turns, one request in flight per runner. In local mode the floor of each is
+ *   measured in the same run, raw with the SDK clients the handlers use: a consistent GetItem (of
+ *   a runner's item) for the polls, at the same concurrency; a 1 KB S3 PutObject then a
+ *   conditional UpdateItem, in sequence, for the appends.
+ * - Prints to stdout an aligned table (scenario | requests | errors | req/s | p50 ms | p90 ms |
+ *   p99 ms | DynamoDB calls/request), then the calls per request broken down by DynamoDB
+ *   operation, then the CI scenarios beside their floors (with S3 calls per request), and as the
+ *   very last line one JSON object with all the numbers (for CI trend tracking:
  *   `npm run bench | tail -n 1`).
  * - Stops the runtime and removes the temporary directory at the end, also on failure or Ctrl-C.
  *   Exit code 0 on success, 1 when the setup fails or a scenario has errors.
@@ -34,24 +47,30 @@
  * DynamoDB calls are counted with a middleware on the shared document client (`db()` of
  * shared/platform/dynamo/client.ts), which every handler uses: this works because the local runtime invokes
  * the handlers in this very process. It counts SDK commands (one per `send`, SDK retries are not
- * counted again). Each scenario runs alone, so calls/request = calls during the scenario /
- * HTTP requests of the scenario. Note: `last_activity_on` is written at most once per user per
- * day, so root's activity write happens during seeding and never shows up in the scenarios.
+ * counted again); S3 requests are counted the same way on the shared S3 client. Each scenario
+ * runs alone, so calls/request = calls during the scenario / HTTP requests of the scenario.
+ * Note: `last_activity_on` is written at most once per user per day, so root's activity write
+ * happens during seeding and never shows up in the scenarios; likewise a runner's `contactedAt`
+ * is written at most once a minute, during the warm-up (a scenario running past a minute shows it).
  *
  * Environment (all optional)
  *   BENCH_REQUESTS      HTTP requests per scenario (default 300)
  *   BENCH_CONCURRENCY   requests in flight at once, also for seeding (default 8)
  *   BENCH_MAX_SECONDS   time limit per scenario; a scenario stops early past it (default 60)
  *   BENCH_SEED_USERS    users created before the scenarios (default 300)
- *   BENCH_SEED_PROJECTS public projects created by root before the scenarios (default 150)
+ *   BENCH_SEED_PROJECTS public projects created by root before the scenarios (default 150; 0 only
+ *                       with a BENCH_ONLY that leaves out the project and issue scenarios)
  *   BENCH_SEED_ISSUES   issues opened in the first seeded project (default 300): the issue list
  *                       scenarios cost the same DynamoDB calls whatever this is
  *   BENCH_WARMUP        unmeasured requests before each scenario (default 2 x concurrency)
+ *   BENCH_ONLY          run only the scenarios whose name matches this regular expression
+ *                       (case-insensitive), e.g. `jobs` for the CI ones
  *   API_URL, ROOT_TOKEN benchmark that service (base URL, with or without /api/v4) as that root
  *
  * Examples
  *   npm run bench
  *   BENCH_REQUESTS=100 BENCH_CONCURRENCY=4 npm run bench
+ *   BENCH_ONLY=jobs BENCH_SEED_USERS=0 BENCH_SEED_PROJECTS=0 npx tsx test/bench/bench.ts   (CI only)
  *   API_URL=https://abc.execute-api.eu-west-1.amazonaws.com/prod ROOT_TOKEN=glpat-... npm run bench
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -77,9 +96,11 @@ const REQUESTS = intEnv('BENCH_REQUESTS', 300);
 const CONCURRENCY = intEnv('BENCH_CONCURRENCY', 8);
 const MAX_SECONDS = intEnv('BENCH_MAX_SECONDS', 60);
 const SEED_USERS = intEnv('BENCH_SEED_USERS', 300, 0);
-const SEED_PROJECTS = intEnv('BENCH_SEED_PROJECTS', 150);
+const SEED_PROJECTS = intEnv('BENCH_SEED_PROJECTS', 150, 0);
 const SEED_ISSUES = intEnv('BENCH_SEED_ISSUES', 300, 0);
 const WARMUP = intEnv('BENCH_WARMUP', 2 * CONCURRENCY, 0);
+/** Only the scenarios whose name matches (case-insensitive regular expression); all by default. */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;
 /** No single request may hang the benchmark (API Gateway itself gives up after 29 s). */
 const REQUEST_TIMEOUT_MS = 30_000;
 const LOCAL_ROOT_TOKEN = 'glpat-bench-root-token-0000';
@@ -95,12 +116,22 @@ const progress = (message: string) => process.stderr.write(`${message}\n`);
 interface CallCounter {
   total: number;
   byCommand: Map<string, number>;
+  /** S3 requests (the runner's trace appends write one object each). */
+  s3: number;
 }
 
-/** Installs the counter on the shared document client (the one every handler uses). */
+/** Installs the counter on the shared document client and the shared S3 client (the ones every handler uses). */
 async function installCallCounter(): Promise<CallCounter> {
   const { db } = await import('../../shared/platform/dynamo/client');
-  const counter: CallCounter = { total: 0, byCommand: new Map() };
+  const { s3 } = await import('../../shared/platform/s3/client');
+  const counter: CallCounter = { total: 0, byCommand: new Map(), s3: 0 };
+  s3().middlewareStack.add(
+    (next) => async (args) => {
+      counter.s3++;
+      return next(args);
+    },
+    { step: 'initialize', name: 'benchS3CallCounter' },
+  );
   db().middlewareStack.add(
     (next, context) => async (args) => {
       counter.total++;
@@ -114,8 +145,8 @@ async function installCallCounter(): Promise<CallCounter> {
   return counter;
 }
 
-function snapshot(counter: CallCounter | undefined): { total: number; byCommand: Map<string, number> } | undefined {
-  return counter && { total: counter.total, byCommand: new Map(counter.byCommand) };
+function snapshot(counter: CallCounter | undefined): CallCounter | undefined {
+  return counter && { total: counter.total, byCommand: new Map(counter.byCommand), s3: counter.s3 };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -137,18 +168,27 @@ interface Reply {
   ms: number;
 }
 
-async function call(target: Target, method: 'GET' | 'POST' | 'PUT', pathOrUrl: string, body?: unknown): Promise<Reply> {
+interface CallOptions {
+  /** Sent without root's `PRIVATE-TOKEN` (the runner API authenticates with the runner's or job's token). */
+  anonymous?: boolean;
+  headers?: Record<string, string>;
+  /** Sent as is instead of JSON (a trace chunk). */
+  raw?: Buffer;
+}
+
+async function call(target: Target, method: 'GET' | 'POST' | 'PUT' | 'PATCH', pathOrUrl: string, body?: unknown, options: CallOptions = {}): Promise<Reply> {
   const url = new URL(/^https?:/.test(pathOrUrl) ? pathOrUrl : `${target.base}/api/v4${pathOrUrl}`);
   if (target.onlyOrigin && url.origin !== target.onlyOrigin) {
     throw new Error(`refusing to call ${url.origin}: the benchmark only talks to ${target.onlyOrigin}`);
   }
-  const headers: Record<string, string> = { 'PRIVATE-TOKEN': target.token };
+  const headers: Record<string, string> = options.anonymous ? {} : { 'PRIVATE-TOKEN': target.token };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  Object.assign(headers, options.headers);
   const started = performance.now();
   const response = await fetch(url, {
     method,
     headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: options.raw ?? (body === undefined ? undefined : JSON.stringify(body)),
     redirect: 'manual',
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
@@ -239,6 +279,7 @@ async function seed(target: Target): Promise<void> {
   });
   if (failure) throw new Error(`seeding failed: ${failure}`);
 
+  if (seededProjectId === undefined) return;
   const issueStep = Math.max(1, Math.round(SEED_ISSUES / 10));
   let issues = 0;
   await pool(SEED_ISSUES, CONCURRENCY, Number.POSITIVE_INFINITY, async (i) => {
@@ -271,6 +312,8 @@ interface Scenario {
   name: string;
   /** HTTP requests made by one iteration. */
   requestsPerIteration?: number;
+  /** Iterations in flight at once (default `BENCH_CONCURRENCY`; 1 for what must happen in sequence). */
+  concurrency?: number;
   /** One iteration; `record` is called once per HTTP request with its latency and whether it was an error. */
   iteration(target: Target, record: (ms: number, error?: string) => void): Promise<void>;
 }
@@ -358,6 +401,230 @@ function onSeededProject(name: string, method: 'GET' | 'POST', tail: string, sta
   return { name, iteration: (target, record) => single(name, method, `/projects/${seededProjectId}${tail}`, status, options).iteration(target, record) };
 }
 
+// ---------------------------------------------------------------------------------------------
+// CI: the runner's hot paths, and the raw floor they are compared with
+// ---------------------------------------------------------------------------------------------
+
+/** One job, claimed during seeding and kept running: the trace scenario appends to it. */
+const CI_YAML = 'bench:\n  script: echo bench\n';
+/** 1 KB of trace, as gitlab-runner sends it (`PATCH /jobs/:id/trace`, `Content-Range: <start>-<end>`). */
+const TRACE_CHUNK = Buffer.from(`${'bench trace line '.repeat(60).slice(0, 1023)}\n`);
+const CI_SCENARIOS = {
+  pollCached: 'POST /jobs/request (idle, last_update current)',
+  poll: 'POST /jobs/request (idle, no last_update)',
+  trace: 'PATCH /jobs/:id/trace (1 KB, in sequence)',
+} as const;
+const RUNNER_INFO = { name: 'gitlab-runner', version: '17.0.0', revision: 'bench', platform: 'linux', architecture: 'amd64', executor: 'shell' };
+
+interface CiFixture {
+  /** Registered runners of the project, polled in turn (as many as requests in flight, like real runners). */
+  runnerTokens: string[];
+  /** `X-GitLab-Last-Update` after an empty poll: what an idle gitlab-runner sends back. */
+  lastUpdate: string;
+  /** The running job (id and job token) whose trace grows. */
+  job: { id: number; token: string };
+  traceLength: number;
+}
+
+const runnerCall = (target: Target, path: string, body: Record<string, unknown>) => call(target, 'POST', path, body, { anonymous: true });
+
+/**
+ * A private project with a one-job `.gitlab-ci.yml` (committed through the Files API), its
+ * pipeline, `CONCURRENCY` runners registered with its runners token; the job is claimed by the
+ * first runner and stays running; the queue is then empty, and the `X-GitLab-Last-Update` of an
+ * empty poll is kept.
+ */
+async function seedCi(target: Target): Promise<CiFixture> {
+  const created = await call(target, 'POST', '/projects', { name: `bench ${RUN_ID} ci`, visibility: 'private' });
+  if (created.status !== 201) throw new Error(`seeding CI failed: POST /projects answered ${describe(created)}`);
+  const project = created.body as { id: number; default_branch?: string | null };
+  const branch = project.default_branch || 'main';
+  const file = await call(target, 'POST', `/projects/${project.id}/repository/files/.gitlab-ci.yml`, { branch, content: CI_YAML, commit_message: 'bench CI' });
+  if (file.status !== 201) throw new Error(`seeding CI failed: creating .gitlab-ci.yml answered ${describe(file)}`);
+  // A commit through the API starts a pipeline as a push does; start one on the branch otherwise.
+  const pipelines = await call(target, 'GET', `/projects/${project.id}/pipelines`);
+  if (!Array.isArray(pipelines.body) || pipelines.body.length === 0) {
+    const pipeline = await call(target, 'POST', `/projects/${project.id}/pipeline`, { ref: branch });
+    if (pipeline.status !== 201) throw new Error(`seeding CI failed: POST /projects/:id/pipeline answered ${describe(pipeline)}`);
+  }
+  const registration = (await call(target, 'GET', `/projects/${project.id}`)).body as { runners_token?: string };
+  if (!registration.runners_token) throw new Error('seeding CI failed: the project has no runners_token');
+  const runnerTokens: string[] = [];
+  for (let i = 0; i < CONCURRENCY; i++) {
+    const runner = await runnerCall(target, '/runners', { token: registration.runners_token, description: `bench ${RUN_ID} runner ${i}`, info: RUNNER_INFO });
+    if (runner.status !== 201) throw new Error(`seeding CI failed: POST /runners answered ${describe(runner)}`);
+    runnerTokens.push((runner.body as { token: string }).token);
+  }
+  // Claim the job; any other pending job (none expected) is finished, until the queue is empty.
+  let job: CiFixture['job'] | undefined;
+  for (let i = 0; i < 10; i++) {
+    const reply = await runnerCall(target, '/jobs/request', { token: runnerTokens[0], info: RUNNER_INFO });
+    if (reply.status === 204) {
+      const lastUpdate = reply.headers.get('x-gitlab-last-update');
+      if (!job) throw new Error('seeding CI failed: the pipeline has no job for the runner');
+      if (!lastUpdate) throw new Error('seeding CI failed: an empty POST /jobs/request sent no X-GitLab-Last-Update');
+      progress(`seeded CI: project ${project.id}, ${runnerTokens.length} runners, job ${job.id} running`);
+      return { runnerTokens, lastUpdate, job, traceLength: 0 };
+    }
+    if (reply.status !== 201) throw new Error(`seeding CI failed: POST /jobs/request answered ${describe(reply)}`);
+    const claimed = reply.body as { id: number; token: string };
+    if (!job) job = claimed;
+    else await call(target, 'PUT', `/jobs/${claimed.id}`, { token: claimed.token, state: 'success' }, { anonymous: true });
+  }
+  throw new Error('seeding CI failed: the queue does not empty');
+}
+
+/** The CI scenarios: idle polls (with and without a current `last_update`) and trace appends. */
+function ciScenarios(ci: CiFixture): Scenario[] {
+  let turn = 0;
+  const idlePoll = (name: string, withLastUpdate: boolean): Scenario => ({
+    name,
+    async iteration(target, record) {
+      const token = ci.runnerTokens[turn++ % ci.runnerTokens.length];
+      const reply = await runnerCall(target, '/jobs/request', { token, info: RUNNER_INFO, ...(withLastUpdate ? { last_update: ci.lastUpdate } : {}) });
+      const header = reply.headers.get('x-gitlab-last-update');
+      record(
+        reply.ms,
+        reply.status !== 204 ? `expected 204, got ${describe(reply)}` : header !== ci.lastUpdate ? `X-GitLab-Last-Update ${header}, expected ${ci.lastUpdate}` : undefined,
+      );
+    },
+  });
+  return [
+    idlePoll(CI_SCENARIOS.pollCached, true),
+    idlePoll(CI_SCENARIOS.poll, false),
+    {
+      name: CI_SCENARIOS.trace,
+      concurrency: 1,
+      async iteration(target, record) {
+        const start = ci.traceLength;
+        const end = start + TRACE_CHUNK.length;
+        const reply = await call(target, 'PATCH', `/jobs/${ci.job.id}/trace`, undefined, {
+          anonymous: true,
+          raw: TRACE_CHUNK,
+          headers: { 'JOB-TOKEN': ci.job.token, 'Content-Range': `${start}-${end - 1}`, 'Content-Type': 'text/plain' },
+        });
+        if (reply.status === 202) ci.traceLength = end;
+        const range = reply.headers.get('range');
+        record(reply.ms, reply.status !== 202 ? `expected 202, got ${describe(reply)}` : range !== `0-${end}` ? `Range ${range}, expected 0-${end}` : undefined);
+      },
+    },
+  ];
+}
+
+interface Floor {
+  /** What was measured, raw with the AWS SDK clients the handlers use (no HTTP, no handler). */
+  name: string;
+  /** The scenario it is the floor of. */
+  scenario: string;
+  operations: number;
+  concurrency: number;
+  opsPerSec: number;
+  p50Ms: number;
+  p90Ms: number;
+}
+
+/**
+ * The floor of each CI scenario, measured in this run against the same DynamoDB Local and s3rver:
+ * a GetItem of a runner's item (consistent, as the handlers read), as many in flight as the polls;
+ * and, in sequence as the trace appends, a 1 KB S3 PutObject followed by a conditional DynamoDB
+ * UpdateItem (what an append must do at least). Local mode only.
+ */
+async function measureFloors(ci: CiFixture, scenarios: Scenario[]): Promise<Floor[]> {
+  const { GetCommand, PutCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { PutObjectCommand } = await import('@aws-sdk/client-s3');
+  const { db, tableName } = await import('../../shared/platform/dynamo/client');
+  const { s3, bucketName } = await import('../../shared/platform/s3/client');
+  const { ciKeys } = await import('../../shared/ci/store/keys');
+  const { createHash } = await import('node:crypto');
+
+  const measure = async (name: string, scenario: string, concurrency: number, operation: (i: number) => Promise<void>): Promise<Floor> => {
+    await pool(WARMUP, concurrency, Number.POSITIVE_INFINITY, (i) => operation(-1 - i));
+    const latencies: number[] = [];
+    const started = performance.now();
+    await pool(REQUESTS, concurrency, started + MAX_SECONDS * 1000, async (i) => {
+      const begun = performance.now();
+      await operation(i);
+      latencies.push(performance.now() - begun);
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const sorted = latencies.sort((a, b) => a - b);
+    return {
+      name,
+      scenario,
+      operations: sorted.length,
+      concurrency,
+      opsPerSec: round(sorted.length / seconds, 1),
+      p50Ms: round(percentile(sorted, 0.5), 1),
+      p90Ms: round(percentile(sorted, 0.9), 1),
+    };
+  };
+
+  const floors: Floor[] = [];
+  const runnerKeys = ci.runnerTokens.map((token) => ciKeys.runner(createHash('sha256').update(token, 'utf8').digest('hex')));
+  for (const scenario of scenarios.filter((s) => s.name === CI_SCENARIOS.pollCached || s.name === CI_SCENARIOS.poll)) {
+    progress(`measuring the floor of ${scenario.name}`);
+    floors.push(
+      await measure('DynamoDB GetItem', scenario.name, scenario.concurrency ?? CONCURRENCY, async (i) => {
+        const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: runnerKeys[Math.abs(i) % runnerKeys.length], ConsistentRead: true }));
+        if (!Item) throw new Error('floor: the runner item is missing');
+      }),
+    );
+  }
+  const trace = scenarios.find((s) => s.name === CI_SCENARIOS.trace);
+  if (trace) {
+    progress(`measuring the floor of ${trace.name}`);
+    const key = { PK: `BENCH_FLOOR#${RUN_ID}`, SK: 'TRACE' };
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...key, status: 'running', traceLength: 0 } }));
+    let length = 0;
+    floors.push(
+      await measure('S3 PutObject 1 KB + DynamoDB UpdateItem', trace.name, trace.concurrency ?? CONCURRENCY, async () => {
+        await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: `bench-floor/${RUN_ID}/${String(length).padStart(12, '0')}`, Body: TRACE_CHUNK, ContentType: 'text/plain' }));
+        await db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: key,
+            UpdateExpression: 'SET traceLength = :length',
+            ConditionExpression: '#status = :running AND traceLength = :from',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':length': length + TRACE_CHUNK.length, ':running': 'running', ':from': length },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        length += TRACE_CHUNK.length;
+      }),
+    );
+  }
+  return floors;
+}
+
+/** The CI scenarios beside their floors: latency, calls per request, and the ratio of the p50s. */
+function floorTable(results: Result[], floors: Floor[], counted: boolean): string {
+  const header = ['scenario', 'in flight', 'req/s', 'p50 ms', 'p90 ms', 'DynamoDB/req', 'S3/req', 'floor', 'floor ops/s', 'floor p50', 'floor p90', 'p50 / floor p50'];
+  const rows = results
+    .filter((r) => (Object.values(CI_SCENARIOS) as string[]).includes(r.scenario))
+    .map((r) => {
+      const floor = floors.find((f) => f.scenario === r.scenario);
+      return [
+        r.scenario,
+        String(r.concurrency),
+        r.reqPerSec.toFixed(1),
+        r.p50Ms.toFixed(1),
+        r.p90Ms.toFixed(1),
+        counted && r.dynamoCallsPerRequest !== null ? r.dynamoCallsPerRequest.toFixed(2) : '-',
+        counted && r.s3CallsPerRequest !== null ? r.s3CallsPerRequest.toFixed(2) : '-',
+        floor?.name ?? '-',
+        floor ? floor.opsPerSec.toFixed(1) : '-',
+        floor ? floor.p50Ms.toFixed(1) : '-',
+        floor ? floor.p90Ms.toFixed(1) : '-',
+        floor ? `${(r.p50Ms / floor.p50Ms).toFixed(1)}x` : '-',
+      ];
+    });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i === 0 || i === 7 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
 interface Result {
   scenario: string;
   requests: number;
@@ -365,11 +632,14 @@ interface Result {
   seconds: number;
   reqPerSec: number;
   p50Ms: number;
+  p90Ms: number;
   p99Ms: number;
   meanMs: number;
+  concurrency: number;
   stoppedByTimeLimit: boolean;
   dynamoCallsPerRequest: number | null;
   dynamoCallsByCommand: Record<string, number> | null;
+  s3CallsPerRequest: number | null;
   firstError?: string;
 }
 
@@ -384,10 +654,11 @@ const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 async function runScenario(target: Target, scenario: Scenario, counter: CallCounter | undefined): Promise<Result> {
   const perIteration = scenario.requestsPerIteration ?? 1;
   const iterations = Math.ceil(REQUESTS / perIteration);
+  const concurrency = scenario.concurrency ?? CONCURRENCY;
 
   // Warm-up, not measured (and its DynamoDB calls are not counted).
   const ignore = () => undefined;
-  await pool(Math.ceil(WARMUP / perIteration), CONCURRENCY, performance.now() + MAX_SECONDS * 1000, () =>
+  await pool(Math.ceil(WARMUP / perIteration), concurrency, performance.now() + MAX_SECONDS * 1000, () =>
     scenario.iteration(target, ignore).catch(ignore),
   );
 
@@ -405,7 +676,7 @@ async function runScenario(target: Target, scenario: Scenario, counter: CallCoun
   const before = snapshot(counter);
   const started = performance.now();
   const deadline = started + MAX_SECONDS * 1000;
-  const ran = await pool(iterations, CONCURRENCY, deadline, async () => {
+  const ran = await pool(iterations, concurrency, deadline, async () => {
     try {
       await scenario.iteration(target, record);
     } catch (error) {
@@ -422,8 +693,10 @@ async function runScenario(target: Target, scenario: Scenario, counter: CallCoun
   const sorted = [...latencies].sort((a, b) => a - b);
   let perRequest: number | null = null;
   let byCommand: Record<string, number> | null = null;
+  let s3PerRequest: number | null = null;
   if (before && after && requests > 0) {
     perRequest = round((after.total - before.total) / requests);
+    s3PerRequest = round((after.s3 - before.s3) / requests);
     byCommand = {};
     for (const [name, count] of [...after.byCommand].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) {
       const delta = count - (before.byCommand.get(name) ?? 0);
@@ -437,11 +710,14 @@ async function runScenario(target: Target, scenario: Scenario, counter: CallCoun
     seconds: round(seconds),
     reqPerSec: round(requests / seconds, 1),
     p50Ms: round(percentile(sorted, 0.5), 1),
+    p90Ms: round(percentile(sorted, 0.9), 1),
     p99Ms: round(percentile(sorted, 0.99), 1),
     meanMs: round(sorted.reduce((sum, v) => sum + v, 0) / (sorted.length || 1), 1),
+    concurrency,
     stoppedByTimeLimit: ran < iterations,
     dynamoCallsPerRequest: perRequest,
     dynamoCallsByCommand: byCommand,
+    s3CallsPerRequest: s3PerRequest,
     ...(firstError ? { firstError } : {}),
   };
 }
@@ -451,13 +727,14 @@ async function runScenario(target: Target, scenario: Scenario, counter: CallCoun
 // ---------------------------------------------------------------------------------------------
 
 function table(results: Result[], counted: boolean): string {
-  const header = ['scenario', 'requests', 'errors', 'req/s', 'p50 ms', 'p99 ms', 'DynamoDB calls/request'];
+  const header = ['scenario', 'requests', 'errors', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'DynamoDB calls/request'];
   const rows = results.map((r) => [
     r.scenario + (r.stoppedByTimeLimit ? ' (time limit)' : ''),
     String(r.requests),
     String(r.errors),
     r.reqPerSec.toFixed(1),
     r.p50Ms.toFixed(1),
+    r.p90Ms.toFixed(1),
     r.p99Ms.toFixed(1),
     counted && r.dynamoCallsPerRequest !== null ? r.dynamoCallsPerRequest.toFixed(2) : '-',
   ]);
@@ -534,9 +811,12 @@ async function main(): Promise<number> {
       throw new Error(`the token is not an admin's: GET /user answered ${describe(me)}`);
     }
     await seed(target);
+    const ci = Object.values(CI_SCENARIOS).some((name) => !ONLY || ONLY.test(name)) ? await seedCi(target) : undefined;
+    const selected = [...scenarios, ...(ci ? ciScenarios(ci) : [])].filter((s) => !ONLY || ONLY.test(s.name));
+    if (selected.length === 0) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY} selects no scenario`);
 
     const results: Result[] = [];
-    for (const scenario of scenarios) {
+    for (const scenario of selected) {
       progress(`running ${scenario.name}`);
       const result = await runScenario(target, scenario, counter);
       results.push(result);
@@ -549,6 +829,8 @@ async function main(): Promise<number> {
     if (counter && counter.total === 0) {
       progress('warning: no DynamoDB call was counted: the handlers do not use the shared client of this process');
     }
+    // The raw floor of the CI scenarios, in the same run (local mode: this process reaches the table and bucket).
+    const floors = ci && counter ? await measureFloors(ci, selected) : [];
 
     await cleanup();
 
@@ -559,6 +841,12 @@ async function main(): Promise<number> {
     );
     process.stdout.write(`${table(results, counted)}\n`);
     if (counted) process.stdout.write(`\nDynamoDB calls per request, by operation:\n${breakdown(results)}\n`);
+    if (ci) {
+      process.stdout.write(
+        `\nCI runner API beside its raw floor (same run${floors.length ? '' : '; no floor against a deployment'}; ` +
+          `floor = the AWS SDK call(s) alone, without HTTP or handler):\n${floorTable(results, floors, counted)}\n`,
+      );
+    }
     process.stdout.write(
       `\n${JSON.stringify({
         bench: 'api',
@@ -569,7 +857,8 @@ async function main(): Promise<number> {
         maxSecondsPerScenario: MAX_SECONDS,
         seedUsers: SEED_USERS,
         dynamoCallsCounted: counted,
-        results: results.map((r) => (counted ? r : { ...r, dynamoCallsPerRequest: null, dynamoCallsByCommand: null })),
+        results: results.map((r) => (counted ? r : { ...r, dynamoCallsPerRequest: null, dynamoCallsByCommand: null, s3CallsPerRequest: null })),
+        floors,
       })}\n`,
     );
     return results.some((r) => r.errors > 0 || r.requests === 0) ? 1 : 0;

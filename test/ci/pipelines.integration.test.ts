@@ -55,8 +55,7 @@ describe('pipelines from .gitlab-ci.yml, run by a runner', () => {
   beforeAll(async () => {
     project = await ownedProject('private');
     await push(project, { '.gitlab-ci.yml': CI, 'README.md': '# ci\n' });
-    // Until the smart HTTP handler takes job tokens, the test runner clones with the owner's token.
-    runner = await TestRunner.register(await registrationToken(project), {}, { cloneUrl: () => cloneUrl(project.fullPath, project.owner.token) });
+    runner = await TestRunner.register(await registrationToken(project));
   });
 
   it('creates a pipeline on push with the first stage pending', async () => {
@@ -101,8 +100,9 @@ describe('pipelines from .gitlab-ci.yml, run by a runner', () => {
     const refused = await api(`/projects/${project.id}/jobs/${build.id}/play`, { method: 'POST', token: project.owner.token });
     expect(refused).toMatchObject({ status: 400, body: { message: '400 Bad request - Unplayable Job' } });
     const played = await api(`/projects/${project.id}/jobs/${deploy.id}/play`, { method: 'POST', token: project.owner.token });
-    expect(played).toMatchObject({ status: 200, body: { id: deploy.id, status: 'pending' } });
+    expect(played).toMatchObject({ status: 200, body: { id: deploy.id, status: 'started', finished_at: null } });
     expect(played.body.pipeline).toBeUndefined();
+    expect((await api(`/projects/${project.id}/jobs/${deploy.id}`, { token: project.owner.token })).body.status).toBe('pending');
     expect((await runner.runNext())?.state).toBe('success');
 
     const kept = await api(`/projects/${project.id}/jobs/${build.id}/artifacts/keep`, { method: 'POST', token: project.owner.token });

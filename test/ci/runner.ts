@@ -13,28 +13,26 @@ import { api, baseUrl } from '../support/api';
 import { gitOk, scratch } from '../support/git';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the job payload is read field by field */
-export interface RunnerOptions {
-  /** Replaces the job's `repo_url` for the clone (undefined: the job's own, with its job token). */
-  cloneUrl?: (job: any) => string;
-}
-
 export class TestRunner {
   private constructor(
     readonly id: number,
     readonly token: string,
-    private readonly options: RunnerOptions,
   ) {}
 
-  static async register(registrationToken: string, extra: Record<string, unknown> = {}, options: RunnerOptions = {}): Promise<TestRunner> {
+  static async register(registrationToken: string, extra: Record<string, unknown> = {}): Promise<TestRunner> {
     const response = await api('/runners', { method: 'POST', body: { token: registrationToken, description: 'test runner', info: { name: 'test-runner', executor: 'shell' }, ...extra } });
     if (response.status !== 201) throw new Error(`register: ${response.status} ${JSON.stringify(response.body)}`);
-    return new TestRunner(response.body.id, response.body.token, options);
+    return new TestRunner(response.body.id, response.body.token);
   }
 
-  /** One `POST /jobs/request`: the job, or undefined (204). */
+  /**
+   * One `POST /jobs/request`: the job, or undefined (204 with the queue version to send next; or
+   * 409, another runner took what this one tried: gitlab-runner keeps its `last_update` then).
+   */
   async requestJob(lastUpdate?: string): Promise<{ job: any; lastUpdate: string | null }> {
     const response = await api('/jobs/request', { method: 'POST', body: { token: this.token, info: { name: 'test-runner' }, ...(lastUpdate ? { last_update: lastUpdate } : {}) } });
     if (response.status === 204) return { job: undefined, lastUpdate: response.headers.get('x-gitlab-last-update') };
+    if (response.status === 409) return { job: undefined, lastUpdate: lastUpdate ?? null };
     if (response.status !== 201) throw new Error(`request: ${response.status} ${JSON.stringify(response.body)}`);
     return { job: response.body, lastUpdate: null };
   }
@@ -57,8 +55,9 @@ export class TestRunner {
       return true;
     };
     trace += `Running with test-runner on job ${job.id}\n`;
-    const url = this.options.cloneUrl?.(job) ?? job.git_info.repo_url;
-    await gitOk(['clone', '-q', url, dir]);
+    // As gitlab-runner: the job's own `repo_url` (`gitlab-ci-token:<job token>@…`), then the job's refspecs and commit.
+    await gitOk(['clone', '-q', '--no-checkout', job.git_info.repo_url, dir]);
+    await gitOk(['fetch', '-q', 'origin', ...job.git_info.refspecs], { cwd: dir });
     await gitOk(['checkout', '-q', job.git_info.sha], { cwd: dir });
     trace += `Checked out ${job.git_info.sha.slice(0, 8)}\n`;
     for (const dependency of job.dependencies ?? []) {

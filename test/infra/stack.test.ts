@@ -17,8 +17,8 @@ type Statement = { Effect: string; Action: string | string[]; Resource: unknown 
 const GROUPS = Object.keys(routeCatalog) as GroupName[];
 /** The functions with the shared defaults: one per route group, plus the bootstrap (not a route group). */
 const FUNCTION_GROUPS = [...GROUPS, 'bootstrap'];
-/** The service's own functions: those, plus the webhook delivery (its own timeout, no bucket). */
-const ALL_FUNCTIONS = [...FUNCTION_GROUPS, 'hook_delivery'];
+/** The service's own functions: those, plus the webhook delivery (its own timeout, no bucket) and the CI scheduler. */
+const ALL_FUNCTIONS = [...FUNCTION_GROUPS, 'hook_delivery', 'ci_scheduler'];
 
 /** Memory (MB), timeout (s) and `/tmp` (MiB) of each function: 512 MB, 29 s and Lambda's 512 MiB unless listed. */
 const DEFAULT_SIZE = { MemorySize: 512, Timeout: 29 };
@@ -42,6 +42,7 @@ function logicalId(construct: IConstruct): string {
 function functionId(group: string): string {
   if (group === 'bootstrap') return logicalId(stack.bootstrap.function);
   if (group === 'hook_delivery') return logicalId(stack.events.function);
+  if (group === 'ci_scheduler') return logicalId(stack.ciScheduler.function);
   return logicalId(stack.functions.byGroup[group as GroupName]);
 }
 
@@ -231,7 +232,7 @@ describe('ProjectHostingStack bucket', () => {
 });
 
 describe('ProjectHostingStack functions', () => {
-  it('creates one function per route group plus the bootstrap and hook delivery functions', () => {
+  it('creates one function per route group plus the bootstrap, hook delivery and CI scheduler functions', () => {
     // Act
     const ours = Object.values(resourcesOfType('AWS::Lambda::Function')).filter(
       (fn) => fn.Properties?.Handler === 'index.handler',
@@ -440,6 +441,54 @@ describe('ProjectHostingStack hook delivery', () => {
     expect(JSON.stringify(statements)).not.toContain(`"${logicalId(stack.storage.bucket)}"`);
     expect(allows(statements, 'secretsmanager:GetSecretValue', logicalId(stack.secretBoxKey))).toBe(true);
     expect(actions).not.toContain('secretsmanager:PutSecretValue');
+  });
+});
+
+describe('ProjectHostingStack CI scheduler', () => {
+  it('invokes the scheduler function every minute, without retries', () => {
+    // Act
+    const rules = Object.values(resourcesOfType('AWS::Events::Rule'));
+
+    // Assess
+    expect(rules).toHaveLength(1);
+    expect(rules[0].Properties).toMatchObject({
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Targets: [{ Arn: { 'Fn::GetAtt': [functionId('ci_scheduler'), 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } }],
+    });
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      FunctionName: { 'Fn::GetAtt': [functionId('ci_scheduler'), 'Arn'] },
+      Principal: 'events.amazonaws.com',
+    });
+  });
+
+  it('creates the scheduler function with a one-minute timeout, the table and the bucket', () => {
+    // Act
+    const fn = resourcesOfType('AWS::Lambda::Function')[functionId('ci_scheduler')];
+
+    // Assess
+    expect(fn.Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Timeout: 60,
+      Environment: { Variables: { TABLE_NAME: { Ref: logicalId(stack.data.table) }, BUCKET_NAME: { Ref: logicalId(stack.storage.bucket) } } },
+    });
+  });
+
+  it('grants the scheduler function writing the table and the bucket, and no secret', () => {
+    // Act
+    const statements = statementsOf(functionId('ci_scheduler'));
+    const actions = statements.flatMap((statement) => [statement.Action].flat());
+
+    // Assess
+    for (const action of ['Query', 'GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'].map((name) => `dynamodb:${name}`)) {
+      expect(allows(statements, action, logicalId(stack.data.table)), action).toBe(true);
+    }
+    expect(allows(statements, 's3:DeleteObject*', logicalId(stack.storage.bucket))).toBe(true);
+    expect(allows(statements, 's3:PutObject', logicalId(stack.storage.bucket))).toBe(true);
+    expect(actions.filter((action) => action.startsWith('secretsmanager:'))).toEqual([]);
+    expect(actions.filter((action) => action.startsWith('dynamodb:') && action.includes('Stream'))).toEqual([]);
   });
 });
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { apiHandler, type GroupRouteTable } from '../../functions/api';
 import { createGroupHandler } from '../../shared/platform/group-handler';
+import { isStreamedResult, type StreamedResult } from '../../shared/platform/streaming';
 import { ok } from '../../shared/platform/http/response';
 import { route } from '../../shared/platform/http/route';
 import { routeCatalog, type GroupName } from '../../shared/catalog';
@@ -67,6 +68,46 @@ describe('createGroupHandler and HEAD', () => {
 
     // Assess
     expect(head).toMatchObject({ statusCode: 404, body: '' });
+  });
+});
+
+describe('createGroupHandler and a streamed body', () => {
+  let produced = 0;
+  async function* chunks() {
+    for (const part of ['zip', 'bytes']) {
+      produced += 1;
+      yield Buffer.from(part);
+    }
+  }
+  const downloads = createGroupHandler(
+    { group: 'downloads', prefix: '/api/v4', keys: ['GET /download'] as const },
+    {
+      'GET /download': route({
+        params: z.object({}),
+        anonymous: true,
+        handler: async () => ({ statusCode: 200, headers: { 'Content-Disposition': 'attachment; filename="a.zip"' }, stream: { chunks: chunks(), contentType: 'application/zip', length: 8 } }),
+      }),
+    },
+    [],
+  );
+  const event = (httpMethod: string) =>
+    ({ resource: '/api/v4/download', path: '/api/v4/download', httpMethod, headers: {}, multiValueHeaders: {}, queryStringParameters: null, multiValueQueryStringParameters: null, pathParameters: null, stageVariables: null, requestContext: { requestId: 'req-stream' }, body: null, isBase64Encoded: false }) as unknown as APIGatewayProxyEvent;
+  const context = { awsRequestId: 'lambda-stream', functionName: 'downloads' } as Parameters<typeof downloads>[1];
+
+  it('hands the chunks on unread, with the length and type as headers; HEAD drops them', async () => {
+    // Act
+    const get = (await downloads(event('GET'), context)) as StreamedResult;
+    const head = await downloads(event('HEAD'), context);
+
+    // Assess
+    expect(produced).toBe(0);
+    expect(get.headers).toMatchObject({ 'Content-Type': 'application/zip', 'Content-Length': '8', 'Content-Disposition': 'attachment; filename="a.zip"' });
+    const body: Buffer[] = [];
+    for await (const chunk of get.stream) body.push(Buffer.from(chunk));
+    expect(Buffer.concat(body).toString()).toBe('zipbytes');
+    expect(isStreamedResult(head)).toBe(false);
+    expect(head).toMatchObject({ statusCode: 200, body: '' });
+    expect(head.headers?.['Content-Length']).toBe('8');
   });
 });
 

@@ -20,6 +20,7 @@ const tableKeys = {
   share: () => projectKeys.share(7, 3),
   upload: () => projectKeys.upload(7, SECRET),
   event: () => projectKeys.event(7, 42),
+  runnersToken: () => projectKeys.runnersToken('GR1348941abcdefghijklmnopqrst'),
 } satisfies Record<Exclude<keyof typeof projectKeys, 'claims'>, () => Key>;
 
 const claimKeys = {
@@ -92,7 +93,10 @@ describeKeySpace(
       expect(inCollection(projectKeys.event(7, 42), projectCollections.projectEvents(7))).toBe(true);
       expect(inCollection(projectKeys.share(7, 3), projectCollections.projectShares(7))).toBe(true);
       expect(inCollection(projectKeys.star(7, 11), projectCollections.projectShares(7))).toBe(false);
-      for (const build of Object.values(tableKeys)) expect(inCollection(build(), projectCollections.projectPartition(7))).toBe(true);
+      // Every item of a project is in its partition but the runners token's lookup, found by the token alone (deleted by name).
+      const { runnersToken, ...partitionKeys } = tableKeys;
+      for (const build of Object.values(partitionKeys)) expect(inCollection(build(), projectCollections.projectPartition(7))).toBe(true);
+      expect(inCollection(runnersToken(), projectCollections.projectPartition(7))).toBe(false);
       expect(inCollection(projectKeys.project(70), projectCollections.projectPartition(7))).toBe(false);
 
       // Assess: index collections

@@ -3,6 +3,11 @@
  * after every job change (GitLab's `Ci::ProcessPipelineService`: waiting jobs start when what they
  * wait for settled, then the pipeline's status is the composite of its jobs), canceled, retried
  * and deleted.
+ *
+ * Every status change made here tells the project's hooks right after the write that made it won
+ * (`webhooks/emit.ts`): a Pipeline Hook on each change of a pipeline's status, a Job Hook when a
+ * job is created or becomes pending, running, success, failed or canceled (GitLab's). Job status
+ * changes made elsewhere go through {@link changeJobStatus} for the same reason.
  */
 import { randomBytes } from 'node:crypto';
 import type { Project } from '../../projects';
@@ -11,6 +16,7 @@ import { missingNeedsError, parseCiConfig, selectJobs, workflowAllows, type Sele
 import { readCommitAndConfig } from '../git';
 import { notifyPipelineFinished } from '../listeners';
 import { deleteJobObjects } from '../store/blobs';
+import { jobsCreated, jobStatusChanged, pipelineStatusChanged } from '../webhooks/emit';
 import {
   bumpQueueVersion,
   deletePipelineItems,
@@ -24,10 +30,11 @@ import {
   updateJob,
   updatePipeline,
   type Job,
+  type JobChanges,
   type JobSpec,
   type Pipeline,
 } from '../store/pipelines';
-import { CANCELABLE, COMPLETED, compositeStatus, nextStatuses } from '../status';
+import { CANCELABLE, COMPLETED, compositeStatus, nextStatuses, type JobStatus } from '../status';
 
 export interface PipelineRequest {
   project: Project;
@@ -171,7 +178,12 @@ export async function createPipeline(request: PipelineRequest): Promise<CreatePi
   );
   records.sort((a, b) => a.id - b.id);
   await insertPipeline(pipeline, records);
-  if (yamlErrors) return { result: 'created', pipeline };
+  // A file that does not parse fails the pipeline at once (GitLab's `drop!`: a change of status).
+  if (yamlErrors) {
+    await pipelineStatusChanged(pipeline, []);
+    return { result: 'created', pipeline };
+  }
+  await jobsCreated(records, pipeline);
   return { result: 'created', pipeline: (await processPipeline(pipeline.id)) ?? pipeline };
 }
 
@@ -199,6 +211,7 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
       if (updated) {
         jobs = jobs.map((j) => (j.id === jobId ? updated : j));
         queued ||= status === 'pending';
+        await jobStatusChanged(updated, pipeline);
       }
     }
     if (queued) await bumpQueueVersion(pipeline.projectId, randomBytes(8).toString('hex'));
@@ -211,6 +224,7 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
     const next = { status, startedAt: started, finishedAt, updatedAt: now };
     if (await updatePipeline(pipeline, next)) {
       const written = { ...pipeline, ...next, version: pipeline.version + 1 };
+      if (status !== pipeline.status) await pipelineStatusChanged(written, jobs);
       if (COMPLETED.has(status) && !COMPLETED.has(pipeline.status)) await notifyPipelineFinished(written);
       return written;
     }
@@ -218,10 +232,39 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
   return undefined;
 }
 
+/**
+ * Changes a job's status if it is still one of `from` (the store's conditional update) and, when
+ * the write won and the status changed, tells the project's hooks. What every job status change
+ * outside pipeline processing goes through (a runner's verdict, play, cancel).
+ *
+ * @example
+ * const updated = await changeJobStatus(job, { status: 'success', finishedAt: now }, ['running']);
+ */
+export async function changeJobStatus(job: Job, changes: JobChanges & { status: JobStatus }, from?: readonly JobStatus[]): Promise<Job | undefined> {
+  const updated = await updateJob(job, changes, from);
+  if (updated && changes.status !== job.status) await jobStatusChanged(updated);
+  return updated;
+}
+
+/**
+ * Plays a manual job (`POST /projects/:id/jobs/:job_id/play`, GitLab's `Ci::PlayBuildService`):
+ * it becomes pending (runners polling with `last_update` learn of it: the queue version changes),
+ * and the pipeline is processed. Answers the job as written, or undefined when it was no longer
+ * manual.
+ */
+export async function playJob(job: Job): Promise<Job | undefined> {
+  const played = await changeJobStatus(job, { status: 'pending', queuedAt: new Date().toISOString(), finishedAt: null }, ['manual']);
+  if (played) {
+    await bumpQueueVersion(job.projectId, randomBytes(8).toString('hex'));
+    await processPipeline(job.pipelineId);
+  }
+  return played;
+}
+
 /** Cancels a job if it may be (GitLab's `cancel`): its token ends; a runner holding it learns on its next call. */
 export async function cancelJobRecord(job: Job): Promise<Job> {
   if (!CANCELABLE.has(job.status)) return job;
-  const updated = await updateJob(job, { status: 'canceled', finishedAt: new Date().toISOString() }, [...CANCELABLE]);
+  const updated = await changeJobStatus(job, { status: 'canceled', finishedAt: new Date().toISOString() }, [...CANCELABLE]);
   if (!updated) return job;
   if (job.tokenDigest && job.status === 'running') await revokeJobToken(job.tokenDigest);
   return updated;
@@ -261,6 +304,7 @@ export async function cloneForRetry(job: Job, user: User | null): Promise<Job> {
   };
   await insertJobs([copy]);
   await updateJob(job, { retried: true });
+  await jobStatusChanged(copy);
   return copy;
 }
 

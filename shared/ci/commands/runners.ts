@@ -6,23 +6,15 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { openSecret } from '../../platform/crypto/secret-box';
-import { getProject, type Project } from '../../projects';
+import { getProject, projectIdForRunnersToken, type Project } from '../../projects';
 import { parseDuration } from '../config/durations';
 import { archiveTrace, putArtifacts, putTraceChunk, readTraceChunks } from '../store/blobs';
-import { claimJob, getJob, queuedJobs, queueVersion, readPipeline, revokeJobToken, updateJob, type Job, type JobArtifacts, type Pipeline } from '../store/pipelines';
-import { deleteRunner, insertRunner, newRunnerId, putRegistrationToken, recordRunnerContact, registrationTokenProject, runnerByDigest, type Runner } from '../store/runners';
-import { cloneForRetry, processPipeline } from './pipelines';
+import { claimJob, getJob, moveTraceEnd, readPipeline, revokeJobToken, updateJob, type Job, type JobArtifacts, type Pipeline } from '../store/pipelines';
+import { deleteRunner, insertRunner, newRunnerId, recordRunnerContact, runnerByDigest, runnerQueuedJobs, runnerQueueVersion, type Runner } from '../store/runners';
+import { changeJobStatus, cloneForRetry, processPipeline } from './pipelines';
+import { jobStatusChanged } from '../webhooks/emit';
 
 export const digestOf = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
-
-/**
- * Makes a project's runners token usable for registration: the lookup from its digest to the
- * project (the token itself is sealed on the project, so it cannot be searched for).
- */
-export async function ensureRegistrationLookup(project: Project): Promise<void> {
-  if (!project.runnersTokenSealed) return;
-  await putRegistrationToken(digestOf(await openSecret(project.runnersTokenSealed)), project.id);
-}
 
 export interface RegisterInput {
   token: string;
@@ -38,12 +30,15 @@ export interface RegisterInput {
   ipAddress?: string | null;
 }
 
-/** Registers a runner for the project whose runners token is given; undefined for an unknown token. */
+/**
+ * Registers a runner for the project whose runners token is given (found through the projects
+ * feature's lookup, written when the project was created); undefined for an unknown token.
+ */
 export async function registerRunner(input: RegisterInput): Promise<{ runner: Runner; token: string } | undefined> {
-  const projectId = await registrationTokenProject(digestOf(input.token));
+  const projectId = await projectIdForRunnersToken(input.token);
   const project = projectId ? await getProject(projectId) : undefined;
   if (!project || project.deleting || !project.runnersTokenSealed) return undefined;
-  // The lookup may be stale (a reset token): the token must still be the project's.
+  // The lookup only says where to look: the token must be the project's own, compared in constant time.
   const current = Buffer.from(await openSecret(project.runnersTokenSealed));
   const given = Buffer.from(input.token);
   if (current.length !== given.length || !timingSafeEqual(current, given)) return undefined;
@@ -94,13 +89,18 @@ export function runnerMatches(runner: Runner, job: Job): boolean {
 
 export type JobRequestResult =
   | { result: 'job'; job: Job; token: string; pipeline: Pipeline; project: Project }
-  | { result: 'none'; lastUpdate: string };
+  | { result: 'none'; lastUpdate: string }
+  /**
+   * Jobs were waiting but others took each one first (or the queue was behind): GitLab's 409,
+   * which tells the runner to ask again at once, without a `last_update` that would park it.
+   */
+  | { result: 'conflict' };
 
 /** How many queued jobs one request looks at before answering "nothing". */
 const CANDIDATES = 25;
 
 /**
- * A job for the runner: the oldest pending job of its project it matches, claimed for it (a job
+ * A job for the runner: the oldest pending job of its projects it matches, claimed for it (a job
  * another runner claimed first is passed over). When the runner's `last_update` equals the
  * project's queue version, nothing was queued since it last found nothing: answered without
  * reading the queue.
@@ -108,20 +108,29 @@ const CANDIDATES = 25;
 export async function requestJob(runner: Runner, lastUpdate: string | undefined): Promise<JobRequestResult> {
   const now = new Date().toISOString();
   await recordRunnerContact(runner, now);
-  const version = (await queueVersion(runner.projectId)) ?? 'none';
+  const version = await runnerQueueVersion(runner);
   if (lastUpdate !== undefined && lastUpdate === version) return { result: 'none', lastUpdate: version };
-  for (const candidate of await queuedJobs(runner.projectId, CANDIDATES)) {
+  let lost = false;
+  for (const candidate of await runnerQueuedJobs(runner, CANDIDATES)) {
     const job = await getJobIn(candidate.pipelineId, candidate.id);
-    if (!job || job.status !== 'pending' || !runnerMatches(runner, job)) continue;
+    if (job && !runnerMatches(runner, job)) continue;
+    if (!job || job.status !== 'pending') {
+      lost = true;
+      continue;
+    }
     const token = `glcbt-${randomBytes(20).toString('base64url')}`;
     const claimed = await claimJob(job, runner.id, digestOf(token), now);
-    if (!claimed) continue;
+    if (!claimed) {
+      lost = true;
+      continue;
+    }
     const [pipeline, project] = await Promise.all([readPipeline(job.pipelineId), getProject(job.projectId)]);
+    await jobStatusChanged(claimed, pipeline?.pipeline);
     if (!pipeline || !project) continue;
     await processPipeline(job.pipelineId);
     return { result: 'job', job: claimed, token, pipeline: pipeline.pipeline, project };
   }
-  return { result: 'none', lastUpdate: version };
+  return lost ? { result: 'conflict' } : { result: 'none', lastUpdate: version };
 }
 
 async function getJobIn(pipelineId: number, jobId: number): Promise<Job | undefined> {
@@ -157,7 +166,7 @@ export async function finishJob(job: Job, state: 'success' | 'failed', details: 
   const now = new Date().toISOString();
   const allowFailure = job.allowFailure || (state === 'failed' && details.exitCode !== undefined && details.exitCode !== null && (job.spec.allowFailureExitCodes ?? []).includes(details.exitCode));
   const failureReason = state === 'failed' ? (FAILURE_REASONS as readonly string[]).includes(details.failureReason ?? '') ? details.failureReason! : 'script_failure' : null;
-  const updated = await updateJob(
+  const updated = await changeJobStatus(
     job,
     { status: state, finishedAt: now, failureReason, exitCode: details.exitCode ?? null, traceArchived: true, ...(allowFailure !== job.allowFailure ? { allowFailure } : {}) },
     ['running'],
@@ -185,11 +194,18 @@ export type TraceAppend = { result: 'appended'; length: number } | { result: 'ra
 export async function appendTrace(job: Job, start: number, data: Buffer): Promise<TraceAppend> {
   if (start !== job.traceLength) return { result: 'range_not_satisfiable', length: job.traceLength };
   if (data.length === 0) return { result: 'appended', length: job.traceLength };
-  await putTraceChunk(job.id, start, data);
-  const updated = await updateJob(job, { traceLength: start + data.length }, ['running']);
+  const end = start + data.length;
+  // The range is reserved first: of two appends at one offset one wins, and its chunk is the one written.
+  const updated = await moveTraceEnd(job, start, end);
   if (!updated) {
     const current = await getJob(job.id);
     return { result: 'range_not_satisfiable', length: current?.traceLength ?? job.traceLength };
+  }
+  try {
+    await putTraceChunk(job.id, start, data);
+  } catch (error) {
+    await moveTraceEnd(job, end, start);
+    throw error;
   }
   return { result: 'appended', length: updated.traceLength };
 }

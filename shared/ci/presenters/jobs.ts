@@ -1,10 +1,13 @@
 /**
  * GitLab's `Job` entity (`Entities::Ci::Job`) as the spec lists it: with `pipeline` in lists and
  * single-job reads; without it in the answers of cancel, retry, play, erase and keep; erase and
- * keep show `download_url` instead of `artifacts_file`.
+ * keep show `download_url` instead of `artifacts_file`. `runner` is the runner that took the job
+ * (GitLab's `Entities::Ci::Runner`), null before one did.
  */
 import { presentUserPublic, type User } from '../../users';
 import type { CommitSnapshot, Job, Pipeline } from '../store/pipelines';
+import type { Runner } from '../store/runners';
+import { presentRunner } from './runners';
 
 export type JobVariant = 'full' | 'action' | 'download';
 
@@ -12,6 +15,8 @@ export interface JobContext {
   projectWebUrl: string;
   pipelines: Map<number, Pipeline>;
   users: Map<number, User>;
+  /** The runners that took the jobs (`runner`: null when absent, e.g. deleted since). */
+  runners?: Map<number, Runner>;
 }
 
 const seconds = (from: string | null, to: string | null) => (from && to ? (Date.parse(to) - Date.parse(from)) / 1000 : null);
@@ -36,6 +41,11 @@ export function presentCommitSnapshot(commit: CommitSnapshot | null, projectWebU
     extended_trailers: {},
     web_url: `${projectWebUrl}/-/commit/${commit.id}`,
   };
+}
+
+function runnerOf(job: Job, ctx: JobContext) {
+  const runner = job.runnerId !== null && job.runnerId !== undefined ? ctx.runners?.get(job.runnerId) : undefined;
+  return runner ? presentRunner(runner) : null;
 }
 
 export function presentJob(job: Job, ctx: JobContext, variant: JobVariant = 'full') {
@@ -80,7 +90,7 @@ export function presentJob(job: Job, ctx: JobContext, variant: JobVariant = 'ful
     ...(variant === 'download' ? { download_url: null } : { artifacts_file: artifactsFile }),
     artifacts: job.artifacts ? [{ file_type: 'archive', size: job.artifacts.size, filename: job.artifacts.filename, file_format: job.artifacts.format }] : [],
     artifacts_expire_at: job.artifacts?.expireAt ?? null,
-    runner: null,
+    runner: runnerOf(job, ctx),
     tag_list: job.spec.tags ?? [],
     archived: false,
   };

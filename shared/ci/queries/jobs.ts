@@ -7,6 +7,7 @@ import type { CollectionSource } from '../../platform/http/pagination';
 import type { JobContext } from '../presenters/jobs';
 import { ciCollections } from '../store/keys';
 import { getJob, getPipeline, jobFromItem, pipelineFromItem, projectJobs, projectPipelines, readPipeline, type Job, type Pipeline } from '../store/pipelines';
+import { runnersByIds } from '../store/runners';
 import type { JobStatus } from '../status';
 
 export const projectWebUrl = (subject: ProjectSubject) => webUrlOf(projectFullPath(subject.namespace, subject.project));
@@ -30,12 +31,17 @@ async function usersById(ids: Array<number | null>): Promise<Map<number, User>> 
   return new Map(users.filter((user): user is User => user !== undefined).map((user) => [user.id, user]));
 }
 
-/** What job presenters need: the jobs' pipelines and users, loaded once. */
+/** What job presenters need: the jobs' pipelines, users and runners (two batch reads), loaded once. */
 export async function jobContext(subject: ProjectSubject, jobs: readonly Job[], known: Pipeline[] = []): Promise<JobContext> {
   const pipelines = new Map(known.map((pipeline) => [pipeline.id, pipeline]));
   const missing = [...new Set(jobs.map((job) => job.pipelineId))].filter((id) => !pipelines.has(id));
-  for (const pipeline of await Promise.all(missing.map((id) => getPipeline(id)))) if (pipeline) pipelines.set(pipeline.id, pipeline);
-  return { projectWebUrl: projectWebUrl(subject), pipelines, users: await usersById(jobs.map((job) => job.userId)) };
+  const [loaded, users, runners] = await Promise.all([
+    Promise.all(missing.map((id) => getPipeline(id))),
+    usersById(jobs.map((job) => job.userId)),
+    runnersByIds(jobs.flatMap((job) => (job.runnerId ? [job.runnerId] : []))),
+  ]);
+  for (const pipeline of loaded) if (pipeline) pipelines.set(pipeline.id, pipeline);
+  return { projectWebUrl: projectWebUrl(subject), pipelines, users, runners };
 }
 
 export const userOf = async (id: number | null): Promise<User | undefined> => (id === null ? undefined : getUser(id));
@@ -94,13 +100,45 @@ export function pipelineList(projectId: number, filters: PipelineFilters): Colle
   };
 }
 
-/** The newest pipeline of a ref (and sha when given): what merge requests show as their head pipeline. */
-export async function latestPipelineFor(projectId: number, ref: string, sha?: string): Promise<Pipeline | undefined> {
+/**
+ * How many of a project's newest pipelines the merge request lookups read: one Query page. A
+ * merge request's pipelines are those of its source branch's recent heads, so they are among the
+ * project's newest; an older one (a branch left alone while hundreds of other pipelines ran) is
+ * not found, as if it had none. Bounded, where an index by ref would be exact.
+ */
+export const RECENT_PIPELINES = 100;
+
+/** Internal: the project's pipelines among its {@link RECENT_PIPELINES} newest that `match`, newest first. */
+async function recentPipelines(projectId: number, match: (pipeline: Pipeline) => boolean, first = false): Promise<Pipeline[]> {
+  const found: Pipeline[] = [];
+  let read = 0;
   for await (const pipeline of projectPipelines(projectId)) {
-    if (pipeline.ref === ref && (sha === undefined || pipeline.sha === sha)) return pipeline;
+    if (match(pipeline)) {
+      found.push(pipeline);
+      if (first) break;
+    }
+    if (++read >= RECENT_PIPELINES) break;
   }
-  return undefined;
+  return found;
 }
+
+/**
+ * The newest pipeline of a ref (and sha when given), among the project's recent ones: what merge
+ * requests show as their head pipeline. Read again by id, so its status is current (the list is an
+ * index, eventually consistent).
+ */
+export async function latestPipelineFor(projectId: number, ref: string, sha?: string): Promise<Pipeline | undefined> {
+  const [found] = await recentPipelines(projectId, (pipeline) => !pipeline.tag && pipeline.ref === ref && (sha === undefined || pipeline.sha === sha), true);
+  return found ? ((await getPipeline(found.id)) ?? found) : undefined;
+}
+
+/** The pipelines of a branch run for any of `shas` (a merge request's commits), newest first, among the project's recent ones. */
+export async function pipelinesForCommits(projectId: number, ref: string, shas: ReadonlySet<string>): Promise<Pipeline[]> {
+  return recentPipelines(projectId, (pipeline) => !pipeline.tag && pipeline.ref === ref && shas.has(pipeline.sha));
+}
+
+/** Whether a pipeline has yet to finish (GitLab's `active?` for a merge's head pipeline: created, pending, running). */
+export const pipelineActive = (pipeline: Pick<Pipeline, 'status'>): boolean => ['created', 'pending', 'running'].includes(pipeline.status);
 
 /** The newest successful job of that name on a ref (artifacts download by ref). */
 export async function latestSuccessfulJob(projectId: number, ref: string, name: string): Promise<Job | undefined> {

@@ -1,11 +1,12 @@
 /** The CI feature's HTTP slice, by endpoint group (for the Lambda entries in `functions/`). */
 import { jobRoutes } from './jobs';
 import { pipelineRoutes } from './pipelines';
+import { runnerAdminRoutes } from './runners-admin';
 import { runnerRoutes } from './runners';
 
 export { runnerRequest } from './runner-http';
 
 export const routes = {
   ci_jobs: { ...pipelineRoutes, ...jobRoutes },
-  ci_runners: runnerRoutes,
+  ci_runners: { ...runnerRoutes, ...runnerAdminRoutes },
 };

@@ -8,16 +8,17 @@ import { z } from 'zod';
 import { ApiError, ForbiddenError, NotFoundError } from '../../platform/http/errors';
 import { paginate, paginationParams } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
-import { created, ok, type HttpResult } from '../../platform/http/response';
+import { created, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
-import { cancelJobRecord, processPipeline, retryJobRecord } from '../commands/pipelines';
+import { cancelJobRecord, playJob, processPipeline, retryJobRecord } from '../commands/pipelines';
 import { authorizeCi, canEraseBuild, canReadBuilds, canUpdateBuilds } from '../policy';
 import { presentJob } from '../presenters/jobs';
 import { findJobOrNotFound, jobContext, jobList, latestSuccessfulJob } from '../queries/jobs';
-import { deleteArtifacts, readArtifacts, deleteTrace, readArchivedTrace, readTraceChunks } from '../store/blobs';
-import { getJob, updateJob, type Job } from '../store/pipelines';
+import { deleteArtifacts, deleteTrace } from '../store/blobs';
+import { artifactsDownload, traceDownload } from './downloads';
+import { getJob, updateJob } from '../store/pipelines';
 import { COMPLETED } from '../status';
 import { scopeFrom, scopeParam } from './scope';
 
@@ -27,24 +28,6 @@ async function readable(id: string, user: Parameters<typeof canReadBuilds>[0]) {
   const subject = await findProjectOrNotFound(id, user);
   authorizeCi(user, canReadBuilds(user, subject));
   return subject;
-}
-
-/** The artifacts archive as a download. */
-async function artifactsDownload(job: Job | undefined): Promise<HttpResult> {
-  if (!job?.artifacts || (job.artifacts.expireAt && Date.parse(job.artifacts.expireAt) < Date.now())) throw new NotFoundError();
-  const data = await readArtifacts(job.id);
-  if (!data) throw new NotFoundError();
-  return {
-    statusCode: 200,
-    headers: { 'Content-Disposition': `attachment; filename="${job.artifacts.filename.replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(job.artifacts.filename)}` },
-    binary: { data, contentType: 'application/octet-stream' },
-  };
-}
-
-export async function traceOf(job: Job): Promise<Buffer | undefined> {
-  if (job.erasedAt) return undefined;
-  if (COMPLETED.has(job.status) && job.traceArchived) return (await readArchivedTrace(job.id)) ?? undefined;
-  return job.traceLength > 0 ? readTraceChunks(job.id, job.traceLength) : undefined;
 }
 
 export const jobRoutes = {
@@ -74,10 +57,7 @@ export const jobRoutes = {
     anonymous: true,
     handler: async ({ params, user }) => {
       const subject = await readable(params.id, user);
-      const job = await findJobOrNotFound(subject, params.job_id);
-      const trace = await traceOf(job);
-      if (trace === undefined) throw new NotFoundError();
-      return { statusCode: 200, headers: { 'Content-Disposition': `infile; filename="${job.id}.log"` }, binary: { data: trace, contentType: 'text/plain' } };
+      return traceDownload(await findJobOrNotFound(subject, params.job_id));
     },
   }),
 
@@ -131,9 +111,11 @@ export const jobRoutes = {
       authorizeCi(user, canUpdateBuilds(user, subject));
       const job = await findJobOrNotFound(subject, params.job_id);
       if (job.status !== 'manual') throw new ApiError(400, { message: '400 Bad request - Unplayable Job' });
-      const played = (await updateJob(job, { status: 'pending', queuedAt: new Date().toISOString(), finishedAt: null }, ['manual'])) ?? job;
-      await processPipeline(job.pipelineId);
-      return ok(presentJob(played, await jobContext(subject, [played]), 'action'));
+      const played = await playJob(job);
+      if (!played) throw new ApiError(400, { message: '400 Bad request - Unplayable Job' });
+      // The spec's job status table: the play response shows the action as `started` (the job
+      // itself is pending until a runner takes it, as every later read shows).
+      return ok({ ...presentJob(played, await jobContext(subject, [played]), 'action'), status: 'started' });
     },
   }),
 

@@ -14,7 +14,6 @@ import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
 import { cancelPipeline, createPipeline, deletePipeline, retryPipeline } from '../commands/pipelines';
-import { ensureRegistrationLookup } from '../commands/runners';
 import { resolveRef } from '../git';
 import { authorizeCi, canReadBuilds, canUpdateBuilds } from '../policy';
 import { presentJob } from '../presenters/jobs';
@@ -58,7 +57,6 @@ export const pipelineRoutes = {
       authorizeCi(user, canUpdateBuilds(user, subject));
       const target = await resolveRef(subject.project, params.ref);
       if (!target) throw new BadRequestError('Reference not found');
-      await ensureRegistrationLookup(subject.project);
       const result = await createPipeline({
         project: subject.project,
         ref: params.ref,

@@ -17,8 +17,8 @@ import { getUser } from '../../users';
 import type { catalog } from '../catalog';
 import { appendTrace, digestOf, finishJob, jobForToken, registerRunner, requestJob, runnerForToken, storeArtifacts, unregisterRunner } from '../commands/runners';
 import { presentRunnerJob } from '../presenters/runner-job';
-import { readArtifacts } from '../store/blobs';
-import { getJob, jobTokenOwner, readPipeline, type Job } from '../store/pipelines';
+import { artifactsDownload } from './downloads';
+import { getJob, jobTokenOwner, readPipeline, touchRunningJob, type Job } from '../store/pipelines';
 import { COMPLETED } from '../status';
 
 const jobStatus = (job: Job) => ({ 'Job-Status': job.status });
@@ -102,6 +102,7 @@ export const runnerRoutes = {
       if (!runner) throw new ForbiddenError();
       const found = await requestJob(runner, params.last_update);
       if (found.result === 'none') return { statusCode: 204, headers: { 'X-GitLab-Last-Update': found.lastUpdate } };
+      if (found.result === 'conflict') throw new ApiError(409, { message: '409 Conflict' });
       const { job, pipeline, project, token } = found;
       const [namespace, user, read] = await Promise.all([getNamespace(project.namespaceId), job.userId ? getUser(job.userId) : undefined, readPipeline(job.pipelineId)]);
       const earlier = (read?.jobs ?? []).filter((other) => !other.retried && other.id !== job.id && COMPLETED.has(other.status));
@@ -148,6 +149,8 @@ export const runnerRoutes = {
         const finished = await finishJob(job, params.state, { failureReason: params.failure_reason, exitCode: params.exit_code ?? null });
         return ok<string>('200', jobStatus(finished));
       }
+      // A runner's report is its job's heartbeat (the scheduler fails a running job not heard from).
+      await touchRunningJob(job);
       return ok<string>('200', jobStatus(job));
     },
   }),
@@ -200,9 +203,7 @@ export const runnerRoutes = {
       if (!job) throw new ApiError(404, { message: '404 Not Found' });
       const owner = await jobTokenOwner(digestOf(params.token));
       if (!owner || owner.projectId !== job.projectId) throw new ForbiddenError();
-      const data = job.artifacts ? await readArtifacts(job.id) : undefined;
-      if (!data || !job.artifacts) throw new ApiError(404, { message: '404 Not Found' });
-      return { statusCode: 200, headers: { 'Content-Disposition': `attachment; filename="${job.artifacts.filename.replace(/"/g, '')}"` }, binary: { data, contentType: 'application/octet-stream' } };
+      return artifactsDownload(job);
     },
   }),
 } satisfies RoutesOf<typeof catalog.ci_runners>;

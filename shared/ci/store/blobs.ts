@@ -1,6 +1,6 @@
 /**
  * Traces and artifacts in S3 ({@link ciObjects}): trace chunks written as the runner sends them,
- * archived into one object when the job ends; artifacts uploaded whole and streamed to readers.
+ * archived into one object when the job ends; artifacts uploaded whole; both streamed to readers.
  */
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import { bucketName, s3 } from '../../platform/s3/client';
@@ -37,8 +37,6 @@ export async function readTraceChunks(jobId: number, length: number): Promise<Bu
   return Buffer.concat(parts.filter((part): part is Buffer => part !== undefined)).subarray(0, length);
 }
 
-export const readArchivedTrace = (jobId: number) => readObject(ciObjects.trace(jobId));
-
 /** Writes the whole trace as one object and removes the chunks. */
 export async function archiveTrace(jobId: number, trace: Buffer): Promise<void> {
   await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: ciObjects.trace(jobId), Body: trace, ContentType: 'text/plain' }));
@@ -69,9 +67,24 @@ export async function putArtifacts(jobId: number, data: Buffer, contentType: str
   await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: ciObjects.artifacts(jobId), Body: data, ContentType: contentType }));
 }
 
-/**
- * The artifacts archive, or undefined when gone. Read whole: the platform's route results carry
- * bytes, not streams (the groups serving it answer through response streaming, so the 6 MB
- * payload limit does not apply, but the archive is held in memory).
- */
-export const readArtifacts = (jobId: number) => readObject(ciObjects.artifacts(jobId));
+/** An object as it is read from S3 (its body streamed, never whole in memory), or undefined when gone. */
+export interface OpenedObject {
+  chunks: AsyncIterable<Uint8Array>;
+  length: number | undefined;
+}
+
+async function openObject(key: string): Promise<OpenedObject | undefined> {
+  try {
+    const result = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
+    return { chunks: result.Body as AsyncIterable<Uint8Array>, length: result.ContentLength };
+  } catch (error) {
+    if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return undefined;
+    throw error;
+  }
+}
+
+/** The artifacts archive, streamed from S3 (the groups serving it answer through response streaming). */
+export const openArtifacts = (jobId: number) => openObject(ciObjects.artifacts(jobId));
+
+/** The archived trace of an ended job, streamed. */
+export const openArchivedTrace = (jobId: number) => openObject(ciObjects.trace(jobId));

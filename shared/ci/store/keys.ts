@@ -18,8 +18,12 @@ export const ciKeys = {
   jobToken: (digest: string): Key => ({ PK: `CI_JOB_TOKEN#${digest}`, SK: 'TOKEN' }),
   /** A runner, by the digest of its token (every runner call presents it). */
   runner: (digest: string): Key => ({ PK: `CI_RUNNER#${digest}`, SK: 'RUNNER' }),
-  /** Which project a runners registration token belongs to, by its digest. */
-  registrationToken: (digest: string): Key => ({ PK: `CI_REGISTRATION#${digest}`, SK: 'TOKEN' }),
+  /** Where a runner is, by its id (the Runners API, a job's `runner`): the head of the runner's id partition. */
+  runnerPointer: (runnerId: number): Key => ({ PK: `CI_RUNNER_ID#${runnerId}`, SK: 'RUNNER' }),
+  /** A project a runner is enabled in (its owner project included), in the runner's id partition. */
+  runnerProject: (runnerId: number, projectId: number): Key => ({ PK: `CI_RUNNER_ID#${runnerId}`, SK: `PROJECT#${pad(projectId)}` }),
+  /** A job the runner took (`GET /runners/:id/jobs`), in the runner's id partition. */
+  runnerJob: (runnerId: number, jobId: number): Key => ({ PK: `CI_RUNNER_ID#${runnerId}`, SK: `JOB#${pad(jobId)}` }),
   /** The project's queue version: changes whenever a job of the project becomes pending (`X-GitLab-Last-Update`). */
   queueVersion: (projectId: number): Key => ({ PK: `CI_QUEUE_VERSION#${projectId}`, SK: 'QUEUE' }),
 } as const;
@@ -29,11 +33,30 @@ export const ciIndexKeys = {
   projectPipeline: (projectId: number, pipelineId: number) => ({ GSI1PK: `CI_PROJECT_PIPELINES#${projectId}`, GSI1SK: pad(pipelineId) }),
   /** A job in its project's list (GSI1). */
   projectJob: (projectId: number, jobId: number) => ({ GSI1PK: `CI_PROJECT_JOBS#${projectId}`, GSI1SK: pad(jobId) }),
-  /** A runner in its project's list (GSI1). */
+  /** A runner in a project's list (GSI1), on the runner ↔ project item. */
   projectRunner: (projectId: number, runnerId: number) => ({ GSI1PK: `CI_PROJECT_RUNNERS#${projectId}`, GSI1SK: pad(runnerId) }),
+  /** A runner in the list of every runner (GSI1, `GET /runners/all`), on its pointer. */
+  anyRunner: (runnerId: number) => ({ GSI1PK: 'CI_ALL_RUNNERS', GSI1SK: pad(runnerId) }),
   /** A pending job in its project's queue (GSI2), only while pending. */
   queuedJob: (projectId: number, jobId: number) => ({ GSI2PK: `CI_QUEUE#${projectId}`, GSI2SK: pad(jobId) }),
+  /**
+   * A pending or running job's next deadline (GSI3), sorted by it: what the scheduler looks at
+   * (`config/scheduler.ts`). Spread over {@link CI_SCHEDULE_SHARDS} partitions by job id.
+   */
+  jobDeadline: (jobId: number, at: string) => ({ GSI3PK: `CI_DEADLINES#${jobId % CI_SCHEDULE_SHARDS}`, GSI3SK: `${at}#${pad(jobId)}` }),
+  /** A job's artifacts that expire (GSI4), sorted by expiry; absent when kept or never expiring. */
+  artifactExpiry: (jobId: number, expireAt: string) => ({ GSI4PK: `CI_ARTIFACT_EXPIRY#${jobId % CI_SCHEDULE_SHARDS}`, GSI4SK: `${expireAt}#${pad(jobId)}` }),
 } as const;
+
+/**
+ * How many partitions the scheduler's indexes (deadlines, artifact expiry) are spread over, so
+ * that job state changes do not all write one index partition; each run of the scheduler reads
+ * every shard.
+ */
+export const CI_SCHEDULE_SHARDS = 4;
+
+/** Sort keys of deadlines and expiries up to `now` (ISO) sort before this bound (`#` < `$`). */
+const dueBefore = (now: string) => `${now}$`;
 
 export const ciCollections = {
   /** A pipeline and its jobs (consistent). */
@@ -43,21 +66,31 @@ export const ciCollections = {
   projectPipelines: (projectId: number): Collection => indexCollection('GSI1', `CI_PROJECT_PIPELINES#${projectId}`),
   projectJobs: (projectId: number): Collection => indexCollection('GSI1', `CI_PROJECT_JOBS#${projectId}`),
   projectRunners: (projectId: number): Collection => indexCollection('GSI1', `CI_PROJECT_RUNNERS#${projectId}`),
+  /** Every runner, by id (GSI1). */
+  allRunners: (): Collection => indexCollection('GSI1', 'CI_ALL_RUNNERS'),
+  /** A runner's pointer, projects and jobs. */
+  runnerPartition: (runnerId: number): Collection => tableCollection(`CI_RUNNER_ID#${runnerId}`, ''),
+  runnerProjects: (runnerId: number): Collection => tableCollection(`CI_RUNNER_ID#${runnerId}`, 'PROJECT#'),
+  runnerJobs: (runnerId: number): Collection => tableCollection(`CI_RUNNER_ID#${runnerId}`, 'JOB#'),
   queue: (projectId: number): Collection => indexCollection('GSI2', `CI_QUEUE#${projectId}`),
+  /** Deadlines of one shard that passed at `now`, earliest first (GSI3). */
+  dueDeadlines: (shard: number, now: string): Collection => indexCollection('GSI3', `CI_DEADLINES#${shard}`, { below: dueBefore(now) }),
+  /** Artifacts of one shard that expired at `now`, earliest first (GSI4). */
+  expiredArtifacts: (shard: number, now: string): Collection => indexCollection('GSI4', `CI_ARTIFACT_EXPIRY#${shard}`, { below: dueBefore(now) }),
 } as const;
 
 export const CI_SEQUENCES = { pipelines: 'ci_pipelines', jobs: 'ci_jobs', runners: 'ci_runners', pipelineIids: (projectId: number) => `ci_pipeline_iids#${projectId}` } as const;
 
 export const keySpace: KeySpace = {
-  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_REGISTRATION#', 'CI_QUEUE_VERSION#'],
+  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#'],
   sortKeys: {
     'CI_PIPELINE#': ['PIPELINE', 'JOB#'],
     'CI_JOB#': ['JOB'],
     'CI_JOB_TOKEN#': ['TOKEN'],
     'CI_RUNNER#': ['RUNNER'],
-    'CI_REGISTRATION#': ['TOKEN'],
+    'CI_RUNNER_ID#': ['RUNNER', 'PROJECT#', 'JOB#'],
     'CI_QUEUE_VERSION#': ['QUEUE'],
   },
-  indexPartitions: { GSI1: ['CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_RUNNERS#'], GSI2: ['CI_QUEUE#'] },
+  indexPartitions: { GSI1: ['CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_RUNNERS#', 'CI_ALL_RUNNERS'], GSI2: ['CI_QUEUE#'], GSI3: ['CI_DEADLINES#'], GSI4: ['CI_ARTIFACT_EXPIRY#'] },
   sequences: ['ci_pipelines', 'ci_jobs', 'ci_runners', 'ci_pipeline_iids#'],
 };

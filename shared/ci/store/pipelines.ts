@@ -4,6 +4,12 @@
  * item (`CI_JOB#<id>`) so it is found by id. Status changes are conditional updates on the status
  * read (`created` → `pending` happens once whoever processes the pipeline), pipeline updates are
  * version-conditioned; claiming a pending job is one transaction conditioned on `pending`.
+ *
+ * The scheduler's index entries are written with the changes that cause them: a pending or
+ * running job carries its next deadline (GSI3, `config/scheduler.ts`), set when it becomes pending
+ * or running and removed when it ends; artifacts that expire carry their expiry (GSI4), removed
+ * when they are kept, erased or expired. Every write of a job stamps `touchedAt` (GitLab's
+ * `updated_at`: what tells a running job's runner is still there) without touching an index.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteMany, putMany } from '../../platform/dynamo/batch';
@@ -11,8 +17,10 @@ import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { nextId } from '../../platform/dynamo/counters';
 import { entityFields } from '../../platform/dynamo/items';
+import type { Collection } from '../../platform/dynamo/keys';
 import { getItem, isId, queryAll, queryCollection, type Item } from '../../platform/dynamo/query';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
+import { nextDeadline } from '../config/scheduler';
 import type { JobStatus, PipelineStatus } from '../status';
 import { CI_SEQUENCES, ciCollections, ciIndexKeys, ciKeys } from './keys';
 
@@ -112,6 +120,8 @@ export interface Job {
   traceLength: number;
   traceArchived: boolean;
   artifacts: JobArtifacts | null;
+  /** When the job was last written (a trace append, a state change); absent on items written before it existed. */
+  touchedAt?: string | null;
   version: number;
 }
 
@@ -129,11 +139,21 @@ function pipelineToItem(pipeline: Pipeline): Item {
   return { ...ciKeys.pipeline(pipeline.id), ...ciIndexKeys.projectPipeline(pipeline.projectId, pipeline.id), type: 'Pipeline', ...pipeline };
 }
 
+/** The scheduler's index attributes of a job as it is: its deadline (GSI3) and its artifacts' expiry (GSI4). */
+function scheduleAttributes(job: Job): Item {
+  const deadline = nextDeadline(job);
+  return {
+    ...(deadline ? ciIndexKeys.jobDeadline(job.id, deadline) : {}),
+    ...(job.artifacts?.expireAt ? ciIndexKeys.artifactExpiry(job.id, job.artifacts.expireAt) : {}),
+  };
+}
+
 function jobToItem(job: Job): Item {
   return {
     ...ciKeys.job(job.pipelineId, job.id),
     ...ciIndexKeys.projectJob(job.projectId, job.id),
     ...(job.status === 'pending' ? ciIndexKeys.queuedJob(job.projectId, job.id) : {}),
+    ...scheduleAttributes(job),
     type: 'Job',
     ...job,
   };
@@ -207,31 +227,46 @@ export async function queuedJobs(projectId: number, limit: number): Promise<Arra
 /** Fields of a job a status change may set. */
 export type JobChanges = Partial<Pick<Job, 'status' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'erasedAt' | 'runnerId' | 'failureReason' | 'exitCode' | 'retried' | 'tokenDigest' | 'traceArchived' | 'artifacts' | 'traceLength' | 'allowFailure'>>;
 
+/** What a job's deadline is computed from, when a change may give it one. */
+type JobRef = Pick<Job, 'id' | 'pipelineId' | 'projectId'> & { createdAt?: string; startedAt?: string | null; spec?: Pick<JobSpec, 'timeout'> };
+
 /**
  * Changes a job if its status is still one of `from` (undefined: any); answers the job as written,
  * or undefined when the condition did not hold. A pending job is in its project's queue (GSI2),
- * any other status is out of it.
+ * any other status is out of it; a job that becomes pending or running gets its deadline (GSI3),
+ * any other status loses it; artifacts that expire are in the expiry index (GSI4).
  */
-export async function updateJob(job: Pick<Job, 'id' | 'pipelineId' | 'projectId'>, changes: JobChanges, from?: readonly JobStatus[]): Promise<Job | undefined> {
+export async function updateJob(job: JobRef, changes: JobChanges, from?: readonly JobStatus[]): Promise<Job | undefined> {
+  const now = new Date().toISOString();
   const names: Record<string, string> = { '#version': 'version' };
   const values: Record<string, unknown> = { ':one': 1 };
   const sets: string[] = [];
   const removes: string[] = [];
-  for (const [name, value] of Object.entries(changes)) {
-    if (value === undefined) continue;
-    names[`#${name}`] = name;
-    values[`:${name}`] = value;
-    sets.push(`#${name} = :${name}`);
-  }
+  const set = (attribute: string, value: unknown) => {
+    names[`#${attribute}`] = attribute;
+    values[`:${attribute}`] = value;
+    sets.push(`#${attribute} = :${attribute}`);
+  };
+  for (const [name, value] of Object.entries({ touchedAt: now, ...changes })) if (value !== undefined) set(name, value);
   if (changes.status !== undefined) {
     if (changes.status === 'pending') {
-      const queued = ciIndexKeys.queuedJob(job.projectId, job.id);
-      names['#q1'] = 'GSI2PK';
-      names['#q2'] = 'GSI2SK';
-      values[':q1'] = queued.GSI2PK;
-      values[':q2'] = queued.GSI2SK;
-      sets.push('#q1 = :q1', '#q2 = :q2');
+      for (const [attribute, value] of Object.entries(ciIndexKeys.queuedJob(job.projectId, job.id))) set(attribute, value);
     } else removes.push('GSI2PK', 'GSI2SK');
+    const deadline = nextDeadline({
+      status: changes.status,
+      createdAt: job.createdAt ?? now,
+      queuedAt: changes.queuedAt ?? now,
+      startedAt: changes.startedAt ?? job.startedAt ?? now,
+      touchedAt: now,
+      spec: job.spec ?? {},
+    });
+    if (deadline) for (const [attribute, value] of Object.entries(ciIndexKeys.jobDeadline(job.id, deadline))) set(attribute, value);
+    else removes.push('GSI3PK', 'GSI3SK');
+  }
+  if (changes.artifacts !== undefined) {
+    const expireAt = changes.artifacts?.expireAt;
+    if (expireAt) for (const [attribute, value] of Object.entries(ciIndexKeys.artifactExpiry(job.id, expireAt))) set(attribute, value);
+    else removes.push('GSI4PK', 'GSI4SK');
   }
   let condition = 'attribute_exists(PK)';
   if (from) {
@@ -251,6 +286,29 @@ export async function updateJob(job: Pick<Job, 'id' | 'pipelineId' | 'projectId'
         ConditionExpression: condition,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  return result?.Attributes ? jobFromItem(result.Attributes) : undefined;
+}
+
+/**
+ * Moves a running job's trace end from `from` to `to` bytes (an append reserves its range before
+ * its chunk is written; a failed write gives it back): conditioned on the job still running with
+ * its trace ending at `from`, so of two appends at one offset exactly one wins. Undefined when
+ * the condition failed.
+ */
+export async function moveTraceEnd(job: JobRef, from: number, to: number): Promise<Job | undefined> {
+  const result = await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: ciKeys.job(job.pipelineId, job.id),
+        UpdateExpression: 'SET traceLength = :to, touchedAt = :now, #version = #version + :one',
+        ConditionExpression: '#status = :running AND traceLength = :from',
+        ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
+        ExpressionAttributeValues: { ':to': to, ':from': from, ':now': new Date().toISOString(), ':running': 'running', ':one': 1 },
         ReturnValues: 'ALL_NEW',
       }),
     ),
@@ -284,17 +342,28 @@ export async function updatePipeline(pipeline: Pipeline, changes: Partial<Pick<P
  * pending, so exactly one runner gets it. Answers the job as claimed, or undefined when another
  * runner was first (or it was canceled meanwhile).
  */
-export async function claimJob(job: Pick<Job, 'id' | 'pipelineId' | 'projectId'>, runnerId: number, tokenDigest: string, now: string): Promise<Job | undefined> {
+export async function claimJob(job: Pick<Job, 'id' | 'pipelineId' | 'projectId' | 'createdAt' | 'spec'>, runnerId: number, tokenDigest: string, now: string): Promise<Job | undefined> {
+  const deadline = ciIndexKeys.jobDeadline(job.id, nextDeadline({ status: 'running', createdAt: job.createdAt, queuedAt: null, startedAt: now, touchedAt: now, spec: job.spec })!);
   try {
     await transact({
       job: {
         Update: {
           TableName: tableName(),
           Key: ciKeys.job(job.pipelineId, job.id),
-          UpdateExpression: 'SET #status = :running, runnerId = :runner, tokenDigest = :digest, startedAt = :now, #version = #version + :one REMOVE GSI2PK, GSI2SK',
+          UpdateExpression:
+            'SET #status = :running, runnerId = :runner, tokenDigest = :digest, startedAt = :now, touchedAt = :now, GSI3PK = :deadlinePk, GSI3SK = :deadlineSk, #version = #version + :one REMOVE GSI2PK, GSI2SK',
           ConditionExpression: '#status = :pending',
           ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
-          ExpressionAttributeValues: { ':running': 'running', ':pending': 'pending', ':runner': runnerId, ':digest': tokenDigest, ':now': now, ':one': 1 },
+          ExpressionAttributeValues: {
+            ':running': 'running',
+            ':pending': 'pending',
+            ':runner': runnerId,
+            ':digest': tokenDigest,
+            ':now': now,
+            ':one': 1,
+            ':deadlinePk': deadline.GSI3PK,
+            ':deadlineSk': deadline.GSI3SK,
+          },
         },
       },
       token: {
@@ -302,6 +371,13 @@ export async function claimJob(job: Pick<Job, 'id' | 'pipelineId' | 'projectId'>
           TableName: tableName(),
           Item: { ...ciKeys.jobToken(tokenDigest), type: 'JobToken', jobId: job.id, pipelineId: job.pipelineId, projectId: job.projectId },
           ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      // The runner's jobs list (`GET /runners/:id/jobs`), written with the claim so it is never missing.
+      runnerJob: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...ciKeys.runnerJob(runnerId, job.id), type: 'RunnerJob', runnerId, jobId: job.id, pipelineId: job.pipelineId, projectId: job.projectId },
         },
       },
     });
@@ -338,4 +414,113 @@ export async function queueVersion(projectId: number): Promise<string | undefine
 
 export async function bumpQueueVersion(projectId: number, value: string): Promise<void> {
   await db().send(new PutCommand({ TableName: tableName(), Item: { ...ciKeys.queueVersion(projectId), type: 'QueueVersion', value } }));
+}
+
+/** A job as the scheduler found it in one of its indexes, with the index entry it was found by. */
+export interface ScheduledJob {
+  job: Job;
+  /** The sort key of the entry (what a move or removal is conditioned on). */
+  entry: string;
+}
+
+async function dueJobs(collection: Collection, sortAttribute: 'GSI3SK' | 'GSI4SK', limit: number): Promise<ScheduledJob[]> {
+  const found: ScheduledJob[] = [];
+  for await (const item of queryCollection(collection, { pageSize: limit })) {
+    found.push({ job: jobFromItem(item), entry: String(item[sortAttribute]) });
+    if (found.length >= limit) break;
+  }
+  return found;
+}
+
+/** Up to `limit` jobs of a shard whose deadline is `now` or earlier, earliest first (GSI3: eventually consistent). */
+export const dueDeadlineJobs = (shard: number, now: string, limit: number) => dueJobs(ciCollections.dueDeadlines(shard, now), 'GSI3SK', limit);
+
+/** Up to `limit` jobs of a shard whose artifacts expired at `now`, earliest first (GSI4: eventually consistent). */
+export const expiredArtifactJobs = (shard: number, now: string, limit: number) => dueJobs(ciCollections.expiredArtifacts(shard, now), 'GSI4SK', limit);
+
+/** A job read consistently from the table (what the scheduler decides on, after finding it in an index). */
+export async function readJob(job: Pick<Job, 'id' | 'pipelineId'>): Promise<Job | undefined> {
+  const item = await getItem(ciKeys.job(job.pipelineId, job.id));
+  return item ? jobFromItem(item) : undefined;
+}
+
+/**
+ * Moves a job's deadline to `until` (null: removes it), if its entry is still `entry` (a state
+ * change meanwhile wrote its own); false when it was not.
+ */
+export async function moveDeadline(job: Pick<Job, 'id' | 'pipelineId'>, entry: string, until: string | null): Promise<boolean> {
+  const next = until ? ciIndexKeys.jobDeadline(job.id, until) : undefined;
+  const result = await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: ciKeys.job(job.pipelineId, job.id),
+        UpdateExpression: next ? 'SET GSI3PK = :pk, GSI3SK = :sk' : 'REMOVE GSI3PK, GSI3SK',
+        ConditionExpression: 'GSI3SK = :entry',
+        ExpressionAttributeValues: { ':entry': entry, ...(next ? { ':pk': next.GSI3PK, ':sk': next.GSI3SK } : {}) },
+      }),
+    ),
+  );
+  return result !== undefined;
+}
+
+/**
+ * Forgets a job's expired artifacts (`artifacts` null, out of the expiry index) if they still
+ * expire at `expireAt` (kept or replaced meanwhile: nothing changes); answers whether it did.
+ * Their object is deleted by the caller afterwards, so kept artifacts are never lost.
+ */
+export async function forgetExpiredArtifacts(job: Pick<Job, 'id' | 'pipelineId'>, expireAt: string): Promise<boolean> {
+  const result = await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: ciKeys.job(job.pipelineId, job.id),
+        UpdateExpression: 'SET artifacts = :none, touchedAt = :now, #version = #version + :one REMOVE GSI4PK, GSI4SK',
+        ConditionExpression: 'artifacts.expireAt = :expireAt',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':none': null, ':now': new Date().toISOString(), ':one': 1, ':expireAt': expireAt },
+      }),
+    ),
+  );
+  return result !== undefined;
+}
+
+/** Removes a stale expiry entry (the artifacts were kept or are gone) if it is still `entry`. */
+export async function dropExpiryEntry(job: Pick<Job, 'id' | 'pipelineId'>, entry: string): Promise<void> {
+  await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: ciKeys.job(job.pipelineId, job.id),
+        UpdateExpression: 'REMOVE GSI4PK, GSI4SK',
+        ConditionExpression: 'GSI4SK = :entry',
+        ExpressionAttributeValues: { ':entry': entry },
+      }),
+    ),
+  );
+}
+
+/** How often a runner's state reports are recorded on a running job. */
+const TOUCH_INTERVAL_MS = 5 * 60_000;
+
+/**
+ * Records that a running job's runner reported (`PUT /jobs/:id` with `state=running`, GitLab's
+ * `touch`): at most once every few minutes, so a chatty runner does not write every call. The
+ * scheduler moves the job's deadline on when it finds it touched.
+ */
+export async function touchRunningJob(job: Pick<Job, 'id' | 'pipelineId' | 'touchedAt' | 'startedAt'>, now = new Date()): Promise<void> {
+  const last = job.touchedAt ?? job.startedAt;
+  if (last && now.getTime() - Date.parse(last) < TOUCH_INTERVAL_MS) return;
+  await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: ciKeys.job(job.pipelineId, job.id),
+        UpdateExpression: 'SET touchedAt = :now',
+        ConditionExpression: '#status = :running',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':now': now.toISOString(), ':running': 'running' },
+      }),
+    ),
+  );
 }

@@ -1,15 +1,25 @@
 /**
- * Runners (project runners registered with a project's runners token) and the lookup from a
- * registration token to its project. A runner's item is keyed by the SHA-256 digest of its token,
+ * Runners (project runners registered with a project's runners token, which the projects feature
+ * finds). A runner's item is keyed by the SHA-256 digest of its token,
  * which every runner call presents: authenticating a runner is one GetItem.
+ *
+ * A runner also has an id partition (`CI_RUNNER_ID#<id>`): its pointer (id → token digest, in the
+ * list of every runner), one item per project it is enabled in (in that project's runner list)
+ * and one per job it took. The projects are also listed on the runner item (`projectIds`, owner
+ * first), so a job request reads them with the runner; both change in one transaction.
  */
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { byKey, deleteMany, getMany } from '../../platform/dynamo/batch';
 import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { nextId } from '../../platform/dynamo/counters';
 import { entityFields } from '../../platform/dynamo/items';
-import { getItem, queryAll, type Item } from '../../platform/dynamo/query';
+import { getItem, isId, queryAll, type Item } from '../../platform/dynamo/query';
+import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
+import { projectIsLive } from '../../projects';
 import { CI_SEQUENCES, ciCollections, ciIndexKeys, ciKeys } from './keys';
+import { jobFromItem, queuedJobs, queueVersion, type Job } from './pipelines';
 
 export interface Runner {
   id: number;
@@ -27,20 +37,47 @@ export interface Runner {
   ipAddress: string | null;
   contactedAt: string | null;
   createdAt: string;
+  /** The projects it is enabled in, its owner project (`projectId`) first; written by {@link insertRunner}. */
+  projectIds?: number[];
+  /** Free-form notes of its maintainers (`maintenance_note`). */
+  maintenanceNote?: string | null;
 }
 
-const runnerFromItem = (item: Item): Runner => entityFields(item) as Runner;
+function runnerFromItem(item: Item): Runner {
+  const fields = entityFields(item) as Runner;
+  return { ...fields, projectIds: (fields.projectIds ?? [fields.projectId]).map(Number) };
+}
+
+/** The projects a runner takes jobs from, its owner project first. */
+export const runnerProjectIds = (runner: Runner): number[] => runner.projectIds ?? [runner.projectId];
+
+const pointerItem = (runner: Pick<Runner, 'id' | 'tokenDigest'>): Item => ({
+  ...ciKeys.runnerPointer(runner.id),
+  ...ciIndexKeys.anyRunner(runner.id),
+  type: 'RunnerPointer',
+  runnerId: runner.id,
+  tokenDigest: runner.tokenDigest,
+});
+
+const runnerProjectItem = (runner: Pick<Runner, 'id' | 'tokenDigest'>, projectId: number): Item => ({
+  ...ciKeys.runnerProject(runner.id, projectId),
+  ...ciIndexKeys.projectRunner(projectId, runner.id),
+  type: 'RunnerProject',
+  runnerId: runner.id,
+  projectId,
+  tokenDigest: runner.tokenDigest,
+});
 
 export const newRunnerId = () => nextId(CI_SEQUENCES.runners);
 
+/** Stores a new runner with its pointer and its owner project's entry, in one transaction. */
 export async function insertRunner(runner: Runner): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...ciKeys.runner(runner.tokenDigest), ...ciIndexKeys.projectRunner(runner.projectId, runner.id), type: 'Runner', ...runner },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+  const fresh = { ConditionExpression: 'attribute_not_exists(PK)' };
+  await transact({
+    runner: { Put: { TableName: tableName(), Item: { ...ciKeys.runner(runner.tokenDigest), type: 'Runner', ...runner, projectIds: [runner.projectId] }, ...fresh } },
+    pointer: { Put: { TableName: tableName(), Item: pointerItem(runner), ...fresh } },
+    project: { Put: { TableName: tableName(), Item: runnerProjectItem(runner, runner.projectId), ...fresh } },
+  });
 }
 
 export async function runnerByDigest(digest: string): Promise<Runner | undefined> {
@@ -48,16 +85,175 @@ export async function runnerByDigest(digest: string): Promise<Runner | undefined
   return item ? runnerFromItem(item) : undefined;
 }
 
+/** The runners enabled in a project (GSI1 entries, then one batch read), by id. */
 export async function projectRunners(projectId: number): Promise<Runner[]> {
-  return (await queryAll(ciCollections.projectRunners(projectId))).map(runnerFromItem);
+  const entries = await queryAll(ciCollections.projectRunners(projectId));
+  return runnersByDigests(entries.map((entry) => String(entry.tokenDigest)));
 }
 
-/** Deletes a runner; false when it was already gone. */
+/** Runners by token digest, in the order given (missing ones left out): one batch read. */
+export async function runnersByDigests(digests: string[]): Promise<Runner[]> {
+  const found = byKey(await getMany(digests.map((digest) => ciKeys.runner(digest))));
+  return digests.flatMap((digest) => {
+    const item = found(ciKeys.runner(digest));
+    return item ? [runnerFromItem(item)] : [];
+  });
+}
+
+/** A runner by id (its pointer, then its item). */
+export async function runnerById(runnerId: number): Promise<Runner | undefined> {
+  if (!isId(runnerId)) return undefined;
+  const pointer = await getItem(ciKeys.runnerPointer(runnerId));
+  return pointer ? runnerByDigest(String(pointer.tokenDigest)) : undefined;
+}
+
+/** Runners by id (two batch reads: pointers, then runners). */
+export async function runnersByIds(runnerIds: number[]): Promise<Map<number, Runner>> {
+  const ids = [...new Set(runnerIds)].filter(isId);
+  if (ids.length === 0) return new Map();
+  const pointers = await getMany(ids.map((id) => ciKeys.runnerPointer(id)), { consistent: false });
+  const runners = await runnersByDigests(pointers.map((pointer) => String(pointer.tokenDigest)));
+  return new Map(runners.map((runner) => [runner.id, runner]));
+}
+
+/**
+ * Deletes a runner: its item (which ends its token), then its id partition (pointer, projects,
+ * jobs). False when it was already gone. A project enabled meanwhile fails on the runner's
+ * absence, so nothing is left behind.
+ */
 export async function deleteRunner(digest: string): Promise<boolean> {
   const result = await ifConditionHolds(
     db().send(new DeleteCommand({ TableName: tableName(), Key: ciKeys.runner(digest), ConditionExpression: 'attribute_exists(PK)', ReturnValues: 'ALL_OLD' })),
   );
+  const runnerId = Number(result?.Attributes?.id);
+  if (isId(runnerId)) {
+    const items = await queryAll(ciCollections.runnerPartition(runnerId));
+    await deleteMany(items.map((item) => ({ PK: String(item.PK), SK: String(item.SK) })));
+  }
   return result !== undefined;
+}
+
+/** What `PUT /runners/:id` may change. */
+export type RunnerChanges = Partial<Pick<Runner, 'description' | 'active' | 'tags' | 'runUntagged' | 'locked' | 'accessLevel' | 'maximumTimeout' | 'maintenanceNote'>>;
+
+/** Changes a runner's settings; answers the runner as written, or undefined when it is gone. */
+export async function updateRunner(runner: Pick<Runner, 'tokenDigest'>, changes: RunnerChanges): Promise<Runner | undefined> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    names[`#${name}`] = name;
+    values[`:${name}`] = value;
+    sets.push(`#${name} = :${name}`);
+  }
+  if (sets.length === 0) return runnerByDigest(runner.tokenDigest);
+  const result = await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: ciKeys.runner(runner.tokenDigest),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  return result?.Attributes ? runnerFromItem(result.Attributes) : undefined;
+}
+
+export type EnableResult = 'enabled' | 'already_enabled' | 'runner_gone' | 'locked' | 'project_gone';
+
+/**
+ * Enables a runner in one more project: the project joins the runner's `projectIds` and gets its
+ * entry, in one transaction conditioned on the runner still existing without that project (and,
+ * with `unlockedOnly`, still unlocked) and on the project being live.
+ */
+export async function enableRunnerInProject(runner: Runner, projectId: number, options: { unlockedOnly: boolean }): Promise<EnableResult> {
+  try {
+    await transact({
+      runner: {
+        Update: {
+          TableName: tableName(),
+          Key: ciKeys.runner(runner.tokenDigest),
+          UpdateExpression: 'SET projectIds = list_append(if_not_exists(projectIds, :owner), :added)',
+          ConditionExpression: `attribute_exists(PK) AND NOT contains(projectIds, :projectId)${options.unlockedOnly ? ' AND locked = :false' : ''}`,
+          ExpressionAttributeValues: { ':owner': [runner.projectId], ':added': [projectId], ':projectId': projectId, ...(options.unlockedOnly ? { ':false': false } : {}) },
+        },
+      },
+      entry: { Put: { TableName: tableName(), Item: runnerProjectItem(runner, projectId), ConditionExpression: 'attribute_not_exists(PK)' } },
+      project: projectIsLive(projectId),
+    });
+    return 'enabled';
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+    if (error.failedOn('project')) return 'project_gone';
+    if (error.failedOn('entry')) return 'already_enabled';
+    const current = await runnerByDigest(runner.tokenDigest);
+    if (!current) return 'runner_gone';
+    if (runnerProjectIds(current).includes(projectId)) return 'already_enabled';
+    return 'locked';
+  }
+}
+
+export type DisableResult = 'disabled' | 'not_enabled' | 'owner_project' | 'changed';
+
+/**
+ * Disables a runner in a project other than its owner project: the project leaves `projectIds`
+ * (at the position read, conditioned on it still being there) and its entry goes, in one
+ * transaction. `changed`: the runner changed meanwhile (read it again).
+ */
+export async function disableRunnerInProject(runner: Runner, projectId: number): Promise<DisableResult> {
+  const ids = runnerProjectIds(runner);
+  const index = ids.indexOf(projectId);
+  if (index < 0) return 'not_enabled';
+  if (projectId === runner.projectId) return 'owner_project';
+  try {
+    await transact({
+      runner: {
+        Update: {
+          TableName: tableName(),
+          Key: ciKeys.runner(runner.tokenDigest),
+          UpdateExpression: `REMOVE projectIds[${index}]`,
+          ConditionExpression: `attribute_exists(PK) AND projectIds[${index}] = :projectId`,
+          ExpressionAttributeValues: { ':projectId': projectId },
+        },
+      },
+      entry: { Delete: { TableName: tableName(), Key: ciKeys.runnerProject(runner.id, projectId), ConditionExpression: 'attribute_exists(PK)' } },
+    });
+    return 'disabled';
+  } catch (error) {
+    if (error instanceof ConditionFailed) return 'changed';
+    throw error;
+  }
+}
+
+/** The jobs runner-job entries point to, in one batch read (entries of deleted pipelines left out). */
+export async function jobsOfRunnerEntries(entries: Item[]): Promise<Map<number, Job>> {
+  const items = await getMany(entries.map((entry) => ciKeys.job(Number(entry.pipelineId), Number(entry.jobId))), { consistent: false });
+  return new Map(items.map((item) => [Number(item.id), jobFromItem(item)]));
+}
+
+/**
+ * The queue version a job request compares with `last_update`: the project's own for a runner of
+ * one project (as before), a digest of every project's version for a runner enabled in several.
+ */
+export async function runnerQueueVersion(runner: Runner): Promise<string> {
+  const ids = runnerProjectIds(runner);
+  if (ids.length === 1) return (await queueVersion(ids[0])) ?? 'none';
+  const found = byKey(await getMany(ids.map((id) => ciKeys.queueVersion(id)), { consistent: false }));
+  const parts = ids.map((id) => `${id}:${found(ciKeys.queueVersion(id))?.value ?? 'none'}`);
+  return createHash('sha256').update(parts.join(',')).digest('hex').slice(0, 32);
+}
+
+/** Up to `limit` pending jobs across the runner's projects, oldest first. */
+export async function runnerQueuedJobs(runner: Runner, limit: number): Promise<Array<{ pipelineId: number; id: number }>> {
+  const ids = runnerProjectIds(runner);
+  if (ids.length === 1) return queuedJobs(ids[0], limit);
+  const lists = await Promise.all(ids.map((id) => queuedJobs(id, limit)));
+  return lists.flat().sort((a, b) => a.id - b.id).slice(0, limit);
 }
 
 /** Records that the runner called (at most once a minute, so idle polling does not write every time). */
@@ -74,15 +270,4 @@ export async function recordRunnerContact(runner: Runner, now: string): Promise<
       }),
     ),
   );
-}
-
-/** Which project a registration token (by digest) belongs to. */
-export async function registrationTokenProject(digest: string): Promise<number | undefined> {
-  const item = await getItem(ciKeys.registrationToken(digest));
-  return item ? Number(item.projectId) : undefined;
-}
-
-/** Records that a registration token belongs to a project (idempotent). */
-export async function putRegistrationToken(digest: string, projectId: number): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...ciKeys.registrationToken(digest), type: 'RegistrationToken', projectId } }));
 }

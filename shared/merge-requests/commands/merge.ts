@@ -13,6 +13,7 @@
  * `merge_commit_sha`, its closing issues are closed and its source branch removed when asked.
  */
 import type { ProjectSubject } from '../../auth';
+import { latestPipelineFor, pipelineActive } from '../../ci';
 import { ApiError, ConflictError, NotFoundError, UnauthorizedError } from '../../platform/http/errors';
 import { findProjectOrNotFound, getProject, projectFullPath } from '../../projects';
 import { logger } from '../../platform/logger';
@@ -61,12 +62,15 @@ function toSentence(items: string[]): string {
 }
 
 /**
- * Whether the head pipeline of the merge request is still running (a merge asked with
- * `merge_when_pipeline_succeeds` then waits for it). There are no pipelines yet: never.
- * The CI feature answers this, and calls {@link onPipelineSucceeded} when the pipeline succeeds.
+ * Whether the head pipeline of the merge request (the newest pipeline of its source branch at its
+ * head commit, in the source project) has yet to finish: a merge asked with
+ * `merge_when_pipeline_succeeds` then waits for it (GitLab's `head_pipeline_active?`); without one
+ * the merge happens now. When it finishes, `mergeWhenPipelineSucceeded` (`commands/pipelines.ts`)
+ * hears of it from CI and calls {@link onPipelineSucceeded}.
  */
-export async function headPipelineActive(_mr: MergeRequest): Promise<boolean> {
-  return false;
+export async function headPipelineActive(mr: MergeRequest): Promise<boolean> {
+  const pipeline = await latestPipelineFor(mr.sourceProjectId, mr.sourceBranch, mr.sha);
+  return pipeline !== undefined && pipelineActive(pipeline);
 }
 
 /**
@@ -84,7 +88,14 @@ export async function acceptMergeRequest(target: ProjectSubject, user: User, mr:
   const sourceHead = await branchHead(repositories.source, mr.sourceBranch);
   if (!sourceHead) throw new MethodNotAllowed(406);
   if (input.sha !== undefined && input.sha !== sourceHead) throw new ConflictError('SHA does not match HEAD of source branch');
-  if (input.mergeWhenPipelineSucceeds && (await headPipelineActive(mr))) return mergeWhenPipelineSucceeds(target, user, mr, input);
+  if (input.mergeWhenPipelineSucceeds && (await headPipelineActive(mr))) {
+    const deferred = await mergeWhenPipelineSucceeds(target, user, mr, input);
+    // The pipeline may have succeeded between the check and the write, before this merge request
+    // waited for it (its listener then passed it by): merge now.
+    const pipeline = await latestPipelineFor(deferred.sourceProjectId, deferred.sourceBranch, deferred.sha);
+    if (pipeline?.status === 'success') return (await onPipelineSucceeded(target, deferred, user)) ?? deferred;
+    return deferred;
+  }
   return mergeNow(target, user, mr, input);
 }
 

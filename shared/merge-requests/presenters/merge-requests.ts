@@ -4,13 +4,20 @@
  * and milestones of each project involved one Query each. `subscribed` and the single-only fields
  * (`changes_count`, `merged_by`, `closed_by`, `diff_refs`, ...) are on single responses.
  *
- * `upvotes`/`downvotes` are 0 (no award emoji); there are no pipelines yet (`pipeline` null);
- * `state` shows `locked` while a merge is in progress, as GitLab does.
+ * `upvotes`/`downvotes` are 0 (no award emoji); `state` shows `locked` while a merge is in
+ * progress, as GitLab does. A single response shows the head pipeline (the newest pipeline of the
+ * source branch at the head commit, CI's `latestPipelineFor`: one Query and one GetItem) as
+ * `pipeline` (`PipelineBasic`) and `head_pipeline` (`Pipeline`) to callers who may read the
+ * project's pipelines; to others `pipeline` is `null` and `head_pipeline` is left out, as GitLab.
  */
+import type { ProjectSubject } from '../../auth';
+import { canReadBuilds, latestPipelineFor, presentPipeline, presentPipelineBasic, type Pipeline } from '../../ci';
+import { getNamespace } from '../../namespaces';
 import { config } from '../../platform/config';
+import { getProject, projectFullPath, webUrlOf } from '../../projects';
 import { getMany } from '../../platform/dynamo/batch';
 import { listLabels, listMilestones, presentMilestone, presentTimeStats } from '../../issues';
-import { presentUserPublic, userFromItem, userKeys, type User } from '../../users';
+import { getUser, presentUserPublic, userFromItem, userKeys, type User } from '../../users';
 import { isSubscribed } from '../issuables';
 import { isWorkInProgress } from '../queries/merge-requests';
 import type { MergeRequest } from '../store/merge-requests';
@@ -96,8 +103,36 @@ export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (project
   });
 }
 
-/** One merge request as a single response (show, create, edit, merge, subscription actions). */
-export async function presentMergeRequest(mr: MergeRequest, pathWithNamespace: string, viewer: User | null) {
-  const [body] = await presentMergeRequests([mr], () => pathWithNamespace, { single: true, viewer: viewer ?? undefined });
-  return body;
+/** Internal: the web URL of the project a pipeline ran in (the target's, or a fork's). */
+async function pipelineProjectUrl(pipeline: Pipeline, subject: ProjectSubject): Promise<string | undefined> {
+  if (pipeline.projectId === subject.project.id) return webUrlOf(projectFullPath(subject.namespace, subject.project));
+  const project = await getProject(pipeline.projectId);
+  const namespace = project && (await getNamespace(project.namespaceId));
+  return project && namespace ? webUrlOf(projectFullPath(namespace, project)) : undefined;
+}
+
+/** The merge request's head pipeline as `pipeline` and `head_pipeline` show it (see the module comment). */
+async function presentHeadPipeline(mr: MergeRequest, subject: ProjectSubject, viewer: User | null) {
+  if (!canReadBuilds(viewer, subject)) return { pipeline: null };
+  const pipeline = await latestPipelineFor(mr.sourceProjectId, mr.sourceBranch, mr.sha);
+  const url = pipeline && (await pipelineProjectUrl(pipeline, subject));
+  if (!pipeline || !url) return { pipeline: null, head_pipeline: null };
+  const user = pipeline.userId === null ? undefined : await getUser(pipeline.userId);
+  return { pipeline: presentPipelineBasic(pipeline, url), head_pipeline: presentPipeline(pipeline, url, user) };
+}
+
+/** One merge request as a single response (show, create, edit, merge, subscription actions), in `subject` (its target project). */
+export async function presentMergeRequest(mr: MergeRequest, subject: ProjectSubject, viewer: User | null) {
+  const path = projectFullPath(subject.namespace, subject.project);
+  const [[body], pipelines] = await Promise.all([
+    presentMergeRequests([mr], () => path, { single: true, viewer: viewer ?? undefined }),
+    presentHeadPipeline(mr, subject, viewer),
+  ]);
+  return { ...body, ...pipelines };
+}
+
+/** A merge request's pipelines (`PipelineBasic`), all of its source project. */
+export async function presentMergeRequestPipelines(pipelines: Pipeline[], subject: ProjectSubject) {
+  const url = pipelines[0] && (await pipelineProjectUrl(pipelines[0], subject));
+  return url ? pipelines.map((pipeline) => presentPipelineBasic(pipeline, url)) : [];
 }

@@ -4,6 +4,7 @@
  * caller may not read as they read; the routes page them.
  */
 import { can, projectAccessForMany, type ProjectSubject } from '../../auth';
+import { pipelinesForCommits, type Pipeline } from '../../ci';
 import { getNamespaces, type Namespace } from '../../namespaces';
 import { config } from '../../platform/config';
 import type { Collection } from '../../platform/dynamo/keys';
@@ -15,6 +16,7 @@ import type { User } from '../../users';
 
 import { isMergeRequestOrderKey, mergeRequestCollections, type MergeRequestOrderBy } from '../store/keys';
 import { getMergeRequest, mergeRequestFromItem, type MergeRequest } from '../store/merge-requests';
+import { getVersion, listVersions, versionContent } from '../store/versions';
 
 /** The merge request as the caller may see it; 404 `Merge Request Not Found` when absent, deleted or unreadable. */
 export async function findMergeRequestOrNotFound(subject: ProjectSubject, user: User | null, iid: number): Promise<MergeRequest> {
@@ -203,3 +205,16 @@ export async function projectSubjects(user: User | null, projectIds: number[]): 
   return new Map(entries.map((entry, i) => [entry.project.id, { kind: 'project' as const, ...entry, access: access[i] } as ProjectSubject]));
 }
 
+
+/**
+ * The pipelines of a merge request (GitLab's `all_pipelines`): those of its source branch, in the
+ * source project, run for one of its commits (the latest version's commits and every version's
+ * head), newest first. Bounded: the versions (one Query), the latest version's content, and CI's
+ * recent pipelines of the project (`pipelinesForCommits`).
+ */
+export async function mergeRequestPipelines(mr: MergeRequest): Promise<Pipeline[]> {
+  const [versions, latest] = await Promise.all([listVersions(mr.projectId, mr.iid), getVersion(mr.projectId, mr.iid, mr.latestVersionId)]);
+  const commits = latest ? (await versionContent(latest)).commits : [];
+  const shas = new Set([mr.sha, ...versions.map((version) => version.headCommitSha), ...commits.map((commit) => commit.id)]);
+  return pipelinesForCommits(mr.sourceProjectId, mr.sourceBranch, shas);
+}

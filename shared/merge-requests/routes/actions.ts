@@ -11,7 +11,7 @@ import { NotModifiedError } from '../../platform/http/errors';
 import { p, required } from '../../platform/http/params';
 import { created, ok, type HttpResult } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { findProjectOrNotFound, projectFullPath } from '../../projects';
+import { findProjectOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
 import { markTodo, mergeRequestNoteable, presentTodos, subscribe, trackTime, unsubscribe, type TimeAction } from '../issuables';
 import { presentTimeStats } from '../../issues';
@@ -33,7 +33,7 @@ const subscriptionRoute = (change: typeof subscribe) =>
       const subject = await findProjectOrNotFound(params.id, user);
       const mr = await findMergeRequestOrNotFound(subject, user, params.merge_request_iid);
       if (!(await change(mergeRequestNoteable(mr), user))) throw new NotModifiedError();
-      return created(await presentMergeRequest(mr, projectFullPath(subject.namespace, subject.project), user));
+      return created(await presentMergeRequest(mr, subject, user));
     },
   });
 

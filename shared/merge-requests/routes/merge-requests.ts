@@ -7,9 +7,10 @@
  * per-merge-request `update_merge_request`, deleting `destroy_merge_request` (owner, admin).
  */
 import { authorize, can, type ProjectSubject } from '../../auth';
+import { canReadBuilds } from '../../ci';
 import { z } from 'zod';
 import { findGroupOrNotFound } from '../../namespaces';
-import { NotFoundError } from '../../platform/http/errors';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/http/errors';
 import { p, required } from '../../platform/http/params';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
@@ -23,9 +24,9 @@ import { MergeRequestError } from '../commands/shared';
 import { createMergeRequest, deleteMergeRequest, updateMergeRequest } from '../commands/merge-requests';
 import { presentIssues } from '../issuables';
 
-import { presentMergeRequest, presentMergeRequests } from '../presenters/merge-requests';
+import { presentMergeRequest, presentMergeRequestPipelines, presentMergeRequests } from '../presenters/merge-requests';
 import { presentVersion, presentVersionFull } from '../presenters/versions';
-import { findMergeRequestOrNotFound, groupMergeRequestStream, memberMergeRequestStream, projectMergeRequestStream, projectSubjects, userMergeRequestStream } from '../queries/merge-requests';
+import { findMergeRequestOrNotFound, groupMergeRequestStream, mergeRequestPipelines, memberMergeRequestStream, projectMergeRequestStream, projectSubjects, userMergeRequestStream } from '../queries/merge-requests';
 import type { MergeRequest } from '../store/merge-requests';
 import { getVersion, listVersions, versionContent } from '../store/versions';
 import {
@@ -115,7 +116,7 @@ export const mergeRequestRoutes = {
         sourceBranch: params.source_branch,
         targetBranch: params.target_branch,
       });
-      return created(await presentMergeRequest(mr, pathOf(target), user));
+      return created(await presentMergeRequest(mr, target, user));
     },
   }),
 
@@ -124,7 +125,7 @@ export const mergeRequestRoutes = {
     anonymous: true,
     handler: async ({ params, user }) => {
       const { subject, mr } = await find(params, user);
-      return ok(await presentMergeRequest(await withMergeStatus(subject, mr), pathOf(subject), user));
+      return ok(await presentMergeRequest(await withMergeStatus(subject, mr), subject, user));
     },
   }),
 
@@ -133,7 +134,7 @@ export const mergeRequestRoutes = {
     handler: async ({ params, user }) => {
       const { subject, mr } = await find(params, user);
       // `update_merge_request` is a per-merge-request rule: `updateMergeRequest` checks it.
-      return ok(await presentMergeRequest(await updateMergeRequest(subject, user, mr, inputFrom(params)), pathOf(subject), user));
+      return ok(await presentMergeRequest(await updateMergeRequest(subject, user, mr, inputFrom(params)), subject, user));
     },
   }),
 
@@ -162,7 +163,7 @@ export const mergeRequestRoutes = {
     anonymous: true,
     handler: async ({ params, user }) => {
       const { subject, mr } = await find(params, user);
-      const [body, version] = await Promise.all([presentMergeRequest(await withMergeStatus(subject, mr), pathOf(subject), user), getVersion(mr.projectId, mr.iid, mr.latestVersionId)]);
+      const [body, version] = await Promise.all([presentMergeRequest(await withMergeStatus(subject, mr), subject, user), getVersion(mr.projectId, mr.iid, mr.latestVersionId)]);
       const content = version ? await versionContent(version) : { commits: [], diffs: [] };
       return ok({ ...body, changes: content.diffs, overflow: version?.overflow ?? false });
     },
@@ -211,7 +212,7 @@ export const mergeRequestRoutes = {
         mergeWhenPipelineSucceeds: params.merge_when_pipeline_succeeds,
         sha: params.sha,
       });
-      return ok(await presentMergeRequest(merged, pathOf(subject), user));
+      return ok(await presentMergeRequest(merged, subject, user));
     },
   }),
 
@@ -219,7 +220,28 @@ export const mergeRequestRoutes = {
     params: byMergeRequest,
     handler: async ({ params, user }) => {
       const { subject, mr } = await find(params, user);
-      return ok(await presentMergeRequest(await cancelMergeWhenPipelineSucceeds(subject, user, mr), pathOf(subject), user));
+      return ok(await presentMergeRequest(await cancelMergeWhenPipelineSucceeds(subject, user, mr), subject, user));
+    },
+  }),
+
+  'POST /projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds': route({
+    params: byMergeRequest,
+    handler: async ({ params, user }) => {
+      const { subject, mr } = await find(params, user);
+      // GitLab's route is a POST; the PUT above is what older clients send.
+      return created(await presentMergeRequest(await cancelMergeWhenPipelineSucceeds(subject, user, mr), subject, user));
+    },
+  }),
+
+  'GET /projects/:id/merge_requests/:merge_request_iid/pipelines': route({
+    params: z.object({ ...mergeRequestPathParams, ...paginationParams }),
+    anonymous: true,
+    handler: async ({ params, user, link }) => {
+      const { subject, mr } = await find(params, user);
+      // GitLab's `authorize! :read_pipeline`.
+      if (!canReadBuilds(user, subject)) throw user ? new ForbiddenError() : new UnauthorizedError();
+      const page = paginateArray(params, link, await mergeRequestPipelines(mr));
+      return ok(await presentMergeRequestPipelines(page.items, subject), page.headers);
     },
   }),
 } satisfies RoutesOf<typeof catalog.merge_requests>;

@@ -3,6 +3,7 @@
  * `merge_requests_events` (`Merge Request Hook`), comments to hooks with `note_events` (`Note Hook`).
  * The composition root (`functions/hook_delivery/handler.ts`) gives these to delivery.
  */
+import { latestPipelineFor } from '../../ci';
 import type { HookDeliveryContext, HookEventOf, HookPayloadBuilder, HookTrigger } from '../../hooks';
 import { listLabels, listMilestones } from '../../issues';
 import { getNamespace } from '../../namespaces';
@@ -13,10 +14,11 @@ import './events';
 import { mergeRequestHookPayload, mergeRequestNoteHookPayload, type MergeRequestHookContext } from './payloads';
 
 async function contextOf(context: HookDeliveryContext, mr: MergeRequest): Promise<MergeRequestHookContext> {
-  const [labels, milestones, sourceProject] = await Promise.all([
+  const [labels, milestones, sourceProject, headPipeline] = await Promise.all([
     listLabels(context.project.id),
     listMilestones(context.project.id),
     mr.sourceProjectId === context.project.id ? context.project : getProject(mr.sourceProjectId),
+    latestPipelineFor(mr.sourceProjectId, mr.sourceBranch, mr.sha),
   ]);
   const sourceNamespace = sourceProject ? (sourceProject.id === context.project.id ? context.namespace : await getNamespace(sourceProject.namespaceId)) : undefined;
   return {
@@ -24,6 +26,7 @@ async function contextOf(context: HookDeliveryContext, mr: MergeRequest): Promis
     labels: new Map(labels.map((label) => [label.id, label])),
     milestones: new Map(milestones.map((milestone) => [milestone.id, milestone])),
     source: sourceProject && sourceNamespace ? { project: sourceProject, namespace: sourceNamespace } : undefined,
+    headPipelineId: headPipeline?.id ?? null,
   };
 }
 

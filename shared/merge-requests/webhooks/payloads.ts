@@ -2,7 +2,8 @@
  * Merge Request Hook and Note Hook (on a merge request) payloads, in GitLab's forms
  * (`Gitlab::HookData::MergeRequestBuilder`, `Gitlab::DataBuilder::Note`). Pure functions of what
  * the caller loaded. Fields of GitLab features this service lacks carry their empty values
- * (`head_pipeline_id`, `merge_error`, `last_edited_at`: `null`).
+ * (`merge_error`, `last_edited_at`: `null`). `head_pipeline_id` is the head pipeline's id when
+ * the payload is built (its pipeline at the merge request's head commit, or `null`).
  */
 import { hookTime, projectHookAttrs, repositoryHookAttrs, userHookAttrs, type HookDeliveryContext } from '../../hooks';
 import { formatTotal, labelHookAttrs, presentTimeStats, type Label, type Milestone } from '../../issues';
@@ -20,6 +21,8 @@ export interface MergeRequestHookContext extends HookDeliveryContext {
   milestones: Map<number, Milestone>;
   /** The source project and its namespace (`undefined` when gone). */
   source?: { project: Project; namespace: Namespace };
+  /** The head pipeline's id (`null`: none). */
+  headPipelineId?: number | null;
 }
 
 type Attributes = Record<string, unknown>;
@@ -52,7 +55,7 @@ function mergeRequestAttrs(ctx: MergeRequestHookContext, mr: MergeRequest, lastC
     author_id: mr.authorId,
     created_at: hookTime(mr.createdAt),
     description: mr.description,
-    head_pipeline_id: null,
+    head_pipeline_id: ctx.headPipelineId ?? null,
     id: mr.id,
     iid: mr.iid,
     last_edited_at: null,

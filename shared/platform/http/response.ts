@@ -9,6 +9,11 @@ export interface HttpResult<B = unknown> {
   headers?: Record<string, string>;
   /** Raw bytes (downloads); sent base64-encoded with `contentType`. */
   binary?: { data: Buffer; contentType: string };
+  /**
+   * A body sent while it is read (an S3 object of any size): only in groups answered through
+   * response streaming (the catalog's `streamsResponses`), never held in memory whole.
+   */
+  stream?: { chunks: AsyncIterable<Uint8Array>; contentType: string; length?: number };
 }
 
 export const ok = <B>(body: B, headers?: Record<string, string>): HttpResult<B> => ({ statusCode: 200, body, headers });

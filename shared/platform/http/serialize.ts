@@ -1,4 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { streamedResult } from '../streaming';
 import type { HttpResult } from './response';
 
 /** A JSON response in API Gateway's proxy format; no body for 204/304 or an undefined body. */
@@ -13,6 +14,10 @@ export function jsonResponse(statusCode: number, body: unknown, headers: Record<
 }
 
 export function toProxyResult(result: HttpResult): APIGatewayProxyResult {
+  if (result.stream) {
+    const { chunks, contentType, length } = result.stream;
+    return streamedResult(result.statusCode, { 'Content-Type': contentType, ...(length === undefined ? {} : { 'Content-Length': String(length) }), ...result.headers }, chunks);
+  }
   if (result.binary) {
     return {
       statusCode: result.statusCode,

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { ProjectSubject } from '../../auth';
 import type { Namespace } from '../../namespaces';
 import type { User } from '../../users';
-import { sealSecret } from '../../platform/crypto/secret-box';
+import { openSecret, sealSecret } from '../../platform/crypto/secret-box';
 import { ApiError, ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import { deleteProjectChildren, deleteProjectObjects, countForkOut, removeProjectItem } from '../store/deletion';
 import { recordEvent } from '../store/events';
@@ -60,6 +60,8 @@ export async function insertNewProject(
     throw error;
   }
   const now = new Date().toISOString();
+  // GitLab's runners registration token prefix; sealed on the project, found by its digest.
+  const runnersToken = `GR1348941${randomBytes(15).toString('base64url')}`;
   const project: Project = {
     ...applySettings(DEFAULT_SETTINGS, input),
     id: await newProjectId(),
@@ -69,7 +71,7 @@ export async function insertNewProject(
     creatorId: creator.id,
     archived: false,
     forkedFromId: options.forkOf?.id ?? null,
-    runnersTokenSealed: await sealSecret(`GR1348941${randomBytes(15).toString('base64url')}`),
+    runnersTokenSealed: await sealSecret(runnersToken),
     sharedWith: [],
     starCount: 0,
     forksCount: 0,
@@ -80,7 +82,7 @@ export async function insertNewProject(
     version: 1,
   };
   const limit = namespace.kind === 'user' ? options.limitFor?.projectsLimit : undefined;
-  const result = await insertProject(project, namespace, { limit, forkOfId: options.forkOf?.id });
+  const result = await insertProject(project, namespace, { limit, forkOfId: options.forkOf?.id, runnersToken });
   if (result !== 'created') throw creationError(result, limit, options.forkOf !== undefined);
   await recordEvent({ projectId: project.id, authorId: creator.id, actionName: 'created' });
   return project;
@@ -140,7 +142,8 @@ export async function setArchived(project: Project, archived: boolean): Promise<
 /**
  * Deletes a project with everything it owns: every item of its partition (members, stars,
  * shares, hooks, events, and later issues etc. — their index entries go with them), its S3
- * objects, its path and name claims, the fork count of its source, and finally the project item.
+ * objects, its path and name claims, its runners token's lookup, the fork count of its source,
+ * and finally the project item.
  * Marked `deleting` first, so it disappears from reads at once and a crash midway is finished by
  * a retry.
  */
@@ -150,7 +153,8 @@ export async function deleteProject(project: Project): Promise<void> {
   for (const groupId of await deleteProjectChildren(project.id)) await unshareProject(project.id, groupId);
   await deleteProjectObjects(project.id);
   // Already removed: a concurrent deletion finished first (and counted the fork out).
-  if ((await removeProjectItem(project)) === 'already_removed') return;
+  const runnersToken = project.runnersTokenSealed ? await openSecret(project.runnersTokenSealed) : undefined;
+  if ((await removeProjectItem(project, runnersToken)) === 'already_removed') return;
   // The source may be gone already: then there is nothing to count down.
   if (project.forkedFromId !== null) await countForkOut(project.forkedFromId);
 }

@@ -59,10 +59,11 @@ export async function deleteProjectObjects(projectId: number): Promise<void> {
 }
 
 /**
- * The last step of a deletion, once: the item, its path and name claims and its namespace's
- * project count. `already_removed` when a condition failed (a concurrent deletion finished first).
+ * The last step of a deletion, once: the item, its path and name claims, the lookup of its
+ * runners token (`runnersToken`: the plaintext, opened by the caller) and its namespace's project
+ * count. `already_removed` when a condition failed (a concurrent deletion finished first).
  */
-export async function removeProjectItem(project: Project): Promise<'removed' | 'already_removed'> {
+export async function removeProjectItem(project: Project, runnersToken?: string): Promise<'removed' | 'already_removed'> {
   // Only count down a namespace that still exists (an ADD would recreate a deleted one).
   const namespaceLeft = (await getMany([namespaceKeys.namespace(project.namespaceId)])).length > 0;
   try {
@@ -70,6 +71,7 @@ export async function removeProjectItem(project: Project): Promise<'removed' | '
       project: { Delete: { TableName: tableName(), Key: projectKeys.project(project.id), ConditionExpression: 'attribute_exists(PK)' } },
       path: { Delete: { TableName: tableName(), Key: namespaceKeys.claims.projectPath(project.namespaceId, project.path) } },
       name: { Delete: { TableName: tableName(), Key: projectKeys.claims.projectName(project.namespaceId, project.name) } },
+      runners_token: runnersToken !== undefined && { Delete: { TableName: tableName(), Key: projectKeys.runnersToken(runnersToken) } },
       namespace: namespaceLeft && {
         Update: {
           TableName: tableName(),

@@ -14,6 +14,12 @@ export const projectKeys = {
   upload: (projectId: number, secret: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `UPLOAD#${secret}` }),
   /** A contribution event, in its project's partition (the project feed). */
   event: (projectId: number, eventId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `EVENT#${pad(eventId)}` }),
+  /**
+   * Which project a runners registration token belongs to, under the token's SHA-256 (the token
+   * itself is sealed on the project, so it cannot be searched for): `POST /runners` finds its
+   * project with one GetItem.
+   */
+  runnersToken: (token: string): Key => ({ PK: `RUNNERS_TOKEN#${createHash('sha256').update(token, 'utf8').digest('hex')}`, SK: 'PROJECT' }),
 
   /** Uniqueness claims: an item whose existence reserves a value. */
   claims: {
@@ -61,8 +67,8 @@ export const projectCollections = {
 
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
-  partitions: ['PROJECT#', 'UNIQUE#PROJECT_NAME#'],
-  sortKeys: { 'PROJECT#': ['PROJECT', 'STAR#', 'SHARE#', 'UPLOAD#', 'EVENT#'], 'UNIQUE#PROJECT_NAME#': ['UNIQUE'] },
+  partitions: ['PROJECT#', 'UNIQUE#PROJECT_NAME#', 'RUNNERS_TOKEN#'],
+  sortKeys: { 'PROJECT#': ['PROJECT', 'STAR#', 'SHARE#', 'UPLOAD#', 'EVENT#'], 'UNIQUE#PROJECT_NAME#': ['UNIQUE'], 'RUNNERS_TOKEN#': ['PROJECT'] },
   indexPartitions: {
     GSI1: ['PROJECTS', 'USER_STARS#', 'GROUP_SHARES#', 'USER_EVENTS#'],
     GSI2: ['PROJECTS#'],

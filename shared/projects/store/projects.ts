@@ -99,6 +99,16 @@ export async function findProjectInNamespace(namespaceId: number, path: string):
   return claim?.projectId ? getProject(Number(claim.projectId)) : undefined;
 }
 
+/**
+ * The project a runners registration token belongs to (its lookup, by the token's digest), or
+ * undefined. The lookup says where to look; the caller compares the token with the project's own.
+ */
+export async function projectIdForRunnersToken(token: string): Promise<number | undefined> {
+  if (!token) return undefined;
+  const item = await getItem(projectKeys.runnersToken(token));
+  return item ? Number(item.projectId) : undefined;
+}
+
 /** Adds `delta` to a counter attribute of a project (stars, forks, open issues), atomically. */
 export const projectCounterUpdate = (projectId: number, counter: 'starCount' | 'forksCount' | 'openIssuesCount', delta: number) => ({
   Update: {
@@ -160,13 +170,23 @@ const nameClaim = (project: Project, namespace: Namespace) =>
 /** A new project's id, from the `projects` sequence. */
 export const newProjectId = (): Promise<number> => nextId('projects');
 
+/** The lookup from a runners registration token to its project (under the token's digest). */
+const runnersTokenLookup = (token: string, projectId: number) => ({
+  Put: { TableName: tableName(), Item: { ...projectKeys.runnersToken(token), type: 'RunnersToken', projectId }, ConditionExpression: 'attribute_not_exists(PK)' },
+});
+
 /**
  * Writes a new project with its path and name claims, counting it in its namespace's
  * `projectCount` (against `limit` when given: a personal namespace's `projects_limit`) and, for a
- * fork, in its source's `forks_count`.
+ * fork, in its source's `forks_count`. `runnersToken` (the plaintext of the project's sealed
+ * runners token) gets its lookup in the same transaction, so a runner can register at once.
  */
-export async function insertProject(project: Project, namespace: Namespace, options: { limit?: number; forkOfId?: number } = {}): Promise<InsertProjectResult> {
-  const { limit, forkOfId } = options;
+export async function insertProject(
+  project: Project,
+  namespace: Namespace,
+  options: { limit?: number; forkOfId?: number; runnersToken?: string } = {},
+): Promise<InsertProjectResult> {
+  const { limit, forkOfId, runnersToken } = options;
   try {
     await transact({
       project: { Put: { TableName: tableName(), Item: projectToItem(project), ConditionExpression: 'attribute_not_exists(PK)' } },
@@ -187,6 +207,7 @@ export async function insertProject(project: Project, namespace: Namespace, opti
       subgroup_path: noSubgroupAt(namespace, project),
       fork_source: forkOfId !== undefined && projectCounterUpdate(forkOfId, 'forksCount', 1),
       name: nameClaim(project, namespace),
+      runners_token: runnersToken !== undefined && runnersTokenLookup(runnersToken, project.id),
     });
     return 'created';
   } catch (error) {

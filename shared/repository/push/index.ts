@@ -13,7 +13,7 @@
  * 4. put in the webhook outbox as a `push` or `tag_push` event (`webhooks/`), unless more than
  *    three refs of a kind share the action (`push_event_hooks_limit`: then no hook fires).
  *
- * 5. Last, the branch changes are handed to the `onBranchesPushed` listeners (`listeners.ts`).
+ * 5. Last, the branch and tag changes are handed to the `onBranchesPushed` listeners (`listeners.ts`).
  *
  * Refs other than branches and tags are not reported. The push has already happened: a failure in
  * any of this is logged and never thrown.
@@ -26,7 +26,7 @@ import { recordEvent, recordPushActivity, type Project } from '../../projects';
 import type { User } from '../../users';
 import { ZERO_OID } from '../git/protocol/advertise';
 import type { ObjectReader } from '../git/walk';
-import { BRANCH_PREFIX } from '../queries/revisions';
+import { BRANCH_PREFIX, TAG_PREFIX } from '../queries/revisions';
 import type { Repository } from '../repository';
 import { insertProtectedBranch } from '../store/protected-branches';
 import type { Ref } from '../store/refs';
@@ -34,12 +34,12 @@ import { commitAttributes, describeCommits } from './commits';
 import { bulkPushEvent, pushEvent } from './feed';
 import { notifyBranchesPushed } from './listeners';
 import { putHookEvent } from './store';
-import { actionOf, effectiveDefaultBranch, refTypeOf, summarizeRef, type PushedRef, type RefPush, type RefType, type SummaryContext } from './summary';
+import { actionOf, effectiveDefaultBranch, peelToCommit, refTypeOf, summarizeRef, type PushedRef, type RefPush, type RefType, type SummaryContext } from './summary';
 // The hook kinds' declaration and stored form, which putting their events needs.
 import './webhooks/events';
 
 export type { PushedRef } from './summary';
-export { onBranchesPushed, type BranchesPushed, type BranchesPushedListener, type BranchUpdate } from './listeners';
+export { onBranchesPushed, type BranchesPushed, type BranchesPushedListener, type BranchUpdate, type TagUpdate } from './listeners';
 export { pushHookPayloads } from './webhooks/builders';
 
 /** GitLab's `push_event_activities_limit` (default): more refs of a kind and action at once make one bulk event. */
@@ -162,6 +162,17 @@ async function reportRef(ref: PushedRef, options: RefOptions): Promise<void> {
   }
 }
 
+/** Internal: the commit a pushed tag points at (through annotated tags), null when deleted or not a commit. */
+async function taggedCommit(read: ObjectReader, oid: string): Promise<string | null> {
+  if (oid === ZERO_OID) return null;
+  try {
+    return (await peelToCommit(read, oid))?.id ?? null;
+  } catch (error) {
+    logger.error('after push: could not read what a tag points at', { oid, error });
+    return null;
+  }
+}
+
 /**
  * Records what a push did, once its refs are updated: activity, feed events, webhook events.
  * Never throws.
@@ -197,7 +208,12 @@ export async function afterPush(input: AfterPushInput): Promise<void> {
     const updates = changes
       .filter((ref) => refTypeOf(ref.name) === 'branch')
       .map((ref) => ({ branch: ref.name.slice(BRANCH_PREFIX.length), before: ref.before, after: ref.after }));
-    await notifyBranchesPushed({ project: shown, user: input.user, updates });
+    const tags = await Promise.all(
+      changes
+        .filter((ref) => refTypeOf(ref.name) === 'tag')
+        .map(async (ref) => ({ tag: ref.name.slice(TAG_PREFIX.length), before: ref.before, after: ref.after, commit: await taggedCommit(read, ref.after) })),
+    );
+    await notifyBranchesPushed({ project: shown, user: input.user, updates, tags });
   } catch (error) {
     logger.error('after push: failed; the push itself stands', { projectId: project.id, error });
   }

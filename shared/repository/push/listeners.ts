@@ -1,9 +1,11 @@
 /**
- * Who hears about branch changes: listeners registered by the composition roots (the merge-requests
- * feature's, which sits above this one and so cannot be imported here) are called after every git
- * push and every branch change made through the API (files and commits API, branch create and
- * delete, a merge request's merge), once the refs moved and the push's own effects are recorded.
- * A listener's failure is logged; it never fails the push.
+ * Who hears about branch and tag changes: listeners registered by the composition roots (the
+ * merge-requests and CI features', which sit above this one and so cannot be imported here) are
+ * called after every git push and every ref change made through the API (files and commits API,
+ * branch and tag create and delete, a merge request's merge), once the refs moved and the push's
+ * own effects are recorded. Branches and tags come in separate lists, so a listener that cares
+ * for branches only (merge requests) reads `updates` alone. A listener's failure is logged; it
+ * never fails the push.
  */
 import { logger } from '../../platform/logger';
 import type { Project } from '../../projects';
@@ -17,12 +19,27 @@ export interface BranchUpdate {
   after: string;
 }
 
+/**
+ * One tag change: `before` is git's zero id for a created tag, `after` for a deleted one (both
+ * may be annotated tag objects); `commit` is the commit `after` finally points at, null when the
+ * tag is deleted or does not point at a commit.
+ */
+export interface TagUpdate {
+  /** The tag name, without `refs/tags/`. */
+  tag: string;
+  before: string;
+  after: string;
+  commit: string | null;
+}
+
 export interface BranchesPushed {
   project: Project;
   /** Who pushed (or merged, or committed through the API). */
   user: User;
-  /** In the order they were pushed; never empty. */
+  /** The branch changes, in the order they were pushed (empty when only tags changed). */
   updates: BranchUpdate[];
+  /** The tag changes, in the order they were pushed (empty when only branches changed). */
+  tags: TagUpdate[];
 }
 
 export type BranchesPushedListener = (event: BranchesPushed) => unknown;
@@ -45,7 +62,7 @@ export function onBranchesPushed(listener: BranchesPushedListener): () => void {
 
 /** Calls every listener in turn; never throws. */
 export async function notifyBranchesPushed(event: BranchesPushed): Promise<void> {
-  if (event.updates.length === 0) return;
+  if (event.updates.length === 0 && event.tags.length === 0) return;
   for (const listener of [...listeners]) {
     try {
       await listener(event);

@@ -15,7 +15,13 @@ export function basicCredentials(header: string | undefined): { username: string
  * one (`gitlab-ci-token:<job token>` while the job runs: its project, read only), through the
  * composition root. Undefined when no resolver is registered or the token is not a running job's.
  */
-export type JobTokenResolver = (token: string) => Promise<{ projectId: number; userId: number | null } | undefined>;
+export type JobTokenResolver = (token: string) => Promise<JobTokenAccess | undefined>;
+
+/** What a running job's token gives access to: its project (read only), on behalf of the job's user. */
+export interface JobTokenAccess {
+  projectId: number;
+  userId: number | null;
+}
 
 let jobTokenResolver: JobTokenResolver | undefined;
 
@@ -23,8 +29,12 @@ export function resolveJobTokensWith(resolver: JobTokenResolver): void {
   jobTokenResolver = resolver;
 }
 
-/** The job a `gitlab-ci-token` credential belongs to, if it is one. */
-export async function jobTokenCredential(credentials: { username: string; password: string }): Promise<{ projectId: number; userId: number | null } | undefined> {
-  if (credentials.username !== 'gitlab-ci-token' || !jobTokenResolver) return undefined;
+/**
+ * The job a `gitlab-ci-token` credential belongs to, if it is one of a running job. Any other
+ * credential (or a job token that no longer runs) is undefined: the caller then tries it as a user's
+ * token or password, as GitLab's `find_for_git_client` goes on to them.
+ */
+export async function jobTokenCredential(credentials: { username: string; password: string }): Promise<JobTokenAccess | undefined> {
+  if (credentials.username !== 'gitlab-ci-token' || !credentials.password || !jobTokenResolver) return undefined;
   return jobTokenResolver(credentials.password);
 }

@@ -7,6 +7,12 @@
  * own password. A request that needs a user and has none gets 401 with `WWW-Authenticate: Basic`,
  * so `git` asks for credentials; a signed-in user who may not see the project gets the same 404 as
  * for a project that does not exist.
+ *
+ * A CI job clones with `gitlab-ci-token` and its job token while it runs (`credentials.ts`): its
+ * own project is readable whatever its visibility, other projects only as they are to anyone
+ * (public ones), and nothing can be pushed with it: GitLab's job token has no `push_code`
+ * ability, so `Gitlab::GitAccess` refuses any receive-pack with 403 "You are not allowed to
+ * upload code." before it looks at the project. A token whose job ended authenticates nothing (401).
  */
 import { gunzipSync } from 'node:zlib';
 import middy from '@middy/core';
@@ -16,14 +22,15 @@ import type { ApiContext } from '../../platform/http/context';
 import { NotFoundError } from '../../platform/http/errors';
 import { requestLogger } from '../../platform/middleware/request-logger';
 import { streamedResult } from '../../platform/streaming';
-import { findProjectOrNotFound } from '../../projects';
+import { getNamespace } from '../../namespaces';
+import { findProjectOrNotFound, getProject, projectFullPath, type Project } from '../../projects';
 import { authenticateGitCredentials, type User } from '../../users';
-import { openRepository } from '../repository';
+import { openRepository, type Repository } from '../repository';
 import { parseGitAddress, type GitAddress } from './address';
 import { requestedVersion } from '../git/protocol/advertise';
 import { ProtocolError } from '../git/protocol/errors';
 import { advertise } from './advertise';
-import { basicCredentials } from './credentials';
+import { basicCredentials, jobTokenCredential, type JobTokenAccess } from './credentials';
 import { receivePack } from './receive-pack';
 import { uploadPack } from './upload-pack';
 
@@ -70,11 +77,35 @@ function requestBody(event: APIGatewayProxyEvent): Buffer {
   return gzipped ? gunzipSync(raw) : raw;
 }
 
-/** The caller, null when anonymous, or 'denied' for credentials that do not authenticate. */
-async function callerOf(event: APIGatewayProxyEvent): Promise<User | null | 'denied'> {
+/** Who calls: a user, nobody (anonymous), a running CI job (its token), or 'denied' for credentials that do not authenticate. */
+type GitCaller = { user: User | null; job?: undefined } | { user: null; job: JobTokenAccess } | 'denied';
+
+async function callerOf(event: APIGatewayProxyEvent): Promise<GitCaller> {
   const credentials = basicCredentials(header(event, 'authorization'));
-  if (!credentials) return null;
-  return (await authenticateGitCredentials(credentials.username, credentials.password)) ?? 'denied';
+  if (!credentials) return { user: null };
+  const job = await jobTokenCredential(credentials);
+  if (job) return { user: null, job };
+  const user = await authenticateGitCredentials(credentials.username, credentials.password);
+  return user ? { user } : 'denied';
+}
+
+/** The job's own project when `path` names it (case-insensitively, as project paths are found). */
+async function jobProjectAt(path: string, job: JobTokenAccess): Promise<Project | undefined> {
+  const project = await getProject(job.projectId);
+  const namespace = project && (await getNamespace(project.namespaceId));
+  if (!project || !namespace) return undefined;
+  return projectFullPath(namespace, project).toLowerCase() === path.toLowerCase() ? project : undefined;
+}
+
+/**
+ * What a job token may fetch from `path`: its own project, or a project anyone may download.
+ * Undefined otherwise (answered 404: the token is valid, the project is not its to read).
+ */
+async function jobReadable(path: string, job: JobTokenAccess): Promise<Project | undefined> {
+  const own = await jobProjectAt(path, job);
+  if (own) return own;
+  const subject = await projectOf(path, null);
+  return subject && can(null, 'download_code', subject) ? subject.project : undefined;
 }
 
 async function projectOf(path: string, user: User | null): Promise<ProjectSubject | undefined> {
@@ -88,8 +119,14 @@ async function projectOf(path: string, user: User | null): Promise<ProjectSubjec
 
 async function serve(event: APIGatewayProxyEvent, context: ApiContext): Promise<APIGatewayProxyResult> {
   const address = gitAddressOf(event)!;
-  const user = await callerOf(event);
-  if (user === 'denied') return unauthorized();
+  const caller = await callerOf(event);
+  if (caller === 'denied') return unauthorized();
+  if (caller.job) {
+    if (address.service === 'git-receive-pack') return text(403, 'You are not allowed to upload code.\n');
+    const project = await jobReadable(address.projectPath, caller.job);
+    return project ? answer(event, context, address, await openRepository(project)) : notFound();
+  }
+  const { user } = caller;
   const subject = await projectOf(address.projectPath, user);
   if (!subject) return user ? notFound() : unauthorized();
 
@@ -100,8 +137,17 @@ async function serve(event: APIGatewayProxyEvent, context: ApiContext): Promise<
       return text(403, subject.project.archived ? "You can't push code to an archived project.\n" : 'You are not allowed to push code to this project.\n');
     }
   }
+  return answer(event, context, address, await openRepository(subject.project), user ? { subject, user } : undefined);
+}
 
-  const repository = await openRepository(subject.project);
+/** Internal: the advertisement or the RPC's result, once the caller may do it (`pusher`: who pushes, for receive-pack). */
+async function answer(
+  event: APIGatewayProxyEvent,
+  context: ApiContext,
+  address: GitAddress,
+  repository: Repository,
+  pusher?: { subject: ProjectSubject; user: User },
+): Promise<APIGatewayProxyResult> {
   const version = address.service === 'git-upload-pack' ? requestedVersion(header(event, 'git-protocol')) : 0;
   if (address.action === 'advertise') {
     return binary(`application/x-${address.service}-advertisement`, await advertise(repository, address.service, version));
@@ -111,7 +157,7 @@ async function serve(event: APIGatewayProxyEvent, context: ApiContext): Promise<
   try {
     const result = address.service === 'git-upload-pack'
       ? await uploadPack(repository, body, version, context.log)
-      : await receivePack({ repository, subject, user: user!, log: context.log }, body);
+      : await receivePack({ repository, subject: pusher!.subject, user: pusher!.user, log: context.log }, body);
     const contentType = `application/x-${address.service}-result`;
     return Buffer.isBuffer(result) ? binary(contentType, result) : streamedResult(200, { 'Content-Type': contentType, ...NO_CACHE }, result);
   } catch (error) {

@@ -15,7 +15,7 @@ import type { Project } from '../../../shared/projects/store/projects';
 import type { User } from '../../../shared/users/store/users';
 import type { Repository } from '../../../shared/repository/repository';
 import type { Ref } from '../../../shared/repository/store/refs';
-import { afterPush, pushHookPayloads, type PushedRef } from '../../../shared/repository/push';
+import { afterPush, onBranchesPushed, pushHookPayloads, type BranchesPushed, type PushedRef } from '../../../shared/repository/push';
 import { useMockedTable } from '../../support/mocked-table';
 import { linearHistory, repoFactory, type CountingReader, type TestRepo } from './repo';
 
@@ -226,5 +226,46 @@ describe('afterPush', () => {
       'after push: could not read what the push brought; no event or hook for this ref',
     ]);
     logged.mockRestore();
+  });
+});
+
+describe('afterPush: the onBranchesPushed listeners', () => {
+  it('hear the branch changes and, apart, the tag changes with the commit each tag points at', async () => {
+    const repo = newRepo();
+    const main = repo.commit('main', { a: '1' });
+    const next = repo.commit('next', { a: '2' });
+    repo.git(['tag', '-a', '-m', 'release', 'v2']);
+    const annotated = repo.rev('v2');
+    const heard: BranchesPushed[] = [];
+    const remove = onBranchesPushed((event) => heard.push(event));
+    try {
+      await push(
+        repo,
+        repo.reader(),
+        [
+          { name: 'refs/heads/main', before: main, after: next },
+          { name: 'refs/tags/v2', before: ZERO, after: annotated },
+          { name: 'refs/tags/v1', before: main, after: ZERO },
+          { name: 'refs/tags/light', before: ZERO, after: main },
+        ],
+        [{ name: 'refs/heads/main', oid: main }, { name: 'refs/tags/v1', oid: main }],
+      );
+      // A push of tags alone is heard too, with no branch change.
+      await push(repo, repo.reader(), [{ name: 'refs/tags/only', before: ZERO, after: next }], [{ name: 'refs/heads/main', oid: next }]);
+    } finally {
+      remove();
+    }
+
+    expect(heard.map(({ updates, tags }) => ({ updates, tags }))).toEqual([
+      {
+        updates: [{ branch: 'main', before: main, after: next }],
+        tags: [
+          { tag: 'v2', before: ZERO, after: annotated, commit: next },
+          { tag: 'v1', before: main, after: ZERO, commit: null },
+          { tag: 'light', before: ZERO, after: main, commit: main },
+        ],
+      },
+      { updates: [], tags: [{ tag: 'only', before: ZERO, after: next, commit: next }] },
+    ]);
   });
 });

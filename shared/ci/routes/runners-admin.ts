@@ -1,0 +1,221 @@
+/**
+ * GitLab's Runners API as users call it (`lib/api/ci/runners.rb`; python-gitlab's `gl.runners`,
+ * `project.runners`; gitbeaker's `Runners`): list the runners of the projects the caller
+ * maintains (`GET /runners`), every runner (admins, `/runners/all`), read, update, delete one and
+ * list the jobs it took; list a project's runners, enable a runner of another project in it and
+ * disable it there. Every runner is a project runner. A runner is read and changed by an admin or
+ * a maintainer of a project it is enabled in (GitLab's `RunnerPolicy`, 403 `No access granted`);
+ * the project routes answer 404 to callers who cannot see the project, 403 to those who may not
+ * administer it. The runner's token is never shown.
+ */
+import { z } from 'zod';
+import { isAdmin, type ProjectSubject } from '../../auth';
+import { ForbiddenError } from '../../platform/http/errors';
+import { paginate, paginationParams } from '../../platform/http/pagination';
+import { idParam, p, required } from '../../platform/http/params';
+import { created, noContent, ok } from '../../platform/http/response';
+import { route, type RoutesOf } from '../../platform/http/route';
+import type { Caller } from '../../platform/http/context';
+import { findProjectOrNotFound, presentProjects } from '../../projects';
+import type { catalog } from '../catalog';
+import { changeRunnerSettings, disableRunner, enableRunner, removeRunner } from '../commands/runners-admin';
+import { authorizeCi, canAdminRunner, canAdminRunners } from '../policy';
+import { presentJob } from '../presenters/jobs';
+import { presentRunner, presentRunnerDetails } from '../presenters/runners';
+import { jobContext } from '../queries/jobs';
+import { allRunnerList, findRunnerOrNotFound, ownedRunnerList, projectRunnerList, runnerJobList, runnerSubjects, type RunnerFilters, type RunnerJob } from '../queries/runners';
+import { runnerProjectIds, type Runner } from '../store/runners';
+import type { JobStatus } from '../status';
+
+const TYPES = ['instance_type', 'group_type', 'project_type'] as const;
+const STATUSES = ['active', 'paused', 'online', 'offline', 'never_contacted', 'stale'] as const;
+/** Every value of the deprecated `scope` (GitLab's `AVAILABLE_SCOPES`). */
+const SCOPES = ['specific', 'shared', ...TYPES, ...STATUSES] as const;
+/** GitLab's `Ci::Build::AVAILABLE_STATUSES` (those this service never uses simply match nothing). */
+const BUILD_STATUSES = [
+  'created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running',
+  'success', 'failed', 'canceling', 'canceled', 'skipped', 'manual', 'scheduled',
+] as const;
+
+/** GitLab's `use :filter_params` (with `use :pagination`). */
+const filterParams = {
+  type: p.oneOf(TYPES),
+  status: p.oneOf(STATUSES),
+  paused: p.bool(),
+  tag_list: p.array(z.string()),
+  version_prefix: p.string().refine((value) => value === undefined || /^[\d+.]+/.test(value), { message: 'version_prefix is invalid' }),
+  ...paginationParams,
+};
+
+const filtersOf = (params: { type?: string; status?: string; scope?: string; paused?: boolean; tag_list?: string[]; version_prefix?: string }): RunnerFilters => ({
+  type: params.type,
+  status: params.status,
+  scope: params.scope,
+  paused: params.paused,
+  tagList: params.tag_list,
+  versionPrefix: params.version_prefix,
+});
+
+const runnerParams = z.object({ id: required(p.int()) });
+const projectRunnerParams = z.object({ ...idParam, runner_id: required(p.int()) });
+
+/** GitLab's `authenticate_show_runner!`/`authenticate_update_runner!`: the runner with the caller's view of its projects, or 403. */
+async function administrableRunner(user: Caller, runnerId: number): Promise<{ runner: Runner; subjects: ProjectSubject[] }> {
+  const runner = await findRunnerOrNotFound(runnerId);
+  const subjects = await runnerSubjects(user, runner);
+  if (!canAdminRunner(user, subjects)) throw new ForbiddenError('No access granted');
+  return { runner, subjects };
+}
+
+/** A project the caller may administer the runners of (GitLab's `read_project_runners`/`admin_project_runners`): 404 or 403 otherwise. */
+async function runnersProject(id: string, user: Caller): Promise<ProjectSubject> {
+  const subject = await findProjectOrNotFound(id, user);
+  authorizeCi(user, canAdminRunners(user, subject));
+  return subject;
+}
+
+/** `RunnerDetails`: the projects shown are those the caller is a member of (all of them for an admin). */
+async function presentDetails(user: Caller, runner: Runner, subjects: ProjectSubject[]) {
+  const shown = isAdmin(user) ? subjects : subjects.filter((subject) => subject.access.level > 0);
+  return presentRunnerDetails(runner, await presentProjects(shown, user, { simple: true }), { canUpdate: true });
+}
+
+/** GitLab's `JobBasicWithProject`: each job with its project; contexts loaded once per project of the page. */
+async function presentRunnerJobs(user: Caller, entries: RunnerJob[]) {
+  const byProject = new Map<number, RunnerJob[]>();
+  for (const entry of entries) byProject.set(entry.subject.project.id, [...(byProject.get(entry.subject.project.id) ?? []), entry]);
+  const contexts = new Map(
+    await Promise.all([...byProject].map(async ([id, list]) => [id, await jobContext(list[0].subject, list.map((entry) => entry.job))] as const)),
+  );
+  const subjects = [...byProject.values()].map((list) => list[0].subject);
+  const projects = new Map((await presentProjects(subjects, user, { simple: true })).map((project, i) => [subjects[i].project.id, project]));
+  return entries.map(({ job, subject }) => ({ ...presentJob(job, contexts.get(subject.project.id)!), project: projects.get(subject.project.id) ?? null }));
+}
+
+export const runnerAdminRoutes = {
+  'GET /runners': route({
+    params: z.object({ scope: p.oneOf(STATUSES), ...filterParams }),
+    handler: async ({ params, user, link }) => {
+      const page = await paginate(params, link, await ownedRunnerList(user, filtersOf(params)));
+      return ok(page.items.map(presentRunner), page.headers);
+    },
+  }),
+
+  'GET /runners/all': route({
+    params: z.object({ scope: p.oneOf(SCOPES), ...filterParams }),
+    handler: async ({ params, user, link }) => {
+      // GitLab's `authenticated_as_admin!`.
+      if (!isAdmin(user)) throw new ForbiddenError();
+      const page = await paginate(params, link, allRunnerList(filtersOf(params)));
+      return ok(page.items.map(presentRunner), page.headers);
+    },
+  }),
+
+  'GET /runners/:id': route({
+    params: runnerParams,
+    handler: async ({ params, user }) => {
+      const { runner, subjects } = await administrableRunner(user, params.id);
+      return ok(await presentDetails(user, runner, subjects));
+    },
+  }),
+
+  'PUT /runners/:id': route({
+    params: runnerParams
+      .extend({
+        description: p.string(),
+        active: p.bool(),
+        paused: p.bool(),
+        tag_list: p.array(z.string()),
+        run_untagged: p.bool(),
+        locked: p.bool(),
+        access_level: p.oneOf(['not_protected', 'ref_protected']),
+        maximum_timeout: p.int(),
+        maintenance_note: p.string(),
+      })
+      .superRefine((params, ctx) => {
+        // Grape's `at_least_one_of` and `mutually_exclusive`, in its words.
+        const names = ['description', 'active', 'paused', 'tag_list', 'run_untagged', 'locked', 'access_level', 'maximum_timeout', 'maintenance_note'] as const;
+        if (names.every((name) => params[name] === undefined)) {
+          ctx.addIssue({ code: 'custom', message: `${names.join(', ')} are missing, at least one parameter must be provided` });
+        }
+        if (params.active !== undefined && params.paused !== undefined) ctx.addIssue({ code: 'custom', message: 'active, paused are mutually exclusive' });
+      }),
+    handler: async ({ params, user }) => {
+      const { runner, subjects } = await administrableRunner(user, params.id);
+      const updated = await changeRunnerSettings(runner, {
+        description: params.description,
+        active: params.paused !== undefined ? !params.paused : params.active,
+        tagList: params.tag_list,
+        runUntagged: params.run_untagged,
+        locked: params.locked,
+        accessLevel: params.access_level,
+        maximumTimeout: params.maximum_timeout,
+        maintenanceNote: params.maintenance_note,
+      });
+      return ok(await presentDetails(user, updated, subjects));
+    },
+  }),
+
+  'DELETE /runners/:id': route({
+    params: runnerParams,
+    handler: async ({ params, user }) => {
+      const runner = await findRunnerOrNotFound(params.id);
+      // GitLab's `authenticate_delete_runner!`: several projects first, then access.
+      if (!isAdmin(user)) {
+        if (runnerProjectIds(runner).length > 1) throw new ForbiddenError('Runner associated with more than one project');
+        if (!canAdminRunner(user, await runnerSubjects(user, runner))) throw new ForbiddenError('No access granted');
+      }
+      await removeRunner(user, runner);
+      return noContent();
+    },
+  }),
+
+  'GET /runners/:id/jobs': route({
+    params: runnerParams.extend({
+      status: p.oneOf(BUILD_STATUSES),
+      order_by: p.oneOf(['id']),
+      sort: p.oneOf(['asc', 'desc']),
+      system_id: p.string(),
+      ...paginationParams,
+    }),
+    handler: async ({ params, user, link }) => {
+      const { runner } = await administrableRunner(user, params.id);
+      const statuses = params.status ? [params.status as JobStatus] : undefined;
+      const page = await paginate(params, link, runnerJobList(user, runner, { statuses, ascending: params.sort === 'asc' }));
+      return ok(await presentRunnerJobs(user, page.items), page.headers);
+    },
+  }),
+
+  'GET /projects/:id/runners': route({
+    params: z.object({ ...idParam, scope: p.oneOf(SCOPES), ...filterParams }),
+    handler: async ({ params, user, link }) => {
+      const subject = await runnersProject(params.id, user);
+      const page = await paginate(params, link, projectRunnerList(subject.project.id, filtersOf(params)));
+      return ok(page.items.map(presentRunner), page.headers);
+    },
+  }),
+
+  'POST /projects/:id/runners': route({
+    params: z.object({ ...idParam, runner_id: required(p.int()) }),
+    handler: async ({ params, user }) => {
+      const subject = await runnersProject(params.id, user);
+      const runner = await findRunnerOrNotFound(params.runner_id);
+      if (!isAdmin(user)) {
+        // GitLab's `authenticate_enable_runner!`: a locked runner first, then whether the caller may assign it.
+        if (runner.locked) throw new ForbiddenError('Runner is locked');
+        if (!canAdminRunner(user, await runnerSubjects(user, runner))) throw new ForbiddenError('No access granted');
+      }
+      return created(presentRunner(await enableRunner(user, runner, subject.project.id)));
+    },
+  }),
+
+  'DELETE /projects/:id/runners/:runner_id': route({
+    params: projectRunnerParams,
+    handler: async ({ params, user }) => {
+      const subject = await runnersProject(params.id, user);
+      const runner = await findRunnerOrNotFound(params.runner_id);
+      await disableRunner(user, runner, subject.project.id);
+      return noContent();
+    },
+  }),
+} satisfies RoutesOf<typeof catalog.ci_runners>;

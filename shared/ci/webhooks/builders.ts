@@ -1,0 +1,32 @@
+/**
+ * How the CI feature's hook events are delivered: `pipeline` events to hooks with
+ * `pipeline_events` (`Pipeline Hook`), `job` events to hooks with `job_events` (`Job Hook`). The
+ * composition root (`functions/hook_delivery/handler.ts`) gives these to delivery.
+ */
+import type { HookDeliveryContext, HookEventOf, HookPayloadBuilder, HookTrigger } from '../../hooks';
+import { projectRunners, type Runner } from '../store/runners';
+// The kinds' declaration, and the registration of how they are stored, which reading them needs.
+import { type HookJob } from './events';
+import { jobHookPayload, pipelineHookPayload, type CiHookContext } from './payloads';
+
+/** Internal: the delivery context with the project's runners, read only when a job ran on one (one Query). */
+async function ciContext(context: HookDeliveryContext, jobs: readonly HookJob[]): Promise<CiHookContext> {
+  const runners = jobs.some((job) => job.runnerId !== null) ? await projectRunners(context.project.id) : [];
+  return { ...context, runners: new Map<number, Runner>(runners.map((runner) => [runner.id, runner])) };
+}
+
+const usersOf = (jobs: readonly HookJob[]) => jobs.flatMap((job) => (job.userId === null ? [] : [job.userId]));
+
+export const ciHookPayloads = {
+  pipeline: {
+    trigger: (): HookTrigger => 'pipelineEvents',
+    eventName: () => 'Pipeline Hook',
+    userIds: (event) => usersOf(event.jobs),
+    build: async (event, context) => pipelineHookPayload(await ciContext(context, event.jobs), event),
+  },
+  job: {
+    trigger: (): HookTrigger => 'jobEvents',
+    eventName: () => 'Job Hook',
+    build: async (event, context) => jobHookPayload(await ciContext(context, [event.job]), event),
+  },
+} satisfies { pipeline: HookPayloadBuilder<HookEventOf<'pipeline'>>; job: HookPayloadBuilder<HookEventOf<'job'>> };

@@ -1,0 +1,124 @@
+/**
+ * The CI feature's kinds of webhook events, declared to the hooks feature's outbox: `pipeline`
+ * (GitLab's Pipeline Hook: every change of a pipeline's status) and `job` (Job Hook: a job
+ * created, pending, running, and finished as success, failed or canceled — GitLab's `Ci::Build`
+ * hooks; `skipped` and `manual` jobs send none). Importing this module registers how they are
+ * stored, so every process writing or reading them loads it (the writes through `emit.ts`,
+ * delivery through `builders.ts`, both through the feature's `index.ts`).
+ *
+ * An event holds the pipeline and jobs as they were at the change (a hook tells what happened),
+ * reduced to what the payloads show: not the jobs' scripts, not their tokens.
+ */
+import { HOOK_EVENT_MAX_BYTES, registerHookEventForms, type HookEvent, type HookEventForm, type HookEventOf } from '../../hooks';
+import type { Job, Pipeline } from '../store/pipelines';
+import type { JobStatus, PipelineStatus } from '../status';
+
+/** A job as its hook events keep it. */
+export interface HookJob {
+  id: number;
+  pipelineId: number;
+  name: string;
+  stage: string;
+  stageIdx: number;
+  status: JobStatus;
+  when: string;
+  allowFailure: boolean;
+  ref: string;
+  tag: boolean;
+  sha: string;
+  beforeSha: string;
+  userId: number | null;
+  runnerId: number | null;
+  createdAt: string;
+  queuedAt: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  failureReason: string | null;
+  retryCount: number;
+  artifacts: { filename: string; size: number } | null;
+  environment: string | null;
+}
+
+/** A pipeline as its hook events keep it (no optimistic-locking version). */
+export type HookPipeline = Omit<Pipeline, 'version'>;
+
+declare module '../../hooks' {
+  interface HookEventKinds {
+    /** `jobs`: the pipeline's current jobs (retried ones left out, as GitLab's `latest_builds`). */
+    pipeline: { action: PipelineStatus; pipeline: HookPipeline; jobs: HookJob[] };
+    /** `pipeline`: the job's pipeline as it was when the job changed (`commit` of the payload). */
+    job: { action: JobStatus; job: HookJob; pipeline: HookPipeline };
+  }
+}
+
+export type PipelineHookEvent = HookEventOf<'pipeline'>;
+export type JobHookEvent = HookEventOf<'job'>;
+
+/** The job statuses GitLab sends a Job Hook for (on creation, and on entering each of the others). */
+export const HOOKED_JOB_STATUSES: ReadonlySet<JobStatus> = new Set(['created', 'pending', 'running', 'success', 'failed', 'canceled']);
+
+/** A job reduced to what its hook payloads show. */
+export function hookJobOf(job: Job): HookJob {
+  return {
+    id: job.id,
+    pipelineId: job.pipelineId,
+    name: job.name,
+    stage: job.stage,
+    stageIdx: job.stageIdx,
+    status: job.status,
+    when: job.when,
+    allowFailure: job.allowFailure,
+    ref: job.ref,
+    tag: job.tag,
+    sha: job.sha,
+    beforeSha: job.beforeSha,
+    userId: job.userId,
+    runnerId: job.runnerId,
+    createdAt: job.createdAt,
+    queuedAt: job.queuedAt,
+    startedAt: job.startedAt,
+    finishedAt: job.finishedAt,
+    failureReason: job.failureReason,
+    retryCount: job.retryCount,
+    artifacts: job.artifacts ? { filename: job.artifacts.filename, size: job.artifacts.size } : null,
+    environment: job.spec.environment ?? null,
+  };
+}
+
+/** A pipeline without its bookkeeping. */
+export function hookPipelineOf(pipeline: Pipeline): HookPipeline {
+  const { version: _version, ...rest } = pipeline;
+  return rest;
+}
+
+const sizeOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+/** What a long commit message or variable value is cut to when an event would not fit its item. */
+const CUT = 4_096;
+
+/**
+ * Internal: keeps an event within {@link HOOK_EVENT_MAX_BYTES}: first the commit message and the
+ * variables' values are cut, then (a pipeline of very many jobs) the newest jobs are left out.
+ */
+function bounded<E extends PipelineHookEvent | JobHookEvent>(event: E): Record<string, unknown> {
+  const stored: Record<string, unknown> = { ...event };
+  if (sizeOf(stored) <= HOOK_EVENT_MAX_BYTES) return stored;
+  const pipeline = event.pipeline;
+  stored.pipeline = {
+    ...pipeline,
+    commit: pipeline.commit ? { ...pipeline.commit, message: pipeline.commit.message.slice(0, CUT) } : null,
+    variables: pipeline.variables.map((variable) => ({ ...variable, value: variable.value.slice(0, CUT) })),
+  };
+  if (event.kind === 'pipeline') {
+    let jobs = [...event.jobs].sort((a, b) => a.id - b.id);
+    while (jobs.length > 0 && sizeOf({ ...stored, jobs }) > HOOK_EVENT_MAX_BYTES) jobs = jobs.slice(0, Math.floor(jobs.length * 0.8));
+    stored.jobs = jobs;
+  }
+  return stored;
+}
+
+export const ciHookEventForms = {
+  pipeline: { toStored: bounded, fromStored: (stored: HookEvent) => stored as unknown as PipelineHookEvent },
+  job: { toStored: bounded, fromStored: (stored: HookEvent) => stored as unknown as JobHookEvent },
+} satisfies { pipeline: HookEventForm<PipelineHookEvent>; job: HookEventForm<JobHookEvent> };
+
+registerHookEventForms(ciHookEventForms);

@@ -1,0 +1,169 @@
+/**
+ * Pipeline Hook and Job Hook payloads, in GitLab's forms (`Gitlab::DataBuilder::Pipeline`,
+ * `Gitlab::DataBuilder::Build`; doc/user/project/integrations/webhook_events.md). Pure functions
+ * of the event's snapshot and what delivery loaded (project, users, runners).
+ *
+ * Fields of GitLab features this service lacks carry their empty values: `name` (no
+ * `workflow:name`) and `merge_request` (no merge request pipelines) are `null`, `source_pipeline`
+ * (no multi-project pipelines) is left out. As in GitLab's Job Hook, `commit.id` is the
+ * pipeline's id. Times are the hooks' (`2013-12-03 17:15:43 UTC`, see `hookTime`).
+ */
+import { hookTime, projectHookAttrs, userHookAttrs, type HookDeliveryContext } from '../../hooks';
+import type { Runner } from '../store/runners';
+import type { HookJob, HookPipeline, JobHookEvent, PipelineHookEvent } from './events';
+
+/** What the payloads show besides the event: the runners its jobs ran on, read at delivery. */
+export interface CiHookContext extends HookDeliveryContext {
+  runners: Map<number, Runner>;
+}
+
+/** GitLab's detailed status labels (`detailed_status` of a pipeline payload). */
+const LABELS: Record<string, string> = {
+  created: 'created', pending: 'pending', running: 'running', success: 'passed', failed: 'failed', canceled: 'canceled', skipped: 'skipped', manual: 'manual action',
+};
+
+/** Internal: seconds between two times (`to` defaults to now while it runs), `null` without a start. */
+function seconds(from: string | null, to: string | null, runningUntilNow = false): number | null {
+  if (!from) return null;
+  const end = to ?? (runningUntilNow ? new Date().toISOString() : null);
+  return end ? (Date.parse(end) - Date.parse(from)) / 1000 : null;
+}
+
+const pipelineUrl = (projectWebUrl: string, pipeline: HookPipeline) => `${projectWebUrl}/-/pipelines/${pipeline.id}`;
+
+/** Internal: `runner_hook_attrs` (project runners only here). */
+function runnerAttrs(ctx: CiHookContext, runnerId: number | null) {
+  const runner = runnerId === null ? undefined : ctx.runners.get(runnerId);
+  if (!runner) return null;
+  return { id: runner.id, description: runner.description, runner_type: 'project_type', active: runner.active, is_shared: false, tags: runner.tags };
+}
+
+const environmentAttrs = (job: HookJob) => (job.environment ? { name: job.environment, action: 'start', deployment_tier: null } : null);
+
+/** Internal: `Commit#hook_attrs` of the pipeline's commit. */
+function commitAttrs(projectWebUrl: string, pipeline: HookPipeline) {
+  const commit = pipeline.commit;
+  if (!commit) return null;
+  return {
+    id: commit.id,
+    message: commit.message,
+    title: commit.message.split(/\r?\n/, 1)[0],
+    timestamp: commit.committedDate,
+    url: `${projectWebUrl}/-/commit/${commit.id}`,
+    author: { name: commit.authorName, email: commit.authorEmail },
+  };
+}
+
+/** Internal: one entry of a pipeline payload's `builds`. */
+function buildAttrs(ctx: CiHookContext, job: HookJob) {
+  const user = job.userId === null ? undefined : ctx.users.get(job.userId);
+  return {
+    id: job.id,
+    stage: job.stage,
+    name: job.name,
+    status: job.status,
+    created_at: hookTime(job.createdAt),
+    started_at: hookTime(job.startedAt),
+    finished_at: hookTime(job.finishedAt),
+    duration: seconds(job.startedAt, job.finishedAt, job.status === 'running'),
+    queued_duration: seconds(job.queuedAt, job.startedAt, job.status === 'pending'),
+    failure_reason: job.status === 'failed' ? job.failureReason : null,
+    when: job.when,
+    manual: job.when === 'manual',
+    allow_failure: job.allowFailure,
+    user: user ? userHookAttrs(user) : null,
+    runner: runnerAttrs(ctx, job.runnerId),
+    artifacts_file: { filename: job.artifacts?.filename ?? null, size: job.artifacts?.size ?? null },
+    environment: environmentAttrs(job),
+  };
+}
+
+/** The Pipeline Hook payload of a pipeline's status change. */
+export function pipelineHookPayload(ctx: CiHookContext, event: PipelineHookEvent): Record<string, unknown> {
+  const { pipeline } = event;
+  const project = projectHookAttrs(ctx.project, ctx.namespace);
+  const jobs = [...event.jobs].sort((a, b) => b.id - a.id);
+  const stages = [...new Map([...event.jobs].sort((a, b) => a.stageIdx - b.stageIdx || a.id - b.id).map((job) => [job.stage, job.stageIdx])).keys()];
+  return {
+    object_kind: 'pipeline',
+    object_attributes: {
+      id: pipeline.id,
+      iid: pipeline.iid,
+      name: null,
+      ref: pipeline.ref,
+      tag: pipeline.tag,
+      sha: pipeline.sha,
+      before_sha: pipeline.beforeSha,
+      source: pipeline.source,
+      status: pipeline.status,
+      detailed_status: LABELS[pipeline.status] ?? pipeline.status,
+      stages,
+      created_at: hookTime(pipeline.createdAt),
+      finished_at: hookTime(pipeline.finishedAt),
+      duration: pipeline.startedAt && pipeline.finishedAt ? Math.round((Date.parse(pipeline.finishedAt) - Date.parse(pipeline.startedAt)) / 1000) : null,
+      queued_duration: pipeline.startedAt ? Math.round((Date.parse(pipeline.startedAt) - Date.parse(pipeline.createdAt)) / 1000) : null,
+      variables: pipeline.variables.map((variable) => ({ key: variable.key, value: variable.value })),
+      url: pipelineUrl(project.web_url, pipeline),
+    },
+    merge_request: null,
+    user: userHookAttrs(ctx.actor),
+    project,
+    commit: commitAttrs(project.web_url, pipeline),
+    builds: jobs.map((job) => buildAttrs(ctx, job)),
+  };
+}
+
+/** The Job Hook payload of a job's status change. */
+export function jobHookPayload(ctx: CiHookContext, event: JobHookEvent): Record<string, unknown> {
+  const { job, pipeline } = event;
+  const project = projectHookAttrs(ctx.project, ctx.namespace);
+  const commit = pipeline.commit;
+  return {
+    object_kind: 'build',
+    ref: job.ref,
+    tag: job.tag,
+    before_sha: job.beforeSha,
+    sha: job.sha,
+    build_id: job.id,
+    build_name: job.name,
+    build_stage: job.stage,
+    build_status: job.status,
+    build_created_at: hookTime(job.createdAt),
+    build_started_at: hookTime(job.startedAt),
+    build_finished_at: hookTime(job.finishedAt),
+    build_duration: seconds(job.startedAt, job.finishedAt, job.status === 'running'),
+    build_queued_duration: seconds(job.queuedAt, job.startedAt, job.status === 'pending'),
+    build_allow_failure: job.allowFailure,
+    build_failure_reason: job.failureReason,
+    retries_count: job.retryCount,
+    pipeline_id: pipeline.id,
+    runner: runnerAttrs(ctx, job.runnerId),
+    project_id: ctx.project.id,
+    project_name: `${ctx.namespace.name} / ${ctx.project.name}`,
+    user: userHookAttrs(ctx.actor),
+    commit: {
+      id: pipeline.id,
+      name: null,
+      sha: pipeline.sha,
+      message: commit?.message ?? '',
+      author_name: commit?.authorName ?? '',
+      author_email: commit?.authorEmail ?? '',
+      author_url: `mailto:${commit?.authorEmail ?? ''}`,
+      status: pipeline.status,
+      duration: pipeline.startedAt && pipeline.finishedAt ? Math.round((Date.parse(pipeline.finishedAt) - Date.parse(pipeline.startedAt)) / 1000) : null,
+      started_at: hookTime(pipeline.startedAt),
+      finished_at: hookTime(pipeline.finishedAt),
+    },
+    repository: {
+      name: project.name,
+      url: project.url,
+      description: project.description,
+      homepage: project.homepage,
+      git_http_url: project.git_http_url,
+      git_ssh_url: project.git_ssh_url,
+      visibility_level: project.visibility_level,
+    },
+    project,
+    environment: job.environment ? { name: job.environment, action: 'start' } : null,
+  };
+}

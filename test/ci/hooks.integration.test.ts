@@ -1,0 +1,213 @@
+/**
+ * Pipeline Hook and Job Hook end to end: a push with a `.gitlab-ci.yml`, a runner taking and
+ * finishing the jobs, a cancel → the outbox → the table's stream → the delivery function → an
+ * HTTP receiver started by this test. The runner answers with its verdict without running the
+ * scripts (what is told here is the status changes, not what the jobs do).
+ *
+ * The receiver listens on 127.0.0.1, which only the local runtime may reach, so this file runs
+ * against the local runtime only.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, baseUrl } from '../support/api';
+import { ownedProject, type OwnedProject } from '../support/fixtures';
+import { commit } from '../merge-requests/helpers';
+import { TestRunner } from './runner';
+
+interface Delivery {
+  path: string;
+  headers: IncomingHttpHeaders;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- webhook payloads are read field by field
+  body: Record<string, any>;
+}
+
+const CI = `
+stages: [build, test]
+compile:
+  stage: build
+  script: [echo compile]
+unit:
+  stage: test
+  script: [echo unit]
+`;
+
+const isLocalRuntime = () => ['127.0.0.1', 'localhost'].includes(new URL(baseUrl()).hostname);
+
+describe.skipIf(!isLocalRuntime())('pipeline and job webhooks', () => {
+  let server: Server;
+  let receiverUrl: string;
+  const deliveries: Delivery[] = [];
+  let project: OwnedProject;
+  let runner: TestRunner;
+
+  /** The deliveries to `path` that `match`, once there are `count` of them (the stream is asynchronous) or 15 s passed. */
+  async function received(path: string, match: (delivery: Delivery) => boolean, count = 1): Promise<Delivery[]> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const got = deliveries.filter((delivery) => delivery.path === path && match(delivery));
+      if (got.length >= count || Date.now() > deadline) return got;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  const pipelineHooks = (pipelineId: number) => (delivery: Delivery) => delivery.body.object_kind === 'pipeline' && delivery.body.object_attributes.id === pipelineId;
+  const jobHooks = (pipelineId: number, name?: string) => (delivery: Delivery) =>
+    delivery.body.object_kind === 'build' && delivery.body.pipeline_id === pipelineId && (name === undefined || delivery.body.build_name === name);
+
+  async function addHook(path: string, body: Record<string, unknown>) {
+    const response = await api(`/projects/${project.id}/hooks`, { token: project.owner.token, body: { url: `${receiverUrl}${path}`, ...body } });
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+  }
+
+  async function newestPipeline(): Promise<{ id: number; sha: string; status: string }> {
+    const response = await api(`/projects/${project.id}/pipelines`, { token: project.owner.token });
+    expect(response.status).toBe(200);
+    return response.body[0];
+  }
+
+  /** Takes the next job (polling briefly) and reports `state` for it. */
+  async function finishNext(state: 'success' | 'failed') {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const { job } = await runner.requestJob();
+      if (job) {
+        const response = await runner.update(job, state, state === 'failed' ? { failure_reason: 'script_failure', exit_code: 1 } : {});
+        expect(response.status).toBe(200);
+        return job;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('no job came');
+  }
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        deliveries.push({ path: request.url ?? '', headers: request.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') });
+        response.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    project = await ownedProject('private');
+    await addHook('/ci', { pipeline_events: true, job_events: true, push_events: false, token: 'ci-secret' });
+    await addHook('/pushes', { push_events: true });
+    await addHook('/pipelines-only', { pipeline_events: true, push_events: false });
+    // The project's first commit creates its `main` branch, and the pipeline.
+    await commit(project.id, project.owner.token, 'main', { '.gitlab-ci.yml': CI, 'README.md': '# ci hooks\n' });
+    runner = await TestRunner.register((await api(`/projects/${project.id}`, { token: project.owner.token })).body.runners_token);
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('tells every change of a pipeline\'s status and every job\'s created, pending, running and success, with GitLab\'s payloads', async () => {
+    // Prepare
+    const pipeline = await newestPipeline();
+
+    // Act
+    const compile = await finishNext('success');
+    const unit = await finishNext('success');
+
+    // Assess: the pipeline went pending → running → success, one hook each
+    const pipelines = await received('/ci', pipelineHooks(pipeline.id), 3);
+    expect(pipelines.map((delivery) => delivery.body.object_attributes.status)).toEqual(['pending', 'running', 'success']);
+    const done = pipelines[2];
+    expect(done.headers['x-gitlab-event']).toBe('Pipeline Hook');
+    expect(done.headers['x-gitlab-token']).toBe('ci-secret');
+    expect(done.body).toMatchObject({
+      object_kind: 'pipeline',
+      object_attributes: {
+        id: pipeline.id,
+        ref: 'main',
+        tag: false,
+        sha: pipeline.sha,
+        source: 'push',
+        status: 'success',
+        detailed_status: 'passed',
+        stages: ['build', 'test'],
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/),
+        finished_at: expect.stringMatching(/ UTC$/),
+        variables: [],
+        url: expect.stringMatching(new RegExp(`/${project.fullPath}/-/pipelines/${pipeline.id}$`)),
+      },
+      merge_request: null,
+      user: { id: project.owner.id, username: project.owner.username },
+      project: { id: project.id, path_with_namespace: project.fullPath },
+      commit: { id: pipeline.sha, message: expect.any(String), author: { name: expect.any(String), email: expect.any(String) } },
+    });
+    expect(done.body.builds).toEqual([
+      expect.objectContaining({ id: unit.id, name: 'unit', stage: 'test', status: 'success', runner: expect.objectContaining({ id: runner.id, runner_type: 'project_type', is_shared: false }) }),
+      expect.objectContaining({ id: compile.id, name: 'compile', stage: 'build', status: 'success', user: expect.objectContaining({ id: project.owner.id }) }),
+    ]);
+
+    // Assess: each job was told created, pending, running, success — in that order
+    for (const [name, job] of [['compile', compile], ['unit', unit]] as const) {
+      const jobs = await received('/ci', jobHooks(pipeline.id, name), 4);
+      expect(jobs.map((delivery) => delivery.body.build_status)).toEqual(['created', 'pending', 'running', 'success']);
+      expect(jobs.every((delivery) => delivery.headers['x-gitlab-event'] === 'Job Hook' && delivery.body.build_id === job.id)).toBe(true);
+    }
+    const finished = (await received('/ci', jobHooks(pipeline.id, 'unit'), 4))[3];
+    expect(finished.body).toMatchObject({
+      object_kind: 'build',
+      ref: 'main',
+      tag: false,
+      sha: pipeline.sha,
+      build_id: unit.id,
+      build_name: 'unit',
+      build_stage: 'test',
+      build_status: 'success',
+      build_allow_failure: false,
+      build_failure_reason: null,
+      retries_count: 0,
+      pipeline_id: pipeline.id,
+      project_id: project.id,
+      user: { id: project.owner.id },
+      commit: { id: pipeline.id, sha: pipeline.sha, status: expect.any(String) },
+      runner: { id: runner.id, active: true, is_shared: false, runner_type: 'project_type' },
+      project: { path_with_namespace: project.fullPath },
+      repository: { git_http_url: expect.stringMatching(/\.git$/) },
+      environment: null,
+    });
+    expect(finished.body.build_started_at).toMatch(/ UTC$/);
+    expect(finished.body.build_duration).toBeGreaterThanOrEqual(0);
+  });
+
+  it('sends pipeline hooks only to hooks with pipeline_events, and job hooks only to hooks with job_events', async () => {
+    const pipeline = await newestPipeline();
+    const pipelinesOnly = await received('/pipelines-only', pipelineHooks(pipeline.id), 3);
+    expect(pipelinesOnly).toHaveLength(3);
+    expect(deliveries.filter((delivery) => delivery.path === '/pipelines-only' && delivery.body.object_kind === 'build')).toEqual([]);
+    expect(deliveries.filter((delivery) => delivery.path === '/pushes' && ['pipeline', 'build'].includes(delivery.body.object_kind))).toEqual([]);
+  });
+
+  it('tells a failed job with its failure reason, and a canceled pipeline with its canceled jobs', async () => {
+    // Prepare: a second pipeline on the same commit
+    const createdPipeline = await api(`/projects/${project.id}/pipeline`, { token: project.owner.token, body: { ref: 'main' } });
+    expect(createdPipeline.status).toBe(201);
+    const id = createdPipeline.body.id as number;
+
+    // Act: its first job fails (the next stage is skipped: no hook for that), and a third pipeline is canceled
+    const compile = await finishNext('failed');
+    const third = await api(`/projects/${project.id}/pipeline`, { token: project.owner.token, body: { ref: 'main' } });
+    const canceled = await api(`/projects/${project.id}/pipelines/${third.body.id}/cancel`, { method: 'POST', token: project.owner.token });
+    expect(canceled.body.status).toBe('canceled');
+
+    // Assess
+    const failedJob = await received('/ci', (delivery) => jobHooks(id, 'compile')(delivery) && delivery.body.build_status === 'failed');
+    expect(failedJob[0]?.body).toMatchObject({ build_id: compile.id, build_status: 'failed', build_failure_reason: 'script_failure' });
+    const failedPipeline = await received('/ci', (delivery) => pipelineHooks(id)(delivery) && delivery.body.object_attributes.status === 'failed');
+    expect(failedPipeline[0]?.body.builds).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'compile', status: 'failed', failure_reason: 'script_failure' }), expect.objectContaining({ name: 'unit', status: 'skipped' })]),
+    );
+    const canceledPipeline = await received('/ci', (delivery) => pipelineHooks(third.body.id)(delivery) && delivery.body.object_attributes.status === 'canceled');
+    expect(canceledPipeline).toHaveLength(1);
+    const canceledJobs = await received('/ci', (delivery) => jobHooks(third.body.id)(delivery) && delivery.body.build_status === 'canceled', 2);
+    expect(canceledJobs.map((delivery) => delivery.body.build_name).sort()).toEqual(['compile', 'unit']);
+    // Skipped jobs send no Job Hook (GitLab's), and no status is told twice.
+    expect(deliveries.filter((delivery) => delivery.path === '/ci' && jobHooks(id, 'unit')(delivery)).map((delivery) => delivery.body.build_status)).toEqual(['created']);
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * The CI feature's keys stay inside the key space it declares (`keySpace` in
+ * `shared/ci/store/keys.ts`) and collide with no other feature's prefixes: every key builder,
+ * index attribute and collection is called with sample arguments.
+ */
+import { expect, it } from 'vitest';
+import { ciCollections, ciIndexKeys, ciKeys, CI_SCHEDULE_SHARDS, keySpace } from '../../shared/ci/store/keys';
+import type { Collection, Key } from '../../shared/platform/dynamo/keys';
+import { describeKeySpace } from '../support/key-space';
+
+const DIGEST = 'a'.repeat(64);
+const AT = '2026-03-04T05:06:07.089Z';
+
+const tableKeys = {
+  pipeline: [() => ciKeys.pipeline(12)],
+  job: [() => ciKeys.job(12, 345)],
+  jobPointer: [() => ciKeys.jobPointer(345)],
+  jobToken: [() => ciKeys.jobToken(DIGEST)],
+  runner: [() => ciKeys.runner(DIGEST)],
+  runnerPointer: [() => ciKeys.runnerPointer(7)],
+  runnerProject: [() => ciKeys.runnerProject(7, 5)],
+  runnerJob: [() => ciKeys.runnerJob(7, 345)],
+  queueVersion: [() => ciKeys.queueVersion(5)],
+} satisfies Record<keyof typeof ciKeys, Array<() => Key>>;
+
+const indexKeys = {
+  projectPipeline: [() => ciIndexKeys.projectPipeline(5, 12)],
+  projectJob: [() => ciIndexKeys.projectJob(5, 345)],
+  projectRunner: [() => ciIndexKeys.projectRunner(5, 7)],
+  anyRunner: [() => ciIndexKeys.anyRunner(7)],
+  queuedJob: [() => ciIndexKeys.queuedJob(5, 345)],
+  jobDeadline: [() => ciIndexKeys.jobDeadline(345, AT)],
+  artifactExpiry: [() => ciIndexKeys.artifactExpiry(345, AT)],
+} satisfies Record<keyof typeof ciIndexKeys, Array<() => Record<string, string>>>;
+
+const collections = {
+  pipelinePartition: [() => ciCollections.pipelinePartition(12)],
+  pipelineJobs: [() => ciCollections.pipelineJobs(12)],
+  projectPipelines: [() => ciCollections.projectPipelines(5)],
+  projectJobs: [() => ciCollections.projectJobs(5)],
+  projectRunners: [() => ciCollections.projectRunners(5)],
+  allRunners: [() => ciCollections.allRunners()],
+  runnerPartition: [() => ciCollections.runnerPartition(7)],
+  runnerProjects: [() => ciCollections.runnerProjects(7)],
+  runnerJobs: [() => ciCollections.runnerJobs(7)],
+  queue: [() => ciCollections.queue(5)],
+  dueDeadlines: [() => ciCollections.dueDeadlines(1, AT)],
+  expiredArtifacts: [() => ciCollections.expiredArtifacts(1, AT)],
+} satisfies Record<keyof typeof ciCollections, Array<() => Collection>>;
+
+describeKeySpace(
+  {
+    feature: 'ci',
+    keySpace,
+    keys: { name: 'ciKeys', builders: ciKeys, samples: tableKeys },
+    indexKeys: { name: 'ciIndexKeys', builders: ciIndexKeys, samples: indexKeys },
+    collections: { name: 'ciCollections', builders: ciCollections, samples: collections, wholePartition: ['pipelinePartition', 'runnerPartition'] },
+    outside: { PK: 'CI_PIPELINE#12', SK: 'STAGE#1' },
+  },
+  () => {
+    it('keeps a pipeline’s jobs out of another pipeline whose id starts alike', () => {
+      expect(ciKeys.job(120, 1).PK).not.toBe(ciCollections.pipelineJobs(12).partitionValue);
+      expect(ciKeys.job(12, 1).SK.startsWith(ciCollections.pipelineJobs(12).prefix!)).toBe(true);
+      expect(ciKeys.pipeline(12).SK.startsWith(ciCollections.pipelineJobs(12).prefix!)).toBe(false);
+    });
+
+    it('finds a deadline in its shard once it is due, and not before', () => {
+      const entry = ciIndexKeys.jobDeadline(345, AT);
+      const due = ciCollections.dueDeadlines(345 % CI_SCHEDULE_SHARDS, AT);
+      expect(entry.GSI3PK).toBe(due.partitionValue);
+      expect(entry.GSI3SK < due.below!).toBe(true);
+      const aMillisecondEarlier = ciCollections.dueDeadlines(345 % CI_SCHEDULE_SHARDS, '2026-03-04T05:06:07.088Z');
+      expect(entry.GSI3SK < aMillisecondEarlier.below!).toBe(false);
+    });
+  },
+);
