@@ -6,6 +6,7 @@
  * them per policy class; this module assembles them and adds what holds for all: admins may do
  * everything to every project and group.
  */
+import { abilities as ci } from '../ci/abilities';
 import { abilities as groups } from '../groups/abilities';
 import { abilities as issues } from '../issues/abilities';
 import { abilities as mergeRequests } from '../merge-requests/abilities';
@@ -17,7 +18,7 @@ import { abilities as users } from '../users/abilities';
 import { isAdmin, type GroupSubject, type ProjectSubject } from './rules';
 
 const globalRules = { ...users.global, ...groups.global, ...projects.global };
-const projectRules = { ...projects.project, ...repository.project, ...issues.project, ...mergeRequests.project };
+const projectRules = { ...projects.project, ...repository.project, ...issues.project, ...mergeRequests.project, ...ci.project };
 const groupRules = { ...groups.group };
 
 type GlobalAbility = keyof typeof globalRules;

@@ -8,7 +8,6 @@ import './webhooks/events';
 export { startPipelinesOnPush } from './commands/push';
 export { onPipelineFinished, type PipelineFinishedListener } from './listeners';
 export { latestPipelineFor, pipelineActive, pipelinesForCommits } from './queries/jobs';
-export { canReadBuilds } from './policy';
 export { presentPipeline, presentPipelineBasic } from './presenters/pipelines';
 export { ciHookPayloads } from './webhooks/builders';
 export { removeCiObjects } from './commands/removal';

@@ -1,35 +1,22 @@
 /**
- * Who may see and act on a project's pipelines and jobs (GitLab's `read_build`, `update_build`,
- * `erase_build`, `admin_runner`) and on its runners, built from the project abilities: reporters
- * and above read jobs, everyone who reads the project does when `public_jobs` is on; developers
- * (who may push) cancel, retry and play; maintainers, or the developer who started a job, erase
- * it; maintainers manage the runners of their projects.
+ * Who may see and act on a project's pipelines, jobs and runners: the feature's abilities
+ * (`abilities.ts`, assembled with every feature's by `shared/auth/policy.ts`) as the routes ask
+ * them, and the one rule that needs a job (its own user may erase it).
  */
-import { can, isAdmin, MAINTAINER, type ProjectSubject } from '../auth';
+import { can, isAdmin, type ProjectSubject } from '../auth';
 import { ForbiddenError, UnauthorizedError } from '../platform/http/errors';
 import type { Caller } from '../platform/http/context';
 
-const REPORTER = 20;
+export const canReadBuilds = (user: Caller | null, subject: ProjectSubject): boolean => can(user, 'read_build', subject);
 
-export function canReadBuilds(user: Caller | null, subject: ProjectSubject): boolean {
-  if (!can(user, 'read_project', subject)) return false;
-  if (user?.admin && user.state === 'active') return true;
-  if (!subject.project.jobsEnabled) return false;
-  return subject.access.level >= REPORTER || subject.project.publicJobs;
-}
+export const canUpdateBuilds = (user: Caller | null, subject: ProjectSubject): boolean => can(user, 'update_build', subject);
 
-export function canUpdateBuilds(user: Caller | null, subject: ProjectSubject): boolean {
-  return canReadBuilds(user, subject) && can(user, 'push_code', subject);
-}
-
+/** GitLab's `erase_build` on a job: maintainers, or the developer whose job it is. */
 export function canEraseBuild(user: Caller | null, subject: ProjectSubject, job: { userId: number | null }): boolean {
-  if (!canUpdateBuilds(user, subject)) return false;
-  return subject.access.level >= MAINTAINER || (user?.admin ?? false) || (user !== null && job.userId === user.id);
+  return can(user, 'erase_build', subject) || (user !== null && job.userId === user.id && canUpdateBuilds(user, subject));
 }
 
-export function canAdminRunners(user: Caller | null, subject: ProjectSubject): boolean {
-  return can(user, 'admin_project', subject);
-}
+export const canAdminRunners = (user: Caller | null, subject: ProjectSubject): boolean => can(user, 'admin_runner', subject);
 
 /**
  * GitLab's `read_runner`, `update_runner`, `assign_runner` and `read_builds` on a project runner:

@@ -150,6 +150,90 @@ test: { script: x, needs: [build] }
   });
 });
 
+describe('parallel:', () => {
+  const names = (config: CiConfig) => config.jobs.map((job) => job.name);
+
+  it('expands a number into N jobs named <name> i/N with CI_NODE_INDEX and CI_NODE_TOTAL', () => {
+    const config = parsed('rspec:\n  parallel: 3\n  variables: { OWN: x }\n  script: rspec\n');
+    expect(names(config)).toEqual(['rspec 1/3', 'rspec 2/3', 'rspec 3/3']);
+    expect(config.jobs[1]).toMatchObject({ stage: 'test', script: ['rspec'], variables: { OWN: 'x', CI_NODE_INDEX: '2', CI_NODE_TOTAL: '3' } });
+  });
+
+  it('expands a matrix into one job per combination, named by its values, with those variables', () => {
+    const config = parsed(`
+deploy:
+  script: deploy
+  parallel:
+    matrix:
+      - PROVIDER: aws
+        STACK: [monitoring, app1]
+      - PROVIDER: [gcp, vultr]
+        STACK: data
+        VERSION: 2
+`);
+    expect(names(config)).toEqual([
+      'deploy: [aws, monitoring]',
+      'deploy: [aws, app1]',
+      'deploy: [gcp, data, 2]',
+      'deploy: [vultr, data, 2]',
+    ]);
+    expect(config.jobs[2].variables).toEqual({ PROVIDER: 'gcp', STACK: 'data', VERSION: '2', CI_NODE_INDEX: '3', CI_NODE_TOTAL: '4' });
+    // A one-variable matrix with a scalar value is one job.
+    expect(names(parsed('lint:\n  script: lint\n  parallel:\n    matrix:\n      - NODE: 22\n'))).toEqual(['lint: [22]']);
+  });
+
+  it('makes needs and dependencies on the base name refer to every expanded job', () => {
+    const config = parsed(`
+stages: [build, test]
+build:
+  stage: build
+  parallel: 2
+  script: make
+test:
+  needs: [{ job: build, artifacts: false }]
+  script: test
+report:
+  dependencies: [build]
+  script: report
+matrix:
+  stage: build
+  parallel: { matrix: [{ OS: [linux, mac] }] }
+  script: make
+after:
+  needs: [matrix]
+  script: after
+`);
+    const job = (name: string) => config.jobs.find((j) => j.name === name)!;
+    expect(job('test').needs).toEqual([
+      { name: 'build 1/2', artifacts: false, optional: false },
+      { name: 'build 2/2', artifacts: false, optional: false },
+    ]);
+    expect(job('report').dependencies).toEqual(['build 1/2', 'build 2/2']);
+    expect(job('after').needs!.map((need) => need.name)).toEqual(['matrix: [linux]', 'matrix: [mac]']);
+    // The expanded needs stand in a pipeline: none is missing.
+    expect(missingNeedsError(selectJobs(config, push()))).toBeUndefined();
+  });
+
+  it.each([
+    ['parallel: 0', 'jobs:rspec:parallel config must be greater than or equal to 1'],
+    ['parallel: 201', 'jobs:rspec:parallel config must be less than or equal to 200'],
+    ['parallel: 1.5', 'jobs:rspec:parallel config must be an integer'],
+    ['parallel: two', 'jobs:rspec:parallel should be an integer or a hash'],
+    ['parallel: { number: 2 }', 'jobs:rspec:parallel config contains unknown keys: number'],
+    ['parallel: {}', 'jobs:rspec:parallel config missing required keys: matrix'],
+    ['parallel: { matrix: [A, B] }', 'jobs:rspec:parallel:matrix config should be an array of hashes'],
+    ['parallel: { matrix: [{ A: { b: c } }] }', 'jobs:rspec:parallel:matrix:variables config should be a hash of key value pairs, value can be an array'],
+    [`parallel: { matrix: [{ A: [${Array.from({ length: 15 }, (_, i) => i).join(', ')}], B: [${Array.from({ length: 14 }, (_, i) => i).join(', ')}] }] }`, 'jobs:rspec:parallel:matrix config generates too many jobs (maximum is 200)'],
+  ])('refuses %s as GitLab does', (parallel, error) => {
+    expect(errorOf(`rspec:\n  script: rspec\n  ${parallel}\n`)).toBe(error);
+  });
+
+  it('accepts the limits, 1 and 200', () => {
+    expect(names(parsed('rspec:\n  script: rspec\n  parallel: 1\n'))).toEqual(['rspec 1/1']);
+    expect(parsed('rspec:\n  script: rspec\n  parallel: 200\n').jobs).toHaveLength(200);
+  });
+});
+
 describe('expressions and durations', () => {
   it('evaluates', () => {
     const vars = { A: 'x', B: '' };

@@ -26,6 +26,9 @@ const tableKeys = {
 const indexKeys = {
   projectPipeline: [() => ciIndexKeys.projectPipeline(5, 12)],
   projectJob: [() => ciIndexKeys.projectJob(5, 345)],
+  projectJobByStatus: [() => ciIndexKeys.projectJobByStatus(5, 'failed', 345)],
+  projectPipelineByStatus: [() => ciIndexKeys.projectPipelineByStatus(5, 'success', 12)],
+  projectPipelineByRef: [() => ciIndexKeys.projectPipelineByRef(5, 'main', 12), () => ciIndexKeys.projectPipelineByRef(5, 'feature/#1', 12)],
   projectRunner: [() => ciIndexKeys.projectRunner(5, 7)],
   anyRunner: [() => ciIndexKeys.anyRunner(7)],
   queuedJob: [() => ciIndexKeys.queuedJob(5, 345)],
@@ -38,6 +41,9 @@ const collections = {
   pipelineJobs: [() => ciCollections.pipelineJobs(12)],
   projectPipelines: [() => ciCollections.projectPipelines(5)],
   projectJobs: [() => ciCollections.projectJobs(5)],
+  projectJobsByStatus: [() => ciCollections.projectJobsByStatus(5, 'failed')],
+  projectPipelinesByStatus: [() => ciCollections.projectPipelinesByStatus(5, 'success')],
+  projectPipelinesByRef: [() => ciCollections.projectPipelinesByRef(5, 'main')],
   projectRunners: [() => ciCollections.projectRunners(5)],
   allRunners: [() => ciCollections.allRunners()],
   runnerPartition: [() => ciCollections.runnerPartition(7)],
@@ -62,6 +68,15 @@ describeKeySpace(
       expect(ciKeys.job(120, 1).PK).not.toBe(ciCollections.pipelineJobs(12).partitionValue);
       expect(ciKeys.job(12, 1).SK.startsWith(ciCollections.pipelineJobs(12).prefix!)).toBe(true);
       expect(ciKeys.pipeline(12).SK.startsWith(ciCollections.pipelineJobs(12).prefix!)).toBe(false);
+    });
+
+    it('lists a job, and a pipeline, in the partition its status (and ref) is read from, and no other project’s', () => {
+      expect(ciIndexKeys.projectJobByStatus(5, 'failed', 345).GSI5PK).toBe(ciCollections.projectJobsByStatus(5, 'failed').partitionValue);
+      expect(ciIndexKeys.projectJobByStatus(5, 'failed', 345).GSI5PK).not.toBe(ciCollections.projectJobsByStatus(5, 'success').partitionValue);
+      expect(ciIndexKeys.projectPipelineByStatus(5, 'success', 12).GSI2PK).toBe(ciCollections.projectPipelinesByStatus(5, 'success').partitionValue);
+      expect(ciIndexKeys.projectPipelineByRef(5, 'main', 12).GSI3PK).toBe(ciCollections.projectPipelinesByRef(5, 'main').partitionValue);
+      // A ref starting with digits cannot reach another project's partition: the project id ends at the first `#`.
+      expect(ciCollections.projectPipelinesByRef(51, 'main').partitionValue).not.toBe(ciCollections.projectPipelinesByRef(5, '1#main').partitionValue);
     });
 
     it('finds a deadline in its shard once it is due, and not before', () => {

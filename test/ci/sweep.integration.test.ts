@@ -88,6 +88,46 @@ describe('a pending job no runner takes', () => {
   });
 });
 
+describe('a pending job dropped as stuck', () => {
+  it('is retried when its `retry: when` names stuck_or_timeout_failure, and the pipeline goes on', async () => {
+    // Prepare
+    const project = await ownedProject('private');
+    await pushCi(project, 'build:\n  retry: { max: 1, when: [stuck_or_timeout_failure] }\n  script: echo build\n');
+    const [build] = await jobsOf(project);
+    const now = later(build.created_at, HOUR + 60_000);
+
+    // Act
+    const outcome = await settleDeadline((await deadlineEntry(build.id, now))!, sweepContext({ now }));
+
+    // Assess: the dropped job stays failed, a new attempt waits in its place.
+    expect(outcome).toBe('stuck');
+    expect(await jobOf(project, build.id)).toMatchObject({ status: 'failed', failure_reason: 'stuck_or_timeout_failure' });
+    const current = (await api(`/projects/${project.id}/pipelines/${build.pipeline.id}/jobs`, { token: project.owner.token })).body;
+    expect(current).toHaveLength(1);
+    expect(current[0]).toMatchObject({ name: 'build', status: 'pending' });
+    expect(current[0].id).not.toBe(build.id);
+    expect(await pipelineOf(project, build.pipeline.id)).toMatchObject({ status: 'pending' });
+
+    // The new attempt is the last one: dropped in turn, it is not retried again.
+    const again = later(current[0].created_at, HOUR + 60_000);
+    expect(await settleDeadline((await deadlineEntry(current[0].id, again))!, sweepContext({ now: again }))).toBe('stuck');
+    expect((await jobsOf(project)).filter((job) => job.status === 'pending')).toEqual([]);
+    expect(await pipelineOf(project, build.pipeline.id)).toMatchObject({ status: 'failed' });
+  });
+
+  it('is not retried when its `retry: when` names other failures only', async () => {
+    const project = await ownedProject('private');
+    await pushCi(project, 'build:\n  retry: { max: 2, when: script_failure }\n  script: echo build\n');
+    const [build] = await jobsOf(project);
+    const now = later(build.created_at, HOUR + 60_000);
+
+    expect(await settleDeadline((await deadlineEntry(build.id, now))!, sweepContext({ now }))).toBe('stuck');
+
+    expect((await jobsOf(project)).map((job) => [job.id, job.status])).toEqual([[build.id, 'failed']]);
+    expect(await pipelineOf(project, build.pipeline.id)).toMatchObject({ status: 'failed' });
+  });
+});
+
 describe('a pending job an online runner could take', () => {
   it('waits another hour instead of failing, and fails once a day old', async () => {
     // Prepare: a runner that matches the job and called just now, before the job was queued (so it never took it).

@@ -58,6 +58,25 @@ export type CreatePipelineResult =
 
 const ZERO = '0000000000000000000000000000000000000000';
 
+/** What a job that has not run yet carries: a new one, or a retry's copy. */
+const NOT_RUN = {
+  status: 'created',
+  queuedAt: null,
+  startedAt: null,
+  finishedAt: null,
+  erasedAt: null,
+  runnerId: null,
+  failureReason: null,
+  exitCode: null,
+  retried: false,
+  tokenDigest: null,
+  traceLength: 0,
+  traceArchived: false,
+  artifacts: null,
+  touchedAt: null,
+  version: 1,
+} as const satisfies Partial<Job>;
+
 /** The variables rules are evaluated with (GitLab's predefined ones that decide, and the pipeline's). */
 function ruleVariables(request: PipelineRequest): Record<string, string> {
   const variables: Record<string, string> = {
@@ -150,7 +169,6 @@ export async function createPipeline(request: PipelineRequest): Promise<CreatePi
       name: job.name,
       stage: job.stage,
       stageIdx: job.stageIdx,
-      status: 'created' as const,
       when: job.when,
       allowFailure: job.allowFailure,
       ref: request.ref,
@@ -160,20 +178,8 @@ export async function createPipeline(request: PipelineRequest): Promise<CreatePi
       userId: base.userId,
       spec: specOf(job),
       createdAt: now,
-      queuedAt: null,
-      startedAt: null,
-      finishedAt: null,
-      erasedAt: null,
-      runnerId: null,
-      failureReason: null,
-      exitCode: null,
-      retried: false,
       retryCount: 0,
-      tokenDigest: null,
-      traceLength: 0,
-      traceArchived: false,
-      artifacts: null,
-      version: 1,
+      ...NOT_RUN,
     })),
   );
   records.sort((a, b) => a.id - b.id);
@@ -284,23 +290,10 @@ export async function cloneForRetry(job: Job, user: User | null): Promise<Job> {
   const copy: Job = {
     ...job,
     id: await newJobId(),
-    status: 'created',
     userId: user?.id ?? job.userId,
     createdAt: now,
-    queuedAt: null,
-    startedAt: null,
-    finishedAt: null,
-    erasedAt: null,
-    runnerId: null,
-    failureReason: null,
-    exitCode: null,
-    retried: false,
     retryCount: job.retryCount + 1,
-    tokenDigest: null,
-    traceLength: 0,
-    traceArchived: false,
-    artifacts: null,
-    version: 1,
+    ...NOT_RUN,
   };
   await insertJobs([copy]);
   await updateJob(job, { retried: true });

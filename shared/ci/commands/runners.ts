@@ -10,7 +10,18 @@ import { getProject, projectIdForRunnersToken, type Project } from '../../projec
 import { parseDuration } from '../config/durations';
 import { archiveTrace, putArtifacts, putTraceChunk, readTraceChunks } from '../store/blobs';
 import { claimJob, getJob, moveTraceEnd, readPipeline, revokeJobToken, updateJob, type Job, type JobArtifacts, type Pipeline } from '../store/pipelines';
-import { deleteRunner, insertRunner, newRunnerId, recordRunnerContact, runnerByDigest, runnerQueuedJobs, runnerQueueVersion, type Runner } from '../store/runners';
+import {
+  deleteRunner,
+  insertRunner,
+  newRunnerId,
+  recordRunnerContact,
+  runnerByDigest,
+  runnerProjectIds,
+  runnerQueuedJobs,
+  runnerQueueVersion,
+  runnerWithQueueVersion,
+  type Runner,
+} from '../store/runners';
 import { changeJobStatus, cloneForRetry, processPipeline } from './pipelines';
 import { jobStatusChanged } from '../webhooks/emit';
 
@@ -99,17 +110,62 @@ export type JobRequestResult =
 /** How many queued jobs one request looks at before answering "nothing". */
 const CANDIDATES = 25;
 
+/** The most projects a `last_update` names (beyond, the poll reads the runner, then the versions). */
+const LAST_UPDATE_MAX_PROJECTS = 24;
+
 /**
- * A job for the runner: the oldest pending job of its projects it matches, claimed for it (a job
- * another runner claimed first is passed over). When the runner's `last_update` equals the
- * project's queue version, nothing was queued since it last found nothing: answered without
- * reading the queue.
+ * The `X-GitLab-Last-Update` a runner gets back (opaque to gitlab-runner, which sends it as
+ * `last_update` on its next poll): the runner's projects and their queue version,
+ * `<id>_<id>…:<version>`, so that the next poll reads the runner and those versions in one batch.
  */
-export async function requestJob(runner: Runner, lastUpdate: string | undefined): Promise<JobRequestResult> {
-  const now = new Date().toISOString();
+export function lastUpdateHeader(projectIds: number[], version: string): string {
+  return projectIds.length <= LAST_UPDATE_MAX_PROJECTS ? `${projectIds.join('_')}:${version}` : version;
+}
+
+/** The projects and version a `last_update` names; undefined for anything else (an older format, a made-up value). */
+export function parseLastUpdate(value: string | undefined): { projectIds: number[]; version: string } | undefined {
+  const match = /^(\d{1,15}(?:_\d{1,15}){0,23}):([0-9a-z]{1,64})$/.exec(value ?? '');
+  if (!match) return undefined;
+  const projectIds = match[1].split('_').map(Number);
+  if (new Set(projectIds).size !== projectIds.length || projectIds.some((id) => id <= 0)) return undefined;
+  return { projectIds, version: match[2] };
+}
+
+const sameIds = (a: number[], b: number[]) => a.length === b.length && a.every((id, index) => id === b[index]);
+
+/**
+ * A job request (`POST /jobs/request`) of the runner whose token is given; undefined when the
+ * token is no runner's (403). An idle runner sending back the `last_update` it was given costs
+ * one BatchGetItem: its runner item and the queue versions of the projects that value names. When
+ * those are still the runner's projects and no version moved, nothing was queued since it last
+ * found nothing: answered without reading the queue. Otherwise (a project enabled or disabled
+ * meanwhile, a job queued, no or an unknown `last_update`) the queue is looked at.
+ */
+export async function requestJob(token: string, lastUpdate: string | undefined): Promise<{ runner: Runner; found: JobRequestResult } | undefined> {
+  const digest = digestOf(token);
+  const told = parseLastUpdate(lastUpdate);
+  let runner: Runner | undefined;
+  let version: string | undefined;
+  if (told) {
+    const read = await runnerWithQueueVersion(digest, told.projectIds);
+    runner = read.runner;
+    if (runner && sameIds(runnerProjectIds(runner), told.projectIds)) version = read.version;
+  } else {
+    runner = await runnerByDigest(digest);
+  }
+  if (!runner) return undefined;
+  version ??= await runnerQueueVersion(runner);
+  return { runner, found: await pickJob(runner, lastUpdateHeader(runnerProjectIds(runner), version), lastUpdate) };
+}
+
+/**
+ * The oldest pending job of the runner's projects it matches, claimed for it (a job another
+ * runner claimed first is passed over); `current` is the runner's `last_update` as of now.
+ */
+async function pickJob(runner: Runner, current: string, lastUpdate: string | undefined): Promise<JobRequestResult> {
+  const now = new Date();
   await recordRunnerContact(runner, now);
-  const version = await runnerQueueVersion(runner);
-  if (lastUpdate !== undefined && lastUpdate === version) return { result: 'none', lastUpdate: version };
+  if (lastUpdate === current) return { result: 'none', lastUpdate: current };
   let lost = false;
   for (const candidate of await runnerQueuedJobs(runner, CANDIDATES)) {
     const job = await getJobIn(candidate.pipelineId, candidate.id);
@@ -119,7 +175,7 @@ export async function requestJob(runner: Runner, lastUpdate: string | undefined)
       continue;
     }
     const token = `glcbt-${randomBytes(20).toString('base64url')}`;
-    const claimed = await claimJob(job, runner.id, digestOf(token), now);
+    const claimed = await claimJob(job, runner.id, digestOf(token), now.toISOString());
     if (!claimed) {
       lost = true;
       continue;
@@ -130,7 +186,7 @@ export async function requestJob(runner: Runner, lastUpdate: string | undefined)
     await processPipeline(job.pipelineId);
     return { result: 'job', job: claimed, token, pipeline: pipeline.pipeline, project };
   }
-  return lost ? { result: 'conflict' } : { result: 'none', lastUpdate: version };
+  return lost ? { result: 'conflict' } : { result: 'none', lastUpdate: current };
 }
 
 async function getJobIn(pipelineId: number, jobId: number): Promise<Job | undefined> {
@@ -179,7 +235,8 @@ export async function finishJob(job: Job, state: 'success' | 'failed', details: 
   return updated;
 }
 
-function retryable(job: Job): boolean {
+/** Whether a failed job gets another attempt under its `retry:` (its `when` names the failure, or `always`), attempts left. */
+export function retryable(job: Job): boolean {
   const { max, when } = job.spec.retry ?? { max: 0, when: [] };
   if (job.retryCount >= max) return false;
   return when.includes('always') || when.includes(job.failureReason ?? '') || (when.includes('script_failure') && job.failureReason === 'script_failure');

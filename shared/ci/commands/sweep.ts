@@ -8,7 +8,8 @@
  * and a run Queries each shard for what is due, in bounded batches. Each job found is read again
  * consistently and decided on (`config/scheduler.ts`): dropped with the same conditional update a
  * runner's report makes (only one of them wins), its token revoked and its pipeline processed; or
- * its deadline moved on (it was heard from meanwhile). Expired artifacts are forgotten on the job
+ * its deadline moved on (it was heard from meanwhile). A dropped job whose `retry:` covers the
+ * failure (`stuck_or_timeout_failure`, `always`) gets a new attempt, pending or running alike. Expired artifacts are forgotten on the job
  * first (conditioned on the expiry seen, so a `keep` meanwhile wins), then deleted from S3.
  */
 import { logger as rootLogger, type Logger } from '../../platform/logger';
@@ -26,8 +27,8 @@ import {
   type ScheduledJob,
 } from '../store/pipelines';
 import { projectRunners, type Runner } from '../store/runners';
-import { changeJobStatus, processPipeline } from './pipelines';
-import { finishJob, runnerMatches } from './runners';
+import { changeJobStatus, cloneForRetry, processPipeline } from './pipelines';
+import { finishJob, retryable, runnerMatches } from './runners';
 
 export interface SweepOptions {
   /** The clock: what is due at this moment. @default now */
@@ -106,6 +107,8 @@ export async function settleDeadline(found: ScheduledJob, context: SweepContext)
   } else {
     const failed = await changeJobStatus(job, { status: 'failed', failureReason: decision.reason, finishedAt: context.now.toISOString() }, ['pending']);
     dropped = failed !== undefined;
+    // As a runner's failure report: `retry:` naming `stuck_or_timeout_failure` (or `always`) makes a new attempt.
+    if (failed && retryable(failed)) await cloneForRetry(failed, null);
     if (failed) await processPipeline(job.pipelineId);
   }
   if (!dropped) {

@@ -267,6 +267,58 @@ function retryOf(value: unknown, where: string): { max: number; when: string[] }
   return { max, when };
 }
 
+/** The most jobs one `parallel:` may expand into (GitLab's `PARALLEL_LIMIT`). */
+const PARALLEL_LIMIT = 200;
+
+interface ParallelInstance {
+  name: (base: string) => string;
+  /** `CI_NODE_INDEX`, `CI_NODE_TOTAL` and, for `parallel: matrix`, the combination's variables. */
+  variables: Record<string, string>;
+}
+
+/**
+ * `parallel:` (GitLab's `Entry::Product::Parallel` and its normalizer strategies): a number N
+ * gives N jobs `<name> 1/N` … `<name> N/N`; `matrix:` (a list of hashes of variable → value or
+ * list of values) one job per combination of each hash, `<name>: [value, value]`, with those
+ * variables. Every instance gets `CI_NODE_INDEX` (from 1) and `CI_NODE_TOTAL`. Undefined: no
+ * `parallel:`.
+ */
+function parallelOf(value: unknown, where: string): ParallelInstance[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const node = (index: number, total: number) => ({ CI_NODE_INDEX: String(index), CI_NODE_TOTAL: String(total) });
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value)) throw new ConfigError(`${where} config must be an integer`);
+    if (value < 1) throw new ConfigError(`${where} config must be greater than or equal to 1`);
+    if (value > PARALLEL_LIMIT) throw new ConfigError(`${where} config must be less than or equal to ${PARALLEL_LIMIT}`);
+    return Array.from({ length: value }, (_, i) => ({ name: (base: string) => `${base} ${i + 1}/${value}`, variables: node(i + 1, value) }));
+  }
+  if (!isHash(value)) throw new ConfigError(`${where} should be an integer or a hash`);
+  const unknown = Object.keys(value).filter((key) => key !== 'matrix');
+  if (unknown.length > 0) throw new ConfigError(`${where} config contains unknown keys: ${unknown.join(', ')}`);
+  if (value.matrix === undefined) throw new ConfigError(`${where} config missing required keys: matrix`);
+  const matrix = value.matrix;
+  if (!Array.isArray(matrix) || !matrix.every(isHash)) throw new ConfigError(`${where}:matrix config should be an array of hashes`);
+  const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+  const dimensions = matrix.map((entry) => {
+    const pairs = Object.entries(entry);
+    if (pairs.length === 0) throw new ConfigError(`${where}:matrix:variables config requires at least 1 items`);
+    if (!pairs.every(([, v]) => scalar(v) || (Array.isArray(v) && v.every(scalar)))) {
+      throw new ConfigError(`${where}:matrix:variables config should be a hash of key value pairs, value can be an array`);
+    }
+    return pairs.map(([key, v]) => [key, (Array.isArray(v) ? v : [v]).map(String)] as const);
+  });
+  const count = dimensions.reduce((sum, pairs) => sum + pairs.reduce((product, [, values]) => product * values.length, 1), 0);
+  if (count > PARALLEL_LIMIT) throw new ConfigError(`${where}:matrix config generates too many jobs (maximum is ${PARALLEL_LIMIT})`);
+  // Each hash's values multiplied out in order, the first variable varying slowest (Ruby's `Array#product`).
+  const combinations = dimensions.flatMap((pairs) =>
+    pairs.reduce<Array<Array<[string, string]>>>((partial, [key, values]) => partial.flatMap((combination) => values.map((v) => [...combination, [key, v] as [string, string]])), [[]]),
+  );
+  return combinations.map((combination, i) => ({
+    name: (base: string) => `${base}: [${combination.map(([, v]) => v).join(', ')}]`,
+    variables: { ...Object.fromEntries(combination), ...node(i + 1, combinations.length) },
+  }));
+}
+
 function refFilterOf(value: unknown, where: string): RefFilter | undefined {
   if (value === undefined || value === null) return undefined;
   if (Array.isArray(value) || typeof value === 'string') return { refs: stringList(value, where) };
@@ -325,6 +377,8 @@ function buildConfig(input: unknown): CiConfig {
   const workflow = isHash(root.workflow) ? rulesOf(root.workflow.rules, 'workflow') : undefined;
 
   const jobs: JobDefinition[] = [];
+  /** A parallel job's name → the names of the jobs it expanded into. */
+  const expanded = new Map<string, string[]>();
   for (const [name, value] of Object.entries(root)) {
     if (RESERVED.has(name)) continue;
     if (name.startsWith('.')) continue; // hidden job (a template)
@@ -370,7 +424,8 @@ function buildConfig(input: unknown): CiConfig {
           throw new ConfigError(`${where}:needs config can only be a string or a hash`);
         });
     const environment = isHash(value.environment) ? String(value.environment.name ?? '') : value.environment === undefined ? undefined : String(value.environment);
-    jobs.push({
+    const instances = parallelOf(value.parallel, `${where}:parallel`);
+    const job: JobDefinition = {
       name,
       stage,
       stageIdx: stages.indexOf(stage),
@@ -396,9 +451,20 @@ function buildConfig(input: unknown): CiConfig {
       ...(rulesOf(value.rules, where) ? { rules: rulesOf(value.rules, where) } : {}),
       ...(environment ? { environment } : {}),
       ...(typeof value.coverage === 'string' ? { coverage: value.coverage } : {}),
-    });
+    };
+    if (!instances) {
+      jobs.push(job);
+      continue;
+    }
+    expanded.set(name, instances.map((instance) => instance.name(name)));
+    for (const instance of instances) jobs.push({ ...job, name: instance.name(name), variables: { ...job.variables, ...instance.variables } });
   }
   if (jobs.length === 0) throw new ConfigError('jobs config should contain at least one visible job');
+  // `needs:` and `dependencies:` naming a parallel job mean every job it expanded into (GitLab's normalizer).
+  for (const job of jobs) {
+    if (job.needs) job.needs = job.needs.flatMap((need) => (expanded.get(need.name) ?? [need.name]).map((name) => ({ ...need, name })));
+    if (job.dependencies) job.dependencies = job.dependencies.flatMap((dependency) => expanded.get(dependency) ?? [dependency]);
+  }
 
   const byName = new Map(jobs.map((job) => [job.name, job]));
   for (const job of jobs) {

@@ -7,6 +7,7 @@
 import { presentUserPublic, type User } from '../../users';
 import type { CommitSnapshot, Job, Pipeline } from '../store/pipelines';
 import type { Runner } from '../store/runners';
+import { presentPipelineBasic } from './pipelines';
 import { presentRunner } from './runners';
 
 export type JobVariant = 'full' | 'action' | 'download';
@@ -71,18 +72,7 @@ export function presentJob(job: Job, ctx: JobContext, variant: JobVariant = 'ful
     commit: presentCommitSnapshot(pipeline?.commit ?? null, ctx.projectWebUrl),
     ...(variant === 'full' && pipeline
       ? {
-          pipeline: {
-            id: pipeline.id,
-            iid: pipeline.iid,
-            project_id: pipeline.projectId,
-            sha: pipeline.sha,
-            ref: pipeline.ref,
-            status: pipeline.status,
-            source: pipeline.source,
-            created_at: pipeline.createdAt,
-            updated_at: pipeline.updatedAt,
-            web_url: `${ctx.projectWebUrl}/-/pipelines/${pipeline.id}`,
-          },
+          pipeline: presentPipelineBasic(pipeline, ctx.projectWebUrl),
         }
       : {}),
     failure_reason: job.failureReason ?? undefined,

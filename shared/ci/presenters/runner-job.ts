@@ -48,6 +48,9 @@ export function predefinedVariables(ctx: RunnerJobContext): Variable[] {
     ['CI_JOB_TOKEN', ctx.token, false],
     ['CI_BUILD_TOKEN', ctx.token, false],
     ['CI_JOB_MANUAL', job.when === 'manual' ? 'true' : ''],
+    // A `parallel:` job's place among its siblings (the parser puts them with its variables); 1 of 1 otherwise.
+    ...(job.spec.variables?.CI_NODE_INDEX ? ([['CI_NODE_INDEX', job.spec.variables.CI_NODE_INDEX]] as Array<[string, string]>) : []),
+    ['CI_NODE_TOTAL', job.spec.variables?.CI_NODE_TOTAL ?? '1'],
     ['CI_REGISTRY_USER', 'gitlab-ci-token'],
     ['CI_REGISTRY_PASSWORD', ctx.token, false],
     ['CI_REPOSITORY_URL', repoUrl(ctx)],
@@ -100,12 +103,17 @@ function repoUrl(ctx: RunnerJobContext): string {
   return url.toString();
 }
 
+/** Predefined, though `parallel:` jobs carry them with their variables. */
+const NODE_VARIABLES = new Set(['CI_NODE_INDEX', 'CI_NODE_TOTAL']);
+
 export function presentRunnerJob(ctx: RunnerJobContext) {
   const { job, pipeline } = ctx;
   const spec = job.spec;
   const variables: Variable[] = [
     ...predefinedVariables(ctx),
-    ...Object.entries(spec.variables ?? {}).map(([key, value]) => ({ key, value, public: true, masked: false })),
+    ...Object.entries(spec.variables ?? {})
+      .filter(([key]) => !NODE_VARIABLES.has(key))
+      .map(([key, value]) => ({ key, value, public: true, masked: false })),
     ...pipeline.variables.map((v) => ({ key: v.key, value: v.value, public: false, masked: false, ...(v.variableType === 'file' ? { file: true } : {}) })),
   ];
   const timeout = spec.timeout ?? 3600;

@@ -3,12 +3,14 @@ import type { ProjectSubject } from '../../auth';
 import { RecordNotFoundError, NotFoundError } from '../../platform/http/errors';
 import { projectFullPath, webUrlOf } from '../../projects';
 import { getUser, type User } from '../../users';
-import type { CollectionSource } from '../../platform/http/pagination';
+import type { Collection } from '../../platform/dynamo/keys';
+import type { Item } from '../../platform/dynamo/query';
+import { mergedCollections, type ListSource } from '../../platform/http/pagination';
 import type { JobContext } from '../presenters/jobs';
 import { ciCollections } from '../store/keys';
-import { getJob, getPipeline, jobFromItem, pipelineFromItem, projectJobs, projectPipelines, readPipeline, type Job, type Pipeline } from '../store/pipelines';
+import { getJob, getPipeline, jobFromItem, pipelineFromItem, projectJobsInStatus, readPipeline, refPipelines, type Job, type Pipeline } from '../store/pipelines';
 import { runnersByIds } from '../store/runners';
-import type { JobStatus } from '../status';
+import type { JobStatus, PipelineStatus } from '../status';
 
 export const projectWebUrl = (subject: ProjectSubject) => webUrlOf(projectFullPath(subject.namespace, subject.project));
 
@@ -46,16 +48,33 @@ export async function jobContext(subject: ProjectSubject, jobs: readonly Job[], 
 
 export const userOf = async (id: number | null): Promise<User | undefined> => (id === null ? undefined : getUser(id));
 
-/** A project's jobs (newest first), only those in `scope` when given. */
-export function jobList(projectId: number, scope: readonly JobStatus[] | undefined): CollectionSource<Job> {
-  return {
-    collection: ciCollections.projectJobs(projectId),
-    ascending: false,
-    select: (item) => {
+/** Sort keys of the CI lists by id (`pad(id)`): what a merged list's cursor must be. */
+const isIdSortKey = (key: string) => /^\d{12}$/.test(key);
+
+/**
+ * Internal: a list over one collection or several merged by id, newest first. The list's entries
+ * are checked again by `select` (an index entry may lag its item's last status change).
+ */
+function newestFirst<T>(colls: Collection[], select: (item: Item) => T | undefined): ListSource<T> {
+  if (colls.length === 1) return { collection: colls[0], ascending: false, select };
+  return mergedCollections(colls, { ascending: false, isSortKey: isIdSortKey, select });
+}
+
+/**
+ * A project's jobs (newest first), only those in `scope` when given: the project's job list
+ * (GSI1) without a scope, else the lists of its statuses (GSI5) merged by id, so a page reads
+ * what it shows whatever the project's other jobs.
+ */
+export function jobList(projectId: number, scope: readonly JobStatus[] | undefined): ListSource<Job> {
+  if (!scope) return { collection: ciCollections.projectJobs(projectId), ascending: false, select: jobFromItem };
+  const statuses = [...new Set(scope)];
+  return newestFirst(
+    statuses.map((status) => ciCollections.projectJobsByStatus(projectId, status)),
+    (item) => {
       const job = jobFromItem(item);
-      return !scope || scope.includes(job.status) ? job : undefined;
+      return statuses.includes(job.status) ? job : undefined;
     },
-  };
+  );
 }
 
 /** A pipeline's jobs (not retried unless asked), in GitLab's order (by id), filtered by scope. */
@@ -75,6 +94,9 @@ export interface PipelineFilters {
   username?: string;
 }
 
+/** The statuses of `scope=finished` (GitLab's `Ci::HasStatus::COMPLETED_STATUSES` as the spec lists them). */
+const FINISHED: readonly PipelineStatus[] = ['success', 'failed', 'canceled', 'skipped'];
+
 function pipelineMatches(pipeline: Pipeline, filters: PipelineFilters): boolean {
   if (filters.status && pipeline.status !== filters.status) return false;
   if (filters.ref && pipeline.ref !== filters.ref) return false;
@@ -82,67 +104,86 @@ function pipelineMatches(pipeline: Pipeline, filters: PipelineFilters): boolean 
   if (filters.source && pipeline.source !== filters.source) return false;
   if (filters.scope === 'running' && pipeline.status !== 'running') return false;
   if (filters.scope === 'pending' && pipeline.status !== 'pending') return false;
-  if (filters.scope === 'finished' && !['success', 'failed', 'canceled', 'skipped'].includes(pipeline.status)) return false;
+  if (filters.scope === 'finished' && !FINISHED.includes(pipeline.status)) return false;
   if (filters.scope === 'tags' && !pipeline.tag) return false;
   if (filters.scope === 'branches' && pipeline.tag) return false;
   return true;
 }
 
-/** A project's pipelines, newest first, filtered as `GET /projects/:id/pipelines`. */
-export function pipelineList(projectId: number, filters: PipelineFilters): CollectionSource<Pipeline> {
-  return {
-    collection: ciCollections.projectPipelines(projectId),
-    ascending: false,
-    select: (item) => {
-      const pipeline = pipelineFromItem(item);
-      return pipelineMatches(pipeline, filters) ? pipeline : undefined;
-    },
-  };
+/**
+ * The collections a pipeline filter reads, the most selective first: the ref's pipelines (GSI3),
+ * else those of one status (`status`, `scope=running|pending`) or of the finished ones merged
+ * (GSI2), else the project's whole list (GSI1).
+ */
+function pipelineCollections(projectId: number, filters: PipelineFilters): Collection[] {
+  if (filters.ref) return [ciCollections.projectPipelinesByRef(projectId, filters.ref)];
+  if (filters.status) return [ciCollections.projectPipelinesByStatus(projectId, filters.status)];
+  if (filters.scope === 'running' || filters.scope === 'pending') return [ciCollections.projectPipelinesByStatus(projectId, filters.scope)];
+  if (filters.scope === 'finished') return FINISHED.map((status) => ciCollections.projectPipelinesByStatus(projectId, status));
+  return [ciCollections.projectPipelines(projectId)];
 }
 
 /**
- * How many of a project's newest pipelines the merge request lookups read: one Query page. A
- * merge request's pipelines are those of its source branch's recent heads, so they are among the
- * project's newest; an older one (a branch left alone while hundreds of other pipelines ran) is
- * not found, as if it had none. Bounded, where an index by ref would be exact.
+ * A project's pipelines, newest first, filtered as `GET /projects/:id/pipelines`. `ref`, `status`
+ * and `scope=running|pending|finished` pick the index partitions read (above), so those pages cost
+ * what they show. Every filter is then checked on each pipeline read: the ones no index serves
+ * (`sha`, `source`, `scope=branches|tags`, and `status`/`scope` beside a `ref`) drop entries after
+ * the read, so such a page still reads past what it shows (bounded per page, see `paginate`).
  */
-export const RECENT_PIPELINES = 100;
+export function pipelineList(projectId: number, filters: PipelineFilters): ListSource<Pipeline> {
+  return newestFirst(pipelineCollections(projectId, filters), (item) => {
+    const pipeline = pipelineFromItem(item);
+    return pipelineMatches(pipeline, filters) ? pipeline : undefined;
+  });
+}
 
-/** Internal: the project's pipelines among its {@link RECENT_PIPELINES} newest that `match`, newest first. */
-async function recentPipelines(projectId: number, match: (pipeline: Pipeline) => boolean, first = false): Promise<Pipeline[]> {
+/**
+ * How many of a ref's newest pipelines the merge request lookups read at most. A merge request's
+ * pipelines are those of its source branch's heads (GSI3 reads only that branch, however many
+ * other pipelines the project ran); past this many newer pipelines of the branch itself, an older
+ * one is not found.
+ */
+export const REF_PIPELINES = 100;
+
+/** Internal: the branch `ref`'s pipelines among its {@link REF_PIPELINES} newest that `match`, newest first. */
+async function branchPipelines(projectId: number, ref: string, match: (pipeline: Pipeline) => boolean, first = false): Promise<Pipeline[]> {
   const found: Pipeline[] = [];
   let read = 0;
-  for await (const pipeline of projectPipelines(projectId)) {
-    if (match(pipeline)) {
+  // The head pipeline is nearly always the branch's newest: a first page of a few entries finds it.
+  for await (const pipeline of refPipelines(projectId, ref, first ? 5 : REF_PIPELINES)) {
+    if (!pipeline.tag && match(pipeline)) {
       found.push(pipeline);
       if (first) break;
     }
-    if (++read >= RECENT_PIPELINES) break;
+    if (++read >= REF_PIPELINES) break;
   }
   return found;
 }
 
 /**
- * The newest pipeline of a ref (and sha when given), among the project's recent ones: what merge
- * requests show as their head pipeline. Read again by id, so its status is current (the list is an
- * index, eventually consistent).
+ * The newest pipeline of a branch (and sha when given): what merge requests show as their head
+ * pipeline. One Query on the branch's pipelines (GSI3, newest first, a few entries), then read again
+ * by id, so its status is current (the index is eventually consistent).
  */
 export async function latestPipelineFor(projectId: number, ref: string, sha?: string): Promise<Pipeline | undefined> {
-  const [found] = await recentPipelines(projectId, (pipeline) => !pipeline.tag && pipeline.ref === ref && (sha === undefined || pipeline.sha === sha), true);
+  const [found] = await branchPipelines(projectId, ref, (pipeline) => sha === undefined || pipeline.sha === sha, true);
   return found ? ((await getPipeline(found.id)) ?? found) : undefined;
 }
 
-/** The pipelines of a branch run for any of `shas` (a merge request's commits), newest first, among the project's recent ones. */
+/** The pipelines of a branch run for any of `shas` (a merge request's commits), newest first, among its {@link REF_PIPELINES} newest. */
 export async function pipelinesForCommits(projectId: number, ref: string, shas: ReadonlySet<string>): Promise<Pipeline[]> {
-  return recentPipelines(projectId, (pipeline) => !pipeline.tag && pipeline.ref === ref && shas.has(pipeline.sha));
+  return branchPipelines(projectId, ref, (pipeline) => shas.has(pipeline.sha));
 }
 
 /** Whether a pipeline has yet to finish (GitLab's `active?` for a merge's head pipeline: created, pending, running). */
 export const pipelineActive = (pipeline: Pick<Pipeline, 'status'>): boolean => ['created', 'pending', 'running'].includes(pipeline.status);
 
-/** The newest successful job of that name on a ref (artifacts download by ref). */
+/**
+ * The newest successful job of that name on a ref (artifacts download by ref): the project's
+ * successful jobs (GSI5), newest first, until one matches; the project's other jobs are not read.
+ */
 export async function latestSuccessfulJob(projectId: number, ref: string, name: string): Promise<Job | undefined> {
-  for await (const job of projectJobs(projectId)) {
+  for await (const job of projectJobsInStatus(projectId, 'success')) {
     if (job.ref === ref && job.name === name && job.status === 'success') return job;
   }
   return undefined;

@@ -98,9 +98,9 @@ export const runnerRoutes = {
     params: z.object({ token: required(p.string()), last_update: p.string(), info: runnerInfo, system_id: p.string() }),
     anonymous: true,
     handler: async ({ params }) => {
-      const runner = await runnerForToken(params.token);
-      if (!runner) throw new ForbiddenError();
-      const found = await requestJob(runner, params.last_update);
+      const polled = await requestJob(params.token, params.last_update);
+      if (!polled) throw new ForbiddenError();
+      const { runner, found } = polled;
       if (found.result === 'none') return { statusCode: 204, headers: { 'X-GitLab-Last-Update': found.lastUpdate } };
       if (found.result === 'conflict') throw new ApiError(409, { message: '409 Conflict' });
       const { job, pipeline, project, token } = found;

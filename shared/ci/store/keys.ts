@@ -33,6 +33,15 @@ export const ciIndexKeys = {
   projectPipeline: (projectId: number, pipelineId: number) => ({ GSI1PK: `CI_PROJECT_PIPELINES#${projectId}`, GSI1SK: pad(pipelineId) }),
   /** A job in its project's list (GSI1). */
   projectJob: (projectId: number, jobId: number) => ({ GSI1PK: `CI_PROJECT_JOBS#${projectId}`, GSI1SK: pad(jobId) }),
+  /** A job in its project's list of jobs in its status (GSI5, `GET /projects/:id/jobs?scope=`), moved by every status change. */
+  projectJobByStatus: (projectId: number, status: string, jobId: number) => ({ GSI5PK: projectJobsByStatus(projectId, status), GSI5SK: pad(jobId) }),
+  /** A pipeline in its project's list of pipelines in its status (GSI2, `status=`, `scope=running|pending|finished`). */
+  projectPipelineByStatus: (projectId: number, status: string, pipelineId: number) => ({ GSI2PK: projectPipelinesByStatus(projectId, status), GSI2SK: pad(pipelineId) }),
+  /**
+   * A pipeline in its project's list of pipelines of its ref (GSI3, `ref=`, a merge request's
+   * head pipeline): branches and tags of one name share it, as GitLab's `ref` filter matches both.
+   */
+  projectPipelineByRef: (projectId: number, ref: string, pipelineId: number) => ({ GSI3PK: projectPipelinesByRef(projectId, ref), GSI3SK: pad(pipelineId) }),
   /** A runner in a project's list (GSI1), on the runner ↔ project item. */
   projectRunner: (projectId: number, runnerId: number) => ({ GSI1PK: `CI_PROJECT_RUNNERS#${projectId}`, GSI1SK: pad(runnerId) }),
   /** A runner in the list of every runner (GSI1, `GET /runners/all`), on its pointer. */
@@ -47,6 +56,14 @@ export const ciIndexKeys = {
   /** A job's artifacts that expire (GSI4), sorted by expiry; absent when kept or never expiring. */
   artifactExpiry: (jobId: number, expireAt: string) => ({ GSI4PK: `CI_ARTIFACT_EXPIRY#${jobId % CI_SCHEDULE_SHARDS}`, GSI4SK: `${expireAt}#${pad(jobId)}` }),
 } as const;
+
+/*
+ * The project id is digits and ends at the first `#`, so a status or ref after it (a ref may hold
+ * `#` too) never makes one project's partition another's.
+ */
+const projectJobsByStatus = (projectId: number, status: string) => `CI_PROJECT_JOBS_BY_STATUS#${projectId}#${status}`;
+const projectPipelinesByStatus = (projectId: number, status: string) => `CI_PROJECT_PIPELINES_BY_STATUS#${projectId}#${status}`;
+const projectPipelinesByRef = (projectId: number, ref: string) => `CI_PROJECT_PIPELINES_BY_REF#${projectId}#${ref}`;
 
 /**
  * How many partitions the scheduler's indexes (deadlines, artifact expiry) are spread over, so
@@ -65,6 +82,12 @@ export const ciCollections = {
   pipelineJobs: (pipelineId: number): Collection => tableCollection(`CI_PIPELINE#${pipelineId}`, 'JOB#'),
   projectPipelines: (projectId: number): Collection => indexCollection('GSI1', `CI_PROJECT_PIPELINES#${projectId}`),
   projectJobs: (projectId: number): Collection => indexCollection('GSI1', `CI_PROJECT_JOBS#${projectId}`),
+  /** A project's jobs in one status, by id (GSI5); several statuses are merged by id. */
+  projectJobsByStatus: (projectId: number, status: string): Collection => indexCollection('GSI5', projectJobsByStatus(projectId, status)),
+  /** A project's pipelines in one status, by id (GSI2). */
+  projectPipelinesByStatus: (projectId: number, status: string): Collection => indexCollection('GSI2', projectPipelinesByStatus(projectId, status)),
+  /** A project's pipelines of one ref (branch or tag name), by id (GSI3). */
+  projectPipelinesByRef: (projectId: number, ref: string): Collection => indexCollection('GSI3', projectPipelinesByRef(projectId, ref)),
   projectRunners: (projectId: number): Collection => indexCollection('GSI1', `CI_PROJECT_RUNNERS#${projectId}`),
   /** Every runner, by id (GSI1). */
   allRunners: (): Collection => indexCollection('GSI1', 'CI_ALL_RUNNERS'),
@@ -91,6 +114,12 @@ export const keySpace: KeySpace = {
     'CI_RUNNER_ID#': ['RUNNER', 'PROJECT#', 'JOB#'],
     'CI_QUEUE_VERSION#': ['QUEUE'],
   },
-  indexPartitions: { GSI1: ['CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_RUNNERS#', 'CI_ALL_RUNNERS'], GSI2: ['CI_QUEUE#'], GSI3: ['CI_DEADLINES#'], GSI4: ['CI_ARTIFACT_EXPIRY#'] },
+  indexPartitions: {
+    GSI1: ['CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_RUNNERS#', 'CI_ALL_RUNNERS'],
+    GSI2: ['CI_QUEUE#', 'CI_PROJECT_PIPELINES_BY_STATUS#'],
+    GSI3: ['CI_DEADLINES#', 'CI_PROJECT_PIPELINES_BY_REF#'],
+    GSI4: ['CI_ARTIFACT_EXPIRY#'],
+    GSI5: ['CI_PROJECT_JOBS_BY_STATUS#'],
+  },
   sequences: ['ci_pipelines', 'ci_jobs', 'ci_runners', 'ci_pipeline_iids#'],
 };

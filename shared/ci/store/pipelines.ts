@@ -5,6 +5,11 @@
  * read (`created` → `pending` happens once whoever processes the pipeline), pipeline updates are
  * version-conditioned; claiming a pending job is one transaction conditioned on `pending`.
  *
+ * A job's and a pipeline's list entries by status (jobs GSI5, pipelines GSI2) are written by the
+ * same writes that change the status (a job's every status change goes through `insertJobs` /
+ * `insertPipeline`, `updateJob` or `claimJob`; a pipeline is always written whole), and a
+ * pipeline's entry by ref (GSI3) with the pipeline, so a filtered list reads only what it shows.
+ *
  * The scheduler's index entries are written with the changes that cause them: a pending or
  * running job carries its next deadline (GSI3, `config/scheduler.ts`), set when it becomes pending
  * or running and removed when it ends; artifacts that expire carry their expiry (GSI4), removed
@@ -17,7 +22,7 @@ import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { nextId } from '../../platform/dynamo/counters';
 import { entityFields } from '../../platform/dynamo/items';
-import type { Collection } from '../../platform/dynamo/keys';
+import { isStorableKey, type Collection } from '../../platform/dynamo/keys';
 import { getItem, isId, queryAll, queryCollection, type Item } from '../../platform/dynamo/query';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
 import { nextDeadline } from '../config/scheduler';
@@ -136,7 +141,16 @@ export function jobFromItem(item: Item): Job {
 }
 
 function pipelineToItem(pipeline: Pipeline): Item {
-  return { ...ciKeys.pipeline(pipeline.id), ...ciIndexKeys.projectPipeline(pipeline.projectId, pipeline.id), type: 'Pipeline', ...pipeline };
+  const byRef = ciIndexKeys.projectPipelineByRef(pipeline.projectId, pipeline.ref, pipeline.id);
+  return {
+    ...ciKeys.pipeline(pipeline.id),
+    ...ciIndexKeys.projectPipeline(pipeline.projectId, pipeline.id),
+    ...ciIndexKeys.projectPipelineByStatus(pipeline.projectId, pipeline.status, pipeline.id),
+    // A ref too long for a key has no entry (the item would be refused); a lookup of it finds nothing either.
+    ...(isStorableKey({ PK: byRef.GSI3PK, SK: byRef.GSI3SK }) ? byRef : {}),
+    type: 'Pipeline',
+    ...pipeline,
+  };
 }
 
 /** The scheduler's index attributes of a job as it is: its deadline (GSI3) and its artifacts' expiry (GSI4). */
@@ -152,6 +166,7 @@ function jobToItem(job: Job): Item {
   return {
     ...ciKeys.job(job.pipelineId, job.id),
     ...ciIndexKeys.projectJob(job.projectId, job.id),
+    ...ciIndexKeys.projectJobByStatus(job.projectId, job.status, job.id),
     ...(job.status === 'pending' ? ciIndexKeys.queuedJob(job.projectId, job.id) : {}),
     ...scheduleAttributes(job),
     type: 'Job',
@@ -209,9 +224,14 @@ export async function* projectPipelines(projectId: number): AsyncGenerator<Pipel
   for await (const item of queryCollection(ciCollections.projectPipelines(projectId), { ascending: false })) yield pipelineFromItem(item);
 }
 
-/** A project's jobs, newest first (GSI1). */
-export async function* projectJobs(projectId: number): AsyncGenerator<Job> {
-  for await (const item of queryCollection(ciCollections.projectJobs(projectId), { ascending: false })) yield jobFromItem(item);
+/** A project's jobs in one status, newest first (GSI5), read `pageSize` at a time. */
+export async function* projectJobsInStatus(projectId: number, status: JobStatus, pageSize?: number): AsyncGenerator<Job> {
+  for await (const item of queryCollection(ciCollections.projectJobsByStatus(projectId, status), { ascending: false, pageSize })) yield jobFromItem(item);
+}
+
+/** A project's pipelines of one ref (branches and tags of that name), newest first (GSI3), read `pageSize` at a time. */
+export async function* refPipelines(projectId: number, ref: string, pageSize?: number): AsyncGenerator<Pipeline> {
+  for await (const item of queryCollection(ciCollections.projectPipelinesByRef(projectId, ref), { ascending: false, pageSize })) yield pipelineFromItem(item);
 }
 
 /** Up to `limit` pending jobs of a project, oldest first (GSI2: eventually consistent; claims re-check). */
@@ -232,7 +252,8 @@ type JobRef = Pick<Job, 'id' | 'pipelineId' | 'projectId'> & { createdAt?: strin
 
 /**
  * Changes a job if its status is still one of `from` (undefined: any); answers the job as written,
- * or undefined when the condition did not hold. A pending job is in its project's queue (GSI2),
+ * or undefined when the condition did not hold. A status change moves the job to that status's
+ * list (GSI5). A pending job is in its project's queue (GSI2),
  * any other status is out of it; a job that becomes pending or running gets its deadline (GSI3),
  * any other status loses it; artifacts that expire are in the expiry index (GSI4).
  */
@@ -249,6 +270,7 @@ export async function updateJob(job: JobRef, changes: JobChanges, from?: readonl
   };
   for (const [name, value] of Object.entries({ touchedAt: now, ...changes })) if (value !== undefined) set(name, value);
   if (changes.status !== undefined) {
+    for (const [attribute, value] of Object.entries(ciIndexKeys.projectJobByStatus(job.projectId, changes.status, job.id))) set(attribute, value);
     if (changes.status === 'pending') {
       for (const [attribute, value] of Object.entries(ciIndexKeys.queuedJob(job.projectId, job.id))) set(attribute, value);
     } else removes.push('GSI2PK', 'GSI2SK');
@@ -344,6 +366,7 @@ export async function updatePipeline(pipeline: Pipeline, changes: Partial<Pick<P
  */
 export async function claimJob(job: Pick<Job, 'id' | 'pipelineId' | 'projectId' | 'createdAt' | 'spec'>, runnerId: number, tokenDigest: string, now: string): Promise<Job | undefined> {
   const deadline = ciIndexKeys.jobDeadline(job.id, nextDeadline({ status: 'running', createdAt: job.createdAt, queuedAt: null, startedAt: now, touchedAt: now, spec: job.spec })!);
+  const listed = ciIndexKeys.projectJobByStatus(job.projectId, 'running', job.id);
   try {
     await transact({
       job: {
@@ -351,7 +374,7 @@ export async function claimJob(job: Pick<Job, 'id' | 'pipelineId' | 'projectId' 
           TableName: tableName(),
           Key: ciKeys.job(job.pipelineId, job.id),
           UpdateExpression:
-            'SET #status = :running, runnerId = :runner, tokenDigest = :digest, startedAt = :now, touchedAt = :now, GSI3PK = :deadlinePk, GSI3SK = :deadlineSk, #version = #version + :one REMOVE GSI2PK, GSI2SK',
+            'SET #status = :running, runnerId = :runner, tokenDigest = :digest, startedAt = :now, touchedAt = :now, GSI3PK = :deadlinePk, GSI3SK = :deadlineSk, GSI5PK = :listedPk, GSI5SK = :listedSk, #version = #version + :one REMOVE GSI2PK, GSI2SK',
           ConditionExpression: '#status = :pending',
           ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
           ExpressionAttributeValues: {
@@ -363,6 +386,8 @@ export async function claimJob(job: Pick<Job, 'id' | 'pipelineId' | 'projectId' 
             ':one': 1,
             ':deadlinePk': deadline.GSI3PK,
             ':deadlineSk': deadline.GSI3SK,
+            ':listedPk': listed.GSI5PK,
+            ':listedSk': listed.GSI5SK,
           },
         },
       },

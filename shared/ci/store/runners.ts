@@ -237,15 +237,35 @@ export async function jobsOfRunnerEntries(entries: Item[]): Promise<Map<number, 
 }
 
 /**
- * The queue version a job request compares with `last_update`: the project's own for a runner of
- * one project (as before), a digest of every project's version for a runner enabled in several.
+ * The queue version a job request compares with `last_update`, from the projects' version items:
+ * the project's own for a runner of one project, a digest of every project's version for a runner
+ * enabled in several (in the runner's order, owner first).
  */
+function combinedQueueVersion(projectIds: number[], versionOf: (projectId: number) => string | undefined): string {
+  if (projectIds.length === 1) return versionOf(projectIds[0]) ?? 'none';
+  const parts = projectIds.map((id) => `${id}:${versionOf(id) ?? 'none'}`);
+  return createHash('sha256').update(parts.join(',')).digest('hex').slice(0, 32);
+}
+
+/** The queue version of the runner's projects (see {@link combinedQueueVersion}). */
 export async function runnerQueueVersion(runner: Runner): Promise<string> {
   const ids = runnerProjectIds(runner);
   if (ids.length === 1) return (await queueVersion(ids[0])) ?? 'none';
   const found = byKey(await getMany(ids.map((id) => ciKeys.queueVersion(id)), { consistent: false }));
-  const parts = ids.map((id) => `${id}:${found(ciKeys.queueVersion(id))?.value ?? 'none'}`);
-  return createHash('sha256').update(parts.join(',')).digest('hex').slice(0, 32);
+  return combinedQueueVersion(ids, (id) => found(ciKeys.queueVersion(id))?.value as string | undefined);
+}
+
+/**
+ * An idle poll's one round trip: the runner of a token digest and the queue version of the
+ * projects the runner's `last_update` named, in one BatchGetItem (consistent: the runner item
+ * authenticates). `version` is the combined version of those projects; the caller checks that
+ * they are still the runner's. At most 99 projects (one batch with the runner).
+ */
+export async function runnerWithQueueVersion(digest: string, projectIds: number[]): Promise<{ runner: Runner | undefined; version: string }> {
+  const ids = projectIds.slice(0, 99);
+  const found = byKey(await getMany([ciKeys.runner(digest), ...ids.map((id) => ciKeys.queueVersion(id))]));
+  const item = found(ciKeys.runner(digest));
+  return { runner: item ? runnerFromItem(item) : undefined, version: combinedQueueVersion(ids, (id) => found(ciKeys.queueVersion(id))?.value as string | undefined) };
 }
 
 /** Up to `limit` pending jobs across the runner's projects, oldest first. */
@@ -256,18 +276,33 @@ export async function runnerQueuedJobs(runner: Runner, limit: number): Promise<A
   return lists.flat().sort((a, b) => a.id - b.id).slice(0, limit);
 }
 
-/** Records that the runner called (at most once a minute, so idle polling does not write every time). */
-export async function recordRunnerContact(runner: Runner, now: string): Promise<void> {
-  if (runner.contactedAt && Date.parse(now) - Date.parse(runner.contactedAt) < 60_000) return;
-  await ifConditionHolds(
+/** How old a stored `contacted_at` may grow before a poll writes it again (GitLab's `UPDATE_CONTACT_COLUMN_EVERY`). */
+export const CONTACT_EVERY_MINUTES = { min: 40, max: 55 } as const;
+
+/**
+ * Records that the runner called, as GitLab's `Ci::Runner#heartbeat` persists `contacted_at`: only
+ * when the stored value is older than a random 40 to 55 minutes (`UPDATE_CONTACT_COLUMN_EVERY`),
+ * so idle polling writes about once in 45 minutes per runner, and the runners of a fleet do not
+ * write in step. Conditioned on the value read: of two concurrent polls one writes. A value at
+ * most 55 minutes old keeps "contacted within 2 hours" (online; a runner that could take a
+ * pending job) true while the runner polls. Answers whether it wrote.
+ */
+export async function recordRunnerContact(runner: Runner, now: Date, random: () => number = Math.random): Promise<boolean> {
+  const maxAgeMs = (CONTACT_EVERY_MINUTES.min + random() * (CONTACT_EVERY_MINUTES.max - CONTACT_EVERY_MINUTES.min)) * 60_000;
+  if (runner.contactedAt && now.getTime() - Date.parse(runner.contactedAt) < maxAgeMs) return false;
+  const seen = runner.contactedAt
+    ? { condition: 'contactedAt = :seen', values: { ':seen': runner.contactedAt } }
+    : { condition: '(attribute_not_exists(contactedAt) OR attribute_type(contactedAt, :null))', values: { ':null': 'NULL' } };
+  const result = await ifConditionHolds(
     db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: ciKeys.runner(runner.tokenDigest),
         UpdateExpression: 'SET contactedAt = :now',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':now': now },
+        ConditionExpression: `attribute_exists(PK) AND ${seen.condition}`,
+        ExpressionAttributeValues: { ':now': now.toISOString(), ...seen.values },
       }),
     ),
   );
+  return result !== undefined;
 }

@@ -13,31 +13,11 @@ import { HOOK_EVENT_MAX_BYTES, registerHookEventForms, type HookEvent, type Hook
 import type { Job, Pipeline } from '../store/pipelines';
 import type { JobStatus, PipelineStatus } from '../status';
 
-/** A job as its hook events keep it. */
-export interface HookJob {
-  id: number;
-  pipelineId: number;
-  name: string;
-  stage: string;
-  stageIdx: number;
-  status: JobStatus;
-  when: string;
-  allowFailure: boolean;
-  ref: string;
-  tag: boolean;
-  sha: string;
-  beforeSha: string;
-  userId: number | null;
-  runnerId: number | null;
-  createdAt: string;
-  queuedAt: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  failureReason: string | null;
-  retryCount: number;
-  artifacts: { filename: string; size: number } | null;
-  environment: string | null;
-}
+/** A job as its hook events keep it: what the payload shows, without its spec, token or trace state. */
+export type HookJob = Pick<
+  Job,
+  'id' | 'pipelineId' | 'name' | 'stage' | 'stageIdx' | 'status' | 'when' | 'allowFailure' | 'ref' | 'tag' | 'sha' | 'beforeSha' | 'userId' | 'runnerId' | 'createdAt' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'failureReason' | 'retryCount'
+> & { artifacts: { filename: string; size: number } | null; environment: string | null };
 
 /** A pipeline as its hook events keep it (no optimistic-locking version). */
 export type HookPipeline = Omit<Pipeline, 'version'>;

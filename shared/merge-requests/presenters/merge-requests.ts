@@ -10,8 +10,8 @@
  * `pipeline` (`PipelineBasic`) and `head_pipeline` (`Pipeline`) to callers who may read the
  * project's pipelines; to others `pipeline` is `null` and `head_pipeline` is left out, as GitLab.
  */
-import type { ProjectSubject } from '../../auth';
-import { canReadBuilds, latestPipelineFor, presentPipeline, presentPipelineBasic, type Pipeline } from '../../ci';
+import { can, type ProjectSubject } from '../../auth';
+import { latestPipelineFor, presentPipeline, presentPipelineBasic, type Pipeline } from '../../ci';
 import { getNamespace } from '../../namespaces';
 import { config } from '../../platform/config';
 import { getProject, projectFullPath, webUrlOf } from '../../projects';
@@ -113,7 +113,7 @@ async function pipelineProjectUrl(pipeline: Pipeline, subject: ProjectSubject): 
 
 /** The merge request's head pipeline as `pipeline` and `head_pipeline` show it (see the module comment). */
 async function presentHeadPipeline(mr: MergeRequest, subject: ProjectSubject, viewer: User | null) {
-  if (!canReadBuilds(viewer, subject)) return { pipeline: null };
+  if (!can(viewer, 'read_build', subject)) return { pipeline: null };
   const pipeline = await latestPipelineFor(mr.sourceProjectId, mr.sourceBranch, mr.sha);
   const url = pipeline && (await pipelineProjectUrl(pipeline, subject));
   if (!pipeline || !url) return { pipeline: null, head_pipeline: null };

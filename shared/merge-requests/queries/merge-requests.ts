@@ -210,7 +210,7 @@ export async function projectSubjects(user: User | null, projectIds: number[]): 
  * The pipelines of a merge request (GitLab's `all_pipelines`): those of its source branch, in the
  * source project, run for one of its commits (the latest version's commits and every version's
  * head), newest first. Bounded: the versions (one Query), the latest version's content, and CI's
- * recent pipelines of the project (`pipelinesForCommits`).
+ * newest pipelines of the source branch (`pipelinesForCommits`, at most 100).
  */
 export async function mergeRequestPipelines(mr: MergeRequest): Promise<Pipeline[]> {
   const [versions, latest] = await Promise.all([listVersions(mr.projectId, mr.iid), getVersion(mr.projectId, mr.iid, mr.latestVersionId)]);

@@ -7,7 +7,6 @@
  * per-merge-request `update_merge_request`, deleting `destroy_merge_request` (owner, admin).
  */
 import { authorize, can, type ProjectSubject } from '../../auth';
-import { canReadBuilds } from '../../ci';
 import { z } from 'zod';
 import { findGroupOrNotFound } from '../../namespaces';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/http/errors';
@@ -239,7 +238,7 @@ export const mergeRequestRoutes = {
     handler: async ({ params, user, link }) => {
       const { subject, mr } = await find(params, user);
       // GitLab's `authorize! :read_pipeline`.
-      if (!canReadBuilds(user, subject)) throw user ? new ForbiddenError() : new UnauthorizedError();
+      if (!can(user, 'read_build', subject)) throw user ? new ForbiddenError() : new UnauthorizedError();
       const page = paginateArray(params, link, await mergeRequestPipelines(mr));
       return ok(await presentMergeRequestPipelines(page.items, subject), page.headers);
     },

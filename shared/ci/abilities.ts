@@ -1,0 +1,23 @@
+/**
+ * The CI feature's abilities on a project, as GitLab's `ProjectPolicy` names them. Pure rules,
+ * written with `shared/auth/rules.ts`, assembled by `shared/auth/policy.ts` (admins may do all).
+ */
+import { DEVELOPER, MAINTAINER, readsProject, REPORTER, type Abilities, type ProjectRule } from '../auth/rules';
+
+/**
+ * See the project's pipelines, jobs, traces and artifacts: reporters and above, or everyone who
+ * reads the project when `public_jobs` is on; nobody when CI is off for the project.
+ */
+const readBuild: ProjectRule = (user, s) => readsProject(user, s) && s.project.jobsEnabled && (s.access.level >= REPORTER || s.project.publicJobs);
+
+export const abilities = {
+  project: {
+    read_build: readBuild,
+    /** Run pipelines; cancel, retry and play jobs: who may push (developers), in a project not archived. */
+    update_build: (user, s) => readBuild(user, s) && !s.project.archived && s.access.level >= DEVELOPER,
+    /** Erase any job (the job's own user may erase it too: `canEraseBuild`). */
+    erase_build: (user, s) => readBuild(user, s) && !s.project.archived && s.access.level >= MAINTAINER,
+    /** Manage the project's runners: maintainers. */
+    admin_runner: (_user, s) => s.access.level >= MAINTAINER,
+  } satisfies Record<string, ProjectRule>,
+} satisfies Abilities;
