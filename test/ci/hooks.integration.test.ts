@@ -10,7 +10,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, baseUrl } from '../support/api';
+import { api, isLocalRuntime } from '../support/api';
 import { ownedProject, type OwnedProject } from '../support/fixtures';
 import { commit } from '../merge-requests/helpers';
 import { TestRunner } from './runner';
@@ -32,7 +32,6 @@ unit:
   script: [echo unit]
 `;
 
-const isLocalRuntime = () => ['127.0.0.1', 'localhost'].includes(new URL(baseUrl()).hostname);
 
 describe.skipIf(!isLocalRuntime())('pipeline and job webhooks', () => {
   let server: Server;

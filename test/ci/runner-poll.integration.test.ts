@@ -10,7 +10,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { digestOf, parseLastUpdate, requestJob } from '../../shared/ci/commands/runners';
 import { recordRunnerContact, runnerByDigest } from '../../shared/ci/store/runners';
 import { db } from '../../shared/platform/dynamo/client';
-import { api } from '../support/api';
+import { api, isLocalRuntime } from '../support/api';
 import { createProject, ownedProject, type OwnedProject } from '../support/fixtures';
 import { cloneUrl, gitOk, localRepository } from '../support/git';
 import { TestRunner } from './runner';
@@ -39,7 +39,7 @@ async function commandsSent(act: () => Promise<unknown>): Promise<string[]> {
 
 afterEach(() => vi.restoreAllMocks());
 
-describe('an idle poll', () => {
+describe.skipIf(!isLocalRuntime())('an idle poll', () => {
   let project: OwnedProject;
   let runner: TestRunner;
   let lastUpdate: string;
@@ -100,7 +100,7 @@ describe('an idle poll', () => {
   });
 });
 
-describe('contacted_at', () => {
+describe.skipIf(!isLocalRuntime())('contacted_at', () => {
   it('is written by the first poll, then only once older than 40 to 55 minutes, by one of two concurrent polls', async () => {
     // Prepare
     const project = await ownedProject('private');

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { settleDeadline, settleExpiredArtifacts, sweepCi, sweepContext } from '../../shared/ci/commands/sweep';
 import { CI_SCHEDULE_SHARDS } from '../../shared/ci/store/keys';
 import { dueDeadlineJobs, expiredArtifactJobs, type ScheduledJob } from '../../shared/ci/store/pipelines';
-import { api, baseUrl } from '../support/api';
+import { api, baseUrl, isLocalRuntime } from '../support/api';
 import { ownedProject, type OwnedProject } from '../support/fixtures';
 import { cloneUrl, gitOk, localRepository } from '../support/git';
 import { patchTrace, TestRunner } from './runner';
@@ -58,7 +58,7 @@ async function uploadArtifacts(job: any, expireIn: string) {
   expect(upload.status).toBe(201);
 }
 
-describe('a pending job no runner takes', () => {
+describe.skipIf(!isLocalRuntime())('a pending job no runner takes', () => {
   let project: OwnedProject;
   let build: any;
 
@@ -88,7 +88,7 @@ describe('a pending job no runner takes', () => {
   });
 });
 
-describe('a pending job dropped as stuck', () => {
+describe.skipIf(!isLocalRuntime())('a pending job dropped as stuck', () => {
   it('is retried when its `retry: when` names stuck_or_timeout_failure, and the pipeline goes on', async () => {
     // Prepare
     const project = await ownedProject('private');
@@ -128,7 +128,7 @@ describe('a pending job dropped as stuck', () => {
   });
 });
 
-describe('a pending job an online runner could take', () => {
+describe.skipIf(!isLocalRuntime())('a pending job an online runner could take', () => {
   it('waits another hour instead of failing, and fails once a day old', async () => {
     // Prepare: a runner that matches the job and called just now, before the job was queued (so it never took it).
     const project = await ownedProject('private');
@@ -151,7 +151,7 @@ describe('a pending job an online runner could take', () => {
   });
 });
 
-describe('a running job', () => {
+describe.skipIf(!isLocalRuntime())('a running job', () => {
   let project: OwnedProject;
   let runner: TestRunner;
 
@@ -216,7 +216,7 @@ describe('a running job', () => {
   });
 });
 
-describe('artifacts', () => {
+describe.skipIf(!isLocalRuntime())('artifacts', () => {
   let project: OwnedProject;
   let runner: TestRunner;
 

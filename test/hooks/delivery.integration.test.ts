@@ -9,7 +9,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, baseUrl } from '../support/api';
+import { api, isLocalRuntime } from '../support/api';
 import { addMember, createProject, createUser, unique, type TestProject, type TestUser } from '../support/fixtures';
 
 interface Delivery {
@@ -19,7 +19,6 @@ interface Delivery {
   body: Record<string, any>;
 }
 
-const isLocalRuntime = () => ['127.0.0.1', 'localhost'].includes(new URL(baseUrl()).hostname);
 
 describe.skipIf(!isLocalRuntime())('webhook delivery', () => {
   let server: Server;

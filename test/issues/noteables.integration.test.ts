@@ -26,7 +26,7 @@ import { db, tableName } from '../../shared/platform/dynamo/client';
 import { pad } from '../../shared/platform/dynamo/keys';
 import { queryAll } from '../../shared/platform/dynamo/query';
 import { getUser, type User } from '../../shared/users/store/users';
-import { api } from '../support/api';
+import { api, isLocalRuntime } from '../support/api';
 import { createProject, newMember, openIssue, ownedProject, type OwnedProject } from '../support/fixtures';
 
 const REPORTER = 20;
@@ -71,7 +71,7 @@ async function issueOf(projectId: number, iid: number): Promise<Issue> {
   return issue;
 }
 
-describe('notes on a merge request', () => {
+describe.skipIf(!isLocalRuntime())('notes on a merge request', () => {
   let project: OwnedProject;
   let owner: User;
   let issue: Issue;
@@ -150,7 +150,7 @@ describe('notes on a merge request', () => {
   });
 });
 
-describe('subscriptions, todos and time tracking on a merge request', () => {
+describe.skipIf(!isLocalRuntime())('subscriptions, todos and time tracking on a merge request', () => {
   let project: OwnedProject;
   let owner: User;
   let reporter: User;
@@ -267,7 +267,7 @@ describe('subscriptions, todos and time tracking on a merge request', () => {
   });
 });
 
-describe('closing an issue from a merge request', () => {
+describe.skipIf(!isLocalRuntime())('closing an issue from a merge request', () => {
   let project: OwnedProject;
   let owner: User;
 

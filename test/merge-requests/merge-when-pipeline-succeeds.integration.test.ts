@@ -11,7 +11,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, baseUrl } from '../support/api';
+import { api, isLocalRuntime } from '../support/api';
 import { createUser, newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
 import { TestRunner } from '../ci/runner';
 import { commit, head, MAINTAINER, mrs, openMergeRequest, REPORTER } from './helpers';
@@ -21,7 +21,6 @@ check:
   script: [echo check]
 `;
 
-const isLocalRuntime = () => ['127.0.0.1', 'localhost'].includes(new URL(baseUrl()).hostname);
 
 describe('merge requests and their pipelines', () => {
   let project: OwnedProject;

@@ -8,12 +8,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, baseUrl } from '../support/api';
+import { api, isLocalRuntime } from '../support/api';
 import { newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
 import { cloneUrl, commitFiles, gitOk, localRepository } from '../support/git';
 import { DEVELOPER, head, mrs, openMergeRequest } from './helpers';
 
-const isLocalRuntime = () => ['127.0.0.1', 'localhost'].includes(new URL(baseUrl()).hostname);
 
 describe('merge requests and pushes', () => {
   let project: OwnedProject;

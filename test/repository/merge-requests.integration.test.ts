@@ -9,7 +9,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { api, baseUrl } from '../support/api';
+import { api, isLocalRuntime } from '../support/api';
 import { createUser, ownedProject, type OwnedProject } from '../support/fixtures';
 import { cloneUrl, commitFiles, git, gitOk, localRepository } from '../support/git';
 import { logger } from '../../shared/platform/logger';
@@ -17,7 +17,6 @@ import { getProject } from '../../shared/projects';
 import { getUser, type User } from '../../shared/users';
 import { canMergeCleanly, fetchCommits, keepMergeRequestHead, mergeCommits, moveBranch, onBranchesPushed, openRepository, ZERO_OID, type BranchesPushed } from '../../shared/repository';
 
-const isLocalRuntime = () => ['127.0.0.1', 'localhost'].includes(new URL(baseUrl()).hostname);
 
 /** The git URL of a project on the server this test runs. */
 const localUrl = (server: Server, fullPath: string, token: string) => {

@@ -6,7 +6,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, baseUrl } from '../support/api';
+import { api, isLocalRuntime } from '../support/api';
 import { ownedProject, type OwnedProject } from '../support/fixtures';
 import { cloneUrl, commitFiles, gitOk, localRepository } from '../support/git';
 
@@ -16,7 +16,6 @@ interface Delivery {
   body: Record<string, any>;
 }
 
-const isLocalRuntime = () => ['127.0.0.1', 'localhost'].includes(new URL(baseUrl()).hostname);
 
 describe.skipIf(!isLocalRuntime())('push webhooks', () => {
   let server: Server;

@@ -11,6 +11,13 @@ export function baseUrl(): string {
   return url;
 }
 
+/**
+ * Whether the tests run against the local runtime (started by the global setup, or by hand on this
+ * machine): tests that receive webhooks on a local port, or call the features' commands against
+ * the same table in-process, need it and are skipped against a deployed stage.
+ */
+export const isLocalRuntime = (): boolean => ['127.0.0.1', 'localhost'].includes(new URL(baseUrl()).hostname);
+
 /** Root's personal access token (scope `api`). */
 export function rootToken(): string {
   const token = inject('rootToken') ?? process.env.ROOT_TOKEN;
