@@ -1,10 +1,16 @@
 /**
- * What the CI feature reads from a project's repository: a commit (for the pipeline's `commit`)
- * and the `.gitlab-ci.yml` of its tree. Reads objects through the repository feature's
- * `openRepository`; parses only commit headers and one tree level.
+ * What the CI feature reads from a project's repository: a commit (for the pipeline's `commit`),
+ * the `.gitlab-ci.yml` of its tree, and the files it includes (`include: local` at that commit,
+ * `include: project` from a project the pipeline's user may download code of). Reads objects
+ * through the repository feature's `openRepository`; parses only commit headers and the tree
+ * levels of the paths it is asked for.
  */
-import type { Project } from '../projects';
-import { openRepository } from '../repository';
+import { can } from '../auth';
+import { NotFoundError } from '../platform/http/errors';
+import { findProjectOrNotFound, getProject, type Project } from '../projects';
+import { openRepository, type Repository } from '../repository';
+import type { User } from '../users';
+import type { IncludeReader, IncludeSource, ProjectAtRef } from './config/includes';
 import type { CommitSnapshot } from './store/pipelines';
 
 export const CI_CONFIG_PATH = '.gitlab-ci.yml';
@@ -58,7 +64,10 @@ function treeEntry(body: Buffer, name: string): { mode: string; oid: string } | 
 
 /** A branch's or tag's commit id, or undefined. */
 export async function resolveRef(project: Project, ref: string): Promise<{ sha: string; tag: boolean } | undefined> {
-  const repository = await openRepository(project);
+  return refIn(await openRepository(project), ref);
+}
+
+async function refIn(repository: Repository, ref: string): Promise<{ sha: string; tag: boolean } | undefined> {
   const branch = await repository.ref(`refs/heads/${ref}`);
   if (branch) return { sha: branch.oid, tag: false };
   const tag = await repository.ref(`refs/tags/${ref}`);
@@ -77,4 +86,66 @@ export async function readCommitAndConfig(project: Project, sha: string): Promis
   if (!entry || entry.mode.startsWith('4')) return { commit: snapshot, config: undefined };
   const blob = await repository.read(entry.oid);
   return { commit: snapshot, config: blob?.type === 'blob' ? blob.body.toString('utf8') : undefined };
+}
+
+/** The blob at `path` of a commit's tree (directories walked one level at a time); undefined when absent. */
+async function fileAt(repository: Repository, sha: string, path: string): Promise<Buffer | undefined> {
+  const commit = await repository.read(sha);
+  if (!commit || commit.type !== 'commit') return undefined;
+  let oid = parseCommitBody(sha, commit.body).tree;
+  const segments = path.split('/');
+  for (const [index, segment] of segments.entries()) {
+    const tree = await repository.read(oid);
+    const entry = tree?.type === 'tree' ? treeEntry(tree.body, segment) : undefined;
+    if (!entry) return undefined;
+    const isTree = entry.mode.startsWith('4');
+    if (isTree !== index < segments.length - 1) return undefined;
+    oid = entry.oid;
+  }
+  const blob = await repository.read(oid);
+  return blob?.type === 'blob' ? blob.body : undefined;
+}
+
+/**
+ * The reader `include:` resolves files with, for a pipeline of `project` created by `user`
+ * (GitLab's `download_code` on an included project, as `External::File::Project` checks it).
+ * Repositories are opened once per project.
+ */
+export function includeReader(project: Project, user: User | null): IncludeReader {
+  const repositories = new Map<number, Promise<Repository | undefined>>([[project.id, openRepository(project)]]);
+  const repositoryOf = (projectId: number) => {
+    let repository = repositories.get(projectId);
+    if (!repository) {
+      repository = getProject(projectId).then((found) => (found ? openRepository(found) : undefined));
+      repositories.set(projectId, repository);
+    }
+    return repository;
+  };
+  return {
+    async readFile(source: IncludeSource, path: string): Promise<string | undefined> {
+      const repository = await repositoryOf(source.projectId);
+      const content = repository && (await fileAt(repository, source.sha, path));
+      return content?.toString('utf8');
+    },
+    async projectAt(fullPath: string, ref: string | undefined): Promise<ProjectAtRef> {
+      let subject;
+      try {
+        subject = await findProjectOrNotFound(fullPath, user);
+      } catch (error) {
+        if (error instanceof NotFoundError) return { result: 'project_not_found' };
+        throw error;
+      }
+      if (!can(user, 'download_code', subject)) return { result: 'project_not_found' };
+      const included = subject.project;
+      const repository = await openRepository(included);
+      repositories.set(included.id, Promise.resolve(repository));
+      const resolved = await refIn(repository, ref ?? included.defaultBranch);
+      if (resolved) return { result: 'found', source: { projectId: included.id, sha: resolved.sha } };
+      // A commit id names itself (GitLab's `project.commit(ref)`).
+      if (ref && /^[0-9a-f]{40}$/i.test(ref) && (await repository.read(ref.toLowerCase()))?.type === 'commit') {
+        return { result: 'found', source: { projectId: included.id, sha: ref.toLowerCase() } };
+      }
+      return { result: 'ref_not_found' };
+    },
+  };
 }

@@ -63,6 +63,10 @@ describe('pipelines from .gitlab-ci.yml, run by a runner', () => {
     expect(pipeline).toMatchObject({ ref: 'main', status: 'pending' });
     const jobs = await jobsOf(project, pipeline.id);
     expect(Object.fromEntries(jobs.map((job) => [job.name, job.status]))).toEqual({ build: 'pending', test: 'created', deploy: 'created' });
+    // Ids follow the stages, then the file's order (GitLab's numbering), one after another.
+    const byId = [...jobs].sort((a, b) => a.id - b.id);
+    expect(byId.map((job) => job.name)).toEqual(['build', 'test', 'deploy']);
+    expect(byId.map((job) => job.id - byId[0].id)).toEqual([0, 1, 2]);
     const single = await api(`/projects/${project.id}/pipelines/${pipeline.id}`, { token: project.owner.token });
     expect(single.body).toMatchObject({ id: pipeline.id, sha: expect.stringMatching(/^[0-9a-f]{40}$/), yaml_errors: null, source: 'push' });
   });

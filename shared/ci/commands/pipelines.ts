@@ -12,8 +12,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Project } from '../../projects';
 import type { User } from '../../users';
-import { missingNeedsError, parseCiConfig, selectJobs, workflowAllows, type SelectedJob } from '../config/parse';
-import { readCommitAndConfig } from '../git';
+import { expandIncludes } from '../config/includes';
+import { buildCiConfig, loadCiYaml, missingNeedsError, selectJobs, workflowAllows, type SelectedJob } from '../config/parse';
+import { includeReader, readCommitAndConfig } from '../git';
 import { notifyPipelineFinished } from '../listeners';
 import { deleteJobObjects } from '../store/blobs';
 import { jobsCreated, jobStatusChanged, pipelineStatusChanged } from '../webhooks/emit';
@@ -23,6 +24,7 @@ import {
   insertJobs,
   insertPipeline,
   newJobId,
+  newJobIds,
   newPipelineId,
   newPipelineIid,
   readPipeline,
@@ -118,8 +120,10 @@ function specOf(job: SelectedJob): JobSpec {
 
 /**
  * Creates the pipeline of a commit: its jobs as `.gitlab-ci.yml` selects them for the ref and
- * source, all `created`, then processed (the first stage's jobs become pending). A file that does
- * not parse gives a failed pipeline with the error in `yaml_errors` and no jobs.
+ * source, all `created`, then processed (the first stage's jobs become pending). The file's
+ * `include:` is resolved first (`config/includes.ts`: local files at this commit, other projects'
+ * files as the pipeline's user may read them). A file that does not parse, or an include that
+ * fails, gives a failed pipeline with the error in `yaml_errors` and no jobs.
  */
 export async function createPipeline(request: PipelineRequest): Promise<CreatePipelineResult> {
   const read = await readCommitAndConfig(request.project, request.sha);
@@ -141,7 +145,11 @@ export async function createPipeline(request: PipelineRequest): Promise<CreatePi
     startedAt: null,
     version: 1,
   };
-  const parsed = parseCiConfig(read.config);
+  const loaded = loadCiYaml(read.config);
+  const expanded = loaded.ok
+    ? await expandIncludes(loaded.value, { projectId: request.project.id, sha: request.sha }, includeReader(request.project, request.user), ruleVariables(request))
+    : loaded;
+  const parsed = expanded.ok ? buildCiConfig(expanded.value) : expanded;
   let jobs: SelectedJob[] = [];
   let yamlErrors: string | null;
   if (!parsed.ok) yamlErrors = parsed.error;
@@ -161,28 +169,28 @@ export async function createPipeline(request: PipelineRequest): Promise<CreatePi
     yamlErrors,
     finishedAt: yamlErrors ? now : null,
   };
-  const records: Job[] = await Promise.all(
-    jobs.map(async (job) => ({
-      id: await newJobId(),
-      projectId: request.project.id,
-      pipelineId: pipeline.id,
-      name: job.name,
-      stage: job.stage,
-      stageIdx: job.stageIdx,
-      when: job.when,
-      allowFailure: job.allowFailure,
-      ref: request.ref,
-      tag: request.tag,
-      sha: request.sha,
-      beforeSha: base.beforeSha,
-      userId: base.userId,
-      spec: specOf(job),
-      createdAt: now,
-      retryCount: 0,
-      ...NOT_RUN,
-    })),
-  );
-  records.sort((a, b) => a.id - b.id);
+  // Ids in stage order, file order within a stage (as GitLab creates them), taken in one write.
+  const ordered = [...jobs].sort((a, b) => a.stageIdx - b.stageIdx);
+  const ids = await newJobIds(ordered.length);
+  const records: Job[] = ordered.map((job, i) => ({
+    id: ids[i],
+    projectId: request.project.id,
+    pipelineId: pipeline.id,
+    name: job.name,
+    stage: job.stage,
+    stageIdx: job.stageIdx,
+    when: job.when,
+    allowFailure: job.allowFailure,
+    ref: request.ref,
+    tag: request.tag,
+    sha: request.sha,
+    beforeSha: base.beforeSha,
+    userId: base.userId,
+    spec: specOf(job),
+    createdAt: now,
+    retryCount: 0,
+    ...NOT_RUN,
+  }));
   await insertPipeline(pipeline, records);
   // A file that does not parse fails the pipeline at once (GitLab's `drop!`: a change of status).
   if (yamlErrors) {

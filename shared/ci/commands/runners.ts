@@ -7,6 +7,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { openSecret } from '../../platform/crypto/secret-box';
 import { getProject, projectIdForRunnersToken, type Project } from '../../projects';
+import { BranchRules } from '../../repository';
 import { parseDuration } from '../config/durations';
 import { archiveTrace, putArtifacts, putTraceChunk, readTraceChunks } from '../store/blobs';
 import { claimJob, getJob, moveTraceEnd, readPipeline, revokeJobToken, updateJob, type Job, type JobArtifacts, type Pipeline } from '../store/pipelines';
@@ -90,7 +91,11 @@ export async function unregisterRunner(runner: Runner): Promise<void> {
   await deleteRunner(runner.tokenDigest);
 }
 
-/** Whether a runner may take a job: its tags include the job's, and an untagged job needs `run_untagged`. */
+/**
+ * Whether a runner may take a job: its tags include the job's, and an untagged job needs
+ * `run_untagged`. A `ref_protected` runner also needs the job's ref protected: `pickJob` checks
+ * that (it reads the project's protections).
+ */
 export function runnerMatches(runner: Runner, job: Job): boolean {
   if (!runner.active) return false;
   const tags = job.spec.tags ?? [];
@@ -167,9 +172,11 @@ async function pickJob(runner: Runner, current: string, lastUpdate: string | und
   await recordRunnerContact(runner, now);
   if (lastUpdate === current) return { result: 'none', lastUpdate: current };
   let lost = false;
+  const protections = new Map<number, Promise<BranchRules>>();
   for (const candidate of await runnerQueuedJobs(runner, CANDIDATES)) {
     const job = await getJobIn(candidate.pipelineId, candidate.id);
     if (job && !runnerMatches(runner, job)) continue;
+    if (job && runner.accessLevel === 'ref_protected' && !(await refProtected(job, protections))) continue;
     if (!job || job.status !== 'pending') {
       lost = true;
       continue;
@@ -187,6 +194,21 @@ async function pickJob(runner: Runner, current: string, lastUpdate: string | und
     return { result: 'job', job: claimed, token, pipeline: pipeline.pipeline, project };
   }
   return lost ? { result: 'conflict' } : { result: 'none', lastUpdate: current };
+}
+
+/**
+ * Whether a job's ref is protected (GitLab's `Ci::Build#protected`, which `ref_protected` runners
+ * require): a branch matching a protected branch name. Tags count as unprotected (protected tags
+ * do not exist here yet). Each project's protections are read once per request (`protections`).
+ */
+async function refProtected(job: Job, protections: Map<number, Promise<BranchRules>>): Promise<boolean> {
+  if (job.tag) return false;
+  let rules = protections.get(job.projectId);
+  if (!rules) {
+    rules = BranchRules.load(job.projectId);
+    protections.set(job.projectId, rules);
+  }
+  return (await rules).isProtected(job.ref);
 }
 
 async function getJobIn(pipelineId: number, jobId: number): Promise<Job | undefined> {

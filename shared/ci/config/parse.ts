@@ -108,16 +108,29 @@ class ConfigError extends Error {}
 
 const isHash = (value: unknown): value is Hash => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Parses and validates a `.gitlab-ci.yml`. */
+/** Parses and validates a `.gitlab-ci.yml` (without `include:`; see `includes.ts`). */
 export function parseCiConfig(text: string): ParseResult {
-  let raw: unknown;
+  const loaded = loadCiYaml(text);
+  return loaded.ok ? buildCiConfig(loaded.value) : loaded;
+}
+
+/**
+ * One file's YAML as a hash (anchors and merge keys resolved within the file), or GitLab's error
+ * for a file that does not parse or is no hash. The first step of {@link parseCiConfig}, apart so
+ * that `include:` can merge several files before the rest.
+ */
+export function loadCiYaml(text: string): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
   try {
-    raw = loadYaml(text);
+    return { ok: true, value: loadYaml(text) as Hash };
   } catch (error) {
     return { ok: false, error: error instanceof ConfigError ? error.message : 'Invalid configuration format' };
   }
+}
+
+/** Validates a configuration already loaded (and merged with its includes): the rest of {@link parseCiConfig}. */
+export function buildCiConfig(value: Record<string, unknown>): ParseResult {
   try {
-    return { ok: true, config: buildConfig(raw) };
+    return { ok: true, config: buildConfig(value) };
   } catch (error) {
     if (error instanceof ConfigError) return { ok: false, error: error.message };
     throw error;
@@ -142,8 +155,8 @@ function loadYaml(text: string): unknown {
   return value;
 }
 
-/** Deep merge as `extends` does: hashes merged key by key, everything else replaced. */
-function deepMerge(base: Hash, override: Hash): Hash {
+/** Deep merge as `extends` and `include:` do (ActiveSupport's `deep_merge`): hashes merged key by key, everything else replaced. */
+export function deepMerge(base: Hash, override: Hash): Hash {
   const result: Hash = { ...base };
   for (const [key, value] of Object.entries(override)) {
     result[key] = isHash(value) && isHash(result[key]) ? deepMerge(result[key], value) : value;

@@ -20,7 +20,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { deleteMany, putMany } from '../../platform/dynamo/batch';
 import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
-import { nextId } from '../../platform/dynamo/counters';
+import { nextId, nextIds } from '../../platform/dynamo/counters';
 import { entityFields } from '../../platform/dynamo/items';
 import { isStorableKey, type Collection } from '../../platform/dynamo/keys';
 import { getItem, isId, queryAll, queryCollection, type Item } from '../../platform/dynamo/query';
@@ -184,6 +184,7 @@ const pointerItem = (job: Pick<Job, 'id' | 'pipelineId' | 'projectId'>): Item =>
 export const newPipelineId = () => nextId(CI_SEQUENCES.pipelines);
 export const newPipelineIid = (projectId: number) => nextId(CI_SEQUENCES.pipelineIids(projectId));
 export const newJobId = () => nextId(CI_SEQUENCES.jobs);
+export const newJobIds = (count: number) => nextIds(CI_SEQUENCES.jobs, count);
 
 /** Stores a new pipeline with its jobs (jobs first: the pipeline item makes them reachable in its lists). */
 export async function insertPipeline(pipeline: Pipeline, jobs: readonly Job[]): Promise<void> {

@@ -1,0 +1,176 @@
+/**
+ * `include:` of `.gitlab-ci.yml`, resolved as GitLab's `Gitlab::Ci::Config::External` does before
+ * the configuration is validated: each included file is read (`local:` from the repository at the
+ * pipeline's commit, `project:` + `file:` from a project the pipeline's user may read, at `ref:` or
+ * its default branch), its own includes expanded the same way (a `local:` include in a file of
+ * another project reads that project), then the files are deep-merged in order and the including
+ * file's keys deep-merged over them; `include` itself is removed. `rules:` on an include are
+ * evaluated with the pipeline's variables (`exists`/`changes` taken as met, as for jobs).
+ *
+ * Bounded as GitLab: at most {@link MAX_INCLUDES} files in the whole tree (which also bounds the
+ * nesting), and {@link MAX_TOTAL_BYTES} of included YAML. `remote:`, `template:`, `component:`
+ * and `artifact:` are refused with a yaml error: this service fetches no URL and ships no
+ * templates. Errors are GitLab's messages, returned (never thrown), for the pipeline's
+ * `yaml_errors`. Pure apart from the {@link IncludeReader} it is given.
+ */
+import { deepMerge, loadCiYaml, matchingRule, type RuleDefinition } from './parse';
+
+/** Where files are read: a project of this service at a commit. */
+export interface IncludeSource {
+  projectId: number;
+  sha: string;
+}
+
+export type ProjectAtRef =
+  | { result: 'found'; source: IncludeSource }
+  /** No such project, or the pipeline's user may not read its code. */
+  | { result: 'project_not_found' }
+  | { result: 'ref_not_found' };
+
+/** What resolving includes reads. */
+export interface IncludeReader {
+  /** The text of a file of a commit; undefined when there is no file at that path. */
+  readFile(source: IncludeSource, path: string): Promise<string | undefined>;
+  /** A project by full path at a ref (undefined: its default branch), if the pipeline's user may read its code. */
+  projectAt(fullPath: string, ref: string | undefined): Promise<ProjectAtRef>;
+}
+
+export type IncludesResult = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+
+/** GitLab's default `ci_max_includes`: files included in one pipeline's configuration, nested ones counted. */
+export const MAX_INCLUDES = 150;
+/** The most bytes of included YAML (GitLab's `ci_max_total_yaml_size_bytes`, smaller here: a Lambda's memory). */
+export const MAX_TOTAL_BYTES = 4 * 1024 * 1024;
+
+const FILE_TYPES = ['local', 'project', 'remote', 'template', 'artifact'] as const;
+const YAML_EXTENSION = /.+\.(yml|yaml)$/i;
+
+type Hash = Record<string, unknown>;
+const isHash = (value: unknown): value is Hash => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+class IncludeError extends Error {}
+
+interface State {
+  reader: IncludeReader;
+  variables: Record<string, string>;
+  files: number;
+  bytes: number;
+}
+
+/**
+ * Expands the `include:` of a loaded configuration (a hash, as `loadCiYaml` gives it) read from
+ * `source`; the value without includes is returned as is.
+ *
+ * @example
+ * const loaded = loadCiYaml(text);
+ * const expanded = loaded.ok ? await expandIncludes(loaded.value, { projectId, sha }, reader, variables) : loaded;
+ * const parsed = expanded.ok ? buildCiConfig(expanded.value) : expanded;
+ */
+export async function expandIncludes(value: Record<string, unknown>, source: IncludeSource, reader: IncludeReader, variables: Record<string, string> = {}): Promise<IncludesResult> {
+  try {
+    return { ok: true, value: await expand(value, source, { reader, variables, files: 0, bytes: 0 }) };
+  } catch (error) {
+    if (error instanceof IncludeError) return { ok: false, error: error.message };
+    throw error;
+  }
+}
+
+async function expand(value: Hash, source: IncludeSource, state: State): Promise<Hash> {
+  if (value.include === undefined || value.include === null) {
+    const { include: _include, ...rest } = value;
+    return rest;
+  }
+  const locations = (Array.isArray(value.include) ? value.include : [value.include]).filter((location) => location !== null && location !== undefined);
+  let content: Hash = {};
+  for (const location of locations) {
+    for (const file of await filesOf(location, source, state)) {
+      if (state.files >= MAX_INCLUDES) throw new IncludeError(`Maximum of ${MAX_INCLUDES} nested includes are allowed!`);
+      state.files += 1;
+      content = deepMerge(content, await loadFile(file, state));
+    }
+  }
+  const { include: _include, ...own } = value;
+  return deepMerge(content, own);
+}
+
+/** One file to include: where it is read, its path, and how its errors name it. */
+interface IncludedFile {
+  source: IncludeSource;
+  path: string;
+  missing: string;
+  empty: string;
+}
+
+/** The files one `include:` entry names, normalised (GitLab's mapper: normalizer, filter, matcher), checked but not read. */
+async function filesOf(location: unknown, source: IncludeSource, state: State): Promise<IncludedFile[]> {
+  const entry: Hash = typeof location === 'string' ? (/^https?:\/\//i.test(location) ? { remote: location } : { local: location }) : isHash(location) ? location : {};
+  if (!isHash(location) && typeof location !== 'string') {
+    throw new IncludeError(`\`${JSON.stringify(location)}\` does not have a valid subkey for include. Valid subkeys are: ${FILE_TYPES.map((t) => `\`${t}\``).join(', ')}`);
+  }
+  if (entry.rules !== undefined && !includeRulesAllow(entry.rules, state.variables)) return [];
+  const matching = FILE_TYPES.filter((type) => (type === 'project' ? entry.project !== undefined && entry.file !== undefined : entry[type] !== undefined && entry[type] !== null));
+  if (matching.length === 0) {
+    throw new IncludeError(`\`${JSON.stringify(entry)}\` does not have a valid subkey for include. Valid subkeys are: ${FILE_TYPES.map((t) => `\`${t}\``).join(', ')}`);
+  }
+  if (matching.length > 1) throw new IncludeError(`Each include must use only one of: ${FILE_TYPES.map((t) => `\`${t}\``).join(', ')}`);
+  switch (matching[0]) {
+    case 'local': {
+      const path = checkedPath(entry.local);
+      return [{ source, path, missing: `Local file \`${path}\` does not exist!`, empty: `Local file \`${path}\` is empty!` }];
+    }
+    case 'project': {
+      const name = String(Array.isArray(entry.project) ? entry.project[0] : entry.project).replace(/^\/+/, '').toLowerCase();
+      const paths = (Array.isArray(entry.file) ? entry.file : [entry.file]).map(checkedPath);
+      const ref = entry.ref === undefined || entry.ref === null ? undefined : String(entry.ref);
+      const found = await state.reader.projectAt(name, ref === 'HEAD' ? undefined : ref);
+      if (found.result === 'project_not_found') {
+        throw new IncludeError(`Project \`${name}\` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.`);
+      }
+      if (found.result === 'ref_not_found') throw new IncludeError(`Project \`${name}\` reference \`${ref ?? 'HEAD'}\` does not exist!`);
+      return paths.map((path) => ({
+        source: found.source,
+        path,
+        missing: `Project \`${name}\` file \`${path}\` does not exist!`,
+        empty: `Project \`${name}\` file \`${path}\` is empty!`,
+      }));
+    }
+    case 'remote':
+      throw new IncludeError(`Remote file \`${String(entry.remote)}\` could not be included: \`include:remote\` is not supported on this server!`);
+    case 'template':
+      throw new IncludeError(`Template file \`${String(entry.template)}\` could not be included: \`include:template\` is not supported on this server!`);
+    default:
+      throw new IncludeError(`Artifact file \`${String(entry.artifact)}\` could not be included: \`include:artifact\` is not supported on this server!`);
+  }
+}
+
+/** A location as GitLab checks it (`File::Base#validate_location!`): a string with a YAML extension, leading slashes dropped. */
+function checkedPath(location: unknown): string {
+  if (typeof location !== 'string') throw new IncludeError(`Included file \`${JSON.stringify(location)}\` needs to be a string`);
+  const path = location.replace(/^\/+/, '');
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  if (!YAML_EXTENSION.test(name)) throw new IncludeError(`Included file \`${path}\` does not have YAML extension!`);
+  return path;
+}
+
+/** `include: rules:` (`if:` only; `exists`/`changes` taken as met): whether the file is included. */
+function includeRulesAllow(rules: unknown, variables: Record<string, string>): boolean {
+  if (!Array.isArray(rules) || !rules.every(isHash)) throw new IncludeError('include rules config should be an array of hashes');
+  const definitions: RuleDefinition[] = rules.map((rule) => ({
+    ...(typeof rule.if === 'string' ? { if: rule.if } : {}),
+    ...(typeof rule.when === 'string' ? { when: rule.when as RuleDefinition['when'] } : {}),
+  }));
+  const rule = matchingRule(definitions, variables);
+  return rule !== undefined && rule.when !== 'never';
+}
+
+/** Reads, loads and expands one included file. */
+async function loadFile(file: IncludedFile, state: State): Promise<Hash> {
+  const text = await state.reader.readFile(file.source, file.path);
+  if (text === undefined) throw new IncludeError(file.missing);
+  if (text.trim() === '') throw new IncludeError(file.empty);
+  state.bytes += Buffer.byteLength(text, 'utf8');
+  if (state.bytes > MAX_TOTAL_BYTES) throw new IncludeError('Total size of combined CI/CD configuration is too big');
+  const loaded = loadCiYaml(text);
+  if (!loaded.ok) throw new IncludeError(`Included file \`${file.path}\` does not have valid YAML syntax!`);
+  return expand(loaded.value, file.source, state);
+}

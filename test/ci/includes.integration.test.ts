@@ -1,0 +1,79 @@
+/**
+ * `include:` end to end: a pushed `.gitlab-ci.yml` that includes a file of its own repository
+ * (read at the pushed commit) and a file of another project its pusher may read gets their jobs;
+ * an include that cannot be resolved fails the pipeline with GitLab's error in `yaml_errors`.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../support/api';
+import { addMember, ownedProject, type OwnedProject } from '../support/fixtures';
+import { cloneUrl, commitFiles, gitOk, localRepository } from '../support/git';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- API bodies are read field by field */
+async function latestPipeline(project: OwnedProject): Promise<any> {
+  const list = await api(`/projects/${project.id}/pipelines`, { token: project.owner.token });
+  expect(list.status).toBe(200);
+  const single = await api(`/projects/${project.id}/pipelines/${list.body[0].id}`, { token: project.owner.token });
+  return single.body;
+}
+
+async function jobsOf(project: OwnedProject, pipelineId: number): Promise<Array<{ name: string; stage: string }>> {
+  const jobs = await api(`/projects/${project.id}/pipelines/${pipelineId}/jobs`, { token: project.owner.token });
+  return jobs.body.map((job: any) => ({ name: job.name, stage: job.stage })).sort((a: any, b: any) => a.name.localeCompare(b.name));
+}
+
+describe('include: in .gitlab-ci.yml', () => {
+  let project: OwnedProject;
+  let shared: OwnedProject;
+  let work: string;
+  let remote: string;
+
+  beforeAll(async () => {
+    [project, shared] = await Promise.all([ownedProject('private'), ownedProject('private')]);
+    // The shared project's templates, readable by the first project's owner as a reporter.
+    const sharedWork = await localRepository({ 'templates/lint.yml': 'lint:\n  stage: test\n  script: [echo lint]\n' });
+    await gitOk(['push', '-q', cloneUrl(shared.fullPath, shared.owner.token), 'main'], { cwd: sharedWork });
+    await addMember('projects', shared.id, project.owner.id, 20);
+    remote = cloneUrl(project.fullPath, project.owner.token);
+    work = await localRepository({
+      '.gitlab-ci.yml': `include:
+  - local: ci/build.yml
+  - project: ${shared.fullPath}
+    file: templates/lint.yml
+test:
+  extends: .base
+  script: [echo test]
+`,
+      'ci/build.yml': 'stages: [build, test]\n.base:\n  tags: []\nbuild:\n  stage: build\n  script: [echo build]\n',
+    });
+    await gitOk(['push', '-q', remote, 'main'], { cwd: work });
+  });
+
+  it('the pipeline has the jobs of the included files', async () => {
+    const pipeline = await latestPipeline(project);
+    expect(pipeline).toMatchObject({ ref: 'main', yaml_errors: null, status: 'pending' });
+    expect(await jobsOf(project, pipeline.id)).toEqual([
+      { name: 'build', stage: 'build' },
+      { name: 'lint', stage: 'test' },
+      { name: 'test', stage: 'test' },
+    ]);
+  });
+
+  it('a missing local include gives a failed pipeline with the error', async () => {
+    await commitFiles(work, { '.gitlab-ci.yml': 'include: ci/missing.yml\ntest:\n  script: [echo test]\n' }, 'missing include');
+    await gitOk(['push', '-q', remote, 'main'], { cwd: work });
+    const pipeline = await latestPipeline(project);
+    expect(pipeline).toMatchObject({ status: 'failed', yaml_errors: 'Local file `ci/missing.yml` does not exist!' });
+    expect(await jobsOf(project, pipeline.id)).toEqual([]);
+  });
+
+  it('a project the pusher may not read is not found', async () => {
+    const hidden = await ownedProject('private');
+    await commitFiles(work, { '.gitlab-ci.yml': `include:\n  project: ${hidden.fullPath}\n  file: ci.yml\ntest:\n  script: [echo test]\n` }, 'hidden include');
+    await gitOk(['push', '-q', remote, 'main'], { cwd: work });
+    const pipeline = await latestPipeline(project);
+    expect(pipeline).toMatchObject({
+      status: 'failed',
+      yaml_errors: `Project \`${hidden.fullPath.toLowerCase()}\` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.`,
+    });
+  });
+});
