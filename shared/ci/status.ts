@@ -7,7 +7,6 @@
 export type JobStatus = 'created' | 'pending' | 'running' | 'success' | 'failed' | 'canceled' | 'skipped' | 'manual';
 export type PipelineStatus = JobStatus;
 
-export const JOB_STATUSES: readonly JobStatus[] = ['created', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'manual'];
 /** What `scope` accepts on the jobs lists (the spec's Job status section). */
 export const JOB_SCOPES = ['created', 'pending', 'running', 'failed', 'success', 'canceled', 'skipped', 'manual'] as const;
 

@@ -8,7 +8,7 @@
  * (no multi-project pipelines) is left out. As in GitLab's Job Hook, `commit.id` is the
  * pipeline's id. Times are the hooks' (`2013-12-03 17:15:43 UTC`, see `hookTime`).
  */
-import { hookTime, projectHookAttrs, userHookAttrs, type HookDeliveryContext } from '../../hooks';
+import { gitRepositoryHookAttrs, hookTime, projectHookAttrs, userHookAttrs, type HookDeliveryContext } from '../../hooks';
 import type { Runner } from '../store/runners';
 import type { HookJob, HookPipeline, JobHookEvent, PipelineHookEvent } from './events';
 
@@ -23,6 +23,10 @@ const LABELS: Record<string, string> = {
 };
 
 /** Internal: seconds between two times (`to` defaults to now while it runs), `null` without a start. */
+/** A finished pipeline's whole seconds from start to finish (GitLab's `duration`), else null. */
+const pipelineDuration = (pipeline: HookPipeline): number | null =>
+  pipeline.startedAt && pipeline.finishedAt ? Math.round((Date.parse(pipeline.finishedAt) - Date.parse(pipeline.startedAt)) / 1000) : null;
+
 function seconds(from: string | null, to: string | null, runningUntilNow = false): number | null {
   if (!from) return null;
   const end = to ?? (runningUntilNow ? new Date().toISOString() : null);
@@ -100,7 +104,7 @@ export function pipelineHookPayload(ctx: CiHookContext, event: PipelineHookEvent
       stages,
       created_at: hookTime(pipeline.createdAt),
       finished_at: hookTime(pipeline.finishedAt),
-      duration: pipeline.startedAt && pipeline.finishedAt ? Math.round((Date.parse(pipeline.finishedAt) - Date.parse(pipeline.startedAt)) / 1000) : null,
+      duration: pipelineDuration(pipeline),
       queued_duration: pipeline.startedAt ? Math.round((Date.parse(pipeline.startedAt) - Date.parse(pipeline.createdAt)) / 1000) : null,
       variables: pipeline.variables.map((variable) => ({ key: variable.key, value: variable.value })),
       url: pipelineUrl(project.web_url, pipeline),
@@ -150,19 +154,11 @@ export function jobHookPayload(ctx: CiHookContext, event: JobHookEvent): Record<
       author_email: commit?.authorEmail ?? '',
       author_url: `mailto:${commit?.authorEmail ?? ''}`,
       status: pipeline.status,
-      duration: pipeline.startedAt && pipeline.finishedAt ? Math.round((Date.parse(pipeline.finishedAt) - Date.parse(pipeline.startedAt)) / 1000) : null,
+      duration: pipelineDuration(pipeline),
       started_at: hookTime(pipeline.startedAt),
       finished_at: hookTime(pipeline.finishedAt),
     },
-    repository: {
-      name: project.name,
-      url: project.url,
-      description: project.description,
-      homepage: project.homepage,
-      git_http_url: project.git_http_url,
-      git_ssh_url: project.git_ssh_url,
-      visibility_level: project.visibility_level,
-    },
+    repository: gitRepositoryHookAttrs(project),
     project,
     environment: job.environment ? { name: job.environment, action: 'start' } : null,
   };

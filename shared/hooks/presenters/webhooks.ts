@@ -72,6 +72,11 @@ export function repositoryHookAttrs(project: ReturnType<typeof projectHookAttrs>
   return { name: project.name, url: project.url, description: project.description, homepage: project.homepage };
 }
 
+/** The `repository` object of push and job payloads: {@link repositoryHookAttrs} with its clone URLs and visibility. */
+export function gitRepositoryHookAttrs(project: ReturnType<typeof projectHookAttrs>) {
+  return { ...repositoryHookAttrs(project), git_http_url: project.git_http_url, git_ssh_url: project.git_ssh_url, visibility_level: project.visibility_level };
+}
+
 export interface HookHeaderOptions {
   /** The hook's secret token, sent as `X-Gitlab-Token` (line breaks removed, as GitLab does). */
   token?: string;

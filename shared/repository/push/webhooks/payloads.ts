@@ -12,7 +12,7 @@
  * - `repository` is the deprecated slice of `project` the push builder sends (seven fields: the
  *   other payloads' four, and `git_http_url`, `git_ssh_url`, `visibility_level`).
  */
-import { projectHookAttrs, type HookDeliveryContext } from '../../../hooks';
+import { gitRepositoryHookAttrs, projectHookAttrs, type HookDeliveryContext } from '../../../hooks';
 import type { PushCommit } from '../commits';
 import type { PushHookEvent } from './events';
 
@@ -61,14 +61,6 @@ export function pushHookPayload(ctx: HookDeliveryContext, event: PushHookEvent):
     commits: event.commits.map((commit) => commitHookAttrs(commit, project.web_url)),
     total_commits_count: event.totalCommitsCount,
     push_options: {},
-    repository: {
-      name: project.name,
-      url: project.url,
-      description: project.description,
-      homepage: project.homepage,
-      git_http_url: project.git_http_url,
-      git_ssh_url: project.git_ssh_url,
-      visibility_level: project.visibility_level,
-    },
+    repository: gitRepositoryHookAttrs(project),
   };
 }
