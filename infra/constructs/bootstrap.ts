@@ -1,4 +1,4 @@
-import { CustomResource, RemovalPolicy } from 'aws-cdk-lib';
+import { CustomResource, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
@@ -47,7 +47,9 @@ export class RootUserBootstrap extends Construct {
       table: props.table,
       bucket: props.bucket,
       externalUrl: props.externalUrl,
-      description: 'project-hosting bootstrap (creates the root user)',
+      description: 'project-hosting bootstrap (creates the root user, runs data migrations)',
+      // Data migrations read whole collections once: Lambda's longest run.
+      timeout: Duration.minutes(15),
     });
     this.function.grantTable(props.table, 'readWrite');
     this.rootTokenSecret.grantRead(this.function);

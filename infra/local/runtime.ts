@@ -212,6 +212,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
 
     const bootstrap: BootstrapModule = await import('../../shared/users/bootstrap');
     const root = await bootstrap.ensureRootUser({ token: options.rootToken });
+    const { runMigrations } = await import('../../functions/bootstrap/migrations');
+    await runMigrations();
     markReady();
 
     let stopping: Promise<void> | undefined;

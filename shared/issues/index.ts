@@ -10,6 +10,7 @@ export { canReadIssue } from './policy';
 export { issueWebUrl, presentIssue, presentIssues } from './presenters/issues';
 export { findIssue } from './queries/issues';
 export { issueNoteable, type Issue, type IssueState } from './store/issues';
+export { importIssues, reindexProjectIssues, type ImportedIssue } from './store/import';
 export { listLabels, type Label } from './store/labels';
 export { ensureLabels } from './commands/labels';
 export { summarizeChanges } from './commands/issues';

@@ -27,7 +27,10 @@ export interface Config {
   sshHost: string;
   /** `MAX_UPLOAD_BYTES`: the largest uploaded file (413 above); 4 MiB, under Lambda's 6 MB payload once base64-encoded. */
   maxUploadBytes: number;
-  /** `LIST_COUNT_LIMIT`: items a filtered list reads past the page to compute `X-Total`. */
+  /**
+   * `LIST_COUNT_LIMIT`: most items a list without a maintained total reads past the page to count
+   * the rest (about one more Query page); past it `X-Total` and `X-Total-Pages` are left out.
+   */
   listCountLimit: number;
   /** `PROJECT_SORT_LIMIT`: most projects a list sorts in memory for an `order_by` no index serves. */
   projectSortLimit: number;
@@ -99,7 +102,7 @@ export function config(): Config {
     maxBodyBytes: positive(process.env.MAX_BODY_BYTES, 10 * 1024 * 1024),
     sshHost: process.env.SSH_HOST || new URL(process.env.EXTERNAL_URL ?? 'http://localhost:3000').hostname,
     maxUploadBytes: positive(process.env.MAX_UPLOAD_BYTES, 4 * 1024 * 1024),
-    listCountLimit: positive(process.env.LIST_COUNT_LIMIT, 1000),
+    listCountLimit: positive(process.env.LIST_COUNT_LIMIT, 100),
     projectSortLimit: positive(process.env.PROJECT_SORT_LIMIT, 5000),
     groupSortLimit: positive(process.env.GROUP_SORT_LIMIT, 5000),
     groupIssuesProjectLimit: positive(process.env.GROUP_ISSUES_PROJECT_LIMIT, 100),

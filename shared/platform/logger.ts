@@ -24,7 +24,7 @@
  * `private_token`), and values under secret-looking keys are replaced wherever they appear in a
  * line ({@link redactSecrets}).
  */
-import { LogFormatter, LogItem, Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
+import { LogFormatter, LogItem, LogLevelThreshold, Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import type { ConstructorOptions, LogAttributes, UnformattedAttributes } from '@aws-lambda-powertools/logger/types';
 import type { Context } from 'aws-lambda';
 import { config, type Config, type LogLevel } from './config';
@@ -86,9 +86,13 @@ class ServiceLogger extends PowertoolsLogger {
   /** The invocation's cold start as the root decided it; undefined on the root. */
   #invocationColdStart?: boolean;
 
+  /** Whether the invocation starting now is the sandbox's first (true once): decided when it starts. */
+  public invocationColdStart(): boolean {
+    return this.getColdStart();
+  }
+
   /** A child for one invocation: `fields` and the Lambda context (function, cold start) on every line. */
-  public forInvocation(context: Context, fields: Fields): ServiceLogger {
-    const coldStart = this.getColdStart();
+  public forInvocation(context: Context, fields: Fields, coldStart: boolean): ServiceLogger {
     const child = this.createChild({ persistentKeys: fields }) as ServiceLogger;
     child.#invocationColdStart = coldStart;
     child.addContext(context);
@@ -127,13 +131,18 @@ function serviceLogger(): ServiceLogger {
   return root.logger;
 }
 
-/** Internal: our interface over a Powertools logger, found at each call by `resolve`. */
-function adapt(resolve: () => PowertoolsLogger): Logger {
+/**
+ * Internal: our interface over a Powertools logger, found at each call by `resolve`. With
+ * `threshold` (the level's number, as Powertools numbers them), lines below it are dropped before
+ * `resolve` is called, so a logger that is made on first use is never made for them.
+ */
+function adapt(resolve: () => PowertoolsLogger, threshold?: number): Logger {
+  const writes = (level: keyof typeof LogLevelThreshold) => threshold === undefined || LogLevelThreshold[level] >= threshold;
   return {
-    debug: (message, fields) => resolve().debug(message, fields ?? {}),
-    info: (message, fields) => resolve().info(message, fields ?? {}),
-    warn: (message, fields) => resolve().warn(message, fields ?? {}),
-    error: (message, fields) => resolve().error(message, fields ?? {}),
+    debug: (message, fields) => writes('DEBUG') && resolve().debug(message, fields ?? {}),
+    info: (message, fields) => writes('INFO') && resolve().info(message, fields ?? {}),
+    warn: (message, fields) => writes('WARN') && resolve().warn(message, fields ?? {}),
+    error: (message, fields) => writes('ERROR') && resolve().error(message, fields ?? {}),
     child: (fields) => {
       const child = resolve().createChild({ persistentKeys: fields });
       return adapt(() => child);
@@ -167,8 +176,12 @@ export function createLogger(fields: Fields = {}): Logger {
  * request.context.log = loggerForInvocation(request.context, { requestId });
  */
 export function loggerForInvocation(context: Context, fields: Fields): Logger {
-  const child = serviceLogger().forInvocation(context, fields);
-  return adapt(() => child);
+  // The child is made on the first line written (making one costs as much as a DynamoDB call's
+  // client-side work, and below `info` most requests write none); the cold start is decided now.
+  const root = serviceLogger();
+  const coldStart = root.invocationColdStart();
+  let child: ServiceLogger | undefined;
+  return adapt(() => (child ??= root.forInvocation(context, fields, coldStart)), root.level);
 }
 
 /** The service's logger, for code outside a request (webhook delivery, bootstrap). */

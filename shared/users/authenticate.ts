@@ -34,6 +34,9 @@ async function findSudoTarget(identifier: string): Promise<User> {
  * Scopes: each route declares the scopes it accepts (`authentication.scopes`, default `api`);
  * `read_user` is accepted by the users group's GET routes.
  * `sudo` lets an admin's personal token act as another user.
+ * Cost: no DynamoDB read when the same token was read in this process within the last second,
+ * else two (`findTokenBySecret`: a revoked token or blocked user is refused at once here and
+ * within a second in other processes); `sudo` reads its target on every request.
  */
 export function authenticate(): ApiMiddleware {
   const authenticateBefore = async (request: ApiRequest) => {

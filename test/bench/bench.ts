@@ -74,23 +74,29 @@
  *   API_URL=https://abc.execute-api.eu-west-1.amazonaws.com/prod ROOT_TOKEN=glpat-... npm run bench
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sshpk from 'sshpk';
+import {
+  alignedTable,
+  call,
+  describe,
+  intEnv,
+  nextLink,
+  percentile,
+  pool,
+  progress,
+  round,
+  runBench,
+  snapshot,
+  type BenchSession,
+  type CallCounter,
+  type Reply,
+  type Target,
+} from './support';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
 // ---------------------------------------------------------------------------------------------
-
-function intEnv(name: string, fallback: number, min = 1): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got '${raw}'`);
-  return value;
-}
 
 const REQUESTS = intEnv('BENCH_REQUESTS', 300);
 const CONCURRENCY = intEnv('BENCH_CONCURRENCY', 8);
@@ -101,133 +107,9 @@ const SEED_ISSUES = intEnv('BENCH_SEED_ISSUES', 300, 0);
 const WARMUP = intEnv('BENCH_WARMUP', 2 * CONCURRENCY, 0);
 /** Only the scenarios whose name matches (case-insensitive regular expression); all by default. */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;
-/** No single request may hang the benchmark (API Gateway itself gives up after 29 s). */
-const REQUEST_TIMEOUT_MS = 30_000;
 const LOCAL_ROOT_TOKEN = 'glpat-bench-root-token-0000';
 /** Unique per run, so names never collide with earlier runs against a deployment. */
 const RUN_ID = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
-
-const progress = (message: string) => process.stderr.write(`${message}\n`);
-
-// ---------------------------------------------------------------------------------------------
-// DynamoDB call counting (local mode only)
-// ---------------------------------------------------------------------------------------------
-
-interface CallCounter {
-  total: number;
-  byCommand: Map<string, number>;
-  /** S3 requests (the runner's trace appends write one object each). */
-  s3: number;
-}
-
-/** Installs the counter on the shared document client and the shared S3 client (the ones every handler uses). */
-async function installCallCounter(): Promise<CallCounter> {
-  const { db } = await import('../../shared/platform/dynamo/client');
-  const { s3 } = await import('../../shared/platform/s3/client');
-  const counter: CallCounter = { total: 0, byCommand: new Map(), s3: 0 };
-  s3().middlewareStack.add(
-    (next) => async (args) => {
-      counter.s3++;
-      return next(args);
-    },
-    { step: 'initialize', name: 'benchS3CallCounter' },
-  );
-  db().middlewareStack.add(
-    (next, context) => async (args) => {
-      counter.total++;
-      // `commandName` is the low-level operation (GetItemCommand for a document GetCommand).
-      const name = String((context as { commandName?: string }).commandName ?? 'unknown').replace(/Command$/, '');
-      counter.byCommand.set(name, (counter.byCommand.get(name) ?? 0) + 1);
-      return next(args);
-    },
-    { step: 'initialize', name: 'benchCallCounter' },
-  );
-  return counter;
-}
-
-function snapshot(counter: CallCounter | undefined): CallCounter | undefined {
-  return counter && { total: counter.total, byCommand: new Map(counter.byCommand), s3: counter.s3 };
-}
-
-// ---------------------------------------------------------------------------------------------
-// HTTP
-// ---------------------------------------------------------------------------------------------
-
-interface Target {
-  /** Base URL without `/api/v4`. */
-  base: string;
-  token: string;
-  /** Local mode: every URL must stay on this origin (loopback only). */
-  onlyOrigin?: string;
-}
-
-interface Reply {
-  status: number;
-  headers: Headers;
-  body: unknown;
-  ms: number;
-}
-
-interface CallOptions {
-  /** Sent without root's `PRIVATE-TOKEN` (the runner API authenticates with the runner's or job's token). */
-  anonymous?: boolean;
-  headers?: Record<string, string>;
-  /** Sent as is instead of JSON (a trace chunk). */
-  raw?: Buffer;
-}
-
-async function call(target: Target, method: 'GET' | 'POST' | 'PUT' | 'PATCH', pathOrUrl: string, body?: unknown, options: CallOptions = {}): Promise<Reply> {
-  const url = new URL(/^https?:/.test(pathOrUrl) ? pathOrUrl : `${target.base}/api/v4${pathOrUrl}`);
-  if (target.onlyOrigin && url.origin !== target.onlyOrigin) {
-    throw new Error(`refusing to call ${url.origin}: the benchmark only talks to ${target.onlyOrigin}`);
-  }
-  const headers: Record<string, string> = options.anonymous ? {} : { 'PRIVATE-TOKEN': target.token };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  Object.assign(headers, options.headers);
-  const started = performance.now();
-  const response = await fetch(url, {
-    method,
-    headers,
-    body: options.raw ?? (body === undefined ? undefined : JSON.stringify(body)),
-    redirect: 'manual',
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  const text = await response.text();
-  const ms = performance.now() - started;
-  let parsed: unknown = text;
-  if (text && /json/i.test(response.headers.get('content-type') ?? '')) {
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // keep the text
-    }
-  }
-  return { status: response.status, headers: response.headers, body: parsed, ms };
-}
-
-/** The URL of `rel="next"` in a Link header, if any. */
-function nextLink(headers: Headers): string | undefined {
-  for (const part of (headers.get('link') ?? '').split(',')) {
-    const match = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part);
-    if (match) return match[1];
-  }
-  return undefined;
-}
-
-const describe = (reply: Reply) => `${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`;
-
-/** Runs `task(i)` for i in [0, total) with at most `concurrency` at once; stops starting new ones past `deadline`. */
-async function pool(total: number, concurrency: number, deadline: number, task: (i: number) => Promise<void>): Promise<number> {
-  let next = 0;
-  const worker = async () => {
-    while (next < total && performance.now() < deadline) {
-      const i = next++;
-      await task(i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
-  return next;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Seeding
@@ -619,10 +501,7 @@ function floorTable(results: Result[], floors: Floor[], counted: boolean): strin
         floor ? `${(r.p50Ms / floor.p50Ms).toFixed(1)}x` : '-',
       ];
     });
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) =>
-    cells.map((cell, i) => (i === 0 || i === 7 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd();
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+  return alignedTable(header, rows, [0, 7]);
 }
 
 interface Result {
@@ -642,14 +521,6 @@ interface Result {
   s3CallsPerRequest: number | null;
   firstError?: string;
 }
-
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: number[], q: number): number {
-  if (!sorted.length) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
-
-const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 
 async function runScenario(target: Target, scenario: Scenario, counter: CallCounter | undefined): Promise<Result> {
   const perIteration = scenario.requestsPerIteration ?? 1;
@@ -738,10 +609,7 @@ function table(results: Result[], counted: boolean): string {
     r.p99Ms.toFixed(1),
     counted && r.dynamoCallsPerRequest !== null ? r.dynamoCallsPerRequest.toFixed(2) : '-',
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) =>
-    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd();
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+  return alignedTable(header, rows);
 }
 
 function breakdown(results: Result[]): string {
@@ -758,119 +626,60 @@ function breakdown(results: Result[]): string {
 // Main
 // ---------------------------------------------------------------------------------------------
 
-async function main(): Promise<number> {
-  const external = process.env.API_URL;
-  if (external && !process.env.ROOT_TOKEN) throw new Error('API_URL is set, so ROOT_TOKEN must be set too (a token of the admin root there)');
+async function main(session: BenchSession): Promise<number> {
+  const { target, counter } = await session.start({ rootToken: LOCAL_ROOT_TOKEN });
+  await seed(target);
+  const ci = Object.values(CI_SCENARIOS).some((name) => !ONLY || ONLY.test(name)) ? await seedCi(target) : undefined;
+  const selected = [...scenarios, ...(ci ? ciScenarios(ci) : [])].filter((s) => !ONLY || ONLY.test(s.name));
+  if (selected.length === 0) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY} selects no scenario`);
 
-  let stop: (() => Promise<void>) | undefined;
-  let dataDir: string | undefined;
-  const cleanup = async () => {
-    const dir = dataDir;
-    const steps = [stop, dir ? () => rm(dir, { recursive: true, force: true }) : undefined];
-    stop = undefined;
-    dataDir = undefined;
-    for (const step of steps) {
-      try {
-        await step?.();
-      } catch (error) {
-        progress(`cleanup: ${(error as Error).message}`);
-      }
-    }
-  };
-  let interrupted = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupted) process.exit(130);
-    interrupted = true;
-    progress(`${signal}: stopping`);
-    void cleanup().finally(() => process.exit(130));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-
-  try {
-    let target: Target;
-    let counter: CallCounter | undefined;
-    if (external) {
-      target = { base: external.replace(/\/+$/, '').replace(/\/api\/v4$/, ''), token: process.env.ROOT_TOKEN! };
-      progress(`benchmarking ${target.base} (DynamoDB calls are not counted against a deployment)`);
-    } else {
-      dataDir = await mkdtemp(join(tmpdir(), 'project-hosting-bench-'));
-      progress(`starting the local runtime (data in ${dataDir})`);
-      const { startLocalRuntime } = await import('../../infra/local/runtime');
-      const runtime = await startLocalRuntime({ port: 0, dataDir, rootToken: LOCAL_ROOT_TOKEN, quiet: true });
-      stop = () => runtime.stop();
-      const origin = new URL(runtime.url);
-      if (origin.hostname !== '127.0.0.1') throw new Error(`the local runtime is not on loopback: ${runtime.url}`);
-      target = { base: runtime.url, token: LOCAL_ROOT_TOKEN, onlyOrigin: origin.origin };
-      counter = await installCallCounter();
-      progress(`local runtime at ${runtime.url}`);
-    }
-
-    const me = await call(target, 'GET', '/user');
-    if (me.status !== 200 || !(me.body as { is_admin?: boolean }).is_admin) {
-      throw new Error(`the token is not an admin's: GET /user answered ${describe(me)}`);
-    }
-    await seed(target);
-    const ci = Object.values(CI_SCENARIOS).some((name) => !ONLY || ONLY.test(name)) ? await seedCi(target) : undefined;
-    const selected = [...scenarios, ...(ci ? ciScenarios(ci) : [])].filter((s) => !ONLY || ONLY.test(s.name));
-    if (selected.length === 0) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY} selects no scenario`);
-
-    const results: Result[] = [];
-    for (const scenario of selected) {
-      progress(`running ${scenario.name}`);
-      const result = await runScenario(target, scenario, counter);
-      results.push(result);
-      progress(
-        `  ${result.requests} requests, ${result.errors} errors, ${result.reqPerSec} req/s` +
-          (result.dynamoCallsPerRequest !== null ? `, ${result.dynamoCallsPerRequest} DynamoDB calls/request` : ''),
-      );
-      if (result.firstError) progress(`  first error: ${result.firstError}`);
-    }
-    if (counter && counter.total === 0) {
-      progress('warning: no DynamoDB call was counted: the handlers do not use the shared client of this process');
-    }
-    // The raw floor of the CI scenarios, in the same run (local mode: this process reaches the table and bucket).
-    const floors = ci && counter ? await measureFloors(ci, selected) : [];
-
-    await cleanup();
-
-    const counted = Boolean(counter && counter.total > 0);
-    process.stdout.write(
-      `\n${target.onlyOrigin ? 'local runtime' : target.base}: ${REQUESTS} requests per scenario, concurrency ${CONCURRENCY}, ` +
-        `${SEED_USERS} seeded users, at most ${MAX_SECONDS} s per scenario\n\n`,
+  const results: Result[] = [];
+  for (const scenario of selected) {
+    progress(`running ${scenario.name}`);
+    const result = await runScenario(target, scenario, counter);
+    results.push(result);
+    progress(
+      `  ${result.requests} requests, ${result.errors} errors, ${result.reqPerSec} req/s` +
+        (result.dynamoCallsPerRequest !== null ? `, ${result.dynamoCallsPerRequest} DynamoDB calls/request` : ''),
     );
-    process.stdout.write(`${table(results, counted)}\n`);
-    if (counted) process.stdout.write(`\nDynamoDB calls per request, by operation:\n${breakdown(results)}\n`);
-    if (ci) {
-      process.stdout.write(
-        `\nCI runner API beside its raw floor (same run${floors.length ? '' : '; no floor against a deployment'}; ` +
-          `floor = the AWS SDK call(s) alone, without HTTP or handler):\n${floorTable(results, floors, counted)}\n`,
-      );
-    }
-    process.stdout.write(
-      `\n${JSON.stringify({
-        bench: 'api',
-        time: new Date().toISOString(),
-        target: target.onlyOrigin ? 'local' : target.base,
-        requestsPerScenario: REQUESTS,
-        concurrency: CONCURRENCY,
-        maxSecondsPerScenario: MAX_SECONDS,
-        seedUsers: SEED_USERS,
-        dynamoCallsCounted: counted,
-        results: results.map((r) => (counted ? r : { ...r, dynamoCallsPerRequest: null, dynamoCallsByCommand: null, s3CallsPerRequest: null })),
-        floors,
-      })}\n`,
-    );
-    return results.some((r) => r.errors > 0 || r.requests === 0) ? 1 : 0;
-  } finally {
-    await cleanup();
+    if (result.firstError) progress(`  first error: ${result.firstError}`);
   }
+  if (counter && counter.total === 0) {
+    progress('warning: no DynamoDB call was counted: the handlers do not use the shared client of this process');
+  }
+  // The raw floor of the CI scenarios, in the same run (local mode: this process reaches the table and bucket).
+  const floors = ci && counter ? await measureFloors(ci, selected) : [];
+
+  await session.cleanup();
+
+  const counted = Boolean(counter && counter.total > 0);
+  process.stdout.write(
+    `\n${target.onlyOrigin ? 'local runtime' : target.base}: ${REQUESTS} requests per scenario, concurrency ${CONCURRENCY}, ` +
+      `${SEED_USERS} seeded users, at most ${MAX_SECONDS} s per scenario\n\n`,
+  );
+  process.stdout.write(`${table(results, counted)}\n`);
+  if (counted) process.stdout.write(`\nDynamoDB calls per request, by operation:\n${breakdown(results)}\n`);
+  if (ci) {
+    process.stdout.write(
+      `\nCI runner API beside its raw floor (same run${floors.length ? '' : '; no floor against a deployment'}; ` +
+        `floor = the AWS SDK call(s) alone, without HTTP or handler):\n${floorTable(results, floors, counted)}\n`,
+    );
+  }
+  process.stdout.write(
+    `\n${JSON.stringify({
+      bench: 'api',
+      time: new Date().toISOString(),
+      target: target.onlyOrigin ? 'local' : target.base,
+      requestsPerScenario: REQUESTS,
+      concurrency: CONCURRENCY,
+      maxSecondsPerScenario: MAX_SECONDS,
+      seedUsers: SEED_USERS,
+      dynamoCallsCounted: counted,
+      results: results.map((r) => (counted ? r : { ...r, dynamoCallsPerRequest: null, dynamoCallsByCommand: null, s3CallsPerRequest: null })),
+      floors,
+    })}\n`,
+  );
+  return results.some((r) => r.errors > 0 || r.requests === 0) ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    progress(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -27,6 +27,8 @@ const SIZES: Record<string, object> = {
   // git's smart HTTP: packs in memory and /tmp, responses streamed for up to 15 minutes.
   web: { MemorySize: 2048, Timeout: 600, EphemeralStorage: { Size: 2048 } },
   repository: { MemorySize: 1024, Timeout: 29, EphemeralStorage: { Size: 1024 } },
+  // Data migrations read whole collections once, on deploy: Lambda's longest run.
+  bootstrap: { MemorySize: 512, Timeout: 900 },
 };
 
 let stack: ProjectHostingStack;

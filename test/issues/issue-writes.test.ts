@@ -3,7 +3,7 @@
  * carries, a label deleted under the write (dropped and retried), and how a failed condition is
  * named. The happy paths run for real in the integration suite.
  */
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { replaceIssue, writeIssues, type Issue } from '../../shared/issues/store/issues';
 import { issueKeys } from '../../shared/issues/store/keys';
@@ -33,8 +33,14 @@ describe('an issue write', () => {
     expect(operations[1].Put).toMatchObject({ ConditionExpression: '#version = :version', ExpressionAttributeValues: { ':version': 4 } });
     expect(operations[1].Put!.Item).toMatchObject({ GSI1PK: 'PROJECT_ISSUES#5#closed', GSI4PK: 'PROJECT_ISSUES#5#closed' });
     expect(labelUpdates(operations)).toEqual([
-      expect.objectContaining({ Key: issueKeys.label(5, 11), ExpressionAttributeValues: { ':open': -1, ':closed': 1 } }),
-      expect.objectContaining({ Key: issueKeys.label(5, 12), ExpressionAttributeValues: { ':open': -1, ':closed': 1 } }),
+      expect.objectContaining({ Key: issueKeys.label(5, 11), ExpressionAttributeValues: { ':open': -1, ':closed': 1, ':co': 0, ':cc': 0 } }),
+      expect.objectContaining({ Key: issueKeys.label(5, 12), ExpressionAttributeValues: { ':open': -1, ':closed': 1, ':co': 0, ':cc': 0 } }),
+    ]);
+    // The list counts move in the same transaction: the project's and the author's.
+    const counts = operations.filter((op) => String(op.Update?.Key?.SK).startsWith('ISSUE_COUNT#')).map((op) => [op.Update!.Key!.SK, op.Update!.ExpressionAttributeValues]);
+    expect(counts).toEqual([
+      [issueKeys.counts(5, 'all').SK, { ':o': -1, ':c': 1, ':co': 0, ':cc': 0 }],
+      [issueKeys.counts(5, `author:${before.authorId}`).SK, { ':o': -1, ':c': 1, ':co': 0, ':cc': 0 }],
     ]);
   });
 
@@ -50,8 +56,12 @@ describe('an issue write', () => {
   });
 
   it('drops a label deleted under the write and writes again without it', async () => {
-    // The first attempt fails on label 12's update (index 3: project, issue, label 11, label 12).
-    ddbMock.on(TransactWriteCommand).rejectsOnce(cancelled(['None', 'None', 'None', 'ConditionalCheckFailed'])).resolves({});
+    // The first attempt fails on label 12's update.
+    let attempts = 0;
+    ddbMock.on(TransactWriteCommand).callsFake((input: TransactWriteCommandInput) => {
+      if (attempts++ > 0) return {};
+      throw cancelled((input.TransactItems ?? []).map((op) => (op.Update?.Key?.SK === issueKeys.label(5, 12).SK ? 'ConditionalCheckFailed' : 'None')));
+    });
     const before = issue();
 
     const written = await replaceIssue(before, { ...before, state: 'closed' });
@@ -66,6 +76,7 @@ describe('an issue write', () => {
     ddbMock.on(TransactWriteCommand).rejectsOnce(cancelled(['None', 'ConditionalCheckFailed', 'None', 'None']));
     expect(await replaceIssue(issue(), { ...issue(), state: 'closed' })).toBe('issue_changed');
     ddbMock.reset();
+    ddbMock.on(BatchWriteCommand).resolves({});
     ddbMock.on(TransactWriteCommand).rejectsOnce(cancelled(['ConditionalCheckFailed', 'None', 'None', 'None']));
     expect(await replaceIssue(issue(), { ...issue(), state: 'closed' })).toBe('project_gone');
     expect(transactions()).toHaveLength(1);
@@ -82,9 +93,9 @@ describe('an issue write', () => {
     expect(operations[0].Update).toMatchObject({ Key: projectKeys.project(6), ExpressionAttributeValues: { ':delta': 1 } });
     expect(operations[1].Put).toMatchObject({ ConditionExpression: 'attribute_not_exists(PK)' });
     expect(labelUpdates(operations).map((update) => [update.Key, update.ExpressionAttributeValues])).toEqual([
-      [issueKeys.label(6, 21), { ':open': 1, ':closed': 0 }],
-      [issueKeys.label(5, 11), { ':open': -1, ':closed': 1 }],
-      [issueKeys.label(5, 12), { ':open': -1, ':closed': 1 }],
+      [issueKeys.label(6, 21), { ':open': 1, ':closed': 0, ':co': 0, ':cc': 0 }],
+      [issueKeys.label(5, 11), { ':open': -1, ':closed': 1, ':co': 0, ':cc': 0 }],
+      [issueKeys.label(5, 12), { ':open': -1, ':closed': 1, ':co': 0, ':cc': 0 }],
     ]);
     expect(operations.find((op) => op.Update?.Key?.PK === 'PROJECT#5' && op.Update.Key.SK === 'PROJECT')?.Update).toMatchObject({
       ExpressionAttributeValues: { ':delta': -1 },

@@ -37,6 +37,10 @@ const tableKeys = {
   mergeRequestNote: [() => issueKeys.mergeRequestNote(5, 3, 41)],
   mergeRequestSubscription: [() => issueKeys.mergeRequestSubscription(5, 3, 2)],
   mergeRequestTodo: [() => issueKeys.mergeRequestTodo(5, 3, 2)],
+  listEntry: [() => issueKeys.listEntry(5, 'label:11', 'opened', 3), () => issueKeys.listEntry(5, 'author:1', 'closed', 3)],
+  searchEntry: [() => issueKeys.searchEntry(5, 'login', 3), () => issueKeys.searchEntry(5, '=a b', 3)],
+  counts: [() => issueKeys.counts(5, 'all'), () => issueKeys.counts(5, 'milestone:21')],
+  labelSearchEntry: [() => issueKeys.labelSearchEntry(5, 'bug', 11)],
 } satisfies Record<Exclude<keyof typeof issueKeys, 'claims'>, Array<() => Key>>;
 
 const claimKeys = {
@@ -52,6 +56,8 @@ const indexKeys = {
   ],
   issueUpdated: [() => issueIndexKeys.issueUpdated(LATER, 70)],
   userTodos: [() => issueIndexKeys.userTodos(2, 'pending', 31), () => issueIndexKeys.userTodos(2, 'done', 31)],
+  listEntry: [() => issueIndexKeys.listEntry(5, 'label:11', 'opened', AT, 70)],
+  searchEntry: [() => issueIndexKeys.searchEntry(5, 'login', AT, 70)],
 } satisfies Record<keyof typeof issueIndexKeys, Array<() => Record<string, string>>>;
 
 const collections = {
@@ -67,6 +73,10 @@ const collections = {
   userIssues: [() => issueCollections.userIssues(1), () => issueCollections.userIssues(1, 'updated_at')],
   assignedIssues: [() => issueCollections.assignedIssues(2), () => issueCollections.assignedIssues(2, 'updated_at')],
   userTodos: [() => issueCollections.userTodos(2, 'pending'), () => issueCollections.userTodos(2, 'done')],
+  dimensionIssues: [() => issueCollections.dimensionIssues(5, 'label:11', 'opened')],
+  projectIssueItems: [() => issueCollections.projectIssueItems(5)],
+  labelSearch: [() => issueCollections.labelSearch(5, 'bug')],
+  searchIssues: [() => issueCollections.searchIssues(5, 'login')],
 } satisfies Record<keyof typeof issueCollections, Array<() => Collection>>;
 
 describeKeySpace(

@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, TransactWriteCommand, UpdateCommand, type BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { issueKeys } from '../../shared/issues/store/keys';
 import { projectKeys } from '../../shared/projects/store/keys';
@@ -36,9 +36,18 @@ function storedLabel(overrides: Partial<Label> = {}): Label {
 const labelItem = (label: Label) => ({ ...issueKeys.label(label.projectId, label.id), type: 'Label', ...label });
 
 
+/** Answers BatchGetItem with those of `items` whose keys are asked for. */
+const batchHolds = (...items: Array<Record<string, unknown>>) =>
+  ddbMock.on(BatchGetCommand).callsFake((input: BatchGetCommandInput) => {
+    const asked = input.RequestItems![TABLE].Keys ?? [];
+    return { Responses: { [TABLE]: items.filter((item) => asked.some((key) => key.PK === item.PK && key.SK === item.SK)) } };
+  });
+
 beforeEach(() => {
   ddbMock.reset();
   ddbMock.on(GetCommand).resolves({}); // nothing exists unless a test says so
+  batchHolds();
+  ddbMock.on(BatchWriteCommand).resolves({}); // search entries
   ddbMock.on(UpdateCommand).resolves({ Attributes: { value: 43 } }); // nextId('labels')
   ddbMock.on(TransactWriteCommand).resolves({});
 });
@@ -47,12 +56,12 @@ describe('ensureLabels', () => {
   it('returns an existing label without writing', async () => {
     // Prepare
     const existing = storedLabel();
-    ddbMock.on(GetCommand, { Key: issueKeys.claims.labelName(PROJECT_ID, 'BUG') }).resolves({ Item: { labelId: 42 } });
-    ddbMock.on(GetCommand, { Key: issueKeys.label(PROJECT_ID, 42) }).resolves({ Item: labelItem(existing) });
+    batchHolds({ ...issueKeys.claims.labelName(PROJECT_ID, 'BUG'), labelId: 42 }, labelItem(existing));
     // Act
     const labels = await ensureLabels(project, ['BUG']);
-    // Assess
+    // Assess: the name claims, then the labels, one batch read each.
     expect(labels).toEqual([existing]);
+    expect(ddbMock.commandCalls(BatchGetCommand)).toHaveLength(2);
     expect(ddbMock.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 

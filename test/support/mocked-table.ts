@@ -3,7 +3,7 @@
  * paths a real engine cannot produce on demand (cancelled transactions, throttling).
  */
 import { DynamoDBClient, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { resetConfig } from '../../shared/platform/config';
@@ -27,7 +27,11 @@ export function useMockedTable(table: string) {
     else process.env.TABLE_NAME = saved;
     resetConfig();
   });
-  beforeEach(() => mock.reset());
+  beforeEach(() => {
+    mock.reset();
+    // Derived entries (search terms) are written unconditionally around each write: accepted by default.
+    mock.on(BatchWriteCommand).resolves({});
+  });
   return mock;
 }
 

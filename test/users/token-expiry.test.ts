@@ -9,7 +9,7 @@ import type { ApiRequest } from '../../shared/platform/http/context';
 import { UnauthorizedError } from '../../shared/platform/http/errors';
 import { authenticate } from '../../shared/users/authenticate';
 import { userKeys } from '../../shared/users/store/keys';
-import { digestToken, isTokenActive, type AccessToken } from '../../shared/users/store/tokens';
+import { digestToken, forgetRecentCredentials, isTokenActive, type AccessToken } from '../../shared/users/store/tokens';
 import { useMockedTable } from '../support/mocked-table';
 
 const TABLE = 'token-expiry-test';
@@ -80,7 +80,11 @@ describe('authenticate() and expiry', () => {
 
   const run = async (req: ApiRequest) => (authenticate().before as (r: ApiRequest) => Promise<void>)(req);
 
-  beforeEach(() => vi.useFakeTimers({ toFake: ['Date'], now: new Date('2024-05-07T00:00:00.000Z') }));
+  beforeEach(() => {
+    // Each test scripts a different token behind the same secret: nothing read by the last one is kept.
+    forgetRecentCredentials();
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2024-05-07T00:00:00.000Z') });
+  });
   afterEach(() => vi.useRealTimers());
 
   describe.each(KINDS)('a %s token', (_kind, impersonation) => {

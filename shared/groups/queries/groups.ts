@@ -6,8 +6,9 @@ import { can, isAdmin, isMembershipActive, OWNER, userMemberships } from '../../
 import { config } from '../../platform/config';
 import { ParamError } from '../../platform/http/errors';
 import type { ListSource, StreamSource } from '../../platform/http/pagination';
+import { matchesSearch, parseSearch, type SearchQuery } from '../../platform/search';
 import type { User } from '../../users';
-import { namespaceCollections, getNamespaces, indexedGroups, indexedSubgroups, namespaceFromItem, subgroupsOf, type Namespace } from '../../namespaces';
+import { entryIds, namespaceCollections, namespaceSearchCollections, getNamespaces, indexedGroups, indexedSubgroups, namespaceFromItem, readAll, searchStream, subgroupsOf, type Namespace } from '../../namespaces';
 
 export type GroupOrder = 'name' | 'path' | 'id';
 
@@ -103,6 +104,12 @@ export function sortedList(sorted: Namespace[]): StreamSource<Namespace> {
   };
 }
 
+/** A parsed `search` (GitLab's rule, `shared/platform/search.ts`), if any. */
+const parsedSearch = (search: string | undefined): SearchQuery | undefined => (search === undefined ? undefined : parseSearch(search));
+
+/** Whether a group's name or path matches a search (GitLab's `Group.search`). */
+const groupMatches = (query: SearchQuery | undefined, group: Namespace): boolean => !query || matchesSearch(query, group.name, group.path);
+
 /**
  * The groups of `GET /groups`, for the route to page, following GitLab's `GroupsFinder`:
  * - anonymous: public groups;
@@ -113,20 +120,23 @@ export function sortedList(sorted: Namespace[]): StreamSource<Namespace> {
  *
  * Membership-based lists are bounded by the caller's memberships and sorted in memory. Lists over
  * the groups index stream it by id for `order_by=id`; ordering by name or path reads and sorts it
- * whole, up to `GROUP_SORT_LIMIT` groups (see ACCESS_PATTERNS.md). `search` (name or path
- * substring), `skip_groups` and `top_level_only` filter after the read.
+ * whole, up to `GROUP_SORT_LIMIT` groups (see ACCESS_PATTERNS.md). A `search` with an indexable
+ * term reads the term's search entries (`SEARCH_GROUPS#<term>`, by id) instead of the index:
+ * streamed for `order_by=id`, its matches sorted in memory (same bound) for name or path.
+ * `search` (GitLab's rule on name and path), `skip_groups` and `top_level_only` are checked on
+ * each group read.
  */
 export async function listGroups(viewer: User | null, filters: GroupListFilters): Promise<ListSource<Namespace>> {
   const order = filters.order_by ?? 'name';
   const ascending = (filters.sort ?? 'asc') === 'asc';
-  const search = filters.search?.toLowerCase();
+  const query = parsedSearch(filters.search);
   const skip = new Set(filters.skip_groups ?? []);
   const matches = (group: Namespace) =>
     group.kind === 'group' &&
     !group.deleting &&
     !skip.has(group.id) &&
     (!filters.top_level_only || group.parentId === null) &&
-    (!search || group.name.toLowerCase().includes(search) || group.path.toLowerCase().includes(search));
+    groupMatches(query, group);
 
   const membershipList = viewer && (filters.owned || filters.min_access_level !== undefined || !(filters.all_available ?? isAdmin(viewer)));
   if (membershipList) {
@@ -140,6 +150,18 @@ export async function listGroups(viewer: User | null, filters: GroupListFilters)
   // Every group the caller may read: admins all, others public (and internal, and their own).
   const readable = await readableGroups(viewer);
   const select = (group: Namespace) => (matches(group) && readable(group) ? group : undefined);
+  const term = query?.term;
+  if (term !== undefined) {
+    const found = searchStream({
+      ascending: order === 'id' ? ascending : true,
+      sources: (range) => [entryIds(namespaceSearchCollections.groups(term), range)],
+      load: async (ids) => new Map((await getNamespaces(ids)).filter((group) => select(group)).map((group) => [group.id, group])),
+    });
+    if (order === 'id') return found;
+    const all = await readAll(found, sortLimit());
+    if (!all) throw new ParamError(`order_by=${order} is supported for up to ${sortLimit()} matching groups; use order_by=id or narrow the search`);
+    return sortedList(all.sort(comparator(order, ascending)));
+  }
   if (order === 'id') {
     return { collection: namespaceCollections.groups(), ascending, select: (item) => select(namespaceFromItem(item)) };
   }
@@ -162,7 +184,7 @@ export async function listGroups(viewer: User | null, filters: GroupListFilters)
  * every in-memory list is (`GROUP_SORT_LIMIT`).
  */
 export async function listSubgroups(viewer: User | null, parent: Namespace, filters: GroupListFilters, scope: 'children' | 'descendants'): Promise<ListSource<Namespace>> {
-  const search = filters.search?.toLowerCase();
+  const query = parsedSearch(filters.search);
   const skip = new Set(filters.skip_groups ?? []);
   const minimum = filters.owned ? OWNER : (filters.min_access_level ?? 0);
   const { level, readable } = await groupLevels(viewer);
@@ -171,7 +193,7 @@ export async function listSubgroups(viewer: User | null, parent: Namespace, filt
   const kept = candidates.filter(
     (group) =>
       !skip.has(group.id) &&
-      (!search || group.name.toLowerCase().includes(search) || group.path.toLowerCase().includes(search)) &&
+      groupMatches(query, group) &&
       readable(group) &&
       (minimum === 0 || level(group) >= minimum),
   );

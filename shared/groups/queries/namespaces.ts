@@ -2,21 +2,31 @@
 import { isAdmin } from '../../auth';
 import type { ListSource } from '../../platform/http/pagination';
 import type { User } from '../../users';
-import { namespaceCollections, getNamespaces, namespaceFromItem, type Namespace } from '../../namespaces';
+import { matchesSearch, parseSearch } from '../../platform/search';
+import { entryIds, namespaceCollections, namespaceSearchCollections, getNamespaces, namespaceFromItem, searchStream, type Namespace } from '../../namespaces';
 import { directGroupLevels, sortedList } from './groups';
 
 /**
  * The namespaces of `GET /namespaces`, for the route to page: for admins every namespace (the
- * namespace index, by id); for others their personal namespace and the groups they are direct
- * members of (GitLab 9's `current_user.namespaces`). `search` matches name, path or full path.
+ * namespace index, by id; with a `search` that has an indexable term, the term's search entries of
+ * groups and of personal namespaces, merged by id); for others their personal namespace and the
+ * groups they are direct members of (GitLab 9's `current_user.namespaces`). `search` follows
+ * GitLab's rule (`shared/platform/search.ts`) on the name, path or full path.
  */
 export async function listNamespaces(viewer: User, search: string | undefined): Promise<ListSource<Namespace>> {
-  const needle = search?.toLowerCase();
+  const query = search === undefined ? undefined : parseSearch(search);
   const matches = (namespace: Namespace) =>
-    !namespace.deleting &&
-    (!needle || [namespace.name, namespace.path, namespace.fullPath].some((value) => value.toLowerCase().includes(needle)));
+    !namespace.deleting && (!query || matchesSearch(query, namespace.name, namespace.path, namespace.fullPath));
   // A plain boolean: `isAdmin` narrows its argument, and a non-admin is still a user.
   const admin: boolean = isAdmin(viewer);
+  const term = query?.term;
+  if (admin && term !== undefined) {
+    return searchStream({
+      ascending: true,
+      sources: (range) => [entryIds(namespaceSearchCollections.groups(term), range), entryIds(namespaceSearchCollections.personal(term), range)],
+      load: async (ids) => new Map((await getNamespaces(ids)).filter(matches).map((namespace) => [namespace.id, namespace])),
+    });
+  }
   if (admin) {
     return {
       collection: namespaceCollections.namespaces(),

@@ -34,25 +34,22 @@ export async function issueSideEffects(
   user: User,
   effects: { event?: 'opened' | 'closed' | 'reopened'; notes?: string[]; hook?: { action: HookIssueAction; previous: Issue | null } },
 ): Promise<IssueEffects> {
-  const written: IssueEffects = {};
-  if (effects.hook) {
-    const { put } = await prepareHookEvent({ projectId: issue.projectId, actorId: user.id, kind: 'issue', issue, ...effects.hook });
-    written.hook = put;
-  }
-  if (effects.event) {
-    const event: NewEvent = {
-      projectId: issue.projectId,
-      authorId: user.id,
-      actionName: effects.event,
-      targetId: issue.id,
-      targetType: 'Issue',
-      targetTitle: issue.title,
-      restrictedTo: eventAudience(issue, user),
-    };
-    written.event = (await prepareEvent(event)).put;
-  }
-  written.notes = await systemNotePuts(issueNoteable(issue), user, effects.notes ?? []);
-  return written;
+  // Each effect takes its own id: asked for at once.
+  const [hook, event, notes] = await Promise.all([
+    effects.hook && prepareHookEvent({ projectId: issue.projectId, actorId: user.id, kind: 'issue', issue, ...effects.hook }),
+    effects.event &&
+      prepareEvent({
+        projectId: issue.projectId,
+        authorId: user.id,
+        actionName: effects.event,
+        targetId: issue.id,
+        targetType: 'Issue',
+        targetTitle: issue.title,
+        restrictedTo: eventAudience(issue, user),
+      } satisfies NewEvent),
+    systemNotePuts(issueNoteable(issue), user, effects.notes ?? []),
+  ]);
+  return { ...(hook ? { hook: hook.put } : {}), ...(event ? { event: event.put } : {}), notes };
 }
 
 /**

@@ -127,8 +127,11 @@ export async function createIssue(subject: ProjectSubject, user: User, input: Is
   validate({ title, description });
   const createdAt =
     input.createdAt !== undefined && can(user, 'set_issue_timestamps', subject) ? isoTimestamp(input.createdAt, 'created_at') : new Date().toISOString();
-  const relations: Relations = can(user, 'admin_issue', subject) ? await resolveRelations(subject, input) : {};
-  const [id, iid] = await Promise.all([nextId('issues'), nextId(`issues#${subject.project.id}`)]);
+  const [relations, id, iid] = await Promise.all([
+    can(user, 'admin_issue', subject) ? resolveRelations(subject, input) : Promise.resolve<Relations>({}),
+    nextId('issues'),
+    nextId(`issues#${subject.project.id}`),
+  ]);
   const issue: Issue = {
     id,
     iid,

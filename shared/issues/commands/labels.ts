@@ -10,7 +10,7 @@
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import type { Project } from '../../projects';
 import { normalizeColor } from '../label-colors';
-import { deleteLabel, findLabelByName, getLabel, insertLabel, updateLabel, type Label, type LabelFields } from '../store/labels';
+import { deleteLabel, findLabelByName, findLabelsByNames, getLabel, insertLabel, updateLabel, type Label, type LabelFields } from '../store/labels';
 import { assertValid, MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from './validation';
 
 /** GitLab's `Label::DEFAULT_COLOR`, given to labels created implicitly (an issue naming a new label). */
@@ -136,7 +136,9 @@ export async function ensureLabels(project: Project, names: string[]): Promise<L
     if (errors.length > 0) throw new ValidationError({ title: errors });
     if (!wanted.has(name.toLowerCase())) wanted.set(name.toLowerCase(), name);
   }
-  return Promise.all([...wanted.values()].map((name) => ensureLabel(project.id, name)));
+  if (wanted.size === 0) return [];
+  const existing = await findLabelsByNames(project.id, [...wanted.values()]);
+  return Promise.all([...wanted.values()].map((name) => existing.get(name.toLowerCase()) ?? ensureLabel(project.id, name)));
 }
 
 /** Internal: the label named `name`, read or created; a lost race re-reads the winner's label. */

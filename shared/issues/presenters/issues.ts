@@ -1,7 +1,7 @@
 /**
- * GitLab's `Issue` entity. A page of issues is presented together: its authors and assignees are
- * one BatchGetItem, its milestones another, and the labels of each project involved one Query
- * per project (a project has few labels), so the cost is per page, not per issue.
+ * GitLab's `Issue` entity. A page of issues is presented together: its authors, assignees,
+ * milestones and labels are one BatchGetItem (by key: a deleted label is simply not shown), so
+ * the cost is per page, not per issue or per project.
  *
  * `subscribed` is only on single-issue, create and edit responses: one GetItem per issue (the
  * viewer's subscription record, else author or assignee), as GitLab computes it per issue. `user_notes_count` is the issue item's
@@ -17,7 +17,6 @@ import { presentUserPublic, userFromItem, userKeys, type User } from '../../user
 import type { TimeTracked } from '../store/issue-time';
 import { issueNoteable, type Issue } from '../store/issues';
 import { issueKeys } from '../store/keys';
-import { listLabels } from '../store/labels';
 import type { Milestone } from '../store/milestones';
 import type { WithUserNotesCount } from '../store/notes';
 import { isSubscribedTo } from '../subscriptions';
@@ -39,27 +38,29 @@ export async function presentIssues(
   pathOf: (projectId: number) => string,
   options: { single?: boolean; viewer?: User } = {},
 ) {
-  const userIds = [...new Set(issues.flatMap((issue) => [issue.authorId, ...issue.assigneeIds]))];
+  const userKeyList = [...new Set(issues.flatMap((issue) => [issue.authorId, ...issue.assigneeIds]))].map((id) => userKeys.user(id));
   const milestoneKeys = issues.flatMap((issue) => (issue.milestoneId === null ? [] : [issueKeys.milestone(issue.projectId, issue.milestoneId)]));
-  const projectIds = [...new Set(issues.filter((issue) => issue.labelIds.length > 0).map((issue) => issue.projectId))];
-  const [userItems, milestoneItems, labelLists, subscribed] = await Promise.all([
-    getMany(userIds.map((id) => userKeys.user(id)), { consistent: false }),
-    getMany(milestoneKeys, { consistent: false }),
-    Promise.all(projectIds.map(async (id) => [id, await listLabels(id)] as const)),
+  const labelKeys = issues.flatMap((issue) => issue.labelIds.map((id) => issueKeys.label(issue.projectId, id)));
+  // One consistent BatchGetItem for the page: a label made by this very request is shown.
+  const [items, subscribed] = await Promise.all([
+    getMany([...userKeyList, ...milestoneKeys, ...labelKeys]),
     options.single && options.viewer ? Promise.all(issues.map((issue) => isSubscribedTo(issueNoteable(issue), options.viewer!.id))) : [],
   ]);
-  const users = new Map<number, User>(userItems.map((item) => [Number(item.id), userFromItem(item)]));
-  const milestoneOf = byKey(milestoneItems);
-  const labelNames = new Map(labelLists.flatMap(([, labels]) => labels.map((label) => [label.id, label.name] as const)));
+  const itemOf = byKey(items);
+  const userOf = (id: number) => {
+    const item = itemOf(userKeys.user(id));
+    return item && userFromItem(item);
+  };
+  const labelName = (projectId: number, id: number): string | undefined => itemOf(issueKeys.label(projectId, id))?.name;
 
   return issues.map((issue, index) => {
     const path = pathOf(issue.projectId);
-    const milestoneItem = issue.milestoneId === null ? undefined : milestoneOf(issueKeys.milestone(issue.projectId, issue.milestoneId));
+    const milestoneItem = issue.milestoneId === null ? undefined : itemOf(issueKeys.milestone(issue.projectId, issue.milestoneId));
     const assignees = issue.assigneeIds.flatMap((id) => {
-      const user = users.get(id);
+      const user = userOf(id);
       return user ? [presentUserPublic(user)] : [];
     });
-    const author = users.get(issue.authorId);
+    const author = userOf(issue.authorId);
     return {
       id: issue.id,
       iid: issue.iid,
@@ -72,7 +73,7 @@ export async function presentIssues(
       closed_at: issue.closedAt,
       moved_to_id: issue.movedToId ?? null,
       labels: issue.labelIds.flatMap((id) => {
-        const name = labelNames.get(id);
+        const name = labelName(issue.projectId, id);
         return name === undefined ? [] : [name];
       }).sort(),
       milestone: milestoneItem ? presentMilestone(entityFields(milestoneItem) as Milestone, path) : null,
@@ -94,11 +95,11 @@ export async function presentIssues(
 
 /**
  * One issue as a single-issue response (show, create, edit, move, subscription actions), with
- * `subscribed` for `viewer`.
+ * `subscribed` for `viewer` (read, unless `known`: e.g. the author of an issue just opened is).
  * @example
  * return ok(await presentIssue(issue, subject, user));
  */
-export async function presentIssue(issue: Issue, subject: ProjectSubject, viewer: User) {
-  const [body] = await presentIssues([issue], () => projectFullPath(subject.namespace, subject.project), { single: true, viewer });
-  return body;
+export async function presentIssue(issue: Issue, subject: ProjectSubject, viewer: User, known: { subscribed?: boolean } = {}) {
+  const [body] = await presentIssues([issue], () => projectFullPath(subject.namespace, subject.project), { single: known.subscribed === undefined, viewer });
+  return known.subscribed === undefined ? body : { ...body, subscribed: known.subscribed };
 }

@@ -8,14 +8,17 @@ import type { Namespace } from '../../namespaces';
 import { config } from '../../platform/config';
 import type { Collection } from '../../platform/dynamo/keys';
 import { NotFoundError, ParamError } from '../../platform/http/errors';
-import { filteredCollection, mergedCollections, type StreamSource } from '../../platform/http/pagination';
+import type { Item } from '../../platform/dynamo/query';
+import { filteredCollection, mappedStream, mergedCollections, type ListSource, type StreamSource } from '../../platform/http/pagination';
+import { matchesSearch, parseSearch } from '../../platform/search';
 import { groupProjectIds } from '../../projects';
 import type { User } from '../../users';
 import { canReadIssue } from '../policy';
 import { getProjectsWithNamespaces } from '../store/issue-lists';
-import { getIssue, issueFromItem, type Issue, type IssueState } from '../store/issues';
+import { countIn, dropStaleEntries, getIssueCounts, isCurrentEntry, type IssueCounts, type IssueDimension } from '../store/issue-index';
+import { getIssue, getIssues, issueFromItem, type Issue, type IssueState } from '../store/issues';
 import { isIssueOrderKey, issueCollections, type IssueOrderBy } from '../store/keys';
-import { findLabelByName, listLabels } from '../store/labels';
+import { findLabelByName, listLabels, type Label } from '../store/labels';
 import { findMilestoneByTitle, listMilestones } from '../store/milestones';
 
 /** The issue as the caller may see it; 404 `Issue Not Found` when absent, deleted or confidential to them. */
@@ -43,53 +46,84 @@ export interface IssueFilters {
   /** A milestone title; `No Milestone`/`None`: without one; `Any`: with one. */
   milestone?: string;
   iids?: number[];
-  /** Case-insensitive substring of the title or the description. */
+  /** GitLab's `fuzzy_search` over the title and the description (`shared/platform/search.ts`). */
   search?: string;
+  authorId?: number;
+  /** An assignee's user id; `none`: unassigned; `any`: assigned to someone. */
+  assigneeId?: number | 'none' | 'any';
 }
 
 const NONE = new Set(['no label', 'no milestone', 'none']);
 
+/** The filters of a list resolved against a project: the check made on each issue read, and what an index can serve. */
+interface ResolvedFilters {
+  matches: (issue: Issue) => boolean;
+  /** A label name or milestone title that does not exist: nothing matches. */
+  nothing: boolean;
+  /** The labels named (all must be on the issue), with their counts. */
+  labels: Label[];
+  milestoneId?: number;
+  /** Whether a filter is checked that no list index or count serves (`None`/`Any`, `iids[]`, `search`). */
+  unindexed: boolean;
+}
+
 /**
- * Internal: a predicate for the filters that are checked after the read, with the project's
- * label names and milestone title resolved once (an unknown name matches nothing). "No label" and
- * "any label" (and the same for milestones) count only labels and milestones that still exist:
- * deleting one does not rewrite its issues, so an issue may still hold its id.
+ * Internal: resolves the filters of a project's list: label names and the milestone title read
+ * once (an unknown name matches nothing). "No label" and "any label" (and the same for
+ * milestones) count only labels and milestones that still exist: deleting one does not rewrite
+ * its issues, so an issue may still hold its id.
  */
-async function matcherFor(projectId: number, filters: IssueFilters): Promise<(issue: Issue) => boolean> {
+async function resolveFilters(projectId: number, filters: IssueFilters): Promise<ResolvedFilters> {
   const checks: Array<(issue: Issue) => boolean> = [];
+  const resolved: ResolvedFilters = { matches: () => true, nothing: false, labels: [], unindexed: false };
   if (filters.state && filters.state !== 'all') checks.push((issue) => issue.state === filters.state);
   const labels = filters.labels ?? [];
   const none = labels.some((name) => NONE.has(name.toLowerCase()));
   if (none || (labels.length === 1 && labels[0].toLowerCase() === 'any')) {
+    resolved.unindexed = true;
     const live = new Set((await listLabels(projectId)).map((label) => label.id));
     const labelled = (issue: Issue) => issue.labelIds.some((id) => live.has(id));
     checks.push(none ? (issue) => !labelled(issue) : labelled);
   } else if (labels.length > 0) {
     const found = await Promise.all(labels.map((name) => findLabelByName(projectId, name)));
-    if (found.some((label) => !label)) return () => false;
-    checks.push((issue) => found.every((label) => issue.labelIds.includes(label!.id)));
+    if (found.some((label) => !label)) return { ...resolved, nothing: true, matches: () => false };
+    resolved.labels = found as Label[];
+    checks.push((issue) => resolved.labels.every((label) => issue.labelIds.includes(label.id)));
   }
   if (filters.milestone !== undefined) {
     const title = filters.milestone;
     if (NONE.has(title.toLowerCase()) || title.toLowerCase() === 'any') {
+      resolved.unindexed = true;
       const live = new Set((await listMilestones(projectId)).map((milestone) => milestone.id));
       const wanted = title.toLowerCase() === 'any';
       checks.push((issue) => (issue.milestoneId !== null && live.has(issue.milestoneId)) === wanted);
     } else {
       const milestone = await findMilestoneByTitle(projectId, title);
-      if (!milestone) return () => false;
+      if (!milestone) return { ...resolved, nothing: true, matches: () => false };
+      resolved.milestoneId = milestone.id;
       checks.push((issue) => issue.milestoneId === milestone.id);
     }
   }
+  if (filters.authorId !== undefined) checks.push((issue) => issue.authorId === filters.authorId);
+  const assignee = filters.assigneeId;
+  if (assignee === 'none' || assignee === 'any') {
+    resolved.unindexed = true;
+    checks.push((issue) => (issue.assigneeIds.length > 0) === (assignee === 'any'));
+  } else if (assignee !== undefined) {
+    checks.push((issue) => issue.assigneeIds.includes(assignee));
+  }
   if (filters.iids && filters.iids.length > 0) {
+    resolved.unindexed = true;
     const iids = new Set(filters.iids);
     checks.push((issue) => iids.has(issue.iid));
   }
-  const search = filters.search?.toLowerCase();
-  if (search) {
-    checks.push((issue) => issue.title.toLowerCase().includes(search) || (issue.description ?? '').toLowerCase().includes(search));
+  const query = filters.search ? parseSearch(filters.search) : undefined;
+  if (query) {
+    resolved.unindexed = true;
+    checks.push((issue) => matchesSearch(query, issue.title, issue.description));
   }
-  return (issue) => checks.every((check) => check(issue));
+  resolved.matches = (issue) => checks.every((check) => check(issue));
+  return resolved;
 }
 
 /** The order of an issue list: the index read (`created_at` or `updated_at`) and its direction. */
@@ -103,15 +137,91 @@ const mergedStream = <T>(colls: Collection[], ascending: boolean, select: (issue
   mergedCollections(colls, { ascending, isSortKey: isIssueOrderKey, select: (item) => select(issueFromItem(item)) });
 
 /**
- * A project's issues visible to `user` matching `filters`, in `order`: one Query per state on the
- * index of that order (GSI1 by creation, GSI4 by update; `all` merges the two states by sort
- * key), so a page costs what it reads, not the project's size. Labels, milestone, iids, search
- * and confidentiality are checked after the read. Cursors are the sort key of the last entry.
+ * Internal: the issues named by entries of a project's filtered lists or search terms, in the
+ * entries' order: each chunk of entries loads its issues in one BatchGetItem (consistent), keeps
+ * those the entry still stands for and `keep` accepts, and removes the entries found stale.
  */
-export async function projectIssueStream(subject: ProjectSubject, user: User, filters: IssueFilters, order: IssueOrder): Promise<StreamSource<Issue>> {
-  const matches = await matcherFor(subject.project.id, filters);
-  const colls = statesOf(filters.state).map((state) => issueCollections.projectIssues(subject.project.id, state, order.orderBy));
-  return mergedStream(colls, order.ascending, (issue) => (matches(issue) && canReadIssue(user, subject, issue) ? issue : undefined));
+function entryStream(projectId: number, colls: Collection[], ascending: boolean, keep: (issue: Issue) => boolean): StreamSource<Issue> {
+  const entries = mergedCollections(colls, { ascending, isSortKey: isIssueOrderKey, select: (item) => item });
+  return mappedStream(entries, async (items) => {
+    const issueOf = await getIssues(items.map((entry) => ({ projectId, iid: entry.iid as number })));
+    const stale: Array<{ entry: Item; issue: Issue | undefined }> = [];
+    const issues = items.map((entry) => {
+      const issue = issueOf(projectId, entry.iid as number);
+      if (!isCurrentEntry(entry, issue)) {
+        stale.push({ entry, issue });
+        return undefined;
+      }
+      return keep(issue) ? issue : undefined;
+    });
+    if (stale.length > 0) await dropStaleEntries(stale);
+    return issues;
+  });
+}
+
+/**
+ * Internal: the filtered list an index serves for these filters (created order only): the
+ * rarest named label (by its counts), else the milestone, the assignee, the author; `all` when
+ * no such filter is set (the state lists).
+ */
+function listDimension(filters: IssueFilters, resolved: ResolvedFilters): { dimension: IssueDimension | 'all'; filtersServed: number } {
+  const candidates: Array<IssueDimension> = [];
+  const byCount = [...resolved.labels].sort((a, b) => countIn(labelCounts(a), filters.state).total - countIn(labelCounts(b), filters.state).total);
+  candidates.push(...byCount.map((label) => `label:${label.id}` as const));
+  if (resolved.milestoneId !== undefined) candidates.push(`milestone:${resolved.milestoneId}`);
+  if (typeof filters.assigneeId === 'number') candidates.push(`assignee:${filters.assigneeId}`);
+  if (filters.authorId !== undefined) candidates.push(`author:${filters.authorId}`);
+  return { dimension: candidates[0] ?? 'all', filtersServed: candidates.length };
+}
+
+/** Internal: a label's counts as a list's. */
+const labelCounts = (label: Label): IssueCounts => ({
+  opened: label.openIssuesCount ?? 0,
+  closed: label.closedIssuesCount ?? 0,
+  confidentialOpened: label.confidentialOpenIssuesCount ?? 0,
+  confidentialClosed: label.confidentialClosedIssuesCount ?? 0,
+});
+
+/**
+ * A project's issues visible to `user` matching `filters`, in `order`, read from the list that
+ * serves the filters so a page costs what it reads, not the project's size (ACCESS_PATTERNS.md
+ * #42, #59, #60):
+ * - `search` with an index term: the term's entries (then checked with GitLab's rule);
+ * - by creation, with `labels`, `milestone`, `assignee_id` or `author_id`: the filtered list of
+ *   one of them (the rarest label first), the others checked on each issue;
+ * - otherwise the state lists (GSI1 by creation, GSI4 by update; `all` merges the two states).
+ * The total comes from the maintained counts when one list serves every filter and the caller
+ * sees every issue counted (or none of them is confidential); otherwise the page counts on, up
+ * to `LIST_COUNT_LIMIT`. Cursors are the sort key of the last entry.
+ */
+export async function projectIssueStream(subject: ProjectSubject, user: User, filters: IssueFilters, order: IssueOrder): Promise<ListSource<Issue> | Issue[]> {
+  const projectId = subject.project.id;
+  const resolved = await resolveFilters(projectId, filters);
+  if (resolved.nothing) return [];
+  const keep = (issue: Issue) => resolved.matches(issue) && canReadIssue(user, subject, issue);
+  const states = statesOf(filters.state);
+  const term = filters.search ? parseSearch(filters.search)?.term : undefined;
+  if (term && order.orderBy === 'created_at') {
+    return entryStream(projectId, [issueCollections.searchIssues(projectId, term)], order.ascending, keep);
+  }
+  const { dimension, filtersServed } = listDimension(filters, resolved);
+  const stream =
+    dimension === 'all' || order.orderBy !== 'created_at'
+      ? mergedStream(states.map((state) => issueCollections.projectIssues(projectId, state, order.orderBy)), order.ascending, (issue) => (keep(issue) ? issue : undefined))
+      : entryStream(projectId, states.map((state) => issueCollections.dimensionIssues(projectId, dimension, state)), order.ascending, keep);
+  const exactCounts = !resolved.unindexed && filtersServed <= 1;
+  if (!exactCounts) return stream;
+  const label = resolved.labels[0];
+  const counts = label ? Promise.resolve(labelCounts(label)) : getIssueCounts(projectId, [dimension]).then((all) => all.get(dimension)!);
+  counts.catch(() => undefined); // awaited by `total`, if the page needs it
+  const seesAll = can(user, 'read_confidential_issues', subject);
+  return {
+    ...stream,
+    total: async () => {
+      const { total, confidential } = countIn(await counts, filters.state);
+      return seesAll || confidential === 0 ? total : undefined;
+    },
+  };
 }
 
 /**
@@ -137,7 +247,7 @@ export async function groupIssueStream(
   }
   const all = await projectSubjects(user, projectIds);
   const subjects = new Map([...all].filter(([, subject]) => !subject.namespace.deleting && can(user, 'read_issue', subject)));
-  const matchers = new Map(await Promise.all([...subjects.keys()].map(async (id) => [id, await matcherFor(id, filters)] as const)));
+  const matchers = new Map(await Promise.all([...subjects.keys()].map(async (id) => [id, (await resolveFilters(id, filters)).matches] as const)));
   const colls = [...subjects.keys()].flatMap((id) => statesOf(filters.state).map((state) => issueCollections.projectIssues(id, state, order.orderBy)));
   const select = (issue: Issue) =>
     matchers.get(issue.projectId)!(issue) && canReadIssue(user, subjects.get(issue.projectId)!, issue) ? issue : undefined;
@@ -156,7 +266,7 @@ export type UserIssueScope = 'created_by_me' | 'assigned_to_me';
 export function userIssueStream(user: User, scope: UserIssueScope, filters: IssueFilters, order: IssueOrder): StreamSource<Issue> {
   const matchers = new Map<number, Promise<(issue: Issue) => boolean>>();
   const matcher = (projectId: number) => {
-    if (!matchers.has(projectId)) matchers.set(projectId, matcherFor(projectId, filters));
+    if (!matchers.has(projectId)) matchers.set(projectId, resolveFilters(projectId, filters).then((resolved) => resolved.matches));
     return matchers.get(projectId)!;
   };
   return filteredCollection<Issue>({

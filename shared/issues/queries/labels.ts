@@ -2,7 +2,8 @@
  * Label reads: a label by id or name (GitLab's `find_label`) and a project's labels as listed.
  */
 import { NotFoundError } from '../../platform/http/errors';
-import { findLabelByName, getLabel, listLabels, type Label } from '../store/labels';
+import { matchesSearch, parseSearch } from '../../platform/search';
+import { findLabelByName, getLabel, labelsByTerm, listLabels, type Label } from '../store/labels';
 
 /**
  * A label of the project by id or by name (case-insensitive), like GitLab's `find_label`: an
@@ -18,14 +19,14 @@ export async function findLabelOrNotFound(projectId: number, idOrName: string | 
 
 /**
  * A project's labels ordered by name (case-insensitively, then by id), optionally only those
- * whose name or description contains `search` (case-insensitive, as GitLab's ILIKE). A project's
- * labels are one bounded partition range, read whole and paged in memory.
+ * `search` finds (GitLab's `fuzzy_search` over the name and the description): read from the
+ * search term's entries, so a search costs what it matches. Without a search (or a term), the
+ * project's labels are one bounded partition range, read whole and paged in memory.
  */
 export async function listProjectLabels(projectId: number, search?: string): Promise<Label[]> {
-  const term = search?.toLowerCase();
-  const labels = (await listLabels(projectId)).filter(
-    (label) => !term || label.name.toLowerCase().includes(term) || (label.description ?? '').toLowerCase().includes(term),
-  );
+  const query = search ? parseSearch(search) : undefined;
+  const candidates = query?.term ? await labelsByTerm(projectId, query.term) : await listLabels(projectId);
+  const labels = query ? candidates.filter((label) => matchesSearch(query, label.name, label.description)) : candidates;
   return labels.sort((a, b) => compareNames(a.name, b.name) || a.id - b.id);
 }
 

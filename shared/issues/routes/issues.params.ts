@@ -73,6 +73,13 @@ export const updateParams = z
 /** `POST /projects/:id/issues/:issue_iid/move`. */
 export const moveParams = z.object({ ...issuePathParams, to_project_id: required(p.int()) });
 
+/** `assignee_id` of a list: a user id, or `None` (unassigned) / `Any` (assigned), in any case. */
+const assigneeFilter = () =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && /^(none|any)$/i.test(value) ? value.toLowerCase() : value),
+    z.union([z.literal('none'), z.literal('any'), z.coerce.number().int()]).optional(),
+  );
+
 /** GitLab's `:issues_params`: the filters and order of the list endpoints. */
 const listFilterParams = {
   ...paginationParams,
@@ -81,6 +88,8 @@ const listFilterParams = {
   milestone: p.string(),
   iids: p.array(z.coerce.number().int()),
   search: p.string(),
+  author_id: p.int(),
+  assignee_id: assigneeFilter(),
   order_by: p.oneOf(['created_at', 'updated_at']).transform((v) => v ?? 'created_at'),
   sort: p.oneOf(['asc', 'desc']).transform((v) => v ?? 'desc'),
 };
@@ -122,4 +131,6 @@ export const filtersFrom = (params: z.output<typeof projectListParams> | z.outpu
   milestone: params.milestone,
   iids: params.iids,
   search: params.search,
+  authorId: params.author_id,
+  assigneeId: params.assignee_id,
 });

@@ -81,7 +81,8 @@ export const issueRoutes = {
       const subject = await findProjectOrNotFound(params.id, user);
       authorize(user, 'create_issue', subject);
       const issue = await createIssue(subject, user, { ...inputFrom(params), title: params.title });
-      return created(await presentIssue(issue, subject, user));
+      // Its author, with no subscription record yet (iids are never reused), is subscribed.
+      return created(await presentIssue(issue, subject, user, { subscribed: true }));
     },
   }),
 

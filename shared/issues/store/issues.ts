@@ -20,6 +20,7 @@ import { entityFields } from '../../platform/dynamo/items';
 import { isId, type Item, getEntity } from '../../platform/dynamo/query';
 import { ConditionFailed, transact, versionedPut, type NamedTransactItems, type TransactItem } from '../../platform/dynamo/transactions';
 import { projectCounterUpdate, projectIsLive } from '../../projects';
+import { addEntries, countChanges, countUpdate, entryChanges, removeEntries, type IssueCounts } from './issue-index';
 import { issueIndexKeys, issueKeys } from './keys';
 import type { Noteable, WriteEffects } from './noteables';
 
@@ -63,8 +64,8 @@ export type IssueEffects = WriteEffects;
 
 export const issueFromItem = (item: Item): Issue => entityFields(item) as Issue;
 
-/** Internal: the item of an issue, with its list index attributes unless it is deleted. */
-const issueToItem = (issue: Issue): Item => ({
+/** The item of an issue, with its list index attributes unless it is deleted. */
+export const issueToItem = (issue: Issue): Item => ({
   ...issueKeys.issue(issue.projectId, issue.iid),
   ...(issue.deletedAt ? {} : issueIndexKeys.issueLists(issue)),
   type: 'Issue',
@@ -116,29 +117,6 @@ export interface IssueChange {
   effects?: IssueEffects;
 }
 
-/** Internal: how many open and closed issues an issue adds to each of its labels. */
-function labelContributions(issue: Issue | undefined, skip: Set<number>): Map<number, { open: number; closed: number }> {
-  const counts = new Map<number, { open: number; closed: number }>();
-  if (!issue || issue.deletedAt) return counts;
-  for (const id of new Set(issue.labelIds)) {
-    if (!skip.has(id)) counts.set(id, { open: Number(issue.state === 'opened'), closed: Number(issue.state === 'closed') });
-  }
-  return counts;
-}
-
-/** Internal: the label count updates of one change, by label id. */
-function labelCountChanges({ previous, next }: IssueChange, gone: Set<number>): Map<number, TransactItem> {
-  const before = labelContributions(previous, gone);
-  const after = labelContributions(next, gone);
-  const updates = new Map<number, TransactItem>();
-  for (const id of new Set([...before.keys(), ...after.keys()])) {
-    const open = (after.get(id)?.open ?? 0) - (before.get(id)?.open ?? 0);
-    const closed = (after.get(id)?.closed ?? 0) - (before.get(id)?.closed ?? 0);
-    if (open !== 0 || closed !== 0) updates.set(id, labelCountUpdate(next.projectId, id, open, closed));
-  }
-  return updates;
-}
-
 /**
  * Internal: the project item's part (one operation per item, as DynamoDB requires): the project
  * is live, and its open-issue count moves by `delta` when not 0.
@@ -149,20 +127,25 @@ function projectPart(projectId: number, delta: number): TransactItem {
   return { Update: { ...Update, ConditionExpression: `${Update.ConditionExpression} AND attribute_not_exists(deleting)` } };
 }
 
-/** Internal: moves a label's issue counts; conditioned on the label existing (an `ADD` would create a stub). */
-const labelCountUpdate = (projectId: number, labelId: number, open: number, closed: number): TransactItem => ({
+/**
+ * Moves a label's issue counts (its `openIssuesCount`/`closedIssuesCount` shown by the
+ * labels API, and how many of them are confidential, for list totals); conditioned on the label
+ * existing (an `ADD` would create a stub).
+ */
+export const labelCountUpdate = (projectId: number, labelId: number, delta: IssueCounts): TransactItem => ({
   Update: {
     TableName: tableName(),
     Key: issueKeys.label(projectId, labelId),
-    UpdateExpression: 'ADD openIssuesCount :open, closedIssuesCount :closed',
+    UpdateExpression: 'ADD openIssuesCount :open, closedIssuesCount :closed, confidentialOpenIssuesCount :co, confidentialClosedIssuesCount :cc',
     ConditionExpression: 'attribute_exists(PK)',
-    ExpressionAttributeValues: { ':open': open, ':closed': closed },
+    ExpressionAttributeValues: { ':open': delta.opened, ':closed': delta.closed, ':co': delta.confidentialOpened, ':cc': delta.confidentialClosed },
   },
 });
 
 /**
- * Internal: the named entries of the changes' transaction: for change `i`, `project#i`, `issue#i`
- * and `label#i#<labelId>`; then the effects of each change, `hook#i`, `event#i`, `notes#i`.
+ * Internal: the named entries of the changes' transaction: for change `i`, `project#i`, `issue#i`,
+ * `label#i#<labelId>` (a label's counts) and `count#i#<dimension>` (the other lists' counts);
+ * then the effects of each change, `hook#i`, `event#i`, `notes#i`.
  */
 function changeEntries(changes: IssueChange[], gone: Set<number>): { entries: NamedTransactItems; labels: Array<[string, number]> } {
   const entries: NamedTransactItems = {};
@@ -171,9 +154,14 @@ function changeEntries(changes: IssueChange[], gone: Set<number>): { entries: Na
     const delta = Number(isOpen(change.next)) - Number(isOpen(change.previous));
     entries[`project#${i}`] = projectPart(change.next.projectId, delta);
     entries[`issue#${i}`] = versionedPut(tableName(), issueToItem(change.next), change.previous?.version);
-    for (const [labelId, update] of labelCountChanges(change, gone)) {
-      entries[`label#${i}#${labelId}`] = update;
-      labels.push([`label#${i}#${labelId}`, labelId]);
+    for (const [dimension, counts] of countChanges(change.previous, change.next)) {
+      const labelId = dimension.startsWith('label:') ? Number(dimension.slice('label:'.length)) : undefined;
+      if (labelId === undefined) {
+        entries[`count#${i}#${dimension}`] = countUpdate(change.next.projectId, dimension, counts);
+      } else if (!gone.has(labelId)) {
+        entries[`label#${i}#${labelId}`] = labelCountUpdate(change.next.projectId, labelId, counts);
+        labels.push([`label#${i}#${labelId}`, labelId]);
+      }
     }
   });
   changes.forEach(({ effects = {} }, i) => {
@@ -202,8 +190,11 @@ export async function writeIssues(changes: IssueChange[]): Promise<Issue[] | Iss
   let written = changes.map((change) => ({ ...change, next: { ...change.next, version: (change.previous?.version ?? 0) + 1 } }));
   for (let attempt = 0; ; attempt++) {
     const { entries, labels } = changeEntries(written, gone);
+    const indexChanges = written.map((change) => entryChanges(change.previous, change.next));
+    await addEntries(indexChanges);
     try {
       await transact(entries);
+      await removeEntries(indexChanges);
       return written.map((change) => change.next);
     } catch (error) {
       if (!(error instanceof ConditionFailed)) throw error;

@@ -45,6 +45,27 @@ export const issueKeys = {
     SK: `MR_TODO#${pad(mergeRequestIid)}#${pad(userId)}`,
   }),
 
+  /**
+   * An issue's entry in one of its project's filtered lists (`dimension`: `label:<id>`,
+   * `milestone:<id>`, `assignee:<userId>`, `author:<userId>`) for its state; indexed on GSI1 by
+   * {@link issueIndexKeys.listEntry}. One key per state, so a state change adds the new entry
+   * before the write and removes the old one after it (the entries are a superset of the truth).
+   */
+  listEntry: (projectId: number, dimension: string, state: string, iid: number): Key => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `ISSUE_ENTRY#${dimension}#${state}#${pad(iid)}`,
+  }),
+  /** An issue's entry under one search term of its title or description (any state); indexed by {@link issueIndexKeys.searchEntry}. */
+  searchEntry: (projectId: number, term: string, iid: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `ISSUE_TERM#${term}#${pad(iid)}` }),
+  /** A label's entry under one search term of its name or description (`shared/platform/search.ts`). */
+  labelSearchEntry: (projectId: number, term: string, labelId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `LABEL_TERM#${term}#${pad(labelId)}` }),
+  /**
+   * The exact issue counts of one list of a project (`dimension` `all`, `milestone:<id>`,
+   * `assignee:<userId>`, `author:<userId>`; a label's are on its item): `opened`, `closed`,
+   * `confidentialOpened`, `confidentialClosed`, moved by `ADD` in the issue write transactions.
+   */
+  counts: (projectId: number, dimension: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `ISSUE_COUNT#${dimension}` }),
+
   /** Uniqueness claims: an item whose existence reserves a value. */
   claims: {
     /**
@@ -96,6 +117,16 @@ export const issueIndexKeys = {
     const key = issueOrderKey(updatedAt, id);
     return { GSI4SK: key, GSI5SK: key, GSI6SK: key };
   },
+  /** GSI1: a filtered list's entry, by creation like the state lists (`ISSUE_LIST#<projectId>#<dimension>#<state>`). */
+  listEntry: (projectId: number, dimension: string, state: string, createdAt: string, id: number) => ({
+    GSI1PK: issuePartitions.dimension(projectId, dimension, state),
+    GSI1SK: issueOrderKey(createdAt, id),
+  }),
+  /** GSI1: a search term's entry, by creation (`ISSUE_SEARCH#<projectId>#<term>`). */
+  searchEntry: (projectId: number, term: string, createdAt: string, id: number) => ({
+    GSI1PK: issuePartitions.term(projectId, term),
+    GSI1SK: issueOrderKey(createdAt, id),
+  }),
   /** GSI1: a user's todos of one state (`pending`, `done`) by id (GitLab lists them newest first). */
   userTodos: (userId: number, state: TodoState, todoId: number) => ({ GSI1PK: userTodoPartition(userId, state), GSI1SK: pad(todoId) }),
 } as const;
@@ -109,6 +140,14 @@ export const issueCollections = {
   /** A project's issues of one state, by creation or update time (soft-deleted issues carry no index keys). */
   projectIssues: (projectId: number, state: string, orderBy: IssueOrderBy = 'created_at') =>
     indexCollection(byCreation(orderBy) ? 'GSI1' : 'GSI4', issuePartitions.project(projectId, state)),
+  /** The entries of a project's labels under one search term (a term holding `#` may read another's entries too: the labels are checked after). */
+  labelSearch: (projectId: number, term: string) => tableCollection(`PROJECT#${projectId}`, `LABEL_TERM#${term}#`),
+  /** Every issue item of a project, deleted ones included, by iid (data migrations only: lists read the indexes). */
+  projectIssueItems: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'ISSUE#'),
+  /** A project's issues of one state in one filtered list (a label's, a milestone's, an assignee's, an author's), by creation. */
+  dimensionIssues: (projectId: number, dimension: string, state: string) => indexCollection('GSI1', issuePartitions.dimension(projectId, dimension, state)),
+  /** The entries of a project's issues under one search term, by creation (any state). */
+  searchIssues: (projectId: number, term: string) => indexCollection('GSI1', issuePartitions.term(projectId, term)),
   /** The notes of one issue, by id (id order is creation order). */
   issueNotes: (projectId: number, issueIid: number) => tableCollection(`PROJECT#${projectId}`, `NOTE#${pad(issueIid)}#`),
   /** The notes of one merge request, by id (id order is creation order). */
@@ -181,6 +220,8 @@ const issuePartitions = {
   project: (projectId: number, state: string) => `PROJECT_ISSUES#${projectId}#${state}`,
   author: (userId: number) => `USER_ISSUES#${userId}`,
   assignee: (userId: number) => `USER_ASSIGNED_ISSUES#${userId}`,
+  dimension: (projectId: number, dimension: string, state: string) => `ISSUE_LIST#${projectId}#${dimension}#${state}`,
+  term: (projectId: number, term: string) => `ISSUE_SEARCH#${projectId}#${term}`,
 };
 
 const byCreation = (orderBy: IssueOrderBy) => orderBy === 'created_at';
@@ -202,10 +243,14 @@ export const keySpace: KeySpace = {
       'MR_NOTE#',
       'MR_SUBSCRIPTION#',
       'MR_TODO#',
+      'ISSUE_ENTRY#',
+      'ISSUE_TERM#',
+      'ISSUE_COUNT#',
+      'LABEL_TERM#',
     ],
   },
   indexPartitions: {
-    GSI1: ['PROJECT_ISSUES#', 'USER_TODOS#'],
+    GSI1: ['PROJECT_ISSUES#', 'USER_TODOS#', 'ISSUE_LIST#', 'ISSUE_SEARCH#'],
     GSI2: ['USER_ISSUES#'],
     GSI3: ['USER_ASSIGNED_ISSUES#'],
     GSI4: ['PROJECT_ISSUES#'],

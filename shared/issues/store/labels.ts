@@ -7,13 +7,18 @@
  * The issue and merge request counts are attributes of the label item that the issues code
  * changes with `ADD`; edits here `SET` only the editable fields, so they never overwrite a count.
  * Edits and deletes are conditioned on the `version` read, so a rename and a concurrent edit
- * cannot leave the item and its claim disagreeing.
+ * cannot leave the item and its claim disagreeing. Search entries (`LABEL_TERM#<term>#<id>`) are
+ * written around each write (P7 of the platform's access patterns).
  */
+import { byKey, getMany, putMany } from '../../platform/dynamo/batch';
 import { tableName } from '../../platform/dynamo/client';
+import { removeEntriesUpTo } from '../../platform/dynamo/entries';
 import { nextId } from '../../platform/dynamo/counters';
 import { entityFields, putClaim } from '../../platform/dynamo/items';
+import type { Key } from '../../platform/dynamo/keys';
 import { getItem, isId, queryAll, type Item, getEntity } from '../../platform/dynamo/query';
 import { type TransactItem, versionedDelete } from '../../platform/dynamo/transactions';
+import { searchTerms } from '../../platform/search';
 import { projectIsLive } from '../../projects';
 import { issueCollections, issueKeys } from './keys';
 import { transactOr } from './transact';
@@ -34,6 +39,9 @@ export interface Label extends LabelFields {
   /** Maintained by the issues and merge requests code (`ADD`), never by label edits. */
   openIssuesCount: number;
   closedIssuesCount: number;
+  /** How many of the counted issues are confidential (for list totals); absent on labels no confidential issue ever had. */
+  confidentialOpenIssuesCount?: number;
+  confidentialClosedIssuesCount?: number;
   openMergeRequestsCount: number;
   createdAt: string;
   updatedAt: string;
@@ -62,6 +70,25 @@ export async function getLabel(projectId: number, labelId: number): Promise<Labe
 export async function findLabelByName(projectId: number, name: string): Promise<Label | undefined> {
   const claim = await getItem(issueKeys.claims.labelName(projectId, name));
   return claim ? getLabel(projectId, Number(claim.labelId)) : undefined;
+}
+
+/**
+ * Labels by name, case-insensitively, in two BatchGetItems (the name claims, then the labels):
+ * a lookup of the labels that exist, by lower-cased name.
+ */
+export async function findLabelsByNames(projectId: number, names: string[]): Promise<Map<string, Label>> {
+  const claimOf = byKey(await getMany(names.map((name) => issueKeys.claims.labelName(projectId, name))));
+  const ids = names.flatMap((name) => {
+    const claim = claimOf(issueKeys.claims.labelName(projectId, name));
+    return claim ? [[name.toLowerCase(), Number(claim.labelId)] as const] : [];
+  });
+  const labelOf = byKey(await getMany(ids.map(([, id]) => issueKeys.label(projectId, id))));
+  const found = new Map<string, Label>();
+  for (const [name, id] of ids) {
+    const item = labelOf(issueKeys.label(projectId, id));
+    if (item) found.set(name, labelFromItem(item));
+  }
+  return found;
 }
 
 /**
@@ -95,6 +122,7 @@ export async function insertLabel(projectId: number, fields: LabelFields): Promi
     },
     name: putClaim(issueKeys.claims.labelName(projectId, label.name), { labelId: label.id }),
   };
+  await putMany(searchEntries(label));
   return (await transactOr(entries, [['project', 'project_gone']] as const, 'name_taken' as const)) ?? label;
 }
 
@@ -139,7 +167,15 @@ export async function updateLabel(label: Label, fields: LabelFields): Promise<La
     oldName: claimMoves && releaseClaim(oldClaim, label.id),
   };
   const failures = [['label', 'stale'], ['oldName', 'stale'], ['project', 'project_gone']] as const;
-  return (await transactOr<LabelWriteFailure>(entries, failures, 'name_taken')) ?? updated;
+  const before = searchEntries(label);
+  const after = searchEntries(updated);
+  const kept = new Set(before.map((entry) => entry.SK));
+  await putMany(after.filter((entry) => !kept.has(entry.SK)));
+  const failed = await transactOr<LabelWriteFailure>(entries, failures, 'name_taken');
+  if (failed) return failed;
+  const wanted = new Set(after.map((entry) => entry.SK));
+  await removeEntriesUpTo(before.filter((entry) => !wanted.has(entry.SK)), label.version);
+  return updated;
 }
 
 /** Deletes `label` (as read) and releases its name; `'stale'` when it changed or is gone since. */
@@ -148,7 +184,39 @@ export async function deleteLabel(label: Label): Promise<'deleted' | 'stale'> {
     label: versionedDelete(tableName(), issueKeys.label(label.projectId, label.id), label.version),
     name: releaseClaim(issueKeys.claims.labelName(label.projectId, label.name), label.id),
   };
-  return (await transactOr(entries, [], 'stale' as const)) ?? 'deleted';
+  const failed = await transactOr(entries, [], 'stale' as const);
+  if (failed) return failed;
+  await removeEntriesUpTo(searchEntries(label), label.version);
+  return 'deleted';
+}
+
+/**
+ * The search entries of a label (terms of its name and description), each naming the label and
+ * the version that wrote it: put before a write, the ones dropped removed after it (P7).
+ */
+export const searchEntries = (label: Label): Array<Key & Item> =>
+  searchTerms(label.name, label.description).map((term) => ({
+    ...issueKeys.labelSearchEntry(label.projectId, term, label.id),
+    type: 'LabelEntry',
+    labelId: label.id,
+    version: label.version,
+  }));
+
+/**
+ * The labels of a project found by a search term (its entries, then one BatchGetItem of the
+ * labels); entries whose label is gone are removed. The caller checks the labels really match.
+ */
+export async function labelsByTerm(projectId: number, term: string): Promise<Label[]> {
+  const entries = await queryAll(issueCollections.labelSearch(projectId, term));
+  const labelOf = byKey(await getMany(entries.map((entry) => issueKeys.label(projectId, Number(entry.labelId)))));
+  const stale = entries.filter((entry) => !labelOf(issueKeys.label(projectId, Number(entry.labelId))));
+  if (stale.length > 0) await removeEntriesUpTo(stale.map(({ PK, SK }) => ({ PK, SK })));
+  const labels = new Map<number, Label>();
+  for (const entry of entries) {
+    const item = labelOf(issueKeys.label(projectId, Number(entry.labelId)));
+    if (item) labels.set(Number(entry.labelId), labelFromItem(item));
+  }
+  return [...labels.values()];
 }
 
 /** Internal: deletes a name claim, only if `labelId` holds it. */

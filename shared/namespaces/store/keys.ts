@@ -38,10 +38,33 @@ export const namespaceCollections = {
   namespacePartition: (namespaceId: number) => tableCollection(`NAMESPACE#${namespaceId}`, ''),
 } as const;
 
+/**
+ * Search entries (`search-index.ts`): one item per term (`shared/platform/search.ts`) and
+ * namespace, sorted by namespace id. Groups are found by name, path and full path; personal
+ * namespaces (written by the users feature) by their path, the username.
+ */
+export const namespaceSearchKeys = {
+  group: (term: string, id: number): Key => ({ PK: `SEARCH_GROUPS#${term}`, SK: pad(id) }),
+  personal: (term: string, id: number): Key => ({ PK: `SEARCH_USER_NAMESPACES#${term}`, SK: pad(id) }),
+} as const;
+
+/** The entries of one term, by namespace id. */
+export const namespaceSearchCollections = {
+  groups: (term: string) => tableCollection(`SEARCH_GROUPS#${term}`, ''),
+  personal: (term: string) => tableCollection(`SEARCH_USER_NAMESPACES#${term}`, ''),
+} as const;
+
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
-  partitions: ['NAMESPACE#', 'UNIQUE#NAMESPACE_PATH#', 'UNIQUE#PROJECT_PATH#'],
-  sortKeys: { 'NAMESPACE#': ['NAMESPACE'], 'UNIQUE#NAMESPACE_PATH#': ['UNIQUE'], 'UNIQUE#PROJECT_PATH#': ['UNIQUE'] },
+  partitions: ['NAMESPACE#', 'UNIQUE#NAMESPACE_PATH#', 'UNIQUE#PROJECT_PATH#', 'SEARCH_GROUPS#', 'SEARCH_USER_NAMESPACES#'],
+  sortKeys: {
+    'NAMESPACE#': ['NAMESPACE'],
+    'UNIQUE#NAMESPACE_PATH#': ['UNIQUE'],
+    'UNIQUE#PROJECT_PATH#': ['UNIQUE'],
+    // Search entries: the namespace's zero-padded id.
+    'SEARCH_GROUPS#': [''],
+    'SEARCH_USER_NAMESPACES#': [''],
+  },
   indexPartitions: { GSI1: ['NAMESPACES'], GSI2: ['GROUPS'], GSI3: ['SUBGROUPS#'] },
   sequences: ['namespaces'],
 };

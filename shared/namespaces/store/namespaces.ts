@@ -11,7 +11,9 @@ import { entityFields, putClaim } from '../../platform/dynamo/items';
 import type { Key } from '../../platform/dynamo/keys';
 import { getItem, isId, queryCollection, type Item, getEntity } from '../../platform/dynamo/query';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
-import { namespaceCollections, namespaceIndexKeys, namespaceKeys } from './keys';
+import { searchTerms, termChanges } from '../../platform/search';
+import { putSearchEntries, removeSearchEntries } from '../search-index';
+import { namespaceCollections, namespaceIndexKeys, namespaceKeys, namespaceSearchKeys } from './keys';
 
 export type Visibility = 'private' | 'internal' | 'public';
 export const VISIBILITIES = ['private', 'internal', 'public'] as const;
@@ -65,6 +67,51 @@ export function namespaceToItem(namespace: Namespace): Item {
 }
 
 export const namespaceFromItem = (item: Item): Namespace => entityFields(item) as Namespace;
+
+// ---------------------------------------------------------------------------------------------
+// Search entries (`search-index.ts`): a group is found by its name, path and full path, a
+// personal namespace by its path (the username). Added before the write, removed after it.
+// ---------------------------------------------------------------------------------------------
+
+type GroupTexts = Pick<Namespace, 'name' | 'path' | 'fullPath'>;
+
+/** The terms a group is found by. */
+export const groupSearchTerms = (group: GroupTexts): string[] => searchTerms(group.name, group.path, group.fullPath);
+
+const groupEntryKeys = (terms: string[], id: number) => terms.map((term) => namespaceSearchKeys.group(term, id));
+
+/** Writes a group's entries for what `next` adds to `previous` (all of them for a new group). */
+async function addGroupEntries(id: number, previous: GroupTexts | undefined, next: GroupTexts, version: number): Promise<string[]> {
+  const { added, removed } = termChanges(previous ? groupSearchTerms(previous) : [], groupSearchTerms(next));
+  await putSearchEntries(groupEntryKeys(added, id), { namespaceId: id }, version);
+  return removed;
+}
+
+/**
+ * Writes every search entry of a group (idempotent): the backfill of groups created before
+ * search entries existed ({@link backfillGroupSearchEntries}).
+ */
+export async function writeGroupSearchEntries(group: Namespace): Promise<void> {
+  await putSearchEntries(groupEntryKeys(groupSearchTerms(group), group.id), { namespaceId: group.id }, group.version);
+}
+
+/**
+ * Writes every search entry of every group (the groups index, a Query page at a time):
+ * idempotent, for groups written before search entries existed. Returns how many it saw.
+ */
+export async function backfillGroupSearchEntries(): Promise<number> {
+  let count = 0;
+  for await (const group of indexedGroups()) {
+    if (group.deleting) continue;
+    await writeGroupSearchEntries(group);
+    count++;
+  }
+  return count;
+}
+
+/** The entry keys of a personal namespace at `username` (the users feature writes them with the user). */
+export const personalNamespaceSearchKeys = (username: string, namespaceId: number): Key[] =>
+  searchTerms(username).map((term) => namespaceSearchKeys.personal(term, namespaceId));
 
 /** The personal namespace of a new user. */
 export function personalNamespace(input: { id: number; username: string; ownerId: number; createdAt: string }): Namespace {
@@ -249,6 +296,14 @@ export type GroupWriteResult = 'done' | 'path_taken' | 'parent_changed' | 'confl
  *   when the parent was deleted, moved or is busy meanwhile.
  */
 export async function insertGroup(group: Namespace, owner: Membership, parent: Namespace | null): Promise<GroupWriteResult> {
+  await addGroupEntries(group.id, undefined, group, group.version);
+  const result = await insertGroupRecord(group, owner, parent);
+  // A new id that was not written: nobody else writes its entries.
+  if (result !== 'done') await removeSearchEntries(groupEntryKeys(groupSearchTerms(group), group.id));
+  return result;
+}
+
+async function insertGroupRecord(group: Namespace, owner: Membership, parent: Namespace | null): Promise<GroupWriteResult> {
   try {
     // The group (a new id) and the membership (in the new group) cannot fail.
     await transact({
@@ -306,6 +361,7 @@ export async function updateGroupSettings(
     values[':subgroups'] = seenSubgroups;
   }
   if (holdOldPath) values[':moving'] = [previous.fullPath];
+  const dropped = await addGroupEntries(previous.id, previous, next, previous.version + 1);
   try {
     await transact({
       group: namespaceUpdate(previous.id, {
@@ -321,6 +377,7 @@ export async function updateGroupSettings(
       oldPath: claimMoves && !holdOldPath && releaseGroupPath(previous.fullPath, previous.id),
       ...(pathChanged && parent ? placementGuards(parent, next.path, false) : {}),
     });
+    await removeSearchEntries(groupEntryKeys(dropped, previous.id), previous.version + 1);
     return 'done';
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
@@ -338,6 +395,7 @@ export async function updateGroupSettings(
  */
 export async function moveNamespacePath(namespace: Namespace, fullPath: string): Promise<GroupWriteResult> {
   const claimMoves = !sameClaim(namespace.fullPath, fullPath);
+  const dropped = await addGroupEntries(namespace.id, namespace, { ...namespace, fullPath }, namespace.version);
   try {
     await transact({
       namespace: namespaceUpdate(namespace.id, {
@@ -348,6 +406,7 @@ export async function moveNamespacePath(namespace: Namespace, fullPath: string):
       newPath: claimMoves && claimGroupPath(fullPath, namespace.id),
       oldPath: claimMoves && releaseGroupPath(namespace.fullPath, namespace.id),
     });
+    await removeSearchEntries(groupEntryKeys(dropped, namespace.id), namespace.version);
     return 'done';
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
@@ -406,6 +465,7 @@ export async function removeGroupRecord(group: Namespace): Promise<'done' | 'gon
           ExpressionAttributeValues: { ':minusOne': -1 },
         }),
     });
+    await removeSearchEntries(groupEntryKeys(groupSearchTerms(group), group.id));
     return 'done';
   } catch (error) {
     if (!(error instanceof ConditionFailed) || !error.failedOn('group')) throw error;

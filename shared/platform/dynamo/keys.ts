@@ -30,6 +30,8 @@ export const unique = (kind: string, value: string): Key => ({ PK: `UNIQUE#${kin
 export const keys = {
   /** Atomic id sequences, one item per sequence name. */
   counter: (name: string): Key => ({ PK: `COUNTER#${name}`, SK: 'COUNTER' }),
+  /** The record that a data migration ran on this table (`migrations.ts`). */
+  migration: (name: string): Key => ({ PK: `MIGRATION#${name}`, SK: 'MIGRATION' }),
   /** Maintained totals of a collection (e.g. users by state), for X-Total without counting. */
   stats: (name: string): Key => ({ PK: `STATS#${name}`, SK: 'STATS' }),
 } as const;

@@ -36,8 +36,8 @@ export interface CollectionSource<T> {
   ascending: boolean;
   /** Maps an item to a list entry, or `undefined` to leave it out (a filter applied after the read). */
   select: (item: Item) => T | undefined;
-  /** Exact size of the collection when it is maintained elsewhere and nothing is filtered out. */
-  total?: () => Promise<number>;
+  /** Exact size of the list when it is maintained elsewhere; `undefined`: not for this request (count instead). */
+  total?: () => Promise<number | undefined>;
 }
 
 /** One entry of a stream: its value (`undefined` when filtered out) and its position as a cursor. */
@@ -53,7 +53,8 @@ export interface StreamEntry<T> {
  */
 export interface StreamSource<T> {
   read(after: string | undefined, hint: number): AsyncIterable<StreamEntry<T>>;
-  total?: () => Promise<number>;
+  /** As {@link CollectionSource.total}. */
+  total?: () => Promise<number | undefined>;
 }
 
 export type ListSource<T> = CollectionSource<T> | StreamSource<T>;
@@ -124,31 +125,43 @@ export function mergedCollections<T>(
 }
 
 /**
- * A collection whose entries are also checked by an asynchronous filter, a chunk at a time
- * (e.g. "can the caller see this event's project?" — one batch read per chunk, not per entry).
+ * A stream whose values are mapped a chunk at a time by an asynchronous function (e.g. list
+ * entries to the items they name, one BatchGetItem per chunk; `undefined` leaves a value out),
+ * keeping each entry's cursor. Chunks are sized by what the page asks for.
  */
-export function filteredCollection<T>(
-  source: CollectionSource<T> & { keep: (values: T[]) => Promise<boolean[]> },
-): StreamSource<T> {
-  const stream = collectionStream(source);
+export function mappedStream<A, B>(source: StreamSource<A>, map: (values: A[]) => Promise<Array<B | undefined>>): StreamSource<B> {
   return {
+    total: source.total,
     async *read(after, hint) {
       const chunkSize = Math.min(Math.max(hint, 20), 100);
-      let chunk: Array<StreamEntry<T>> = [];
+      let chunk: Array<StreamEntry<A>> = [];
       const flush = async function* () {
-        const values = chunk.flatMap((entry) => (entry.value === undefined ? [] : [entry.value]));
-        const verdicts = await source.keep(values);
-        const kept = new Set(values.filter((_, i) => verdicts[i]));
-        for (const entry of chunk) yield { ...entry, value: entry.value !== undefined && kept.has(entry.value) ? entry.value : undefined };
+        const present = chunk.filter((entry) => entry.value !== undefined);
+        const mapped = await map(present.map((entry) => entry.value as A));
+        const byEntry = new Map(present.map((entry, i) => [entry, mapped[i]]));
+        for (const entry of chunk) yield { cursor: entry.cursor, value: byEntry.get(entry) };
         chunk = [];
       };
-      for await (const entry of stream.read(after, hint)) {
+      for await (const entry of source.read(after, hint)) {
         chunk.push(entry);
         if (chunk.length >= chunkSize) yield* flush();
       }
       if (chunk.length > 0) yield* flush();
     },
   };
+}
+
+/**
+ * A collection whose entries are also checked by an asynchronous filter, a chunk at a time
+ * (e.g. "can the caller see this event's project?" — one batch read per chunk, not per entry).
+ */
+export function filteredCollection<T>(
+  source: CollectionSource<T> & { keep: (values: T[]) => Promise<boolean[]> },
+): StreamSource<T> {
+  return mappedStream(collectionStream(source), async (values: T[]) => {
+    const verdicts = await source.keep(values);
+    return values.map((value, i) => (verdicts[i] ? value : undefined));
+  });
 }
 
 /**
@@ -192,13 +205,17 @@ export async function paginate<T>(params: PaginationParams, link: PageLinkBase, 
   let matched = 0;
   let readPastPage = 0;
   let reachedEnd = true;
+  // Asked for once the page is full: a maintained total ends the reading at one more match.
+  let total: Promise<number | undefined> | undefined;
+  let maintained: number | undefined;
   // Ask for what the page needs in one round trip (more follow only when filters drop items).
   for await (const entry of source.read(undefined, Math.min(skip + perPage + 1, MAX_QUERY_PAGE))) {
     if (matched >= skip + perPage) {
+      if (!total && source.total) maintained = await (total = source.total());
       // Past the page: with a maintained total, one more match is all we need to know there is
       // a next page; without one, keep counting, but only up to a fixed bound.
-      if (source.total || ++readPastPage > countLimit()) {
-        if (source.total && entry.value === undefined) continue;
+      if (maintained !== undefined || ++readPastPage > countLimit()) {
+        if (maintained !== undefined && entry.value === undefined) continue;
         reachedEnd = false;
         break;
       }
@@ -208,8 +225,7 @@ export async function paginate<T>(params: PaginationParams, link: PageLinkBase, 
     matched++;
   }
   const hasNext = matched > skip + perPage || !reachedEnd;
-  const total = reachedEnd ? matched : await source.total?.();
-  return { items, headers: offsetHeaders(params, link, { hasNext, total }) };
+  return { items, headers: offsetHeaders(params, link, { hasNext, total: reachedEnd ? matched : maintained }) };
 }
 
 /** Pages an in-memory list whose size is known (e.g. the result of a unique lookup). */

@@ -121,6 +121,24 @@ function presentOne(subject: ProjectSubject, ctx: ProjectContext, viewer: User |
   };
 }
 
+/**
+ * Internal: runner registration tokens opened recently, by sealed value (a new token is a new
+ * sealed value), so that showing a project to its maintainers does not decrypt it on every
+ * request. At most {@link OPENED_TOKENS_KEPT}, the oldest dropped first.
+ */
+const openedTokens = new Map<string, Promise<string>>();
+const OPENED_TOKENS_KEPT = 256;
+
+function openRunnersToken(sealed: string): Promise<string> {
+  const kept = openedTokens.get(sealed);
+  if (kept) return kept;
+  const opening = openSecret(sealed);
+  opening.catch(() => openedTokens.delete(sealed));
+  if (openedTokens.size >= OPENED_TOKENS_KEPT) openedTokens.delete(openedTokens.keys().next().value!);
+  openedTokens.set(sealed, opening);
+  return opening;
+}
+
 /** Loads everything the given projects' presentation refers to, in batches. */
 export async function loadProjectContext(subjects: ProjectSubject[], viewer: User | null = null): Promise<ProjectContext> {
   const namespaces = new Map<number, Namespace>();
@@ -142,8 +160,10 @@ export async function loadProjectContext(subjects: ProjectSubject[], viewer: Use
     .filter((id) => !namespaces.has(id));
   for (const namespace of await getNamespacesById(moreAncestors)) namespaces.set(namespace.id, namespace);
 
+  // The viewer, when an owner, is not read again (e.g. anyone showing their own projects).
   const ownerIds = [...namespaces.values()].flatMap((n) => (n.kind === 'user' && n.ownerId !== null ? [n.ownerId] : []));
-  const owners = new Map((await getUsersById([...new Set(ownerIds)])).map((user) => [user.id, user] as const));
+  const owners = new Map<number, User>(viewer && ownerIds.includes(viewer.id) ? [[viewer.id, viewer]] : []);
+  for (const user of await getUsersById([...new Set(ownerIds)].filter((id) => !owners.has(id)))) owners.set(user.id, user);
   const forkSources = new Map(
     forkProjects.flatMap((project) => {
       const namespace = namespaces.get(project.namespaceId);
@@ -155,7 +175,7 @@ export async function loadProjectContext(subjects: ProjectSubject[], viewer: Use
     await Promise.all(
       subjects
         .filter((s) => s.project.runnersTokenSealed && can(viewer, 'admin_project', s))
-        .map(async (s) => [s.project.id, await openSecret(s.project.runnersTokenSealed!)] as const),
+        .map(async (s) => [s.project.id, await openRunnersToken(s.project.runnersTokenSealed!)] as const),
     ),
   );
   return { namespaces, owners, forkSources, runnersTokens };

@@ -8,13 +8,21 @@
  * see and by the request's filters. Ordering by id (= `created_at`) streams, so a page costs what
  * it returns plus what filters drop; other orders sort a bounded candidate set in memory. The
  * route pages the result (`paginate` for a stream, `paginateArray` for a sorted array).
+ *
+ * A `search` with an indexable term (`shared/platform/search.ts`) reads the term's search entries
+ * (`SEARCH_PROJECTS#<term>`, by id) instead of the list's index, so its cost grows with the
+ * projects the term matches, not with the table; each loaded project must then really match
+ * (GitLab's rule on name, path and description) and pass the list's other filters (namespace,
+ * `owned`, `membership`, visibility). A query without a term filters the list's own read.
  */
 import { projectAccessForMany, can, isAdmin, OWNER, type ProjectSubject } from '../../auth';
-import type { Namespace, Visibility } from '../../namespaces';
+import { entryIds, mergeIdStreams, type IdStream, type Namespace, type Visibility } from '../../namespaces';
 import type { User } from '../../users';
 import { config } from '../../platform/config';
 import { ParamError } from '../../platform/http/errors';
 import { type PaginationParams, type StreamEntry, type StreamSource } from '../../platform/http/pagination';
+import { matchesSearch, parseSearch, type SearchQuery } from '../../platform/search';
+import { projectSearchCollections } from '../store/keys';
 import { getNamespacesById, membershipsOf, projectIds, type IdRange, type ProjectIndex } from '../store/lookups';
 import { getProjects, type Project } from '../store/projects';
 
@@ -25,7 +33,7 @@ export interface ProjectListFilters {
   visibility?: Visibility;
   order_by?: ProjectOrder;
   sort?: 'asc' | 'desc';
-  /** Substring of the name (and path), case-insensitive. */
+  /** GitLab's `search`: every word a case-insensitive substring of the name, path or description. */
   search?: string;
   owned?: boolean;
   membership?: boolean;
@@ -42,30 +50,9 @@ export type ProjectList = StreamSource<ProjectSubject> | ProjectSubject[];
 /** Most projects loaded per batch read. */
 const CHUNK = 100;
 
-type IdStream = AsyncIterable<number>;
-
 async function* arrayIds(ids: number[], ascending: boolean, after: number | undefined): IdStream {
   const sorted = [...new Set(ids)].sort((a, b) => (ascending ? a - b : b - a));
   for (const id of sorted) if (after === undefined || (ascending ? id > after : id < after)) yield id;
-}
-
-/** Merges id streams that are each in order into one ordered stream without duplicates. */
-async function* mergeIds(streams: IdStream[], ascending: boolean): IdStream {
-  const iterators = streams.map((s) => s[Symbol.asyncIterator]());
-  const heads = await Promise.all(iterators.map((it) => it.next()));
-  let last: number | undefined;
-  for (;;) {
-    let best = -1;
-    heads.forEach((head, i) => {
-      if (head.done) return;
-      if (best < 0 || (ascending ? head.value < (heads[best].value as number) : head.value > (heads[best].value as number))) best = i;
-    });
-    if (best < 0) return;
-    const value = heads[best].value as number;
-    heads[best] = await iterators[best].next();
-    if (value !== last) yield value;
-    last = value;
-  }
 }
 
 /** The caller's memberships: direct project ids, and the namespaces whose projects they see. */
@@ -80,25 +67,34 @@ async function membershipScope(user: User, ownedOnly: boolean): Promise<{ projec
   return { projectIds: ownedOnly ? [] : projects, namespaceIds };
 }
 
+/**
+ * Whether a list's candidates are read from the search entries of its term: a `search` with an
+ * indexable term, unless the list is bounded by a smaller index anyway (a project's forks, the
+ * caller's stars). The namespace, `owned` and `membership` are then checked on each project.
+ */
+const readsSearchEntries = (filters: ProjectListFilters, query: SearchQuery | undefined): query is SearchQuery & { term: string } =>
+  query?.term !== undefined && filters.forksOf === undefined && !filters.starred;
+
 /** The candidate id streams for a request, before visibility and filters. */
-async function candidates(viewer: User | null, filters: ProjectListFilters, range: IdRange): Promise<IdStream> {
+async function candidates(viewer: User | null, filters: ProjectListFilters, range: IdRange, query: SearchQuery | undefined): Promise<IdStream> {
   const { ascending, after } = range;
+  if (readsSearchEntries(filters, query)) return entryIds(projectSearchCollections.entries(query.term), range);
   const of = (index: ProjectIndex) => projectIds(index, range);
   if (filters.namespaceId !== undefined) return of({ namespaceId: filters.namespaceId });
   if (filters.forksOf !== undefined) return of({ forksOf: filters.forksOf });
   if (filters.starred) return viewer ? of({ starredBy: viewer.id }) : arrayIds([], ascending, after);
   if (viewer && (filters.owned || filters.membership)) {
     const scope = await membershipScope(viewer, Boolean(filters.owned));
-    return mergeIds([arrayIds(scope.projectIds, ascending, after), ...scope.namespaceIds.map((namespaceId) => of({ namespaceId }))], ascending);
+    return mergeIdStreams([arrayIds(scope.projectIds, ascending, after), ...scope.namespaceIds.map((namespaceId) => of({ namespaceId }))], ascending);
   }
   if (isAdmin(viewer)) return of(filters.visibility ? { visibility: filters.visibility } : { all: true });
   if (!viewer) return of({ visibility: 'public' });
   const visible: IdStream[] = (['public', 'internal'] as const)
     .filter((v) => !filters.visibility || filters.visibility === v)
     .map((visibility) => of({ visibility }));
-  if (filters.visibility && filters.visibility !== 'private') return mergeIds(visible, ascending);
+  if (filters.visibility && filters.visibility !== 'private') return mergeIdStreams(visible, ascending);
   const scope = await membershipScope(viewer, false);
-  return mergeIds([...visible, arrayIds(scope.projectIds, ascending, after), ...scope.namespaceIds.map((namespaceId) => of({ namespaceId }))], ascending);
+  return mergeIdStreams([...visible, arrayIds(scope.projectIds, ascending, after), ...scope.namespaceIds.map((namespaceId) => of({ namespaceId }))], ascending);
 }
 
 /** Loads a chunk of projects with their namespaces and the viewer's access, in three batch reads. */
@@ -114,24 +110,25 @@ async function loadSubjects(ids: number[], viewer: User | null, namespaceCache: 
   return new Map(entries.map((entry, i) => [entry.project.id, { kind: 'project' as const, ...entry, access: access[i] }]));
 }
 
-function matches(subject: ProjectSubject, viewer: User | null, filters: ProjectListFilters): boolean {
+function matches(subject: ProjectSubject, viewer: User | null, filters: ProjectListFilters, query: SearchQuery | undefined): boolean {
   const { project } = subject;
   if (!can(viewer, 'read_project', subject)) return false;
   if (filters.archived !== undefined && project.archived !== filters.archived) return false;
   if (filters.visibility && project.visibility !== filters.visibility) return false;
-  // A list read from the forks index checks the membership filters on each project instead.
-  if (filters.forksOf !== undefined && filters.owned && subject.access.level < OWNER) return false;
-  if (filters.forksOf !== undefined && filters.membership && subject.access.level === 0) return false;
-  if (filters.search) {
-    const q = filters.search.toLowerCase();
-    if (!project.name.toLowerCase().includes(q) && !project.path.toLowerCase().includes(q)) return false;
-  }
+  // A list read from the forks index or the search entries checks the membership filters (and
+  // the namespace) on each project instead.
+  const unscoped = filters.forksOf !== undefined || readsSearchEntries(filters, query);
+  if (unscoped && filters.owned && subject.access.level < OWNER) return false;
+  if (unscoped && filters.membership && subject.access.level === 0) return false;
+  if (filters.namespaceId !== undefined && project.namespaceId !== filters.namespaceId) return false;
+  if (query && !matchesSearch(query, project.name, project.path, project.description)) return false;
   return true;
 }
 
 /** Streams the matching projects in id order after `range.after`, loading `hint`-sized chunks. */
 async function* matchingSubjects(viewer: User | null, filters: ProjectListFilters, range: IdRange): AsyncGenerator<StreamEntry<ProjectSubject>> {
-  const ids = await candidates(viewer, filters, range);
+  const query = filters.search === undefined ? undefined : parseSearch(filters.search);
+  const ids = await candidates(viewer, filters, range, query);
   const namespaceCache = new Map<number, Namespace>();
   const chunkSize = Math.min(Math.max(range.hint, 20), CHUNK);
   let chunk: number[] = [];
@@ -139,7 +136,7 @@ async function* matchingSubjects(viewer: User | null, filters: ProjectListFilter
     const loaded = await loadSubjects(chunk, viewer, namespaceCache);
     for (const id of chunk) {
       const subject = loaded.get(id);
-      yield { value: subject && matches(subject, viewer, filters) ? subject : undefined, cursor: () => String(id) };
+      yield { value: subject && matches(subject, viewer, filters, query) ? subject : undefined, cursor: () => String(id) };
     }
     chunk = [];
   };

@@ -1,4 +1,7 @@
-/** Reads of one project: the users with access to it (`GET /projects/:id/users`) and its feed (`GET /projects/:id/events`). */
+/**
+ * Reads of one project: the users with access to it (`GET /projects/:id/users`) and its feed
+ * (`GET /projects/:id/events`).
+ */
 import { isMembershipActive, type ProjectSubject } from '../../auth';
 import type { User } from '../../users';
 import type { Caller } from '../../platform/http/context';

@@ -12,10 +12,10 @@ import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import type { Key } from '../../platform/dynamo/keys';
 import { queryCollection } from '../../platform/dynamo/query';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
-import { namespaceKeys } from '../../namespaces';
+import { namespaceKeys, removeSearchEntries } from '../../namespaces';
 import { projectCollections, projectKeys } from './keys';
 import { projectObjects } from './objects';
-import { projectCounterUpdate, type Project } from './projects';
+import { projectCounterUpdate, projectFromItem, projectSearchEntryKeys, type Project } from './projects';
 
 /** Keys deleted per round of {@link deleteMany} while a project's partition is read. */
 const DELETE_BATCH = 100;
@@ -61,11 +61,16 @@ export async function deleteProjectObjects(projectId: number): Promise<void> {
 /**
  * The last step of a deletion, once: the item, its path and name claims, the lookup of its
  * runners token (`runnersToken`: the plaintext, opened by the caller) and its namespace's project
- * count. `already_removed` when a condition failed (a concurrent deletion finished first).
+ * count, then its search entries. `already_removed` when a condition failed (a concurrent
+ * deletion finished first).
  */
 export async function removeProjectItem(project: Project, runnersToken?: string): Promise<'removed' | 'already_removed'> {
-  // Only count down a namespace that still exists (an ADD would recreate a deleted one).
-  const namespaceLeft = (await getMany([namespaceKeys.namespace(project.namespaceId)])).length > 0;
+  // Only count down a namespace that still exists (an ADD would recreate a deleted one); the
+  // project as marked names the search entries to remove (an edit may have landed before the mark).
+  const namespaceKey = namespaceKeys.namespace(project.namespaceId);
+  const items = await getMany([namespaceKey, projectKeys.project(project.id)]);
+  const namespaceLeft = items.some((item) => item.PK === namespaceKey.PK);
+  const marked = items.find((item) => item.SK === 'PROJECT');
   try {
     await transact({
       project: { Delete: { TableName: tableName(), Key: projectKeys.project(project.id), ConditionExpression: 'attribute_exists(PK)' } },
@@ -82,6 +87,7 @@ export async function removeProjectItem(project: Project, runnersToken?: string)
         },
       },
     });
+    await removeSearchEntries(projectSearchEntryKeys(marked ? projectFromItem(marked) : project));
     return 'removed';
   } catch (error) {
     if (error instanceof ConditionFailed) return 'already_removed';

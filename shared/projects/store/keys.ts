@@ -65,10 +65,29 @@ export const projectCollections = {
   projectPartition: (projectId: number) => tableCollection(`PROJECT#${projectId}`, ''),
 } as const;
 
+/**
+ * Search entries (the namespaces feature's `search-index.ts`): one item per term
+ * (`shared/platform/search.ts`) of a project's name, path and description, sorted by project id.
+ */
+export const projectSearchKeys = {
+  entry: (term: string, projectId: number): Key => ({ PK: `SEARCH_PROJECTS#${term}`, SK: pad(projectId) }),
+} as const;
+
+/** The entries of one term, by project id. */
+export const projectSearchCollections = {
+  entries: (term: string) => tableCollection(`SEARCH_PROJECTS#${term}`, ''),
+} as const;
+
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
-  partitions: ['PROJECT#', 'UNIQUE#PROJECT_NAME#', 'RUNNERS_TOKEN#'],
-  sortKeys: { 'PROJECT#': ['PROJECT', 'STAR#', 'SHARE#', 'UPLOAD#', 'EVENT#'], 'UNIQUE#PROJECT_NAME#': ['UNIQUE'], 'RUNNERS_TOKEN#': ['PROJECT'] },
+  partitions: ['PROJECT#', 'UNIQUE#PROJECT_NAME#', 'RUNNERS_TOKEN#', 'SEARCH_PROJECTS#'],
+  sortKeys: {
+    'PROJECT#': ['PROJECT', 'STAR#', 'SHARE#', 'UPLOAD#', 'EVENT#'],
+    'UNIQUE#PROJECT_NAME#': ['UNIQUE'],
+    'RUNNERS_TOKEN#': ['PROJECT'],
+    // Search entries: the project's zero-padded id.
+    'SEARCH_PROJECTS#': [''],
+  },
   indexPartitions: {
     GSI1: ['PROJECTS', 'USER_STARS#', 'GROUP_SHARES#', 'USER_EVENTS#'],
     GSI2: ['PROJECTS#'],

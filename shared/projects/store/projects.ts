@@ -13,11 +13,13 @@ import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds, markDeleting } from '../../platform/dynamo/conditional';
 import { nextId } from '../../platform/dynamo/counters';
 import { entityFields, isLive, putClaim } from '../../platform/dynamo/items';
-import { getItem, isId, type Item } from '../../platform/dynamo/query';
+import { getItem, isId, queryCollection, type Item } from '../../platform/dynamo/query';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
-import { namespaceKeys, type Namespace, type Visibility } from '../../namespaces';
+import { namespaceKeys, putSearchEntries, removeSearchEntries, type Namespace, type Visibility } from '../../namespaces';
+import type { Key } from '../../platform/dynamo/keys';
+import { searchTerms, termChanges } from '../../platform/search';
 import { projectFullPath } from '../paths';
-import { projectIndexKeys, projectKeys } from './keys';
+import { projectCollections, projectIndexKeys, projectKeys, projectSearchKeys } from './keys';
 
 export interface ProjectShare {
   groupId: number;
@@ -134,6 +136,49 @@ export const projectIsLive = (projectId: number) => isLive(projectKeys.project(p
  */
 export type ProjectClaim = 'path' | 'subgroup_path' | 'name';
 
+// ---------------------------------------------------------------------------------------------
+// Search entries (the namespaces feature's `search-index.ts`): a project is found by its name,
+// path and description (GitLab's `Project.search`). Added before the project's write, removed
+// after it, so they are a superset of the truth.
+// ---------------------------------------------------------------------------------------------
+
+type ProjectTexts = Pick<Project, 'name' | 'path' | 'description'>;
+
+const projectSearchTerms = (project: ProjectTexts): string[] => searchTerms(project.name, project.path, project.description);
+
+const searchEntryKeys = (terms: string[], projectId: number): Key[] => terms.map((term) => projectSearchKeys.entry(term, projectId));
+
+/** Every search entry key of a project as it is (removed with the project). */
+export const projectSearchEntryKeys = (project: Project): Key[] => searchEntryKeys(projectSearchTerms(project), project.id);
+
+/** Writes every search entry of a project (idempotent): the backfill of projects written before search entries existed. */
+export async function writeProjectSearchEntries(project: Project): Promise<void> {
+  await putSearchEntries(projectSearchEntryKeys(project), { projectId: project.id }, project.version);
+}
+
+/** The ids of every live project (the all-projects index, a Query page at a time): for data migrations. */
+export async function* allProjectIds(): AsyncGenerator<number> {
+  for await (const item of queryCollection(projectCollections.projects())) {
+    const project = projectFromItem(item);
+    if (!project.deleting) yield project.id;
+  }
+}
+
+/**
+ * Writes every search entry of every project (the all-projects index, a Query page at a time):
+ * idempotent, for projects written before search entries existed. Returns how many it saw.
+ */
+export async function backfillProjectSearchEntries(): Promise<number> {
+  let count = 0;
+  for await (const item of queryCollection(projectCollections.projects())) {
+    const project = projectFromItem(item);
+    if (project.deleting) continue;
+    await writeProjectSearchEntries(project);
+    count++;
+  }
+  return count;
+}
+
 export type InsertProjectResult =
   | 'created'
   | { taken: ProjectClaim[] }
@@ -185,6 +230,18 @@ export async function insertProject(
   project: Project,
   namespace: Namespace,
   options: { limit?: number; forkOfId?: number; runnersToken?: string } = {},
+): Promise<InsertProjectResult> {
+  await writeProjectSearchEntries(project);
+  const result = await insertProjectItem(project, namespace, options);
+  // A new id that was not written: nobody else writes its entries.
+  if (result !== 'created') await removeSearchEntries(projectSearchEntryKeys(project));
+  return result;
+}
+
+async function insertProjectItem(
+  project: Project,
+  namespace: Namespace,
+  options: { limit?: number; forkOfId?: number; runnersToken?: string },
 ): Promise<InsertProjectResult> {
   const { limit, forkOfId, runnersToken } = options;
   try {
@@ -243,6 +300,8 @@ export type ReplaceProjectResult =
 export async function replaceProject(previous: Project, next: Project, namespace: Namespace): Promise<ReplaceProjectResult> {
   const pathChanged = next.path.toLowerCase() !== previous.path.toLowerCase();
   const nameChanged = next.name !== previous.name;
+  const { added, removed } = termChanges(projectSearchTerms(previous), projectSearchTerms(next));
+  await putSearchEntries(searchEntryKeys(added, next.id), { projectId: next.id }, next.version);
   try {
     await transact({
       path: pathChanged && pathClaim(next, namespace),
@@ -268,6 +327,7 @@ export async function replaceProject(previous: Project, next: Project, namespace
       name: nameChanged && nameClaim(next, namespace),
       previous_name: nameChanged && { Delete: { TableName: tableName(), Key: projectKeys.claims.projectName(namespace.id, previous.name) } },
     });
+    await removeSearchEntries(searchEntryKeys(removed, next.id), next.version);
     return 'updated';
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;

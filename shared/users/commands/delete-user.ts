@@ -5,7 +5,7 @@
  * this feature never imports them.
  */
 import { deleteAllChildren } from '../store/children';
-import { getUserRecord, markUserDeleting, removeUser, type User } from '../store/users';
+import { getUserRecord, markUserDeleting, removeUser, removeUserSearchEntries, userSearchEntryKeys, type User } from '../store/users';
 
 /** What another feature removes of a user being deleted. */
 export type UserRemoval = (user: User) => Promise<unknown>;
@@ -26,7 +26,8 @@ export function removeWithUser(...steps: UserRemoval[]): void {
  * Deletes a user and everything stored under it (keys, emails, tokens, and the claims and digest
  * pointers each of them lists in `ownedKeys`, the namespace), after the removal steps of the other
  * features. The user is first marked as deleting — it stops authenticating and no new child can
- * be added — so nothing is orphaned; a crash midway is finished by a retry.
+ * be added — so nothing is orphaned; a crash midway is finished by a retry. Its search entries
+ * go last, once the user item is gone.
  * Returns the deleted user, or undefined when there was none.
  */
 export async function deleteUser(id: number): Promise<User | undefined> {
@@ -36,6 +37,9 @@ export async function deleteUser(id: number): Promise<User | undefined> {
   if (!(await markUserDeleting(id))) return undefined;
   for (const remove of removals) await remove(user);
   await deleteAllChildren(id);
+  // As marked (an edit may have landed between the first read and the mark): its search entries.
+  const marked = (await getUserRecord(id)) ?? user;
   if ((await removeUser(user)) === 'gone') return undefined; // a concurrent deletion won
+  await removeUserSearchEntries(userSearchEntryKeys(marked));
   return { ...user, deleting: undefined };
 }

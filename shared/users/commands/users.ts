@@ -6,7 +6,7 @@
 import { hashPassword } from '../../platform/crypto/password';
 import { ApiError, ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, reservedPathMessage } from '../../namespaces';
-import { insertUser, newUserIds, replaceUser, type Identity, type User, type UserClaimField, type UserState } from '../store/users';
+import { addUserSearchEntries, insertUser, newUserIds, removeUserSearchEntries, replaceUser, userSearchEntryKeys, type Identity, type User, type UserClaimField, type UserState } from '../store/users';
 
 export const DEFAULT_PROJECTS_LIMIT = 100000;
 
@@ -154,8 +154,11 @@ export async function createUser(input: CreateUserInput): Promise<User> {
   // With reset_password the user sets a password through the reset link; none is stored now.
   const user = await applyFields(blank, input.reset_password ? { ...input, password: undefined } : input);
   user.passwordExpiresAt = null; // A password given at creation is not an admin reset.
+  // Search entries first (a superset of the truth); a user that was not written takes them back.
+  await addUserSearchEntries(undefined, user, user.version);
   const result = await insertUser(user);
   if (result === 'created') return user;
+  await removeUserSearchEntries(userSearchEntryKeys(user));
   // An id already in use (never expected from the sequences) has always answered as a taken username.
   throw new ConflictError(TAKEN_MESSAGES[result === 'id_taken' ? 'username_taken' : result]);
 }
@@ -168,9 +171,12 @@ export async function updateUser(user: User, fields: UserFields): Promise<User> 
   assertValid(fields);
   const next = await applyFields(user, fields);
   next.updatedAt = new Date().toISOString();
+  // New search entries before the write, the ones it dropped after it (only if it was written).
+  const dropped = await addUserSearchEntries(user, next, user.version + 1);
   const result = await replaceUser(user, next);
   if (result === 'conflict') throw new ConflictError('The user was modified by another request; try again');
   if (result !== 'updated') throw new ApiError(404, { message: `404 ${TAKEN_MESSAGES[result]}` });
+  await removeUserSearchEntries(dropped, user.version + 1);
   return { ...next, version: user.version + 1 };
 }
 

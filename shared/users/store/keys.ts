@@ -54,9 +54,25 @@ export const userCollections = {
   personalTokens: () => indexCollection('GSI1', 'PERSONAL_TOKENS'),
 } as const;
 
+/**
+ * Search entries (the namespaces feature's `search-index.ts`): one item per term
+ * (`shared/platform/search.ts`) and user, sorted by user id. Names and usernames in one space,
+ * primary emails in another (only admins search them).
+ */
+export const userSearchKeys = {
+  profile: (term: string, userId: number): Key => ({ PK: `SEARCH_USERS#${term}`, SK: pad(userId) }),
+  email: (term: string, userId: number): Key => ({ PK: `SEARCH_USER_EMAILS#${term}`, SK: pad(userId) }),
+} as const;
+
+/** The entries of one term, by user id. */
+export const userSearchCollections = {
+  profile: (term: string) => tableCollection(`SEARCH_USERS#${term}`, ''),
+  email: (term: string) => tableCollection(`SEARCH_USER_EMAILS#${term}`, ''),
+} as const;
+
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
-  partitions: ['USER#', 'TOKEN_DIGEST#', 'UNIQUE#EMAIL#', 'UNIQUE#SSH_FINGERPRINT#', 'UNIQUE#IDENTITY#', 'STATS#USERS'],
+  partitions: ['USER#', 'TOKEN_DIGEST#', 'UNIQUE#EMAIL#', 'UNIQUE#SSH_FINGERPRINT#', 'UNIQUE#IDENTITY#', 'STATS#USERS', 'SEARCH_USERS#', 'SEARCH_USER_EMAILS#'],
   sortKeys: {
     'USER#': ['USER', 'SSHKEY#', 'EMAIL#', 'TOKEN#'],
     'TOKEN_DIGEST#': ['TOKEN'],
@@ -64,6 +80,9 @@ export const keySpace: KeySpace = {
     'UNIQUE#SSH_FINGERPRINT#': ['UNIQUE'],
     'UNIQUE#IDENTITY#': ['UNIQUE'],
     'STATS#USERS': ['STATS'],
+    // Search entries: the user's zero-padded id.
+    'SEARCH_USERS#': [''],
+    'SEARCH_USER_EMAILS#': [''],
   },
   indexPartitions: { GSI1: ['USERS', 'SSHKEY#', 'PERSONAL_TOKENS'], GSI2: ['USERS#', 'SSHKEY_MD5#'], GSI3: ['USER_ACTIVITY'] },
   sequences: ['users', 'ssh_keys', 'emails', 'access_tokens'],

@@ -14,7 +14,7 @@ import { entityFields } from '../../platform/dynamo/items';
 import { getItem, queryCollection, type Item } from '../../platform/dynamo/query';
 import { childAccess, insertChild, type ChildInsertResult } from './children';
 import { userCollections, userIndexKeys, userKeys } from './keys';
-import { userFromItem, type User } from './users';
+import { onUserWritten, userFromItem, type User } from './users';
 
 export type TokenScope = Scope;
 
@@ -89,12 +89,21 @@ export async function findPersonalTokenById(tokenId: number): Promise<AccessToke
   return undefined;
 }
 
+/** Awaits a write of a user's token, then forgets what authentication kept of the user's tokens (also when it failed). */
+async function forgettingAfter<T>(userId: number, write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } finally {
+    forgetCredentialsOf(userId);
+  }
+}
+
 /**
  * Revokes a token that is not revoked yet: the revoked token, or undefined when it does not exist
  * or was revoked already (by a concurrent rotation, say).
  */
 export async function revokeActiveToken(userId: number, tokenId: number): Promise<AccessToken | undefined> {
-  const result = await ifConditionHolds(
+  const result = await forgettingAfter(userId, ifConditionHolds(
     db().send(
       new UpdateCommand({
         TableName: tableName(),
@@ -105,13 +114,13 @@ export async function revokeActiveToken(userId: number, tokenId: number): Promis
         ReturnValues: 'ALL_NEW',
       }),
     ),
-  );
+  ));
   return result?.Attributes ? tokenFromItem(result.Attributes) : undefined;
 }
 
 /** Revokes a token; idempotent. Returns the revoked token, or undefined if it does not exist. */
 export async function revokeToken(userId: number, tokenId: number): Promise<AccessToken | undefined> {
-  const result = await ifConditionHolds(
+  const result = await forgettingAfter(userId, ifConditionHolds(
     db().send(
       new UpdateCommand({
         TableName: tableName(),
@@ -122,7 +131,7 @@ export async function revokeToken(userId: number, tokenId: number): Promise<Acce
         ReturnValues: 'ALL_NEW',
       }),
     ),
-  );
+  ));
   return result?.Attributes ? tokenFromItem(result.Attributes) : undefined;
 }
 
@@ -136,11 +145,122 @@ export function isTokenActive(token: AccessToken, today = new Date().toISOString
 }
 
 /**
- * Finds the token and its owner for a presented secret: one GetItem on the digest pointer, then
- * one BatchGet of the token and the user. Returns undefined for unknown secrets.
+ * What authentication read for a digest, kept in this process for at most `ttlMs` (internal;
+ * exported for its tests). Keyed by the token's SHA-256 digest (the secret itself is never
+ * kept), per owner so that a write of the owner or of any of their tokens forgets all of the
+ * owner's entries at once.
+ *
+ * Revocation safety:
+ * - in this process, every write that can change the answer (a token revoked or rotated, the owner
+ *   blocked, changed, marked for deletion or deleted: `forgetOwner`) drops the owner's entries, and
+ *   a read that was under way while such a write happened is neither kept nor shared with a later
+ *   request (`generation`), so the next request reads the table again;
+ * - elsewhere (other Lambda containers), an entry is used at most `ttlMs` after its read began,
+ *   so a revoked token or a blocked user is refused everywhere within that time;
+ * - expiry is not cached: the caller checks `expiresAt` against today on every use.
+ * Unknown secrets are not kept (a token created elsewhere works at once).
  */
-export async function findTokenBySecret(secret: string): Promise<{ token: AccessToken; user: User | undefined } | undefined> {
-  const pointer = await getItem(userKeys.tokenDigest(digestToken(secret)));
+export class RecentCredentials<V> {
+  private readonly entries = new Map<string, { value: V; owner: number; readAt: number }>();
+  /** Reads under way, by key: a request that comes meanwhile waits for it rather than reading too. */
+  private readonly reading = new Map<string, { promise: Promise<V | undefined>; generation: number }>();
+  private generation = 0;
+
+  constructor(private readonly options: { ttlMs: number; maxEntries: number; now?: () => number }) {}
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  /** Marks the start of a read: pass it to {@link keep} once the read is done. */
+  begin(): { generation: number; at: number } {
+    return { generation: this.generation, at: this.now() };
+  }
+
+  /** The value kept for `key`, unless it is older than the time to live (or the clock went back). */
+  get(key: string): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    const age = this.now() - entry.readAt;
+    if (age >= 0 && age < this.options.ttlMs) return entry.value;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  /** Keeps what a read begun at `started` found, unless an owner was forgotten meanwhile. */
+  keep(key: string, owner: number, value: V, started: { generation: number; at: number }): void {
+    if (started.generation !== this.generation) return;
+    this.entries.delete(key);
+    if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { value, owner, readAt: started.at });
+  }
+
+  /**
+   * The value kept for `key`, else the result of the read of `key` under way (if it began after
+   * the last forgetting), else that of `load()`, kept when found.
+   */
+  lookup(key: string, load: () => Promise<V | undefined>, ownerOf: (value: V) => number): Promise<V | undefined> {
+    const kept = this.get(key);
+    if (kept !== undefined) return Promise.resolve(kept);
+    const inFlight = this.reading.get(key);
+    if (inFlight && inFlight.generation === this.generation) return inFlight.promise;
+    const started = this.begin();
+    const promise = load()
+      .then((value) => {
+        if (value !== undefined) this.keep(key, ownerOf(value), value, started);
+        return value;
+      })
+      .finally(() => {
+        if (this.reading.get(key)?.promise === promise) this.reading.delete(key);
+      });
+    this.reading.set(key, { promise, generation: started.generation });
+    return promise;
+  }
+
+  /** Forgets every entry of `owner`, and what reads under way will find. */
+  forgetOwner(owner: number): void {
+    this.generation++;
+    for (const [key, entry] of this.entries) if (entry.owner === owner) this.entries.delete(key);
+  }
+
+  /** Forgets everything (tests). */
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+}
+
+type FoundToken = { token: AccessToken; user: User | undefined };
+
+/** At most one second: the longest a revoked token or a blocked user may still work in another process. */
+const recentCredentials = new RecentCredentials<FoundToken>({ ttlMs: 1000, maxEntries: 1000 });
+
+/** Forgets what authentication kept of a user's tokens (any write of the user or of their tokens). */
+export const forgetCredentialsOf = (userId: number): void => recentCredentials.forgetOwner(userId);
+/** Forgets every kept credential (tests that change the table behind the store's back). */
+export const forgetRecentCredentials = (): void => recentCredentials.clear();
+onUserWritten(forgetCredentialsOf);
+
+/** A copy per request: a request may change its caller (`lastActivityOn`) without touching the kept one. */
+const copyOf = ({ token, user }: FoundToken): FoundToken => ({
+  token: { ...token, scopes: [...token.scopes] },
+  user: user && { ...user, identities: user.identities?.map((identity) => ({ ...identity })) },
+});
+
+/**
+ * Finds the token and its owner for a presented secret: one GetItem on the digest pointer, then
+ * one BatchGet of the token and the user; what was read within the last second in this process is
+ * answered without reading, and concurrent requests with one token share one read (see
+ * {@link RecentCredentials}). Returns undefined for unknown secrets.
+ */
+export async function findTokenBySecret(secret: string): Promise<FoundToken | undefined> {
+  const digest = digestToken(secret);
+  const found = await recentCredentials.lookup(digest, () => readTokenByDigest(digest), ({ token }) => token.userId);
+  return found && copyOf(found);
+}
+
+async function readTokenByDigest(digest: string): Promise<FoundToken | undefined> {
+  const pointer = await getItem(userKeys.tokenDigest(digest));
   if (!pointer) return undefined;
   const userKey = userKeys.user(pointer.userId);
   const tokenKey = { PK: userKey.PK, SK: pointer.childSK as string };

@@ -7,11 +7,13 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
 import { nextId } from '../../platform/dynamo/counters';
-import { getItem, isId, type Item, getEntity } from '../../platform/dynamo/query';
+import { getItem, isId, type Item, getEntity, queryCollection } from '../../platform/dynamo/query';
 import { ifConditionHolds, markDeleting } from '../../platform/dynamo/conditional';
 import type { Key } from '../../platform/dynamo/keys';
-import { namespaceKeys, namespaceToItem, personalNamespace } from '../../namespaces';
-import { userIndexKeys, userKeys } from './keys';
+import { namespaceKeys, namespaceToItem, personalNamespace, personalNamespaceSearchKeys, putSearchEntries, removeSearchEntries } from '../../namespaces';
+import { getMany } from '../../platform/dynamo/batch';
+import { searchTerms } from '../../platform/search';
+import { userCollections, userIndexKeys, userKeys, userSearchKeys } from './keys';
 import { ConditionFailed, transact, type TransactItem } from '../../platform/dynamo/transactions';
 import { deleteClaim, entityFields, isLive, putClaim } from '../../platform/dynamo/items';
 
@@ -99,6 +101,27 @@ export async function findUserByUsername(username: string): Promise<User | undef
 export async function findUserByIdentity(provider: string, externUid: string): Promise<User | undefined> {
   const id = await claimOwner(userKeys.claims.identity(provider, externUid));
   return id ? getUser(id) : undefined;
+}
+
+type UserWriteListener = (userId: number) => void;
+const userWriteListeners: UserWriteListener[] = [];
+
+/**
+ * Calls `listener` after every write of a user item made in this process (update, state change,
+ * activity, deletion), whether it succeeded or not: what authentication keeps of a user for a
+ * moment (`store/tokens.ts`) is dropped at once.
+ */
+export function onUserWritten(listener: UserWriteListener): void {
+  userWriteListeners.push(listener);
+}
+
+/** Awaits a write of user `id`, then tells the listeners (also when it failed: its outcome may be unknown). */
+async function writingUser<T>(id: number, write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } finally {
+    for (const listener of userWriteListeners) listener(id);
+  }
 }
 
 /** A condition that the user exists and is not being deleted (guards writes of child items). */
@@ -204,6 +227,10 @@ export type UserReplaceResult = 'updated' | `${UserClaimField}_taken` | 'conflic
  *   when the user changed (or a released claim stopped being ours) since `previous` was read.
  */
 export async function replaceUser(previous: User, next: User): Promise<UserReplaceResult> {
+  return writingUser(previous.id, replaceUserItem(previous, next));
+}
+
+async function replaceUserItem(previous: User, next: User): Promise<UserReplaceResult> {
   const before = new Map(userClaims(previous).map((c) => [c.key.PK, c]));
   const after = new Map(userClaims(next).map((c) => [c.key.PK, c]));
   const added = [...after.values()].filter((c) => !before.has(c.key.PK));
@@ -241,7 +268,7 @@ export async function replaceUser(previous: User, next: User): Promise<UserRepla
 
 /** Marks a user as being deleted (again, when finishing an interrupted deletion); false if it does not exist. */
 export async function markUserDeleting(id: number): Promise<boolean> {
-  return markDeleting(userKeys.user(id));
+  return writingUser(id, markDeleting(userKeys.user(id)));
 }
 
 /**
@@ -249,6 +276,10 @@ export async function markUserDeleting(id: number): Promise<boolean> {
  * once: `gone` when the user item is no longer there (a concurrent deletion won).
  */
 export async function removeUser(user: User): Promise<'deleted' | 'gone'> {
+  return writingUser(user.id, removeUserItems(user));
+}
+
+async function removeUserItems(user: User): Promise<'deleted' | 'gone'> {
   try {
     await transact({
       user: { Delete: { TableName: tableName(), Key: userKeys.user(user.id), ConditionExpression: 'attribute_exists(PK)' } },
@@ -275,7 +306,7 @@ export async function userStats(): Promise<Record<string, number>> {
  */
 export async function recordActivity(user: User, day: string): Promise<void> {
   if (user.lastActivityOn === day) return;
-  await ifConditionHolds(
+  await writingUser(user.id, ifConditionHolds(
     db().send(
       new UpdateCommand({
         TableName: tableName(),
@@ -285,7 +316,65 @@ export async function recordActivity(user: User, day: string): Promise<void> {
         ExpressionAttributeValues: { ':day': day, ...prefixValues(userIndexKeys.userActivity(day, user.id)) },
       }),
     ),
-  );
+  ));
 }
 
 const prefixValues = (attrs: { GSI3PK: string; GSI3SK: string }) => ({ ':gsi3pk': attrs.GSI3PK, ':gsi3sk': attrs.GSI3SK });
+
+// ---------------------------------------------------------------------------------------------
+// Search entries (the namespaces feature's `search-index.ts`): a user is found by name and
+// username (`SEARCH_USERS#<term>`), by primary email for admins (`SEARCH_USER_EMAILS#<term>`), and
+// its personal namespace by the username (`SEARCH_USER_NAMESPACES#<term>`). The commands add them
+// before the user's write and remove what it dropped after it.
+// ---------------------------------------------------------------------------------------------
+
+/** Users by id (one BatchGetItem per 100, consistent), including ones being deleted; missing ones left out. */
+export async function getUsers(ids: number[]): Promise<User[]> {
+  return (await getMany(ids.filter(isId).map((id) => userKeys.user(id)))).map(userFromItem);
+}
+
+/** The id of the user whose primary or secondary email is `email` (its claim), if any. */
+export const userIdByEmail = (email: string): Promise<number | undefined> => claimOwner(userKeys.claims.email(email));
+
+/** Every search entry key of a user as it is. */
+export function userSearchEntryKeys(user: Pick<User, 'id' | 'name' | 'username' | 'email' | 'namespaceId'>): Key[] {
+  return [
+    ...searchTerms(user.name, user.username).map((term) => userSearchKeys.profile(term, user.id)),
+    ...searchTerms(user.email).map((term) => userSearchKeys.email(term, user.id)),
+    ...personalNamespaceSearchKeys(user.username, user.namespaceId),
+  ];
+}
+
+const entryId = (key: Key) => `${key.PK}\u0000${key.SK}`;
+
+/**
+ * Writes the entries `next` has and `previous` (undefined for a new user) has not, for the user
+ * version `version`, before the user's write; returns the keys `next` no longer has, for
+ * {@link removeUserSearchEntries} after the write succeeded.
+ */
+export async function addUserSearchEntries(previous: User | undefined, next: User, version: number): Promise<Key[]> {
+  const before = previous ? userSearchEntryKeys(previous) : [];
+  const after = userSearchEntryKeys(next);
+  const had = new Set(before.map(entryId));
+  const has = new Set(after.map(entryId));
+  await putSearchEntries(after.filter((key) => !had.has(entryId(key))), { userId: next.id, namespaceId: next.namespaceId }, version);
+  return before.filter((key) => !has.has(entryId(key)));
+}
+
+/** Removes entries after the write that dropped them (`version`: the version it wrote), or all of a deleted user's (no version). */
+export const removeUserSearchEntries = (keys: Key[], version?: number): Promise<void> => removeSearchEntries(keys, version);
+
+/**
+ * Writes every search entry of every user (the all-users index, a Query page at a time):
+ * idempotent, for users written before search entries existed. Returns how many users it saw.
+ */
+export async function backfillUserSearchEntries(): Promise<number> {
+  let count = 0;
+  for await (const item of queryCollection(userCollections.users())) {
+    const user = userFromItem(item);
+    if (user.deleting) continue;
+    await putSearchEntries(userSearchEntryKeys(user), { userId: user.id, namespaceId: user.namespaceId }, user.version);
+    count++;
+  }
+  return count;
+}

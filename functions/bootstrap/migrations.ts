@@ -1,0 +1,33 @@
+/**
+ * The data migrations of this version, run in order by the bootstrap on every deploy (and by the
+ * local runtime at start); each runs once per table (`runOnce`): search and list entries and
+ * counts for items written before they existed.
+ */
+import { reindexProjectIssues } from '../../shared/issues';
+import { backfillGroupSearchEntries } from '../../shared/namespaces';
+import { runOnce } from '../../shared/platform/dynamo/migrations';
+import { logger } from '../../shared/platform/logger';
+import { allProjectIds, backfillProjectSearchEntries } from '../../shared/projects';
+import { backfillUserSearchEntries } from '../../shared/users';
+
+const MIGRATIONS: Array<[string, () => Promise<number>]> = [
+  ['search-entries-v1-users', backfillUserSearchEntries],
+  ['search-entries-v1-projects', backfillProjectSearchEntries],
+  ['search-entries-v1-groups', backfillGroupSearchEntries],
+  [
+    'issue-indexes-v1',
+    async () => {
+      let issues = 0;
+      for await (const projectId of allProjectIds()) issues += await reindexProjectIssues(projectId);
+      return issues;
+    },
+  ],
+];
+
+export async function runMigrations(): Promise<void> {
+  for (const [name, step] of MIGRATIONS) {
+    const started = Date.now();
+    const count = await runOnce(name, step);
+    if (count !== undefined) logger.info('migration ran', { migration: name, items: count, ms: Date.now() - started });
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * Data migrations run once per table: the bootstrap (the stack's custom resource, on every
+ * deploy) runs each named step unless its `MIGRATION#<name>` record says it ran. A step must be
+ * idempotent: one interrupted before its record is written runs again on the next deploy.
+ */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './client';
+import { keys } from './keys';
+
+/**
+ * Runs `step` unless it already ran on this table, then records it.
+ * @returns what the step reported (e.g. how many items it saw), or `undefined` when skipped.
+ */
+export async function runOnce(name: string, step: () => Promise<number>): Promise<number | undefined> {
+  const done = await db().send(new GetCommand({ TableName: tableName(), Key: keys.migration(name), ConsistentRead: true }));
+  if (done.Item) return undefined;
+  const count = await step();
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.migration(name), type: 'Migration', name, count, ranAt: new Date().toISOString() } }));
+  return count;
+}

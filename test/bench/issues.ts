@@ -1,0 +1,1050 @@
+/**
+ * `npm run bench` (after the API benchmark): issue lists in a project with 10 issues and in one
+ * with 100,000, beside the raw DynamoDB floor measured in the same run, with issue 12's targets
+ * (flat pages, totals without reading, search by index, round trips, throughput) as PASS/FAIL.
+ * A measurement, not a test: a missed target does not fail the run.
+ *
+ * What it does
+ * - Starts the local runtime (DynamoDB Local + s3rver + the API, handlers in this process) on a
+ *   free port of 127.0.0.1, on a fresh temporary data directory (on tmpfs where there is one, see
+ *   BENCH_TMPDIR), with a fixed root token; or, with
+ *   both `API_URL` and `ROOT_TOKEN` set, benchmarks that deployment (DynamoDB calls are then not
+ *   counted, there is no floor, and everything is seeded over HTTP). See ./support.ts.
+ * - Seeds, as root: 3 users (authors and assignees, Developers of both projects), and two public
+ *   projects, SMALL (10 issues) and BIG (`BENCH_BIG_ISSUES`, default 100,000), each with 5 labels
+ *   and 2 milestones. Issue i: closed when i % 3 = 2 (every third), else opened; the rest from a
+ *   seeded generator (the same issues every run): an author among the users, an assignee for 3 in
+ *   4, one or two labels, milestone 1 or 2 for half of them, confidential 1 in 20, a title of 3-6
+ *   and a description of 8-20 words from a small vocabulary, `widget` (the common search word) in
+ *   ~30 % of them, `quokka` (the rare one) in 0.1 % (i % 1000 = 5), creation times one second
+ *   apart, updates later in a different order.
+ *   SMALL is created over HTTP (`POST /projects/:id/issues` with `Sudo` as the author, then a close).
+ *   BIG is written directly through the data layer (`importIssues` of shared/issues, at most 2,000
+ *   issues per call, `BENCH_SEED_CONCURRENCY` calls at once) when this process reaches the table;
+ *   over HTTP otherwise (or while `importIssues` does not exist). Progress on stderr
+ *   (`seeding BIG 12000/100000`), and the time per 1,000 issues.
+ * - The raw floor, with the SDK document client the handlers use (`db()`), one at a time: a
+ *   consistent GetItem (an issue of BIG) and a Query of 20 items (GSI1, BIG's opened issues, newest
+ *   first); both also at 16 in flight for their throughput. Local mode only.
+ * - Scenarios, each on SMALL and on BIG, at 1 connection (latency, calls) then at 16 (throughput),
+ *   after a short unmeasured warm-up; every list as root (who sees confidential issues):
+ *     GET /projects/:id
+ *     GET /projects/:id/issues                       the first page (20, newest first, all states)
+ *     deep page (keyset)                             `pagination=keyset&order_by=created_at&per_page=1`:
+ *                                                    rel="next" followed 5 times once, then that
+ *                                                    6th page's URL is timed (per_page=1 so that
+ *                                                    SMALL's 10 issues have a 6th page too)
+ *     ?state=closed, ?labels=<label>, ?milestone=<title>, ?assignee_id=<id>, ?author_id=<id>,
+ *     ?order_by=updated_at, ?search=widget (common), ?search=quokka (rare)
+ *   then on BIG only, at 8 connections: POST /projects/:id/issues (two labels, an assignee, a
+ *   milestone) and POST /projects/:id/issues/:iid/notes (spread over 16 issues, so that notes do
+ *   not all race on one issue's item).
+ *   Every reply must be 2xx (else an error, exit code 1). Each reply is also checked, without
+ *   failing the run: the page holds only matching issues, in order, as many as expected, and
+ *   `X-Total` (when sent) equals the count of the seeded issues that match.
+ * - Prints to stdout: every run (requests, errors, req/s, p50/p90/p99, p50 beside its floor —
+ *   GetItem for single resources and writes, Query for lists —, DynamoDB calls per request,
+ *   X-Total, the check); the targets per scenario (BIG/SMALL ratios of p50 and of calls, and
+ *   PASS/FAIL: flat within 1.2x with no more calls on BIG (+0.1, they are averages), for the first,
+ *   deep and filtered pages; search p50 within 3x of the unfiltered page of the same project; calls
+ *   per request (on both projects; a list page's limit also for search):
+ *   GET /projects/:id <= 3, a list page <= 4, POST issue <= 8, POST note <= 6; at 16 connections
+ *   GET /projects/:id >= 600 req/s and the first issue page >= 300 req/s; at 1 connection a read
+ *   within 1.5x of the floor of the calls it makes, i.e. the sum over its calls of the GetItem
+ *   floor, or the Query floor for a Query); the calls per request by operation; and as the very
+ *   last line one JSON object with all the numbers (`npm run bench | tail -n 1`).
+ * - Stops the runtime and removes the temporary directory at the end, also on failure or Ctrl-C.
+ *   Exit code 1 when the setup fails or a run has errors (non-2xx replies, timeouts); 0 otherwise.
+ *
+ * Environment (all optional)
+ *   BENCH_BIG_ISSUES    issues of the BIG project (default 100000; over HTTP keep it small, e.g. 300)
+ *   BENCH_REQUESTS      HTTP requests per run (default 300); also the floors' operations
+ *   BENCH_SEED_CONCURRENCY  importIssues calls (or HTTP requests) at once while seeding (default 4)
+ *   BENCH_MAX_SECONDS   time limit per run; a run stops early past it (default 60)
+ *   BENCH_WARMUP        unmeasured requests before each run (default 2 x its connections)
+ *   BENCH_TMPDIR        where the temporary data directory is made (default /dev/shm where it exists,
+ *                       else the system's temporary directory)
+ *   BENCH_ONLY          run only the scenarios whose name matches this regular expression
+ *                       (case-insensitive), e.g. `search|deep`
+ *   API_URL, ROOT_TOKEN benchmark that service (base URL, with or without /api/v4) as that root
+ *
+ * Examples
+ *   npx tsx test/bench/issues.ts
+ *   BENCH_BIG_ISSUES=2000 BENCH_REQUESTS=50 npx tsx test/bench/issues.ts
+ *   BENCH_ONLY='search' npx tsx test/bench/issues.ts
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import type { ImportedIssue } from '../../shared/issues';
+import {
+  alignedTable,
+  call,
+  describe,
+  intEnv,
+  nextLink,
+  percentile,
+  pool,
+  progress,
+  round,
+  runBench,
+  snapshot,
+  type BenchSession,
+  type CallCounter,
+  type Reply,
+  type Target,
+} from './support';
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+// ---------------------------------------------------------------------------------------------
+
+const SMALL_ISSUES = 10;
+const BIG_ISSUES = intEnv('BENCH_BIG_ISSUES', 100_000);
+const REQUESTS = intEnv('BENCH_REQUESTS', 300);
+const MAX_SECONDS = intEnv('BENCH_MAX_SECONDS', 60);
+const WARMUP = process.env.BENCH_WARMUP ? intEnv('BENCH_WARMUP', 0, 0) : undefined;
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;
+/** Latency is measured at one connection, throughput at 16; the writes at 8. */
+const LATENCY_CONNECTIONS = 1;
+const THROUGHPUT_CONNECTIONS = 16;
+const WRITE_CONNECTIONS = 8;
+/** Most issues per `importIssues` call (fewer when that leaves calls to run at once). */
+const IMPORT_CHUNK = 2000;
+/** Requests in flight while seeding over HTTP; `importIssues` calls at once. */
+const SEED_CONCURRENCY = intEnv('BENCH_SEED_CONCURRENCY', 4);
+const PER_PAGE = 20;
+const DEEP_PER_PAGE = 1;
+const DEEP_FOLLOWS = 5;
+const LOCAL_ROOT_TOKEN = 'glpat-bench-issues-root-0000';
+/** Unique per run, so names never collide with earlier runs against a deployment. */
+const RUN_ID = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+
+const COMMON_WORD = 'widget';
+const RARE_WORD = 'quokka';
+/** No word is a part of another (nor of the two search words), so substring and whole-word search agree. */
+const VOCABULARY = [
+  'login', 'page', 'button', 'error', 'timeout', 'cache', 'server', 'client', 'export', 'import',
+  'report', 'search', 'filter', 'upload', 'session', 'token', 'render', 'layout', 'mobile', 'network',
+  'memory', 'latency', 'crash', 'retry', 'queue', 'billing', 'invoice', 'profile', 'avatar', 'email',
+  'notify', 'sync', 'backup', 'deploy', 'config', 'locale', 'theme', 'metric', 'chart', 'modal',
+];
+const LABEL_NAMES = ['bug', 'feature', 'backend', 'frontend', 'docs'];
+const MILESTONE_TITLES = ['v1.0', 'v2.0'];
+const USERS = 3;
+
+// ---------------------------------------------------------------------------------------------
+// The seeded issues
+// ---------------------------------------------------------------------------------------------
+
+type Size = 'SMALL' | 'BIG';
+const SIZES: readonly Size[] = ['SMALL', 'BIG'];
+
+interface User {
+  id: number;
+  username: string;
+}
+
+/** What a generated issue is, before it is written (indexes into the project's users, labels, milestones). */
+interface Planned {
+  title: string;
+  description: string;
+  state: 'opened' | 'closed';
+  author: number;
+  assignee: number | null;
+  labels: number[];
+  milestone: number | null;
+  confidential: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What a seeded issue is, as the lists filter it (from the API's reply when seeded over HTTP). */
+interface Seeded {
+  iid?: number;
+  title: string;
+  description: string;
+  state: string;
+  authorId: number;
+  assigneeIds: number[];
+  labels: string[];
+  milestone: string | null;
+}
+
+interface Fixture {
+  size: Size;
+  projectId: number;
+  users: User[];
+  labels: { id: number; name: string }[];
+  milestones: { id: number; title: string }[];
+  issues: Seeded[];
+  seeding: { issues: number; via: 'importIssues' | 'http'; ms: number };
+  /** The URL of the 6th keyset page (once followed). */
+  deepUrl?: string;
+  /** Issues that notes are added to (the newest of BIG). */
+  noteIids: number[];
+}
+
+/** mulberry32: a small seeded generator, so every run seeds the same issues. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The `count` issues of a project, the same every run (only their times follow the clock). */
+function planIssues(count: number, seed: number): Planned[] {
+  const random = generator(seed);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
+  const words = (min: number, max: number) => Array.from({ length: min + Math.floor(random() * (max - min + 1)) }, () => pick(VOCABULARY));
+  // Created one second apart, ending an hour ago; updated later, in another order, before now.
+  const end = Date.now() - 3600_000;
+  const start = end - count * 1000;
+  return Array.from({ length: count }, (_, i) => {
+    const title = words(3, 6);
+    const description = words(8, 20);
+    if (random() < 0.3) (random() < 0.5 ? title : description).splice(1, 0, COMMON_WORD);
+    if (i % 1000 === 5) (i % 2 === 0 ? title : description).push(RARE_WORD);
+    const first = Math.floor(random() * LABEL_NAMES.length);
+    const labels = random() < 0.5 ? [first] : [first, (first + 1 + Math.floor(random() * (LABEL_NAMES.length - 1))) % LABEL_NAMES.length];
+    const milestoneDraw = random();
+    const created = start + i * 1000;
+    const updated = created + Math.floor(random() * (Date.now() - created - 1000));
+    return {
+      title: `${title[0][0].toUpperCase()}${title.join(' ').slice(1)}`,
+      description: `${description.join(' ')}.`,
+      state: i % 3 === 2 ? 'closed' : 'opened',
+      author: Math.floor(random() * USERS),
+      assignee: random() < 0.75 ? Math.floor(random() * USERS) : null,
+      labels,
+      milestone: milestoneDraw < 0.25 ? 0 : milestoneDraw < 0.5 ? 1 : null,
+      confidential: random() < 0.05,
+      createdAt: new Date(created).toISOString(),
+      updatedAt: new Date(updated).toISOString(),
+    };
+  });
+}
+
+type ImportIssues = (projectId: number, issues: ImportedIssue[], options?: { onProgress?: (written: number) => void }) => Promise<void>;
+
+/** The data layer's bulk import (`importIssues` of shared/issues), when the issues feature exports it. */
+async function findImportIssues(): Promise<ImportIssues | undefined> {
+  const issues = (await import('../../shared/issues')) as { importIssues?: ImportIssues };
+  return typeof issues.importIssues === 'function' ? issues.importIssues : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seeding
+// ---------------------------------------------------------------------------------------------
+
+async function expectStatus(reply: Promise<Reply>, status: number, what: string): Promise<Reply> {
+  const answered = await reply;
+  if (answered.status !== status) throw new Error(`seeding failed: ${what} answered ${describe(answered)}`);
+  return answered;
+}
+
+async function seedUsers(target: Target): Promise<User[]> {
+  const users: User[] = [];
+  for (let i = 0; i < USERS; i++) {
+    const username = `bench${RUN_ID}i${i}`;
+    const reply = await expectStatus(
+      call(target, 'POST', '/users', { username, email: `${username}@example.com`, name: `Bench ${username}`, password: 'bench-password-1' }),
+      201,
+      'POST /users',
+    );
+    users.push({ id: (reply.body as { id: number }).id, username });
+  }
+  return users;
+}
+
+/** A public project with the users as Developers, 5 labels and 2 milestones (no issues yet). */
+async function seedProject(target: Target, size: Size, users: User[]): Promise<Omit<Fixture, 'issues' | 'seeding' | 'noteIids'>> {
+  const project = await expectStatus(call(target, 'POST', '/projects', { name: `bench ${RUN_ID} ${size.toLowerCase()}`, visibility: 'public' }), 201, 'POST /projects');
+  const projectId = (project.body as { id: number }).id;
+  for (const user of users) {
+    await expectStatus(call(target, 'POST', `/projects/${projectId}/members`, { user_id: user.id, access_level: 30 }), 201, 'POST /projects/:id/members');
+  }
+  const labels = [];
+  for (const [i, name] of LABEL_NAMES.entries()) {
+    const reply = await expectStatus(call(target, 'POST', `/projects/${projectId}/labels`, { name, color: ['#d9534f', '#5cb85c', '#428bca', '#f0ad4e', '#8e44ad'][i] }), 201, 'POST /projects/:id/labels');
+    labels.push({ id: (reply.body as { id: number }).id, name });
+  }
+  const milestones = [];
+  for (const title of MILESTONE_TITLES) {
+    const reply = await expectStatus(call(target, 'POST', `/projects/${projectId}/milestones`, { title }), 201, 'POST /projects/:id/milestones');
+    milestones.push({ id: (reply.body as { id: number }).id, title });
+  }
+  return { size, projectId, users, labels, milestones };
+}
+
+/** Issues over HTTP: created as their author (`Sudo`; as root where the token lacks the sudo scope), then closed. */
+async function seedIssuesOverHttp(target: Target, project: Omit<Fixture, 'issues' | 'seeding' | 'noteIids'>, planned: Planned[]): Promise<Seeded[]> {
+  const seeded: Seeded[] = new Array(planned.length);
+  let sudo = true;
+  let done = 0;
+  let failure: string | undefined;
+  const step = Math.max(1, Math.round(planned.length / 10));
+  // Several at once: the iids follow the order of the replies, the lists the planned creation times.
+  await pool(planned.length, SEED_CONCURRENCY, Number.POSITIVE_INFINITY, async (i) => {
+    if (failure) return;
+    const plan = planned[i];
+    const body = {
+      title: plan.title,
+      description: plan.description,
+      labels: plan.labels.map((l) => project.labels[l].name).join(','),
+      milestone_id: plan.milestone === null ? undefined : project.milestones[plan.milestone].id,
+      assignee_ids: plan.assignee === null ? undefined : [project.users[plan.assignee].id],
+      confidential: plan.confidential,
+      created_at: plan.createdAt,
+    };
+    const path = `/projects/${project.projectId}/issues`;
+    let reply = await call(target, 'POST', path, body, sudo ? { headers: { Sudo: project.users[plan.author].username } } : {});
+    if (reply.status === 403 && sudo && /sudo/i.test(JSON.stringify(reply.body))) {
+      sudo = false;
+      progress('the token has no sudo scope: issues are created as root');
+      reply = await call(target, 'POST', path, body);
+    }
+    if (reply.status !== 201) {
+      failure ??= `POST /projects/:id/issues answered ${describe(reply)}`;
+      return;
+    }
+    const issue = reply.body as IssueJson;
+    if (plan.state === 'closed') {
+      const closed = await call(target, 'PUT', `/projects/${project.projectId}/issues/${issue.iid}`, { state_event: 'close' });
+      if (closed.status !== 200) failure ??= `closing an issue answered ${describe(closed)}`;
+    }
+    seeded[i] = { ...fromJson(issue), state: plan.state };
+    done++;
+    if (done % step === 0 || done === planned.length) progress(`seeding ${project.size} ${done}/${planned.length}`);
+  });
+  if (failure) throw new Error(`seeding failed: ${failure}`);
+  return seeded;
+}
+
+/**
+ * Issues written directly through the data layer, `IMPORT_CHUNK` per call, `SEED_CONCURRENCY`
+ * calls at once (each takes its own ids, so a chunk's iids follow one another, but chunks may
+ * interleave: the lists are ordered by creation time, which follows the plan).
+ */
+async function seedIssuesDirectly(importIssues: ImportIssues, project: Omit<Fixture, 'issues' | 'seeding' | 'noteIids'>, planned: Planned[]): Promise<Seeded[]> {
+  const chunkSize = Math.max(100, Math.min(IMPORT_CHUNK, Math.ceil(planned.length / SEED_CONCURRENCY)));
+  const chunks = Math.ceil(planned.length / chunkSize);
+  const written = new Array<number>(chunks).fill(0);
+  let shownAt = 0;
+  let shown = 0;
+  const started = performance.now();
+  // At most a line a second (and the last one), with the rate so far.
+  const show = () => {
+    const count = written.reduce((sum, n) => sum + n, 0);
+    const now = performance.now();
+    if (count === shown || (now - shownAt < 1000 && count !== planned.length)) return;
+    shownAt = now;
+    shown = count;
+    progress(`seeding ${project.size} ${count}/${planned.length}` + (count > 0 ? ` (${((now - started) / count).toFixed(2)} s per 1000)` : ''));
+  };
+  let failure: unknown;
+  await pool(chunks, SEED_CONCURRENCY, Number.POSITIVE_INFINITY, async (k) => {
+    if (failure) return;
+    const chunk = planned.slice(k * chunkSize, (k + 1) * chunkSize).map(
+      (plan): ImportedIssue => ({
+        title: plan.title,
+        description: plan.description,
+        state: plan.state,
+        authorId: project.users[plan.author].id,
+        assigneeIds: plan.assignee === null ? [] : [project.users[plan.assignee].id],
+        labelIds: plan.labels.map((l) => project.labels[l].id),
+        milestoneId: plan.milestone === null ? null : project.milestones[plan.milestone].id,
+        confidential: plan.confidential,
+        createdAt: plan.createdAt,
+        updatedAt: plan.updatedAt,
+      }),
+    );
+    try {
+      await importIssues(project.projectId, chunk, {
+        onProgress: (n) => {
+          written[k] = n;
+          show();
+        },
+      });
+      written[k] = chunk.length;
+      show();
+    } catch (error) {
+      failure ??= error;
+    }
+  });
+  if (failure) throw failure;
+  return planned.map((plan) => ({
+    title: plan.title,
+    description: plan.description,
+    state: plan.state,
+    authorId: project.users[plan.author].id,
+    assigneeIds: plan.assignee === null ? [] : [project.users[plan.assignee].id],
+    labels: plan.labels.map((l) => project.labels[l].name),
+    milestone: plan.milestone === null ? null : project.milestones[plan.milestone].title,
+  }));
+}
+
+async function seedFixture(target: Target, size: Size, users: User[], importIssues: ImportIssues | undefined): Promise<Fixture> {
+  const project = await seedProject(target, size, users);
+  const count = size === 'SMALL' ? SMALL_ISSUES : BIG_ISSUES;
+  const planned = planIssues(count, size === 'SMALL' ? 1 : 2);
+  const direct = size === 'BIG' && importIssues !== undefined;
+  const started = performance.now();
+  const issues = direct ? await seedIssuesDirectly(importIssues, project, planned) : await seedIssuesOverHttp(target, project, planned);
+  const ms = performance.now() - started;
+  progress(
+    `seeded ${size}: project ${project.projectId}, ${count} issues ${direct ? 'through importIssues' : 'over HTTP'} in ${(ms / 1000).toFixed(1)} s ` +
+      `(${(ms / count).toFixed(2)} s per 1000 issues)`,
+  );
+  const newest = await call(target, 'GET', `/projects/${project.projectId}/issues?per_page=16`);
+  const noteIids = Array.isArray(newest.body) ? (newest.body as IssueJson[]).map((issue) => issue.iid) : [];
+  return { ...project, issues, seeding: { issues: count, via: direct ? 'importIssues' : 'http', ms: round(ms, 0) }, noteIids };
+}
+
+/** Follows rel="next" `DEEP_FOLLOWS` times from the first keyset page: the deep page's URL. */
+async function findDeepPage(target: Target, fixture: Fixture): Promise<string> {
+  let url = `/projects/${fixture.projectId}/issues?pagination=keyset&order_by=created_at&per_page=${DEEP_PER_PAGE}`;
+  for (let i = 0; i < DEEP_FOLLOWS; i++) {
+    const reply = await call(target, 'GET', url);
+    const next = reply.status === 200 ? nextLink(reply.headers) : undefined;
+    if (!next) throw new Error(`${fixture.size}: keyset page ${i + 1} has no rel="next" link (${describe(reply)})`);
+    url = next;
+  }
+  return url;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a reply is checked against
+// ---------------------------------------------------------------------------------------------
+
+interface IssueJson {
+  iid: number;
+  title: string;
+  description: string | null;
+  state: string;
+  author: { id: number };
+  assignees?: { id: number }[];
+  labels: string[];
+  milestone: { title: string } | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const fromJson = (issue: IssueJson): Seeded => ({
+  iid: issue.iid,
+  title: issue.title,
+  description: issue.description ?? '',
+  state: issue.state,
+  authorId: issue.author.id,
+  assigneeIds: (issue.assignees ?? []).map((a) => a.id),
+  labels: issue.labels,
+  milestone: issue.milestone?.title ?? null,
+});
+
+/** A list scenario's filter: which seeded issues it selects, and the order of its page. */
+interface ListFilter {
+  query: (f: Fixture) => string;
+  matches: (f: Fixture, issue: Seeded) => boolean;
+  orderBy: 'created_at' | 'updated_at';
+}
+
+const searchMatches = (word: string) => (_f: Fixture, issue: Seeded) => `${issue.title}\n${issue.description}`.toLowerCase().includes(word);
+
+/** How many seeded issues a filter selects (counted once per project: the checks run beside the server, in this process). */
+const expectedCounts = new WeakMap<ListFilter, Map<Size, number>>();
+function expectedCount(fixture: Fixture, filter: ListFilter): number {
+  let bySize = expectedCounts.get(filter);
+  if (!bySize) expectedCounts.set(filter, (bySize = new Map()));
+  let count = bySize.get(fixture.size);
+  if (count === undefined) bySize.set(fixture.size, (count = fixture.issues.filter((issue) => filter.matches(fixture, issue)).length));
+  return count;
+}
+
+/** Why a page is not what the seeded issues say it should be (undefined: it is). */
+function checkPage(fixture: Fixture, reply: Reply, filter: ListFilter, perPage: number, firstPage: boolean): string | undefined {
+  if (!Array.isArray(reply.body)) return `not a list: ${describe(reply)}`;
+  const items = reply.body as IssueJson[];
+  const expected = expectedCount(fixture, filter);
+  const wrong = items.find((item) => !filter.matches(fixture, fromJson(item)));
+  if (wrong) return `issue ${wrong.iid} does not match the filter`;
+  for (let i = 1; i < items.length; i++) {
+    if (items[i - 1][filter.orderBy] < items[i][filter.orderBy]) return `not ordered by ${filter.orderBy}`;
+  }
+  const wanted = Math.min(perPage, expected);
+  if (firstPage && items.length !== wanted) return `${items.length} items, expected ${wanted}`;
+  return undefined;
+}
+
+/** Whether X-Total is sent, and right: the count of the seeded issues the filter selects. */
+function checkTotal(fixture: Fixture, reply: Reply, filter: ListFilter | undefined): 'absent' | 'exact' | string {
+  const header = reply.headers.get('x-total');
+  if (header === null || header === '') return 'absent';
+  if (!filter) return 'exact';
+  const expected = expectedCount(fixture, filter);
+  return Number(header) === expected ? 'exact' : `wrong: ${header}, expected ${expected}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+// ---------------------------------------------------------------------------------------------
+
+type Kind = 'project' | 'page' | 'deep' | 'filter' | 'search' | 'post-issue' | 'post-note';
+
+interface Scenario {
+  name: string;
+  kind: Kind;
+  sizes: readonly Size[];
+  connections: readonly number[];
+  /** One request; `i` numbers the requests of a run. */
+  request(target: Target, fixture: Fixture, i: number): Promise<Reply>;
+  expectedStatus: number;
+  /** Why the reply's content is not right (not an error: reported in the table). */
+  check?(fixture: Fixture, reply: Reply): string | undefined;
+  /** X-Total's presence and value (list scenarios). */
+  total?(fixture: Fixture, reply: Reply): string;
+}
+
+const both = [LATENCY_CONNECTIONS, THROUGHPUT_CONNECTIONS] as const;
+const all: ListFilter = { query: () => '', matches: () => true, orderBy: 'created_at' };
+
+function listScenario(name: string, kind: Kind, filter: ListFilter): Scenario {
+  return {
+    name,
+    kind,
+    sizes: SIZES,
+    connections: both,
+    expectedStatus: 200,
+    request: (target, fixture) => call(target, 'GET', `/projects/${fixture.projectId}/issues${filter.query(fixture)}`),
+    check: (fixture, reply) => checkPage(fixture, reply, filter, PER_PAGE, true),
+    total: (fixture, reply) => checkTotal(fixture, reply, filter),
+  };
+}
+
+const filtered = (query: (f: Fixture) => string, matches: ListFilter['matches'], orderBy: ListFilter['orderBy'] = 'created_at'): ListFilter => ({ query, matches, orderBy });
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: 'GET /projects/:id',
+    kind: 'project',
+    sizes: SIZES,
+    connections: both,
+    expectedStatus: 200,
+    request: (target, fixture) => call(target, 'GET', `/projects/${fixture.projectId}`),
+    check: (fixture, reply) => ((reply.body as { id?: number }).id === fixture.projectId ? undefined : `another project: ${describe(reply)}`),
+  },
+  listScenario('GET /projects/:id/issues', 'page', all),
+  {
+    name: `GET /projects/:id/issues deep page (keyset, per_page=${DEEP_PER_PAGE}, page ${DEEP_FOLLOWS + 1})`,
+    kind: 'deep',
+    sizes: SIZES,
+    connections: both,
+    expectedStatus: 200,
+    request: (target, fixture) => call(target, 'GET', fixture.deepUrl!),
+    check: (fixture, reply) => checkPage(fixture, reply, all, DEEP_PER_PAGE, true),
+    total: (fixture, reply) => checkTotal(fixture, reply, all),
+  },
+  listScenario(
+    'GET /projects/:id/issues?state=closed',
+    'filter',
+    filtered(() => '?state=closed', (_f, issue) => issue.state === 'closed'),
+  ),
+  listScenario(
+    'GET /projects/:id/issues?labels=<label>',
+    'filter',
+    filtered((f) => `?labels=${encodeURIComponent(f.labels[0].name)}`, (f, issue) => issue.labels.includes(f.labels[0].name)),
+  ),
+  listScenario(
+    'GET /projects/:id/issues?milestone=<title>',
+    'filter',
+    filtered((f) => `?milestone=${encodeURIComponent(f.milestones[0].title)}`, (f, issue) => issue.milestone === f.milestones[0].title),
+  ),
+  listScenario(
+    'GET /projects/:id/issues?assignee_id=<id>',
+    'filter',
+    filtered((f) => `?assignee_id=${f.users[1].id}`, (f, issue) => issue.assigneeIds.includes(f.users[1].id)),
+  ),
+  listScenario(
+    'GET /projects/:id/issues?author_id=<id>',
+    'filter',
+    filtered((f) => `?author_id=${f.users[0].id}`, (f, issue) => issue.authorId === f.users[0].id),
+  ),
+  listScenario('GET /projects/:id/issues?order_by=updated_at', 'filter', filtered(() => '?order_by=updated_at', () => true, 'updated_at')),
+  listScenario(`GET /projects/:id/issues?search=${COMMON_WORD} (common)`, 'search', filtered(() => `?search=${COMMON_WORD}`, searchMatches(COMMON_WORD))),
+  listScenario(`GET /projects/:id/issues?search=${RARE_WORD} (rare)`, 'search', filtered(() => `?search=${RARE_WORD}`, searchMatches(RARE_WORD))),
+  {
+    name: 'POST /projects/:id/issues',
+    kind: 'post-issue',
+    sizes: ['BIG'],
+    connections: [WRITE_CONNECTIONS],
+    expectedStatus: 201,
+    request: (target, fixture, i) =>
+      call(target, 'POST', `/projects/${fixture.projectId}/issues`, {
+        title: `Bench ${RUN_ID} new issue ${i}`,
+        description: 'Written by the issues bench',
+        labels: `${fixture.labels[0].name},${fixture.labels[2].name}`,
+        assignee_ids: [fixture.users[0].id],
+        milestone_id: fixture.milestones[0].id,
+      }),
+  },
+  {
+    name: 'POST /projects/:id/issues/:iid/notes',
+    kind: 'post-note',
+    sizes: ['BIG'],
+    connections: [WRITE_CONNECTIONS],
+    expectedStatus: 201,
+    request: (target, fixture, i) =>
+      call(target, 'POST', `/projects/${fixture.projectId}/issues/${fixture.noteIids[Math.abs(i) % fixture.noteIids.length]}/notes`, { body: 'A bench comment' }),
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Running
+// ---------------------------------------------------------------------------------------------
+
+interface Run {
+  scenario: string;
+  kind: Kind;
+  size: Size;
+  connections: number;
+  requests: number;
+  errors: number;
+  seconds: number;
+  reqPerSec: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  stoppedByTimeLimit: boolean;
+  dynamoCallsPerRequest: number | null;
+  dynamoCallsByCommand: Record<string, number> | null;
+  /** `exact`, `absent`, `wrong: …`, or `mixed` (sent on some replies only); null where not a list. */
+  xTotal: string | null;
+  /** The first content problem (null: every reply was right). */
+  check: string | null;
+  firstError?: string;
+}
+
+async function runScenario(target: Target, scenario: Scenario, fixture: Fixture, connections: number, counter: CallCounter | undefined): Promise<Run> {
+  const ignore = () => undefined;
+  const warmup = WARMUP ?? 2 * connections;
+  // Negative numbers for the warm-up, so a write's name or target differs from the measured ones.
+  await pool(warmup, connections, performance.now() + MAX_SECONDS * 1000, (i) => scenario.request(target, fixture, -1 - i).then(ignore, ignore));
+
+  const latencies: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  let check: string | undefined;
+  const totals = new Set<string>();
+  const before = snapshot(counter);
+  const started = performance.now();
+  const ran = await pool(REQUESTS, connections, started + MAX_SECONDS * 1000, async (i) => {
+    try {
+      const reply = await scenario.request(target, fixture, i);
+      latencies.push(reply.ms);
+      if (reply.status !== scenario.expectedStatus) {
+        errors++;
+        firstError ??= `expected ${scenario.expectedStatus}, got ${describe(reply)}`;
+        return;
+      }
+      check ??= scenario.check?.(fixture, reply);
+      if (scenario.total) totals.add(scenario.total(fixture, reply));
+    } catch (error) {
+      // A network error or timeout: one failed request, without a latency sample.
+      errors++;
+      firstError ??= `no reply: ${(error as Error).message ?? String(error)}`;
+    }
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const after = snapshot(counter);
+  const requests = ran;
+  const sorted = latencies.sort((a, b) => a - b);
+  let perRequest: number | null = null;
+  let byCommand: Record<string, number> | null = null;
+  if (before && after && requests > 0) {
+    perRequest = round((after.total - before.total) / requests);
+    byCommand = {};
+    for (const [name, count] of [...after.byCommand].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) {
+      const delta = count - (before.byCommand.get(name) ?? 0);
+      if (delta > 0) byCommand[name] = round(delta / requests);
+    }
+  }
+  const wrongTotal = [...totals].find((t) => t.startsWith('wrong'));
+  return {
+    scenario: scenario.name,
+    kind: scenario.kind,
+    size: fixture.size,
+    connections,
+    requests,
+    errors,
+    seconds: round(seconds),
+    reqPerSec: round(requests / seconds, 1),
+    p50Ms: round(percentile(sorted, 0.5), 1),
+    p90Ms: round(percentile(sorted, 0.9), 1),
+    p99Ms: round(percentile(sorted, 0.99), 1),
+    stoppedByTimeLimit: ran < REQUESTS,
+    dynamoCallsPerRequest: perRequest,
+    dynamoCallsByCommand: byCommand,
+    xTotal: !scenario.total ? null : wrongTotal ?? (totals.size > 1 ? 'mixed' : ([...totals][0] ?? null)),
+    check: check ?? null,
+    ...(firstError ? { firstError } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The raw floor
+// ---------------------------------------------------------------------------------------------
+
+interface Floor {
+  name: string;
+  p50Ms: number;
+  p90Ms: number;
+  /** Operations per second at 16 in flight. */
+  opsPerSecAt16: number;
+}
+
+interface Floors {
+  getItem: Floor;
+  query: Floor;
+}
+
+/** GetItem (consistent) and a Query of 20 items, raw with the handlers' document client, on BIG's items. */
+async function measureFloors(big: Fixture): Promise<Floors> {
+  const { GetCommand, QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { db, tableName } = await import('../../shared/platform/dynamo/client');
+  const { issueKeys, issueCollections } = await import('../../shared/issues/store/keys');
+  const iids = big.noteIids.length ? big.noteIids : [1];
+  const opened = issueCollections.projectIssues(big.projectId, 'opened');
+
+  const measure = async (name: string, operation: (i: number) => Promise<void>): Promise<Floor> => {
+    progress(`measuring the floor: ${name}`);
+    await pool(2 * THROUGHPUT_CONNECTIONS, THROUGHPUT_CONNECTIONS, Number.POSITIVE_INFINITY, (i) => operation(i));
+    const latencies: number[] = [];
+    await pool(REQUESTS, LATENCY_CONNECTIONS, performance.now() + MAX_SECONDS * 1000, async (i) => {
+      const begun = performance.now();
+      await operation(i);
+      latencies.push(performance.now() - begun);
+    });
+    const started = performance.now();
+    const done = await pool(REQUESTS, THROUGHPUT_CONNECTIONS, started + MAX_SECONDS * 1000, operation);
+    const opsPerSec = done / ((performance.now() - started) / 1000);
+    const sorted = latencies.sort((a, b) => a - b);
+    return { name, p50Ms: round(percentile(sorted, 0.5), 2), p90Ms: round(percentile(sorted, 0.9), 2), opsPerSecAt16: round(opsPerSec, 1) };
+  };
+
+  const getItem = await measure('DynamoDB GetItem (consistent)', async (i) => {
+    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: issueKeys.issue(big.projectId, iids[i % iids.length]), ConsistentRead: true }));
+    if (!Item) throw new Error('floor: the issue item is missing');
+  });
+  const query = await measure('DynamoDB Query, 20 items (GSI1)', async () => {
+    const { Items } = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: opened.index,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': opened.partitionAttribute },
+        ExpressionAttributeValues: { ':pk': opened.partitionValue },
+        ScanIndexForward: false,
+        Limit: 20,
+      }),
+    );
+    if (!Items || Items.length === 0) throw new Error(`floor: no item in ${opened.partitionValue}`);
+  });
+  return { getItem, query };
+}
+
+/** The floor a scenario's p50 is printed beside: a Query for lists, a GetItem otherwise. */
+const floorOf = (kind: Kind, floors: Floors | undefined): Floor | undefined =>
+  floors && (kind === 'project' || kind === 'post-issue' || kind === 'post-note' ? floors.getItem : floors.query);
+
+/** The floor of the calls a run makes: the Query floor per Query, the GetItem floor per other call. */
+function callsFloorMs(run: Run, floors: Floors | undefined): number | undefined {
+  if (!floors || !run.dynamoCallsByCommand) return undefined;
+  return Object.entries(run.dynamoCallsByCommand).reduce(
+    (sum, [name, n]) => sum + n * (name === 'Query' ? floors.query.p50Ms : floors.getItem.p50Ms),
+    0,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Targets
+// ---------------------------------------------------------------------------------------------
+
+/** Calls per request allowed by issue 12, by kind. */
+const CALL_LIMITS: Partial<Record<Kind, number>> = { project: 3, page: 4, deep: 4, filter: 4, search: 4, 'post-issue': 8, 'post-note': 6 };
+/** Requests per second at 16 connections required by issue 12, by kind. */
+const THROUGHPUT_LIMITS: Partial<Record<Kind, number>> = { project: 600, page: 300 };
+const FLAT_RATIO = 1.2;
+/** Calls per request on BIG may exceed SMALL's by this much and still count as the same. */
+const CALLS_TOLERANCE = 0.1;
+const SEARCH_RATIO = 3;
+const FLOOR_RATIO = 1.5;
+
+interface TargetRow {
+  scenario: string;
+  kind: Kind;
+  p50Ms: Partial<Record<Size, number>>;
+  calls: Partial<Record<Size, number | null>>;
+  reqPerSecAt16: Partial<Record<Size, number>>;
+  p50Ratio: number | null;
+  callsRatio: number | null;
+  /** Each: 'PASS', 'FAIL …', or null where the target does not apply or cannot be judged. */
+  flat: string | null;
+  callLimit: string | null;
+  search: string | null;
+  throughput: string | null;
+  floorLatency: string | null;
+}
+
+const verdict = (ok: boolean, failure: string) => (ok ? 'PASS' : `FAIL ${failure}`);
+const fmt = (value: number | null | undefined, digits = 1) => (value === null || value === undefined || Number.isNaN(value) ? '-' : value.toFixed(digits));
+
+function judge(runs: Run[], floors: Floors | undefined): TargetRow[] {
+  const rows: TargetRow[] = [];
+  for (const scenario of SCENARIOS) {
+    const mine = runs.filter((r) => r.scenario === scenario.name);
+    if (mine.length === 0) continue;
+    const latencyRun = (size: Size) => mine.find((r) => r.size === size && r.connections === Math.min(...scenario.connections));
+    const throughputRun = (size: Size) => mine.find((r) => r.size === size && r.connections === THROUGHPUT_CONNECTIONS);
+    const row: TargetRow = {
+      scenario: scenario.name,
+      kind: scenario.kind,
+      p50Ms: {},
+      calls: {},
+      reqPerSecAt16: {},
+      p50Ratio: null,
+      callsRatio: null,
+      flat: null,
+      callLimit: null,
+      search: null,
+      throughput: null,
+      floorLatency: null,
+    };
+    for (const size of scenario.sizes) {
+      const run = latencyRun(size);
+      if (run) {
+        row.p50Ms[size] = run.p50Ms;
+        row.calls[size] = run.dynamoCallsPerRequest;
+      }
+      const fast = throughputRun(size);
+      if (fast) row.reqPerSecAt16[size] = fast.reqPerSec;
+    }
+    const { SMALL: smallP50, BIG: bigP50 } = row.p50Ms;
+    const { SMALL: smallCalls, BIG: bigCalls } = row.calls;
+    if (smallP50 !== undefined && bigP50 !== undefined) row.p50Ratio = round(bigP50 / smallP50);
+    if (typeof smallCalls === 'number' && typeof bigCalls === 'number' && smallCalls > 0) row.callsRatio = round(bigCalls / smallCalls);
+
+    if ((scenario.kind === 'page' || scenario.kind === 'deep' || scenario.kind === 'filter') && row.p50Ratio !== null) {
+      const latencyFlat = row.p50Ratio <= FLAT_RATIO;
+      // Calls are averages over the run (a cache refill now and then): "the same" within a tenth of a call.
+      const callsFlat = row.callsRatio === null || (bigCalls as number) <= (smallCalls as number) + CALLS_TOLERANCE;
+      row.flat = verdict(latencyFlat && callsFlat, [latencyFlat ? '' : `p50 ${row.p50Ratio}x`, callsFlat ? '' : `calls ${row.callsRatio}x`].filter(Boolean).join(', '));
+    }
+    const callLimit = CALL_LIMITS[scenario.kind];
+    const measuredCalls = scenario.sizes.map((size) => row.calls[size]).filter((c): c is number => typeof c === 'number');
+    if (callLimit !== undefined && measuredCalls.length) {
+      const worst = Math.max(...measuredCalls);
+      row.callLimit = verdict(worst <= callLimit, `${worst}>${callLimit}`);
+    }
+    if (scenario.kind === 'search') {
+      const page = runs.filter((r) => r.kind === 'page' && r.connections === LATENCY_CONNECTIONS);
+      const ratios = scenario.sizes
+        .map((size) => {
+          const base = page.find((r) => r.size === size);
+          const p50 = row.p50Ms[size];
+          return base && p50 !== undefined ? p50 / base.p50Ms : undefined;
+        })
+        .filter((r): r is number => r !== undefined);
+      if (ratios.length) {
+        const worst = round(Math.max(...ratios));
+        row.search = verdict(worst <= SEARCH_RATIO, `${worst}x`);
+      }
+    }
+    const throughputLimit = THROUGHPUT_LIMITS[scenario.kind];
+    const rates = scenario.sizes.map((size) => row.reqPerSecAt16[size]).filter((r): r is number => r !== undefined);
+    if (throughputLimit !== undefined && rates.length) {
+      const worst = Math.min(...rates);
+      row.throughput = verdict(worst >= throughputLimit, `${worst}<${throughputLimit}`);
+    }
+    if (scenario.kind !== 'post-issue' && scenario.kind !== 'post-note') {
+      const ratios = scenario.sizes
+        .map((size) => {
+          const run = latencyRun(size);
+          const floor = run && callsFloorMs(run, floors);
+          return run && floor ? run.p50Ms / floor : undefined;
+        })
+        .filter((r): r is number => r !== undefined);
+      if (ratios.length) {
+        const worst = round(Math.max(...ratios));
+        row.floorLatency = verdict(worst <= FLOOR_RATIO, `${worst}x`);
+      }
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output
+// ---------------------------------------------------------------------------------------------
+
+function runsTable(runs: Run[], floors: Floors | undefined, counted: boolean): string {
+  const header = ['scenario', 'project', 'conn', 'requests', 'errors', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'floor', 'p50 / floor', 'calls/req', 'X-Total', 'check'];
+  const rows = runs.map((r) => {
+    const floor = floorOf(r.kind, floors);
+    return [
+      r.scenario + (r.stoppedByTimeLimit ? ' (time limit)' : ''),
+      r.size,
+      String(r.connections),
+      String(r.requests),
+      String(r.errors),
+      r.reqPerSec.toFixed(1),
+      fmt(r.p50Ms),
+      fmt(r.p90Ms),
+      fmt(r.p99Ms),
+      floor ? `${floor.name.includes('Query') ? 'Query' : 'GetItem'} ${floor.p50Ms.toFixed(2)}` : '-',
+      floor ? `${(r.p50Ms / floor.p50Ms).toFixed(1)}x` : '-',
+      counted ? fmt(r.dynamoCallsPerRequest, 2) : '-',
+      r.xTotal ?? '-',
+      r.check ?? 'ok',
+    ];
+  });
+  return alignedTable(header, rows, [0, 1, 9, 12, 13]);
+}
+
+function targetsTable(rows: TargetRow[]): string {
+  const header = [
+    'scenario',
+    'p50 SMALL',
+    'p50 BIG',
+    'BIG/SMALL p50',
+    'calls SMALL',
+    'calls BIG',
+    'BIG/SMALL calls',
+    'req/s@16 SMALL',
+    'req/s@16 BIG',
+    `flat <=${FLAT_RATIO}x`,
+    'calls <= limit',
+    `search <=${SEARCH_RATIO}x page`,
+    'req/s >= limit',
+    `<=${FLOOR_RATIO}x floor of calls`,
+  ];
+  const body = rows.map((r) => [
+    r.scenario,
+    fmt(r.p50Ms.SMALL),
+    fmt(r.p50Ms.BIG),
+    r.p50Ratio === null ? '-' : `${r.p50Ratio.toFixed(2)}x`,
+    fmt(r.calls.SMALL, 2),
+    fmt(r.calls.BIG, 2),
+    r.callsRatio === null ? '-' : `${r.callsRatio.toFixed(2)}x`,
+    fmt(r.reqPerSecAt16.SMALL),
+    fmt(r.reqPerSecAt16.BIG),
+    r.flat ?? '-',
+    r.callLimit === null ? '-' : `${r.callLimit} (${CALL_LIMITS[r.kind]})`,
+    r.search ?? '-',
+    r.throughput === null ? '-' : `${r.throughput} (${THROUGHPUT_LIMITS[r.kind]})`,
+    r.floorLatency ?? '-',
+  ]);
+  return alignedTable(header, body, [0, 9, 10, 11, 12, 13]);
+}
+
+function breakdown(runs: Run[]): string {
+  const rows = runs
+    .filter((r) => r.connections !== THROUGHPUT_CONNECTIONS)
+    .map((r) => [r.scenario, r.size, Object.entries(r.dynamoCallsByCommand ?? {}).map(([name, n]) => `${name} ${n}`).join(', ') || '(none)']);
+  return alignedTable(['scenario', 'project', 'DynamoDB calls per request'], rows, [0, 1, 2]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+// ---------------------------------------------------------------------------------------------
+
+async function main(session: BenchSession): Promise<number> {
+  const selected = SCENARIOS.filter((s) => !ONLY || ONLY.test(s.name));
+  if (selected.length === 0) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY} selects no scenario`);
+  // DynamoDB Local's data on tmpfs where there is one: seeding is several times faster than on a disk.
+  const { target, counter, local } = await session.start({
+    rootToken: LOCAL_ROOT_TOKEN,
+    tmpDir: process.env.BENCH_TMPDIR || (existsSync('/dev/shm') ? '/dev/shm' : undefined),
+  });
+
+  const importIssues = local ? await findImportIssues() : undefined;
+  if (local && !importIssues) progress('shared/issues does not export importIssues (yet): BIG is seeded over HTTP');
+  if (!importIssues && BIG_ISSUES > 2000) progress(`warning: seeding ${BIG_ISSUES} issues over HTTP takes long; BENCH_BIG_ISSUES=300 is enough to try`);
+
+  const users = await seedUsers(target);
+  const fixtures = {} as Record<Size, Fixture>;
+  for (const size of SIZES) fixtures[size] = await seedFixture(target, size, users, importIssues);
+  if (selected.some((s) => s.kind === 'deep')) {
+    for (const size of SIZES) fixtures[size].deepUrl = await findDeepPage(target, fixtures[size]);
+  }
+  const floors = local ? await measureFloors(fixtures.BIG) : undefined;
+
+  const runs: Run[] = [];
+  for (const scenario of selected) {
+    for (const connections of scenario.connections) {
+      for (const size of scenario.sizes) {
+        progress(`running ${scenario.name} on ${size} at ${connections} connection${connections > 1 ? 's' : ''}`);
+        const run = await runScenario(target, scenario, fixtures[size], connections, counter);
+        runs.push(run);
+        progress(
+          `  ${run.requests} requests, ${run.errors} errors, ${run.reqPerSec} req/s, p50 ${run.p50Ms} ms` +
+            (run.dynamoCallsPerRequest !== null ? `, ${run.dynamoCallsPerRequest} DynamoDB calls/request` : ''),
+        );
+        if (run.firstError) progress(`  first error: ${run.firstError}`);
+        if (run.check) progress(`  check: ${run.check}`);
+      }
+    }
+  }
+  if (counter && counter.total === 0) {
+    progress('warning: no DynamoDB call was counted: the handlers do not use the shared client of this process');
+  }
+
+  await session.cleanup();
+
+  const counted = Boolean(counter && counter.total > 0);
+  const targets = judge(counted ? runs : runs.map((r) => ({ ...r, dynamoCallsPerRequest: null, dynamoCallsByCommand: null })), floors);
+  const seeding = SIZES.map((size) => {
+    const { issues, via, ms } = fixtures[size].seeding;
+    return { project: size, issues, via, ms, msPer1000Issues: round((ms / issues) * 1000, 0) };
+  });
+  const out = (text: string) => process.stdout.write(`${text}\n`);
+  out(
+    `\n${local ? 'local runtime' : target.base}: SMALL ${SMALL_ISSUES} issues, BIG ${BIG_ISSUES} issues; ${REQUESTS} requests per run, ` +
+      `at most ${MAX_SECONDS} s per run`,
+  );
+  out(`seeding: ${seeding.map((s) => `${s.project} ${s.issues} via ${s.via} in ${(s.ms / 1000).toFixed(1)} s (${(s.msPer1000Issues / 1000).toFixed(2)} s per 1000)`).join('; ')}`);
+  out(
+    floors
+      ? `raw DynamoDB floor (same run, the handlers' SDK client, 1 in flight): GetItem p50 ${floors.getItem.p50Ms} ms (p90 ${floors.getItem.p90Ms}; ` +
+          `${floors.getItem.opsPerSecAt16}/s at 16), Query of 20 items p50 ${floors.query.p50Ms} ms (p90 ${floors.query.p90Ms}; ${floors.query.opsPerSecAt16}/s at 16)`
+      : 'no floor against a deployment',
+  );
+  out(`\n${runsTable(runs, floors, counted)}`);
+  out(
+    `\nissue 12's targets (p50 and calls at 1 connection, writes at ${WRITE_CONNECTIONS}; FAIL does not fail the run):\n${targetsTable(targets)}`,
+  );
+  if (counted) out(`\nDynamoDB calls per request, by operation:\n${breakdown(runs)}`);
+  out(
+    `\n${JSON.stringify({
+      bench: 'issues',
+      time: new Date().toISOString(),
+      target: local ? 'local' : target.base,
+      smallIssues: SMALL_ISSUES,
+      bigIssues: BIG_ISSUES,
+      requestsPerRun: REQUESTS,
+      maxSecondsPerRun: MAX_SECONDS,
+      dynamoCallsCounted: counted,
+      seeding,
+      floors: floors ?? null,
+      runs: runs.map((r) => (counted ? r : { ...r, dynamoCallsPerRequest: null, dynamoCallsByCommand: null })),
+      targets,
+    })}`,
+  );
+  return runs.some((r) => r.errors > 0 || r.requests === 0) ? 1 : 0;
+}
+
+runBench(main);
