@@ -28,6 +28,8 @@ export interface EngineOptions {
   accessKeyId?: string;
   /** How long to wait for DynamoDB Local to answer (JVM start-up). Default 60 s. */
   startTimeoutMs?: number;
+  /** DynamoDB Local keeps the table in memory only (`-inMemory`): gone when it stops (tests, benchmarks). */
+  dynamoInMemory?: boolean;
 }
 
 export interface Engines {
@@ -56,7 +58,7 @@ export async function startEngines(options: EngineOptions): Promise<Engines> {
   const dynamoPort = options.dynamoPort || (await freePort());
   const s3Port = options.s3Port || (await freePort());
 
-  const dynamo = await startDynamoDbLocal(resolve(dataDir, 'dynamodb'), dynamoPort, options.startTimeoutMs ?? 60_000);
+  const dynamo = await startDynamoDbLocal(options.dynamoInMemory ? null : resolve(dataDir, 'dynamodb'), dynamoPort, options.startTimeoutMs ?? 60_000);
   let s3: S3rverInstance;
   try {
     s3 = await startS3rver(resolve(dataDir, 's3'), s3Port, options.bucket, options.accessKeyId);
@@ -96,11 +98,11 @@ function installExitHook(): void {
 }
 
 async function startDynamoDbLocal(
-  directory: string,
+  directory: string | null,
   port: number,
   timeoutMs: number,
 ): Promise<{ endpoint: string; stop(): Promise<void> }> {
-  await mkdir(directory, { recursive: true });
+  if (directory !== null) await mkdir(directory, { recursive: true });
   installExitHook();
 
   // The package runs `java -jar DynamoDBLocal.jar ...` directly (no shell in between), so the

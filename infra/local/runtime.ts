@@ -34,6 +34,8 @@ export interface LocalRuntimeOptions {
   rootToken?: string;
   /** Only warnings and errors from the handlers' logs (unless LOG_LEVEL is set). */
   quiet?: boolean;
+  /** The table lives in DynamoDB Local's memory only, not in `dataDir` (tests: faster, thrown away anyway). */
+  dynamoInMemory?: boolean;
 }
 
 export interface LocalRuntime {
@@ -171,6 +173,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         s3Port: 0,
         bucket: process.env.BUCKET_NAME!,
         accessKeyId: process.env.AWS_ACCESS_KEY_ID,
+        dynamoInMemory: options.dynamoInMemory,
       });
       cleanups.push(() => engines.stop());
       process.env.AWS_ENDPOINT_URL_DYNAMODB = engines.dynamoEndpoint;

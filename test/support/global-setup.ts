@@ -35,15 +35,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return async () => undefined;
   }
 
-  // On a RAM disk where there is one (Linux): DynamoDB Local's SQLite syncs every write, and the
-  // suite's data is thrown away at the end anyway. The runtime is otherwise the same.
+  // The suite's data is thrown away at the end: the table in DynamoDB Local's memory, the bucket on
+  // a RAM disk where there is one (Linux). The runtime is otherwise the same.
   const dataDir = await mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'project-hosting-it-'));
   const rootToken = `glpat-${randomBytes(15).toString('base64url')}`;
   // Imported here so that running against API_URL never loads the handlers or the engines.
   const { startLocalRuntime } = await import('../../infra/local/runtime');
   let runtime;
   try {
-    runtime = await startLocalRuntime({ port: 0, dataDir, rootToken, quiet: true });
+    runtime = await startLocalRuntime({ port: 0, dataDir, rootToken, quiet: true, dynamoInMemory: true });
   } catch (error) {
     await rm(dataDir, { recursive: true, force: true });
     throw error;
