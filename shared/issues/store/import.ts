@@ -67,7 +67,7 @@ export async function importIssues(projectId: number, issues: ImportedIssue[], o
         version: 1,
       };
     });
-    await putMany([...written.map((issue) => ({ ...issueToItem(issue) })), ...written.flatMap((issue) => entryChanges(undefined, issue).added)]);
+    await putMany([...written.map(issueToItem), ...written.flatMap((issue) => entryChanges(undefined, issue).added)]);
     for (const issue of written) {
       open += Number(issue.state === 'opened');
       for (const [dimension, delta] of countChanges(undefined, issue)) addCounts(totals, dimension, delta);

@@ -22,7 +22,7 @@ import { removeEntriesUpTo } from '../../platform/dynamo/entries';
 import type { Item } from '../../platform/dynamo/query';
 import type { TransactItem } from '../../platform/dynamo/transactions';
 import { searchTerms } from '../../platform/search';
-import { issueIndexKeys, issueKeys } from './keys';
+import { isListEntryKey, issueIndexKeys, issueKeys } from './keys';
 import type { Issue, IssueState } from './issues';
 
 /** A filtered list of a project's issues that has entries and a count. */
@@ -99,7 +99,7 @@ export function isCurrentEntry(entry: Item, issue: Issue | undefined): issue is 
   if (!issue || issue.deletedAt) return false;
   const sortKey = entry.SK as string;
   // A list entry is checked against the issue's lists alone (no need to split its text).
-  return entriesOf(issue, sortKey.startsWith(issueKeys.listEntry(0, '', '', 0).SK.split('#')[0]) ? 'lists' : 'all').has(sortKey);
+  return entriesOf(issue, isListEntryKey(sortKey) ? 'lists' : 'all').has(sortKey);
 }
 
 /**

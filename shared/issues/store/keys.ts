@@ -198,6 +198,9 @@ const userTodoPartition = (userId: number, state: TodoState) => `USER_TODOS#${us
 /** Sort key of issue lists: an ISO time (creation or last update), then the padded global id. */
 export const issueOrderKey = (time: string, id: number): string => `${time}#${pad(id)}`;
 
+/** Whether a sort key is a list entry's ({@link issueKeys.listEntry}), not a search entry's. */
+export const isListEntryKey = (sortKey: string): boolean => sortKey.startsWith('ISSUE_ENTRY#');
+
 /** Whether a value (a client's cursor) has the form of an {@link issueOrderKey}. */
 export const isIssueOrderKey = (value: string): boolean => /^\d{4}-\d{2}-\d{2}T[\d:.]+Z#\d{12}$/.test(value);
 
