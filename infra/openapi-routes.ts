@@ -9,14 +9,12 @@ import * as ciJobs from '../functions/ci_jobs/handler';
 import * as ciRunners from '../functions/ci_runners/handler';
 import * as groups from '../functions/groups/handler';
 import * as hooks from '../functions/hooks/handler';
-import * as issueActions from '../functions/issue_actions/handler';
 import * as issues from '../functions/issues/handler';
 import * as labels from '../functions/labels/handler';
 import * as members from '../functions/members/handler';
 import * as mergeRequests from '../functions/merge_requests/handler';
 import * as meta from '../functions/meta/handler';
 import * as milestones from '../functions/milestones/handler';
-import * as notes from '../functions/notes/handler';
 import * as projects from '../functions/projects/handler';
 import * as repository from '../functions/repository/handler';
 import * as todos from '../functions/todos/handler';
@@ -35,8 +33,6 @@ export const routeDefinitions: { readonly [G in GroupName]: GroupRouteTable<G> }
   milestones: milestones.routes,
   labels: labels.routes,
   issues: issues.routes,
-  notes: notes.routes,
-  issue_actions: issueActions.routes,
   todos: todos.routes,
   merge_requests: mergeRequests.routes,
   uploads: uploads.routes,

@@ -38,9 +38,8 @@ export const routeCatalog = {
   hooks: hooks.hooks,
   milestones: issues.milestones,
   labels: issues.labels,
-  issues: [...issues.issues, ...mergeRequests.issues],
-  notes: issues.notes,
-  issue_actions: issues.issue_actions,
+  // An issue's notes and actions are served with the issue (one subtree, `GATEWAY_SUBTREES`).
+  issues: [...issues.issues, ...issues.notes, ...issues.issue_actions, ...mergeRequests.issues],
   todos: issues.todos,
   merge_requests: mergeRequests.merge_requests,
   uploads: projects.uploads,
@@ -111,6 +110,14 @@ export const GATEWAY_SUBTREES: ReadonlyArray<{ resource: string; group: GroupNam
   { resource: `${API_PREFIX}/users/{id}`, group: 'users' },
   { resource: `${API_PREFIX}/todos`, group: 'todos' },
   { resource: `${API_PREFIX}/personal_access_tokens`, group: 'users' },
+  { resource: `${API_PREFIX}/projects/{id}/issues/{issue_iid}`, group: 'issues' },
+  { resource: `${API_PREFIX}/projects/{id}/labels`, group: 'labels' },
+  { resource: `${API_PREFIX}/groups/{id}/labels`, group: 'labels' },
+  { resource: `${API_PREFIX}/projects/{id}/milestones`, group: 'milestones' },
+  { resource: `${API_PREFIX}/groups/{id}/milestones`, group: 'milestones' },
+  { resource: `${API_PREFIX}/projects/{id}/members`, group: 'members' },
+  { resource: `${API_PREFIX}/groups/{id}/members`, group: 'members' },
+  { resource: `${API_PREFIX}/projects/{id}/hooks`, group: 'hooks' },
 ];
 
 /** The subtree serving a route's resource, if any. */

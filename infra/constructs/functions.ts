@@ -25,8 +25,6 @@ const BUCKET_ACCESS: Record<GroupName, DataAccess | 'none'> = {
   labels: 'none',
   milestones: 'none',
   issues: 'none',
-  notes: 'none',
-  issue_actions: 'none',
   todos: 'none',
   // Merge requests read the repositories' packs and write merge commits and large diff versions.
   merge_requests: 'readWrite',

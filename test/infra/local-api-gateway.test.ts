@@ -92,11 +92,11 @@ describe('local API Gateway: route matching', () => {
 
   it('matches several parameters', () => {
     // Act
-    const match = mustMatch('DELETE', '/api/v4/projects/7/members/12');
+    const match = mustMatch('DELETE', '/api/v4/projects/7/share/12');
 
     // Assert
-    expect(match.route.resource).toBe('/api/v4/projects/{id}/members/{user_id}');
-    expect(match.pathParameters).toEqual({ id: '7', user_id: '12' });
+    expect(match.route.resource).toBe('/api/v4/projects/{id}/share/{group_id}');
+    expect(match.pathParameters).toEqual({ id: '7', group_id: '12' });
   });
 
   it('finds nothing for an unknown path, a missing method or an empty parameter', () => {

@@ -7,9 +7,8 @@ import { noteRoutes } from './notes';
 import { todoRoutes } from './todos';
 
 export const routes = {
-  issues: issueRoutes,
-  notes: noteRoutes,
-  issue_actions: issueActionRoutes,
+  // An issue's notes and actions are served by the issues function (`shared/catalog.ts`).
+  issues: { ...issueRoutes, ...noteRoutes, ...issueActionRoutes },
   labels: labelRoutes,
   milestones: milestoneRoutes,
   todos: todoRoutes,
