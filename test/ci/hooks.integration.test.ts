@@ -7,20 +7,12 @@
  * The receiver listens on 127.0.0.1, which only the local runtime may reach, so this file runs
  * against the local runtime only.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, isLocalRuntime } from '../support/api';
 import { ownedProject, type OwnedProject } from '../support/fixtures';
 import { commit } from '../merge-requests/helpers';
+import { WebhookReceiver, type Delivery } from '../support/webhooks';
 import { TestRunner } from './runner';
-
-interface Delivery {
-  path: string;
-  headers: IncomingHttpHeaders;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- webhook payloads are read field by field
-  body: Record<string, any>;
-}
 
 const CI = `
 stages: [build, test]
@@ -34,28 +26,16 @@ unit:
 
 
 describe.skipIf(!isLocalRuntime())('pipeline and job webhooks', () => {
-  let server: Server;
-  let receiverUrl: string;
-  const deliveries: Delivery[] = [];
+  let receiver: WebhookReceiver;
   let project: OwnedProject;
   let runner: TestRunner;
-
-  /** The deliveries to `path` that `match`, once there are `count` of them (the stream is asynchronous) or 15 s passed. */
-  async function received(path: string, match: (delivery: Delivery) => boolean, count = 1): Promise<Delivery[]> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const got = deliveries.filter((delivery) => delivery.path === path && match(delivery));
-      if (got.length >= count || Date.now() > deadline) return got;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   const pipelineHooks = (pipelineId: number) => (delivery: Delivery) => delivery.body.object_kind === 'pipeline' && delivery.body.object_attributes.id === pipelineId;
   const jobHooks = (pipelineId: number, name?: string) => (delivery: Delivery) =>
     delivery.body.object_kind === 'build' && delivery.body.pipeline_id === pipelineId && (name === undefined || delivery.body.build_name === name);
 
   async function addHook(path: string, body: Record<string, unknown>) {
-    const response = await api(`/projects/${project.id}/hooks`, { token: project.owner.token, body: { url: `${receiverUrl}${path}`, ...body } });
+    const response = await api(`/projects/${project.id}/hooks`, { token: project.owner.token, body: { url: receiver.url(path), ...body } });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
   }
 
@@ -80,16 +60,7 @@ describe.skipIf(!isLocalRuntime())('pipeline and job webhooks', () => {
   }
 
   beforeAll(async () => {
-    server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        deliveries.push({ path: request.url ?? '', headers: request.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') });
-        response.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    receiver = await WebhookReceiver.start();
     project = await ownedProject('private');
     await addHook('/ci', { pipeline_events: true, job_events: true, push_events: false, token: 'ci-secret' });
     await addHook('/pushes', { push_events: true });
@@ -100,7 +71,7 @@ describe.skipIf(!isLocalRuntime())('pipeline and job webhooks', () => {
   });
 
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await receiver.close();
   });
 
   it('tells every change of a pipeline\'s status and every job\'s created, pending, running and success, with GitLab\'s payloads', async () => {
@@ -112,7 +83,7 @@ describe.skipIf(!isLocalRuntime())('pipeline and job webhooks', () => {
     const unit = await finishNext('success');
 
     // Assess: the pipeline went pending → running → success, one hook each
-    const pipelines = await received('/ci', pipelineHooks(pipeline.id), 3);
+    const pipelines = await receiver.received('/ci', pipelineHooks(pipeline.id), 3);
     expect(pipelines.map((delivery) => delivery.body.object_attributes.status)).toEqual(['pending', 'running', 'success']);
     const done = pipelines[2];
     expect(done.headers['x-gitlab-event']).toBe('Pipeline Hook');
@@ -149,11 +120,11 @@ describe.skipIf(!isLocalRuntime())('pipeline and job webhooks', () => {
 
     // Assess: each job was told created, pending, running, success — in that order
     for (const [name, job] of [['compile', compile], ['unit', unit]] as const) {
-      const jobs = await received('/ci', jobHooks(pipeline.id, name), 4);
+      const jobs = await receiver.received('/ci', jobHooks(pipeline.id, name), 4);
       expect(jobs.map((delivery) => delivery.body.build_status)).toEqual(['created', 'pending', 'running', 'success']);
       expect(jobs.every((delivery) => delivery.headers['x-gitlab-event'] === 'Job Hook' && delivery.body.build_id === job.id)).toBe(true);
     }
-    const finished = (await received('/ci', jobHooks(pipeline.id, 'unit'), 4))[3];
+    const finished = (await receiver.received('/ci', jobHooks(pipeline.id, 'unit'), 4))[3];
     expect(finished.body).toMatchObject({
       object_kind: 'build',
       ref: 'main',
@@ -181,10 +152,10 @@ describe.skipIf(!isLocalRuntime())('pipeline and job webhooks', () => {
 
   it('sends pipeline hooks only to hooks with pipeline_events, and job hooks only to hooks with job_events', async () => {
     const pipeline = await newestPipeline();
-    const pipelinesOnly = await received('/pipelines-only', pipelineHooks(pipeline.id), 3);
+    const pipelinesOnly = await receiver.received('/pipelines-only', pipelineHooks(pipeline.id), 3);
     expect(pipelinesOnly).toHaveLength(3);
-    expect(deliveries.filter((delivery) => delivery.path === '/pipelines-only' && delivery.body.object_kind === 'build')).toEqual([]);
-    expect(deliveries.filter((delivery) => delivery.path === '/pushes' && ['pipeline', 'build'].includes(delivery.body.object_kind))).toEqual([]);
+    expect(receiver.deliveries.filter((delivery) => delivery.path === '/pipelines-only' && delivery.body.object_kind === 'build')).toEqual([]);
+    expect(receiver.deliveries.filter((delivery) => delivery.path === '/pushes' && ['pipeline', 'build'].includes(delivery.body.object_kind))).toEqual([]);
   });
 
   it('tells a failed job with its failure reason, and a canceled pipeline with its canceled jobs', async () => {
@@ -200,17 +171,17 @@ describe.skipIf(!isLocalRuntime())('pipeline and job webhooks', () => {
     expect(canceled.body.status).toBe('canceled');
 
     // Assess
-    const failedJob = await received('/ci', (delivery) => jobHooks(id, 'compile')(delivery) && delivery.body.build_status === 'failed');
+    const failedJob = await receiver.received('/ci', (delivery) => jobHooks(id, 'compile')(delivery) && delivery.body.build_status === 'failed');
     expect(failedJob[0]?.body).toMatchObject({ build_id: compile.id, build_status: 'failed', build_failure_reason: 'script_failure' });
-    const failedPipeline = await received('/ci', (delivery) => pipelineHooks(id)(delivery) && delivery.body.object_attributes.status === 'failed');
+    const failedPipeline = await receiver.received('/ci', (delivery) => pipelineHooks(id)(delivery) && delivery.body.object_attributes.status === 'failed');
     expect(failedPipeline[0]?.body.builds).toEqual(
       expect.arrayContaining([expect.objectContaining({ name: 'compile', status: 'failed', failure_reason: 'script_failure' }), expect.objectContaining({ name: 'unit', status: 'skipped' })]),
     );
-    const canceledPipeline = await received('/ci', (delivery) => pipelineHooks(third.body.id)(delivery) && delivery.body.object_attributes.status === 'canceled');
+    const canceledPipeline = await receiver.received('/ci', (delivery) => pipelineHooks(third.body.id)(delivery) && delivery.body.object_attributes.status === 'canceled');
     expect(canceledPipeline).toHaveLength(1);
-    const canceledJobs = await received('/ci', (delivery) => jobHooks(third.body.id)(delivery) && delivery.body.build_status === 'canceled', 2);
+    const canceledJobs = await receiver.received('/ci', (delivery) => jobHooks(third.body.id)(delivery) && delivery.body.build_status === 'canceled', 2);
     expect(canceledJobs.map((delivery) => delivery.body.build_name).sort()).toEqual(['compile', 'unit']);
     // Skipped jobs send no Job Hook (GitLab's), and no status is told twice.
-    expect(deliveries.filter((delivery) => delivery.path === '/ci' && jobHooks(id, 'unit')(delivery)).map((delivery) => delivery.body.build_status)).toEqual(['created']);
+    expect(receiver.deliveries.filter((delivery) => delivery.path === '/ci' && jobHooks(id, 'unit')(delivery)).map((delivery) => delivery.body.build_status)).toEqual(['created']);
   });
 });

@@ -6,37 +6,16 @@
  * `HOOKS_ALLOW_LOCAL_NETWORK=true`; deployed, hooks to private addresses are refused), so this
  * file runs against the local runtime only.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, isLocalRuntime } from '../support/api';
 import { addMember, createProject, createUser, unique, type TestProject, type TestUser } from '../support/fixtures';
-
-interface Delivery {
-  path: string;
-  headers: IncomingHttpHeaders;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- webhook payloads are read field by field
-  body: Record<string, any>;
-}
-
+import { WebhookReceiver, type Delivery } from '../support/webhooks';
 
 describe.skipIf(!isLocalRuntime())('webhook delivery', () => {
-  let server: Server;
-  let receiverUrl: string;
-  const deliveries: Delivery[] = [];
+  let receiver: WebhookReceiver;
   let owner: TestUser;
   let reporter: TestUser;
   let project: TestProject;
-
-  /** The deliveries to `path` that `match`, once there are `count` of them (the stream is asynchronous) or 15 s passed. */
-  async function received(path: string, match: (delivery: Delivery) => boolean, count = 1): Promise<Delivery[]> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const got = deliveries.filter((delivery) => delivery.path === path && match(delivery));
-      if (got.length >= count || Date.now() > deadline) return got;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   /** Deliveries about the issue (or note, with `kind`) of this id: ids of issues and notes overlap. */
   const about =
@@ -45,21 +24,12 @@ describe.skipIf(!isLocalRuntime())('webhook delivery', () => {
       delivery.body.object_kind === kind && delivery.body.object_attributes?.id === id;
 
   async function addHook(path: string, body: Record<string, unknown>) {
-    const response = await api(`/projects/${project.id}/hooks`, { token: owner.token, body: { url: `${receiverUrl}${path}`, ...body } });
+    const response = await api(`/projects/${project.id}/hooks`, { token: owner.token, body: { url: receiver.url(path), ...body } });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
   }
 
   beforeAll(async () => {
-    server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        deliveries.push({ path: request.url ?? '', headers: request.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') });
-        response.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    receiver = await WebhookReceiver.start();
     owner = await createUser();
     reporter = await createUser();
     project = await createProject(owner.token, { visibility: 'private' });
@@ -70,7 +40,7 @@ describe.skipIf(!isLocalRuntime())('webhook delivery', () => {
   });
 
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await receiver.close();
   });
 
   it('sends an Issue Hook with the secret token when an issue is opened, and nothing to a hook without issues_events', async () => {
@@ -79,7 +49,7 @@ describe.skipIf(!isLocalRuntime())('webhook delivery', () => {
     expect(created.status).toBe(201);
 
     // Assess
-    const [delivery] = await received('/issues-and-notes', about(created.body.id));
+    const [delivery] = await receiver.received('/issues-and-notes', about(created.body.id));
     expect(delivery, 'no delivery arrived').toBeDefined();
     expect(delivery.headers).toMatchObject({ 'x-gitlab-event': 'Issue Hook', 'x-gitlab-token': 'hook-secret', 'content-type': 'application/json' });
     expect(delivery.headers['x-gitlab-event-uuid']).toMatch(/^[0-9a-f-]{36}$/);
@@ -91,7 +61,7 @@ describe.skipIf(!isLocalRuntime())('webhook delivery', () => {
       object_attributes: { id: created.body.id, iid: created.body.iid, title: created.body.title, action: 'open', state: 'opened' },
       labels: [expect.objectContaining({ title: 'bug' })],
     });
-    expect(deliveries.filter((d) => d.path === '/pushes-only')).toEqual([]);
+    expect(receiver.deliveries.filter((d) => d.path === '/pushes-only')).toEqual([]);
   });
 
   it('sends update with its changes, then close, in the order of the writes', async () => {
@@ -104,7 +74,7 @@ describe.skipIf(!isLocalRuntime())('webhook delivery', () => {
     expect((await api(url, { method: 'PUT', token: owner.token, body: { state_event: 'close' } })).status).toBe(200);
 
     // Assess
-    const mine = await received('/issues-and-notes', about(created.body.id), 3);
+    const mine = await receiver.received('/issues-and-notes', about(created.body.id), 3);
     expect(mine.map((d) => d.body.object_attributes.action)).toEqual(['open', 'update', 'close']);
     expect(mine[1].body).toMatchObject({
       user: { id: reporter.id },
@@ -118,7 +88,7 @@ describe.skipIf(!isLocalRuntime())('webhook delivery', () => {
     const note = await api(`/projects/${project.id}/issues/${created.body.iid}/notes`, { token: reporter.token, body: { body: 'Looks good' } });
     expect(note.status).toBe(201);
 
-    const [delivery] = await received('/issues-and-notes', about(note.body.id, 'note'));
+    const [delivery] = await receiver.received('/issues-and-notes', about(note.body.id, 'note'));
     expect(delivery, 'no note delivery arrived').toBeDefined();
     expect(delivery.headers['x-gitlab-event']).toBe('Note Hook');
     expect(delivery.body).toMatchObject({
@@ -135,16 +105,16 @@ describe.skipIf(!isLocalRuntime())('webhook delivery', () => {
     const marker = await api(`/projects/${project.id}/issues`, { token: owner.token, body: { title: unique('Marker ') } });
 
     // Assess
-    const [issueHook] = await received('/confidential', about(secret.body.id));
-    const [noteHook] = await received('/confidential', about(note.body.id, 'note'));
+    const [issueHook] = await receiver.received('/confidential', about(secret.body.id));
+    const [noteHook] = await receiver.received('/confidential', about(note.body.id, 'note'));
     expect(issueHook?.headers['x-gitlab-event']).toBe('Confidential Issue Hook');
     expect(issueHook?.body).toMatchObject({ event_type: 'confidential_issue', object_attributes: { confidential: true, action: 'open' } });
     expect(noteHook?.headers['x-gitlab-event']).toBe('Confidential Note Hook');
     expect(noteHook?.body).toMatchObject({ event_type: 'confidential_note', object_attributes: { note: 'hush' } });
     // The marker was written after the secret issue: once it arrived, the secret one would have too.
-    expect(await received('/issues-and-notes', about(marker.body.id))).toHaveLength(1);
-    expect(deliveries.filter((d) => d.path === '/issues-and-notes' && (about(secret.body.id)(d) || about(note.body.id, 'note')(d)))).toEqual([]);
+    expect(await receiver.received('/issues-and-notes', about(marker.body.id))).toHaveLength(1);
+    expect(receiver.deliveries.filter((d) => d.path === '/issues-and-notes' && (about(secret.body.id)(d) || about(note.body.id, 'note')(d)))).toEqual([]);
     // Nor do ordinary events reach the hook that wants only confidential ones.
-    expect(deliveries.filter((d) => d.path === '/confidential' && about(marker.body.id)(d))).toEqual([]);
+    expect(receiver.deliveries.filter((d) => d.path === '/confidential' && about(marker.body.id)(d))).toEqual([]);
   });
 });

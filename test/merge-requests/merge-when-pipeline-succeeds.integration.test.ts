@@ -8,11 +8,10 @@
  * The runner answers with its verdict without running the scripts: what matters here is the
  * pipeline's outcome.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, isLocalRuntime } from '../support/api';
 import { createUser, newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
+import { WebhookReceiver } from '../support/webhooks';
 import { TestRunner } from '../ci/runner';
 import { commit, head, MAINTAINER, mrs, openMergeRequest, REPORTER } from './helpers';
 
@@ -26,9 +25,7 @@ describe('merge requests and their pipelines', () => {
   let project: OwnedProject;
   let maintainer: TestUser;
   let runner: TestRunner;
-  let server: Server | undefined;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- webhook payloads are read field by field
-  const hooks: Array<Record<string, any>> = [];
+  let receiver: WebhookReceiver | undefined;
 
   /** Takes jobs until one of `ref` comes, reporting `state` for it (and success for others). */
   async function finishJobOf(ref: string, state: 'success' | 'failed') {
@@ -59,23 +56,15 @@ describe('merge requests and their pipelines', () => {
     maintainer = await newMember(project, MAINTAINER);
     runner = await TestRunner.register((await api(`/projects/${project.id}`, { token: project.owner.token })).body.runners_token);
     if (isLocalRuntime()) {
-      server = createServer((request, response) => {
-        const chunks: Buffer[] = [];
-        request.on('data', (chunk: Buffer) => chunks.push(chunk));
-        request.on('end', () => {
-          hooks.push(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'));
-          response.writeHead(200).end('ok');
-        });
-      });
-      await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mr`;
+      receiver = await WebhookReceiver.start();
+      const url = receiver.url('/mr');
       const hook = await api(`/projects/${project.id}/hooks`, { token: project.owner.token, body: { url, merge_requests_events: true, push_events: false } });
       expect(hook.status).toBe(201);
     }
   });
 
   afterAll(async () => {
-    if (server) await new Promise((resolve) => server!.close(resolve));
+    await receiver?.close();
   });
 
   it('shows the head pipeline of a merge request and lists its pipelines; a reporter sees them, an outsider of a private project does not', async () => {
@@ -130,12 +119,10 @@ describe('merge requests and their pipelines', () => {
     expect(merged.body).toMatchObject({ state: 'merged', merge_when_pipeline_succeeds: false, merged_by: { id: maintainer.id }, merge_commit_sha: expect.stringMatching(/^[0-9a-f]{40}$/) });
     expect(await head(project.id, project.owner.token, 'main')).toBe(merged.body.merge_commit_sha);
     expect((await api(`/projects/${project.id}/repository/branches/feature`, { token: project.owner.token })).status).toBe(404);
-    if (server) {
+    if (receiver) {
       // The Merge Request Hook of the merge names the pipeline it waited for.
-      const deadline = Date.now() + 15_000;
-      while (!hooks.some((hook) => hook.object_attributes?.iid === mr.iid && hook.object_attributes.action === 'merge') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-      const merge = hooks.find((hook) => hook.object_attributes?.iid === mr.iid && hook.object_attributes.action === 'merge');
-      expect(merge?.object_attributes.head_pipeline_id).toBe(accepted.body.head_pipeline.id);
+      const merge = await receiver.first(({ body }) => body.object_attributes?.iid === mr.iid && body.object_attributes.action === 'merge');
+      expect(merge?.body.object_attributes.head_pipeline_id).toBe(accepted.body.head_pipeline.id);
     }
   });
 

@@ -5,12 +5,11 @@
  * a merge request from a fork into its upstream, diffed and merged. Webhooks: the Merge Request
  * Hook and the Note Hook reach a receiver (local runtime only).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, isLocalRuntime } from '../support/api';
 import { newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
 import { cloneUrl, commitFiles, gitOk, localRepository } from '../support/git';
+import { WebhookReceiver } from '../support/webhooks';
 import { DEVELOPER, head, mrs, openMergeRequest } from './helpers';
 
 
@@ -98,38 +97,19 @@ describe('merge requests and pushes', () => {
 });
 
 describe.skipIf(!isLocalRuntime())('merge request webhooks', () => {
-  let server: Server;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- webhook payloads are read field by field
-  const deliveries: Array<{ event: string; body: Record<string, any> }> = [];
+  let receiver: WebhookReceiver;
   let project: OwnedProject;
 
   beforeAll(async () => {
-    server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        deliveries.push({ event: String(request.headers['x-gitlab-event']), body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') });
-        response.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    receiver = await WebhookReceiver.start();
     project = await ownedProject();
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    const url = receiver.url();
     expect((await api(`/projects/${project.id}/hooks`, { token: project.owner.token, body: { url, merge_requests_events: true, note_events: true, push_events: false } })).status).toBe(201);
   });
 
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await receiver.close();
   });
-
-  async function received(match: (d: (typeof deliveries)[number]) => boolean) {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const found = deliveries.find(match);
-      if (found || Date.now() > deadline) return found;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   it('sends Merge Request Hooks (open, merge) and a Note Hook for a comment', async () => {
     const token = project.owner.token;
@@ -140,7 +120,7 @@ describe.skipIf(!isLocalRuntime())('merge request webhooks', () => {
     const tip = await commitFiles(work, { 'h.txt': 'h\n' }, 'Hooked change');
     await gitOk(['push', '-q', remote, 'hooked'], { cwd: work });
     const mr = await openMergeRequest(project.id, token, { source_branch: 'hooked', title: 'Hooked' });
-    const opened = await received((d) => d.event === 'Merge Request Hook' && d.body.object_attributes?.action === 'open');
+    const opened = await receiver.first((d) => d.event === 'Merge Request Hook' && d.body.object_attributes?.action === 'open');
     expect(opened?.body).toMatchObject({
       object_kind: 'merge_request',
       event_type: 'merge_request',
@@ -149,11 +129,11 @@ describe.skipIf(!isLocalRuntime())('merge request webhooks', () => {
     });
     const comment = await api(mrs(project.id, `/${mr.iid}/notes`), { token, body: { body: 'Looks good' } });
     expect(comment.status).toBe(201);
-    const note = await received((d) => d.event === 'Note Hook');
+    const note = await receiver.first((d) => d.event === 'Note Hook');
     expect(note?.body).toMatchObject({ object_kind: 'note', object_attributes: { note: 'Looks good', noteable_type: 'MergeRequest' }, merge_request: { iid: mr.iid } });
     expect((await api(mrs(project.id, `/${mr.iid}`), { token })).body.user_notes_count).toBe(1);
     await api(mrs(project.id, `/${mr.iid}/merge`), { method: 'PUT', token });
-    const merged = await received((d) => d.event === 'Merge Request Hook' && d.body.object_attributes?.action === 'merge');
+    const merged = await receiver.first((d) => d.event === 'Merge Request Hook' && d.body.object_attributes?.action === 'merge');
     expect(merged?.body.object_attributes).toMatchObject({ state: 'merged', merge_commit_sha: expect.any(String) });
     const events = await api(`/projects/${project.id}/events`, { token });
     expect(events.body.map((e: { action_name: string; target_type: string }) => `${e.action_name} ${e.target_type}`)).toEqual(

@@ -3,54 +3,28 @@
  * an HTTP receiver started by this test. Like the other delivery tests, local runtime only (hooks
  * may target 127.0.0.1 there).
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, isLocalRuntime } from '../support/api';
 import { ownedProject, type OwnedProject } from '../support/fixtures';
 import { cloneUrl, commitFiles, gitOk, localRepository } from '../support/git';
-
-interface Delivery {
-  headers: IncomingHttpHeaders;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- webhook payloads are read field by field
-  body: Record<string, any>;
-}
-
+import { WebhookReceiver } from '../support/webhooks';
 
 describe.skipIf(!isLocalRuntime())('push webhooks', () => {
-  let server: Server;
-  const deliveries: Delivery[] = [];
+  let receiver: WebhookReceiver;
   let project: OwnedProject;
 
-  async function received(match: (delivery: Delivery) => boolean): Promise<Delivery | undefined> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const found = deliveries.find(match);
-      if (found || Date.now() > deadline) return found;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
   beforeAll(async () => {
-    server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        deliveries.push({ headers: request.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') });
-        response.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    receiver = await WebhookReceiver.start();
     project = await ownedProject();
     const hook = await api(`/projects/${project.id}/hooks`, {
       token: project.owner.token,
-      body: { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, push_events: true, tag_push_events: true, token: 'push-secret' },
+      body: { url: receiver.url(), push_events: true, tag_push_events: true, token: 'push-secret' },
     });
     expect(hook.status, JSON.stringify(hook.body)).toBe(201);
   });
 
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await receiver.close();
   });
 
   it('sends a Push Hook with the pushed commits, then a Tag Push Hook for a tag', async () => {
@@ -62,7 +36,7 @@ describe.skipIf(!isLocalRuntime())('push webhooks', () => {
     await gitOk(['push', '-q', cloneUrl(project.fullPath, project.owner.token), 'v1'], { cwd: work });
 
     // Assert
-    const push = await received((delivery) => delivery.headers['x-gitlab-event'] === 'Push Hook');
+    const push = await receiver.first((delivery) => delivery.headers['x-gitlab-event'] === 'Push Hook');
     expect(push?.headers['x-gitlab-token']).toBe('push-secret');
     expect(push?.body).toMatchObject({
       object_kind: 'push',
@@ -76,7 +50,7 @@ describe.skipIf(!isLocalRuntime())('push webhooks', () => {
     expect(push?.body.commits.map((commit: { id: string }) => commit.id).at(-1)).toBe(second);
     expect(push?.body.commits.at(-1)).toMatchObject({ message: 'second commit\n\nwith a body\n', added: ['b.txt'], modified: [], removed: [] });
 
-    const tag = await received((delivery) => delivery.headers['x-gitlab-event'] === 'Tag Push Hook');
+    const tag = await receiver.first((delivery) => delivery.headers['x-gitlab-event'] === 'Tag Push Hook');
     expect(tag?.body).toMatchObject({ object_kind: 'tag_push', ref: 'refs/tags/v1', checkout_sha: second, project_id: project.id });
   });
 });
