@@ -9,6 +9,7 @@ import type { AnyRoute } from '../shared/platform/http/route';
 import { jobTokenGitAccess, onPipelineFinished, removeCiObjects, startPipelinesOnPush } from '../shared/ci';
 import { forkWithProject, removeWithProject } from '../shared/projects';
 import { registerTodoTargets } from '../shared/issues';
+import { removeProjectBots } from '../shared/members';
 import { mergeRequestTodoTargets, mergeWhenPipelineSucceeded, refreshMergeRequests, removeMergeRequestObjects } from '../shared/merge-requests';
 import { forkRepository, onBranchesPushed, removeRepository, resolveJobTokensWith } from '../shared/repository';
 import { authenticate, trackActivity } from '../shared/users';
@@ -33,6 +34,8 @@ resolveJobTokensWith(jobTokenGitAccess);
 // Merge requests sit above CI: a finished pipeline merges the merge requests waiting for it
 // (merge when pipeline succeeds). Every function that finishes pipelines (runners, jobs) goes through this root.
 onPipelineFinished(mergeWhenPipelineSucceeded);
+// Project access tokens are members' bots: a deleted project deletes its bots (GitLab does).
+removeWithProject(removeProjectBots);
 
 /** Exactly the routes of one group, each implemented. */
 export type GroupRouteTable<G extends GroupName> = { [K in RouteKeyOf<G>]: AnyRoute };

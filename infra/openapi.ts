@@ -5,8 +5,9 @@
  *
  * - {@link apiGatewayDocument}: what API Gateway deploys (`infra/constructs/api.ts`): paths,
  *   methods, path parameters and API Gateway's extensions (Lambda proxy integrations, binary media
- *   types, gateway responses). It carries no schemas: API Gateway validates nothing for a proxy
- *   integration, and schemas would only grow the CloudFormation template.
+ *   types, gateway responses, a request validator for the declared path parameters). It carries
+ *   no body schemas: the functions validate bodies with the routes' zod schemas, and schemas
+ *   would only grow the CloudFormation template.
  * - {@link openApiDocument}: what clients read (`openapi.json` at the repository root): the
  *   same paths and methods with the parameters the handlers validate, taken from the routes' zod
  *   schemas, and their responses by status code; no AWS extensions.
@@ -52,6 +53,17 @@ export const GATEWAY_RESPONSES = {
     responseParameters: { 'gatewayresponse.header.X-Request-Id': 'context.requestId' },
     responseTemplates: { 'application/json': '{"message":$context.error.messageString}' },
   },
+} as const;
+
+/**
+ * The request validator of every operation (`x-amazon-apigateway-request-validators`): API
+ * Gateway refuses a request missing a parameter the document declares required (the path
+ * parameters) before invoking a function. Bodies are not validated at the gateway: every body is
+ * proxied as binary and its fields are validated by the route's zod schema in the function, which
+ * answers GitLab's `400 {"error":"title is missing"}`.
+ */
+export const REQUEST_VALIDATORS = {
+  params: { validateRequestParameters: true, validateRequestBody: false },
 } as const;
 
 /** The OpenAPI operation keys, in the order the document lists them. */
@@ -132,8 +144,9 @@ export interface ApiGatewayDocumentOptions {
 
 /**
  * The document API Gateway deploys: one path per resource, one operation per route (plus HEAD for
- * GET), each a Lambda proxy integration with its group's function; every media type binary, and
- * the gateway responses of {@link GATEWAY_RESPONSES}.
+ * GET), each a Lambda proxy integration with its group's function; every media type binary, the
+ * gateway responses of {@link GATEWAY_RESPONSES}, and the request validator of
+ * {@link REQUEST_VALIDATORS} on every operation.
  *
  * @example
  * new apigateway.SpecRestApi(this, 'RestApi', {
@@ -168,6 +181,8 @@ export function apiGatewayDocument(routes: readonly RouteSpec[], options: ApiGat
     paths,
     'x-amazon-apigateway-binary-media-types': ['*/*'],
     'x-amazon-apigateway-gateway-responses': GATEWAY_RESPONSES,
+    'x-amazon-apigateway-request-validators': REQUEST_VALIDATORS,
+    'x-amazon-apigateway-request-validator': 'params',
   };
 }
 

@@ -39,7 +39,7 @@ export const routeCatalog = {
   milestones: issues.milestones,
   labels: issues.labels,
   // An issue's notes and actions are served with the issue (one subtree, `GATEWAY_SUBTREES`).
-  issues: [...issues.issues, ...issues.notes, ...issues.issue_actions, ...mergeRequests.issues],
+  issues: [...issues.issues, ...issues.notes, ...issues.discussions, ...issues.award_emoji, ...issues.issue_actions, ...mergeRequests.issues],
   todos: issues.todos,
   merge_requests: mergeRequests.merge_requests,
   uploads: projects.uploads,
@@ -116,6 +116,7 @@ export const GATEWAY_SUBTREES: ReadonlyArray<{ resource: string; group: GroupNam
   { resource: `${API_PREFIX}/projects/{id}/milestones`, group: 'milestones' },
   { resource: `${API_PREFIX}/groups/{id}/milestones`, group: 'milestones' },
   { resource: `${API_PREFIX}/projects/{id}/members`, group: 'members' },
+  { resource: `${API_PREFIX}/projects/{id}/access_tokens`, group: 'members' },
   { resource: `${API_PREFIX}/groups/{id}/members`, group: 'members' },
   { resource: `${API_PREFIX}/projects/{id}/hooks`, group: 'hooks' },
 ];

@@ -1,9 +1,9 @@
 /**
  * The data migrations of this version, run in order by the bootstrap on every deploy (and by the
- * local runtime at start); each runs once per table (`runOnce`): search and list entries and
- * counts for items written before they existed.
+ * local runtime at start); each runs once per table (`runOnce`): search and list entries,
+ * counts and discussion threads for items written before they existed.
  */
-import { reindexProjectIssues } from '../../shared/issues';
+import { indexProjectNoteThreads, reindexProjectIssues } from '../../shared/issues';
 import { backfillGroupSearchEntries } from '../../shared/namespaces';
 import { runOnce } from '../../shared/platform/dynamo/migrations';
 import { logger } from '../../shared/platform/logger';
@@ -20,6 +20,14 @@ const MIGRATIONS: Array<[string, () => Promise<number>]> = [
       let issues = 0;
       for await (const projectId of allProjectIds()) issues += await reindexProjectIssues(projectId);
       return issues;
+    },
+  ],
+  [
+    'note-threads-v1',
+    async () => {
+      let notes = 0;
+      for await (const projectId of allProjectIds()) notes += await indexProjectNoteThreads(projectId);
+      return notes;
     },
   ],
 ];

@@ -1,9 +1,12 @@
-import { Fn, Lazy, Stack } from 'aws-cdk-lib';
+import { Fn, Lazy, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { gatewayRoutes, streamsResponses, type GroupName, type RouteSpec } from '../../shared/catalog';
+import { acknowledge, managedPolicyFinding } from '../nag';
 import { apiGatewayDocument, stageVariableOf, type OpenApiDocument } from '../openapi';
 
 export interface ApiThrottle {
@@ -13,12 +16,54 @@ export interface ApiThrottle {
   readonly burstLimit: number;
 }
 
+/** The stage's throttling when none is given: per second, for the whole stage (all methods). */
+export const DEFAULT_THROTTLE: ApiThrottle = { rateLimit: 100, burstLimit: 200 };
+
 export interface HostingApiProps {
   /** The routes the API serves: the route catalog's (`allRoutes()`). */
   readonly routes: readonly RouteSpec[];
-  /** @default { rateLimit: 100, burstLimit: 200 } */
+  /** @default {@link DEFAULT_THROTTLE} */
   readonly throttle?: ApiThrottle;
+  /**
+   * Whether the stack sets the region's API Gateway CloudWatch role (`AWS::ApiGateway::Account`),
+   * which API Gateway needs to write access and execution logs. There is one per account and
+   * region: turn this off where another stack already sets it.
+   * @default true
+   */
+  readonly cloudWatchRole?: boolean;
+  /**
+   * An existing AWS WAFv2 web ACL (regional scope) to associate with the stage.
+   * @default - none: the stage's ARN is exposed ({@link HostingApi.stageArn}) to associate one later
+   */
+  readonly wafWebAclArn?: string;
 }
+
+/**
+ * The access log line of every request (JSON, one line each). The query string is left out on
+ * purpose: GitLab clients may send `private_token` there. `errorType` is API Gateway's own error
+ * (`THROTTLED`, `MISSING_AUTHENTICATION_TOKEN` for an unknown route, ...), empty when the function
+ * answered; the throttling alarm counts `THROTTLED` lines.
+ */
+export const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  extendedRequestId: '$context.extendedRequestId',
+  requestTime: '$context.requestTime',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  httpMethod: '$context.httpMethod',
+  resourcePath: '$context.resourcePath',
+  path: '$context.path',
+  protocol: '$context.protocol',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  errorType: '$context.error.responseType',
+  xrayTraceId: '$context.xrayTraceId',
+} as const;
+
+/** Numbers in {@link ACCESS_LOG_FIELDS}, written unquoted so that metric filters can compare them. */
+const NUMERIC_FIELDS = new Set(['status', 'responseLength', 'responseLatency', 'integrationLatency']);
 
 const DESCRIPTION = 'GitLab API v4 compatible project hosting';
 
@@ -37,6 +82,12 @@ const DESCRIPTION = 'GitLab API v4 compatible project hosting';
  * `404 {"error":"404 Not Found"}`; the other gateway errors answer JSON. These gateway responses
  * are part of the document: the document is imported in `overwrite` mode, so anything set beside
  * it would be wiped by the next import.
+ *
+ * Guard rails of the `prod` stage: throttling of every method at the stage's rate and burst
+ * ({@link DEFAULT_THROTTLE}, or the stack's context), X-Ray tracing, CloudWatch metrics, execution
+ * logs of errors only (never request data), a JSON access log line per request
+ * ({@link ACCESS_LOG_FIELDS}), the request validator of the document (declared path parameters),
+ * and a WAFv2 web ACL when one is given ({@link HostingApiProps.wafWebAclArn}).
  *
  * Each operation invokes its group's function by name through a stage variable
  * (`${stageVariables.fn_users}`), not by ARN: the functions need the API's URL (`baseUrl`), so the
@@ -61,13 +112,18 @@ export class HostingApi extends Construct {
   public readonly baseUrl: string;
   /** The stage URL (no trailing slash), referencing the deployed stage: for outputs. */
   public readonly url: string;
+  /** The ARN of the `prod` stage: what a WAF web ACL is associated with. */
+  public readonly stageArn: string;
+  /** The stage's access logs, one JSON line per request ({@link ACCESS_LOG_FIELDS}), kept a year. */
+  public readonly accessLogs: logs.LogGroup;
 
   private readonly groups: readonly GroupName[];
   private functions?: Readonly<Record<GroupName, lambda.IFunction>>;
 
   public constructor(scope: Construct, id: string, props: HostingApiProps) {
     super(scope, id);
-    const throttle = props.throttle ?? { rateLimit: 100, burstLimit: 200 };
+    const throttle = props.throttle ?? DEFAULT_THROTTLE;
+    const cloudWatchRole = props.cloudWatchRole ?? true;
     const stack = Stack.of(this);
     this.groups = [...new Set(props.routes.map((route) => route.group))];
 
@@ -86,6 +142,11 @@ export class HostingApi extends Construct {
       streams: streamsResponses,
     });
 
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: logs.RetentionDays.ONE_YEAR,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
     this.restApi = new apigateway.SpecRestApi(this, 'RestApi', {
       restApiName: stack.stackName,
       description: DESCRIPTION,
@@ -96,12 +157,23 @@ export class HostingApi extends Construct {
       // The import itself must create a regional API (an import otherwise makes an edge-optimized one).
       parameters: { endpointConfigurationTypes: 'REGIONAL' },
       binaryMediaTypes: ['*/*'],
-      cloudWatchRole: false,
+      // API Gateway writes access and execution logs with the region's CloudWatch role; retained,
+      // since other APIs of the account may rely on it.
+      cloudWatchRole,
+      ...(cloudWatchRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
       deployOptions: {
         stageName: HostingApi.STAGE_NAME,
         tracingEnabled: true,
         metricsEnabled: true,
+        // Execution logs of failures only; never request or response data (bodies carry tokens).
+        loggingLevel: apigateway.MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
+        accessLogDestination: new apigateway.LogGroupLogDestination(this.accessLogs),
+        accessLogFormat: apigateway.AccessLogFormat.custom(
+          `{${Object.entries(ACCESS_LOG_FIELDS)
+            .map(([name, variable]) => (NUMERIC_FIELDS.has(name) ? `"${name}":${variable}` : `"${name}":"${variable}"`))
+            .join(',')}}`,
+        ),
         throttlingRateLimit: throttle.rateLimit,
         throttlingBurstLimit: throttle.burstLimit,
         variables: Object.fromEntries(
@@ -117,6 +189,28 @@ export class HostingApi extends Construct {
     const host = `${this.restApi.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
     this.baseUrl = `https://${host}/${HostingApi.STAGE_NAME}`;
     this.url = `https://${host}/${this.restApi.deploymentStage.stageName}`;
+    this.stageArn = this.restApi.deploymentStage.stageArn;
+
+    acknowledge(this.restApi, {
+      'AwsSolutions-APIG2':
+        'Request validation is declared in the imported OpenAPI document (x-amazon-apigateway-request-validators, see infra/openapi.ts), ' +
+        'which cdk-nag cannot see; bodies are proxied as binary and validated by the functions against the routes\' zod schemas.',
+    });
+    if (cloudWatchRole) {
+      acknowledge(this.restApi, {
+        [managedPolicyFinding('service-role/AmazonAPIGatewayPushToCloudWatchLogs')]:
+          "API Gateway's account-level CloudWatch role: the managed policy is AWS's own for exactly this role and is kept current by AWS.",
+      });
+    }
+    if (props.wafWebAclArn) {
+      new wafv2.CfnWebACLAssociation(this, 'WebAcl', { resourceArn: this.stageArn, webAclArn: props.wafWebAclArn });
+    } else {
+      acknowledge(this.restApi, {
+        'AwsSolutions-APIG3':
+          'WAF-ready: no web ACL is required to run the service; set the context value wafWebAclArn to associate an existing regional ' +
+          'WAFv2 web ACL with the stage (output ApiStageArn). Throttling and token checks in the functions apply either way.',
+      });
+    }
   }
 
   /**

@@ -5,6 +5,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
+import { acknowledge, managedPolicyFinding, nagArnOf } from '../nag';
 import { GroupFunction } from './group-function';
 
 export interface RootUserBootstrapProps {
@@ -41,6 +42,11 @@ export class RootUserBootstrap extends Construct {
       },
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    acknowledge(this.rootTokenSecret, {
+      'AwsSolutions-SMG4':
+        "Rotating the secret alone would lock root out: only the token's digest is stored, when root is created, and no rotation " +
+        'function updates it. The secret seeds root\'s first token; operators rotate it through the API (POST /personal_access_tokens/self/rotate).',
+    });
 
     this.function = new GroupFunction(this, 'Function', {
       group: 'bootstrap',
@@ -59,6 +65,18 @@ export class RootUserBootstrap extends Construct {
       logGroup: new logs.LogGroup(this, 'ProviderLogs', {
         retention: logs.RetentionDays.ONE_MONTH,
       }),
+    });
+
+    const functionArn = nagArnOf(this.function);
+    acknowledge(provider, {
+      [managedPolicyFinding('service-role/AWSLambdaBasicExecutionRole')]:
+        "The custom resource provider framework's function (CDK's own) logs with AWSLambdaBasicExecutionRole: logs only.",
+      ...(functionArn
+        ? {
+            [`AwsSolutions-IAM5[Resource::${functionArn}:*]`]:
+              'The provider framework invokes the bootstrap function and any of its versions (`:*`): this one function only.',
+          }
+        : {}),
     });
 
     new CustomResource(this, 'RootUser', {

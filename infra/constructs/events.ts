@@ -5,6 +5,7 @@ import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { HOOK_EVENT_STREAM_FILTER } from '../../shared/hooks/store/hook-events';
+import { acknowledge } from '../nag';
 import { GroupFunction } from './group-function';
 
 export interface HookDeliveryProps {
@@ -63,5 +64,10 @@ export class HookDelivery extends Construct {
         filters: [lambda.FilterCriteria.filter(HOOK_EVENT_STREAM_FILTER)],
       }),
     );
+    acknowledge(this.function, {
+      'AwsSolutions-IAM5[Resource::*]':
+        'X-Ray active tracing (xray:PutTraceSegments, PutTelemetryRecords) and the stream event source (dynamodb:ListStreams) support ' +
+        'no resource-level permission: AWS requires "*". Reading the stream itself is granted on the table\'s stream ARN only.',
+    });
   }
 }

@@ -7,6 +7,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { acknowledge, managedPolicyFinding, nagArnOf } from '../nag';
 
 /** Repository root: the project's `package-lock.json` and `functions/` live there. */
 const ROOT_DIR = fileURLToPath(new URL('../../', import.meta.url));
@@ -107,12 +108,31 @@ export class GroupFunction extends nodejs.NodejsFunction {
     });
 
     this.group = props.group;
+
+    acknowledge(this, {
+      [managedPolicyFinding('service-role/AWSLambdaBasicExecutionRole')]:
+        'AWSLambdaBasicExecutionRole grants only logs:CreateLogGroup, CreateLogStream and PutLogEvents, what every function needs to log; ' +
+        'an inline copy per function would only grow the role policies (IAM size limit) and the template.',
+      'AwsSolutions-IAM5[Resource::*]':
+        'X-Ray active tracing (xray:PutTraceSegments, PutTelemetryRecords) supports no resource-level permission: AWS requires "*".',
+      'AwsSolutions-L1':
+        'Node.js 22 is pinned on purpose: package.json engines, the esbuild target (node22) and the local runtime are Node 22, so what ' +
+        'runs in Lambda is what is tested. The runtime is moved deliberately, all of them at once, never by a rule.',
+    });
   }
 
   /** Grants access to the table and its indexes; read-only unless asked. */
   public grantTable(table: dynamodb.ITable, access: DataAccess = 'read'): void {
     if (access === 'readWrite') table.grantReadWriteData(this);
     else table.grantReadData(this);
+    const arn = nagArnOf(table);
+    if (arn) {
+      acknowledge(this, {
+        [`AwsSolutions-IAM5[Resource::${arn}/index/*]`]:
+          "The single-table design queries the table's global secondary indexes, all of them (shared/platform/dynamo/table-definition.ts); " +
+          'the wildcard covers only the indexes of this one table.',
+      });
+    }
   }
 
   /**
@@ -128,5 +148,14 @@ export class GroupFunction extends nodejs.NodejsFunction {
   public grantBucket(bucket: s3.IBucket, access: DataAccess = 'read'): void {
     if (access === 'readWrite') bucket.grantReadWrite(this);
     else bucket.grantRead(this);
+    const arn = nagArnOf(bucket);
+    const reason =
+      "CDK's grant of this one bucket: its objects (keys are generated per project, shared/projects/store/objects.ts) and the action " +
+      'groups reading them (Get*, List*) and, when writing, putting, deleting and aborting multipart uploads of them; no other bucket, no ACL or policy change.';
+    const actions = access === 'readWrite' ? ['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:DeleteObject*', 's3:Abort*'] : ['s3:GetBucket*', 's3:GetObject*', 's3:List*'];
+    acknowledge(this, {
+      ...Object.fromEntries(actions.map((action) => [`AwsSolutions-IAM5[Action::${action}]`, reason])),
+      ...(arn ? { [`AwsSolutions-IAM5[Resource::${arn}/*]`]: reason } : {}),
+    });
   }
 }

@@ -1,4 +1,4 @@
-export { groupAccessFor, prefetchProjectAccess, projectAccessFor, projectAccessForMany, type ProjectAccessGuess } from './access';
+export { groupAccessFor, prefetchProjectAccess, projectAccessFor, projectAccessForMany, registerNamespaceSource, type GroupLink, type ProjectAccessGuess } from './access';
 export { authorize, can, type Ability } from './policy';
 export { ACCESS_LEVELS, DEVELOPER, GROUP_ACCESS_LEVELS, MAINTAINER, OWNER, PROJECT_ACCESS_LEVELS, isAdmin, type GroupSubject, type ProjectSubject } from './rules';
 export {

@@ -22,6 +22,7 @@ export { labelAttrs as labelHookAttrs } from './webhooks/payloads';
 export type { Noteable, NoteableItem, NoteableType, WriteEffects } from './store/noteables';
 
 // Notes
+export { indexProjectNoteThreads } from './store/notes';
 export { commentEvent, systemNotePuts } from './commands/note-effects';
 export { createNote, createSystemNote, deleteNote, MAX_NOTE_LENGTH, updateNote, type NoteEffects } from './commands/notes';
 export { presentNote, presentNotes } from './presenters/notes';

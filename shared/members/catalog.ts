@@ -15,6 +15,12 @@ export const catalog = {
     'GET /projects/:id/members/all/:user_id',
     'PUT /projects/:id/members/:user_id',
     'DELETE /projects/:id/members/:user_id',
+    // Project access tokens: their bots are project members (`access-tokens.ts`).
+    'GET /projects/:id/access_tokens',
+    'POST /projects/:id/access_tokens',
+    'GET /projects/:id/access_tokens/:token_id',
+    'DELETE /projects/:id/access_tokens/:token_id',
+    'POST /projects/:id/access_tokens/:token_id/rotate',
   ],
   /** A user's memberships (in the users endpoint group). */
   users: ['GET /users/:id/memberships'],

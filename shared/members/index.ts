@@ -1,1 +1,2 @@
 export { removeAllMembershipsOf } from './commands';
+export { removeProjectBots } from './access-tokens';

@@ -32,5 +32,5 @@ export const catalog = {
     'DELETE /projects/:id/merge_requests/:merge_request_iid/notes/:note_id',
   ],
   /** The merge requests that close an issue (in the issues endpoint group). */
-  issues: ['GET /projects/:id/issues/:issue_iid/closed_by'],
+  issues: ['GET /projects/:id/issues/:issue_iid/closed_by', 'GET /projects/:id/issues/:issue_iid/related_merge_requests'],
 } as const;

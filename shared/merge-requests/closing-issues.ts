@@ -50,3 +50,34 @@ export function closingReferences(text: string, baseUrl: string): IssueReference
   }
   return [...found.values()];
 }
+
+/** Internal: any issue reference (GitLab's `Issue.reference_pattern` and issue URLs), not after a word character. */
+const ANY_REFERENCE = new RegExp(
+  String.raw`(?<![\w/#])(?:([A-Za-z0-9_][A-Za-z0-9_.\-]*(?:/[A-Za-z0-9_.\-]+)+)?#(\d+))(?![\w#])|(https?://[^\s)\]>]+?/(?:-/)?issues/(\d+))(?![\w/])`,
+  'g',
+);
+
+/**
+ * The issues a text mentions (GitLab's `ReferenceExtractor#issues`: `#12`, `group/project#12`, or
+ * an issue URL under `baseUrl`), closing or not, in order of first mention, each once. What a
+ * merge request's title and description mention makes it one of the issue's related merge
+ * requests. Pure: no I/O.
+ * @example
+ * mentionedReferences('See #1, group/app#2', 'https://git.example.com'); // [{ iid: 1 }, { path: 'group/app', iid: 2 }]
+ */
+export function mentionedReferences(text: string, baseUrl: string): IssueReference[] {
+  const found = new Map<string, IssueReference>();
+  for (const match of text.matchAll(ANY_REFERENCE)) {
+    let reference: IssueReference;
+    if (match[2] !== undefined) {
+      reference = { ...(match[1] ? { path: match[1] } : {}), iid: Number(match[2]) };
+    } else {
+      const url = match[3];
+      if (!url.startsWith(`${baseUrl}/`)) continue;
+      reference = { path: url.slice(baseUrl.length + 1).replace(/\/(?:-\/)?issues\/\d+$/, ''), iid: Number(match[4]) };
+    }
+    const key = `${reference.path ?? ''}#${reference.iid}`;
+    if (!found.has(key)) found.set(key, reference);
+  }
+  return [...found.values()];
+}

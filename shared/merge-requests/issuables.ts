@@ -72,5 +72,5 @@ export const mergeRequestSystemNotes = (mr: MergeRequest, author: Pick<User, 'id
 
 /** Closes `issue` as merging `mr` (full reference `group/project!N`) does, by `user`. */
 export async function closeIssueFromMergeRequest(issue: Issue, user: User, mr: MergeRequest, fullReference: string): Promise<void> {
-  await closeIssue(issue, user, { projectId: mr.projectId, iid: mr.iid, reference: fullReference });
+  await closeIssue(issue, user, { projectId: mr.projectId, iid: mr.iid, reference: fullReference, id: mr.id });
 }

@@ -32,6 +32,16 @@ export interface Config {
    * the rest (about one more Query page); past it `X-Total` and `X-Total-Pages` are left out.
    */
   listCountLimit: number;
+  /**
+   * `RESPONSE_BUDGET_BYTES`: the most bytes a list page's JSON body may take in a function's
+   * response (escaped, as Lambda's payload carries it) before the page is ended early; 5,000,000,
+   * under Lambda's 6 MB payload with room for the headers. Never above that limit.
+   */
+  responseBudgetBytes: number;
+  /** `STREAMED_RESPONSE_BUDGET_BYTES`: the same for groups answered through response streaming; 16,000,000. */
+  streamedResponseBudgetBytes: number;
+  /** `WRITE_AUDIT=true`: name each route's writes in `X-Route-Writes` (tests' local runtime only; `write-audit.ts`). */
+  writeAudit: boolean;
   /** `PROJECT_SORT_LIMIT`: most projects a list sorts in memory for an `order_by` no index serves. */
   projectSortLimit: number;
   /** `GROUP_SORT_LIMIT`: most groups `GET /groups` sorts in memory by name or path. */
@@ -103,6 +113,9 @@ export function config(): Config {
     sshHost: process.env.SSH_HOST || new URL(process.env.EXTERNAL_URL ?? 'http://localhost:3000').hostname,
     maxUploadBytes: positive(process.env.MAX_UPLOAD_BYTES, 4 * 1024 * 1024),
     listCountLimit: positive(process.env.LIST_COUNT_LIMIT, 100),
+    responseBudgetBytes: positive(process.env.RESPONSE_BUDGET_BYTES, 5_000_000),
+    streamedResponseBudgetBytes: positive(process.env.STREAMED_RESPONSE_BUDGET_BYTES, 16_000_000),
+    writeAudit: process.env.WRITE_AUDIT === 'true',
     projectSortLimit: positive(process.env.PROJECT_SORT_LIMIT, 5000),
     groupSortLimit: positive(process.env.GROUP_SORT_LIMIT, 5000),
     groupIssuesProjectLimit: positive(process.env.GROUP_ISSUES_PROJECT_LIMIT, 100),

@@ -3,8 +3,10 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { config } from './config';
 import type { ApiContext, ApiMiddleware, ResolvedRoute } from './http/context';
 import { parseParams } from './http/params';
+import type { HttpResult } from './http/response';
 import type { AnyRoute } from './http/route';
 import { parseRouteKey } from './http/routing';
+import { responseLimits } from './http/response-size';
 import { toProxyResult } from './http/serialize';
 import { collectParams, jsonBody } from './middleware/collect-params';
 import { rejectMalformedParams, rejectMalformedRequest } from './middleware/malformed-strings';
@@ -12,6 +14,7 @@ import { errorResponder } from './middleware/error-responder';
 import { normalizeHeaders, resolveRoute } from './middleware/resolve-route';
 import { requestLogger } from './middleware/request-logger';
 import { withoutBody } from './streaming';
+import { auditWrites, writeAuditEnabled, WRITES_HEADER } from './write-audit';
 
 /** An endpoint group as the catalog declares it: its name, path prefix and route keys. */
 export interface GroupDeclaration<Key extends string> {
@@ -31,6 +34,7 @@ export interface GroupDeclaration<Key extends string> {
  * Middleware order (before: top to bottom; errors: bottom to top):
  * request id + access log → error shaping → header normalisation → malformed request (400) →
  * route → JSON body → parameters → malformed parameters (400) → authentication → handler.
+ * The handler's JSON body goes through the response size guard (`http/response-size.ts`).
  */
 export function createGroupHandler<Key extends string>(
   declaration: GroupDeclaration<Key>,
@@ -47,7 +51,8 @@ export function createGroupHandler<Key extends string>(
   const dispatch = async (event: APIGatewayProxyEvent, context: ApiContext): Promise<APIGatewayProxyResult> => {
     const { definition, spec } = context.route;
     const params = parseParams(definition.params, context.rawParams);
-    const result = await definition.handler({
+    const run = (fn: () => Promise<HttpResult>) => (context.routeWrites ? auditWrites(context.routeWrites, fn) : fn());
+    const result = await run(() => definition.handler({
       params,
       user: context.auth?.user ?? null,
       auth: context.auth,
@@ -55,8 +60,9 @@ export function createGroupHandler<Key extends string>(
       requestId: context.requestId,
       log: context.log,
       link: { url: pageBaseUrl(spec.prefix, spec.path, context.pathParams, event), query: linkQuery(event) },
-    });
-    return toProxyResult(result);
+    }));
+    // The response size guard: a page too large is ended early, a body too large for the function a 413.
+    return toProxyResult(result, { limits: responseLimits(context.responseStreamed === true), log: context.log });
   };
 
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>()
@@ -72,7 +78,10 @@ export function createGroupHandler<Key extends string>(
   const serve = handler.handler(dispatch);
   // HEAD is answered as GET with the same status and headers and no body (error answers included).
   return async (event: APIGatewayProxyEvent, context: ApiContext): Promise<APIGatewayProxyResult> => {
-    const result = await serve(event, context);
+    // The write audit (tests only, `write-audit.ts`): the route's writes, answered in a header whatever the status.
+    if (writeAuditEnabled()) context.routeWrites = [];
+    let result = await serve(event, context);
+    if (context.routeWrites) result = { ...result, headers: { ...result.headers, [WRITES_HEADER]: context.routeWrites.join(',') } };
     return event.httpMethod === 'HEAD' ? withoutBody(result) : result;
   };
 }

@@ -73,8 +73,9 @@ export function streamingHandler<C extends Context>(handler: (event: APIGatewayP
   }
   const { HttpResponseStream } = runtime;
   return runtime.streamifyResponse(async (event, responseStream, context) => {
-    // Lambda's context; the handler's own middlewares add what they need to it.
-    const result = await handler(event, context as C);
+    // Lambda's context, marked as streamed (the response size guard allows more); the handler's
+    // own middlewares add what they need to it.
+    const result = await handler(event, Object.assign(context as C, { responseStreamed: true }));
     const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, value]) => [name, String(value)]));
     const stream = HttpResponseStream.from(responseStream, { statusCode: result.statusCode, headers });
     if (isStreamedResult(result)) {

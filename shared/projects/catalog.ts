@@ -26,6 +26,10 @@ export const catalog = {
     'POST /projects/:id/fork/:forked_from_id',
     'POST /projects/:id/share',
     'DELETE /projects/:id/share/:group_id',
+    'PUT /projects/:id/transfer',
+    'GET /projects/:id/groups',
+    /** The project's avatar file (current GitLab); set with `avatar` of create and edit. */
+    'GET /projects/:id/avatar',
   ],
   uploads: [
     'POST /projects/:id/uploads',

@@ -36,6 +36,8 @@ export const catalog = {
     'POST /projects/:id/repository/tags',
     'GET /projects/:id/repository/tags/:tag_name',
     'DELETE /projects/:id/repository/tags/:tag_name',
+    /** The default branch's languages (GitLab's `lib/api/projects.rb`, served with the code it reads). */
+    'GET /projects/:id/languages',
   ],
   /**
    * Outside the API: git's smart HTTP (`/<namespace>/<project>.git/info/refs`, `…/git-upload-pack`,

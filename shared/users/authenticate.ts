@@ -7,6 +7,18 @@ import { verifyPassword } from '../platform/crypto/password';
 /** The scopes a route accepts unless it says otherwise. */
 const DEFAULT_SCOPES = ['api'] as const;
 
+/** Whether a token's scopes let it call a route accepting `accepted` with `method`: `read_api` reads wherever `api` may. */
+function scopesAllow(scopes: readonly string[], accepted: readonly string[], method: string): boolean {
+  if (accepted.some((scope) => scopes.includes(scope))) return true;
+  return (method === 'GET' || method === 'HEAD') && accepted.includes('api') && scopes.includes('read_api');
+}
+
+/** The token scopes that clone and fetch (`git-upload-pack`) or push (`git-receive-pack`), as GitLab's. */
+const GIT_SCOPES = {
+  'git-upload-pack': ['api', 'read_repository', 'write_repository'],
+  'git-receive-pack': ['api', 'write_repository'],
+} as const;
+
 /** The token presented by `PRIVATE-TOKEN`, `Authorization: Bearer` or the `private_token` parameter. */
 function presentedSecret(request: ApiRequest): string | undefined {
   const { headers } = request.event;
@@ -32,7 +44,8 @@ async function findSudoTarget(identifier: string): Promise<User> {
  * `expires_at`, for every kind: see {@link isTokenActive}), or a blocked owner, is a 401
  * even on routes that allow anonymous reads (a bad credential is never silently ignored).
  * Scopes: each route declares the scopes it accepts (`authentication.scopes`, default `api`);
- * `read_user` is accepted by the users group's GET routes.
+ * `read_user` is accepted by the users group's GET routes; `read_api` by every GET and HEAD that
+ * accepts `api`.
  * `sudo` lets an admin's personal token act as another user.
  * Cost: no DynamoDB read when the same token was read in this process within the last second,
  * else two (`findTokenBySecret`: a revoked token or blocked user is refused at once here and
@@ -59,7 +72,7 @@ export function authenticate(): ApiMiddleware {
     const kinds = route.definition.authentication?.tokens;
     if (kinds && !kinds.includes(token.impersonation ? 'impersonation' : 'personal')) throw new UnauthorizedError();
     const accepted = route.definition.authentication?.scopes ?? DEFAULT_SCOPES;
-    if (!accepted.some((scope) => token.scopes.includes(scope))) throw new InsufficientScopeError('api');
+    if (!scopesAllow(token.scopes, accepted, request.event.httpMethod)) throw new InsufficientScopeError('api');
 
     let auth: Authentication = { user, token, secret };
     if (sudo !== undefined) {
@@ -73,16 +86,17 @@ export function authenticate(): ApiMiddleware {
 }
 
 /**
- * Git over HTTP (Basic authentication), as GitLab's: the password is a personal or impersonation
- * token with the `api` scope (whatever the username: `oauth2`, the user's name, ...), or the
- * user's own password with their username. Answers the user, or undefined for any credential that
+ * Git over HTTP (Basic authentication), as GitLab's: the password is a personal, impersonation
+ * or project access token whose scopes allow `service` ({@link GIT_SCOPES}; whatever the
+ * username: `oauth2`, the user's name, ...), or the user's own password with their username. Answers the user, or undefined for any credential that
  * does not authenticate an active user (unknown, revoked or expired token, wrong password, blocked user).
  */
-export async function authenticateGitCredentials(username: string, password: string): Promise<User | undefined> {
+export async function authenticateGitCredentials(username: string, password: string, service: keyof typeof GIT_SCOPES): Promise<User | undefined> {
   const found = password ? await findTokenBySecret(password) : undefined;
   if (found) {
     const { token, user } = found;
-    return user && user.state === 'active' && isTokenActive(token) && token.scopes.includes('api') ? user : undefined;
+    const allowed = GIT_SCOPES[service].some((scope) => token.scopes.includes(scope));
+    return user && user.state === 'active' && isTokenActive(token) && allowed ? user : undefined;
   }
   const user = username && password ? await findUserByUsername(username) : undefined;
   if (!user || user.state !== 'active' || !user.passwordDigest) return undefined;

@@ -38,6 +38,7 @@ export const catalog = {
     'GET /user/emails/:email_id',
     'DELETE /user/emails/:email_id',
     'GET /user/activities',
+    'PUT /user/avatar',
     'GET /keys',
     'GET /keys/:id',
   ],

@@ -1,6 +1,12 @@
 export { authenticate, authenticateGitCredentials, trackActivity } from './authenticate';
 export { findUserOrNotFound } from './finders';
-export { presentUserPublic } from './presenters/users';
+export { presentPersonalAccessToken, presentUserPublic } from './presenters/users';
 export { backfillUserSearchEntries, findUserByUsername, getUser, userFromItem, userIsLive, type User } from './store/users';
 export { userKeys } from './store/keys';
 export { removeWithUser, type UserRemoval } from './commands/delete-user';
+// Avatars: users', and the rules and storage the projects feature uses for its own.
+export { assertValidAvatar, avatarHeaders, avatarParam, avatarUrl, deleteAvatarObject, isStoredAvatar, newStoredAvatar, parseAvatarPath, putAvatarObject, readAvatarObject, type AvatarChange, type StoredAvatar } from './avatars';
+export { userAvatarFile } from './queries/avatars';
+export { badRequest, createProjectBot, deleteProjectBot, type NewProjectBot } from './commands/bots';
+export { revokeToken, rotateToken } from './commands/credentials';
+export { findProjectAccessToken, isTokenActive, projectAccessTokensCollection, tokenFromItem, type AccessToken, type TokenScope } from './store/tokens';

@@ -38,18 +38,20 @@ const membership = (kind: 'group' | 'project', id: number, accessLevel: number, 
 });
 /** The items the caller's BatchGetItem found (namespace aside), by key. */
 const found = (memberships: Membership[]) => byKey(memberships.map(membershipToItem));
-const batchKeys = () => ddb.commandCalls(BatchGetCommand).map((call) => call.args[0].input.RequestItems?.[TABLE].Keys?.map((k) => k.PK));
+/** A key as `PK kind`: `NAMESPACE#1 MEMBER` (a membership), `NAMESPACE#1 NAMESPACE` (the group item: its ancestors and links). */
+const label = (key: Record<string, unknown>) => `${String(key.PK)} ${String(key.SK).split('#')[0]}`;
+const batchKeys = () => ddb.commandCalls(BatchGetCommand).map((call) => call.args[0].input.RequestItems?.[TABLE].Keys?.map(label));
 
 describe('prefetchProjectAccess', () => {
-  it('names the memberships the project alone determines: its own, its namespace as a group, its shares', () => {
-    expect(prefetchProjectAccess(user, guessOf(project)).keys.map((key) => key.PK)).toEqual(['PROJECT#42', 'NAMESPACE#3', 'NAMESPACE#9']);
+  it('names the memberships the project alone determines (its own, its namespace as a group, its shares) and the shared groups', () => {
+    expect(prefetchProjectAccess(user, guessOf(project)).keys.map(label)).toEqual(['PROJECT#42 MEMBER', 'NAMESPACE#3 MEMBER', 'NAMESPACE#9 MEMBER', 'NAMESPACE#9 NAMESPACE']);
   });
 
   it('reads only the ancestors of a subgroup more, and gives what projectAccessFor gives', async () => {
     const stored = [membership('project', 42, 20), membership('group', 9, 50), membership('group', 1, 30)];
     ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [membershipToItem(stored[2])] } });
     const access = await prefetchProjectAccess(user, guessOf(project)).resolve(project, subgroup, found(stored.slice(0, 2)));
-    expect(batchKeys()).toEqual([['NAMESPACE#1']]);
+    expect(batchKeys()).toEqual([['NAMESPACE#1 MEMBER', 'NAMESPACE#1 NAMESPACE']]);
 
     ddb.reset();
     ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: stored.map(membershipToItem) } });
@@ -75,7 +77,9 @@ describe('prefetchProjectAccess', () => {
 
   it('also names the ancestors when the guess knows them, and then reads nothing more for a subgroup', async () => {
     const prefetch = prefetchProjectAccess(user, { ...guessOf(project), ancestorIds: [1] });
-    expect(prefetch.keys.map((key) => key.PK)).toEqual(['PROJECT#42', 'NAMESPACE#3', 'NAMESPACE#1', 'NAMESPACE#9']);
+    expect(prefetch.keys.map(label)).toEqual([
+      'PROJECT#42 MEMBER', 'NAMESPACE#3 MEMBER', 'NAMESPACE#1 MEMBER', 'NAMESPACE#9 MEMBER', 'NAMESPACE#1 NAMESPACE', 'NAMESPACE#9 NAMESPACE',
+    ]);
     const access = await prefetch.resolve(project, subgroup, found([membership('group', 1, 30)]));
     expect(batchKeys()).toEqual([]);
     expect(access).toEqual({ level: 30, projectAccess: null, groupAccess: 30 });
@@ -87,7 +91,7 @@ describe('prefetchProjectAccess', () => {
     ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [membershipToItem(membership('group', 11, 40))] } });
     // Guessed where it was: namespace 3, shared with 9; a membership there must not count.
     const access = await prefetchProjectAccess(user, guessOf(project)).resolve(moved, newGroup, found([membership('group', 3, 50)]));
-    expect(batchKeys()).toEqual([['NAMESPACE#5', 'NAMESPACE#11']]);
+    expect(batchKeys()).toEqual([['NAMESPACE#5 MEMBER', 'NAMESPACE#11 MEMBER', 'NAMESPACE#11 NAMESPACE']]);
     expect(access).toEqual({ level: 30, projectAccess: null, groupAccess: null });
   });
 

@@ -78,6 +78,7 @@ describe('POST /groups', () => {
       created_at: expect.any(String),
       projects: [],
       shared_projects: [],
+      shared_with_groups: [],
     });
     const members = await api(`/groups/${response.body.id}/members`, { token: user.token });
     expect(members.body).toEqual([expect.objectContaining({ id: user.id, access_level: OWNER })]);

@@ -96,15 +96,16 @@ describe('published OpenAPI document (openapi.json)', () => {
 
   it('takes the parameters of a POST as a JSON or form body, with the required ones marked', () => {
     // Act
-    const { requestBody, parameters } = operation(published, 'POST', '/api/v4/users');
+    // (POST /users takes an avatar file, so it is multipart: a route without files.)
+    const { requestBody, parameters } = operation(published, 'POST', '/api/v4/groups');
 
     // Assess
     expect(parameters).toBeUndefined();
     expect(Object.keys(requestBody!.content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
     const schema = requestBody!.content['application/json'].schema;
     expect(requestBody!.required).toBe(true);
-    expect(schema.required).toEqual(expect.arrayContaining(['email', 'username', 'name']));
-    expect(schema.properties.admin).toEqual({ type: 'boolean' });
+    expect(schema.required).toEqual(expect.arrayContaining(['name', 'path']));
+    expect(schema.properties.request_access_enabled).toEqual({ type: 'boolean' });
   });
 
   it('takes an upload as a multipart body with a binary file', () => {
@@ -167,7 +168,22 @@ describe('API Gateway document', () => {
       'x-amazon-apigateway-gateway-responses': expect.objectContaining({
         MISSING_AUTHENTICATION_TOKEN: expect.objectContaining({ statusCode: '404' }),
       }),
+      'x-amazon-apigateway-request-validators': { params: { validateRequestParameters: true, validateRequestBody: false } },
+      'x-amazon-apigateway-request-validator': 'params',
     });
+  });
+
+  it('validates the required (path) parameters of every operation at the gateway, and leaves bodies to the functions', () => {
+    // Act
+    const document = apiGatewayDocument(routes, { title: 'T', description: 'D', integrationUri: uri });
+    const validators = document['x-amazon-apigateway-request-validators'] as Record<string, { validateRequestParameters: boolean; validateRequestBody: boolean }>;
+    const validator = document['x-amazon-apigateway-request-validator'] as string;
+
+    // Assess: the document-wide validator exists and checks parameters only (bodies are binary, zod-validated).
+    expect(validators[validator]).toEqual({ validateRequestParameters: true, validateRequestBody: false });
+    for (const item of Object.values(document.paths)) {
+      for (const parameter of item.parameters as { required: boolean }[]) expect(parameter.required).toBe(true);
+    }
   });
 
   it('refuses two routes with the same method and resource', () => {

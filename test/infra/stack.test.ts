@@ -34,6 +34,10 @@ const SIZES: Record<string, object> = {
 let stack: ProjectHostingStack;
 let template: Template;
 let customUrlTemplate: Template;
+/** A stack deployed with every deployment setting of the context given (`cdk deploy -c name=value` passes strings). */
+let configured: ProjectHostingStack;
+let configuredTemplate: Template;
+const WEB_ACL_ARN = 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/gitlab/abc';
 
 /** Internal: logical ID of a construct's CloudFormation resource. */
 function logicalId(construct: IConstruct): string {
@@ -128,6 +132,21 @@ beforeAll(() => {
   const customUrlStack = new ProjectHostingStack(app, 'CustomUrl', { externalUrl: 'https://git.example.com/' });
   template = Template.fromStack(stack);
   customUrlTemplate = Template.fromStack(customUrlStack);
+  configured = new ProjectHostingStack(
+    new App({
+      context: {
+        'aws:cdk:bundling-stacks': [],
+        bucketNoncurrentVersionDays: '90',
+        apiThrottleRateLimit: '500',
+        apiThrottleBurstLimit: 1000,
+        apiGatewayCloudWatchRole: 'false',
+        wafWebAclArn: WEB_ACL_ARN,
+        alarmEmail: 'ops@example.com',
+      },
+    }),
+    'Configured',
+  );
+  configuredTemplate = Template.fromStack(configured);
 });
 
 describe('ProjectHostingStack table', () => {
@@ -179,7 +198,7 @@ describe('ProjectHostingStack table', () => {
     expect(names.sort()).toEqual(GLOBAL_INDEXES.map((index) => index.indexName).sort());
   });
 
-  it('creates an on-demand, recoverable, streamed table with TTL, retained on deletion', () => {
+  it('creates an on-demand, recoverable, streamed table with TTL, deletion protection, retained on deletion', () => {
     // Assess
     template.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',
@@ -187,6 +206,7 @@ describe('ProjectHostingStack table', () => {
       Properties: Match.objectLike({
         BillingMode: 'PAY_PER_REQUEST',
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: true,
         StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
         TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
       }),
@@ -195,14 +215,26 @@ describe('ProjectHostingStack table', () => {
 });
 
 describe('ProjectHostingStack bucket', () => {
-  it('creates a private, encrypted, unversioned bucket retained on deletion', () => {
-    // Assess
-    template.resourceCountIs('AWS::S3::Bucket', 1);
+  it('creates a private, encrypted, versioned data bucket retained on deletion, logging its accesses', () => {
+    // Act
+    const bucket = resourcesOfType('AWS::S3::Bucket')[logicalId(stack.storage.bucket)];
+
+    // Assess: the data bucket and the bucket of its access logs, nothing else.
+    template.resourceCountIs('AWS::S3::Bucket', 2);
+    expect(bucket).toMatchObject({
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: {
+        VersioningConfiguration: { Status: 'Enabled' },
+        LoggingConfiguration: { DestinationBucketName: { Ref: logicalId(stack.storage.accessLogsBucket) }, LogFilePrefix: 'data-bucket/' },
+      },
+    });
+    expect(bucket.Properties?.BucketName).toBeUndefined();
     template.hasResource('AWS::S3::Bucket', {
       DeletionPolicy: 'Retain',
       Properties: Match.objectLike({
         BucketName: Match.absent(),
-        VersioningConfiguration: Match.absent(),
+        VersioningConfiguration: { Status: 'Enabled' },
         BucketEncryption: {
           ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
         },
@@ -213,6 +245,55 @@ describe('ProjectHostingStack bucket', () => {
           RestrictPublicBuckets: true,
         },
       }),
+    });
+  });
+
+  it('expires noncurrent versions after 30 days (cdk.json) and unfinished multipart uploads after a week, never current objects', () => {
+    // Act
+    const rules = (resourcesOfType('AWS::S3::Bucket')[logicalId(stack.storage.bucket)].Properties!.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
+
+    // Assess
+    expect(rules).toEqual([
+      {
+        Id: 'ExpireNoncurrentVersions',
+        Status: 'Enabled',
+        NoncurrentVersionExpiration: { NoncurrentDays: 30 },
+        AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 },
+        ExpiredObjectDeleteMarker: true,
+      },
+    ]);
+    for (const rule of rules) expect(rule.ExpirationInDays, 'current objects never expire').toBeUndefined();
+  });
+
+  it('keeps the access logs in a private, TLS-only bucket for a year, delivered by the S3 logging service through its policy', () => {
+    // Prepare
+    const logsBucket = logicalId(stack.storage.accessLogsBucket);
+
+    // Assess
+    expect(resourcesOfType('AWS::S3::Bucket')[logsBucket]).toMatchObject({
+      DeletionPolicy: 'Retain',
+      Properties: {
+        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+        OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+        LifecycleConfiguration: { Rules: [{ ExpirationInDays: 365, Status: 'Enabled' }] },
+      },
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: logsBucket },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          Match.objectLike({ Effect: 'Allow', Action: 's3:PutObject', Principal: { Service: 'logging.s3.amazonaws.com' } }),
+        ]),
+      },
+    });
+  });
+
+  it('takes the noncurrent version retention from the context', () => {
+    // Assess
+    configuredTemplate.hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: { Rules: [Match.objectLike({ NoncurrentVersionExpiration: { NoncurrentDays: 90 } })] },
     });
   });
 
@@ -266,13 +347,14 @@ describe('ProjectHostingStack functions', () => {
     });
   });
 
-  it('keeps function logs one month', () => {
+  it('keeps function logs one month, and the API access logs a year', () => {
     // Act
-    const logGroups = Object.values(resourcesOfType('AWS::Logs::LogGroup'));
+    const accessLogs = logicalId(stack.api.accessLogs);
+    const logGroups = Object.entries(resourcesOfType('AWS::Logs::LogGroup'));
 
     // Assess
-    expect(logGroups.length).toBeGreaterThanOrEqual(FUNCTION_GROUPS.length);
-    for (const logGroup of logGroups) expect(logGroup.Properties?.RetentionInDays).toBe(30);
+    expect(logGroups.length).toBeGreaterThanOrEqual(FUNCTION_GROUPS.length + 1);
+    for (const [id, logGroup] of logGroups) expect(logGroup.Properties?.RetentionInDays, id).toBe(id === accessLogs ? 365 : 30);
   });
 
   it.each(ALL_FUNCTIONS)('traces the %s function with X-Ray and gives it the metrics namespace', (group) => {
@@ -588,21 +670,84 @@ describe('ProjectHostingStack API', () => {
     expect(apiBody()['x-amazon-apigateway-binary-media-types']).toEqual(['*/*']);
   });
 
-  it('creates the prod stage with tracing, metrics, throttling and no data trace', () => {
-    // Assess
+  it('creates the prod stage with tracing, metrics, throttling from cdk.json, error logs and no data trace', () => {
+    // Assess: every method (`/*`, `*`) throttled at the stage's rate and burst.
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'prod',
       TracingEnabled: true,
       MethodSettings: [
-        Match.objectLike({
+        {
+          HttpMethod: '*',
+          ResourcePath: '/*',
           DataTraceEnabled: false,
           MetricsEnabled: true,
           ThrottlingRateLimit: 100,
           ThrottlingBurstLimit: 200,
-          LoggingLevel: Match.absent(),
-        }),
+          LoggingLevel: 'ERROR',
+        },
       ],
     });
+  });
+
+  it('takes the throttling figures from the context', () => {
+    // Assess
+    configuredTemplate.hasResourceProperties('AWS::ApiGateway::Stage', {
+      MethodSettings: [Match.objectLike({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 })],
+    });
+  });
+
+  it('refuses a throttling figure that is not a positive number', () => {
+    // Prepare
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], apiThrottleRateLimit: 'fast' } });
+
+    // Act
+    const act = () => new ProjectHostingStack(app, 'Bad');
+
+    // Assess
+    expect(act).toThrow(/apiThrottleRateLimit must be a positive number/);
+  });
+
+  it('writes a JSON access log line per request, with the request id and without the query string', () => {
+    // Act
+    const [stage] = Object.values(resourcesOfType('AWS::ApiGateway::Stage'));
+    const setting = stage.Properties!.AccessLogSetting as { DestinationArn: unknown; Format: string };
+    const line = JSON.parse(
+      setting.Format.replace(/\$context\.[A-Za-z.]+/g, (variable) => (/status|Length|Latency/.test(variable) ? '200' : 'x')),
+    ) as Record<string, unknown>;
+
+    // Assess
+    expect(setting.DestinationArn).toEqual({ 'Fn::GetAtt': [logicalId(stack.api.accessLogs), 'Arn'] });
+    expect(setting.Format).toContain('"requestId":"$context.requestId"');
+    expect(setting.Format).toContain('"status":$context.status');
+    expect(setting.Format).toContain('"errorType":"$context.error.responseType"');
+    expect(Object.keys(line)).toEqual(expect.arrayContaining(['requestId', 'ip', 'httpMethod', 'path', 'status', 'errorType']));
+    expect(setting.Format).not.toMatch(/querystring|requestOverride|authorizer|\$input/i);
+    template.hasResource('AWS::Logs::LogGroup', { DeletionPolicy: 'Retain', Properties: { RetentionInDays: 365 } });
+  });
+
+  it("sets the region's API Gateway logging role, retained on deletion, unless told not to", () => {
+    // Assess
+    template.hasResource('AWS::ApiGateway::Account', { DeletionPolicy: 'Retain' });
+    template.hasResourceProperties('AWS::IAM::Role', {
+      AssumeRolePolicyDocument: { Statement: [Match.objectLike({ Principal: { Service: 'apigateway.amazonaws.com' } })] },
+    });
+    configuredTemplate.resourceCountIs('AWS::ApiGateway::Account', 0);
+  });
+
+  it('associates no web ACL unless one is given, and exposes the stage ARN to associate one', () => {
+    // Assess
+    template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
+    expect(JSON.stringify(template.findOutputs('ApiStageArn').ApiStageArn)).toContain(logicalId(stack.api.restApi.deploymentStage));
+  });
+
+  it('associates the web ACL of the wafWebAclArn context with the stage', () => {
+    // Act
+    const associations = Object.values(configuredTemplate.findResources('AWS::WAFv2::WebACLAssociation')) as Resource[];
+
+    // Assess
+    expect(associations).toHaveLength(1);
+    expect(associations[0].Properties?.WebACLArn).toBe(WEB_ACL_ARN);
+    expect(JSON.stringify(associations[0].Properties?.ResourceArn)).toContain(`"${logicalId(configured.api.restApi.deploymentStage)}"`);
   });
 
   it('serves the repository API from one greedy resource, the repository function routing inside', () => {
@@ -684,8 +829,122 @@ describe('ProjectHostingStack bootstrap', () => {
   });
 });
 
+type AlarmMetric = { Id: string; Expression?: string; MetricStat?: { Metric: { MetricName: string; Namespace: string; Dimensions: { Name: string; Value: unknown }[] }; Period: number; Stat: string } };
+type AlarmProperties = {
+  MetricName?: string;
+  Namespace?: string;
+  Dimensions?: { Name: string; Value: unknown }[];
+  Metrics?: AlarmMetric[];
+  Threshold: number;
+  AlarmActions: unknown[];
+  OKActions: unknown[];
+  TreatMissingData: string;
+  ComparisonOperator: string;
+};
+
+/** Internal: every alarm's properties. */
+function alarms(): AlarmProperties[] {
+  return Object.values(resourcesOfType('AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties as AlarmProperties);
+}
+
+/** Internal: the metrics an alarm watches (its one metric, or those its expression sums). */
+function watched(alarm: AlarmProperties): { name: string; namespace: string; dimensions: Record<string, string> }[] {
+  const dimensionsOf = (dimensions: { Name: string; Value: unknown }[] = []) =>
+    Object.fromEntries(dimensions.map((dimension) => [dimension.Name, JSON.stringify(dimension.Value)]));
+  if (alarm.MetricName) return [{ name: alarm.MetricName, namespace: alarm.Namespace!, dimensions: dimensionsOf(alarm.Dimensions) }];
+  return (alarm.Metrics ?? [])
+    .filter((metric) => metric.MetricStat)
+    .map((metric) => ({ name: metric.MetricStat!.Metric.MetricName, namespace: metric.MetricStat!.Metric.Namespace, dimensions: dimensionsOf(metric.MetricStat!.Metric.Dimensions) }));
+}
+
+describe('ProjectHostingStack alarms', () => {
+  it('notifies one TLS-only SNS topic, exported for operators to subscribe to, when an alarm goes off and when it recovers', () => {
+    // Prepare
+    const topic = logicalId(stack.alarms.topic);
+
+    // Assess
+    template.resourceCountIs('AWS::SNS::Topic', 1);
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      Topics: [{ Ref: topic }],
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+    expect(template.findOutputs('AlarmTopicArn').AlarmTopicArn).toMatchObject({ Value: { Ref: topic } });
+    expect(alarms().length).toBeGreaterThanOrEqual(5);
+    for (const alarm of alarms()) {
+      expect(alarm).toMatchObject({
+        AlarmActions: [{ Ref: topic }],
+        OKActions: [{ Ref: topic }],
+        TreatMissingData: 'notBreaching',
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      });
+    }
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+
+  it('subscribes the alarmEmail context address to the topic', () => {
+    // Assess
+    configuredTemplate.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+  });
+
+  it("alarms on the API's 5xx answers", () => {
+    // Act
+    const found = alarms().filter((alarm) => watched(alarm).some((metric) => metric.namespace === 'AWS/ApiGateway' && metric.name === '5XXError'));
+
+    // Assess
+    expect(found).toHaveLength(1);
+    expect(found[0].Threshold).toBe(5);
+    expect(watched(found[0])[0].dimensions.ApiName).toBe(JSON.stringify('Test'));
+  });
+
+  it('alarms on requests the API throttled, counted from the access logs', () => {
+    // Act
+    const found = alarms().filter((alarm) => watched(alarm).some((metric) => metric.name === 'ApiThrottled'));
+
+    // Assess
+    template.hasResourceProperties('AWS::Logs::MetricFilter', {
+      LogGroupName: { Ref: logicalId(stack.api.accessLogs) },
+      FilterPattern: '{ $.errorType = "THROTTLED" }',
+      MetricTransformations: [{ MetricNamespace: METRICS_NAMESPACE, MetricName: 'ApiThrottled', MetricValue: '1' }],
+    });
+    expect(found).toHaveLength(1);
+    expect(found[0].Threshold).toBe(1);
+  });
+
+  it.each([
+    ['Errors', 5],
+    ['Throttles', 1],
+  ])('alarms on the Lambda %s of every function of the service, in sums of at most ten functions', (metricName, threshold) => {
+    // Act
+    const found = alarms().filter((alarm) => watched(alarm).some((metric) => metric.namespace === 'AWS/Lambda' && metric.name === metricName));
+    const functions = found.flatMap((alarm) => watched(alarm).map((metric) => metric.dimensions.FunctionName));
+
+    // Assess
+    expect(functions.sort()).toEqual(ALL_FUNCTIONS.map((group) => JSON.stringify({ Ref: functionId(group) })).sort());
+    for (const alarm of found) {
+      expect(alarm.Threshold).toBe(threshold);
+      expect(watched(alarm).length).toBeLessThanOrEqual(10);
+      expect(alarm.Metrics?.find((metric) => metric.Expression)?.Expression).toMatch(/^SUM\(\[m\d+(,m\d+)*\]\)$/);
+    }
+  });
+
+  it('alarms on DynamoDB throttled requests of the table, for every operation the service calls', () => {
+    // Act
+    const found = alarms().filter((alarm) => watched(alarm).some((metric) => metric.namespace === 'AWS/DynamoDB'));
+    const metrics = found.flatMap(watched);
+
+    // Assess
+    expect(found).toHaveLength(1);
+    expect(found[0].Threshold).toBe(1);
+    expect(new Set(metrics.map((metric) => metric.name))).toEqual(new Set(['ThrottledRequests']));
+    for (const metric of metrics) expect(metric.dimensions.TableName).toBe(JSON.stringify({ Ref: logicalId(stack.data.table) }));
+    expect(metrics.map((metric) => JSON.parse(metric.dimensions.Operation) as string).sort()).toEqual(
+      ['BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'TransactGetItems', 'TransactWriteItems', 'UpdateItem'],
+    );
+  });
+});
+
 describe('ProjectHostingStack outputs', () => {
-  it.each(['ApiUrl', 'TableName', 'BucketName', 'RootTokenSecretArn'])('exports %s', (name) => {
+  it.each(['ApiUrl', 'TableName', 'BucketName', 'RootTokenSecretArn', 'AlarmTopicArn', 'ApiStageArn'])('exports %s', (name) => {
     // Assess
     template.hasOutput(name, { Value: Match.anyValue() });
   });
@@ -693,6 +952,8 @@ describe('ProjectHostingStack outputs', () => {
   it('exports no other output', () => {
     // Assess
     expect(Object.keys(template.findOutputs('*')).sort()).toEqual([
+      'AlarmTopicArn',
+      'ApiStageArn',
       'ApiUrl',
       'BucketName',
       'RootTokenSecretArn',

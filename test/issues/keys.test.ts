@@ -29,6 +29,9 @@ const listed = (overrides: Partial<IssueListed> = {}): IssueListed => ({
 const tableKeys = {
   label: [() => issueKeys.label(5, 11)],
   milestone: [() => issueKeys.milestone(5, 21)],
+  groupLabel: [() => issueKeys.groupLabel(8, 11)],
+  groupMilestone: [() => issueKeys.groupMilestone(8, 21)],
+  labelSubscription: [() => issueKeys.labelSubscription({ kind: 'project', id: 5 }, 11, 2), () => issueKeys.labelSubscription({ kind: 'group', id: 8 }, 11, 2)],
   issue: [() => issueKeys.issue(5, 3)],
   issueSubscription: [() => issueKeys.issueSubscription(5, 3, 2)],
   issueTodo: [() => issueKeys.issueTodo(5, 3, 2)],
@@ -41,12 +44,18 @@ const tableKeys = {
   searchEntry: [() => issueKeys.searchEntry(5, 'login', 3), () => issueKeys.searchEntry(5, '=a b', 3)],
   counts: [() => issueKeys.counts(5, 'all'), () => issueKeys.counts(5, 'milestone:21')],
   labelSearchEntry: [() => issueKeys.labelSearchEntry(5, 'bug', 11)],
+  award: [() => issueKeys.award({ type: 'Issue', projectId: 5, localId: 3 }, 7), () => issueKeys.award({ type: 'Note', projectId: 5, localId: 41 }, 7)],
+  awardName: [() => issueKeys.awardName({ type: 'Issue', projectId: 5, localId: 3 }, 2, 'thumbsup'), () => issueKeys.awardName({ type: 'Note', projectId: 5, localId: 41 }, 2, 'tada')],
+  issueLink: [() => issueKeys.issueLink(5, 3, 6, 4)],
+  resourceEvents: [() => issueKeys.resourceEvents(5, 3, 'label', 9)],
 } satisfies Record<Exclude<keyof typeof issueKeys, 'claims'>, Array<() => Key>>;
 
 const claimKeys = {
   // 255-character names of characters that take three bytes each in UTF-8 (the claims hash them).
   labelName: [() => issueKeys.claims.labelName(5, 'Bug'), () => issueKeys.claims.labelName(5, 'ラ'.repeat(255))],
   milestoneTitle: [() => issueKeys.claims.milestoneTitle(5, 'v1.0'), () => issueKeys.claims.milestoneTitle(5, 'マ'.repeat(255))],
+  groupLabelName: [() => issueKeys.claims.groupLabelName(8, 'Bug'), () => issueKeys.claims.groupLabelName(8, 'ラ'.repeat(255))],
+  groupMilestoneTitle: [() => issueKeys.claims.groupMilestoneTitle(8, 'v1'), () => issueKeys.claims.groupMilestoneTitle(8, 'マ'.repeat(255))],
 } satisfies Record<keyof typeof issueKeys.claims, Array<() => Key>>;
 
 const indexKeys = {
@@ -58,6 +67,7 @@ const indexKeys = {
   userTodos: [() => issueIndexKeys.userTodos(2, 'pending', 31), () => issueIndexKeys.userTodos(2, 'done', 31)],
   listEntry: [() => issueIndexKeys.listEntry(5, 'label:11', 'opened', AT, 70)],
   searchEntry: [() => issueIndexKeys.searchEntry(5, 'login', AT, 70)],
+  noteThread: [() => issueIndexKeys.noteThread({ type: 'Issue', projectId: 5, iid: 3 }, 41, 57), () => issueIndexKeys.noteThread({ type: 'MergeRequest', projectId: 5, iid: 3 }, 41, 41)],
 } satisfies Record<keyof typeof issueIndexKeys, Array<() => Record<string, string>>>;
 
 const collections = {
@@ -77,6 +87,15 @@ const collections = {
   projectIssueItems: [() => issueCollections.projectIssueItems(5)],
   labelSearch: [() => issueCollections.labelSearch(5, 'bug')],
   searchIssues: [() => issueCollections.searchIssues(5, 'login')],
+  groupLabels: [() => issueCollections.groupLabels(8)],
+  groupMilestones: [() => issueCollections.groupMilestones(8)],
+  noteableDiscussions: [() => issueCollections.noteableDiscussions({ type: 'Issue', projectId: 5, iid: 3 }), () => issueCollections.noteableDiscussions({ type: 'Issue', projectId: 5, iid: 3 }, 41)],
+  discussionNotes: [() => issueCollections.discussionNotes({ type: 'Issue', projectId: 5, iid: 3 }, 41)],
+  awards: [() => issueCollections.awards({ type: 'Issue', projectId: 5, localId: 3 }), () => issueCollections.awards({ type: 'Note', projectId: 5, localId: 41 })],
+  projectNoteItems: [() => issueCollections.projectNoteItems(5, 'Issue'), () => issueCollections.projectNoteItems(5, 'MergeRequest')],
+  issueLinks: [() => issueCollections.issueLinks(5, 3)],
+  resourceEvents: [() => issueCollections.resourceEvents(5, 3, 'state')],
+  resourceEventsUpTo: [() => issueCollections.resourceEventsUpTo(5, 3, 'milestone', 9)],
 } satisfies Record<keyof typeof issueCollections, Array<() => Collection>>;
 
 describeKeySpace(
@@ -86,7 +105,7 @@ describeKeySpace(
     keys: { name: 'issueKeys', builders: issueKeys, samples: tableKeys, claims: claimKeys },
     indexKeys: { name: 'issueIndexKeys', builders: issueIndexKeys, samples: indexKeys, sortKeysOnly: ['issueUpdated'] },
     collections: { name: 'issueCollections', builders: issueCollections, samples: collections },
-    partitions: ['PROJECT#'],
+    partitions: ['PROJECT#', 'NAMESPACE#'],
     outside: { PK: 'PROJECT#5', SK: 'STAR#000000000007' },
   },
   () => {

@@ -169,6 +169,27 @@ describe('POST /projects/:id/issues/:issue_iid/move', () => {
     expect(originals[0].id).not.toBe(copied[0].id);
   });
 
+  it('carries discussions: a reply stays in the thread of its first note, under the copies\' discussion id', async () => {
+    // Prepare: a thread of two notes and an individual note
+    const issue = await openIssue();
+    const url = `/projects/${source.id}/issues/${issue.iid}`;
+    const thread = await api(`${url}/discussions`, { token: owner.token, body: { body: 'question' } });
+    expect(thread.status).toBe(201);
+    expect((await api(`${url}/discussions/${thread.body.id}/notes`, { token: owner.token, body: { body: 'answer' } })).status).toBe(201);
+    expect((await api(`${url}/notes`, { token: owner.token, body: { body: 'aside' } })).status).toBe(201);
+
+    // Act
+    const response = await api(`${url}/move`, { token: owner.token, body: { to_project_id: target.id } });
+
+    // Assess
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    const discussions = (await api(`/projects/${target.id}/issues/${response.body.iid}/discussions`, { token: owner.token })).body;
+    const threads = discussions.filter((d: { notes: Array<{ system: boolean }> }) => !d.notes[0].system);
+    expect(threads.map((d: { notes: Array<{ body: string }> }) => d.notes.map((note) => note.body))).toEqual([['question', 'answer'], ['aside']]);
+    expect(threads[0].id).not.toBe(thread.body.id);
+    expect(threads[0].individual_note).toBe(false);
+  });
+
   it('sets moved_to_id on the original and refuses to move it again (GitLab: a moved issue cannot move)', async () => {
     const issue = await openIssue();
     const moved = (await api(`/projects/${source.id}/issues/${issue.iid}/move`, { token: owner.token, body: { to_project_id: target.id } })).body;

@@ -9,6 +9,7 @@ const MAINTAINER = 40;
 
 const NOTE_FIELDS = [
   'id',
+  'type',
   'body',
   'attachment',
   'author',
@@ -18,8 +19,13 @@ const NOTE_FIELDS = [
   'noteable_id',
   'noteable_type',
   'noteable_iid',
+  'project_id',
   'resolvable',
   'confidential',
+  'internal',
+  'imported',
+  'imported_from',
+  'commands_changes',
 ].sort();
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -59,6 +65,7 @@ describe('POST /projects/:id/issues/:issue_iid/notes', () => {
     expect(Object.keys(response.body).sort()).toEqual(NOTE_FIELDS);
     expect(response.body).toEqual({
       id: expect.any(Number),
+      type: null,
       body: 'Reproduced on main',
       attachment: null,
       author: expect.objectContaining({ id: project.owner.id, username: project.owner.username }),
@@ -68,8 +75,13 @@ describe('POST /projects/:id/issues/:issue_iid/notes', () => {
       noteable_id: issue.id,
       noteable_type: 'Issue',
       noteable_iid: issue.iid,
+      project_id: project.id,
       resolvable: false,
       confidential: false,
+      internal: false,
+      imported: false,
+      imported_from: 'none',
+      commands_changes: {},
     });
     expect(await userNotesCount(project, issue.iid)).toBe(1);
   });

@@ -36,6 +36,8 @@ const tableKeys = {
   versionContent: [() => mergeRequestKeys.versionContent(5, 3, 9)],
   closes: [() => mergeRequestKeys.closes(5, 3, 6, 4)],
   closedBy: [() => mergeRequestKeys.closedBy(6, 4, 5, 3)],
+  mentions: [() => mergeRequestKeys.mentions(5, 3, 6, 4)],
+  mentionedBy: [() => mergeRequestKeys.mentionedBy(6, 4, 5, 3)],
   targetBranch: [() => mergeRequestKeys.targetBranch(5, 'main', 3), () => mergeRequestKeys.targetBranch(5, 'ラ'.repeat(255), 3)],
 } satisfies Record<Exclude<keyof typeof mergeRequestKeys, 'claims'>, Array<() => Key>>;
 
@@ -55,6 +57,8 @@ const collections = {
   versions: [() => mergeRequestCollections.versions(5, 3)],
   closes: [() => mergeRequestCollections.closes(5, 3)],
   closedBy: [() => mergeRequestCollections.closedBy(6, 4)],
+  mentions: [() => mergeRequestCollections.mentions(5, 3)],
+  mentionedBy: [() => mergeRequestCollections.mentionedBy(6, 4)],
   fromBranch: [() => mergeRequestCollections.fromBranch(7, 'feature')],
   intoBranch: [() => mergeRequestCollections.intoBranch(5, 'main')],
 } satisfies Record<keyof typeof mergeRequestCollections, Array<() => Collection>>;

@@ -13,6 +13,7 @@ import { describeKeySpace } from '../support/key-space';
 /** Every table key builder, with sample arguments (the type makes a new builder without a sample a compile error). */
 const tableKeys = {
   namespace: () => namespaceKeys.namespace(7),
+  groupLink: () => namespaceKeys.groupLink(7, 3),
 } satisfies Record<Exclude<keyof typeof namespaceKeys, 'claims'>, () => Key>;
 
 const claimKeys = {
@@ -24,12 +25,14 @@ const indexKeys = {
   namespaceList: () => namespaceIndexKeys.namespaceList(7),
   groupList: () => namespaceIndexKeys.groupList(7),
   subgroups: () => namespaceIndexKeys.subgroups(3, 7),
+  groupLinksTo: () => namespaceIndexKeys.groupLinksTo(3, 7),
 } satisfies Record<keyof typeof namespaceIndexKeys, () => Record<string, string>>;
 
 const collections = {
   namespaces: () => namespaceCollections.namespaces(),
   groups: () => namespaceCollections.groups(),
   subgroups: () => namespaceCollections.subgroups(3),
+  groupLinksTo: () => namespaceCollections.groupLinksTo(3),
   namespacePartition: () => namespaceCollections.namespacePartition(7),
 } satisfies Record<keyof typeof namespaceCollections, () => Collection>;
 

@@ -8,13 +8,20 @@
  * admin of its own (never the root token other tests use), and the routes that act on the
  * presented token itself (`/personal_access_tokens/self` revoke and rotate) are left out: they
  * take no input to vary and would end the run's credential.
+ *
+ * And a request answered 4xx writes nothing: on the local runtime every response names the DynamoDB
+ * and S3 writes its route made (`X-Route-Writes`, the write audit of shared/platform/write-audit.ts,
+ * attributed per request, so the other test files writing beside this one do not count), and a
+ * refused request's must be none. The caller's activity date, recorded by the authentication
+ * middleware before any route runs (GitLab records activity for any authenticated request), is not
+ * the route's and is not counted. Against a deployed API (no such header) only the statuses are checked.
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { routeDefinitions } from '../../infra/openapi-routes';
 import { allRoutes, type RouteSpec } from '../../shared/catalog';
-import { api, baseUrl, rootToken } from '../support/api';
+import { api, baseUrl, isLocalRuntime, rootToken, type ApiResponse } from '../support/api';
 import { createGroup, createUser, ownedProject, unique } from '../support/fixtures';
 
 /** Requests per route (`HOSTILE_RUNS=50` for a deeper search than the suite's). */
@@ -52,8 +59,17 @@ function parameterNames(route: RouteSpec): string[] {
 describe('every route, with hostile parameters', () => {
   const fixtures: Record<string, string> = {};
   let adminToken = '';
-  /** Answers by status class, to show the requests reached the handlers. */
-  const answered = { success: 0, refused: 0 };
+  /** Answers by status class, to show the requests reached the handlers; `audited`: refusals whose writes were known. */
+  const answered = { success: 0, refused: 0, audited: 0, wrote: 0 };
+
+  /** A refused request wrote nothing (where the runtime names its writes). */
+  function expectNothingWrittenIfRefused(response: ApiResponse<unknown>, what: string): void {
+    const writes = response.headers.get('x-route-writes');
+    if (response.status < 300 && writes) answered.wrote++;
+    if (response.status < 400 || response.status >= 500 || writes === null) return;
+    answered.audited++;
+    expect(writes, `${what} → ${response.status} ${JSON.stringify(response.body).slice(0, 300)} but wrote`).toBe('');
+  }
 
   beforeAll(async () => {
     const project = await ownedProject('private');
@@ -99,6 +115,7 @@ describe('every route, with hostile parameters', () => {
         if (response.status < 300) answered.success++;
         else if (response.status >= 400) answered.refused++;
         expect(response.status, `${route.method} ${url} ${JSON.stringify(params).slice(0, 300)} → ${JSON.stringify(response.body).slice(0, 300)}`).toBeLessThan(500);
+        expectNothingWrittenIfRefused(response, `${route.method} ${url} ${JSON.stringify(params).slice(0, 300)}`);
       }),
       { numRuns: RUNS },
     );
@@ -110,6 +127,7 @@ describe('every route, with hostile parameters', () => {
         const url = route.key.slice(route.method.length + 1).replace(/:([a-z_]+)\+?/g, () => (pathNames[index++] === 'id' ? (ownId(route) ?? '999999999') : '999999999'));
         const response = await api(url, { method: route.method, token: adminToken, body: { [name]: OVERSIZE } });
         expect(response.status, `${route.method} ${url} with an oversized ${name} → ${JSON.stringify(response.body).slice(0, 300)}`).toBeLessThan(500);
+        expectNothingWrittenIfRefused(response, `${route.method} ${url} with an oversized ${name}`);
       }
     }
   });
@@ -118,5 +136,9 @@ describe('every route, with hostile parameters', () => {
     expect(baseUrl()).toMatch(/^https?:\/\//);
     expect(answered.success).toBeGreaterThan(5);
     expect(answered.refused).toBeGreaterThan(100);
+    // The local runtime names every handled response's writes: the refusals were checked.
+    // …and they see writes: the successful ones of an admin wrote.
+    if (isLocalRuntime()) expect(answered.audited).toBeGreaterThan(100);
+    if (isLocalRuntime()) expect(answered.wrote).toBeGreaterThan(5);
   });
 });

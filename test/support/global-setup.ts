@@ -39,6 +39,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // a RAM disk where there is one (Linux). The runtime is otherwise the same.
   const dataDir = await mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'project-hosting-it-'));
   const rootToken = `glpat-${randomBytes(15).toString('base64url')}`;
+  // Each response names its route's writes (X-Route-Writes), for the guard rail that a refused
+  // request writes nothing (test/platform/hostile-input.integration.test.ts).
+  process.env.WRITE_AUDIT ??= 'true';
   // Imported here so that running against API_URL never loads the handlers or the engines.
   const { startLocalRuntime } = await import('../../infra/local/runtime');
   let runtime;

@@ -110,9 +110,11 @@ export function keySpaceChecks(keySpace: KeySpace, allowed?: readonly string[]) 
     expect(read.partitionAttribute).toBe('PK');
     expect(read.sortAttribute).toBe('SK');
     const partition = expectPartition(read.partitionValue);
-    // A collection reading the whole partition (deleting an entity) has no prefix; any other a declared one.
-    if (whole) expect(read.prefix ?? '', `${read.partitionValue} read whole`).toBe('');
-    else expect(startsWithAny(read.prefix ?? '', sortKeysOf(partition)), `${read.partitionValue} / ${read.prefix}`).toBe(true);
+    // A collection reading the whole partition (deleting an entity) has no prefix; any other a
+    // declared one, or a bound inside one (its reader stops at the first key outside the prefix).
+    const bound = read.prefix ?? read.from ?? read.below ?? '';
+    if (whole) expect(bound, `${read.partitionValue} read whole`).toBe('');
+    else expect(startsWithAny(bound, sortKeysOf(partition)), `${read.partitionValue} / ${bound}`).toBe(true);
   }
 
   return { partitionOf, sortKeysOf, tableKey, indexAttributes, collection };

@@ -30,6 +30,7 @@ const indexKeys = {
   userActivity: () => userIndexKeys.userActivity('2024-05-06', 7),
   sshKeyById: () => userIndexKeys.sshKeyById(12),
   personalToken: () => userIndexKeys.personalToken(9),
+  projectAccessToken: () => userIndexKeys.projectAccessToken(3, 9),
   sshKeyByMd5: () => userIndexKeys.sshKeyByMd5('52:7f:22:b3:0c:4e:1a:9d:2f:61:0b:3c:88:aa:01:fe'),
 } satisfies Record<keyof typeof userIndexKeys, () => Record<string, string>>;
 
@@ -43,6 +44,7 @@ const collections = {
   userPartition: () => userCollections.userPartition(7),
   sshKeyById: () => userCollections.sshKeyById(12),
   personalTokens: () => userCollections.personalTokens(),
+  projectAccessTokens: () => userCollections.projectAccessTokens(3),
   sshKeyByMd5: () => userCollections.sshKeyByMd5('52:7f:22:b3:0c:4e:1a:9d:2f:61:0b:3c:88:aa:01:fe'),
 } satisfies Record<keyof typeof userCollections, () => Collection>;
 

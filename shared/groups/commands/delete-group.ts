@@ -6,6 +6,7 @@
 import { deleteProject, unshareProject } from '../../projects';
 import { deleteGroupPartition, INDEX_ATTEMPTS, indexBackoff, markGroupDeleting, readNamespaceRecord, removeGroupRecord, subgroupsOf, type Namespace } from '../../namespaces';
 import { indexedProjectsOf, projectIdsSharedWith, readProjectRecord } from '../store/projects';
+import { unshareGroupsWith } from './group-links';
 
 /** How many items of one kind a deletion removes concurrently. */
 const DELETE_CONCURRENCY = 8;
@@ -25,7 +26,7 @@ async function inBatches<T>(source: AsyncIterable<T>, action: (value: T) => Prom
 
 /**
  * Deletes a group with everything beneath it: subgroups (depth first), their projects (through
- * `deleteProject`), the shares of other projects with them, their memberships (with the
+ * `deleteProject`), the shares of other projects and groups with them, their memberships (with the
  * memberships' user index entries) and path claims. Each group is marked `deleting` before its
  * contents are swept: it disappears from reads, and nothing new attaches to it (subgroup creation
  * checks every ancestor; projects, members and shares check the group itself). A group item is
@@ -46,6 +47,8 @@ export async function deleteGroup(group: Namespace): Promise<void> {
 async function deleteGroupTree(groupId: number): Promise<void> {
   await deleteSubgroupsAndProjects(groupId);
   await inBatches(projectIdsSharedWith(groupId), (projectId) => unshareProject(projectId, groupId));
+  // Groups shared with it (its own links to others are in its partition, swept below).
+  await unshareGroupsWith(groupId);
   await deleteGroupPartition(groupId);
   for (let attempt = 1; ; attempt++) {
     const record = await readNamespaceRecord(groupId);

@@ -199,12 +199,15 @@ export async function updateGroup(current: Namespace, input: GroupSettingsInput)
   return updated;
 }
 
-/** Moves every descendant of `group` below its current full path, then closes the move. Internal. */
-async function completePathMove(group: Namespace): Promise<Namespace> {
+/**
+ * Moves every descendant of `group` below its current full path (and, after a transfer, below its
+ * ancestors and within its visibility), then closes the move.
+ */
+export async function completePathMove(group: Namespace): Promise<Namespace> {
   const queue: Namespace[] = [group];
   for (let parent = queue.shift(); parent; parent = queue.shift()) {
     for (const child of await subgroupsOf(parent.id)) {
-      const moved = await moveBelow(child, parent.fullPath);
+      const moved = await moveBelow(child, parent);
       if (moved) queue.push(moved);
     }
   }
@@ -212,14 +215,18 @@ async function completePathMove(group: Namespace): Promise<Namespace> {
   return { ...group, movingFrom: undefined };
 }
 
-/** Moves one subgroup below `parentPath`; undefined when it is being deleted. Internal. */
-async function moveBelow(child: Namespace, parentPath: string): Promise<Namespace | undefined> {
+const sameIds = (a: number[], b: number[]) => a.length === b.length && a.every((id, i) => id === b[i]);
+
+/** Moves one subgroup below `parent` (its path, ancestors, visibility cap); undefined when it is being deleted. Internal. */
+async function moveBelow(child: Namespace, parent: Namespace): Promise<Namespace | undefined> {
   let current: Namespace | undefined = child;
+  const ancestorIds = [parent.id, ...parent.ancestorIds];
   for (let attempt = 1; current && !current.deleting; attempt++) {
-    const fullPath = `${parentPath}/${current.path}`;
-    if (current.fullPath === fullPath) return current;
-    const result = await moveNamespacePath(current, fullPath);
-    if (result === 'done') return { ...current, fullPath };
+    const fullPath = `${parent.fullPath}/${current.path}`;
+    const visibility = moreVisible(current.visibility, parent.visibility) ? parent.visibility : current.visibility;
+    if (current.fullPath === fullPath && sameIds(current.ancestorIds, ancestorIds) && visibility === current.visibility) return current;
+    const result = await moveNamespacePath(current, fullPath, { ancestorIds, visibility });
+    if (result === 'done') return { ...current, fullPath, ancestorIds, visibility };
     if (result === 'path_taken') throw new ConflictError(`Cannot move ${current.fullPath} to ${fullPath}: the path is taken`);
     if (attempt >= 3) throw new ConflictError('A subgroup changed while its path was moved; try again');
     current = await readNamespaceRecord(child.id);

@@ -3,7 +3,7 @@
  * (single group, with its projects) and Namespace. `full_name` needs the names of a group's
  * ancestors: {@link presentGroups} loads those of a whole page in one BatchGetItem.
  */
-import type { ProjectSubject } from '../../auth';
+import { can, groupAccessFor, type ProjectSubject } from '../../auth';
 import { config } from '../../platform/config';
 import { getNamespaces, type Namespace } from '../../namespaces';
 import type { User } from '../../users';
@@ -68,10 +68,38 @@ export async function presentGroupDetail(
   embedded: { projects: ProjectSubject[]; sharedProjects: ProjectSubject[] },
 ) {
   const [presented] = await presentGroups([group]);
-  const [projects, sharedProjects] = await Promise.all([
+  const [projects, sharedProjects, sharedWithGroups] = await Promise.all([
     presentProjects(embedded.projects, viewer),
     presentProjects(embedded.sharedProjects, viewer),
+    presentSharedWithGroups(group, viewer),
   ]);
-  return { ...presented, projects, shared_projects: sharedProjects };
+  return { ...presented, shared_with_groups: sharedWithGroups, projects, shared_projects: sharedProjects };
+}
+
+/**
+ * GitLab's `shared_with_groups` of GroupDetail: the groups this group is shared with, those the
+ * viewer may read (`shared_with_group_links_visible_to_user`). One BatchGetItem for the groups,
+ * and the viewer's level only in private ones.
+ */
+async function presentSharedWithGroups(group: Namespace, viewer: User | null) {
+  const links = group.sharedWithGroups ?? [];
+  if (links.length === 0) return [];
+  const invited = new Map((await getNamespaces(links.map((link) => link.groupId))).map((g) => [g.id, g]));
+  const shown = await Promise.all(
+    links.map(async (link) => {
+      const other = invited.get(link.groupId);
+      if (!other || other.kind !== 'group') return undefined;
+      const level = other.visibility === 'private' ? await groupAccessFor(viewer, other) : 0;
+      if (!can(viewer, 'read_group', { kind: 'group', group: other, level })) return undefined;
+      return {
+        group_id: other.id,
+        group_name: other.name,
+        group_full_path: other.fullPath,
+        group_access_level: link.groupAccess,
+        expires_at: link.expiresAt,
+      };
+    }),
+  );
+  return shown.filter((entry) => entry !== undefined);
 }
 

@@ -1,14 +1,17 @@
 /** Groups: list, create, read (with projects), update, delete, and a group's projects. */
 import { z } from 'zod';
-import { authorize, isAdmin } from '../../auth';
+import { ACCESS_LEVELS, authorize, can, isAdmin } from '../../auth';
+import { NotFoundError } from '../../platform/http/errors';
 import { presentProjects, projectList } from '../../projects';
 import { paginate } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
-import { created, ok, type HttpResult } from '../../platform/http/response';
+import { created, noContent, ok, type HttpResult } from '../../platform/http/response';
 import { route, type AnyRoute, type RoutesOf } from '../../platform/http/route';
 import type { catalog } from '../catalog';
 import { deleteGroup } from '../commands/delete-group';
 import { createGroup, updateGroup } from '../commands/groups';
+import { shareGroup, unshareGroup } from '../commands/group-links';
+import { transferGroup } from '../commands/transfer-group';
 import { findGroupOrNotFound } from '../../namespaces';
 import { presentGroupDetail, presentGroups } from '../presenters/groups';
 import { groupDetailProjects } from '../queries/group-detail';
@@ -91,6 +94,43 @@ export const groupRoutes = {
       authorize(user, 'admin_group', subject);
       await deleteGroup(subject.group);
       return accepted();
+    },
+  }),
+
+  'POST /groups/:id/transfer': route({
+    params: withGroupId({ group_id: p.int() }),
+    handler: async ({ params, user, link }) => {
+      const subject = await findGroupOrNotFound(params.id, user);
+      authorize(user, 'admin_group', subject);
+      const parent = params.group_id !== undefined ? (await findGroupOrNotFound(params.group_id, user)).group : null;
+      const group = await transferGroup(user, subject.group, parent, can(user, 'create_group'));
+      return created(await presentGroupDetail(group, user, await groupDetailProjects(user, group, link)));
+    },
+  }),
+
+  'POST /groups/:id/share': route({
+    params: withGroupId({
+      group_id: required(p.int()),
+      group_access: required(p.intOneOf(Object.values(ACCESS_LEVELS))),
+      expires_at: p.date(),
+    }),
+    handler: async ({ params, user, link }) => {
+      const subject = await findGroupOrNotFound(params.id, user);
+      const invited = await findGroupOrNotFound(params.group_id, user);
+      // GitLab's `Groups::GroupLinks::CreateService`: owners of the shared group only, else 404.
+      if (!can(user, 'admin_group', subject)) throw new NotFoundError();
+      const group = await shareGroup(subject.group, invited.group, { groupAccess: params.group_access, expiresAt: params.expires_at ?? null });
+      return created(await presentGroupDetail(group, user, await groupDetailProjects(user, group, link)));
+    },
+  }),
+
+  'DELETE /groups/:id/share/:group_id': route({
+    params: withGroupId({ group_id: required(p.int()) }),
+    handler: async ({ params, user }) => {
+      const subject = await findGroupOrNotFound(params.id, user);
+      authorize(user, 'admin_group', subject);
+      if (!(await unshareGroup(subject.group.id, params.group_id))) throw new NotFoundError('Group Link');
+      return noContent();
     },
   }),
 

@@ -9,6 +9,7 @@ import { prepareEvent, type NewEvent } from '../../projects';
 import type { User } from '../../users';
 import { issueNoteable, type Issue, type IssueEffects } from '../store/issues';
 import type { Note } from '../store/notes';
+import type { ResourceEventActor } from '../store/resource-events';
 import { commentEvent, systemNotePuts } from './note-effects';
 // Registers how `issue` and `note` hook events are stored: every process writing them loads it.
 import '../webhooks/events';
@@ -26,13 +27,19 @@ const eventAudience = (issue: Issue, user: User): number[] | null =>
 
 /**
  * The effects of an issue write: its feed event (`event`), its system notes (`notes`, bodies in
- * GitLab's wording), and its webhook event (`hook`: GitLab's issue hook action; the previous
- * issue for `changes`).
+ * GitLab's wording), its webhook event (`hook`: GitLab's issue hook action; the previous
+ * issue for `changes`), and its actor, for the resource events the write records.
  */
 export async function issueSideEffects(
   issue: Issue,
   user: User,
-  effects: { event?: 'opened' | 'closed' | 'reopened'; notes?: string[]; hook?: { action: HookIssueAction; previous: Issue | null } },
+  effects: {
+    event?: 'opened' | 'closed' | 'reopened';
+    notes?: string[];
+    hook?: { action: HookIssueAction; previous: Issue | null };
+    /** What caused a state change (the merge request merged), for its resource state event. */
+    stateSource?: Omit<ResourceEventActor, 'userId'>;
+  },
 ): Promise<IssueEffects> {
   // Each effect takes its own id: asked for at once.
   const [hook, event, notes] = await Promise.all([
@@ -49,7 +56,8 @@ export async function issueSideEffects(
       } satisfies NewEvent),
     systemNotePuts(issueNoteable(issue), user, effects.notes ?? []),
   ]);
-  return { ...(hook ? { hook: hook.put } : {}), ...(event ? { event: event.put } : {}), notes };
+  // The write records the resource events of what it changes, by `user` (`store/resource-events.ts`).
+  return { ...(hook ? { hook: hook.put } : {}), ...(event ? { event: event.put } : {}), notes, actor: { userId: user.id, ...effects.stateSource } };
 }
 
 /**

@@ -225,6 +225,8 @@ export interface ClosingMergeRequest {
   projectId: number;
   iid: number;
   reference: string;
+  /** Its global id: the resource state event's `source_merge_request_id` (`null` without it). */
+  id?: number;
 }
 
 /**
@@ -251,7 +253,12 @@ export async function closeIssueFromMergeRequest(issue: Issue, user: User, merge
     const now = new Date().toISOString();
     const next: Issue = { ...current, state: 'closed', closedAt: now, updatedAt: now };
     const notes = [statusNote('closed', `merge request ${mergeRequestReference(mergeRequest, issue.projectId)}`)];
-    const effects = await issueSideEffects(next, user, { event: 'closed', notes, hook: { action: 'close', previous: current } });
+    const effects = await issueSideEffects(next, user, {
+      event: 'closed',
+      notes,
+      hook: { action: 'close', previous: current },
+      stateSource: { sourceMergeRequestId: mergeRequest.id ?? null },
+    });
     const result = await replaceIssue(current, next, effects);
     if (result === 'project_gone') return current;
     if (result !== 'issue_changed') return result;

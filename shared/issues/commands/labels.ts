@@ -8,7 +8,10 @@
  * same label.
  */
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors';
+import { getNamespace } from '../../namespaces';
 import type { Project } from '../../projects';
+import { findLabelOfGroups, groupChain } from '../queries/group-labels';
+import { insertLabelAlias, type GroupLabel } from '../store/group-labels';
 import { normalizeColor } from '../label-colors';
 import { deleteLabel, findLabelByName, findLabelsByNames, getLabel, insertLabel, updateLabel, type Label, type LabelFields } from '../store/labels';
 import { assertValid, MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from './validation';
@@ -28,11 +31,11 @@ export interface LabelInput {
 }
 
 /**
- * Internal: `input` applied to `current` under GitLab's model validations (title present, no
+ * `input` applied to `current` under GitLab's model validations (title present, no
  * comma, at most 255 characters; a valid colour; priority not negative). Throws GitLab's
  * `{"message":{"title":["is invalid"]}}`.
  */
-function labelFieldsFrom(input: LabelInput, current: LabelFields): LabelFields {
+export function labelFieldsFrom(input: LabelInput, current: LabelFields): LabelFields {
   const errors: Record<string, string[]> = {};
   const name = input.name === undefined ? current.name : input.name.trim();
   if (input.name !== undefined) {
@@ -68,14 +71,16 @@ function titleErrorsOf(name: string): string[] {
 }
 
 /**
- * Creates a label: 409 `Label already exists` when the project has one of that name (in any
- * case), including when a concurrent request created it first.
+ * Creates a label: 409 `Label already exists` when the project or one of its groups has one of
+ * that name (in any case), including when a concurrent request created it first.
  *
  * @example
  * const label = await createLabel(project, { name: 'bug', color: 'red' }); // color '#FF0000'
  */
 export async function createLabel(project: Project, input: LabelInput & { name: string; color: string }): Promise<Label> {
   const fields = labelFieldsFrom(input, { name: '', color: DEFAULT_LABEL_COLOR, description: null, priority: null });
+  // GitLab looks the name up among the project's available labels, its groups' included.
+  if (await findLabelOfGroups(await projectGroupChain(project), fields.name)) throw new ConflictError('Label already exists');
   const result = await insertLabel(project.id, fields);
   if (result === 'project_gone') throw new NotFoundError('Project');
   if (result === 'name_taken') throw new ConflictError('Label already exists');
@@ -115,8 +120,10 @@ export async function removeLabel(label: Label): Promise<void> {
 }
 
 /**
- * The project's labels of the given names, creating (with {@link DEFAULT_LABEL_COLOR}) those that
- * do not exist yet; for the issues code, when an issue names labels. Names are trimmed and
+ * The project's labels of the given names — its own, or its aliases of its groups' labels (a name
+ * the project lacks is looked up in its group and the group's ancestors, nearest first, as
+ * GitLab's `available_labels`) — creating (with {@link DEFAULT_LABEL_COLOR}) those that exist
+ * nowhere; for the issues code, when an issue names labels. Names are trimmed and
  * matched case-insensitively; duplicates are returned once, in the order first named. Race-safe:
  * when a concurrent caller claims a name first, its label is read and returned, so every caller
  * gets the one label of that name.
@@ -138,7 +145,39 @@ export async function ensureLabels(project: Project, names: string[]): Promise<L
   }
   if (wanted.size === 0) return [];
   const existing = await findLabelsByNames(project.id, [...wanted.values()]);
-  return Promise.all([...wanted.values()].map((name) => existing.get(name.toLowerCase()) ?? ensureLabel(project.id, name)));
+  const missing = [...wanted.values()].filter((name) => !existing.has(name.toLowerCase()));
+  const groups = missing.length > 0 ? await projectGroupChain(project) : [];
+  return Promise.all(
+    [...wanted.values()].map(async (name) => {
+      const found = existing.get(name.toLowerCase());
+      if (found) return found;
+      const groupLabel = groups.length > 0 ? await findLabelOfGroups(groups, name) : undefined;
+      return groupLabel ? ensureAlias(project.id, groupLabel) : ensureLabel(project.id, name);
+    }),
+  );
+}
+
+/** Internal: the project's group and its ancestors, nearest first (none in a personal namespace). */
+async function projectGroupChain(project: Project): Promise<number[]> {
+  const namespace = await getNamespace(project.namespaceId);
+  return namespace ? groupChain(namespace) : [];
+}
+
+/**
+ * Internal: the project's alias of a group label, read or created (GitLab lets a project's issues
+ * carry its groups' labels). A project label of that name created meanwhile wins; a group label
+ * deleted meanwhile leaves a new project label of the name.
+ */
+async function ensureAlias(projectId: number, label: GroupLabel): Promise<Label> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await insertLabelAlias(projectId, label);
+    if (typeof result === 'object') return result;
+    if (result === 'project_gone') throw new NotFoundError('Project');
+    if (result === 'label_gone') return ensureLabel(projectId, label.name);
+    const current = result === 'exists' ? await getLabel(projectId, label.id) : await findLabelByName(projectId, label.name);
+    if (current) return current;
+    if (attempt >= MAX_ATTEMPTS) throw new ConflictError('Label was changed concurrently, try again');
+  }
 }
 
 /** Internal: the label named `name`, read or created; a lost race re-reads the winner's label. */

@@ -11,8 +11,8 @@ import { assertValid, titleAndDescriptionErrors } from './validation';
 
 const MAX_ATTEMPTS = 5;
 
-/** Internal: GitLab's model validations, as `{"message":{"field":["error"]}}`. */
-function validate(fields: MilestoneFields): void {
+/** GitLab's model validations, as `{"message":{"field":["error"]}}`. */
+export function validate(fields: MilestoneFields): void {
   const errors = titleAndDescriptionErrors(fields);
   if (fields.startDate && fields.dueDate && fields.startDate > fields.dueDate) {
     errors.due_date = ['must be greater than start date'];
@@ -68,7 +68,7 @@ export interface MilestoneChanges {
   stateEvent?: 'close' | 'activate';
 }
 
-const STATE_AFTER: Record<NonNullable<MilestoneChanges['stateEvent']>, MilestoneState> = { close: 'closed', activate: 'active' };
+export const STATE_AFTER: Record<NonNullable<MilestoneChanges['stateEvent']>, MilestoneState> = { close: 'closed', activate: 'active' };
 
 /** Internal: how a lost race ends once {@link MAX_ATTEMPTS} edits in a row lost it. */
 const RETRIES = { attempts: MAX_ATTEMPTS, conflict: 'The milestone was modified by another request; try again' };

@@ -66,8 +66,18 @@ export async function moveIssue(source: ProjectSubject, user: User, issue: Issue
       movedToId: null,
       userNotesCount: notes.filter((note) => !note.system).length,
     } as Issue;
-    const copies = (await nextIds('notes', notes.length)).map(
-      (noteId, i): IssueNote => ({ ...notes[i], id: noteId, projectId: moved.projectId, issueIid: moved.iid, issueId: moved.id }),
+    const ids = await nextIds('notes', notes.length);
+    // A reply names its discussion's first note: the copy names that note's copy.
+    const copyOf = new Map(notes.map((note, i) => [note.id, ids[i]]));
+    const copies = notes.map(
+      (note, i): IssueNote => ({
+        ...note,
+        id: ids[i],
+        rootId: note.rootId === undefined ? undefined : (copyOf.get(note.rootId) ?? note.rootId),
+        projectId: moved.projectId,
+        issueIid: moved.iid,
+        issueId: moved.id,
+      }),
     );
     const closed: Issue = {
       ...original,

@@ -20,7 +20,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import type { User } from '../../users';
 import { recordParticipant } from '../store/issue-subscriptions';
 import type { Noteable, NoteableType, WriteEffects } from '../store/noteables';
-import { insertNote, newNote, removeNote, updateNoteBody, type Note, type NoteWriteFailure } from '../store/notes';
+import { convertToDiscussionPart, discussionRootOf, insertNote, newNote, removeNote, updateNoteBody, type Note, type NoteWriteFailure } from '../store/notes';
 
 /** GitLab's `Note` body limit. */
 export const MAX_NOTE_LENGTH = 1_000_000;
@@ -37,6 +37,16 @@ export const MAX_NOTE_BYTES = 300_000;
  * `commented on` event (`commentEvent`) and the noteable's Note Hook event.
  */
 export type NoteEffects = (note: Note, at: string) => Promise<Pick<WriteEffects, 'event' | 'hook'>>;
+
+/** How a comment is threaded, and when it was made. */
+export interface NoteOptions {
+  /** `DiscussionNote`: the first note of a new discussion (`POST .../discussions`). */
+  noteType?: 'DiscussionNote';
+  /** The first note of the discussion the comment replies in (`POST .../discussions/:id/notes`). */
+  inReplyTo?: Note;
+  /** `created_at` given by an owner or admin (checked by the caller); default: now. */
+  createdAt?: string;
+}
 
 /** GitLab's name of a noteable in `404 … Not Found`. */
 const NOT_FOUND_NAME: Record<NoteableType, string> = { Issue: 'Issue', MergeRequest: 'Merge Request' };
@@ -58,6 +68,7 @@ const canAdminNote = (user: User, subject: ProjectSubject, note: Note) =>
 /** Internal: maps a failed write to GitLab's answer. */
 function failWith(noteable: Pick<Noteable, 'type'>, failure: NoteWriteFailure): never {
   if (failure === 'project_gone') throw new NotFoundError('Project');
+  if (failure === 'discussion_gone') throw new NotFoundError('Discussion');
   if (failure === 'noteable_gone') throw new NotFoundError(NOT_FOUND_NAME[noteable.type]);
   throw new NotFoundError('Note');
 }
@@ -73,13 +84,23 @@ function failWith(noteable: Pick<Noteable, 'type'>, failure: NoteWriteFailure): 
  * @example
  * const note = await createNote(issueNoteable(issue), user, 'Reproduced on main', (note, at) => commentEffects(issue, note, user, at));
  */
-export async function createNote(noteable: Noteable, user: User, body: string, effects?: NoteEffects): Promise<Note> {
+export async function createNote(noteable: Noteable, user: User, body: string, effects?: NoteEffects, options: NoteOptions = {}): Promise<Note> {
   validate(body);
   const now = new Date().toISOString();
-  const note = newNote(noteable, { id: await nextId('notes'), body, authorId: user.id, system: false, createdAt: now, updatedAt: now });
-  // The effects (feed event, webhook event) are written in the note's transaction.
-  const failure = await insertNote(noteable, note, effects ? await effects(note, now) : {});
+  const createdAt = options.createdAt ?? now;
+  const { inReplyTo } = options;
+  const thread = inReplyTo
+    ? { rootId: discussionRootOf(inReplyTo), noteType: 'DiscussionNote' as const }
+    : options.noteType
+      ? { noteType: options.noteType }
+      : {};
+  const note = newNote(noteable, { id: await nextId('notes'), body, authorId: user.id, system: false, createdAt, updatedAt: createdAt, ...thread });
+  // The effects (feed event, webhook event) are written in the note's transaction, and so is
+  // the conversion of an individual note the reply answers into a discussion's first note.
+  const root = inReplyTo && inReplyTo.noteType !== 'DiscussionNote' ? convertToDiscussionPart(inReplyTo) : undefined;
+  const failure = await insertNote(noteable, note, { ...(effects ? await effects(note, now) : {}), root });
   if (failure === 'note_gone') throw new ConflictError('Note id already in use; try again');
+  if (failure === 'discussion_gone') throw new NotFoundError('Discussion');
   if (failure) failWith(noteable, failure);
   // A commenter takes part in the noteable, so is subscribed unless they chose otherwise (GitLab's participants).
   await recordParticipant(noteable, user.id);

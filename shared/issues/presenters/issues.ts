@@ -5,8 +5,8 @@
  *
  * `subscribed` is only on single-issue, create and edit responses: one GetItem per issue (the
  * viewer's subscription record, else author or assignee), as GitLab computes it per issue. `user_notes_count` is the issue item's
- * `userNotesCount` (kept exact by the note writes); `upvotes` and `downvotes` are 0 until award
- * emoji exist.
+ * `userNotesCount` (kept exact by the note writes); `upvotes` and `downvotes` are the item's
+ * counters of its `thumbsup`/`thumbsdown` awards (kept exact by the award writes; absent: 0).
  */
 import type { ProjectSubject } from '../../auth';
 import { config } from '../../platform/config';
@@ -81,8 +81,8 @@ export async function presentIssues(
       author: author ? presentUserPublic(author) : null,
       assignee: assignees[0] ?? null,
       user_notes_count: (issue as Issue & WithUserNotesCount).userNotesCount ?? 0,
-      upvotes: 0,
-      downvotes: 0,
+      upvotes: (issue as Issue & { upvotes?: number }).upvotes ?? 0,
+      downvotes: (issue as Issue & { downvotes?: number }).downvotes ?? 0,
       due_date: issue.dueDate,
       confidential: issue.confidential,
       discussion_locked: null,

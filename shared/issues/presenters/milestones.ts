@@ -3,6 +3,7 @@
  * the milestone item and the project's path, which the caller already holds.
  */
 import { config } from '../../platform/config';
+import type { GroupMilestone } from '../store/group-milestones';
 import type { Milestone } from '../store/milestones';
 
 /** `YYYY-MM-DD` of today in UTC (GitLab's `Date.today` on a UTC server). */
@@ -32,5 +33,28 @@ export function presentMilestone(milestone: Milestone, pathWithNamespace: string
     start_date: milestone.startDate,
     expired: milestone.dueDate !== null && milestone.dueDate < today,
     web_url: milestoneWebUrl(milestone, pathWithNamespace),
+  };
+}
+
+/**
+ * A group milestone (GitLab's `Milestone` entity with `group_id` instead of `project_id`);
+ * `web_url` is `${externalUrl}/groups/<full_path>/-/milestones/<iid>`.
+ *
+ * @param groupFullPath the group's full path, for `web_url`.
+ */
+export function presentGroupMilestone(milestone: GroupMilestone, groupFullPath: string, today: string = todayUtc()) {
+  return {
+    id: milestone.id,
+    iid: milestone.iid,
+    group_id: milestone.groupId,
+    title: milestone.title,
+    description: milestone.description,
+    state: milestone.state,
+    created_at: milestone.createdAt,
+    updated_at: milestone.updatedAt,
+    due_date: milestone.dueDate,
+    start_date: milestone.startDate,
+    expired: milestone.dueDate !== null && milestone.dueDate < today,
+    web_url: `${config().externalUrl}/groups/${groupFullPath}/-/milestones/${milestone.iid}`,
   };
 }

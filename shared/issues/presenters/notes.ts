@@ -1,6 +1,7 @@
 /**
  * GitLab's `Note` entity, for the notes of issues and merge requests (`noteable_type`
- * `Issue` / `MergeRequest`, `noteable_iid` the noteable's iid). A page of notes is presented together: its authors
+ * `Issue` / `MergeRequest`, `noteable_iid` the noteable's iid; `type` `DiscussionNote` or `null`;
+ * never resolvable, since only merge request discussions are and those are not served yet). A page of notes is presented together: its authors
  * are one BatchGetItem, so the cost is per page, not per note.
  */
 import { getMany } from '../../platform/dynamo/batch';
@@ -20,6 +21,8 @@ export async function presentNotes(notes: Note[]) {
     const noteable = noteTarget(note);
     return {
       id: note.id,
+      // `DiscussionNote` in a threaded discussion, `null` for an individual note (GitLab's STI type).
+      type: note.noteType ?? null,
       body: note.body,
       attachment: null,
       author: author ? presentUserPublic(author) : null,
@@ -28,9 +31,14 @@ export async function presentNotes(notes: Note[]) {
       system: note.system,
       noteable_id: noteable.id,
       noteable_type: noteable.type,
+      project_id: note.projectId,
       noteable_iid: noteable.iid,
       resolvable: false,
       confidential: false,
+      internal: false,
+      imported: false,
+      imported_from: 'none',
+      commands_changes: {},
     };
   });
 }

@@ -19,7 +19,7 @@ const priorityParam = z.preprocess(
 
 export const labelListParams = {
   with_counts: p.bool(),
-  /** Accepted for compatibility: there are no group labels to include yet. */
+  /** Include the labels of the project's groups (default `true`, as in GitLab). */
   include_ancestor_groups: p.bool(),
   search: p.string(),
 };

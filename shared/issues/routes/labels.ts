@@ -1,12 +1,15 @@
 /**
  * Project labels: list, read, create, edit, delete (GitLab's `lib/api/labels.rb`). Reading needs
  * a token and read access to the project (GitLab authenticates every labels route); writing needs
- * `admin_label` (reporter or above, or an admin). Edits and deletes exist in two forms, as in
+ * `admin_label` (reporter or above, or an admin). Lists and single reads include the labels of the
+ * project's groups (GitLab's `include_ancestor_groups`, default true); edits and deletes reach only
+ * the project's own labels, as GitLab's do. Any reader may subscribe to a label it can see. Edits and deletes exist in two forms, as in
  * GitLab: the label in the path (`:label_id`, an id or a name) or in the parameters (`label_id`
  * or `name`, the older collection form).
  */
 import { z } from 'zod';
-import { authorize } from '../../auth';
+import { ACCESS_LEVELS, authorize, groupAccessFor, isAdmin } from '../../auth';
+import { BadRequestError, ForbiddenError } from '../../platform/http/errors';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { idParam } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
@@ -15,8 +18,10 @@ import { findProjectOrNotFound, type Project } from '../../projects';
 import type { User } from '../../users';
 import type { catalog } from '../catalog';
 import { createLabel, editLabel, removeLabel } from '../commands/labels';
-import { presentLabel } from '../presenters/labels';
-import { findLabelOrNotFound, listProjectLabels } from '../queries/labels';
+import { presentGroupLabel, presentLabel } from '../presenters/labels';
+import { promoteLabel, setLabelSubscription } from '../commands/group-labels';
+import { countsOf, findAvailableLabelOrNotFound, isSubscribed, listAvailableLabels, subscribedAmong } from '../queries/group-labels';
+import { findLabelOrNotFound } from '../queries/labels';
 import { exactlyOneOf, labelCreateParams, labelIdOrNameParam, labelListParams, labelSelectorParams, labelUpdateParams, UPDATE_FIELDS } from './labels.params';
 import { atLeastOneOf } from './params';
 
@@ -42,7 +47,7 @@ async function update(params: UpdateParams, labelIdOrName: string | number, user
   const project = await findLabelledProject(params.id, user);
   const label = await findLabelOrNotFound(project.id, labelIdOrName);
   const { new_name: name, color, description, priority } = params;
-  return ok(presentLabel(await editLabel(label, { name, color, description, priority })));
+  return ok(presentLabel(await editLabel(label, { name, color, description, priority }), { subscribed: await isSubscribed(label, user.id) }));
 }
 
 /** Internal: the delete both DELETE forms share (204, as GitLab's `destroy_conditionally!`). */
@@ -53,20 +58,67 @@ async function remove(idOrPath: string, labelIdOrName: string | number, user: Us
 }
 
 export const labelRoutes = {
+  /** The project's labels and, unless `include_ancestor_groups=false`, its groups' (`is_project_label: false`). */
   'GET /projects/:id/labels': route({
     params: z.object({ ...idParam, ...labelListParams, ...paginationParams }),
     handler: async ({ params, user, link }) => {
-      const { project } = await findProjectOrNotFound(params.id, user);
-      const page = paginateArray(params, link, await listProjectLabels(project.id, params.search));
-      return ok(page.items.map((label) => presentLabel(label, { withCounts: params.with_counts })), page.headers);
+      const { project, namespace } = await findProjectOrNotFound(params.id, user);
+      const labels = await listAvailableLabels(project.id, namespace, { includeAncestorGroups: params.include_ancestor_groups ?? true, search: params.search });
+      const page = paginateArray(params, link, labels);
+      const [subscribed, counts] = await Promise.all([subscribedAmong(page.items, user.id), params.with_counts ? countsOf(page.items) : undefined]);
+      const present = (label: (typeof page.items)[number]) =>
+        presentLabel(label, { withCounts: params.with_counts, subscribed: subscribed.has(label.id), counts: counts?.get(label.id) });
+      return ok(page.items.map(present), page.headers);
     },
   }),
 
+  /** A label of the project or of one of its groups (GitLab's `find_label` with ancestor groups). */
   'GET /projects/:id/labels/:label_id': route({
     params: z.object({ ...idParam, ...labelIdOrNameParam }),
     handler: async ({ params, user }) => {
-      const { project } = await findProjectOrNotFound(params.id, user);
-      return ok(presentLabel(await findLabelOrNotFound(project.id, params.label_id)));
+      const { project, namespace } = await findProjectOrNotFound(params.id, user);
+      const label = await findAvailableLabelOrNotFound(project.id, namespace, params.label_id);
+      return ok(presentLabel(label, { subscribed: await isSubscribed(label, user.id) }));
+    },
+  }),
+
+  /**
+   * Promotes one of the project's own labels to its group (GitLab's `promote_label`): `admin_label`
+   * on the project and on the group (reporter or above there; 403 otherwise); 400 when the project
+   * is not in a group. Answers the group label (`GroupLabel`).
+   */
+  'PUT /projects/:id/labels/:label_id/promote': route({
+    params: z.object({ ...idParam, ...labelIdOrNameParam }),
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      authorize(user, 'admin_label', subject);
+      const { project, namespace } = subject;
+      if (namespace.kind !== 'group') throw new BadRequestError('Failed to promote project label to group label');
+      if (!isAdmin(user) && (await groupAccessFor(user, namespace)) < ACCESS_LEVELS.reporter) throw new ForbiddenError();
+      const groupLabel = await promoteLabel(await findLabelOrNotFound(project.id, params.label_id), namespace);
+      return ok(presentGroupLabel(groupLabel, { subscribed: await isSubscribed(groupLabel, user.id) }));
+    },
+  }),
+
+  /** GitLab's `API::Subscriptions` on a label: 201 with the label, 304 when already subscribed. */
+  'POST /projects/:id/labels/:label_id/subscribe': route({
+    params: z.object({ ...idParam, ...labelIdOrNameParam }),
+    handler: async ({ params, user }) => {
+      const { project, namespace } = await findProjectOrNotFound(params.id, user);
+      const label = await findAvailableLabelOrNotFound(project.id, namespace, params.label_id);
+      await setLabelSubscription(label, user.id, true);
+      return created(presentLabel(label, { subscribed: true }));
+    },
+  }),
+
+  /** 201 with the label, 304 when not subscribed. */
+  'POST /projects/:id/labels/:label_id/unsubscribe': route({
+    params: z.object({ ...idParam, ...labelIdOrNameParam }),
+    handler: async ({ params, user }) => {
+      const { project, namespace } = await findProjectOrNotFound(params.id, user);
+      const label = await findAvailableLabelOrNotFound(project.id, namespace, params.label_id);
+      await setLabelSubscription(label, user.id, false);
+      return created(presentLabel(label, { subscribed: false }));
     },
   }),
 

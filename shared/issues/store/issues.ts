@@ -23,6 +23,7 @@ import { projectCounterUpdate, projectIsLive } from '../../projects';
 import { addEntries, countChanges, countUpdate, entryChanges, removeEntries, type IssueCounts } from './issue-index';
 import { issueIndexKeys, issueKeys } from './keys';
 import type { Noteable, WriteEffects } from './noteables';
+import { resourceEventPuts, type ResourceEventActor } from './resource-events';
 
 export type IssueState = 'opened' | 'closed';
 
@@ -58,9 +59,11 @@ export type IssueWriteFailure = 'project_gone' | 'issue_changed';
 
 /**
  * What an issue write carries in its transaction besides the issue and its counts: its webhook
- * event, its feed event and its system notes (items built by their own stores).
+ * event, its feed event and its system notes (items built by their own stores), and who made it
+ * (`actor`): with an actor, the write also records the resource events of what it changed
+ * (labels, milestone, state: `store/resource-events.ts`) in its transaction.
  */
-export type IssueEffects = WriteEffects;
+export type IssueEffects = WriteEffects & { actor?: ResourceEventActor };
 
 export const issueFromItem = (item: Item): Issue => entityFields(item) as Issue;
 
@@ -172,6 +175,13 @@ function changeEntries(changes: IssueChange[], gone: Set<number>): { entries: Na
   return { entries, labels };
 }
 
+/** DynamoDB's cap on the operations of one transaction. */
+const MAX_TRANSACTION_OPERATIONS = 100;
+
+/** Internal: how many operations named entries hold. */
+const operationCount = (entries: NamedTransactItems): number =>
+  Object.values(entries).reduce<number>((count, entry) => count + (Array.isArray(entry) ? entry.length : entry ? 1 : 0), 0);
+
 /** Most attempts at a write whose labels keep disappearing under it. */
 const MAX_LABEL_RETRIES = 3;
 
@@ -190,6 +200,16 @@ export async function writeIssues(changes: IssueChange[]): Promise<Issue[] | Iss
   let written = changes.map((change) => ({ ...change, next: { ...change.next, version: (change.previous?.version ?? 0) + 1 } }));
   for (let attempt = 0; ; attempt++) {
     const { entries, labels } = changeEntries(written, gone);
+    // Derived from the issue as read and as it will be written (labels dropped above included).
+    const events = await Promise.all(written.map(({ previous, next, effects }) => (effects?.actor ? resourceEventPuts(previous, next, effects.actor) : [])));
+    // Within DynamoDB's 100 operations: the events of edits first, then those of new issues (a
+    // move's copy), each change's whole or not at all (a write is never refused for its events).
+    let room = MAX_TRANSACTION_OPERATIONS - operationCount(entries);
+    for (const i of written.map((_, i) => i).sort((a, b) => Number(!written[a].previous) - Number(!written[b].previous))) {
+      if (events[i].length === 0 || events[i].length > room) continue;
+      entries[`resourceEvents#${i}`] = events[i];
+      room -= events[i].length;
+    }
     const indexChanges = written.map((change) => entryChanges(change.previous, change.next));
     await addEntries(indexChanges);
     try {

@@ -3,13 +3,25 @@
  * and only here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
  */
 import { createHash } from 'node:crypto';
-import { type KeySpace, pad, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
+import { type Collection, type KeySpace, pad, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
 
 export const issueKeys = {
   /** A project label, in its project's partition (listed and deleted with the project). */
   label: (projectId: number, labelId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `LABEL#${pad(labelId)}` }),
   /** A project milestone, by its global id. */
   milestone: (projectId: number, milestoneId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `MILESTONE#${pad(milestoneId)}` }),
+  /** A group label, in its group's partition (deleted with the group: `deleteGroupPartition`). */
+  groupLabel: (groupId: number, labelId: number): Key => ({ PK: `NAMESPACE#${groupId}`, SK: `LABEL#${pad(labelId)}` }),
+  /** A group milestone, by its global id, in its group's partition. */
+  groupMilestone: (groupId: number, milestoneId: number): Key => ({ PK: `NAMESPACE#${groupId}`, SK: `MILESTONE#${pad(milestoneId)}` }),
+  /**
+   * A user's subscription to a label, beside the label (its project's or group's partition);
+   * present: subscribed (GitLab's `Subscription` of a label, without a project of its own).
+   */
+  labelSubscription: (owner: LabelOwner, labelId: number, userId: number): Key => ({
+    PK: ownerPartition(owner),
+    SK: `LABEL_SUBSCRIPTION#${pad(labelId)}#${pad(userId)}`,
+  }),
   /** A project issue, by its iid (kept, marked `deletedAt`, when soft-deleted). */
   issue: (projectId: number, iid: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `ISSUE#${pad(iid)}` }),
   /** A user's explicit choice about an issue's notifications (`subscribed` true or false; absent: participants are subscribed). */
@@ -33,6 +45,17 @@ export const issueKeys = {
   mergeRequestNote: (projectId: number, mergeRequestIid: number, noteId: number): Key => ({
     PK: `PROJECT#${projectId}`,
     SK: `MR_NOTE#${pad(mergeRequestIid)}#${pad(noteId)}`,
+  }),
+  /**
+   * An award emoji on an issue (`AWARD#ISSUE#<iid>#<award id>`) or on a note
+   * (`AWARD#NOTE#<note id>#<award id>`; note ids are global), so one awardable's awards are one
+   * range, by id.
+   */
+  award: (awardable: AwardableKeyed, awardId: number): Key => ({ PK: `PROJECT#${awardable.projectId}`, SK: `${awardPrefix(awardable)}${pad(awardId)}` }),
+  /** The claim of one award name per user and awardable (GitLab's uniqueness of `name` per user and awardable). */
+  awardName: (awardable: AwardableKeyed, userId: number, name: string): Key => ({
+    PK: `PROJECT#${awardable.projectId}`,
+    SK: `AWARD_NAME#${awardable.type.toUpperCase()}#${pad(awardable.localId)}#${pad(userId)}#${name}`,
   }),
   /** A user's explicit choice about a merge request's notifications (as {@link issueKeys.issueSubscription}). */
   mergeRequestSubscription: (projectId: number, mergeRequestIid: number, userId: number): Key => ({
@@ -65,6 +88,26 @@ export const issueKeys = {
    * `confidentialOpened`, `confidentialClosed`, moved by `ADD` in the issue write transactions.
    */
   counts: (projectId: number, dimension: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `ISSUE_COUNT#${dimension}` }),
+  /**
+   * One side of a link between two issues (GitLab's `issue_links` row), in the partition of the
+   * issue it is seen from, after that issue's iid and the other issue's project and iid: the link
+   * is written as two such items (one per issue, the same data) in one transaction, each Put
+   * `attribute_not_exists`, so a pair is linked once whichever side asks (and however many ask at
+   * once), and each issue lists its links in one range.
+   */
+  issueLink: (projectId: number, iid: number, otherProjectId: number, otherIid: number): Key => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `ISSUE_LINK#${pad(iid)}#${pad(otherProjectId)}#${pad(otherIid)}`,
+  }),
+  /**
+   * The resource events of one kind (`label`, `state`, `milestone`) that one issue write recorded,
+   * as one item under the id of its first event (the events of a write take consecutive ids), so a
+   * write adds one item per kind to its transaction whatever the number of labels it changed.
+   */
+  resourceEvents: (projectId: number, iid: number, kind: ResourceEventKind, firstId: number): Key => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `ISSUE_EVENT#${pad(iid)}#${kind}#${pad(firstId)}`,
+  }),
 
   /** Uniqueness claims: an item whose existence reserves a value. */
   claims: {
@@ -85,6 +128,16 @@ export const issueKeys = {
      */
     milestoneTitle: (projectId: number, title: string): Key => ({
       PK: `PROJECT#${projectId}`,
+      SK: `MILESTONE_TITLE#${createHash('sha256').update(title, 'utf8').digest('hex')}`,
+    }),
+    /** A group label's name within its group, case-insensitively (as a project label's). */
+    groupLabelName: (groupId: number, name: string): Key => ({
+      PK: `NAMESPACE#${groupId}`,
+      SK: `LABEL_NAME#${createHash('sha256').update(name.toLowerCase(), 'utf8').digest('hex')}`,
+    }),
+    /** A group milestone's title within its group, case-sensitive. */
+    groupMilestoneTitle: (groupId: number, title: string): Key => ({
+      PK: `NAMESPACE#${groupId}`,
       SK: `MILESTONE_TITLE#${createHash('sha256').update(title, 'utf8').digest('hex')}`,
     }),
   },
@@ -127,6 +180,15 @@ export const issueIndexKeys = {
     GSI1PK: issuePartitions.term(projectId, term),
     GSI1SK: issueOrderKey(createdAt, id),
   }),
+  /**
+   * GSI1: a note's place among its noteable's discussions: the partition of the noteable's notes,
+   * sorted by the discussion's first note id, then the note's id, so a discussion's notes are
+   * contiguous and discussions come oldest first.
+   */
+  noteThread: (noteable: NoteableKeyed, rootId: number, noteId: number) => ({
+    GSI1PK: noteThreadPartition(noteable),
+    GSI1SK: `${pad(rootId)}#${pad(noteId)}`,
+  }),
   /** GSI1: a user's todos of one state (`pending`, `done`) by id (GitLab lists them newest first). */
   userTodos: (userId: number, state: TodoState, todoId: number) => ({ GSI1PK: userTodoPartition(userId, state), GSI1SK: pad(todoId) }),
 } as const;
@@ -137,6 +199,10 @@ export const issueCollections = {
   projectLabels: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'LABEL#'),
   /** A project's milestones by id (not their title claims: `MILESTONE_TITLE#` does not start with `MILESTONE#`). */
   projectMilestones: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'MILESTONE#'),
+  /** A group's labels by id (one bounded range of its partition). */
+  groupLabels: (groupId: number) => tableCollection(`NAMESPACE#${groupId}`, 'LABEL#'),
+  /** A group's milestones by id. */
+  groupMilestones: (groupId: number) => tableCollection(`NAMESPACE#${groupId}`, 'MILESTONE#'),
   /** A project's issues of one state, by creation or update time (soft-deleted issues carry no index keys). */
   projectIssues: (projectId: number, state: string, orderBy: IssueOrderBy = 'created_at') =>
     indexCollection(byCreation(orderBy) ? 'GSI1' : 'GSI4', issuePartitions.project(projectId, state)),
@@ -152,6 +218,15 @@ export const issueCollections = {
   issueNotes: (projectId: number, issueIid: number) => tableCollection(`PROJECT#${projectId}`, `NOTE#${pad(issueIid)}#`),
   /** The notes of one merge request, by id (id order is creation order). */
   mergeRequestNotes: (projectId: number, mergeRequestIid: number) => tableCollection(`PROJECT#${projectId}`, `MR_NOTE#${pad(mergeRequestIid)}#`),
+  /** A noteable's notes grouped by discussion (discussions by their first note's id, then notes by id); `afterRootId`: past that discussion. */
+  noteableDiscussions: (noteable: NoteableKeyed, afterRootId?: number) =>
+    indexCollection('GSI1', noteThreadPartition(noteable), afterRootId === undefined ? {} : { from: `${pad(afterRootId)}$` }),
+  /** Every note item of a project on one noteable type (data migrations only: lists read one noteable's range). */
+  projectNoteItems: (projectId: number, type: NoteableType) => tableCollection(`PROJECT#${projectId}`, type === 'Issue' ? 'NOTE#' : 'MR_NOTE#'),
+  /** The notes of one discussion (by its first note's id), by id. */
+  discussionNotes: (noteable: NoteableKeyed, rootId: number) => indexCollection('GSI1', noteThreadPartition(noteable), { prefix: `${pad(rootId)}#` }),
+  /** The award emoji of one awardable, by id. */
+  awards: (awardable: AwardableKeyed) => tableCollection(`PROJECT#${awardable.projectId}`, awardPrefix(awardable)),
   /** The issues a user authored, by creation or update time. */
   userIssues: (userId: number, orderBy: IssueOrderBy = 'created_at') =>
     indexCollection(byCreation(orderBy) ? 'GSI2' : 'GSI5', issuePartitions.author(userId)),
@@ -160,7 +235,39 @@ export const issueCollections = {
     indexCollection(byCreation(orderBy) ? 'GSI3' : 'GSI6', issuePartitions.assignee(userId)),
   /** A user's todos of one state, by id. */
   userTodos: (userId: number, state: TodoState) => indexCollection('GSI1', userTodoPartition(userId, state)),
+  /** The links of one issue (its sides of them), by the other issue's project and iid. */
+  issueLinks: (projectId: number, iid: number) => tableCollection(`PROJECT#${projectId}`, `ISSUE_LINK#${pad(iid)}#`),
+  /** The resource event items of one kind of one issue, by the id of their first event (oldest first). */
+  resourceEvents: (projectId: number, iid: number, kind: ResourceEventKind) => tableCollection(`PROJECT#${projectId}`, `ISSUE_EVENT#${pad(iid)}#${kind}#`),
+  /**
+   * The sort keys below the item that would start at event `id + 1`: read descending, its first
+   * item is the one holding event `id` if any holds it (checked by the reader, with the prefix).
+   */
+  resourceEventsUpTo: (projectId: number, iid: number, kind: ResourceEventKind, id: number): Collection => ({
+    partitionAttribute: 'PK',
+    partitionValue: `PROJECT#${projectId}`,
+    sortAttribute: 'SK',
+    below: `ISSUE_EVENT#${pad(iid)}#${kind}#${pad(id + 1)}`,
+  }),
 } as const;
+
+/** The kinds of resource events (GitLab's `resource_label_events`, `resource_state_events`, `resource_milestone_events`). */
+export type ResourceEventKind = 'label' | 'state' | 'milestone';
+
+/** The id sequences of the resource events, by kind, and of issue links. */
+export const issueSequences = {
+  issueLinks: 'issue_links',
+  resourceEvents: (kind: ResourceEventKind) => `resource_${kind}_events`,
+} as const;
+
+/** Who holds a label: a project or a group (GitLab's `ProjectLabel` / `GroupLabel`). */
+export interface LabelOwner {
+  kind: 'project' | 'group';
+  id: number;
+}
+
+/** Internal: the partition of a label owner's items. */
+const ownerPartition = (owner: LabelOwner) => (owner.kind === 'project' ? `PROJECT#${owner.id}` : `NAMESPACE#${owner.id}`);
 
 /** What notes, subscriptions and todos hang on (GitLab's noteable types). */
 export type NoteableType = 'Issue' | 'MergeRequest';
@@ -188,6 +295,20 @@ export const noteableKeys = {
   notes: ({ type, projectId, iid }: NoteableKeyed) =>
     type === 'Issue' ? issueCollections.issueNotes(projectId, iid) : issueCollections.mergeRequestNotes(projectId, iid),
 } as const;
+
+/** What award emoji hang on: an issue (by iid) or a note (by its global id), in its project. */
+export interface AwardableKeyed {
+  type: 'Issue' | 'Note';
+  projectId: number;
+  /** The issue's iid, or the note's id. */
+  localId: number;
+}
+
+/** Internal: the sort-key prefix of an awardable's awards. */
+const awardPrefix = (awardable: AwardableKeyed) => `AWARD#${awardable.type.toUpperCase()}#${pad(awardable.localId)}#`;
+
+/** Internal: the GSI1 partition of a noteable's notes by discussion. */
+const noteThreadPartition = ({ type, projectId, iid }: NoteableKeyed) => `NOTE_THREADS#${projectId}#${type}#${iid}`;
 
 /** The states a todo's list is partitioned by. */
 export type TodoState = 'pending' | 'done';
@@ -250,15 +371,34 @@ export const keySpace: KeySpace = {
       'ISSUE_TERM#',
       'ISSUE_COUNT#',
       'LABEL_TERM#',
+      'LABEL_SUBSCRIPTION#',
+      'AWARD#',
+      'AWARD_NAME#',
+      'ISSUE_LINK#',
+      'ISSUE_EVENT#',
     ],
+    'NAMESPACE#': ['LABEL#', 'LABEL_NAME#', 'LABEL_SUBSCRIPTION#', 'MILESTONE#', 'MILESTONE_TITLE#'],
   },
   indexPartitions: {
-    GSI1: ['PROJECT_ISSUES#', 'USER_TODOS#', 'ISSUE_LIST#', 'ISSUE_SEARCH#'],
+    GSI1: ['PROJECT_ISSUES#', 'USER_TODOS#', 'ISSUE_LIST#', 'ISSUE_SEARCH#', 'NOTE_THREADS#'],
     GSI2: ['USER_ISSUES#'],
     GSI3: ['USER_ASSIGNED_ISSUES#'],
     GSI4: ['PROJECT_ISSUES#'],
     GSI5: ['USER_ISSUES#'],
     GSI6: ['USER_ASSIGNED_ISSUES#'],
   },
-  sequences: ['issues', 'issues#', 'milestones#', 'labels', 'milestones', 'notes', 'todos'],
+  sequences: [
+    'issues',
+    'issues#',
+    'milestones#',
+    'labels',
+    'milestones',
+    'notes',
+    'todos',
+    'award_emoji',
+    'issue_links',
+    'resource_label_events',
+    'resource_state_events',
+    'resource_milestone_events',
+  ],
 };

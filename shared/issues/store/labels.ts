@@ -46,7 +46,16 @@ export interface Label extends LabelFields {
   createdAt: string;
   updatedAt: string;
   version: number;
+  /**
+   * Set on a project's *alias* of a group label (`store/group-labels.ts`): the item that lets
+   * the project's issues carry the group label (its name, colour, description copied; the
+   * project's counts of it). Aliases are never listed or edited as the project's own labels.
+   */
+  aliasOf?: { groupId: number; labelId: number };
 }
+
+/** Whether a label item is a project's alias of a group label. */
+export const isAlias = (label: Label): boolean => label.aliasOf !== undefined;
 
 /**
  * Why a write did not happen: the project is gone (or being deleted), another label holds the

@@ -83,6 +83,31 @@ export function noteCountPart(noteable: Noteable, delta: number, touchedAt?: str
   };
 }
 
+/** The noteable item's vote counters (`upvotes`, `downvotes`: its `thumbsup` and `thumbsdown` awards). */
+export type VoteCounter = 'upvotes' | 'downvotes';
+
+/**
+ * The noteable item's part of an award transaction: `ADD` to a vote counter (and `version`, so an
+ * edit that read the item before the award re-reads instead of putting the old count back), or a
+ * liveness check when the award is not a vote; conditioned on the item being there and not
+ * deleted. `updated_at` is left as it is.
+ */
+export function votePart(noteable: Noteable, counter: VoteCounter | undefined, delta: number): TransactItem {
+  const liveValues = { ':nullType': 'NULL' };
+  const key = noteable.item.key;
+  if (!counter) return { ConditionCheck: { TableName: tableName(), Key: key, ConditionExpression: LIVE, ExpressionAttributeValues: liveValues } };
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: 'ADD #counter :delta, #version :one',
+      ConditionExpression: LIVE,
+      ExpressionAttributeNames: { '#counter': counter, '#version': 'version' },
+      ExpressionAttributeValues: { ':delta': delta, ':one': 1, ...liveValues },
+    },
+  };
+}
+
 /**
  * What a write carries in its transaction besides its main items: its webhook event, its feed
  * event and its system notes (items built by their own stores).

@@ -19,10 +19,10 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteMany, putMany } from '../../platform/dynamo/batch';
 import { db, tableName } from '../../platform/dynamo/client';
 import { entityFields } from '../../platform/dynamo/items';
-import { isId, queryAll, type Item, getEntity } from '../../platform/dynamo/query';
+import { isId, queryAll, queryCollection, type Item, getEntity } from '../../platform/dynamo/query';
 import type { TransactItem } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
-import { noteableKeys, type NoteableKeyed } from './keys';
+import { issueCollections, issueIndexKeys, noteableKeys, type NoteableKeyed } from './keys';
 import { noteCountPart, type Noteable, type WriteEffects } from './noteables';
 import { transactOr } from './transact';
 
@@ -37,6 +37,13 @@ interface NoteFields {
   system: boolean;
   createdAt: string;
   updatedAt: string;
+  /**
+   * The id of the first note of the discussion this note replies in; absent: the note starts its
+   * own discussion (every note written before discussions existed does).
+   */
+  rootId?: number;
+  /** GitLab's `type`: `DiscussionNote` for a note of a (threaded) discussion; absent: an individual note (`null`). */
+  noteType?: 'DiscussionNote';
 }
 
 /** A note on an issue, stored as issue notes always were (no `noteableType`). */
@@ -61,7 +68,7 @@ export type Note = IssueNote | MergeRequestNote;
 export type WithUserNotesCount = { userNotesCount?: number };
 
 /** Why a note write did not happen. */
-export type NoteWriteFailure = 'project_gone' | 'noteable_gone' | 'note_gone';
+export type NoteWriteFailure = 'project_gone' | 'noteable_gone' | 'note_gone' | 'discussion_gone';
 
 /**
  * The noteable a note is on: its type, project and iid (its keys) and global id (`noteable_id`).
@@ -80,18 +87,28 @@ export function noteTarget(note: Note): NoteableKeyed & { id: number } {
  * const note = newNote(noteable, { id, body, authorId, system: false, createdAt: now, updatedAt: now });
  */
 export function newNote(noteable: Pick<Noteable, 'type' | 'projectId' | 'iid' | 'id'>, fields: Omit<NoteFields, 'projectId'>): Note {
-  const { id, body, authorId, system, createdAt, updatedAt } = fields;
+  const { id, body, authorId, system, createdAt, updatedAt, rootId, noteType } = fields;
   const { projectId } = noteable;
+  const thread = { ...(rootId !== undefined ? { rootId } : {}), ...(noteType ? { noteType } : {}) };
   return noteable.type === 'MergeRequest'
-    ? { id, projectId, noteableType: 'MergeRequest', mergeRequestIid: noteable.iid, mergeRequestId: noteable.id, body, authorId, system, createdAt, updatedAt }
-    : { id, projectId, issueIid: noteable.iid, issueId: noteable.id, body, authorId, system, createdAt, updatedAt };
+    ? { id, projectId, noteableType: 'MergeRequest', mergeRequestIid: noteable.iid, mergeRequestId: noteable.id, body, authorId, system, createdAt, updatedAt, ...thread }
+    : { id, projectId, issueIid: noteable.iid, issueId: noteable.id, body, authorId, system, createdAt, updatedAt, ...thread };
 }
+
+/** The id of the first note of a note's discussion (its own when it starts one). */
+export const discussionRootOf = (note: Pick<Note, 'id' | 'rootId'>): number => note.rootId ?? note.id;
 
 export const noteFromItem = (item: Item): Note => entityFields(item) as Note;
 
 const noteKey = (note: Note) => noteableKeys.note(noteTarget(note), note.id);
 
-const noteToItem = (note: Note): Item => ({ ...noteKey(note), type: 'Note', ...note });
+/** A note's item: its key, and its place among its noteable's discussions (GSI1). */
+const noteToItem = (note: Note): Item => ({
+  ...noteKey(note),
+  ...issueIndexKeys.noteThread(noteTarget(note), discussionRootOf(note), note.id),
+  type: 'Note',
+  ...note,
+});
 
 /** The Put of a new note, for a write that adds it in its own transaction (system notes). */
 export const notePut = (note: Note): TransactItem => ({
@@ -102,9 +119,26 @@ export const notePut = (note: Note): TransactItem => ({
  * Internal: runs a note transaction (`project`, `noteable`, `note` and the effects), naming the
  * failure: the project, else the noteable, else the note.
  */
-function write(entries: { project: TransactItem; noteable: TransactItem; note: TransactItem } & Pick<WriteEffects, 'event' | 'hook'>): Promise<NoteWriteFailure | undefined> {
-  return transactOr<NoteWriteFailure>(entries, [['project', 'project_gone'], ['noteable', 'noteable_gone']], 'note_gone');
+function write(
+  entries: { project: TransactItem; noteable: TransactItem; note: TransactItem; root?: TransactItem } & Pick<WriteEffects, 'event' | 'hook'>,
+): Promise<NoteWriteFailure | undefined> {
+  return transactOr<NoteWriteFailure>(entries, [['project', 'project_gone'], ['noteable', 'noteable_gone'], ['root', 'discussion_gone']], 'note_gone');
 }
+
+/**
+ * The part of a reply's transaction that turns an individual note into the first note of a
+ * discussion (GitLab converts it to a `DiscussionNote` on its first reply), conditioned on it
+ * still being there.
+ */
+export const convertToDiscussionPart = (note: Note): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: noteKey(note),
+    UpdateExpression: 'SET noteType = :type',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':type': 'DiscussionNote' },
+  },
+});
 
 /** One note of a noteable (consistent read); `undefined` when none. */
 export async function getNote(noteable: NoteableKeyed, noteId: number): Promise<Note | undefined> {
@@ -118,8 +152,13 @@ export async function getNote(noteable: NoteableKeyed, noteId: number): Promise<
  * same transaction, which also carries the write's effects (the `commented on` event, the webhook
  * event).
  */
-export async function insertNote(noteable: Noteable, note: Note, effects: Pick<WriteEffects, 'event' | 'hook'> = {}): Promise<NoteWriteFailure | undefined> {
+export async function insertNote(
+  noteable: Noteable,
+  note: Note,
+  effects: Pick<WriteEffects, 'event' | 'hook'> & { root?: TransactItem } = {},
+): Promise<NoteWriteFailure | undefined> {
   return write({
+    root: effects.root,
     project: projectIsLive(note.projectId),
     noteable: noteCountPart(noteable, note.system ? 0 : 1, note.system ? undefined : note.createdAt),
     note: notePut(note),
@@ -174,6 +213,38 @@ export const listIssueNotes = async (projectId: number, issueIid: number): Promi
  * reachable yet (a move writes them first, then the issue; `removeNotes` cleans up a failed move).
  */
 export const putNotes = (notes: Note[]) => putMany(notes.map(noteToItem));
+
+/**
+ * Data migration: gives every note of a project written before discussions existed its place
+ * among its noteable's discussions (GSI1, its own discussion), idempotently (notes that have it
+ * are left alone; each update is conditioned on the note still being there).
+ * @returns how many notes it indexed.
+ */
+export async function indexProjectNoteThreads(projectId: number): Promise<number> {
+  let indexed = 0;
+  for (const collection of [issueCollections.projectNoteItems(projectId, 'Issue'), issueCollections.projectNoteItems(projectId, 'MergeRequest')]) {
+    for await (const item of queryCollection(collection)) {
+      if (item.GSI1PK) continue;
+      const note = noteFromItem(item);
+      const thread = issueIndexKeys.noteThread(noteTarget(note), discussionRootOf(note), note.id);
+      try {
+        await db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: noteKey(note),
+            UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk',
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeValues: { ':pk': thread.GSI1PK, ':sk': thread.GSI1SK },
+          }),
+        );
+        indexed++;
+      } catch (error) {
+        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      }
+    }
+  }
+  return indexed;
+}
 
 /** Removes notes without touching their noteable's count (the cleanup of {@link putNotes}). */
 export const removeNotes = (notes: Note[]) => deleteMany(notes.map(noteKey));

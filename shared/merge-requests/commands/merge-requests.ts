@@ -16,8 +16,10 @@ import { branchHead, computeVersion, keepHead, repositoriesOf } from '../git';
 import { ensureLabels, listMilestones, summarizeChanges, systemNotesFor, targetBranchNote } from '../issuables';
 import { canUpdateMergeRequest } from '../policy';
 import { findMergeRequestOrNotFound } from '../queries/merge-requests';
+import { mentionedIssues } from '../queries/related';
 import { mergeRequestSequences } from '../store/keys';
 import { closingRefs, openPairHolder, writeMergeRequest, type MergeRequest } from '../store/merge-requests';
+import { mentionRefs } from '../store/related';
 import { getVersion, versionContent } from '../store/versions';
 import { closingIssues, refsOf } from './closing';
 import { lastCommitOf, mergeRequestEffects } from './effects';
@@ -148,7 +150,8 @@ export async function createMergeRequest(
   };
   const closes = await closingIssues(mr, target, user, closingTexts(mr, computed.content.commits.map((commit) => commit.message)));
   const effects = await mergeRequestEffects(mr, user, target.project, { event: 'opened', hook: { action: 'open', previous: null, lastCommit: lastCommitOf(computed.content.commits) } });
-  const result = await writeMergeRequest({ next: mr, version: items, closes: { before: [], after: refsOf(closes) }, effects });
+  const mentions = { before: [], after: await mentionedIssues(target, user, [mr.title, mr.description ?? '']) };
+  const result = await writeMergeRequest({ next: mr, version: items, closes: { before: [], after: refsOf(closes) }, mentions, effects });
   if (typeof result !== 'string' && !('pairTaken' in result)) return result;
   if (result === 'changed') throw new MergeRequestError(409, ['Merge request iid already in use; try again']);
   failOrAgain(result);
@@ -233,12 +236,16 @@ export async function updateMergeRequest(target: ProjectSubject, user: User, mr:
       const messages = commitMessages ?? (await latestCommitMessages(current));
       closes = { before: await closingRefs(current.projectId, current.iid), after: refsOf(await closingIssues(next, target, user, closingTexts(next, messages))) };
     }
+    const mentions =
+      next.title !== current.title || next.description !== current.description
+        ? { before: await mentionRefs(current.projectId, current.iid), after: await mentionedIssues(target, user, [next.title, next.description ?? '']) }
+        : undefined;
     const effects = await mergeRequestEffects(next, user, target.project, {
       event: stateEvent,
       notes,
       hook: { action: stateEvent === 'closed' ? 'close' : stateEvent === 'reopened' ? 'reopen' : 'update', previous: current, lastCommit: null },
     });
-    const result = await writeMergeRequest({ previous: current, next, version: versionItemsOf, closes, effects });
+    const result = await writeMergeRequest({ previous: current, next, version: versionItemsOf, closes, mentions, effects });
     return typeof result === 'string' || 'pairTaken' in result ? failOrAgain(result) : result;
   });
 }
@@ -251,8 +258,13 @@ export async function deleteMergeRequest(target: ProjectSubject, user: User, mr:
   const reread = () => findMergeRequestOrNotFound(target, user, mr.iid);
   await retried(mr, reread, async (current) => {
     const now = new Date().toISOString();
-    const before = await closingRefs(current.projectId, current.iid);
-    const result = await writeMergeRequest({ previous: current, next: { ...current, deletedAt: now, updatedAt: now }, closes: { before, after: [] } });
+    const [before, mentioned] = await Promise.all([closingRefs(current.projectId, current.iid), mentionRefs(current.projectId, current.iid)]);
+    const result = await writeMergeRequest({
+      previous: current,
+      next: { ...current, deletedAt: now, updatedAt: now },
+      closes: { before, after: [] },
+      mentions: { before: mentioned, after: [] },
+    });
     return typeof result === 'string' || 'pairTaken' in result ? failOrAgain(result) : undefined;
   });
 }

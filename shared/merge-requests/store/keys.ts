@@ -35,6 +35,19 @@ export const mergeRequestKeys = {
     SK: `MR_CLOSING#${pad(issueIid)}#${pad(projectId)}#${pad(iid)}`,
   }),
   /**
+   * A relation "merge request mentions issue" (its title or description references it, closing or
+   * not), in the merge request's partition: what a write reads to know which mentions to remove.
+   */
+  mentions: (projectId: number, iid: number, issueProjectId: number, issueIid: number): Key => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `MR_MENTIONS#${pad(iid)}#${pad(issueProjectId)}#${pad(issueIid)}`,
+  }),
+  /** The same relation seen from the issue, in the issue's partition (`related_merge_requests` reads one range). */
+  mentionedBy: (issueProjectId: number, issueIid: number, projectId: number, iid: number): Key => ({
+    PK: `PROJECT#${issueProjectId}`,
+    SK: `MR_MENTIONED#${pad(issueIid)}#${pad(projectId)}#${pad(iid)}`,
+  }),
+  /**
    * An open merge request's target branch, in the target partition: what a push to the target
    * branch reads (one range per branch) to mark its merge requests `unchecked`.
    */
@@ -129,6 +142,10 @@ export const mergeRequestCollections = {
   closes: (projectId: number, iid: number) => tableCollection(`PROJECT#${projectId}`, `MR_CLOSES#${pad(iid)}#`),
   /** The merge requests that close an issue. */
   closedBy: (issueProjectId: number, issueIid: number) => tableCollection(`PROJECT#${issueProjectId}`, `MR_CLOSING#${pad(issueIid)}#`),
+  /** The issues a merge request mentions. */
+  mentions: (projectId: number, iid: number) => tableCollection(`PROJECT#${projectId}`, `MR_MENTIONS#${pad(iid)}#`),
+  /** The merge requests that mention an issue. */
+  mentionedBy: (issueProjectId: number, issueIid: number) => tableCollection(`PROJECT#${issueProjectId}`, `MR_MENTIONED#${pad(issueIid)}#`),
   /** The open merge requests whose source is a branch of a project (the open-pair claims). */
   fromBranch: (sourceProjectId: number, sourceBranch: string) => tableCollection(`PROJECT#${sourceProjectId}`, `MR_SOURCE#${branchHash(sourceBranch)}#`),
   /** The open merge requests targeting a branch of a project. */
@@ -152,7 +169,7 @@ export const versionObjectKey = (projectId: number, iid: number, versionId: numb
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
   partitions: [],
-  sortKeys: { 'PROJECT#': ['MR#', 'MR_VERSION#', 'MR_DIFF#', 'MR_CLOSES#', 'MR_CLOSING#', 'MR_TARGET#', 'MR_SOURCE#'] },
+  sortKeys: { 'PROJECT#': ['MR#', 'MR_VERSION#', 'MR_DIFF#', 'MR_CLOSES#', 'MR_CLOSING#', 'MR_MENTIONS#', 'MR_MENTIONED#', 'MR_TARGET#', 'MR_SOURCE#'] },
   indexPartitions: {
     GSI1: ['PROJECT_MRS#'],
     GSI2: ['USER_MRS#'],

@@ -17,6 +17,7 @@ import { getEntity, getItem, isId, queryAll, type Item } from '../../platform/dy
 import { ConditionFailed, transact, versionedPut, type NamedTransactItems, type TransactItem } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { listState, mergeRequestCollections, mergeRequestIndexKeys, mergeRequestKeys } from './keys';
+import { mentionEntries, type IssuableRef } from './related';
 
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
 export type MergeStatus = 'unchecked' | 'can_be_merged' | 'cannot_be_merged';
@@ -133,6 +134,8 @@ export interface MergeRequestChange {
   version?: TransactItem[];
   /** The issues it closes now, when they changed (`undefined`: unchanged). */
   closes?: { before: ClosingRef[]; after: ClosingRef[] };
+  /** The issues its title and description mention now, when they changed (`undefined`: unchanged). */
+  mentions?: { before: IssuableRef[]; after: IssuableRef[] };
   effects?: { hook?: TransactItem; event?: TransactItem; notes?: TransactItem[] };
 }
 
@@ -195,6 +198,7 @@ export async function writeMergeRequest(change: MergeRequestChange): Promise<Mer
   const next = { ...change.next, version: (change.previous?.version ?? 0) + 1 };
   const effects = change.effects ?? {};
   const closing = closingEntries(next, change.closes);
+  const mentions = mentionEntries(next, change.mentions);
   try {
     await transact({
       project: projectIsLive(next.projectId),
@@ -202,6 +206,7 @@ export async function writeMergeRequest(change: MergeRequestChange): Promise<Mer
       ...pairEntries(change.previous, next),
       version: change.version,
       closing: closing.length > 0 && closing,
+      mentions: mentions.length > 0 && mentions,
       hook: effects.hook,
       event: effects.event,
       notes: effects.notes,

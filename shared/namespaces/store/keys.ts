@@ -6,6 +6,8 @@ import { type KeySpace, pad, unique, tableCollection, indexCollection, type Key 
 
 export const namespaceKeys = {
   namespace: (id: number): Key => ({ PK: `NAMESPACE#${id}`, SK: 'NAMESPACE' }),
+  /** A group shared with another group (GitLab's `GroupGroupLink`), in the shared group's partition. */
+  groupLink: (sharedGroupId: number, invitedGroupId: number): Key => ({ PK: `NAMESPACE#${sharedGroupId}`, SK: `GROUP_LINK#${pad(invitedGroupId)}` }),
 
   /** Uniqueness claims: an item whose existence reserves a value. */
   claims: {
@@ -27,6 +29,8 @@ export const namespaceIndexKeys = {
   groupList: (id: number) => ({ GSI2PK: 'GROUPS', GSI2SK: pad(id) }),
   /** GSI3: a group's subgroups by id. */
   subgroups: (parentId: number, id: number) => ({ GSI3PK: `SUBGROUPS#${parentId}`, GSI3SK: pad(id) }),
+  /** GSI1: the groups shared with a group (the invited group), by shared group id. */
+  groupLinksTo: (invitedGroupId: number, sharedGroupId: number) => ({ GSI1PK: `GROUP_LINKS_TO#${invitedGroupId}`, GSI1SK: pad(sharedGroupId) }),
 } as const;
 
 /** The ranges of items one Query reads. */
@@ -34,6 +38,8 @@ export const namespaceCollections = {
   namespaces: () => indexCollection('GSI1', 'NAMESPACES'),
   groups: () => indexCollection('GSI2', 'GROUPS'),
   subgroups: (parentId: number) => indexCollection('GSI3', `SUBGROUPS#${parentId}`),
+  /** The groups shared with a group (link items, GSI1). */
+  groupLinksTo: (invitedGroupId: number) => indexCollection('GSI1', `GROUP_LINKS_TO#${invitedGroupId}`),
   /** Everything stored in a namespace's partition (a group's members). */
   namespacePartition: (namespaceId: number) => tableCollection(`NAMESPACE#${namespaceId}`, ''),
 } as const;
@@ -58,13 +64,13 @@ export const namespaceSearchCollections = {
 export const keySpace: KeySpace = {
   partitions: ['NAMESPACE#', 'UNIQUE#NAMESPACE_PATH#', 'UNIQUE#PROJECT_PATH#', 'SEARCH_GROUPS#', 'SEARCH_USER_NAMESPACES#'],
   sortKeys: {
-    'NAMESPACE#': ['NAMESPACE'],
+    'NAMESPACE#': ['NAMESPACE', 'GROUP_LINK#'],
     'UNIQUE#NAMESPACE_PATH#': ['UNIQUE'],
     'UNIQUE#PROJECT_PATH#': ['UNIQUE'],
     // Search entries: the namespace's zero-padded id.
     'SEARCH_GROUPS#': [''],
     'SEARCH_USER_NAMESPACES#': [''],
   },
-  indexPartitions: { GSI1: ['NAMESPACES'], GSI2: ['GROUPS'], GSI3: ['SUBGROUPS#'] },
+  indexPartitions: { GSI1: ['NAMESPACES', 'GROUP_LINKS_TO#'], GSI2: ['GROUPS'], GSI3: ['SUBGROUPS#'] },
   sequences: ['namespaces'],
 };

@@ -3,7 +3,7 @@
  * The full path (`group/subgroup`) is unique case-insensitively across all namespaces through
  * its claim; a username is its personal namespace's path, so users and groups never collide.
  */
-import { putNewMembership, type Membership } from '../../auth';
+import { putNewMembership, registerNamespaceSource, type GroupLink, type Membership } from '../../auth';
 import { deleteMany, getMany } from '../../platform/dynamo/batch';
 import { tableName } from '../../platform/dynamo/client';
 import { markDeleting } from '../../platform/dynamo/conditional';
@@ -53,6 +53,12 @@ export interface Namespace {
    * (see {@link moveNamespacePath}); nothing may be created or renamed beneath it meanwhile.
    */
   movingFrom?: string[];
+  /**
+   * The groups this group is shared with (GitLab's `GroupGroupLink`s where it is the shared
+   * group): their members get access to it, its subgroups and projects, capped at `groupAccess`.
+   * Kept here, with one link item each (`store/group-links.ts`), so access checks read it with the group.
+   */
+  sharedWithGroups?: GroupLink[];
 }
 
 export function namespaceToItem(namespace: Namespace): Item {
@@ -67,6 +73,9 @@ export function namespaceToItem(namespace: Namespace): Item {
 }
 
 export const namespaceFromItem = (item: Item): Namespace => entityFields(item) as Namespace;
+
+// Access resolution (the auth feature) reads namespace items for ancestors and group links.
+registerNamespaceSource({ key: namespaceKeys.namespace, fromItem: namespaceFromItem });
 
 // ---------------------------------------------------------------------------------------------
 // Search entries (`search-index.ts`): a group is found by its name, path and full path, a
@@ -388,20 +397,35 @@ export async function updateGroupSettings(
 }
 
 /**
- * Moves one descendant of a renamed group to `fullPath` (its claim too), if it is still at the
- * full path it was read with. Idempotent across retries: a walk that crashed can run again.
+ * Moves one descendant of a renamed or transferred group to `fullPath` (its claim too), if it is
+ * still at the full path it was read with; a transfer also gives it new `ancestorIds` and caps its
+ * visibility at the new parent's (`changes`). Idempotent across retries: a walk that crashed can run again.
  * @returns `conflict` when the namespace changed or is being deleted, `path_taken` when another
  *   namespace holds the new path.
  */
-export async function moveNamespacePath(namespace: Namespace, fullPath: string): Promise<GroupWriteResult> {
+export async function moveNamespacePath(
+  namespace: Namespace,
+  fullPath: string,
+  changes: { ancestorIds?: number[]; visibility?: Visibility } = {},
+): Promise<GroupWriteResult> {
   const claimMoves = !sameClaim(namespace.fullPath, fullPath);
   const dropped = await addGroupEntries(namespace.id, namespace, { ...namespace, fullPath }, namespace.version);
+  const sets = ['fullPath = :fullPath'];
+  const values: Record<string, unknown> = { ':fullPath': fullPath, ':seen': namespace.fullPath };
+  if (changes.ancestorIds) {
+    sets.push('ancestorIds = :ancestors');
+    values[':ancestors'] = changes.ancestorIds;
+  }
+  if (changes.visibility) {
+    sets.push('visibility = :visibility');
+    values[':visibility'] = changes.visibility;
+  }
   try {
     await transact({
       namespace: namespaceUpdate(namespace.id, {
-        UpdateExpression: 'SET fullPath = :fullPath',
+        UpdateExpression: `SET ${sets.join(', ')}`,
         ConditionExpression: 'fullPath = :seen AND attribute_not_exists(deleting)',
-        ExpressionAttributeValues: { ':fullPath': fullPath, ':seen': namespace.fullPath },
+        ExpressionAttributeValues: values,
       }),
       newPath: claimMoves && claimGroupPath(fullPath, namespace.id),
       oldPath: claimMoves && releaseGroupPath(namespace.fullPath, namespace.id),
@@ -411,6 +435,77 @@ export async function moveNamespacePath(namespace: Namespace, fullPath: string):
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
     return error.failedOn('namespace') ? 'conflict' : 'path_taken';
+  }
+}
+
+/**
+ * Transfers a group under `parent` (or to the top level: null): its `parentId`, `ancestorIds`,
+ * full path (claim moved as by a rename, the old one held in `movingFrom` when it has subgroups,
+ * whose paths must then be moved with {@link moveNamespacePath} and the move closed with
+ * {@link finishPathMove}), subgroup index entry and the subgroup counts of both parents, in one
+ * transaction conditioned on the version and subgroup count read and on the new parent being
+ * settled at the path read. `visibility` caps it at the new parent's.
+ * @returns as {@link updateGroupSettings}.
+ */
+export async function transferGroupRecord(previous: Namespace, parent: Namespace | null, visibility: Visibility): Promise<GroupWriteResult> {
+  const fullPath = parent ? `${parent.fullPath}/${previous.path}` : previous.path;
+  const seenSubgroups = previous.subgroupCount ?? 0;
+  const holdOldPath = seenSubgroups > 0;
+  const claimMoves = !sameClaim(previous.fullPath, fullPath);
+  const next = { ...previous, fullPath };
+  const values: Record<string, unknown> = {
+    ':parent': parent?.id ?? null,
+    ':ancestors': parent ? [parent.id, ...parent.ancestorIds] : [],
+    ':fullPath': fullPath,
+    ':visibility': visibility,
+    ':now': new Date().toISOString(),
+    ':version': previous.version,
+    ':nextVersion': previous.version + 1,
+    ':subgroups': seenSubgroups,
+  };
+  const sets = ['parentId = :parent', 'ancestorIds = :ancestors', 'fullPath = :fullPath', 'visibility = :visibility', 'updatedAt = :now', '#version = :nextVersion'];
+  if (holdOldPath) {
+    sets.push('movingFrom = :moving');
+    values[':moving'] = [previous.fullPath];
+  }
+  let indexUpdate = ' REMOVE GSI3PK, GSI3SK';
+  if (parent) {
+    const index = namespaceIndexKeys.subgroups(parent.id, previous.id);
+    sets.push('GSI3PK = :gsiPK', 'GSI3SK = :gsiSK');
+    values[':gsiPK'] = index.GSI3PK;
+    values[':gsiSK'] = index.GSI3SK;
+    indexUpdate = '';
+  }
+  const condition =
+    '#version = :version AND attribute_not_exists(deleting) AND attribute_not_exists(movingFrom) AND ' +
+    (seenSubgroups === 0 ? '(attribute_not_exists(subgroupCount) OR subgroupCount = :subgroups)' : 'subgroupCount = :subgroups');
+  const dropped = await addGroupEntries(previous.id, previous, next, previous.version + 1);
+  try {
+    await transact({
+      group: namespaceUpdate(previous.id, {
+        UpdateExpression: `SET ${sets.join(', ')}${indexUpdate}`,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: values,
+      }),
+      newPath: claimMoves && claimGroupPath(fullPath, previous.id),
+      oldPath: claimMoves && !holdOldPath && releaseGroupPath(previous.fullPath, previous.id),
+      oldParent:
+        previous.parentId !== null &&
+        namespaceUpdate(previous.parentId, {
+          UpdateExpression: 'ADD subgroupCount :minusOne',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':minusOne': -1 },
+        }),
+      ...(parent ? placementGuards(parent, previous.path, true) : {}),
+    });
+    await removeSearchEntries(groupEntryKeys(dropped, previous.id), previous.version + 1);
+    return 'done';
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+    if (error.failedOn('newPath', 'parentProjectPath')) return 'path_taken';
+    if (error.failedOn(...PARENT_GUARDS)) return 'parent_changed';
+    return 'conflict';
   }
 }
 

@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { traced } from '../observability';
+import { countWrites } from '../write-audit';
 
 /**
  * One DynamoDB document client per Lambda container, created on first use and reused across
@@ -15,7 +16,7 @@ let documentClient: DynamoDBDocumentClient | undefined;
 export const tableName = (): string => config().tableName;
 
 export function db(): DynamoDBDocumentClient {
-  documentClient ??= DynamoDBDocumentClient.from(traced(new DynamoDBClient({})), {
+  documentClient ??= DynamoDBDocumentClient.from(traced(countWrites(new DynamoDBClient({}))), {
     marshallOptions: { removeUndefinedValues: true },
   });
   return documentClient;

@@ -86,6 +86,10 @@ export interface ApiContext extends Context {
   rawParams: Record<string, unknown>;
   files: Record<string, UploadedFile>;
   auth: Authentication | null;
+  /** Set by `streamingHandler`: the response is streamed, so the response size guard allows more. */
+  responseStreamed?: boolean;
+  /** The route's writes, where the write audit is on (`shared/platform/write-audit.ts`). */
+  routeWrites?: string[];
 }
 
 export type ApiRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>;

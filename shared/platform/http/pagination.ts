@@ -11,6 +11,12 @@ export const paginationParams = {
   per_page: p.int().transform((v) => (v === undefined || v < 1 ? DEFAULT_PER_PAGE : Math.min(v, MAX_PER_PAGE))),
   pagination: p.oneOf(['offset', 'keyset']),
   cursor: p.string(),
+  /**
+   * Not GitLab's: how many items earlier than `(page - 1) * per_page` an offset page starts. Only
+   * the `Link` of a page ended early to stay under the response budget carries it (see
+   * {@link pageContinuation}); clamped to `[0, (page - 1) * per_page]`.
+   */
+  page_shift: p.int(),
 };
 export const DEFAULT_PER_PAGE = 20;
 const MAX_QUERY_PAGE = 1000;
@@ -22,7 +28,7 @@ const MAX_QUERY_PAGE = 1000;
 const countLimit = () => config().listCountLimit;
 export const MAX_PER_PAGE = 100;
 
-export type PaginationParams = { page: number; per_page: number; pagination?: 'offset' | 'keyset'; cursor?: string };
+export type PaginationParams = { page: number; per_page: number; pagination?: 'offset' | 'keyset'; cursor?: string; page_shift?: number };
 
 /** Where the request came from, to build `Link` URLs (GitLab keeps every other query parameter). */
 export interface PageLinkBase {
@@ -61,7 +67,44 @@ export type ListSource<T> = CollectionSource<T> | StreamSource<T>;
 
 export interface Page<T> {
   items: T[];
+  /** GitLab's pagination headers, marked with the page's {@link PageContinuation}. */
   headers: Record<string, string>;
+}
+
+/**
+ * How a page can be ended early: a page too large for the response budget is cut by the
+ * platform after its first `kept` items (`shared/platform/http/response-size.ts`), and `after`
+ * gives the pagination headers whose `rel="next"` resumes exactly at the first item left out.
+ * `items` is how many items the page holds: a route whose body is not one entry per page item
+ * cannot be cut.
+ */
+export interface PageContinuation {
+  items: number;
+  after(kept: number): Record<string, string>;
+}
+
+/**
+ * The key under which page headers carry their {@link PageContinuation}: a symbol and not
+ * enumerable, so it is never sent as a header nor seen by `toEqual`. A route passes the page's
+ * headers on as they are (`ok(items, page.headers)`): headers built anew lose it, and such a page
+ * is then only held to the ceiling (413 past it).
+ */
+export const pageContinuation: unique symbol = Symbol('pageContinuation');
+
+/** The continuation a route's headers carry, if they are a page's. */
+export function continuationOf(headers: Record<string, string> | undefined): PageContinuation | undefined {
+  return (headers as { [pageContinuation]?: PageContinuation } | undefined)?.[pageContinuation];
+}
+
+/** Internal: headers marked with how to end their page early; values that are placeholders (`undefined`) make a page that cannot be cut. */
+function markPage<T>(items: T[], headers: Record<string, string>, after: (kept: number) => Record<string, string>): Page<T> {
+  // A plain loop: `every` would skip the holes of a sparse placeholder array.
+  let placeholders = false;
+  for (let i = 0; i < items.length; i++) placeholders ||= items[i] === undefined;
+  if (!placeholders) {
+    Object.defineProperty(headers, pageContinuation, { value: { items: items.length, after }, enumerable: false });
+  }
+  return { items, headers };
 }
 
 /** Adapts a collection to a stream: cursors are the items' key positions, checked on the way back in. */
@@ -181,7 +224,7 @@ export async function paginate<T>(params: PaginationParams, link: PageLinkBase, 
   const perPage = params.per_page;
   if (params.pagination === 'keyset') {
     const items: T[] = [];
-    let lastCursor: (() => string) | undefined;
+    const cursors: Array<() => string> = [];
     let hasMore = false;
     // One more than the page tells whether a next page exists.
     for await (const entry of source.read(params.cursor, perPage + 1)) {
@@ -191,16 +234,18 @@ export async function paginate<T>(params: PaginationParams, link: PageLinkBase, 
         break;
       }
       items.push(entry.value);
-      lastCursor = entry.cursor;
+      cursors.push(entry.cursor);
     }
-    const headers: Record<string, string> = { 'X-Per-Page': String(perPage) };
-    if (hasMore && lastCursor) {
-      headers.Link = `<${pageUrl(link, { cursor: lastCursor(), pagination: 'keyset', per_page: String(perPage) }, ['page'])}>; rel="next"`;
-    }
-    return { items, headers };
+    const keysetHeaders = (last: (() => string) | undefined) => {
+      const headers: Record<string, string> = { 'X-Per-Page': String(perPage) };
+      if (last) headers.Link = `<${pageUrl(link, { cursor: last(), pagination: 'keyset', per_page: String(perPage) }, ['page', 'page_shift'])}>; rel="next"`;
+      return headers;
+    };
+    return markPage(items, keysetHeaders(hasMore ? cursors.at(-1) : undefined), (kept) => keysetHeaders(cursors[kept - 1]));
   }
 
-  const skip = (params.page - 1) * perPage;
+  const grid = pageGrid(params);
+  const skip = grid.start;
   const items: T[] = [];
   let matched = 0;
   let readPastPage = 0;
@@ -225,32 +270,61 @@ export async function paginate<T>(params: PaginationParams, link: PageLinkBase, 
     matched++;
   }
   const hasNext = matched > skip + perPage || !reachedEnd;
-  return { items, headers: offsetHeaders(params, link, { hasNext, total: reachedEnd ? matched : maintained }) };
+  const known = reachedEnd ? matched : maintained;
+  return markPage(items, offsetHeaders(grid, link, { hasNext, total: known }), (kept) => offsetHeaders(grid, link, { hasNext: true, total: known, kept }));
 }
 
 /** Pages an in-memory list whose size is known (e.g. the result of a unique lookup). */
 export function paginateArray<T>(params: PaginationParams, link: PageLinkBase, all: T[]): Page<T> {
-  const skip = (params.page - 1) * params.per_page;
-  const items = all.slice(skip, skip + params.per_page);
-  return {
+  const grid = pageGrid(params);
+  const items = all.slice(grid.start, grid.start + grid.perPage);
+  return markPage(
     items,
-    headers: offsetHeaders(params, link, { hasNext: skip + params.per_page < all.length, total: all.length }),
-  };
+    offsetHeaders(grid, link, { hasNext: grid.start + grid.perPage < all.length, total: all.length }),
+    (kept) => offsetHeaders(grid, link, { hasNext: true, total: all.length, kept }),
+  );
 }
 
-function offsetHeaders(
-  params: PaginationParams,
-  link: PageLinkBase,
-  { hasNext, total }: { hasNext: boolean; total: number | undefined },
-): Record<string, string> {
+/**
+ * Where an offset page lies: page `page` of `per_page` items starts at `(page - 1) * per_page`,
+ * less `page_shift` items when an earlier page of the walk was ended early. The shift is clamped
+ * so that a page always starts at an item (page 1 at the first).
+ */
+interface PageGrid {
+  page: number;
+  perPage: number;
+  shift: number;
+  start: number;
+}
+
+function pageGrid(params: PaginationParams): PageGrid {
   const { page, per_page: perPage } = params;
+  const shift = Math.min(Math.max(0, params.page_shift ?? 0), (page - 1) * perPage);
+  return { page, perPage, shift, start: (page - 1) * perPage - shift };
+}
+
+/**
+ * GitLab's offset headers. A page ended early after `kept` items links its next page (the next
+ * page number, as usual) with the shift that makes it start exactly at the first item left out;
+ * its `rel="last"` and `X-Total-Pages` then count pages in that shifted grid: the last page
+ * number a client following `rel="next"` reaches if no later page is ended early too.
+ */
+function offsetHeaders(
+  grid: PageGrid,
+  link: PageLinkBase,
+  { hasNext, total, kept }: { hasNext: boolean; total: number | undefined; kept?: number },
+): Record<string, string> {
+  const { page, perPage, shift } = grid;
+  // The shift of the pages after this one: this page's, or the one that resumes after `kept` items.
+  const nextShift = kept === undefined ? shift : page * perPage - (grid.start + kept);
   const next = hasNext ? page + 1 : undefined;
   const prev = page > 1 ? page - 1 : undefined;
-  const href = (target: number) => pageUrl(link, { page: String(target), per_page: String(perPage) }, ['cursor']);
+  const href = (target: number, targetShift: number) =>
+    pageUrl(link, { page: String(target), per_page: String(perPage), ...(targetShift > 0 ? { page_shift: String(targetShift) } : {}) }, ['cursor', ...(targetShift > 0 ? [] : ['page_shift'])]);
   const links: string[] = [];
-  if (prev) links.push(`<${href(prev)}>; rel="prev"`);
-  if (next) links.push(`<${href(next)}>; rel="next"`);
-  links.push(`<${href(1)}>; rel="first"`);
+  if (prev) links.push(`<${href(prev, shift)}>; rel="prev"`);
+  if (next) links.push(`<${href(next, nextShift)}>; rel="next"`);
+  links.push(`<${href(1, 0)}>; rel="first"`);
   const headers: Record<string, string> = {
     'X-Per-Page': String(perPage),
     'X-Page': String(page),
@@ -258,8 +332,8 @@ function offsetHeaders(
     'X-Prev-Page': prev ? String(prev) : '',
   };
   if (total !== undefined) {
-    const totalPages = Math.max(1, Math.ceil(total / perPage));
-    links.push(`<${href(totalPages)}>; rel="last"`);
+    const totalPages = Math.max(1, Math.ceil((total + nextShift) / perPage));
+    links.push(`<${href(totalPages, totalPages > 1 ? nextShift : 0)}>; rel="last"`);
     headers['X-Total'] = String(total);
     headers['X-Total-Pages'] = String(totalPages);
   }

@@ -1,6 +1,8 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { Logger } from '../logger';
 import { streamedResult } from '../streaming';
 import type { HttpResult } from './response';
+import { boundedJson, type ResponseLimits } from './response-size';
 
 /** A JSON response in API Gateway's proxy format; no body for 204/304 or an undefined body. */
 export function jsonResponse(statusCode: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult {
@@ -13,7 +15,12 @@ export function jsonResponse(statusCode: number, body: unknown, headers: Record<
   };
 }
 
-export function toProxyResult(result: HttpResult): APIGatewayProxyResult {
+/**
+ * A route's result in API Gateway's proxy format. With `limits`, a JSON body goes through the
+ * response size guard (`response-size.ts`): a page too large is ended early, a body that cannot
+ * be sent is a 413.
+ */
+export function toProxyResult(result: HttpResult, guard?: { limits: ResponseLimits; log?: Logger }): APIGatewayProxyResult {
   if (result.stream) {
     const { chunks, contentType, length } = result.stream;
     return streamedResult(result.statusCode, { 'Content-Type': contentType, ...(length === undefined ? {} : { 'Content-Length': String(length) }), ...result.headers }, chunks);
@@ -26,5 +33,8 @@ export function toProxyResult(result: HttpResult): APIGatewayProxyResult {
       isBase64Encoded: true,
     };
   }
-  return jsonResponse(result.statusCode, result.body, result.headers);
+  const empty = result.body === undefined || result.statusCode === 204 || result.statusCode === 304;
+  if (!guard || empty) return jsonResponse(result.statusCode, result.body, result.headers);
+  const { statusCode, text, headers } = boundedJson(result.statusCode, result.body, result.headers ?? {}, guard.limits, guard.log);
+  return { statusCode, headers: { 'Content-Type': 'application/json', ...headers }, body: text, isBase64Encoded: false };
 }

@@ -1,6 +1,7 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { config } from '../config';
 import { traced } from '../observability';
+import { countWrites } from '../write-audit';
 
 /**
  * One S3 client per Lambda container, created on first use and reused across invocations.
@@ -11,7 +12,7 @@ import { traced } from '../observability';
 let s3Client: S3Client | undefined;
 
 export function s3(): S3Client {
-  s3Client ??= traced(new S3Client({ forcePathStyle: config().s3ForcePathStyle }));
+  s3Client ??= traced(countWrites(new S3Client({ forcePathStyle: config().s3ForcePathStyle })));
   return s3Client;
 }
 

@@ -8,9 +8,10 @@ import { can, type ProjectSubject } from '../../auth';
 import { openSecret } from '../../platform/crypto/secret-box';
 import { config } from '../../platform/config';
 import { type Namespace, presentNamespace } from '../../namespaces';
-import type { User } from '../../users';
+import { avatarUrl, type User } from '../../users';
 import { projectFullPath } from '../paths';
 import { getNamespacesById, getUsersById } from '../store/lookups';
+import { projectAvatar } from '../store/avatars';
 import { getProjects, type Project } from '../store/projects';
 
 /** What presenting needs besides the projects themselves, loaded once per response. */
@@ -85,7 +86,7 @@ function presentOne(subject: ProjectSubject, ctx: ProjectContext, viewer: User |
     namespace: presentNamespace(namespace),
     import_status: 'none',
     archived: project.archived,
-    avatar_url: null,
+    avatar_url: avatarUrl('project', project.id, projectAvatar(project)),
     public_jobs: project.publicJobs,
     ...(ctx.runnersTokens.has(project.id) ? { runners_token: ctx.runnersTokens.get(project.id) } : {}),
     shared_with_groups: project.sharedWith.map((share) => ({

@@ -15,7 +15,7 @@
  * (GitLab's rule on name, path and description) and pass the list's other filters (namespace,
  * `owned`, `membership`, visibility). A query without a term filters the list's own read.
  */
-import { projectAccessForMany, can, isAdmin, OWNER, type ProjectSubject } from '../../auth';
+import { projectAccessForMany, can, isAdmin, isMembershipActive, OWNER, type ProjectSubject } from '../../auth';
 import { entryIds, mergeIdStreams, type IdStream, type Namespace, type Visibility } from '../../namespaces';
 import type { User } from '../../users';
 import { config } from '../../platform/config';
@@ -23,7 +23,7 @@ import { ParamError } from '../../platform/http/errors';
 import { type PaginationParams, type StreamEntry, type StreamSource } from '../../platform/http/pagination';
 import { matchesSearch, parseSearch, type SearchQuery } from '../../platform/search';
 import { projectSearchCollections } from '../store/keys';
-import { getNamespacesById, membershipsOf, projectIds, type IdRange, type ProjectIndex } from '../store/lookups';
+import { getNamespacesById, groupsReachedFrom, membershipsOf, projectIds, type IdRange, type ProjectIndex } from '../store/lookups';
 import { getProjects, type Project } from '../store/projects';
 
 export type ProjectOrder = 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at';
@@ -55,16 +55,37 @@ async function* arrayIds(ids: number[], ascending: boolean, after: number | unde
   for (const id of sorted) if (after === undefined || (ascending ? id > after : id < after)) yield id;
 }
 
-/** The caller's memberships: direct project ids, and the namespaces whose projects they see. */
-async function membershipScope(user: User, ownedOnly: boolean): Promise<{ projectIds: number[]; namespaceIds: number[] }> {
+/** Most groups a membership list expands to (the user's groups, their descendants and the groups shared with them). */
+const MEMBERSHIP_GROUPS_LIMIT = 1000;
+
+/**
+ * The caller's memberships (GitLab's `authorized_projects`), as candidates: direct project ids,
+ * the namespaces whose projects they may reach (their personal namespace, their groups with every
+ * subgroup, and the groups shared with their groups, with theirs), and the groups whose shared
+ * projects they may reach (the same groups). A superset: each candidate's access is computed after
+ * (`matches`). `ownedOnly`: owned groups (and their subgroups) and the personal namespace alone.
+ */
+async function membershipScope(user: User, ownedOnly: boolean): Promise<{ projectIds: number[]; namespaceIds: number[]; sharingGroupIds: number[] }> {
   const projects: number[] = [];
-  const namespaceIds = [user.namespaceId];
+  const groups: number[] = [];
   for await (const membership of membershipsOf(user.id)) {
+    if (!isMembershipActive(membership)) continue;
     if (ownedOnly && Number(membership.accessLevel) < OWNER) continue;
     if (membership.sourceKind === 'project') projects.push(Number(membership.sourceId));
-    else namespaceIds.push(Number(membership.sourceId));
+    else groups.push(Number(membership.sourceId));
   }
-  return { projectIds: ownedOnly ? [] : projects, namespaceIds };
+  const reached = groups.length > 0 ? await groupsReachedFrom(groups, { links: !ownedOnly, limit: MEMBERSHIP_GROUPS_LIMIT }) : [];
+  return { projectIds: ownedOnly ? [] : projects, namespaceIds: [user.namespaceId, ...reached], sharingGroupIds: ownedOnly ? [] : reached };
+}
+
+/** The id streams of a membership scope: direct projects, the namespaces' projects, the projects shared with the groups. */
+function scopeStreams(scope: Awaited<ReturnType<typeof membershipScope>>, range: IdRange): IdStream[] {
+  const { ascending, after } = range;
+  return [
+    arrayIds(scope.projectIds, ascending, after),
+    ...scope.namespaceIds.map((namespaceId) => projectIds({ namespaceId }, range)),
+    ...scope.sharingGroupIds.map((sharedWith) => projectIds({ sharedWith }, range)),
+  ];
 }
 
 /**
@@ -84,8 +105,7 @@ async function candidates(viewer: User | null, filters: ProjectListFilters, rang
   if (filters.forksOf !== undefined) return of({ forksOf: filters.forksOf });
   if (filters.starred) return viewer ? of({ starredBy: viewer.id }) : arrayIds([], ascending, after);
   if (viewer && (filters.owned || filters.membership)) {
-    const scope = await membershipScope(viewer, Boolean(filters.owned));
-    return mergeIdStreams([arrayIds(scope.projectIds, ascending, after), ...scope.namespaceIds.map((namespaceId) => of({ namespaceId }))], ascending);
+    return mergeIdStreams(scopeStreams(await membershipScope(viewer, Boolean(filters.owned)), range), ascending);
   }
   if (isAdmin(viewer)) return of(filters.visibility ? { visibility: filters.visibility } : { all: true });
   if (!viewer) return of({ visibility: 'public' });
@@ -93,8 +113,7 @@ async function candidates(viewer: User | null, filters: ProjectListFilters, rang
     .filter((v) => !filters.visibility || filters.visibility === v)
     .map((visibility) => of({ visibility }));
   if (filters.visibility && filters.visibility !== 'private') return mergeIdStreams(visible, ascending);
-  const scope = await membershipScope(viewer, false);
-  return mergeIdStreams([...visible, arrayIds(scope.projectIds, ascending, after), ...scope.namespaceIds.map((namespaceId) => of({ namespaceId }))], ascending);
+  return mergeIdStreams([...visible, ...scopeStreams(await membershipScope(viewer, false), range)], ascending);
 }
 
 /** Loads a chunk of projects with their namespaces and the viewer's access, in three batch reads. */
@@ -119,7 +138,8 @@ function matches(subject: ProjectSubject, viewer: User | null, filters: ProjectL
   // the namespace) on each project instead.
   const unscoped = filters.forksOf !== undefined || readsSearchEntries(filters, query);
   if (unscoped && filters.owned && subject.access.level < OWNER) return false;
-  if (unscoped && filters.membership && subject.access.level === 0) return false;
+  // Membership candidates are a superset (a group's links, shares): every list checks the access.
+  if (filters.membership && subject.access.level === 0) return false;
   if (filters.namespaceId !== undefined && project.namespaceId !== filters.namespaceId) return false;
   if (query && !matchesSearch(query, project.name, project.path, project.description)) return false;
   return true;

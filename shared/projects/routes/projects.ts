@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { authorize, can } from '../../auth';
 import { findGroupOrNotFound, findNamespace, getNamespace, type Namespace } from '../../namespaces';
-import { findUserOrNotFound, presentUserPublic, type User } from '../../users';
+import { assertValidAvatar, avatarParam, findUserOrNotFound, presentUserPublic, type User } from '../../users';
 import { NotFoundError } from '../../platform/http/errors';
 import { paginate, paginateArray, paginationParams} from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
@@ -10,13 +10,16 @@ import { created, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { eventFilterParams, filterEvents, readsAscending } from '../queries/event-filters';
 import type { catalog } from '../catalog';
+import { changeProjectAvatar } from '../commands/avatars';
 import { createProject, deleteProject, setArchived, updateProject } from '../commands/projects';
 import { findProjectOrNotFound, projectSubject } from '../finders';
 import { presentEvents } from '../presenters/events';
 import { presentProject, presentProjects } from '../presenters/projects';
 import { projectList} from '../queries/project-lists';
 import { projectFeed, projectUsers } from '../queries/projects';
+import { projectAvatarRoutes } from './avatars';
 import { projectListParams, projectSettingsParams } from './projects.params';
+import { transferRoutes } from './transfer';
 
 const byId = z.object(idParam);
 
@@ -34,14 +37,15 @@ const EDITABLE = [
 ] as const;
 
 const editParams = z
-  .object({ ...projectSettingsParams, ...idParam, name: p.string(), path: p.string() })
+  .object({ ...projectSettingsParams, ...idParam, name: p.string(), path: p.string(), avatar: avatarParam })
   .superRefine((value, ctx) => {
-    if (EDITABLE.some((name) => value[name] !== undefined)) return;
+    // `avatar` (a file, or `""` to remove it) is enough too; the message keeps the list clients have always been answered.
+    if (EDITABLE.some((name) => value[name] !== undefined) || value.avatar !== undefined) return;
     ctx.addIssue({ code: 'custom', message: `${EDITABLE.join(', ')} are missing, at least one parameter must be provided` });
   });
 
 const nameOrPath = z
-  .object({ ...projectSettingsParams, name: p.string(), path: p.string(), namespace_id: p.int() })
+  .object({ ...projectSettingsParams, name: p.string(), path: p.string(), namespace_id: p.int(), avatar: avatarParam })
   .superRefine((value, ctx) => {
     if (value.name === undefined && value.path === undefined) {
       ctx.addIssue({ code: 'custom', message: 'name, path are missing, at least one parameter must be provided' });
@@ -85,6 +89,8 @@ const archiveRoute = (archived: boolean) =>
 /** A page of a project list: streamed in id order, or an array sorted in memory. */
 
 export const projectRoutes = {
+  ...projectAvatarRoutes,
+
   'GET /projects': route({
     anonymous: true,
     params: z.object({ ...paginationParams, ...projectListParams }),
@@ -110,9 +116,11 @@ export const projectRoutes = {
 
   'POST /projects': route({
     params: nameOrPath,
-    handler: async ({ params: { namespace_id, ...input }, user }) => {
+    handler: async ({ params: { namespace_id, avatar, ...input }, user }) => {
+      assertValidAvatar(avatar);
       const namespace = await targetNamespace(user, user, namespace_id);
-      const project = await createProject(user, namespace, input);
+      let project = await createProject(user, namespace, input);
+      if (avatar) project = await changeProjectAvatar(project, avatar);
       return created(await presentProject(await projectSubject(project, namespace, user), user));
     },
   }),
@@ -145,14 +153,16 @@ export const projectRoutes = {
 
   'PUT /projects/:id': route({
     params: editParams,
-    handler: async ({ params: { id, ...input }, user }) => {
+    handler: async ({ params: { id, avatar, ...input }, user }) => {
       const subject = await findProjectOrNotFound(id, user);
       authorize(user, 'admin_project', subject);
       if (input.visibility !== undefined && input.visibility !== subject.project.visibility) {
         authorize(user, 'change_visibility_level', subject);
       }
       if (input.path !== undefined && input.path !== subject.project.path) authorize(user, 'rename_project', subject);
-      const project = await updateProject(subject, input);
+      assertValidAvatar(avatar); // a model error, as GitLab's: after the project was found and the caller authorized
+      const edited = Object.values(input).some((value) => value !== undefined) ? await updateProject(subject, input) : subject.project;
+      const project = avatar === undefined ? edited : await changeProjectAvatar(edited, avatar);
       return ok(await presentProject({ ...subject, project }, user));
     },
   }),
@@ -189,4 +199,7 @@ export const projectRoutes = {
       return ok(await presentEvents(page.items), page.headers);
     },
   }),
+
+  // `PUT /projects/:id/transfer`, `GET /projects/:id/groups` (`transfer.ts`).
+  ...transferRoutes,
 } satisfies RoutesOf<typeof catalog.projects>;

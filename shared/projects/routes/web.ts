@@ -1,6 +1,9 @@
 /**
- * GitLab's web routes outside `/api/v4`; today one: uploaded files,
- * `GET /:namespace/:project/uploads/:secret/:filename` (the namespace may be nested).
+ * GitLab's web routes outside `/api/v4`: uploaded files,
+ * `GET /:namespace/:project/uploads/:secret/:filename` (the namespace may be nested), and avatars,
+ * `GET /uploads/-/system/<user|project>/avatar/:id/:filename` (every `avatar_url`). User avatars
+ * are public, as GitLab serves them; a project's follows the project's visibility (404 to whoever
+ * may not read it). Group avatars are not served yet (404).
  *
  * The catalog declares it as the greedy root resource `/{path+}`, so API Gateway also sends there
  * every GET no other resource matches: the web entry (`functions/web/handler.ts`) answers those
@@ -9,12 +12,13 @@
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { z } from 'zod';
-import type { User } from '../../users';
+import { avatarHeaders, parseAvatarPath, userAvatarFile, type StoredAvatar, type User } from '../../users';
 import { NotFoundError, RouteNotFoundError } from '../../platform/http/errors';
 import { p, required } from '../../platform/http/params';
 import { route, type RoutesOf } from '../../platform/http/route';
 import type { catalog } from '../catalog';
 import { findProjectOrNotFound } from '../finders';
+import { projectAvatarFile } from '../queries/avatars';
 import { uploadedFile } from '../queries/uploads';
 import { contentDispositionFor, parseUploadPath } from '../upload-rules';
 
@@ -28,11 +32,22 @@ async function findReadableProject(projectPath: string, user: User | null) {
   }
 }
 
+/** Internal: an avatar at its `avatar_url` path, or 404 `{"message":"404 Not Found"}`. */
+async function serveAvatar(address: NonNullable<ReturnType<typeof parseAvatarPath>>, user: User | null) {
+  let file: { avatar: StoredAvatar; data: Buffer } | undefined;
+  if (address.owner === 'user') file = await userAvatarFile(address.id, address.filename);
+  if (address.owner === 'project') file = await projectAvatarFile(await findReadableProject(String(address.id), user), address.filename);
+  if (!file) throw new NotFoundError();
+  return { statusCode: 200, binary: { data: file.data, contentType: file.avatar.contentType }, headers: avatarHeaders(file.avatar) };
+}
+
 export const webRoutes = {
   'GET /:path+': route({
     anonymous: true,
     params: z.object({ path: required(p.string()) }),
     handler: async ({ params, user }) => {
+      const avatar = parseAvatarPath(params.path);
+      if (avatar) return serveAvatar(avatar, user);
       const address = parseUploadPath(params.path);
       if (!address) throw new RouteNotFoundError();
       const project = await findReadableProject(address.projectPath, user);
@@ -48,12 +63,13 @@ export const webRoutes = {
   }),
 } satisfies RoutesOf<typeof catalog.web>;
 
-/** Whether the request's greedy path is a well-formed upload address (anything else is the gateway's 404). */
+/** Whether the request's greedy path is a well-formed upload or avatar address (anything else is the gateway's 404). */
 export function isUploadAddress(event: APIGatewayProxyEvent): boolean {
   const raw = event.pathParameters?.path;
   if (!raw) return false;
   try {
-    return parseUploadPath(decodeURIComponent(raw)) !== undefined;
+    const path = decodeURIComponent(raw);
+    return parseUploadPath(path) !== undefined || parseAvatarPath(path) !== undefined;
   } catch {
     return false;
   }

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type KeySpace, pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
+import { projectObjects } from './objects';
 
 export const projectKeys = {
   project: (id: number): Key => ({ PK: `PROJECT#${id}`, SK: 'PROJECT' }),
@@ -79,6 +80,13 @@ export const projectSearchCollections = {
 } as const;
 
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
+/**
+ * A project's avatar in S3: `projects/<projectId>/avatar/<token>/<filename>`, under the project's
+ * prefix (deleted with the project); the token is new with every upload.
+ */
+export const projectAvatarObject = (projectId: number, token: string, filename: string): string =>
+  `${projectObjects.projectPrefix(projectId)}avatar/${token}/${filename}`;
+
 export const keySpace: KeySpace = {
   partitions: ['PROJECT#', 'UNIQUE#PROJECT_NAME#', 'RUNNERS_TOKEN#', 'SEARCH_PROJECTS#'],
   sortKeys: {

@@ -13,7 +13,14 @@ import { queryAll, queryCollection } from '../../platform/dynamo/query';
 import { projectCollections } from './keys';
 
 /** An id-ordered project index: all projects, those of one visibility or namespace, those a user starred, or a project's forks. */
-export type ProjectIndex = { all: true } | { visibility: Visibility } | { namespaceId: number } | { starredBy: number } | { forksOf: number };
+export type ProjectIndex =
+  | { all: true }
+  | { visibility: Visibility }
+  | { namespaceId: number }
+  | { starredBy: number }
+  | { forksOf: number }
+  /** The projects shared with a group. */
+  | { sharedWith: number };
 
 /** What a list reads of an index: ids after `after` (exclusive) in the given order, about `hint` of them per Query. */
 export interface IdRange {
@@ -27,6 +34,7 @@ function collectionOf(index: ProjectIndex): Collection {
   if ('namespaceId' in index) return projectCollections.namespaceProjects(index.namespaceId);
   if ('starredBy' in index) return projectCollections.userStars(index.starredBy);
   if ('forksOf' in index) return projectCollections.projectForks(index.forksOf);
+  if ('sharedWith' in index) return projectCollections.groupShares(index.sharedWith);
   return projectCollections.projects();
 }
 
@@ -88,4 +96,40 @@ export async function groupProjectIds(group: Namespace, limit: number): Promise<
     }
   }
   return ids;
+}
+
+/**
+ * The groups whose members' access reaches beyond them: `groupIds` with every live descendant
+ * (members of a group are members of its subgroups), and, with `links`, the groups shared with
+ * any of those (GitLab's `GroupGroupLink`: the invited group's members incl. inherited ones) with
+ * their descendants. One Query per group for its subgroups (GSI3 `SUBGROUPS#`) and one per
+ * member group for the groups shared with it (GSI1 `GROUP_LINKS_TO#`); stops near `limit` groups.
+ */
+export async function groupsReachedFrom(groupIds: number[], options: { links: boolean; limit: number }): Promise<number[]> {
+  const seen = new Set<number>();
+  const withDescendants = async (roots: number[]): Promise<number[]> => {
+    const found: number[] = [];
+    const queue = roots.filter((id) => !seen.has(id));
+    queue.forEach((id) => seen.add(id));
+    for (let current = queue.shift(); current !== undefined; current = queue.shift()) {
+      found.push(current);
+      if (seen.size > options.limit) break;
+      for await (const item of queryCollection(namespaceCollections.subgroups(current))) {
+        const child = namespaceFromItem(item);
+        if (child.deleting || seen.has(child.id)) continue;
+        seen.add(child.id);
+        queue.push(child.id);
+      }
+    }
+    return found;
+  };
+  const members = await withDescendants(groupIds);
+  if (!options.links) return [...seen];
+  const linked: number[] = [];
+  for (const id of members) {
+    if (seen.size + linked.length > options.limit) break;
+    for await (const item of queryCollection(namespaceCollections.groupLinksTo(id))) linked.push(Number(item.sharedGroupId));
+  }
+  await withDescendants(linked);
+  return [...seen];
 }

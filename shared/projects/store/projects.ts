@@ -338,6 +338,77 @@ export async function replaceProject(previous: Project, next: Project, namespace
   }
 }
 
+export type TransferProjectResult =
+  | 'transferred'
+  | { taken: ProjectClaim[] }
+  | 'namespace_gone'
+  | 'namespace_moving'
+  /** Another request changed the project since it was read (or it is being deleted). */
+  | 'project_changed';
+
+/**
+ * Moves a project from `from` to `to` (`next`: the project as it will be, its `namespaceId` and
+ * visibility set): the project item (its namespace and visibility index entries) conditioned on
+ * the version read, its path and name claims moved to the new namespace, no subgroup of `to` at
+ * its path, and both namespaces' `projectCount`s (`to` live, not moving, at the full path read),
+ * in one transaction: a concurrent create of the same path in `to` and this transfer cannot both succeed.
+ */
+export async function transferProjectRecord(previous: Project, next: Project, from: Namespace, to: Namespace): Promise<TransferProjectResult> {
+  try {
+    await transact({
+      project: {
+        Put: {
+          TableName: tableName(),
+          Item: projectToItem(next),
+          ConditionExpression: '#version = :version AND attribute_not_exists(deleting) AND namespaceId = :from',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':version': previous.version, ':from': from.id },
+        },
+      },
+      path: pathClaim(next, to),
+      previous_path: {
+        Delete: {
+          TableName: tableName(),
+          Key: namespaceKeys.claims.projectPath(from.id, previous.path),
+          ConditionExpression: 'attribute_not_exists(PK) OR projectId = :id',
+          ExpressionAttributeValues: { ':id': previous.id },
+        },
+      },
+      subgroup_path: noSubgroupAt(to, next),
+      name: nameClaim(next, to),
+      previous_name: { Delete: { TableName: tableName(), Key: projectKeys.claims.projectName(from.id, previous.name) } },
+      namespace: {
+        Update: {
+          TableName: tableName(),
+          Key: namespaceKeys.namespace(to.id),
+          UpdateExpression: 'ADD projectCount :one',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting) AND attribute_not_exists(movingFrom) AND fullPath = :fullPath',
+          ExpressionAttributeValues: { ':one': 1, ':fullPath': to.fullPath },
+        },
+      },
+      previous_namespace: {
+        Update: {
+          TableName: tableName(),
+          Key: namespaceKeys.namespace(from.id),
+          UpdateExpression: 'ADD projectCount :minusOne',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':minusOne': -1 },
+        },
+      },
+    });
+    return 'transferred';
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+    const taken = takenClaims(error);
+    if (taken) return taken;
+    if (error.failedOn('namespace')) {
+      const failure = await namespaceFailure(to);
+      return failure === 'limit_reached' ? 'namespace_moving' : failure;
+    }
+    return 'project_changed';
+  }
+}
+
 /** Sets `archived` (and `updatedAt`, a new version); the project as written. */
 export async function updateArchived(projectId: number, archived: boolean): Promise<Project> {
   const { Attributes } = await db().send(

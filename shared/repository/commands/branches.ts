@@ -27,6 +27,10 @@ import { branchCheck, changeRef } from './refs';
  * empty `README.md` (as GitLab does), so that the revision can name it.
  */
 export async function createBranch(subject: ProjectSubject, user: User, name: string, revision: string) {
+  // Bad input changes nothing: a malformed name is refused before an empty repository gets its
+  // default branch (GitLab creates that first; the answer is the same 400).
+  const malformed = validateNewBranchName(name, false);
+  if (malformed) throw new BadRequestError(malformed);
   let repository = await openRepository(subject.project);
   const existing = await repository.refs(BRANCH_PREFIX);
   if (existing.length === 0) {

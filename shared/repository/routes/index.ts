@@ -3,6 +3,7 @@ import { branchRoutes } from './branches';
 import { commitRoutes } from './commits';
 import { fileRoutes } from './files';
 import { housekeepingRoutes } from './housekeeping';
+import { languageRoutes } from './languages';
 import { protectedBranchRoutes } from './protected-branches';
 import { repositoryRoutes } from './repositories';
 import { tagRoutes } from './tags';
@@ -11,6 +12,6 @@ import { webRoutes } from './web';
 export { isGitAddress, smartHttpHandler } from './web';
 
 export const routes = {
-  repository: { ...commitRoutes, ...branchRoutes, ...protectedBranchRoutes, ...fileRoutes, ...repositoryRoutes, ...tagRoutes, ...housekeepingRoutes },
+  repository: { ...commitRoutes, ...branchRoutes, ...protectedBranchRoutes, ...fileRoutes, ...repositoryRoutes, ...tagRoutes, ...housekeepingRoutes, ...languageRoutes },
   web: webRoutes,
 };

@@ -80,12 +80,12 @@ function requestBody(event: APIGatewayProxyEvent): Buffer {
 /** Who calls: a user, nobody (anonymous), a running CI job (its token), or 'denied' for credentials that do not authenticate. */
 type GitCaller = { user: User | null; job?: undefined } | { user: null; job: JobTokenAccess } | 'denied';
 
-async function callerOf(event: APIGatewayProxyEvent): Promise<GitCaller> {
+async function callerOf(event: APIGatewayProxyEvent, service: 'git-upload-pack' | 'git-receive-pack'): Promise<GitCaller> {
   const credentials = basicCredentials(header(event, 'authorization'));
   if (!credentials) return { user: null };
   const job = await jobTokenCredential(credentials);
   if (job) return { user: null, job };
-  const user = await authenticateGitCredentials(credentials.username, credentials.password);
+  const user = await authenticateGitCredentials(credentials.username, credentials.password, service);
   return user ? { user } : 'denied';
 }
 
@@ -119,7 +119,7 @@ async function projectOf(path: string, user: User | null): Promise<ProjectSubjec
 
 async function serve(event: APIGatewayProxyEvent, context: ApiContext): Promise<APIGatewayProxyResult> {
   const address = gitAddressOf(event)!;
-  const caller = await callerOf(event);
+  const caller = await callerOf(event, address.service);
   if (caller === 'denied') return unauthorized();
   if (caller.job) {
     if (address.service === 'git-receive-pack') return text(403, 'You are not allowed to upload code.\n');

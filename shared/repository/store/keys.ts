@@ -18,6 +18,8 @@ export const repositoryKeys = {
   ref: (projectId: number, name: string): Key => ({ PK: projectPartition(projectId), SK: `REF#${name}` }),
   /** A protected branch (name or wildcard pattern) and who may push and merge. */
   protectedBranch: (projectId: number, name: string): Key => ({ PK: projectPartition(projectId), SK: `PROTECTED_BRANCH#${name}` }),
+  /** The language statistics of the project's default branch, for the commit they were computed at. */
+  languages: (projectId: number): Key => ({ PK: projectPartition(projectId), SK: 'LANGUAGES' }),
   /** An object pool: how many repositories read it. */
   pool: (pool: string): Key => ({ PK: poolPartition(pool), SK: 'POOL' }),
   /** A repository that reads a pool (housekeeping keeps what any of them can reach). */
@@ -45,7 +47,7 @@ export const repositorySequences = {
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
   partitions: ['POOL#'],
-  sortKeys: { 'PROJECT#': ['REPOSITORY', 'REF#', 'PROTECTED_BRANCH#'], 'POOL#': ['POOL', 'PACK#', 'MEMBER#'] },
+  sortKeys: { 'PROJECT#': ['REPOSITORY', 'REF#', 'PROTECTED_BRANCH#', 'LANGUAGES'], 'POOL#': ['POOL', 'PACK#', 'MEMBER#'] },
   indexPartitions: {},
   sequences: Object.values(repositorySequences),
 };

@@ -7,7 +7,7 @@ import { BadRequestError, NotFoundError, ValidationError } from '../../platform/
 import { parseSshPublicKey } from '../ssh-public-key';
 import { deleteEmail, insertEmail, type Email } from '../store/emails';
 import { deleteSshKey, insertSshKey, type SshKey } from '../store/ssh-keys';
-import { createToken, revokeActiveToken, revokeToken, type AccessToken, type TokenScope } from '../store/tokens';
+import { createToken, revokeActiveToken, revokeToken, type AccessToken, type NewToken, type TokenScope } from '../store/tokens';
 import type { User } from '../store/users';
 import { validateUserFields } from './users';
 
@@ -53,7 +53,7 @@ export async function addEmail(user: User, address: string): Promise<Email> {
  */
 export async function createAccessToken(
   user: User,
-  input: { name: string; scopes: TokenScope[]; impersonation: boolean; expiresAt: string | null; description?: string | null; secret?: string },
+  input: NewToken,
 ): Promise<{ token: AccessToken; secret: string }> {
   // GitLab's PersonalAccessToken: `validates :name, length: { maximum: 255 }`.
   if (input.name.length > 255) throw new ValidationError({ name: ['is too long (maximum is 255 characters)'] });
@@ -87,14 +87,22 @@ export async function createPersonalToken(
 }
 
 /**
- * GitLab's `PersonalAccessTokens::RotateService`: the token is revoked and a new one made with its
- * name, scopes and description, expiring on `expiresAt` or a week from today. A token revoked
- * already (also by a concurrent rotation) is 400, and nothing is made.
+ * GitLab's `PersonalAccessTokens::RotateService` (and `ProjectAccessTokens::RotateService`): the
+ * token is revoked and a new one made for the same user with its name, scopes, description and
+ * project, expiring on `expiresAt` or a week from today. A token revoked already (also by a
+ * concurrent rotation) is 400, and nothing is made.
  */
 export async function rotateToken(owner: User, token: AccessToken, expiresAt: string | undefined): Promise<{ token: AccessToken; secret: string }> {
   const today = new Date().toISOString().slice(0, 10);
   const expiry = expiresAt ?? new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
   if (expiry <= today) throw new ValidationError({ expires_at: ['must be in the future'] });
   if (token.revoked || !(await revokeActiveToken(token.userId, token.id))) throw new BadRequestError('token already revoked');
-  return createAccessToken(owner, { name: token.name, scopes: token.scopes, impersonation: token.impersonation, expiresAt: expiry, description: token.description ?? null });
+  return createAccessToken(owner, {
+    name: token.name,
+    scopes: token.scopes,
+    impersonation: token.impersonation,
+    expiresAt: expiry,
+    description: token.description ?? null,
+    ...(token.projectId === undefined ? {} : { projectId: token.projectId }),
+  });
 }

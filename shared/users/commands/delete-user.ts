@@ -4,7 +4,9 @@
  * removal steps by the composition root, the users Lambda entry (`functions/users/handler.ts`), so
  * this feature never imports them.
  */
+import { deleteAvatarObject } from '../avatars';
 import { deleteAllChildren } from '../store/children';
+import { userObjects } from '../store/keys';
 import { getUserRecord, markUserDeleting, removeUser, removeUserSearchEntries, userSearchEntryKeys, type User } from '../store/users';
 
 /** What another feature removes of a user being deleted. */
@@ -41,5 +43,6 @@ export async function deleteUser(id: number): Promise<User | undefined> {
   const marked = (await getUserRecord(id)) ?? user;
   if ((await removeUser(user)) === 'gone') return undefined; // a concurrent deletion won
   await removeUserSearchEntries(userSearchEntryKeys(marked));
+  if (marked.avatar) await deleteAvatarObject(userObjects.avatar(id, marked.avatar.token, marked.avatar.filename));
   return { ...user, deleting: undefined };
 }

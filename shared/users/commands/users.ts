@@ -6,6 +6,8 @@
 import { hashPassword } from '../../platform/crypto/password';
 import { ApiError, ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, reservedPathMessage } from '../../namespaces';
+import { assertValidAvatar, deleteAvatarObject, newStoredAvatar, putAvatarObject, type AvatarChange, type StoredAvatar } from '../avatars';
+import { userObjects } from '../store/keys';
 import { addUserSearchEntries, insertUser, newUserIds, removeUserSearchEntries, replaceUser, userSearchEntryKeys, type Identity, type User, type UserClaimField, type UserState } from '../store/users';
 
 export const DEFAULT_PROJECTS_LIMIT = 100000;
@@ -29,6 +31,8 @@ export interface UserFields {
   admin?: boolean;
   can_create_group?: boolean;
   external?: boolean;
+  /** A new avatar image, or `''` to remove it (validated with the other fields, stored in S3). */
+  avatar?: AvatarChange;
 }
 
 export interface CreateUserInput extends UserFields {
@@ -74,6 +78,33 @@ export function validateUserFields(fields: UserFields): Record<string, string[]>
 function assertValid(fields: UserFields): void {
   const errors = validateUserFields(fields);
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  assertValidAvatar(fields.avatar);
+}
+
+/** Where a user's avatar's bytes are. */
+const avatarKey = (userId: number, avatar: StoredAvatar) => userObjects.avatar(userId, avatar.token, avatar.filename);
+
+/**
+ * Writes the bytes of a new avatar (before the user item that will name it); `undefined` when the
+ * change is a removal or there is none.
+ */
+async function stageAvatar(userId: number, change: AvatarChange | undefined): Promise<StoredAvatar | undefined> {
+  if (!change) return undefined;
+  const avatar = newStoredAvatar(change);
+  await putAvatarObject(avatarKey(userId, avatar), avatar, change.data);
+  return avatar;
+}
+
+/** Deletes the bytes of an avatar no item names (a staged one whose write failed, or a replaced one). */
+async function dropAvatar(userId: number, avatar: StoredAvatar | undefined): Promise<void> {
+  if (avatar) await deleteAvatarObject(avatarKey(userId, avatar));
+}
+
+/** Sets (or with `''` removes) a user's avatar on the user about to be written. */
+function withAvatar(user: User, change: AvatarChange | undefined, staged: StoredAvatar | undefined): User {
+  if (change === undefined) return user;
+  const { avatar: _previous, ...rest } = user;
+  return staged ? { ...rest, avatar: staged } : rest;
 }
 
 /** GitLab's message when a claimed value is someone else's, by the store's `<field>_taken` result. */
@@ -154,11 +185,14 @@ export async function createUser(input: CreateUserInput): Promise<User> {
   // With reset_password the user sets a password through the reset link; none is stored now.
   const user = await applyFields(blank, input.reset_password ? { ...input, password: undefined } : input);
   user.passwordExpiresAt = null; // A password given at creation is not an admin reset.
+  const staged = await stageAvatar(id, input.avatar);
+  if (staged) user.avatar = staged;
   // Search entries first (a superset of the truth); a user that was not written takes them back.
   await addUserSearchEntries(undefined, user, user.version);
   const result = await insertUser(user);
   if (result === 'created') return user;
   await removeUserSearchEntries(userSearchEntryKeys(user));
+  await dropAvatar(id, staged);
   // An id already in use (never expected from the sequences) has always answered as a taken username.
   throw new ConflictError(TAKEN_MESSAGES[result === 'id_taken' ? 'username_taken' : result]);
 }
@@ -169,14 +203,18 @@ export async function createUser(input: CreateUserInput): Promise<User> {
  */
 export async function updateUser(user: User, fields: UserFields): Promise<User> {
   assertValid(fields);
-  const next = await applyFields(user, fields);
+  const staged = await stageAvatar(user.id, fields.avatar);
+  const next = withAvatar(await applyFields(user, fields), fields.avatar, staged);
   next.updatedAt = new Date().toISOString();
   // New search entries before the write, the ones it dropped after it (only if it was written).
   const dropped = await addUserSearchEntries(user, next, user.version + 1);
   const result = await replaceUser(user, next);
+  if (result !== 'updated') await dropAvatar(user.id, staged);
   if (result === 'conflict') throw new ConflictError('The user was modified by another request; try again');
   if (result !== 'updated') throw new ApiError(404, { message: `404 ${TAKEN_MESSAGES[result]}` });
   await removeUserSearchEntries(dropped, user.version + 1);
+  // The replaced (or removed) avatar's bytes, once no item names them.
+  if (fields.avatar !== undefined && user.avatar?.token !== next.avatar?.token) await dropAvatar(user.id, user.avatar);
   return { ...next, version: user.version + 1 };
 }
 

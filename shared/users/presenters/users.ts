@@ -4,6 +4,7 @@
  * look at permissions themselves.
  */
 import { config } from '../../platform/config';
+import { avatarUrl } from '../avatars';
 import type { Email } from '../store/emails';
 import type { SshKey } from '../store/ssh-keys';
 import { isTokenActive, type AccessToken } from '../store/tokens';
@@ -16,7 +17,7 @@ export function presentUserPublic(user: User) {
     username: user.username,
     name: user.name,
     state: user.state,
-    avatar_url: null,
+    avatar_url: avatarUrl('user', user.id, user.avatar),
     web_url: `${config().externalUrl}/${user.username}`,
   };
 }
@@ -33,6 +34,8 @@ export function presentUserSingle(user: User) {
     twitter: user.twitter,
     website_url: user.websiteUrl,
     organization: user.organization,
+    // GitLab's `bot?`: a project access token's bot user (`commands/bots.ts`).
+    bot: user.bot === true,
   };
 }
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { RouteAuthentication } from '../../platform/http/context';
 import { paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
+import { avatarParam } from '../avatars';
 
 /** Profile fields accepted by `POST /users` and `PUT /users/:id`. */
 export const profileParams = {
@@ -23,6 +24,8 @@ export const profileParams = {
   admin: p.bool(),
   can_create_group: p.bool(),
   external: p.bool(),
+  /** A multipart image file; `""` removes the avatar (`PUT`). */
+  avatar: avatarParam,
 };
 
 /** `:id` of `/users/:id/...`. */

@@ -6,6 +6,7 @@ import { paginate, paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
 import { created, emptyOk, noContent, ok } from '../../platform/http/response';
 import { noParams, route, type RoutesOf } from '../../platform/http/route';
+import { avatarFileParam, avatarUrl } from '../avatars';
 import type { catalog } from '../catalog';
 import { deleteUser } from '../commands/delete-user';
 import { createUser, removeIdentity, setUserState, updateUser } from '../commands/users';
@@ -113,6 +114,15 @@ export const userRoutes = {
       // With sudo, `user` is the impersonated user and `auth` says who used sudo with which token.
       if (auth?.sudoFrom) return ok(presentUserWithSudo(user, auth.secret));
       return ok(user.admin ? { ...presentUserAdmin(user), is_admin: true } : presentUserAdmin(user));
+    },
+  }),
+
+  /** Current GitLab: sets the caller's avatar, answering GitLab's `Avatar` entity (`{"avatar_url": …}`). */
+  'PUT /user/avatar': route({
+    params: z.object({ avatar: required(avatarFileParam) }),
+    handler: async ({ params, user }) => {
+      const updated = await updateUser(user, { avatar: params.avatar });
+      return ok({ avatar_url: avatarUrl('user', updated.id, updated.avatar) });
     },
   }),
 

@@ -23,6 +23,14 @@ export const userKeys = {
   },
 } as const;
 
+/**
+ * The users feature's S3 object keys. A user's avatar: `users/<userId>/avatar/<token>/<filename>`
+ * (the token is new with every upload, so a replaced avatar never shares a key with the new one).
+ */
+export const userObjects = {
+  avatar: (userId: number, token: string, filename: string): string => `users/${userId}/avatar/${token}/${filename}`,
+} as const;
+
 /** Secondary-index attributes, written on the item they index. */
 export const userIndexKeys = {
   /** GSI1: all users by id. */
@@ -35,6 +43,8 @@ export const userIndexKeys = {
   sshKeyById: (keyId: number) => ({ GSI1PK: `SSHKEY#${keyId}`, GSI1SK: 'SSHKEY' }),
   /** GSI1: every personal access token by id (for admins' `GET /personal_access_tokens`). */
   personalToken: (tokenId: number) => ({ GSI1PK: 'PERSONAL_TOKENS', GSI1SK: pad(tokenId) }),
+  /** GSI2: a project access token (its bot's personal token) under its project, by id. */
+  projectAccessToken: (projectId: number, tokenId: number) => ({ GSI2PK: `PROJECT_ACCESS_TOKENS#${projectId}`, GSI2SK: pad(tokenId) }),
   /** GSI2: an SSH key by its MD5 fingerprint (for `GET /keys?fingerprint=aa:bb:…`). */
   sshKeyByMd5: (fingerprint: string) => ({ GSI2PK: `SSHKEY_MD5#${fingerprint}`, GSI2SK: 'SSHKEY' }),
 } as const;
@@ -52,6 +62,8 @@ export const userCollections = {
   sshKeyById: (keyId: number) => indexCollection('GSI1', `SSHKEY#${keyId}`),
   sshKeyByMd5: (fingerprint: string) => indexCollection('GSI2', `SSHKEY_MD5#${fingerprint}`),
   personalTokens: () => indexCollection('GSI1', 'PERSONAL_TOKENS'),
+  /** A project's access tokens, by id. */
+  projectAccessTokens: (projectId: number) => indexCollection('GSI2', `PROJECT_ACCESS_TOKENS#${projectId}`),
 } as const;
 
 /**
@@ -84,6 +96,6 @@ export const keySpace: KeySpace = {
     'SEARCH_USERS#': [''],
     'SEARCH_USER_EMAILS#': [''],
   },
-  indexPartitions: { GSI1: ['USERS', 'SSHKEY#', 'PERSONAL_TOKENS'], GSI2: ['USERS#', 'SSHKEY_MD5#'], GSI3: ['USER_ACTIVITY'] },
+  indexPartitions: { GSI1: ['USERS', 'SSHKEY#', 'PERSONAL_TOKENS'], GSI2: ['USERS#', 'SSHKEY_MD5#', 'PROJECT_ACCESS_TOKENS#'], GSI3: ['USER_ACTIVITY'] },
   sequences: ['users', 'ssh_keys', 'emails', 'access_tokens'],
 };

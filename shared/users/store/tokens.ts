@@ -1,5 +1,6 @@
 /**
- * Access tokens (personal and impersonation). The secret is never stored: only its SHA-256
+ * Access tokens (personal and impersonation; a project access token is a personal one of a project
+ * bot user, carrying `projectId` and indexed under its project). The secret is never stored: only its SHA-256
  * digest, as the key of a claim item that points at the token (used to authenticate). The token item itself lives
  * in its owner's partition, so listing a user's tokens is one Query.
  */
@@ -16,7 +17,11 @@ import { childAccess, insertChild, type ChildInsertResult } from './children';
 import { userCollections, userIndexKeys, userKeys } from './keys';
 import { onUserWritten, userFromItem, type User } from './users';
 
-export type TokenScope = Scope;
+/**
+ * The scopes a token may hold: the ones routes declare (`Scope`), and the ones only project access
+ * tokens are given here (`read_api`, `read_repository`, `write_repository`), stored as given.
+ */
+export type TokenScope = Scope | 'read_api' | 'read_repository' | 'write_repository';
 
 export interface AccessToken {
   id: number;
@@ -29,6 +34,8 @@ export interface AccessToken {
   expiresAt: string | null;
   /** What the token is for (personal access tokens), or null. */
   description?: string | null;
+  /** The project of a project access token (its owner is the project's bot user); absent otherwise. */
+  projectId?: number;
   createdAt: string;
   digest: string;
 }
@@ -42,6 +49,17 @@ export const generateTokenSecret = (): string => `glpat-${randomBytes(15).toStri
 const tokenToItem = (token: AccessToken): Item => ({ type: 'AccessToken', ...token });
 const tokenFromItem = (item: Item): AccessToken => entityFields(item) as AccessToken;
 
+/** What a new token is made of; `projectId` makes it a project access token (of that project's bot user). */
+export interface NewToken {
+  name: string;
+  scopes: TokenScope[];
+  impersonation: boolean;
+  expiresAt: string | null;
+  description?: string | null;
+  projectId?: number;
+  secret?: string;
+}
+
 /**
  * Stores a token for a live user. `secret` defaults to a fresh random one; a fixed secret is only
  * for bootstrap (`ROOT_TOKEN`). Returns the token and its secret — the only time the secret
@@ -50,7 +68,7 @@ const tokenFromItem = (item: Item): AccessToken => entityFields(item) as AccessT
  */
 export async function createToken(
   userId: number,
-  input: { name: string; scopes: TokenScope[]; impersonation: boolean; expiresAt: string | null; description?: string | null; secret?: string },
+  input: NewToken,
 ): Promise<{ result: ChildInsertResult; token: AccessToken; secret: string }> {
   const secret = input.secret ?? generateTokenSecret();
   const token: AccessToken = {
@@ -62,10 +80,15 @@ export async function createToken(
     revoked: false,
     expiresAt: input.expiresAt,
     ...(input.impersonation ? {} : { description: input.description ?? null }),
+    ...(input.projectId === undefined ? {} : { projectId: input.projectId }),
     createdAt: new Date().toISOString(),
     digest: digestToken(secret),
   };
-  const item = { ...tokenToItem(token), ...(token.impersonation ? {} : userIndexKeys.personalToken(token.id)) };
+  const item = {
+    ...tokenToItem(token),
+    ...(token.impersonation ? {} : userIndexKeys.personalToken(token.id)),
+    ...(token.projectId === undefined ? {} : userIndexKeys.projectAccessToken(token.projectId, token.id)),
+  };
   const result = await insertChild(userId, userKeys.token(userId, token.id), item, [userKeys.tokenDigest(token.digest)]);
   return { result, token, secret };
 }
@@ -80,6 +103,17 @@ export const listTokens = tokens.list;
 /** Every personal access token, by id (GSI1, eventually consistent), for a list to page. */
 export const personalTokensCollection = () => userCollections.personalTokens();
 export { tokenFromItem };
+
+/** A project's access tokens, by id (GSI2, eventually consistent), for a list to page. */
+export const projectAccessTokensCollection = (projectId: number) => userCollections.projectAccessTokens(projectId);
+
+/** One access token of a project by id (GSI2, eventually consistent), or undefined. */
+export async function findProjectAccessToken(projectId: number, tokenId: number): Promise<AccessToken | undefined> {
+  if (!Number.isSafeInteger(tokenId) || tokenId <= 0) return undefined;
+  const sortKey = userIndexKeys.projectAccessToken(projectId, tokenId).GSI2SK;
+  for await (const item of queryCollection({ ...userCollections.projectAccessTokens(projectId), prefix: sortKey })) return tokenFromItem(item);
+  return undefined;
+}
 
 /** A personal access token by its id alone (GSI1, eventually consistent), or undefined. */
 export async function findPersonalTokenById(tokenId: number): Promise<AccessToken | undefined> {

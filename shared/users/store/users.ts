@@ -16,6 +16,7 @@ import { searchTerms } from '../../platform/search';
 import { userCollections, userIndexKeys, userKeys, userSearchKeys } from './keys';
 import { ConditionFailed, transact, type TransactItem } from '../../platform/dynamo/transactions';
 import { deleteClaim, entityFields, isLive, putClaim } from '../../platform/dynamo/items';
+import type { StoredAvatar } from '../avatars';
 
 export type UserState = 'active' | 'blocked';
 
@@ -60,6 +61,8 @@ export interface User {
   version: number;
   /** Set while the user is being deleted: the user no longer authenticates nor accepts new children. */
   deleting?: boolean;
+  /** The user's avatar (`PUT /user/avatar`, `avatar` of create and update); its bytes are in S3 (`userObjects.avatar`). */
+  avatar?: StoredAvatar;
 }
 
 export function userToItem(user: User): Item {

@@ -1,0 +1,138 @@
+/**
+ * Award emoji (emoji reactions) on issues and on their notes: items in the project partition,
+ * one awardable's awards one sort-key range by id (`issueKeys.award`), so deleting the project
+ * deletes them with the rest of it. One award per user, name and awardable: a claim item
+ * (`issueKeys.awardName`) written in the award's transaction.
+ *
+ * An issue's `upvotes`/`downvotes` (its `thumbsup`/`thumbsdown` awards) are counters on the issue
+ * item changed by `ADD` in the same transaction as the award (`votePart`), so lists present them
+ * without counting. Every award write checks that the issue is there and not deleted, and a note's
+ * award that the note still exists.
+ */
+import { tableName } from '../../platform/dynamo/client';
+import { entityFields, putClaim } from '../../platform/dynamo/items';
+import { getEntity, isId, type Item } from '../../platform/dynamo/query';
+import type { TransactItem } from '../../platform/dynamo/transactions';
+import { projectIsLive } from '../../projects';
+import { issueCollections, issueKeys, noteableKeys, type AwardableKeyed } from './keys';
+import { votePart, type Noteable, type VoteCounter } from './noteables';
+import { transactOr } from './transact';
+
+/** An award emoji as stored. */
+export interface AwardEmoji {
+  /** Global id (sequence `award_emoji`). */
+  id: number;
+  projectId: number;
+  name: string;
+  userId: number;
+  awardableType: 'Issue' | 'Note';
+  /** The awardable's global id (`awardable_id`). */
+  awardableId: number;
+  /** The issue's iid, or the note's id (its keys). */
+  localId: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The vote counters on an issue item (absent: 0). */
+export type WithVotes = { upvotes?: number; downvotes?: number };
+
+/**
+ * What an award hangs on, for the writes: the noteable it is on or under (an issue: its
+ * liveness, its vote counters) and, for a note's award, the note.
+ */
+export interface Awardable extends AwardableKeyed {
+  /** The awardable's global id. */
+  id: number;
+  noteable: Noteable;
+  /** A note's award: the note's iid-scoped position (its key is checked in the transaction). */
+  note?: { id: number };
+}
+
+/**
+ * A noteable (an issue) as an awardable.
+ * @example
+ * const awardable = noteableAwardable(issueNoteable(issue));
+ */
+export const noteableAwardable = (noteable: Noteable): Awardable => ({ type: 'Issue', projectId: noteable.projectId, localId: noteable.iid, id: noteable.id, noteable });
+
+/** A note of a noteable as an awardable. */
+export const noteAwardable = (noteable: Noteable, note: { id: number }): Awardable => ({
+  type: 'Note',
+  projectId: noteable.projectId,
+  localId: note.id,
+  id: note.id,
+  noteable,
+  note: { id: note.id },
+});
+
+/** Why an award write did not happen. */
+export type AwardWriteFailure = 'project_gone' | 'awardable_gone' | 'taken' | 'award_gone';
+
+const awardFromItem = (item: Item): AwardEmoji => entityFields(item) as AwardEmoji;
+
+const keyed = (award: AwardEmoji): AwardableKeyed => ({ type: award.awardableType, projectId: award.projectId, localId: award.localId });
+
+/** Internal: the issue counter a name moves (only an issue's own `thumbsup`/`thumbsdown`). */
+function counterOf(awardable: Awardable, name: string): VoteCounter | undefined {
+  if (awardable.type !== 'Issue') return undefined;
+  return name === 'thumbsup' ? 'upvotes' : name === 'thumbsdown' ? 'downvotes' : undefined;
+}
+
+/** Internal: a note's award checks the note is still there. */
+function notePart(awardable: Awardable): TransactItem | undefined {
+  if (!awardable.note) return undefined;
+  const Key = noteableKeys.note(awardable.noteable, awardable.note.id);
+  return { ConditionCheck: { TableName: tableName(), Key, ConditionExpression: 'attribute_exists(PK)' } };
+}
+
+/** One award of an awardable (consistent read); `undefined` when none. */
+export async function getAward(awardable: AwardableKeyed, awardId: number): Promise<AwardEmoji | undefined> {
+  if (!isId(awardId)) return undefined;
+  return getEntity(issueKeys.award(awardable, awardId), awardFromItem);
+}
+
+/** The awards of an awardable, by id, as a collection the route pages. */
+export const awardsCollection = (awardable: AwardableKeyed) => ({ collection: issueCollections.awards(awardable), ascending: true, select: awardFromItem });
+
+/**
+ * Adds an award while the project is live, the issue there and not deleted (and the note there):
+ * the award, its name claim, and an issue's vote counter, in one transaction.
+ */
+export async function insertAward(awardable: Awardable, award: AwardEmoji): Promise<AwardWriteFailure | undefined> {
+  return transactOr<AwardWriteFailure>(
+    {
+      project: projectIsLive(award.projectId),
+      noteable: votePart(awardable.noteable, counterOf(awardable, award.name), 1),
+      note: notePart(awardable),
+      name: putClaim(issueKeys.awardName(awardable, award.userId, award.name), { awardId: award.id }),
+      award: { Put: { TableName: tableName(), Item: { ...issueKeys.award(awardable, award.id), type: 'AwardEmoji', ...award }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    },
+    [
+      ['project', 'project_gone'],
+      ['noteable', 'awardable_gone'],
+      ['note', 'awardable_gone'],
+      ['name', 'taken'],
+    ],
+    'award_gone',
+  );
+}
+
+/**
+ * Deletes an award with its name claim and an issue's vote, conditioned on the award existing,
+ * so two racing deletes change the counter once.
+ */
+export async function removeAward(awardable: Awardable, award: AwardEmoji): Promise<AwardWriteFailure | undefined> {
+  return transactOr<AwardWriteFailure>(
+    {
+      award: { Delete: { TableName: tableName(), Key: issueKeys.award(keyed(award), award.id), ConditionExpression: 'attribute_exists(PK)' } },
+      name: { Delete: { TableName: tableName(), Key: issueKeys.awardName(keyed(award), award.userId, award.name) } },
+      noteable: votePart(awardable.noteable, counterOf(awardable, award.name), -1),
+    },
+    [
+      ['award', 'award_gone'],
+      ['noteable', 'awardable_gone'],
+    ],
+    'award_gone',
+  );
+}

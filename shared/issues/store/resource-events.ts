@@ -1,0 +1,144 @@
+/**
+ * Resource events of issues (GitLab's `resource_label_events`, `resource_state_events`,
+ * `resource_milestone_events`): what an issue write changed in its labels (one event per label
+ * added or removed), its milestone (one event: `add` the new one, or `remove` the old one) and its
+ * state (`closed`, `reopened`; none on create, as GitLab), by whom and when.
+ *
+ * They are derived from the issue as read and as written (`resourceEventPuts`), so every write
+ * path that goes through `writeIssues` with an actor records them in its own transaction: the
+ * events exist exactly when the change does. The events of one kind of one write are one item
+ * (`issueKeys.resourceEvents`, under its first event's id; the ids of a write are consecutive,
+ * from one `ADD` on the kind's sequence), so a write adds at most three operations to its
+ * transaction however many labels it changes.
+ */
+import { tableName } from '../../platform/dynamo/client';
+import { nextIds } from '../../platform/dynamo/counters';
+import { queryAll, queryCollection, isId, type Item } from '../../platform/dynamo/query';
+import type { TransactItem } from '../../platform/dynamo/transactions';
+import type { Issue } from './issues';
+import { issueCollections, issueKeys, issueSequences, type ResourceEventKind } from './keys';
+
+export type { ResourceEventKind } from './keys';
+
+/** Who made a write, and what caused a state change (a merge request merged, a commit pushed). */
+export interface ResourceEventActor {
+  userId: number;
+  /** The merge request whose merge closed the issue (GitLab's `source_merge_request_id`). */
+  sourceMergeRequestId?: number | null;
+  /** The commit that closed the issue (GitLab's `source_commit`). */
+  sourceCommit?: string | null;
+}
+
+/** One event as recorded (within its write's item). */
+export interface RecordedEvent {
+  id: number;
+  /** `add` / `remove` (labels, milestones). */
+  action?: 'add' | 'remove';
+  labelId?: number;
+  milestoneId?: number;
+  /** `closed` / `reopened` (state events). */
+  state?: 'closed' | 'reopened';
+  /** A milestone event's issue state at the time (`opened`, `closed`). */
+  issueState?: string;
+}
+
+/** One resource event of an issue, with what its write shares. */
+export interface ResourceEvent extends RecordedEvent {
+  kind: ResourceEventKind;
+  projectId: number;
+  issueIid: number;
+  /** The issue's global id (`resource_id`). */
+  issueId: number;
+  userId: number;
+  createdAt: string;
+  sourceMergeRequestId: number | null;
+  sourceCommit: string | null;
+}
+
+/** Internal: the events of one kind a change makes (without ids). */
+function eventsOf(previous: Issue | undefined, next: Issue): Record<ResourceEventKind, Array<Omit<RecordedEvent, 'id'>>> {
+  const none = { label: [], state: [], milestone: [] };
+  if (next.deletedAt) return none;
+  const before = previous?.labelIds ?? [];
+  const label = [
+    ...next.labelIds.filter((id) => !before.includes(id)).map((labelId) => ({ action: 'add' as const, labelId })),
+    ...before.filter((id) => !next.labelIds.includes(id)).map((labelId) => ({ action: 'remove' as const, labelId })),
+  ];
+  const oldMilestone = previous?.milestoneId ?? null;
+  const milestone =
+    next.milestoneId === oldMilestone
+      ? []
+      : next.milestoneId === null
+        ? [{ action: 'remove' as const, milestoneId: oldMilestone!, issueState: next.state }]
+        : [{ action: 'add' as const, milestoneId: next.milestoneId, issueState: next.state }];
+  const state = previous && previous.state !== next.state ? [{ state: next.state === 'closed' ? ('closed' as const) : ('reopened' as const) }] : [];
+  return { label, state, milestone };
+}
+
+/**
+ * The Puts of the resource events a write of `previous` (absent: a new issue) into `next` makes,
+ * by `actor`, for the write's transaction: at most one item per kind. None for a deletion.
+ * @example
+ * const puts = await resourceEventPuts(issue, { ...issue, state: 'closed' }, { userId: 1 });
+ */
+export async function resourceEventPuts(previous: Issue | undefined, next: Issue, actor: ResourceEventActor): Promise<TransactItem[]> {
+  const events = eventsOf(previous, next);
+  const kinds = (Object.keys(events) as ResourceEventKind[]).filter((kind) => events[kind].length > 0);
+  const ids = await Promise.all(kinds.map((kind) => nextIds(issueSequences.resourceEvents(kind), events[kind].length)));
+  const createdAt = next.updatedAt;
+  return kinds.map((kind, k) => ({
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...issueKeys.resourceEvents(next.projectId, next.iid, kind, ids[k][0]),
+        type: 'ResourceEvents',
+        kind,
+        projectId: next.projectId,
+        issueIid: next.iid,
+        issueId: next.id,
+        userId: actor.userId,
+        createdAt,
+        ...(kind === 'state' ? { sourceMergeRequestId: actor.sourceMergeRequestId ?? null, sourceCommit: actor.sourceCommit ?? null } : {}),
+        events: events[kind].map((event, i) => ({ id: ids[k][i], ...event })),
+      },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  }));
+}
+
+/** Internal: the events of one item. */
+const eventsFromItem = (item: Item): ResourceEvent[] =>
+  (item.events as RecordedEvent[]).map((event) => ({
+    ...event,
+    kind: item.kind,
+    projectId: Number(item.projectId),
+    issueIid: Number(item.issueIid),
+    issueId: Number(item.issueId),
+    userId: Number(item.userId),
+    createdAt: item.createdAt,
+    sourceMergeRequestId: item.sourceMergeRequestId ?? null,
+    sourceCommit: item.sourceCommit ?? null,
+  }));
+
+/**
+ * The events of one kind of one issue, oldest first (by id). One Query of the issue's items of
+ * that kind: bounded by the issue's history (one item per write that changed it), not by its project.
+ */
+export async function listResourceEvents(projectId: number, iid: number, kind: ResourceEventKind): Promise<ResourceEvent[]> {
+  if (!isId(iid)) return [];
+  return (await queryAll(issueCollections.resourceEvents(projectId, iid, kind))).flatMap(eventsFromItem);
+}
+
+/**
+ * One event of an issue by kind and id: the item holding it is the last one starting at or
+ * before the id (one Query, descending, of one item).
+ */
+export async function getResourceEvent(projectId: number, iid: number, kind: ResourceEventKind, id: number): Promise<ResourceEvent | undefined> {
+  if (!isId(iid) || !isId(id)) return undefined;
+  const prefix = issueCollections.resourceEvents(projectId, iid, kind).prefix!;
+  for await (const item of queryCollection(issueCollections.resourceEventsUpTo(projectId, iid, kind, id), { ascending: false, pageSize: 1 })) {
+    if (!String(item.SK).startsWith(prefix)) return undefined;
+    return eventsFromItem(item).find((event) => event.id === id);
+  }
+  return undefined;
+}
