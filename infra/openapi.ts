@@ -321,10 +321,16 @@ function publishedOperation(route: RouteSpec, definition: AnyRoute): Operation {
     }
   } else if (rest.length > 0) {
     const schema = objectSchema(rest);
-    // A file travels only in a multipart body; JSON and form bodies cannot carry it.
-    const content = rest.some((field) => field.file)
-      ? { 'multipart/form-data': { schema } }
-      : { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } };
+    // A file travels only in a multipart body; JSON and form bodies carry the other fields, so a
+    // route whose files are optional (an avatar) takes all three, one that needs a file multipart only.
+    const files = rest.filter((field) => field.file);
+    const plain = objectSchema(rest.filter((field) => !field.file));
+    const content =
+      files.length === 0
+        ? { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } }
+        : files.some((field) => field.required)
+          ? { 'multipart/form-data': { schema } }
+          : { 'application/json': { schema: plain }, 'application/x-www-form-urlencoded': { schema: plain }, 'multipart/form-data': { schema } };
     requestBody = { required: rest.some((field) => field.required), content };
   }
   if (parameters.length > 0) operation.parameters = parameters;

@@ -10,7 +10,8 @@
  * - HEAD reaches the GET route of a resource (the deployed definition adds a HEAD operation for
  *   every GET, `servingRoute` in shared/platform/http/route-matcher.ts), with `httpMethod: 'HEAD'`; the answer has no body;
  * - unknown routes or methods answer `404 {"error":"404 Not Found"}` (the stack's mapping of
- *   MISSING_AUTHENTICATION_TOKEN), a failing handler `502 {"message":"Internal server error"}`,
+ *   MISSING_AUTHENTICATION_TOKEN), a failing handler or a result over Lambda's 6 MB payload
+ *   `502 {"message":"Internal server error"}`,
  *   a body over 10 MB, or an event over Lambda's 6 MB, `413`, and a handler slower than 29 s
  *   `504`, each with `X-Request-Id`.
  *
@@ -488,7 +489,11 @@ export function createApiServer(options: ApiServerOptions): Server {
       }
       const resultSize = Buffer.byteLength(JSON.stringify(result));
       if (resultSize > LAMBDA_PAYLOAD_BYTES) {
-        warn('response exceeds the Lambda 6 MB payload limit: this request would fail on AWS', { requestId, resultBytes: resultSize });
+        // Lambda fails such an invocation ("Response payload size exceeded"), which API Gateway answers 502.
+        warn('response exceeds the Lambda 6 MB payload limit', { requestId, group, resultBytes: resultSize });
+        status = 502;
+        gatewayResponse(res, 502, { message: 'Internal server error' }, requestId);
+        return;
       }
       status = result.statusCode;
       writeResult(res, result, requestId);

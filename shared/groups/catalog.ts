@@ -6,6 +6,8 @@ export const catalog = {
     'GET /groups/:id',
     'PUT /groups/:id',
     'DELETE /groups/:id',
+    /** The group's avatar file (current GitLab); set with `avatar` of create and edit. */
+    'GET /groups/:id/avatar',
     'GET /groups/:id/projects',
     'GET /groups/:id/subgroups',
     'GET /groups/:id/descendant_groups',

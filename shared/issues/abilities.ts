@@ -1,5 +1,5 @@
-/** The issues feature's abilities on a project (assembled by `shared/auth/policy.ts`). */
-import { MAINTAINER, OWNER, readsProject, REPORTER, type Abilities, type ProjectRule } from '../auth/rules';
+/** The issues feature's abilities on a project and on a group (assembled by `shared/auth/policy.ts`). */
+import { MAINTAINER, OWNER, readsProject, REPORTER, type Abilities, type GroupRule, type ProjectRule } from '../auth/rules';
 
 /** See the project's (non-confidential) issues: whoever reads the project, when issues are enabled. */
 const readIssue: ProjectRule = (user, s) => readsProject(user, s) && s.project.issuesEnabled;
@@ -30,4 +30,10 @@ export const abilities = {
      */
     admin_note: (user, s) => readsProject(user, s) && s.access.level >= MAINTAINER,
   } satisfies Record<string, ProjectRule>,
+  group: {
+    /** Create, edit and delete the group's labels (GitLab's `GroupPolicy`: reporter or above, inherited from ancestors). */
+    admin_label: (_user, s) => s.level >= REPORTER,
+    /** Create, edit, close and delete the group's milestones: reporter or above. */
+    admin_milestone: (_user, s) => s.level >= REPORTER,
+  } satisfies Record<string, GroupRule>,
 } satisfies Abilities;

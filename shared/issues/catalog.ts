@@ -89,6 +89,7 @@ export const catalog = {
     'PUT /projects/:id/milestones/:milestone_id',
     'DELETE /projects/:id/milestones/:milestone_id',
     'GET /projects/:id/milestones/:milestone_id/issues',
+    'POST /projects/:id/milestones/:milestone_id/promote',
     'GET /groups/:id/milestones',
     'POST /groups/:id/milestones',
     'GET /groups/:id/milestones/:milestone_id',

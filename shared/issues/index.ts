@@ -28,6 +28,12 @@ export { createNote, createSystemNote, deleteNote, MAX_NOTE_LENGTH, updateNote, 
 export { presentNote, presentNotes } from './presenters/notes';
 export { findNoteOrNotFound, noteableNotes, type NoteOrder } from './queries/notes';
 export { noteTarget, type IssueNote, type MergeRequestNote, type Note, type WithUserNotesCount } from './store/notes';
+
+// Discussions (threads of notes; resolvable on merge requests)
+export { replyToDiscussion, resolveDiscussion, resolveDiscussionNote, startDiscussion } from './commands/discussions';
+export { discussionOf, presentDiscussion, presentDiscussions } from './presenters/discussions';
+export { findDiscussionNoteOrNotFound, findDiscussionOrNotFound, noteableDiscussions } from './queries/discussions';
+export { discussionIdOf } from './store/discussions';
 export {
   addedCommitsNote,
   assigneesNote,

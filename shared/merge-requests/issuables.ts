@@ -35,6 +35,17 @@ import {
   trackTime,
   unsubscribe,
   updateNote,
+  discussionIdOf,
+  discussionOf,
+  findDiscussionNoteOrNotFound,
+  findDiscussionOrNotFound,
+  noteableDiscussions,
+  presentDiscussion,
+  presentDiscussions,
+  replyToDiscussion,
+  resolveDiscussion,
+  resolveDiscussionNote,
+  startDiscussion,
   type Issue,
   type Noteable,
   type NoteEffects,
@@ -49,6 +60,19 @@ import { touchedAttributes, type MergeRequest } from './store/merge-requests';
 
 export { ensureLabels, listLabels, listMilestones, summarizeChanges, systemNotesFor, addedCommitsNote, assigneesNote, canReadIssue, commentEvent, labelsNote, registerTodoTargets, presentTodos, statusNote, targetBranchNote, createNote, deleteNote, findIssue, findNoteOrNotFound, markTodo, noteableNotes, presentIssues, presentNote, presentNotes, subscribe, trackTime, unsubscribe, updateNote };
 export type { Issue, Note, Noteable, NoteEffects, TimeAction, TodoTargetResolver };
+export {
+  discussionIdOf,
+  discussionOf,
+  findDiscussionNoteOrNotFound,
+  findDiscussionOrNotFound,
+  noteableDiscussions,
+  presentDiscussion,
+  presentDiscussions,
+  replyToDiscussion,
+  resolveDiscussion,
+  resolveDiscussionNote,
+  startDiscussion,
+};
 
 /** A merge request as a noteable: its item's key and update-ordered index sort keys are this feature's. */
 export function mergeRequestNoteable(mr: MergeRequest): Noteable {

@@ -16,6 +16,7 @@ export const abilities = {
     remove_project: (_user, s) => s.access.level >= OWNER,
     archive_project: (_user, s) => s.access.level >= OWNER,
     rename_project: (_user, s) => s.access.level >= OWNER,
+    change_namespace: (_user, s) => s.access.level >= OWNER,
     change_visibility_level: (_user, s) => s.access.level >= OWNER,
   } satisfies Record<string, ProjectRule>,
 } satisfies Abilities;

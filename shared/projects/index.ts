@@ -4,6 +4,7 @@
  * a feature above projects.
  */
 export { deleteProject } from './commands/projects';
+export { projectAvatarUrl } from './store/avatars';
 export { forgetUser } from './commands/forget-user';
 export { forkWithProject, removeWithProject, type ForkStep, type ProjectRemoval } from './commands/lifecycle';
 export { unshareProject } from './commands/shares';

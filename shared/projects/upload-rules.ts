@@ -5,6 +5,7 @@
  * (`Gitlab::FileTypeDetection`, `Gitlab::FileMarkdownLinkBuilder`, CarrierWave's sanitizing), and
  * the web paths uploads are served at. Where the bytes are kept: `store/uploads.ts`.
  */
+import { extensionOf } from '../namespaces';
 
 /** Shown inline in Markdown (`![alt](url)`) and served inline: GitLab's safe images, videos, audio. */
 const EMBEDDABLE_EXTENSIONS = new Set([
@@ -50,15 +51,8 @@ const OCTET_STREAM = 'application/octet-stream';
 /** Longest stored file name (a file-system name limit, as GitLab stores uploads on disk). */
 const MAX_FILENAME_LENGTH = 255;
 
-/**
- * The extension of a file name, lower-cased and without the dot, as Ruby's `File.extname` finds
- * it: `a.tar.gz` → `gz`, `.png` (a dot file) → `''`, `README` → `''`.
- */
-export function extensionOf(filename: string): string {
-  const name = filename.replace(/^\.+/, '');
-  const dot = name.lastIndexOf('.');
-  return dot <= 0 ? '' : name.slice(dot + 1).toLowerCase();
-}
+/** The extension of a file name (`a.tar.gz` → `gz`), the rule avatars follow too. */
+export { extensionOf };
 
 /**
  * The name an upload is stored and addressed under (CarrierWave's sanitizing, restricted to

@@ -763,9 +763,9 @@ describe('GET /namespaces', () => {
     const response = await api('/namespaces', { token: user.token });
     expect(response.status).toBe(200);
     expect(response.body).toEqual([
-      { id: expect.any(Number), name: user.username, path: user.username, kind: 'user', full_path: user.username, parent_id: null },
-      { id: mine.id, name: mine.name, path: mine.path, kind: 'group', full_path: mine.fullPath, parent_id: null },
-      { id: joined.id, name: joined.name, path: joined.path, kind: 'group', full_path: joined.fullPath, parent_id: null },
+      { id: expect.any(Number), name: user.username, path: user.username, kind: 'user', full_path: user.username, parent_id: null, avatar_url: null },
+      { id: mine.id, name: mine.name, path: mine.path, kind: 'group', full_path: mine.fullPath, parent_id: null, avatar_url: null },
+      { id: joined.id, name: joined.name, path: joined.path, kind: 'group', full_path: joined.fullPath, parent_id: null, avatar_url: null },
     ]);
     expect(ids((await api('/namespaces', { token: user.token, query: { search: joined.path } })).body)).toEqual([joined.id]);
   });

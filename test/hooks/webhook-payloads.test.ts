@@ -10,6 +10,7 @@ import type { Label } from '../../shared/issues/store/labels';
 import type { Milestone } from '../../shared/issues/store/milestones';
 import type { Namespace } from '../../shared/namespaces/store/namespaces';
 import type { Note } from '../../shared/issues/store/notes';
+import { discussionIdOf } from '../../shared/issues/store/discussions';
 import type { Project } from '../../shared/projects/store/projects';
 import type { User } from '../../shared/users/store/users';
 import { hookHeaders, hookTime } from '../../shared/hooks/presenters/webhooks';
@@ -318,6 +319,9 @@ describe('noteHookPayload', () => {
         st_diff: null,
         action: 'create',
         url: 'https://git.example.com/mike/diaspora/issues/3#note_900',
+        // An individual note: its own discussion, whose id is derived from the note's.
+        type: null,
+        discussion_id: discussionIdOf(note),
       },
       repository: REPOSITORY,
       issue: OPENED_ATTRIBUTES,

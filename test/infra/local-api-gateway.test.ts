@@ -327,6 +327,7 @@ describe('local API Gateway: server', () => {
     parseRouteKey('users', 'GET /mirror/:id'),
     parseRouteKey('meta', 'GET /boom'),
     parseRouteKey('meta', 'GET /bytes'),
+    parseRouteKey('meta', 'GET /huge'),
   ];
   let seen: APIGatewayProxyEvent | undefined;
   const server = createApiServer({
@@ -338,6 +339,7 @@ describe('local API Gateway: server', () => {
       },
       meta: async (event) => {
         if (event.resource === '/api/v4/boom') throw new Error('boom');
+        if (event.resource === '/api/v4/huge') return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify('x'.repeat(6 * 1024 * 1024)) };
         return { statusCode: 200, headers: { 'Content-Type': 'application/octet-stream' }, body: Buffer.from([1, 2, 255]).toString('base64'), isBase64Encoded: true };
       },
     },
@@ -406,6 +408,24 @@ describe('local API Gateway: server', () => {
     let response: Response;
     try {
       response = await fetch(`${base.url}/api/v4/boom`);
+    } finally {
+      process.stderr.write = write;
+    }
+
+    // Assert
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({ message: 'Internal server error' });
+  });
+
+  it("answers 502 as AWS does when a handler's result exceeds Lambda's 6 MB payload limit", async () => {
+    // Arrange: the gateway reports the failure on stderr; keep the test output clean.
+    const write = process.stderr.write;
+    process.stderr.write = (() => true);
+
+    // Act
+    let response: Response;
+    try {
+      response = await fetch(`${base.url}/api/v4/huge`);
     } finally {
       process.stderr.write = write;
     }

@@ -96,16 +96,27 @@ describe('published OpenAPI document (openapi.json)', () => {
 
   it('takes the parameters of a POST as a JSON or form body, with the required ones marked', () => {
     // Act
-    // (POST /users takes an avatar file, so it is multipart: a route without files.)
-    const { requestBody, parameters } = operation(published, 'POST', '/api/v4/groups');
+    const { requestBody, parameters } = operation(published, 'POST', '/api/v4/projects/{id}/issues');
 
     // Assess
-    expect(parameters).toBeUndefined();
+    expect(parameters?.map((parameter) => parameter.in)).toEqual(['path']);
     expect(Object.keys(requestBody!.content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
     const schema = requestBody!.content['application/json'].schema;
     expect(requestBody!.required).toBe(true);
-    expect(schema.required).toEqual(expect.arrayContaining(['name', 'path']));
-    expect(schema.properties.request_access_enabled).toEqual({ type: 'boolean' });
+    expect(schema.required).toEqual(['title']);
+    expect(schema.properties.confidential).toEqual({ type: 'boolean' });
+  });
+
+  it('takes a POST with an optional file (an avatar) as JSON or form without it, or multipart with it', () => {
+    // Act
+    const { requestBody } = operation(published, 'POST', '/api/v4/users');
+
+    // Assess
+    const content = requestBody!.content;
+    expect(Object.keys(content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
+    expect(content['application/json'].schema.properties.avatar).toBeUndefined();
+    expect(content['multipart/form-data'].schema.properties.avatar).toEqual({ type: 'string', format: 'binary' });
+    expect(content['application/json'].schema.required).toEqual(expect.arrayContaining(['email', 'username', 'name']));
   });
 
   it('takes an upload as a multipart body with a binary file', () => {

@@ -4,7 +4,7 @@
  * no discussion).
  */
 import { describe, expect, it } from 'vitest';
-import { discussionIdOf, discussionRootFromId } from '../../shared/issues/store/discussions';
+import { discussionIdOf, discussionRootFromId, isResolvable, resolutionChange } from '../../shared/issues/store/discussions';
 import { issueCollections, issueIndexKeys, issueKeys, keySpace } from '../../shared/issues/store/keys';
 
 describe('discussion ids', () => {
@@ -74,5 +74,37 @@ describe('discussion and award keys', () => {
     // Keyset paging resumes past every note of discussion 41 and at discussion 42.
     const from = issueCollections.noteableDiscussions(noteable, 41).from!;
     expect(reply < from && from < next).toBe(true);
+  });
+});
+
+describe('resolution (merge request discussions)', () => {
+  const mergeRequest = { type: 'MergeRequest' as const, projectId: 5, iid: 3 };
+
+  it('lets only user notes of merge request discussions be resolved', () => {
+    expect(isResolvable({ noteableType: 'MergeRequest', noteType: 'DiscussionNote', system: false })).toBe(true);
+    expect(isResolvable({ noteableType: 'MergeRequest', system: false })).toBe(false);
+    expect(isResolvable({ noteableType: 'MergeRequest', noteType: 'DiscussionNote', system: true })).toBe(false);
+    expect(isResolvable({ noteableType: 'Issue', noteType: 'DiscussionNote', system: false })).toBe(false);
+    expect(isResolvable({ noteType: 'DiscussionNote', system: false })).toBe(false);
+  });
+
+  it.each([
+    { before: undefined, after: 1, delta: 1 },
+    { before: 0, after: 2, delta: 1 },
+    { before: 2, after: 1, delta: 0 },
+    { before: 1, after: 2, delta: 0 },
+    { before: 1, after: 0, delta: -1 },
+    { before: 0, after: 0, delta: 0 },
+  ])('moves the merge request count by $delta when a discussion goes from $before to $after unresolved notes', ({ before, after, delta }) => {
+    // Act
+    const change = resolutionChange(mergeRequest, 41, before, after);
+
+    // Assess
+    expect(change.unresolvedDiscussionsDelta).toBe(delta);
+    const put = change.state.Put!;
+    expect(put.Item).toMatchObject({ ...issueKeys.mergeRequestDiscussion(5, 3, 41), unresolved: after });
+    // Conditioned on the count read, so a racing write to the same discussion fails and re-reads.
+    if (before === undefined) expect(put.ConditionExpression).toBe('attribute_not_exists(PK)');
+    else expect(put).toMatchObject({ ConditionExpression: 'unresolved = :before', ExpressionAttributeValues: { ':before': before } });
   });
 });

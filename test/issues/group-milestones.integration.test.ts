@@ -132,10 +132,9 @@ describe('group milestones', () => {
     await addMilestone(group.id, owner.token, { title: milestone.title });
   });
 
-  it("lists a milestone's issues as an empty page; 404 for an unknown milestone", async () => {
-    const milestone = await addMilestone(group.id, owner.token);
-    const response = await api(`/groups/${group.id}/milestones/${milestone.id}/issues`, { token: owner.token });
-    expect(response).toMatchObject({ status: 200, body: [] });
-    expect((await api(`/groups/${group.id}/milestones/999999999/issues`, { token: owner.token })).status).toBe(404);
+  it("answers 404 for the issues of an unknown milestone or another group's", async () => {
+    const milestone = await addMilestone(subgroup.id, owner.token);
+    expect((await api(`/groups/${group.id}/milestones/999999999/issues`, { token: owner.token })).body).toEqual({ message: '404 Milestone Not Found' });
+    expect((await api(`/groups/${group.id}/milestones/${milestone.id}/issues`, { token: owner.token })).status).toBe(404);
   });
 });

@@ -38,6 +38,7 @@ const tableKeys = {
   doneTodo: [() => issueKeys.doneTodo(5, 31)],
   note: [() => issueKeys.note(5, 3, 41)],
   mergeRequestNote: [() => issueKeys.mergeRequestNote(5, 3, 41)],
+  mergeRequestDiscussion: [() => issueKeys.mergeRequestDiscussion(5, 3, 41)],
   mergeRequestSubscription: [() => issueKeys.mergeRequestSubscription(5, 3, 2)],
   mergeRequestTodo: [() => issueKeys.mergeRequestTodo(5, 3, 2)],
   listEntry: [() => issueKeys.listEntry(5, 'label:11', 'opened', 3), () => issueKeys.listEntry(5, 'author:1', 'closed', 3)],

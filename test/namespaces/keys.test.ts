@@ -4,7 +4,7 @@
  * feature's: each key builder, index attribute and collection is called with sample arguments.
  */
 import { expect, it } from 'vitest';
-import { keySpace, namespaceCollections, namespaceIndexKeys, namespaceKeys } from '../../shared/namespaces/store/keys';
+import { keySpace, namespaceCollections, namespaceIndexKeys, namespaceKeys, namespaceObjects } from '../../shared/namespaces/store/keys';
 import { namespaceToItem, personalNamespace, type Namespace } from '../../shared/namespaces/store/namespaces';
 import type { Collection, Key } from '../../shared/platform/dynamo/keys';
 import type { IndexName } from '../../shared/platform/dynamo/table-definition';
@@ -35,6 +35,11 @@ const collections = {
   groupLinksTo: () => namespaceCollections.groupLinksTo(3),
   namespacePartition: () => namespaceCollections.namespacePartition(7),
 } satisfies Record<keyof typeof namespaceCollections, () => Collection>;
+
+/** Every S3 object key builder, with sample arguments. */
+const objectKeys = {
+  groupAvatar: () => namespaceObjects.groupAvatar(7, '0123456789abcdef0123456789abcdef', 'logo.png'),
+} satisfies Record<keyof typeof namespaceObjects, () => string>;
 
 /** The index partitions among `attributes` (`GSI<n>PK`), each with its index. */
 const indexPartitionsOf = (attributes: Record<string, unknown>) =>
@@ -70,6 +75,21 @@ describeKeySpace(
         expect(item[collection.partitionAttribute], collection.partitionValue).toBe(collection.partitionValue);
       }
       expect(item.PK).toBe(namespaceCollections.namespacePartition(7).partitionValue);
+    });
+
+    it.each(Object.entries(objectKeys))('namespaceObjects.%s: under the group prefix, groups/<id>/', (_name, build) => {
+      // Act
+      const key = build();
+      // Assess
+      expect(key.startsWith('groups/7/'), key).toBe(true);
+    });
+
+    it('keeps one group’s avatar objects apart from another’s (groups/7/ is no prefix of groups/70/)', () => {
+      // Act
+      const ofGroup70 = namespaceObjects.groupAvatar(70, 'ab'.repeat(16), 'a.png');
+      // Assess
+      expect(ofGroup70).toBe(`groups/70/avatar/${'ab'.repeat(16)}/a.png`);
+      expect(ofGroup70.startsWith('groups/7/')).toBe(false);
     });
 
     it('writes a personal namespace to the namespaces index only', () => {

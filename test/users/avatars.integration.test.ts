@@ -102,12 +102,16 @@ describe('avatar of POST /users and PUT /users/:id', () => {
     expect(created.body.avatar_url).toMatch(new RegExp(`/uploads/-/system/user/avatar/${created.body.id}/face\\.webp$`));
     expect((await download(created.body.avatar_url)).data).toEqual(data);
 
+    // The personal namespace shows its owner's avatar (GitLab's Namespace entity)
+    expect((await api(`/namespaces/${username}`, { token: rootToken() })).body.avatar_url).toBe(created.body.avatar_url);
+
     // Act: remove it
     const removed = await api(`/users/${created.body.id}`, { method: 'PUT', token: rootToken(), body: { avatar: '' } });
     // Assert
     expect(removed.status).toBe(200);
     expect(removed.body.avatar_url).toBeNull();
     expect((await download(created.body.avatar_url)).status).toBe(404);
+    expect((await api(`/namespaces/${username}`, { token: rootToken() })).body.avatar_url).toBeNull();
   });
 
   it('sets an avatar with PUT /users/:id as an admin; a bad one writes nothing, not even the other fields', async () => {

@@ -219,6 +219,22 @@ describe('project access tokens', () => {
     expect(again.status).toBe(404);
   });
 
+  it('lists the bot among users unless without_project_bots or humans is asked', async () => {
+    // Prepare
+    const project = await ownedProject('private');
+    const token = await projectToken(project);
+    const username = (await api(`/users/${token.user_id}`, { token: rootToken() })).body.username as string;
+
+    // Act
+    const ids = async (query: Record<string, string>) =>
+      (await api<{ id: number }[]>('/users', { token: rootToken(), query: { search: username, ...query } })).body.map((user) => user.id);
+
+    // Assess
+    expect(await ids({})).toEqual([token.user_id]);
+    expect(await ids({ without_project_bots: 'true' })).toEqual([]);
+    expect(await ids({ humans: 'true' })).toEqual([]);
+  });
+
   it('deleting the project deletes its bots: their tokens stop working and the users are gone', async () => {
     // Prepare
     const project = await ownedProject('private');

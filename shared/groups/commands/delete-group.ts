@@ -4,7 +4,7 @@
  * routes.
  */
 import { deleteProject, unshareProject } from '../../projects';
-import { deleteGroupPartition, INDEX_ATTEMPTS, indexBackoff, markGroupDeleting, readNamespaceRecord, removeGroupRecord, subgroupsOf, type Namespace } from '../../namespaces';
+import { deleteGroupAvatarObject, deleteGroupPartition, INDEX_ATTEMPTS, indexBackoff, markGroupDeleting, readNamespaceRecord, removeGroupRecord, subgroupsOf, type Namespace } from '../../namespaces';
 import { indexedProjectsOf, projectIdsSharedWith, readProjectRecord } from '../store/projects';
 import { unshareGroupsWith } from './group-links';
 
@@ -27,7 +27,7 @@ async function inBatches<T>(source: AsyncIterable<T>, action: (value: T) => Prom
 /**
  * Deletes a group with everything beneath it: subgroups (depth first), their projects (through
  * `deleteProject`), the shares of other projects and groups with them, their memberships (with the
- * memberships' user index entries) and path claims. Each group is marked `deleting` before its
+ * memberships' user index entries), path claims and avatars. Each group is marked `deleting` before its
  * contents are swept: it disappears from reads, and nothing new attaches to it (subgroup creation
  * checks every ancestor; projects, members and shares check the group itself). A group item is
  * only removed once its maintained subgroup and project counts are zero, so no subgroup or
@@ -54,6 +54,8 @@ async function deleteGroupTree(groupId: number): Promise<void> {
     const record = await readNamespaceRecord(groupId);
     if (!record) return;
     const result = await removeGroupRecord(record);
+    // Its avatar's bytes, once no item names them (best effort: nothing serves an unnamed object).
+    if (result === 'done') await deleteGroupAvatarObject(record);
     if (result !== 'not_empty') return;
     // A subgroup or project appeared in the indexes late: take it too.
     if (attempt >= INDEX_ATTEMPTS) throw new Error(`group ${groupId} still has subgroups or projects after deletion`);

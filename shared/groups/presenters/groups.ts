@@ -5,7 +5,7 @@
  */
 import { can, groupAccessFor, type ProjectSubject } from '../../auth';
 import { config } from '../../platform/config';
-import { getNamespaces, type Namespace } from '../../namespaces';
+import { getNamespaces, namespaceAvatarUrl, type Namespace } from '../../namespaces';
 import type { User } from '../../users';
 import { presentProjects } from '../../projects';
 
@@ -32,7 +32,7 @@ export function presentGroup(group: Namespace, ancestors: AncestorNames, options
     description: group.description,
     visibility: group.visibility,
     lfs_enabled: group.lfsEnabled,
-    avatar_url: null,
+    avatar_url: namespaceAvatarUrl(group),
     web_url: `${config().externalUrl}/groups/${group.fullPath}`,
     request_access_enabled: group.requestAccessEnabled,
     full_name: fullName(group, ancestors),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { GROUP_ACCESS_LEVELS } from '../../auth';
 import { paginationParams } from '../../platform/http/pagination';
 import { idParam, p } from '../../platform/http/params';
-import { VISIBILITIES } from '../../namespaces';
+import { VISIBILITIES, avatarParam } from '../../namespaces';
 
 /** Settings accepted by `POST /groups` and `PUT /groups/:id`. */
 export const groupSettingsParams = {
@@ -13,6 +13,8 @@ export const groupSettingsParams = {
   visibility: p.oneOf(VISIBILITIES),
   lfs_enabled: p.bool(),
   request_access_enabled: p.bool(),
+  /** A multipart image file; `""` removes the avatar (`PUT`). */
+  avatar: avatarParam,
 };
 
 const sort = p.oneOf(['asc', 'desc']);

@@ -8,14 +8,16 @@ import { idParam, p, required } from '../../platform/http/params';
 import { created, noContent, ok, type HttpResult } from '../../platform/http/response';
 import { route, type AnyRoute, type RoutesOf } from '../../platform/http/route';
 import type { catalog } from '../catalog';
+import { changeGroupAvatar } from '../commands/avatars';
 import { deleteGroup } from '../commands/delete-group';
 import { createGroup, updateGroup } from '../commands/groups';
 import { shareGroup, unshareGroup } from '../commands/group-links';
 import { transferGroup } from '../commands/transfer-group';
-import { findGroupOrNotFound } from '../../namespaces';
+import { assertValidAvatar, findGroupOrNotFound } from '../../namespaces';
 import { presentGroupDetail, presentGroups } from '../presenters/groups';
 import { groupDetailProjects } from '../queries/group-detail';
 import { listGroups, listSubgroups } from '../queries/groups';
+import { groupAvatarRoutes } from './avatars';
 import { groupListParams, groupProjectsParams, groupSettingsParams, withGroupId } from './groups.params';
 
 /** GitLab's `accepted!`: 202 `{"message":"202 Accepted"}`. */
@@ -38,6 +40,8 @@ function subgroupRoutes<S extends 'subgroups' | 'descendant_groups'>(segment: S,
 }
 
 export const groupRoutes = {
+  ...groupAvatarRoutes,
+
   'GET /groups': route({
     anonymous: true,
     params: z.object(groupListParams),
@@ -54,12 +58,14 @@ export const groupRoutes = {
       path: required(p.string()),
       parent_id: p.int(),
     }),
-    handler: async ({ params: { parent_id, ...settings }, user }) => {
+    handler: async ({ params: { parent_id, avatar, ...settings }, user }) => {
       // A subgroup needs the right to administer its parent; a top-level group `create_group`.
       const parent = parent_id !== undefined ? await findGroupOrNotFound(parent_id, user) : null;
       if (parent) authorize(user, 'admin_group', parent);
       else authorize(user, 'create_group');
-      const group = await createGroup(user, settings, parent?.group ?? null);
+      assertValidAvatar(avatar); // a model error, as GitLab's: before anything is written
+      const fresh = await createGroup(user, settings, parent?.group ?? null);
+      const group = avatar ? await changeGroupAvatar(fresh, avatar) : fresh;
       return created(await presentGroupDetail(group, user, { projects: [], sharedProjects: [] }));
     },
   }),
@@ -79,10 +85,12 @@ export const groupRoutes = {
 
   'PUT /groups/:id': route({
     params: withGroupId(groupSettingsParams),
-    handler: async ({ params: { id, ...settings }, user, link }) => {
+    handler: async ({ params: { id, avatar, ...settings }, user, link }) => {
       const subject = await findGroupOrNotFound(id, user);
       authorize(user, 'admin_group', subject);
-      const group = await updateGroup(subject.group, settings);
+      assertValidAvatar(avatar); // a model error, as GitLab's: after the group was found and the caller authorized
+      const edited = await updateGroup(subject.group, settings);
+      const group = avatar === undefined ? edited : await changeGroupAvatar(edited, avatar);
       return ok(await presentGroupDetail(group, user, await groupDetailProjects(user, group, link)));
     },
   }),

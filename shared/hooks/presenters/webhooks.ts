@@ -11,12 +11,13 @@
  *   show it), not the `2013-12-03T17:15:43Z` of some hand-written examples. Dates are `YYYY-MM-DD`.
  * - Users carry `email: "[REDACTED]"`: GitLab sends a user's *public* email or `[REDACTED]`
  *   (`User#webhook_email`), and users here have no public email, so everyone's is redacted, the
- *   actor's included. `avatar_url` is `null` (no avatars).
+ *   actor's included. A user's `avatar_url` is its uploaded avatar's (absolute, as in API
+ *   responses), `null` without one (GitLab would show a Gravatar; none is configured here).
  */
 import { config } from '../../platform/config';
-import type { User } from '../../users';
+import { avatarUrl, type User } from '../../users';
 import type { Namespace } from '../../namespaces';
-import { type Project, projectFullPath, webUrlOf } from '../../projects';
+import { type Project, projectAvatarUrl, projectFullPath, webUrlOf } from '../../projects';
 
 /** GitLab's `visibility_level` numbers. */
 const VISIBILITY_LEVEL = { private: 0, internal: 10, public: 20 } as const;
@@ -36,7 +37,13 @@ export function hookTime(iso: string | null | undefined): string | null {
  * `User#hook_attrs`: a payload's `user`, and the users of `assignees` and `changes` (see the
  * module comment for `email`).
  */
-export const userHookAttrs = (user: User) => ({ id: user.id, name: user.name, username: user.username, avatar_url: null, email: '[REDACTED]' });
+export const userHookAttrs = (user: User) => ({
+  id: user.id,
+  name: user.name,
+  username: user.username,
+  avatar_url: avatarUrl('user', user.id, user.avatar),
+  email: '[REDACTED]',
+});
 
 /**
  * `Project#hook_attrs`, a payload's `project`, with the deprecated aliases GitLab still sends.
@@ -52,7 +59,7 @@ export function projectHookAttrs(project: Project, namespace: Namespace) {
     name: project.name,
     description: project.description,
     web_url: webUrl,
-    avatar_url: null,
+    avatar_url: projectAvatarUrl(project),
     git_ssh_url: sshUrl,
     git_http_url: httpUrl,
     namespace: namespace.name,

@@ -3,9 +3,18 @@
  * title present and unique in the group, start date not after the due date.
  */
 import { nextId } from '../../platform/dynamo/counters';
-import { ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors';
+import type { ProjectSubject } from '../../auth';
+import type { Namespace } from '../../namespaces';
+import { config } from '../../platform/config';
+import { getProjects, groupProjectIds } from '../../projects';
 import {
+  convertToMilestoneAlias,
+  milestoneAliasKeys,
   getGroupMilestone,
+  insertMilestoneAlias,
+  removeMilestoneAlias,
+  syncMilestoneAlias,
   groupMilestoneIidSequence,
   groupMilestoneTitleTaken,
   insertGroupMilestone,
@@ -13,7 +22,7 @@ import {
   replaceGroupMilestone,
   type GroupMilestone,
 } from '../store/group-milestones';
-import type { MilestoneFields } from '../store/milestones';
+import { findMilestoneByTitle, getMilestone, type Milestone, type MilestoneFields } from '../store/milestones';
 import { STATE_AFTER, validate, type MilestoneChanges, type MilestoneInput } from './milestones';
 import { AGAIN, retried } from './retry';
 
@@ -69,10 +78,86 @@ export async function updateGroupMilestone(milestone: GroupMilestone, changes: M
     if (result === 'title_taken') throw titleTaken();
     if (result === 'group_gone') throw new NotFoundError('Group');
     return result === 'milestone_changed' ? AGAIN : result;
-  }, RETRIES);
+  }, RETRIES).then(async (written) => {
+    // The aliases carry the milestone's fields for the issues, filters and webhooks of their projects.
+    await Promise.all(milestoneAliasKeys(written).map((alias) => syncMilestoneAlias(alias, written)));
+    return written;
+  });
 }
 
 /** Deletes a group milestone and frees its title; 404 when deleted meanwhile. */
 export async function deleteGroupMilestone(milestone: GroupMilestone): Promise<void> {
-  await retried(milestone, () => reread(milestone), async (current) => ((await removeGroupMilestone(current)) === undefined ? undefined : AGAIN), RETRIES);
+  const deleted = await retried(milestone, () => reread(milestone), async (current) => ((await removeGroupMilestone(current)) === undefined ? current : AGAIN), RETRIES);
+  // Its projects' aliases go too: their issues then show no milestone, as after deleting a project milestone.
+  await Promise.all(milestoneAliasKeys(deleted).map((alias) => removeMilestoneAlias(alias, deleted)));
+}
+
+/**
+ * The id of the milestone `milestoneId` names for an issue of the project: its own, or one of
+ * its group's or an ancestor group's (GitLab's `milestone_id` on issues), which the project then
+ * holds an alias of (added on first use); `undefined` when it names none of them.
+ */
+export async function resolveProjectMilestoneId(subject: ProjectSubject, milestoneId: number): Promise<number | undefined> {
+  const own = await getMilestone(subject.project.id, milestoneId);
+  if (own) return own.id;
+  const namespace = subject.namespace;
+  const groupIds = namespace.kind === 'group' ? [namespace.id, ...namespace.ancestorIds] : [];
+  for (const groupId of groupIds) {
+    const milestone = await getGroupMilestone(groupId, milestoneId);
+    if (!milestone) continue;
+    // A milestone promoted from this project is aliased under its own id.
+    const held = milestoneAliasKeys(milestone).find((alias) => alias.projectId === subject.project.id);
+    if (held && (await getMilestone(held.projectId, held.milestoneId))?.aliasOf?.milestoneId === milestone.id) return held.milestoneId;
+    const result = await insertMilestoneAlias(subject.project.id, milestone);
+    if (result === 'project_gone') throw new NotFoundError('Project');
+    // 'exists': a racing request added it; 'milestone_gone': deleted meanwhile, as if never found.
+    return result === 'milestone_gone' ? undefined : milestone.id;
+  }
+  return undefined;
+}
+
+/** GitLab's `PromoteMilestoneError` answer: 400 `{"message":"Promotion failed - <reason>"}`. */
+const promotionFailed = (reason: string) => new BadRequestError(`Promotion failed - ${reason}`);
+
+/**
+ * Promotes a project milestone to its group (GitLab's `Milestones::PromoteService`): a new active
+ * group milestone with its title, description and dates, into which the milestones of that title
+ * (any state) of the group's own projects are merged: each becomes an alias of it (#M2), so their
+ * issues, lists and counts stay and now show the group milestone, and each leaves its project's
+ * list. 400 when the project is not in a group, when the group already has a milestone of the
+ * title, or when the group has more than `GROUP_ISSUES_PROJECT_LIMIT` projects (nothing written).
+ *
+ * @example
+ * const groupMilestone = await promoteMilestone(milestone, subject.namespace);
+ */
+export async function promoteMilestone(milestone: Milestone, group: Namespace): Promise<GroupMilestone> {
+  if (group.kind !== 'group') throw promotionFailed('Project does not belong to a group.');
+  const taken = () => promotionFailed('Title already being used for another group or project milestone.');
+  if (await groupMilestoneTitleTaken(group.id, milestone.title)) throw taken();
+  const treeIds = await groupProjectIds(group, config().groupIssuesProjectLimit);
+  if (treeIds === 'too_many') throw promotionFailed(`the group has more than ${config().groupIssuesProjectLimit} projects`);
+  // GitLab merges the milestones of the group's own projects (`group.projects`), not its subgroups'.
+  const projectIds = (await getProjects(treeIds)).filter((project) => project.namespaceId === group.id).map((project) => project.id);
+  const groupMilestone = await createGroupMilestone(group.id, {
+    title: milestone.title,
+    description: milestone.description,
+    dueDate: milestone.dueDate,
+    startDate: milestone.startDate,
+  }).catch((error: unknown) => {
+    throw error instanceof ValidationError ? taken() : error;
+  });
+  await Promise.all(projectIds.map((projectId) => mergeIntoGroupMilestone(projectId, groupMilestone)));
+  return (await getGroupMilestone(group.id, groupMilestone.id)) ?? groupMilestone;
+}
+
+/** Internal: the project's own milestone of the group milestone's title (if any) becomes its alias. */
+async function mergeIntoGroupMilestone(projectId: number, groupMilestone: GroupMilestone): Promise<void> {
+  for (let attempt = 1; attempt <= RETRIES.attempts; attempt++) {
+    const own = await findMilestoneByTitle(projectId, groupMilestone.title);
+    if (!own || own.aliasOf) return;
+    const result = await convertToMilestoneAlias(own, groupMilestone);
+    if (result === 'converted') return;
+    if (result === 'milestone_gone') throw new NotFoundError('Milestone');
+  }
+  throw new ConflictError(RETRIES.conflict);
 }

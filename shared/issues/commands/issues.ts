@@ -16,6 +16,7 @@ import { insertIssue, replaceIssue, type Issue, type IssueState, type IssueWrite
 import { listLabels } from '../store/labels';
 import { getMilestone } from '../store/milestones';
 import { mergeRequestReference, statusNote, systemNotesFor, type IssueChangeSummary } from '../system-notes';
+import { resolveProjectMilestoneId } from './group-milestones';
 import { issueSideEffects } from './issue-effects';
 import { ensureLabels } from './labels';
 import { AGAIN, retried } from './retry';
@@ -85,7 +86,7 @@ async function resolveRelations(subject: ProjectSubject, input: IssueInput): Pro
   let milestoneId: number | null | undefined;
   if (input.milestoneId === null || input.milestoneId === 0) milestoneId = null;
   else if (input.milestoneId !== undefined) {
-    milestoneId = (await getMilestone(subject.project.id, input.milestoneId))?.id;
+    milestoneId = await resolveProjectMilestoneId(subject, input.milestoneId);
   }
   let assigneeIds: number[] | undefined;
   if (input.assigneeIds !== undefined) {

@@ -12,6 +12,7 @@ import { findLabelByName, getLabel } from '../store/labels';
 import { findMilestoneByTitle, getMilestone } from '../store/milestones';
 import { listIssueNotes, putNotes, removeNotes, type IssueNote } from '../store/notes';
 import { movedNote } from '../system-notes';
+import { resolveProjectMilestoneId } from './group-milestones';
 import { issueSideEffects } from './issue-effects';
 import { canBeAssigned, ISSUE_RETRIES } from './issues';
 import { AGAIN, retried } from './retry';
@@ -45,7 +46,7 @@ export async function moveIssue(source: ProjectSubject, user: User, issue: Issue
     }
     const [labelIds, milestoneId, assigneeIds, notes] = await Promise.all([
       mappedLabelIds(original, target.project.id),
-      mappedMilestoneId(original, target.project.id),
+      mappedMilestoneId(original, target),
       Promise.all(original.assigneeIds.map(async (id) => ((await canBeAssigned(id, target)) ? [id] : []))).then((ids) => ids.flat()),
       listIssueNotes(source.project.id, original.iid),
     ]);
@@ -123,9 +124,14 @@ async function mappedLabelIds(issue: Issue, targetProjectId: number): Promise<nu
   return [...new Set(found.flatMap((label) => (label ? [label.id] : [])))];
 }
 
-/** Internal: the target's milestone titled like the issue's, or `null`. */
-async function mappedMilestoneId(issue: Issue, targetProjectId: number): Promise<number | null> {
+/**
+ * Internal: the target's milestone titled like the issue's, or `null`; a group milestone stays
+ * when the target can use it too (its group or an ancestor's, GitLab's `milestone_available?`).
+ */
+async function mappedMilestoneId(issue: Issue, target: ProjectSubject): Promise<number | null> {
   if (issue.milestoneId === null) return null;
   const milestone = await getMilestone(issue.projectId, issue.milestoneId);
-  return milestone ? ((await findMilestoneByTitle(targetProjectId, milestone.title))?.id ?? null) : null;
+  if (!milestone) return null;
+  if (milestone.aliasOf) return (await resolveProjectMilestoneId(target, milestone.aliasOf.milestoneId)) ?? null;
+  return (await findMilestoneByTitle(target.project.id, milestone.title))?.id ?? null;
 }

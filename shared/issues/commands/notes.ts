@@ -20,7 +20,8 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import type { User } from '../../users';
 import { recordParticipant } from '../store/issue-subscriptions';
 import type { Noteable, NoteableType, WriteEffects } from '../store/noteables';
-import { convertToDiscussionPart, discussionRootOf, insertNote, newNote, removeNote, updateNoteBody, type Note, type NoteWriteFailure } from '../store/notes';
+import { getDiscussionState, isResolvable, resolutionChange } from '../store/discussions';
+import { convertToDiscussionPart, discussionRootOf, getNote, insertNote, newNote, removeNote, updateNoteBody, type Note, type NoteWriteFailure, type ResolutionChange } from '../store/notes';
 
 /** GitLab's `Note` body limit. */
 export const MAX_NOTE_LENGTH = 1_000_000;
@@ -47,6 +48,9 @@ export interface NoteOptions {
   /** `created_at` given by an owner or admin (checked by the caller); default: now. */
   createdAt?: string;
 }
+
+/** Writes that lost a race on their discussion's resolution state re-read it; past this many, 409. */
+const RESOLUTION_ATTEMPTS = 6;
 
 /** GitLab's name of a noteable in `404 … Not Found`. */
 const NOT_FOUND_NAME: Record<NoteableType, string> = { Issue: 'Issue', MergeRequest: 'Merge Request' };
@@ -97,14 +101,38 @@ export async function createNote(noteable: Noteable, user: User, body: string, e
   const note = newNote(noteable, { id: await nextId('notes'), body, authorId: user.id, system: false, createdAt, updatedAt: createdAt, ...thread });
   // The effects (feed event, webhook event) are written in the note's transaction, and so is
   // the conversion of an individual note the reply answers into a discussion's first note.
-  const root = inReplyTo && inReplyTo.noteType !== 'DiscussionNote' ? convertToDiscussionPart(inReplyTo) : undefined;
-  const failure = await insertNote(noteable, note, { ...(effects ? await effects(note, now) : {}), root });
-  if (failure === 'note_gone') throw new ConflictError('Note id already in use; try again');
-  if (failure === 'discussion_gone') throw new NotFoundError('Discussion');
-  if (failure) failWith(noteable, failure);
+  const written = effects ? await effects(note, now) : {};
+  let replyRoot = inReplyTo;
+  for (let attempt = 1; ; attempt++) {
+    const root = replyRoot && replyRoot.noteType !== 'DiscussionNote' ? convertToDiscussionPart(replyRoot) : undefined;
+    const failure = await insertNote(noteable, note, { ...written, root, resolution: await newNoteResolution(noteable, note, replyRoot) });
+    if (!failure) break;
+    if (failure === 'resolution_changed' && attempt < RESOLUTION_ATTEMPTS) {
+      // Another write changed the discussion (a racing reply may have converted its first note).
+      if (replyRoot && replyRoot.noteType !== 'DiscussionNote') replyRoot = (await getNote(noteable, replyRoot.id)) ?? replyRoot;
+      continue;
+    }
+    if (failure === 'resolution_changed') throw new ConflictError('The discussion was changed by another request; try again');
+    if (failure === 'note_gone') throw new ConflictError('Note id already in use; try again');
+    if (failure === 'discussion_gone') throw new NotFoundError('Discussion');
+    failWith(noteable, failure);
+  }
   // A commenter takes part in the noteable, so is subscribed unless they chose otherwise (GitLab's participants).
   await recordParticipant(noteable, user.id);
   return note;
+}
+
+/**
+ * Internal: the resolution change a new note brings to its discussion (merge request discussions):
+ * the note is unresolved, and so is the individual note it turns into the discussion's first note.
+ * `undefined` for a note that is not resolvable.
+ */
+async function newNoteResolution(noteable: Noteable, note: Note, inReplyTo: Note | undefined): Promise<ResolutionChange | undefined> {
+  if (!isResolvable(note)) return undefined;
+  const rootId = discussionRootOf(note);
+  const before = await getDiscussionState(noteable, rootId);
+  const converted = inReplyTo && inReplyTo.noteType !== 'DiscussionNote' && !inReplyTo.system ? 1 : 0;
+  return resolutionChange(noteable, rootId, before, (before ?? 0) + 1 + converted);
 }
 
 /**
@@ -146,6 +174,25 @@ export async function updateNote(subject: ProjectSubject, user: User, note: Note
 export async function deleteNote(subject: ProjectSubject, user: User, noteable: Noteable, note: Note): Promise<void> {
   // Per-note rule (GitLab's `admin_note`): it needs the note loaded.
   if (!canAdminNote(user, subject, note)) throw new ForbiddenError();
-  const failure = await removeNote(noteable, note);
-  if (failure) failWith(noteable, failure);
+  let current = note;
+  for (let attempt = 1; ; attempt++) {
+    // An unresolved resolvable note leaves its discussion's unresolved count (and may resolve it).
+    let resolution: ResolutionChange | undefined;
+    if (isResolvable(current) && current.resolvedAt === undefined) {
+      const rootId = discussionRootOf(current);
+      const before = await getDiscussionState(noteable, rootId);
+      if (before !== undefined) resolution = resolutionChange(noteable, rootId, before, Math.max(before - 1, 0));
+    }
+    const failure = await removeNote(noteable, current, resolution);
+    if (!failure) return;
+    if ((failure === 'resolution_changed' || failure === 'note_gone') && attempt < RESOLUTION_ATTEMPTS) {
+      // The note (resolved or unresolved meanwhile) or its discussion changed: read it again.
+      const fresh = await getNote(noteable, current.id);
+      if (!fresh) throw new NotFoundError('Note');
+      current = fresh;
+      continue;
+    }
+    if (failure === 'resolution_changed') throw new ConflictError('The discussion was changed by another request; try again');
+    failWith(noteable, failure);
+  }
 }

@@ -12,6 +12,7 @@ import type { ProjectSubject } from '../../auth';
 import { config } from '../../platform/config';
 import { byKey, getMany } from '../../platform/dynamo/batch';
 import { entityFields } from '../../platform/dynamo/items';
+import { getNamespaces } from '../../namespaces';
 import { projectFullPath } from '../../projects';
 import { presentUserPublic, userFromItem, userKeys, type User } from '../../users';
 import type { TimeTracked } from '../store/issue-time';
@@ -20,7 +21,7 @@ import { issueKeys } from '../store/keys';
 import type { Milestone } from '../store/milestones';
 import type { WithUserNotesCount } from '../store/notes';
 import { isSubscribedTo } from '../subscriptions';
-import { presentMilestone } from './milestones';
+import { presentMilestone, presentMilestoneAlias } from './milestones';
 import { presentTimeStats } from './time-stats';
 
 /** `${externalUrl}/<path_with_namespace>/issues/<iid>`. */
@@ -46,6 +47,12 @@ export async function presentIssues(
     getMany([...userKeyList, ...milestoneKeys, ...labelKeys]),
     options.single && options.viewer ? Promise.all(issues.map((issue) => isSubscribedTo(issueNoteable(issue), options.viewer!.id))) : [],
   ]);
+  // Group milestones (aliases) are shown with their group's path: one more BatchGetItem, only when the page has some.
+  const aliasGroupIds = [...new Set(items.flatMap((item) => (item.type === 'Milestone' && item.aliasOf ? [Number(item.aliasOf.groupId)] : [])))];
+  const groups = aliasGroupIds.length === 0 ? [] : await getNamespaces(aliasGroupIds);
+  const groupPath = new Map(groups.map((group) => [group.id, group.fullPath]));
+  const presentIssueMilestone = (milestone: Milestone, path: string) =>
+    milestone.aliasOf ? presentMilestoneAlias(milestone, groupPath.get(milestone.aliasOf.groupId) ?? '') : presentMilestone(milestone, path);
   const itemOf = byKey(items);
   const userOf = (id: number) => {
     const item = itemOf(userKeys.user(id));
@@ -76,7 +83,7 @@ export async function presentIssues(
         const name = labelName(issue.projectId, id);
         return name === undefined ? [] : [name];
       }).sort(),
-      milestone: milestoneItem ? presentMilestone(entityFields(milestoneItem) as Milestone, path) : null,
+      milestone: milestoneItem ? presentIssueMilestone(entityFields(milestoneItem) as Milestone, path) : null,
       assignees,
       author: author ? presentUserPublic(author) : null,
       assignee: assignees[0] ?? null,

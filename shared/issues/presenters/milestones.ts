@@ -58,3 +58,12 @@ export function presentGroupMilestone(milestone: GroupMilestone, groupFullPath: 
     web_url: `${config().externalUrl}/groups/${groupFullPath}/-/milestones/${milestone.iid}`,
   };
 }
+
+/**
+ * A project's alias of a group milestone, as the group milestone (how an issue shows a group
+ * milestone: `group_id`, the group's `web_url`).
+ */
+export function presentMilestoneAlias(alias: Milestone, groupFullPath: string, today: string = todayUtc()) {
+  const { projectId: _projectId, aliasOf, ...fields } = alias;
+  return presentGroupMilestone({ ...fields, id: aliasOf!.milestoneId, groupId: aliasOf!.groupId }, groupFullPath, today);
+}

@@ -1,11 +1,14 @@
 /**
  * GitLab's `Note` entity, for the notes of issues and merge requests (`noteable_type`
- * `Issue` / `MergeRequest`, `noteable_iid` the noteable's iid; `type` `DiscussionNote` or `null`;
- * never resolvable, since only merge request discussions are and those are not served yet). A page of notes is presented together: its authors
- * are one BatchGetItem, so the cost is per page, not per note.
+ * `Issue` / `MergeRequest`, `noteable_iid` the noteable's iid; `type` `DiscussionNote` or `null`).
+ * A resolvable note (a user note of a merge request discussion) also shows `resolved`,
+ * `resolved_by` and `resolved_at`, as GitLab's entity does only for those. A page of notes is
+ * presented together: its authors and resolvers are one BatchGetItem, so the cost is per page,
+ * not per note.
  */
 import { getMany } from '../../platform/dynamo/batch';
 import { userKeys, userFromItem, type User, presentUserPublic } from '../../users';
+import { isResolvable } from '../store/discussions';
 import { noteTarget, type Note } from '../store/notes';
 
 /**
@@ -13,12 +16,14 @@ import { noteTarget, type Note } from '../store/notes';
  * const body = await presentNotes(page.items);
  */
 export async function presentNotes(notes: Note[]) {
-  const authorIds = [...new Set(notes.map((note) => note.authorId))];
+  const authorIds = [...new Set(notes.flatMap((note) => (note.resolvedById === undefined ? [note.authorId] : [note.authorId, note.resolvedById])))];
   const items = await getMany(authorIds.map((id) => userKeys.user(id)), { consistent: false });
   const users = new Map<number, User>(items.map((item) => [Number(item.id), userFromItem(item)]));
   return notes.map((note) => {
     const author = users.get(note.authorId);
     const noteable = noteTarget(note);
+    const resolvable = isResolvable(note);
+    const resolver = note.resolvedById === undefined ? undefined : users.get(note.resolvedById);
     return {
       id: note.id,
       // `DiscussionNote` in a threaded discussion, `null` for an individual note (GitLab's STI type).
@@ -33,7 +38,10 @@ export async function presentNotes(notes: Note[]) {
       noteable_type: noteable.type,
       project_id: note.projectId,
       noteable_iid: noteable.iid,
-      resolvable: false,
+      resolvable,
+      ...(resolvable
+        ? { resolved: note.resolvedAt !== undefined, resolved_by: resolver ? presentUserPublic(resolver) : null, resolved_at: note.resolvedAt ?? null }
+        : {}),
       confidential: false,
       internal: false,
       imported: false,

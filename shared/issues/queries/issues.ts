@@ -17,7 +17,7 @@ import { canReadIssue } from '../policy';
 import { getProjectsWithNamespaces } from '../store/issue-lists';
 import { countIn, dropStaleEntries, getIssueCounts, isCurrentEntry, type IssueCounts, type IssueDimension } from '../store/issue-index';
 import { getIssue, getIssues, issueFromItem, type Issue, type IssueState } from '../store/issues';
-import { isIssueOrderKey, issueCollections, type IssueOrderBy } from '../store/keys';
+import { isIssueOrderKey, issueCollections, projectIdOfPartition, type IssueOrderBy } from '../store/keys';
 import { findLabelByName, listLabels, type Label } from '../store/labels';
 import { findMilestoneByTitle, listMilestones } from '../store/milestones';
 
@@ -98,7 +98,10 @@ async function resolveFilters(projectId: number, filters: IssueFilters): Promise
       const wanted = title.toLowerCase() === 'any';
       checks.push((issue) => (issue.milestoneId !== null && live.has(issue.milestoneId)) === wanted);
     } else {
-      const milestone = await findMilestoneByTitle(projectId, title);
+      // The project's own milestone of the title, else a group milestone it holds an alias of (a
+      // group milestone the project holds none of has none of its issues).
+      const milestone =
+        (await findMilestoneByTitle(projectId, title)) ?? (await listMilestones(projectId)).find((m) => m.aliasOf !== undefined && m.title === title);
       if (!milestone) return { ...resolved, nothing: true, matches: () => false };
       resolved.milestoneId = milestone.id;
       checks.push((issue) => issue.milestoneId === milestone.id);
@@ -141,13 +144,14 @@ const mergedStream = <T>(colls: Collection[], ascending: boolean, select: (issue
  * entries' order: each chunk of entries loads its issues in one BatchGetItem (consistent), keeps
  * those the entry still stands for and `keep` accepts, and removes the entries found stale.
  */
-function entryStream(projectId: number, colls: Collection[], ascending: boolean, keep: (issue: Issue) => boolean): StreamSource<Issue> {
+function entryStream(colls: Collection[], ascending: boolean, keep: (issue: Issue) => boolean): StreamSource<Issue> {
   const entries = mergedCollections(colls, { ascending, isSortKey: isIssueOrderKey, select: (item) => item });
+  const projectOf = (entry: Item) => projectIdOfPartition(String(entry.PK));
   return mappedStream(entries, async (items) => {
-    const issueOf = await getIssues(items.map((entry) => ({ projectId, iid: entry.iid as number })));
+    const issueOf = await getIssues(items.map((entry) => ({ projectId: projectOf(entry), iid: entry.iid as number })));
     const stale: Array<{ entry: Item; issue: Issue | undefined }> = [];
     const issues = items.map((entry) => {
-      const issue = issueOf(projectId, entry.iid as number);
+      const issue = issueOf(projectOf(entry), entry.iid as number);
       if (!isCurrentEntry(entry, issue)) {
         stale.push({ entry, issue });
         return undefined;
@@ -202,13 +206,13 @@ export async function projectIssueStream(subject: ProjectSubject, user: User, fi
   const states = statesOf(filters.state);
   const term = filters.search ? parseSearch(filters.search)?.term : undefined;
   if (term && order.orderBy === 'created_at') {
-    return entryStream(projectId, [issueCollections.searchIssues(projectId, term)], order.ascending, keep);
+    return entryStream([issueCollections.searchIssues(projectId, term)], order.ascending, keep);
   }
   const { dimension, filtersServed } = listDimension(filters, resolved);
   const stream =
     dimension === 'all' || order.orderBy !== 'created_at'
       ? mergedStream(states.map((state) => issueCollections.projectIssues(projectId, state, order.orderBy)), order.ascending, (issue) => (keep(issue) ? issue : undefined))
-      : entryStream(projectId, states.map((state) => issueCollections.dimensionIssues(projectId, dimension, state)), order.ascending, keep);
+      : entryStream(states.map((state) => issueCollections.dimensionIssues(projectId, dimension, state)), order.ascending, keep);
   const exactCounts = !resolved.unindexed && filtersServed <= 1;
   if (!exactCounts) return stream;
   const label = resolved.labels[0];
@@ -253,6 +257,35 @@ export async function groupIssueStream(
     matchers.get(issue.projectId)!(issue) && canReadIssue(user, subjects.get(issue.projectId)!, issue) ? issue : undefined;
   const stream: StreamSource<Issue> = mergedStream(colls, order.ascending, select);
   return { stream, subjects };
+}
+
+/**
+ * `GET /groups/:id/milestones/:milestone_id/issues`: the issues `user` may read that carry the
+ * group milestone, newest first. Only the projects holding an alias of it (its `aliases`: the
+ * projects whose issues used it) are read, each by its milestone lists (#59, one Query per project
+ * and state, merged by creation), and only those still in the group's tree; more than
+ * `GROUP_ISSUES_PROJECT_LIMIT` such projects is refused with 400, as group issues are.
+ */
+export async function groupMilestoneIssueStream(
+  group: Namespace,
+  aliases: Array<{ projectId: number; milestoneId: number }>,
+  user: User,
+): Promise<{ stream: StreamSource<Issue>; subjects: Map<number, ProjectSubject> }> {
+  const limit = config().groupIssuesProjectLimit;
+  if (aliases.length > limit) {
+    throw new ParamError(`the milestone is used by more than ${limit} projects; list the issues of its projects instead`);
+  }
+  const aliasIn = new Map(aliases.map((alias) => [alias.projectId, alias.milestoneId]));
+  const inTree = (namespace: Namespace) => namespace.id === group.id || namespace.ancestorIds.includes(group.id);
+  const all = await projectSubjects(user, [...aliasIn.keys()]);
+  const subjects = new Map(
+    [...all].filter(([, subject]) => !subject.namespace.deleting && inTree(subject.namespace) && can(user, 'read_issue', subject)),
+  );
+  const colls = [...subjects.keys()].flatMap((id) =>
+    statesOf(undefined).map((state) => issueCollections.dimensionIssues(id, `milestone:${aliasIn.get(id)}`, state)),
+  );
+  const keep = (issue: Issue) => issue.milestoneId === aliasIn.get(issue.projectId) && canReadIssue(user, subjects.get(issue.projectId)!, issue);
+  return { stream: entryStream(colls, false, keep), subjects };
 }
 
 export type UserIssueScope = 'created_by_me' | 'assigned_to_me';

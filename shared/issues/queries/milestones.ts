@@ -3,12 +3,12 @@
  * of GitLab's `MilestonesFinder`.
  */
 import { NotFoundError } from '../../platform/http/errors';
-import { getMilestone, listMilestones, type Milestone, type MilestoneState } from '../store/milestones';
+import { getMilestone, isMilestoneAlias, listMilestones, type Milestone, type MilestoneState } from '../store/milestones';
 
 /** The milestone, or 404 `{"message":"404 Milestone Not Found"}` (also for another project's id). */
 export async function findMilestoneOrNotFound(projectId: number, milestoneId: number): Promise<Milestone> {
   const milestone = await getMilestone(projectId, milestoneId);
-  if (!milestone) throw new NotFoundError('Milestone');
+  if (!milestone || isMilestoneAlias(milestone)) throw new NotFoundError('Milestone');
   return milestone;
 }
 
@@ -30,6 +30,7 @@ export async function listProjectMilestones(projectId: number, filters: Mileston
   const search = filters.search?.toLowerCase();
   return (await listMilestones(projectId)).filter(
     (m) =>
+      !isMilestoneAlias(m) &&
       (!filters.state || filters.state === 'all' || m.state === filters.state) &&
       (!iids || iids.has(m.iid)) &&
       (filters.title === undefined || m.title === filters.title) &&

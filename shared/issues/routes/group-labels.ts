@@ -5,9 +5,8 @@
  * or an admin (403 otherwise). Reads reach the ancestors' labels (`include_ancestor_groups`, default
  * true); edits and deletes only the group's own.
  */
-import { ACCESS_LEVELS, isAdmin, type GroupSubject } from '../../auth';
+import { authorize, type GroupSubject } from '../../auth';
 import { findGroupOrNotFound } from '../../namespaces';
-import { ForbiddenError } from '../../platform/http/errors';
 import { paginateArray } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
@@ -26,16 +25,10 @@ import {
   groupLabelUpdateParams,
 } from './group-labels.params';
 
-/**
- * Internal: GitLab's group `admin_label` (reporter or above; admins). Declared here until the
- * auth policy assembles group abilities from the issues feature (see the feature's report).
- */
-const mayAdminLabels = (user: User, subject: GroupSubject) => isAdmin(user) || subject.level >= ACCESS_LEVELS.reporter;
-
 /** The group whose labels the caller may manage: 404 when they cannot see it, 403 when they may not manage. */
 async function findManagedGroup(idOrPath: string, user: User): Promise<GroupSubject> {
   const subject = await findGroupOrNotFound(idOrPath, user);
-  if (!mayAdminLabels(user, subject)) throw new ForbiddenError();
+  authorize(user, 'admin_label', subject);
   return subject;
 }
 

@@ -1,35 +1,38 @@
 /**
  * Group milestones (GitLab's `lib/api/group_milestones.rb`). Every route needs a token, as in
  * GitLab. Reading needs read access to the group (404 otherwise); writing needs
- * `admin_milestone` on the group: reporter or above (GitLab's `GroupPolicy`), or an admin (403).
+ * `admin_milestone` on the group (`abilities.ts`: reporter or above, as GitLab's `GroupPolicy`; admins) (403).
  */
 import { z } from 'zod';
-import { ACCESS_LEVELS, isAdmin, type GroupSubject } from '../../auth';
+import { authorize, type GroupSubject, type ProjectSubject } from '../../auth';
 import { findGroupOrNotFound } from '../../namespaces';
-import { ForbiddenError } from '../../platform/http/errors';
-import { paginateArray, paginationParams } from '../../platform/http/pagination';
+import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { p } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import type { User } from '../../users';
 import type { catalog } from '../catalog';
 import { createGroupMilestone, deleteGroupMilestone, updateGroupMilestone } from '../commands/group-milestones';
+import { presentIssues } from '../presenters/issues';
 import { presentGroupMilestone } from '../presenters/milestones';
 import { findGroupMilestoneOrNotFound, listMilestonesOfGroup } from '../queries/group-milestones';
+import { groupMilestoneIssueStream } from '../queries/issues';
+import { milestoneAliasKeys } from '../store/group-milestones';
+import { projectFullPath } from '../../projects';
 import { changesFrom, createParams, filtersFrom, inputFrom, listParams, milestonePathParams, updateParams } from './milestones.params';
-
-/**
- * Internal: GitLab's group `admin_milestone` (reporter or above; admins). Declared here until the
- * auth policy assembles group abilities from the issues feature (see the feature's report).
- */
-const mayAdminMilestones = (user: User, subject: GroupSubject) => isAdmin(user) || subject.level >= ACCESS_LEVELS.reporter;
 
 /** The group whose milestones the caller may manage: 404 when they cannot see it, 403 when they may not manage. */
 async function findManagedGroup(idOrPath: string, user: User): Promise<GroupSubject> {
   const subject = await findGroupOrNotFound(idOrPath, user);
-  if (!mayAdminMilestones(user, subject)) throw new ForbiddenError();
+  authorize(user, 'admin_milestone', subject);
   return subject;
 }
+
+/** Internal: the `path_with_namespace` of each listed issue's project. */
+const pathsIn = (subjects: Map<number, ProjectSubject>) => (projectId: number) => {
+  const { namespace, project } = subjects.get(projectId)!;
+  return projectFullPath(namespace, project);
+};
 
 /** `GET /groups/:id/milestones`: the project list's filters, and `include_ancestors` (`include_parent_milestones`, its old name). */
 const groupListParams = listParams.extend({ include_ancestors: p.bool(), include_parent_milestones: p.bool() });
@@ -54,16 +57,17 @@ export const groupMilestoneRoutes = {
   }),
 
   /**
-   * The milestone's issues the caller may read. Issues take only their project's milestones so
-   * far (see the feature's notes), so a group milestone has none: an empty page, once the
-   * milestone is found.
+   * The milestone's issues the caller may read, newest first: those of the group's projects (and
+   * its subgroups') that use it (see `groupMilestoneIssueStream`).
    */
   'GET /groups/:id/milestones/:milestone_id/issues': route({
     params: z.object({ ...milestonePathParams, ...paginationParams }),
     handler: async ({ params, user, link }) => {
       const { group } = await findGroupOrNotFound(params.id, user);
-      await findGroupMilestoneOrNotFound(group.id, params.milestone_id);
-      return ok([], paginateArray(params, link, []).headers);
+      const milestone = await findGroupMilestoneOrNotFound(group.id, params.milestone_id);
+      const { stream, subjects } = await groupMilestoneIssueStream(group, milestoneAliasKeys(milestone), user);
+      const page = await paginate(params, link, stream);
+      return ok(await presentIssues(page.items, pathsIn(subjects)), page.headers);
     },
   }),
 

@@ -8,8 +8,8 @@
  * or `name`, the older collection form).
  */
 import { z } from 'zod';
-import { ACCESS_LEVELS, authorize, groupAccessFor, isAdmin } from '../../auth';
-import { BadRequestError, ForbiddenError } from '../../platform/http/errors';
+import { authorize, groupAccessFor } from '../../auth';
+import { BadRequestError } from '../../platform/http/errors';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { idParam } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
@@ -94,7 +94,7 @@ export const labelRoutes = {
       authorize(user, 'admin_label', subject);
       const { project, namespace } = subject;
       if (namespace.kind !== 'group') throw new BadRequestError('Failed to promote project label to group label');
-      if (!isAdmin(user) && (await groupAccessFor(user, namespace)) < ACCESS_LEVELS.reporter) throw new ForbiddenError();
+      authorize(user, 'admin_label', { kind: 'group', group: namespace, level: await groupAccessFor(user, namespace) });
       const groupLabel = await promoteLabel(await findLabelOrNotFound(project.id, params.label_id), namespace);
       return ok(presentGroupLabel(groupLabel, { subscribed: await isSubscribed(groupLabel, user.id) }));
     },

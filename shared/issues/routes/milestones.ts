@@ -4,19 +4,28 @@
  * `admin_milestone` (reporter or above, or an admin), as in GitLab.
  */
 import { z } from 'zod';
-import { authorize, can, type ProjectSubject } from '../../auth';
+import { authorize, can, groupAccessFor, type ProjectSubject } from '../../auth';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
+import { getNamespaces } from '../../namespaces';
+import { p } from '../../platform/http/params';
 import { findProjectOrNotFound, projectFullPath } from '../../projects';
 import type { User } from '../../users';
 import type { catalog } from '../catalog';
+import { promoteMilestone } from '../commands/group-milestones';
 import { createMilestone, deleteMilestone, updateMilestone } from '../commands/milestones';
 import { presentIssues } from '../presenters/issues';
-import { presentMilestone } from '../presenters/milestones';
+import { presentGroupMilestone, presentMilestone } from '../presenters/milestones';
+import { listMilestonesOfGroup } from '../queries/group-milestones';
 import { projectIssueStream } from '../queries/issues';
 import { findMilestoneOrNotFound, listProjectMilestones } from '../queries/milestones';
+import type { GroupMilestone } from '../store/group-milestones';
+import type { Milestone } from '../store/milestones';
 import { changesFrom, createParams, filtersFrom, inputFrom, listParams, milestonePathParams, updateParams } from './milestones.params';
+
+/** `GET /projects/:id/milestones`: the list filters, and `include_ancestors` (the project's group and its ancestors' milestones too). */
+const projectListParams = listParams.extend({ include_ancestors: p.bool() });
 
 const pathOf = (subject: ProjectSubject) => projectFullPath(subject.namespace, subject.project);
 
@@ -27,14 +36,32 @@ async function findManagedProject(idOrPath: string, user: User): Promise<Project
   return subject;
 }
 
+/** Internal: the full paths of the groups holding the page's group milestones (one BatchGetItem, when there are any). */
+async function groupPathsOf(milestones: Array<Milestone | GroupMilestone>): Promise<Map<number, string>> {
+  const ids = [...new Set(milestones.flatMap((milestone) => ('groupId' in milestone ? [milestone.groupId] : [])))];
+  return new Map(ids.length === 0 ? [] : (await getNamespaces(ids)).map((group) => [group.id, group.fullPath]));
+}
+
 export const milestoneRoutes = {
   'GET /projects/:id/milestones': route({
-    params: listParams,
+    params: projectListParams,
     anonymous: true,
     handler: async ({ params, user, link }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      const page = paginateArray(params, link, await listProjectMilestones(subject.project.id, filtersFrom(params)));
-      return ok(page.items.map((milestone) => presentMilestone(milestone, pathOf(subject))), page.headers);
+      const filters = filtersFrom(params);
+      const [own, inherited] = await Promise.all([
+        listProjectMilestones(subject.project.id, filters),
+        params.include_ancestors && subject.namespace.kind === 'group' ? listMilestonesOfGroup(subject.namespace, { ...filters, includeAncestors: true }) : [],
+      ]);
+      const all: Array<Milestone | GroupMilestone> = [...own, ...inherited].sort((a, b) => a.id - b.id);
+      const page = paginateArray(params, link, all);
+      const groupPaths = await groupPathsOf(page.items);
+      return ok(
+        page.items.map((milestone) =>
+          'groupId' in milestone ? presentGroupMilestone(milestone, groupPaths.get(milestone.groupId) ?? '') : presentMilestone(milestone, pathOf(subject)),
+        ),
+        page.headers,
+      );
     },
   }),
 
@@ -57,6 +84,22 @@ export const milestoneRoutes = {
       const stream = await projectIssueStream(subject, user, { milestone: milestone.title }, { orderBy: 'created_at', ascending: false });
       const page = await paginate(params, link, stream);
       return ok(await presentIssues(page.items, () => pathOf(subject)), page.headers);
+    },
+  }),
+
+  /**
+   * Promotes one of the project's milestones to its group (GitLab's `promote`): `admin_milestone`
+   * on the project and on its group (403 otherwise); 400 `Promotion failed - …` (see
+   * `promoteMilestone`). Answers 200 with the group milestone (GitLab answers `200` alone).
+   */
+  'POST /projects/:id/milestones/:milestone_id/promote': route({
+    params: z.object(milestonePathParams),
+    handler: async ({ params, user }) => {
+      const subject = await findManagedProject(params.id, user);
+      const { namespace } = subject;
+      if (namespace.kind === 'group') authorize(user, 'admin_milestone', { kind: 'group', group: namespace, level: await groupAccessFor(user, namespace) });
+      const milestone = await findMilestoneOrNotFound(subject.project.id, params.milestone_id);
+      return ok(presentGroupMilestone(await promoteMilestone(milestone, namespace), namespace.fullPath));
     },
   }),
 

@@ -14,9 +14,14 @@
 import { createHash } from 'node:crypto';
 import { ParamError } from '../../platform/http/errors';
 import type { StreamSource } from '../../platform/http/pagination';
-import { queryAll, queryCollection } from '../../platform/dynamo/query';
-import { issueCollections, type NoteableKeyed } from './keys';
-import { discussionRootOf, noteFromItem, type Note } from './notes';
+import { tableName } from '../../platform/dynamo/client';
+import { getItem, queryAll, queryCollection } from '../../platform/dynamo/query';
+import type { TransactItem } from '../../platform/dynamo/transactions';
+import { projectIsLive } from '../../projects';
+import { issueCollections, issueKeys, type NoteableKeyed } from './keys';
+import { noteCountPart, type Noteable } from './noteables';
+import { discussionRootOf, noteFromItem, noteKey, type Note, type ResolutionChange } from './notes';
+import { transactOr } from './transact';
 
 /** One discussion: its id and its notes, oldest first (never empty). */
 export interface Discussion {
@@ -86,3 +91,100 @@ export function discussionStream(noteable: NoteableKeyed): StreamSource<Discussi
     },
   };
 }
+
+/*
+ * Resolution (merge request discussions only, as in GitLab: `ResolvableNote`). A note is
+ * resolvable when it is a user note of a merge request's threaded discussion (`DiscussionNote`);
+ * a discussion is resolved when none of its resolvable notes is unresolved. Each resolvable
+ * discussion has a state item (`issueKeys.mergeRequestDiscussion`) counting its unresolved notes:
+ * every write that changes that number (start, reply, resolve, unresolve, delete) puts the new
+ * count conditioned on the count read, so racing writes to one discussion are serialized (the
+ * loser re-reads), and when the discussion turns unresolved or resolved the same transaction moves
+ * the merge request's `unresolvedDiscussionsCount` by one. Reads never count.
+ */
+
+/**
+ * Whether GitLab lets a note be resolved: a user note of a merge request discussion.
+ * @example
+ * isResolvable(note); // true for a `DiscussionNote` on a merge request
+ */
+export const isResolvable = (note: Pick<Note, 'noteableType' | 'noteType' | 'system'>): boolean =>
+  note.noteableType === 'MergeRequest' && note.noteType === 'DiscussionNote' && !note.system;
+
+/** Whether a resolvable note still needs resolving (GitLab's `to_be_resolved?`). */
+export const toBeResolved = (note: Note): boolean => isResolvable(note) && note.resolvedAt === undefined;
+
+/** Internal: the state item's key of a discussion. */
+const stateKey = (noteable: NoteableKeyed, rootId: number) => issueKeys.mergeRequestDiscussion(noteable.projectId, noteable.iid, rootId);
+
+/** A discussion's state as read: its unresolved count (`undefined`: no state item yet, i.e. 0). */
+export type DiscussionState = number | undefined;
+
+/** The unresolved count of a discussion as stored (consistent read); `undefined` when it has no state item. */
+export async function getDiscussionState(noteable: NoteableKeyed, rootId: number): Promise<DiscussionState> {
+  const item = await getItem(stateKey(noteable, rootId));
+  return item ? Number(item.unresolved ?? 0) : undefined;
+}
+
+/**
+ * The resolution change of a write that moves a discussion's unresolved count from `before` (as
+ * read) to `after`: the state item's Put conditioned on `before`, and the merge request's count
+ * change when the discussion turns unresolved (+1) or resolved (-1).
+ */
+export function resolutionChange(noteable: NoteableKeyed, rootId: number, before: DiscussionState, after: number): ResolutionChange {
+  const was = before ?? 0;
+  const state: TransactItem = {
+    Put: {
+      TableName: tableName(),
+      Item: { ...stateKey(noteable, rootId), type: 'DiscussionState', projectId: noteable.projectId, rootId, unresolved: after },
+      ...(before === undefined
+        ? { ConditionExpression: 'attribute_not_exists(PK)' }
+        : { ConditionExpression: 'unresolved = :before', ExpressionAttributeValues: { ':before': before } }),
+    },
+  };
+  return { state, unresolvedDiscussionsDelta: was === 0 && after > 0 ? 1 : was > 0 && after === 0 ? -1 : 0 };
+}
+
+/** Why a resolution write did not happen: the project or noteable went, or the discussion changed since read (re-read). */
+export type ResolutionFailure = 'project_gone' | 'noteable_gone' | 'changed';
+
+/**
+ * Resolves (`by` and `at` given) or unresolves the given notes of one discussion in one
+ * transaction, each conditioned on being there in the state read, with the discussion's count
+ * moved from `before` and the merge request's count of unresolved discussions when it crosses 0.
+ * At most {@link MAX_RESOLVED_PER_WRITE} notes.
+ */
+export async function writeResolution(
+  noteable: Noteable,
+  rootId: number,
+  notes: Note[],
+  before: DiscussionState,
+  resolved: { by: number; at: string } | null,
+): Promise<ResolutionFailure | undefined> {
+  const after = Math.max((before ?? 0) + (resolved ? -notes.length : notes.length), 0);
+  const change = resolutionChange(noteable, rootId, before, after);
+  const entries: Record<string, TransactItem> = {
+    project: projectIsLive(noteable.projectId),
+    noteable: noteCountPart(noteable, 0, undefined, change.unresolvedDiscussionsDelta),
+    state: change.state,
+  };
+  notes.forEach((note, index) => {
+    entries[`note${index}`] = {
+      Update: {
+        TableName: tableName(),
+        Key: noteKey(note),
+        ...(resolved
+          ? {
+              UpdateExpression: 'SET resolvedAt = :at, resolvedById = :by',
+              ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(resolvedAt)',
+              ExpressionAttributeValues: { ':at': resolved.at, ':by': resolved.by },
+            }
+          : { UpdateExpression: 'REMOVE resolvedAt, resolvedById', ConditionExpression: 'attribute_exists(PK) AND attribute_exists(resolvedAt)' }),
+      },
+    };
+  });
+  return transactOr<ResolutionFailure>(entries, [['project', 'project_gone'], ['noteable', 'noteable_gone']], 'changed');
+}
+
+/** The most notes one resolution transaction changes (DynamoDB's 100 items, less the project, noteable and state). */
+export const MAX_RESOLVED_PER_WRITE = 90;

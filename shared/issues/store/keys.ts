@@ -57,6 +57,15 @@ export const issueKeys = {
     PK: `PROJECT#${awardable.projectId}`,
     SK: `AWARD_NAME#${awardable.type.toUpperCase()}#${pad(awardable.localId)}#${pad(userId)}#${name}`,
   }),
+  /**
+   * The resolution state of one merge request discussion (by its first note's id): how many of
+   * its resolvable notes are unresolved, the count the resolve, reply and delete transactions
+   * are conditioned on (a discussion's notes are read from GSI1, which is not consistent).
+   */
+  mergeRequestDiscussion: (projectId: number, mergeRequestIid: number, rootId: number): Key => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `MR_DISCUSSION#${pad(mergeRequestIid)}#${pad(rootId)}`,
+  }),
   /** A user's explicit choice about a merge request's notifications (as {@link issueKeys.issueSubscription}). */
   mergeRequestSubscription: (projectId: number, mergeRequestIid: number, userId: number): Key => ({
     PK: `PROJECT#${projectId}`,
@@ -320,6 +329,9 @@ const userTodoPartition = (userId: number, state: TodoState) => `USER_TODOS#${us
 export const issueOrderKey = (time: string, id: number): string => `${time}#${pad(id)}`;
 
 /** Whether a sort key is a list entry's ({@link issueKeys.listEntry}), not a search entry's. */
+/** The project an item of a project partition (`PROJECT#<id>`) belongs to, e.g. a list entry read from an index. */
+export const projectIdOfPartition = (partitionKey: string): number => Number(partitionKey.slice('PROJECT#'.length));
+
 export const isListEntryKey = (sortKey: string): boolean => sortKey.startsWith('ISSUE_ENTRY#');
 
 /** Whether a value (a client's cursor) has the form of an {@link issueOrderKey}. */
@@ -365,6 +377,7 @@ export const keySpace: KeySpace = {
       'DONE_TODO#',
       'NOTE#',
       'MR_NOTE#',
+      'MR_DISCUSSION#',
       'MR_SUBSCRIPTION#',
       'MR_TODO#',
       'ISSUE_ENTRY#',

@@ -34,7 +34,15 @@ export interface Milestone extends MilestoneFields {
   createdAt: string;
   updatedAt: string;
   version: number;
+  /**
+   * Set on a project's alias of a group milestone (same id as the group milestone, its fields
+   * copied): the item that carries the project's use of it (#M1). Never listed as the project's own.
+   */
+  aliasOf?: { groupId: number; milestoneId: number };
 }
+
+/** Whether a project milestone item is an alias of a group milestone. */
+export const isMilestoneAlias = (milestone: Milestone): boolean => milestone.aliasOf !== undefined;
 
 /** Why a write did not happen. */
 export type MilestoneWriteFailure =

@@ -62,23 +62,38 @@ export function touchClause(item: NoteableItem, at: string): { clause: string; v
 }
 
 /**
- * The noteable item's part of a note transaction: a liveness check when `delta` is 0, else `ADD
- * userNotesCount` (and `version`), stamping `updatedAt` when `touchedAt` is given; conditioned on
- * the item being there and not deleted.
+ * The noteable item's part of a note transaction: a liveness check when nothing changes, else
+ * `ADD userNotesCount` (by `delta`) and `unresolvedDiscussionsCount` (by `unresolvedDelta`: a
+ * merge request's count of unresolved discussions, behind `blocking_discussions_resolved`) and
+ * `version`, stamping `updatedAt` when `touchedAt` is given; conditioned on the item being there
+ * and not deleted.
  */
-export function noteCountPart(noteable: Noteable, delta: number, touchedAt?: string): TransactItem {
+export function noteCountPart(noteable: Noteable, delta: number, touchedAt?: string, unresolvedDelta = 0): TransactItem {
   const liveValues = { ':nullType': 'NULL' };
   const key = noteable.item.key;
-  if (delta === 0) return { ConditionCheck: { TableName: tableName(), Key: key, ConditionExpression: LIVE, ExpressionAttributeValues: liveValues } };
+  if (delta === 0 && unresolvedDelta === 0 && !touchedAt) {
+    return { ConditionCheck: { TableName: tableName(), Key: key, ConditionExpression: LIVE, ExpressionAttributeValues: liveValues } };
+  }
   const touch = touchedAt ? touchClause(noteable.item, touchedAt) : undefined;
+  const adds = [
+    ...(delta !== 0 ? ['userNotesCount :delta'] : []),
+    ...(unresolvedDelta !== 0 ? ['unresolvedDiscussionsCount :unresolved'] : []),
+    '#version :one',
+  ];
   return {
     Update: {
       TableName: tableName(),
       Key: key,
-      UpdateExpression: `${touch ? `SET ${touch.clause} ` : ''}ADD userNotesCount :delta, #version :one`,
+      UpdateExpression: `${touch ? `SET ${touch.clause} ` : ''}ADD ${adds.join(', ')}`,
       ConditionExpression: LIVE,
       ExpressionAttributeNames: { '#version': 'version' },
-      ExpressionAttributeValues: { ':delta': delta, ':one': 1, ...liveValues, ...touch?.values },
+      ExpressionAttributeValues: {
+        ':one': 1,
+        ...(delta !== 0 ? { ':delta': delta } : {}),
+        ...(unresolvedDelta !== 0 ? { ':unresolved': unresolvedDelta } : {}),
+        ...liveValues,
+        ...touch?.values,
+      },
     },
   };
 }

@@ -44,6 +44,9 @@ interface NoteFields {
   rootId?: number;
   /** GitLab's `type`: `DiscussionNote` for a note of a (threaded) discussion; absent: an individual note (`null`). */
   noteType?: 'DiscussionNote';
+  /** When a resolvable note (a merge request's discussion note) was resolved, and by whom; absent: unresolved. */
+  resolvedAt?: string;
+  resolvedById?: number;
 }
 
 /** A note on an issue, stored as issue notes always were (no `noteableType`). */
@@ -68,7 +71,17 @@ export type Note = IssueNote | MergeRequestNote;
 export type WithUserNotesCount = { userNotesCount?: number };
 
 /** Why a note write did not happen. */
-export type NoteWriteFailure = 'project_gone' | 'noteable_gone' | 'note_gone' | 'discussion_gone';
+export type NoteWriteFailure = 'project_gone' | 'noteable_gone' | 'note_gone' | 'discussion_gone' | 'resolution_changed';
+
+/**
+ * How a note write changes its discussion's resolution (merge request discussions): the Put of
+ * the discussion's state item, conditioned on the count read (`store/discussions.ts`), and the
+ * change of the noteable's count of unresolved discussions (-1, 0, +1) it implies.
+ */
+export interface ResolutionChange {
+  state: TransactItem;
+  unresolvedDiscussionsDelta: number;
+}
 
 /**
  * The noteable a note is on: its type, project and iid (its keys) and global id (`noteable_id`).
@@ -100,7 +113,8 @@ export const discussionRootOf = (note: Pick<Note, 'id' | 'rootId'>): number => n
 
 export const noteFromItem = (item: Item): Note => entityFields(item) as Note;
 
-const noteKey = (note: Note) => noteableKeys.note(noteTarget(note), note.id);
+/** A note's key. */
+export const noteKey = (note: Note) => noteableKeys.note(noteTarget(note), note.id);
 
 /** A note's item: its key, and its place among its noteable's discussions (GSI1). */
 const noteToItem = (note: Note): Item => ({
@@ -120,9 +134,13 @@ export const notePut = (note: Note): TransactItem => ({
  * failure: the project, else the noteable, else the note.
  */
 function write(
-  entries: { project: TransactItem; noteable: TransactItem; note: TransactItem; root?: TransactItem } & Pick<WriteEffects, 'event' | 'hook'>,
+  entries: { project: TransactItem; noteable: TransactItem; note: TransactItem; root?: TransactItem; resolution?: TransactItem } & Pick<WriteEffects, 'event' | 'hook'>,
 ): Promise<NoteWriteFailure | undefined> {
-  return transactOr<NoteWriteFailure>(entries, [['project', 'project_gone'], ['noteable', 'noteable_gone'], ['root', 'discussion_gone']], 'note_gone');
+  return transactOr<NoteWriteFailure>(
+    entries,
+    [['project', 'project_gone'], ['noteable', 'noteable_gone'], ['root', 'discussion_gone'], ['resolution', 'resolution_changed']],
+    'note_gone',
+  );
 }
 
 /**
@@ -150,17 +168,20 @@ export async function getNote(noteable: NoteableKeyed, noteId: number): Promise<
  * Adds a note on `noteable` while the project is live and the noteable is not deleted; a
  * non-system note counts in the noteable's `userNotesCount` and stamps its `updatedAt` in the
  * same transaction, which also carries the write's effects (the `commented on` event, the webhook
- * event).
+ * event) and, for a resolvable note, its discussion's resolution change (`resolution_changed`
+ * when the discussion's state is no longer as read).
  */
 export async function insertNote(
   noteable: Noteable,
   note: Note,
-  effects: Pick<WriteEffects, 'event' | 'hook'> & { root?: TransactItem } = {},
+  effects: Pick<WriteEffects, 'event' | 'hook'> & { root?: TransactItem; resolution?: ResolutionChange } = {},
 ): Promise<NoteWriteFailure | undefined> {
+  const unresolved = effects.resolution?.unresolvedDiscussionsDelta ?? 0;
   return write({
     root: effects.root,
+    resolution: effects.resolution?.state,
     project: projectIsLive(note.projectId),
-    noteable: noteCountPart(noteable, note.system ? 0 : 1, note.system ? undefined : note.createdAt),
+    noteable: noteCountPart(noteable, note.system ? 0 : 1, note.system ? undefined : note.createdAt, unresolved),
     note: notePut(note),
     event: effects.event,
     hook: effects.hook,
@@ -189,13 +210,22 @@ export async function updateNoteBody(note: Note, body: string, updatedAt: string
 
 /**
  * Deletes a note of `noteable`; a non-system note leaves the noteable's `userNotesCount` in the
- * same transaction. Conditioned on the note existing, so two racing deletes change the count once.
+ * same transaction, and an unresolved resolvable note its discussion's unresolved count
+ * (`resolution`). Conditioned on the note existing, so two racing deletes change the counts once.
  */
-export async function removeNote(noteable: Noteable, note: Note): Promise<NoteWriteFailure | undefined> {
+export async function removeNote(noteable: Noteable, note: Note, resolution?: ResolutionChange): Promise<NoteWriteFailure | undefined> {
   return write({
+    resolution: resolution?.state,
     project: projectIsLive(note.projectId),
-    noteable: noteCountPart(noteable, note.system ? 0 : -1),
-    note: { Delete: { TableName: tableName(), Key: noteKey(note), ConditionExpression: 'attribute_exists(PK)' } },
+    noteable: noteCountPart(noteable, note.system ? 0 : -1, undefined, resolution?.unresolvedDiscussionsDelta ?? 0),
+    // Conditioned on the resolution read too, so the discussion's unresolved count moves only as read.
+    note: {
+      Delete: {
+        TableName: tableName(),
+        Key: noteKey(note),
+        ConditionExpression: `attribute_exists(PK) AND ${note.resolvedAt === undefined ? 'attribute_not_exists' : 'attribute_exists'}(resolvedAt)`,
+      },
+    },
   });
 }
 

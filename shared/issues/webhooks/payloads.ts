@@ -22,6 +22,7 @@ import type { TimeTracked } from '../store/issue-time';
 import type { Issue } from '../store/issues';
 import type { Label } from '../store/labels';
 import type { Milestone } from '../store/milestones';
+import { discussionIdOf } from '../store/discussions';
 import { noteTarget, type Note } from '../store/notes';
 import type { IssueHookAction } from './events';
 
@@ -244,6 +245,9 @@ export function noteHookPayload(ctx: IssueHookContext, note: Note, issue: Issue)
       noteable_id: noteTarget(note).id,
       system: note.system,
       st_diff: null,
+      // GitLab's note attributes: its STI type (`DiscussionNote`, `null` for an individual note) and its thread.
+      type: note.noteType ?? null,
+      discussion_id: discussionIdOf(note),
       action: 'create',
       url: `${issueUrl}#note_${note.id}`,
     },

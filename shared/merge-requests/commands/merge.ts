@@ -2,7 +2,8 @@
  * Accepting a merge request (`PUT …/merge`, GitLab's `MergeRequests::MergeService`) and cancelling
  * a deferred merge. The route has found the merge request; the rules, in GitLab's order:
  * may the caller update the target branch (401), is the merge request in a mergeable state (406
- * `Method Not Allowed`: not open, being merged, work in progress, source branch gone), does it
+ * `Method Not Allowed`: not open, being merged, work in progress, source branch gone), are its
+ * discussions resolved when the project requires it (405 `Method Not Allowed`), does it
  * merge without conflicts (405 `Branch cannot be merged`), does `sha` name the source head (409).
  *
  * Two merges of one merge request make one merge commit: the merge takes a lock first (state
@@ -82,6 +83,8 @@ export async function acceptMergeRequest(target: ProjectSubject, user: User, mr:
   if (!(await canMergeInto(user, target, mr.targetBranch))) throw new UnauthorizedError();
   const now = Date.now();
   if (mr.deletedAt || (mr.state !== 'opened' && !(mr.state === 'locked' && !lockHeld(mr, now))) || isWorkInProgress(mr.title)) throw new MethodNotAllowed(406);
+  // GitLab's `mergeable_discussions_state?`: a project that requires resolved discussions refuses while one is not.
+  if (target.project.onlyAllowMergeIfAllDiscussionsAreResolved && (mr.unresolvedDiscussionsCount ?? 0) > 0) throw new MethodNotAllowed(405);
   const source = mr.sourceProjectId === target.project.id ? target.project : await getProject(mr.sourceProjectId);
   if (!source) throw new MethodNotAllowed(406);
   const repositories = await repositoriesOf(target.project, source);

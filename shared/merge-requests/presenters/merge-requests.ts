@@ -4,6 +4,9 @@
  * and milestones of each project involved one Query each. `subscribed` and the single-only fields
  * (`changes_count`, `merged_by`, `closed_by`, `diff_refs`, ...) are on single responses.
  *
+ * `blocking_discussions_resolved` is true when no discussion is unresolved, from the count the
+ * discussion writes keep on the item (GitLab shows it so only when the project requires resolved
+ * discussions to merge; here it tells the discussions' state whatever the setting).
  * `upvotes`/`downvotes` are 0 (no award emoji); `state` shows `locked` while a merge is in
  * progress, as GitLab does. A single response shows the head pipeline (the newest pipeline of the
  * source branch at the head commit, CI's `latestPipelineFor`: one Query and one GetItem) as
@@ -79,6 +82,8 @@ export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (project
       merge_commit_sha: mr.mergeCommitSha,
       user_notes_count: mr.userNotesCount ?? 0,
       discussion_locked: null,
+      // From the count the discussion writes keep on the item (no discussion is read here).
+      blocking_discussions_resolved: (mr.unresolvedDiscussionsCount ?? 0) === 0,
       should_remove_source_branch: mr.shouldRemoveSourceBranch,
       force_remove_source_branch: mr.forceRemoveSourceBranch,
       web_url: mergeRequestWebUrl(mr, path),

@@ -5,16 +5,15 @@
  * own transaction.
  */
 import { z } from 'zod';
-import { prepareHookEvent } from '../../hooks';
 import { paginate, paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
-import { commentEvent, createNote, deleteNote, findNoteOrNotFound, mergeRequestNoteable, noteableNotes, presentNote, presentNotes, updateNote } from '../issuables';
+import { mergeRequestCommentEffects } from '../commands/comments';
+import { createNote, deleteNote, findNoteOrNotFound, mergeRequestNoteable, noteableNotes, presentNote, presentNotes, updateNote } from '../issuables';
 import { findMergeRequestOrNotFound } from '../queries/merge-requests';
-import '../webhooks/events';
 import { mergeRequestPathParams } from './merge-requests.params';
 
 const noteIdParam = { note_id: required(p.int()) };
@@ -49,10 +48,7 @@ export const mergeRequestNoteRoutes = {
     params: createParams,
     handler: async ({ params, user }) => {
       const { mr, noteable } = await find(params, user);
-      const note = await createNote(noteable, user, params.body, async (written, at) => ({
-        event: await commentEvent(noteable, written, user, { title: mr.title, restrictedTo: null }),
-        hook: (await prepareHookEvent({ projectId: mr.projectId, actorId: user.id, kind: 'merge_request_note', action: 'create', note: written, mergeRequest: { ...mr, updatedAt: at }, lastCommit: null })).put,
-      }));
+      const note = await createNote(noteable, user, params.body, mergeRequestCommentEffects(mr, user));
       return created(await presentNote(note));
     },
   }),

@@ -75,6 +75,11 @@ export interface MergeRequest {
   version: number;
   /** Kept by the issues feature's note and time-tracking writes on this item. */
   userNotesCount?: number;
+  /**
+   * How many of its discussions are unresolved (`blocking_discussions_resolved`), moved by the
+   * issues feature's discussion writes (start, reply, resolve, unresolve, delete) in their transactions.
+   */
+  unresolvedDiscussionsCount?: number;
   timeEstimate?: number;
   totalTimeSpent?: number;
 }

@@ -9,7 +9,7 @@ import { hookTime, projectHookAttrs, repositoryHookAttrs, userHookAttrs, type Ho
 import { formatTotal, labelHookAttrs, presentTimeStats, type Label, type Milestone } from '../../issues';
 import type { Namespace } from '../../namespaces';
 import { projectFullPath, type Project } from '../../projects';
-import type { Note } from '../issuables';
+import { discussionIdOf, type Note } from '../issuables';
 import { mergeRequestWebUrl } from '../presenters/merge-requests';
 import { isWorkInProgress } from '../queries/merge-requests';
 import type { MergeRequest } from '../store/merge-requests';
@@ -179,6 +179,11 @@ export function mergeRequestNoteHookPayload(ctx: MergeRequestHookContext, note: 
       noteable_id: mr.id,
       system: note.system,
       st_diff: null,
+      // GitLab's note attributes: its STI type (`DiscussionNote`, `null` for an individual note), its thread, its resolution.
+      type: note.noteType ?? null,
+      discussion_id: discussionIdOf(note),
+      resolved_at: note.resolvedAt ?? null,
+      resolved_by_id: note.resolvedById ?? null,
       action: 'create',
       url: `${mergeRequestWebUrl(mr, projectFullPath(ctx.namespace, ctx.project))}#note_${note.id}`,
     },

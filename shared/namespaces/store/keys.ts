@@ -21,6 +21,14 @@ export const namespaceKeys = {
   },
 } as const;
 
+/**
+ * The namespaces feature's S3 object keys. A group's avatar: `groups/<groupId>/avatar/<token>/<filename>`
+ * (the token is new with every upload, so a replaced avatar never shares a key with the new one).
+ */
+export const namespaceObjects = {
+  groupAvatar: (groupId: number, token: string, filename: string): string => `groups/${groupId}/avatar/${token}/${filename}`,
+} as const;
+
 /** Secondary-index attributes, written on the item they index. */
 export const namespaceIndexKeys = {
   /** GSI1: every namespace (user and group) by id. */

@@ -12,6 +12,7 @@ import type { Key } from '../../platform/dynamo/keys';
 import { getItem, isId, queryCollection, type Item, getEntity } from '../../platform/dynamo/query';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
 import { searchTerms, termChanges } from '../../platform/search';
+import type { StoredAvatar } from '../avatars';
 import { putSearchEntries, removeSearchEntries } from '../search-index';
 import { namespaceCollections, namespaceIndexKeys, namespaceKeys, namespaceSearchKeys } from './keys';
 
@@ -59,6 +60,13 @@ export interface Namespace {
    * Kept here, with one link item each (`store/group-links.ts`), so access checks read it with the group.
    */
   sharedWithGroups?: GroupLink[];
+  /**
+   * The avatar: a group's own (`avatar` of `POST /groups` and `PUT /groups/:id`, its bytes under
+   * `namespaceObjects.groupAvatar`, `store/avatars.ts`); on a personal namespace a copy of its
+   * owner's, written by the users feature with the user item ({@link personalNamespaceUpdate}),
+   * since GitLab's user namespace shows its owner's avatar.
+   */
+  avatar?: StoredAvatar;
 }
 
 export function namespaceToItem(namespace: Namespace): Item {
@@ -123,8 +131,9 @@ export const personalNamespaceSearchKeys = (username: string, namespaceId: numbe
   searchTerms(username).map((term) => namespaceSearchKeys.personal(term, namespaceId));
 
 /** The personal namespace of a new user. */
-export function personalNamespace(input: { id: number; username: string; ownerId: number; createdAt: string }): Namespace {
+export function personalNamespace(input: { id: number; username: string; ownerId: number; createdAt: string; avatar?: StoredAvatar }): Namespace {
   return {
+    ...(input.avatar ? { avatar: input.avatar } : {}),
     id: input.id,
     kind: 'user',
     name: input.username,
@@ -142,6 +151,35 @@ export function personalNamespace(input: { id: number; username: string; ownerId
     createdAt: input.createdAt,
     updatedAt: input.createdAt,
     version: 1,
+  };
+}
+
+/**
+ * The update of a personal namespace that follows its owner's changes, as a transaction operation
+ * for the users feature to write with the user item: a new username (its name, path and full
+ * path) and a new avatar (`null`: removed). `false` (no operation) when neither changed.
+ */
+export function personalNamespaceUpdate(namespaceId: number, changes: { username?: string; avatar?: StoredAvatar | null }) {
+  const sets: string[] = [];
+  const values: Record<string, unknown> = {};
+  if (changes.username !== undefined) {
+    sets.push('#name = :path', '#path = :path', 'fullPath = :path');
+    values[':path'] = changes.username;
+  }
+  if (changes.avatar) {
+    sets.push('avatar = :avatar');
+    values[':avatar'] = changes.avatar;
+  }
+  const remove = changes.avatar === null ? ' REMOVE avatar' : '';
+  if (sets.length === 0 && !remove) return false;
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: namespaceKeys.namespace(namespaceId),
+      UpdateExpression: `${sets.length > 0 ? `SET ${sets.join(', ')}` : ''}${remove}`.trim(),
+      ...(changes.username !== undefined ? { ExpressionAttributeNames: { '#name': 'name', '#path': 'path' } } : {}),
+      ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
+    },
   };
 }
 

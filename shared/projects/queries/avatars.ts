@@ -1,5 +1,5 @@
 /** Reading a project's avatar back (`GET /projects/:id/avatar` and the web route of its `avatar_url`). */
-import type { StoredAvatar } from '../../users';
+import type { StoredAvatar } from '../../namespaces';
 import { projectAvatar, readProjectAvatarObject } from '../store/avatars';
 import type { Project } from '../store/projects';
 

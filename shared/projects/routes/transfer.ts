@@ -1,7 +1,7 @@
 /** A project's place: `PUT /projects/:id/transfer` (move it to another namespace) and `GET /projects/:id/groups`. */
 import { z } from 'zod';
 import { authorize, can, groupAccessFor, ACCESS_LEVELS, type ProjectSubject } from '../../auth';
-import { findNamespace, findGroupOrNotFound, type Namespace } from '../../namespaces';
+import { findNamespace, findGroupOrNotFound, namespaceAvatarUrl, type Namespace } from '../../namespaces';
 import type { User } from '../../users';
 import { config } from '../../platform/config';
 import { BadRequestError, NotFoundError } from '../../platform/http/errors';
@@ -45,7 +45,7 @@ async function presentPublicGroups(groups: Namespace[]) {
     id: group.id,
     web_url: `${config().externalUrl}/groups/${group.fullPath}`,
     name: group.name,
-    avatar_url: null,
+    avatar_url: namespaceAvatarUrl(group),
     full_name: [...[...group.ancestorIds].reverse().map((id) => known.get(id)?.name ?? String(id)), group.name].join(' / '),
     full_path: group.fullPath,
   }));
@@ -91,7 +91,7 @@ export const transferRoutes = {
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       // GitLab's `change_namespace`: owners (and admins), like renaming the path.
-      authorize(user, 'rename_project', subject);
+      authorize(user, 'change_namespace', subject);
       const target = await transferTarget(user, params.namespace);
       const project = await transferProject(subject.project, subject.namespace, target);
       return ok(await presentProject({ ...subject, project, namespace: target }, user));

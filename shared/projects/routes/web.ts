@@ -1,9 +1,9 @@
 /**
  * GitLab's web routes outside `/api/v4`: uploaded files,
  * `GET /:namespace/:project/uploads/:secret/:filename` (the namespace may be nested), and avatars,
- * `GET /uploads/-/system/<user|project>/avatar/:id/:filename` (every `avatar_url`). User avatars
- * are public, as GitLab serves them; a project's follows the project's visibility (404 to whoever
- * may not read it). Group avatars are not served yet (404).
+ * `GET /uploads/-/system/<user|project|group>/avatar/:id/:filename` (every `avatar_url`). User
+ * avatars are public, as GitLab serves them; a project's and a group's follow the project's or the
+ * group's visibility (404 to whoever may not read it).
  *
  * The catalog declares it as the greedy root resource `/{path+}`, so API Gateway also sends there
  * every GET no other resource matches: the web entry (`functions/web/handler.ts`) answers those
@@ -12,7 +12,8 @@
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { z } from 'zod';
-import { avatarHeaders, parseAvatarPath, userAvatarFile, type StoredAvatar, type User } from '../../users';
+import { avatarHeaders, findGroupOrNotFound, groupAvatarFile, parseAvatarPath, type StoredAvatar } from '../../namespaces';
+import { userAvatarFile, type User } from '../../users';
 import { NotFoundError, RouteNotFoundError } from '../../platform/http/errors';
 import { p, required } from '../../platform/http/params';
 import { route, type RoutesOf } from '../../platform/http/route';
@@ -32,11 +33,22 @@ async function findReadableProject(projectPath: string, user: User | null) {
   }
 }
 
+/** Internal: the group (404 `{"message":"404 Not Found"}` when the caller cannot read it). */
+async function findReadableGroup(groupId: number, user: User | null) {
+  try {
+    return (await findGroupOrNotFound(groupId, user)).group;
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new NotFoundError();
+    throw error;
+  }
+}
+
 /** Internal: an avatar at its `avatar_url` path, or 404 `{"message":"404 Not Found"}`. */
 async function serveAvatar(address: NonNullable<ReturnType<typeof parseAvatarPath>>, user: User | null) {
   let file: { avatar: StoredAvatar; data: Buffer } | undefined;
   if (address.owner === 'user') file = await userAvatarFile(address.id, address.filename);
   if (address.owner === 'project') file = await projectAvatarFile(await findReadableProject(String(address.id), user), address.filename);
+  if (address.owner === 'group') file = await groupAvatarFile(await findReadableGroup(address.id, user), address.filename);
   if (!file) throw new NotFoundError();
   return { statusCode: 200, binary: { data: file.data, contentType: file.avatar.contentType }, headers: avatarHeaders(file.avatar) };
 }

@@ -7,7 +7,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
-import { isStoredAvatar, readAvatarObject, type StoredAvatar } from '../../users';
+import { avatarUrl, isStoredAvatar, readAvatarObject, type StoredAvatar } from '../../namespaces';
 import { projectAvatarObject, projectKeys } from './keys';
 import type { Project } from './projects';
 
@@ -16,6 +16,9 @@ export function projectAvatar(project: Project): StoredAvatar | undefined {
   const avatar = (project as Project & { avatar?: unknown }).avatar;
   return isStoredAvatar(avatar) ? avatar : undefined;
 }
+
+/** The project's `avatar_url` (absolute; `null` without an avatar), for its entities and its webhook payloads. */
+export const projectAvatarUrl = (project: Project): string | null => avatarUrl('project', project.id, projectAvatar(project));
 
 /** Where the bytes of a project's avatar are. */
 export const avatarObjectKey = (projectId: number, avatar: StoredAvatar): string => projectAvatarObject(projectId, avatar.token, avatar.filename);

@@ -15,13 +15,6 @@ import { createAccessToken } from './credentials';
 import { deleteUser } from './delete-user';
 import { createUser } from './users';
 
-declare module '../store/users' {
-  interface User {
-    /** A project bot (GitLab's `user_type: project_bot`): it has no password, only its access token authenticates it. */
-    bot?: boolean;
-  }
-}
-
 /** GitLab's `PersonalAccessToken::MAX_PERSONAL_ACCESS_TOKEN_LIFETIME_IN_DAYS`. */
 export const MAX_TOKEN_LIFETIME_DAYS = 365;
 

@@ -13,6 +13,9 @@ export interface UserListFilters {
   extern_uid?: string;
   provider?: string;
   external?: boolean;
+  /** Leave out project bots (`without_project_bots`, or `humans`: GitLab's human users only). */
+  without_project_bots?: boolean;
+  humans?: boolean;
   sort?: 'asc' | 'desc';
 }
 
@@ -21,8 +24,8 @@ export interface UserListFilters {
  * (`username`, `extern_uid`+`provider` read their claims); for `search`, the search entries of
  * its term (name and username; for admins, `searchEmails`, also primary emails: by their words,
  * or exactly, through the email's claim, for a query that is an address, as GitLab); otherwise
- * a list over the index of all users or of one state (`active`/`blocked`), with `external`
- * filtered after the read (see ACCESS_PATTERNS.md). Every list is in id order (`sort`).
+ * a list over the index of all users or of one state (`active`/`blocked`), with `external`,
+ * `without_project_bots` and `humans` filtered after the read (see ACCESS_PATTERNS.md). Every list is in id order (`sort`).
  *
  * `search` follows GitLab's rule (`shared/platform/search.ts`): every word of three characters or
  * more is a case-insensitive substring of the name or username; a shorter query equals one of
@@ -38,6 +41,7 @@ export async function listUsers(filters: UserListFilters, options: { searchEmail
     (!filters.active || user.state === 'active') &&
     (!filters.blocked || user.state === 'blocked') &&
     (!filters.external || user.external) &&
+    (!(filters.without_project_bots || filters.humans) || !user.bot) &&
     (!query || matchesSearch(query, user.name, user.username) || emailMatches(user));
 
   if (filters.username !== undefined) return exactMatch(await findUserByUsername(filters.username), matches);
@@ -61,7 +65,7 @@ export async function listUsers(filters: UserListFilters, options: { searchEmail
   }
 
   const state = filters.blocked ? 'blocked' : filters.active ? 'active' : undefined;
-  const filtered = Boolean(query || filters.external || (filters.active && filters.blocked));
+  const filtered = Boolean(query || filters.external || filters.without_project_bots || filters.humans || (filters.active && filters.blocked));
   return {
     collection: state ? userCollections.usersInState(state) : userCollections.users(),
     ascending,

@@ -43,6 +43,8 @@ export const listUsersParams = z.object({
   extern_uid: p.string(),
   provider: p.string(),
   external: p.bool(),
+  without_project_bots: p.bool(),
+  humans: p.bool(),
   order_by: p.oneOf(['id']),
   sort: p.oneOf(['asc', 'desc']),
 });

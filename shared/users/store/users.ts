@@ -10,7 +10,7 @@ import { nextId } from '../../platform/dynamo/counters';
 import { getItem, isId, type Item, getEntity, queryCollection } from '../../platform/dynamo/query';
 import { ifConditionHolds, markDeleting } from '../../platform/dynamo/conditional';
 import type { Key } from '../../platform/dynamo/keys';
-import { namespaceKeys, namespaceToItem, personalNamespace, personalNamespaceSearchKeys, putSearchEntries, removeSearchEntries } from '../../namespaces';
+import { namespaceKeys, namespaceToItem, personalNamespace, personalNamespaceSearchKeys, personalNamespaceUpdate, putSearchEntries, removeSearchEntries } from '../../namespaces';
 import { getMany } from '../../platform/dynamo/batch';
 import { searchTerms } from '../../platform/search';
 import { userCollections, userIndexKeys, userKeys, userSearchKeys } from './keys';
@@ -43,6 +43,8 @@ export interface User {
   canCreateGroup: boolean;
   canCreateProject?: boolean;
   external: boolean;
+  /** A project bot (GitLab's `user_type: project_bot`, made for a project access token): no password, only its token authenticates it. */
+  bot?: boolean;
   /** scrypt digest of the password, `salt:hash` (hex); never returned. */
   passwordDigest: string | null;
   /** Set when an admin sets the password: the user must change it at next sign-in. */
@@ -205,7 +207,7 @@ export async function insertUser(user: User): Promise<UserInsertResult> {
         Put: {
           TableName: tableName(),
           Item: namespaceToItem(
-            personalNamespace({ id: user.namespaceId, username: user.username, ownerId: user.id, createdAt: user.createdAt }),
+            personalNamespace({ id: user.namespaceId, username: user.username, ownerId: user.id, createdAt: user.createdAt, avatar: user.avatar }),
           ),
           ConditionExpression: 'attribute_not_exists(PK)',
         },
@@ -251,15 +253,11 @@ async function replaceUserItem(previous: User, next: User): Promise<UserReplaceR
         },
       },
       released: removed.map(({ key }) => deleteClaim(key, next.id)),
-      namespace: previous.username !== next.username && {
-        Update: {
-          TableName: tableName(),
-          Key: namespaceKeys.namespace(next.namespaceId),
-          UpdateExpression: 'SET #name = :path, #path = :path, fullPath = :path',
-          ExpressionAttributeNames: { '#name': 'name', '#path': 'path' },
-          ExpressionAttributeValues: { ':path': next.username },
-        },
-      },
+      // The personal namespace follows the username, and shows its owner's avatar.
+      namespace: personalNamespaceUpdate(next.namespaceId, {
+        username: previous.username !== next.username ? next.username : undefined,
+        avatar: previous.avatar?.token === next.avatar?.token ? undefined : (next.avatar ?? null),
+      }),
       stats: previous.state !== next.state && statsUpdate({ [previous.state]: -1, [next.state]: 1 }),
     });
     return 'updated';

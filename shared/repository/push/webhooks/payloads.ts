@@ -7,12 +7,12 @@
  * Choices where GitLab's documentation is not one thing:
  * - `message` (a tag's message, `null` for branches) and `push_options` (`{}`: push options are not
  *   taken) are sent, as `Gitlab::DataBuilder::Push` does, though the examples leave them out.
- * - `user_email` is `"[REDACTED]"` and `user_avatar` `null`, as for every user in payloads here
- *   (`hooks/presenters/webhooks.ts`).
+ * - `user_email` is `"[REDACTED]"` and `user_avatar` the pusher's avatar URL (`null` without
+ *   one), as for every user in payloads here (`userHookAttrs`, `hooks/presenters/webhooks.ts`).
  * - `repository` is the deprecated slice of `project` the push builder sends (seven fields: the
  *   other payloads' four, and `git_http_url`, `git_ssh_url`, `visibility_level`).
  */
-import { gitRepositoryHookAttrs, projectHookAttrs, type HookDeliveryContext } from '../../../hooks';
+import { gitRepositoryHookAttrs, projectHookAttrs, userHookAttrs, type HookDeliveryContext } from '../../../hooks';
 import type { PushCommit } from '../commits';
 import type { PushHookEvent } from './events';
 
@@ -42,6 +42,7 @@ export function commitHookAttrs(commit: PushCommit, projectWebUrl: string) {
  */
 export function pushHookPayload(ctx: HookDeliveryContext, event: PushHookEvent): Record<string, unknown> {
   const project = projectHookAttrs(ctx.project, ctx.namespace);
+  const pusher = userHookAttrs(ctx.actor);
   return {
     object_kind: event.kind,
     event_name: event.kind,
@@ -51,11 +52,11 @@ export function pushHookPayload(ctx: HookDeliveryContext, event: PushHookEvent):
     ref_protected: event.refProtected,
     checkout_sha: event.checkoutSha,
     message: event.message,
-    user_id: ctx.actor.id,
-    user_name: ctx.actor.name,
-    user_username: ctx.actor.username,
-    user_email: '[REDACTED]',
-    user_avatar: null,
+    user_id: pusher.id,
+    user_name: pusher.name,
+    user_username: pusher.username,
+    user_email: pusher.email,
+    user_avatar: pusher.avatar_url,
     project_id: ctx.project.id,
     project,
     commits: event.commits.map((commit) => commitHookAttrs(commit, project.web_url)),
