@@ -19,7 +19,7 @@ import { versionedDelete, type TransactItem } from '../../platform/dynamo/transa
 import { groupIsLive } from '../../namespaces';
 import { projectIsLive } from '../../projects';
 import { issueCollections, issueKeys } from './keys';
-import type { Label, LabelFields, LabelWriteFailure } from './labels';
+import { labelFieldsUpdate, type Label, type LabelFields, type LabelWriteFailure } from './labels';
 import { transactOr } from './transact';
 
 /**
@@ -189,31 +189,7 @@ export async function updateGroupLabel(label: GroupLabel, fields: LabelFields): 
   const claimMoves = oldClaim.SK !== newClaim.SK;
   const entries = {
     group: groupIsLive(label.groupId),
-    label: {
-      Update: {
-        TableName: tableName(),
-        Key: issueKeys.groupLabel(label.groupId, label.id),
-        UpdateExpression: 'SET #name = :name, #color = :color, #description = :description, #priority = :priority, #updatedAt = :updatedAt, #version = :next',
-        ConditionExpression: '#version = :version',
-        ExpressionAttributeNames: {
-          '#name': 'name',
-          '#color': 'color',
-          '#description': 'description',
-          '#priority': 'priority',
-          '#updatedAt': 'updatedAt',
-          '#version': 'version',
-        },
-        ExpressionAttributeValues: {
-          ':name': updated.name,
-          ':color': updated.color,
-          ':description': updated.description,
-          ':priority': updated.priority,
-          ':updatedAt': updated.updatedAt,
-          ':next': updated.version,
-          ':version': label.version,
-        },
-      },
-    },
+    label: labelFieldsUpdate(issueKeys.groupLabel(label.groupId, label.id), updated, label.version),
     name: claimMoves && putClaim(newClaim, { labelId: label.id }),
     oldName: claimMoves && releaseClaim(oldClaim, label.id),
   };

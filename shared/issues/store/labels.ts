@@ -136,6 +136,31 @@ export async function insertLabel(projectId: number, fields: LabelFields): Promi
 }
 
 /**
+ * The Update of a label item's editable fields to `updated`'s, if the item is still at `version`
+ * (project and group labels alike; the counts are never written here).
+ */
+export function labelFieldsUpdate(key: Key, updated: LabelFields & Pick<Label, 'updatedAt' | 'version'>, version: number): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: 'SET #name = :name, #color = :color, #description = :description, #priority = :priority, #updatedAt = :updatedAt, #version = :next',
+      ConditionExpression: '#version = :version',
+      ExpressionAttributeNames: { '#name': 'name', '#color': 'color', '#description': 'description', '#priority': 'priority', '#updatedAt': 'updatedAt', '#version': 'version' },
+      ExpressionAttributeValues: {
+        ':name': updated.name,
+        ':color': updated.color,
+        ':description': updated.description,
+        ':priority': updated.priority,
+        ':updatedAt': updated.updatedAt,
+        ':next': updated.version,
+        ':version': version,
+      },
+    },
+  };
+}
+
+/**
  * Replaces the editable fields of `label` (as read) with `fields`, moving the name claim when
  * the name changes other than in case. `'stale'` when the label changed or was deleted since it
  * was read.
@@ -147,31 +172,7 @@ export async function updateLabel(label: Label, fields: LabelFields): Promise<La
   const claimMoves = oldClaim.SK !== newClaim.SK;
   const entries = {
     project: projectIsLive(label.projectId),
-    label: {
-      Update: {
-        TableName: tableName(),
-        Key: issueKeys.label(label.projectId, label.id),
-        UpdateExpression: 'SET #name = :name, #color = :color, #description = :description, #priority = :priority, #updatedAt = :updatedAt, #version = :next',
-        ConditionExpression: '#version = :version',
-        ExpressionAttributeNames: {
-          '#name': 'name',
-          '#color': 'color',
-          '#description': 'description',
-          '#priority': 'priority',
-          '#updatedAt': 'updatedAt',
-          '#version': 'version',
-        },
-        ExpressionAttributeValues: {
-          ':name': updated.name,
-          ':color': updated.color,
-          ':description': updated.description,
-          ':priority': updated.priority,
-          ':updatedAt': updated.updatedAt,
-          ':next': updated.version,
-          ':version': label.version,
-        },
-      },
-    },
+    label: labelFieldsUpdate(issueKeys.label(label.projectId, label.id), updated, label.version),
     name: claimMoves && putClaim(newClaim, { labelId: label.id }),
     oldName: claimMoves && releaseClaim(oldClaim, label.id),
   };
