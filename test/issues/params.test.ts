@@ -27,6 +27,23 @@ describe('issue parameters', () => {
     expect(fromString.milestoneId).toBeUndefined();
   });
 
+  it.each([
+    ['2030-01-31', '2030-01-31'],
+    ['2030-01-31T00:00:00Z', '2030-01-31'],
+    ['2030-01-31 23:59:59+02:00', '2030-01-31'],
+    ['', null],
+  ])('reads due_date %j as the date %j (a timestamp keeps its date, as GitLab casts it)', (due_date, expected) => {
+    // Act
+    const params = parseParams(updateParams, { id: '1', issue_iid: '2', due_date });
+
+    // Assess
+    expect(inputFrom(params).dueDate).toEqual(expected);
+  });
+
+  it('refuses a due_date that is no date: 400 due_date is invalid', () => {
+    expect(() => parseParams(updateParams, { id: '1', issue_iid: '2', due_date: '2030-02-30' })).toThrow('due_date is invalid');
+  });
+
   it('requires a title on create and at least one change on edit', () => {
     expect(() => parseParams(createParams, { id: '1' })).toThrow('title is missing');
     expect(() => parseParams(updateParams, { id: '1', issue_iid: '2' })).toThrow('at least one parameter must be provided');

@@ -15,17 +15,11 @@ export const milestonePathParams = { ...idParam, ...milestoneIdParam };
  * A full ISO 8601 timestamp; its date part is kept as written (no time-zone shift), as GitLab
  * does: it declares milestone dates as strings and its model casts them to a date.
  */
-const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[T ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3])(:?[0-5]\d)?)?$/i;
-
-/** A milestone date: `YYYY-MM-DD`, or a timestamp read as its date (`2020-01-01T00:00:00Z` → `2020-01-01`); blank or `null` clears. */
-const milestoneDate = () =>
-  z.preprocess((value) => (typeof value === 'string' ? (TIMESTAMP.exec(value)?.[1] ?? value) : value), clearableDate());
-
 /** GitLab's `:optional_params`. */
 const optionalParams = {
   description: clearableText(),
-  due_date: milestoneDate(),
-  start_date: milestoneDate(),
+  due_date: clearableDate(),
+  start_date: clearableDate(),
 };
 
 /** `POST /projects/:id/milestones`. */

@@ -6,8 +6,15 @@ import { p } from '../../platform/http/params';
 export const clearableText = () =>
   z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string().nullable().optional());
 
-/** A `YYYY-MM-DD` date that a blank value or `null` clears (`null`); absent stays `undefined`. */
-export const clearableDate = () => z.preprocess((value) => (value === '' || value === null ? null : value), z.union([z.null(), p.date()]));
+/** A timestamp, whose date part a date parameter takes (`2020-01-01T00:00:00Z` → `2020-01-01`), as GitLab's date columns cast it. */
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[T ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3])(:?[0-5]\d)?)?$/i;
+
+/** A date (`due_date`, `start_date`): `YYYY-MM-DD`, or a timestamp read as its date; a blank value or `null` clears (`null`); absent stays `undefined`. */
+export const clearableDate = () =>
+  z.preprocess(
+    (value) => (value === '' || value === null ? null : typeof value === 'string' ? (TIMESTAMP.exec(value)?.[1] ?? value) : value),
+    z.union([z.null(), p.date()]),
+  );
 
 /** Grape's `at_least_one_of`: `a, b are missing, at least one parameter must be provided`. */
 export function atLeastOneOf(names: readonly string[]) {
