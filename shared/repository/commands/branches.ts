@@ -34,6 +34,11 @@ export async function createBranch(subject: ProjectSubject, user: User, name: st
   let repository = await openRepository(subject.project);
   const existing = await repository.refs(BRANCH_PREFIX);
   if (existing.length === 0) {
+    // Only the default branch about to be made can resolve there: any other revision, or a branch
+    // of that name, is refused before anything is written (GitLab would commit the README first).
+    const defaultBranch = subject.project.defaultBranch;
+    if (![defaultBranch, `${BRANCH_PREFIX}${defaultBranch}`, 'HEAD'].includes(revision)) throw new BadRequestError(`Invalid reference name: ${revision}`);
+    if (name === defaultBranch) throw new BadRequestError('Branch already exists');
     await commitFiles(subject, user, {
       branch: subject.project.defaultBranch,
       message: 'Add README.md',

@@ -86,6 +86,21 @@ describe('branches', () => {
     expect(tree.body.map((e: { path: string }) => e.path)).toEqual(['README.md']);
   });
 
+  it('refuses, writing nothing, a revision an empty repository cannot resolve, or a branch named like its default one', async () => {
+    // Prepare
+    const empty = await ownedProject();
+    const defaultBranch = (await api(`/projects/${empty.id}`, { token: empty.owner.token })).body.default_branch as string;
+
+    // Act
+    const unknown = await api(repo(empty.id, '/branches'), { token: empty.owner.token, body: { branch: 'dev', ref: 'nowhere' } });
+    const same = await api(repo(empty.id, '/branches'), { token: empty.owner.token, body: { branch: defaultBranch, ref: defaultBranch } });
+
+    // Assess
+    expect(unknown).toMatchObject({ status: 400, body: { message: 'Invalid reference name: nowhere' } });
+    expect(same).toMatchObject({ status: 400, body: { message: 'Branch already exists' } });
+    expect((await api(repo(empty.id, '/branches'), { token: empty.owner.token })).body).toEqual([]);
+  });
+
   it('deletes a branch (204), but not the default branch nor a protected one for a developer', async () => {
     await api(repo(project.id, '/branches'), { token: project.owner.token, body: { branch: 'doomed', ref: 'main' } });
     expect((await api(repo(project.id, '/branches/doomed'), { token: project.owner.token, method: 'DELETE' })).status).toBe(204);
