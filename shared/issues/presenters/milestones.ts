@@ -20,20 +20,8 @@ export const milestoneWebUrl = (milestone: Milestone, pathWithNamespace: string)
  * presentMilestone(milestone, projectFullPath(namespace, project))
  */
 export function presentMilestone(milestone: Milestone, pathWithNamespace: string, today: string = todayUtc()) {
-  return {
-    id: milestone.id,
-    iid: milestone.iid,
-    project_id: milestone.projectId,
-    title: milestone.title,
-    description: milestone.description,
-    state: milestone.state,
-    created_at: milestone.createdAt,
-    updated_at: milestone.updatedAt,
-    due_date: milestone.dueDate,
-    start_date: milestone.startDate,
-    expired: milestone.dueDate !== null && milestone.dueDate < today,
-    web_url: milestoneWebUrl(milestone, pathWithNamespace),
-  };
+  const { id, iid, ...fields } = milestoneFields(milestone, today);
+  return { id, iid, project_id: milestone.projectId, ...fields, web_url: milestoneWebUrl(milestone, pathWithNamespace) };
 }
 
 /**
@@ -43,10 +31,15 @@ export function presentMilestone(milestone: Milestone, pathWithNamespace: string
  * @param groupFullPath the group's full path, for `web_url`.
  */
 export function presentGroupMilestone(milestone: GroupMilestone, groupFullPath: string, today: string = todayUtc()) {
+  const { id, iid, ...fields } = milestoneFields(milestone, today);
+  return { id, iid, group_id: milestone.groupId, ...fields, web_url: `${config().externalUrl}/groups/${groupFullPath}/-/milestones/${milestone.iid}` };
+}
+
+/** Internal: the fields of GitLab's `Milestone` entity that project and group milestones share. */
+function milestoneFields(milestone: Milestone | GroupMilestone, today: string) {
   return {
     id: milestone.id,
     iid: milestone.iid,
-    group_id: milestone.groupId,
     title: milestone.title,
     description: milestone.description,
     state: milestone.state,
@@ -55,7 +48,6 @@ export function presentGroupMilestone(milestone: GroupMilestone, groupFullPath: 
     due_date: milestone.dueDate,
     start_date: milestone.startDate,
     expired: milestone.dueDate !== null && milestone.dueDate < today,
-    web_url: `${config().externalUrl}/groups/${groupFullPath}/-/milestones/${milestone.iid}`,
   };
 }
 
