@@ -4,28 +4,12 @@
  * (a project's `namespace` too), `GET /groups/:id/avatar`, and the image at its `avatar_url`,
  * served as the group is visible, and gone with the group.
  */
-import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl } from '../support/api';
 import { addMember, createGroup, createProject, createUser, unique, type TestUser } from '../support/fixtures';
-
-/** Internal: bytes standing for an image (avatars are checked by extension, as GitLab's `image?`). */
-const image = (size = 64): Buffer => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(size)]);
-
-function avatarForm(filename: string, data: Buffer, fields: Record<string, string> = {}): FormData {
-  const body = new FormData();
-  for (const [name, value] of Object.entries(fields)) body.append(name, value);
-  body.append('avatar', new Blob([data], { type: 'image/png' }), filename);
-  return body;
-}
+import { avatarForm, download, image } from '../support/avatars';
 
 const setAvatar = (group: { id: number }, token: string, form: FormData) => api(`/groups/${group.id}`, { method: 'PUT', token, form });
-
-/** Internal: the file at an `avatar_url` (absolute, like GitLab's). */
-const download = async (url: string, token?: string) => {
-  const response = await fetch(new URL(new URL(url).pathname, `${baseUrl()}/`), { headers: token ? { 'PRIVATE-TOKEN': token } : {} });
-  return { status: response.status, type: response.headers.get('content-type'), data: Buffer.from(await response.arrayBuffer()) };
-};
 
 /** Internal: `GET /groups/:id/avatar`. */
 const avatarFile = async (group: { id: number | string }, token?: string) => {

@@ -3,28 +3,12 @@
  * `""` removes it), GitLab's 400s (nothing written), `avatar_url` in the Project entity,
  * `GET /projects/:id/avatar`, and the image at its `avatar_url`, served as the project is visible.
  */
-import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl } from '../support/api';
 import { createUser, newMember, ownedProject, unique, type OwnedProject, type TestUser } from '../support/fixtures';
-
-/** Internal: bytes standing for an image (avatars are checked by extension, as GitLab's `image?`). */
-const image = (size = 64): Buffer => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(size)]);
-
-function avatarForm(filename: string, data: Buffer, fields: Record<string, string> = {}): FormData {
-  const body = new FormData();
-  for (const [name, value] of Object.entries(fields)) body.append(name, value);
-  body.append('avatar', new Blob([data], { type: 'image/png' }), filename);
-  return body;
-}
+import { avatarForm, download, image } from '../support/avatars';
 
 const setAvatar = (project: { id: number }, token: string, form: FormData) => api(`/projects/${project.id}`, { method: 'PUT', token, form });
-
-/** Internal: the file at an `avatar_url` (absolute, like GitLab's). */
-const download = async (url: string, token?: string) => {
-  const response = await fetch(new URL(new URL(url).pathname, `${baseUrl()}/`), { headers: token ? { 'PRIVATE-TOKEN': token } : {} });
-  return { status: response.status, type: response.headers.get('content-type'), data: Buffer.from(await response.arrayBuffer()) };
-};
 
 /** Internal: `GET /projects/:id/avatar`. */
 const avatarFile = async (project: { id: number }, token?: string) => {

@@ -3,26 +3,13 @@
  * (multipart; `""` removes it), GitLab's 400s for what is no acceptable image (nothing written),
  * `avatar_url` in the user entities, and the image served publicly at that URL.
  */
-import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, rootToken } from '../support/api';
 import { createUser, unique, type TestUser } from '../support/fixtures';
+import { avatarForm as multipartAvatar, download, image } from '../support/avatars';
 
-/** Internal: bytes standing for an image (avatars are checked by extension, as GitLab's `image?`). */
-const image = (size = 64): Buffer => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(size)]);
-
-function avatarForm(filename: string, data: Buffer, fields: Record<string, string> = {}): FormData {
-  const body = new FormData();
-  for (const [name, value] of Object.entries(fields)) body.append(name, value);
-  body.append('avatar', new Blob([data], { type: 'application/octet-stream' }), filename);
-  return body;
-}
-
-/** Internal: the file at an `avatar_url` (absolute, like GitLab's), anonymously. */
-const download = async (url: string) => {
-  const response = await fetch(new URL(new URL(url).pathname, `${baseUrl()}/`));
-  return { status: response.status, type: response.headers.get('content-type'), data: Buffer.from(await response.arrayBuffer()) };
-};
+/** Internal: the avatar sent as `application/octet-stream`: the client's media type is not what is checked. */
+const avatarForm = (filename: string, data: Buffer, fields: Record<string, string> = {}) => multipartAvatar(filename, data, fields, 'application/octet-stream');
 
 const FORMAT_ERROR = 'file format is not supported. Please try one of the following supported formats: png, jpg, jpeg, gif, bmp, tiff, ico, webp';
 
