@@ -9,6 +9,7 @@
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
+import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { nextId } from '../../platform/dynamo/counters';
 import { hookCollections, hookKeys } from './keys';
 import { projectIsLive } from '../../projects';
@@ -133,8 +134,9 @@ async function writeHook(hook: ProjectHook, condition: string): Promise<HookGone
 /** Deletes a hook; returns what was deleted, or `undefined` if there was none. One request. */
 export async function deleteHook(projectId: number, hookId: number): Promise<ProjectHook | undefined> {
   if (!isId(hookId)) return undefined;
-  const { Attributes: item } = await db().send(
-    new DeleteCommand({ TableName: tableName(), Key: hookKeys.hook(projectId, hookId), ReturnValues: 'ALL_OLD' }),
+  // Conditional: deleting a hook that is not there writes nothing.
+  const deleted = await ifConditionHolds(
+    db().send(new DeleteCommand({ TableName: tableName(), Key: hookKeys.hook(projectId, hookId), ConditionExpression: 'attribute_exists(PK)', ReturnValues: 'ALL_OLD' })),
   );
-  return item ? hookFromItem(item) : undefined;
+  return deleted?.Attributes ? hookFromItem(deleted.Attributes) : undefined;
 }

@@ -7,6 +7,7 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { GroupLink } from '../../auth';
 import { db, tableName } from '../../platform/dynamo/client';
+import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { isLive } from '../../platform/dynamo/items';
 import { queryCollection } from '../../platform/dynamo/query';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
@@ -73,9 +74,12 @@ export async function deleteGroupLink(sharedGroupId: number, invitedGroupId: num
   }
 }
 
-/** Deletes a link item alone (the list is already clean, e.g. after a crash between the two writes). */
+/**
+ * Deletes a link item alone, if there is one (the list is already clean, e.g. after a crash
+ * between the two writes); conditional, so asking about a link never made writes nothing.
+ */
 export async function deleteGroupLinkItem(sharedGroupId: number, invitedGroupId: number): Promise<void> {
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: namespaceKeys.groupLink(sharedGroupId, invitedGroupId) }));
+  await ifConditionHolds(db().send(new DeleteCommand({ TableName: tableName(), Key: namespaceKeys.groupLink(sharedGroupId, invitedGroupId), ConditionExpression: 'attribute_exists(PK)' })));
 }
 
 /** The ids of the groups shared with a group (GSI1, eventually consistent), a Query page at a time. */

@@ -5,6 +5,7 @@
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
+import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { isLive } from '../../platform/dynamo/items';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
 import { namespaceKeys } from '../../namespaces';
@@ -66,7 +67,10 @@ export async function deleteShare(projectId: number, groupId: number, index: num
   }
 }
 
-/** Deletes a share item alone (the list is already clean, e.g. after a crash between the two writes). */
+/**
+ * Deletes a share item alone, if there is one (the list is already clean, e.g. after a crash
+ * between the two writes); conditional, so asking about a share never made writes nothing.
+ */
 export async function deleteShareItem(projectId: number, groupId: number): Promise<void> {
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: projectKeys.share(projectId, groupId) }));
+  await ifConditionHolds(db().send(new DeleteCommand({ TableName: tableName(), Key: projectKeys.share(projectId, groupId), ConditionExpression: 'attribute_exists(PK)' })));
 }

@@ -20,7 +20,9 @@ const MAX_NAME_LENGTH = 255;
 /** Protects a name; 409 `Protected branch '<name>' already exists` when it is. */
 export async function createProtectedBranch(projectId: number, name: string, fields: ProtectedBranchFields): Promise<ProtectedBranch> {
   if (name.length > MAX_NAME_LENGTH) throw new ValidationError({ name: [`is too long (maximum is ${MAX_NAME_LENGTH} characters)`] });
-  const created = await insertProtectedBranch(projectId, name, fields);
+  // Read first, so a name already protected is refused before any id is allocated (the insert's
+  // condition still decides a race).
+  const created = (await getProtectedBranch(projectId, name)) ? 'exists' : await insertProtectedBranch(projectId, name, fields);
   if (created === 'exists') throw new ConflictError(`Protected branch '${name}' already exists`);
   if (created === 'project_gone') throw new RecordNotFoundError();
   return created;
