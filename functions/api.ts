@@ -7,12 +7,13 @@ import { routeKeysOf, routePrefix, type GroupName, type RouteKeyOf } from '../sh
 import { createGroupHandler } from '../shared/platform/group-handler';
 import type { AnyRoute } from '../shared/platform/http/route';
 import { jobTokenGitAccess, onPipelineFinished, removeCiObjects, startPipelinesOnPush } from '../shared/ci';
-import { forkWithProject, removeWithProject } from '../shared/projects';
+import { forgetUser, forkWithProject, removeWithProject } from '../shared/projects';
 import { registerTodoTargets } from '../shared/issues';
-import { removeProjectBots } from '../shared/members';
+import { removeAllMembershipsOf, removeProjectBots } from '../shared/members';
 import { mergeRequestTodoTargets, mergeWhenPipelineSucceeded, refreshMergeRequests, removeMergeRequestObjects } from '../shared/merge-requests';
 import { forkRepository, onBranchesPushed, removeRepository, resolveJobTokensWith } from '../shared/repository';
-import { authenticate, trackActivity } from '../shared/users';
+import { authenticate, removeWithUser, soloOwnedGroups, trackActivity } from '../shared/users';
+import { runGroupDeletion } from '../shared/groups';
 
 // A fork reads its source's git objects and a deleted project releases them: the repository
 // builds on projects, which cannot import it; every function that forks or deletes projects
@@ -36,6 +37,17 @@ resolveJobTokensWith(jobTokenGitAccess);
 onPipelineFinished(mergeWhenPipelineSucceeded);
 // Project access tokens are members' bots: a deleted project deletes its bots (GitLab does).
 removeWithProject(removeProjectBots);
+// Deleting a user also removes what it has in the features that build on users: with
+// `hard_delete`, the groups it solely owns (found through its memberships, so first), then its
+// personal projects and stars, then its memberships (users cannot import them). Users are deleted
+// by the jobs worker (`functions/jobs`), which loads this root.
+removeWithUser(
+  async (user, { hardDelete }) => {
+    if (hardDelete) for (const group of await soloOwnedGroups(user.id)) await runGroupDeletion(group.id);
+  },
+  forgetUser,
+  (user) => removeAllMembershipsOf(user.id),
+);
 
 /** Exactly the routes of one group, each implemented. */
 export type GroupRouteTable<G extends GroupName> = { [K in RouteKeyOf<G>]: AnyRoute };

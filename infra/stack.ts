@@ -9,6 +9,7 @@ import { DataTable } from './constructs/data';
 import { HookDelivery } from './constructs/events';
 import { GroupFunctions } from './constructs/functions';
 import { CiScheduler } from './constructs/scheduler';
+import { BackgroundJobs } from './constructs/jobs';
 import { ObjectStorage } from './constructs/storage';
 import { acknowledge } from './nag';
 
@@ -57,6 +58,8 @@ export class ProjectHostingStack extends Stack {
   public readonly events: HookDelivery;
   /** Stuck and timed-out CI jobs, expired artifacts: run every minute. */
   public readonly ciScheduler: CiScheduler;
+  /** The background jobs worker (deletions of projects, groups and users). */
+  public readonly jobs: BackgroundJobs;
   public readonly bootstrap: RootUserBootstrap;
   /** CloudWatch alarms and the SNS topic they notify (output `AlarmTopicArn`). */
   public readonly alarms: ServiceAlarms;
@@ -98,6 +101,7 @@ export class ProjectHostingStack extends Stack {
     this.api.integrate(this.functions.byGroup);
     this.events = new HookDelivery(this, 'Events', { table: this.data.table, externalUrl, secretBoxKey: this.secretBoxKey });
     this.ciScheduler = new CiScheduler(this, 'CiScheduler', shared);
+    this.jobs = new BackgroundJobs(this, 'Jobs', { ...shared, secretBoxKey: this.secretBoxKey });
     this.bootstrap = new RootUserBootstrap(this, 'Bootstrap', shared);
     this.alarms = new ServiceAlarms(this, 'Alarms', {
       restApi: this.api.restApi,
@@ -106,6 +110,7 @@ export class ProjectHostingStack extends Stack {
         ...Object.values(this.functions.byGroup),
         this.events.function,
         this.ciScheduler.function,
+        this.jobs.function,
         this.bootstrap.function,
       ],
       table: this.data.table,

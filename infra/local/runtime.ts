@@ -14,6 +14,10 @@
  * CI scheduler: where the runtime provisions the table, a timer (`scheduler.ts`) stands in for the
  * EventBridge schedule and runs `functions/ci_scheduler` in-process every minute
  * (`CI_SCHEDULER_INTERVAL_SECONDS`; 0 turns it off).
+ *
+ * Background jobs (deletions): where the runtime provisions the table, a second stream poller and
+ * a timer run `functions/jobs` in-process, as its deployed stream mapping and schedule do
+ * (`JOBS_SWEEP_INTERVAL_SECONDS`, default a minute; 0 turns the sweep off).
  */
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -76,6 +80,38 @@ async function startHookDelivery(): Promise<() => Promise<void>> {
   const { HOOK_EVENT_STREAM_FILTER } = await import('../../shared/hooks/store/hook-events');
   const poller = await startStreamPoller({ tableName: process.env.TABLE_NAME!, handler, filter: HOOK_EVENT_STREAM_FILTER });
   return () => poller.stop();
+}
+
+/** The local stand-in's pause between sweeps of the jobs worker, in ms: `JOBS_SWEEP_INTERVAL_SECONDS`, else the deployed rate (0: off). */
+export function jobsSweepIntervalMs(env: NodeJS.ProcessEnv = process.env): number {
+  const seconds = Number(env.JOBS_SWEEP_INTERVAL_SECONDS);
+  if (env.JOBS_SWEEP_INTERVAL_SECONDS === undefined || env.JOBS_SWEEP_INTERVAL_SECONDS.trim() === '' || !Number.isFinite(seconds) || seconds < 0) return 60_000;
+  return Math.round(seconds * 1000);
+}
+
+/**
+ * The background jobs worker (deletions): the stream poller stands in for its event source
+ * mapping (queued jobs, `JOB_STREAM_FILTER`) and a timer for its schedule (the sweep), both
+ * invoking `functions/jobs` in-process as the deployed triggers do (`infra/constructs/jobs.ts`).
+ * Only where this runtime provisioned the table. Returns their stop.
+ */
+async function startJobsWorker(): Promise<() => Promise<void>> {
+  let handler: StreamHandler & ((event: { source: string }) => Promise<unknown>);
+  try {
+    ({ handler } = (await import('../../functions/jobs/handler')) as unknown as { handler: typeof handler });
+  } catch (error) {
+    throw new Error(`could not load functions/jobs/handler.ts: ${(error as Error).message}`, { cause: error });
+  }
+  const { startStreamPoller } = await import('./streams');
+  const { startSchedule } = await import('./scheduler');
+  const { JOB_STREAM_FILTER } = await import('../../shared/platform/jobs');
+  const poller = await startStreamPoller({ tableName: process.env.TABLE_NAME!, handler: async (event) => void (await handler(event)), filter: JOB_STREAM_FILTER });
+  const intervalMs = jobsSweepIntervalMs();
+  const schedule = intervalMs > 0 ? startSchedule({ handler, intervalMs }) : undefined;
+  return async () => {
+    await schedule?.stop();
+    await poller.stop();
+  };
 }
 
 /** The local stand-in's pause between CI scheduler runs, in ms: `CI_SCHEDULER_INTERVAL_SECONDS`, else the deployed rate (0: off). */
@@ -211,6 +247,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       await ensureBucket(process.env.BUCKET_NAME!);
       cleanups.push(await startHookDelivery());
       cleanups.push(await startCiScheduler());
+      cleanups.push(await startJobsWorker());
     }
 
     const bootstrap: BootstrapModule = await import('../../shared/users/bootstrap');

@@ -9,6 +9,8 @@ export const catalog = {
     /** The group's avatar file (current GitLab); set with `avatar` of create and edit. */
     'GET /groups/:id/avatar',
     'GET /groups/:id/projects',
+    /** Transfer a project into the group (admins; GitLab's `lib/api/groups.rb`). */
+    'POST /groups/:id/projects/:project_id',
     'GET /groups/:id/subgroups',
     'GET /groups/:id/descendant_groups',
     'POST /groups/:id/transfer',

@@ -1,5 +1,5 @@
 /** The issues feature's abilities on a project and on a group (assembled by `shared/auth/policy.ts`). */
-import { MAINTAINER, OWNER, readsProject, REPORTER, type Abilities, type GroupRule, type ProjectRule } from '../auth/rules';
+import { GUEST, MAINTAINER, OWNER, readsProject, REPORTER, type Abilities, type GroupRule, type ProjectRule } from '../auth/rules';
 
 /** See the project's (non-confidential) issues: whoever reads the project, when issues are enabled. */
 const readIssue: ProjectRule = (user, s) => readsProject(user, s) && s.project.issuesEnabled;
@@ -11,6 +11,12 @@ export const abilities = {
     read_confidential_issues: (user, s) => readIssue(user, s) && s.access.level >= REPORTER,
     /** Open an issue: any signed-in user who can read the project's issues. */
     create_issue: (user, s) => user !== null && readIssue(user, s),
+    /**
+     * Link and unlink the project's issues (GitLab's `admin_issue_link` on an issue, guest since
+     * 17.0: `IssuePolicy` enables it for project members who can read the issue, and with
+     * `admin_issue`). The per-issue part (confidential issues) is checked with the issue loaded.
+     */
+    admin_issue_link: (user, s) => readIssue(user, s) && s.access.level >= GUEST,
     /** Edit any issue, set its labels, milestone and assignee: reporter or above. */
     admin_issue: (user, s) => readIssue(user, s) && s.access.level >= REPORTER,
     /** Delete an issue: owner only. */

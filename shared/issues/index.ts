@@ -15,6 +15,7 @@ export { listLabels, type Label } from './store/labels';
 export { ensureLabels } from './commands/labels';
 export { summarizeChanges } from './commands/issues';
 export { listMilestones, type Milestone } from './store/milestones';
+export { resolveProjectMilestoneId } from './commands/group-milestones';
 export { issueHookPayloads } from './webhooks/builders';
 export { labelAttrs as labelHookAttrs } from './webhooks/payloads';
 
@@ -24,7 +25,7 @@ export type { Noteable, NoteableItem, NoteableType, WriteEffects } from './store
 // Notes
 export { indexProjectNoteThreads } from './store/notes';
 export { commentEvent, systemNotePuts } from './commands/note-effects';
-export { createNote, createSystemNote, deleteNote, MAX_NOTE_LENGTH, updateNote, type NoteEffects } from './commands/notes';
+export { createNote, createSystemNote, deleteNote, MAX_NOTE_LENGTH, NOTE_BODY_LIMIT, updateNote, type NoteEffects } from './commands/notes';
 export { presentNote, presentNotes } from './presenters/notes';
 export { findNoteOrNotFound, noteableNotes, type NoteOrder } from './queries/notes';
 export { noteTarget, type IssueNote, type MergeRequestNote, type Note, type WithUserNotesCount } from './store/notes';
@@ -53,6 +54,6 @@ export { presentTodos } from './presenters/todos';
 export type { Todo } from './store/todos';
 export { registerTodoTargets, type PresentedTodoTarget, type TodoTarget, type TodoTargetResolver } from './todo-targets';
 export { presentTimeStats } from './presenters/time-stats';
-export { presentMilestone } from './presenters/milestones';
+export { presentMilestone, presentMilestoneAlias } from './presenters/milestones';
 export type { TimeTracked, TimeTrackedRecord } from './store/issue-time';
 export { formatEstimate, formatTotal, parseDuration } from './time-tracking';

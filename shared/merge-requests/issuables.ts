@@ -19,6 +19,7 @@ import {
   ensureLabels,
   listLabels,
   listMilestones,
+  resolveProjectMilestoneId,
   summarizeChanges,
   systemNotesFor,
   targetBranchNote,
@@ -58,7 +59,7 @@ import type { User } from '../users';
 import { mergeRequestKeys } from './store/keys';
 import { touchedAttributes, type MergeRequest } from './store/merge-requests';
 
-export { ensureLabels, listLabels, listMilestones, summarizeChanges, systemNotesFor, addedCommitsNote, assigneesNote, canReadIssue, commentEvent, labelsNote, registerTodoTargets, presentTodos, statusNote, targetBranchNote, createNote, deleteNote, findIssue, findNoteOrNotFound, markTodo, noteableNotes, presentIssues, presentNote, presentNotes, subscribe, trackTime, unsubscribe, updateNote };
+export { ensureLabels, listLabels, listMilestones, resolveProjectMilestoneId, summarizeChanges, systemNotesFor, addedCommitsNote, assigneesNote, canReadIssue, commentEvent, labelsNote, registerTodoTargets, presentTodos, statusNote, targetBranchNote, createNote, deleteNote, findIssue, findNoteOrNotFound, markTodo, noteableNotes, presentIssues, presentNote, presentNotes, subscribe, trackTime, unsubscribe, updateNote };
 export type { Issue, Note, Noteable, NoteEffects, TimeAction, TodoTargetResolver };
 export {
   discussionIdOf,

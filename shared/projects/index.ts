@@ -3,12 +3,13 @@
  * what they use (members, groups' and users' upper modules, hooks, issues); nothing here imports
  * a feature above projects.
  */
-export { deleteProject } from './commands/projects';
+export { deleteProject, PROJECT_DELETION, runProjectDeletion, scheduleProjectDeletion } from './commands/projects';
 export { projectAvatarUrl } from './store/avatars';
 export { forgetUser } from './commands/forget-user';
 export { forkWithProject, removeWithProject, type ForkStep, type ProjectRemoval } from './commands/lifecycle';
 export { unshareProject } from './commands/shares';
 export { unstarProject } from './commands/stars';
+export { capProjectVisibility, transferProject } from './commands/transfer';
 export { findProjectOrNotFound } from './finders';
 export { canReadEvent } from './policy';
 export { presentEvent } from './presenters/events';
@@ -18,4 +19,4 @@ export { projectList, readableProjects, type ProjectList } from './queries/proje
 export { eventFromItem, prepareEvent, recordEvent, type NewEvent } from './store/events';
 export { projectCollections, projectKeys } from './store/keys';
 export { groupProjectIds } from './store/lookups';
-export { allProjectIds, backfillProjectSearchEntries, getProject, getProjects, projectCounterUpdate, projectFromItem, projectIdForRunnersToken, projectIsLive, recordPushActivity, recordRepositorySize, type Project } from './store/projects';
+export { allProjectIds, backfillProjectSearchEntries, getProject, getProjects, projectCounterUpdate, projectFromItem, readProjectRecord, projectIdForRunnersToken, projectIsLive, recordPushActivity, recordRepositorySize, type Project } from './store/projects';

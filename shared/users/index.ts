@@ -3,7 +3,9 @@ export { findUserOrNotFound } from './finders';
 export { presentPersonalAccessToken, presentUserPublic } from './presenters/users';
 export { backfillUserSearchEntries, findUserByUsername, getUser, userFromItem, userIsLive, type User } from './store/users';
 export { userKeys } from './store/keys';
-export { removeWithUser, type UserRemoval } from './commands/delete-user';
+export { removeWithUser, soloOwnedGroups, type DeleteUserOptions, type UserRemoval } from './commands/delete-user';
+export { findGhostUser, isGhost, withGhost } from './ghost';
+export { runUserDeletion, USER_DELETION } from './commands/deletion-job';
 // Avatars: users', and the rules and storage the projects feature uses for its own.
 export { assertValidAvatar, avatarHeaders, avatarParam, avatarUrl, deleteAvatarObject, isStoredAvatar, newStoredAvatar, parseAvatarPath, putAvatarObject, readAvatarObject, type AvatarChange, type StoredAvatar } from './avatars';
 export { userAvatarFile } from './queries/avatars';

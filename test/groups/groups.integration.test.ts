@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, rootToken, type QueryValue } from '../support/api';
 import { addMember, createProject, createUser, unique } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 
 const root = () => ({ token: rootToken() });
 const ids = (body: Array<{ id: number }>) => body.map((g) => g.id);
@@ -566,15 +567,20 @@ describe('DELETE /groups/:id', () => {
     // Assess
     expect(response.status).toBe(202);
     expect(response.body).toEqual({ message: '202 Accepted' });
-    for (const gone of [group, child, grandchild]) {
-      expect((await api(`/groups/${gone.id}`, root())).status).toBe(404);
-      expect((await api(groupPath(gone), root())).status).toBe(404);
-    }
-    for (const project of projects) expect((await api(`/projects/${project.id}`, root())).status).toBe(404);
-    expect(await listed('/groups', member.token)).toEqual([]);
-    expect((await api(`/projects/${shared.id}`, { token: outsider.token })).body.shared_with_groups).toEqual([]);
-    // The full paths can be used again.
-    const again = await newGroup(owner.token, { path: group.path });
+    expect((await api(`/groups/${group.id}`, root())).status).toBe(404);
+    // The tree goes in the background (the jobs worker).
+    await eventually(async () => {
+      for (const gone of [group, child, grandchild]) {
+        expect((await api(`/groups/${gone.id}`, root())).status).toBe(404);
+        expect((await api(groupPath(gone), root())).status).toBe(404);
+      }
+      for (const project of projects) expect((await api(`/projects/${project.id}`, root())).status).toBe(404);
+      expect(await listed('/groups', member.token)).toEqual([]);
+      expect((await api(`/projects/${shared.id}`, { token: outsider.token })).body.shared_with_groups).toEqual([]);
+      // The full paths can be used again.
+      expect((await api('/groups', { token: owner.token, body: { path: group.path, name: group.path } })).status).toBe(201);
+    });
+    const again = (await api(groupPath(group), root())).body;
     await newGroup(owner.token, { path: child.path, parent_id: again.id });
   });
 
@@ -598,7 +604,7 @@ describe('DELETE /groups/:id', () => {
     expect((await api(`/groups/${one.id}`, { method: 'DELETE', token: owner.token })).status).toBe(202);
     expect((await api(`/groups/${two.id}`, { token: owner.token })).status).toBe(200);
     expect((await api(`/groups/${parent.id}`, { method: 'DELETE', token: owner.token })).status).toBe(202);
-    expect((await api(`/groups/${two.id}`, root())).status).toBe(404);
+    await eventually(async () => expect((await api(`/groups/${two.id}`, root())).status).toBe(404));
   });
 });
 

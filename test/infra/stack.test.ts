@@ -8,6 +8,7 @@ import { HostingApi } from '../../infra/constructs/api';
 import { METRICS_NAMESPACE } from '../../infra/constructs/group-function';
 import { ProjectHostingStack } from '../../infra/stack';
 import { HOOK_EVENT_STREAM_FILTER } from '../../shared/hooks/store/hook-events';
+import { JOB_STREAM_FILTER, RUNNING_LEASE_MS } from '../../shared/platform/jobs';
 import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '../../shared/platform/dynamo/table-definition';
 import { allRoutes, gatewayResourceOf, parseRouteKey, routeCatalog, streamsResponses, type GroupName } from '../../shared/catalog';
 
@@ -17,8 +18,8 @@ type Statement = { Effect: string; Action: string | string[]; Resource: unknown 
 const GROUPS = Object.keys(routeCatalog) as GroupName[];
 /** The functions with the shared defaults: one per route group, plus the bootstrap (not a route group). */
 const FUNCTION_GROUPS = [...GROUPS, 'bootstrap'];
-/** The service's own functions: those, plus the webhook delivery (its own timeout, no bucket) and the CI scheduler. */
-const ALL_FUNCTIONS = [...FUNCTION_GROUPS, 'hook_delivery', 'ci_scheduler'];
+/** The service's own functions: those, plus the webhook delivery (its own timeout, no bucket), the CI scheduler and the jobs worker. */
+const ALL_FUNCTIONS = [...FUNCTION_GROUPS, 'hook_delivery', 'ci_scheduler', 'jobs'];
 
 /** Memory (MB), timeout (s) and `/tmp` (MiB) of each function: 512 MB, 29 s and Lambda's 512 MiB unless listed. */
 const DEFAULT_SIZE = { MemorySize: 512, Timeout: 29 };
@@ -49,6 +50,7 @@ function functionId(group: string): string {
   if (group === 'bootstrap') return logicalId(stack.bootstrap.function);
   if (group === 'hook_delivery') return logicalId(stack.events.function);
   if (group === 'ci_scheduler') return logicalId(stack.ciScheduler.function);
+  if (group === 'jobs') return logicalId(stack.jobs.function);
   return logicalId(stack.functions.byGroup[group as GroupName]);
 }
 
@@ -460,7 +462,7 @@ describe('ProjectHostingStack functions', () => {
 describe('ProjectHostingStack hook delivery', () => {
   it('feeds the delivery function from the table stream, filtered to new hook events', () => {
     // Assess
-    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: functionId('hook_delivery') },
       EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.data.table), 'StreamArn'] },
@@ -475,7 +477,7 @@ describe('ProjectHostingStack hook delivery', () => {
 
   it('filters with exactly HOOK_EVENT_STREAM_FILTER', () => {
     // Act
-    const [mapping] = Object.values(resourcesOfType('AWS::Lambda::EventSourceMapping'));
+    const [mapping] = Object.values(resourcesOfType('AWS::Lambda::EventSourceMapping')).filter((found) => JSON.stringify(found).includes(functionId('hook_delivery')));
     const { Filters } = mapping.Properties!.FilterCriteria as { Filters: { Pattern: string }[] };
 
     // Assess
@@ -529,7 +531,7 @@ describe('ProjectHostingStack hook delivery', () => {
 describe('ProjectHostingStack CI scheduler', () => {
   it('invokes the scheduler function every minute, without retries', () => {
     // Act
-    const rules = Object.values(resourcesOfType('AWS::Events::Rule'));
+    const rules = Object.values(resourcesOfType('AWS::Events::Rule')).filter((rule) => JSON.stringify(rule).includes(functionId('ci_scheduler')));
 
     // Assess
     expect(rules).toHaveLength(1);
@@ -571,6 +573,48 @@ describe('ProjectHostingStack CI scheduler', () => {
     expect(allows(statements, 's3:PutObject', logicalId(stack.storage.bucket))).toBe(true);
     expect(actions.filter((action) => action.startsWith('secretsmanager:'))).toEqual([]);
     expect(actions.filter((action) => action.startsWith('dynamodb:') && action.includes('Stream'))).toEqual([]);
+  });
+});
+
+describe('ProjectHostingStack background jobs', () => {
+  it('runs the worker on queued jobs of the stream and sweeps every minute, without retries', () => {
+    // Act
+    const rules = Object.values(resourcesOfType('AWS::Events::Rule')).filter((rule) => JSON.stringify(rule).includes(functionId('jobs')));
+
+    // Assess
+    expect(rules).toHaveLength(1);
+    expect(rules[0].Properties).toMatchObject({
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [{ Arn: { 'Fn::GetAtt': [functionId('jobs'), 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } }],
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: functionId('jobs') },
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.data.table), 'StreamArn'] },
+    });
+    const [mapping] = Object.values(resourcesOfType('AWS::Lambda::EventSourceMapping')).filter((found) => JSON.stringify(found).includes(functionId('jobs')));
+    const { Filters } = mapping.Properties!.FilterCriteria as { Filters: { Pattern: string }[] };
+    expect(Filters.map((filter) => JSON.parse(filter.Pattern))).toEqual([JOB_STREAM_FILTER]);
+  });
+
+  it('gives the worker 15 minutes, within a running job\'s lease', () => {
+    // Act
+    const fn = resourcesOfType('AWS::Lambda::Function')[functionId('jobs')];
+
+    // Assess
+    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 900 });
+    expect((fn.Properties as { Timeout: number }).Timeout * 1000).toBeLessThan(RUNNING_LEASE_MS);
+  });
+
+  it('grants the worker writing the table and the bucket and opening the key secret', () => {
+    // Act
+    const statements = statementsOf(functionId('jobs'));
+
+    // Assess
+    for (const action of ['Query', 'GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'BatchWriteItem'].map((name) => `dynamodb:${name}`)) {
+      expect(allows(statements, action, logicalId(stack.data.table)), action).toBe(true);
+    }
+    expect(allows(statements, 's3:DeleteObject*', logicalId(stack.storage.bucket))).toBe(true);
+    expect(allows(statements, 'secretsmanager:GetSecretValue', logicalId(stack.secretBoxKey))).toBe(true);
   });
 });
 

@@ -7,6 +7,7 @@ import { Gitlab } from '@gitbeaker/rest';
 import { describe, expect, it } from 'vitest';
 import { api, baseUrl, rootToken } from '../support/api';
 import { createUser, unique, type TestUser } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 
 const root = () => ({ token: rootToken() });
 const GUEST = 10;
@@ -804,7 +805,7 @@ describe('the last owner of a group', () => {
 });
 
 describe('deleting a user', () => {
-  // Needs removeAllMembershipsOf (shared/members) among the removal steps of deleting a user (functions/users/handler.ts).
+  // Needs removeAllMembershipsOf (shared/members) among the removal steps of deleting a user (functions/api.ts).
   it('removes all their memberships, and a deleted owner stops counting as an owner', async () => {
     // Prepare
     const owner = await createUser();
@@ -821,6 +822,11 @@ describe('deleting a user', () => {
     expect(deleted.status).toBe(200);
     expect(await memberIds('groups', group.id)).toEqual([owner.id]);
     expect(await memberIds('projects', project.id)).toEqual([owner.id]);
+    // Once the deletion has finished (its username is free again: the last step), the owner count has moved too.
+    await eventually(async () => {
+      const again = await api('/users', { ...root(), body: { username: leaving.username, email: `${unique('again')}@example.com`, name: 'Again', password: 'secret-password' } });
+      expect(again.status).toBe(201);
+    });
     // The owner count went from 2 back to 1: the remaining owner is the last one.
     const demoted = await api(`/groups/${group.id}/members/${owner.id}`, { ...root(), method: 'PUT', body: { access_level: MAINTAINER } });
     expect(demoted.status).toBe(403);

@@ -239,9 +239,10 @@ describe('paginate over a DynamoDB Query', () => {
   const link: PageLinkBase = { url: BASE, query: { order_by: 'id' } };
   const source = { collection: userCollections.users(), ascending: true, select: (item: Item) => item.id as number };
 
-  /** Internal: the ExclusiveStartKey of every Query sent, in order. */
-  const startKeys = () =>
-    ddbMock.commandCalls(QueryCommand).map((call) => (call.args[0].input).ExclusiveStartKey);
+  /** Internal: the Queries of the index (the users lists also read their journal of recent writes, a table Query). */
+  const indexQueries = () => ddbMock.commandCalls(QueryCommand).filter((call) => call.args[0].input.IndexName !== undefined);
+  /** Internal: the ExclusiveStartKey of every index Query sent, in order. */
+  const startKeys = () => indexQueries().map((call) => (call.args[0].input).ExclusiveStartKey);
 
   beforeAll(() => {
     process.env.TABLE_NAME = 'pagination-test';
@@ -263,6 +264,8 @@ describe('paginate over a DynamoDB Query', () => {
     ddbMock.reset();
     // A Query that returns at most QUERY_PAGE items, after ExclusiveStartKey, as DynamoDB does at its 1 MB cap.
     ddbMock.on(QueryCommand).callsFake((input: QueryCommandInput) => {
+      // The journal of recent writes (read-your-writes, `platform/dynamo/recent.ts`): nothing recent.
+      if (input.IndexName === undefined) return { Items: [] };
       const after = input.ExclusiveStartKey;
       const start = after ? userItems.findIndex((item) => item.GSI1SK === after.GSI1SK) + 1 : 0;
       const items = userItems.slice(start, start + QUERY_PAGE);
@@ -276,7 +279,7 @@ describe('paginate over a DynamoDB Query', () => {
     await paginate({ page: 1, per_page: 2 }, link, source);
 
     // Assess
-    const input = ddbMock.commandCalls(QueryCommand)[0].args[0].input;
+    const input = indexQueries()[0].args[0].input;
     expect(input).toMatchObject({
       TableName: 'pagination-test',
       IndexName: 'GSI1',
@@ -332,7 +335,7 @@ describe('paginate over a DynamoDB Query', () => {
 
     // Assess
     expect(page.items).toEqual([1, 2]);
-    expect(ddbMock.commandCalls(QueryCommand)).toHaveLength(1);
+    expect(indexQueries()).toHaveLength(1);
     expect(page.headers['X-Total']).toBe('42');
     expect(page.headers['X-Total-Pages']).toBe('21');
     expect(page.headers['X-Next-Page']).toBe('2');
@@ -354,7 +357,7 @@ describe('paginate over a DynamoDB Query', () => {
 
     // Assess
     expect(page.items).toEqual([1, 2]);
-    expect(ddbMock.commandCalls(QueryCommand)).toHaveLength(2);
+    expect(indexQueries()).toHaveLength(2);
     expect(page.headers).toEqual({
       'X-Per-Page': '2',
       'X-Page': '1',
@@ -421,7 +424,7 @@ describe('paginate over a DynamoDB Query', () => {
     // Assess
     await expect(result).rejects.toBeInstanceOf(ParamError);
     await expect(result).rejects.toMatchObject({ body: { error: 'cursor is invalid' } });
-    expect(ddbMock.commandCalls(QueryCommand)).toHaveLength(0);
+    expect(indexQueries()).toHaveLength(0);
   });
 
   it('rejects a garbage cursor without querying', async () => {
@@ -430,6 +433,6 @@ describe('paginate over a DynamoDB Query', () => {
 
     // Assess
     await expect(result).rejects.toMatchObject({ statusCode: 400, body: { error: 'cursor is invalid' } });
-    expect(ddbMock.commandCalls(QueryCommand)).toHaveLength(0);
+    expect(indexQueries()).toHaveLength(0);
   });
 });

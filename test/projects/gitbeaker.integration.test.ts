@@ -6,6 +6,7 @@ import { Gitlab } from '@gitbeaker/rest';
 import { describe, expect, it } from 'vitest';
 import { baseUrl, rootToken } from '../support/api';
 import { createUser, unique } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 
 describe('gitbeaker: groups and projects', () => {
   it('creates a group with a project, adds members, forks, stars, shares and uploads', async () => {
@@ -63,6 +64,6 @@ describe('gitbeaker: groups and projects', () => {
     // Clean up as root: the group goes with its project
     const root = new Gitlab({ host: baseUrl(), token: rootToken() });
     await root.Groups.remove(group.id);
-    await expect(root.Projects.show(project.id)).rejects.toThrow();
+    await eventually(() => expect(root.Projects.show(project.id)).rejects.toThrow());
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, rootToken } from '../support/api';
 import { addMember, createGroup, createProject, createUser, unique } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 
 const root = () => ({ token: rootToken() });
 const ids = (body: Array<{ id: number }>) => body.map((p) => p.id);
@@ -112,7 +113,8 @@ describe('POST /projects', () => {
     // Deleting one frees a slot.
     const created = responses.find((r) => r.status === 201)!;
     expect((await api(`/projects/${created.body.id}`, { token: owner.token, method: 'DELETE' })).status).toBe(202);
-    expect((await api('/projects', { token: owner.token, body: { name: unique('lim') } })).status).toBe(201);
+    const name = unique('lim');
+    await eventually(async () => expect((await api('/projects', { token: owner.token, body: { name } })).status).toBe(201));
   });
 
   it('creates in a group only for maintainers and owners of that group', async () => {
@@ -411,7 +413,7 @@ describe('DELETE /projects/:id', () => {
     expect((await api(`/projects/${project.id}`, root())).status).toBe(404);
     expect((await api('/projects', { token: maintainer.token, query: { membership: true } })).body).toEqual([]);
     expect((await api('/projects', { token: owner.token, query: { starred: true } })).body).toEqual([]);
-    expect((await api('/projects', { token: owner.token, body: { path: project.path } })).status).toBe(201);
+    await eventually(async () => expect((await api('/projects', { token: owner.token, body: { path: project.path } })).status).toBe(201));
   });
 
   it('frees the name of the deleted project in its namespace', async () => {
@@ -419,7 +421,8 @@ describe('DELETE /projects/:id', () => {
     const name = unique('Reused ');
     const project = await createProject(owner.token, { name });
     expect((await api(`/projects/${project.id}`, { token: owner.token, method: 'DELETE' })).status).toBe(202);
-    expect((await api('/projects', { token: owner.token, body: { name, path: unique('again') } })).status).toBe(201);
+    const path = unique('again');
+    await eventually(async () => expect((await api('/projects', { token: owner.token, body: { name, path } })).status).toBe(201));
   });
 });
 
@@ -499,7 +502,7 @@ describe('POST /projects/:id/fork', () => {
     expect((await api(`/projects/${source.id}`)).body.forks_count).toBe(5);
     // Deleting a fork counts it down.
     expect((await api(`/projects/${forks[0].body.id}`, { token: forkers[0].token, method: 'DELETE' })).status).toBe(202);
-    expect((await api(`/projects/${source.id}`)).body.forks_count).toBe(4);
+    await eventually(async () => expect((await api(`/projects/${source.id}`)).body.forks_count).toBe(4));
   });
 
   it('requires a namespace the caller may use, and a project the caller may see', async () => {

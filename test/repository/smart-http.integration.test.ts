@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { api, baseUrl, rootToken } from '../support/api';
 import { createUser, newMember, ownedProject, unique } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 import { cloneUrl, commitFiles, git, gitOk, localRepository, scratch } from '../support/git';
 
 const REPORTER = 20;
@@ -309,8 +310,12 @@ describe('forks', () => {
     const { project } = await pushed('private');
     const [, path] = project.fullPath.split('/');
     expect((await api(`/projects/${project.id}`, { method: 'DELETE', token: project.owner.token })).status).toBe(202);
-    const again = await api('/projects', { token: project.owner.token, body: { name: path, path } });
-    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    const again = await eventually(async () => {
+      const created = await api('/projects', { token: project.owner.token, body: { name: path, path } });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      return created;
+    });
+    expect(again.status).toBe(201);
     expect(await gitOk(['ls-remote', cloneUrl(project.fullPath, project.owner.token)])).toBe('');
   });
 });

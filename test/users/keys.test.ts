@@ -22,6 +22,7 @@ const claimKeys = {
   email: () => userKeys.claims.email('Alice@Example.com'),
   sshFingerprint: () => userKeys.claims.sshFingerprint('SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8'),
   identity: () => userKeys.claims.identity('LDAP', 'uid=alice,ou=people'),
+  internalUser: () => userKeys.claims.internalUser('ghost'),
 } satisfies Record<keyof typeof userKeys.claims, () => Key>;
 
 const indexKeys = {

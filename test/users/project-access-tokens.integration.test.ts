@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, rootToken } from '../support/api';
 import { createUser, newMember, ownedProject, unique, type OwnedProject } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 import { cloneUrl, commitFiles, git, gitOk, localRepository, scratch } from '../support/git';
 
 interface ProjectAccessToken {
@@ -246,8 +247,10 @@ describe('project access tokens', () => {
 
     // Assess
     expect(deleted.status).toBe(202);
-    expect((await api('/user', { token: token.token })).status).toBe(401);
-    expect((await api(`/users/${token.user_id}`, { token: rootToken() })).status).toBe(404);
+    await eventually(async () => {
+      expect((await api('/user', { token: token.token })).status).toBe(401);
+      expect((await api(`/users/${token.user_id}`, { token: rootToken() })).status).toBe(404);
+    });
   });
 
   it('rotating revokes the old token and makes a working one for the same bot; others get 401, admins 404 for unknown ids', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, baseUrl, rootToken } from '../support/api';
 import { addMember, createGroup, createProject, createUser, unique } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 
 const root = () => ({ token: rootToken() });
 
@@ -378,8 +379,12 @@ describe('DELETE /users/:id', () => {
     expect(second.body).toBe('');
     expect((await api(`/users/${user.id}`, root())).status).toBe(404);
     expect((await api('/user', { token: user.token })).status).toBe(401);
-    // Username, primary and secondary emails are free again.
-    const again = await createUser({ username: user.username, email: user.email });
+    // Username, primary and secondary emails are free again once the deletion has run.
+    await eventually(async () => {
+      const reused = await api('/users', { ...root(), body: { username: user.username, email: user.email, name: 'Again', password: 'secret-password' } });
+      expect(reused.status).toBe(201);
+    });
+    const again = await createUser();
     expect((await api('/user/emails', { token: again.token, body: { email } })).status).toBe(201);
   });
 
@@ -398,10 +403,12 @@ describe('DELETE /users/:id', () => {
 
     // Assess
     expect(deleted.status).toBe(200);
-    expect((await api(`/projects/${personal.id}`, root())).status).toBe(404);
-    expect((await api(`/projects/${starred.id}`, root())).body.star_count).toBe(0);
-    const members = await api<Array<{ id: number }>>(`/groups/${group.id}/members`, root());
-    expect(members.body.map((member) => member.id)).not.toContain(user.id);
+    await eventually(async () => {
+      expect((await api(`/projects/${personal.id}`, root())).status).toBe(404);
+      expect((await api(`/projects/${starred.id}`, root())).body.star_count).toBe(0);
+      const members = await api<Array<{ id: number }>>(`/groups/${group.id}/members`, root());
+      expect(members.body.map((member) => member.id)).not.toContain(user.id);
+    });
   });
 
   it('is admin only', async () => {

@@ -3,6 +3,7 @@
  * and only here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
  */
 import { type KeySpace, pad, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
+import { readYourWrites } from '../../platform/dynamo/recent';
 
 /** What a membership belongs to: a group (a namespace) or a project. */
 export type MemberSource = { kind: 'group' | 'project'; id: number };
@@ -28,6 +29,9 @@ export const membershipCollections = {
   userMemberships: (userId: number, kind?: MemberSource['kind']) =>
     indexCollection('GSI1', `USER_MEMBERSHIPS#${userId}`, kind ? { prefix: `${kind.toUpperCase()}#` } : {}),
 } as const;
+
+/** Index partitions whose lists show a write at once (read-your-writes journal, `platform/dynamo/recent.ts`): a user's memberships (`GET /groups`, `owned`, `membership`). */
+readYourWrites('USER_MEMBERSHIPS#');
 
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { can } from '../../auth';
 import { BadRequestError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
-import { idParam, p, required } from '../../platform/http/params';
+import { idParam, limitedString, p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound } from '../../projects';
@@ -22,6 +22,11 @@ import { findPipelineOrNotFound, jobContext, pipelineJobs, pipelineList, project
 import { scopeParam, scopeFrom } from './scope';
 
 const pipelineParams = z.object({ ...idParam, pipeline_id: required(p.int()) });
+
+/** What a pipeline's variables may take in all (its item holds them, within DynamoDB's 400 KB). */
+const PIPELINE_VARIABLES_MAX_BYTES = 100_000;
+const variablesBytes = (variables: ReadonlyArray<{ key: string; value: string }>) =>
+  variables.reduce((sum, { key, value }) => sum + Buffer.byteLength(key) + Buffer.byteLength(value), 0);
 
 export const pipelineRoutes = {
   'GET /projects/:id/pipelines': route({
@@ -50,7 +55,13 @@ export const pipelineRoutes = {
     params: z.object({
       ...idParam,
       ref: required(p.string()),
-      variables: p.array(z.object({ key: z.string(), value: z.preprocess((v) => (v === undefined || v === null ? '' : String(v)), z.string()), variable_type: z.enum(['env_var', 'file']).optional() })),
+      // GitLab's `Ci::PipelineVariable`: a key of 255 characters, a value of 10,000; and, as the
+      // pipeline's item holds them all, at most PIPELINE_VARIABLES_MAX_BYTES in all.
+      variables: p
+        .array(z.object({ key: limitedString({ max: 255 }), value: z.preprocess((v) => (v === undefined || v === null ? '' : String(v)), limitedString({ max: 10_000 })), variable_type: z.enum(['env_var', 'file']).optional() }))
+        .refine((variables) => variables === undefined || variablesBytes(variables) <= PIPELINE_VARIABLES_MAX_BYTES, {
+          message: `variables are too large (maximum is ${PIPELINE_VARIABLES_MAX_BYTES} bytes in all)`,
+        }),
     }),
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { isAdmin, type ProjectSubject } from '../../auth';
 import { ForbiddenError } from '../../platform/http/errors';
 import { paginate, paginationParams } from '../../platform/http/pagination';
-import { idParam, p, required } from '../../platform/http/params';
+import { idParam, limitedString, p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import type { Caller } from '../../platform/http/context';
@@ -92,6 +92,11 @@ async function presentRunnerJobs(user: Caller, entries: RunnerJob[]) {
   return entries.map(({ job, subject }) => ({ ...presentJob(job, contexts.get(subject.project.id)!), project: projects.get(subject.project.id) ?? null }));
 }
 
+/** GitLab's `Ci::Runner`: a description and a maintenance note of at most 1,024 characters each. */
+export const RUNNER_TEXT_LIMIT = { max: 1024 } as const;
+/** A runner's tag: 255 characters, in GitLab's words (`tags_list`). */
+export const RUNNER_TAG_LIMIT = { max: 255, field: 'tags_list', message: 'tag is too long (maximum is 255 characters)' } as const;
+
 export const runnerAdminRoutes = {
   'GET /runners': route({
     params: z.object({ scope: p.oneOf(STATUSES), ...filterParams }),
@@ -122,15 +127,15 @@ export const runnerAdminRoutes = {
   'PUT /runners/:id': route({
     params: runnerParams
       .extend({
-        description: p.string(),
+        description: p.string(RUNNER_TEXT_LIMIT),
         active: p.bool(),
         paused: p.bool(),
-        tag_list: p.array(z.string()),
+        tag_list: p.array(limitedString(RUNNER_TAG_LIMIT)),
         run_untagged: p.bool(),
         locked: p.bool(),
         access_level: p.oneOf(['not_protected', 'ref_protected']),
         maximum_timeout: p.int(),
-        maintenance_note: p.string(),
+        maintenance_note: p.string(RUNNER_TEXT_LIMIT),
       })
       .superRefine((params, ctx) => {
         // Grape's `at_least_one_of` and `mutually_exclusive`, in its words.

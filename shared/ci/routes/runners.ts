@@ -8,7 +8,8 @@
  */
 import { z } from 'zod';
 import { ApiError, ForbiddenError } from '../../platform/http/errors';
-import { p, required } from '../../platform/http/params';
+import { limitedString, p, required } from '../../platform/http/params';
+import { RUNNER_TAG_LIMIT, RUNNER_TEXT_LIMIT } from './runners-admin';
 import { created, noContent, ok, type HttpResult } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { getNamespace } from '../../namespaces';
@@ -37,22 +38,26 @@ async function runningJob(id: number, token: string | undefined): Promise<{ job:
   return { job };
 }
 
-const runnerInfo = z.record(z.string(), z.unknown()).optional();
+/** What a runner says of itself; the strings kept (name, version, platform, …) at most 2,048 characters each. */
+const runnerInfo = z
+  .record(z.string(), z.unknown())
+  .refine((info) => Object.values(info).every((value) => typeof value !== 'string' || value.length <= 2048), { message: 'info is invalid' })
+  .optional();
 
 export const runnerRoutes = {
   'POST /runners': route({
     params: z.object({
       token: required(p.string()),
-      description: p.string(),
+      description: p.string(RUNNER_TEXT_LIMIT),
       info: runnerInfo,
       active: p.bool(),
       paused: p.bool(),
       locked: p.bool(),
       run_untagged: p.bool(),
-      tag_list: p.array(z.string()),
+      tag_list: p.array(limitedString(RUNNER_TAG_LIMIT)),
       access_level: p.oneOf(['not_protected', 'ref_protected']),
       maximum_timeout: p.int(),
-      maintenance_note: p.string(),
+      maintenance_note: p.string(RUNNER_TEXT_LIMIT),
     }),
     anonymous: true,
     handler: async ({ params }) => {

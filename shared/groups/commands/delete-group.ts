@@ -3,10 +3,11 @@
  * feature's commands), so it sits above the projects feature and is reached only from the groups
  * routes.
  */
-import { deleteProject, unshareProject } from '../../projects';
+import { deleteProject, readProjectRecord, unshareProject } from '../../projects';
 import { deleteGroupAvatarObject, deleteGroupPartition, INDEX_ATTEMPTS, indexBackoff, markGroupDeleting, readNamespaceRecord, removeGroupRecord, subgroupsOf, type Namespace } from '../../namespaces';
-import { indexedProjectsOf, projectIdsSharedWith, readProjectRecord } from '../store/projects';
+import { indexedProjectsOf, projectIdsSharedWith } from '../store/projects';
 import { unshareGroupsWith } from './group-links';
+import { enqueueJob } from '../../platform/jobs';
 
 /** How many items of one kind a deletion removes concurrently. */
 const DELETE_CONCURRENCY = 8;
@@ -35,13 +36,35 @@ async function inBatches<T>(source: AsyncIterable<T>, action: (value: T) => Prom
  * (eventually consistent) queries without such a count: one written in the instant before the
  * mark can be missed (a dangling share grants nothing, its group being gone).
  *
- * Runs within the request (GitLab answers 202 and works in the background). A walk interrupted
- * midway (timeout, crash) leaves the remaining groups marked `deleting`: invisible, with their
- * remaining content in place; they are not resumable through the API.
+ * Runs in a background job ({@link scheduleGroupDeletion}); a walk interrupted midway (timeout,
+ * crash) leaves the remaining groups marked `deleting`, and the job's next round finishes them.
  */
 export async function deleteGroup(group: Namespace): Promise<void> {
   if (!(await markGroupDeleting(group.id))) return;
   await deleteGroupTree(group.id);
+}
+
+/** The kind of background job that deletes a group tree (`shared/platform/jobs.ts`). */
+export const GROUP_DELETION = 'group_deletion';
+
+/**
+ * Deletes a group tree in the background, as GitLab does (`DELETE /groups/:id` answers 202): the
+ * job is queued, then the group is marked, so it is gone from reads at once and never left marked
+ * with no job to finish it. The job runs {@link runGroupDeletion}.
+ */
+export async function scheduleGroupDeletion(group: Namespace): Promise<void> {
+  await enqueueJob(GROUP_DELETION, group.id);
+  await markGroupDeleting(group.id);
+}
+
+/**
+ * The work of a group deletion job: the whole tree, finishing what a previous run began (every
+ * step removes what is still there). One job walks the tree, however large: a run cut short by
+ * the worker's time limit is taken up again by the next round.
+ */
+export async function runGroupDeletion(id: number): Promise<void> {
+  const group = await readNamespaceRecord(id);
+  if (group?.kind === 'group') await deleteGroup(group);
 }
 
 async function deleteGroupTree(groupId: number): Promise<void> {

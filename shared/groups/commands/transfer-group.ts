@@ -7,8 +7,10 @@
  */
 import { groupAccessFor, isAdmin, OWNER } from '../../auth';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/http/errors';
-import { getNamespace, transferGroupRecord, visibilityRank, type Namespace } from '../../namespaces';
+import { getNamespace, subgroupsOf, transferGroupRecord, visibilityRank, type Namespace, type Visibility } from '../../namespaces';
+import { capProjectVisibility } from '../../projects';
 import type { User } from '../../users';
+import { indexedProjectsOf } from '../store/projects';
 import { completePathMove, validateGroupFields } from './groups';
 
 /** GitLab's `Namespace::NUMBER_OF_ANCESTORS_ALLOWED`. */
@@ -54,6 +56,23 @@ export async function transferGroup(user: User, current: Namespace, parent: Name
     visibility,
     version: group.version + 1,
   };
-  if ((group.subgroupCount ?? 0) > 0) return completePathMove({ ...moved, movingFrom: [group.fullPath] });
-  return moved;
+  const done = (group.subgroupCount ?? 0) > 0 ? await completePathMove({ ...moved, movingFrom: [group.fullPath] }) : moved;
+  if (visibility !== group.visibility) await capProjectsVisibility(done, visibility);
+  return done;
+}
+
+/**
+ * Lowers the projects of `group` and of its descendants that are more visible than `cap` to it
+ * (GitLab's `update_children_and_projects_visibility` on `all_projects`). Reads the tree's
+ * namespace-projects indexes (eventually consistent) a page at a time; one conditioned write per
+ * project lowered. Its cost is the tree's, as the path move's: a transfer is no list page.
+ */
+async function capProjectsVisibility(group: Namespace, cap: Visibility): Promise<void> {
+  const queue: Namespace[] = [group];
+  for (let namespace = queue.shift(); namespace; namespace = queue.shift()) {
+    for await (const project of indexedProjectsOf(namespace.id)) {
+      if (!project.deleting && visibilityRank[project.visibility] > visibilityRank[cap]) await capProjectVisibility(project, namespace, cap);
+    }
+    if ((namespace.subgroupCount ?? 0) > 0) queue.push(...(await subgroupsOf(namespace.id)).filter((child) => !child.deleting));
+  }
 }

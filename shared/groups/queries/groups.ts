@@ -8,7 +8,7 @@ import { ParamError } from '../../platform/http/errors';
 import type { ListSource, StreamSource } from '../../platform/http/pagination';
 import { matchesSearch, parseSearch, type SearchQuery } from '../../platform/search';
 import type { User } from '../../users';
-import { entryIds, namespaceCollections, namespaceSearchCollections, getNamespaces, indexedGroups, indexedSubgroups, namespaceFromItem, readAll, searchStream, subgroupsOf, type Namespace } from '../../namespaces';
+import { entryIds, groupIdsLinkedTo, namespaceCollections, namespaceSearchCollections, getNamespaces, indexedGroups, indexedSubgroups, namespaceFromItem, readAll, searchStream, subgroupsOf, type Namespace } from '../../namespaces';
 
 export type GroupOrder = 'name' | 'path' | 'id';
 
@@ -36,6 +36,30 @@ export async function directGroupLevels(user: User): Promise<Map<number, number>
     if (isMembershipActive(membership)) levels.set(membership.sourceId, membership.accessLevel);
   }
   return levels;
+}
+
+/**
+ * The groups shared with any of `invitedIds` (the caller's direct groups) by a link still active
+ * (GitLab's `User#authorized_groups`: groups whose `shared_with_group_links` name one of the user's
+ * groups). One Query per invited group (bounded by the caller's memberships), then one BatchGetItem
+ * of the shared groups, whose own `sharedWithGroups` list tells whether the link has expired.
+ */
+async function groupsSharedWith(invitedIds: number[]): Promise<Namespace[]> {
+  const sharedIds = new Set<number>();
+  await Promise.all(
+    invitedIds.map(async (invitedId) => {
+      for await (const sharedId of groupIdsLinkedTo(invitedId)) {
+        sharedIds.add(sharedId);
+        if (sharedIds.size > sortLimit()) throw new ParamError(`the list exceeds ${sortLimit()} groups; narrow it (search, owned, min_access_level)`);
+      }
+    }),
+  );
+  if (sharedIds.size === 0) return [];
+  const invited = new Set(invitedIds);
+  const today = new Date().toISOString().slice(0, 10);
+  return (await getNamespaces([...sharedIds])).filter(
+    (group) => group.kind === 'group' && (group.sharedWithGroups ?? []).some((link) => invited.has(link.groupId) && (link.expiresAt === null || link.expiresAt > today)),
+  );
 }
 
 /** The groups and all their live descendants (subgroup index, breadth first), bounded. */
@@ -116,7 +140,9 @@ const groupMatches = (query: SearchQuery | undefined, group: Namespace): boolean
  * - `owned`: groups the caller directly owns; `min_access_level`: groups where the caller's direct
  *   level is at least that, with their subgroups;
  * - admins, and users asking `all_available=true`: every group they may read (the groups index);
- * - other users: the groups they are members of, with their subgroups.
+ * - other users: the groups they are members of and the groups shared with those (GitLab's
+ *   `authorized_groups`: a group share reaches its members), with their subgroups; with
+ *   `all_available=true` those and every other group they may read.
  *
  * Membership-based lists are bounded by the caller's memberships and sorted in memory. Lists over
  * the groups index stream it by id for `order_by=id`; ordering by name or path reads and sorts it
@@ -143,12 +169,17 @@ export async function listGroups(viewer: User | null, filters: GroupListFilters)
     const levels = await directGroupLevels(viewer);
     const minimum = filters.owned ? OWNER : (filters.min_access_level ?? 0);
     const direct = await getNamespaces([...levels].filter(([, level]) => level >= minimum).map(([id]) => id));
-    const all = filters.owned ? direct : await withDescendants(direct);
+    // `owned` and `min_access_level` look at direct memberships only, as GitLab's; the plain list adds shares.
+    const shared = filters.owned || filters.min_access_level !== undefined ? [] : await groupsSharedWith([...levels.keys()]);
+    const all = filters.owned ? direct : await withDescendants([...direct, ...shared.filter((group) => !levels.has(group.id))]);
     return sortedList(all.filter(matches).sort(comparator(order, ascending)));
   }
 
-  // Every group the caller may read: admins all, others public (and internal, and their own).
-  const readable = await readableGroups(viewer);
+  // Every group the caller may read: admins all, others public (and internal, and their own, and
+  // those shared with their groups, with their subgroups).
+  const readableByLevel = await readableGroups(viewer);
+  const sharedIds = viewer && !isAdmin(viewer) ? new Set((await groupsSharedWith([...(await directGroupLevels(viewer)).keys()])).map((group) => group.id)) : new Set<number>();
+  const readable = (group: Namespace) => readableByLevel(group) || [group.id, ...group.ancestorIds].some((id) => sharedIds.has(id));
   const select = (group: Namespace) => (matches(group) && readable(group) ? group : undefined);
   const term = query?.term;
   if (term !== undefined) {

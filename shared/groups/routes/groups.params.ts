@@ -5,11 +5,14 @@ import { paginationParams } from '../../platform/http/pagination';
 import { idParam, p } from '../../platform/http/params';
 import { VISIBILITIES, avatarParam } from '../../namespaces';
 
+/** GitLab's `Namespace` lengths: name, path and description at most 255 characters each. */
+export const GROUP_TEXT_LIMIT = { max: 255 } as const;
+
 /** Settings accepted by `POST /groups` and `PUT /groups/:id`. */
 export const groupSettingsParams = {
-  name: p.string(),
-  path: p.string(),
-  description: p.string(),
+  name: p.string(GROUP_TEXT_LIMIT),
+  path: p.string(GROUP_TEXT_LIMIT),
+  description: p.string(GROUP_TEXT_LIMIT),
   visibility: p.oneOf(VISIBILITIES),
   lfs_enabled: p.bool(),
   request_access_enabled: p.bool(),

@@ -1,15 +1,15 @@
 /** Groups: list, create, read (with projects), update, delete, and a group's projects. */
 import { z } from 'zod';
 import { ACCESS_LEVELS, authorize, can, isAdmin } from '../../auth';
-import { NotFoundError } from '../../platform/http/errors';
-import { presentProjects, projectList } from '../../projects';
+import { ForbiddenError, NotFoundError } from '../../platform/http/errors';
+import { findProjectOrNotFound, presentProjects, projectList, transferProject } from '../../projects';
 import { paginate } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
 import { created, noContent, ok, type HttpResult } from '../../platform/http/response';
 import { route, type AnyRoute, type RoutesOf } from '../../platform/http/route';
 import type { catalog } from '../catalog';
 import { changeGroupAvatar } from '../commands/avatars';
-import { deleteGroup } from '../commands/delete-group';
+import { scheduleGroupDeletion } from '../commands/delete-group';
 import { createGroup, updateGroup } from '../commands/groups';
 import { shareGroup, unshareGroup } from '../commands/group-links';
 import { transferGroup } from '../commands/transfer-group';
@@ -18,7 +18,7 @@ import { presentGroupDetail, presentGroups } from '../presenters/groups';
 import { groupDetailProjects } from '../queries/group-detail';
 import { listGroups, listSubgroups } from '../queries/groups';
 import { groupAvatarRoutes } from './avatars';
-import { groupListParams, groupProjectsParams, groupSettingsParams, withGroupId } from './groups.params';
+import { GROUP_TEXT_LIMIT, groupListParams, groupProjectsParams, groupSettingsParams, withGroupId } from './groups.params';
 
 /** GitLab's `accepted!`: 202 `{"message":"202 Accepted"}`. */
 const accepted = (): HttpResult => ({ statusCode: 202, body: { message: '202 Accepted' } });
@@ -54,8 +54,8 @@ export const groupRoutes = {
   'POST /groups': route({
     params: z.object({
       ...groupSettingsParams,
-      name: required(p.string()),
-      path: required(p.string()),
+      name: required(p.string(GROUP_TEXT_LIMIT)),
+      path: required(p.string(GROUP_TEXT_LIMIT)),
       parent_id: p.int(),
     }),
     handler: async ({ params: { parent_id, avatar, ...settings }, user }) => {
@@ -100,7 +100,7 @@ export const groupRoutes = {
     handler: async ({ params, user }) => {
       const subject = await findGroupOrNotFound(params.id, user);
       authorize(user, 'admin_group', subject);
-      await deleteGroup(subject.group);
+      await scheduleGroupDeletion(subject.group);
       return accepted();
     },
   }),
@@ -113,6 +113,23 @@ export const groupRoutes = {
       const parent = params.group_id !== undefined ? (await findGroupOrNotFound(params.group_id, user)).group : null;
       const group = await transferGroup(user, subject.group, parent, can(user, 'create_group'));
       return created(await presentGroupDetail(group, user, await groupDetailProjects(user, group, link)));
+    },
+  }),
+
+  /**
+   * Transfers a project into the group (GitLab's `POST /groups/:id/projects/:project_id`): admins
+   * only (403 otherwise), the group then the project found (404 `Group Not Found` / `Project Not
+   * Found`), then `PUT /projects/:id/transfer`'s command and its 400s (`Failed to transfer project
+   * …`). Answers 201 with the group (`GroupDetail`). `project_id` is an id or a URL-encoded path.
+   */
+  'POST /groups/:id/projects/:project_id': route({
+    params: withGroupId({ project_id: required(p.string()) }),
+    handler: async ({ params, user, link }) => {
+      if (!isAdmin(user)) throw new ForbiddenError();
+      const subject = await findGroupOrNotFound(params.id, user);
+      const project = await findProjectOrNotFound(params.project_id, user);
+      await transferProject(project.project, project.namespace, subject.group);
+      return created(await presentGroupDetail(subject.group, user, await groupDetailProjects(user, subject.group, link)));
     },
   }),
 

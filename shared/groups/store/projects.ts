@@ -24,12 +24,6 @@ export async function* projectIdsSharedWith(groupId: number): AsyncGenerator<num
   for await (const item of queryCollection(projectCollections.groupShares(groupId))) yield Number(item.projectId);
 }
 
-/** A project by id, read consistently, including one being deleted. */
-export async function readProjectRecord(id: number): Promise<Project | undefined> {
-  const [item] = await getMany([projectKeys.project(id)]);
-  return item ? projectFromItem(item) : undefined;
-}
-
 /** Projects by id (one BatchGetItem per 100, consistent); missing ones and those being deleted are left out. */
 export async function getLiveProjects(ids: number[]): Promise<Project[]> {
   return (await getMany(ids.map((id) => projectKeys.project(id)))).map(projectFromItem).filter((project) => !project.deleting);

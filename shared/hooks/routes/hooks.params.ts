@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { DEFAULT_HOOK_TRIGGERS, type HookSettings, type HookTriggers } from '../store/hooks';
 import { ValidationError } from '../../platform/http/errors';
-import { p, required } from '../../platform/http/params';
+import { limitedString, p, required } from '../../platform/http/params';
 
 /** `:hook_id` of `/projects/:id/hooks/:hook_id`. */
 export const hookIdParam = { hook_id: required(p.int()) };
@@ -13,12 +13,12 @@ export const hookIdParam = { hook_id: required(p.int()) };
  */
 const tokenParam = z.preprocess(
   (value) => (value === null ? '' : typeof value === 'number' ? String(value) : value),
-  z.string().optional(),
+  limitedString({ max: 255 }).optional(),
 );
 
 /** What `POST /projects/:id/hooks` and `PUT /projects/:id/hooks/:hook_id` accept. */
 export const hookParams = {
-  url: required(p.string()),
+  url: required(p.string({ max: 2048 })),
   push_events: p.bool(),
   issues_events: p.bool(),
   confidential_issues_events: p.bool(),

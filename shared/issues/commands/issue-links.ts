@@ -2,8 +2,8 @@
  * Linking issues (GitLab's `IssueLinks::CreateService`, `IssueLinks::DestroyService`): the routes
  * found both issues as the caller may read them; here GitLab's order of answers is kept: a pair
  * linked already (either direction) 409 `Issue(s) already assigned`, then the permission (the
- * right to link on both issues' projects: reporter and above, `admin_issue`) 403, then an issue
- * linked to itself 422. Both issues get a system note in the link's transaction.
+ * right to link on both issues: `admin_issue_link`, guest and above since GitLab 17.0) 403, then
+ * an issue linked to itself 422. Both issues get a system note in the link's transaction.
  */
 import { can, type ProjectSubject } from '../../auth';
 import { nextId } from '../../platform/dynamo/counters';
@@ -22,11 +22,11 @@ export interface SubjectIssue {
   issue: Issue;
 }
 
-/** GitLab's refusal when the caller may not link on both sides. */
-const NO_PERMISSION = "Couldn't link issue. You must have at least the Reporter role in both projects.";
+/** GitLab's refusal when the caller may not link on both sides (`IssueLinks::CreateService`). */
+const NO_PERMISSION = "Couldn't link issues. You must have at least the Guest role in both projects.";
 
-/** Internal: GitLab's `admin_issue_link` on one issue (reporter and above on its project, who can read it). */
-const canLink = (user: User, { subject, issue }: SubjectIssue) => canReadIssue(user, subject, issue) && can(user, 'admin_issue', subject);
+/** Internal: GitLab's `admin_issue_link` on one issue (a member of its project, guest and above, who can read it). */
+const canLink = (user: User, { subject, issue }: SubjectIssue) => canReadIssue(user, subject, issue) && can(user, 'admin_issue_link', subject);
 
 /** Internal: `#7` from the same project, `group/project#7` from another (GitLab's `to_reference`). */
 const reference = (to: SubjectIssue, from: SubjectIssue) =>

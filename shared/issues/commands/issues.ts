@@ -77,38 +77,44 @@ interface Relations {
   assigneeIds?: number[];
 }
 
-async function resolveRelations(subject: ProjectSubject, input: IssueInput): Promise<Relations> {
-  let labelIds: number[] | undefined;
+async function resolveRelations(subject: ProjectSubject, input: IssueInput, caller?: User): Promise<Relations> {
   if (input.labels !== undefined && new Set(input.labels.map((name) => name.toLowerCase())).size > MAX_LABELS_PER_ISSUE) {
     throw new ValidationError({ labels: [`are too many (maximum is ${MAX_LABELS_PER_ISSUE})`] });
   }
-  if (input.labels !== undefined) labelIds = (await ensureLabels(subject.project, input.labels)).map((label) => label.id);
-  let milestoneId: number | null | undefined;
-  if (input.milestoneId === null || input.milestoneId === 0) milestoneId = null;
-  else if (input.milestoneId !== undefined) {
-    milestoneId = await resolveProjectMilestoneId(subject, input.milestoneId);
-  }
-  let assigneeIds: number[] | undefined;
-  if (input.assigneeIds !== undefined) {
-    const wanted = input.assigneeIds.filter((id) => id > 0);
-    assigneeIds = [];
-    for (const id of wanted) {
-      if (await canBeAssigned(id, subject)) {
-        assigneeIds = [id];
-        break;
-      }
-    }
-    // Only unknown or unauthorized ids given: GitLab keeps the issue's assignee unchanged.
-    if (wanted.length > 0 && assigneeIds.length === 0) assigneeIds = undefined;
-  }
+  // Labels first: a bad label name is refused before anything else is written. The milestone
+  // (which may add a group milestone's alias) and the assignee (reads only) at once.
+  const labelIds = input.labels === undefined ? undefined : (await ensureLabels(subject.project, input.labels)).map((label) => label.id);
+  const [milestoneId, assigneeIds] = await Promise.all([resolveMilestone(subject, input.milestoneId), resolveAssignees(subject, input.assigneeIds, caller)]);
   return { labelIds, milestoneId, assigneeIds };
 }
 
-/** An active user who can read the project's issues (GitLab's assignee rule). */
-export async function canBeAssigned(userId: number, subject: ProjectSubject): Promise<boolean> {
-  const user = await getUser(userId);
+/** Internal: `0` or `null` removes the milestone; another id is the project's milestone (or its alias of a group's), else ignored. */
+async function resolveMilestone(subject: ProjectSubject, milestoneId: number | null | undefined): Promise<number | null | undefined> {
+  if (milestoneId === null || milestoneId === 0) return null;
+  return milestoneId === undefined ? undefined : resolveProjectMilestoneId(subject, milestoneId);
+}
+
+/**
+ * Internal: the first of the ids who can be assigned (`[]` or `[0]`: none); only unknown or
+ * unauthorized ids given keep the issue's assignee unchanged (`undefined`), as GitLab does.
+ */
+async function resolveAssignees(subject: ProjectSubject, ids: number[] | undefined, caller?: User): Promise<number[] | undefined> {
+  if (ids === undefined) return undefined;
+  const wanted = ids.filter((id) => id > 0);
+  for (const id of wanted) {
+    if (await canBeAssigned(id, subject, caller)) return [id];
+  }
+  return wanted.length > 0 ? undefined : [];
+}
+
+/**
+ * An active user who can read the project's issues (GitLab's assignee rule). The caller
+ * (`caller`, authenticated, with `subject` resolved for them) is checked without reading again.
+ */
+export async function canBeAssigned(userId: number, subject: ProjectSubject, caller?: User): Promise<boolean> {
+  const user = caller?.id === userId ? caller : await getUser(userId);
   if (!user || user.state !== 'active') return false;
-  const access = await projectAccessFor(user, subject.project, subject.namespace);
+  const access = user === caller ? subject.access : await projectAccessFor(user, subject.project, subject.namespace);
   return can(user, 'read_issue', { ...subject, access });
 }
 
@@ -129,7 +135,7 @@ export async function createIssue(subject: ProjectSubject, user: User, input: Is
   const createdAt =
     input.createdAt !== undefined && can(user, 'set_issue_timestamps', subject) ? isoTimestamp(input.createdAt, 'created_at') : new Date().toISOString();
   const [relations, id, iid] = await Promise.all([
-    can(user, 'admin_issue', subject) ? resolveRelations(subject, input) : Promise.resolve<Relations>({}),
+    can(user, 'admin_issue', subject) ? resolveRelations(subject, input, user) : Promise.resolve<Relations>({}),
     nextId('issues'),
     nextId(`issues#${subject.project.id}`),
   ]);
@@ -179,7 +185,7 @@ export async function updateIssue(subject: ProjectSubject, user: User, issue: Is
   });
   const updatedAt =
     input.updatedAt !== undefined && can(user, 'set_issue_timestamps', subject) ? isoTimestamp(input.updatedAt, 'updated_at') : undefined;
-  const relations: Relations = can(user, 'admin_issue', subject) ? await resolveRelations(subject, input) : {};
+  const relations: Relations = can(user, 'admin_issue', subject) ? await resolveRelations(subject, input, user) : {};
   const reread = () => findIssueOrNotFound(subject, user, issue.iid);
   return retried(issue, reread, async (current) => {
     if (!canUpdateIssue(user, subject, current)) throw new ForbiddenError();

@@ -14,6 +14,7 @@
  * the note (feed event, Note Hook) is the caller's ({@link NoteEffects}), since the webhook
  * payloads differ per noteable.
  */
+import type { StringLimit } from '../../platform/http/params';
 import { can, type ProjectSubject } from '../../auth';
 import { nextId } from '../../platform/dynamo/counters';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/http/errors';
@@ -31,6 +32,12 @@ export const MAX_NOTE_LENGTH = 1_000_000;
  * DynamoDB's 400 KB item limit: longer bodies are refused up front rather than failing the write.
  */
 export const MAX_NOTE_BYTES = 300_000;
+
+/**
+ * A note's `body` parameter, named `note` in GitLab's errors: {@link MAX_NOTE_LENGTH} characters,
+ * and at most {@link MAX_NOTE_BYTES} bytes (issue and merge request notes alike).
+ */
+export const NOTE_BODY_LIMIT = { max: MAX_NOTE_LENGTH, maxBytes: MAX_NOTE_BYTES, field: 'note' } as const satisfies StringLimit;
 
 /**
  * What a comment writes in its transaction besides the note and the noteable's count: built once

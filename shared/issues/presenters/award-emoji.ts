@@ -4,7 +4,7 @@
  * `null` here). A page's users are one BatchGetItem.
  */
 import { getMany } from '../../platform/dynamo/batch';
-import { presentUserPublic, userFromItem, userKeys, type User } from '../../users';
+import { presentUserPublic, userFromItem, userKeys, withGhost, type User } from '../../users';
 import type { AwardEmoji } from '../store/award-emoji';
 
 /**
@@ -15,8 +15,10 @@ export async function presentAwards(awards: AwardEmoji[]) {
   const userIds = [...new Set(awards.map((award) => award.userId))];
   const items = await getMany(userIds.map((id) => userKeys.user(id)), { consistent: false });
   const users = new Map<number, User>(items.map((item) => [Number(item.id), userFromItem(item)]));
+  // A deleted user's awards show the ghost user (GitLab moves them to it).
+  const userOf = await withGhost((id) => users.get(id), awards.map((award) => award.userId));
   return awards.map((award) => {
-    const user = users.get(award.userId);
+    const user = userOf(award.userId);
     return {
       id: award.id,
       name: award.name,

@@ -14,7 +14,7 @@ import { byKey, getMany } from '../../platform/dynamo/batch';
 import { entityFields } from '../../platform/dynamo/items';
 import { getNamespaces } from '../../namespaces';
 import { projectFullPath } from '../../projects';
-import { presentUserPublic, userFromItem, userKeys, type User } from '../../users';
+import { presentUserPublic, userFromItem, userKeys, withGhost, type User } from '../../users';
 import type { TimeTracked } from '../store/issue-time';
 import { issueNoteable, type Issue } from '../store/issues';
 import { issueKeys } from '../store/keys';
@@ -59,6 +59,8 @@ export async function presentIssues(
     return item && userFromItem(item);
   };
   const labelName = (projectId: number, id: number): string | undefined => itemOf(issueKeys.label(projectId, id))?.name;
+  // A deleted author shows as the ghost user (GitLab moves their issues to it); assignees are not.
+  const authorOf = await withGhost(userOf, issues.map((issue) => issue.authorId));
 
   return issues.map((issue, index) => {
     const path = pathOf(issue.projectId);
@@ -67,7 +69,7 @@ export async function presentIssues(
       const user = userOf(id);
       return user ? [presentUserPublic(user)] : [];
     });
-    const author = userOf(issue.authorId);
+    const author = authorOf(issue.authorId);
     return {
       id: issue.id,
       iid: issue.iid,

@@ -7,7 +7,7 @@
  * not per note.
  */
 import { getMany } from '../../platform/dynamo/batch';
-import { userKeys, userFromItem, type User, presentUserPublic } from '../../users';
+import { userKeys, userFromItem, type User, presentUserPublic, withGhost } from '../../users';
 import { isResolvable } from '../store/discussions';
 import { noteTarget, type Note } from '../store/notes';
 
@@ -19,8 +19,10 @@ export async function presentNotes(notes: Note[]) {
   const authorIds = [...new Set(notes.flatMap((note) => (note.resolvedById === undefined ? [note.authorId] : [note.authorId, note.resolvedById])))];
   const items = await getMany(authorIds.map((id) => userKeys.user(id)), { consistent: false });
   const users = new Map<number, User>(items.map((item) => [Number(item.id), userFromItem(item)]));
+  // A deleted author shows as the ghost user (GitLab moves their notes to it).
+  const authorOf = await withGhost((id) => users.get(id), notes.map((note) => note.authorId));
   return notes.map((note) => {
-    const author = users.get(note.authorId);
+    const author = authorOf(note.authorId);
     const noteable = noteTarget(note);
     const resolvable = isResolvable(note);
     const resolver = note.resolvedById === undefined ? undefined : users.get(note.resolvedById);

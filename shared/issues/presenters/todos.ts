@@ -10,7 +10,7 @@ import type { ProjectSubject } from '../../auth';
 import { namespaceFromItem, namespaceKeys, type Namespace } from '../../namespaces';
 import { getMany } from '../../platform/dynamo/batch';
 import { projectFullPath } from '../../projects';
-import { getUser, presentUserPublic, userFromItem, userKeys, type User } from '../../users';
+import { getUser, presentUserPublic, userFromItem, userKeys, withGhost, type User } from '../../users';
 import type { TrackedIssue } from '../store/issue-time';
 import type { Todo } from '../store/todos';
 import { todoTargetResolver, type PresentedTodoTarget, type TodoTarget } from '../todo-targets';
@@ -129,5 +129,7 @@ export async function presentTodos(entries: TodoTarget[], viewer: User, options:
     namespace.kind === 'user'
       ? (namespace.ownerId !== null && users.get(namespace.ownerId)?.name) || namespace.name
       : groupHumanName(namespace, ancestorNames);
-  return entries.map(({ todo, subject }, index) => todoBody(todo, subject, users.get(todo.authorId), targets[index], nameOf(subject.namespace)));
+  // A deleted author shows as the ghost user (GitLab moves authored todos to it).
+  const authorOf = await withGhost((id) => users.get(id), entries.map(({ todo }) => todo.authorId));
+  return entries.map(({ todo, subject }, index) => todoBody(todo, subject, authorOf(todo.authorId), targets[index], nameOf(subject.namespace)));
 }

@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { paginationParams } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
-import { atLeastOneOf } from './params';
-import { exactlyOneOf, labelIdOrNameParam } from './labels.params';
+import { atLeastOneOf, DESCRIPTION_LIMIT } from './params';
+import { exactlyOneOf, LABEL_COLOR_LIMIT, LABEL_NAME_LIMIT, labelIdOrNameParam } from './labels.params';
 
 /** `GET /groups/:id/labels`. */
 export const groupLabelListParams = z.object({
@@ -23,10 +23,10 @@ export const groupLabelListParams = z.object({
 export const groupLabelShowParams = z.object({ ...idParam, ...labelIdOrNameParam, include_ancestor_groups: p.bool(), include_descendant_groups: p.bool(), only_group_labels: p.bool() });
 
 /** `POST /groups/:id/labels` (GitLab's `label_create_params`; a group label has no priority). */
-export const groupLabelCreateParams = z.object({ ...idParam, name: required(p.string()), color: required(p.string()), description: p.string() });
+export const groupLabelCreateParams = z.object({ ...idParam, name: required(p.string(LABEL_NAME_LIMIT)), color: required(p.string(LABEL_COLOR_LIMIT)), description: p.string(DESCRIPTION_LIMIT) });
 
 const UPDATE_FIELDS = ['new_name', 'color', 'description'] as const;
-const updateFields = { new_name: p.string(), color: p.string(), description: p.string() };
+const updateFields = { new_name: p.string(LABEL_NAME_LIMIT), color: p.string(LABEL_COLOR_LIMIT), description: p.string(DESCRIPTION_LIMIT) };
 
 /** `PUT /groups/:id/labels/:label_id` (`group_label_update_params`: at least one change). */
 export const groupLabelUpdateParams = z.object({ ...idParam, ...labelIdOrNameParam, ...updateFields }).superRefine(atLeastOneOf(UPDATE_FIELDS));

@@ -1,17 +1,17 @@
 /** Parameters of the issue routes (GitLab's `issue_params` and `issues_params` groups). */
 import { z } from 'zod';
 import { paginationParams } from '../../platform/http/pagination';
-import { idParam, p, required } from '../../platform/http/params';
+import { idParam, limitedString, p, required } from '../../platform/http/params';
 import type { IssueInput } from '../commands/issues';
 import type { IssueFilters, IssueOrder } from '../queries/issues';
-import { atLeastOneOf, clearableDate, clearableText } from './params';
+import { atLeastOneOf, clearableDate, clearableText, TITLE_LIMIT } from './params';
 
 export const issueIidParam = { issue_iid: required(p.int()) };
 
 /** `:id` (a project id or URL-encoded full path) and `:issue_iid` of `/projects/:id/issues/:issue_iid/...`. */
 export const issuePathParams = { ...idParam, ...issueIidParam };
 
-/** Label names, comma-separated or an array; a blank value or `null` is `[]` (removes every label). */
+/** Label names, comma-separated or an array; a blank value or `null` is `[]` (removes every label). Each a label's title (255). */
 const labelNames = () =>
   z.preprocess(
     (value) =>
@@ -20,7 +20,7 @@ const labelNames = () =>
         : typeof value === 'string'
           ? value.split(',').map((s) => s.trim()).filter(Boolean)
           : value,
-    z.array(z.string()).optional(),
+    z.array(limitedString({ ...TITLE_LIMIT, field: 'title' })).optional(),
   );
 
 /** Integer ids as `name[]` repeats, a JSON array, or one comma-separated string; blank is `[]`. */
@@ -50,7 +50,7 @@ const issueParams = {
  */
 export const createParams = z.object({
   ...idParam,
-  title: required(p.string()),
+  title: required(p.string(TITLE_LIMIT)),
   created_at: p.string(),
   merge_request_to_resolve_discussions_of: p.int(),
   discussion_to_resolve: p.string(),
@@ -63,7 +63,7 @@ const UPDATABLE = ['title', 'description', 'confidential', 'labels', 'milestone_
 export const updateParams = z
   .object({
     ...issuePathParams,
-    title: p.string(),
+    title: p.string(TITLE_LIMIT),
     state_event: p.oneOf(['close', 'reopen']),
     updated_at: p.string(),
     ...issueParams,

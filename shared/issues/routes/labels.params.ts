@@ -1,6 +1,11 @@
 /** Parameters of the project label routes, with Grape's `exactly_one_of` / `at_least_one_of` rules. */
 import { z } from 'zod';
 import { p, required } from '../../platform/http/params';
+import { DESCRIPTION_LIMIT, TITLE_LIMIT } from './params';
+
+/** GitLab's `Label` lengths: a name is its `title` (255); a colour longer than any is not one. */
+export const LABEL_NAME_LIMIT = { ...TITLE_LIMIT, field: 'title' } as const;
+export const LABEL_COLOR_LIMIT = { max: 255, message: 'must be a valid color code' } as const;
 
 /** `:label_id` of `/projects/:id/labels/:label_id`: a label id or its (URL-encoded) name. */
 export const labelIdOrNameParam = { label_id: required(p.string()) };
@@ -26,17 +31,17 @@ export const labelListParams = {
 
 /** `POST /projects/:id/labels`. */
 export const labelCreateParams = {
-  name: required(p.string()),
-  color: required(p.string()),
-  description: p.string(),
+  name: required(p.string(LABEL_NAME_LIMIT)),
+  color: required(p.string(LABEL_COLOR_LIMIT)),
+  description: p.string(DESCRIPTION_LIMIT),
   priority: priorityParam,
 };
 
 /** What an edit may change (`PUT` routes); at least one must be given. */
 export const labelUpdateParams = {
-  new_name: p.string(),
-  color: p.string(),
-  description: p.string(),
+  new_name: p.string(LABEL_NAME_LIMIT),
+  color: p.string(LABEL_COLOR_LIMIT),
+  description: p.string(DESCRIPTION_LIMIT),
   priority: priorityParam,
 };
 

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { authorize, groupAccessFor } from '../../auth';
 import { BadRequestError } from '../../platform/http/errors';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
-import { idParam } from '../../platform/http/params';
+import { idParam, p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound, type Project } from '../../projects';
@@ -33,6 +33,21 @@ async function findLabelledProject(idOrPath: string, user: User): Promise<Projec
 }
 
 const SELECTOR = ['label_id', 'name'] as const;
+
+/**
+ * Promotes one of the project's own labels to its group (GitLab's `promote_label`): `admin_label`
+ * on the project and on the group (reporter or above there; 403 otherwise); 400 when the project
+ * is not in a group. Answers the group label (`GroupLabel`).
+ */
+async function promote(idOrPath: string, labelIdOrName: string, user: User) {
+  const subject = await findProjectOrNotFound(idOrPath, user);
+  authorize(user, 'admin_label', subject);
+  const { project, namespace } = subject;
+  if (namespace.kind !== 'group') throw new BadRequestError('Failed to promote project label to group label');
+  authorize(user, 'admin_label', { kind: 'group', group: namespace, level: await groupAccessFor(user, namespace) });
+  const groupLabel = await promoteLabel(await findLabelOrNotFound(project.id, labelIdOrName), namespace);
+  return ok(presentGroupLabel(groupLabel, { subscribed: await isSubscribed(groupLabel, user.id) }));
+}
 
 const updateSchema = z.object({ ...idParam, ...labelIdOrNameParam, ...labelUpdateParams }).superRefine(atLeastOneOf(UPDATE_FIELDS));
 const collectionUpdateSchema = z
@@ -82,22 +97,19 @@ export const labelRoutes = {
     },
   }),
 
-  /**
-   * Promotes one of the project's own labels to its group (GitLab's `promote_label`): `admin_label`
-   * on the project and on the group (reporter or above there; 403 otherwise); 400 when the project
-   * is not in a group. Answers the group label (`GroupLabel`).
-   */
+  /** Promotes a label to the project's group; see `promote`. */
   'PUT /projects/:id/labels/:label_id/promote': route({
     params: z.object({ ...idParam, ...labelIdOrNameParam }),
-    handler: async ({ params, user }) => {
-      const subject = await findProjectOrNotFound(params.id, user);
-      authorize(user, 'admin_label', subject);
-      const { project, namespace } = subject;
-      if (namespace.kind !== 'group') throw new BadRequestError('Failed to promote project label to group label');
-      authorize(user, 'admin_label', { kind: 'group', group: namespace, level: await groupAccessFor(user, namespace) });
-      const groupLabel = await promoteLabel(await findLabelOrNotFound(project.id, params.label_id), namespace);
-      return ok(presentGroupLabel(groupLabel, { subscribed: await isSubscribed(groupLabel, user.id) }));
-    },
+    handler: async ({ params, user }) => promote(params.id, params.label_id, user),
+  }),
+
+  /**
+   * The older form of the promotion (GitLab 12.3, deprecated in 12.4 and still served): the label
+   * (an id or a name) in `name`. Being a static path it wins over `/labels/:label_id`, as in GitLab.
+   */
+  'PUT /projects/:id/labels/promote': route({
+    params: z.object({ ...idParam, name: required(p.string()) }),
+    handler: async ({ params, user }) => promote(params.id, params.name, user),
   }),
 
   /** GitLab's `API::Subscriptions` on a label: 201 with the label, 304 when already subscribed. */

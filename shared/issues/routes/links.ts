@@ -2,7 +2,7 @@
  * Issue links (GitLab's `API::IssueLinks`): list an issue's linked issues, link it to another
  * issue (of this project or another), read and remove one link. Every call is authenticated;
  * the issues are found as the caller may read them (404 otherwise); linking and unlinking need
- * the right to link on both issues (reporter and above), checked by the commands.
+ * the right to link on both issues (guest and above), checked by the commands.
  */
 import { findProjectOrNotFound } from '../../projects';
 import { created, ok } from '../../platform/http/response';

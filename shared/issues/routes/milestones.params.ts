@@ -4,7 +4,7 @@ import { paginationParams } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
 import type { MilestoneChanges, MilestoneInput } from '../commands/milestones';
 import type { MilestoneFilters } from '../queries/milestones';
-import { atLeastOneOf, clearableDate, clearableText } from './params';
+import { atLeastOneOf, clearableDate, clearableText, TITLE_LIMIT } from './params';
 
 const milestoneIdParam = { milestone_id: required(p.int()) };
 
@@ -23,13 +23,13 @@ const optionalParams = {
 };
 
 /** `POST /projects/:id/milestones`. */
-export const createParams = z.object({ ...idParam, title: required(p.string()), ...optionalParams });
+export const createParams = z.object({ ...idParam, title: required(p.string(TITLE_LIMIT)), ...optionalParams });
 
 const UPDATABLE = ['title', 'description', 'start_date', 'due_date', 'state_event'] as const;
 
 /** `PUT /projects/:id/milestones/:milestone_id`: at least one change (Grape's `at_least_one_of`). */
 export const updateParams = z
-  .object({ ...milestonePathParams, title: p.string(), state_event: p.oneOf(['close', 'activate']), ...optionalParams })
+  .object({ ...milestonePathParams, title: p.string(TITLE_LIMIT), state_event: p.oneOf(['close', 'activate']), ...optionalParams })
   .superRefine(atLeastOneOf(UPDATABLE));
 
 /** `GET /projects/:id/milestones`: GitLab's `:list_params`. */

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { authorize, can, groupAccessFor, type ProjectSubject } from '../../auth';
+import { ForbiddenError } from '../../platform/http/errors';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
@@ -89,17 +90,21 @@ export const milestoneRoutes = {
 
   /**
    * Promotes one of the project's milestones to its group (GitLab's `promote`): `admin_milestone`
-   * on the project and on its group (403 otherwise); 400 `Promotion failed - …` (see
-   * `promoteMilestone`). Answers 200 with the group milestone (GitLab answers `200` alone).
+   * on the project and on its group, 403 otherwise, also for a project outside any group (GitLab
+   * authorizes on `user_project.group`, nil there: nobody may, admins included); 400
+   * `Promotion failed - …` (see `promoteMilestone`). Answers 200 with the JSON body `200`, as
+   * GitLab's `status(200)` does (the group milestone is not returned).
    */
   'POST /projects/:id/milestones/:milestone_id/promote': route({
     params: z.object(milestonePathParams),
     handler: async ({ params, user }) => {
       const subject = await findManagedProject(params.id, user);
       const { namespace } = subject;
-      if (namespace.kind === 'group') authorize(user, 'admin_milestone', { kind: 'group', group: namespace, level: await groupAccessFor(user, namespace) });
+      if (namespace.kind !== 'group') throw new ForbiddenError();
+      authorize(user, 'admin_milestone', { kind: 'group', group: namespace, level: await groupAccessFor(user, namespace) });
       const milestone = await findMilestoneOrNotFound(subject.project.id, params.milestone_id);
-      return ok(presentGroupMilestone(await promoteMilestone(milestone, namespace), namespace.fullPath));
+      await promoteMilestone(milestone, namespace);
+      return ok(200);
     },
   }),
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
 import { issuePathParams as issuePath } from './issues.params';
+import { NOTE_BODY_LIMIT } from './params';
 
 const noteIdParam = { note_id: required(p.int()) };
 
@@ -14,8 +15,8 @@ export const listParams = z.object({
   sort: p.oneOf(['asc', 'desc']).transform((v) => v ?? 'desc'),
 });
 
-export const createParams = z.object({ ...issuePath, body: required(p.string()) });
+export const createParams = z.object({ ...issuePath, body: required(p.string(NOTE_BODY_LIMIT)) });
 
 export const noteParams = z.object({ ...issuePath, ...noteIdParam });
 
-export const updateParams = z.object({ ...issuePath, ...noteIdParam, body: required(p.string()) });
+export const updateParams = z.object({ ...issuePath, ...noteIdParam, body: required(p.string(NOTE_BODY_LIMIT)) });

@@ -1,19 +1,20 @@
 /**
  * Bulk writes of a project's issues through the data layer: an import (what a migration or a
  * benchmark seeds), and the rebuild of the list and search entries and counts of issues written
- * before they existed. Writes the issues, their list and search entries (BatchWriteItem) and then moves every
- * count once by the sum of what was written; not transactional, so it is for a project nobody
- * is writing issues to meanwhile.
+ * before they existed. The import writes the issues, their list and search entries
+ * (BatchWriteItem) and then moves every count once by the sum of what was written; not
+ * transactional, so it is for a project nobody is writing issues to meanwhile. The rebuild is safe
+ * beside issue writes (see {@link reindexProjectIssues}).
  */
-import { PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { putMany } from '../../platform/dynamo/batch';
 import { db, tableName } from '../../platform/dynamo/client';
 import { nextIds } from '../../platform/dynamo/counters';
-import { ifConditionHolds } from '../../platform/dynamo/conditional';
-import { queryCollection } from '../../platform/dynamo/query';
-import { projectCounterUpdate } from '../../projects';
+import { getItem, queryCollection } from '../../platform/dynamo/query';
+import { ConditionFailed, transact, type NamedTransactItems } from '../../platform/dynamo/transactions';
+import { projectCounterUpdate, projectIsLive } from '../../projects';
 import { addCounts, countChanges, countUpdate, entryChanges, type IssueCounts } from './issue-index';
-import { issueFromItem, issueToItem, labelCountUpdate, type Issue, type IssueState } from './issues';
+import { ISSUE_COUNT_WRITES, issueFromItem, issueToItem, labelCountUpdate, type Issue, type IssueState } from './issues';
 import { issueCollections, issueKeys } from './keys';
 import { listLabels, searchEntries as labelSearchEntries } from './labels';
 
@@ -82,15 +83,41 @@ export async function importIssues(projectId: number, issues: ImportedIssue[], o
   await Promise.all(updates.map(({ Update }) => db().send(new UpdateCommand(Update as UpdateCommandInput))));
 }
 
+/** Internal: how many times a rebuild counts again after issue writes raced it, before giving up. */
+const REBUILD_ATTEMPTS = 8;
+
+/** Internal: count items and label updates written per transaction, beside the guard. */
+const REBUILD_CHUNK = 90;
+
 /**
  * Rebuilds a project's issue list and search entries, its labels' search entries and its list
- * counts from its items (data migration for what was written before they existed): entries put again (idempotent),
- * counts set to what the issues add up to (a label's confidential counts; its open and closed
- * counts were always kept). An issue write racing the rebuild may be counted twice or not at all
- * in the counts it changes: run it when the project's issues are not being written.
- * @returns how many live issues it saw.
+ * counts from its items (data migration for what was written before they existed): entries put
+ * again (idempotent), counts set to what the issues add up to (a label's confidential counts; its
+ * open and closed counts were always kept).
+ *
+ * Safe while issues are being written: the counts are set in transactions guarded by the
+ * project's `issueCountWrites` (advanced by every issue write that moves a count, in its own
+ * transaction) as read before counting. An issue write that lands while the rebuild counts makes
+ * the next guarded transaction fail, and the rebuild counts again from a fresh read; what was set
+ * before that write was exact, and the write moved it from there. Entries need no guard: they are
+ * a superset of the truth that readers check (`isCurrentEntry`).
+ * @returns how many live issues it saw; throws when writes kept racing it `REBUILD_ATTEMPTS` times.
  */
 export async function reindexProjectIssues(projectId: number): Promise<number> {
+  await putMany((await listLabels(projectId)).flatMap(labelSearchEntries));
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await rebuildOnce(projectId);
+    if (outcome !== 'raced') return outcome;
+    if (attempt >= REBUILD_ATTEMPTS) throw new Error(`issue counts of project ${projectId}: issue writes kept racing the rebuild`);
+  }
+}
+
+/** Internal: one counting pass; `raced` when an issue write moved a count meanwhile. */
+async function rebuildOnce(projectId: number): Promise<number | 'raced'> {
+  const projectKey = projectIsLive(projectId).ConditionCheck.Key;
+  const project = await getItem(projectKey);
+  if (!project) return 0;
+  const writesRead = project[ISSUE_COUNT_WRITES] as number | undefined;
   const totals = new Map<string, IssueCounts>();
   const entries = [];
   let seen = 0;
@@ -103,24 +130,45 @@ export async function reindexProjectIssues(projectId: number): Promise<number> {
     if (entries.length >= 1000) await putMany(entries.splice(0));
   }
   await putMany(entries);
-  await putMany((await listLabels(projectId)).flatMap(labelSearchEntries));
-  await Promise.all(
-    [...totals].map(([dimension, counts]) => {
-      if (!dimension.startsWith('label:')) {
-        return db().send(new PutCommand({ TableName: tableName(), Item: { ...issueKeys.counts(projectId, dimension), type: 'IssueCounts', ...counts } }));
-      }
-      return ifConditionHolds(
-        db().send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: issueKeys.label(projectId, Number(dimension.slice('label:'.length))),
-            UpdateExpression: 'SET confidentialOpenIssuesCount = :co, confidentialClosedIssuesCount = :cc',
-            ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeValues: { ':co': counts.confidentialOpened, ':cc': counts.confidentialClosed },
-          }),
-        ),
-      );
-    }),
-  );
+  const guard = {
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: projectKey,
+      ConditionExpression: writesRead === undefined ? 'attribute_not_exists(#writes)' : '#writes = :writes',
+      ExpressionAttributeNames: { '#writes': ISSUE_COUNT_WRITES },
+      ...(writesRead === undefined ? {} : { ExpressionAttributeValues: { ':writes': writesRead } }),
+    },
+  };
+  let pending = [...totals];
+  while (pending.length > 0) {
+    const chunk = pending.slice(0, REBUILD_CHUNK);
+    const named: NamedTransactItems = { guard };
+    chunk.forEach(([dimension, counts], i) => {
+      named[`count#${i}`] = dimension.startsWith('label:')
+        ? labelConfidentialCounts(projectId, Number(dimension.slice('label:'.length)), counts)
+        : { Put: { TableName: tableName(), Item: { ...issueKeys.counts(projectId, dimension), type: 'IssueCounts', ...counts } } };
+    });
+    try {
+      await transact(named);
+      pending = pending.slice(chunk.length);
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error;
+      if (error.failedOn('guard')) return 'raced';
+      // Labels deleted meanwhile: their counts went with them.
+      const gone = new Set(chunk.filter((_, i) => error.failedOn(`count#${i}`)).map(([dimension]) => dimension));
+      pending = pending.filter(([dimension]) => !gone.has(dimension));
+    }
+  }
   return seen;
 }
+
+/** Internal: sets a label's confidential counts (its open and closed counts were always kept), while it exists. */
+const labelConfidentialCounts = (projectId: number, labelId: number, counts: IssueCounts) => ({
+  Update: {
+    TableName: tableName(),
+    Key: issueKeys.label(projectId, labelId),
+    UpdateExpression: 'SET confidentialOpenIssuesCount = :co, confidentialClosedIssuesCount = :cc',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':co': counts.confidentialOpened, ':cc': counts.confidentialClosed },
+  },
+});

@@ -121,13 +121,34 @@ export interface IssueChange {
 }
 
 /**
- * Internal: the project item's part (one operation per item, as DynamoDB requires): the project
- * is live, and its open-issue count moves by `delta` when not 0.
+ * The project item's count of the issue writes that moved any list count
+ * (`issueCountWrites`): the rebuild of the counts (`reindexProjectIssues`, `store/import.ts`) writes only
+ * while it is still the number it read before counting, so a write racing the rebuild is never
+ * lost nor counted twice.
  */
-function projectPart(projectId: number, delta: number): TransactItem {
-  if (delta === 0) return projectIsLive(projectId);
+export const ISSUE_COUNT_WRITES = 'issueCountWrites';
+
+/**
+ * Internal: the project item's part (one operation per item, as DynamoDB requires): the project
+ * is live, and its open-issue count moves by `delta` when not 0; a write that moves any list
+ * count also advances {@link ISSUE_COUNT_WRITES}.
+ */
+function projectPart(projectId: number, delta: number, movesCounts: boolean): TransactItem {
+  if (delta === 0 && !movesCounts) return projectIsLive(projectId);
   const { Update } = projectCounterUpdate(projectId, 'openIssuesCount', delta);
-  return { Update: { ...Update, ConditionExpression: `${Update.ConditionExpression} AND attribute_not_exists(deleting)` } };
+  return {
+    Update: {
+      ...Update,
+      UpdateExpression: movesCounts ? `${Update.UpdateExpression}, #countWrites :one` : Update.UpdateExpression,
+      ConditionExpression: `${Update.ConditionExpression} AND attribute_not_exists(deleting)`,
+      ...(movesCounts
+        ? {
+            ExpressionAttributeNames: { ...Update.ExpressionAttributeNames, '#countWrites': ISSUE_COUNT_WRITES },
+            ExpressionAttributeValues: { ...Update.ExpressionAttributeValues, ':one': 1 },
+          }
+        : {}),
+    },
+  };
 }
 
 /**
@@ -155,9 +176,10 @@ function changeEntries(changes: IssueChange[], gone: Set<number>): { entries: Na
   const labels: Array<[string, number]> = [];
   changes.forEach((change, i) => {
     const delta = Number(isOpen(change.next)) - Number(isOpen(change.previous));
-    entries[`project#${i}`] = projectPart(change.next.projectId, delta);
+    const counted = countChanges(change.previous, change.next);
+    entries[`project#${i}`] = projectPart(change.next.projectId, delta, counted.size > 0);
     entries[`issue#${i}`] = versionedPut(tableName(), issueToItem(change.next), change.previous?.version);
-    for (const [dimension, counts] of countChanges(change.previous, change.next)) {
+    for (const [dimension, counts] of counted) {
       const labelId = dimension.startsWith('label:') ? Number(dimension.slice('label:'.length)) : undefined;
       if (labelId === undefined) {
         entries[`count#${i}#${dimension}`] = countUpdate(change.next.projectId, dimension, counts);
@@ -211,7 +233,15 @@ export async function writeIssues(changes: IssueChange[]): Promise<Issue[] | Iss
       room -= events[i].length;
     }
     const indexChanges = written.map((change) => entryChanges(change.previous, change.next));
-    await addEntries(indexChanges);
+    // A new issue's entries go in its transaction when they fit (one round trip less); the
+    // others, and an edit's, are put before it, so the entries stay a superset of the truth.
+    const separate = indexChanges.filter((change, i) => {
+      if (written[i].previous || change.added.length === 0 || change.added.length > room) return true;
+      entries[`entries#${i}`] = change.added.map((item) => ({ Put: { TableName: tableName(), Item: item } }));
+      room -= change.added.length;
+      return false;
+    });
+    await addEntries(separate);
     try {
       await transact(entries);
       await removeEntries(indexChanges);

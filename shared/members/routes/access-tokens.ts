@@ -55,12 +55,12 @@ export const projectAccessTokenRoutes = {
   'POST /projects/:id/access_tokens': route({
     params: z.object({
       ...idParam,
-      name: required(p.string()),
+      name: required(p.string({ max: 255, plain: true })),
       scopes: required(p.array(z.enum(SCOPES))),
       // GitLab's `options_with_owner`: a project bot may be an owner (the levels of groups).
       access_level: p.intOneOf(GROUP_ACCESS_LEVELS),
       expires_at: p.date(),
-      description: p.string(),
+      description: p.string({ max: 255, plain: true }),
     }),
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);

@@ -13,7 +13,7 @@ import { ForbiddenError, NotFoundError } from '../../platform/http/errors';
 import { getProject, projectFullPath, webUrlOf } from '../../projects';
 import { getUser, type User } from '../../users';
 import { branchHead, computeVersion, keepHead, repositoriesOf } from '../git';
-import { ensureLabels, listMilestones, summarizeChanges, systemNotesFor, targetBranchNote } from '../issuables';
+import { ensureLabels, resolveProjectMilestoneId, summarizeChanges, systemNotesFor, targetBranchNote } from '../issuables';
 import { canUpdateMergeRequest } from '../policy';
 import { findMergeRequestOrNotFound } from '../queries/merge-requests';
 import { mentionedIssues } from '../queries/related';
@@ -55,7 +55,9 @@ async function resolveRelations(subject: ProjectSubject, input: MergeRequestInpu
   }
   if (input.milestoneId === null || input.milestoneId === 0) relations.milestoneId = null;
   else if (input.milestoneId !== undefined) {
-    relations.milestoneId = (await listMilestones(subject.project.id)).find((milestone) => milestone.id === input.milestoneId)?.id;
+    // The project's own milestone, or one of its group's or an ancestor group's, as on issues
+    // (GitLab's `milestone_id`): the project then holds an alias of the group milestone.
+    relations.milestoneId = await resolveProjectMilestoneId(subject, input.milestoneId);
   }
   if (input.assigneeId === null || input.assigneeId === 0) relations.assigneeId = null;
   else if (input.assigneeId !== undefined && (await canBeAssigned(input.assigneeId, subject))) relations.assigneeId = input.assigneeId;

@@ -15,12 +15,12 @@
  */
 import { can, type ProjectSubject } from '../../auth';
 import { latestPipelineFor, presentPipeline, presentPipelineBasic, type Pipeline } from '../../ci';
-import { getNamespace } from '../../namespaces';
+import { getNamespace, getNamespaces } from '../../namespaces';
 import { config } from '../../platform/config';
 import { getProject, projectFullPath, webUrlOf } from '../../projects';
 import { getMany } from '../../platform/dynamo/batch';
-import { listLabels, listMilestones, presentMilestone, presentTimeStats } from '../../issues';
-import { getUser, presentUserPublic, userFromItem, userKeys, type User } from '../../users';
+import { listLabels, listMilestones, presentMilestone, presentMilestoneAlias, presentTimeStats, type Milestone } from '../../issues';
+import { getUser, presentUserPublic, userFromItem, userKeys, withGhost, type User } from '../../users';
 import { isSubscribed } from '../issuables';
 import { isWorkInProgress } from '../queries/merge-requests';
 import type { MergeRequest } from '../store/merge-requests';
@@ -48,8 +48,19 @@ export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (project
   const users = new Map<number, User>(userItems.map((item) => [Number(item.id), userFromItem(item)]));
   const labelNames = new Map(labelLists.flat().map((label) => [label.id, label.name] as const));
   const milestones = new Map(milestoneLists.flat().map((milestone) => [milestone.id, milestone] as const));
+  // Group milestones (the project's aliases of them) are shown with their group's path: one BatchGetItem, only when the page has some.
+  const aliasGroupIds = [...new Set(mrs.flatMap((mr) => (mr.milestoneId === null ? [] : [milestones.get(mr.milestoneId)?.aliasOf?.groupId ?? 0])).filter((id) => id > 0))];
+  const groupPaths = new Map((aliasGroupIds.length === 0 ? [] : await getNamespaces(aliasGroupIds)).map((group) => [group.id, group.fullPath] as const));
+  const presentMergeRequestMilestone = (milestone: Milestone, path: string) =>
+    milestone.aliasOf ? presentMilestoneAlias(milestone, groupPaths.get(milestone.aliasOf.groupId) ?? '') : presentMilestone(milestone, path);
   const user = (id: number | null) => {
     const found = id === null ? undefined : users.get(id);
+    return found ? presentUserPublic(found) : null;
+  };
+  // A deleted author shows as the ghost user (GitLab moves their merge requests to it).
+  const authorOf = await withGhost((id) => users.get(id), mrs.map((mr) => mr.authorId));
+  const author = (id: number) => {
+    const found = authorOf(id);
     return found ? presentUserPublic(found) : null;
   };
 
@@ -69,13 +80,13 @@ export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (project
       source_branch: mr.sourceBranch,
       upvotes: 0,
       downvotes: 0,
-      author: user(mr.authorId),
+      author: author(mr.authorId),
       assignee: user(mr.assigneeId),
       source_project_id: mr.sourceProjectId,
       target_project_id: mr.projectId,
       labels: mr.labelIds.flatMap((id) => (labelNames.has(id) ? [labelNames.get(id)!] : [])).sort(),
       work_in_progress: isWorkInProgress(mr.title),
-      milestone: milestone ? presentMilestone(milestone, path) : null,
+      milestone: milestone ? presentMergeRequestMilestone(milestone, path) : null,
       merge_when_pipeline_succeeds: mr.mergeWhenPipelineSucceeds,
       merge_status: mr.mergeStatus,
       sha: mr.sha,

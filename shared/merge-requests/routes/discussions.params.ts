@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
-import { mergeRequestPathParams as mrPath } from './merge-requests.params';
+import { mergeRequestPathParams as mrPath, NOTE_BODY_LIMIT } from './merge-requests.params';
 
 const discussionIdParam = { discussion_id: required(p.string()) };
 const noteIdParam = { note_id: required(p.int()) };
@@ -15,10 +15,10 @@ export const discussionParams = z.object({ ...mrPath, ...discussionIdParam });
  * `POST .../discussions`; `created_at` counts only from owners and admins. GitLab's `position`
  * (a diff note) is not supported: it is not declared, so a discussion is always a plain one.
  */
-export const createParams = z.object({ ...mrPath, body: required(p.string()), created_at: p.string() });
+export const createParams = z.object({ ...mrPath, body: required(p.string(NOTE_BODY_LIMIT)), created_at: p.string() });
 
 /** `POST .../discussions/:discussion_id/notes`. */
-export const replyParams = z.object({ ...mrPath, ...discussionIdParam, body: required(p.string()), created_at: p.string() });
+export const replyParams = z.object({ ...mrPath, ...discussionIdParam, body: required(p.string(NOTE_BODY_LIMIT)), created_at: p.string() });
 
 /** `PUT .../discussions/:discussion_id?resolved=`: resolves or unresolves the whole discussion. */
 export const resolveParams = z.object({ ...mrPath, ...discussionIdParam, resolved: required(p.bool()) });
@@ -27,7 +27,7 @@ export const noteParams = z.object({ ...mrPath, ...discussionIdParam, ...noteIdP
 
 /** `PUT .../notes/:note_id`: Grape's `exactly_one_of :body, :resolved`. */
 export const updateParams = z
-  .object({ ...mrPath, ...discussionIdParam, ...noteIdParam, body: p.string(), resolved: p.bool() })
+  .object({ ...mrPath, ...discussionIdParam, ...noteIdParam, body: p.string(NOTE_BODY_LIMIT), resolved: p.bool() })
   .superRefine((value, ctx) => {
     const given = [value.body, value.resolved].filter((v) => v !== undefined).length;
     if (given === 0) ctx.addIssue({ code: 'custom', message: 'body, resolved are missing, exactly one parameter must be provided' });

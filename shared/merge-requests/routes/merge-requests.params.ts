@@ -1,8 +1,9 @@
 /** Parameters of the merge request routes (GitLab's `lib/api/merge_requests.rb`). */
 import { z } from 'zod';
 import { paginationParams } from '../../platform/http/pagination';
-import { idParam, p, required } from '../../platform/http/params';
+import { idParam, limitedString, p, required, type StringLimit } from '../../platform/http/params';
 import type { MergeRequestInput } from '../commands/merge-requests';
+import { MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from '../commands/shared';
 import type { MergeRequestFilters, MergeRequestOrder } from '../queries/merge-requests';
 
 export const mergeRequestIidParam = { merge_request_iid: required(p.int()) };
@@ -10,14 +11,23 @@ export const mergeRequestIidParam = { merge_request_iid: required(p.int()) };
 /** `:id` and `:merge_request_iid` of `/projects/:id/merge_requests/:merge_request_iid/...`. */
 export const mergeRequestPathParams = { ...idParam, ...mergeRequestIidParam };
 
-/** A text that `null` clears; absent stays `undefined`. */
-const clearableText = () => z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string().nullable().optional());
+/** GitLab's `Issuable` title: 255 characters (stripped first). */
+const TITLE_LIMIT = { max: MAX_TITLE_LENGTH, trim: true } as const satisfies StringLimit;
+
+export { NOTE_BODY_LIMIT } from '../../issues';
+
+/**
+ * A description that `null` clears; absent stays `undefined`. GitLab allows 1,048,576
+ * characters; a DynamoDB item holds 400 KB, so {@link MAX_DESCRIPTION_LENGTH}.
+ */
+const clearableText = () =>
+  z.preprocess((value) => (typeof value === 'number' ? String(value) : value), limitedString({ max: MAX_DESCRIPTION_LENGTH }).nullable().optional());
 
 /** Label names, comma-separated or an array; blank or `null` is `[]`. */
 const labelNames = () =>
   z.preprocess(
     (value) => (value === '' || value === null ? [] : typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value),
-    z.array(z.string()).optional(),
+    z.array(limitedString({ ...TITLE_LIMIT, field: 'title' })).optional(),
   );
 
 /** An id that `0`, blank or `null` clears (`null`). */
@@ -35,7 +45,7 @@ const optionalParams = {
 /** `POST /projects/:id/merge_requests`. */
 export const createParams = z.object({
   ...idParam,
-  title: required(p.string()),
+  title: required(p.string(TITLE_LIMIT)),
   source_branch: required(p.string()),
   target_branch: required(p.string()),
   target_project_id: p.int(),
@@ -57,7 +67,7 @@ function atLeastOneOf(names: readonly string[]) {
 export const updateParams = z
   .object({
     ...mergeRequestPathParams,
-    title: p.string(),
+    title: p.string(TITLE_LIMIT),
     target_branch: p.string(),
     state_event: p.oneOf(['close', 'reopen']),
     ...optionalParams,
@@ -67,7 +77,9 @@ export const updateParams = z
 /** `PUT …/merge`. */
 export const mergeParams = z.object({
   ...mergeRequestPathParams,
-  merge_commit_message: p.string(),
+  // Kept in the merge request's item until it merges, beside a description of up to 262 KB: at
+  // most 100,000 bytes (GitLab sets no limit).
+  merge_commit_message: p.string({ max: MAX_DESCRIPTION_LENGTH, maxBytes: 100_000 }),
   should_remove_source_branch: p.bool(),
   merge_when_pipeline_succeeds: p.bool(),
   sha: p.string(),

@@ -14,7 +14,7 @@ import type { catalog } from '../catalog';
 import { mergeRequestCommentEffects } from '../commands/comments';
 import { createNote, deleteNote, findNoteOrNotFound, mergeRequestNoteable, noteableNotes, presentNote, presentNotes, updateNote } from '../issuables';
 import { findMergeRequestOrNotFound } from '../queries/merge-requests';
-import { mergeRequestPathParams } from './merge-requests.params';
+import { mergeRequestPathParams, NOTE_BODY_LIMIT } from './merge-requests.params';
 
 const noteIdParam = { note_id: required(p.int()) };
 const listParams = z.object({
@@ -23,9 +23,9 @@ const listParams = z.object({
   order_by: p.oneOf(['created_at', 'updated_at']).transform((v) => v ?? 'created_at'),
   sort: p.oneOf(['asc', 'desc']).transform((v) => v ?? 'desc'),
 });
-const createParams = z.object({ ...mergeRequestPathParams, body: required(p.string()) });
+const createParams = z.object({ ...mergeRequestPathParams, body: required(p.string(NOTE_BODY_LIMIT)) });
 const noteParams = z.object({ ...mergeRequestPathParams, ...noteIdParam });
-const updateParams = z.object({ ...mergeRequestPathParams, ...noteIdParam, body: required(p.string()) });
+const updateParams = z.object({ ...mergeRequestPathParams, ...noteIdParam, body: required(p.string(NOTE_BODY_LIMIT)) });
 
 
 async function find(params: { id: string; merge_request_iid: number }, user: Parameters<typeof findProjectOrNotFound>[1]) {

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { indexCollection, pad, tableCollection, type Key, type KeySpace } from '../../platform/dynamo/keys';
+import { readYourWrites } from '../../platform/dynamo/recent';
 
 /** Internal: a branch name as a fixed-length key part (a branch name may be up to 255 bytes and hold `#`). */
 const branchHash = (branch: string) => createHash('sha256').update(branch, 'utf8').digest('hex').slice(0, 40);
@@ -165,6 +166,9 @@ export const versionObjectPrefix = (projectId: number): string => `merge-request
 /** S3 object key of a large diff version's commits and diffs. */
 export const versionObjectKey = (projectId: number, iid: number, versionId: number): string =>
   `${versionObjectPrefix(projectId)}${iid}/versions/${versionId}.json`;
+
+/** Index partitions whose lists show a write at once (read-your-writes journal, `platform/dynamo/recent.ts`): merge request lists (project and state, a user's). */
+readYourWrites('PROJECT_MRS#', 'USER_MRS#', 'USER_ASSIGNED_MRS#');
 
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {

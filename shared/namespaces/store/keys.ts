@@ -3,6 +3,7 @@
  * and only here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
  */
 import { type KeySpace, pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
+import { readYourWrites } from '../../platform/dynamo/recent';
 
 export const namespaceKeys = {
   namespace: (id: number): Key => ({ PK: `NAMESPACE#${id}`, SK: 'NAMESPACE' }),
@@ -67,6 +68,9 @@ export const namespaceSearchCollections = {
   groups: (term: string) => tableCollection(`SEARCH_GROUPS#${term}`, ''),
   personal: (term: string) => tableCollection(`SEARCH_USER_NAMESPACES#${term}`, ''),
 } as const;
+
+/** Index partitions whose lists show a write at once (read-your-writes journal, `platform/dynamo/recent.ts`): groups, namespaces and subgroups. */
+readYourWrites('GROUPS', 'NAMESPACES', 'SUBGROUPS#');
 
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {

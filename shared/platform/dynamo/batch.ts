@@ -2,6 +2,7 @@ import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from './client';
 import { isStorableKey, type Key } from './keys';
+import { journalEntries } from './recent';
 import type { Item } from './query';
 
 const MAX_BATCH = 100;
@@ -55,13 +56,17 @@ async function writeMany(requests: WriteRequest[]): Promise<void> {
       if (round >= MAX_ROUNDS) throw new Error(`BatchWriteItem left ${pending.length} requests unprocessed`);
       if (round > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** round));
       const result = await db().send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-      pending = (result.UnprocessedItems?.[table] ?? []) as WriteRequest[];
+      pending = (result?.UnprocessedItems?.[table] ?? []) as WriteRequest[];
     }
   }
 }
 
-/** Puts many items (see {@link writeMany}). */
-export const putMany = (items: Item[]) => writeMany(items.map((item) => ({ PutRequest: { Item: item } })));
+/**
+ * Puts many items (see {@link writeMany}); items in read-your-writes index partitions get their
+ * journal entries in the same batches, ahead of them (`recent.ts`).
+ */
+export const putMany = (items: Item[]) =>
+  writeMany([...journalEntries(items), ...items].map((item) => ({ PutRequest: { Item: item } })));
 
 /** Deletes many items by key (see {@link writeMany}). */
 export const deleteMany = (keyList: Key[]) => writeMany(keyList.map((key) => ({ DeleteRequest: { Key: { PK: key.PK, SK: key.SK } } })));

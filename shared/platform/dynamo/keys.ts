@@ -34,6 +34,11 @@ export const keys = {
   migration: (name: string): Key => ({ PK: `MIGRATION#${name}`, SK: 'MIGRATION' }),
   /** Maintained totals of a collection (e.g. users by state), for X-Total without counting. */
   stats: (name: string): Key => ({ PK: `STATS#${name}`, SK: 'STATS' }),
+  /** A journal entry of a write to a read-your-writes index partition (`recent.ts`), by time. */
+  recentWrite: (partition: string, at: string, itemPK: string, itemSK: string): Key => ({
+    PK: `RECENT#${partition}`,
+    SK: at ? `${at}#${itemPK}#${itemSK}` : '',
+  }),
 } as const;
 
 /** A range of items read by one Query: a partition and an optional sort-key prefix or lower bound. */

@@ -1,7 +1,9 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from './client';
+import { getMany } from './batch';
 import { isStorableKey, MAX_PARTITION_KEY_BYTES, type Collection, type Key } from './keys';
+import { itemKeyString, recentWrites } from './recent';
 
 /** A raw table item: attributes are read by the feature store that knows its entity. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -58,15 +60,31 @@ export async function* queryCollection(
 ): AsyncGenerator<Item> {
   // A partition value too long for a key has no items (a lookup by an over-long client value).
   if (Buffer.byteLength(collection.partitionValue, 'utf8') > MAX_PARTITION_KEY_BYTES) return;
-  const input = queryInput(collection, options.ascending ?? true);
-  let startKey: Item | undefined = options.startAfter;
-  do {
-    const page = await db().send(
-      new QueryCommand({ ...input, ExclusiveStartKey: startKey, Limit: options.pageSize ?? 100 }),
-    );
-    for (const item of page.Items ?? []) yield item;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const ascending = options.ascending ?? true;
+  const input = queryInput(collection, ascending);
+  const readPage = async (startKey: Item | undefined) =>
+    db().send(new QueryCommand({ ...input, ExclusiveStartKey: startKey, Limit: options.pageSize ?? 100 }));
+  let next = readPage(options.startAfter);
+  next.catch(() => undefined); // awaited below, once the journal is read
+  // An index partition declared read-your-writes: what its writers just wrote, read consistently
+  // (`recent.ts`, alongside the first page), replaces what the index says of those items, merged
+  // in sort-key order.
+  const recent = await recentWrites(collection, { ascending, startAfter: options.startAfter }, getMany);
+  const fresh = recent?.fresh ?? [];
+  const sortOf = (item: Item) => item[collection.sortAttribute] as string;
+  const before = (a: Item, b: Item) => (ascending ? sortOf(a) < sortOf(b) : sortOf(a) > sortOf(b));
+  for (;;) {
+    const page = await next;
+    for (const item of page.Items ?? []) {
+      if (recent?.touched.has(itemKeyString(item as Key))) continue;
+      while (fresh.length > 0 && before(fresh[0], item)) yield fresh.shift()!;
+      yield item;
+    }
+    // The next page only when the consumer pulled past this one.
+    if (!page.LastEvaluatedKey) break;
+    next = readPage(page.LastEvaluatedKey);
+  }
+  yield* fresh;
 }
 
 /** Every item of a (small, bounded) collection, e.g. one user's SSH keys. */

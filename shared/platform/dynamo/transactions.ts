@@ -3,7 +3,9 @@ import {
   type CancellationReason,
 } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { putMany } from './batch';
 import { db } from './client';
+import { journalEntries, updatedIndexPartitions } from './recent';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
@@ -87,9 +89,19 @@ export async function transact(entries: NamedTransactItems): Promise<void> {
       names.push(name);
     }
   }
+  // Journal entries of the items written to read-your-writes index partitions (`recent.ts`),
+  // written once the transaction succeeded, before the writer is answered: a refused write writes
+  // nothing, and the writer (and whoever it tells) finds its write in those lists.
+  const journal = journalEntries(
+    items.flatMap((item) => {
+      const written = item.Put?.Item ?? (item.Update ? updatedIndexPartitions(item.Update) : undefined);
+      return written ? [written] : [];
+    }),
+  );
   for (let attempt = 1; ; attempt++) {
     try {
       await db().send(new TransactWriteCommand({ TransactItems: items }));
+      if (journal.length > 0) await putMany(journal);
       return;
     } catch (error) {
       if (!(error instanceof TransactionCanceledException) && (error as Error).name !== 'TransactionCanceledException') {

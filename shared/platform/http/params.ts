@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ParamError } from './errors';
+import { BadRequestError, ParamError, ValidationError } from './errors';
 
 /**
  * Parameter types that accept what GitLab clients send: JSON values, form fields and query
@@ -45,13 +45,65 @@ const isValidDate = (s: string) => {
 const MISSING = '__missing__';
 const INVALID = '__invalid__';
 const NOT_ALLOWED = '__not_allowed__';
+const TOO_LONG = '__too_long__';
+
+/**
+ * A string parameter's length limit (GitLab's model validation `length: { maximum: N }`), checked
+ * with the parameters, before anything is read or written: 400
+ * `{"message":{"title":["is too long (maximum is 255 characters)"]}}`.
+ */
+export interface StringLimit {
+  /** At most this many characters (code points, as Ruby's `String#length` counts). */
+  max: number;
+  /** Counted without leading and trailing white space (GitLab strips titles before validating). */
+  trim?: boolean;
+  /** At most this many UTF-8 bytes as well (storage: a DynamoDB item holds 400 KB). */
+  maxBytes?: number;
+  /** The attribute GitLab's error names, when it is not the parameter's (`body` → `note`). */
+  field?: string;
+  /** GitLab's message when it is not `is too long (…)` (an email: `is invalid`). */
+  message?: string;
+  /**
+   * `plain`: GitLab answers the full message as a string (`{"message":"Name is too long (…)"}`,
+   * its services' `render_api_error!`) instead of the attribute map.
+   */
+  plain?: boolean;
+}
+
+/** Internal: the length in code points, counted only when the UTF-16 length leaves it in doubt. */
+function exceeds(value: string, max: number): boolean {
+  if (value.length <= max) return false;
+  if (value.length > 2 * max) return true;
+  let count = 0;
+  for (const _ of value) if (++count > max) return true;
+  return false;
+}
+
+/**
+ * A bare string schema that also checks a {@link StringLimit}, for parameters with a coercion of
+ * their own (a text that `null` clears, a list of names): `z.preprocess(own, limitedString({ max: 255 }))`.
+ */
+export function limitedString(limit: StringLimit) {
+  return z
+    .string()
+    .superRefine((raw, ctx) => {
+      const value = limit.trim ? raw.trim() : raw;
+      const tooManyChars = exceeds(value, limit.max);
+      const tooManyBytes = !tooManyChars && limit.maxBytes !== undefined && value.length > limit.maxBytes / 3 && Buffer.byteLength(value, 'utf8') > limit.maxBytes;
+      if (!tooManyChars && !tooManyBytes) return;
+      const text = limit.message ?? (tooManyChars ? `is too long (maximum is ${limit.max} characters)` : `is too long (maximum is ${limit.maxBytes} bytes)`);
+      ctx.addIssue({ code: 'custom', message: TOO_LONG, params: { field: limit.field, text, plain: limit.plain === true } });
+    })
+    .meta({ maxLength: limit.max });
+}
 
 /**
  * Every helper is optional (absent or blank → `undefined`); wrap it in {@link required} when the
  * parameter must be present, which reports `name is missing` like Grape.
  */
 export const p = {
-  string: () => z.preprocess(toStringValue, z.string().optional()),
+  /** A string; with a {@link StringLimit}, at most that long (GitLab's model validation answer). */
+  string: (limit?: StringLimit) => z.preprocess(toStringValue, (limit ? limitedString(limit) : z.string()).optional()),
   int: () => z.preprocess(toInt, z.number().int().optional()),
   bool: () => z.preprocess(toBool, z.boolean().optional()),
   /** `YYYY-MM-DD`. */
@@ -79,12 +131,17 @@ export function required<T extends z.ZodType>(schema: T) {
 /**
  * Validates raw parameters against a route's schema and returns only the declared parameters.
  * Failures become Grape-style errors: `email is missing, username is missing` or
- * `projects_limit is invalid`.
+ * `projects_limit is invalid`; when the only failures are {@link StringLimit}s, GitLab's model
+ * validation answer `{"message":{"title":["is too long (maximum is 255 characters)"]}}`.
  */
 export function parseParams<S extends z.ZodType>(schema: S, raw: Record<string, unknown>): z.output<S> {
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
-  const messages = result.error.issues.map((issue) => {
+  const tooLong = result.error.issues.filter((issue) => issue.code === 'custom' && issue.message === TOO_LONG);
+  const others = result.error.issues.filter((issue) => !tooLong.includes(issue));
+  // Grape's parameter errors come first; lengths are the model's validations, answered after.
+  if (others.length === 0) throw lengthError(tooLong);
+  const messages = others.map((issue) => {
     const name = issue.path.length > 0 ? String(issue.path[0]) : '';
     if (issue.message === MISSING) return `${name} is missing`;
     if (issue.code === 'custom' && issue.message !== INVALID && issue.message !== NOT_ALLOWED) return issue.message;
@@ -93,6 +150,19 @@ export function parseParams<S extends z.ZodType>(schema: S, raw: Record<string, 
     return `${name} is invalid`;
   });
   throw new ParamError([...new Set(messages)].join(', '));
+}
+
+/** Internal: GitLab's model-validation answer for over-long parameters, by attribute. */
+function lengthError(issues: z.core.$ZodIssue[]): ValidationError | BadRequestError {
+  const fields: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const { field, text, plain } = (issue as z.core.$ZodIssueCustom).params as { field?: string; text: string; plain: boolean };
+    const name = field ?? String(issue.path[0] ?? '');
+    if (plain) return new BadRequestError(`${name.charAt(0).toUpperCase()}${name.slice(1).replace(/_/g, ' ')} ${text}`);
+    const messages = (fields[name] ??= []);
+    if (!messages.includes(text)) messages.push(text);
+  }
+  return new ValidationError(fields);
 }
 
 /** `:id` of a project or group: a numeric id or a URL-encoded full path. */

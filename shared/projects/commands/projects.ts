@@ -10,12 +10,13 @@ import type { ProjectSubject } from '../../auth';
 import type { Namespace } from '../../namespaces';
 import type { User } from '../../users';
 import { openSecret, sealSecret } from '../../platform/crypto/secret-box';
+import { enqueueJob } from '../../platform/jobs';
 import { ApiError, ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import { deleteProjectChildren, deleteProjectObjects, countForkOut, removeProjectItem } from '../store/deletion';
 import { recordEvent } from '../store/events';
 import { runRemovalSteps } from './lifecycle';
 import { getUsersById } from '../store/lookups';
-import { insertProject, markProjectDeleting, newProjectId, replaceProject, updateArchived, type InsertProjectResult, type Project, type ProjectClaim } from '../store/projects';
+import { insertProject, markProjectDeleting, newProjectId, readProjectRecord, replaceProject, updateArchived, type InsertProjectResult, type Project, type ProjectClaim } from '../store/projects';
 import { applySettings, DEFAULT_SETTINGS, pathFromName, validateProject, type CreateProjectInput } from './project-settings';
 import { unshareProject } from './shares';
 
@@ -137,6 +138,26 @@ const takenFieldsOnEdit = (taken: ProjectClaim[]): Record<string, string[]> => (
 export async function setArchived(project: Project, archived: boolean): Promise<Project> {
   if (project.archived === archived) return project;
   return { ...project, ...(await updateArchived(project.id, archived)), archived };
+}
+
+/** The kind of background job that deletes a project (`shared/platform/jobs.ts`). */
+export const PROJECT_DELETION = 'project_deletion';
+
+/**
+ * Deletes a project in the background, as GitLab does (`DELETE /projects/:id` answers 202): the
+ * job is queued first, then the project is marked `deleting`, so it is gone from every read at
+ * once and a crash between the two leaves a job that deletes it anyway, never a marked project
+ * nobody deletes. The job runs {@link runProjectDeletion}.
+ */
+export async function scheduleProjectDeletion(project: Project): Promise<void> {
+  await enqueueJob(PROJECT_DELETION, project.id);
+  await markProjectDeleting(project.id);
+}
+
+/** The work of a project deletion job: finishes the deletion wherever a previous run stopped. */
+export async function runProjectDeletion(id: number): Promise<void> {
+  const project = await readProjectRecord(id);
+  if (project) await deleteProject(project);
 }
 
 /**

@@ -4,9 +4,9 @@
  * one transaction (`store/projects.ts`, `transferProjectRecord`); its full path, `web_url` and
  * everything keyed by its id follow at once (nothing stores the namespace's path).
  */
-import { visibilityRank, type Namespace } from '../../namespaces';
+import { visibilityRank, type Namespace, type Visibility } from '../../namespaces';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/http/errors';
-import { getProject, transferProjectRecord, type Project } from '../store/projects';
+import { getProject, replaceProject, transferProjectRecord, type Project } from '../store/projects';
 
 /** GitLab's answer: `render_api_error!("Failed to transfer project #{project.errors.messages}", 400)`. */
 const failed = (message: string) => new BadRequestError(`Failed to transfer project {:new_namespace=>[${JSON.stringify(message)}]}`);
@@ -36,4 +36,23 @@ export async function transferProject(project: Project, from: Namespace, to: Nam
     if (!reread || reread.namespaceId !== from.id) throw new ConflictError('The project was modified by another request; try again');
     current = reread;
   }
+}
+
+/**
+ * Lowers a project's visibility to at most `cap` (GitLab's `Groups::TransferService` moving a
+ * group under a less visible parent updates `all_projects` with a higher visibility). Re-read and
+ * retried when the project changed meanwhile; a project gone or being deleted is left alone.
+ * @returns the project as it is now (undefined when gone).
+ */
+export async function capProjectVisibility(project: Project, namespace: Namespace, cap: Visibility): Promise<Project | undefined> {
+  let current: Project | undefined = project;
+  for (let attempt = 1; current && !current.deleting; attempt++) {
+    if (visibilityRank[current.visibility] <= visibilityRank[cap]) return current;
+    const next: Project = { ...current, visibility: cap, updatedAt: new Date().toISOString(), version: current.version + 1 };
+    const result = await replaceProject(current, next, namespace);
+    if (result === 'updated') return next;
+    if (attempt >= 3) throw new ConflictError('The project was modified by another request; try again');
+    current = await getProject(current.id);
+  }
+  return undefined;
 }

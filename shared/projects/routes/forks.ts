@@ -12,7 +12,7 @@ import { forkProject, removeForkRelation, setForkRelation } from '../commands/fo
 import { findProjectOrNotFound, projectSubject } from '../finders';
 import { presentProject, presentProjects } from '../presenters/projects';
 import { projectList } from '../queries/project-lists';
-import { projectListParams } from './projects.params';
+import { PROJECT_DESCRIPTION_LIMIT, PROJECT_NAME_LIMIT, projectListParams } from './projects.params';
 
 export const forkRoutes = {
   /** The forks of a project the caller may see, with the project list's filters, order and paging. */
@@ -30,7 +30,7 @@ export const forkRoutes = {
     // `namespace` (the spec's), or `namespace_id` / `namespace_path` as current clients send them;
     // `name`, `path` and `description` override the source's.
     params: z
-      .object({ ...idParam, namespace: p.string(), namespace_id: p.int(), namespace_path: p.string(), name: p.string(), path: p.string(), description: p.string() })
+      .object({ ...idParam, namespace: p.string(), namespace_id: p.int(), namespace_path: p.string(), name: p.string(PROJECT_NAME_LIMIT), path: p.string(PROJECT_NAME_LIMIT), description: p.string(PROJECT_DESCRIPTION_LIMIT) })
       .superRefine((value, ctx) => {
         if (value.namespace === undefined && value.namespace_id === undefined && value.namespace_path === undefined) {
           ctx.addIssue({ code: 'custom', message: 'namespace is missing' });

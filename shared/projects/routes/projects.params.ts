@@ -1,12 +1,18 @@
 /** Parameters of the project routes (`projects.ts`). */
-import { z } from 'zod';
 import { VISIBILITIES } from '../../namespaces';
-import { p } from '../../platform/http/params';
+import { limitedString, p } from '../../platform/http/params';
+
+/**
+ * GitLab's lengths of a project's texts, checked before anything is read: name, path and
+ * default branch 255 characters, description 2,000 (`Project`), an import URL 2,048.
+ */
+export const PROJECT_NAME_LIMIT = { max: 255 } as const;
+export const PROJECT_DESCRIPTION_LIMIT = { max: 2000 } as const;
 
 /** Settings accepted by create, create-for-user and edit (spec: "Project settings"). */
 export const projectSettingsParams = {
-  description: p.string(),
-  default_branch: p.string(),
+  description: p.string(PROJECT_DESCRIPTION_LIMIT),
+  default_branch: p.string(PROJECT_NAME_LIMIT),
   visibility: p.oneOf(VISIBILITIES),
   issues_enabled: p.bool(),
   merge_requests_enabled: p.bool(),
@@ -20,8 +26,9 @@ export const projectSettingsParams = {
   only_allow_merge_if_all_discussions_are_resolved: p.bool(),
   lfs_enabled: p.bool(),
   request_access_enabled: p.bool(),
-  import_url: p.string(),
-  tag_list: p.array(z.string()),
+  import_url: p.string({ max: 2048 }),
+  // GitLab's topics: each name at most 255 characters (how many, the command checks).
+  tag_list: p.array(limitedString(PROJECT_NAME_LIMIT)),
 };
 
 /** Filters of project lists (`GET /projects`, `/groups/:id/projects`). */

@@ -11,14 +11,14 @@ import { route, type RoutesOf } from '../../platform/http/route';
 import { eventFilterParams, filterEvents, readsAscending } from '../queries/event-filters';
 import type { catalog } from '../catalog';
 import { changeProjectAvatar } from '../commands/avatars';
-import { createProject, deleteProject, setArchived, updateProject } from '../commands/projects';
+import { createProject, scheduleProjectDeletion, setArchived, updateProject } from '../commands/projects';
 import { findProjectOrNotFound, projectSubject } from '../finders';
 import { presentEvents } from '../presenters/events';
 import { presentProject, presentProjects } from '../presenters/projects';
 import { projectList} from '../queries/project-lists';
 import { projectFeed, projectUsers } from '../queries/projects';
 import { projectAvatarRoutes } from './avatars';
-import { projectListParams, projectSettingsParams } from './projects.params';
+import { PROJECT_NAME_LIMIT, projectListParams, projectSettingsParams } from './projects.params';
 import { transferRoutes } from './transfer';
 
 const byId = z.object(idParam);
@@ -37,7 +37,7 @@ const EDITABLE = [
 ] as const;
 
 const editParams = z
-  .object({ ...projectSettingsParams, ...idParam, name: p.string(), path: p.string(), avatar: avatarParam })
+  .object({ ...projectSettingsParams, ...idParam, name: p.string(PROJECT_NAME_LIMIT), path: p.string(PROJECT_NAME_LIMIT), avatar: avatarParam })
   .superRefine((value, ctx) => {
     // `avatar` (a file, or `""` to remove it) is enough too; the message keeps the list clients have always been answered.
     if (EDITABLE.some((name) => value[name] !== undefined) || value.avatar !== undefined) return;
@@ -45,7 +45,7 @@ const editParams = z
   });
 
 const nameOrPath = z
-  .object({ ...projectSettingsParams, name: p.string(), path: p.string(), namespace_id: p.int(), avatar: avatarParam })
+  .object({ ...projectSettingsParams, name: p.string(PROJECT_NAME_LIMIT), path: p.string(PROJECT_NAME_LIMIT), namespace_id: p.int(), avatar: avatarParam })
   .superRefine((value, ctx) => {
     if (value.name === undefined && value.path === undefined) {
       ctx.addIssue({ code: 'custom', message: 'name, path are missing, at least one parameter must be provided' });
@@ -129,8 +129,8 @@ export const projectRoutes = {
     params: z.object({
       ...projectSettingsParams,
       user_id: required(p.int()),
-      name: required(p.string()),
-      path: p.string(),
+      name: required(p.string(PROJECT_NAME_LIMIT)),
+      path: p.string(PROJECT_NAME_LIMIT),
       namespace_id: p.int(),
     }),
     handler: async ({ params: { user_id, namespace_id, ...input }, user }) => {
@@ -172,7 +172,7 @@ export const projectRoutes = {
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       authorize(user, 'remove_project', subject);
-      await deleteProject(subject.project);
+      await scheduleProjectDeletion(subject.project);
       return { statusCode: 202, body: { message: '202 Accepted' } };
     },
   }),

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type KeySpace, pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
+import { readYourWrites } from '../../platform/dynamo/recent';
 import { projectObjects } from './objects';
 
 export const projectKeys = {
@@ -86,6 +87,9 @@ export const projectSearchCollections = {
  */
 export const projectAvatarObject = (projectId: number, token: string, filename: string): string =>
   `${projectObjects.projectPrefix(projectId)}avatar/${token}/${filename}`;
+
+/** Index partitions whose lists show a write at once (read-your-writes journal, `platform/dynamo/recent.ts`): projects, by visibility, by namespace, forks, a user's stars. */
+readYourWrites('PROJECTS', 'NAMESPACE_PROJECTS#', 'PROJECT_FORKS#', 'USER_STARS#');
 
 export const keySpace: KeySpace = {
   partitions: ['PROJECT#', 'UNIQUE#PROJECT_NAME#', 'RUNNERS_TOKEN#', 'SEARCH_PROJECTS#'],

@@ -90,6 +90,13 @@ export async function getProject(id: number): Promise<Project | undefined> {
   return item && !item.deleting ? projectFromItem(item) : undefined;
 }
 
+/** A project by id, read consistently, including one being deleted. */
+export async function readProjectRecord(id: number): Promise<Project | undefined> {
+  if (!isId(id)) return undefined;
+  const item = await getItem(projectKeys.project(id));
+  return item ? projectFromItem(item) : undefined;
+}
+
 /** Projects by id (one BatchGetItem per 100, consistent); missing ones and those being deleted are left out. */
 export async function getProjects(ids: number[]): Promise<Project[]> {
   return (await getMany(ids.map((id) => projectKeys.project(id)))).map(projectFromItem).filter((project) => !project.deleting);

@@ -26,7 +26,8 @@ const ACCESS_LEVELS = [0, 30, 40, 60] as const;
 export const protectedNameParam = { name: required(p.string()) };
 
 export const protectedBranchCreateParams = {
-  name: required(p.string()),
+  // GitLab's `ProtectedRef` name: 255 characters.
+  name: required(p.string({ max: 255 })),
   push_access_level: p.intOneOf(ACCESS_LEVELS),
   merge_access_level: p.intOneOf(ACCESS_LEVELS),
   allow_force_push: p.bool(),

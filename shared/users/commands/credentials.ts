@@ -4,6 +4,7 @@
  * written in the same transaction, so parallel requests can never create duplicates.
  */
 import { BadRequestError, NotFoundError, ValidationError } from '../../platform/http/errors';
+import { refuseForGhost } from '../ghost';
 import { parseSshPublicKey } from '../ssh-public-key';
 import { deleteEmail, insertEmail, type Email } from '../store/emails';
 import { deleteSshKey, insertSshKey, type SshKey } from '../store/ssh-keys';
@@ -57,6 +58,7 @@ export async function createAccessToken(
 ): Promise<{ token: AccessToken; secret: string }> {
   // GitLab's PersonalAccessToken: `validates :name, length: { maximum: 255 }`.
   if (input.name.length > 255) throw new ValidationError({ name: ['is too long (maximum is 255 characters)'] });
+  refuseForGhost(user); // nobody signs in as the ghost
   const { result, token, secret } = await createToken(user.id, input);
   if (result === 'user_gone') throw new NotFoundError('User');
   if (result === 'claim_taken') throw new Error('token digest collision');

@@ -4,13 +4,57 @@
  * removal steps by the composition root, the users Lambda entry (`functions/users/handler.ts`), so
  * this feature never imports them.
  */
+import { OWNER, userMemberships } from '../../auth';
+import { getNamespaces, type Namespace } from '../../namespaces';
+import { ConflictError, ForbiddenError } from '../../platform/http/errors';
 import { deleteAvatarObject } from '../avatars';
+import { ensureGhostUser, isGhost } from '../ghost';
 import { deleteAllChildren } from '../store/children';
 import { userObjects } from '../store/keys';
 import { getUserRecord, markUserDeleting, removeUser, removeUserSearchEntries, userSearchEntryKeys, type User } from '../store/users';
 
-/** What another feature removes of a user being deleted. */
-export type UserRemoval = (user: User) => Promise<unknown>;
+/** How a user is deleted (`DELETE /users/:id?hard_delete=true`). */
+export interface DeleteUserOptions {
+  /**
+   * GitLab's `hard_delete`: the groups the user solely owns are deleted with it (the removal step
+   * `functions/users/handler.ts` declares), and the user may be deleted although it owns some.
+   */
+  hardDelete?: boolean;
+}
+
+/** What another feature removes of a user being deleted (`options` as given to {@link deleteUser}). */
+export type UserRemoval = (user: User, options: DeleteUserOptions) => Promise<unknown>;
+
+/** GitLab's refusal (`lib/api/users.rb`, `conflict!`) to delete a group's only owner without `hard_delete`. */
+export const SOLE_OWNER_MESSAGE = 'User cannot be removed while is the sole-owner of a group';
+
+/**
+ * The groups `userId` solely owns (GitLab's `User#solo_owned_groups`): groups the user is a direct
+ * owner of, with no other owner in the group nor in any of its ancestors (a subgroup whose parent
+ * has an owner is not; a group whose parent the user also owns is not either: the parent is). Its
+ * group memberships (GSI1, eventually consistent), then the groups and their ancestors (two
+ * BatchGetItems): the cost grows with the user's groups, not with the table.
+ */
+export async function soloOwnedGroups(userId: number): Promise<Namespace[]> {
+  const owned: number[] = [];
+  for await (const membership of userMemberships(userId, 'group')) if (membership.accessLevel === OWNER) owned.push(membership.sourceId);
+  if (owned.length === 0) return [];
+  const groups = await getNamespaces(owned);
+  const ancestors = new Map((await getNamespaces([...new Set(groups.flatMap((group) => group.ancestorIds))])).map((group) => [group.id, group] as const));
+  const ownersAbove = (group: Namespace) => group.ancestorIds.reduce((sum, id) => sum + (ancestors.get(id)?.ownerCount ?? 0), 0);
+  return groups.filter((group) => group.ownerCount <= 1 && ownersAbove(group) === 0);
+}
+
+/**
+ * What must hold before a user is deleted, answered to the client before the deletion starts
+ * (the deletion itself may run later, in a worker): the ghost user is never deleted (403; GitLab's
+ * `destroy_user` is never allowed on it), and without `hardDelete` a user who solely owns a group
+ * is refused with GitLab's 409 `User cannot be removed while is the sole-owner of a group`.
+ */
+export async function checkUserDeletable(user: User, options: DeleteUserOptions = {}): Promise<void> {
+  if (isGhost(user)) throw new ForbiddenError('The ghost user cannot be removed');
+  if (!options.hardDelete && (await soloOwnedGroups(user.id)).length > 0) throw new ConflictError(SOLE_OWNER_MESSAGE);
+}
 
 const removals: UserRemoval[] = [];
 
@@ -19,6 +63,7 @@ const removals: UserRemoval[] = [];
  *
  * @example
  * removeWithUser(forgetUser, (user) => removeAllMembershipsOf(user.id));
+ * removeWithUser(async (user, { hardDelete }) => hardDelete && deleteGroups(await soloOwnedGroups(user.id)));
  */
 export function removeWithUser(...steps: UserRemoval[]): void {
   for (const step of steps) if (!removals.includes(step)) removals.push(step);
@@ -29,15 +74,19 @@ export function removeWithUser(...steps: UserRemoval[]): void {
  * pointers each of them lists in `ownedKeys`, the namespace), after the removal steps of the other
  * features. The user is first marked as deleting — it stops authenticating and no new child can
  * be added — so nothing is orphaned; a crash midway is finished by a retry. Its search entries
- * go last, once the user item is gone.
+ * go last, once the user item is gone. The ghost user is made first if there is none (`ghost.ts`),
+ * and is itself never deleted. `options` are passed to the removal steps (`hardDelete`: the
+ * solely owned groups go too); a retry must pass the same.
  * Returns the deleted user, or undefined when there was none.
  */
-export async function deleteUser(id: number): Promise<User | undefined> {
+export async function deleteUser(id: number, options: DeleteUserOptions = {}): Promise<User | undefined> {
   // The record even if marked deleting: a retry finishes a deletion that was interrupted.
   const user = await getUserRecord(id);
-  if (!user) return undefined;
+  if (!user || isGhost(user)) return undefined;
+  // The ghost exists before the user is gone: its contributions are shown under it from then on.
+  await ensureGhostUser();
   if (!(await markUserDeleting(id))) return undefined;
-  for (const remove of removals) await remove(user);
+  for (const remove of removals) await remove(user, options);
   await deleteAllChildren(id);
   // As marked (an edit may have landed between the first read and the mark): its search entries.
   const marked = (await getUserRecord(id)) ?? user;

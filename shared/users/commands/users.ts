@@ -7,6 +7,7 @@ import { hashPassword } from '../../platform/crypto/password';
 import { ApiError, ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, reservedPathMessage } from '../../namespaces';
 import { assertValidAvatar, deleteAvatarObject, newStoredAvatar, putAvatarObject, type AvatarChange, type StoredAvatar } from '../avatars';
+import { refuseForGhost } from '../ghost';
 import { userObjects } from '../store/keys';
 import { addUserSearchEntries, insertUser, newUserIds, removeUserSearchEntries, replaceUser, userSearchEntryKeys, type Identity, type User, type UserClaimField, type UserState } from '../store/users';
 
@@ -203,6 +204,7 @@ export async function createUser(input: CreateUserInput): Promise<User> {
  */
 export async function updateUser(user: User, fields: UserFields): Promise<User> {
   assertValid(fields);
+  refuseForGhost(user);
   const staged = await stageAvatar(user.id, fields.avatar);
   const next = withAvatar(await applyFields(user, fields), fields.avatar, staged);
   next.updatedAt = new Date().toISOString();
@@ -231,6 +233,7 @@ export async function removeIdentity(user: User, provider: string): Promise<void
 
 /** Moves a user between `active` and `blocked`; returns false when it already was in `to`. */
 export async function setUserState(user: User, to: UserState): Promise<boolean> {
+  if (to === 'blocked') refuseForGhost(user, 'An internal user cannot be blocked');
   if (user.state === to) return false;
   const result = await replaceUser(user, { ...user, state: to, updatedAt: new Date().toISOString() });
   // A concurrent change of the user has always failed the request (500); kept as it is.

@@ -6,10 +6,11 @@ import { addEmail, deleteEmail } from '../commands/credentials';
 import { presentEmail } from '../presenters/users';
 import { getEmail, listEmails } from '../queries/credentials';
 import { credentialRoutes } from './credentials';
+import { EMAIL_LIMIT } from './users.params';
 
 export const emailRoutes = credentialRoutes('emails', 'email_id', {
   name: 'Email',
-  createParams: { email: required(p.string()) },
+  createParams: { email: required(p.string(EMAIL_LIMIT)) },
   list: listEmails,
   get: getEmail,
   add: (user, params) => addEmail(user, params.email),

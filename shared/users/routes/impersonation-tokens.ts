@@ -40,7 +40,7 @@ export const impersonationTokenRoutes = {
 
   'POST /users/:id/impersonation_tokens': route({
     params: withUserId({
-      name: required(p.string()),
+      name: required(p.string({ max: 255 })),
       expires_at: p.date(),
       scopes: required(p.array(z.enum(SCOPES))),
     }),

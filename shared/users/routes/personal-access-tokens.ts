@@ -122,10 +122,10 @@ export const personalAccessTokenRoutes = {
 
   'POST /users/:id/personal_access_tokens': route({
     params: withUserId({
-      name: required(p.string()),
+      name: required(p.string({ max: 255 })),
       scopes: required(p.array(z.enum(SCOPES))),
       expires_at: p.date(),
-      description: p.string(),
+      description: p.string({ max: 255 }),
     }),
     handler: async ({ params, user }) => {
       authorize(user, 'admin_users');

@@ -16,7 +16,8 @@ import { readUser, withUserId } from './users.params';
 export const sshKeyRoutes = {
   ...credentialRoutes('keys', 'key_id', {
     name: 'Key',
-    createParams: { title: required(p.string()), key: required(p.string()) },
+    // GitLab's `Key`: a title of 255 characters; a key longer than any valid one (16 KiB) `is invalid`.
+    createParams: { title: required(p.string({ max: 255 })), key: required(p.string({ max: 16 * 1024, message: 'is invalid' })) },
     list: listSshKeys,
     get: getSshKey,
     add: addSshKey,

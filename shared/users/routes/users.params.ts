@@ -5,22 +5,29 @@ import { paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
 import { avatarParam } from '../avatars';
 
+/**
+ * GitLab's lengths of a user's fields (`User`, `UserDetail`: 255 characters; an email longer than
+ * that `is invalid`; a password at most 128 characters), checked before anything is read.
+ */
+const NAME_LIMIT = { max: 255 } as const;
+export const EMAIL_LIMIT = { max: 255, message: 'is invalid' } as const;
+
 /** Profile fields accepted by `POST /users` and `PUT /users/:id`. */
 export const profileParams = {
-  email: p.string(),
-  username: p.string(),
-  name: p.string(),
-  password: p.string(),
-  skype: p.string(),
-  linkedin: p.string(),
-  twitter: p.string(),
-  website_url: p.string(),
-  organization: p.string(),
+  email: p.string(EMAIL_LIMIT),
+  username: p.string(NAME_LIMIT),
+  name: p.string(NAME_LIMIT),
+  password: p.string({ max: 128 }),
+  skype: p.string(NAME_LIMIT),
+  linkedin: p.string(NAME_LIMIT),
+  twitter: p.string(NAME_LIMIT),
+  website_url: p.string(NAME_LIMIT),
+  organization: p.string(NAME_LIMIT),
   projects_limit: p.int(),
-  extern_uid: p.string(),
-  provider: p.string(),
-  bio: p.string(),
-  location: p.string(),
+  extern_uid: p.string(NAME_LIMIT),
+  provider: p.string(NAME_LIMIT),
+  bio: p.string(NAME_LIMIT),
+  location: p.string(NAME_LIMIT),
   admin: p.bool(),
   can_create_group: p.bool(),
   external: p.bool(),
@@ -53,9 +60,9 @@ export const listUsersParams = z.object({
 export const createUserParams = z
   .object({
     ...profileParams,
-    email: required(p.string()),
-    username: required(p.string()),
-    name: required(p.string()),
+    email: required(p.string(EMAIL_LIMIT)),
+    username: required(p.string(NAME_LIMIT)),
+    name: required(p.string(NAME_LIMIT)),
     reset_password: p.bool(),
     confirm: p.bool(),
   })

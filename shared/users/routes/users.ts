@@ -8,12 +8,13 @@ import { created, emptyOk, noContent, ok } from '../../platform/http/response';
 import { noParams, route, type RoutesOf } from '../../platform/http/route';
 import { avatarFileParam, avatarUrl } from '../avatars';
 import type { catalog } from '../catalog';
-import { deleteUser } from '../commands/delete-user';
+import { checkUserDeletable } from '../commands/delete-user';
+import { scheduleUserDeletion } from '../commands/deletion-job';
 import { createUser, removeIdentity, setUserState, updateUser } from '../commands/users';
 import { findUserOrNotFound } from '../finders';
 import { presentUserActivity, presentUserAdmin, presentUserPublic, presentUserSingle, presentUserWithSudo } from '../presenters/users';
 import { listUsers, usersActiveSince } from '../queries/users';
-import type { UserState } from '../store/users';
+import { getUser, type UserState } from '../store/users';
 import { createUserParams, listUsersParams, profileParams, readUser, userIdParam, withUserId } from './users.params';
 
 const sixMonthsAgo = () => {
@@ -26,14 +27,18 @@ const sixMonthsAgo = () => {
  * `POST /users/:id/block` and `/unblock`, as current GitLab (`lib/api/users.rb`): 201 `true` when
  * the state changed; blocking a blocked user answers 201 `null` (GitLab's `break`), unblocking an
  * active user 201 `false` (its state machine refuses the transition). The specification's 403 for
- * LDAP-blocked users cannot occur: there is no directory synchronisation.
+ * LDAP-blocked users cannot occur: there is no directory synchronisation. An admin cannot block
+ * themselves (403 `The API initiating user cannot be blocked by the API`, checked before the
+ * blocked-already answer, as GitLab does).
  */
 const setStateRoute = (to: UserState) =>
   route({
     params: z.object(userIdParam),
     handler: async ({ params, user }) => {
       authorize(user, 'admin_users');
-      const changed = await setUserState(await findUserOrNotFound(params.id), to);
+      const target = await findUserOrNotFound(params.id);
+      if (to === 'blocked' && target.id === user.id) throw new ForbiddenError('The API initiating user cannot be blocked by the API');
+      const changed = await setUserState(target, to);
       return created(changed || (to === 'blocked' ? null : false));
     },
   });
@@ -86,11 +91,17 @@ export const userRoutes = {
   }),
 
   'DELETE /users/:id': route({
-    params: z.object(userIdParam),
+    params: z.object({ ...userIdParam, hard_delete: p.bool() }),
     handler: async ({ params, user }) => {
       authorize(user, 'admin_users');
-      const deleted = await deleteUser(params.id);
-      return deleted ? ok(presentUserAdmin(deleted)) : emptyOk();
+      // Deleted in the background (GitLab's `DeleteUserWorker`): gone from every read at once.
+      const target = await getUser(params.id);
+      if (!target) return emptyOk();
+      // Refusals answer now, before anything is written: the ghost (403), a sole group owner without hard_delete (409).
+      const options = { hardDelete: params.hard_delete === true };
+      await checkUserDeletable(target, options);
+      await scheduleUserDeletion(target, options);
+      return ok(presentUserAdmin(target));
     },
   }),
 

@@ -3,6 +3,7 @@
  * and only here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
  */
 import { type KeySpace, keys, pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
+import { readYourWrites } from '../../platform/dynamo/recent';
 
 export const userKeys = {
   user: (id: number): Key => ({ PK: `USER#${id}`, SK: 'USER' }),
@@ -20,6 +21,8 @@ export const userKeys = {
     sshFingerprint: (fingerprint: string): Key => unique('SSH_FINGERPRINT', fingerprint),
     identity: (provider: string, externUid: string): Key =>
       unique('IDENTITY', `${provider.toLowerCase()}#${externUid}`),
+    /** The one internal user of a kind (`ghost`): names its user id, written with that user (`ghost.ts`). */
+    internalUser: (kind: 'ghost'): Key => unique('INTERNAL_USER', kind),
   },
 } as const;
 
@@ -82,15 +85,25 @@ export const userSearchCollections = {
   email: (term: string) => tableCollection(`SEARCH_USER_EMAILS#${term}`, ''),
 } as const;
 
+/**
+ * Index partitions whose lists show a write at once (read-your-writes journal,
+ * `platform/dynamo/recent.ts`): the lists of all users (`USERS`, by state `USERS#<state>`),
+ * admins' list of tokens and a token by id, project access tokens, SSH keys by id and MD5
+ * fingerprint. A user is also found at once by username (a claim, U3) and by search (table
+ * entries, U22).
+ */
+readYourWrites('USERS', 'PERSONAL_TOKENS', 'PROJECT_ACCESS_TOKENS#', 'SSHKEY#', 'SSHKEY_MD5#');
+
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
-  partitions: ['USER#', 'TOKEN_DIGEST#', 'UNIQUE#EMAIL#', 'UNIQUE#SSH_FINGERPRINT#', 'UNIQUE#IDENTITY#', 'STATS#USERS', 'SEARCH_USERS#', 'SEARCH_USER_EMAILS#'],
+  partitions: ['USER#', 'TOKEN_DIGEST#', 'UNIQUE#EMAIL#', 'UNIQUE#SSH_FINGERPRINT#', 'UNIQUE#IDENTITY#', 'UNIQUE#INTERNAL_USER#', 'STATS#USERS', 'SEARCH_USERS#', 'SEARCH_USER_EMAILS#'],
   sortKeys: {
     'USER#': ['USER', 'SSHKEY#', 'EMAIL#', 'TOKEN#'],
     'TOKEN_DIGEST#': ['TOKEN'],
     'UNIQUE#EMAIL#': ['UNIQUE'],
     'UNIQUE#SSH_FINGERPRINT#': ['UNIQUE'],
     'UNIQUE#IDENTITY#': ['UNIQUE'],
+    'UNIQUE#INTERNAL_USER#': ['UNIQUE'],
     'STATS#USERS': ['STATS'],
     // Search entries: the user's zero-padded id.
     'SEARCH_USERS#': [''],

@@ -4,6 +4,7 @@
  * claims are created with `attribute_not_exists` in the same transaction as the user, and
  * every update is conditioned on the version it read, so two racing writers can't both win.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
 import { nextId } from '../../platform/dynamo/counters';
@@ -45,6 +46,12 @@ export interface User {
   external: boolean;
   /** A project bot (GitLab's `user_type: project_bot`, made for a project access token): no password, only its token authenticates it. */
   bot?: boolean;
+  /**
+   * The ghost user (GitLab's `user_type: ghost`, `Users::Internal.ghost`): made once, on the first
+   * deletion of a user, to show as the author of deleted users' contributions (`ghost.ts`); it
+   * cannot be deleted, blocked, edited, nor given credentials.
+   */
+  ghost?: boolean;
   /** scrypt digest of the password, `salt:hash` (hex); never returned. */
   passwordDigest: string | null;
   /** Set when an admin sets the password: the user must change it at next sign-in. */
@@ -199,9 +206,18 @@ export type UserInsertResult = 'created' | `${UserClaimField}_taken` | 'id_taken
  *   else's, or `id_taken` when the user's or namespace's id is already used.
  */
 export async function insertUser(user: User): Promise<UserInsertResult> {
+  return (await insertUserWith(user, {})) as UserInsertResult;
+}
+
+/**
+ * {@link insertUser} with `extra` named entries in the same transaction (the ghost user's pointer):
+ * `<name>_failed` when one of them made it fail.
+ */
+export async function insertUserWith(user: User, extra: Record<string, TransactItem>): Promise<UserInsertResult | `${string}_failed`> {
   const claimed = { userId: user.id, namespaceId: user.namespaceId };
   try {
     await transact({
+      ...extra,
       user: { Put: { TableName: tableName(), Item: userToItem(user), ConditionExpression: 'attribute_not_exists(PK)' } },
       namespace: {
         Put: {
@@ -218,11 +234,54 @@ export async function insertUser(user: User): Promise<UserInsertResult> {
     return 'created';
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
-    return takenField(error) ?? 'id_taken';
+    // An extra entry's failure first (it is the caller's reason to retry differently).
+    const failedExtra = Object.keys(extra).find((name) => error.failedOn(name));
+    return failedExtra !== undefined ? `${failedExtra}_failed` : (takenField(error) ?? 'id_taken');
   }
 }
 
 export type UserReplaceResult = 'updated' | `${UserClaimField}_taken` | 'conflict';
+
+/** Attributes of the user item only {@link recordActivity} writes: an edit leaves them as they are now. */
+const ACTIVITY_ATTRIBUTES = new Set(['lastActivityOn', 'GSI3PK', 'GSI3SK']);
+
+/**
+ * The edit of a user item: an UpdateItem of the attributes `next` changes (set, or removed when
+ * gone), conditioned on the version read and on the user not being deleted. Not a Put of the
+ * whole item: the activity day (`recordActivity`, an UpdateItem that leaves the version alone so
+ * that activity never fails an edit) may have been written since `previous` was read, and is
+ * kept.
+ */
+function userUpdate(previous: User, next: User): TransactItem {
+  const before = userToItem(previous);
+  const after = userToItem({ ...next, version: previous.version + 1 });
+  const names: Record<string, string> = { '#version': 'version' };
+  const values: Record<string, unknown> = { ':version': previous.version };
+  const sets: string[] = [];
+  const removes: string[] = [];
+  for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (name === 'PK' || name === 'SK' || ACTIVITY_ATTRIBUTES.has(name) || isDeepStrictEqual(before[name], after[name])) continue;
+    const alias = `#a${Object.keys(names).length}`;
+    names[alias] = name;
+    if (after[name] === undefined) removes.push(alias);
+    else {
+      values[`:${alias.slice(1)}`] = after[name];
+      sets.push(`${alias} = :${alias.slice(1)}`);
+    }
+  }
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: userKeys.user(previous.id),
+      // `version` always changes, so there is always something to set.
+      UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
+      ConditionExpression: '#version = :version AND attribute_not_exists(deleting)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
 
 /**
  * Replaces a user with `next`, moving claims whose values changed. Conditioned on the version of
@@ -243,15 +302,7 @@ async function replaceUserItem(previous: User, next: User): Promise<UserReplaceR
   try {
     await transact({
       ...claimEntries(added, (key) => putClaim(key, { userId: next.id, namespaceId: next.namespaceId })),
-      user: {
-        Put: {
-          TableName: tableName(),
-          Item: userToItem({ ...next, version: previous.version + 1 }),
-          ConditionExpression: '#version = :version AND attribute_not_exists(deleting)',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':version': previous.version },
-        },
-      },
+      user: userUpdate(previous, next),
       released: removed.map(({ key }) => deleteClaim(key, next.id)),
       // The personal namespace follows the username, and shows its owner's avatar.
       namespace: personalNamespaceUpdate(next.namespaceId, {
