@@ -8,6 +8,23 @@ import { HOOK_EVENT_STREAM_FILTER } from '../../shared/hooks/store/hook-events';
 import { acknowledge } from '../nag';
 import { GroupFunction } from './group-function';
 
+/**
+ * The table's stream as a function's trigger, filtered to `filter` (the same pattern the local
+ * stream poller applies): new records only, up to 10 per invocation within a second, a failing
+ * batch bisected and retried 3 times; `reportBatchItemFailures` when the handler names its failed records.
+ */
+export function tableStreamSource(table: dynamodb.ITable, filter: Record<string, unknown>, options: { reportBatchItemFailures?: boolean } = {}): DynamoEventSource {
+  return new DynamoEventSource(table, {
+    startingPosition: lambda.StartingPosition.LATEST,
+    batchSize: 10,
+    maxBatchingWindow: Duration.seconds(1),
+    retryAttempts: 3,
+    bisectBatchOnError: true,
+    reportBatchItemFailures: options.reportBatchItemFailures,
+    filters: [lambda.FilterCriteria.filter(filter)],
+  });
+}
+
 export interface HookDeliveryProps {
   /** The table whose stream carries the `HookEvent` outbox items; it must have a stream. */
   readonly table: dynamodb.ITable;
@@ -53,17 +70,7 @@ export class HookDelivery extends Construct {
     this.function.useSecretBoxKey(props.secretBoxKey);
 
     // Grants the stream read permissions itself.
-    this.function.addEventSource(
-      new DynamoEventSource(props.table, {
-        startingPosition: lambda.StartingPosition.LATEST,
-        batchSize: 10,
-        maxBatchingWindow: Duration.seconds(1),
-        retryAttempts: 3,
-        bisectBatchOnError: true,
-        reportBatchItemFailures: true,
-        filters: [lambda.FilterCriteria.filter(HOOK_EVENT_STREAM_FILTER)],
-      }),
-    );
+    this.function.addEventSource(tableStreamSource(props.table, HOOK_EVENT_STREAM_FILTER, { reportBatchItemFailures: true }));
     acknowledge(this.function, {
       'AwsSolutions-IAM5[Resource::*]':
         'X-Ray active tracing (xray:PutTraceSegments, PutTelemetryRecords) and the stream event source (dynamodb:ListStreams) support ' +

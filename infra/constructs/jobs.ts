@@ -2,13 +2,12 @@ import { Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { JOB_STREAM_FILTER, RUNNING_LEASE_MS } from '../../shared/platform/jobs';
 import { acknowledge } from '../nag';
+import { tableStreamSource } from './events';
 import { GroupFunction } from './group-function';
 
 /** How often the worker sweeps jobs whose lease ran out. */
@@ -65,16 +64,7 @@ export class BackgroundJobs extends Construct {
     this.function.grantBucket(props.bucket, 'readWrite');
     this.function.useSecretBoxKey(props.secretBoxKey);
 
-    this.function.addEventSource(
-      new DynamoEventSource(props.table, {
-        startingPosition: lambda.StartingPosition.LATEST,
-        batchSize: 10,
-        maxBatchingWindow: Duration.seconds(1),
-        retryAttempts: 3,
-        bisectBatchOnError: true,
-        filters: [lambda.FilterCriteria.filter(JOB_STREAM_FILTER)],
-      }),
-    );
+    this.function.addEventSource(tableStreamSource(props.table, JOB_STREAM_FILTER));
 
     this.rule = new events.Rule(this, 'Schedule', {
       description: 'Sweeps background jobs whose lease ran out',
