@@ -22,7 +22,7 @@ import { putClaim } from '../platform/dynamo/items';
 import { ApiError } from '../platform/http/errors';
 import { getItem, isId } from '../platform/dynamo/query';
 import { userKeys } from './store/keys';
-import { addUserSearchEntries, getUser, insertUserWith, newUserIds, removeUserSearchEntries, userSearchEntryKeys, type User } from './store/users';
+import { addUserSearchEntries, getUser, insertUserWith, newUserIds, newUserRecord, removeUserSearchEntries, userSearchEntryKeys, type User } from './store/users';
 
 /** GitLab's bio of the ghost user (`Users::Internal.ghost`). */
 export const GHOST_BIO =
@@ -57,38 +57,16 @@ export async function findGhostUser(): Promise<User | undefined> {
 
 /** The ghost user as it is written (`username`, `email` the candidates of this attempt). Internal. */
 function ghostUser(ids: { id: number; namespaceId: number }, username: string, email: string): User {
-  const now = new Date().toISOString();
-  return {
+  return newUserRecord({
     ...ids,
     username,
     name: 'Ghost User',
     email,
-    state: 'active',
-    admin: false,
     bio: GHOST_BIO,
-    location: '',
-    skype: '',
-    linkedin: '',
-    twitter: '',
-    websiteUrl: '',
-    organization: '',
     projectsLimit: 0, // it never creates anything
     canCreateGroup: false,
-    external: false,
     ghost: true,
-    passwordDigest: null,
-    passwordExpiresAt: null,
-    confirmedAt: now,
-    createdAt: now,
-    updatedAt: now,
-    lastSignInAt: null,
-    currentSignInAt: null,
-    lastActivityOn: null,
-    colorSchemeId: 1,
-    twoFactorEnabled: false,
-    identities: [],
-    version: 1,
-  };
+  });
 }
 
 /**

@@ -9,7 +9,7 @@ import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, reservedPathMessage } fro
 import { assertValidAvatar, deleteAvatarObject, newStoredAvatar, putAvatarObject, type AvatarChange, type StoredAvatar } from '../avatars';
 import { refuseForGhost } from '../ghost';
 import { userObjects } from '../store/keys';
-import { addUserSearchEntries, insertUser, newUserIds, removeUserSearchEntries, replaceUser, userSearchEntryKeys, type Identity, type User, type UserClaimField, type UserState } from '../store/users';
+import { addUserSearchEntries, insertUser, newUserIds, newUserRecord, removeUserSearchEntries, replaceUser, userSearchEntryKeys, type Identity, type User, type UserClaimField, type UserState } from '../store/users';
 
 export const DEFAULT_PROJECTS_LIMIT = 100000;
 
@@ -150,39 +150,16 @@ async function applyFields(user: User, fields: UserFields): Promise<User> {
  */
 export async function createUser(input: CreateUserInput): Promise<User> {
   assertValid(input);
-  const now = new Date().toISOString();
   const { id, namespaceId } = await newUserIds();
-  const blank: User = {
+  const blank = newUserRecord({
     id,
+    namespaceId,
     username: input.username,
     name: input.name,
     email: input.email,
-    state: 'active',
-    admin: false,
-    bio: '',
-    location: '',
-    skype: '',
-    linkedin: '',
-    twitter: '',
-    websiteUrl: '',
-    organization: '',
     projectsLimit: DEFAULT_PROJECTS_LIMIT,
-    canCreateGroup: true,
-    external: false,
-    passwordDigest: null,
-    passwordExpiresAt: null,
-    confirmedAt: input.confirm === false ? null : now,
-    createdAt: now,
-    updatedAt: now,
-    lastSignInAt: null,
-    currentSignInAt: null,
-    lastActivityOn: null,
-    colorSchemeId: 1,
-    twoFactorEnabled: false,
-    identities: [],
-    namespaceId,
-    version: 1,
-  };
+    ...(input.confirm === false ? { confirmedAt: null } : {}),
+  });
   // With reset_password the user sets a password through the reset link; none is stored now.
   const user = await applyFields(blank, input.reset_password ? { ...input, password: undefined } : input);
   user.passwordExpiresAt = null; // A password given at creation is not an admin reset.

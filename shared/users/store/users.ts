@@ -74,6 +74,40 @@ export interface User {
   avatar?: StoredAvatar;
 }
 
+/**
+ * A new user's record: every field at its default, as GitLab creates a user (active, confirmed
+ * now, no password, empty profile), then `fields`. Used by user creation and by the ghost user.
+ */
+export function newUserRecord(fields: Pick<User, 'id' | 'namespaceId' | 'username' | 'name' | 'email' | 'projectsLimit'> & Partial<User>): User {
+  const now = new Date().toISOString();
+  return {
+    state: 'active',
+    admin: false,
+    bio: '',
+    location: '',
+    skype: '',
+    linkedin: '',
+    twitter: '',
+    websiteUrl: '',
+    organization: '',
+    canCreateGroup: true,
+    external: false,
+    passwordDigest: null,
+    passwordExpiresAt: null,
+    confirmedAt: now,
+    createdAt: now,
+    updatedAt: now,
+    lastSignInAt: null,
+    currentSignInAt: null,
+    lastActivityOn: null,
+    colorSchemeId: 1,
+    twoFactorEnabled: false,
+    identities: [],
+    version: 1,
+    ...fields,
+  };
+}
+
 export function userToItem(user: User): Item {
   return {
     ...userKeys.user(user.id),
