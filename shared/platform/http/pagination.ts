@@ -14,10 +14,20 @@ export const paginationParams = {
   /**
    * Not GitLab's: how many items earlier than `(page - 1) * per_page` an offset page starts. Only
    * the `Link` of a page ended early to stay under the response budget carries it (see
-   * {@link pageContinuation}); clamped to `[0, (page - 1) * per_page]`.
+   * {@link pageContinuation}); clamped to `[0, (page - 1) * per_page]`. Clients that follow
+   * `X-Next-Page` instead get the shift folded into the page number ({@link PAGE_SHIFT_RADIX}).
    */
   page_shift: p.int(),
 };
+
+/**
+ * A page number carries a shift when it is at least this: `page = shift * PAGE_SHIFT_RADIX +
+ * number`. `X-Next-Page`/`X-Prev-Page` of a walk whose earlier page was ended early name such a
+ * number, so a client that only copies `X-Next-Page` into `page` (go-gitlab) resumes exactly where
+ * `Link` does, without a parameter it does not know. No list has 2^21 pages of items (a plain page
+ * number that large would be past the end anyway), and the product stays a safe integer.
+ */
+export const PAGE_SHIFT_RADIX = 2 ** 21;
 export const DEFAULT_PER_PAGE = 20;
 const MAX_QUERY_PAGE = 1000;
 /**
@@ -298,10 +308,15 @@ interface PageGrid {
 }
 
 function pageGrid(params: PaginationParams): PageGrid {
-  const { page, per_page: perPage } = params;
-  const shift = Math.min(Math.max(0, params.page_shift ?? 0), (page - 1) * perPage);
+  const perPage = params.per_page;
+  const page = params.page % PAGE_SHIFT_RADIX || 1;
+  const folded = Math.floor(params.page / PAGE_SHIFT_RADIX);
+  const shift = Math.min(Math.max(0, params.page_shift ?? folded), (page - 1) * perPage);
   return { page, perPage, shift, start: (page - 1) * perPage - shift };
 }
+
+/** The page number `X-Next-Page`/`X-Prev-Page` name: `page`, with `shift` folded in when there is one. */
+const headerPage = (page: number, shift: number) => (shift > 0 ? shift * PAGE_SHIFT_RADIX + page : page);
 
 /**
  * GitLab's offset headers. A page ended early after `kept` items links its next page (the next
@@ -328,8 +343,8 @@ function offsetHeaders(
   const headers: Record<string, string> = {
     'X-Per-Page': String(perPage),
     'X-Page': String(page),
-    'X-Next-Page': next ? String(next) : '',
-    'X-Prev-Page': prev ? String(prev) : '',
+    'X-Next-Page': next ? String(headerPage(next, nextShift)) : '',
+    'X-Prev-Page': prev ? String(headerPage(prev, Math.min(shift, (prev - 1) * perPage))) : '',
   };
   if (total !== undefined) {
     const totalPages = Math.max(1, Math.ceil((total + nextShift) / perPage));

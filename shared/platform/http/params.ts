@@ -108,6 +108,16 @@ export const p = {
   bool: () => z.preprocess(toBool, z.boolean().optional()),
   /** `YYYY-MM-DD`. */
   date: () => z.preprocess(blankToUndefined, z.string().refine(isValidDate, { message: INVALID }).optional()),
+  /** Grape's `DateTime` (ISO 8601 or a date), as an ISO timestamp in UTC: anything unparsable `is invalid`. */
+  dateTime: () =>
+    z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .refine((s) => !Number.isNaN(Date.parse(s)), { message: INVALID })
+        .transform((s) => new Date(s).toISOString())
+        .optional(),
+    ),
   oneOf: <const T extends readonly [string, ...string[]]>(values: T) =>
     z.preprocess(blankToUndefined, z.enum(values).optional()),
   array: <T extends z.ZodType>(item: T) => z.preprocess(toArray, z.array(item).optional()),

@@ -2,6 +2,7 @@
 import { entryIds, searchStream, type IdRange, type IdStream } from '../../namespaces';
 import type { CollectionSource, ListSource } from '../../platform/http/pagination';
 import { matchesSearch, parseSearch } from '../../platform/search';
+import { isGhost } from '../ghost';
 import { userCollections, userSearchCollections } from '../store/keys';
 import { findUserByIdentity, findUserByUsername, getUsers, userFromItem, userIdByEmail, userStats, type User } from '../store/users';
 
@@ -13,19 +14,30 @@ export interface UserListFilters {
   extern_uid?: string;
   provider?: string;
   external?: boolean;
-  /** Leave out project bots (`without_project_bots`, or `humans`: GitLab's human users only). */
+  /** GitLab's `exclude_*`: leave out active users, external users, internal users (the ghost). */
+  exclude_active?: boolean;
+  exclude_external?: boolean;
+  exclude_internal?: boolean;
+  /** Leave out project bots (`without_project_bots`); `humans`: GitLab's human users only (no bot, no internal user); `exclude_humans`: only those. */
   without_project_bots?: boolean;
   humans?: boolean;
+  exclude_humans?: boolean;
+  /** Created at or after / at or before (ISO timestamps). */
+  created_after?: string;
+  created_before?: string;
   sort?: 'asc' | 'desc';
 }
+
+/** The filters read after the index (the list loses its maintained total with them). */
+const POST_FILTERS = ['external', 'exclude_active', 'exclude_external', 'exclude_internal', 'without_project_bots', 'humans', 'exclude_humans', 'created_after', 'created_before'] as const;
 
 /**
  * The users matching `filters`, for the route to page: an array for the exact lookups
  * (`username`, `extern_uid`+`provider` read their claims); for `search`, the search entries of
  * its term (name and username; for admins, `searchEmails`, also primary emails: by their words,
  * or exactly, through the email's claim, for a query that is an address, as GitLab); otherwise
- * a list over the index of all users or of one state (`active`/`blocked`), with `external`,
- * `without_project_bots` and `humans` filtered after the read (see ACCESS_PATTERNS.md). Every list is in id order (`sort`).
+ * a list over the index of all users or of one state (`active`/`blocked`), with the other
+ * filters ({@link POST_FILTERS}) applied after the read (see ACCESS_PATTERNS.md). Every list is in id order (`sort`).
  *
  * `search` follows GitLab's rule (`shared/platform/search.ts`): every word of three characters or
  * more is a case-insensitive substring of the name or username; a shorter query equals one of
@@ -36,12 +48,20 @@ export async function listUsers(filters: UserListFilters, options: { searchEmail
   const address = options.searchEmails && filters.search?.includes('@') ? filters.search.trim().toLowerCase() : undefined;
   const emailMatches = (user: User): boolean =>
     options.searchEmails && query !== undefined && (address !== undefined ? user.email.toLowerCase() === address : matchesSearch(query, user.email));
+  const human = (user: User) => !user.bot && !isGhost(user);
   const matches = (user: User): boolean =>
     !user.deleting &&
     (!filters.active || user.state === 'active') &&
     (!filters.blocked || user.state === 'blocked') &&
+    (!filters.exclude_active || user.state !== 'active') &&
     (!filters.external || user.external) &&
-    (!(filters.without_project_bots || filters.humans) || !user.bot) &&
+    (!filters.exclude_external || !user.external) &&
+    (!filters.exclude_internal || !isGhost(user)) &&
+    (!filters.without_project_bots || !user.bot) &&
+    (!filters.humans || human(user)) &&
+    (!filters.exclude_humans || !human(user)) &&
+    (filters.created_after === undefined || user.createdAt >= filters.created_after) &&
+    (filters.created_before === undefined || user.createdAt <= filters.created_before) &&
     (!query || matchesSearch(query, user.name, user.username) || emailMatches(user));
 
   if (filters.username !== undefined) return exactMatch(await findUserByUsername(filters.username), matches);
@@ -65,7 +85,7 @@ export async function listUsers(filters: UserListFilters, options: { searchEmail
   }
 
   const state = filters.blocked ? 'blocked' : filters.active ? 'active' : undefined;
-  const filtered = Boolean(query || filters.external || filters.without_project_bots || filters.humans || (filters.active && filters.blocked));
+  const filtered = Boolean(query || POST_FILTERS.some((name) => filters[name] !== undefined && filters[name] !== false) || (filters.active && filters.blocked));
   return {
     collection: state ? userCollections.usersInState(state) : userCollections.users(),
     ascending,
