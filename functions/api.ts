@@ -8,9 +8,9 @@ import { createGroupHandler } from '../shared/platform/group-handler';
 import type { AnyRoute } from '../shared/platform/http/route';
 import { jobTokenGitAccess, onPipelineFinished, removeCiObjects, startPipelinesOnPush } from '../shared/ci';
 import { forgetUser, forkWithProject, removeWithProject } from '../shared/projects';
-import { registerTodoTargets } from '../shared/issues';
+import { registerTodoTargets, removeAuthoredIssues } from '../shared/issues';
 import { removeAllMembershipsOf, removeProjectBots } from '../shared/members';
-import { mergeRequestTodoTargets, mergeWhenPipelineSucceeded, refreshMergeRequests, removeMergeRequestObjects } from '../shared/merge-requests';
+import { mergeRequestTodoTargets, mergeWhenPipelineSucceeded, refreshMergeRequests, removeAuthoredMergeRequests, removeMergeRequestObjects } from '../shared/merge-requests';
 import { forkRepository, onBranchesPushed, removeRepository, resolveJobTokensWith } from '../shared/repository';
 import { authenticate, removeWithUser, soloOwnedGroups, trackActivity } from '../shared/users';
 import { runGroupDeletion } from '../shared/groups';
@@ -39,13 +39,17 @@ onPipelineFinished(mergeWhenPipelineSucceeded);
 removeWithProject(removeProjectBots);
 // Deleting a user also removes what it has in the features that build on users: with
 // `hard_delete`, the groups it solely owns (found through its memberships, so first), then its
-// personal projects and stars, then its memberships (users cannot import them). Users are deleted
-// by the jobs worker (`functions/jobs`), which loads this root.
+// personal projects and stars, then its issues and merge requests (moved to the ghost user, or with
+// `hard_delete` deleted with its comments; after the projects, so those go whole), then its
+// memberships (users cannot import them). Users are deleted by the jobs worker (`functions/jobs`),
+// which loads this root.
 removeWithUser(
   async (user, { hardDelete }) => {
     if (hardDelete) for (const group of await soloOwnedGroups(user.id)) await runGroupDeletion(group.id);
   },
   forgetUser,
+  removeAuthoredIssues,
+  removeAuthoredMergeRequests,
   (user) => removeAllMembershipsOf(user.id),
 );
 

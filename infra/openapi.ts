@@ -15,7 +15,7 @@
  * A route costs no CloudFormation resource this way: the whole API is one `AWS::ApiGateway::RestApi`
  * whose `Body` is the document.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GroupName, HttpMethod, RouteSpec } from '../shared/catalog';
 import type { AnyRoute } from '../shared/platform/http/route';
 import { servingRoute } from '../shared/platform/http/route-matcher';

@@ -3,7 +3,7 @@
  * local runtime at start); each runs once per table (`runOnce`): search and list entries,
  * counts and discussion threads for items written before they existed.
  */
-import { indexProjectNoteThreads, reindexProjectIssues } from '../../shared/issues';
+import { indexProjectNoteAuthors, indexProjectNoteThreads, reindexProjectIssues } from '../../shared/issues';
 import { backfillGroupSearchEntries } from '../../shared/namespaces';
 import { runOnce } from '../../shared/platform/dynamo/migrations';
 import { logger } from '../../shared/platform/logger';
@@ -27,6 +27,14 @@ const MIGRATIONS: Array<[string, () => Promise<number>]> = [
     async () => {
       let notes = 0;
       for await (const projectId of allProjectIds()) notes += await indexProjectNoteThreads(projectId);
+      return notes;
+    },
+  ],
+  [
+    'note-authors-v1',
+    async () => {
+      let notes = 0;
+      for await (const projectId of allProjectIds()) notes += await indexProjectNoteAuthors(projectId);
       return notes;
     },
   ],

@@ -7,6 +7,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { BUNDLING } from '../bundling';
 import { acknowledge, managedPolicyFinding, nagArnOf } from '../nag';
 
 /** Repository root: the project's `package-lock.json` and `functions/` live there. */
@@ -46,15 +47,11 @@ export interface GroupFunctionProps {
 /**
  * A Lambda function running one handler group, with the defaults shared by every function of
  * the service: Node.js 22 on arm64, 512 MB, 29 s unless told (API Gateway's integration limit),
- * JSON logs kept one month, source maps, and the single bundling configuration of the project.
+ * JSON logs kept one month, and the single bundling configuration of the project (`infra/bundling.ts`).
  *
  * Observability (`shared/platform/observability.ts`): X-Ray active tracing (Lambda's segment plus
  * the AWS SDK calls, traced by Powertools' Tracer; `Tracing.ACTIVE` also grants the X-Ray writes)
  * and Powertools' metrics (EMF lines on stdout) in the namespace {@link METRICS_NAMESPACE}.
- *
- * Bundling decision: every dependency, `@aws-sdk/*` included, is bundled (ESM, minified), so the
- * SDK version deployed is the one pinned in `package-lock.json` and tested locally, not whatever
- * the Lambda runtime happens to ship.
  *
  * Grants default to least privilege: the function gets the names of the table and bucket but no
  * permission on them until {@link grantTable} / {@link grantBucket} is called.
@@ -92,18 +89,17 @@ export class GroupFunction extends nodejs.NodejsFunction {
         EXTERNAL_URL: props.externalUrl,
         POWERTOOLS_SERVICE_NAME: 'project-hosting',
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
-        NODE_OPTIONS: '--enable-source-maps',
       },
+      // The project's one bundling configuration (`infra/bundling.ts`).
       bundling: {
         format: nodejs.OutputFormat.ESM,
-        target: 'node22',
-        platform: 'node',
-        mainFields: ['module', 'main'],
-        minify: true,
-        sourceMap: true,
-        // ESM output has no `require`; CommonJS dependencies bundled into it still call it.
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-        externalModules: [],
+        target: BUNDLING.target,
+        platform: BUNDLING.platform,
+        mainFields: [...BUNDLING.mainFields],
+        minify: BUNDLING.minify,
+        sourceMap: false,
+        banner: BUNDLING.banner,
+        externalModules: [...BUNDLING.external],
       },
     });
 

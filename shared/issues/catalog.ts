@@ -70,7 +70,6 @@ export const catalog = {
     'PUT /projects/:id/labels/:label_id',
     'DELETE /projects/:id/labels/:label_id',
     'PUT /projects/:id/labels/:label_id/promote',
-    'PUT /projects/:id/labels/promote',
     'POST /projects/:id/labels/:label_id/subscribe',
     'POST /projects/:id/labels/:label_id/unsubscribe',
     'GET /groups/:id/labels',

@@ -11,6 +11,7 @@ export { issueWebUrl, presentIssue, presentIssues } from './presenters/issues';
 export { findIssue } from './queries/issues';
 export { issueNoteable, type Issue, type IssueState } from './store/issues';
 export { importIssues, reindexProjectIssues, type ImportedIssue } from './store/import';
+export { deleteAuthoredNotes, removeAuthoredIssues, type MergeRequestNoteableOf } from './commands/author-reassignment';
 export { listLabels, type Label } from './store/labels';
 export { ensureLabels } from './commands/labels';
 export { summarizeChanges } from './commands/issues';
@@ -23,7 +24,7 @@ export { labelAttrs as labelHookAttrs } from './webhooks/payloads';
 export type { Noteable, NoteableItem, NoteableType, WriteEffects } from './store/noteables';
 
 // Notes
-export { indexProjectNoteThreads } from './store/notes';
+export { indexProjectNoteAuthors, indexProjectNoteThreads } from './store/notes';
 export { commentEvent, systemNotePuts } from './commands/note-effects';
 export { createNote, createSystemNote, deleteNote, MAX_NOTE_LENGTH, NOTE_BODY_LIMIT, updateNote, type NoteEffects } from './commands/notes';
 export { presentNote, presentNotes } from './presenters/notes';

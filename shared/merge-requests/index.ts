@@ -13,4 +13,5 @@ export { onPipelineSucceeded } from './commands/merge';
 export { mergeWhenPipelineSucceeded } from './commands/pipelines';
 export { mergeRequestTodoTargets } from './todo-targets';
 export { removeMergeRequestObjects } from './lifecycle';
+export { removeAuthoredMergeRequests } from './commands/author-reassignment';
 export { mergeRequestHookPayloads } from './webhooks/builders';

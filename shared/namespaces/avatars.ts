@@ -15,7 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
-import { z } from 'zod';
+import * as z from 'zod';
 import { config } from '../platform/config';
 import type { UploadedFile } from '../platform/http/context';
 import { ConflictError, ValidationError } from '../platform/http/errors';

@@ -4,7 +4,7 @@
  * a client-supplied id or URL-encoded path, and they resolve the caller's access once.
  */
 import { can, prefetchProjectAccess, projectAccessFor, type ProjectAccessGuess, type ProjectSubject } from '../auth';
-import { findNamespaceByPath, isNumericId, namespaceFromItem, namespaceKeys, type Namespace } from '../namespaces';
+import { ancestorsLive, findNamespaceByPath, findRedirect, getNamespace, isNumericId, knownFromItems, namespaceFromItem, namespaceKeys, type Namespace } from '../namespaces';
 import type { User } from '../users';
 import { byKey, getMany } from '../platform/dynamo/batch';
 import type { Key } from '../platform/dynamo/keys';
@@ -20,6 +20,27 @@ async function findProjectByPath(path: string): Promise<{ project: Project; name
   const namespace = await findNamespaceByPath(path.slice(0, slash));
   const project = namespace && (await findProjectInNamespace(namespace.id, path.slice(slash + 1)));
   return project && namespace ? { project, namespace } : undefined;
+}
+
+/**
+ * Internal: the project a former path names (GitLab's `follow_redirects: true`; `redirects.ts` in
+ * the namespaces feature), read only when the path names nothing: the project renamed or moved
+ * away from it, or one beneath a group that moved (its old path and the rest of the path, looked
+ * up at the group's new path; a few hops, for a project moved again after its group).
+ */
+async function findProjectByFormerPath(path: string, hops = 3): Promise<{ project: Project; namespace: Namespace } | undefined> {
+  const redirect = await findRedirect(path);
+  if (!redirect) return undefined;
+  if (redirect.target.kind === 'project') {
+    const project = await getProject(redirect.target.id);
+    const namespace = project && (await getNamespace(project.namespaceId));
+    return project && namespace ? { project, namespace } : undefined;
+  }
+  const group = await getNamespace(redirect.target.id);
+  if (!group) return undefined;
+  const moved = `${group.fullPath}${redirect.rest}`;
+  if (moved.toLowerCase() === path.toLowerCase()) return undefined;
+  return (await findProjectByPath(moved)) ?? (hops > 1 ? findProjectByFormerPath(moved, hops - 1) : undefined);
 }
 
 /**
@@ -58,7 +79,9 @@ async function findProjectById(id: number, user: User | null): Promise<ProjectSu
   let read: (key: Key) => Item | undefined;
   if (place) {
     access = prefetchProjectAccess(user, place);
-    read = byKey(await getMany([projectKey, namespaceKeys.namespace(place.namespaceId), ...access.keys]));
+    // Its namespace's ancestors too: one being deleted takes the project with it.
+    const ancestorKeys = (place.ancestorIds ?? []).map((ancestorId) => namespaceKeys.namespace(ancestorId));
+    read = byKey(await getMany([projectKey, namespaceKeys.namespace(place.namespaceId), ...ancestorKeys, ...access.keys]));
     const item = read(projectKey);
     project = item && !item.deleting ? projectFromItem(item) : undefined;
   } else {
@@ -76,6 +99,16 @@ async function findProjectById(id: number, user: User | null): Promise<ProjectSu
   const namespaceItem = read(namespaceKey) ?? (await getMany([namespaceKey]))[0];
   if (!namespaceItem || namespaceItem.deleting) throw new NotFoundError('Project');
   const namespace = namespaceFromItem(namespaceItem);
+  // Beneath a group being deleted: gone at once, as GitLab hides the whole tree. The ancestors
+  // not read with it (the first read, a moved project) are read now, and serve the access too.
+  const ancestorKeys = namespace.ancestorIds.map((ancestorId) => namespaceKeys.namespace(ancestorId));
+  const unread = ancestorKeys.filter((key) => !read(key));
+  if (unread.length > 0) {
+    const before = read;
+    const extra = byKey(await getMany(unread));
+    read = (key) => before(key) ?? extra(key);
+  }
+  if (!ancestorsLive(namespace, knownFromItems(ancestorKeys.flatMap((key) => read(key) ?? [])))) throw new NotFoundError('Project');
   const subject: ProjectSubject = { kind: 'project', project, namespace, access: await access.resolve(project, namespace, read) };
   remember({ ...guessOf(project), ancestorIds: namespace.ancestorIds });
   if (!can(user, 'read_project', subject)) throw new NotFoundError('Project');
@@ -85,7 +118,7 @@ async function findProjectById(id: number, user: User | null): Promise<ProjectSu
 /** The project the caller may read, as a subject carrying the caller's access; 404 otherwise. */
 export async function findProjectOrNotFound(idOrPath: string | number, user: User | null): Promise<ProjectSubject> {
   if (isNumericId(idOrPath)) return findProjectById(Number(idOrPath), user);
-  const found = await findProjectByPath(String(idOrPath));
+  const found = (await findProjectByPath(String(idOrPath))) ?? (await findProjectByFormerPath(String(idOrPath)));
   if (found) {
     const subject: ProjectSubject = { kind: 'project', ...found, access: await projectAccessFor(user, found.project, found.namespace) };
     if (can(user, 'read_project', subject)) return subject;

@@ -6,13 +6,21 @@ import { isAdmin } from '../auth';
 import { BadRequestError, NotFoundError } from '../platform/http/errors';
 import { findSshKeyByFingerprint, findSshKeyById, type SshKey } from './store/ssh-keys';
 import { findPersonalTokenById, getToken, type AccessToken } from './store/tokens';
-import { getUser, type User } from './store/users';
+import { findUserByUsername, getUser, type User } from './store/users';
 
 /** A user by id, or `404 User Not Found`. */
 export async function findUserOrNotFound(id: number): Promise<User> {
   const user = await getUser(id);
   if (!user) throw new NotFoundError('User');
   return user;
+}
+
+/**
+ * The user id a list filter by username stands for (`author_username`, `assignee_username`): the
+ * user's, or 0, which no user has — an unknown username matches nothing, as in GitLab's finders.
+ */
+export async function userIdForFilter(username: string): Promise<number> {
+  return (await findUserByUsername(username))?.id ?? 0;
 }
 
 /** An SSH key by its global id with its owner (`GET /keys/:id`), or `404 Key Not Found`. */

@@ -4,14 +4,16 @@
  * award emoji, events, …) of users that have since been deleted.
  *
  * GitLab moves those records to the ghost (`Users::MigrateRecordsToGhostUserService`, batched
- * `UPDATE … SET author_id = ghost`). Here they keep the deleted user's id and are shown under the
- * ghost when read ({@link withGhost}): a deleted user's id never comes back (ids come from a
- * sequence), so "no user for this author id" means "deleted", and no walk over a user's
- * contributions (most of which have no author index) is needed. The presenter that resolves a
- * page's authors already reads them in one batch; a missing one costs one read of the ghost per
- * process (it is then kept: the ghost never changes). What differs from GitLab: filters by author
- * (`author_id=<ghost id>`, `author_username=ghost`) do not find a deleted user's contributions,
- * and `author_id=<deleted id>` still does.
+ * `UPDATE … SET author_id = ghost`). Here the user deletion job moves the ones that have an author
+ * index and author filters (issues and merge requests: the removal steps of those features, which
+ * walk the user's index and rewrite each with its lists and counts), so `author_id=<ghost id>`
+ * finds them and `author_id=<deleted id>` no longer does; with `hard_delete` they are deleted
+ * instead. The rest (notes, award emoji, events, todos, resource events: no author index to walk
+ * without reading the table) keep the deleted user's id and are shown under the ghost when read
+ * ({@link withGhost}): a deleted user's id never comes back (ids come from a sequence), so "no
+ * user for this author id" means "deleted". The presenter that resolves a page's authors already
+ * reads them in one batch; a missing one costs one read of the ghost per process (it is then
+ * kept: the ghost never changes).
  *
  * Like GitLab's, the ghost is a user like any other in reads (`GET /users`, `?username=ghost`,
  * `GET /users/:id`), its username claimed as any username (nobody can register it), `ghost1`,

@@ -1,5 +1,5 @@
 export { authenticate, authenticateGitCredentials, trackActivity } from './authenticate';
-export { findUserOrNotFound } from './finders';
+export { findUserOrNotFound, userIdForFilter } from './finders';
 export { presentPersonalAccessToken, presentUserPublic } from './presenters/users';
 export { backfillUserSearchEntries, findUserByUsername, getUser, userFromItem, userIsLive, type User } from './store/users';
 export { userKeys } from './store/keys';

@@ -1,11 +1,12 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   DeleteCommand,
   DynamoDBDocumentClient,
   PutCommand,
   TransactWriteCommand,
-  UpdateCommand,
   type TransactWriteCommandInput,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -66,6 +67,8 @@ beforeEach(() => {
   ddbMock.reset();
   ddbMock.on(UpdateCommand).resolves({ Attributes: { value: 5 } }); // nextId('hooks')
   ddbMock.on(TransactWriteCommand).resolves({});
+  // A replacing write first reads the versions it replaces (read-your-writes journal): none here.
+  ddbMock.on(BatchGetCommand).resolves({ Responses: {} });
 });
 
 describe('addHook / insertHook', () => {

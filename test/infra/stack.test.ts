@@ -343,10 +343,11 @@ describe('ProjectHostingStack functions', () => {
         Variables: {
           TABLE_NAME: { Ref: logicalId(stack.data.table) },
           EXTERNAL_URL: expect.anything(),
-          NODE_OPTIONS: '--enable-source-maps',
         },
       },
     });
+    // Source maps stay out of the request path (infra/bundling.ts).
+    expect(JSON.stringify(fn.Properties)).not.toContain('source-maps');
   });
 
   it('keeps function logs one month, and the API access logs a year', () => {

@@ -9,7 +9,16 @@ describe('emojiName', () => {
     }
   });
 
+  it("accepts the rest of GitLab's emoji set (its Emojione/JoyPixels names, skin tones, flags)", () => {
+    for (const name of ['slight_smile', 'frowning2', 'basketball_player_tone1', 'anger_right', 'flag_us', 'alembic', 'wilted_rose']) {
+      expect(emojiName(name)).toBe(name);
+    }
+  });
+
   it("stores GitLab's aliases as their name", () => {
+    expect(emojiName('satisfied')).toBe('laughing');
+    expect(emojiName('thumbs_up')).toBe('thumbsup');
+    expect(emojiName('thumbup')).toBe('thumbsup');
     expect(emojiName('+1')).toBe('thumbsup');
     expect(emojiName('-1')).toBe('thumbsdown');
   });

@@ -3,7 +3,7 @@
  * carries, a label deleted under the write (dropped and retried), and how a failed condition is
  * named. The happy paths run for real in the integration suite.
  */
-import { BatchWriteCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { replaceIssue, writeIssues, type Issue } from '../../shared/issues/store/issues';
 import { issueKeys } from '../../shared/issues/store/keys';
@@ -77,6 +77,7 @@ describe('an issue write', () => {
     expect(await replaceIssue(issue(), { ...issue(), state: 'closed' })).toBe('issue_changed');
     ddbMock.reset();
     ddbMock.on(BatchWriteCommand).resolves({});
+    ddbMock.on(BatchGetCommand).resolves({ Responses: {} });
     ddbMock.on(TransactWriteCommand).rejectsOnce(cancelled(['ConditionalCheckFailed', 'None', 'None', 'None']));
     expect(await replaceIssue(issue(), { ...issue(), state: 'closed' })).toBe('project_gone');
     expect(transactions()).toHaveLength(1);

@@ -49,15 +49,21 @@ describe('issue parameters', () => {
     expect(() => parseParams(updateParams, { id: '1', issue_iid: '2' })).toThrow('at least one parameter must be provided');
   });
 
-  it('defaults the order to created_at desc and the scope to created_by_me, and splits label filters', () => {
+  it('defaults the order to created_at desc and the scope to created_by_me, and splits label filters', async () => {
     // Act
     const list = parseParams(projectListParams, { id: '1', labels: 'a, b' });
     const mine = parseParams(userListParams, {});
 
     // Assess
     expect(list).toMatchObject({ order_by: 'created_at', sort: 'desc' });
-    expect(filtersFrom(list).labels).toEqual(['a', 'b']);
+    expect((await filtersFrom(list)).labels).toEqual(['a', 'b']);
     expect(mine.scope).toBe('created_by_me');
     expect(() => parseParams(userListParams, { scope: 'all' })).toThrow('scope does not have a valid value');
+  });
+
+  it('refuses a user filter given both by id and by username, as Grape\'s mutually_exclusive', () => {
+    // Act + Assess
+    expect(() => parseParams(projectListParams, { id: '1', author_id: '2', author_username: 'x' })).toThrow('author_id, author_username are mutually exclusive');
+    expect(() => parseParams(userListParams, { assignee_id: '2', assignee_username: 'x' })).toThrow('assignee_id, assignee_username are mutually exclusive');
   });
 });

@@ -50,6 +50,9 @@ async function discussion(iid: number, id: string) {
 
 beforeAll(async () => {
   project = await ownedProject('private');
+  // `blocking_discussions_resolved` follows the discussions only where the project requires them resolved (GitLab's `mergeable_discussions_state?`).
+  const setting = await api(`/projects/${project.id}`, { method: 'PUT', token: project.owner.token, body: { only_allow_merge_if_all_discussions_are_resolved: true } });
+  expect(setting.status).toBe(200);
   await commit(project.id, project.owner.token, 'main', { 'README.md': '# readme\n' });
   [developer, reporter] = await Promise.all([newMember(project, DEVELOPER), newMember(project, REPORTER)]);
 });

@@ -6,7 +6,7 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Membership } from '../../shared/auth/store/memberships';
-import { namespaceKeys } from '../../shared/namespaces/store/keys';
+import { namespaceKeys, redirectRouteKeys } from '../../shared/namespaces/store/keys';
 import { insertGroup, namespaceToItem, removeGroupRecord, updateGroupSettings, type Namespace } from '../../shared/namespaces/store/namespaces';
 import { cancelled, useMockedTable } from '../support/mocked-table';
 
@@ -45,7 +45,7 @@ const failingAt = (size: number, ...positions: number[]) =>
   cancelled(Array.from({ length: size }, (_, i) => (positions.includes(i) ? 'ConditionalCheckFailed' : 'None')));
 
 describe('insertGroup', () => {
-  it('writes the group, its path claim and owner, then the parent count, the parent’s project path and each ancestor', async () => {
+  it('writes the group, its path claim (dropping a redirect there) and owner, then the parent count, the parent’s project path and each ancestor', async () => {
     // Prepare
     ddb.on(TransactWriteCommand).resolves({});
     // Act
@@ -53,13 +53,14 @@ describe('insertGroup', () => {
     // Assess
     expect(result).toBe('done');
     const [items] = transactions();
-    expect(items.map((item) => Object.keys(item)[0])).toEqual(['Put', 'Put', 'Put', 'Update', 'ConditionCheck', 'ConditionCheck']);
+    expect(items.map((item) => Object.keys(item)[0])).toEqual(['Put', 'Put', 'Delete', 'Put', 'Update', 'ConditionCheck', 'ConditionCheck']);
     expect(items[0].Put?.Item).toEqual(namespaceToItem(group({})));
     expect(items[1].Put?.Item).toMatchObject({ ...namespaceKeys.claims.namespacePath('platform/backend'), namespaceId: 10, kind: 'group' });
-    expect(items[2].Put?.Item).toMatchObject({ PK: 'NAMESPACE#10', SK: 'MEMBER#000000000005', accessLevel: 50 });
-    expect(items[3].Update).toMatchObject({ Key: namespaceKeys.namespace(2), UpdateExpression: 'ADD subgroupCount :one' });
-    expect(items[4].ConditionCheck).toMatchObject({ Key: namespaceKeys.claims.projectPath(2, 'backend') });
-    expect(items[5].ConditionCheck).toMatchObject({ Key: namespaceKeys.namespace(1) });
+    expect(items[2].Delete?.Key).toEqual(redirectRouteKeys.redirectRoute('platform/backend'));
+    expect(items[3].Put?.Item).toMatchObject({ PK: 'NAMESPACE#10', SK: 'MEMBER#000000000005', accessLevel: 50 });
+    expect(items[4].Update).toMatchObject({ Key: namespaceKeys.namespace(2), UpdateExpression: 'ADD subgroupCount :one' });
+    expect(items[5].ConditionCheck).toMatchObject({ Key: namespaceKeys.claims.projectPath(2, 'backend') });
+    expect(items[6].ConditionCheck).toMatchObject({ Key: namespaceKeys.namespace(1) });
   });
 
   it('writes a top-level group without parent guards', async () => {
@@ -67,17 +68,17 @@ describe('insertGroup', () => {
 
     await insertGroup(group({ parentId: null, ancestorIds: [], fullPath: 'backend' }), owner, null);
 
-    expect(transactions()[0]).toHaveLength(3);
+    expect(transactions()[0]).toHaveLength(4);
   });
 
   it.each([
     [[1], 'path_taken'],
-    [[4], 'path_taken'],
-    [[3], 'parent_changed'],
-    [[5], 'parent_changed'],
-    [[1, 3], 'parent_changed'],
+    [[5], 'path_taken'],
+    [[4], 'parent_changed'],
+    [[6], 'parent_changed'],
+    [[1, 4], 'parent_changed'],
   ])('answers a failure at %o with %s', async (positions, expected) => {
-    ddb.on(TransactWriteCommand).rejects(failingAt(6, ...positions));
+    ddb.on(TransactWriteCommand).rejects(failingAt(7, ...positions));
 
     expect(await insertGroup(group({}), owner, parent)).toBe(expected);
   });
@@ -99,25 +100,27 @@ describe('updateGroupSettings', () => {
     [[1], 'path_taken'],
     [[2], 'conflict'],
     [[0], 'conflict'],
-    [[3], 'parent_changed'],
-    [[4], 'path_taken'],
     [[5], 'parent_changed'],
-  ])('renames a subgroup: group, new claim, old claim, parent guards; a failure at %o is %s', async (positions, expected) => {
-    ddb.on(TransactWriteCommand).rejects(failingAt(6, ...positions));
+    [[6], 'path_taken'],
+    [[7], 'parent_changed'],
+  ])('renames a subgroup: group, new claim, old claim, redirect from the old path, none left at the new one, parent guards; a failure at %o is %s', async (positions, expected) => {
+    ddb.on(TransactWriteCommand).rejects(failingAt(8, ...positions));
 
     expect(await updateGroupSettings(group({}), next('services'), parent)).toBe(expected);
 
     const [items] = transactions();
-    expect(items.map((item) => Object.keys(item)[0])).toEqual(['Update', 'Put', 'Delete', 'ConditionCheck', 'ConditionCheck', 'ConditionCheck']);
+    expect(items.map((item) => Object.keys(item)[0])).toEqual(['Update', 'Put', 'Delete', 'Put', 'Delete', 'ConditionCheck', 'ConditionCheck', 'ConditionCheck']);
+    expect(items[3].Put?.Item).toMatchObject({ ...redirectRouteKeys.redirectRoute('platform/backend'), kind: 'namespace', targetId: 10 });
+    expect(items[4].Delete?.Key).toEqual(redirectRouteKeys.redirectRoute('platform/services'));
   });
 
   it('holds the old path while subgroups move (no release of the old claim)', async () => {
-    ddb.on(TransactWriteCommand).rejects(failingAt(5, 2));
+    ddb.on(TransactWriteCommand).rejects(failingAt(7, 4));
 
     expect(await updateGroupSettings(group({ subgroupCount: 2 }), next('services'), parent)).toBe('parent_changed');
 
     const [items] = transactions();
-    expect(items.map((item) => Object.keys(item)[0])).toEqual(['Update', 'Put', 'ConditionCheck', 'ConditionCheck', 'ConditionCheck']);
+    expect(items.map((item) => Object.keys(item)[0])).toEqual(['Update', 'Put', 'Put', 'Delete', 'ConditionCheck', 'ConditionCheck', 'ConditionCheck']);
     expect(items[0].Update?.ExpressionAttributeValues).toMatchObject({ ':moving': ['platform/backend'] });
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { apiHandler, type GroupRouteTable } from '../../functions/api';
 import { createGroupHandler } from '../../shared/platform/group-handler';

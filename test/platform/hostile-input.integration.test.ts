@@ -18,7 +18,7 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { routeDefinitions } from '../../infra/openapi-routes';
 import { allRoutes, type RouteSpec } from '../../shared/catalog';
 import { api, baseUrl, isLocalRuntime, rootToken, type ApiResponse } from '../support/api';

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createGroupHandler } from '../../shared/platform/group-handler';
 import { p } from '../../shared/platform/http/params';
 import { ok } from '../../shared/platform/http/response';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ParamError } from '../../shared/platform/http/errors';
 import { p, parseParams, required } from '../../shared/platform/http/params';
 

@@ -195,3 +195,223 @@ describe('issues, notes and merge requests', () => {
     expect(mine).toEqual([mr.id]);
   });
 });
+
+/** Everything written so far is old (indexes caught up, journal past its window); what is written next lags again. */
+const indexesCatchUp = () => lag.catchUp();
+
+describe('deletions and moves: an item leaves its old lists at once', () => {
+  it('a closed issue leaves the opened lists (project, filtered, the author’s) and shows in the closed one', async () => {
+    // Arrange
+    const owner = await createUser();
+    const project = await createProject(owner.token);
+    const issue = await openIssue(project.id, owner.token, { labels: 'bug' });
+    await indexesCatchUp();
+    // Act
+    const closed = await api(`/projects/${project.id}/issues/${issue.iid}`, { token: owner.token, method: 'PUT', body: { state_event: 'close' } });
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    const opened = await listed(`/projects/${project.id}/issues`, owner.token, { state: 'opened' });
+    const openedByUpdate = await listed(`/projects/${project.id}/issues`, owner.token, { state: 'opened', order_by: 'updated_at' });
+    const labelled = await listed(`/projects/${project.id}/issues`, owner.token, { state: 'opened', labels: 'bug' });
+    const mine = await listed('/issues', owner.token, { state: 'opened', scope: 'created_by_me' });
+    const closedList = await listed(`/projects/${project.id}/issues`, owner.token, { state: 'closed' });
+    // Assert
+    expect(lag.stale).toBeGreaterThan(0);
+    expect(opened).toEqual([]);
+    expect(openedByUpdate).toEqual([]);
+    expect(labelled).toEqual([]);
+    expect(mine).toEqual([]);
+    expect(closedList).toEqual([issue.id]);
+  });
+
+  it('a deleted issue is no longer listed (its project’s issues, the author’s)', async () => {
+    // Arrange
+    const owner = await createUser();
+    const project = await createProject(owner.token);
+    const kept = await openIssue(project.id, owner.token);
+    const issue = await openIssue(project.id, owner.token);
+    await indexesCatchUp();
+    // Act
+    const deleted = await api(`/projects/${project.id}/issues/${issue.iid}`, { token: owner.token, method: 'DELETE' });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(204);
+    const all = await listed(`/projects/${project.id}/issues`, owner.token);
+    const mine = await listed('/issues', owner.token, { scope: 'created_by_me' });
+    // Assert
+    expect(all).toEqual([kept.id]);
+    expect(mine).toEqual([kept.id]);
+  });
+
+  it('an issue moved to another project leaves the old project’s list and shows in the new one', async () => {
+    // Arrange
+    const owner = await createUser();
+    const from = await createProject(owner.token);
+    const to = await createProject(owner.token);
+    const issue = await openIssue(from.id, owner.token);
+    await indexesCatchUp();
+    // Act
+    const moved = await api(`/projects/${from.id}/issues/${issue.iid}/move`, { token: owner.token, body: { to_project_id: to.id } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(201);
+    const oldList = await listed(`/projects/${from.id}/issues`, owner.token, { state: 'opened' });
+    const newList = await listed(`/projects/${to.id}/issues`, owner.token);
+    // Assert
+    expect(oldList).toEqual([]);
+    expect(newList).toEqual([moved.body.id]);
+  });
+
+  it('a deleted note leaves its issue’s discussions', async () => {
+    // Arrange
+    const owner = await createUser();
+    const project = await createProject(owner.token);
+    const issue = await openIssue(project.id, owner.token);
+    const note = await api(`/projects/${project.id}/issues/${issue.iid}/notes`, { token: owner.token, body: { body: 'oops' } });
+    expect(note.status, JSON.stringify(note.body)).toBe(201);
+    await indexesCatchUp();
+    // Act
+    const deleted = await api(`/projects/${project.id}/issues/${issue.iid}/notes/${note.body.id}`, { token: owner.token, method: 'DELETE' });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(204);
+    const discussions = await api(`/projects/${project.id}/issues/${issue.iid}/discussions`, { token: owner.token });
+    // Assert
+    expect(discussions.status).toBe(200);
+    expect(discussions.body.flatMap((d: { notes: Array<{ id: number; system: boolean }> }) => d.notes.filter((n) => !n.system).map((n) => n.id))).toEqual([]);
+  });
+
+  it('a todo marked done leaves the pending todos and shows in the done ones', async () => {
+    // Arrange
+    const owner = await createUser();
+    const project = await createProject(owner.token);
+    const issue = await openIssue(project.id, owner.token);
+    const todo = await api(`/projects/${project.id}/issues/${issue.iid}/todo`, { token: owner.token, method: 'POST' });
+    expect(todo.status, JSON.stringify(todo.body)).toBe(201);
+    await indexesCatchUp();
+    // Act
+    const done = await api(`/todos/${todo.body.id}/mark_as_done`, { token: owner.token, method: 'POST' });
+    expect(done.status, JSON.stringify(done.body)).toBe(201);
+    const pending = await listed('/todos', owner.token);
+    const doneList = await listed('/todos', owner.token, { state: 'done' });
+    // Assert
+    expect(pending).toEqual([]);
+    expect(doneList).toEqual([todo.body.id]);
+  });
+
+  it('a removed member no longer lists the project among theirs', async () => {
+    // Arrange
+    const owner = await createUser();
+    const member = await createUser();
+    const project = await createProject(owner.token);
+    expect((await api(`/projects/${project.id}/members`, { token: owner.token, body: { user_id: member.id, access_level: 30 } })).status).toBe(201);
+    await indexesCatchUp();
+    // Act
+    const removed = await api(`/projects/${project.id}/members/${member.id}`, { token: owner.token, method: 'DELETE' });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(204);
+    const memberProjects = await listed('/projects', member.token, { membership: true });
+    // Assert
+    expect(memberProjects).toEqual([]);
+  });
+
+  it('a project transferred to a group leaves its old namespace’s list and shows in the new one', async () => {
+    // Arrange
+    const owner = await createUser();
+    const group = await createGroup(owner.token);
+    const project = await createProject(owner.token);
+    await indexesCatchUp();
+    // Act
+    const transferred = await api(`/projects/${project.id}/transfer`, { token: owner.token, method: 'PUT', body: { namespace: group.id } });
+    expect(transferred.status, JSON.stringify(transferred.body)).toBe(200);
+    const ofUser = await listed(`/users/${owner.id}/projects`, owner.token);
+    const ofGroup = await listed(`/groups/${group.id}/projects`, owner.token);
+    // Assert
+    expect(ofUser).toEqual([]);
+    expect(ofGroup).toEqual([project.id]);
+  });
+
+  it('a deleted SSH key and a revoked token leave the admin’s lists', async () => {
+    // Arrange
+    const user = await createUser();
+    const key = await api('/user/keys', { token: user.token, body: { title: 'laptop', key: generateSshPublicKey() } });
+    expect(key.status, JSON.stringify(key.body)).toBe(201);
+    const token = await api(`/users/${user.id}/personal_access_tokens`, { token: rootToken(), body: { name: unique('pat'), scopes: ['api'] } });
+    expect(token.status, JSON.stringify(token.body)).toBe(201);
+    await indexesCatchUp();
+    // Act
+    expect([200, 204]).toContain((await api(`/user/keys/${key.body.id}`, { token: user.token, method: 'DELETE' })).status);
+    expect((await api(`/personal_access_tokens/${token.body.id}`, { token: rootToken(), method: 'DELETE' })).status).toBe(204);
+    const byId = await api(`/keys/${key.body.id}`, { token: rootToken() });
+    const active = await listed('/personal_access_tokens', rootToken(), { user_id: user.id, state: 'active' });
+    // Assert
+    expect(byId.status).toBe(404);
+    expect(active).toEqual([]);
+  });
+});
+
+describe('searches, event feeds and CI lists', () => {
+  it('an opened issue is found by search at once (its project’s and the author’s)', async () => {
+    // Arrange
+    const owner = await createUser();
+    const project = await createProject(owner.token);
+    const word = unique('zebra');
+    const issue = await openIssue(project.id, owner.token, { title: `a ${word} escaped` });
+    // Act
+    const found = await listed(`/projects/${project.id}/issues`, owner.token, { search: word });
+    const mine = await listed('/issues', owner.token, { search: word });
+    // Assert
+    expect(found).toEqual([issue.id]);
+    expect(mine).toEqual([issue.id]);
+  });
+
+  it('opening an issue shows in the author’s feeds (own, by user, the project’s) at once', async () => {
+    // Arrange
+    const owner = await createUser();
+    const project = await createProject(owner.token);
+    await lag.catchUp();
+    const issue = await openIssue(project.id, owner.token);
+    // Act
+    const own = await api('/events', { token: owner.token });
+    const ofUser = await api(`/users/${owner.id}/events`, { token: owner.token });
+    const ofProject = await api(`/projects/${project.id}/events`, { token: owner.token });
+    // Assert
+    for (const feed of [own, ofUser, ofProject]) {
+      expect(feed.status, JSON.stringify(feed.body)).toBe(200);
+      expect(feed.body.map((e: { action_name: string; target_id: number }) => [e.action_name, e.target_id])).toContainEqual(['opened', issue.id]);
+    }
+  });
+
+  it('a created pipeline and its jobs are listed at once (all, by status, by ref, by scope), and a runner is handed its job', async () => {
+    // Arrange: a project with a CI configuration, and a runner that already polled and found nothing.
+    const owner = await createUser();
+    const project = await createProject(owner.token);
+    await commit(project.id, owner.token, 'main', { '.gitlab-ci.yml': 'build:\n  script: echo hi\n' });
+    const registration = (await api(`/projects/${project.id}`, { token: owner.token })).body.runners_token as string;
+    const runner = await api('/runners', { body: { token: registration, description: 'lagging', info: { name: 'test-runner' } } });
+    expect(runner.status, JSON.stringify(runner.body)).toBe(201);
+    const poll = (lastUpdate?: string | null) =>
+      api('/jobs/request', { body: { token: runner.body.token, info: { name: 'test-runner' }, ...(lastUpdate ? { last_update: lastUpdate } : {}) } });
+    // Jobs of a pipeline the commit may have started are handed out first (the index catching up after each).
+    await lag.catchUp();
+    let idle = await poll();
+    for (let tries = 0; idle.status !== 204 && tries < 5; tries++) {
+      await lag.catchUp();
+      idle = await poll();
+    }
+    expect(idle.status).toBe(204);
+    await lag.catchUp();
+    // Act
+    const created = await api(`/projects/${project.id}/pipeline`, { token: owner.token, body: { ref: 'main' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const all = await listed(`/projects/${project.id}/pipelines`, owner.token);
+    const byStatus = await listed(`/projects/${project.id}/pipelines`, owner.token, { status: created.body.status });
+    const byRef = await listed(`/projects/${project.id}/pipelines`, owner.token, { ref: 'main' });
+    const pipelineJobs = await listed(`/projects/${project.id}/pipelines/${created.body.id}/jobs`, owner.token);
+    const jobs = await listed(`/projects/${project.id}/jobs`, owner.token);
+    const pending = await api(`/projects/${project.id}/jobs`, { token: owner.token, query: { scope: 'pending' } });
+    const handed = await poll(idle.headers.get('x-gitlab-last-update'));
+    // Assert
+    expect(all).toContain(created.body.id);
+    expect(byStatus).toContain(created.body.id);
+    expect(byRef).toContain(created.body.id);
+    expect(pending.status).toBe(200);
+    expect(pending.body.map((job: { pipeline: { id: number } }) => job.pipeline.id)).toContain(created.body.id);
+    expect(pipelineJobs.length).toBe(1);
+    expect(jobs).toContain(pipelineJobs[0]);
+    expect(handed.status, JSON.stringify(handed.body)).toBe(201);
+    expect(handed.body.id).toBe(pipelineJobs[0]);
+  });
+});

@@ -7,7 +7,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { Segment, type Subsegment } from 'aws-xray-sdk-core';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createGroupHandler } from '../../shared/platform/group-handler';
 import type { ApiContext } from '../../shared/platform/http/context';
 import { NotFoundError } from '../../shared/platform/http/errors';

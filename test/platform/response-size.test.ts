@@ -4,7 +4,7 @@
  * in offset and keyset mode; a body that cannot be sent at all is a 413, never a failed invocation.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { resetConfig } from '../../shared/platform/config';
 import { createGroupHandler } from '../../shared/platform/group-handler';

@@ -6,7 +6,7 @@
  * parameter must either declare its limit or join this list with its reason.
  */
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { routeDefinitions } from '../../infra/openapi-routes';
 import { allRoutes } from '../../shared/catalog';
 
@@ -14,7 +14,7 @@ import { allRoutes } from '../../shared/catalog';
 const UNLIMITED: ReadonlyArray<{ routes: RegExp; fields: readonly string[]; why: string }> = [
   { routes: /./, fields: ['expires_at', 'created_at', 'updated_at'], why: 'dates and timestamps: parsed, anything else is 400' },
   { routes: /^(POST|PUT) \/projects\/:id\/(fork|transfer)$/, fields: ['namespace', 'namespace_path'], why: 'looked up, never stored' },
-  { routes: /\/labels(\/promote)?$/, fields: ['name'], why: 'the label to change, looked up' },
+  { routes: /\/labels(\/promote|\/:label_id)?$/, fields: ['name'], why: 'the label to change or promote (PUT …/labels/promote), looked up' },
   { routes: /\/links$/, fields: ['target_project_id'], why: 'looked up' },
   { routes: /\/award_emoji$/, fields: ['name'], why: 'one of a fixed list of emoji names' },
   { routes: /\/(time_estimate|add_spent_time)$/, fields: ['duration'], why: 'parsed as a duration' },

@@ -1,6 +1,6 @@
 /**
  * `PUT /projects/:id/transfer` (GitLab's `Projects::TransferService`): a project moves to another
- * namespace with its path; the old path stops resolving, the new namespace's members reach it.
+ * namespace with its path; the old path redirects to it, the new namespace's members reach it.
  */
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api';
@@ -10,7 +10,7 @@ const DEVELOPER = 30;
 const MAINTAINER = 40;
 
 describe('PUT /projects/:id/transfer', () => {
-  it('moves a project to a group by path: its path, web_url and access follow, the old path stops resolving', async () => {
+  it('moves a project to a group by path: its path, web_url and access follow, the old path redirects', async () => {
     // Arrange
     const owner = await createUser();
     const project = await createProject(owner.token, { visibility: 'private' });
@@ -29,7 +29,8 @@ describe('PUT /projects/:id/transfer', () => {
       web_url: expect.stringMatching(new RegExp(`/${fullPath}$`)),
     });
     expect((await api(`/projects/${encodeURIComponent(fullPath)}`, { token: owner.token })).body.id).toBe(project.id);
-    expect((await api(`/projects/${encodeURIComponent(project.fullPath)}`, { token: owner.token })).status).toBe(404);
+    // The old path redirects (GitLab's redirect route), until a project takes it.
+    expect((await api(`/projects/${encodeURIComponent(project.fullPath)}`, { token: owner.token })).body).toMatchObject({ id: project.id, path_with_namespace: fullPath });
     expect((await api(`/projects/${project.id}`, { token: member.token })).status).toBe(200);
     const listed = await api(`/groups/${group.id}/projects`, { token: owner.token });
     expect(listed.body.map((p: { id: number }) => p.id)).toEqual([project.id]);

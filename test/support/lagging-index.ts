@@ -3,13 +3,16 @@
  * Local updates them in the same request, hiding the lag). For unit tests of read-after-write:
  * the runtime (DynamoDB Local, s3rver, the real handlers in this process) is started for the test
  * file, and the data layer's client (`db()`) is replaced by one that, while {@link IndexLag} is
- * on, leaves out of every index Query the items written since the lag began: put (created, or
- * replaced whole), or updated in their index key attributes. The table itself (GetItem,
+ * on, shows every index Query the items written since the lag began as they were when it began:
+ * an item put (created, or replaced whole), updated in its index key attributes, or deleted since
+ * then is left out where it is now and shown where it was (its version from before its first
+ * write in the lag, read from the table just before that write: a deleted item, or one moved to
+ * another partition or sort key, still shows in its old place). The table itself (GetItem,
  * BatchGetItem, Query of the table) is read as DynamoDB Local answers it, consistently.
  *
- * What it does not simulate: an index still showing an item's previous version or a deleted item
- * (DynamoDB Local no longer has them), and items updated in other attributes (on AWS the index
- * shows their old version, which is still listed; here they are shown as they are).
+ * What it does not simulate: items updated in other attributes (on AWS the index shows their old
+ * version; here they are shown as they are), and index Queries with a filter (their old versions
+ * are not added back).
  *
  * The fixtures of `fixtures.ts` work here: `API_URL` and `ROOT_TOKEN` point at this runtime.
  */
@@ -21,14 +24,16 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
+  DeleteCommand,
   DynamoDBDocumentClient,
+  GetCommand,
   PutCommand,
   QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
-import { setClients } from '../../shared/platform/dynamo/client';
+import { setClients, tableName } from '../../shared/platform/dynamo/client';
 import type { LocalRuntime } from '../../infra/local/runtime';
 
 type Key = { PK: string; SK: string };
@@ -39,39 +44,68 @@ const keyOf = (key: Key | Record<string, unknown> | undefined): string | undefin
 const movesInIndex = (expression: string | undefined, names: Record<string, string> | undefined): boolean =>
   /GSI\d+(PK|SK)/.test(expression ?? '') || Object.values(names ?? {}).some((name) => /^GSI\d+(PK|SK)$/.test(name));
 
-/** The keys of the items a write command puts or moves in an index. */
-function keysIndexedAnew(command: unknown): string[] {
-  const found: Array<string | undefined> = [];
-  if (command instanceof PutCommand) found.push(keyOf(command.input.Item));
-  if (command instanceof UpdateCommand && movesInIndex(command.input.UpdateExpression, command.input.ExpressionAttributeNames)) {
-    found.push(keyOf(command.input.Key));
-  }
+/** The keys of the items a write command puts, moves in an index, or deletes. */
+function keysIndexedAnew(command: unknown): Key[] {
+  const found: Array<Key | Record<string, unknown> | undefined> = [];
+  if (command instanceof PutCommand) found.push(command.input.Item);
+  if (command instanceof UpdateCommand && movesInIndex(command.input.UpdateExpression, command.input.ExpressionAttributeNames)) found.push(command.input.Key);
+  if (command instanceof DeleteCommand) found.push(command.input.Key);
   if (command instanceof TransactWriteCommand) {
-    for (const item of (command.input).TransactItems ?? []) {
-      if (item.Put) found.push(keyOf(item.Put.Item));
-      if (item.Update && movesInIndex(item.Update.UpdateExpression, item.Update.ExpressionAttributeNames)) found.push(keyOf(item.Update.Key));
+    for (const item of command.input.TransactItems ?? []) {
+      if (item.Put) found.push(item.Put.Item);
+      if (item.Update && movesInIndex(item.Update.UpdateExpression, item.Update.ExpressionAttributeNames)) found.push(item.Update.Key);
+      if (item.Delete) found.push(item.Delete.Key);
     }
   }
   if (command instanceof BatchWriteCommand) {
-    for (const requests of Object.values((command.input).RequestItems ?? {})) {
-      for (const request of requests) found.push(keyOf(request.PutRequest?.Item));
+    for (const requests of Object.values(command.input.RequestItems ?? {})) {
+      for (const request of requests) found.push(request.PutRequest?.Item ?? request.DeleteRequest?.Key);
     }
   }
-  return found.filter((key): key is string => key !== undefined);
+  return found.flatMap((key) => (keyOf(key) === undefined ? [] : [{ PK: key!.PK as string, SK: key!.SK as string }]));
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * Whether an item is in the range an index Query's key condition reads (the forms `query.ts`
+ * writes: `#pk = :pk`, then `AND begins_with(#sk, :v)`, `#sk >= :v`, `#sk < :v`, ...).
+ */
+function matchesKeyCondition(item: Row, input: QueryCommand['input']): boolean {
+  const names = input.ExpressionAttributeNames ?? {};
+  const values = (input.ExpressionAttributeValues ?? {}) as Row;
+  const attribute = (name: string) => names[name] ?? name;
+  const [partition, sort] = (input.KeyConditionExpression ?? '').split(/\s+AND\s+/i);
+  const equal = /^\s*(#?\w+)\s*=\s*(:\w+)\s*$/.exec(partition ?? '');
+  if (!equal) throw new Error(`lagging index: key condition not understood: ${input.KeyConditionExpression}`);
+  if (item[attribute(equal[1])] !== values[equal[2]]) return false;
+  if (!sort) return true;
+  const prefix = /^\s*begins_with\((#?\w+),\s*(:\w+)\)\s*$/.exec(sort);
+  if (prefix) return String(item[attribute(prefix[1])] ?? '').startsWith(String(values[prefix[2]]));
+  const compare = /^\s*(#?\w+)\s*(>=|<=|>|<|=)\s*(:\w+)\s*$/.exec(sort);
+  if (!compare) throw new Error(`lagging index: key condition not understood: ${input.KeyConditionExpression}`);
+  const value = item[attribute(compare[1])] as string | undefined;
+  const bound = values[compare[3]] as string;
+  if (value === undefined) return false;
+  return { '>=': value >= bound, '<=': value <= bound, '>': value > bound, '<': value < bound, '=': value === bound }[compare[2]]!;
 }
 
 /** Turns the simulated index lag on and off. */
 export class IndexLag {
   private lagging = false;
-  private readonly written = new Set<string>();
+  /** Keys written since the lag began, with the item as it was then (`undefined`: there was none). */
+  private readonly written = new Map<string, Row | undefined>();
   /** How many index items the lag has hidden since it began (a test can check the lag was real). */
   hidden = 0;
+  /** How many old versions (deleted or moved items) index Queries showed since the lag began. */
+  stale = 0;
 
-  /** From now on, index Queries leave out what is written (until {@link stop}). */
+  /** From now on, index Queries show what is written as it was (until {@link stop}). */
   start(): void {
     this.lagging = true;
     this.written.clear();
     this.hidden = 0;
+    this.stale = 0;
   }
 
   /** The indexes have caught up. */
@@ -80,16 +114,76 @@ export class IndexLag {
     this.written.clear();
   }
 
+  /**
+   * Everything written so far is old: the indexes have caught up with it and its journal entries
+   * (`recent.ts`) are past their window (deleted here); what is written next lags again.
+   */
+  async catchUp(): Promise<void> {
+    this.stop();
+    const entries = [...this.journal];
+    this.journal.clear();
+    for (let i = 0; i < entries.length; i += 25) {
+      const chunk = entries.slice(i, i + 25).map((id) => {
+        const [PK, SK] = id.split('\u0000');
+        return { DeleteRequest: { Key: { PK, SK } } };
+      });
+      await this.send?.(new BatchWriteCommand({ RequestItems: { [tableName()]: chunk } }));
+    }
+    this.start();
+  }
+
+  /** Keys of the journal entries written (to forget them in {@link catchUp}), and where. */
+  private readonly journal = new Set<string>();
+  private send: ((command: unknown) => Promise<Record<string, unknown>>) | undefined;
+
   /** `client` with the lag applied to its `send`. */
   wrap(client: DynamoDBDocumentClient): DynamoDBDocumentClient {
     const send = client.send.bind(client) as (command: unknown, ...rest: unknown[]) => Promise<Record<string, unknown>>;
+    this.send = send;
     const lagged = async (command: unknown, ...rest: unknown[]) => {
-      if (this.lagging) for (const key of keysIndexedAnew(command)) this.written.add(key);
+      if (command instanceof BatchWriteCommand) {
+        for (const requests of Object.values(command.input.RequestItems ?? {})) {
+          for (const request of requests) {
+            const item = request.PutRequest?.Item;
+            if (item?.type === 'RecentWrite') this.journal.add(keyOf(item)!);
+          }
+        }
+      }
+      if (this.lagging) {
+        for (const key of keysIndexedAnew(command)) {
+          const id = keyOf(key)!;
+          if (this.written.has(id)) continue;
+          // The version the index still shows: the item as it is before this write (writes of one
+          // key are not concurrent in these tests).
+          const { Item } = await send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+          this.written.set(id, Item as Row | undefined);
+        }
+      }
       const output = await send(command, ...rest);
       if (this.lagging && command instanceof QueryCommand && command.input.IndexName && Array.isArray(output.Items)) {
-        const items = output.Items as Array<Record<string, unknown>>;
+        const input = command.input;
+        const items = output.Items as Row[];
         const shown = items.filter((item) => !this.written.has(keyOf(item) ?? ''));
         this.hidden += items.length - shown.length;
+        if (!input.FilterExpression) {
+          const sortAttribute = `${input.IndexName}SK`;
+          const sortOf = (item: Row | undefined) => (item?.[sortAttribute] as string | undefined) ?? '';
+          const ascending = input.ScanIndexForward !== false;
+          const after = (a: string, b: string) => (ascending ? a > b : a < b);
+          const start = input.ExclusiveStartKey as Row | undefined;
+          const last = output.LastEvaluatedKey as Row | undefined;
+          const old = [...this.written.values()].filter(
+            (item): item is Row =>
+              item !== undefined &&
+              item[sortAttribute] !== undefined &&
+              matchesKeyCondition(item, input) &&
+              (!start || after(sortOf(item), sortOf(start))) &&
+              (!last || !after(sortOf(item), sortOf(last))),
+          );
+          this.stale += old.length;
+          shown.push(...old);
+          shown.sort((a, b) => (sortOf(a) === sortOf(b) ? 0 : after(sortOf(a), sortOf(b)) ? 1 : -1));
+        }
         output.Items = shown;
       }
       return output;

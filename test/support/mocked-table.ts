@@ -3,7 +3,7 @@
  * paths a real engine cannot produce on demand (cancelled transactions, throttling).
  */
 import { DynamoDBClient, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { resetConfig } from '../../shared/platform/config';
@@ -31,6 +31,9 @@ export function useMockedTable(table: string) {
     mock.reset();
     // Derived entries (search terms) are written unconditionally around each write: accepted by default.
     mock.on(BatchWriteCommand).resolves({});
+    // A transaction first reads the versions of the items it may move out of read-your-writes index
+    // partitions (`transactions.ts`): by default there are none; a test scripts them when it matters.
+    mock.on(BatchGetCommand).resolves({ Responses: {} });
   });
   return mock;
 }

@@ -6,6 +6,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { openSecret } from '../../platform/crypto/secret-box';
+import { getNamespace } from '../../namespaces';
 import { getProject, projectIdForRunnersToken, type Project } from '../../projects';
 import { BranchRules } from '../../repository';
 import { parseDuration } from '../config/durations';
@@ -50,6 +51,8 @@ export async function registerRunner(input: RegisterInput): Promise<{ runner: Ru
   const projectId = await projectIdForRunnersToken(input.token);
   const project = projectId ? await getProject(projectId) : undefined;
   if (!project || project.deleting || !project.runnersTokenSealed) return undefined;
+  // A project beneath a group being deleted is gone already (its namespace reads as missing).
+  if (!(await getNamespace(project.namespaceId))) return undefined;
   // The lookup only says where to look: the token must be the project's own, compared in constant time.
   const current = Buffer.from(await openSecret(project.runnersTokenSealed));
   const given = Buffer.from(input.token);
@@ -163,6 +166,12 @@ export async function requestJob(token: string, lastUpdate: string | undefined):
   return { runner, found: await pickJob(runner, lastUpdateHeader(runnerProjectIds(runner), version), lastUpdate) };
 }
 
+/** A project, unless it or a group above it is being deleted. Internal. */
+async function liveProject(id: number): Promise<Project | undefined> {
+  const project = await getProject(id);
+  return project && (await getNamespace(project.namespaceId)) ? project : undefined;
+}
+
 /**
  * The oldest pending job of the runner's projects it matches, claimed for it (a job another
  * runner claimed first is passed over); `current` is the runner's `last_update` as of now.
@@ -187,7 +196,8 @@ async function pickJob(runner: Runner, current: string, lastUpdate: string | und
       lost = true;
       continue;
     }
-    const [pipeline, project] = await Promise.all([readPipeline(job.pipelineId), getProject(job.projectId)]);
+    // A project beneath a group being deleted is gone: its job is not handed out (the deletion removes it).
+    const [pipeline, project] = await Promise.all([readPipeline(job.pipelineId), liveProject(job.projectId)]);
     await jobStatusChanged(claimed, pipeline?.pipeline);
     if (!pipeline || !project) continue;
     await processPipeline(job.pipelineId);

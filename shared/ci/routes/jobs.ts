@@ -4,7 +4,7 @@
  * ref and job name only for a successful job), cancel, retry (answers the new job), play (manual
  * jobs only), erase (artifacts and trace) and keep artifacts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError, ForbiddenError, NotFoundError } from '../../platform/http/errors';
 import { paginate, paginationParams } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';

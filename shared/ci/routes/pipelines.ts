@@ -4,7 +4,7 @@
  * Reads need `read_build` (reporters, or everyone who reads the project when `public_jobs` is on);
  * create, retry and cancel `update_build` (developers); delete needs the owner.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { can } from '../../auth';
 import { BadRequestError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';

@@ -8,7 +8,7 @@
  * the project routes answer 404 to callers who cannot see the project, 403 to those who may not
  * administer it. The runner's token is never shown.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isAdmin, type ProjectSubject } from '../../auth';
 import { ForbiddenError } from '../../platform/http/errors';
 import { paginate, paginationParams } from '../../platform/http/pagination';

@@ -6,7 +6,7 @@
  * job calls with the job token; a job that is no longer running answers 403 with `Job-Status`
  * (a canceled job tells its runner to stop).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError, ForbiddenError } from '../../platform/http/errors';
 import { limitedString, p, required } from '../../platform/http/params';
 import { RUNNER_TAG_LIMIT, RUNNER_TEXT_LIMIT } from './runners-admin';

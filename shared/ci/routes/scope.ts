@@ -1,5 +1,5 @@
 /** The `scope` filter of the jobs lists: one status or an array of them; anything else is a 400. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { p } from '../../platform/http/params';
 import { JOB_SCOPES, type JobStatus } from '../status';
 

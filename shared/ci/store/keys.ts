@@ -6,6 +6,7 @@
  * all of it with one consistent Query. A job is found by id through its pointer (`CI_JOB#<id>`).
  */
 import { indexCollection, pad, tableCollection, type Collection, type Key, type KeySpace } from '../../platform/dynamo/keys';
+import { readYourWrites } from '../../platform/dynamo/recent';
 
 export const ciKeys = {
   /** A pipeline (the head item of its partition). */
@@ -101,6 +102,12 @@ export const ciCollections = {
   /** Artifacts of one shard that expired at `now`, earliest first (GSI4). */
   expiredArtifacts: (shard: number, now: string): Collection => indexCollection('GSI4', `CI_ARTIFACT_EXPIRY#${shard}`, { below: dueBefore(now) }),
 } as const;
+
+/**
+ * The lists a client reads right after a write (a pipeline created, then listed; a job queued,
+ * then requested by a runner told the queue moved) show it at once (`recent.ts`).
+ */
+readYourWrites('CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_PIPELINES_BY_STATUS#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_PROJECT_JOBS_BY_STATUS#', 'CI_QUEUE#');
 
 export const CI_SEQUENCES = { pipelines: 'ci_pipelines', jobs: 'ci_jobs', runners: 'ci_runners', pipelineIids: (projectId: number) => `ci_pipeline_iids#${projectId}` } as const;
 

@@ -24,7 +24,7 @@ import { nextId, nextIds } from '../../platform/dynamo/counters';
 import { entityFields } from '../../platform/dynamo/items';
 import { isStorableKey, type Collection } from '../../platform/dynamo/keys';
 import { getItem, isId, queryAll, queryCollection, type Item } from '../../platform/dynamo/query';
-import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
+import { ConditionFailed, journalWrite, transact } from '../../platform/dynamo/transactions';
 import { nextDeadline } from '../config/scheduler';
 import type { JobStatus, PipelineStatus } from '../status';
 import { CI_SEQUENCES, ciCollections, ciIndexKeys, ciKeys } from './keys';
@@ -189,7 +189,9 @@ export const newJobIds = (count: number) => nextIds(CI_SEQUENCES.jobs, count);
 /** Stores a new pipeline with its jobs (jobs first: the pipeline item makes them reachable in its lists). */
 export async function insertPipeline(pipeline: Pipeline, jobs: readonly Job[]): Promise<void> {
   await putMany(jobs.flatMap((job) => [jobToItem(job), pointerItem(job)]));
-  await db().send(new PutCommand({ TableName: tableName(), Item: pipelineToItem(pipeline), ConditionExpression: 'attribute_not_exists(PK)' }));
+  const item = pipelineToItem(pipeline);
+  await db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
+  await journalWrite([item]);
 }
 
 /** Adds jobs to an existing pipeline (retries). */
@@ -313,6 +315,17 @@ export async function updateJob(job: JobRef, changes: JobChanges, from?: readonl
       }),
     ),
   );
+  // A status change shows at once in the lists it enters (and the queue) and, when the statuses
+  // it came from are known, leaves theirs (`recent.ts`).
+  if (result?.Attributes && changes.status !== undefined) {
+    const key = ciKeys.job(job.pipelineId, job.id);
+    const left = (from ?? []).map((status) => ({
+      ...key,
+      ...ciIndexKeys.projectJobByStatus(job.projectId, status, job.id),
+      ...(status === 'pending' ? ciIndexKeys.queuedJob(job.projectId, job.id) : {}),
+    }));
+    await journalWrite([result.Attributes], left);
+  }
   return result?.Attributes ? jobFromItem(result.Attributes) : undefined;
 }
 
@@ -343,15 +356,18 @@ export async function moveTraceEnd(job: JobRef, from: number, to: number): Promi
 export async function updatePipeline(pipeline: Pipeline, changes: Partial<Pick<Pipeline, 'status' | 'startedAt' | 'finishedAt' | 'updatedAt'>>): Promise<boolean> {
   const next = { ...pipeline, ...changes, version: pipeline.version + 1 };
   try {
+    const item = pipelineToItem(next);
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: pipelineToItem(next),
+        Item: item,
         ConditionExpression: '#version = :version',
         ExpressionAttributeNames: { '#version': 'version' },
         ExpressionAttributeValues: { ':version': pipeline.version },
       }),
     );
+    // Its status list, entered and left, shows the change at once.
+    await journalWrite([item], [pipelineToItem(pipeline)]);
     return true;
   } catch (error) {
     if ((error as Error).name === 'ConditionalCheckFailedException') return false;

@@ -5,10 +5,11 @@
 import { can, isAdmin, isMembershipActive, OWNER, userMemberships } from '../../auth';
 import { config } from '../../platform/config';
 import { ParamError } from '../../platform/http/errors';
-import type { ListSource, StreamSource } from '../../platform/http/pagination';
+import { filteredCollection, type ListSource, type StreamSource } from '../../platform/http/pagination';
 import { matchesSearch, parseSearch, type SearchQuery } from '../../platform/search';
+import { projectGroupsAndAncestors } from './authorized-groups';
 import type { User } from '../../users';
-import { entryIds, groupIdsLinkedTo, namespaceCollections, namespaceSearchCollections, getNamespaces, indexedGroups, indexedSubgroups, namespaceFromItem, readAll, searchStream, subgroupsOf, type Namespace } from '../../namespaces';
+import { entryIds, groupIdsLinkedTo, inLiveTrees, namespaceCollections, namespaceSearchCollections, getNamespaces, indexedGroups, indexedSubgroups, namespaceFromItem, readAll, searchStream, subgroupsOf, type KnownNamespaces, type Namespace } from '../../namespaces';
 
 export type GroupOrder = 'name' | 'path' | 'id';
 
@@ -141,8 +142,9 @@ const groupMatches = (query: SearchQuery | undefined, group: Namespace): boolean
  *   level is at least that, with their subgroups;
  * - admins, and users asking `all_available=true`: every group they may read (the groups index);
  * - other users: the groups they are members of and the groups shared with those (GitLab's
- *   `authorized_groups`: a group share reaches its members), with their subgroups; with
- *   `all_available=true` those and every other group they may read.
+ *   `authorized_groups`: a group share reaches its members), with their subgroups, the groups of
+ *   the projects they are members of, and the ancestors of all of these (`self_and_ancestors`,
+ *   `authorized-groups.ts`); with `all_available=true` those and every other group they may read.
  *
  * Membership-based lists are bounded by the caller's memberships and sorted in memory. Lists over
  * the groups index stream it by id for `order_by=id`; ordering by name or path reads and sorts it
@@ -171,15 +173,25 @@ export async function listGroups(viewer: User | null, filters: GroupListFilters)
     const direct = await getNamespaces([...levels].filter(([, level]) => level >= minimum).map(([id]) => id));
     // `owned` and `min_access_level` look at direct memberships only, as GitLab's; the plain list adds shares.
     const shared = filters.owned || filters.min_access_level !== undefined ? [] : await groupsSharedWith([...levels.keys()]);
-    const all = filters.owned ? direct : await withDescendants([...direct, ...shared.filter((group) => !levels.has(group.id))]);
+    const listed = filters.owned ? direct : await withDescendants([...direct, ...shared.filter((group) => !levels.has(group.id))]);
+    // The plain list adds the groups of member projects and every ancestor (`authorized-groups.ts`).
+    const all = filters.owned || filters.min_access_level !== undefined ? listed : [...listed, ...(await projectGroupsAndAncestors(viewer, listed))];
     return sortedList(all.filter(matches).sort(comparator(order, ascending)));
   }
 
   // Every group the caller may read: admins all, others public (and internal, and their own, and
   // those shared with their groups, with their subgroups).
   const readableByLevel = await readableGroups(viewer);
-  const sharedIds = viewer && !isAdmin(viewer) ? new Set((await groupsSharedWith([...(await directGroupLevels(viewer)).keys()])).map((group) => group.id)) : new Set<number>();
-  const readable = (group: Namespace) => readableByLevel(group) || [group.id, ...group.ancestorIds].some((id) => sharedIds.has(id));
+  const sharedIds = new Set<number>();
+  // The groups of member projects and the ancestors of member, shared and project groups (`authorized-groups.ts`).
+  const authorizedIds = new Set<number>();
+  if (viewer && !isAdmin(viewer)) {
+    const levels = await directGroupLevels(viewer);
+    const [direct, shared] = await Promise.all([getNamespaces([...levels.keys()]), groupsSharedWith([...levels.keys()])]);
+    for (const group of shared) sharedIds.add(group.id);
+    for (const group of await projectGroupsAndAncestors(viewer, [...direct, ...shared])) authorizedIds.add(group.id);
+  }
+  const readable = (group: Namespace) => readableByLevel(group) || authorizedIds.has(group.id) || [group.id, ...group.ancestorIds].some((id) => sharedIds.has(id));
   const select = (group: Namespace) => (matches(group) && readable(group) ? group : undefined);
   const term = query?.term;
   if (term !== undefined) {
@@ -193,8 +205,23 @@ export async function listGroups(viewer: User | null, filters: GroupListFilters)
     if (!all) throw new ParamError(`order_by=${order} is supported for up to ${sortLimit()} matching groups; use order_by=id or narrow the search`);
     return sortedList(all.sort(comparator(order, ascending)));
   }
+  // A subgroup beneath a group being deleted is left out at once: its ancestors are checked a
+  // chunk at a time (one BatchGetItem for those the list has not read yet).
+  const known: KnownNamespaces = new Map();
   if (order === 'id') {
-    return { collection: namespaceCollections.groups(), ascending, select: (item) => select(namespaceFromItem(item)) };
+    return filteredCollection({
+      collection: namespaceCollections.groups(),
+      ascending,
+      select: (item) => {
+        const group = namespaceFromItem(item);
+        known.set(group.id, group);
+        return select(group);
+      },
+      keep: async (groups) => {
+        const live = new Set(await inLiveTrees(groups, known));
+        return groups.map((group) => live.has(group));
+      },
+    });
   }
   const all: Namespace[] = [];
   let read = 0;
@@ -202,9 +229,10 @@ export async function listGroups(viewer: User | null, filters: GroupListFilters)
     if (++read > sortLimit()) {
       throw new ParamError(`order_by=${order} is supported for up to ${sortLimit()} groups; use order_by=id or narrow the list`);
     }
+    known.set(group.id, group);
     if (select(group)) all.push(group);
   }
-  return sortedList(all.sort(comparator(order, ascending)));
+  return sortedList((await inLiveTrees(all, known)).sort(comparator(order, ascending)));
 }
 
 /**

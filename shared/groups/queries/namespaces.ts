@@ -1,9 +1,9 @@
 /** Reads of namespaces: `GET /namespaces`, the personal namespaces and groups a user can put projects in. */
 import { isAdmin } from '../../auth';
-import type { ListSource } from '../../platform/http/pagination';
+import { filteredCollection, type ListSource } from '../../platform/http/pagination';
 import type { User } from '../../users';
 import { matchesSearch, parseSearch } from '../../platform/search';
-import { entryIds, namespaceCollections, namespaceSearchCollections, getNamespaces, namespaceFromItem, searchStream, type Namespace } from '../../namespaces';
+import { entryIds, inLiveTrees, namespaceCollections, namespaceSearchCollections, getNamespaces, namespaceFromItem, searchStream, type KnownNamespaces, type Namespace } from '../../namespaces';
 import { directGroupLevels, sortedList } from './groups';
 
 /**
@@ -28,14 +28,22 @@ export async function listNamespaces(viewer: User, search: string | undefined): 
     });
   }
   if (admin) {
-    return {
+    // Subgroups beneath a group being deleted are left out, their ancestors checked a chunk at a
+    // time (read by id order, ancestors come first: mostly known already).
+    const known: KnownNamespaces = new Map();
+    return filteredCollection({
       collection: namespaceCollections.namespaces(),
       ascending: true,
       select: (item) => {
         const namespace = namespaceFromItem(item);
+        known.set(namespace.id, namespace);
         return matches(namespace) ? namespace : undefined;
       },
-    };
+      keep: async (namespaces) => {
+        const live = new Set(await inLiveTrees(namespaces, known));
+        return namespaces.map((namespace) => live.has(namespace));
+      },
+    });
   }
   const ids: number[] = [viewer.namespaceId, ...(await directGroupLevels(viewer)).keys()];
   const namespaces = (await getNamespaces(ids)).filter(matches).sort((a, b) => a.id - b.id);

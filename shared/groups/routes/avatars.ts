@@ -3,7 +3,7 @@
  * for whoever may read the group (anonymous on public groups); `404 Avatar Not Found` when it has
  * none. Setting and removing it are `avatar` of `POST /groups` and `PUT /groups/:id`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { avatarHeaders, findGroupOrNotFound, groupAvatarFile } from '../../namespaces';
 import { NotFoundError } from '../../platform/http/errors';
 import { idParam } from '../../platform/http/params';

@@ -1,5 +1,5 @@
 /** Parameters of the groups routes. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { GROUP_ACCESS_LEVELS } from '../../auth';
 import { paginationParams } from '../../platform/http/pagination';
 import { idParam, p } from '../../platform/http/params';

@@ -1,5 +1,5 @@
 /** Groups: list, create, read (with projects), update, delete, and a group's projects. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ACCESS_LEVELS, authorize, can, isAdmin } from '../../auth';
 import { ForbiddenError, NotFoundError } from '../../platform/http/errors';
 import { findProjectOrNotFound, presentProjects, projectList, transferProject } from '../../projects';

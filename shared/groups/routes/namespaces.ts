@@ -1,5 +1,5 @@
 /** Namespaces: the personal namespaces and groups a user can put projects in, and one by id or path. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { paginate, paginationParams } from '../../platform/http/pagination';
 import { idParam, p } from '../../platform/http/params';
 import { ok } from '../../platform/http/response';

@@ -1,5 +1,5 @@
 /** Parameters of the project hook routes, and GitLab's model validations of a hook. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_HOOK_TRIGGERS, type HookSettings, type HookTriggers } from '../store/hooks';
 import { ValidationError } from '../../platform/http/errors';
 import { limitedString, p, required } from '../../platform/http/params';

@@ -2,7 +2,7 @@
  * Project hooks: list, read, add, edit, delete. Every route needs `admin_project` (maintainer or
  * above, or an admin), even to read, as in GitLab: hook URLs are project settings.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize } from '../../auth';
 import type { User } from '../../users';
 import { findProjectOrNotFound } from '../../projects';

@@ -46,7 +46,8 @@ function createdAtFor(user: User, subject: ProjectSubject, createdAt: string | u
 }
 
 /**
- * Starts a discussion on a noteable the caller can read: its first note, a `DiscussionNote`.
+ * Starts a discussion on a noteable the caller can read: its first note, a `DiscussionNote`, or a
+ * `DiffNote` with `diff` (a position the caller checked against the noteable's diffs).
  * @example
  * const note = await startDiscussion(subject, issueNoteable(issue), user, { body: 'Why?' }, effects);
  */
@@ -54,10 +55,11 @@ export async function startDiscussion(
   subject: ProjectSubject,
   noteable: Noteable,
   user: User,
-  input: { body: string; createdAt?: string },
+  input: { body: string; createdAt?: string; diff?: Pick<Note, 'position' | 'lineCode'> },
   effects?: NoteEffects,
 ): Promise<Note> {
-  return createNote(noteable, user, input.body, effects, { noteType: 'DiscussionNote', createdAt: createdAtFor(user, subject, input.createdAt) });
+  const createdAt = createdAtFor(user, subject, input.createdAt);
+  return createNote(noteable, user, input.body, effects, { noteType: 'DiscussionNote', createdAt, ...(input.diff ? { diff: input.diff } : {}) });
 }
 
 /**

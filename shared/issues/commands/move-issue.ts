@@ -11,6 +11,7 @@ import { writeIssues, type Issue } from '../store/issues';
 import { findLabelByName, getLabel } from '../store/labels';
 import { findMilestoneByTitle, getMilestone } from '../store/milestones';
 import { listIssueNotes, putNotes, removeNotes, type IssueNote } from '../store/notes';
+import { copyResourceEvents, removeResourceEventCopies, type RecordedEvent, type ResourceEventKind } from '../store/resource-events';
 import { movedNote } from '../system-notes';
 import { resolveProjectMilestoneId } from './group-milestones';
 import { issueSideEffects } from './issue-effects';
@@ -22,7 +23,11 @@ import { AGAIN, retried } from './retry';
  * iid and the original's title, description, confidentiality, due date, author, creation time and
  * time tracking; the assignee when they can read the target; the labels of the same names that
  * exist in the target (none are created) and the milestone of the same title there. The notes are
- * copied (authors and times kept). Then, in one transaction, the new issue appears with a `moved
+ * copied (authors and times kept), and so are its resource events (GitLab's
+ * `CopyResourceEventsService`: label events keep their label, milestone events take the target's
+ * milestone of the same title or are dropped, a `remove` keeps no milestone, state events as they
+ * were); the new issue records no events of its own creation (GitLab creates it with
+ * `skip_system_notes`). Then, in one transaction, the new issue appears with a `moved
  * from` note, the original is closed with a `moved to` note, and both projects' and labels' counts
  * change; a concurrent change to the original (an edit, a comment) makes the move start over, so
  * no comment is left behind.
@@ -87,7 +92,8 @@ export async function moveIssue(source: ProjectSubject, user: User, issue: Issue
       updatedAt: now,
       movedToId: moved.id,
     };
-    const movedEffects = await issueSideEffects(moved, user, {
+    // Its history is the original's, copied below, not events of its creation.
+    const { actor: _created, ...movedEffects } = await issueSideEffects(moved, user, {
       event: 'opened',
       notes: [movedNote('from', projectFullPath(source.namespace, source.project), original.iid)],
       hook: { action: 'open', previous: null },
@@ -100,18 +106,21 @@ export async function moveIssue(source: ProjectSubject, user: User, issue: Issue
     // The copies are unreachable until the transaction below creates their issue; a failed
     // move takes them away again.
     await putNotes(copies);
+    let eventCopies: Awaited<ReturnType<typeof copyResourceEvents>> = [];
+    const cleanUp = () => Promise.all([removeNotes(copies), removeResourceEventCopies(eventCopies)]);
     let result: Awaited<ReturnType<typeof writeIssues>>;
     try {
+      eventCopies = await copyResourceEvents(original, moved, eventMapper(original, target));
       result = await writeIssues([
         { next: moved, effects: movedEffects },
         { previous: original, next: closed, effects: closedEffects },
       ]);
     } catch (error) {
-      await removeNotes(copies);
+      await cleanUp();
       throw error;
     }
     if (typeof result !== 'string') return result[0];
-    await removeNotes(copies);
+    await cleanUp();
     if (result === 'project_gone') throw new NotFoundError('Project');
     return AGAIN;
   }, ISSUE_RETRIES);
@@ -134,4 +143,26 @@ async function mappedMilestoneId(issue: Issue, target: ProjectSubject): Promise<
   if (!milestone) return null;
   if (milestone.aliasOf) return (await resolveProjectMilestoneId(target, milestone.aliasOf.milestoneId)) ?? null;
   return (await findMilestoneByTitle(target.project.id, milestone.title))?.id ?? null;
+}
+
+/**
+ * Internal: GitLab's copy of each resource event of `issue` for its move to `target`: a label
+ * event keeps its label (in the source project); a milestone `add` takes the target's milestone
+ * of the same title (or the group milestone the target can use) and is dropped when there is
+ * none; a milestone `remove` keeps no milestone; a state event is kept as it was.
+ */
+function eventMapper(issue: Issue, target: ProjectSubject) {
+  const milestones = new Map<number, Promise<number | null>>();
+  const targetMilestone = (milestoneId: number) => {
+    if (!milestones.has(milestoneId)) milestones.set(milestoneId, mappedMilestoneId({ ...issue, milestoneId }, target));
+    return milestones.get(milestoneId)!;
+  };
+  return async (kind: ResourceEventKind, { id: _id, ...event }: RecordedEvent): Promise<Omit<RecordedEvent, 'id'> | undefined> => {
+    if (kind === 'label') return { ...event, labelProjectId: event.labelProjectId ?? issue.projectId };
+    if (kind !== 'milestone') return event;
+    const { milestoneId, ...rest } = event;
+    if (event.action === 'remove' || milestoneId === undefined) return rest;
+    const mapped = await targetMilestone(milestoneId);
+    return mapped === null ? undefined : { ...rest, milestoneId: mapped };
+  };
 }

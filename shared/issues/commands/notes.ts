@@ -54,6 +54,11 @@ export interface NoteOptions {
   inReplyTo?: Note;
   /** `created_at` given by an owner or admin (checked by the caller); default: now. */
   createdAt?: string;
+  /**
+   * A diff note's position and line code, checked by the caller (`POST .../discussions` with
+   * `position`). A reply in a diff discussion takes its first note's (GitLab's `reply_attributes`).
+   */
+  diff?: Pick<Note, 'position' | 'lineCode'>;
 }
 
 /** Writes that lost a race on their discussion's resolution state re-read it; past this many, 409. */
@@ -101,9 +106,9 @@ export async function createNote(noteable: Noteable, user: User, body: string, e
   const createdAt = options.createdAt ?? now;
   const { inReplyTo } = options;
   const thread = inReplyTo
-    ? { rootId: discussionRootOf(inReplyTo), noteType: 'DiscussionNote' as const }
+    ? { rootId: discussionRootOf(inReplyTo), noteType: 'DiscussionNote' as const, position: inReplyTo.position, lineCode: inReplyTo.lineCode }
     : options.noteType
-      ? { noteType: options.noteType }
+      ? { noteType: options.noteType, ...options.diff }
       : {};
   const note = newNote(noteable, { id: await nextId('notes'), body, authorId: user.id, system: false, createdAt, updatedAt: createdAt, ...thread });
   // The effects (feed event, webhook event) are written in the note's transaction, and so is

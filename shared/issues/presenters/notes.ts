@@ -28,8 +28,9 @@ export async function presentNotes(notes: Note[]) {
     const resolver = note.resolvedById === undefined ? undefined : users.get(note.resolvedById);
     return {
       id: note.id,
-      // `DiscussionNote` in a threaded discussion, `null` for an individual note (GitLab's STI type).
-      type: note.noteType ?? null,
+      // `DiscussionNote` in a threaded discussion, `null` for an individual note (GitLab's STI
+      // type); `DiffNote` for a note on a diff, with its `position` (and a merge request's `commit_id`).
+      type: note.position ? 'DiffNote' : (note.noteType ?? null),
       body: note.body,
       attachment: null,
       author: author ? presentUserPublic(author) : null,
@@ -38,6 +39,7 @@ export async function presentNotes(notes: Note[]) {
       system: note.system,
       noteable_id: noteable.id,
       noteable_type: noteable.type,
+      ...(note.position ? { ...(noteable.type === 'MergeRequest' ? { commit_id: null } : {}), position: note.position } : {}),
       project_id: note.projectId,
       noteable_iid: noteable.iid,
       resolvable,

@@ -22,7 +22,7 @@ import { presentMilestone } from './milestones';
 export async function presentResourceEvents(events: ResourceEvent[], pathWithNamespace: string) {
   const keyList: Key[] = [...new Set(events.map((event) => event.userId))].map((id) => userKeys.user(id));
   for (const event of events) {
-    if (event.labelId !== undefined) keyList.push(issueKeys.label(event.projectId, event.labelId));
+    if (event.labelId !== undefined) keyList.push(issueKeys.label(event.labelProjectId ?? event.projectId, event.labelId));
     if (event.milestoneId !== undefined) keyList.push(issueKeys.milestone(event.projectId, event.milestoneId));
   }
   const unique = [...new Map(keyList.map((key) => [`${key.PK}\n${key.SK}`, key])).values()];
@@ -37,7 +37,7 @@ export async function presentResourceEvents(events: ResourceEvent[], pathWithNam
       resource_id: event.issueId,
     };
     if (event.kind === 'label') {
-      const item = itemOf(issueKeys.label(event.projectId, event.labelId!));
+      const item = itemOf(issueKeys.label(event.labelProjectId ?? event.projectId, event.labelId!));
       const label = item && (entityFields(item) as Label);
       return {
         ...common,
@@ -46,7 +46,8 @@ export async function presentResourceEvents(events: ResourceEvent[], pathWithNam
       };
     }
     if (event.kind === 'milestone') {
-      const item = itemOf(issueKeys.milestone(event.projectId, event.milestoneId!));
+      // A moved issue's copied `remove` has no milestone (GitLab copies it with `milestone_id: nil`).
+      const item = event.milestoneId === undefined ? undefined : itemOf(issueKeys.milestone(event.projectId, event.milestoneId));
       return {
         ...common,
         milestone: item ? presentMilestone(entityFields(item) as Milestone, pathWithNamespace) : null,

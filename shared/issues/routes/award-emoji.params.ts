@@ -1,5 +1,5 @@
 /** Parameters of the award emoji routes of issues and their notes (GitLab's `lib/api/award_emoji.rb`). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
 import { issuePathParams as issuePath } from './issues.params';

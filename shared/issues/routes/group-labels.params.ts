@@ -1,5 +1,5 @@
 /** Parameters of the group label routes (GitLab's `lib/api/group_labels.rb`). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { paginationParams } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
 import { atLeastOneOf, DESCRIPTION_LIMIT } from './params';

@@ -3,7 +3,7 @@
  * GitLab. Reading needs read access to the group (404 otherwise); writing needs
  * `admin_milestone` on the group (`abilities.ts`: reporter or above, as GitLab's `GroupPolicy`; admins) (403).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize, type GroupSubject, type ProjectSubject } from '../../auth';
 import { findGroupOrNotFound } from '../../namespaces';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';

@@ -4,7 +4,7 @@
  * otherwise, confidential rules included); changing time tracking needs `admin_issue` (reporter
  * and above), reading it only read access.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize } from '../../auth';
 import { p, required } from '../../platform/http/params';
 import { created, ok, type HttpResult } from '../../platform/http/response';

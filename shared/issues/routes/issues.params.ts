@@ -1,7 +1,8 @@
 /** Parameters of the issue routes (GitLab's `issue_params` and `issues_params` groups). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { paginationParams } from '../../platform/http/pagination';
 import { idParam, limitedString, p, required } from '../../platform/http/params';
+import { userIdForFilter } from '../../users';
 import type { IssueInput } from '../commands/issues';
 import type { IssueFilters, IssueOrder } from '../queries/issues';
 import { atLeastOneOf, clearableDate, clearableText, TITLE_LIMIT } from './params';
@@ -89,22 +90,32 @@ const listFilterParams = {
   iids: p.array(z.coerce.number().int()),
   search: p.string(),
   author_id: p.int(),
+  author_username: p.string(),
   assignee_id: assigneeFilter(),
+  assignee_username: p.array(z.string()),
   order_by: p.oneOf(['created_at', 'updated_at']).transform((v) => v ?? 'created_at'),
   sort: p.oneOf(['asc', 'desc']).transform((v) => v ?? 'desc'),
 };
 
+/** Grape's `mutually_exclusive` of a user filter by id and by username. */
+const oneUserFilter = (value: { author_id?: number; author_username?: string; assignee_id?: unknown; assignee_username?: string[] }, ctx: z.RefinementCtx) => {
+  if (value.author_id !== undefined && value.author_username !== undefined) ctx.addIssue({ code: 'custom', message: 'author_id, author_username are mutually exclusive' });
+  if (value.assignee_id !== undefined && value.assignee_username !== undefined) ctx.addIssue({ code: 'custom', message: 'assignee_id, assignee_username are mutually exclusive' });
+};
+
 /** `GET /projects/:id/issues`. */
-export const projectListParams = z.object({ ...idParam, ...listFilterParams });
+export const projectListParams = z.object({ ...idParam, ...listFilterParams }).superRefine(oneUserFilter);
 
 /** `GET /groups/:id/issues`: `:id` a group id or URL-encoded full path. */
-export const groupListParams = z.object({ ...idParam, ...listFilterParams });
+export const groupListParams = z.object({ ...idParam, ...listFilterParams }).superRefine(oneUserFilter);
 
 /** `GET /issues`: `scope` `created_by_me` (default) or `assigned_to_me`. */
-export const userListParams = z.object({
-  ...listFilterParams,
-  scope: p.oneOf(['created_by_me', 'assigned_to_me']).transform((v) => v ?? 'created_by_me'),
-});
+export const userListParams = z
+  .object({
+    ...listFilterParams,
+    scope: p.oneOf(['created_by_me', 'assigned_to_me']).transform((v) => v ?? 'created_by_me'),
+  })
+  .superRefine(oneUserFilter);
 
 export const inputFrom = (params: z.output<typeof createParams> | z.output<typeof updateParams>): IssueInput => ({
   title: params.title,
@@ -125,12 +136,13 @@ export const orderFrom = (params: { order_by: IssueOrder['orderBy']; sort: 'asc'
   ascending: params.sort === 'asc',
 });
 
-export const filtersFrom = (params: z.output<typeof projectListParams> | z.output<typeof userListParams> | z.output<typeof groupListParams>): IssueFilters => ({
+/** The list's filters; a user named by username (`author_username`, `assignee_username`: GitLab CE reads the first) is looked up. */
+export const filtersFrom = async (params: z.output<typeof projectListParams> | z.output<typeof userListParams> | z.output<typeof groupListParams>): Promise<IssueFilters> => ({
   state: params.state,
   labels: params.labels?.split(',').map((s) => s.trim()).filter(Boolean),
   milestone: params.milestone,
   iids: params.iids,
   search: params.search,
-  authorId: params.author_id,
-  assigneeId: params.assignee_id,
+  authorId: params.author_username !== undefined ? await userIdForFilter(params.author_username) : params.author_id,
+  assigneeId: params.assignee_username?.length ? await userIdForFilter(params.assignee_username[0]) : params.assignee_id,
 });

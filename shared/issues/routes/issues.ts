@@ -4,7 +4,7 @@
  * Reads need `read_issue` (confidential issues: author, assignee, reporter and above, admins);
  * opening needs `create_issue`, editing `update_issue`, deleting `destroy_issue` (owner, admin).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize, can, type ProjectSubject } from '../../auth';
 import { findGroupOrNotFound } from '../../namespaces';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
@@ -30,7 +30,7 @@ export const issueRoutes = {
   'GET /issues': route({
     params: userListParams,
     handler: async ({ params, user, link }) => {
-      const page = await paginate(params, link, userIssueStream(user, params.scope, filtersFrom(params), orderFrom(params)));
+      const page = await paginate(params, link, userIssueStream(user, params.scope, await filtersFrom(params), orderFrom(params)));
       const subjects = await projectSubjects(user, [...new Set(page.items.map((issue) => issue.projectId))]);
       return ok(await presentIssues(page.items, pathsIn(subjects)), page.headers);
     },
@@ -42,7 +42,7 @@ export const issueRoutes = {
       const subject = await findProjectOrNotFound(params.id, user);
       // GitLab's IssuesFinder: no issues for a caller who cannot read them (issues disabled).
       if (!can(user, 'read_issue', subject)) return ok([], paginateArray(params, link, []).headers);
-      const page = await paginate(params, link, await projectIssueStream(subject, user, filtersFrom(params), orderFrom(params)));
+      const page = await paginate(params, link, await projectIssueStream(subject, user, await filtersFrom(params), orderFrom(params)));
       return ok(await presentIssues(page.items, () => projectFullPath(subject.namespace, subject.project)), page.headers);
     },
   }),
@@ -51,7 +51,7 @@ export const issueRoutes = {
     params: groupListParams,
     handler: async ({ params, user, link }) => {
       const { group } = await findGroupOrNotFound(params.id, user);
-      const { stream, subjects } = await groupIssueStream(group, user, filtersFrom(params), orderFrom(params));
+      const { stream, subjects } = await groupIssueStream(group, user, await filtersFrom(params), orderFrom(params));
       const page = await paginate(params, link, stream);
       return ok(await presentIssues(page.items, pathsIn(subjects)), page.headers);
     },

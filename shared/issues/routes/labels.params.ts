@@ -1,5 +1,5 @@
 /** Parameters of the project label routes, with Grape's `exactly_one_of` / `at_least_one_of` rules. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { p, required } from '../../platform/http/params';
 import { DESCRIPTION_LIMIT, TITLE_LIMIT } from './params';
 

@@ -7,11 +7,11 @@
  * GitLab: the label in the path (`:label_id`, an id or a name) or in the parameters (`label_id`
  * or `name`, the older collection form).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize, groupAccessFor } from '../../auth';
 import { BadRequestError } from '../../platform/http/errors';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
-import { idParam, p, required } from '../../platform/http/params';
+import { idParam, p } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound, type Project } from '../../projects';
@@ -49,7 +49,19 @@ async function promote(idOrPath: string, labelIdOrName: string, user: User) {
   return ok(presentGroupLabel(groupLabel, { subscribed: await isSubscribed(groupLabel, user.id) }));
 }
 
-const updateSchema = z.object({ ...idParam, ...labelIdOrNameParam, ...labelUpdateParams }).superRefine(atLeastOneOf(UPDATE_FIELDS));
+/**
+ * The label literally named `promote` is reached by name like any other (`GET`/`DELETE
+ * /labels/promote`), except by `PUT`: GitLab declares the deprecated `PUT /labels/promote` (the
+ * label in `name`) before `PUT /labels/:name`, so that path promotes (see {@link PROMOTE}).
+ */
+const PROMOTE = 'promote';
+
+const updateSchema = z
+  .object({ ...idParam, ...labelIdOrNameParam, ...labelUpdateParams, name: p.string() })
+  .superRefine((value, ctx) => {
+    if (value.label_id !== PROMOTE) return atLeastOneOf(UPDATE_FIELDS)(value, ctx);
+    if (value.name === undefined) ctx.addIssue({ code: 'custom', message: 'name is missing' });
+  });
 const collectionUpdateSchema = z
   .object({ ...idParam, ...labelSelectorParams, ...labelUpdateParams })
   .superRefine(exactlyOneOf(SELECTOR))
@@ -103,15 +115,6 @@ export const labelRoutes = {
     handler: async ({ params, user }) => promote(params.id, params.label_id, user),
   }),
 
-  /**
-   * The older form of the promotion (GitLab 12.3, deprecated in 12.4 and still served): the label
-   * (an id or a name) in `name`. Being a static path it wins over `/labels/:label_id`, as in GitLab.
-   */
-  'PUT /projects/:id/labels/promote': route({
-    params: z.object({ ...idParam, name: required(p.string()) }),
-    handler: async ({ params, user }) => promote(params.id, params.name, user),
-  }),
-
   /** GitLab's `API::Subscriptions` on a label: 201 with the label, 304 when already subscribed. */
   'POST /projects/:id/labels/:label_id/subscribe': route({
     params: z.object({ ...idParam, ...labelIdOrNameParam }),
@@ -148,9 +151,14 @@ export const labelRoutes = {
     handler: async ({ params, user }) => update(params, (params.label_id ?? params.name)!, user),
   }),
 
+  /**
+   * Edits a label, except for `PUT /labels/promote`: the older form of the promotion (GitLab 12.3,
+   * deprecated in 12.4 and still served), the label (an id or a name) in `name`. GitLab routes it
+   * before `/labels/:name`, so a label named `promote` is edited by id or by the collection form.
+   */
   'PUT /projects/:id/labels/:label_id': route({
     params: updateSchema,
-    handler: async ({ params, user }) => update(params, params.label_id, user),
+    handler: async ({ params, user }) => (params.label_id === PROMOTE ? promote(params.id, params.name!, user) : update(params, params.label_id, user)),
   }),
 
   'DELETE /projects/:id/labels': route({

@@ -1,5 +1,5 @@
 /** Parameters of the issue link routes (GitLab's `lib/api/issue_links.rb`). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { p, required } from '../../platform/http/params';
 import { issuePathParams } from './issues.params';
 

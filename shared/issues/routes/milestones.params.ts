@@ -1,5 +1,5 @@
 /** Parameters of the project milestone routes (GitLab's `MilestoneResponses` parameter groups). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { paginationParams } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
 import type { MilestoneChanges, MilestoneInput } from '../commands/milestones';

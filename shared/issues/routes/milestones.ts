@@ -3,7 +3,7 @@
  * Reads need only read access to the project (anonymous for public projects); writes need
  * `admin_milestone` (reporter or above, or an admin), as in GitLab.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize, can, groupAccessFor, type ProjectSubject } from '../../auth';
 import { ForbiddenError } from '../../platform/http/errors';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';

@@ -1,5 +1,5 @@
 /** Parameters of the issue note routes (GitLab's `lib/api/notes.rb`). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
 import { issuePathParams as issuePath } from './issues.params';

@@ -1,5 +1,5 @@
 /** Parameter pieces the issues feature's routes share (GitLab's Grape types and validators). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { limitedString, p, type StringLimit } from '../../platform/http/params';
 export { NOTE_BODY_LIMIT } from '../commands/notes';
 import { MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from '../commands/validation';

@@ -3,7 +3,7 @@
  * `API::ResourceMilestoneEvents` for issues): what changed its labels, state and milestone, by
  * whom and when, oldest first and paged; one by id. Reads need the issue readable (404 otherwise).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
 import { ok } from '../../platform/http/response';

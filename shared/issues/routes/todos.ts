@@ -2,7 +2,7 @@
  * The caller's todo list (GitLab's `API::Todos` under `/todos`). Every call must be authenticated
  * and acts on the caller's own todos only: another user's todo id is not found (404).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { paginate, paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';

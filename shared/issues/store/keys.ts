@@ -201,6 +201,8 @@ export const issueIndexKeys = {
   }),
   /** GSI1: a user's todos of one state (`pending`, `done`) by id (GitLab lists them newest first). */
   userTodos: (userId: number, state: TodoState, todoId: number) => ({ GSI1PK: userTodoPartition(userId, state), GSI1SK: pad(todoId) }),
+  /** GSI2: a user note (a comment, not a system note) among its author's, by id (`USER_NOTES#<authorId>`: deleting the author with `hard_delete`). */
+  userNote: (authorId: number, noteId: number) => ({ GSI2PK: userNotesPartition(authorId), GSI2SK: pad(noteId) }),
 } as const;
 
 /** The ranges of items one Query reads. */
@@ -245,6 +247,8 @@ export const issueCollections = {
     indexCollection(byCreation(orderBy) ? 'GSI3' : 'GSI6', issuePartitions.assignee(userId)),
   /** A user's todos of one state, by id. */
   userTodos: (userId: number, state: TodoState) => indexCollection('GSI1', userTodoPartition(userId, state)),
+  /** The user notes (comments) a user wrote, by id, on any noteable of any project (GSI2). */
+  userNotes: (userId: number) => indexCollection('GSI2', userNotesPartition(userId)),
   /** The links of one issue (its sides of them), by the other issue's project and iid. */
   issueLinks: (projectId: number, iid: number) => tableCollection(`PROJECT#${projectId}`, `ISSUE_LINK#${pad(iid)}#`),
   /** The resource event items of one kind of one issue, by the id of their first event (oldest first). */
@@ -325,6 +329,8 @@ export type TodoState = 'pending' | 'done';
 
 /** Internal: the GSI1 partition of a user's todos of one state. */
 const userTodoPartition = (userId: number, state: TodoState) => `USER_TODOS#${userId}#${state}`;
+/** Internal: the GSI2 partition of the user notes a user wrote. */
+const userNotesPartition = (userId: number) => `USER_NOTES#${userId}`;
 
 /** Sort key of issue lists: an ISO time (creation or last update), then the padded global id. */
 export const issueOrderKey = (time: string, id: number): string => `${time}#${pad(id)}`;
@@ -364,7 +370,7 @@ const issuePartitions = {
 const byCreation = (orderBy: IssueOrderBy) => orderBy === 'created_at';
 
 /** Index partitions whose lists show a write at once (read-your-writes journal, `platform/dynamo/recent.ts`): issue lists (state, filtered, a user's), discussions and todos. */
-readYourWrites('PROJECT_ISSUES#', 'ISSUE_LIST#', 'USER_ISSUES#', 'USER_ASSIGNED_ISSUES#', 'NOTE_THREADS#', 'USER_TODOS#');
+readYourWrites('PROJECT_ISSUES#', 'ISSUE_LIST#', 'ISSUE_SEARCH#', 'USER_ISSUES#', 'USER_ASSIGNED_ISSUES#', 'NOTE_THREADS#', 'USER_TODOS#');
 
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
@@ -398,7 +404,7 @@ export const keySpace: KeySpace = {
   },
   indexPartitions: {
     GSI1: ['PROJECT_ISSUES#', 'USER_TODOS#', 'ISSUE_LIST#', 'ISSUE_SEARCH#', 'NOTE_THREADS#'],
-    GSI2: ['USER_ISSUES#'],
+    GSI2: ['USER_ISSUES#', 'USER_NOTES#'],
     GSI3: ['USER_ASSIGNED_ISSUES#'],
     GSI4: ['PROJECT_ISSUES#'],
     GSI5: ['USER_ISSUES#'],

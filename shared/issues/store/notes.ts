@@ -47,7 +47,25 @@ interface NoteFields {
   /** When a resolvable note (a merge request's discussion note) was resolved, and by whom; absent: unresolved. */
   resolvedAt?: string;
   resolvedById?: number;
+  /**
+   * A diff note's place in a diff (GitLab's `DiffNote`, shown as `type: "DiffNote"`): its
+   * position as GitLab shows it (`Gitlab::Diff::Position#to_h`), and the line code of a text
+   * position. Stored with `noteType` `DiscussionNote` (a diff note is always part of a discussion);
+   * absent: not a diff note.
+   */
+  position?: DiffNotePosition;
+  lineCode?: string;
 }
+
+/** GitLab's `Gitlab::Diff::Position#to_h` (snake case, as the API shows it). */
+export type DiffNotePosition = {
+  base_sha: string;
+  start_sha: string;
+  head_sha: string;
+  old_path: string | null;
+  new_path: string | null;
+  position_type: string;
+} & Record<string, unknown>;
 
 /** A note on an issue, stored as issue notes always were (no `noteableType`). */
 export interface IssueNote extends NoteFields {
@@ -100,9 +118,14 @@ export function noteTarget(note: Note): NoteableKeyed & { id: number } {
  * const note = newNote(noteable, { id, body, authorId, system: false, createdAt: now, updatedAt: now });
  */
 export function newNote(noteable: Pick<Noteable, 'type' | 'projectId' | 'iid' | 'id'>, fields: Omit<NoteFields, 'projectId'>): Note {
-  const { id, body, authorId, system, createdAt, updatedAt, rootId, noteType } = fields;
+  const { id, body, authorId, system, createdAt, updatedAt, rootId, noteType, position, lineCode } = fields;
   const { projectId } = noteable;
-  const thread = { ...(rootId !== undefined ? { rootId } : {}), ...(noteType ? { noteType } : {}) };
+  const thread = {
+    ...(rootId !== undefined ? { rootId } : {}),
+    ...(noteType ? { noteType } : {}),
+    ...(position ? { position } : {}),
+    ...(lineCode ? { lineCode } : {}),
+  };
   return noteable.type === 'MergeRequest'
     ? { id, projectId, noteableType: 'MergeRequest', mergeRequestIid: noteable.iid, mergeRequestId: noteable.id, body, authorId, system, createdAt, updatedAt, ...thread }
     : { id, projectId, issueIid: noteable.iid, issueId: noteable.id, body, authorId, system, createdAt, updatedAt, ...thread };
@@ -116,10 +139,14 @@ export const noteFromItem = (item: Item): Note => entityFields(item) as Note;
 /** A note's key. */
 export const noteKey = (note: Note) => noteableKeys.note(noteTarget(note), note.id);
 
-/** A note's item: its key, and its place among its noteable's discussions (GSI1). */
+/**
+ * A note's item: its key, its place among its noteable's discussions (GSI1) and, a user note (not
+ * a system note), among its author's (GSI2, read only to delete a user's comments with `hard_delete`).
+ */
 const noteToItem = (note: Note): Item => ({
   ...noteKey(note),
   ...issueIndexKeys.noteThread(noteTarget(note), discussionRootOf(note), note.id),
+  ...(note.system ? {} : issueIndexKeys.userNote(note.authorId, note.id)),
   type: 'Note',
   ...note,
 });
@@ -265,6 +292,39 @@ export async function indexProjectNoteThreads(projectId: number): Promise<number
             UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk',
             ConditionExpression: 'attribute_exists(PK)',
             ExpressionAttributeValues: { ':pk': thread.GSI1PK, ':sk': thread.GSI1SK },
+          }),
+        );
+        indexed++;
+      } catch (error) {
+        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      }
+    }
+  }
+  return indexed;
+}
+
+/**
+ * Data migration: gives every user note of a project written before the author index existed its
+ * place among its author's notes (GSI2 `USER_NOTES#<authorId>`, read to delete a user's comments
+ * with `hard_delete`), idempotently (notes that have it, and system notes, are left alone; each
+ * update is conditioned on the note still being there).
+ * @returns how many notes it indexed.
+ */
+export async function indexProjectNoteAuthors(projectId: number): Promise<number> {
+  let indexed = 0;
+  for (const type of ['Issue', 'MergeRequest'] as const) {
+    for await (const item of queryCollection(issueCollections.projectNoteItems(projectId, type))) {
+      const note = noteFromItem(item);
+      if (item.GSI2PK || note.system) continue;
+      const index = issueIndexKeys.userNote(note.authorId, note.id);
+      try {
+        await db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: noteKey(note),
+            UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeValues: { ':pk': index.GSI2PK, ':sk': index.GSI2SK },
           }),
         );
         indexed++;

@@ -11,8 +11,10 @@
  * from one `ADD` on the kind's sequence), so a write adds at most three operations to its
  * transaction however many labels it changes.
  */
+import { deleteMany, putMany } from '../../platform/dynamo/batch';
 import { tableName } from '../../platform/dynamo/client';
 import { nextIds } from '../../platform/dynamo/counters';
+import type { Key } from '../../platform/dynamo/keys';
 import { queryAll, queryCollection, isId, type Item } from '../../platform/dynamo/query';
 import type { TransactItem } from '../../platform/dynamo/transactions';
 import type { Issue } from './issues';
@@ -35,6 +37,12 @@ export interface RecordedEvent {
   /** `add` / `remove` (labels, milestones). */
   action?: 'add' | 'remove';
   labelId?: number;
+  /**
+   * The project of `labelId` when it is not the issue's: the events copied to a moved issue keep
+   * naming the source project's label, as GitLab's copies keep their `label_id`.
+   */
+  labelProjectId?: number;
+  /** Absent on a milestone event whose milestone is gone (a moved issue's copied `remove`). */
   milestoneId?: number;
   /** `closed` / `reopened` (state events). */
   state?: 'closed' | 'reopened';
@@ -142,3 +150,70 @@ export async function getResourceEvent(projectId: number, iid: number, kind: Res
   }
   return undefined;
 }
+
+/** How many source items a copy reads, maps and writes at a time. */
+const COPY_BATCH = 25;
+
+/**
+ * Copies the resource events of the issue `from` to the issue `to` (a moved issue, not yet
+ * reachable: GitLab's `CopyResourceEventsService`), kind by kind, oldest first, in batches of
+ * {@link COPY_BATCH} items: each batch is one Query page, one id allocation per kind and one
+ * BatchWriteItem, so a long history costs batches, never one oversized request. `map` gives each
+ * event's copy, or `undefined` to drop it; a copy keeps its write's user, time and state source
+ * and takes new ids (consecutive within its item, in the source's order).
+ *
+ * Returns the keys written, for {@link removeResourceEventCopies} when the move fails: nothing
+ * reads them before the moved issue exists (its iid is new), so a retried move just copies again.
+ * @example
+ * const keys = await copyResourceEvents(original, moved, async (kind, event) => event);
+ */
+export async function copyResourceEvents(
+  from: Pick<Issue, 'projectId' | 'iid'>,
+  to: Pick<Issue, 'projectId' | 'iid' | 'id'>,
+  map: (kind: ResourceEventKind, event: RecordedEvent) => Promise<Omit<RecordedEvent, 'id'> | undefined>,
+): Promise<Key[]> {
+  const written: Key[] = [];
+  const copyBatch = async (kind: ResourceEventKind, batch: Item[]) => {
+    const mapped = await Promise.all(
+      batch.map(async (item) => {
+        const copies = await Promise.all((item.events as RecordedEvent[]).map((event) => map(kind, event)));
+        return { item, events: copies.filter((copy) => copy !== undefined) };
+      }),
+    );
+    const kept = mapped.filter(({ events }) => events.length > 0);
+    const ids = await nextIds(issueSequences.resourceEvents(kind), kept.reduce((sum, { events }) => sum + events.length, 0));
+    let next = 0;
+    const items = kept.map(({ item, events }) => {
+      const eventIds = ids.slice(next, (next += events.length));
+      return {
+        ...issueKeys.resourceEvents(to.projectId, to.iid, kind, eventIds[0]),
+        type: 'ResourceEvents',
+        kind,
+        projectId: to.projectId,
+        issueIid: to.iid,
+        issueId: to.id,
+        userId: item.userId,
+        createdAt: item.createdAt,
+        ...(kind === 'state' ? { sourceMergeRequestId: item.sourceMergeRequestId ?? null, sourceCommit: item.sourceCommit ?? null } : {}),
+        events: events.map((event, i) => ({ ...event, id: eventIds[i] })),
+      };
+    });
+    await putMany(items);
+    written.push(...items.map((item) => ({ PK: item.PK, SK: item.SK })));
+  };
+  for (const kind of ['label', 'milestone', 'state'] as const) {
+    if (!isId(from.iid)) break;
+    let batch: Item[] = [];
+    for await (const item of queryCollection(issueCollections.resourceEvents(from.projectId, from.iid, kind), { pageSize: COPY_BATCH })) {
+      batch.push(item);
+      if (batch.length < COPY_BATCH) continue;
+      await copyBatch(kind, batch);
+      batch = [];
+    }
+    if (batch.length > 0) await copyBatch(kind, batch);
+  }
+  return written;
+}
+
+/** Removes the copies {@link copyResourceEvents} wrote (the cleanup of a failed move). */
+export const removeResourceEventCopies = (keyList: Key[]) => deleteMany(keyList);

@@ -5,7 +5,7 @@
  * revoke refusals are 400 with the service's reason; a rotation of a token one cannot manage is
  * 401 (admins: 404 when it does not exist). A project the caller cannot read is 404 everywhere.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { GROUP_ACCESS_LEVELS, isAdmin, MAINTAINER } from '../../auth';
 import { UnauthorizedError, NotFoundError } from '../../platform/http/errors';
 import { paginate, paginationParams } from '../../platform/http/pagination';

@@ -3,7 +3,7 @@
  * the same five routes and rules for both kinds of source, built by one factory. Reads need read
  * access to the source (404 otherwise); writes need the right to manage its members (403 otherwise).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize, GROUP_ACCESS_LEVELS, PROJECT_ACCESS_LEVELS, type GroupSubject, type MemberSource, type Membership, type ProjectSubject } from '../../auth';
 import { findGroupOrNotFound } from '../../namespaces';
 import { findProjectOrNotFound } from '../../projects';

@@ -3,7 +3,7 @@
  * every group and project the user is a direct member of, with the source's name (GitLab's
  * `Entities::Membership`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize, membershipCollections, membershipFromItem, type Membership } from '../../auth';
 import { getNamespaces } from '../../namespaces';
 import { paginate, paginationParams } from '../../platform/http/pagination';
@@ -17,10 +17,12 @@ import type { catalog } from '../catalog';
 /** GitLab's names of the two kinds of source. */
 const SOURCE_TYPES = { Namespace: 'group', Project: 'project' } as const;
 
-/** The page's memberships with their sources' names; a source deleted meanwhile is left out. */
+/** The page's memberships with their sources' names; a source deleted meanwhile (or under a group being deleted) is left out. */
 async function presentMemberships(memberships: Membership[]) {
   const ids = (kind: Membership['sourceKind']) => memberships.filter((m) => m.sourceKind === kind).map((m) => m.sourceId);
-  const [groups, projects] = await Promise.all([getNamespaces(ids('group')), getProjects(ids('project'))]);
+  const [groups, found] = await Promise.all([getNamespaces(ids('group')), getProjects(ids('project'))]);
+  const liveNamespaces = new Set((await getNamespaces([...new Set(found.map((project) => project.namespaceId))])).map((namespace) => namespace.id));
+  const projects = found.filter((project) => liveNamespaces.has(project.namespaceId));
   const names = new Map([...groups.map((g) => [`group#${g.id}`, g.name] as const), ...projects.map((p) => [`project#${p.id}`, p.name] as const)]);
   return memberships.flatMap((m) => {
     const name = names.get(`${m.sourceKind}#${m.sourceId}`);

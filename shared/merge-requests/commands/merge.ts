@@ -3,7 +3,8 @@
  * a deferred merge. The route has found the merge request; the rules, in GitLab's order:
  * may the caller update the target branch (401), is the merge request in a mergeable state (406
  * `Method Not Allowed`: not open, being merged, work in progress, source branch gone), are its
- * discussions resolved when the project requires it (405 `Method Not Allowed`), does it
+ * discussions resolved and has its head pipeline succeeded when the project requires it (405
+ * `Method Not Allowed`; a running head pipeline is enough with `merge_when_pipeline_succeeds`), does it
  * merge without conflicts (405 `Branch cannot be merged`), does `sha` name the source head (409).
  *
  * Two merges of one merge request make one merge commit: the merge takes a lock first (state
@@ -25,6 +26,7 @@ import { canMergeInto, canRemoveBranch } from '../policy';
 import { findMergeRequestOrNotFound, isWorkInProgress } from '../queries/merge-requests';
 import { writeMergeRequest, type MergeRequest } from '../store/merge-requests';
 import { getVersion, versionContent } from '../store/versions';
+import { discussionsAllowMerge, pipelineAllowsMerge, pipelineMatters } from '../mergeability';
 import { closingIssues } from './closing';
 import { lastCommitOf, mergeRequestEffects } from './effects';
 import { AGAIN, failOrAgain, retried } from './shared';
@@ -84,7 +86,14 @@ export async function acceptMergeRequest(target: ProjectSubject, user: User, mr:
   const now = Date.now();
   if (mr.deletedAt || (mr.state !== 'opened' && !(mr.state === 'locked' && !lockHeld(mr, now))) || isWorkInProgress(mr.title)) throw new MethodNotAllowed(406);
   // GitLab's `mergeable_discussions_state?`: a project that requires resolved discussions refuses while one is not.
-  if (target.project.onlyAllowMergeIfAllDiscussionsAreResolved && (mr.unresolvedDiscussionsCount ?? 0) > 0) throw new MethodNotAllowed(405);
+  if (!discussionsAllowMerge(mr, target.project)) throw new MethodNotAllowed(405);
+  // GitLab's `mergeable_ci_state?`: a project that requires a successful pipeline refuses without
+  // one, unless the merge is to wait for the running head pipeline (`merge_when_pipeline_succeeds`).
+  if (pipelineMatters(target.project)) {
+    const pipeline = await latestPipelineFor(mr.sourceProjectId, mr.sourceBranch, mr.sha);
+    const waits = input.mergeWhenPipelineSucceeds === true && pipeline !== undefined && pipelineActive(pipeline);
+    if (!waits && !pipelineAllowsMerge(target.project, pipeline)) throw new MethodNotAllowed(405);
+  }
   const source = mr.sourceProjectId === target.project.id ? target.project : await getProject(mr.sourceProjectId);
   if (!source) throw new MethodNotAllowed(406);
   const repositories = await repositoriesOf(target.project, source);

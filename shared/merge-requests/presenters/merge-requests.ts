@@ -4,9 +4,11 @@
  * and milestones of each project involved one Query each. `subscribed` and the single-only fields
  * (`changes_count`, `merged_by`, `closed_by`, `diff_refs`, ...) are on single responses.
  *
- * `blocking_discussions_resolved` is true when no discussion is unresolved, from the count the
- * discussion writes keep on the item (GitLab shows it so only when the project requires resolved
- * discussions to merge; here it tells the discussions' state whatever the setting).
+ * `blocking_discussions_resolved` (GitLab's `mergeable_discussions_state?`) is true unless the
+ * project requires resolved discussions to merge and one is not (the count the discussion writes
+ * keep on the item); `detailed_merge_status` is GitLab's (`mergeability.ts`). Both need the
+ * page's projects (one BatchGetItem) and, only for open merge requests of projects that require a
+ * successful pipeline, their head pipelines (one Query and one GetItem each: page-sized).
  * `upvotes`/`downvotes` are 0 (no award emoji); `state` shows `locked` while a merge is in
  * progress, as GitLab does. A single response shows the head pipeline (the newest pipeline of the
  * source branch at the head commit, CI's `latestPipelineFor`: one Query and one GetItem) as
@@ -17,11 +19,12 @@ import { can, type ProjectSubject } from '../../auth';
 import { latestPipelineFor, presentPipeline, presentPipelineBasic, type Pipeline } from '../../ci';
 import { getNamespace, getNamespaces } from '../../namespaces';
 import { config } from '../../platform/config';
-import { getProject, projectFullPath, webUrlOf } from '../../projects';
+import { getProject, getProjects, projectFullPath, webUrlOf, type Project } from '../../projects';
 import { getMany } from '../../platform/dynamo/batch';
 import { listLabels, listMilestones, presentMilestone, presentMilestoneAlias, presentTimeStats, type Milestone } from '../../issues';
 import { getUser, presentUserPublic, userFromItem, userKeys, withGhost, type User } from '../../users';
 import { isSubscribed } from '../issuables';
+import { detailedMergeStatus, discussionsAllowMerge, pipelineMatters } from '../mergeability';
 import { isWorkInProgress } from '../queries/merge-requests';
 import type { MergeRequest } from '../store/merge-requests';
 
@@ -39,12 +42,21 @@ export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (project
   ];
   const labelProjects = [...new Set(mrs.filter((mr) => mr.labelIds.length > 0).map((mr) => mr.projectId))];
   const milestoneProjects = [...new Set(mrs.filter((mr) => mr.milestoneId !== null).map((mr) => mr.projectId))];
-  const [userItems, labelLists, milestoneLists, subscribed] = await Promise.all([
+  const projectIds = [...new Set(mrs.map((mr) => mr.projectId))];
+  const [userItems, labelLists, milestoneLists, subscribed, projectList] = await Promise.all([
     getMany(userIds.map((id) => userKeys.user(id)), { consistent: false }),
     Promise.all(labelProjects.map((id) => listLabels(id))),
     Promise.all(milestoneProjects.map((id) => listMilestones(id))),
     options.single && options.viewer ? Promise.all(mrs.map((mr) => isSubscribed(mr, options.viewer!.id))) : [],
+    getProjects(projectIds),
   ]);
+  const projects = new Map<number, Project>(projectList.map((project) => [project.id, project]));
+  // The head pipeline only where a project's settings make it part of the merge checks.
+  const pipelines = await Promise.all(
+    mrs.map((mr) =>
+      (mr.state === 'opened' || mr.state === 'locked') && pipelineMatters(projects.get(mr.projectId)) ? latestPipelineFor(mr.sourceProjectId, mr.sourceBranch, mr.sha) : undefined,
+    ),
+  );
   const users = new Map<number, User>(userItems.map((item) => [Number(item.id), userFromItem(item)]));
   const labelNames = new Map(labelLists.flat().map((label) => [label.id, label.name] as const));
   const milestones = new Map(milestoneLists.flat().map((milestone) => [milestone.id, milestone] as const));
@@ -89,12 +101,13 @@ export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (project
       milestone: milestone ? presentMergeRequestMilestone(milestone, path) : null,
       merge_when_pipeline_succeeds: mr.mergeWhenPipelineSucceeds,
       merge_status: mr.mergeStatus,
+      detailed_merge_status: detailedMergeStatus(mr, projects.get(mr.projectId), pipelines[index]),
       sha: mr.sha,
       merge_commit_sha: mr.mergeCommitSha,
       user_notes_count: mr.userNotesCount ?? 0,
       discussion_locked: null,
       // From the count the discussion writes keep on the item (no discussion is read here).
-      blocking_discussions_resolved: (mr.unresolvedDiscussionsCount ?? 0) === 0,
+      blocking_discussions_resolved: discussionsAllowMerge(mr, projects.get(mr.projectId)),
       should_remove_source_branch: mr.shouldRemoveSourceBranch,
       force_remove_source_branch: mr.forceRemoveSourceBranch,
       web_url: mergeRequestWebUrl(mr, path),

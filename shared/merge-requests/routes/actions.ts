@@ -5,7 +5,7 @@
  * (`admin_merge_request`: developers and above; reading the stats needs only read access).
  */
 import { authorize } from '../../auth';
-import { z } from 'zod';
+import * as z from 'zod';
 import { prepareHookEvent } from '../../hooks';
 import { NotModifiedError } from '../../platform/http/errors';
 import { p, required } from '../../platform/http/params';

@@ -4,7 +4,7 @@
  * (`MR_CLOSING#` relations), those the caller may read.
  */
 import { can } from '../../auth';
-import { z } from 'zod';
+import * as z from 'zod';
 import { getMany } from '../../platform/dynamo/batch';
 import { NotFoundError } from '../../platform/http/errors';
 import { p, required, idParam } from '../../platform/http/params';

@@ -1,7 +1,8 @@
 /** Parameters of the merge request discussion routes (GitLab's `lib/api/discussions.rb`). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
+import { positionFrom } from '../diff-position';
 import { mergeRequestPathParams as mrPath, NOTE_BODY_LIMIT } from './merge-requests.params';
 
 const discussionIdParam = { discussion_id: required(p.string()) };
@@ -12,10 +13,14 @@ export const listParams = z.object({ ...mrPath, ...paginationParams });
 export const discussionParams = z.object({ ...mrPath, ...discussionIdParam });
 
 /**
- * `POST .../discussions`; `created_at` counts only from owners and admins. GitLab's `position`
- * (a diff note) is not supported: it is not declared, so a discussion is always a plain one.
+ * `POST .../discussions`; `created_at` counts only from owners and admins. With `position` (a JSON
+ * object, or form fields `position[base_sha]`, ...) the discussion is a diff note's
+ * (`diff-position.ts`): a loose object keeps the bracketed fields for it, and only the declared
+ * parameters come out.
  */
-export const createParams = z.object({ ...mrPath, body: required(p.string(NOTE_BODY_LIMIT)), created_at: p.string() });
+export const createParams = z
+  .looseObject({ ...mrPath, body: required(p.string(NOTE_BODY_LIMIT)), created_at: p.string(), position: z.unknown().optional() })
+  .transform(({ id, merge_request_iid, body, created_at, ...raw }, ctx) => ({ id, merge_request_iid, body, created_at, position: positionFrom(raw, ctx) }));
 
 /** `POST .../discussions/:discussion_id/notes`. */
 export const replyParams = z.object({ ...mrPath, ...discussionIdParam, body: required(p.string(NOTE_BODY_LIMIT)), created_at: p.string() });

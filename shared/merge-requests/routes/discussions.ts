@@ -7,7 +7,8 @@
  * notes of merge requests are resolvable: who may resolve is the issues feature's rule
  * (`resolveDiscussionNote`, `resolveDiscussion`), and the merge request's count of unresolved
  * discussions (`blocking_discussions_resolved`) moves in the same transactions.
- * Diff notes (`position`) are not supported: such a request starts a plain discussion.
+ * With `position`, the discussion is a diff note's (`DiffNote`), checked against the merge
+ * request's diff versions (`diff-position.ts`); replies in it are diff notes at the same position.
  */
 import { paginate } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
@@ -16,6 +17,7 @@ import { findProjectOrNotFound } from '../../projects';
 import type { User } from '../../users';
 import type { catalog } from '../catalog';
 import { mergeRequestCommentEffects } from '../commands/comments';
+import { checkPosition } from '../diff-position';
 import {
   deleteNote,
   discussionOf,
@@ -58,7 +60,8 @@ export const mergeRequestDiscussionRoutes = {
     handler: async ({ params, user }) => {
       // Reading the merge request is all GitLab's `create_note` needs besides being signed in.
       const { subject, mr, noteable } = await find(params, user);
-      const input = { body: params.body, createdAt: params.created_at };
+      const diff = params.position && (await checkPosition(mr, params.position));
+      const input = { body: params.body, createdAt: params.created_at, ...(diff ? { diff } : {}) };
       const note = await startDiscussion(subject, noteable, user, input, mergeRequestCommentEffects(mr, user));
       return created(await presentDiscussion(discussionOf(note)));
     },

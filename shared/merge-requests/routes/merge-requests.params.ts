@@ -1,5 +1,5 @@
 /** Parameters of the merge request routes (GitLab's `lib/api/merge_requests.rb`). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { paginationParams } from '../../platform/http/pagination';
 import { idParam, limitedString, p, required, type StringLimit } from '../../platform/http/params';
 import type { MergeRequestInput } from '../commands/merge-requests';

@@ -7,7 +7,7 @@
  * per-merge-request `update_merge_request`, deleting `destroy_merge_request` (owner, admin).
  */
 import { authorize, can, type ProjectSubject } from '../../auth';
-import { z } from 'zod';
+import * as z from 'zod';
 import { findGroupOrNotFound } from '../../namespaces';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/http/errors';
 import { p, required } from '../../platform/http/params';

@@ -4,7 +4,7 @@
  * edits or deletes one. A comment writes its `commented on` event and its Note Hook event in its
  * own transaction.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { paginate, paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';

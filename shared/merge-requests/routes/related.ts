@@ -2,7 +2,7 @@
  * `GET /projects/:id/issues/:issue_iid/related_merge_requests` (served by the `issues` group):
  * the merge requests that mention or close the issue, those the caller may read, oldest first.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { NotFoundError } from '../../platform/http/errors';
 import { p, required, idParam } from '../../platform/http/params';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';

@@ -174,13 +174,14 @@ export function mergeRequestNoteHookPayload(ctx: MergeRequestHookContext, note: 
       updated_at: hookTime(note.updatedAt),
       project_id: note.projectId,
       attachment: null,
-      line_code: null,
+      line_code: note.lineCode ?? null,
       commit_id: '',
       noteable_id: mr.id,
       system: note.system,
       st_diff: null,
-      // GitLab's note attributes: its STI type (`DiscussionNote`, `null` for an individual note), its thread, its resolution.
-      type: note.noteType ?? null,
+      // GitLab's note attributes: its STI type (`DiffNote` on a diff line, `DiscussionNote`, `null` for an individual note), its position, its thread, its resolution.
+      type: note.position ? 'DiffNote' : (note.noteType ?? null),
+      position: note.position ?? null,
       discussion_id: discussionIdOf(note),
       resolved_at: note.resolvedAt ?? null,
       resolved_by_id: note.resolvedById ?? null,

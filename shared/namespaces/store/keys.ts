@@ -3,7 +3,7 @@
  * and only here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
  */
 import { type KeySpace, pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
-import { readYourWrites } from '../../platform/dynamo/recent';
+import { neverIndexed, readYourWrites } from '../../platform/dynamo/recent';
 
 export const namespaceKeys = {
   namespace: (id: number): Key => ({ PK: `NAMESPACE#${id}`, SK: 'NAMESPACE' }),
@@ -20,6 +20,14 @@ export const namespaceKeys = {
     /** A namespace's full path (`group/subgroup`); a username is its user namespace's path, so both share it. */
     namespacePath: (fullPath: string): Key => unique('NAMESPACE_PATH', fullPath.toLowerCase()),
   },
+} as const;
+
+/**
+ * A former full path of a project or group (GitLab's `RedirectRoute`), case-insensitively:
+ * `redirects.ts` writes it with the rename or transfer and drops it when the path is taken again.
+ */
+export const redirectRouteKeys = {
+  redirectRoute: (fullPath: string): Key => ({ PK: `REDIRECT_ROUTE#${fullPath.toLowerCase()}`, SK: 'REDIRECT_ROUTE' }),
 } as const;
 
 /**
@@ -71,10 +79,11 @@ export const namespaceSearchCollections = {
 
 /** Index partitions whose lists show a write at once (read-your-writes journal, `platform/dynamo/recent.ts`): groups, namespaces and subgroups. */
 readYourWrites('GROUPS', 'NAMESPACES', 'SUBGROUPS#');
+neverIndexed('REDIRECT_ROUTE#');
 
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
-  partitions: ['NAMESPACE#', 'UNIQUE#NAMESPACE_PATH#', 'UNIQUE#PROJECT_PATH#', 'SEARCH_GROUPS#', 'SEARCH_USER_NAMESPACES#'],
+  partitions: ['NAMESPACE#', 'UNIQUE#NAMESPACE_PATH#', 'UNIQUE#PROJECT_PATH#', 'SEARCH_GROUPS#', 'SEARCH_USER_NAMESPACES#', 'REDIRECT_ROUTE#'],
   sortKeys: {
     'NAMESPACE#': ['NAMESPACE', 'GROUP_LINK#'],
     'UNIQUE#NAMESPACE_PATH#': ['UNIQUE'],
@@ -82,6 +91,7 @@ export const keySpace: KeySpace = {
     // Search entries: the namespace's zero-padded id.
     'SEARCH_GROUPS#': [''],
     'SEARCH_USER_NAMESPACES#': [''],
+    'REDIRECT_ROUTE#': ['REDIRECT_ROUTE'],
   },
   indexPartitions: { GSI1: ['NAMESPACES', 'GROUP_LINKS_TO#'], GSI2: ['GROUPS'], GSI3: ['SUBGROUPS#'] },
   sequences: ['namespaces'],

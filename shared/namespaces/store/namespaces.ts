@@ -14,7 +14,9 @@ import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
 import { searchTerms, termChanges } from '../../platform/search';
 import type { StoredAvatar } from '../avatars';
 import { putSearchEntries, removeSearchEntries } from '../search-index';
+import { dropRedirectAt, redirectFrom } from '../redirects';
 import { namespaceCollections, namespaceIndexKeys, namespaceKeys, namespaceSearchKeys } from './keys';
+import { inLiveTrees, knownFromItems } from './live-tree';
 
 export type Visibility = 'private' | 'internal' | 'public';
 export const VISIBILITIES = ['private', 'internal', 'public'] as const;
@@ -183,10 +185,16 @@ export function personalNamespaceUpdate(namespaceId: number, changes: { username
   };
 }
 
+/**
+ * A live namespace by id: not being deleted, nor beneath a group being deleted (its ancestors are
+ * read too, `live-tree.ts`: nothing more for a namespace without any).
+ */
 export async function getNamespace(id: number): Promise<Namespace | undefined> {
   if (!isId(id)) return undefined;
   const item = await getItem(namespaceKeys.namespace(id));
-  return item && !item.deleting ? namespaceFromItem(item) : undefined;
+  if (!item || item.deleting) return undefined;
+  const [live] = await inLiveTrees([namespaceFromItem(item)]);
+  return live;
 }
 
 /** A namespace by full path, case-insensitively (one claim read, one item read). */
@@ -201,9 +209,14 @@ export async function readNamespaceRecord(id: number): Promise<Namespace | undef
   return getEntity(namespaceKeys.namespace(id), namespaceFromItem);
 }
 
-/** Namespaces by id (one BatchGetItem per 100, consistent); missing and deleting ones are left out. */
+/**
+ * Namespaces by id (one BatchGetItem per 100, consistent); missing and deleting ones are left
+ * out, and so are those beneath a group being deleted (their ancestors not in the batch are read
+ * in one more).
+ */
 export async function getNamespaces(ids: number[]): Promise<Namespace[]> {
-  return (await getMany(ids.map((id) => namespaceKeys.namespace(id)))).filter((item) => !item.deleting).map(namespaceFromItem);
+  const items = await getMany(ids.map((id) => namespaceKeys.namespace(id)));
+  return inLiveTrees(items.filter((item) => !item.deleting).map(namespaceFromItem), knownFromItems(items));
 }
 
 /** Every group as the groups index has them (ones being deleted included), by id, a Query page at a time. */
@@ -356,6 +369,7 @@ async function insertGroupRecord(group: Namespace, owner: Membership, parent: Na
     await transact({
       group: { Put: { TableName: tableName(), Item: namespaceToItem(group), ConditionExpression: 'attribute_not_exists(PK)' } },
       path: claimGroupPath(group.fullPath, group.id),
+      redirect: dropRedirectAt(group.fullPath),
       owner: putNewMembership(owner),
       ...(parent ? placementGuards(parent, group.path, true) : {}),
     });
@@ -422,6 +436,8 @@ export async function updateGroupSettings(
       }),
       newPath: claimMoves && claimGroupPath(next.fullPath, previous.id),
       oldPath: claimMoves && !holdOldPath && releaseGroupPath(previous.fullPath, previous.id),
+      newRedirect: claimMoves && redirectFrom(previous.fullPath, { kind: 'namespace', id: previous.id }),
+      takenRedirect: claimMoves && dropRedirectAt(next.fullPath),
       ...(pathChanged && parent ? placementGuards(parent, next.path, false) : {}),
     });
     await removeSearchEntries(groupEntryKeys(dropped, previous.id), previous.version + 1);
@@ -467,6 +483,8 @@ export async function moveNamespacePath(
       }),
       newPath: claimMoves && claimGroupPath(fullPath, namespace.id),
       oldPath: claimMoves && releaseGroupPath(namespace.fullPath, namespace.id),
+      // Its old path is reached through the moved ancestor's redirect; the new one is taken.
+      takenRedirect: claimMoves && dropRedirectAt(fullPath),
     });
     await removeSearchEntries(groupEntryKeys(dropped, namespace.id), namespace.version);
     return 'done';
@@ -528,6 +546,8 @@ export async function transferGroupRecord(previous: Namespace, parent: Namespace
       }),
       newPath: claimMoves && claimGroupPath(fullPath, previous.id),
       oldPath: claimMoves && !holdOldPath && releaseGroupPath(previous.fullPath, previous.id),
+      newRedirect: claimMoves && redirectFrom(previous.fullPath, { kind: 'namespace', id: previous.id }),
+      takenRedirect: claimMoves && dropRedirectAt(fullPath),
       oldParent:
         previous.parentId !== null &&
         namespaceUpdate(previous.parentId, {

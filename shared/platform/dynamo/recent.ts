@@ -11,22 +11,35 @@
  *   one of them gets a journal entry (`RECENT#<partition>` / `<time>#<PK>#<SK>`, gone by TTL
  *   after an hour) naming it, written once the transaction succeeded and before the writer is
  *   answered (a refused write writes nothing; should the process die in between, the write is
- *   only seen as late as the index shows it); derived entries put by `putMany` (filtered lists)
- *   get theirs in the same batches, ahead of the item's own write like the entries themselves.
- *   An entry may name an item that is gone or has moved on: readers check the item itself;
+ *   only seen as late as the index shows it); derived entries put by `putMany` (filtered lists,
+ *   search terms) get theirs in the same batches, ahead of the item's own write like the entries
+ *   themselves; single writes outside a transaction (an event recorded, a pipeline stored or
+ *   changed, a job's status changed) journal themselves with `journalWrite`;
+ * - the partitions an item leaves are journaled the same way (an entry naming it, a tombstone):
+ *   `transact` reads, before the transaction, the items it deletes, updates in an index key
+ *   attribute or replaces with a Put not conditioned on `attribute_not_exists` (one consistent
+ *   BatchGetItem, only when there are such items), and journals every read-your-writes partition
+ *   those previous versions were in; `journalWrite` takes the previous versions from its writer.
+ *   So an issue closed (out of its `opened` lists), deleted or moved to another project, a note
+ *   deleted, a todo marked done, an SSH key deleted leave their old lists at once;
  * - `queryCollection` of such a partition reads, besides the index page, the partition's journal
  *   of the last {@link RECENT_WINDOW_MS} (one consistent Query of at most {@link RECENT_LIMIT}
  *   entries, whatever the size of the list) and the items it names (one consistent BatchGetItem,
  *   only when there are any); those items replace whatever the index says of them: shown where
  *   their sort key puts them when they are (still) in the partition and the range read, left out
- *   otherwise.
+ *   otherwise (gone, or moved elsewhere: the stale index entry is dropped).
  *
- * A list page therefore costs one more small Query, not more reads as the list grows. What the
- * journal does not cover: the partition an item left (a move shows it there too for that moment),
- * an item's sort key changed by an UpdateItem outside a transaction, and an item deleted (its old
- * index entry shows for that moment);
- * lists that load their items consistently after the index (projects, groups, users) drop a
- * deleted item themselves.
+ * A list page therefore costs one more small Query, not more reads as the list grows; a write
+ * that deletes, moves or replaces items costs one BatchGetItem more. What the journal does not
+ * cover: an item's index attributes changed by an UpdateItem or DeleteItem outside a transaction
+ * that does not call `journalWrite` (e.g. a job's status change whose previous status the writer
+ * does not name: the list it left shows it for that moment), items removed by `deleteMany`
+ * (background deletions of a project's, group's or user's items, whose parent is already marked
+ * `deleting`: lists load it consistently and leave it out), a write racing between the read of
+ * the previous versions and the transaction (the racing write journals its own partitions), and
+ * more than {@link RECENT_LIMIT} writes to one partition within the window (the oldest are then
+ * seen as late as the index shows them). Lists that load their items consistently after the
+ * index (projects, groups, users, issues of filtered lists) drop a deleted item themselves.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
@@ -52,6 +65,29 @@ const journaled: string[] = [];
 export function readYourWrites(...partitionPrefixes: string[]): void {
   for (const prefix of partitionPrefixes) if (!journaled.includes(prefix)) journaled.push(prefix);
 }
+
+/** Table partitions (PK prefixes) whose items are never in an index: claims, and what features declare. */
+const unindexed: string[] = ['UNIQUE#'];
+
+/**
+ * Declares table partitions (by PK prefix) whose items carry no index attributes: deleting or
+ * replacing one leaves no index partition, so a transaction does not read its previous version
+ * (`transactions.ts`) — a create that drops a stale item (a redirect at a path it takes) costs no
+ * extra round trip. Called beside the feature's key builders.
+ */
+export function neverIndexed(...partitionPrefixes: string[]): void {
+  for (const prefix of partitionPrefixes) if (!unindexed.includes(prefix)) unindexed.push(prefix);
+}
+
+/** Whether the item at `key` may sit in an index partition (anything not declared {@link neverIndexed}). */
+export const mayBeIndexed = (key: { PK: string }): boolean => !unindexed.some((prefix) => key.PK.startsWith(prefix));
+
+/** Whether any read-your-writes partitions are declared (writes then look for the partitions they leave). */
+export const isJournaling = (): boolean => journaled.length > 0;
+
+/** Whether an UpdateItem sets or removes an index key attribute (it may move the item in or out of an index partition). */
+export const touchesIndexKeys = (update: { UpdateExpression?: string; ExpressionAttributeNames?: Record<string, string> }): boolean =>
+  /\bGSI\d+(PK|SK)\b/.test(update.UpdateExpression ?? '') || Object.values(update.ExpressionAttributeNames ?? {}).some((name) => /^GSI\d+(PK|SK)$/.test(name));
 
 /** Whether lists of this index partition read the journal (and writes to it are journaled). */
 export const isJournaled = (partitionValue: string): boolean => journaled.some((prefix) => partitionValue.startsWith(prefix));

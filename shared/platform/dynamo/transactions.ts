@@ -3,9 +3,11 @@ import {
   type CancellationReason,
 } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { putMany } from './batch';
+import { getMany, putMany } from './batch';
 import { db } from './client';
-import { journalEntries, updatedIndexPartitions } from './recent';
+import { isJournaling, journalEntries, mayBeIndexed, touchesIndexKeys, updatedIndexPartitions } from './recent';
+import type { Key } from './keys';
+import type { Item } from './query';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
@@ -91,16 +93,18 @@ export async function transact(entries: NamedTransactItems): Promise<void> {
   }
   // Journal entries of the items written to read-your-writes index partitions (`recent.ts`),
   // written once the transaction succeeded, before the writer is answered: a refused write writes
-  // nothing, and the writer (and whoever it tells) finds its write in those lists.
-  const journal = journalEntries(
-    items.flatMap((item) => {
-      const written = item.Put?.Item ?? (item.Update ? updatedIndexPartitions(item.Update) : undefined);
-      return written ? [written] : [];
-    }),
-  );
+  // nothing, and the writer (and whoever it tells) finds its write in those lists. The partitions
+  // the items it replaces, moves or deletes leave are journaled too (their versions before it,
+  // read with one consistent BatchGetItem first), so those lists stop showing them at once.
+  const written = items.flatMap((item) => {
+    const put = item.Put?.Item ?? (item.Update ? updatedIndexPartitions(item.Update) : undefined);
+    return put ? [put] : [];
+  });
+  const left = await previousVersions(items);
   for (let attempt = 1; ; attempt++) {
     try {
       await db().send(new TransactWriteCommand({ TransactItems: items }));
+      const journal = journalEntries([...written, ...left]);
       if (journal.length > 0) await putMany(journal);
       return;
     } catch (error) {
@@ -115,4 +119,39 @@ export async function transact(entries: NamedTransactItems): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt));
     }
   }
+}
+
+/**
+ * Whether a Put replaces an item whose earlier version may sit in other index partitions: a Put
+ * conditioned on that version (`#version = :v` and the like). An unconditioned Put writes a new
+ * item (a fresh id: an event, a list or search entry), as does one conditioned on the key not
+ * existing; reading their "previous versions" would cost every create a round trip for nothing.
+ */
+const mayReplace = (put: NonNullable<TransactItem['Put']>): boolean =>
+  put.ConditionExpression !== undefined && !/^\s*attribute_not_exists\((PK|SK)\)\s*$/.test(put.ConditionExpression);
+
+/**
+ * The items as they are before a transaction that may take them out of index partitions or move
+ * them in one (deletes, updates of index key attributes, replacing puts): one consistent
+ * BatchGetItem, only when read-your-writes partitions are declared and there are such items.
+ */
+async function previousVersions(items: readonly TransactItem[]): Promise<Item[]> {
+  if (!isJournaling()) return [];
+  const keyList = items.flatMap((item): Key[] => {
+    const key = item.Delete?.Key ?? (item.Update && touchesIndexKeys(item.Update) ? item.Update.Key : undefined) ?? (item.Put && mayReplace(item.Put) ? item.Put.Item : undefined);
+    return typeof key?.PK === 'string' && typeof key.SK === 'string' && mayBeIndexed({ PK: key.PK }) ? [{ PK: key.PK, SK: key.SK }] : [];
+  });
+  return keyList.length > 0 ? getMany(keyList) : [];
+}
+
+/**
+ * Journals a write made outside {@link transact} (a single PutItem, UpdateItem or DeleteItem that
+ * must show at once in read-your-writes index lists, `recent.ts`): `written` are the items as
+ * written (or their key and new index partition attributes), `left` their versions before the
+ * write (known to the writer, or returned by `ReturnValues: 'ALL_OLD'`), whose partitions they
+ * may have left. Call it once the write succeeded, before answering.
+ */
+export async function journalWrite(written: readonly Item[], left: readonly (Item | undefined)[] = []): Promise<void> {
+  const journal = journalEntries([...written, ...left.filter((item): item is Item => item !== undefined)]);
+  if (journal.length > 0) await putMany(journal);
 }

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { MiddlewareObj, Request } from '@middy/core';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Logger } from '../logger';
 import type { RouteSpec } from './routing';
 import type { HttpResult } from './response';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Collection } from '../dynamo/keys';
 import { positionOf, queryCollection, type Item } from '../dynamo/query';
 import { ParamError } from './errors';

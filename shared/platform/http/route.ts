@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Caller, RouteAuthentication, RouteDefinition, RouteRequest } from './context';
 import type { HttpResult } from './response';
 

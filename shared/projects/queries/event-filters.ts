@@ -3,7 +3,7 @@
  * as GitLab's `EventFilter` and `EventsFinder`: `action`, `target_type`, `before`, `after` (days,
  * exclusive) and `sort` (by id, which is time order).
  */
-import { type z } from 'zod';
+import type * as z from 'zod';
 import { collectionStream, type CollectionSource, type StreamSource } from '../../platform/http/pagination';
 import { p } from '../../platform/http/params';
 import { PUSH_ACTION_NAMES, type ContributionEvent } from '../store/events';

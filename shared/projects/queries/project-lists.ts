@@ -16,7 +16,7 @@
  * `owned`, `membership`, visibility). A query without a term filters the list's own read.
  */
 import { projectAccessForMany, can, isAdmin, isMembershipActive, OWNER, type ProjectSubject } from '../../auth';
-import { entryIds, mergeIdStreams, type IdStream, type Namespace, type Visibility } from '../../namespaces';
+import { ancestorsLive, entryIds, loadAncestors, mergeIdStreams, type IdStream, type Namespace, type Visibility } from '../../namespaces';
 import type { User } from '../../users';
 import { config } from '../../platform/config';
 import { ParamError } from '../../platform/http/errors';
@@ -116,14 +116,18 @@ async function candidates(viewer: User | null, filters: ProjectListFilters, rang
   return mergeIdStreams([...visible, ...scopeStreams(await membershipScope(viewer, false), range)], ascending);
 }
 
-/** Loads a chunk of projects with their namespaces and the viewer's access, in three batch reads. */
+/** Loads a chunk of projects with their namespaces (and their ancestors not yet read) and the viewer's access, in batch reads. */
 async function loadSubjects(ids: number[], viewer: User | null, namespaceCache: Map<number, Namespace>): Promise<Map<number, ProjectSubject>> {
   const projects = await getProjects(ids);
   const missing = [...new Set(projects.map((p) => p.namespaceId))].filter((id) => !namespaceCache.has(id));
   for (const namespace of await getNamespacesById(missing)) namespaceCache.set(namespace.id, namespace);
+  // Their ancestors (kept in the cache, so a list reads each once): a project beneath a group
+  // being deleted is left out at once, as if deleted.
+  const namespaces = [...new Set(projects.map((p) => p.namespaceId))].flatMap((id) => namespaceCache.get(id) ?? []);
+  await loadAncestors(namespaces, namespaceCache);
   const entries = projects.flatMap((project) => {
     const namespace = namespaceCache.get(project.namespaceId);
-    return namespace && !namespace.deleting ? [{ project, namespace }] : [];
+    return namespace && !namespace.deleting && ancestorsLive(namespace, namespaceCache) ? [{ project, namespace }] : [];
   });
   const access = await projectAccessForMany(viewer, entries);
   return new Map(entries.map((entry, i) => [entry.project.id, { kind: 'project' as const, ...entry, access: access[i] }]));

@@ -3,7 +3,7 @@
  * file, for whoever may read the project (anonymous on public projects); `404 Avatar Not Found`
  * when it has none. Setting and removing it are `avatar` of `POST /projects` and `PUT /projects/:id`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { NotFoundError } from '../../platform/http/errors';
 import { idParam } from '../../platform/http/params';
 import { route, type RoutesOf } from '../../platform/http/route';

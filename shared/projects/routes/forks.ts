@@ -1,5 +1,5 @@
 /** Forks: `POST /projects/:id/fork`, and fork relations between existing projects (admins). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize, can } from '../../auth';
 import { findGroupOrNotFound, findNamespace } from '../../namespaces';
 import { NotFoundError } from '../../platform/http/errors';

@@ -1,5 +1,5 @@
 /** Projects: list, search, read, create (also for another user), edit, delete, archive, the users with access, the feed. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize, can } from '../../auth';
 import { findGroupOrNotFound, findNamespace, getNamespace, type Namespace } from '../../namespaces';
 import { assertValidAvatar, avatarParam, findUserOrNotFound, presentUserPublic, type User } from '../../users';

@@ -1,5 +1,5 @@
 /** Sharing a project with a group: `POST /projects/:id/share`, `DELETE /projects/:id/share/:group_id`. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize } from '../../auth';
 import { findGroupOrNotFound } from '../../namespaces';
 import { NotFoundError } from '../../platform/http/errors';

@@ -1,5 +1,5 @@
 /** Stars: `POST /projects/:id/star` and `/unstar` (304 when nothing changes). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize } from '../../auth';
 import { idParam } from '../../platform/http/params';
 import { created } from '../../platform/http/response';

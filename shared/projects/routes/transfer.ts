@@ -1,5 +1,5 @@
 /** A project's place: `PUT /projects/:id/transfer` (move it to another namespace) and `GET /projects/:id/groups`. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize, can, groupAccessFor, ACCESS_LEVELS, type ProjectSubject } from '../../auth';
 import { findNamespace, findGroupOrNotFound, namespaceAvatarUrl, type Namespace } from '../../namespaces';
 import type { User } from '../../users';

@@ -3,7 +3,7 @@
  * GitLab's `ProjectUpload`. Anyone signed in who can read the project may upload, as in GitLab.
  * The file is served back by the web group (`web.ts`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idParam, required } from '../../platform/http/params';
 import { created } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';

@@ -3,7 +3,7 @@
  * the users endpoint group): the feeds are this feature's, and only the events of projects the
  * caller may read are shown.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { p, required } from '../../platform/http/params';
 import { paginate, paginationParams } from '../../platform/http/pagination';
 import { ok } from '../../platform/http/response';

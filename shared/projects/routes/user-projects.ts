@@ -3,7 +3,7 @@
  * personal namespace that the caller may see, with the project list's filters, order and paging.
  * The user is named by id or username, as GitLab's.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { NotFoundError } from '../../platform/http/errors';
 import { paginate, paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';

@@ -11,7 +11,7 @@
  * before anything else runs, so an unknown route never turns into a 401 because of a bad token.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { avatarHeaders, findGroupOrNotFound, groupAvatarFile, parseAvatarPath, type StoredAvatar } from '../../namespaces';
 import { userAvatarFile, type User } from '../../users';
 import { NotFoundError, RouteNotFoundError } from '../../platform/http/errors';

@@ -6,6 +6,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
 import { nextId } from '../../platform/dynamo/counters';
+import { journalWrite } from '../../platform/dynamo/transactions';
 import { projectIndexKeys, projectKeys } from './keys';
 import type { Item } from '../../platform/dynamo/query';
 import { entityFields } from '../../platform/dynamo/items';
@@ -71,6 +72,7 @@ export async function prepareEvent(input: NewEvent): Promise<{ event: Contributi
 export async function recordEvent(input: NewEvent): Promise<ContributionEvent> {
   const { event, put } = await prepareEvent(input);
   await db().send(new PutCommand(put.Put));
+  await journalWrite([put.Put.Item]); // the user's feed (GSI1) shows it at once
   return event;
 }
 

@@ -89,7 +89,7 @@ export const projectAvatarObject = (projectId: number, token: string, filename: 
   `${projectObjects.projectPrefix(projectId)}avatar/${token}/${filename}`;
 
 /** Index partitions whose lists show a write at once (read-your-writes journal, `platform/dynamo/recent.ts`): projects, by visibility, by namespace, forks, a user's stars. */
-readYourWrites('PROJECTS', 'NAMESPACE_PROJECTS#', 'PROJECT_FORKS#', 'USER_STARS#');
+readYourWrites('PROJECTS', 'NAMESPACE_PROJECTS#', 'PROJECT_FORKS#', 'USER_STARS#', 'USER_EVENTS#');
 
 export const keySpace: KeySpace = {
   partitions: ['PROJECT#', 'UNIQUE#PROJECT_NAME#', 'RUNNERS_TOKEN#', 'SEARCH_PROJECTS#'],

@@ -15,7 +15,7 @@ import { nextId } from '../../platform/dynamo/counters';
 import { entityFields, isLive, putClaim } from '../../platform/dynamo/items';
 import { getItem, isId, queryCollection, type Item } from '../../platform/dynamo/query';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
-import { namespaceKeys, putSearchEntries, removeSearchEntries, type Namespace, type Visibility } from '../../namespaces';
+import { dropRedirectAt, namespaceKeys, putSearchEntries, redirectFrom, removeSearchEntries, type Namespace, type Visibility } from '../../namespaces';
 import type { Key } from '../../platform/dynamo/keys';
 import { searchTerms, termChanges } from '../../platform/search';
 import { projectFullPath } from '../paths';
@@ -255,6 +255,7 @@ async function insertProjectItem(
     await transact({
       project: { Put: { TableName: tableName(), Item: projectToItem(project), ConditionExpression: 'attribute_not_exists(PK)' } },
       path: pathClaim(project, namespace),
+      redirect: dropRedirectAt(projectFullPath(namespace, project)),
       // The namespace is live; a personal namespace counts its projects against the owner's limit.
       namespace: {
         Update: {
@@ -322,6 +323,9 @@ export async function replaceProject(previous: Project, next: Project, namespace
         },
       },
       previous_path: pathChanged && { Delete: { TableName: tableName(), Key: namespaceKeys.claims.projectPath(namespace.id, previous.path) } },
+      // GitLab's redirect route: the old full path still finds the project until taken.
+      redirect: pathChanged && redirectFrom(projectFullPath(namespace, previous), { kind: 'project', id: previous.id }),
+      taken_redirect: pathChanged && dropRedirectAt(projectFullPath(namespace, next)),
       subgroup_path: pathChanged && noSubgroupAt(namespace, next),
       namespace: pathChanged && {
         ConditionCheck: {
@@ -382,6 +386,8 @@ export async function transferProjectRecord(previous: Project, next: Project, fr
         },
       },
       subgroup_path: noSubgroupAt(to, next),
+      redirect: redirectFrom(projectFullPath(from, previous), { kind: 'project', id: previous.id }),
+      taken_redirect: dropRedirectAt(projectFullPath(to, next)),
       name: nameClaim(next, to),
       previous_name: { Delete: { TableName: tableName(), Key: projectKeys.claims.projectName(from.id, previous.name) } },
       namespace: {

@@ -3,7 +3,7 @@
  * ones, and the legacy protect / unprotect. Reads need `download_code` (anonymous on public
  * projects); writes need `push_code`; protecting needs `admin_protected_branches` (maintainers).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { can } from '../../auth';
 import { RouteNotFoundError } from '../../platform/http/errors';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';

@@ -2,7 +2,7 @@
  * Parameters of the commits routes, with Grape's messages: `actions[0][file_path] is missing`,
  * `actions[1][action] does not have a valid value`, `start_branch, start_sha are mutually exclusive`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { p, required } from '../../platform/http/params';
 import type { CommitAction } from '../commands/commits';
 

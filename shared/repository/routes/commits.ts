@@ -3,7 +3,7 @@
  * refs containing it, and a commit made of file actions. Reads need `download_code` (anonymous on
  * public projects); a commit needs a token and the right to push to its branch.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ForbiddenError, BadRequestError } from '../../platform/http/errors';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { idParam, p } from '../../platform/http/params';

@@ -1,5 +1,5 @@
 /** Parameters of the files routes (GitLab's `lib/api/files.rb`). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { p, required } from '../../platform/http/params';
 
 /**

@@ -4,7 +4,7 @@
  * that create, update or delete it. Reads need `download_code` (anonymous on public projects);
  * writes need `push_code`, and the branch's protection is checked as the commit is made (400).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idParam, p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';

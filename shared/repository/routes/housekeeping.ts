@@ -1,5 +1,5 @@
 /** `POST /projects/:id/housekeeping`: repacks the repository's object pool (maintainers; GitLab answers 201 with no body). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize } from '../../auth';
 import { idParam } from '../../platform/http/params';
 import { route, type RoutesOf } from '../../platform/http/route';

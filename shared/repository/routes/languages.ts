@@ -3,7 +3,7 @@
  * branch with their share in percent, `{}` for an empty repository. Readable by whoever may read
  * the code (anonymous on public projects; a private project is a 404 to strangers).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idParam } from '../../platform/http/params';
 import { ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';

@@ -3,7 +3,7 @@
  * `download_code`; protecting, changing and unprotecting need `admin_protected_branches`
  * (maintainers). Names may be patterns (`release/*`); `:name` is the exact name or pattern.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize, MAINTAINER } from '../../auth';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { idParam } from '../../platform/http/params';

@@ -1,5 +1,5 @@
 /** Parameters of the repository routes (GitLab's `lib/api/repositories.rb`). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { p, required } from '../../platform/http/params';
 
 export const treeParams = {

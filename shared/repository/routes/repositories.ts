@@ -4,7 +4,7 @@
  * zip; GitLab's bz2 formats are not served). All need `download_code` (anonymous on public
  * projects).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { BadRequestError, NotFoundError, RouteNotFoundError } from '../../platform/http/errors';
 import { paginateArray } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';

@@ -3,7 +3,7 @@
  * `message`) and delete. Reads need `download_code` (anonymous on public projects); writes need
  * `push_code` (GitLab's `admin_tag`, developers and above).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';

@@ -3,7 +3,7 @@
  * route table (`isGitAddress`, `smartHttpHandler`): it speaks git's protocol, not the API's JSON. A
  * POST at the root that is not a git address is the gateway's own 404, like an unknown GET.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { RouteNotFoundError } from '../../platform/http/errors';
 import { p } from '../../platform/http/params';
 import { route, type RoutesOf } from '../../platform/http/route';

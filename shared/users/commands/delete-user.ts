@@ -1,8 +1,9 @@
 /**
- * Deleting a user. What the user owns or belongs to in other features (personal projects, stars,
- * memberships) is removed by those features, which build on users: they are declared here as
- * removal steps by the composition root, the users Lambda entry (`functions/users/handler.ts`), so
- * this feature never imports them.
+ * Deleting a user. What the user owns, belongs to or wrote in other features (personal projects,
+ * stars, memberships; issues, merge requests and comments, which move to the ghost user or, with
+ * `hard_delete`, are deleted) is removed by those features, which build on users: they are
+ * declared here as removal steps by the composition root (`functions/api.ts`, loaded by the jobs
+ * worker that runs deletions), so this feature never imports them.
  */
 import { OWNER, userMemberships } from '../../auth';
 import { getNamespaces, type Namespace } from '../../namespaces';
@@ -17,13 +18,18 @@ import { getUserRecord, markUserDeleting, removeUser, removeUserSearchEntries, u
 export interface DeleteUserOptions {
   /**
    * GitLab's `hard_delete`: the groups the user solely owns are deleted with it (the removal step
-   * `functions/users/handler.ts` declares), and the user may be deleted although it owns some.
+   * `functions/api.ts` declares), and the user may be deleted although it owns some; its issues,
+   * merge requests and comments are deleted instead of moving to the ghost user.
    */
   hardDelete?: boolean;
 }
 
-/** What another feature removes of a user being deleted (`options` as given to {@link deleteUser}). */
-export type UserRemoval = (user: User, options: DeleteUserOptions) => Promise<unknown>;
+/**
+ * What another feature removes of a user being deleted (`options` as given to {@link deleteUser}),
+ * with `context.ghost`, the ghost user its contributions move to (GitLab's
+ * `Users::MigrateRecordsToGhostUserService`; with `hard_delete` they are deleted instead).
+ */
+export type UserRemoval = (user: User, options: DeleteUserOptions, context: { ghost: User }) => Promise<unknown>;
 
 /** GitLab's refusal (`lib/api/users.rb`, `conflict!`) to delete a group's only owner without `hard_delete`. */
 export const SOLE_OWNER_MESSAGE = 'User cannot be removed while is the sole-owner of a group';
@@ -64,6 +70,7 @@ const removals: UserRemoval[] = [];
  * @example
  * removeWithUser(forgetUser, (user) => removeAllMembershipsOf(user.id));
  * removeWithUser(async (user, { hardDelete }) => hardDelete && deleteGroups(await soloOwnedGroups(user.id)));
+ * removeWithUser((user, { hardDelete }, { ghost }) => (hardDelete ? deleteAuthoredIssues(user.id) : reassignAuthoredIssues(user.id, ghost.id)));
  */
 export function removeWithUser(...steps: UserRemoval[]): void {
   for (const step of steps) if (!removals.includes(step)) removals.push(step);
@@ -83,10 +90,11 @@ export async function deleteUser(id: number, options: DeleteUserOptions = {}): P
   // The record even if marked deleting: a retry finishes a deletion that was interrupted.
   const user = await getUserRecord(id);
   if (!user || isGhost(user)) return undefined;
-  // The ghost exists before the user is gone: its contributions are shown under it from then on.
-  await ensureGhostUser();
+  // The ghost exists before the user is gone: its contributions move to it (the removal steps of
+  // the issues and merge requests) or, where they are not moved, are shown under it when read.
+  const ghost = await ensureGhostUser();
   if (!(await markUserDeleting(id))) return undefined;
-  for (const remove of removals) await remove(user, options);
+  for (const remove of removals) await remove(user, options, { ghost });
   await deleteAllChildren(id);
   // As marked (an edit may have landed between the first read and the mark): its search entries.
   const marked = (await getUserRecord(id)) ?? user;

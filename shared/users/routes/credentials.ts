@@ -3,7 +3,7 @@
  * tables: `/user/<resource>` for the current user (deleting something already gone is a 200, per
  * the specification) and `/users/:id/<resource>` for admins (a missing user or item is a 404).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize } from '../../auth';
 import { NotFoundError } from '../../platform/http/errors';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';

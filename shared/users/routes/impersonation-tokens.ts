@@ -1,5 +1,5 @@
 /** Impersonation tokens (admin only): created for a user, authenticate as that user, revocable. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize } from '../../auth';
 import { ParamError } from '../../platform/http/errors';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';

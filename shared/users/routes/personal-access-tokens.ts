@@ -3,7 +3,7 @@
  * caller's own (admins: anyone's) listed, read, revoked and rotated, the presenting token itself
  * as `self`, and admins creating them for users. Secrets appear only in the answers that made them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize, isAdmin } from '../../auth';
 import type { Caller } from '../../platform/http/context';
 import { entityFields } from '../../platform/dynamo/items';

@@ -1,5 +1,5 @@
 /** SSH keys of the current user (`/user/keys`) and, for admins, of any user (`/users/:id/keys`, `/keys/:id`). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize } from '../../auth';
 import { NotFoundError } from '../../platform/http/errors';
 import { p, required } from '../../platform/http/params';

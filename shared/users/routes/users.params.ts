@@ -1,5 +1,5 @@
 /** Parameters of the users routes, and the pieces the routes nested under `/users/:id` share. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RouteAuthentication } from '../../platform/http/context';
 import { paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';

@@ -1,5 +1,5 @@
 /** Users: list, read, create, modify, delete, block/unblock, current user, activities (a user's feed is the projects feature's). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize, can } from '../../auth';
 import { ForbiddenError } from '../../platform/http/errors';
 import { paginate, paginationParams } from '../../platform/http/pagination';

@@ -1,0 +1,172 @@
+/**
+ * What becomes of the issues and comments of a deleted user (GitLab's `Users::DestroyService` and
+ * `Users::MigrateRecordsToGhostUserService`): without `hard_delete` the issues it authored move to
+ * the ghost user; with it they are deleted, and so are its comments (user notes) where an index
+ * finds them. Run by the user deletion job (a removal step declared in `functions/api.ts`) while
+ * the user is marked as deleting, so it writes nothing new meanwhile.
+ *
+ * Both walk the user's author index (`USER_ISSUES#<userId>`, GSI2) a Query page at a time, so
+ * their cost grows with the user's issues, never with the table. Each issue is rewritten by the
+ * issue write every edit uses (`replaceIssue`): one transaction conditioned on the `version` read
+ * (and only while the issue, read consistently, is still the user's), which moves its author
+ * index attributes, its `author:<id>` list entries and the per-list counts (`ISSUE_COUNT#author:…`)
+ * as an edit moves an assignee's; a lost race reads it again. No hook, feed event, system note or
+ * resource event is written: GitLab's `update_all` fires none. A re-run (the job is retried after
+ * a crash) finds only what is left, and a pass that changes nothing ends the walk, so an index
+ * entry that still shows a moved issue (GSIs lag) costs one read.
+ *
+ * Notes and award emoji are not moved (GitLab moves them): a reassignment would rewrite every
+ * note item and feed event of the user, and awards have no author index; they keep the deleted
+ * user's id and are shown under the ghost when read (`withGhost`, users feature). Soft-deleted
+ * issues keep their author id too. With `hard_delete`, the user's comments are deleted through
+ * their author index (`USER_NOTES#<userId>`, GSI2, on every user note written since it exists;
+ * older notes are not in it until a data migration indexes them) by {@link deleteAuthoredNotes};
+ * its system notes and award emoji stay, shown under the ghost.
+ */
+import { queryCollection } from '../../platform/dynamo/query';
+import { logger } from '../../platform/logger';
+import type { UserRemoval } from '../../users';
+import { getDiscussionState, isResolvable, resolutionChange } from '../store/discussions';
+import { issueCollections } from '../store/keys';
+import { getIssue, issueFromItem, issueNoteable, replaceIssue, type Issue } from '../store/issues';
+import type { Noteable } from '../store/noteables';
+import { discussionRootOf, getNote, noteFromItem, noteTarget, removeNote, removeNotes, type Note, type ResolutionChange } from '../store/notes';
+
+/** Attempts at one issue whose writes keep losing races before the job fails (and is retried). */
+const MAX_ATTEMPTS = 8;
+/** Walks of the index: a later pass finds what the index did not yet show (it lags a moment). */
+const MAX_PASSES = 3;
+/** A progress line every this many issues. */
+const LOG_EVERY = 100;
+
+/**
+ * Internal: writes `change` of the issue as it is now, while it is live and authored by `userId`;
+ * a lost race re-reads it. Whether it wrote.
+ */
+async function rewrite(projectId: number, iid: number, userId: number, change: (issue: Issue) => Issue): Promise<boolean> {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const current = await getIssue(projectId, iid);
+    if (!current || current.deletedAt || current.authorId !== userId) return false;
+    const result = await replaceIssue(current, change(current));
+    // A project being deleted takes its issues with it.
+    if (result === 'project_gone') return false;
+    if (result !== 'issue_changed') return true;
+  }
+  throw new Error(`issue ${projectId}#${iid} kept changing while its author was deleted`);
+}
+
+/** Internal: applies `change` to every issue `userId` authored, pass after pass until one changes nothing. */
+async function walkAuthoredIssues(userId: number, what: string, change: (issue: Issue) => Issue): Promise<number> {
+  let total = 0;
+  for (let pass = 1; pass <= MAX_PASSES; pass++) {
+    let changed = 0;
+    for await (const item of queryCollection(issueCollections.userIssues(userId))) {
+      const { projectId, iid } = issueFromItem(item);
+      if (!(await rewrite(projectId, iid, userId, change))) continue;
+      changed++;
+      if ((total + changed) % LOG_EVERY === 0) logger.info(`deleted user's issues ${what}`, { userId, issues: total + changed });
+    }
+    total += changed;
+    if (changed === 0) break;
+  }
+  if (total > 0) logger.info(`deleted user's issues ${what}: done`, { userId, issues: total });
+  return total;
+}
+
+/**
+ * Moves the issues `userId` authored to the ghost user (`ghostId`): their author, their place in
+ * the author index and in the `author_id` lists and counts. `updated_at` is kept.
+ * @returns how many issues it moved.
+ * @example
+ * await reassignAuthoredIssues(user.id, ghost.id);
+ */
+export function reassignAuthoredIssues(userId: number, ghostId: number): Promise<number> {
+  return walkAuthoredIssues(userId, 'moved to the ghost user', (issue) => ({ ...issue, authorId: ghostId }));
+}
+
+/**
+ * Deletes the issues `userId` authored, as `DELETE /projects/:id/issues/:issue_iid` does (soft
+ * deletion: they leave every list, count and read; their notes, todos and links go with them).
+ * @returns how many issues it deleted.
+ */
+export function deleteAuthoredIssues(userId: number): Promise<number> {
+  return walkAuthoredIssues(userId, 'deleted', (issue) => {
+    const now = new Date().toISOString();
+    return { ...issue, deletedAt: now, updatedAt: now };
+  });
+}
+
+/**
+ * The issues' part of deleting a user (a removal step, `removeWithUser`): its issues move to the
+ * ghost user, or with `hard_delete` are deleted. Its comments go with the merge requests' step,
+ * which knows both kinds of noteable ({@link deleteAuthoredNotes}).
+ */
+export const removeAuthoredIssues: UserRemoval = (user, { hardDelete }, { ghost }) =>
+  hardDelete ? deleteAuthoredIssues(user.id) : reassignAuthoredIssues(user.id, ghost.id);
+
+/**
+ * Finds a merge request as a noteable (live: `undefined` when it is gone or deleted); the
+ * merge-requests feature, above this one, passes it to {@link deleteAuthoredNotes}.
+ */
+export type MergeRequestNoteableOf = (projectId: number, iid: number) => Promise<Noteable | undefined>;
+
+/** Internal: the live noteable a note is on, or undefined when it is deleted or gone. */
+async function liveNoteableOf(note: Note, mergeRequestNoteable: MergeRequestNoteableOf): Promise<Noteable | undefined> {
+  const target = noteTarget(note);
+  if (target.type === 'MergeRequest') return mergeRequestNoteable(target.projectId, target.iid);
+  const issue = await getIssue(target.projectId, target.iid);
+  return issue && !issue.deletedAt ? issueNoteable(issue) : undefined;
+}
+
+/**
+ * Internal: deletes a user note of `userId` as `DELETE .../notes/:note_id` does (its noteable's
+ * `user_notes_count` and, for an unresolved resolvable note, its discussion's unresolved count
+ * move in the same transaction); a note whose noteable is deleted is removed alone (nothing counts
+ * it any more). A lost race reads the note again. Whether it deleted.
+ */
+async function removeAuthoredNote(listed: Note, userId: number, mergeRequestNoteable: MergeRequestNoteableOf): Promise<boolean> {
+  const target = noteTarget(listed);
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const note = await getNote(target, listed.id);
+    if (!note || note.system || note.authorId !== userId) return false;
+    const noteable = await liveNoteableOf(note, mergeRequestNoteable);
+    if (!noteable) {
+      await removeNotes([note]);
+      return true;
+    }
+    let resolution: ResolutionChange | undefined;
+    if (isResolvable(note) && note.resolvedAt === undefined) {
+      const rootId = discussionRootOf(note);
+      const before = await getDiscussionState(noteable, rootId);
+      if (before !== undefined) resolution = resolutionChange(noteable, rootId, before, Math.max(before - 1, 0));
+    }
+    const failure = await removeNote(noteable, note, resolution);
+    if (!failure) return true;
+    if (failure === 'project_gone') return false;
+    // `noteable_gone` (deleted meanwhile), `note_gone`, `resolution_changed`: read again.
+  }
+  throw new Error(`note ${listed.id} kept changing while its author was deleted`);
+}
+
+/**
+ * Deletes the comments (user notes) `userId` wrote on issues and merge requests, found through
+ * their author index (see the module's comment for what it does not find).
+ * @returns how many notes it deleted.
+ * @example
+ * await deleteAuthoredNotes(user.id, async (projectId, iid) => liveMergeRequestNoteable(projectId, iid));
+ */
+export async function deleteAuthoredNotes(userId: number, mergeRequestNoteable: MergeRequestNoteableOf): Promise<number> {
+  let total = 0;
+  for (let pass = 1; pass <= MAX_PASSES; pass++) {
+    let changed = 0;
+    for await (const item of queryCollection(issueCollections.userNotes(userId))) {
+      if (!(await removeAuthoredNote(noteFromItem(item), userId, mergeRequestNoteable))) continue;
+      changed++;
+      if ((total + changed) % LOG_EVERY === 0) logger.info("deleted user's notes deleted", { userId, notes: total + changed });
+    }
+    total += changed;
+    if (changed === 0) break;
+  }
+  if (total > 0) logger.info("deleted user's notes deleted: done", { userId, notes: total });
+  return total;
+}

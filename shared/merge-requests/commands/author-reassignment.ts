@@ -1,0 +1,109 @@
+/**
+ * What becomes of the merge requests a deleted user authored (GitLab's `Users::DestroyService` and
+ * `Users::MigrateRecordsToGhostUserService`): without `hard_delete` they move to the ghost user,
+ * with it they are deleted. Run by the user deletion job (a removal step declared in
+ * `functions/api.ts`) while the user is marked as deleting.
+ *
+ * Both walk the user's author index (`USER_MRS#<userId>`, GSI2) a Query page at a time (the cost
+ * grows with the user's merge requests, not the table) and write each merge request with the
+ * write every edit uses (`writeMergeRequest`: one transaction conditioned on the `version` read,
+ * only while the merge request, read consistently, is still the user's; a lost race reads it
+ * again). Moving the author moves the item's author index attributes; merge requests keep no
+ * other entry by author (`author_id=` is checked on each item read). No hook, feed event or system
+ * note is written (GitLab's `update_all` fires none). A re-run finds only what is left; a pass
+ * that changes nothing ends the walk.
+ */
+import { deleteAuthoredNotes } from '../../issues';
+import { queryCollection } from '../../platform/dynamo/query';
+import { logger } from '../../platform/logger';
+import type { UserRemoval } from '../../users';
+import { mergeRequestNoteable } from '../issuables';
+import { mergeRequestCollections } from '../store/keys';
+import { closingRefs, getMergeRequest, mergeRequestFromItem, writeMergeRequest, type MergeRequest, type MergeRequestChange } from '../store/merge-requests';
+import { mentionRefs } from '../store/related';
+
+/** Attempts at one merge request whose writes keep losing races before the job fails (and is retried). */
+const MAX_ATTEMPTS = 8;
+/** Walks of the index: a later pass finds what the index did not yet show. */
+const MAX_PASSES = 3;
+/** A progress line every this many merge requests. */
+const LOG_EVERY = 100;
+
+type ChangeOf = (current: MergeRequest) => Promise<MergeRequestChange>;
+
+/** Internal: writes the change of the merge request as it is now, while it is live and `userId`'s. Whether it wrote. */
+async function rewrite(projectId: number, iid: number, userId: number, changeOf: ChangeOf): Promise<boolean> {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const current = await getMergeRequest(projectId, iid);
+    if (!current || current.deletedAt || current.authorId !== userId) return false;
+    const result = await writeMergeRequest(await changeOf(current));
+    // A project being deleted takes its merge requests with it; neither change takes a pair.
+    if (result === 'project_gone' || typeof result === 'object' && 'pairTaken' in result) return false;
+    if (result !== 'changed') return true;
+  }
+  throw new Error(`merge request ${projectId}!${iid} kept changing while its author was deleted`);
+}
+
+/** Internal: applies a change to every merge request `userId` authored, pass after pass until one changes nothing. */
+async function walkAuthoredMergeRequests(userId: number, what: string, changeOf: ChangeOf): Promise<number> {
+  let total = 0;
+  for (let pass = 1; pass <= MAX_PASSES; pass++) {
+    let changed = 0;
+    for await (const item of queryCollection(mergeRequestCollections.userMergeRequests(userId))) {
+      const { projectId, iid } = mergeRequestFromItem(item);
+      if (!(await rewrite(projectId, iid, userId, changeOf))) continue;
+      changed++;
+      if ((total + changed) % LOG_EVERY === 0) logger.info(`deleted user's merge requests ${what}`, { userId, mergeRequests: total + changed });
+    }
+    total += changed;
+    if (changed === 0) break;
+  }
+  if (total > 0) logger.info(`deleted user's merge requests ${what}: done`, { userId, mergeRequests: total });
+  return total;
+}
+
+/**
+ * Moves the merge requests `userId` authored to the ghost user (`ghostId`); `updated_at` is kept.
+ * @returns how many it moved.
+ * @example
+ * await reassignAuthoredMergeRequests(user.id, ghost.id);
+ */
+export function reassignAuthoredMergeRequests(userId: number, ghostId: number): Promise<number> {
+  return walkAuthoredMergeRequests(userId, 'moved to the ghost user', async (current) => ({ previous: current, next: { ...current, authorId: ghostId } }));
+}
+
+/**
+ * Deletes the merge requests `userId` authored as `DELETE /projects/:id/merge_requests/:iid` does
+ * (soft deletion: they leave every list and read, release their source → target pair, their
+ * closing and mention relations).
+ * @returns how many it deleted.
+ */
+export function deleteAuthoredMergeRequests(userId: number): Promise<number> {
+  return walkAuthoredMergeRequests(userId, 'deleted', async (current) => {
+    const now = new Date().toISOString();
+    const [before, mentioned] = await Promise.all([closingRefs(current.projectId, current.iid), mentionRefs(current.projectId, current.iid)]);
+    return {
+      previous: current,
+      next: { ...current, deletedAt: now, updatedAt: now },
+      closes: { before, after: [] },
+      mentions: { before: mentioned, after: [] },
+    };
+  });
+}
+
+/** Internal: a merge request as a noteable, while it is live. */
+async function liveMergeRequestNoteable(projectId: number, iid: number) {
+  const mr = await getMergeRequest(projectId, iid);
+  return mr && !mr.deletedAt ? mergeRequestNoteable(mr) : undefined;
+}
+
+/**
+ * The merge requests' part of deleting a user (a removal step, `removeWithUser`, after the
+ * issues'): its merge requests move to the ghost user; with `hard_delete` they are deleted, and
+ * so are its comments on issues and merge requests (this feature knows both kinds of noteable).
+ */
+export const removeAuthoredMergeRequests: UserRemoval = async (user, { hardDelete }, { ghost }) => {
+  if (!hardDelete) return reassignAuthoredMergeRequests(user.id, ghost.id);
+  await deleteAuthoredMergeRequests(user.id);
+  return deleteAuthoredNotes(user.id, liveMergeRequestNoteable);
+};
