@@ -42,8 +42,8 @@ describe('indexProjectNoteThreads', () => {
     expect(count).toBe(2);
     const updates = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
     expect(updates).toEqual([
-      expect.objectContaining({ TableName: TABLE, Key: { PK: 'PROJECT#5', SK: old.SK }, ExpressionAttributeValues: { ':pk': 'NOTE_THREADS#5#Issue#3', ':sk': '000000000041#000000000041' } }),
-      expect.objectContaining({ Key: { PK: 'PROJECT#5', SK: onMergeRequest.SK }, ExpressionAttributeValues: { ':pk': 'NOTE_THREADS#5#MergeRequest#2', ':sk': '000000000043#000000000043' } }),
+      expect.objectContaining({ TableName: TABLE, Key: { PK: 'PROJECT#5', SK: old.SK }, UpdateExpression: 'SET GSI1PK = :v0, GSI1SK = :v1', ExpressionAttributeValues: { ':v0': 'NOTE_THREADS#5#Issue#3', ':v1': '000000000041#000000000041' } }),
+      expect.objectContaining({ Key: { PK: 'PROJECT#5', SK: onMergeRequest.SK }, ExpressionAttributeValues: { ':v0': 'NOTE_THREADS#5#MergeRequest#2', ':v1': '000000000043#000000000043' } }),
     ]);
   });
 

@@ -273,58 +273,41 @@ export const putNotes = (notes: Note[]) => putMany(notes.map(noteToItem));
 
 /**
  * Data migration: gives every note of a project written before discussions existed its place
- * among its noteable's discussions (GSI1, its own discussion), idempotently (notes that have it
- * are left alone; each update is conditioned on the note still being there).
+ * among its noteable's discussions (GSI1, its own discussion), idempotently.
  * @returns how many notes it indexed.
  */
-export async function indexProjectNoteThreads(projectId: number): Promise<number> {
-  let indexed = 0;
-  for (const collection of [issueCollections.projectNoteItems(projectId, 'Issue'), issueCollections.projectNoteItems(projectId, 'MergeRequest')]) {
-    for await (const item of queryCollection(collection)) {
-      if (item.GSI1PK) continue;
-      const note = noteFromItem(item);
-      const thread = issueIndexKeys.noteThread(noteTarget(note), discussionRootOf(note), note.id);
-      try {
-        await db().send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: noteKey(note),
-            UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk',
-            ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeValues: { ':pk': thread.GSI1PK, ':sk': thread.GSI1SK },
-          }),
-        );
-        indexed++;
-      } catch (error) {
-        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      }
-    }
-  }
-  return indexed;
-}
+export const indexProjectNoteThreads = (projectId: number): Promise<number> =>
+  indexProjectNotes(projectId, (note, item) => (item.GSI1PK ? undefined : issueIndexKeys.noteThread(noteTarget(note), discussionRootOf(note), note.id)));
 
 /**
  * Data migration: gives every user note of a project written before the author index existed its
  * place among its author's notes (GSI2 `USER_NOTES#<authorId>`, read to delete a user's comments
- * with `hard_delete`), idempotently (notes that have it, and system notes, are left alone; each
- * update is conditioned on the note still being there).
+ * with `hard_delete`), idempotently (system notes are left alone).
  * @returns how many notes it indexed.
  */
-export async function indexProjectNoteAuthors(projectId: number): Promise<number> {
+export const indexProjectNoteAuthors = (projectId: number): Promise<number> =>
+  indexProjectNotes(projectId, (note, item) => (item.GSI2PK || note.system ? undefined : issueIndexKeys.userNote(note.authorId, note.id)));
+
+/**
+ * Internal: sets the index entry `entryOf` gives (none: the note is left alone, e.g. it has one
+ * already) on every note of a project, each update conditioned on the note still being there.
+ */
+async function indexProjectNotes(projectId: number, entryOf: (note: Note, item: Item) => Record<string, string> | undefined): Promise<number> {
   let indexed = 0;
   for (const type of ['Issue', 'MergeRequest'] as const) {
     for await (const item of queryCollection(issueCollections.projectNoteItems(projectId, type))) {
       const note = noteFromItem(item);
-      if (item.GSI2PK || note.system) continue;
-      const index = issueIndexKeys.userNote(note.authorId, note.id);
+      const entry = entryOf(note, item);
+      if (!entry) continue;
+      const names = Object.keys(entry);
       try {
         await db().send(
           new UpdateCommand({
             TableName: tableName(),
             Key: noteKey(note),
-            UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
+            UpdateExpression: `SET ${names.map((name, i) => `${name} = :v${i}`).join(', ')}`,
             ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeValues: { ':pk': index.GSI2PK, ':sk': index.GSI2SK },
+            ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, entry[name]])),
           }),
         );
         indexed++;
