@@ -23,8 +23,7 @@
  * older notes are not in it until a data migration indexes them) by {@link deleteAuthoredNotes};
  * its system notes and award emoji stay, shown under the ghost.
  */
-import { queryCollection } from '../../platform/dynamo/query';
-import { logger } from '../../platform/logger';
+import { changeEveryItem } from '../../platform/dynamo/walks';
 import type { UserRemoval } from '../../users';
 import { getDiscussionState, isResolvable, resolutionChange } from '../store/discussions';
 import { issueCollections } from '../store/keys';
@@ -34,10 +33,6 @@ import { discussionRootOf, getNote, noteFromItem, noteTarget, removeNote, remove
 
 /** Attempts at one issue whose writes keep losing races before the job fails (and is retried). */
 const MAX_ATTEMPTS = 8;
-/** Walks of the index: a later pass finds what the index did not yet show (it lags a moment). */
-const MAX_PASSES = 3;
-/** A progress line every this many issues. */
-const LOG_EVERY = 100;
 
 /**
  * Internal: writes `change` of the issue as it is now, while it is live and authored by `userId`;
@@ -55,23 +50,17 @@ async function rewrite(projectId: number, iid: number, userId: number, change: (
   throw new Error(`issue ${projectId}#${iid} kept changing while its author was deleted`);
 }
 
-/** Internal: applies `change` to every issue `userId` authored, pass after pass until one changes nothing. */
-async function walkAuthoredIssues(userId: number, what: string, change: (issue: Issue) => Issue): Promise<number> {
-  let total = 0;
-  for (let pass = 1; pass <= MAX_PASSES; pass++) {
-    let changed = 0;
-    for await (const item of queryCollection(issueCollections.userIssues(userId))) {
+/** Internal: applies `change` to every issue `userId` authored (the index walked until a pass changes nothing). */
+const walkAuthoredIssues = (userId: number, what: string, change: (issue: Issue) => Issue): Promise<number> =>
+  changeEveryItem(
+    issueCollections.userIssues(userId),
+    (item) => {
       const { projectId, iid } = issueFromItem(item);
-      if (!(await rewrite(projectId, iid, userId, change))) continue;
-      changed++;
-      if ((total + changed) % LOG_EVERY === 0) logger.info(`deleted user's issues ${what}`, { userId, issues: total + changed });
-    }
-    total += changed;
-    if (changed === 0) break;
-  }
-  if (total > 0) logger.info(`deleted user's issues ${what}: done`, { userId, issues: total });
-  return total;
-}
+      return rewrite(projectId, iid, userId, change);
+    },
+    `deleted user's issues ${what}`,
+    { userId },
+  );
 
 /**
  * Moves the issues `userId` authored to the ghost user (`ghostId`): their author, their place in
@@ -155,18 +144,5 @@ async function removeAuthoredNote(listed: Note, userId: number, mergeRequestNote
  * @example
  * await deleteAuthoredNotes(user.id, async (projectId, iid) => liveMergeRequestNoteable(projectId, iid));
  */
-export async function deleteAuthoredNotes(userId: number, mergeRequestNoteable: MergeRequestNoteableOf): Promise<number> {
-  let total = 0;
-  for (let pass = 1; pass <= MAX_PASSES; pass++) {
-    let changed = 0;
-    for await (const item of queryCollection(issueCollections.userNotes(userId))) {
-      if (!(await removeAuthoredNote(noteFromItem(item), userId, mergeRequestNoteable))) continue;
-      changed++;
-      if ((total + changed) % LOG_EVERY === 0) logger.info("deleted user's notes deleted", { userId, notes: total + changed });
-    }
-    total += changed;
-    if (changed === 0) break;
-  }
-  if (total > 0) logger.info("deleted user's notes deleted: done", { userId, notes: total });
-  return total;
-}
+export const deleteAuthoredNotes = (userId: number, mergeRequestNoteable: MergeRequestNoteableOf): Promise<number> =>
+  changeEveryItem(issueCollections.userNotes(userId), (item) => removeAuthoredNote(noteFromItem(item), userId, mergeRequestNoteable), "deleted user's notes deleted", { userId });

@@ -14,8 +14,7 @@
  * that changes nothing ends the walk.
  */
 import { deleteAuthoredNotes } from '../../issues';
-import { queryCollection } from '../../platform/dynamo/query';
-import { logger } from '../../platform/logger';
+import { changeEveryItem } from '../../platform/dynamo/walks';
 import type { UserRemoval } from '../../users';
 import { mergeRequestNoteable } from '../issuables';
 import { mergeRequestCollections } from '../store/keys';
@@ -24,10 +23,6 @@ import { mentionRefs } from '../store/related';
 
 /** Attempts at one merge request whose writes keep losing races before the job fails (and is retried). */
 const MAX_ATTEMPTS = 8;
-/** Walks of the index: a later pass finds what the index did not yet show. */
-const MAX_PASSES = 3;
-/** A progress line every this many merge requests. */
-const LOG_EVERY = 100;
 
 type ChangeOf = (current: MergeRequest) => Promise<MergeRequestChange>;
 
@@ -44,23 +39,17 @@ async function rewrite(projectId: number, iid: number, userId: number, changeOf:
   throw new Error(`merge request ${projectId}!${iid} kept changing while its author was deleted`);
 }
 
-/** Internal: applies a change to every merge request `userId` authored, pass after pass until one changes nothing. */
-async function walkAuthoredMergeRequests(userId: number, what: string, changeOf: ChangeOf): Promise<number> {
-  let total = 0;
-  for (let pass = 1; pass <= MAX_PASSES; pass++) {
-    let changed = 0;
-    for await (const item of queryCollection(mergeRequestCollections.userMergeRequests(userId))) {
+/** Internal: applies a change to every merge request `userId` authored (the index walked until a pass changes nothing). */
+const walkAuthoredMergeRequests = (userId: number, what: string, changeOf: ChangeOf): Promise<number> =>
+  changeEveryItem(
+    mergeRequestCollections.userMergeRequests(userId),
+    (item) => {
       const { projectId, iid } = mergeRequestFromItem(item);
-      if (!(await rewrite(projectId, iid, userId, changeOf))) continue;
-      changed++;
-      if ((total + changed) % LOG_EVERY === 0) logger.info(`deleted user's merge requests ${what}`, { userId, mergeRequests: total + changed });
-    }
-    total += changed;
-    if (changed === 0) break;
-  }
-  if (total > 0) logger.info(`deleted user's merge requests ${what}: done`, { userId, mergeRequests: total });
-  return total;
-}
+      return rewrite(projectId, iid, userId, changeOf);
+    },
+    `deleted user's merge requests ${what}`,
+    { userId },
+  );
 
 /**
  * Moves the merge requests `userId` authored to the ghost user (`ghostId`); `updated_at` is kept.
