@@ -57,6 +57,10 @@ runBench(async (session) => {
   const id = project.id as number;
   const milestone = await must(target, 'POST', `/projects/${id}/milestones`, { title: 'v1' });
   for (let i = 0; i < 5; i++) await must(target, 'POST', `/projects/${id}/issues`, { title: `widget issue ${i}`, labels: 'bug,ui', assignee_ids: [1], milestone_id: milestone.id });
+  let n = 0;
+  const fresh = () => `trace${++n}`;
+  const user = await must(target, 'POST', '/users', { username: fresh(), email: `${fresh()}@example.com`, name: 'Trace', password: 'secret-password' });
+  // A body may be made anew for each of the two requests (creates of unique names).
   const requests: Array<[string, 'GET' | 'POST', string, unknown?]> = [
     ['GET /user', 'GET', '/user'],
     ['GET /projects/:id', 'GET', `/projects/${id}`],
@@ -65,12 +69,18 @@ runBench(async (session) => {
     ['GET issue', 'GET', `/projects/${id}/issues/1`],
     ['POST issue', 'POST', `/projects/${id}/issues`, { title: 'a widget', description: 'some words here', labels: 'bug,ui', assignee_ids: [1], milestone_id: milestone.id }],
     ['POST note', 'POST', `/projects/${id}/issues/2/notes`, { body: 'a comment' }],
+    ['POST user', 'POST', '/users', () => ({ username: fresh(), email: `${fresh()}@example.com`, name: 'Trace', password: 'secret-password' })],
+    ['POST impersonation token', 'POST', `/users/${user.id}/impersonation_tokens`, () => ({ name: fresh(), scopes: ['api'] })],
+    ['POST project', 'POST', '/projects', () => ({ name: fresh() })],
+    ['POST group', 'POST', '/groups', () => ({ name: fresh(), path: fresh() })],
+    ['POST member', 'POST', `/projects/${id}/members`, () => ({ user_id: (user.id as number), access_level: 30 })],
   ];
   for (const [name, method, path, body] of requests) {
     if (only && !only.test(name)) continue;
-    await must(target, method, path, body);
+    const make = () => (typeof body === 'function' ? (body as () => unknown)() : body);
+    await must(target, method, path, make());
     log = [];
-    await must(target, method, path, body);
+    await must(target, method, path, make());
     const calls = log;
     log = undefined;
     console.log(`\n## ${name}: ${calls.length} calls`);

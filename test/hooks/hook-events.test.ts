@@ -13,6 +13,7 @@ import type { Issue } from '../../shared/issues/store/issues';
 import { hookKeys } from '../../shared/hooks/store/keys';
 import { useMockedTable } from '../support/mocked-table';
 import { issueRecord } from '../support/records';
+import { idsEndAt } from '../support/ids';
 
 const ddbMock = useMockedTable('hook-events-test');
 
@@ -23,7 +24,7 @@ const image = (item: Record<string, unknown>) => marshall(item, { removeUndefine
 
 describe('prepareHookEvent', () => {
   it('stores the previous issue as the fields that changed, with a TTL, under the project', async () => {
-    ddbMock.on(UpdateCommand).resolves({ Attributes: { value: 9 } });
+    ddbMock.on(UpdateCommand).callsFake(idsEndAt(9));
     const before = issue();
     const after = issue({ title: 'Crash at boot', labelIds: [11, 12], movedToId: 80, version: 5 });
 
@@ -45,7 +46,7 @@ describe('prepareHookEvent', () => {
   });
 
   it('leaves the description out of an event too large for one item instead of failing the write', async () => {
-    ddbMock.on(UpdateCommand).resolves({ Attributes: { value: 10 } });
+    ddbMock.on(UpdateCommand).callsFake(idsEndAt(10));
     const long = 'x'.repeat(200_000);
     const note = { id: 1, projectId: 5, issueIid: 3, issueId: 70, body: 'y'.repeat(200_000), authorId: 2, system: false, createdAt: '', updatedAt: '' };
 
@@ -63,7 +64,7 @@ describe('the outbox, for any kind', () => {
 
   it('stores a kind with a registered form as the form says, and reads it back through it', async () => {
     // Prepare
-    ddbMock.on(UpdateCommand).resolves({ Attributes: { value: 11 } });
+    ddbMock.on(UpdateCommand).callsFake(idsEndAt(11));
     registerHookEventForms({
       shout: {
         toStored: (event) => ({ ...event, message: String(event.message).toUpperCase(), shouted: true }),
@@ -81,7 +82,7 @@ describe('the outbox, for any kind', () => {
 
   it('stores a kind without a registered form as given, and reads it back as stored', async () => {
     // Prepare
-    ddbMock.on(UpdateCommand).resolves({ Attributes: { value: 12 } });
+    ddbMock.on(UpdateCommand).callsFake(idsEndAt(12));
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
 

@@ -9,9 +9,10 @@ import { expect, it, vi } from 'vitest';
 import { prepareHookEvent, type NewHookEvent } from '../../shared/hooks/store/hook-events';
 import { DEFAULT_HOOK_TRIGGERS, insertHook } from '../../shared/hooks/store/hooks';
 import { hookCollections, hookKeys, keySpace } from '../../shared/hooks/store/keys';
-import { keys, type Collection, type Key } from '../../shared/platform/dynamo/keys';
+import { type Collection, type Key } from '../../shared/platform/dynamo/keys';
 import { describeKeySpace } from '../support/key-space';
 import { useMockedTable } from '../support/mocked-table';
+import { idsEndAt, sequencesDrawn } from '../support/ids';
 
 const ddbMock = useMockedTable('hook-keys-test');
 
@@ -46,7 +47,7 @@ describeKeySpace(
 
     it('draws ids only from the sequences it declares', async () => {
       // Prepare
-      ddbMock.on(UpdateCommand).resolves({ Attributes: { value: 3 } });
+      ddbMock.on(UpdateCommand).callsFake(idsEndAt(3));
       ddbMock.on(TransactWriteCommand).resolves({});
       const event = { projectId: 7, actorId: 1, kind: 'ping', action: 'ping' } as unknown as NewHookEvent;
       vi.spyOn(process.stdout, 'write').mockImplementation(() => true); // the warning about a kind without a stored form
@@ -55,8 +56,8 @@ describeKeySpace(
       await prepareHookEvent(event);
       // Assess
       vi.restoreAllMocks();
-      const counters = ddbMock.commandCalls(UpdateCommand).map((call) => call.args[0].input.Key);
-      expect(counters).toEqual(keySpace.sequences.map((name) => keys.counter(name)));
+      const drawn = sequencesDrawn(ddbMock.commandCalls(UpdateCommand).map((call) => call.args[0].input));
+      expect(drawn).toEqual(keySpace.sequences);
     });
   },
 );

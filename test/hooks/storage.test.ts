@@ -20,6 +20,7 @@ import { openHookToken } from '../../shared/hooks/deliver';
 import { presentHook } from '../../shared/hooks/presenters/hooks';
 import { NotFoundError } from '../../shared/platform/http/errors';
 import { HOOK_FIELDS } from '../support/records';
+import { idsEndAt } from '../support/ids';
 
 const TABLE = 'hooks-storage-test';
 const TOKEN = 'plaintext-hook-token-4f9a';
@@ -65,7 +66,7 @@ afterAll(() => {
 
 beforeEach(() => {
   ddbMock.reset();
-  ddbMock.on(UpdateCommand).resolves({ Attributes: { value: 5 } }); // nextId('hooks')
+  ddbMock.on(UpdateCommand).callsFake(idsEndAt(5)); // nextId('hooks')
   ddbMock.on(TransactWriteCommand).resolves({});
   // A replacing write first reads the versions it replaces (read-your-writes journal): none here.
   ddbMock.on(BatchGetCommand).resolves({ Responses: {} });

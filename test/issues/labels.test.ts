@@ -8,6 +8,7 @@ import { DEFAULT_LABEL_COLOR, ensureLabels } from '../../shared/issues/commands/
 import { normalizeColor, textColorFor } from '../../shared/issues/label-colors';
 import { NotFoundError, ValidationError } from '../../shared/platform/http/errors';
 import { cancelled, useMockedTable } from '../support/mocked-table';
+import { idsEndAt } from '../support/ids';
 
 const TABLE = 'labels-domain-test';
 const PROJECT_ID = 7;
@@ -48,7 +49,7 @@ beforeEach(() => {
   ddbMock.on(GetCommand).resolves({}); // nothing exists unless a test says so
   batchHolds();
   ddbMock.on(BatchWriteCommand).resolves({}); // search entries
-  ddbMock.on(UpdateCommand).resolves({ Attributes: { value: 43 } }); // nextId('labels')
+  ddbMock.on(UpdateCommand).callsFake(idsEndAt(43)); // nextId('labels')
   ddbMock.on(TransactWriteCommand).resolves({});
 });
 
@@ -98,7 +99,7 @@ describe('ensureLabels', () => {
 
   it('asks for each name once, matching names case-insensitively, in the order first named', async () => {
     // Prepare: every claim written succeeds, ids 43 then 44.
-    ddbMock.on(UpdateCommand).resolvesOnce({ Attributes: { value: 43 } }).resolves({ Attributes: { value: 44 } });
+    ddbMock.on(UpdateCommand).callsFakeOnce(idsEndAt(43)).callsFake(idsEndAt(44));
     // Act
     const labels = await ensureLabels(project, ['Bug', 'bug', 'Feature', 'BUG']);
     // Assess

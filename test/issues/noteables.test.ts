@@ -20,6 +20,7 @@ import { projectKeys } from '../../shared/projects/store/keys';
 import { cancelled, useMockedTable } from '../support/mocked-table';
 import { issueRecord } from '../support/records';
 import { userRecord } from '../support/user-record';
+import { idsEndAt } from '../support/ids';
 
 const ddbMock = useMockedTable('noteables-test');
 
@@ -43,7 +44,7 @@ const mergeRequest: Noteable = {
 const user = userRecord({ id: 7 });
 
 /** Answers every `ADD` of a sequence with `value` (the next id). */
-const nextIdIs = (value: number) => ddbMock.on(UpdateCommand).resolves({ Attributes: { value } });
+const nextIdIs = (value: number) => ddbMock.on(UpdateCommand).callsFake(idsEndAt(value));
 
 /** The error a command threw (undefined when it did not). */
 async function thrown(promise: Promise<unknown>): Promise<ApiError | undefined> {

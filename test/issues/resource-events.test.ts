@@ -10,6 +10,7 @@ import { writeIssues, type Issue } from '../../shared/issues/store/issues';
 import { issueKeys } from '../../shared/issues/store/keys';
 import { useMockedTable } from '../support/mocked-table';
 import { issueRecord } from '../support/records';
+import { idsEndAt } from '../support/ids';
 
 const ddbMock = useMockedTable('resource-events-test');
 
@@ -21,7 +22,7 @@ const eventPuts = () =>
 
 /** Answers each sequence `ADD` as if the sequence stood at 100 before it. */
 const sequencesAt100 = () =>
-  ddbMock.on(UpdateCommand).callsFake((input) => ({ Attributes: { value: 100 + Number(input.ExpressionAttributeValues[':count']) } }));
+  ddbMock.on(UpdateCommand).callsFake(idsEndAt((_, count) => 100 + count));
 
 describe('resource events of an issue write', () => {
   it('records every label added and removed in one item, with consecutive ids, and a state and a milestone event', async () => {

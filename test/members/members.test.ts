@@ -25,6 +25,7 @@ import type { Item } from '../../shared/platform/dynamo/query';
 import { LAST_OWNER_REASON, addMember, ownerCountDelta, removeAllMembershipsOf, removeMember, updateMember } from '../../shared/members/commands';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../shared/platform/http/errors';
 import type { User } from '../../shared/users/store/users';
+import { idsEndAt } from '../support/ids';
 
 const TABLE = 'members-domain-test';
 const ddbMock = mockClient(DynamoDBDocumentClient);
@@ -81,7 +82,7 @@ beforeEach(() => {
     const found = requested.flatMap((key) => stored.get(`${key.PK} ${key.SK}`) ?? []);
     return { Responses: { [TABLE]: found } };
   });
-  ddbMock.on(UpdateCommand).resolves({ Attributes: { value: 1 } }); // event ids
+  ddbMock.on(UpdateCommand).callsFake(idsEndAt(1)); // event ids
   ddbMock.on(PutCommand).resolves({}); // events
 });
 

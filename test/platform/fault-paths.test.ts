@@ -430,49 +430,18 @@ describe('recordActivity', () => {
 });
 
 describe('nextId', () => {
-  it('returns the value ADDed by one atomic UpdateCommand on the counter item', async () => {
+  it('fails every request of the turn when the shared counter update fails, and the next turn asks again', async () => {
     // Prepare
-    ddbMock.on(UpdateCommand).resolves({ Attributes: { value: 42 } });
+    const throttled = new ThrottlingException({ message: 'slow down', $metadata: {} });
+    ddbMock.on(UpdateCommand).rejectsOnce(throttled).resolves({ Attributes: { users: 8 } });
 
     // Act
-    const id = await nextId('users');
+    const first = await Promise.allSettled([nextId('users'), nextIds('users', 2)]);
+    const next = await nextId('users');
 
     // Assess
-    expect(id).toBe(42);
-    expect(ddbMock.commandCalls(UpdateCommand)).toHaveLength(1);
-    expect(ddbMock.commandCalls(UpdateCommand)[0].args[0].input).toEqual({
-      TableName: TABLE,
-      Key: { PK: 'COUNTER#users', SK: 'COUNTER' },
-      UpdateExpression: 'ADD #value :count',
-      ExpressionAttributeNames: { '#value': 'value' },
-      ExpressionAttributeValues: { ':count': 1 },
-      ReturnValues: 'UPDATED_NEW',
-    });
-  });
-
-  it('reserves a block with nextIds: one ADD of the count, the values ending at the new total', async () => {
-    ddbMock.on(UpdateCommand).resolves({ Attributes: { value: 45 } });
-
-    const ids = await nextIds('notes', 3);
-
-    expect(ids).toEqual([43, 44, 45]);
-    expect(ddbMock.commandCalls(UpdateCommand)[0].args[0].input.ExpressionAttributeValues).toEqual({ ':count': 3 });
-    expect(await nextIds('notes', 0)).toEqual([]);
-    expect(ddbMock.commandCalls(UpdateCommand)).toHaveLength(1);
-  });
-
-  it('keeps sequences apart by name', async () => {
-    // Prepare
-    ddbMock
-      .on(UpdateCommand, { Key: keys.counter('ssh_keys') })
-      .resolves({ Attributes: { value: 3 } })
-      .on(UpdateCommand, { Key: keys.counter('users') })
-      .resolves({ Attributes: { value: 9 } });
-
-    // Act
-    const ids = [await nextId('ssh_keys'), await nextId('users')];
-
-    // Assess
-    expect(ids).toEqual([3, 9]);
+    expect(first.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(next).toBe(8);
+    expect(ddbMock.commandCalls(UpdateCommand).map((call) => call.args[0].input.Key)).toEqual([keys.counter('ids'), keys.counter('ids')]);
   });
 });

@@ -10,6 +10,7 @@ import { ensureGhostUser, forgetGhostUser, withGhost } from '../../shared/users/
 import type { User } from '../../shared/users/store/users';
 import { cancelled, useMockedTable } from '../support/mocked-table';
 import { userRecord } from '../support/user-record';
+import { idsEndAt } from '../support/ids';
 
 const mock = useMockedTable('users-ghost-test');
 
@@ -22,7 +23,7 @@ const winner = userRecord({ id: 99, username: 'ghost', name: 'Ghost User', ghost
 beforeEach(() => {
   forgetGhostUser();
   let next = 41;
-  mock.on(UpdateCommand).callsFake(() => ({ Attributes: { value: next++ } }));
+  mock.on(UpdateCommand).callsFake(idsEndAt(() => next++));
 });
 
 describe('ensureGhostUser', () => {

@@ -14,6 +14,7 @@ import { createToken } from '../../shared/users/store/tokens';
 import { insertUser, removeUser, replaceUser, type User } from '../../shared/users/store/users';
 import { cancelled, useMockedTable } from '../support/mocked-table';
 import { userRecord } from '../support/user-record';
+import { idsEndAt } from '../support/ids';
 
 const mock = useMockedTable('users-store-test');
 
@@ -37,7 +38,7 @@ function failConditionsOn(...prefixes: string[]) {
 /** Counters answer ids 41, 42, ... (users and namespaces sequences). */
 function countFrom(first: number) {
   let next = first;
-  mock.on(UpdateCommand).callsFake(() => ({ Attributes: { value: next++ } }));
+  mock.on(UpdateCommand).callsFake(idsEndAt(() => next++));
 }
 
 /** User 7 with an LDAP identity, in namespace 8. */

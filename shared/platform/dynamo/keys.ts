@@ -28,7 +28,7 @@ export function isStorableKey(key: Key): boolean {
 export const unique = (kind: string, value: string): Key => ({ PK: `UNIQUE#${kind}#${value}`, SK: 'UNIQUE' });
 
 export const keys = {
-  /** Atomic id sequences, one item per sequence name. */
+  /** Id sequences (`counters.ts`): `ids` holds every global sequence, `<name>#<parent id>` one per-parent sequence. */
   counter: (name: string): Key => ({ PK: `COUNTER#${name}`, SK: 'COUNTER' }),
   /** The record that a data migration ran on this table (`migrations.ts`). */
   migration: (name: string): Key => ({ PK: `MIGRATION#${name}`, SK: 'MIGRATION' }),

@@ -4,7 +4,7 @@
  * makes (GitLab's limits of three refs per kind and action), what they carry, that a short push
  * reads little, and that failures never escape.
  */
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetConfig } from '../../../shared/platform/config';
@@ -18,6 +18,7 @@ import type { Ref } from '../../../shared/repository/store/refs';
 import { afterPush, onBranchesPushed, pushHookPayloads, type BranchesPushed, type PushedRef } from '../../../shared/repository/push';
 import { useMockedTable } from '../../support/mocked-table';
 import { linearHistory, repoFactory, type CountingReader, type TestRepo } from './repo';
+import { idsEndAt } from '../../support/ids';
 
 const table = useMockedTable('push-test-table');
 const ZERO = '0'.repeat(40);
@@ -42,7 +43,9 @@ const project = (fields: Partial<Project> = {}) => ({ id: 15, name: 'Site', path
 let counter = 0;
 beforeEach(() => {
   counter = 0;
-  table.on(UpdateCommand).callsFake((input: { Key: { PK: string } }) => (input.Key.PK.startsWith('COUNTER') || 'ReturnValues' in input ? { Attributes: { value: ++counter } } : {}));
+  table.on(UpdateCommand).callsFake((input: UpdateCommandInput) =>
+    String(input.Key?.PK).startsWith('COUNTER') ? idsEndAt(() => ++counter)(input) : 'ReturnValues' in input ? { Attributes: { value: ++counter } } : {},
+  );
   table.on(PutCommand).resolves({});
 });
 
