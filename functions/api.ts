@@ -7,8 +7,8 @@ import { routeKeysOf, routePrefix, type GroupName, type RouteKeyOf } from '../sh
 import { createGroupHandler } from '../shared/platform/group-handler';
 import type { AnyRoute } from '../shared/platform/http/route';
 import { jobTokenGitAccess, onPipelineFinished, removeCiObjects, startPipelinesOnPush } from '../shared/ci';
-import { forgetUser, forkWithProject, removeWithProject } from '../shared/projects';
-import { registerTodoTargets, removeAuthoredIssues } from '../shared/issues';
+import { forgetUser, forkWithProject, removeUserEvents, removeWithProject } from '../shared/projects';
+import { registerTodoTargets, removeAuthoredIssues, removeUserAwards } from '../shared/issues';
 import { removeAllMembershipsOf, removeProjectBots } from '../shared/members';
 import { mergeRequestTodoTargets, mergeWhenPipelineSucceeded, refreshMergeRequests, removeAuthoredMergeRequests, removeMergeRequestObjects } from '../shared/merge-requests';
 import { forkRepository, onBranchesPushed, removeRepository, resolveJobTokensWith } from '../shared/repository';
@@ -40,9 +40,10 @@ removeWithProject(removeProjectBots);
 // Deleting a user also removes what it has in the features that build on users: with
 // `hard_delete`, the groups it solely owns (found through its memberships, so first), then its
 // personal projects and stars, then its issues and merge requests (moved to the ghost user, or with
-// `hard_delete` deleted with its comments; after the projects, so those go whole), then its
-// memberships (users cannot import them). Users are deleted by the jobs worker (`functions/jobs`),
-// which loads this root.
+// `hard_delete` deleted with its notes; after the projects, so those go whole), its award emoji
+// (likewise), then its memberships (users cannot import them), and last its feed events (deleted
+// either way, whatever the steps before recorded). Users are deleted by the jobs worker
+// (`functions/jobs`), which loads this root.
 removeWithUser(
   async (user, { hardDelete }) => {
     if (hardDelete) for (const group of await soloOwnedGroups(user.id)) await runGroupDeletion(group.id);
@@ -50,7 +51,9 @@ removeWithUser(
   forgetUser,
   removeAuthoredIssues,
   removeAuthoredMergeRequests,
+  removeUserAwards,
   (user) => removeAllMembershipsOf(user.id),
+  removeUserEvents,
 );
 
 /** Exactly the routes of one group, each implemented. */

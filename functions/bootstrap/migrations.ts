@@ -3,7 +3,7 @@
  * local runtime at start); each runs once per table (`runOnce`): search and list entries,
  * counts and discussion threads for items written before they existed.
  */
-import { indexProjectNoteAuthors, indexProjectNoteThreads, reindexProjectIssues } from '../../shared/issues';
+import { indexProjectAwardUsers, indexProjectNoteAuthors, indexProjectNoteThreads, reindexProjectIssues } from '../../shared/issues';
 import { backfillGroupSearchEntries } from '../../shared/namespaces';
 import { runOnce } from '../../shared/platform/dynamo/migrations';
 import { logger } from '../../shared/platform/logger';
@@ -36,6 +36,23 @@ const MIGRATIONS: Array<[string, () => Promise<number>]> = [
       let notes = 0;
       for await (const projectId of allProjectIds()) notes += await indexProjectNoteAuthors(projectId);
       return notes;
+    },
+  ],
+  // System notes joined the author index (a user deleted with `hard_delete` takes them too).
+  [
+    'note-authors-v2',
+    async () => {
+      let notes = 0;
+      for await (const projectId of allProjectIds()) notes += await indexProjectNoteAuthors(projectId);
+      return notes;
+    },
+  ],
+  [
+    'award-users-v1',
+    async () => {
+      let awards = 0;
+      for await (const projectId of allProjectIds()) awards += await indexProjectAwardUsers(projectId);
+      return awards;
     },
   ],
 ];

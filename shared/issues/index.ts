@@ -12,6 +12,8 @@ export { findIssue } from './queries/issues';
 export { issueNoteable, type Issue, type IssueState } from './store/issues';
 export { importIssues, reindexProjectIssues, type ImportedIssue } from './store/import';
 export { deleteAuthoredNotes, removeAuthoredIssues, type MergeRequestNoteableOf } from './commands/author-reassignment';
+export { deleteUserAwards, reassignUserAwards, removeUserAwards } from './commands/award-reassignment';
+export { indexProjectAwardUsers } from './store/award-emoji';
 export { listLabels, type Label } from './store/labels';
 export { ensureLabels } from './commands/labels';
 export { summarizeChanges } from './commands/issues';

@@ -9,13 +9,20 @@
  * note without one, refused as `400 Bad request - Note {:line_code=>["can't be blank", "must be a
  * valid line code"]}`. Here the shas must be those of one of the merge request's versions
  * (`GET .../versions`: the current `diff_refs` or an older push's), whose stored diffs are read;
- * other shas find no diff, so a text position there is refused the same way. A position on an
- * unchanged line outside the diff's hunks (GitLab unfolds the file for those) is not found either.
+ * other shas find no diff, so a text position there is refused the same way.
+ *
+ * A position on an unchanged line outside the diff's hunks (both `old_line` and `new_line`: a
+ * comment on expanded context) is found as GitLab's `Gitlab::Diff::LinesUnfolder` finds it: the
+ * old file is unfolded around that line, whose new number is the old one shifted by the hunks
+ * before it, so `new_line` must be that number; an old line beyond the old file's end, or one in
+ * a new or deleted file, unfolds nothing and is refused like any line not in the diff.
  *
  * The position is kept as GitLab shows it (`Position#to_h`), snake case.
  */
 import { createHash } from 'node:crypto';
 import { BadRequestError } from '../platform/http/errors';
+import { getProject } from '../projects';
+import { fileLineCount, openRepository } from '../repository';
 import type { MergeRequest } from './store/merge-requests';
 import { listVersions, versionContent, type VersionDiff } from './store/versions';
 
@@ -202,6 +209,54 @@ export function lineCodeIn(file: Pick<VersionDiff, 'old_path' | 'new_path' | 'di
   return `${createHash('sha1').update(path).digest('hex')}_${line.oldPos}_${line.newPos}`;
 }
 
+/** Internal: a line code, `<sha1 of the path>_<old line>_<new line>` (GitLab's `Gitlab::Git.diff_line_code`). */
+const lineCode = (file: Pick<VersionDiff, 'old_path' | 'new_path'>, oldLine: number, newLine: number) =>
+  `${createHash('sha1').update(file.new_path || file.old_path).digest('hex')}_${oldLine}_${newLine}`;
+
+/**
+ * The new line number of an unchanged old line outside every hunk of a file's diff: the old
+ * number shifted by what the hunks before it added and removed. `undefined` when the line is in a
+ * hunk (a line of the diff names it) or the diff has no hunk.
+ * @example
+ * unfoldedNewLine('@@ -1,2 +1,3 @@\n a\n+b\n c\n', 10); // 11
+ */
+export function unfoldedNewLine(patch: string, oldLine: number): number | undefined {
+  const lines = diffLines(patch);
+  if (!lines.some((line) => line.type === 'match')) return undefined;
+  if (lines.some((line) => oldLineOf(line) === oldLine)) return undefined;
+  let shift = 0;
+  for (const row of patch.split('\n')) {
+    const header = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(row);
+    if (header) {
+      // A side of no lines (`-5,0`) names the line before the change: its first line is the next one.
+      const oldStart = Number(header[1]) + (header[2] === '0' ? 1 : 0);
+      const newStart = Number(header[3]) + (header[4] === '0' ? 1 : 0);
+      if (oldStart > oldLine) break;
+      shift = newStart - oldStart;
+    } else if (row.startsWith('+')) shift++;
+    else if (row.startsWith('-')) shift--;
+  }
+  return oldLine + shift;
+}
+
+/**
+ * The line code of an unchanged line outside the hunks (GitLab's unfolded diff lines): both
+ * numbers given, the old one within the old file (`oldLineCount` lines), the new one what the
+ * hunks before it make of it; `undefined` otherwise (not found, as GitLab finds no line).
+ * @example
+ * unfoldedLineCode({ old_path: 'a', new_path: 'a', diff: '@@ -1 +1,2 @@\n x\n+y\n' }, 5, 6, 10); // '<sha1("a")>_5_6'
+ */
+export function unfoldedLineCode(
+  file: Pick<VersionDiff, 'old_path' | 'new_path' | 'diff'> & { new_file?: unknown; deleted_file?: unknown },
+  oldLine: number | undefined,
+  newLine: number | undefined,
+  oldLineCount: number | undefined,
+): string | undefined {
+  if (oldLine === undefined || newLine === undefined || oldLineCount === undefined) return undefined;
+  if (file.new_file === true || file.deleted_file === true || oldLine < 1 || oldLine > oldLineCount) return undefined;
+  return unfoldedNewLine(file.diff, oldLine) === newLine ? lineCode(file, oldLine, newLine) : undefined;
+}
+
 /** Internal: GitLab's `bad_request!("Note #{note.errors.messages}")`, in Ruby's hash inspection. */
 function noteErrors(errors: Record<string, string[]>): BadRequestError {
   const inspected = Object.entries(errors)
@@ -274,5 +329,11 @@ async function findLineCode(mr: MergeRequest, input: PositionInput): Promise<str
   // GitLab's `comparison.diffs(paths: [old_path, new_path].compact)`: the first file either names.
   const paths = [input.old_path, input.new_path].filter((path): path is string => !!path);
   const file = diffs.find((diff) => paths.includes(diff.old_path) || paths.includes(diff.new_path));
-  return file ? lineCodeIn(file, input.old_line, input.new_line) : undefined;
+  if (!file) return undefined;
+  const inDiff = lineCodeIn(file, input.old_line, input.new_line);
+  if (inDiff || input.old_line === undefined || input.new_line === undefined || unfoldedNewLine(file.diff, input.old_line) !== input.new_line) return inDiff;
+  // An unchanged line outside the hunks: unfolded from the old file, up to its last line.
+  const project = await getProject(mr.projectId);
+  const oldLineCount = project && (await fileLineCount(await openRepository(project), version.baseCommitSha, file.old_path));
+  return unfoldedLineCode(file, input.old_line, input.new_line, oldLineCount);
 }

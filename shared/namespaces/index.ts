@@ -5,7 +5,7 @@ export { VISIBILITIES, findNamespaceByPath, getNamespace, namespaceFromItem, nam
 export { deletedOwnerUncounted, groupIsLive, ownerAddedToLiveGroup, ownerCountUpdate } from './store/owners';
 export { namespaceCollections, namespaceKeys, namespaceSearchCollections } from './store/keys';
 // Former full paths (GitLab's redirect routes): written and dropped in the path writes' transactions.
-export { dropRedirectAt, findRedirect, redirectFrom, type Redirect, type RedirectTarget } from './redirects';
+export { dropLegacyRedirectAt, dropRedirectAt, dropRedirectsBeneath, findRedirect, redirectFrom, type Redirect, type RedirectTarget } from './redirects';
 // A namespace beneath a group being deleted is gone at once (reads, lists, writes).
 export { ancestorsLive, inLiveTrees, knownFromItems, loadAncestors, type KnownNamespaces } from './store/live-tree';
 export { backfillGroupSearchEntries, groupSearchTerms, personalNamespaceSearchKeys, writeGroupSearchEntries } from './store/namespaces';

@@ -6,6 +6,7 @@
 export { deleteProject, PROJECT_DELETION, runProjectDeletion, scheduleProjectDeletion } from './commands/projects';
 export { projectAvatarUrl } from './store/avatars';
 export { forgetUser } from './commands/forget-user';
+export { deleteUserEvents, removeUserEvents } from './commands/remove-user-events';
 export { forkWithProject, removeWithProject, type ForkStep, type ProjectRemoval } from './commands/lifecycle';
 export { unshareProject } from './commands/shares';
 export { unstarProject } from './commands/stars';

@@ -8,6 +8,13 @@ export const catalog = {
     'GET /projects/:id/repository/commits/:sha',
     'GET /projects/:id/repository/commits/:sha/diff',
     'GET /projects/:id/repository/commits/:sha/refs',
+    /** Comments and discussions on a commit (GitLab's `Note` with `noteable_type: Commit`). */
+    'GET /projects/:id/repository/commits/:sha/comments',
+    'POST /projects/:id/repository/commits/:sha/comments',
+    'GET /projects/:id/repository/commits/:sha/discussions',
+    'POST /projects/:id/repository/commits/:sha/discussions',
+    'GET /projects/:id/repository/commits/:sha/discussions/:discussion_id',
+    'POST /projects/:id/repository/commits/:sha/discussions/:discussion_id/notes',
     'GET /projects/:id/repository/branches',
     'GET /projects/:id/repository/branches/:branch',
     'POST /projects/:id/repository/branches',

@@ -12,6 +12,7 @@ export { deleteBranch } from './commands/branches';
 export { fetchCommits } from './commands/fetch';
 export { keepMergeRequestHead, mergeRequestHeadRef } from './commands/merge-request-refs';
 export { isAncestorCommit, mergeBaseOf } from './queries/ancestry';
+export { fileLineCount } from './queries/file-lines';
 export { diffVersion, MERGE_REQUEST_DIFF_LIMITS, type DiffVersion, type DiffVersionInput, type FileDiff } from './queries/diff-versions';
 export { presentCommit } from './presenters/commits';
 export type { CommitObject } from './queries/objects';

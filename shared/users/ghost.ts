@@ -8,8 +8,9 @@
  * index and author filters (issues and merge requests: the removal steps of those features, which
  * walk the user's index and rewrite each with its lists and counts), so `author_id=<ghost id>`
  * finds them and `author_id=<deleted id>` no longer does; with `hard_delete` they are deleted
- * instead. The rest (notes, award emoji, events, todos, resource events: no author index to walk
- * without reading the table) keep the deleted user's id and are shown under the ghost when read
+ * instead; award emoji move to the ghost too (or go, with `hard_delete`), and feed events are
+ * deleted either way (GitLab's foreign key cascades). The rest (notes without `hard_delete`, todos,
+ * resource events) keep the deleted user's id and are shown under the ghost when read
  * ({@link withGhost}): a deleted user's id never comes back (ids come from a sequence), so "no
  * user for this author id" means "deleted". The presenter that resolves a page's authors already
  * reads them in one batch; a missing one costs one read of the ghost per process (it is then

@@ -67,12 +67,15 @@ const indexKeys = {
   issueUpdated: [() => issueIndexKeys.issueUpdated(LATER, 70)],
   userTodos: [() => issueIndexKeys.userTodos(2, 'pending', 31), () => issueIndexKeys.userTodos(2, 'done', 31)],
   userNote: [() => issueIndexKeys.userNote(1, 57)],
+  userAward: [() => issueIndexKeys.userAward(1, 61)],
   listEntry: [() => issueIndexKeys.listEntry(5, 'label:11', 'opened', AT, 70)],
   searchEntry: [() => issueIndexKeys.searchEntry(5, 'login', AT, 70)],
   noteThread: [() => issueIndexKeys.noteThread({ type: 'Issue', projectId: 5, iid: 3 }, 41, 57), () => issueIndexKeys.noteThread({ type: 'MergeRequest', projectId: 5, iid: 3 }, 41, 41)],
 } satisfies Record<keyof typeof issueIndexKeys, Array<() => Record<string, string>>>;
 
 const collections = {
+  userAwards: [() => issueCollections.userAwards(1)],
+  projectAwardItems: [() => issueCollections.projectAwardItems(5)],
   projectLabels: [() => issueCollections.projectLabels(5)],
   projectMilestones: [() => issueCollections.projectMilestones(5)],
   projectIssues: [

@@ -74,7 +74,7 @@ describe('only_allow_merge_if_all_discussions_are_resolved', () => {
     expect(blocked).toMatchObject({ blocking_discussions_resolved: false, detailed_merge_status: 'discussions_not_resolved' });
     expect(listed.find((item: { iid: number }) => item.iid === mr.iid)).toMatchObject({ blocking_discussions_resolved: false, detailed_merge_status: 'discussions_not_resolved' });
     expect(refused.status).toBe(405);
-    expect(refused.body).toEqual({ message: 'Method Not Allowed' });
+    expect(refused.body).toEqual({ message: '405 Method Not Allowed' });
     expect(await single(project, mr.iid)).toMatchObject({ state: 'opened', merge_commit_sha: null });
 
     // Act: resolve it

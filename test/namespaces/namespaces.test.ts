@@ -53,7 +53,7 @@ describe('insertGroup', () => {
     // Assess
     expect(result).toBe('done');
     const [items] = transactions();
-    expect(items.map((item) => Object.keys(item)[0])).toEqual(['Put', 'Put', 'Delete', 'Put', 'Update', 'ConditionCheck', 'ConditionCheck']);
+    expect(items.map((item) => Object.keys(item)[0])).toEqual(['Put', 'Put', 'Delete', 'Put', 'Update', 'ConditionCheck', 'ConditionCheck', 'Delete']);
     expect(items[0].Put?.Item).toEqual(namespaceToItem(group({})));
     expect(items[1].Put?.Item).toMatchObject({ ...namespaceKeys.claims.namespacePath('platform/backend'), namespaceId: 10, kind: 'group' });
     expect(items[2].Delete?.Key).toEqual(redirectRouteKeys.redirectRoute('platform/backend'));
@@ -61,6 +61,7 @@ describe('insertGroup', () => {
     expect(items[4].Update).toMatchObject({ Key: namespaceKeys.namespace(2), UpdateExpression: 'ADD subgroupCount :one' });
     expect(items[5].ConditionCheck).toMatchObject({ Key: namespaceKeys.claims.projectPath(2, 'backend') });
     expect(items[6].ConditionCheck).toMatchObject({ Key: namespaceKeys.namespace(1) });
+    expect(items[7].Delete?.Key).toEqual(redirectRouteKeys.legacyRedirectRoute('platform/backend'));
   });
 
   it('writes a top-level group without parent guards', async () => {
@@ -68,7 +69,7 @@ describe('insertGroup', () => {
 
     await insertGroup(group({ parentId: null, ancestorIds: [], fullPath: 'backend' }), owner, null);
 
-    expect(transactions()[0]).toHaveLength(4);
+    expect(transactions()[0]).toHaveLength(5);
   });
 
   it.each([
@@ -78,7 +79,7 @@ describe('insertGroup', () => {
     [[6], 'parent_changed'],
     [[1, 4], 'parent_changed'],
   ])('answers a failure at %o with %s', async (positions, expected) => {
-    ddb.on(TransactWriteCommand).rejects(failingAt(7, ...positions));
+    ddb.on(TransactWriteCommand).rejects(failingAt(8, ...positions));
 
     expect(await insertGroup(group({}), owner, parent)).toBe(expected);
   });
@@ -104,23 +105,23 @@ describe('updateGroupSettings', () => {
     [[6], 'path_taken'],
     [[7], 'parent_changed'],
   ])('renames a subgroup: group, new claim, old claim, redirect from the old path, none left at the new one, parent guards; a failure at %o is %s', async (positions, expected) => {
-    ddb.on(TransactWriteCommand).rejects(failingAt(8, ...positions));
+    ddb.on(TransactWriteCommand).rejects(failingAt(9, ...positions));
 
     expect(await updateGroupSettings(group({}), next('services'), parent)).toBe(expected);
 
     const [items] = transactions();
-    expect(items.map((item) => Object.keys(item)[0])).toEqual(['Update', 'Put', 'Delete', 'Put', 'Delete', 'ConditionCheck', 'ConditionCheck', 'ConditionCheck']);
+    expect(items.map((item) => Object.keys(item)[0])).toEqual(['Update', 'Put', 'Delete', 'Put', 'Delete', 'ConditionCheck', 'ConditionCheck', 'ConditionCheck', 'Delete']);
     expect(items[3].Put?.Item).toMatchObject({ ...redirectRouteKeys.redirectRoute('platform/backend'), kind: 'namespace', targetId: 10 });
     expect(items[4].Delete?.Key).toEqual(redirectRouteKeys.redirectRoute('platform/services'));
   });
 
   it('holds the old path while subgroups move (no release of the old claim)', async () => {
-    ddb.on(TransactWriteCommand).rejects(failingAt(7, 4));
+    ddb.on(TransactWriteCommand).rejects(failingAt(8, 4));
 
     expect(await updateGroupSettings(group({ subgroupCount: 2 }), next('services'), parent)).toBe('parent_changed');
 
     const [items] = transactions();
-    expect(items.map((item) => Object.keys(item)[0])).toEqual(['Update', 'Put', 'Put', 'Delete', 'ConditionCheck', 'ConditionCheck', 'ConditionCheck']);
+    expect(items.map((item) => Object.keys(item)[0])).toEqual(['Update', 'Put', 'Put', 'Delete', 'ConditionCheck', 'ConditionCheck', 'ConditionCheck', 'Delete']);
     expect(items[0].Update?.ExpressionAttributeValues).toMatchObject({ ':moving': ['platform/backend'] });
   });
 

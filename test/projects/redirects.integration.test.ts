@@ -4,8 +4,12 @@
  * project by the path it had, until a new project takes that path; a private project stays 404
  * to those who cannot read it, by its old path too.
  */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api';
+import { db, tableName } from '../../shared/platform/dynamo/client';
+import { getItem } from '../../shared/platform/dynamo/query';
+import { redirectRouteKeys } from '../../shared/namespaces/store/keys';
+import { api, isLocalRuntime } from '../support/api';
 import { createGroup, createProject, createUser, unique } from '../support/fixtures';
 import { cloneUrl, gitOk, localRepository, scratch } from '../support/git';
 
@@ -130,5 +134,27 @@ describe('a project found by a former path', () => {
     expect(await gitOk(['log', '--format=%s', '-1'], { cwd: target })).toContain('initial commit');
     const tree = await api(`/projects/${project.id}/repository/tree`, { token: owner.token });
     expect(tree.body.map((entry: { name: string }) => entry.name)).toContain('README.md');
+  });
+
+  it.runIf(isLocalRuntime())('kept in the first key format (one partition per path) is still followed, and dropped when the path is taken', async () => {
+    // Arrange: a redirect as the first version of redirects wrote it, from a path to a project
+    const owner = await createUser();
+    const project = await createProject(owner.token);
+    const oldPath = `${project.fullPath.split('/')[0]}/${unique('legacy')}`;
+    await db().send(new PutCommand({
+      TableName: tableName(),
+      Item: { ...redirectRouteKeys.legacyRedirectRoute(oldPath), type: 'RedirectRoute', path: oldPath, kind: 'project', targetId: project.id },
+    }));
+
+    // Act
+    const followed = await byPath(oldPath, owner.token);
+    const taken = await createProject(owner.token, { path: oldPath.split('/')[1], name: oldPath.split('/')[1] });
+    const afterTaken = await byPath(oldPath, owner.token);
+
+    // Assert
+    expect(followed.status).toBe(200);
+    expect(followed.body.id).toBe(project.id);
+    expect(afterTaken.body.id).toBe(taken.id);
+    expect(await getItem(redirectRouteKeys.legacyRedirectRoute(oldPath))).toBeUndefined();
   });
 });

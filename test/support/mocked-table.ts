@@ -3,7 +3,7 @@
  * paths a real engine cannot produce on demand (cancelled transactions, throttling).
  */
 import { DynamoDBClient, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { resetConfig } from '../../shared/platform/config';
@@ -34,6 +34,8 @@ export function useMockedTable(table: string) {
     // A transaction first reads the versions of the items it may move out of read-your-writes index
     // partitions (`transactions.ts`): by default there are none; a test scripts them when it matters.
     mock.on(BatchGetCommand).resolves({ Responses: {} });
+    // Partitions read after a write (redirects beneath a path just taken) are empty unless scripted.
+    mock.on(QueryCommand).resolves({ Items: [] });
   });
   return mock;
 }

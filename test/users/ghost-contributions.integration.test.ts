@@ -5,7 +5,8 @@
  * deleted id, every count unchanged; with `hard_delete=true` they are
  * deleted, with its comments, and the counts drop. Deletion runs in the background: the tests
  * poll for its outcome. On the local runtime the deletion job is also run again (as a retry after
- * a crash would), which changes nothing more.
+ * a crash would), which changes nothing more. Feed events, award emoji and system notes:
+ * `deleted-user-records.integration.test.ts`.
  */
 import { describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';

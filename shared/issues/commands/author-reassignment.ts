@@ -1,8 +1,8 @@
 /**
- * What becomes of the issues and comments of a deleted user (GitLab's `Users::DestroyService` and
+ * What becomes of the issues and notes of a deleted user (GitLab's `Users::DestroyService` and
  * `Users::MigrateRecordsToGhostUserService`): without `hard_delete` the issues it authored move to
- * the ghost user; with it they are deleted, and so are its comments (user notes) where an index
- * finds them. Run by the user deletion job (a removal step declared in `functions/api.ts`) while
+ * the ghost user; with it they are deleted, and so are its notes, comments and system notes alike
+ * (GitLab's `user.notes`). Run by the user deletion job (a removal step declared in `functions/api.ts`) while
  * the user is marked as deleting, so it writes nothing new meanwhile.
  *
  * Both walk the user's author index (`USER_ISSUES#<userId>`, GSI2) a Query page at a time, so
@@ -15,13 +15,14 @@
  * a crash) finds only what is left, and a pass that changes nothing ends the walk, so an index
  * entry that still shows a moved issue (GSIs lag) costs one read.
  *
- * Notes and award emoji are not moved (GitLab moves them): a reassignment would rewrite every
- * note item and feed event of the user, and awards have no author index; they keep the deleted
- * user's id and are shown under the ghost when read (`withGhost`, users feature). Soft-deleted
- * issues keep their author id too. With `hard_delete`, the user's comments are deleted through
- * their author index (`USER_NOTES#<userId>`, GSI2, on every user note written since it exists;
- * older notes are not in it until a data migration indexes them) by {@link deleteAuthoredNotes};
- * its system notes and award emoji stay, shown under the ghost.
+ * Notes are not moved (GitLab moves them): a reassignment would rewrite every note item of the
+ * user for an author id nothing filters notes by; they keep the deleted user's id and are shown
+ * under the ghost when read (`withGhost`, users feature). Soft-deleted issues keep their author id
+ * too. With `hard_delete`, the user's notes are deleted through their author index
+ * (`USER_NOTES#<userId>`, GSI2: every note, system notes included, written since it took them;
+ * older ones through the data migrations `note-authors-v1` and `-v2`) by
+ * {@link deleteAuthoredNotes}: the cost grows with what the user wrote, never with the projects.
+ * Award emoji have their own step (`award-reassignment.ts`), feed events the projects feature's.
  */
 import { changeEveryItem } from '../../platform/dynamo/walks';
 import type { UserRemoval } from '../../users';
@@ -108,16 +109,17 @@ async function liveNoteableOf(note: Note, mergeRequestNoteable: MergeRequestNote
 }
 
 /**
- * Internal: deletes a user note of `userId` as `DELETE .../notes/:note_id` does (its noteable's
- * `user_notes_count` and, for an unresolved resolvable note, its discussion's unresolved count
- * move in the same transaction); a note whose noteable is deleted is removed alone (nothing counts
- * it any more). A lost race reads the note again. Whether it deleted.
+ * Internal: deletes a note of `userId` as `DELETE .../notes/:note_id` does (a user note's
+ * noteable's `user_notes_count` and, for an unresolved resolvable note, its discussion's
+ * unresolved count move in the same transaction; a system note counts in neither and goes with a
+ * liveness check of its noteable); a note whose noteable is deleted is removed alone (nothing
+ * counts it any more). A lost race reads the note again. Whether it deleted.
  */
 async function removeAuthoredNote(listed: Note, userId: number, mergeRequestNoteable: MergeRequestNoteableOf): Promise<boolean> {
   const target = noteTarget(listed);
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const note = await getNote(target, listed.id);
-    if (!note || note.system || note.authorId !== userId) return false;
+    if (!note || note.authorId !== userId) return false;
     const noteable = await liveNoteableOf(note, mergeRequestNoteable);
     if (!noteable) {
       await removeNotes([note]);
@@ -138,8 +140,8 @@ async function removeAuthoredNote(listed: Note, userId: number, mergeRequestNote
 }
 
 /**
- * Deletes the comments (user notes) `userId` wrote on issues and merge requests, found through
- * their author index (see the module's comment for what it does not find).
+ * Deletes the notes (comments and system notes) `userId` wrote on issues and merge requests, found
+ * through their author index (see the module's comment).
  * @returns how many notes it deleted.
  * @example
  * await deleteAuthoredNotes(user.id, async (projectId, iid) => liveMergeRequestNoteable(projectId, iid));

@@ -7,14 +7,17 @@
  * An issue's `upvotes`/`downvotes` (its `thumbsup`/`thumbsdown` awards) are counters on the issue
  * item changed by `ADD` in the same transaction as the award (`votePart`), so lists present them
  * without counting. Every award write checks that the issue is there and not deleted, and a note's
- * award that the note still exists.
+ * award that the note still exists. Each award is also listed among its user's (GSI2
+ * `USER_AWARDS#<userId>`), which the user's deletion walks to move them to the ghost user or
+ * delete them (`moveAward`, `removeUserAward`).
  */
-import { tableName } from '../../platform/dynamo/client';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../../platform/dynamo/client';
 import { entityFields, putClaim } from '../../platform/dynamo/items';
-import { getEntity, isId, type Item } from '../../platform/dynamo/query';
+import { getEntity, isId, queryCollection, type Item } from '../../platform/dynamo/query';
 import type { TransactItem } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
-import { issueCollections, issueKeys, noteableKeys, type AwardableKeyed } from './keys';
+import { issueCollections, issueIndexKeys, issueKeys, noteableKeys, type AwardableKeyed } from './keys';
 import { votePart, type Noteable, type VoteCounter } from './noteables';
 import { transactOr } from './transact';
 
@@ -69,12 +72,23 @@ export const noteAwardable = (noteable: Noteable, note: { id: number }): Awardab
 /** Why an award write did not happen. */
 export type AwardWriteFailure = 'project_gone' | 'awardable_gone' | 'taken' | 'award_gone';
 
-const awardFromItem = (item: Item): AwardEmoji => entityFields(item) as AwardEmoji;
+export const awardFromItem = (item: Item): AwardEmoji => entityFields(item) as AwardEmoji;
 
 const keyed = (award: AwardEmoji): AwardableKeyed => ({ type: award.awardableType, projectId: award.projectId, localId: award.localId });
 
+/**
+ * An award's item: its key and its place among its user's awards (GSI2 `USER_AWARDS#<userId>`,
+ * read only when the user is deleted: its awards move to the ghost user or are deleted).
+ */
+const awardToItem = (award: AwardEmoji): Item => ({
+  ...issueKeys.award(keyed(award), award.id),
+  ...issueIndexKeys.userAward(award.userId, award.id),
+  type: 'AwardEmoji',
+  ...award,
+});
+
 /** Internal: the issue counter a name moves (only an issue's own `thumbsup`/`thumbsdown`). */
-function counterOf(awardable: Awardable, name: string): VoteCounter | undefined {
+function counterOf(awardable: Pick<AwardableKeyed, 'type'>, name: string): VoteCounter | undefined {
   if (awardable.type !== 'Issue') return undefined;
   return name === 'thumbsup' ? 'upvotes' : name === 'thumbsdown' ? 'downvotes' : undefined;
 }
@@ -106,7 +120,7 @@ export async function insertAward(awardable: Awardable, award: AwardEmoji): Prom
       noteable: votePart(awardable.noteable, counterOf(awardable, award.name), 1),
       note: notePart(awardable),
       name: putClaim(issueKeys.awardName(awardable, award.userId, award.name), { awardId: award.id }),
-      award: { Put: { TableName: tableName(), Item: { ...issueKeys.award(awardable, award.id), type: 'AwardEmoji', ...award }, ConditionExpression: 'attribute_not_exists(PK)' } },
+      award: { Put: { TableName: tableName(), Item: awardToItem(award), ConditionExpression: 'attribute_not_exists(PK)' } },
     },
     [
       ['project', 'project_gone'],
@@ -135,4 +149,103 @@ export async function removeAward(awardable: Awardable, award: AwardEmoji): Prom
     ],
     'award_gone',
   );
+}
+
+/** Why a change to an award of a user being deleted did not happen. */
+export type UserAwardFailure = 'award_gone' | 'project_gone' | 'awardable_gone' | 'taken';
+
+/** Internal: the award as read, still `award.userId`'s. */
+const stillTheirs = (award: AwardEmoji) => ({ ':from': award.userId });
+
+/**
+ * Moves an award to another user (`toUserId`: the ghost user of a deleted one, GitLab's
+ * `migrate_award_emoji`): its `userId` and its place among the user's awards, and its name claim
+ * (the old user's deleted, the new user's put `attribute_not_exists`), in one transaction
+ * conditioned on the award still being `award.userId`'s and its project live. The vote counters
+ * do not change (the vote stays). `taken` when `toUserId` already holds that name on the
+ * awardable (the award is then the caller's to delete, as GitLab's unique index would refuse it).
+ */
+export async function moveAward(award: AwardEmoji, toUserId: number): Promise<UserAwardFailure | undefined> {
+  const index = issueIndexKeys.userAward(toUserId, award.id);
+  return transactOr<UserAwardFailure>(
+    {
+      project: projectIsLive(award.projectId),
+      award: {
+        Update: {
+          TableName: tableName(),
+          Key: issueKeys.award(keyed(award), award.id),
+          UpdateExpression: 'SET userId = :to, GSI2PK = :pk, GSI2SK = :sk',
+          ConditionExpression: 'attribute_exists(PK) AND userId = :from',
+          ExpressionAttributeValues: { ...stillTheirs(award), ':to': toUserId, ':pk': index.GSI2PK, ':sk': index.GSI2SK },
+        },
+      },
+      previous_name: { Delete: { TableName: tableName(), Key: issueKeys.awardName(keyed(award), award.userId, award.name) } },
+      name: putClaim(issueKeys.awardName(keyed(award), toUserId, award.name), { awardId: award.id }),
+    },
+    [
+      ['project', 'project_gone'],
+      ['award', 'award_gone'],
+      ['name', 'taken'],
+    ],
+    'award_gone',
+  );
+}
+
+/**
+ * Deletes an award of a user being deleted with its name claim, conditioned on it still being
+ * `award.userId`'s; `issue`, the live issue of an issue's own `thumbsup`/`thumbsdown`, loses the
+ * vote in the same transaction (`awardable_gone` when it was deleted meanwhile). Without `issue`
+ * (a note's award, or an issue that is deleted, whose counters nothing shows) the award goes alone.
+ */
+export async function removeUserAward(award: AwardEmoji, issue?: Noteable): Promise<UserAwardFailure | undefined> {
+  const counter = counterOf({ type: award.awardableType }, award.name);
+  return transactOr<UserAwardFailure>(
+    {
+      award: {
+        Delete: {
+          TableName: tableName(),
+          Key: issueKeys.award(keyed(award), award.id),
+          ConditionExpression: 'attribute_exists(PK) AND userId = :from',
+          ExpressionAttributeValues: stillTheirs(award),
+        },
+      },
+      name: { Delete: { TableName: tableName(), Key: issueKeys.awardName(keyed(award), award.userId, award.name) } },
+      noteable: issue && counter ? votePart(issue, counter, -1) : undefined,
+    },
+    [
+      ['award', 'award_gone'],
+      ['noteable', 'awardable_gone'],
+    ],
+    'award_gone',
+  );
+}
+
+/**
+ * Data migration: gives every award of a project written before the user index existed its place
+ * among its user's awards (GSI2 `USER_AWARDS#<userId>`), idempotently (each update conditioned on
+ * the award still being there).
+ * @returns how many awards it indexed.
+ */
+export async function indexProjectAwardUsers(projectId: number): Promise<number> {
+  let indexed = 0;
+  for await (const item of queryCollection(issueCollections.projectAwardItems(projectId))) {
+    if (item.GSI2PK) continue;
+    const award = awardFromItem(item);
+    const index = issueIndexKeys.userAward(award.userId, award.id);
+    try {
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { PK: item.PK, SK: item.SK },
+          UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(GSI2PK)',
+          ExpressionAttributeValues: { ':pk': index.GSI2PK, ':sk': index.GSI2SK },
+        }),
+      );
+      indexed++;
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    }
+  }
+  return indexed;
 }

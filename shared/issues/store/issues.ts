@@ -178,7 +178,7 @@ function changeEntries(changes: IssueChange[], gone: Set<number>): { entries: Na
     const delta = Number(isOpen(change.next)) - Number(isOpen(change.previous));
     const counted = countChanges(change.previous, change.next);
     entries[`project#${i}`] = projectPart(change.next.projectId, delta, counted.size > 0);
-    entries[`issue#${i}`] = versionedPut(tableName(), issueToItem(change.next), change.previous?.version);
+    entries[`issue#${i}`] = versionedPut(tableName(), issueToItem(change.next), change.previous?.version, change.previous && issueToItem(change.previous));
     for (const [dimension, counts] of counted) {
       const labelId = dimension.startsWith('label:') ? Number(dimension.slice('label:'.length)) : undefined;
       if (labelId === undefined) {

@@ -201,8 +201,10 @@ export const issueIndexKeys = {
   }),
   /** GSI1: a user's todos of one state (`pending`, `done`) by id (GitLab lists them newest first). */
   userTodos: (userId: number, state: TodoState, todoId: number) => ({ GSI1PK: userTodoPartition(userId, state), GSI1SK: pad(todoId) }),
-  /** GSI2: a user note (a comment, not a system note) among its author's, by id (`USER_NOTES#<authorId>`: deleting the author with `hard_delete`). */
+  /** GSI2: a note (a comment or a system note) among its author's, by id (`USER_NOTES#<authorId>`: deleting the author with `hard_delete`). */
   userNote: (authorId: number, noteId: number) => ({ GSI2PK: userNotesPartition(authorId), GSI2SK: pad(noteId) }),
+  /** GSI2: an award emoji among its user's, by id (`USER_AWARDS#<userId>`: deleting the user moves or deletes them). */
+  userAward: (userId: number, awardId: number) => ({ GSI2PK: userAwardsPartition(userId), GSI2SK: pad(awardId) }),
 } as const;
 
 /** The ranges of items one Query reads. */
@@ -247,8 +249,12 @@ export const issueCollections = {
     indexCollection(byCreation(orderBy) ? 'GSI3' : 'GSI6', issuePartitions.assignee(userId)),
   /** A user's todos of one state, by id. */
   userTodos: (userId: number, state: TodoState) => indexCollection('GSI1', userTodoPartition(userId, state)),
-  /** The user notes (comments) a user wrote, by id, on any noteable of any project (GSI2). */
+  /** The notes (comments and system notes) a user wrote, by id, on any noteable of any project (GSI2). */
   userNotes: (userId: number) => indexCollection('GSI2', userNotesPartition(userId)),
+  /** The award emoji a user gave, by id, in any project (GSI2). */
+  userAwards: (userId: number) => indexCollection('GSI2', userAwardsPartition(userId)),
+  /** Every award emoji item of a project, issues' and notes' (data migrations only: reads name one awardable's range). */
+  projectAwardItems: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'AWARD#'),
   /** The links of one issue (its sides of them), by the other issue's project and iid. */
   issueLinks: (projectId: number, iid: number) => tableCollection(`PROJECT#${projectId}`, `ISSUE_LINK#${pad(iid)}#`),
   /** The resource event items of one kind of one issue, by the id of their first event (oldest first). */
@@ -329,8 +335,10 @@ export type TodoState = 'pending' | 'done';
 
 /** Internal: the GSI1 partition of a user's todos of one state. */
 const userTodoPartition = (userId: number, state: TodoState) => `USER_TODOS#${userId}#${state}`;
-/** Internal: the GSI2 partition of the user notes a user wrote. */
+/** Internal: the GSI2 partition of the notes a user wrote. */
 const userNotesPartition = (userId: number) => `USER_NOTES#${userId}`;
+/** Internal: the GSI2 partition of the award emoji a user gave. */
+const userAwardsPartition = (userId: number) => `USER_AWARDS#${userId}`;
 
 /** Sort key of issue lists: an ISO time (creation or last update), then the padded global id. */
 export const issueOrderKey = (time: string, id: number): string => `${time}#${pad(id)}`;
@@ -404,7 +412,7 @@ export const keySpace: KeySpace = {
   },
   indexPartitions: {
     GSI1: ['PROJECT_ISSUES#', 'USER_TODOS#', 'ISSUE_LIST#', 'ISSUE_SEARCH#', 'NOTE_THREADS#'],
-    GSI2: ['USER_ISSUES#', 'USER_NOTES#'],
+    GSI2: ['USER_ISSUES#', 'USER_NOTES#', 'USER_AWARDS#'],
     GSI3: ['USER_ASSIGNED_ISSUES#'],
     GSI4: ['PROJECT_ISSUES#'],
     GSI5: ['USER_ISSUES#'],

@@ -131,8 +131,14 @@ export async function insertLabel(projectId: number, fields: LabelFields): Promi
     },
     name: putClaim(issueKeys.claims.labelName(projectId, label.name), { labelId: label.id }),
   };
-  await putMany(searchEntries(label));
-  return (await transactOr(entries, [['project', 'project_gone']] as const, 'name_taken' as const)) ?? label;
+  const written = searchEntries(label);
+  await putMany(written);
+  const failed = await transactOr(entries, [['project', 'project_gone']] as const, 'name_taken' as const);
+  if (!failed) return label;
+  // Written ahead for a label that never was (a project deleted meanwhile sweeps nothing after
+  // its sweep): taken back, so none is orphaned.
+  await removeEntriesUpTo(written, label.version);
+  return failed;
 }
 
 /**
@@ -180,8 +186,11 @@ export async function updateLabel(label: Label, fields: LabelFields): Promise<La
   const before = searchEntries(label);
   const after = searchEntries(updated);
   const kept = new Set(before.map((entry) => entry.SK));
-  await putMany(after.filter((entry) => !kept.has(entry.SK)));
+  const added = after.filter((entry) => !kept.has(entry.SK));
+  await putMany(added);
   const failed = await transactOr<LabelWriteFailure>(entries, failures, 'name_taken');
+  // A project deleted meanwhile may have been swept already: the entries put ahead are taken back.
+  if (failed === 'project_gone') await removeEntriesUpTo(added, updated.version);
   if (failed) return failed;
   const wanted = new Set(after.map((entry) => entry.SK));
   await removeEntriesUpTo(before.filter((entry) => !wanted.has(entry.SK)), label.version);

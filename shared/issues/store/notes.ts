@@ -140,13 +140,13 @@ export const noteFromItem = (item: Item): Note => entityFields(item) as Note;
 export const noteKey = (note: Note) => noteableKeys.note(noteTarget(note), note.id);
 
 /**
- * A note's item: its key, its place among its noteable's discussions (GSI1) and, a user note (not
- * a system note), among its author's (GSI2, read only to delete a user's comments with `hard_delete`).
+ * A note's item: its key, its place among its noteable's discussions (GSI1) and among its author's
+ * (GSI2, user and system notes alike: read only to delete a user's notes with `hard_delete`).
  */
 const noteToItem = (note: Note): Item => ({
   ...noteKey(note),
   ...issueIndexKeys.noteThread(noteTarget(note), discussionRootOf(note), note.id),
-  ...(note.system ? {} : issueIndexKeys.userNote(note.authorId, note.id)),
+  ...issueIndexKeys.userNote(note.authorId, note.id),
   type: 'Note',
   ...note,
 });
@@ -280,13 +280,13 @@ export const indexProjectNoteThreads = (projectId: number): Promise<number> =>
   indexProjectNotes(projectId, (note, item) => (item.GSI1PK ? undefined : issueIndexKeys.noteThread(noteTarget(note), discussionRootOf(note), note.id)));
 
 /**
- * Data migration: gives every user note of a project written before the author index existed its
- * place among its author's notes (GSI2 `USER_NOTES#<authorId>`, read to delete a user's comments
- * with `hard_delete`), idempotently (system notes are left alone).
+ * Data migration: gives every note of a project written before the author index existed (and
+ * every system note written before the index took them too) its place among its author's notes
+ * (GSI2 `USER_NOTES#<authorId>`, read to delete a user's notes with `hard_delete`), idempotently.
  * @returns how many notes it indexed.
  */
 export const indexProjectNoteAuthors = (projectId: number): Promise<number> =>
-  indexProjectNotes(projectId, (note, item) => (item.GSI2PK || note.system ? undefined : issueIndexKeys.userNote(note.authorId, note.id)));
+  indexProjectNotes(projectId, (note, item) => (item.GSI2PK ? undefined : issueIndexKeys.userNote(note.authorId, note.id)));
 
 /**
  * Internal: sets the index entry `entryOf` gives (none: the note is left alone, e.g. it has one

@@ -4,7 +4,7 @@
  * may the caller update the target branch (401), is the merge request in a mergeable state (406
  * `Method Not Allowed`: not open, being merged, work in progress, source branch gone), are its
  * discussions resolved and has its head pipeline succeeded when the project requires it (405
- * `Method Not Allowed`; a running head pipeline is enough with `merge_when_pipeline_succeeds`), does it
+ * `405 Method Not Allowed`, GitLab's `not_allowed!`; a running head pipeline is enough with `merge_when_pipeline_succeeds`), does it
  * merge without conflicts (405 `Branch cannot be merged`), does `sha` name the source head (409).
  *
  * Two merges of one merge request make one merge commit: the merge takes a lock first (state
@@ -36,9 +36,14 @@ export const MERGE_LEASE_MS = 120_000;
 /** Most attempts at merging onto a target branch that keeps moving. */
 const MERGE_ATTEMPTS = 5;
 
+/**
+ * The merge's refusals. 405 is GitLab's `not_allowed!`, whose body is always
+ * `{"message":"405 Method Not Allowed"}`; 406 (a merge request that is not open, being merged or a
+ * draft, or no merge to cancel) keeps the contract's `{"message":"Method Not Allowed"}`.
+ */
 class MethodNotAllowed extends ApiError {
   constructor(status: 405 | 406) {
-    super(status, { message: 'Method Not Allowed' });
+    super(status, { message: status === 405 ? '405 Method Not Allowed' : 'Method Not Allowed' });
   }
 }
 

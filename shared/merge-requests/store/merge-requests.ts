@@ -207,7 +207,7 @@ export async function writeMergeRequest(change: MergeRequestChange): Promise<Mer
   try {
     await transact({
       project: projectIsLive(next.projectId),
-      mr: versionedPut(tableName(), toItem(next), change.previous?.version),
+      mr: versionedPut(tableName(), toItem(next), change.previous?.version, change.previous && toItem(change.previous)),
       ...pairEntries(change.previous, next),
       version: change.version,
       closing: closing.length > 0 && closing,

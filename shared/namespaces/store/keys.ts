@@ -25,9 +25,28 @@ export const namespaceKeys = {
 /**
  * A former full path of a project or group (GitLab's `RedirectRoute`), case-insensitively:
  * `redirects.ts` writes it with the rename or transfer and drops it when the path is taken again.
+ * Every redirect lives in the partition of its top-level segment, sorted by its full path, so the
+ * prefixes of one path are one partition and the redirects at and beneath a path one range
+ * (GitLab's `matching_path_and_descendants`).
  */
 export const redirectRouteKeys = {
-  redirectRoute: (fullPath: string): Key => ({ PK: `REDIRECT_ROUTE#${fullPath.toLowerCase()}`, SK: 'REDIRECT_ROUTE' }),
+  redirectRoute: (fullPath: string): Key => {
+    const path = fullPath.toLowerCase();
+    return { PK: `REDIRECT_ROUTE#${path.split('/')[0]}`, SK: `REDIRECT_ROUTE#${path}` };
+  },
+  /**
+   * Where the first version of redirects kept a path's redirect (its own partition): still read
+   * and dropped at its path, so redirects written then keep working; nothing writes it anymore.
+   */
+  legacyRedirectRoute: (fullPath: string): Key => ({ PK: `REDIRECT_ROUTE#${fullPath.toLowerCase()}`, SK: 'REDIRECT_ROUTE' }),
+} as const;
+
+/** The redirects strictly beneath a full path (`a/b/…` for `a/b`), by path. */
+export const redirectRouteCollections = {
+  beneath: (fullPath: string) => {
+    const path = fullPath.toLowerCase();
+    return tableCollection(`REDIRECT_ROUTE#${path.split('/')[0]}`, `REDIRECT_ROUTE#${path}/`);
+  },
 } as const;
 
 /**
@@ -91,7 +110,8 @@ export const keySpace: KeySpace = {
     // Search entries: the namespace's zero-padded id.
     'SEARCH_GROUPS#': [''],
     'SEARCH_USER_NAMESPACES#': [''],
-    'REDIRECT_ROUTE#': ['REDIRECT_ROUTE'],
+    // Redirect routes: `REDIRECT_ROUTE#<lower full path>` in the partition of its top-level segment.
+    'REDIRECT_ROUTE#': ['REDIRECT_ROUTE#', 'REDIRECT_ROUTE'],
   },
   indexPartitions: { GSI1: ['NAMESPACES', 'GROUP_LINKS_TO#'], GSI2: ['GROUPS'], GSI3: ['SUBGROUPS#'] },
   sequences: ['namespaces'],

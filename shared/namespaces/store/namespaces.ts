@@ -14,7 +14,7 @@ import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
 import { searchTerms, termChanges } from '../../platform/search';
 import type { StoredAvatar } from '../avatars';
 import { putSearchEntries, removeSearchEntries } from '../search-index';
-import { dropRedirectAt, redirectFrom } from '../redirects';
+import { dropLegacyRedirectAt, dropRedirectAt, dropRedirectsBeneath, redirectFrom } from '../redirects';
 import { namespaceCollections, namespaceIndexKeys, namespaceKeys, namespaceSearchKeys } from './keys';
 import { inLiveTrees, knownFromItems } from './live-tree';
 
@@ -372,7 +372,9 @@ async function insertGroupRecord(group: Namespace, owner: Membership, parent: Na
       redirect: dropRedirectAt(group.fullPath),
       owner: putNewMembership(owner),
       ...(parent ? placementGuards(parent, group.path, true) : {}),
+      legacyRedirect: dropLegacyRedirectAt(group.fullPath),
     });
+    await dropRedirectsBeneath(group.fullPath);
     return 'done';
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
@@ -439,8 +441,10 @@ export async function updateGroupSettings(
       newRedirect: claimMoves && redirectFrom(previous.fullPath, { kind: 'namespace', id: previous.id }),
       takenRedirect: claimMoves && dropRedirectAt(next.fullPath),
       ...(pathChanged && parent ? placementGuards(parent, next.path, false) : {}),
+      legacyRedirect: claimMoves && dropLegacyRedirectAt(next.fullPath),
     });
     await removeSearchEntries(groupEntryKeys(dropped, previous.id), previous.version + 1);
+    if (claimMoves) await dropRedirectsBeneath(next.fullPath);
     return 'done';
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
@@ -485,8 +489,10 @@ export async function moveNamespacePath(
       oldPath: claimMoves && releaseGroupPath(namespace.fullPath, namespace.id),
       // Its old path is reached through the moved ancestor's redirect; the new one is taken.
       takenRedirect: claimMoves && dropRedirectAt(fullPath),
+      legacyRedirect: claimMoves && dropLegacyRedirectAt(fullPath),
     });
     await removeSearchEntries(groupEntryKeys(dropped, namespace.id), namespace.version);
+    if (claimMoves) await dropRedirectsBeneath(fullPath);
     return 'done';
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
@@ -556,8 +562,10 @@ export async function transferGroupRecord(previous: Namespace, parent: Namespace
           ExpressionAttributeValues: { ':minusOne': -1 },
         }),
       ...(parent ? placementGuards(parent, previous.path, true) : {}),
+      legacyRedirect: claimMoves && dropLegacyRedirectAt(fullPath),
     });
     await removeSearchEntries(groupEntryKeys(dropped, previous.id), previous.version + 1);
+    if (claimMoves) await dropRedirectsBeneath(fullPath);
     return 'done';
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;

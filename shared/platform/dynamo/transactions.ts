@@ -13,10 +13,12 @@ type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
 /**
  * A Put of `item` conditioned on the version read before (optimistic locking), or, without one,
- * on the item not existing yet: the write of a version-carrying entity.
+ * on the item not existing yet: the write of a version-carrying entity. `previous` is the item as
+ * read at that version (the transaction then knows the index partitions it leaves without
+ * reading it again: {@link heldAs}).
  */
-export function versionedPut(tableName: string, item: Record<string, unknown>, previousVersion?: number) {
-  return {
+export function versionedPut(tableName: string, item: Record<string, unknown>, previousVersion?: number, previous?: Item): TransactItem {
+  const put = {
     Put: {
       TableName: tableName,
       Item: item,
@@ -29,6 +31,7 @@ export function versionedPut(tableName: string, item: Record<string, unknown>, p
         : { ConditionExpression: 'attribute_not_exists(PK)' }),
     },
   };
+  return previous && previousVersion !== undefined ? heldAs(put, previous) : put;
 }
 
 /** A Delete of the item at `key` conditioned on the version read (optimistic locking). */
@@ -130,18 +133,41 @@ export async function transact(entries: NamedTransactItems): Promise<void> {
 const mayReplace = (put: NonNullable<TransactItem['Put']>): boolean =>
   put.ConditionExpression !== undefined && !/^\s*attribute_not_exists\((PK|SK)\)\s*$/.test(put.ConditionExpression);
 
+/** Images of items as their writers hold them, by the operation that changes them ({@link heldAs}). */
+const heldImages = new WeakMap<TransactItem, Item>();
+
+/**
+ * Tells {@link transact} what the item `operation` changes looked like when its writer read it
+ * (in this request): its key and index attributes (`GSIn…`). The partitions it leaves are then
+ * journaled from that image instead of reading the item again. An image older than the item is
+ * harmless: a journal entry only makes readers re-read the item it names and place it where it
+ * is now, and whatever moved it meanwhile journaled its own partitions.
+ *
+ * @example
+ * const update = heldAs({ Update: { Key: key, UpdateExpression: 'SET GSI4SK = :at' } }, issueToItem(issue));
+ */
+export function heldAs<T extends TransactItem>(operation: T, image: Item): T {
+  heldImages.set(operation, image);
+  return operation;
+}
+
 /**
  * The items as they are before a transaction that may take them out of index partitions or move
- * them in one (deletes, updates of index key attributes, replacing puts): one consistent
- * BatchGetItem, only when read-your-writes partitions are declared and there are such items.
+ * them in one (deletes, updates of index key attributes, replacing puts): as their writers hold
+ * them ({@link heldAs}), the others read with one consistent BatchGetItem, only when
+ * read-your-writes partitions are declared and there are such items.
  */
 async function previousVersions(items: readonly TransactItem[]): Promise<Item[]> {
   if (!isJournaling()) return [];
+  const held: Item[] = [];
   const keyList = items.flatMap((item): Key[] => {
     const key = item.Delete?.Key ?? (item.Update && touchesIndexKeys(item.Update) ? item.Update.Key : undefined) ?? (item.Put && mayReplace(item.Put) ? item.Put.Item : undefined);
-    return typeof key?.PK === 'string' && typeof key.SK === 'string' && mayBeIndexed({ PK: key.PK }) ? [{ PK: key.PK, SK: key.SK }] : [];
+    if (typeof key?.PK !== 'string' || typeof key.SK !== 'string' || !mayBeIndexed({ PK: key.PK })) return [];
+    const image = heldImages.get(item);
+    if (image) held.push({ ...image, PK: key.PK, SK: key.SK });
+    return image ? [] : [{ PK: key.PK, SK: key.SK }];
   });
-  return keyList.length > 0 ? getMany(keyList) : [];
+  return keyList.length > 0 ? [...held, ...(await getMany(keyList))] : held;
 }
 
 /**

@@ -93,7 +93,12 @@ function presentEventNote(note: EventNote | Record<string, unknown>, author: Use
   };
 }
 
-/** Events of any authors: loads the authors in one batch read; an event whose author is gone is left out. */
+/**
+ * Events of any authors: loads the authors in one batch read; an event whose author is gone is left
+ * out. The user deletion job deletes a deleted user's events (`commands/remove-user-events.ts`);
+ * only an event written in another write's transaction by a request that authenticated before the
+ * deletion mark and landed after the job's walk reaches this.
+ */
 export async function presentEvents(events: ContributionEvent[]) {
   const authors = new Map((await getUsersById([...new Set(events.map((e) => e.authorId))])).map((author) => [author.id, author] as const));
   return events.flatMap((event) => {

@@ -3,10 +3,12 @@
  * partition (project feed) and indexed by author in GSI1 (user feed); ids come from one sequence,
  * so id order is time order and both feeds read newest first with a descending Query.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
 import { nextId } from '../../platform/dynamo/counters';
-import { journalWrite } from '../../platform/dynamo/transactions';
+import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
+import { userIsLive } from '../../users';
+import { projectIsLive } from './projects';
 import { projectIndexKeys, projectKeys } from './keys';
 import type { Item } from '../../platform/dynamo/query';
 import { entityFields } from '../../platform/dynamo/items';
@@ -68,12 +70,37 @@ export async function prepareEvent(input: NewEvent): Promise<{ event: Contributi
   return { event, put: { Put: { TableName: tableName(), Item: item } } };
 }
 
-/** Records an event on its own; the one call every endpoint group uses when something feed-worthy happens. */
-export async function recordEvent(input: NewEvent): Promise<ContributionEvent> {
+/**
+ * Records an event on its own; the one call every endpoint group uses when something feed-worthy
+ * happens. An event must not outlive its project or its author (nothing would ever remove it):
+ * their deletions mark them `deleting` first, then sweep the project's partition or walk the
+ * author's feed. So the event is put in one transaction with checks that both are live and not
+ * marked (`undefined` when either is not: the deletion may have swept past already); a mark comes
+ * after it otherwise, and so does the sweep that will find it. The transaction journals the
+ * user's feed (GSI1), which shows the event at once.
+ */
+export async function recordEvent(input: NewEvent): Promise<ContributionEvent | undefined> {
   const { event, put } = await prepareEvent(input);
-  await db().send(new PutCommand(put.Put));
-  await journalWrite([put.Put.Item]); // the user's feed (GSI1) shows it at once
+  try {
+    await transact({
+      project: projectIsLive(event.projectId),
+      author: userIsLive(event.authorId),
+      event: { Put: { ...put.Put, ConditionExpression: 'attribute_not_exists(PK)' } },
+    });
+  } catch (error) {
+    if (error instanceof ConditionFailed && error.failedOn('project', 'author')) return undefined;
+    throw error;
+  }
   return event;
+}
+
+/**
+ * Deletes an event (from both feeds: the project's partition and its author's index entry);
+ * whether it was there.
+ */
+export async function removeEvent(event: Pick<ContributionEvent, 'projectId' | 'id'>): Promise<boolean> {
+  const { Attributes } = await db().send(new DeleteCommand({ TableName: tableName(), Key: projectKeys.event(event.projectId, event.id), ReturnValues: 'ALL_OLD' }));
+  return Attributes !== undefined;
 }
 
 export const eventFromItem = (item: Item) => entityFields(item) as ContributionEvent;

@@ -15,7 +15,7 @@ import { nextId } from '../../platform/dynamo/counters';
 import { entityFields, isLive, putClaim } from '../../platform/dynamo/items';
 import { getItem, isId, queryCollection, type Item } from '../../platform/dynamo/query';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
-import { dropRedirectAt, namespaceKeys, putSearchEntries, redirectFrom, removeSearchEntries, type Namespace, type Visibility } from '../../namespaces';
+import { dropLegacyRedirectAt, dropRedirectAt, dropRedirectsBeneath, namespaceKeys, putSearchEntries, redirectFrom, removeSearchEntries, type Namespace, type Visibility } from '../../namespaces';
 import type { Key } from '../../platform/dynamo/keys';
 import { searchTerms, termChanges } from '../../platform/search';
 import { projectFullPath } from '../paths';
@@ -273,7 +273,9 @@ async function insertProjectItem(
       fork_source: forkOfId !== undefined && projectCounterUpdate(forkOfId, 'forksCount', 1),
       name: nameClaim(project, namespace),
       runners_token: runnersToken !== undefined && runnersTokenLookup(runnersToken, project.id),
+      legacyRedirect: dropLegacyRedirectAt(projectFullPath(namespace, project)),
     });
+    await dropRedirectsBeneath(projectFullPath(namespace, project));
     return 'created';
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
@@ -337,8 +339,10 @@ export async function replaceProject(previous: Project, next: Project, namespace
       },
       name: nameChanged && nameClaim(next, namespace),
       previous_name: nameChanged && { Delete: { TableName: tableName(), Key: projectKeys.claims.projectName(namespace.id, previous.name) } },
+      legacyRedirect: pathChanged && dropLegacyRedirectAt(projectFullPath(namespace, next)),
     });
     await removeSearchEntries(searchEntryKeys(removed, next.id), next.version);
+    if (pathChanged) await dropRedirectsBeneath(projectFullPath(namespace, next));
     return 'updated';
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
@@ -408,7 +412,9 @@ export async function transferProjectRecord(previous: Project, next: Project, fr
           ExpressionAttributeValues: { ':minusOne': -1 },
         },
       },
+      legacyRedirect: dropLegacyRedirectAt(projectFullPath(to, next)),
     });
+    await dropRedirectsBeneath(projectFullPath(to, next));
     return 'transferred';
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;

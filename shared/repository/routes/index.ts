@@ -1,5 +1,6 @@
 /** The repository feature's HTTP slice, by endpoint group (for the Lambda entries in `functions/`). */
 import { branchRoutes } from './branches';
+import { commitNoteRoutes } from './commit-notes';
 import { commitRoutes } from './commits';
 import { fileRoutes } from './files';
 import { housekeepingRoutes } from './housekeeping';
@@ -12,6 +13,6 @@ import { webRoutes } from './web';
 export { isGitAddress, smartHttpHandler } from './web';
 
 export const routes = {
-  repository: { ...commitRoutes, ...branchRoutes, ...protectedBranchRoutes, ...fileRoutes, ...repositoryRoutes, ...tagRoutes, ...housekeepingRoutes, ...languageRoutes },
+  repository: { ...commitRoutes, ...commitNoteRoutes, ...branchRoutes, ...protectedBranchRoutes, ...fileRoutes, ...repositoryRoutes, ...tagRoutes, ...housekeepingRoutes, ...languageRoutes },
   web: webRoutes,
 };

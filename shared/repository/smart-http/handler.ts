@@ -13,6 +13,10 @@
  * (public ones), and nothing can be pushed with it: GitLab's job token has no `push_code`
  * ability, so `Gitlab::GitAccess` refuses any receive-pack with 403 "You are not allowed to
  * upload code." before it looks at the project. A token whose job ended authenticates nothing (401).
+ *
+ * A project is also found at a former path (a redirect route: renamed, transferred, or its
+ * namespace renamed): it is served, and git is told that it moved (GitLab's
+ * `Gitlab::Checks::ContainerMoved`), on side band 2, which git prints on its `remote:` lines.
  */
 import { gunzipSync } from 'node:zlib';
 import middy from '@middy/core';
@@ -23,7 +27,7 @@ import { NotFoundError } from '../../platform/http/errors';
 import { requestLogger } from '../../platform/middleware/request-logger';
 import { streamedResult } from '../../platform/streaming';
 import { getNamespace } from '../../namespaces';
-import { findProjectOrNotFound, getProject, projectFullPath, type Project } from '../../projects';
+import { findProjectOrNotFound, getProject, projectFullPath, webUrlOf, type Project } from '../../projects';
 import { authenticateGitCredentials, type User } from '../../users';
 import { openRepository, type Repository } from '../repository';
 import { parseGitAddress, type GitAddress } from './address';
@@ -117,6 +121,16 @@ async function projectOf(path: string, user: User | null): Promise<ProjectSubjec
   }
 }
 
+/**
+ * GitLab's `ContainerMoved` message when `requested` is a former path of the project (its current
+ * full path differs beyond case), with the command that points the clone at the new address.
+ */
+export function movedMessage(requested: string, subject: ProjectSubject): string | undefined {
+  const current = projectFullPath(subject.namespace, subject.project);
+  if (current.toLowerCase() === requested.toLowerCase()) return undefined;
+  return `Project '${requested}' was moved to '${current}'.\n\nPlease update your Git remote:\n\n  git remote set-url origin ${webUrlOf(current)}.git\n`;
+}
+
 async function serve(event: APIGatewayProxyEvent, context: ApiContext): Promise<APIGatewayProxyResult> {
   const address = gitAddressOf(event)!;
   const caller = await callerOf(event, address.service);
@@ -137,7 +151,8 @@ async function serve(event: APIGatewayProxyEvent, context: ApiContext): Promise<
       return text(403, subject.project.archived ? "You can't push code to an archived project.\n" : 'You are not allowed to push code to this project.\n');
     }
   }
-  return answer(event, context, address, await openRepository(subject.project), user ? { subject, user } : undefined);
+  const moved = movedMessage(address.projectPath, subject);
+  return answer(event, context, address, await openRepository(subject.project), user ? { subject, user } : undefined, moved);
 }
 
 /** Internal: the advertisement or the RPC's result, once the caller may do it (`pusher`: who pushes, for receive-pack). */
@@ -147,6 +162,7 @@ async function answer(
   address: GitAddress,
   repository: Repository,
   pusher?: { subject: ProjectSubject; user: User },
+  moved?: string,
 ): Promise<APIGatewayProxyResult> {
   const version = address.service === 'git-upload-pack' ? requestedVersion(header(event, 'git-protocol')) : 0;
   if (address.action === 'advertise') {
@@ -156,8 +172,8 @@ async function answer(
   const body = requestBody(event);
   try {
     const result = address.service === 'git-upload-pack'
-      ? await uploadPack(repository, body, version, context.log)
-      : await receivePack({ repository, subject: pusher!.subject, user: pusher!.user, log: context.log }, body);
+      ? await uploadPack(repository, body, version, context.log, moved)
+      : await receivePack({ repository, subject: pusher!.subject, user: pusher!.user, log: context.log }, body, moved);
     const contentType = `application/x-${address.service}-result`;
     return Buffer.isBuffer(result) ? binary(contentType, result) : streamedResult(200, { 'Content-Type': contentType, ...NO_CACHE }, result);
   } catch (error) {

@@ -24,7 +24,8 @@ function pushTooLarge(bytes: number): string {
     'Push the history in steps, oldest first: git push origin <commit>:refs/heads/<branch>\n\n';
 }
 
-export async function receivePack(context: Omit<PushContext, 'progress'>, body: Buffer): Promise<Buffer> {
+/** Answers one push; `notice` (the project moved, GitLab's `ContainerMoved`) is shown before anything else. */
+export async function receivePack(context: Omit<PushContext, 'progress'>, body: Buffer, notice?: string): Promise<Buffer> {
   const request = parseReceivePackRequest(body);
   const multiplexed = request.capabilities.includes('side-band-64k');
   const quiet = request.capabilities.includes('quiet');
@@ -37,6 +38,7 @@ export async function receivePack(context: Omit<PushContext, 'progress'>, body: 
     if (!quiet) say(text);
   };
   if (request.commands.length === 0) return Buffer.alloc(0);
+  if (notice) say(notice);
 
   const expectsPack = !deletesOnly(request);
   const tooLarge = body.length > config().maxPushBytes;

@@ -46,15 +46,22 @@ export function packDataPackets(data: Buffer, mode: SidebandMode): Buffer {
 /**
  * The head of the answer, then the pack on band 1 with progress on band 2 (unless `no-progress`),
  * then a flush: a stream of chunks, the pack written as the client reads it (never whole in
- * memory). The objects are chosen before: a refusal still answers an error packet.
+ * memory). The objects are chosen before: a refusal still answers an error packet. A `notice`
+ * (the project moved) goes first on band 2, even with `no-progress`: it is a message, not progress.
  */
-function withPack(repository: Repository, answer: UploadPackAnswer, mode: SidebandMode | undefined, features: readonly string[]): Buffer | AsyncIterable<Buffer> {
+function withPack(
+  repository: Repository,
+  answer: UploadPackAnswer,
+  mode: SidebandMode | undefined,
+  features: readonly string[],
+  notice?: string,
+): Buffer | AsyncIterable<Buffer> {
   const pack = answer.pack;
   if (!pack) return answer.head;
   return producedChunks(async (write) => {
     const progress = mode && !features.includes('no-progress');
     // Progress lines wait for the next pack chunk (git prints them as they come anyway).
-    let pending: Buffer[] = [answer.head];
+    let pending: Buffer[] = [answer.head, ...(mode && notice ? [sideband(2, notice, mode)] : [])];
     const say = (text: string) => progress && pending.push(sideband(2, text, mode));
     const send = async (chunk: Buffer) => {
       pending.push(chunk);
@@ -87,15 +94,15 @@ function withPack(repository: Repository, answer: UploadPackAnswer, mode: Sideba
   });
 }
 
-async function answerV0(repository: Repository, body: Buffer): Promise<Buffer | AsyncIterable<Buffer>> {
+async function answerV0(repository: Repository, body: Buffer, notice?: string): Promise<Buffer | AsyncIterable<Buffer>> {
   const request = parseUploadPackRequest(body);
   const refs = await repository.refs();
   checkOurRefs(request.wants, refs);
   const answer = await answerUploadPack(request, { read: (oid) => repository.read(oid), refs });
-  return withPack(repository, answer, sidebandMode(request.capabilities), request.capabilities);
+  return withPack(repository, answer, sidebandMode(request.capabilities), request.capabilities, notice);
 }
 
-async function answerV2(repository: Repository, body: Buffer): Promise<Buffer | AsyncIterable<Buffer>> {
+async function answerV2(repository: Repository, body: Buffer, notice?: string): Promise<Buffer | AsyncIterable<Buffer>> {
   const command = parseCommandRequest(body);
   if (!command) return Buffer.alloc(0);
   const refs = await repository.refs();
@@ -103,16 +110,16 @@ async function answerV2(repository: Repository, body: Buffer): Promise<Buffer | 
   const request = parseFetchArgs(command.args);
   checkOurRefs(request.wants, refs);
   const answer = await answerFetch(request, { read: (oid) => repository.read(oid), refs });
-  return withPack(repository, answer, 'side-band-64k', request.features);
+  return withPack(repository, answer, 'side-band-64k', request.features, notice);
 }
 
 /**
  * Answers one upload-pack request: a buffer (negotiation, refusals), or the chunks of an answer
- * carrying a pack, produced as they are read.
+ * carrying a pack, produced as they are read; `notice` (the project moved) is shown with the pack.
  */
-export async function uploadPack(repository: Repository, body: Buffer, version: ProtocolVersion, log: Logger): Promise<Buffer | AsyncIterable<Buffer>> {
+export async function uploadPack(repository: Repository, body: Buffer, version: ProtocolVersion, log: Logger, notice?: string): Promise<Buffer | AsyncIterable<Buffer>> {
   try {
-    return version === 2 ? await answerV2(repository, body) : await answerV0(repository, body);
+    return version === 2 ? await answerV2(repository, body, notice) : await answerV0(repository, body, notice);
   } catch (error) {
     if (!(error instanceof ProtocolError)) throw error;
     log.info('upload-pack refused', { reason: error.message });

@@ -36,18 +36,35 @@ export const repositoryCollections = {
   poolMembers: (pool: string) => tableCollection(poolPartition(pool), 'MEMBER#'),
 } as const;
 
+/**
+ * Comments on commits (GitLab's notes with `noteable_type: Commit`, `store/commit-notes.ts`), in
+ * the project's partition: each note after its commit, by id (one commit's notes are one range,
+ * in the comments API's order), and a discussion's pointer (its id → its first note).
+ */
+export const commitNoteKeys = {
+  note: (projectId: number, sha: string, noteId: number): Key => ({ PK: projectPartition(projectId), SK: `COMMIT_NOTE#${sha}#${pad(noteId)}` }),
+  discussion: (projectId: number, discussionId: string): Key => ({ PK: projectPartition(projectId), SK: `COMMIT_DISCUSSION#${discussionId}` }),
+} as const;
+
+export const commitNoteCollections = {
+  /** A commit's notes, by id. */
+  notes: (projectId: number, sha: string) => tableCollection(projectPartition(projectId), `COMMIT_NOTE#${sha}#`),
+} as const;
+
 /** The id sequences of the feature's items (`COUNTER#<name>`). */
 export const repositorySequences = {
   /** Ids of protected branches. */
   protectedBranches: 'protected_branches',
   /** Ids of their push and merge access levels. */
   accessLevels: 'protected_branch_access_levels',
+  /** Ids of comments on commits. */
+  commitNotes: 'commit_notes',
 } as const;
 
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
   partitions: ['POOL#'],
-  sortKeys: { 'PROJECT#': ['REPOSITORY', 'REF#', 'PROTECTED_BRANCH#', 'LANGUAGES'], 'POOL#': ['POOL', 'PACK#', 'MEMBER#'] },
+  sortKeys: { 'PROJECT#': ['REPOSITORY', 'REF#', 'PROTECTED_BRANCH#', 'LANGUAGES', 'COMMIT_NOTE#', 'COMMIT_DISCUSSION#'], 'POOL#': ['POOL', 'PACK#', 'MEMBER#'] },
   indexPartitions: {},
   sequences: Object.values(repositorySequences),
 };

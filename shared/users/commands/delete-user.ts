@@ -1,7 +1,8 @@
 /**
  * Deleting a user. What the user owns, belongs to or wrote in other features (personal projects,
- * stars, memberships; issues, merge requests and comments, which move to the ghost user or, with
- * `hard_delete`, are deleted) is removed by those features, which build on users: they are
+ * stars, memberships; issues, merge requests, notes and award emoji, which move to the ghost user
+ * or, with `hard_delete`, are deleted; its feed events, deleted either way) is removed by those
+ * features, which build on users: they are
  * declared here as removal steps by the composition root (`functions/api.ts`, loaded by the jobs
  * worker that runs deletions), so this feature never imports them.
  */
@@ -19,7 +20,8 @@ export interface DeleteUserOptions {
   /**
    * GitLab's `hard_delete`: the groups the user solely owns are deleted with it (the removal step
    * `functions/api.ts` declares), and the user may be deleted although it owns some; its issues,
-   * merge requests and comments are deleted instead of moving to the ghost user.
+   * merge requests, notes (system notes included) and award emoji are deleted instead of moving to
+   * the ghost user.
    */
   hardDelete?: boolean;
 }

@@ -5,7 +5,7 @@
  */
 import { hashPassword } from '../../platform/crypto/password';
 import { ApiError, ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors';
-import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, reservedPathMessage } from '../../namespaces';
+import { dropRedirectsBeneath, isValidNamespacePath, NAMESPACE_PATH_MESSAGE, reservedPathMessage } from '../../namespaces';
 import { assertValidAvatar, deleteAvatarObject, newStoredAvatar, putAvatarObject, type AvatarChange, type StoredAvatar } from '../avatars';
 import { refuseForGhost } from '../ghost';
 import { userObjects } from '../store/keys';
@@ -168,7 +168,11 @@ export async function createUser(input: CreateUserInput): Promise<User> {
   // Search entries first (a superset of the truth); a user that was not written takes them back.
   await addUserSearchEntries(undefined, user, user.version);
   const result = await insertUser(user);
-  if (result === 'created') return user;
+  if (result === 'created') {
+    // The username took its path: former paths beneath it redirect no more (the one at it went with the write).
+    await dropRedirectsBeneath(user.username);
+    return user;
+  }
   await removeUserSearchEntries(userSearchEntryKeys(user));
   await dropAvatar(id, staged);
   // An id already in use (never expected from the sequences) has always answered as a taken username.
@@ -192,6 +196,8 @@ export async function updateUser(user: User, fields: UserFields): Promise<User> 
   if (result === 'conflict') throw new ConflictError('The user was modified by another request; try again');
   if (result !== 'updated') throw new ApiError(404, { message: `404 ${TAKEN_MESSAGES[result]}` });
   await removeUserSearchEntries(dropped, user.version + 1);
+  // A new username moved the namespace (its old path now redirects): former paths beneath the new one redirect no more.
+  if (user.username.toLowerCase() !== next.username.toLowerCase()) await dropRedirectsBeneath(next.username);
   // The replaced (or removed) avatar's bytes, once no item names them.
   if (fields.avatar !== undefined && user.avatar?.token !== next.avatar?.token) await dropAvatar(user.id, user.avatar);
   return { ...next, version: user.version + 1 };

@@ -11,7 +11,18 @@ import { nextId } from '../../platform/dynamo/counters';
 import { getItem, isId, type Item, getEntity, queryCollection } from '../../platform/dynamo/query';
 import { ifConditionHolds, markDeleting } from '../../platform/dynamo/conditional';
 import type { Key } from '../../platform/dynamo/keys';
-import { namespaceKeys, namespaceToItem, personalNamespace, personalNamespaceSearchKeys, personalNamespaceUpdate, putSearchEntries, removeSearchEntries } from '../../namespaces';
+import {
+  dropLegacyRedirectAt,
+  dropRedirectAt,
+  namespaceKeys,
+  namespaceToItem,
+  personalNamespace,
+  personalNamespaceSearchKeys,
+  personalNamespaceUpdate,
+  putSearchEntries,
+  redirectFrom,
+  removeSearchEntries,
+} from '../../namespaces';
 import { getMany } from '../../platform/dynamo/batch';
 import { searchTerms } from '../../platform/search';
 import { userCollections, userIndexKeys, userKeys, userSearchKeys } from './keys';
@@ -263,7 +274,11 @@ export async function insertUserWith(user: User, extra: Record<string, TransactI
         },
       },
       ...claimEntries(userClaims(user), (key) => putClaim(key, claimed)),
+      // The username is the personal namespace's full path: a redirect left there is dropped (GitLab's
+      // `delete_conflicting_redirects`; those beneath it by the command, after the write).
+      redirect: dropRedirectAt(user.username),
       stats: statsUpdate({ all: 1, [user.state]: 1 }),
+      legacyRedirect: dropLegacyRedirectAt(user.username),
     });
     return 'created';
   } catch (error) {
@@ -333,6 +348,9 @@ async function replaceUserItem(previous: User, next: User): Promise<UserReplaceR
   const after = new Map(userClaims(next).map((c) => [c.key.PK, c]));
   const added = [...after.values()].filter((c) => !before.has(c.key.PK));
   const removed = [...before.values()].filter((c) => !after.has(c.key.PK));
+  // A new username moves the personal namespace's path: its old path redirects to the namespace
+  // (and so every project under it, as a group rename does), and what redirected at the new one is dropped.
+  const moved = previous.username.toLowerCase() !== next.username.toLowerCase();
   try {
     await transact({
       ...claimEntries(added, (key) => putClaim(key, { userId: next.id, namespaceId: next.namespaceId })),
@@ -344,6 +362,9 @@ async function replaceUserItem(previous: User, next: User): Promise<UserReplaceR
         avatar: previous.avatar?.token === next.avatar?.token ? undefined : (next.avatar ?? null),
       }),
       stats: previous.state !== next.state && statsUpdate({ [previous.state]: -1, [next.state]: 1 }),
+      newRedirect: moved && redirectFrom(previous.username, { kind: 'namespace', id: next.namespaceId }),
+      takenRedirect: moved && dropRedirectAt(next.username),
+      legacyRedirect: moved && dropLegacyRedirectAt(next.username),
     });
     return 'updated';
   } catch (error) {

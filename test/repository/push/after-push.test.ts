@@ -4,7 +4,7 @@
  * makes (GitLab's limits of three refs per kind and action), what they carry, that a short push
  * reads little, and that failures never escape.
  */
-import { PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, TransactWriteCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetConfig } from '../../../shared/platform/config';
@@ -47,13 +47,15 @@ beforeEach(() => {
     String(input.Key?.PK).startsWith('COUNTER') ? idsEndAt(() => ++counter)(input) : 'ReturnValues' in input ? { Attributes: { value: ++counter } } : {},
   );
   table.on(PutCommand).resolves({});
+  table.on(TransactWriteCommand).resolves({});
 });
 
+/** Items put, alone or in a transaction (an event is put with checks of its project and author). */
 const puts = (type: string) =>
-  table
-    .commandCalls(PutCommand)
-    .map((call) => call.args[0].input.Item as Record<string, unknown>)
-    .filter((item) => item.type === type);
+  [
+    ...table.commandCalls(PutCommand).map((call) => call.args[0].input.Item),
+    ...table.commandCalls(TransactWriteCommand).flatMap((call) => (call.args[0].input.TransactItems ?? []).map((item) => item.Put?.Item)),
+  ].filter((item): item is Record<string, unknown> => item?.type === type);
 const events = () => puts('Event');
 const hookEvents = () => puts('HookEvent');
 /** The project updates (`recordPushActivity`), not the id sequences. */
@@ -194,6 +196,7 @@ describe('afterPush', () => {
     const main = repo.commit('main', { a: '1' });
     await push(repo, repo.reader(), [{ name: 'refs/notes/commits', before: ZERO, after: main }, { name: 'refs/heads/main', before: main, after: main }], [{ name: 'refs/heads/main', oid: main }]);
     expect(table.commandCalls(PutCommand)).toHaveLength(0);
+    expect(table.commandCalls(TransactWriteCommand)).toHaveLength(0);
     expect(table.commandCalls(UpdateCommand)).toHaveLength(0);
   });
 
@@ -203,6 +206,7 @@ describe('afterPush', () => {
     const next = repo.commit('next', { a: '2' });
     const logged = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     table.on(PutCommand).rejects(new Error('throttled'));
+    table.on(TransactWriteCommand).rejects(new Error('throttled'));
     table.on(UpdateCommand, { UpdateExpression: 'SET lastActivityAt = :now' }).rejects(new Error('throttled'));
     const missing = '1'.repeat(40);
     await expect(

@@ -1,0 +1,85 @@
+/**
+ * Comments and discussions on commits (GitLab's `GET/POST …/commits/:sha/comments` and the
+ * commit part of `lib/api/discussions.rb`). Reads need `download_code` (anonymous on public
+ * projects); writing needs a token as well (GitLab's `create_note`: whoever reads the code of a
+ * project that is not archived). `:sha` is a commit id or a branch or tag name; the notes hang
+ * on the commit it names (`404 Commit Not Found` for none).
+ */
+import { paginate, paginateArray } from '../../platform/http/pagination';
+import { created, ok } from '../../platform/http/response';
+import { route, type RoutesOf } from '../../platform/http/route';
+import { NotFoundError } from '../../platform/http/errors';
+import type { catalog } from '../catalog';
+import { commentOnCommit, findCommitDiscussionOrNotFound, replyToCommitDiscussion, startCommitDiscussion } from '../commands/commit-notes';
+import { presentCommitComments, presentCommitDiscussions, presentCommitNote } from '../presenters/commit-notes';
+import { commitComments, commitDiscussion, commitDiscussions } from '../queries/commit-notes';
+import { findCommitOrNotFound } from '../queries/commits';
+import { findRepositoryOrNotFound } from './access';
+import { commentCreateParams, commentListParams, discussionCreateParams, discussionListParams, discussionParams, replyParams } from './commit-notes.params';
+
+export const commitNoteRoutes = {
+  'GET /projects/:id/repository/commits/:sha/comments': route({
+    anonymous: true,
+    params: commentListParams,
+    handler: async ({ params, user, link }) => {
+      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
+      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
+      const page = await paginate(params, link, commitComments(subject.project.id, commit.id));
+      return ok(await presentCommitComments(page.items), page.headers);
+    },
+  }),
+
+  'POST /projects/:id/repository/commits/:sha/comments': route({
+    params: commentCreateParams,
+    handler: async ({ params, user }) => {
+      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
+      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
+      const note = await commentOnCommit(subject, user, reader, commit, { note: params.note, path: params.path, line: params.line, lineType: params.line_type });
+      return created((await presentCommitComments([note]))[0]);
+    },
+  }),
+
+  'GET /projects/:id/repository/commits/:sha/discussions': route({
+    anonymous: true,
+    params: discussionListParams,
+    handler: async ({ params, user, link }) => {
+      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
+      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
+      const page = paginateArray(params, link, await commitDiscussions(subject.project.id, commit.id));
+      return ok(await presentCommitDiscussions(page.items), page.headers);
+    },
+  }),
+
+  'POST /projects/:id/repository/commits/:sha/discussions': route({
+    params: discussionCreateParams,
+    handler: async ({ params, user }) => {
+      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
+      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
+      const note = await startCommitDiscussion(subject, user, commit, params.body);
+      return created((await presentCommitDiscussions([{ id: note.discussionId, individualNote: false, notes: [note] }]))[0]);
+    },
+  }),
+
+  'GET /projects/:id/repository/commits/:sha/discussions/:discussion_id': route({
+    anonymous: true,
+    params: discussionParams,
+    handler: async ({ params, user }) => {
+      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
+      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
+      const pointer = await findCommitDiscussionOrNotFound(subject, commit.id, params.discussion_id);
+      const discussion = await commitDiscussion(subject.project.id, pointer);
+      if (!discussion) throw new NotFoundError('Discussion');
+      return ok((await presentCommitDiscussions([discussion]))[0]);
+    },
+  }),
+
+  'POST /projects/:id/repository/commits/:sha/discussions/:discussion_id/notes': route({
+    params: replyParams,
+    handler: async ({ params, user }) => {
+      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
+      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
+      const note = await replyToCommitDiscussion(subject, user, commit, params.discussion_id, params.body);
+      return created(await presentCommitNote(note));
+    },
+  }),
+} satisfies RoutesOf<typeof catalog.repository>;
