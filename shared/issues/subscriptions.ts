@@ -2,7 +2,7 @@
  * Whether a user is subscribed to a noteable (an issue, a merge request), as GitLab's
  * `Subscribable#subscribed?`: their explicit record decides when there is one; otherwise
  * participants are subscribed. The author and assignees are read off the noteable; commenters get
- * a record when they comment (`recordParticipant`), since finding them otherwise would mean
+ * a record when they comment (`participantUpsert`, in the note's transaction), since finding them otherwise would mean
  * reading every note.
  */
 import { subscriptionOf } from './store/issue-subscriptions';

@@ -57,7 +57,7 @@ import {
 import type { TransactItem } from '../platform/dynamo/transactions';
 import type { User } from '../users';
 import { mergeRequestKeys } from './store/keys';
-import { touchedAttributes, type MergeRequest } from './store/merge-requests';
+import { toItem, touchedAttributes, type MergeRequest } from './store/merge-requests';
 
 export { ensureLabels, listLabels, listMilestones, resolveProjectMilestoneId, summarizeChanges, systemNotesFor, addedCommitsNote, assigneesNote, canReadIssue, commentEvent, labelsNote, registerTodoTargets, presentTodos, statusNote, targetBranchNote, createNote, deleteNote, findIssue, findNoteOrNotFound, markTodo, noteableNotes, presentIssues, presentNote, presentNotes, subscribe, trackTime, unsubscribe, updateNote };
 export type { Issue, Note, Noteable, NoteEffects, TimeAction, TodoTargetResolver };
@@ -84,7 +84,7 @@ export function mergeRequestNoteable(mr: MergeRequest): Noteable {
     id: mr.id,
     authorId: mr.authorId,
     assigneeIds: mr.assigneeId ? [mr.assigneeId] : [],
-    item: { key: mergeRequestKeys.mergeRequest(mr.projectId, mr.iid), touched: touchedAttributes(mr.id) },
+    item: { key: mergeRequestKeys.mergeRequest(mr.projectId, mr.iid), touched: touchedAttributes(mr.id), held: () => toItem(mr) },
   };
 }
 

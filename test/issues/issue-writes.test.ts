@@ -3,12 +3,12 @@
  * carries, a label deleted under the write (dropped and retried), and how a failed condition is
  * named. The happy paths run for real in the integration suite.
  */
-import { BatchGetCommand, BatchWriteCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { replaceIssue, writeIssues, type Issue } from '../../shared/issues/store/issues';
 import { issueKeys } from '../../shared/issues/store/keys';
 import { projectKeys } from '../../shared/projects/store/keys';
-import { cancelled, useMockedTable } from '../support/mocked-table';
+import { cancelled, useMockedTable, writerOperations } from '../support/mocked-table';
 import { issueRecord } from '../support/records';
 
 const ddbMock = useMockedTable('issue-writes-test');
@@ -16,7 +16,7 @@ const ddbMock = useMockedTable('issue-writes-test');
 const issue = (overrides: Partial<Issue> = {}) => issueRecord({ title: 'Crash', description: null, ...overrides });
 
 type Operation = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-const transactions = () => ddbMock.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems as Operation[]);
+const transactions = () => ddbMock.commandCalls(TransactWriteCommand).map((call) => writerOperations(call.args[0].input));
 const labelUpdates = (operations: Operation[]) =>
   operations.filter((op) => op.Update && String(op.Update.Key?.SK).startsWith('LABEL#')).map((op) => op.Update!);
 
@@ -81,6 +81,24 @@ describe('an issue write', () => {
     ddbMock.on(TransactWriteCommand).rejectsOnce(cancelled(['ConditionalCheckFailed', 'None', 'None', 'None']));
     expect(await replaceIssue(issue(), { ...issue(), state: 'closed' })).toBe('project_gone');
     expect(transactions()).toHaveLength(1);
+  });
+
+  it('takes back the list entries it put ahead of the transaction when the project is gone (its sweep may have passed)', async () => {
+    // Prepare: closing puts the issue's closed-state entries (label and author lists) before the transaction
+    ddbMock.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None', 'None', 'None']));
+    ddbMock.on(DeleteCommand).resolves({});
+    const before = issue();
+
+    // Act
+    const result = await replaceIssue(before, { ...before, state: 'closed' });
+
+    // Assess: every entry put is deleted again, unless a newer write of the issue put it
+    expect(result).toBe('project_gone');
+    const put = ddbMock.commandCalls(BatchWriteCommand).flatMap((call) => Object.values(call.args[0].input.RequestItems ?? {}).flat().map((request) => request.PutRequest?.Item)).filter((item) => item?.type === 'IssueEntry');
+    expect(put.length).toBeGreaterThan(0);
+    const deleted = ddbMock.commandCalls(DeleteCommand).map((call) => call.args[0].input);
+    expect(deleted.map((input) => input.Key)).toEqual(put.map((item) => ({ PK: item!.PK, SK: item!.SK })));
+    expect(deleted.every((input) => input.ExpressionAttributeValues?.[':version'] === 5)).toBe(true);
   });
 
   it('moves counts between projects in one transaction when an issue changes hands', async () => {

@@ -6,7 +6,7 @@
  * and items they always had. The happy paths against DynamoDB Local are in
  * noteables.integration.test.ts.
  */
-import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { createNote, createSystemNote, deleteNote } from '../../shared/issues/commands/notes';
 import { markTodo, subscribe, trackTime, unsubscribe } from '../../shared/issues/commands/noteable-actions';
@@ -17,15 +17,14 @@ import { newNote, noteTarget, type Note } from '../../shared/issues/store/notes'
 import { markTodoDone } from '../../shared/issues/store/todos';
 import type { ApiError } from '../../shared/platform/http/errors';
 import { projectKeys } from '../../shared/projects/store/keys';
-import { cancelled, useMockedTable } from '../support/mocked-table';
+import { cancelled, useMockedTable, writerOperations } from '../support/mocked-table';
 import { issueRecord } from '../support/records';
 import { userRecord } from '../support/user-record';
 import { idsEndAt } from '../support/ids';
 
 const ddbMock = useMockedTable('noteables-test');
 
-type Operation = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-const transactions = () => ddbMock.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems as Operation[]);
+const transactions = () => ddbMock.commandCalls(TransactWriteCommand).map((call) => writerOperations(call.args[0].input));
 
 /** The key a merge-requests feature would give: not one the issues feature builds. */
 const MR_KEY = { PK: 'PROJECT#5', SK: 'MR#000000000003' };
@@ -73,7 +72,7 @@ describe('notes on a merge request', () => {
     // Assess
     expect(note).toMatchObject({ id: 41, projectId: 5, noteableType: 'MergeRequest', mergeRequestIid: 3, mergeRequestId: 90, body: 'Looks good', authorId: 7, system: false });
     expect(noteTarget(note)).toEqual({ type: 'MergeRequest', projectId: 5, iid: 3, id: 90 });
-    const [write, participant] = transactions();
+    const [write, ...others] = transactions();
     expect(write[0].ConditionCheck).toMatchObject({ Key: projectKeys.project(5) });
     expect(write[1].Update).toMatchObject({
       Key: MR_KEY,
@@ -83,8 +82,12 @@ describe('notes on a merge request', () => {
     expect(write[2].Put!.Item).toMatchObject({ ...issueKeys.mergeRequestNote(5, 3, 41), type: 'Note', noteableType: 'MergeRequest' });
     expect(write[2].Put!.Item).not.toHaveProperty('issueIid');
     expect(write[3]).toEqual(event);
-    // The commenter becomes a participant of the merge request, not of issue 3.
-    expect(participant[1].Put!.Item).toMatchObject({ ...issueKeys.mergeRequestSubscription(5, 3, 7), type: 'MergeRequestSubscription', subscribed: true });
+    // The commenter becomes a participant of the merge request, not of issue 3, in the same
+    // transaction, without overwriting a record they have.
+    expect(others).toEqual([]);
+    expect(write[4].Update).toMatchObject({ Key: issueKeys.mergeRequestSubscription(5, 3, 7) });
+    expect(write[4].Update!.UpdateExpression).toMatch(/^SET (#a\d+ = if_not_exists\(#a\d+, :v\d+\)(, )?)+$/);
+    expect(Object.values(write[4].Update!.ExpressionAttributeValues!)).toEqual(expect.arrayContaining(['MergeRequestSubscription', true]));
   });
 
   it('answers 404 Merge Request Not Found when the item went (or was deleted) under the comment', async () => {

@@ -387,4 +387,23 @@ describe('GET /projects/:id/issues/:issue_iid/participants', () => {
     const response = await api(`/projects/${project.id}/issues/${issue.iid}/participants`, { token: (await createUser()).token });
     expect(response.status).toBe(404);
   });
+  it('subscribes a commenter, but a commenter who unsubscribed stays unsubscribed when commenting again', async () => {
+    // Prepare
+    const project = await createProject('private');
+    const commenter = await addMember(project, REPORTER);
+    const issue = await openIssue(project.id, project.owner.token);
+    const comment = (body: string) => api(`/projects/${project.id}/issues/${issue.iid}/notes`, { token: commenter.token, body: { body } });
+    const subscribed = async () => (await api(`/projects/${project.id}/issues/${issue.iid}`, { token: commenter.token })).body.subscribed;
+
+    // Act
+    const before = await subscribed();
+    expect((await comment('first')).status).toBe(201);
+    const afterComment = await subscribed();
+    expect((await api(`/projects/${project.id}/issues/${issue.iid}/unsubscribe`, { method: 'POST', token: commenter.token })).status).toBe(201);
+    expect((await comment('again')).status).toBe(201);
+    const afterUnsubscribeAndComment = await subscribed();
+
+    // Assess
+    expect([before, afterComment, afterUnsubscribeAndComment]).toEqual([false, true, false]);
+  });
 });

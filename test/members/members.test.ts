@@ -25,6 +25,7 @@ import { LAST_OWNER_REASON, addMember, ownerCountDelta, removeAllMembershipsOf, 
 import { ConflictError, ForbiddenError, NotFoundError } from '../../shared/platform/http/errors';
 import type { User } from '../../shared/users/store/users';
 import { idsEndAt } from '../support/ids';
+import { writerOperations } from '../support/mocked-table';
 
 const TABLE = 'members-domain-test';
 const ddbMock = mockClient(DynamoDBDocumentClient);
@@ -55,7 +56,7 @@ const membership = (source: MemberSource, userId: number, accessLevel: number): 
 });
 
 /** The TransactItems of every TransactWriteItems call, in order. */
-const transactions = () => ddbMock.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems ?? []);
+const transactions = () => ddbMock.commandCalls(TransactWriteCommand).map((call) => writerOperations(call.args[0].input));
 /** The feed events written (each in its own transaction with checks of its project and author). */
 const events = () => transactions().flatMap((items) => items.map((item) => item.Put?.Item)).filter((item) => item?.type === 'Event');
 

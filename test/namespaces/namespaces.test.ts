@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Membership } from '../../shared/auth/store/memberships';
 import { namespaceKeys, redirectRouteKeys } from '../../shared/namespaces/store/keys';
 import { insertGroup, namespaceToItem, removeGroupRecord, updateGroupSettings, type Namespace } from '../../shared/namespaces/store/namespaces';
-import { cancelled, useMockedTable } from '../support/mocked-table';
+import { cancelled, useMockedTable, writerOperations } from '../support/mocked-table';
 
 const TABLE = 'groups-store-test';
 const ddb = useMockedTable(TABLE);
@@ -38,7 +38,7 @@ const parent = group({ id: 2, name: 'Platform', path: 'platform', fullPath: 'pla
 const owner: Membership = { sourceKind: 'group', sourceId: 10, userId: 5, accessLevel: 50, expiresAt: null, createdAt: '2024-05-06T00:00:00.000Z', createdById: 5 };
 
 /** The TransactItems of every TransactWriteItems call, in order. */
-const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems ?? []);
+const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => writerOperations(call.args[0].input));
 
 /** Reasons with `ConditionalCheckFailed` at the given positions of a transaction of `size` operations. */
 const failingAt = (size: number, ...positions: number[]) =>

@@ -3,7 +3,7 @@
  * paths a real engine cannot produce on demand (cancelled transactions, throttling).
  */
 import { DynamoDBClient, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { resetConfig } from '../../shared/platform/config';
@@ -47,3 +47,12 @@ export const cancelled = (codes: string[]) =>
     $metadata: {},
     CancellationReasons: codes.map((Code): CancellationReason => ({ Code })),
   });
+
+type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+
+/**
+ * The operations of a transaction as its writer named them: without the read-your-writes journal
+ * entries (`RecentWrite` puts) that `transact` adds at the end when they fit.
+ */
+export const writerOperations = (input: TransactWriteCommandInput): TransactItems =>
+  (input.TransactItems ?? []).filter((operation) => operation.Put?.Item?.type !== 'RecentWrite');

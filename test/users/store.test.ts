@@ -12,7 +12,7 @@ import { insertChild } from '../../shared/users/store/children';
 import { userKeys } from '../../shared/users/store/keys';
 import { createToken } from '../../shared/users/store/tokens';
 import { insertUser, removeUser, replaceUser, type User } from '../../shared/users/store/users';
-import { cancelled, useMockedTable } from '../support/mocked-table';
+import { cancelled, useMockedTable, writerOperations } from '../support/mocked-table';
 import { userRecord } from '../support/user-record';
 import { idsEndAt } from '../support/ids';
 
@@ -86,7 +86,7 @@ describe('insertUser', () => {
     const result = await insertUser(user());
     // Assess
     expect(result).toBe('created');
-    const operations = mock.commandCalls(TransactWriteCommand)[0].args[0].input.TransactItems ?? [];
+    const operations = writerOperations(mock.commandCalls(TransactWriteCommand)[0].args[0].input);
     expect(operations.map(pkOf).sort()).toEqual(
       [
         'NAMESPACE#8',

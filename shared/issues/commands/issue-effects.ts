@@ -9,7 +9,7 @@ import { prepareEvent, type NewEvent } from '../../projects';
 import type { User } from '../../users';
 import { issueNoteable, type Issue, type IssueEffects } from '../store/issues';
 import type { Note } from '../store/notes';
-import type { ResourceEventActor } from '../store/resource-events';
+import { resourceEventPuts, type ResourceEventActor } from '../store/resource-events';
 import { commentEvent, systemNotePuts } from './note-effects';
 // Registers how `issue` and `note` hook events are stored: every process writing them loads it.
 import '../webhooks/events';
@@ -41,8 +41,10 @@ export async function issueSideEffects(
     stateSource?: Omit<ResourceEventActor, 'userId'>;
   },
 ): Promise<IssueEffects> {
-  // Each effect takes its own id: asked for at once.
-  const [hook, event, notes] = await Promise.all([
+  const actor: ResourceEventActor = { userId: user.id, ...effects.stateSource };
+  // Each effect takes its own id: asked for at once (one counter write). The resource events of
+  // the write are known once the issue before it is (the hook's `previous`).
+  const [hook, event, notes, resourceEvents] = await Promise.all([
     effects.hook && prepareHookEvent({ projectId: issue.projectId, actorId: user.id, kind: 'issue', issue, ...effects.hook }),
     effects.event &&
       prepareEvent({
@@ -55,9 +57,10 @@ export async function issueSideEffects(
         restrictedTo: eventAudience(issue, user),
       } satisfies NewEvent),
     systemNotePuts(issueNoteable(issue), user, effects.notes ?? []),
+    effects.hook && resourceEventPuts(effects.hook.previous ?? undefined, issue, actor),
   ]);
   // The write records the resource events of what it changes, by `user` (`store/resource-events.ts`).
-  return { ...(hook ? { hook: hook.put } : {}), ...(event ? { event: event.put } : {}), notes, actor: { userId: user.id, ...effects.stateSource } };
+  return { ...(hook ? { hook: hook.put } : {}), ...(event ? { event: event.put } : {}), notes, actor, ...(resourceEvents ? { resourceEvents } : {}) };
 }
 
 /**
@@ -66,7 +69,10 @@ export async function issueSideEffects(
  * note's webhook event with the issue as commented on (a comment touches `updated_at`).
  */
 export async function commentEffects(issue: Issue, note: Note, user: User, now: string): Promise<Pick<IssueEffects, 'event' | 'hook'>> {
-  const event = await commentEvent(issueNoteable(issue), note, user, { title: issue.title, restrictedTo: eventAudience(issue, user) });
-  const hook = await prepareHookEvent({ projectId: issue.projectId, actorId: user.id, kind: 'note', action: 'create', note, issue: { ...issue, updatedAt: now } });
+  // Asked for at once: their ids come from one counter write.
+  const [event, hook] = await Promise.all([
+    commentEvent(issueNoteable(issue), note, user, { title: issue.title, restrictedTo: eventAudience(issue, user) }),
+    prepareHookEvent({ projectId: issue.projectId, actorId: user.id, kind: 'note', action: 'create', note, issue: { ...issue, updatedAt: now } }),
+  ]);
   return { event, hook: hook.put };
 }

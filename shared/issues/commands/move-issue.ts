@@ -93,7 +93,7 @@ export async function moveIssue(source: ProjectSubject, user: User, issue: Issue
       movedToId: moved.id,
     };
     // Its history is the original's, copied below, not events of its creation.
-    const { actor: _created, ...movedEffects } = await issueSideEffects(moved, user, {
+    const { actor: _created, resourceEvents: _createdEvents, ...movedEffects } = await issueSideEffects(moved, user, {
       event: 'opened',
       notes: [movedNote('from', projectFullPath(source.namespace, source.project), original.iid)],
       hook: { action: 'open', previous: null },

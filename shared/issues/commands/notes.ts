@@ -19,7 +19,7 @@ import { can, type ProjectSubject } from '../../auth';
 import { nextId } from '../../platform/dynamo/counters';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import type { User } from '../../users';
-import { recordParticipant } from '../store/issue-subscriptions';
+import { participantUpsert } from '../store/issue-subscriptions';
 import type { Noteable, NoteableType, WriteEffects } from '../store/noteables';
 import { getDiscussionState, isResolvable, resolutionChange } from '../store/discussions';
 import { convertToDiscussionPart, discussionRootOf, getNote, insertNote, newNote, removeNote, updateNoteBody, type Note, type NoteWriteFailure, type ResolutionChange } from '../store/notes';
@@ -117,7 +117,9 @@ export async function createNote(noteable: Noteable, user: User, body: string, e
   let replyRoot = inReplyTo;
   for (let attempt = 1; ; attempt++) {
     const root = replyRoot && replyRoot.noteType !== 'DiscussionNote' ? convertToDiscussionPart(replyRoot) : undefined;
-    const failure = await insertNote(noteable, note, { ...written, root, resolution: await newNoteResolution(noteable, note, replyRoot) });
+    // A commenter takes part in the noteable, so is subscribed unless they chose otherwise (GitLab's participants).
+    const participant = participantUpsert(noteable, user.id);
+    const failure = await insertNote(noteable, note, { ...written, root, participant, resolution: await newNoteResolution(noteable, note, replyRoot) });
     if (!failure) break;
     if (failure === 'resolution_changed' && attempt < RESOLUTION_ATTEMPTS) {
       // Another write changed the discussion (a racing reply may have converted its first note).
@@ -129,8 +131,6 @@ export async function createNote(noteable: Noteable, user: User, body: string, e
     if (failure === 'discussion_gone') throw new NotFoundError('Discussion');
     failWith(noteable, failure);
   }
-  // A commenter takes part in the noteable, so is subscribed unless they chose otherwise (GitLab's participants).
-  await recordParticipant(noteable, user.id);
   return note;
 }
 

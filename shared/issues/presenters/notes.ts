@@ -12,13 +12,16 @@ import { isResolvable } from '../store/discussions';
 import { noteTarget, type Note } from '../store/notes';
 
 /**
+ * `known` are users the caller already holds (not read again).
  * @example
  * const body = await presentNotes(page.items);
  */
-export async function presentNotes(notes: Note[]) {
+export async function presentNotes(notes: Note[], known: readonly User[] = []) {
+  const users = new Map<number, User>(known.map((user) => [user.id, user]));
   const authorIds = [...new Set(notes.flatMap((note) => (note.resolvedById === undefined ? [note.authorId] : [note.authorId, note.resolvedById])))];
-  const items = await getMany(authorIds.map((id) => userKeys.user(id)), { consistent: false });
-  const users = new Map<number, User>(items.map((item) => [Number(item.id), userFromItem(item)]));
+  const missing = authorIds.filter((id) => !users.has(id));
+  const items = missing.length > 0 ? await getMany(missing.map((id) => userKeys.user(id)), { consistent: false }) : [];
+  for (const item of items) users.set(Number(item.id), userFromItem(item));
   // A deleted author shows as the ghost user (GitLab moves their notes to it).
   const authorOf = await withGhost((id) => users.get(id), notes.map((note) => note.authorId));
   return notes.map((note) => {
@@ -55,8 +58,11 @@ export async function presentNotes(notes: Note[]) {
   });
 }
 
-/** One note (single, create and edit responses). */
-export async function presentNote(note: Note) {
-  const [body] = await presentNotes([note]);
+/**
+ * One note (single, create and edit responses); `known` are users the caller holds (e.g. the
+ * commenter, who is the caller), not read again.
+ */
+export async function presentNote(note: Note, known: readonly User[] = []) {
+  const [body] = await presentNotes([note], known);
   return body;
 }

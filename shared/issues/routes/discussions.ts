@@ -73,7 +73,7 @@ export const discussionRoutes = {
       const discussion = await findDiscussionOrNotFound(noteable, params.discussion_id);
       const input = { body: params.body, createdAt: params.created_at };
       const note = await replyToDiscussion(subject, noteable, user, discussion.notes, input, (written, at) => commentEffects(issue, written, user, at));
-      return created(await presentNote(note));
+      return created(await presentNote(note, [user]));
     },
   }),
 

@@ -36,7 +36,7 @@ export const noteRoutes = {
       const issue = await findIssueOrNotFound(subject, user, params.issue_iid);
       // The `commented on` event and the Note Hook event are written in the note's transaction.
       const note = await createNote(issueNoteable(issue), user, params.body, (written, at) => commentEffects(issue, written, user, at));
-      return created(await presentNote(note));
+      return created(await presentNote(note, [user]));
     },
   }),
 

@@ -12,6 +12,7 @@
  * both act on the same state (e.g. two subscribes both answering 201): the loser re-reads.
  */
 import { tableName } from '../../platform/dynamo/client';
+import type { TransactItem } from '../../platform/dynamo/transactions';
 import { getItem } from '../../platform/dynamo/query';
 import { projectIsLive } from '../../projects';
 import { noteableKeys, type NoteableKeyed } from './keys';
@@ -69,19 +70,22 @@ export async function setSubscription(noteable: NoteableKeyed, userId: number, s
 }
 
 /**
- * Makes the user a participant of the noteable (e.g. a commenter) by recording `subscribed: true`
- * unless they already have a record: an earlier explicit unsubscribe must win over commenting
- * again, as in GitLab.
+ * The transaction item that makes the user a participant of the noteable (e.g. a commenter, in
+ * the note's own transaction): `subscribed: true` unless they already have a record (each
+ * attribute only where missing, so an earlier explicit unsubscribe wins over commenting again, as
+ * in GitLab). It has no condition: it never fails the write it is part of.
  */
-export async function recordParticipant(noteable: NoteableKeyed, userId: number): Promise<void> {
-  // With the project check, a deletion that already swept the partition cannot be left a stray item.
-  // A failed condition (a record exists, or the project is going) leaves things as they are.
-  await transactOr(
-    {
-      project: projectIsLive(noteable.projectId),
-      subscription: { Put: { TableName: tableName(), Item: subscriptionItem(noteable, userId, true), ConditionExpression: 'attribute_not_exists(PK)' } },
+export function participantUpsert(noteable: NoteableKeyed, userId: number): TransactItem {
+  const fields = subscriptionItem(noteable, userId, true);
+  const { PK: _pk, SK: _sk, ...attributes } = fields;
+  const names = Object.keys(attributes);
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: noteableKeys.subscription(noteable, userId),
+      UpdateExpression: `SET ${names.map((name, i) => `#a${i} = if_not_exists(#a${i}, :v${i})`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#a${i}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, attributes[name as keyof typeof attributes]])),
     },
-    [],
-    'not_written',
-  );
+  };
 }

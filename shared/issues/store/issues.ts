@@ -15,6 +15,7 @@
  * race changes every count once.
  */
 import { byKey, getMany } from '../../platform/dynamo/batch';
+import { removeEntriesUpTo } from '../../platform/dynamo/entries';
 import { tableName } from '../../platform/dynamo/client';
 import { entityFields } from '../../platform/dynamo/items';
 import { isId, type Item, getEntity } from '../../platform/dynamo/query';
@@ -63,7 +64,15 @@ export type IssueWriteFailure = 'project_gone' | 'issue_changed';
  * (`actor`): with an actor, the write also records the resource events of what it changed
  * (labels, milestone, state: `store/resource-events.ts`) in its transaction.
  */
-export type IssueEffects = WriteEffects & { actor?: ResourceEventActor };
+export type IssueEffects = WriteEffects & {
+  actor?: ResourceEventActor;
+  /**
+   * The resource events of the write as its effects drew their ids (with the other effects' ids,
+   * one counter write), used on the first attempt; a later attempt (labels found gone) derives
+   * them again.
+   */
+  resourceEvents?: TransactItem[];
+};
 
 export const issueFromItem = (item: Item): Issue => entityFields(item) as Issue;
 
@@ -100,14 +109,21 @@ export async function getIssues(refs: Array<{ projectId: number; iid: number }>)
  * `ISSUE#<iid>`, re-sorted in the update-ordered lists (GSI4-6) when a note or time tracking
  * stamps its `updatedAt`.
  */
-export const issueNoteable = (issue: Pick<Issue, 'projectId' | 'iid' | 'id' | 'authorId' | 'assigneeIds'>): Noteable => ({
+/** Internal: whether an issue as given is the whole issue (as read), not only the fields a noteable needs. */
+const isWholeIssue = (issue: Partial<Issue>): issue is Issue => issue.state !== undefined && issue.labelIds !== undefined && issue.createdAt !== undefined;
+
+export const issueNoteable = (issue: Pick<Issue, 'projectId' | 'iid' | 'id' | 'authorId' | 'assigneeIds'> & Partial<Issue>): Noteable => ({
   type: 'Issue',
   projectId: issue.projectId,
   iid: issue.iid,
   id: issue.id,
   authorId: issue.authorId,
   assigneeIds: issue.assigneeIds,
-  item: { key: issueKeys.issue(issue.projectId, issue.iid), touched: (at) => issueIndexKeys.issueUpdated(at, issue.id) },
+  item: {
+    key: issueKeys.issue(issue.projectId, issue.iid),
+    touched: (at) => issueIndexKeys.issueUpdated(at, issue.id),
+    held: isWholeIssue(issue) ? () => issueToItem(issue) : undefined,
+  },
 });
 
 /**
@@ -223,7 +239,11 @@ export async function writeIssues(changes: IssueChange[]): Promise<Issue[] | Iss
   for (let attempt = 0; ; attempt++) {
     const { entries, labels } = changeEntries(written, gone);
     // Derived from the issue as read and as it will be written (labels dropped above included).
-    const events = await Promise.all(written.map(({ previous, next, effects }) => (effects?.actor ? resourceEventPuts(previous, next, effects.actor) : [])));
+    const events = await Promise.all(
+      written.map(({ previous, next, effects }) =>
+        attempt === 0 && effects?.resourceEvents ? effects.resourceEvents : effects?.actor ? resourceEventPuts(previous, next, effects.actor) : [],
+      ),
+    );
     // Within DynamoDB's 100 operations: the events of edits first, then those of new issues (a
     // move's copy), each change's whole or not at all (a write is never refused for its events).
     let room = MAX_TRANSACTION_OPERATIONS - operationCount(entries);
@@ -248,7 +268,16 @@ export async function writeIssues(changes: IssueChange[]): Promise<Issue[] | Iss
       return written.map((change) => change.next);
     } catch (error) {
       if (!(error instanceof ConditionFailed)) throw error;
-      if (written.some((_, i) => error.failedOn(`project#${i}`))) return 'project_gone';
+      if (written.some((_, i) => error.failedOn(`project#${i}`))) {
+        // A project deleted meanwhile may have been swept already: the entries put ahead are
+        // taken back (unless a newer write of their issue put them again), so none is orphaned.
+        await Promise.all(
+          indexChanges.map((change, i) =>
+            separate.includes(change) ? removeEntriesUpTo(change.added.map(({ PK, SK }) => ({ PK: String(PK), SK: String(SK) })), written[i].next.version) : undefined,
+          ),
+        );
+        return 'project_gone';
+      }
       if (written.some((_, i) => error.failedOn(`issue#${i}`))) return 'issue_changed';
       const deleted = labels.filter(([name]) => error.failedOn(name)).map(([, labelId]) => labelId);
       if (deleted.length === 0 || attempt >= MAX_LABEL_RETRIES) throw error;

@@ -13,7 +13,8 @@
  */
 import { tableName } from '../../platform/dynamo/client';
 import type { Key } from '../../platform/dynamo/keys';
-import type { TransactItem } from '../../platform/dynamo/transactions';
+import { heldAs, type TransactItem } from '../../platform/dynamo/transactions';
+import type { Item } from '../../platform/dynamo/query';
 import type { NoteableKeyed, NoteableType } from './keys';
 
 export type { NoteableKeyed, NoteableType } from './keys';
@@ -27,6 +28,12 @@ export interface NoteableItem {
    * index sort keys (an issue's `GSI4SK`..`GSI6SK`), so the item moves in its lists; `{}` for none.
    */
   touched: (updatedAt: string) => Record<string, string>;
+  /**
+   * The item as its owner read it in this request (key and index attributes), when it did: a
+   * write that stamps it then journals the index partitions it is in from this image instead of
+   * reading it again (`heldAs`).
+   */
+  held?: () => Item;
 }
 
 /**
@@ -80,7 +87,7 @@ export function noteCountPart(noteable: Noteable, delta: number, touchedAt?: str
     ...(unresolvedDelta !== 0 ? ['unresolvedDiscussionsCount :unresolved'] : []),
     '#version :one',
   ];
-  return {
+  const update: TransactItem = {
     Update: {
       TableName: tableName(),
       Key: key,
@@ -96,6 +103,7 @@ export function noteCountPart(noteable: Noteable, delta: number, touchedAt?: str
       },
     },
   };
+  return noteable.item.held ? heldAs(update, noteable.item.held()) : update;
 }
 
 /** The noteable item's vote counters (`upvotes`, `downvotes`: its `thumbsup` and `thumbsdown` awards). */

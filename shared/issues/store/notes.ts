@@ -161,7 +161,7 @@ export const notePut = (note: Note): TransactItem => ({
  * failure: the project, else the noteable, else the note.
  */
 function write(
-  entries: { project: TransactItem; noteable: TransactItem; note: TransactItem; root?: TransactItem; resolution?: TransactItem } & Pick<WriteEffects, 'event' | 'hook'>,
+  entries: { project: TransactItem; noteable: TransactItem; note: TransactItem; root?: TransactItem; resolution?: TransactItem; participant?: TransactItem } & Pick<WriteEffects, 'event' | 'hook'>,
 ): Promise<NoteWriteFailure | undefined> {
   return transactOr<NoteWriteFailure>(
     entries,
@@ -195,13 +195,14 @@ export async function getNote(noteable: NoteableKeyed, noteId: number): Promise<
  * Adds a note on `noteable` while the project is live and the noteable is not deleted; a
  * non-system note counts in the noteable's `userNotesCount` and stamps its `updatedAt` in the
  * same transaction, which also carries the write's effects (the `commented on` event, the webhook
- * event) and, for a resolvable note, its discussion's resolution change (`resolution_changed`
- * when the discussion's state is no longer as read).
+ * event), the commenter's participation (`participant`) and, for a resolvable note, its
+ * discussion's resolution change (`resolution_changed` when the discussion's state is no longer
+ * as read).
  */
 export async function insertNote(
   noteable: Noteable,
   note: Note,
-  effects: Pick<WriteEffects, 'event' | 'hook'> & { root?: TransactItem; resolution?: ResolutionChange } = {},
+  effects: Pick<WriteEffects, 'event' | 'hook'> & { root?: TransactItem; resolution?: ResolutionChange; participant?: TransactItem } = {},
 ): Promise<NoteWriteFailure | undefined> {
   const unresolved = effects.resolution?.unresolvedDiscussionsDelta ?? 0;
   return write({
@@ -212,6 +213,7 @@ export async function insertNote(
     note: notePut(note),
     event: effects.event,
     hook: effects.hook,
+    participant: effects.participant,
   });
 }
 

@@ -13,7 +13,11 @@ import '../webhooks/events';
  * @example
  * const note = await createNote(noteable, user, body, mergeRequestCommentEffects(mr, user));
  */
-export const mergeRequestCommentEffects = (mr: MergeRequest, user: User): NoteEffects => async (written, at) => ({
-  event: await commentEvent(mergeRequestNoteable(mr), written, user, { title: mr.title, restrictedTo: null }),
-  hook: (await prepareHookEvent({ projectId: mr.projectId, actorId: user.id, kind: 'merge_request_note', action: 'create', note: written, mergeRequest: { ...mr, updatedAt: at }, lastCommit: null })).put,
-});
+export const mergeRequestCommentEffects = (mr: MergeRequest, user: User): NoteEffects => async (written, at) => {
+  // Asked for at once: their ids come from one counter write.
+  const [event, hook] = await Promise.all([
+    commentEvent(mergeRequestNoteable(mr), written, user, { title: mr.title, restrictedTo: null }),
+    prepareHookEvent({ projectId: mr.projectId, actorId: user.id, kind: 'merge_request_note', action: 'create', note: written, mergeRequest: { ...mr, updatedAt: at }, lastCommit: null }),
+  ]);
+  return { event, hook: hook.put };
+};

@@ -100,7 +100,7 @@ export const mergeRequestDiscussionRoutes = {
       const discussion = await findDiscussionOrNotFound(noteable, params.discussion_id);
       const input = { body: params.body, createdAt: params.created_at };
       const note = await replyToDiscussion(subject, noteable, user, discussion.notes, input, mergeRequestCommentEffects(mr, user));
-      return created(await presentNote(note));
+      return created(await presentNote(note, [user]));
     },
   }),
 

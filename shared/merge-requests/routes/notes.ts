@@ -49,7 +49,7 @@ export const mergeRequestNoteRoutes = {
     handler: async ({ params, user }) => {
       const { mr, noteable } = await find(params, user);
       const note = await createNote(noteable, user, params.body, mergeRequestCommentEffects(mr, user));
-      return created(await presentNote(note));
+      return created(await presentNote(note, [user]));
     },
   }),
 

@@ -91,7 +91,8 @@ export const isOpen = (mr: Pick<MergeRequest, 'state' | 'deletedAt'> | undefined
 export const mergeRequestFromItem = (item: Item): MergeRequest => entityFields(item) as MergeRequest;
 
 /** Internal: the item of a merge request, with its list index attributes unless it is deleted. */
-const toItem = (mr: MergeRequest): Item => ({
+/** The stored item of a merge request (its index attributes included). */
+export const toItem = (mr: MergeRequest): Item => ({
   ...mergeRequestKeys.mergeRequest(mr.projectId, mr.iid),
   ...(mr.deletedAt ? {} : mergeRequestIndexKeys.lists(mr)),
   type: 'MergeRequest',

@@ -9,16 +9,17 @@
  *   its keys in `store/keys.ts`);
  * - every item that a `transact` puts, or updates with `SET` of an index partition attribute, into
  *   one of them gets a journal entry (`RECENT#<partition>` / `<time>#<PK>#<SK>`, gone by TTL
- *   after an hour) naming it, written once the transaction succeeded and before the writer is
- *   answered (a refused write writes nothing; should the process die in between, the write is
- *   only seen as late as the index shows it); derived entries put by `putMany` (filtered lists,
+ *   after an hour) naming it, written in the transaction itself when the entries fit in its 100
+ *   operations (else once it succeeded and before the writer is answered: should the process die
+ *   in between, the write is only seen as late as the index shows it); derived entries put by `putMany` (filtered lists,
  *   search terms) get theirs in the same batches, ahead of the item's own write like the entries
  *   themselves; single writes outside a transaction (an event recorded, a pipeline stored or
  *   changed, a job's status changed) journal themselves with `journalWrite`;
  * - the partitions an item leaves are journaled the same way (an entry naming it, a tombstone):
- *   `transact` reads, before the transaction, the items it deletes, updates in an index key
- *   attribute or replaces with a Put not conditioned on `attribute_not_exists` (one consistent
- *   BatchGetItem, only when there are such items), and journals every read-your-writes partition
+ *   `transact` takes, for the items it deletes, updates in an index key attribute or replaces
+ *   with a Put not conditioned on `attribute_not_exists`, the version their writer holds (`heldAs`;
+ *   `versionedPut` with the previous item) or reads the others before the transaction (one
+ *   consistent BatchGetItem, only when there are such items), and journals every read-your-writes partition
  *   those previous versions were in; `journalWrite` takes the previous versions from its writer.
  *   So an issue closed (out of its `opened` lists), deleted or moved to another project, a note
  *   deleted, a todo marked done, an SSH key deleted leave their old lists at once;
@@ -30,7 +31,7 @@
  *   otherwise (gone, or moved elsewhere: the stale index entry is dropped).
  *
  * A list page therefore costs one more small Query, not more reads as the list grows; a write
- * that deletes, moves or replaces items costs one BatchGetItem more. What the journal does not
+ * that deletes, moves or replaces items its writer does not hand in costs one BatchGetItem more. What the journal does not
  * cover: an item's index attributes changed by an UpdateItem or DeleteItem outside a transaction
  * that does not call `journalWrite` (e.g. a job's status change whose previous status the writer
  * does not name: the list it left shows it for that moment), items removed by `deleteMany`

@@ -4,7 +4,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { getMany, putMany } from './batch';
-import { db } from './client';
+import { db, tableName } from './client';
 import { isJournaling, journalEntries, mayBeIndexed, touchesIndexKeys, updatedIndexPartitions } from './recent';
 import type { Key } from './keys';
 import type { Item } from './query';
@@ -74,6 +74,8 @@ export class ConditionFailed extends Error {
 }
 
 const MAX_ATTEMPTS = 8;
+/** TransactWriteItems' limit on operations. */
+const MAX_TRANSACTION_ITEMS = 100;
 /** Cancellation reasons that a later attempt can succeed past. */
 const RETRYABLE = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
 
@@ -94,21 +96,25 @@ export async function transact(entries: NamedTransactItems): Promise<void> {
       names.push(name);
     }
   }
-  // Journal entries of the items written to read-your-writes index partitions (`recent.ts`),
-  // written once the transaction succeeded, before the writer is answered: a refused write writes
-  // nothing, and the writer (and whoever it tells) finds its write in those lists. The partitions
-  // the items it replaces, moves or deletes leave are journaled too (their versions before it,
-  // read with one consistent BatchGetItem first), so those lists stop showing them at once.
+  // Journal entries of the items written to read-your-writes index partitions (`recent.ts`), in
+  // the transaction itself when they fit (else written once it succeeded, before the writer is
+  // answered): a refused write writes nothing, and the writer (and whoever it tells) finds its
+  // write in those lists. The partitions the items it replaces, moves or deletes leave are
+  // journaled too (their versions before it, as their writers hold them or read with one
+  // consistent BatchGetItem first), so those lists stop showing them at once.
   const written = items.flatMap((item) => {
     const put = item.Put?.Item ?? (item.Update ? updatedIndexPartitions(item.Update) : undefined);
     return put ? [put] : [];
   });
   const left = await previousVersions(items);
   for (let attempt = 1; ; attempt++) {
+    // The journal rides in the transaction when it fits (one round trip less), else follows it.
+    const journal = journalEntries([...written, ...left]);
+    const inside = items.length + journal.length <= MAX_TRANSACTION_ITEMS;
+    const sent = inside ? [...items, ...journal.map((item): TransactItem => ({ Put: { TableName: tableName(), Item: item } }))] : items;
     try {
-      await db().send(new TransactWriteCommand({ TransactItems: items }));
-      const journal = journalEntries([...written, ...left]);
-      if (journal.length > 0) await putMany(journal);
+      await db().send(new TransactWriteCommand({ TransactItems: sent }));
+      if (!inside) await putMany(journal);
       return;
     } catch (error) {
       if (!(error instanceof TransactionCanceledException) && (error as Error).name !== 'TransactionCanceledException') {
