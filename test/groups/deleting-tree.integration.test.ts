@@ -9,49 +9,25 @@
  * worker; the test then queues it again, as the sweep would, and the worker runs it. Against a
  * deployed stage the job may run at any moment, and every check holds before and after it.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { GROUP_DELETION } from '../../shared/groups';
 import { namespaceKeys } from '../../shared/namespaces';
 import { projectKeys } from '../../shared/projects';
-import { db, tableName } from '../../shared/platform/dynamo/client';
 import { getItem } from '../../shared/platform/dynamo/query';
-import { JOB_TYPE, jobFromImage, jobKeys, requeueJob } from '../../shared/platform/jobs';
+import { jobKeys } from '../../shared/platform/jobs';
 import { api, isLocalRuntime, rootToken, type ApiResponse } from '../support/api';
 import { eventually } from '../support/eventually';
 import { createGroup, createProject, createUser, openIssue, unique } from '../support/fixtures';
 import { cloneUrl, git, gitOk, localRepository, scratch } from '../support/git';
 import { TestRunner } from '../ci/runner';
+import { holdJob, releaseJob } from '../support/held-jobs';
 
 const root = () => ({ token: rootToken() });
 
-/** Local runtime: a claimed job for the group's deletion, so the request queues none and no worker runs yet. */
-async function holdDeletion(groupId: number): Promise<void> {
-  const leaseUntil = new Date(Date.now() + 10 * 60_000).toISOString();
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...jobKeys.job(GROUP_DELETION, groupId),
-        ...jobKeys.byLease(leaseUntil, GROUP_DELETION, groupId),
-        type: JOB_TYPE,
-        kind: GROUP_DELETION,
-        targetId: groupId,
-        phase: 'running',
-        round: 0,
-        attempts: 1,
-        createdAt: new Date().toISOString(),
-        leaseUntil,
-      },
-    }),
-  );
-}
-
-/** Local runtime: the held job queued again (as the sweep does once a lease ends), so a worker runs it. */
-async function releaseDeletion(groupId: number): Promise<void> {
-  const held = jobFromImage((await getItem(jobKeys.job(GROUP_DELETION, groupId)))!);
-  expect(await requeueJob(held, Date.parse(held.leaseUntil) + 1)).toBe(true);
-}
+/** Local runtime: the group's deletion job held (claimed), so the request queues none and no worker runs yet. */
+const holdDeletion = (groupId: number) => holdJob(GROUP_DELETION, groupId);
+/** Local runtime: the held deletion queued again, so a worker runs it. */
+const releaseDeletion = (groupId: number) => releaseJob(GROUP_DELETION, groupId);
 
 /**
  * Lists read from an index rather than from search entries: by id (streamed), by name (sorted in

@@ -9,7 +9,6 @@
  * the marks does. On the local runtime only (the job is held and released as in
  * `deleting-tree.integration.test.ts`).
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { membershipKeys } from '../../shared/auth';
 import { GROUP_DELETION } from '../../shared/groups';
@@ -17,42 +16,18 @@ import { insertGroupLabel } from '../../shared/issues/store/group-labels';
 import { insertLabel } from '../../shared/issues/store/labels';
 import { insertMembership } from '../../shared/members/store/members';
 import { namespaceKeys } from '../../shared/namespaces';
-import { db, tableName } from '../../shared/platform/dynamo/client';
 import { getItem, queryAll } from '../../shared/platform/dynamo/query';
-import { JOB_TYPE, jobFromImage, jobKeys, requeueJob } from '../../shared/platform/jobs';
 import { projectCollections, projectKeys, recordEvent } from '../../shared/projects';
 import { markProjectDeleting } from '../../shared/projects/store/projects';
 import { api, isLocalRuntime } from '../support/api';
 import { eventually } from '../support/eventually';
 import { createGroup, createProject, createUser, openIssue } from '../support/fixtures';
+import { holdJob, releaseJob } from '../support/held-jobs';
 
-/** Local runtime: a claimed job for the group's deletion, so the request queues none and no worker runs yet. */
-async function holdDeletion(groupId: number): Promise<void> {
-  const leaseUntil = new Date(Date.now() + 10 * 60_000).toISOString();
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...jobKeys.job(GROUP_DELETION, groupId),
-        ...jobKeys.byLease(leaseUntil, GROUP_DELETION, groupId),
-        type: JOB_TYPE,
-        kind: GROUP_DELETION,
-        targetId: groupId,
-        phase: 'running',
-        round: 0,
-        attempts: 1,
-        createdAt: new Date().toISOString(),
-        leaseUntil,
-      },
-    }),
-  );
-}
-
-/** Local runtime: the held job queued again (as the sweep does once a lease ends), so a worker runs it. */
-async function releaseDeletion(groupId: number): Promise<void> {
-  const held = jobFromImage((await getItem(jobKeys.job(GROUP_DELETION, groupId)))!);
-  expect(await requeueJob(held, Date.parse(held.leaseUntil) + 1)).toBe(true);
-}
+/** Local runtime: the group's deletion job held (claimed), so the request queues none and no worker runs yet. */
+const holdDeletion = (groupId: number) => holdJob(GROUP_DELETION, groupId);
+/** Local runtime: the held deletion queued again, so a worker runs it. */
+const releaseDeletion = (groupId: number) => releaseJob(GROUP_DELETION, groupId);
 
 /** A group with a project holding an issue, its owner, and a user who is in neither. */
 async function tree() {
