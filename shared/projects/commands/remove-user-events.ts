@@ -13,7 +13,7 @@
  *
  * Run by the user deletion job (a removal step declared in `functions/api.ts`) while the user is
  * marked as deleting: it stops authenticating, and an event recorded on its own (`recordEvent`)
- * is taken back when its author turns out to be marked. What can still leave one behind is a
+ * is refused once its author is marked (its transaction checks the author is live). What can still leave one behind is a
  * race: an event put in the transaction of another write (an issue or note change,
  * `prepareEvent`) by a request that authenticated before the mark and landed after the walk's
  * last pass. For that one the read-time fallback stays: the feeds leave out an event whose
