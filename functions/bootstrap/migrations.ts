@@ -10,51 +10,23 @@ import { logger } from '../../shared/platform/logger';
 import { allProjectIds, backfillProjectSearchEntries } from '../../shared/projects';
 import { backfillUserSearchEntries } from '../../shared/users';
 
+/** A step run on every project in turn; the items it changed, summed. */
+const eachProject = (step: (projectId: number) => Promise<number>) => async (): Promise<number> => {
+  let items = 0;
+  for await (const projectId of allProjectIds()) items += await step(projectId);
+  return items;
+};
+
 const MIGRATIONS: Array<[string, () => Promise<number>]> = [
   ['search-entries-v1-users', backfillUserSearchEntries],
   ['search-entries-v1-projects', backfillProjectSearchEntries],
   ['search-entries-v1-groups', backfillGroupSearchEntries],
-  [
-    'issue-indexes-v1',
-    async () => {
-      let issues = 0;
-      for await (const projectId of allProjectIds()) issues += await reindexProjectIssues(projectId);
-      return issues;
-    },
-  ],
-  [
-    'note-threads-v1',
-    async () => {
-      let notes = 0;
-      for await (const projectId of allProjectIds()) notes += await indexProjectNoteThreads(projectId);
-      return notes;
-    },
-  ],
-  [
-    'note-authors-v1',
-    async () => {
-      let notes = 0;
-      for await (const projectId of allProjectIds()) notes += await indexProjectNoteAuthors(projectId);
-      return notes;
-    },
-  ],
-  // System notes joined the author index (a user deleted with `hard_delete` takes them too).
-  [
-    'note-authors-v2',
-    async () => {
-      let notes = 0;
-      for await (const projectId of allProjectIds()) notes += await indexProjectNoteAuthors(projectId);
-      return notes;
-    },
-  ],
-  [
-    'award-users-v1',
-    async () => {
-      let awards = 0;
-      for await (const projectId of allProjectIds()) awards += await indexProjectAwardUsers(projectId);
-      return awards;
-    },
-  ],
+  ['issue-indexes-v1', eachProject(reindexProjectIssues)],
+  ['note-threads-v1', eachProject(indexProjectNoteThreads)],
+  // v2: system notes joined the author index (a user deleted with `hard_delete` takes them too);
+  // it indexes every note, so v1 (user notes only) is no longer run.
+  ['note-authors-v2', eachProject(indexProjectNoteAuthors)],
+  ['award-users-v1', eachProject(indexProjectAwardUsers)],
 ];
 
 export async function runMigrations(): Promise<void> {

@@ -20,7 +20,7 @@
  * under the ghost when read (`withGhost`, users feature). Soft-deleted issues keep their author id
  * too. With `hard_delete`, the user's notes are deleted through their author index
  * (`USER_NOTES#<userId>`, GSI2: every note, system notes included, written since it took them;
- * older ones through the data migrations `note-authors-v1` and `-v2`) by
+ * older ones through the data migration `note-authors-v2`) by
  * {@link deleteAuthoredNotes}: the cost grows with what the user wrote, never with the projects.
  * Award emoji have their own step (`award-reassignment.ts`), feed events the projects feature's.
  */
