@@ -41,12 +41,12 @@ export async function featureEdges(): Promise<Array<[string, string]>> {
 }
 
 /**
- * The Mermaid flowchart of {@link featureEdges} between features. Left out, to keep it legible:
+ * The Mermaid flowchart of {@link featureEdges} (or of `edges` already computed) between features. Left out, to keep it legible:
  * the Lambda entries (`functions/`, which import every feature) and the edges to the platform
  * (which every feature imports, and which imports none).
  */
-export async function architectureDiagram(): Promise<string> {
-  const lines = (await featureEdges())
+export async function architectureDiagram(edges?: Array<[string, string]>): Promise<string> {
+  const lines = (edges ?? (await featureEdges()))
     .filter(([from, to]) => from !== 'functions' && to !== 'platform')
     .map(([from, to]) => `  ${from} --> ${to}`);
   return ['```mermaid', 'flowchart TD', ...lines, '```'].join('\n');

@@ -22,10 +22,11 @@ import { deliverHookEvent, type HookPayloadBuilders } from '../../shared/hooks/d
 import { ciHookPayloads } from '../../shared/ci';
 import { issueHookPayloads } from '../../shared/issues';
 import { mergeRequestHookPayloads } from '../../shared/merge-requests';
+import { commitNoteHookPayloads } from '../../shared/repository';
 import { pushHookPayloads } from '../../shared/repository/push';
 
 /** The payload builders of every declared kind of hook event (one missing does not compile). */
-export const payloads: HookPayloadBuilders = { ...issueHookPayloads, ...pushHookPayloads, ...mergeRequestHookPayloads, ...ciHookPayloads };
+export const payloads: HookPayloadBuilders = { ...issueHookPayloads, ...pushHookPayloads, ...commitNoteHookPayloads, ...mergeRequestHookPayloads, ...ciHookPayloads };
 
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const allowLocalNetwork = config().hooksAllowLocalNetwork;

@@ -13,6 +13,19 @@ export { fetchCommits } from './commands/fetch';
 export { keepMergeRequestHead, mergeRequestHeadRef } from './commands/merge-request-refs';
 export { isAncestorCommit, mergeBaseOf } from './queries/ancestry';
 export { fileLineCount } from './queries/file-lines';
+export {
+  diffLines,
+  isCompletePosition,
+  lineCodeIn,
+  positionFrom,
+  positionNoteErrors,
+  shownPosition,
+  unfoldedLineCode,
+  unfoldedNewLine,
+  type CheckedPosition,
+  type DiffFileText,
+  type PositionInput,
+} from './diff-position';
 export { diffVersion, MERGE_REQUEST_DIFF_LIMITS, type DiffVersion, type DiffVersionInput, type FileDiff } from './queries/diff-versions';
 export { presentCommit } from './presenters/commits';
 export type { CommitObject } from './queries/objects';
@@ -20,3 +33,4 @@ export type { CommitObject } from './queries/objects';
 export { onBranchesPushed, type BranchesPushed, type BranchesPushedListener, type BranchUpdate, type TagUpdate } from './push/listeners';
 // CI job tokens as git credentials (`gitlab-ci-token:<job token>`), resolved by CI through the composition roots.
 export { resolveJobTokensWith, type JobTokenAccess, type JobTokenResolver } from './smart-http/credentials';
+export { commitNoteHookPayloads } from './webhooks/commit-notes';

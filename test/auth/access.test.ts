@@ -6,6 +6,8 @@ import type { Namespace } from '../../shared/namespaces/store/namespaces';
 import type { Project } from '../../shared/projects/store/projects';
 import type { User } from '../../shared/users/store/users';
 import { useMockedTable } from '../support/mocked-table';
+// The namespaces feature registers how group items are read, as it does in every function.
+import '../../shared/namespaces';
 
 const TABLE = 'access-test';
 const ddb = useMockedTable(TABLE);
@@ -32,8 +34,13 @@ describe('projectAccessFor', () => {
   it('asks for the project, its group chain and shared groups in one batch', async () => {
     respondWith([]);
     await projectAccessFor(user, project, group);
-    const keys = ddb.commandCalls(BatchGetCommand)[0].args[0].input.RequestItems?.[TABLE].Keys?.map((k) => k.PK);
-    expect(keys).toEqual(['PROJECT#42', 'NAMESPACE#3', 'NAMESPACE#1', 'NAMESPACE#9']);
+    const keys = ddb.commandCalls(BatchGetCommand)[0].args[0].input.RequestItems?.[TABLE].Keys?.map((k) => `${k.PK} ${k.SK}`);
+    // The caller's memberships of the project and of every group in play, and the items of the
+    // groups not at hand (the ancestor and the shared group) for their own ancestors and links.
+    const member = 'MEMBER#000000000007';
+    expect(keys?.sort()).toEqual(
+      [`PROJECT#42 ${member}`, `NAMESPACE#3 ${member}`, `NAMESPACE#1 ${member}`, `NAMESPACE#9 ${member}`, 'NAMESPACE#1 NAMESPACE', 'NAMESPACE#9 NAMESPACE'].sort(),
+    );
     expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(1);
   });
 

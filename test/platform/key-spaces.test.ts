@@ -9,8 +9,10 @@ import type { KeySpace } from '../../shared/platform/dynamo/keys';
 import { keySpace as projects } from '../../shared/projects/store/keys';
 import { keySpace as repository } from '../../shared/repository/store/keys';
 import { keySpace as users } from '../../shared/users/store/keys';
+import { sharedSequenceSpace as shared } from '../../shared/platform/dynamo/sequences';
 
-const features: Record<string, KeySpace> = { users, groups, auth, projects, hooks, issues, repository, mergeRequests, ci };
+// `shared`: the id sequences several features draw from, which no feature may claim as its own.
+const features: Record<string, KeySpace> = { users, groups, auth, projects, hooks, issues, repository, mergeRequests, ci, shared };
 
 /** Two prefixes collide when one could start a key the other starts too. */
 const collide = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);

@@ -95,11 +95,15 @@ export async function deleteGroupMilestone(milestone: GroupMilestone): Promise<v
 /**
  * The id of the milestone `milestoneId` names for an issue of the project: its own, or one of
  * its group's or an ancestor group's (GitLab's `milestone_id` on issues), which the project then
- * holds an alias of (added on first use); `undefined` when it names none of them.
+ * holds an alias of (added on first use); `undefined` when it names none of them. The project's
+ * own milestone, read here, is added to `held` (for the response).
  */
-export async function resolveProjectMilestoneId(subject: ProjectSubject, milestoneId: number): Promise<number | undefined> {
+export async function resolveProjectMilestoneId(subject: ProjectSubject, milestoneId: number, held?: Milestone[]): Promise<number | undefined> {
   const own = await getMilestone(subject.project.id, milestoneId);
-  if (own) return own.id;
+  if (own) {
+    held?.push(own);
+    return own.id;
+  }
   const namespace = subject.namespace;
   const groupIds = namespace.kind === 'group' ? [namespace.id, ...namespace.ancestorIds] : [];
   for (const groupId of groupIds) {

@@ -14,7 +14,8 @@ import { canUpdateIssue } from '../policy';
 import { findIssue, findIssueOrNotFound, projectSubjects } from '../queries/issues';
 import { insertIssue, replaceIssue, type Issue, type IssueState, type IssueWriteFailure } from '../store/issues';
 import { listLabels } from '../store/labels';
-import { getMilestone } from '../store/milestones';
+import { getMilestone, type Milestone } from '../store/milestones';
+import type { HeldRecords } from '../presenters/issues';
 import { mergeRequestReference, statusNote, systemNotesFor, type IssueChangeSummary } from '../system-notes';
 import { resolveProjectMilestoneId } from './group-milestones';
 import { issueSideEffects } from './issue-effects';
@@ -75,6 +76,8 @@ interface Relations {
   labelIds?: number[];
   milestoneId?: number | null;
   assigneeIds?: number[];
+  /** What resolving them read (labels, the milestone, the assignee), for the response. */
+  held: HeldRecords;
 }
 
 async function resolveRelations(subject: ProjectSubject, input: IssueInput, caller?: User): Promise<Relations> {
@@ -83,26 +86,35 @@ async function resolveRelations(subject: ProjectSubject, input: IssueInput, call
   }
   // Labels first: a bad label name is refused before anything else is written. The milestone
   // (which may add a group milestone's alias) and the assignee (reads only) at once.
-  const labelIds = input.labels === undefined ? undefined : (await ensureLabels(subject.project, input.labels)).map((label) => label.id);
-  const [milestoneId, assigneeIds] = await Promise.all([resolveMilestone(subject, input.milestoneId), resolveAssignees(subject, input.assigneeIds, caller)]);
-  return { labelIds, milestoneId, assigneeIds };
+  const labels = input.labels === undefined ? undefined : await ensureLabels(subject.project, input.labels);
+  const held: Required<HeldRecords> = { users: [], labels: labels ?? [], milestones: [] };
+  const [milestoneId, assigneeIds] = await Promise.all([
+    resolveMilestone(subject, input.milestoneId, held.milestones),
+    resolveAssignees(subject, input.assigneeIds, caller, held.users),
+  ]);
+  return { labelIds: labels?.map((label) => label.id), milestoneId, assigneeIds, held };
 }
 
 /** Internal: `0` or `null` removes the milestone; another id is the project's milestone (or its alias of a group's), else ignored. */
-async function resolveMilestone(subject: ProjectSubject, milestoneId: number | null | undefined): Promise<number | null | undefined> {
+async function resolveMilestone(subject: ProjectSubject, milestoneId: number | null | undefined, held: Milestone[]): Promise<number | null | undefined> {
   if (milestoneId === null || milestoneId === 0) return null;
-  return milestoneId === undefined ? undefined : resolveProjectMilestoneId(subject, milestoneId);
+  return milestoneId === undefined ? undefined : resolveProjectMilestoneId(subject, milestoneId, held);
 }
 
 /**
  * Internal: the first of the ids who can be assigned (`[]` or `[0]`: none); only unknown or
  * unauthorized ids given keep the issue's assignee unchanged (`undefined`), as GitLab does.
+ * The assignee found is added to `held`.
  */
-async function resolveAssignees(subject: ProjectSubject, ids: number[] | undefined, caller?: User): Promise<number[] | undefined> {
+async function resolveAssignees(subject: ProjectSubject, ids: number[] | undefined, caller: User | undefined, held: User[]): Promise<number[] | undefined> {
   if (ids === undefined) return undefined;
   const wanted = ids.filter((id) => id > 0);
   for (const id of wanted) {
-    if (await canBeAssigned(id, subject, caller)) return [id];
+    const assignee = await assignable(id, subject, caller);
+    if (assignee) {
+      held.push(assignee);
+      return [id];
+    }
   }
   return wanted.length > 0 ? undefined : [];
 }
@@ -112,30 +124,36 @@ async function resolveAssignees(subject: ProjectSubject, ids: number[] | undefin
  * (`caller`, authenticated, with `subject` resolved for them) is checked without reading again.
  */
 export async function canBeAssigned(userId: number, subject: ProjectSubject, caller?: User): Promise<boolean> {
+  return (await assignable(userId, subject, caller)) !== undefined;
+}
+
+/** Internal: {@link canBeAssigned}'s user, when they can be. */
+async function assignable(userId: number, subject: ProjectSubject, caller?: User): Promise<User | undefined> {
   const user = caller?.id === userId ? caller : await getUser(userId);
-  if (!user || user.state !== 'active') return false;
+  if (!user || user.state !== 'active') return undefined;
   const access = user === caller ? subject.access : await projectAccessFor(user, subject.project, subject.namespace);
-  return can(user, 'read_issue', { ...subject, access });
+  return can(user, 'read_issue', { ...subject, access }) ? user : undefined;
 }
 
 /**
  * Opens an issue in the project, authored by `user` (authorized for `create_issue`), and counts it
  * in `open_issues_count`, its labels' counts and the `opened` event in the same transaction. The
  * iid comes from the project's own sequence: unique under concurrency, gaps possible (a failed
- * create spends a number, as in GitLab).
+ * create spends a number, as in GitLab). Answers the issue and the records it read on the way
+ * (author, labels, milestone, assignee) for presenting it.
  *
  * @throws ValidationError on a bad title or description.
  * @example
- * const issue = await createIssue(subject, user, { title: 'Crash on start', labels: ['bug'] });
+ * const { issue, held } = await createIssue(subject, user, { title: 'Crash on start', labels: ['bug'] });
  */
-export async function createIssue(subject: ProjectSubject, user: User, input: IssueInput & { title: string }): Promise<Issue> {
+export async function createIssue(subject: ProjectSubject, user: User, input: IssueInput & { title: string }): Promise<{ issue: Issue; held: HeldRecords }> {
   const title = input.title.trim();
   const description = input.description ?? null;
   validate({ title, description });
   const createdAt =
     input.createdAt !== undefined && can(user, 'set_issue_timestamps', subject) ? isoTimestamp(input.createdAt, 'created_at') : new Date().toISOString();
   const [relations, id, iid] = await Promise.all([
-    can(user, 'admin_issue', subject) ? resolveRelations(subject, input, user) : Promise.resolve<Relations>({}),
+    can(user, 'admin_issue', subject) ? resolveRelations(subject, input, user) : Promise.resolve<Relations>({ held: {} }),
     nextId('issues'),
     nextId(`issues#${subject.project.id}`),
   ]);
@@ -161,7 +179,8 @@ export async function createIssue(subject: ProjectSubject, user: User, input: Is
   const result = await insertIssue(issue, await issueSideEffects(issue, user, { event: 'opened', hook: { action: 'open', previous: null } }));
   if (result === 'project_gone') throw new NotFoundError('Project');
   if (result === 'issue_changed') throw new ConflictError('Issue iid already in use; try again');
-  return result;
+  // The response shows the author (the caller) and what the relations read: nothing to read again.
+  return { issue: result, held: { ...relations.held, users: [user, ...(relations.held.users ?? [])] } };
 }
 
 const STATE_AFTER: Record<NonNullable<IssueInput['stateEvent']>, IssueState> = { close: 'closed', reopen: 'opened' };
@@ -185,7 +204,7 @@ export async function updateIssue(subject: ProjectSubject, user: User, issue: Is
   });
   const updatedAt =
     input.updatedAt !== undefined && can(user, 'set_issue_timestamps', subject) ? isoTimestamp(input.updatedAt, 'updated_at') : undefined;
-  const relations: Relations = can(user, 'admin_issue', subject) ? await resolveRelations(subject, input, user) : {};
+  const relations: Relations = can(user, 'admin_issue', subject) ? await resolveRelations(subject, input, user) : { held: {} };
   const reread = () => findIssueOrNotFound(subject, user, issue.iid);
   return retried(issue, reread, async (current) => {
     if (!canUpdateIssue(user, subject, current)) throw new ForbiddenError();

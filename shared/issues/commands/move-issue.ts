@@ -3,6 +3,7 @@
  */
 import { can, type ProjectSubject } from '../../auth';
 import { nextId, nextIds } from '../../platform/dynamo/counters';
+import { sharedSequences } from '../../platform/dynamo/sequences';
 import { BadRequestError, NotFoundError } from '../../platform/http/errors';
 import { projectFullPath } from '../../projects';
 import type { User } from '../../users';
@@ -72,7 +73,7 @@ export async function moveIssue(source: ProjectSubject, user: User, issue: Issue
       movedToId: null,
       userNotesCount: notes.filter((note) => !note.system).length,
     } as Issue;
-    const ids = await nextIds('notes', notes.length);
+    const ids = await nextIds(sharedSequences.notes, notes.length);
     // A reply names its discussion's first note: the copy names that note's copy.
     const copyOf = new Map(notes.map((note, i) => [note.id, ids[i]]));
     const copies = notes.map(

@@ -6,6 +6,7 @@
  * them.
  */
 import { nextIds } from '../../platform/dynamo/counters';
+import { sharedSequences } from '../../platform/dynamo/sequences';
 import type { TransactItem } from '../../platform/dynamo/transactions';
 import { prepareEvent } from '../../projects';
 import type { User } from '../../users';
@@ -22,7 +23,7 @@ export type NoteableTarget = Pick<Noteable, 'type' | 'projectId' | 'iid' | 'id'>
  * const notes = await systemNotePuts(noteable, user, ['merged']);
  */
 export async function systemNotePuts(noteable: NoteableTarget, author: Pick<User, 'id'>, bodies: string[]): Promise<TransactItem[]> {
-  const ids = await nextIds('notes', bodies.length);
+  const ids = await nextIds(sharedSequences.notes, bodies.length);
   const at = new Date().toISOString();
   return bodies.map((body, i) => notePut(newNote(noteable, { id: ids[i], body, authorId: author.id, system: true, createdAt: at, updatedAt: at })));
 }

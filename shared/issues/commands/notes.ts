@@ -17,6 +17,7 @@
 import type { StringLimit } from '../../platform/http/params';
 import { can, type ProjectSubject } from '../../auth';
 import { nextId } from '../../platform/dynamo/counters';
+import { sharedSequences } from '../../platform/dynamo/sequences';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import type { User } from '../../users';
 import { participantUpsert } from '../store/issue-subscriptions';
@@ -110,7 +111,7 @@ export async function createNote(noteable: Noteable, user: User, body: string, e
     : options.noteType
       ? { noteType: options.noteType, ...options.diff }
       : {};
-  const note = newNote(noteable, { id: await nextId('notes'), body, authorId: user.id, system: false, createdAt, updatedAt: createdAt, ...thread });
+  const note = newNote(noteable, { id: await nextId(sharedSequences.notes), body, authorId: user.id, system: false, createdAt, updatedAt: createdAt, ...thread });
   // The effects (feed event, webhook event) are written in the note's transaction, and so is
   // the conversion of an individual note the reply answers into a discussion's first note.
   const written = effects ? await effects(note, now) : {};
@@ -158,7 +159,7 @@ async function newNoteResolution(noteable: Noteable, note: Note, inReplyTo: Note
  */
 export async function createSystemNote(noteable: Noteable, author: Pick<User, 'id'>, body: string): Promise<Note> {
   const now = new Date().toISOString();
-  const note = newNote(noteable, { id: await nextId('notes'), body, authorId: author.id, system: true, createdAt: now, updatedAt: now });
+  const note = newNote(noteable, { id: await nextId(sharedSequences.notes), body, authorId: author.id, system: true, createdAt: now, updatedAt: now });
   const failure = await insertNote(noteable, note);
   if (failure === 'note_gone') throw new ConflictError('Note id already in use; try again');
   if (failure) failWith(noteable, failure);

@@ -18,6 +18,7 @@ import { presentUserPublic, userFromItem, userKeys, withGhost, type User } from 
 import type { TimeTracked } from '../store/issue-time';
 import { issueNoteable, type Issue } from '../store/issues';
 import { issueKeys } from '../store/keys';
+import type { Label } from '../store/labels';
 import type { Milestone } from '../store/milestones';
 import type { WithUserNotesCount } from '../store/notes';
 import { isSubscribedTo } from '../subscriptions';
@@ -29,42 +30,65 @@ export const issueWebUrl = (issue: Issue, pathWithNamespace: string): string =>
   `${config().externalUrl}/${pathWithNamespace}/issues/${issue.iid}`;
 
 /**
+ * Records the caller already read in this request (a write's author, labels, milestone and
+ * assignees): shown as held instead of read again.
+ */
+export interface HeldRecords {
+  users?: User[];
+  labels?: Label[];
+  milestones?: Milestone[];
+}
+
+/**
  * @param pathOf the `path_with_namespace` of each issue's project (the caller holds the projects).
  * @param options.single adds `subscribed` (single, create and edit responses) for `options.viewer`.
+ * @param options.held records the caller holds, not read again.
  * @example
  * const [body] = await presentIssues([issue], () => 'group/project', { single: true, viewer: user });
  */
 export async function presentIssues(
   issues: Issue[],
   pathOf: (projectId: number) => string,
-  options: { single?: boolean; viewer?: User } = {},
+  options: { single?: boolean; viewer?: User; held?: HeldRecords } = {},
 ) {
-  const userKeyList = [...new Set(issues.flatMap((issue) => [issue.authorId, ...issue.assigneeIds]))].map((id) => userKeys.user(id));
-  const milestoneKeys = issues.flatMap((issue) => (issue.milestoneId === null ? [] : [issueKeys.milestone(issue.projectId, issue.milestoneId)]));
-  const labelKeys = issues.flatMap((issue) => issue.labelIds.map((id) => issueKeys.label(issue.projectId, id)));
+  const held = options.held ?? {};
+  const heldUsers = new Map((held.users ?? []).map((user) => [user.id, user]));
+  const heldLabels = new Map((held.labels ?? []).map((label) => [`${label.projectId} ${label.id}`, label]));
+  const heldMilestones = new Map((held.milestones ?? []).map((milestone) => [`${milestone.projectId} ${milestone.id}`, milestone]));
+  const userKeyList = [...new Set(issues.flatMap((issue) => [issue.authorId, ...issue.assigneeIds]))].filter((id) => !heldUsers.has(id)).map((id) => userKeys.user(id));
+  const milestoneKeys = issues.flatMap((issue) =>
+    issue.milestoneId === null || heldMilestones.has(`${issue.projectId} ${issue.milestoneId}`) ? [] : [issueKeys.milestone(issue.projectId, issue.milestoneId)],
+  );
+  const labelKeys = issues.flatMap((issue) => issue.labelIds.filter((id) => !heldLabels.has(`${issue.projectId} ${id}`)).map((id) => issueKeys.label(issue.projectId, id)));
   // One consistent BatchGetItem for the page: a label made by this very request is shown.
-  const [items, subscribed] = await Promise.all([
+  const [fetched, subscribed] = await Promise.all([
     getMany([...userKeyList, ...milestoneKeys, ...labelKeys]),
     options.single && options.viewer ? Promise.all(issues.map((issue) => isSubscribedTo(issueNoteable(issue), options.viewer!.id))) : [],
   ]);
+  const fetchedMilestones = fetched.flatMap((item) => (item.type === 'Milestone' ? [entityFields(item) as Milestone] : []));
   // Group milestones (aliases) are shown with their group's path: one more BatchGetItem, only when the page has some.
-  const aliasGroupIds = [...new Set(items.flatMap((item) => (item.type === 'Milestone' && item.aliasOf ? [Number(item.aliasOf.groupId)] : [])))];
+  const aliasGroupIds = [...new Set([...fetchedMilestones, ...heldMilestones.values()].flatMap((milestone) => (milestone.aliasOf ? [milestone.aliasOf.groupId] : [])))];
   const groups = aliasGroupIds.length === 0 ? [] : await getNamespaces(aliasGroupIds);
   const groupPath = new Map(groups.map((group) => [group.id, group.fullPath]));
   const presentIssueMilestone = (milestone: Milestone, path: string) =>
     milestone.aliasOf ? presentMilestoneAlias(milestone, groupPath.get(milestone.aliasOf.groupId) ?? '') : presentMilestone(milestone, path);
-  const itemOf = byKey(items);
+  const itemOf = byKey(fetched);
   const userOf = (id: number) => {
     const item = itemOf(userKeys.user(id));
-    return item && userFromItem(item);
+    return heldUsers.get(id) ?? (item && userFromItem(item));
   };
-  const labelName = (projectId: number, id: number): string | undefined => itemOf(issueKeys.label(projectId, id))?.name;
+  const labelName = (projectId: number, id: number): string | undefined =>
+    heldLabels.get(`${projectId} ${id}`)?.name ?? itemOf(issueKeys.label(projectId, id))?.name;
+  const milestoneOf = (projectId: number, id: number): Milestone | undefined => {
+    const item = itemOf(issueKeys.milestone(projectId, id));
+    return heldMilestones.get(`${projectId} ${id}`) ?? (item && (entityFields(item) as Milestone));
+  };
   // A deleted author shows as the ghost user (GitLab moves their issues to it); assignees are not.
   const authorOf = await withGhost(userOf, issues.map((issue) => issue.authorId));
 
   return issues.map((issue, index) => {
     const path = pathOf(issue.projectId);
-    const milestoneItem = issue.milestoneId === null ? undefined : itemOf(issueKeys.milestone(issue.projectId, issue.milestoneId));
+    const milestone = issue.milestoneId === null ? undefined : milestoneOf(issue.projectId, issue.milestoneId);
     const assignees = issue.assigneeIds.flatMap((id) => {
       const user = userOf(id);
       return user ? [presentUserPublic(user)] : [];
@@ -85,7 +109,7 @@ export async function presentIssues(
         const name = labelName(issue.projectId, id);
         return name === undefined ? [] : [name];
       }).sort(),
-      milestone: milestoneItem ? presentIssueMilestone(entityFields(milestoneItem) as Milestone, path) : null,
+      milestone: milestone ? presentIssueMilestone(milestone, path) : null,
       assignees,
       author: author ? presentUserPublic(author) : null,
       assignee: assignees[0] ?? null,
@@ -104,11 +128,16 @@ export async function presentIssues(
 
 /**
  * One issue as a single-issue response (show, create, edit, move, subscription actions), with
- * `subscribed` for `viewer` (read, unless `known`: e.g. the author of an issue just opened is).
+ * `subscribed` for `viewer` (read, unless `known`: e.g. the author of an issue just opened is),
+ * and `known.held`: records the request already read (a create's author, labels, milestone).
  * @example
  * return ok(await presentIssue(issue, subject, user));
  */
-export async function presentIssue(issue: Issue, subject: ProjectSubject, viewer: User, known: { subscribed?: boolean } = {}) {
-  const [body] = await presentIssues([issue], () => projectFullPath(subject.namespace, subject.project), { single: known.subscribed === undefined, viewer });
+export async function presentIssue(issue: Issue, subject: ProjectSubject, viewer: User, known: { subscribed?: boolean; held?: HeldRecords } = {}) {
+  const [body] = await presentIssues([issue], () => projectFullPath(subject.namespace, subject.project), {
+    single: known.subscribed === undefined,
+    viewer,
+    held: known.held,
+  });
   return known.subscribed === undefined ? body : { ...body, subscribed: known.subscribed };
 }

@@ -80,9 +80,9 @@ export const issueRoutes = {
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       authorize(user, 'create_issue', subject);
-      const issue = await createIssue(subject, user, { ...inputFrom(params), title: params.title });
+      const { issue, held } = await createIssue(subject, user, { ...inputFrom(params), title: params.title });
       // Its author, with no subscription record yet (iids are never reused), is subscribed.
-      return created(await presentIssue(issue, subject, user, { subscribed: true }));
+      return created(await presentIssue(issue, subject, user, { subscribed: true, held }));
     },
   }),
 

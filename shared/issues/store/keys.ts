@@ -424,7 +424,7 @@ export const keySpace: KeySpace = {
     'milestones#',
     'labels',
     'milestones',
-    'notes',
+    // `notes` is shared with the repository feature's commit notes: `platform/dynamo/sequences.ts`.
     'todos',
     'award_emoji',
     'issue_links',

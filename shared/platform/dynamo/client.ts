@@ -22,7 +22,7 @@ export function db(): DynamoDBDocumentClient {
   return documentClient;
 }
 
-/** Test hook: use the given client (e.g. wrapped by aws-sdk-client-mock). */
-export function setClients(clients: { db: DynamoDBDocumentClient }): void {
+/** Test hook: use the given client (e.g. wrapped by aws-sdk-client-mock); `undefined`: the default one again. */
+export function setClients(clients: { db: DynamoDBDocumentClient | undefined }): void {
   documentClient = clients.db;
 }

@@ -19,7 +19,7 @@ export function s3(): S3Client {
 /** The bucket every object lives in. */
 export const bucketName = (): string => config().bucketName;
 
-/** Test hook: use the given client (e.g. wrapped by aws-sdk-client-mock). */
-export function setS3Client(client: S3Client): void {
+/** Test hook: use the given client (e.g. wrapped by aws-sdk-client-mock); `undefined`: the default one again. */
+export function setS3Client(client: S3Client | undefined): void {
   s3Client = client;
 }

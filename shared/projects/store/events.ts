@@ -43,7 +43,8 @@ export interface EventNote {
   body: string;
   createdAt: string;
   system: boolean;
-  noteableId: number;
+  /** `null` for a note on a commit (which has no numeric id). */
+  noteableId: number | null;
   noteableType: string;
 }
 

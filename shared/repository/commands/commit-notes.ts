@@ -8,15 +8,34 @@
  * number of an added line, the old one of a removed line) and side (`line_type`) match, as GitLab
  * finds it (`Gitlab::Diff::Line#line` and `#type`): it becomes a `LegacyDiffNote` with that
  * line's code (`<sha1 of the new path>_<old>_<new>`); a line that is not there leaves a plain
- * comment on the commit, as in GitLab.
+ * comment on the commit, as in GitLab. A discussion started with `position` is a `DiffNote`: the
+ * position must be the commit's own diff (`base_sha` and `start_sha` its first parent, 40 zeros
+ * for a root commit, `head_sha` the commit: GitLab's `diff_refs_match_commit`) and a text position
+ * a line of that diff (or an unchanged line outside its hunks), else GitLab's `400 Bad request -
+ * Note {…}`; replies in it carry the same position.
+ *
+ * Every comment records what GitLab's `EventCreateService#leave_note` records: the `commented on`
+ * event (target `Note`, or `DiffNote` for a diff note; its title the commit's), in the note's
+ * transaction. Editing a note is its author's, or a maintainer's (GitLab's `admin_note`, which its
+ * API checks for editing and deleting alike); deleting the last note of a discussion removes the
+ * discussion.
  */
 import { createHash } from 'node:crypto';
-import type { ProjectSubject } from '../../auth';
-import { ApiError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/http/errors';
+import { can, type ProjectSubject } from '../../auth';
+import { ApiError, BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/http/errors';
+import { prepareHookEvent } from '../../hooks';
+import { prepareEvent } from '../../projects';
 import type { User } from '../../users';
+import { isCompletePosition, lineCodeIn, positionNoteErrors, shownPosition, unfoldedLineCode, unfoldedNewLine, type PositionInput } from '../diff-position';
+import { entryAtPath } from '../git/walk';
+import { commitAttributes, commitTitle } from '../push/commits';
+// Declares the `commit_note` hook event kind and how it is stored: every process writing notes loads it.
+import '../webhooks/commit-notes';
+import { ZERO_OID } from '../repository';
 import { commitChanges } from '../queries/commits';
+import { commitDiscussion } from '../queries/commit-notes';
 import { withPatches } from '../queries/diff';
-import type { CommitObject, ObjectReader } from '../queries/objects';
+import { isTreeEntry, type CommitObject, type ObjectReader } from '../queries/objects';
 import {
   commitDiscussionId,
   getCommitNote,
@@ -24,8 +43,11 @@ import {
   insertFirstNote,
   insertReply,
   nextCommitNoteId,
+  removeCommitNote,
+  updateCommitNoteBody,
   type CommitDiscussionPointer,
   type CommitNote,
+  type CommitNoteExtras,
 } from '../store/commit-notes';
 
 /** A note's body limit (GitLab's `Note` validation: 1,000,000 characters). */
@@ -91,23 +113,55 @@ export interface CommitCommentInput {
   lineType?: 'new' | 'old';
 }
 
-/** Internal: a new first note of a discussion, written. */
+/**
+ * Internal: the `commented on` event of a note (GitLab's `EventCreateService#leave_note`) and its
+ * Note Hook event, for the note's transaction: target `DiffNote` for a diff note, `Note`
+ * otherwise; the note kept as data with `noteable_type: Commit` and no `noteable_id` (a commit
+ * has none).
+ */
+async function noteEvent(note: CommitNote, commit: CommitObject): Promise<CommitNoteExtras> {
+  // A commit has no numeric id: the feed shows `noteable_id: null`, as GitLab does.
+  const eventNote = { id: note.id, body: note.body, createdAt: note.createdAt, system: false, noteableId: null, noteableType: 'Commit' };
+  const [{ put }, hook] = await Promise.all([
+    prepareEvent({
+    projectId: note.projectId,
+    authorId: note.authorId,
+    actionName: 'commented on',
+    targetId: note.id,
+    targetType: note.noteType === 'DiffNote' ? 'DiffNote' : 'Note',
+    targetTitle: commitTitle(commit.message),
+    restrictedTo: null,
+    note: eventNote,
+    }),
+    prepareHookEvent({ projectId: note.projectId, actorId: note.authorId, kind: 'commit_note', action: 'create', note, commit: commitAttributes({ id: note.commitSha, commit }) }),
+  ]);
+  return { event: put, hook: hook.put };
+}
+
+/** Internal: a note's write attempts: a conflict with an old note's id takes the next id, a few times at most. */
+const ID_ATTEMPTS = 3;
+
+/** Internal: a new first note of a discussion, written with its event. */
 async function writeFirstNote(subject: ProjectSubject, user: User, commit: CommitObject, fields: Pick<CommitNote, 'body' | 'noteType'> & Partial<CommitNote>, individual: boolean) {
-  const id = await nextCommitNoteId();
-  const now = new Date().toISOString();
-  const note: CommitNote = {
-    ...fields,
-    id,
-    projectId: subject.project.id,
-    commitSha: commit.id,
-    rootId: id,
-    discussionId: commitDiscussionId(subject.project.id, commit.id, id),
-    authorId: user.id,
-    createdAt: now,
-    updatedAt: now,
-  };
-  if ((await insertFirstNote(note, individual)) === 'project_gone') throw new NotFoundError('Project');
-  return note;
+  for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
+    const id = await nextCommitNoteId();
+    const now = new Date().toISOString();
+    const note: CommitNote = {
+      ...fields,
+      id,
+      projectId: subject.project.id,
+      commitSha: commit.id,
+      rootId: id,
+      discussionId: commitDiscussionId(subject.project.id, commit.id, id),
+      authorId: user.id,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const result = await insertFirstNote(note, individual, await noteEvent(note, commit));
+    if (result === 'project_gone') throw new NotFoundError('Project');
+    if (result === 'created') return note;
+  }
+  throw new ConflictError('The note could not be saved; try again');
 }
 
 /**
@@ -121,11 +175,67 @@ export async function commentOnCommit(subject: ProjectSubject, user: User, reade
   return writeFirstNote(subject, user, commit, { body: input.note, noteType: onLine ? 'LegacyDiffNote' : null, ...onLine }, !onLine);
 }
 
-/** `POST …/commits/:sha/discussions`: a new discussion (its first note a `DiscussionNote`). */
-export async function startCommitDiscussion(subject: ProjectSubject, user: User, commit: CommitObject, body: string): Promise<CommitNote> {
+/** Internal: how many lines a file has at a commit (GitLab's `blob.lines.count`), `undefined` when it is not there. */
+async function lineCountAt(reader: ObjectReader, sha: string, path: string): Promise<number | undefined> {
+  const commit = await reader.commit(sha);
+  const entry = commit && (await entryAtPath(reader, commit.tree, path));
+  const content = entry && !isTreeEntry(entry) ? await reader.blob(entry.oid) : undefined;
+  if (!content) return undefined;
+  if (content.length === 0) return 0;
+  let lines = 0;
+  for (const byte of content) if (byte === 0x0a) lines++;
+  return content[content.length - 1] === 0x0a ? lines : lines + 1;
+}
+
+/**
+ * Internal: the line code of a text position in the commit's diff: a line of a file's patch, or
+ * an unchanged line outside its hunks (unfolded from the parent's file, up to its last line).
+ */
+async function commitLineCode(reader: ObjectReader, commit: CommitObject, input: PositionInput): Promise<string | undefined> {
+  // GitLab's `diffs(paths: [old_path, new_path].compact)`: the first file either names.
+  const paths = [input.old_path, input.new_path].filter((path): path is string => !!path);
+  const change = (await commitChanges(reader, commit)).find((c) => paths.includes(c.oldPath) || paths.includes(c.newPath));
+  if (!change) return undefined;
+  const [{ patch }] = await withPatches(reader, [change]);
+  const file = { old_path: change.oldPath, new_path: change.newPath, diff: patch.diff, new_file: change.newFile, deleted_file: change.deletedFile };
+  const inDiff = lineCodeIn(file, input.old_line, input.new_line);
+  if (inDiff || input.old_line === undefined || input.new_line === undefined || unfoldedNewLine(file.diff, input.old_line) !== input.new_line) return inDiff;
+  const parent = commit.parents[0];
+  const oldLineCount = parent ? await lineCountAt(reader, parent, change.oldPath) : undefined;
+  return unfoldedLineCode(file, input.old_line, input.new_line, oldLineCount);
+}
+
+/**
+ * A diff note's position checked against the commit as `DiffNote`'s validations do: its shas must
+ * be the commit's diff refs (`commit_id does not match the diff refs`); a text position must name
+ * a line of the commit's diff (`line_code`); a position must be complete.
+ * @throws BadRequestError `400 Bad request - Note {…}` with GitLab's errors.
+ */
+export async function checkCommitPosition(reader: ObjectReader, commit: CommitObject, input: PositionInput) {
+  const errors: Record<string, string[]> = {};
+  const parent = commit.parents[0] ?? ZERO_OID;
+  const matches = input.base_sha === parent && input.start_sha === parent && input.head_sha === commit.id;
+  let lineCode: string | undefined;
+  if (input.position_type === 'text') {
+    lineCode = matches ? await commitLineCode(reader, commit, input) : undefined;
+    if (!lineCode) errors.line_code = ["can't be blank", 'must be a valid line code'];
+  }
+  if (!matches) errors.commit_id = ['does not match the diff refs'];
+  if (!isCompletePosition(input)) errors.position = ['is incomplete'];
+  if (Object.keys(errors).length > 0) throw positionNoteErrors(errors);
+  return { position: shownPosition(input), ...(lineCode ? { lineCode } : {}) };
+}
+
+/**
+ * `POST …/commits/:sha/discussions`: a new discussion (its first note a `DiscussionNote`, or a
+ * `DiffNote` on `position`, checked against the commit's diff).
+ */
+export async function startCommitDiscussion(subject: ProjectSubject, user: User, reader: ObjectReader, commit: CommitObject, body: string, position?: PositionInput): Promise<CommitNote> {
   authorizeNote(subject);
   if (blank(body)) throw invalidNote("can't be blank");
-  return writeFirstNote(subject, user, commit, { body, noteType: 'DiscussionNote' }, false);
+  if (!position) return writeFirstNote(subject, user, commit, { body, noteType: 'DiscussionNote' }, false);
+  const checked = await checkCommitPosition(reader, commit, position);
+  return writeFirstNote(subject, user, commit, { body, noteType: 'DiffNote', position: checked.position, ...(checked.lineCode ? { lineCode: checked.lineCode } : {}) }, false);
 }
 
 /** The discussion `discussionId` of a commit: `404 Discussion Not Found` otherwise. */
@@ -133,6 +243,26 @@ export async function findCommitDiscussionOrNotFound(subject: ProjectSubject, sh
   const pointer = await getDiscussionPointer(subject.project.id, sha, discussionId);
   if (!pointer) throw new NotFoundError('Discussion');
   return pointer;
+}
+
+/** The note `noteId` of the discussion `discussionId` of a commit: `404 Discussion Not Found` / `404 Note Not Found` otherwise. */
+export async function findCommitNoteOrNotFound(subject: ProjectSubject, sha: string, discussionId: string, noteId: number): Promise<CommitNote> {
+  await findCommitDiscussionOrNotFound(subject, sha, discussionId);
+  const note = await getCommitNote(subject.project.id, sha, noteId);
+  if (!note || note.discussionId !== discussionId) throw new NotFoundError('Note');
+  return note;
+}
+
+/** Internal: what a reply takes of its discussion (GitLab's `reply_attributes`): its type and line, or its position. */
+function replyFields(first: CommitNote): Pick<CommitNote, 'noteType'> & Partial<CommitNote> {
+  if (first.noteType === 'LegacyDiffNote') return { noteType: 'LegacyDiffNote', path: first.path, line: first.line, lineType: first.lineType, lineCode: first.lineCode };
+  if (first.noteType === 'DiffNote') return { noteType: 'DiffNote', position: first.position, lineCode: first.lineCode };
+  return { noteType: 'DiscussionNote' };
+}
+
+/** Internal: the discussion's first note still there (its first one may have been deleted). */
+async function firstNoteOf(projectId: number, pointer: CommitDiscussionPointer): Promise<CommitNote | undefined> {
+  return (await getCommitNote(projectId, pointer.commitSha, pointer.rootId)) ?? (await commitDiscussion(projectId, pointer))?.notes[0];
 }
 
 /**
@@ -144,27 +274,67 @@ export async function replyToCommitDiscussion(subject: ProjectSubject, user: Use
   if (blank(body)) throw invalidNote("can't be blank");
   for (let attempt = 0; attempt < 3; attempt++) {
     const pointer = await findCommitDiscussionOrNotFound(subject, commit.id, discussionId);
-    const root = await getCommitNote(subject.project.id, commit.id, pointer.rootId);
-    if (!root) throw new NotFoundError('Discussion');
+    const first = await firstNoteOf(subject.project.id, pointer);
+    if (!first) throw new NotFoundError('Discussion');
     const id = await nextCommitNoteId();
     const now = new Date().toISOString();
-    const onLine = root.noteType === 'LegacyDiffNote' ? { path: root.path, line: root.line, lineType: root.lineType, lineCode: root.lineCode } : {};
     const note: CommitNote = {
       id,
       projectId: subject.project.id,
       commitSha: commit.id,
       rootId: pointer.rootId,
       discussionId,
-      noteType: root.noteType === 'LegacyDiffNote' ? 'LegacyDiffNote' : 'DiscussionNote',
       body,
       authorId: user.id,
       createdAt: now,
       updatedAt: now,
-      ...onLine,
+      ...replyFields(first),
     };
-    const result = await insertReply(note, pointer);
+    const result = await insertReply(note, pointer, await noteEvent(note, commit));
     if (result === 'created') return note;
     if (result === 'project_gone') throw new NotFoundError('Project');
   }
   throw new ConflictError('The discussion changed while replying; try again');
+}
+
+/** Internal: GitLab's `admin_note` on a note: its author, or whoever may administer notes in the project (maintainers and up, admins). */
+const canAdminNote = (user: User, subject: ProjectSubject, note: CommitNote) => note.authorId === user.id || can(user, 'admin_note', subject);
+
+/** Internal: the discussions API's `bad_request!("Failed to save note …")` of an edit. */
+const failedToUpdate = (message: string) => new BadRequestError(`400 Bad request - Failed to save note {:note=>[${JSON.stringify(message)}]}`);
+
+/**
+ * `PUT …/discussions/:discussion_id/notes/:note_id`: a new body for a note (GitLab's
+ * `update_note`: `admin_note`, 403 otherwise; a blank body is its 400 and writes nothing).
+ */
+export async function updateCommitNote(subject: ProjectSubject, user: User, note: CommitNote, body: string): Promise<CommitNote> {
+  if (!canAdminNote(user, subject, note)) throw new ForbiddenError();
+  if (blank(body)) throw failedToUpdate("can't be blank");
+  const updated = await updateCommitNoteBody(note, body, new Date().toISOString());
+  if (!updated) throw new NotFoundError('Note');
+  return updated;
+}
+
+/** Resolving a commit note: commit discussions are not resolvable (GitLab's 400). */
+export function resolveCommitNote(): never {
+  throw new BadRequestError('400 Bad request - Note is not resolvable');
+}
+
+/**
+ * `DELETE …/discussions/:discussion_id/notes/:note_id`: the note goes (GitLab's `admin_note`, 403
+ * otherwise); the discussion's last note takes the discussion with it. A discussion changed
+ * meanwhile (a reply, another deletion) is read again.
+ */
+export async function deleteCommitNote(subject: ProjectSubject, user: User, note: CommitNote): Promise<void> {
+  if (!canAdminNote(user, subject, note)) throw new ForbiddenError();
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const pointer = await findCommitDiscussionOrNotFound(subject, note.commitSha, note.discussionId);
+    const discussion = await commitDiscussion(subject.project.id, pointer);
+    const notes = discussion?.notes ?? [];
+    if (!notes.some((n) => n.id === note.id)) throw new NotFoundError('Note');
+    const result = await removeCommitNote(note, pointer, notes.length === 1);
+    if (result === 'removed') return;
+    if (result === 'note_gone') throw new NotFoundError('Note');
+  }
+  throw new ConflictError('The discussion changed while deleting; try again');
 }

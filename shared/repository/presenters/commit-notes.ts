@@ -2,7 +2,7 @@
  * GitLab's entities for commit notes: `CommitNote` (the comments API: `note`, `path`, `line`,
  * `line_type` of a comment on a diff line, else `null`, the author, `created_at`), `Note` with
  * `noteable_type: "Commit"` and the commit's sha in `commit_id` (`noteable_id` and
- * `noteable_iid` are `null`: a commit has neither), and `Discussion`. A page is presented
+ * `noteable_iid` are `null`: a commit has neither; a `DiffNote` with its `position`), and `Discussion`. A page is presented
  * together: its authors are one BatchGetItem.
  */
 import { getMany } from '../../platform/dynamo/batch';
@@ -18,17 +18,27 @@ async function authorsOf(notes: CommitNote[]): Promise<(id: number) => User | un
   return withGhost((id) => users.get(id), ids);
 }
 
+/**
+ * Internal: the line a diff note is on, as the comments API shows it (`diff_file.file_path`,
+ * `diff_line.line` and `.type`): a `LegacyDiffNote`'s own, a text `DiffNote`'s from its position
+ * (an added line `new`, a removed one `old`, an unchanged one no type).
+ */
+function lineOf(note: CommitNote): { path: string | null; line: number | null; line_type: string | null } {
+  if (note.noteType === 'LegacyDiffNote') return { path: note.path ?? null, line: note.line ?? null, line_type: note.lineType ?? null };
+  if (note.noteType !== 'DiffNote' || !note.position) return { path: null, line: null, line_type: null };
+  const { new_path: newPath, old_path: oldPath, new_line: newLine, old_line: oldLine } = note.position as Record<string, string | number | null>;
+  const type = newLine !== null && oldLine === null ? 'new' : oldLine !== null && newLine === null ? 'old' : null;
+  return { path: String(newPath ?? oldPath ?? '') || null, line: (type === 'old' ? oldLine : newLine) as number | null, line_type: type };
+}
+
 /** `CommitNote` entities. */
 export async function presentCommitComments(notes: CommitNote[]) {
   const author = await authorsOf(notes);
   return notes.map((note) => {
     const user = author(note.authorId);
-    const onLine = note.noteType === 'LegacyDiffNote';
     return {
       note: note.body,
-      path: onLine ? (note.path ?? null) : null,
-      line: onLine ? (note.line ?? null) : null,
-      line_type: onLine ? (note.lineType ?? null) : null,
+      ...lineOf(note),
       author: user ? presentUserPublic(user) : null,
       created_at: note.createdAt,
     };
@@ -51,6 +61,7 @@ function presentNotesWith(notes: CommitNote[], author: (id: number) => User | un
       noteable_id: null,
       noteable_type: 'Commit',
       commit_id: note.commitSha,
+      ...(note.noteType === 'DiffNote' ? { position: note.position ?? null } : {}),
       project_id: note.projectId,
       noteable_iid: null,
       resolvable: false,
@@ -61,6 +72,11 @@ function presentNotesWith(notes: CommitNote[], author: (id: number) => User | un
       commands_changes: {},
     };
   });
+}
+
+/** `Note` entities. */
+export async function presentCommitNotes(notes: CommitNote[]) {
+  return presentNotesWith(notes, await authorsOf(notes));
 }
 
 /** One `Note` entity. */

@@ -3,19 +3,38 @@
  * commit part of `lib/api/discussions.rb`). Reads need `download_code` (anonymous on public
  * projects); writing needs a token as well (GitLab's `create_note`: whoever reads the code of a
  * project that is not archived). `:sha` is a commit id or a branch or tag name; the notes hang
- * on the commit it names (`404 Commit Not Found` for none).
+ * on the commit it names (`404 Commit Not Found` for none). A note is edited or deleted by its
+ * author or a maintainer (GitLab's `admin_note`).
  */
 import { paginate, paginateArray } from '../../platform/http/pagination';
-import { created, ok } from '../../platform/http/response';
+import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { NotFoundError } from '../../platform/http/errors';
 import type { catalog } from '../catalog';
-import { commentOnCommit, findCommitDiscussionOrNotFound, replyToCommitDiscussion, startCommitDiscussion } from '../commands/commit-notes';
-import { presentCommitComments, presentCommitDiscussions, presentCommitNote } from '../presenters/commit-notes';
+import {
+  commentOnCommit,
+  deleteCommitNote,
+  findCommitDiscussionOrNotFound,
+  findCommitNoteOrNotFound,
+  replyToCommitDiscussion,
+  resolveCommitNote,
+  startCommitDiscussion,
+  updateCommitNote,
+} from '../commands/commit-notes';
+import { presentCommitComments, presentCommitDiscussions, presentCommitNote, presentCommitNotes } from '../presenters/commit-notes';
 import { commitComments, commitDiscussion, commitDiscussions } from '../queries/commit-notes';
 import { findCommitOrNotFound } from '../queries/commits';
 import { findRepositoryOrNotFound } from './access';
-import { commentCreateParams, commentListParams, discussionCreateParams, discussionListParams, discussionParams, replyParams } from './commit-notes.params';
+import {
+  commentCreateParams,
+  commentListParams,
+  discussionCreateParams,
+  discussionListParams,
+  discussionParams,
+  noteParams,
+  noteUpdateParams,
+  replyParams,
+} from './commit-notes.params';
 
 export const commitNoteRoutes = {
   'GET /projects/:id/repository/commits/:sha/comments': route({
@@ -55,7 +74,7 @@ export const commitNoteRoutes = {
     handler: async ({ params, user }) => {
       const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
       const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
-      const note = await startCommitDiscussion(subject, user, commit, params.body);
+      const note = await startCommitDiscussion(subject, user, reader, commit, params.body, params.position);
       return created((await presentCommitDiscussions([{ id: note.discussionId, individualNote: false, notes: [note] }]))[0]);
     },
   }),
@@ -73,6 +92,19 @@ export const commitNoteRoutes = {
     },
   }),
 
+  'GET /projects/:id/repository/commits/:sha/discussions/:discussion_id/notes': route({
+    anonymous: true,
+    params: discussionParams,
+    handler: async ({ params, user }) => {
+      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
+      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
+      const pointer = await findCommitDiscussionOrNotFound(subject, commit.id, params.discussion_id);
+      const discussion = await commitDiscussion(subject.project.id, pointer);
+      if (!discussion) throw new NotFoundError('Discussion');
+      return ok(await presentCommitNotes(discussion.notes));
+    },
+  }),
+
   'POST /projects/:id/repository/commits/:sha/discussions/:discussion_id/notes': route({
     params: replyParams,
     handler: async ({ params, user }) => {
@@ -80,6 +112,41 @@ export const commitNoteRoutes = {
       const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
       const note = await replyToCommitDiscussion(subject, user, commit, params.discussion_id, params.body);
       return created(await presentCommitNote(note));
+    },
+  }),
+
+  'GET /projects/:id/repository/commits/:sha/discussions/:discussion_id/notes/:note_id': route({
+    anonymous: true,
+    params: noteParams,
+    handler: async ({ params, user }) => {
+      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
+      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
+      return ok(await presentCommitNote(await findCommitNoteOrNotFound(subject, commit.id, params.discussion_id, params.note_id)));
+    },
+  }),
+
+  'PUT /projects/:id/repository/commits/:sha/discussions/:discussion_id/notes/:note_id': route({
+    params: noteUpdateParams,
+    handler: async ({ params, user }) => {
+      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
+      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
+      const note = await findCommitNoteOrNotFound(subject, commit.id, params.discussion_id, params.note_id);
+      // Commit notes are never resolvable (GitLab's `resolve_note`: 400).
+      if (params.body === undefined) resolveCommitNote();
+      // Who may edit a note is a per-note rule (`admin_note`): `updateCommitNote` checks it.
+      return ok(await presentCommitNote(await updateCommitNote(subject, user, note, params.body)));
+    },
+  }),
+
+  'DELETE /projects/:id/repository/commits/:sha/discussions/:discussion_id/notes/:note_id': route({
+    params: noteParams,
+    handler: async ({ params, user }) => {
+      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
+      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
+      const note = await findCommitNoteOrNotFound(subject, commit.id, params.discussion_id, params.note_id);
+      // Who may delete a note is a per-note rule (`admin_note`): `deleteCommitNote` checks it.
+      await deleteCommitNote(subject, user, note);
+      return noContent();
     },
   }),
 } satisfies RoutesOf<typeof catalog.repository>;

@@ -57,7 +57,10 @@ export const repositorySequences = {
   protectedBranches: 'protected_branches',
   /** Ids of their push and merge access levels. */
   accessLevels: 'protected_branch_access_levels',
-  /** Ids of comments on commits. */
+  /**
+   * Ids of the first comments on commits, until they joined the notes' shared sequence
+   * (`platform/dynamo/sequences.ts`): no longer drawn from, kept so no other sequence takes the name.
+   */
   commitNotes: 'commit_notes',
 } as const;
 
