@@ -71,7 +71,7 @@ function remember(place: ProjectAccessGuess): void {
  * in one BatchGetItem (where they were at the last read; anything missed is read after). The
  * first time: the project (GetItem), then the namespace with the memberships the project names.
  */
-async function findProjectById(id: number, user: User | null): Promise<ProjectSubject> {
+async function findProjectById(id: number, user: User | null, also: Key[]): Promise<{ subject: ProjectSubject; read: (key: Key) => Item | undefined }> {
   const place = places.get(id);
   const projectKey = projectKeys.project(id);
   let project: Project | undefined;
@@ -81,14 +81,14 @@ async function findProjectById(id: number, user: User | null): Promise<ProjectSu
     access = prefetchProjectAccess(user, place);
     // Its namespace's ancestors too: one being deleted takes the project with it.
     const ancestorKeys = (place.ancestorIds ?? []).map((ancestorId) => namespaceKeys.namespace(ancestorId));
-    read = byKey(await getMany([projectKey, namespaceKeys.namespace(place.namespaceId), ...ancestorKeys, ...access.keys]));
+    read = byKey(await getMany([projectKey, namespaceKeys.namespace(place.namespaceId), ...ancestorKeys, ...access.keys, ...also]));
     const item = read(projectKey);
     project = item && !item.deleting ? projectFromItem(item) : undefined;
   } else {
     project = await getProject(id);
     if (!project) throw new NotFoundError('Project');
     access = prefetchProjectAccess(user, guessOf(project));
-    read = byKey(await getMany([namespaceKeys.namespace(project.namespaceId), ...access.keys]));
+    read = byKey(await getMany([namespaceKeys.namespace(project.namespaceId), ...access.keys, ...also]));
   }
   if (!project) {
     places.delete(id);
@@ -112,16 +112,33 @@ async function findProjectById(id: number, user: User | null): Promise<ProjectSu
   const subject: ProjectSubject = { kind: 'project', project, namespace, access: await access.resolve(project, namespace, read) };
   remember({ ...guessOf(project), ancestorIds: namespace.ancestorIds });
   if (!can(user, 'read_project', subject)) throw new NotFoundError('Project');
-  return subject;
+  return { subject, read };
 }
 
 /** The project the caller may read, as a subject carrying the caller's access; 404 otherwise. */
 export async function findProjectOrNotFound(idOrPath: string | number, user: User | null): Promise<ProjectSubject> {
-  if (isNumericId(idOrPath)) return findProjectById(Number(idOrPath), user);
+  return (await findProjectAndRead(idOrPath, user, () => [])).subject;
+}
+
+/**
+ * {@link findProjectOrNotFound}, and the items of `also(projectId)` (what a route reads of the
+ * project besides it, e.g. a list's counts), consistently: read in the same BatchGetItem as the
+ * project where the project was read before in this process (by numeric id), else right after it.
+ * `read` answers `undefined` for a key whose item does not exist.
+ */
+export async function findProjectAndRead(
+  idOrPath: string | number,
+  user: User | null,
+  also: (projectId: number) => Key[],
+): Promise<{ subject: ProjectSubject; read: (key: Key) => Item | undefined }> {
+  if (isNumericId(idOrPath)) return findProjectById(Number(idOrPath), user, also(Number(idOrPath)));
   const found = (await findProjectByPath(String(idOrPath))) ?? (await findProjectByFormerPath(String(idOrPath)));
   if (found) {
     const subject: ProjectSubject = { kind: 'project', ...found, access: await projectAccessFor(user, found.project, found.namespace) };
-    if (can(user, 'read_project', subject)) return subject;
+    if (can(user, 'read_project', subject)) {
+      const keys = also(found.project.id);
+      return { subject, read: keys.length === 0 ? () => undefined : byKey(await getMany(keys)) };
+    }
   }
   throw new NotFoundError('Project');
 }

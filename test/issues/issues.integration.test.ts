@@ -304,6 +304,12 @@ describe('GET /projects/:id/issues', () => {
     expect(response.headers.get('x-total')).toBe('5');
   });
 
+  it('counts the same by the project’s path (its counts read after the project, not with it)', async () => {
+    const response = await api(`/projects/${encodeURIComponent(project.fullPath)}/issues`, { token: project.owner.token, query: { state: 'opened' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-total')).toBe('4');
+  });
+
   it.each([
     [{ state: 'opened' }, ['delta secret', 'gamma three', 'beta two', 'alpha one']],
     [{ state: 'closed' }, ['epsilon closed']],

@@ -103,9 +103,10 @@ describe('string length limits on write routes', () => {
     { name: 'hook URL', method: 'POST', url: () => `/projects/${project.id}/hooks`, field: 'url', max: 2048, error: tooLong('url', 2048) },
   ];
 
-  // The refusals run side by side, then the accepted values (which change what the refusals read).
-  describe.concurrent('one character more', () => {
-    it.each(cases.map((c) => [c.name, c] as const))('%s: one character more is 400 and changes nothing', async (_name, c) => {
+  // The refusals run side by side, then the accepted values (which change what the refusals read):
+  // the tests of each block are concurrent, the blocks are not (two concurrent blocks would overlap).
+  describe('one character more', () => {
+    it.concurrent.each(cases.map((c) => [c.name, c] as const))('%s: one character more is 400 and changes nothing', async (_name, c) => {
       // Arrange
       const token = rootToken();
       const before = c.read ? await api(c.read(), { token: rootToken() }) : undefined;
@@ -121,8 +122,8 @@ describe('string length limits on write routes', () => {
     });
   });
 
-  describe.concurrent('exactly the maximum', () => {
-    it.each(cases.filter((c) => c.read).map((c) => [c.name, c] as const))('%s: exactly the maximum is accepted', async (_name, c) => {
+  describe('exactly the maximum', () => {
+    it.concurrent.each(cases.filter((c) => c.read).map((c) => [c.name, c] as const))('%s: exactly the maximum is accepted', async (_name, c) => {
       // Arrange: a value unlike any other (label names are unique)
       const value = `${unique('v')}${'b'.repeat(c.max)}`.slice(0, c.max);
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { api, baseUrl, rootToken } from '../support/api';
-import { createUser, newMember, ownedProject, unique } from '../support/fixtures';
+import { addMember, createUser, newMember, ownedProject, unique } from '../support/fixtures';
 import { eventually } from '../support/eventually';
 import { cloneUrl, commitFiles, git, gitOk, localRepository, scratch } from '../support/git';
 
@@ -210,7 +210,8 @@ describe('who may clone and push', () => {
     // git sends credentials only once asked (401): a public project would never see them.
     const { project } = await pushed('private');
     expect((await git(['ls-remote', cloneUrl(project.fullPath, 'not-a-token')])).stderr).toContain('Authentication failed');
-    const member = await newMember(project, DEVELOPER);
+    const member = await createUser({ password: 'secret-password' });
+    await addMember('projects', project.id, member.id, DEVELOPER);
     expect((await git(['ls-remote', cloneUrl(project.fullPath, member.token)])).code).toBe(0);
     // The user's own password works with their username, as on GitLab.
     expect((await git(['ls-remote', cloneUrl(project.fullPath, 'secret-password', member.username)])).code).toBe(0);

@@ -198,7 +198,14 @@ const labelCounts = (label: Label): IssueCounts => ({
  * sees every issue counted (or none of them is confidential); otherwise the page counts on, up
  * to `LIST_COUNT_LIMIT`. Cursors are the sort key of the last entry.
  */
-export async function projectIssueStream(subject: ProjectSubject, user: User, filters: IssueFilters, order: IssueOrder): Promise<ListSource<Issue> | Issue[]> {
+export async function projectIssueStream(
+  subject: ProjectSubject,
+  user: User,
+  filters: IssueFilters,
+  order: IssueOrder,
+  /** The project's whole-list counts, when the caller read them with the project. */
+  allCounts?: IssueCounts,
+): Promise<ListSource<Issue> | Issue[]> {
   const projectId = subject.project.id;
   const resolved = await resolveFilters(projectId, filters);
   if (resolved.nothing) return [];
@@ -216,7 +223,11 @@ export async function projectIssueStream(subject: ProjectSubject, user: User, fi
   const exactCounts = !resolved.unindexed && filtersServed <= 1;
   if (!exactCounts) return stream;
   const label = resolved.labels[0];
-  const counts = label ? Promise.resolve(labelCounts(label)) : getIssueCounts(projectId, [dimension]).then((all) => all.get(dimension)!);
+  const counts = label
+    ? Promise.resolve(labelCounts(label))
+    : dimension === 'all' && allCounts
+      ? Promise.resolve(allCounts)
+      : getIssueCounts(projectId, [dimension]).then((all) => all.get(dimension)!);
   counts.catch(() => undefined); // awaited by `total`, if the page needs it
   const seesAll = can(user, 'read_confidential_issues', subject);
   return {

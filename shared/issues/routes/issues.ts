@@ -10,7 +10,7 @@ import { findGroupOrNotFound } from '../../namespaces';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { findProjectOrNotFound, projectFullPath } from '../../projects';
+import { findProjectAndRead, findProjectOrNotFound, projectFullPath } from '../../projects';
 import { presentUserPublic } from '../../users';
 import type { catalog } from '../catalog';
 import { createIssue, deleteIssue, updateIssue } from '../commands/issues';
@@ -18,6 +18,7 @@ import { moveIssue } from '../commands/move-issue';
 import { presentIssue, presentIssues } from '../presenters/issues';
 import { findIssueOrNotFound, groupIssueStream, projectIssueStream, projectSubjects, userIssueStream } from '../queries/issues';
 import { issueParticipants } from '../queries/participants';
+import { projectCounts } from '../store/issue-index';
 import { createParams, filtersFrom, groupListParams, inputFrom, issuePathParams, moveParams, orderFrom, projectListParams, updateParams, userListParams } from './issues.params';
 
 /** Internal: the `path_with_namespace` of each listed issue's project, from the subjects the list loaded. */
@@ -39,10 +40,12 @@ export const issueRoutes = {
   'GET /projects/:id/issues': route({
     params: projectListParams,
     handler: async ({ params, user, link }) => {
-      const subject = await findProjectOrNotFound(params.id, user);
+      // The list's counts (for `X-Total`) in the project's own read.
+      const { subject, read } = await findProjectAndRead(params.id, user, (id) => [projectCounts.key(id)]);
       // GitLab's IssuesFinder: no issues for a caller who cannot read them (issues disabled).
       if (!can(user, 'read_issue', subject)) return ok([], paginateArray(params, link, []).headers);
-      const page = await paginate(params, link, await projectIssueStream(subject, user, await filtersFrom(params), orderFrom(params)));
+      const allCounts = projectCounts.from(read(projectCounts.key(subject.project.id)));
+      const page = await paginate(params, link, await projectIssueStream(subject, user, await filtersFrom(params), orderFrom(params), allCounts));
       return ok(await presentIssues(page.items, () => projectFullPath(subject.namespace, subject.project)), page.headers);
     },
   }),

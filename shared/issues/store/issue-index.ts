@@ -19,6 +19,7 @@
 import { getMany, putMany } from '../../platform/dynamo/batch';
 import { tableName } from '../../platform/dynamo/client';
 import { removeEntriesUpTo } from '../../platform/dynamo/entries';
+import type { Key } from '../../platform/dynamo/keys';
 import type { Item } from '../../platform/dynamo/query';
 import type { TransactItem } from '../../platform/dynamo/transactions';
 import { searchTerms } from '../../platform/search';
@@ -182,18 +183,21 @@ export const countUpdate = (projectId: number, dimension: string, delta: IssueCo
 export async function getIssueCounts(projectId: number, dimensions: string[]): Promise<Map<string, IssueCounts>> {
   const items = await getMany(dimensions.map((dimension) => issueKeys.counts(projectId, dimension)));
   const found = new Map(items.map((item) => [(item.SK as string).slice('ISSUE_COUNT#'.length), item]));
-  return new Map(
-    dimensions.map((dimension) => {
-      const item = found.get(dimension);
-      return [
-        dimension,
-        item
-          ? { opened: item.opened ?? 0, closed: item.closed ?? 0, confidentialOpened: item.confidentialOpened ?? 0, confidentialClosed: item.confidentialClosed ?? 0 }
-          : ZERO,
-      ];
-    }),
-  );
+  return new Map(dimensions.map((dimension) => [dimension, countsOf(found.get(dimension))]));
 }
+
+/** Internal: the counts an `ISSUE_COUNT#` item holds (none yet: zero). */
+const countsOf = (item: Item | undefined): IssueCounts =>
+  item ? { opened: item.opened ?? 0, closed: item.closed ?? 0, confidentialOpened: item.confidentialOpened ?? 0, confidentialClosed: item.confidentialClosed ?? 0 } : ZERO;
+
+/**
+ * The counts of a project's whole list read along with something else: its key, and its counts
+ * from what that read found (`undefined`: no item yet).
+ */
+export const projectCounts = {
+  key: (projectId: number): Key => issueKeys.counts(projectId, 'all'),
+  from: (item: Item | undefined): IssueCounts => countsOf(item),
+};
 
 /** A list's counts as seen under a state filter: how many issues, and how many confidential. */
 export function countIn(counts: IssueCounts, state: IssueState | 'all' | undefined): { total: number; confidential: number } {
