@@ -8,10 +8,10 @@ import { createGroupHandler } from '../shared/platform/group-handler';
 import type { AnyRoute } from '../shared/platform/http/route';
 import { jobTokenGitAccess, onPipelineFinished, removeCiObjects, startPipelinesOnPush } from '../shared/ci';
 import { forgetUser, forkWithProject, removeUserEvents, removeWithProject } from '../shared/projects';
-import { registerTodoTargets, removeAuthoredIssues, removeUserAwards } from '../shared/issues';
+import { commitMentionTodos, registerTodoTargets, removeAuthoredIssues, removeUserAwards } from '../shared/issues';
 import { removeAllMembershipsOf, removeProjectBots } from '../shared/members';
 import { mergeRequestTodoTargets, mergeWhenPipelineSucceeded, refreshMergeRequests, removeAuthoredMergeRequests, removeMergeRequestObjects } from '../shared/merge-requests';
-import { forkRepository, onBranchesPushed, removeRepository, resolveJobTokensWith } from '../shared/repository';
+import { commitTodoTargets, forkRepository, mentionTodosWith, onBranchesPushed, removeRepository, resolveJobTokensWith } from '../shared/repository';
 import { authenticate, removeWithUser, soloOwnedGroups, trackActivity } from '../shared/users';
 import { runGroupDeletion } from '../shared/groups';
 
@@ -20,6 +20,11 @@ import { runGroupDeletion } from '../shared/groups';
 // (projects, groups, users) goes through this root.
 forkWithProject(forkRepository);
 removeWithProject(removeRepository);
+// The repository and the issues do not import each other: a commit note's mentions create todos
+// (the issues feature's) in the note's transaction, and `/todos` presents commit targets. Every
+// function that writes commit notes or serves `/todos` goes through this root.
+mentionTodosWith(commitMentionTodos);
+registerTodoTargets('Commit', commitTodoTargets);
 // Merge requests sit above the repository and the issues: a branch change refreshes the merge
 // requests of its branch (new version, merge status), and `/todos` presents merge request targets.
 // Every function that changes branches (repository, web's git pushes, merge requests) goes through this root.

@@ -1,10 +1,11 @@
 /**
  * The targets of todos other than issues, registered by the features that own them: a todo
- * stores only its target's type, project, iid and id; `GET /todos` and `POST /todos/:id/mark_as_done`
- * need the target loaded (is it still readable?) and presented (the Todo entity's `target`,
- * `target_url`, `body`). The issues feature cannot import the features above it (merge requests),
- * so the composition root registers their resolvers (`registerTodoTargets`) as it starts; a todo
- * whose type has no resolver in the process is left out (as an unreadable one is), never an error.
+ * stores only its target's type, project, iid and id (a commit's: its sha, `commitId`);
+ * `GET /todos` and `POST /todos/:id/mark_as_done` need the target loaded (is it still readable?)
+ * and presented (the Todo entity's `target`, `target_url`, `body`). The issues feature cannot
+ * import the features above it (merge requests) nor the repository (commits), so the composition
+ * root registers their resolvers (`registerTodoTargets`) as it starts; a todo whose type has no
+ * resolver in the process is left out (as an unreadable one is), never an error.
  *
  * Issues are this feature's own and need no registration.
  */
@@ -48,7 +49,7 @@ export interface TodoTargetResolver<T = unknown> {
 }
 
 /** The todo target types other than `Issue` a feature may register. */
-export type RegisteredTodoTargetType = 'MergeRequest';
+export type RegisteredTodoTargetType = 'MergeRequest' | 'Commit';
 
 const resolvers = new Map<string, TodoTargetResolver>();
 

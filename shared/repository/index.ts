@@ -34,3 +34,6 @@ export { onBranchesPushed, type BranchesPushed, type BranchesPushedListener, typ
 // CI job tokens as git credentials (`gitlab-ci-token:<job token>`), resolved by CI through the composition roots.
 export { resolveJobTokensWith, type JobTokenAccess, type JobTokenResolver } from './smart-http/credentials';
 export { commitNoteHookPayloads } from './webhooks/commit-notes';
+// Commit notes' mention todos (built by the issues feature) and commits as todo targets, wired by the composition root.
+export { mentionTodosWith, type CommitNoteMention, type MentionTodoProvider } from './commit-note-todos';
+export { commitTodoTargets, type CommitTodoTarget } from './todo-targets';

@@ -67,7 +67,7 @@ export async function presentIssues(
   ]);
   const fetchedMilestones = fetched.flatMap((item) => (item.type === 'Milestone' ? [entityFields(item) as Milestone] : []));
   // Group milestones (aliases) are shown with their group's path: one more BatchGetItem, only when the page has some.
-  const aliasGroupIds = [...new Set([...fetchedMilestones, ...heldMilestones.values()].flatMap((milestone) => (milestone.aliasOf ? [milestone.aliasOf.groupId] : [])))];
+  const aliasGroupIds = [...new Set([...fetchedMilestones, ...heldMilestones.values()].flatMap((milestone) => (milestone.aliasOf ? [Number(milestone.aliasOf.groupId)] : [])))];
   const groups = aliasGroupIds.length === 0 ? [] : await getNamespaces(aliasGroupIds);
   const groupPath = new Map(groups.map((group) => [group.id, group.fullPath]));
   const presentIssueMilestone = (milestone: Milestone, path: string) =>

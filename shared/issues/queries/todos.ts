@@ -1,8 +1,9 @@
 /**
- * The caller's todo list (GitLab's `TodosFinder` and `Todos::AllowedTargetFilterService`). Only
- * `marked` todos exist here, on issues and on the target types registered by other features
- * (merge requests, `todo-targets.ts`); GitLab's other actions and target types are accepted as
- * filters and match nothing.
+ * The caller's todo list (GitLab's `TodosFinder` and `Todos::AllowedTargetFilterService`). The
+ * todos here are `marked` (issues and merge requests) and `mentioned` / `directly_addressed`
+ * (commit notes), on issues and on the target types registered by other features (merge requests,
+ * commits: `todo-targets.ts`); GitLab's other actions and target types are accepted as filters
+ * and match nothing.
  *
  * A todo is shown only while its user can read its target: the project must still exist and be
  * readable, an issue not deleted, and a confidential issue readable to them (a registered target:
@@ -18,7 +19,7 @@ import { canReadIssue } from '../policy';
 import type { TrackedIssue } from '../store/issue-time';
 import { getIssues } from '../store/issues';
 import { issueCollections } from '../store/keys';
-import { todoFromItem, type Todo, type TodoState } from '../store/todos';
+import { todoFromItem, type Todo, type TodoAction, type TodoState } from '../store/todos';
 import { listableTodoTypes, todoTargetResolver, type TodoTarget } from '../todo-targets';
 import { projectSubjects } from './issues';
 
@@ -47,6 +48,9 @@ export const TODO_ACTIONS = [
 export const TODO_TYPES = ['Issue', 'MergeRequest', 'Commit', 'Epic', 'DesignManagement::Design', 'AlertManagement::Alert'] as const;
 
 export const TODO_STATES = ['pending', 'done'] as const satisfies readonly TodoState[];
+
+/** Internal: the actions of the todos created here (any other `action` filter matches nothing). */
+const HELD_ACTIONS: readonly string[] = ['marked', 'mentioned', 'directly_addressed'] satisfies readonly TodoAction[];
 
 export interface TodoFilters {
   state: TodoState;
@@ -119,9 +123,10 @@ export async function todoStream(user: User, filters: TodoFilters): Promise<Stre
   ]);
   if (groupId !== undefined && group?.kind !== 'group') throw new RecordNotFoundError();
   if (authorId !== undefined && authorId !== 0 && !author) throw new RecordNotFoundError();
-  if ((filters.action && filters.action !== 'marked') || (filters.type && !listableTodoTypes().includes(filters.type))) return nothing;
+  if ((filters.action && !HELD_ACTIONS.includes(filters.action)) || (filters.type && !listableTodoTypes().includes(filters.type))) return nothing;
 
   const matches = (todo: Todo) =>
+    (filters.action === undefined || todo.actionName === filters.action) &&
     (authorId === undefined || todo.authorId === authorId) &&
     (filters.projectId === undefined || todo.projectId === filters.projectId) &&
     (filters.type === undefined || todo.targetType === filters.type);

@@ -316,6 +316,31 @@ export const noteableKeys = {
     type === 'Issue' ? issueCollections.issueNotes(projectId, iid) : issueCollections.mergeRequestNotes(projectId, iid),
 } as const;
 
+/** What todos are about: a noteable, or a commit (GitLab's `Todo#target_type`; a commit's todo holds its sha, `commit_id`). */
+export type TodoTargetType = NoteableType | 'Commit';
+
+/** A todo's target as its pending key needs it: a noteable's iid, or a commit's sha (`commitId`). */
+export interface TodoTargetKeyed {
+  targetType: TodoTargetType;
+  projectId: number;
+  targetIid: number;
+  commitId?: string;
+}
+
+/**
+ * The pending keys of todos, by target type: the guard "at most one pending todo per user and
+ * target" (GitLab's `TodoService#excluded_user_ids` without `multiple_todos`).
+ */
+export const todoKeys = {
+  /** A user's pending todo on a commit (mentioned in a commit note), by the commit's sha; marked done it moves to {@link issueKeys.doneTodo}. */
+  commitTodo: (projectId: number, sha: string, userId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `COMMIT_TODO#${sha}#${pad(userId)}` }),
+  /** The pending key of a todo of any target type. */
+  pending: (target: TodoTargetKeyed, userId: number): Key =>
+    target.targetType === 'Commit'
+      ? todoKeys.commitTodo(target.projectId, target.commitId ?? '', userId)
+      : noteableKeys.pendingTodo({ type: target.targetType, projectId: target.projectId, iid: target.targetIid }, userId),
+} as const;
+
 /** What award emoji hang on: an issue (by iid) or a note (by its global id), in its project. */
 export interface AwardableKeyed {
   type: 'Issue' | 'Note';
@@ -398,6 +423,7 @@ export const keySpace: KeySpace = {
       'MR_DISCUSSION#',
       'MR_SUBSCRIPTION#',
       'MR_TODO#',
+      'COMMIT_TODO#',
       'ISSUE_ENTRY#',
       'ISSUE_TERM#',
       'ISSUE_COUNT#',

@@ -1,22 +1,26 @@
 /**
- * Todos: a user's reminder about a noteable (an issue or a merge request, `targetType`). Ids come
- * from the sequence `todos`.
+ * Todos: a user's reminder about a noteable (an issue or a merge request) or a commit
+ * (`targetType`). Ids come from the sequence `todos`. A todo is `marked` by its user on an issue or
+ * merge request, or created for the users a commit note mentions (`mentioned`,
+ * `directly_addressed`: {@link mentionTodoPuts}).
  *
  * A pending todo lives in its target's project partition (`PROJECT#<pid>` / `TODO#<iid>#<userId>`
- * for an issue, `MR_TODO#<iid>#<userId>` for a merge request): that key doubles as the guard "at
- * most one pending todo per user and target". Marking it done moves it, in one transaction, to
- * `DONE_TODO#<id>` in the same partition (whatever its target: the id is global), which frees the
- * pending key (GitLab lets a user mark the target again) and keeps the todo going with the project
- * when it is deleted. Each item is also in its user's list of its state on GSI1
+ * for an issue, `MR_TODO#<iid>#<userId>` for a merge request, `COMMIT_TODO#<sha>#<userId>` for a
+ * commit): that key doubles as the guard "at most one pending todo per user and target". Marking
+ * it done moves it, in one transaction, to `DONE_TODO#<id>` in the same partition (whatever its
+ * target: the id is global), which frees the pending key (GitLab lets a user mark the target
+ * again) and keeps the todo going with the project when it is deleted. Each item is also in its user's list of its state on GSI1
  * (`USER_TODOS#<userId>#<state>` / `<todo id>`), so `state=pending` and `state=done` are each one
  * Query, newest first.
  */
 import { tableName } from '../../platform/dynamo/client';
 import { nextId } from '../../platform/dynamo/counters';
 import { entityFields } from '../../platform/dynamo/items';
+import { getMany } from '../../platform/dynamo/batch';
 import { getItem, queryCollection, type Item } from '../../platform/dynamo/query';
+import type { TransactItem } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
-import { issueCollections, issueIndexKeys, issueKeys, noteableKeys, type NoteableType, type TodoState } from './keys';
+import { issueCollections, issueIndexKeys, issueKeys, todoKeys, type TodoState, type TodoTargetType } from './keys';
 import { transactOr } from './transact';
 
 export type { TodoState } from './keys';
@@ -28,19 +32,28 @@ export interface Todo {
   userId: number;
   /** Who caused it (the user themself for `marked`). */
   authorId: number;
-  actionName: 'marked';
-  targetType: NoteableType;
+  /** GitLab's `action_name`s that are created here. */
+  actionName: TodoAction;
+  targetType: TodoTargetType;
+  /** The noteable's iid; 0 for a commit (GitLab's `target_id` is null). */
   targetIid: number;
+  /** The noteable's id; 0 for a commit. */
   targetId: number;
+  /** A commit todo's commit sha (GitLab's `commit_id`). */
+  commitId?: string;
+  /** The note that caused a mention todo (GitLab's `note_id`: `body` and the `target_url` anchor). */
+  noteId?: number;
   state: TodoState;
   createdAt: string;
 }
 
+/** The actions of the todos created here. */
+export type TodoAction = 'marked' | 'mentioned' | 'directly_addressed';
+
 export const todoFromItem = (item: Item): Todo => entityFields(item) as Todo;
 
 /** Internal: the pending guard key of a todo (one per user and target). */
-const pendingKey = (todo: Pick<Todo, 'targetType' | 'projectId' | 'targetIid' | 'userId'>) =>
-  noteableKeys.pendingTodo({ type: todo.targetType, projectId: todo.projectId, iid: todo.targetIid }, todo.userId);
+const pendingKey = (todo: Pick<Todo, 'targetType' | 'projectId' | 'targetIid' | 'commitId' | 'userId'>) => todoKeys.pending(todo, todo.userId);
 
 /** Internal: the stored item of a todo in its state (the pending guard key, or the done key). */
 function todoItem(todo: Todo): Item {
@@ -63,6 +76,26 @@ export async function insertPendingTodo(todo: Omit<Todo, 'id' | 'state' | 'creat
     'not_written',
   );
   return failure ? undefined : record;
+}
+
+/**
+ * Which of `userIds` have a pending todo on the target (one consistent BatchGetItem of their
+ * pending keys): GitLab creates no second pending todo for them.
+ */
+export async function usersWithPendingTodo(target: Pick<Todo, 'targetType' | 'projectId' | 'targetIid' | 'commitId'>, userIds: number[]): Promise<Set<number>> {
+  const items = await getMany(userIds.map((userId) => todoKeys.pending(target, userId)));
+  return new Set(items.map((item) => Number(item.userId)));
+}
+
+/**
+ * The transaction items that add these pending todos (the caller's transaction checks the project
+ * is live), for users {@link usersWithPendingTodo} did not find. The Puts are unconditioned: a
+ * failed condition would fail the write they ride in (a note), and a racing writer that put the
+ * same user's pending todo on the target a moment earlier is simply replaced, which still leaves
+ * one pending todo per user and target.
+ */
+export function mentionTodoPuts(todos: Todo[]): TransactItem[] {
+  return todos.map((todo) => ({ Put: { TableName: tableName(), Item: todoItem(todo) } }));
 }
 
 /**
@@ -122,8 +155,8 @@ const MARK_ALL_BATCH = 25;
  * Marks every pending todo of the user done: the pending list is read a Query page of
  * {@link MARK_ALL_BATCH} at a time and each page's todos are marked concurrently, one
  * transaction each ({@link markTodoDone}), so memory and concurrency stay bounded. The number of
- * pages is not: a user's pending todos are few (one per target they marked themselves, none
- * created by mentions or assignments yet), so this is not capped.
+ * pages is not: a user's pending todos are few (one per target they marked themselves or
+ * were mentioned on, at most one per user and target), so this is not capped.
  *
  * @returns how many todos this call marked (those a concurrent request marked count too).
  */

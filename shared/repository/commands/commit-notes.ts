@@ -28,6 +28,7 @@ import { prepareEvent } from '../../projects';
 import type { User } from '../../users';
 import { isCompletePosition, lineCodeIn, positionNoteErrors, shownPosition, unfoldedLineCode, unfoldedNewLine, type PositionInput } from '../diff-position';
 import { entryAtPath } from '../git/walk';
+import { mentionTodoExtras } from '../commit-note-todos';
 import { commitAttributes, commitTitle } from '../push/commits';
 // Declares the `commit_note` hook event kind and how it is stored: every process writing notes loads it.
 import '../webhooks/commit-notes';
@@ -114,15 +115,16 @@ export interface CommitCommentInput {
 }
 
 /**
- * Internal: the `commented on` event of a note (GitLab's `EventCreateService#leave_note`) and its
- * Note Hook event, for the note's transaction: target `DiffNote` for a diff note, `Note`
- * otherwise; the note kept as data with `noteable_type: Commit` and no `noteable_id` (a commit
- * has none).
+ * Internal: the `commented on` event of a note (GitLab's `EventCreateService#leave_note`), its
+ * Note Hook event and the todos of the users it mentions (GitLab's `TodoService#new_note`, built
+ * by the provider the root wires: `commit-note-todos.ts`), for the note's transaction: target
+ * `DiffNote` for a diff note, `Note` otherwise; the note kept as data with `noteable_type: Commit`
+ * and no `noteable_id` (a commit has none).
  */
-async function noteEvent(note: CommitNote, commit: CommitObject): Promise<CommitNoteExtras> {
+async function noteEvent(subject: ProjectSubject, note: CommitNote, commit: CommitObject): Promise<CommitNoteExtras> {
   // A commit has no numeric id: the feed shows `noteable_id: null`, as GitLab does.
   const eventNote = { id: note.id, body: note.body, createdAt: note.createdAt, system: false, noteableId: null, noteableType: 'Commit' };
-  const [{ put }, hook] = await Promise.all([
+  const [{ put }, hook, todos] = await Promise.all([
     prepareEvent({
     projectId: note.projectId,
     authorId: note.authorId,
@@ -134,8 +136,9 @@ async function noteEvent(note: CommitNote, commit: CommitObject): Promise<Commit
     note: eventNote,
     }),
     prepareHookEvent({ projectId: note.projectId, actorId: note.authorId, kind: 'commit_note', action: 'create', note, commit: commitAttributes({ id: note.commitSha, commit }) }),
+    mentionTodoExtras({ subject, note }),
   ]);
-  return { event: put, hook: hook.put };
+  return { ...todos, event: put, hook: hook.put };
 }
 
 /** Internal: a note's write attempts: a conflict with an old note's id takes the next id, a few times at most. */
@@ -157,7 +160,7 @@ async function writeFirstNote(subject: ProjectSubject, user: User, commit: Commi
       createdAt: now,
       updatedAt: now,
     };
-    const result = await insertFirstNote(note, individual, await noteEvent(note, commit));
+    const result = await insertFirstNote(note, individual, await noteEvent(subject, note, commit));
     if (result === 'project_gone') throw new NotFoundError('Project');
     if (result === 'created') return note;
   }
@@ -290,7 +293,7 @@ export async function replyToCommitDiscussion(subject: ProjectSubject, user: Use
       updatedAt: now,
       ...replyFields(first),
     };
-    const result = await insertReply(note, pointer, await noteEvent(note, commit));
+    const result = await insertReply(note, pointer, await noteEvent(subject, note, commit));
     if (result === 'created') return note;
     if (result === 'project_gone') throw new NotFoundError('Project');
   }

@@ -149,9 +149,11 @@ export async function insertReply(note: CommitNote, pointer: CommitDiscussionPoi
         Update: {
           TableName: tableName(),
           Key: pointerKey,
-          UpdateExpression: 'SET individual = :no, version = :next',
+          // ADD, not SET of the version read + 1: a reply is not conditioned on the version, and
+          // one that read an older version must still move it past every version read since.
+          UpdateExpression: 'SET individual = :no ADD version :one',
           ConditionExpression: pointer.individual ? 'individual = :yes' : 'individual = :no',
-          ExpressionAttributeValues: { ':no': false, ':next': pointer.version + 1, ...(pointer.individual ? { ':yes': true } : {}) },
+          ExpressionAttributeValues: { ':no': false, ':one': 1, ...(pointer.individual ? { ':yes': true } : {}) },
         },
       },
       root: pointer.individual && {
