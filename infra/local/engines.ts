@@ -108,15 +108,12 @@ async function startDynamoDbLocal(
   // The package runs `java -jar DynamoDBLocal.jar ...` directly (no shell in between), so the
   // child *is* the JVM and killing it leaves nothing behind. It is not detached: a Ctrl-C in the
   // terminal reaches it as well, and stop() covers every other way of shutting down.
-  // The JVM's serial collector: DynamoDB Local serves one user here, and the default collector's
-  // concurrent threads compete with the API and the tests for the machine's cores (on 2 cores the
-  // issues integration files ran about 5% faster with it: 105 s against 112 s, mean of 3 runs
-  // each). The optimizing compiler stays: the quick one alone (`-XX:TieredStopAtLevel=1`) took
-  // less JVM CPU over three minutes of tests but not over the whole suite. Its telemetry is off
-  // (`DDB_LOCAL_TELEMETRY=0`): a local engine has nothing to report. The child inherits the
-  // variables at spawn; ones already set by the user win.
-  const saved = { JAVA_TOOL_OPTIONS: process.env.JAVA_TOOL_OPTIONS, DDB_LOCAL_TELEMETRY: process.env.DDB_LOCAL_TELEMETRY };
-  process.env.JAVA_TOOL_OPTIONS = saved.JAVA_TOOL_OPTIONS ?? '-XX:+UseSerialGC';
+  // The JVM's own collector (G1): serving many requests at once, the serial one stops every
+  // thread at each collection (the bench's raw floor at 16 in flight: ~220 GetItem/s with it,
+  // ~1,270/s without, same machine). The test suite, CPU-bound on 2 cores, opts into the serial
+  // one in its global setup (`JAVA_TOOL_OPTIONS`, which the JVM reads at spawn and which wins
+  // when set). Telemetry is off (`DDB_LOCAL_TELEMETRY=0`): a local engine has nothing to report.
+  const saved = { DDB_LOCAL_TELEMETRY: process.env.DDB_LOCAL_TELEMETRY };
   process.env.DDB_LOCAL_TELEMETRY = saved.DDB_LOCAL_TELEMETRY ?? '0';
   const child = spawnDynamoDbLocal({ port, path: directory, sharedDb: true, stdio: 'pipe' });
   for (const [name, value] of Object.entries(saved)) {
