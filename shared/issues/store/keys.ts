@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type Collection, type KeySpace, pad, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
-import { readYourWrites } from '../../platform/dynamo/recent';
+import { journalTogether, readYourWrites } from '../../platform/dynamo/recent';
 
 export const issueKeys = {
   /** A project label, in its project's partition (listed and deleted with the project). */
@@ -404,6 +404,10 @@ const byCreation = (orderBy: IssueOrderBy) => orderBy === 'created_at';
 
 /** Index partitions whose lists show a write at once (read-your-writes journal, `platform/dynamo/recent.ts`): issue lists (state, filtered, a user's), discussions and todos. */
 readYourWrites('PROJECT_ISSUES#', 'ISSUE_LIST#', 'ISSUE_SEARCH#', 'USER_ISSUES#', 'USER_ASSIGNED_ISSUES#', 'NOTE_THREADS#', 'USER_TODOS#');
+// A list of every state reads its `opened` and `closed` partitions together: one journal for both.
+const withoutState = (partition: string) => partition.replace(/#(opened|closed)$/, '');
+journalTogether('PROJECT_ISSUES#', withoutState);
+journalTogether('ISSUE_LIST#', withoutState);
 
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {

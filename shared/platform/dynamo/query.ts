@@ -3,7 +3,7 @@ import { config } from '../config';
 import { db } from './client';
 import { getMany } from './batch';
 import { isStorableKey, MAX_PARTITION_KEY_BYTES, type Collection, type Key } from './keys';
-import { itemKeyString, recentWrites } from './recent';
+import { itemKeyString, recentWrites, type JournalReads } from './recent';
 
 /** A raw table item: attributes are read by the feature store that knows its entity. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -56,7 +56,7 @@ function queryInput(collection: Collection, ascending: boolean): QueryCommandInp
  */
 export async function* queryCollection(
   collection: Collection,
-  options: { ascending?: boolean; startAfter?: Item; pageSize?: number } = {},
+  options: { ascending?: boolean; startAfter?: Item; pageSize?: number; journals?: JournalReads } = {},
 ): AsyncGenerator<Item> {
   // A partition value too long for a key has no items (a lookup by an over-long client value).
   if (Buffer.byteLength(collection.partitionValue, 'utf8') > MAX_PARTITION_KEY_BYTES) return;
@@ -69,7 +69,7 @@ export async function* queryCollection(
   // An index partition declared read-your-writes: what its writers just wrote, read consistently
   // (`recent.ts`, alongside the first page), replaces what the index says of those items, merged
   // in sort-key order.
-  const recent = await recentWrites(collection, { ascending, startAfter: options.startAfter }, getMany);
+  const recent = await recentWrites(collection, { ascending, startAfter: options.startAfter, journals: options.journals }, getMany);
   const fresh = recent?.fresh ?? [];
   const sortOf = (item: Item) => item[collection.sortAttribute] as string;
   const before = (a: Item, b: Item) => (ascending ? sortOf(a) < sortOf(b) : sortOf(a) > sortOf(b));

@@ -30,6 +30,9 @@
  *   their sort key puts them when they are (still) in the partition and the range read, left out
  *   otherwise (gone, or moved elsewhere: the stale index entry is dropped).
  *
+ * - index partitions a list reads together (an issue list of every state: `opened` and `closed`)
+ *   may share one journal (`journalTogether`): one Query per list read, not one per partition.
+ *
  * A list page therefore costs one more small Query, not more reads as the list grows; a write
  * that deletes, moves or replaces items its writer does not hand in costs one BatchGetItem more. What the journal does not
  * cover: an item's index attributes changed by an UpdateItem or DeleteItem outside a transaction
@@ -66,6 +69,25 @@ const journaled: string[] = [];
 export function readYourWrites(...partitionPrefixes: string[]): void {
   for (const prefix of partitionPrefixes) if (!journaled.includes(prefix)) journaled.push(prefix);
 }
+
+/** Journaled partitions whose lists are read together, by prefix: the journal partition they share. */
+const groups: Array<{ prefix: string; group: (partition: string) => string }> = [];
+
+/**
+ * Declares that the journaled index partitions starting with `prefix` share a journal partition
+ * per `group(partition)` — the partitions one list reads together (an issue list of every state
+ * reads its `opened` and `closed` partitions): its readers then read one journal, not one per
+ * partition, and concurrent reads of one journal are one Query ({@link recentWrites}). Each reader
+ * keeps only the named items that are in its own partition. Called beside the feature's keys.
+ * A deploy that changes a grouping hides, for at most {@link RECENT_WINDOW_MS}, what processes
+ * of the previous version journaled under the old partitions (their index catches up by then).
+ */
+export function journalTogether(prefix: string, group: (partition: string) => string): void {
+  if (!groups.some((entry) => entry.prefix === prefix)) groups.push({ prefix, group });
+}
+
+/** Internal: the journal partition of an index partition. */
+const journalOf = (partition: string): string => groups.find((entry) => partition.startsWith(entry.prefix))?.group(partition) ?? partition;
 
 /** Table partitions (PK prefixes) whose items are never in an index: claims, and what features declare. */
 const unindexed: string[] = ['UNIQUE#'];
@@ -105,7 +127,7 @@ export function journalEntries(items: Item[], now = Date.now()): Item[] {
     for (const attribute of PARTITION_ATTRIBUTES) {
       const partition = item[attribute];
       if (typeof partition !== 'string' || !isJournaled(partition)) continue;
-      const key = keys.recentWrite(partition, at, item.PK, item.SK);
+      const key = keys.recentWrite(journalOf(partition), at, item.PK, item.SK);
       entries.set(`${key.PK}\u0000${key.SK}`, {
         ...key,
         type: 'RecentWrite',
@@ -158,33 +180,52 @@ function inRange(collection: Collection, value: unknown): boolean {
 }
 
 /**
- * The journal of a journaled index collection (see the file header); `undefined` for other
- * collections, which cost nothing more. `getMany` is passed in by `query.ts` (no import circle).
+ * The journals one read of several collections has read, by journal partition: created by that
+ * read (never shared across requests: a journal read before a write must not answer after it).
  */
-export async function recentWrites(
-  collection: Collection,
-  options: { ascending: boolean; startAfter?: Item },
-  getMany: (keyList: Key[]) => Promise<Item[]>,
-  now = Date.now(),
-): Promise<RecentWrites | undefined> {
-  if (!collection.index || !isJournaled(collection.partitionValue)) return undefined;
+export type JournalReads = Map<string, Promise<{ named: Key[]; items: Item[] }>>;
+
+/** Internal: a journal's entries of the window (one consistent Query) and the items they name (one consistent BatchGetItem, when any). */
+async function readJournal(journalKey: string, now: number, getMany: (keyList: Key[]) => Promise<Item[]>): Promise<{ named: Key[]; items: Item[] }> {
   const since = new Date(now - RECENT_WINDOW_MS).toISOString();
   const page = await db().send(
     new QueryCommand({
       TableName: config().tableName,
       KeyConditionExpression: 'PK = :pk AND SK >= :since',
-      ExpressionAttributeValues: { ':pk': keys.recentWrite(collection.partitionValue, '', '', '').PK, ':since': since },
+      ExpressionAttributeValues: { ':pk': journalKey, ':since': since },
       ScanIndexForward: false,
       Limit: RECENT_LIMIT,
       ConsistentRead: true,
     }),
   );
   const named = (page?.Items ?? []).map((entry) => entry.itemKey as Key | undefined).filter((key): key is Key => typeof key?.PK === 'string' && typeof key.SK === 'string');
+  return { named, items: named.length === 0 ? [] : await getMany(named) };
+}
+
+/**
+ * The journal of a journaled index collection (see the file header); `undefined` for other
+ * collections, which cost nothing more. `getMany` is passed in by `query.ts` (no import circle).
+ */
+export async function recentWrites(
+  collection: Collection,
+  options: { ascending: boolean; startAfter?: Item; journals?: JournalReads },
+  getMany: (keyList: Key[]) => Promise<Item[]>,
+  now = Date.now(),
+): Promise<RecentWrites | undefined> {
+  if (!collection.index || !isJournaled(collection.partitionValue)) return undefined;
+  const journalKey = keys.recentWrite(journalOf(collection.partitionValue), '', '', '').PK;
+  // The partitions of one list read together share their journal's reading (`options.journals`).
+  let reading = options.journals?.get(journalKey);
+  if (!reading) {
+    reading = readJournal(journalKey, now, getMany);
+    options.journals?.set(journalKey, reading);
+  }
+  const { named, items } = await reading;
   if (named.length === 0) return undefined;
   const touched = new Set(named.map(itemKeyString));
   const { partitionAttribute: pa, partitionValue: pv, sortAttribute: sa } = collection;
   const start = options.startAfter?.[sa] as string | undefined;
-  const fresh = (await getMany(named))
+  const fresh = items
     .filter((item) => item[pa] === pv && inRange(collection, item[sa]))
     .filter((item) => start === undefined || (options.ascending ? item[sa] > start : item[sa] < start))
     .sort((a, b) => (options.ascending ? 1 : -1) * (a[sa] < b[sa] ? -1 : a[sa] > b[sa] ? 1 : 0));

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { Collection } from '../dynamo/keys';
 import { positionOf, queryCollection, type Item } from '../dynamo/query';
+import type { JournalReads } from '../dynamo/recent';
 import { ParamError } from './errors';
 import { p } from './params';
 import { config } from '../config';
@@ -155,8 +156,12 @@ export function mergedCollections<T>(
       }
       if (colls.length === 0) return;
       const sortKeyOf = (item: Item) => item[colls[0].sortAttribute] as string;
+      // Partitions sharing a journal (an issue list's states) read it once for this read.
+      const journals: JournalReads = new Map();
       const iterators = colls.map((c) =>
-        queryCollection(after === undefined ? c : { ...c, ...(ascending ? { from: after } : { below: after }) }, { ascending, pageSize: hint })[Symbol.asyncIterator](),
+        queryCollection(after === undefined ? c : { ...c, ...(ascending ? { from: after } : { below: after }) }, { ascending, pageSize: hint, journals })[
+          Symbol.asyncIterator
+        ](),
       );
       const heads = await Promise.all(iterators.map((it) => it.next()));
       for (;;) {
