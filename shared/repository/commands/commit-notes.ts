@@ -27,16 +27,16 @@ import { prepareHookEvent } from '../../hooks';
 import { prepareEvent } from '../../projects';
 import type { User } from '../../users';
 import { isCompletePosition, lineCodeIn, positionNoteErrors, shownPosition, unfoldedLineCode, unfoldedNewLine, type PositionInput } from '../diff-position';
-import { entryAtPath } from '../git/walk';
 import { mentionTodoExtras } from '../commit-note-todos';
 import { commitAttributes, commitTitle } from '../push/commits';
 // Declares the `commit_note` hook event kind and how it is stored: every process writing notes loads it.
 import '../webhooks/commit-notes';
 import { ZERO_OID } from '../repository';
 import { commitChanges } from '../queries/commits';
+import { lineCountWith } from '../queries/file-lines';
 import { commitDiscussion } from '../queries/commit-notes';
 import { withPatches } from '../queries/diff';
-import { isTreeEntry, type CommitObject, type ObjectReader } from '../queries/objects';
+import type { CommitObject, ObjectReader } from '../queries/objects';
 import {
   commitDiscussionId,
   getCommitNote,
@@ -178,18 +178,6 @@ export async function commentOnCommit(subject: ProjectSubject, user: User, reade
   return writeFirstNote(subject, user, commit, { body: input.note, noteType: onLine ? 'LegacyDiffNote' : null, ...onLine }, !onLine);
 }
 
-/** Internal: how many lines a file has at a commit (GitLab's `blob.lines.count`), `undefined` when it is not there. */
-async function lineCountAt(reader: ObjectReader, sha: string, path: string): Promise<number | undefined> {
-  const commit = await reader.commit(sha);
-  const entry = commit && (await entryAtPath(reader, commit.tree, path));
-  const content = entry && !isTreeEntry(entry) ? await reader.blob(entry.oid) : undefined;
-  if (!content) return undefined;
-  if (content.length === 0) return 0;
-  let lines = 0;
-  for (const byte of content) if (byte === 0x0a) lines++;
-  return content[content.length - 1] === 0x0a ? lines : lines + 1;
-}
-
 /**
  * Internal: the line code of a text position in the commit's diff: a line of a file's patch, or
  * an unchanged line outside its hunks (unfolded from the parent's file, up to its last line).
@@ -204,7 +192,7 @@ async function commitLineCode(reader: ObjectReader, commit: CommitObject, input:
   const inDiff = lineCodeIn(file, input.old_line, input.new_line);
   if (inDiff || input.old_line === undefined || input.new_line === undefined || unfoldedNewLine(file.diff, input.old_line) !== input.new_line) return inDiff;
   const parent = commit.parents[0];
-  const oldLineCount = parent ? await lineCountAt(reader, parent, change.oldPath) : undefined;
+  const oldLineCount = parent ? await lineCountWith(reader, parent, change.oldPath) : undefined;
   return unfoldedLineCode(file, input.old_line, input.new_line, oldLineCount);
 }
 

@@ -14,7 +14,11 @@ import { isTreeEntry, ObjectReader } from './objects';
  * await fileLineCount(repository, baseSha, 'README.md'); // 12
  */
 export async function fileLineCount(repository: Repository, commitSha: string, path: string): Promise<number | undefined> {
-  const reader = new ObjectReader(repository);
+  return lineCountWith(new ObjectReader(repository), commitSha, path);
+}
+
+/** {@link fileLineCount} with a reader the caller holds. */
+export async function lineCountWith(reader: ObjectReader, commitSha: string, path: string): Promise<number | undefined> {
   const commit = await reader.commit(commitSha);
   const entry = commit && (await entryAtPath(reader, commit.tree, path));
   const content = entry && !isTreeEntry(entry) ? await reader.blob(entry.oid) : undefined;

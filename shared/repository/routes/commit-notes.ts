@@ -36,13 +36,27 @@ import {
   replyParams,
 } from './commit-notes.params';
 
+/** Internal: the commit a route names, in a repository the caller may read (404s otherwise). */
+async function findCommit(params: { id: string; sha: string }, user: Parameters<typeof findRepositoryOrNotFound>[1]) {
+  const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
+  return { subject, reader, commit: await findCommitOrNotFound(reader, subject.project, params.sha) };
+}
+
+/** Internal: {@link findCommit} and the discussion a route names on it, with its notes (`404 Discussion Not Found`). */
+async function findDiscussion(params: { id: string; sha: string; discussion_id: string }, user: Parameters<typeof findRepositoryOrNotFound>[1]) {
+  const found = await findCommit(params, user);
+  const pointer = await findCommitDiscussionOrNotFound(found.subject, found.commit.id, params.discussion_id);
+  const discussion = await commitDiscussion(found.subject.project.id, pointer);
+  if (!discussion) throw new NotFoundError('Discussion');
+  return { ...found, discussion };
+}
+
 export const commitNoteRoutes = {
   'GET /projects/:id/repository/commits/:sha/comments': route({
     anonymous: true,
     params: commentListParams,
     handler: async ({ params, user, link }) => {
-      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
-      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
+      const { subject, commit } = await findCommit(params, user);
       const page = await paginate(params, link, commitComments(subject.project.id, commit.id));
       return ok(await presentCommitComments(page.items), page.headers);
     },
@@ -51,8 +65,7 @@ export const commitNoteRoutes = {
   'POST /projects/:id/repository/commits/:sha/comments': route({
     params: commentCreateParams,
     handler: async ({ params, user }) => {
-      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
-      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
+      const { subject, reader, commit } = await findCommit(params, user);
       const note = await commentOnCommit(subject, user, reader, commit, { note: params.note, path: params.path, line: params.line, lineType: params.line_type });
       return created((await presentCommitComments([note]))[0]);
     },
@@ -62,8 +75,7 @@ export const commitNoteRoutes = {
     anonymous: true,
     params: discussionListParams,
     handler: async ({ params, user, link }) => {
-      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
-      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
+      const { subject, commit } = await findCommit(params, user);
       const page = paginateArray(params, link, await commitDiscussions(subject.project.id, commit.id));
       return ok(await presentCommitDiscussions(page.items), page.headers);
     },
@@ -72,8 +84,7 @@ export const commitNoteRoutes = {
   'POST /projects/:id/repository/commits/:sha/discussions': route({
     params: discussionCreateParams,
     handler: async ({ params, user }) => {
-      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
-      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
+      const { subject, reader, commit } = await findCommit(params, user);
       const note = await startCommitDiscussion(subject, user, reader, commit, params.body, params.position);
       return created((await presentCommitDiscussions([{ id: note.discussionId, individualNote: false, notes: [note] }]))[0]);
     },
@@ -83,11 +94,7 @@ export const commitNoteRoutes = {
     anonymous: true,
     params: discussionParams,
     handler: async ({ params, user }) => {
-      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
-      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
-      const pointer = await findCommitDiscussionOrNotFound(subject, commit.id, params.discussion_id);
-      const discussion = await commitDiscussion(subject.project.id, pointer);
-      if (!discussion) throw new NotFoundError('Discussion');
+      const { discussion } = await findDiscussion(params, user);
       return ok((await presentCommitDiscussions([discussion]))[0]);
     },
   }),
@@ -96,11 +103,7 @@ export const commitNoteRoutes = {
     anonymous: true,
     params: discussionParams,
     handler: async ({ params, user }) => {
-      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
-      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
-      const pointer = await findCommitDiscussionOrNotFound(subject, commit.id, params.discussion_id);
-      const discussion = await commitDiscussion(subject.project.id, pointer);
-      if (!discussion) throw new NotFoundError('Discussion');
+      const { discussion } = await findDiscussion(params, user);
       return ok(await presentCommitNotes(discussion.notes));
     },
   }),
@@ -108,8 +111,7 @@ export const commitNoteRoutes = {
   'POST /projects/:id/repository/commits/:sha/discussions/:discussion_id/notes': route({
     params: replyParams,
     handler: async ({ params, user }) => {
-      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
-      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
+      const { subject, commit } = await findCommit(params, user);
       const note = await replyToCommitDiscussion(subject, user, commit, params.discussion_id, params.body);
       return created(await presentCommitNote(note));
     },
@@ -119,8 +121,7 @@ export const commitNoteRoutes = {
     anonymous: true,
     params: noteParams,
     handler: async ({ params, user }) => {
-      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
-      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
+      const { subject, commit } = await findCommit(params, user);
       return ok(await presentCommitNote(await findCommitNoteOrNotFound(subject, commit.id, params.discussion_id, params.note_id)));
     },
   }),
@@ -128,8 +129,7 @@ export const commitNoteRoutes = {
   'PUT /projects/:id/repository/commits/:sha/discussions/:discussion_id/notes/:note_id': route({
     params: noteUpdateParams,
     handler: async ({ params, user }) => {
-      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
-      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
+      const { subject, commit } = await findCommit(params, user);
       const note = await findCommitNoteOrNotFound(subject, commit.id, params.discussion_id, params.note_id);
       // Commit notes are never resolvable (GitLab's `resolve_note`: 400).
       if (params.body === undefined) resolveCommitNote();
@@ -141,8 +141,7 @@ export const commitNoteRoutes = {
   'DELETE /projects/:id/repository/commits/:sha/discussions/:discussion_id/notes/:note_id': route({
     params: noteParams,
     handler: async ({ params, user }) => {
-      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
-      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
+      const { subject, commit } = await findCommit(params, user);
       const note = await findCommitNoteOrNotFound(subject, commit.id, params.discussion_id, params.note_id);
       // Who may delete a note is a per-note rule (`admin_note`): `deleteCommitNote` checks it.
       await deleteCommitNote(subject, user, note);
