@@ -57,7 +57,7 @@ export { presentTodos } from './presenters/todos';
 export type { Todo } from './store/todos';
 export { registerTodoTargets, type PresentedTodoTarget, type TodoTarget, type TodoTargetResolver } from './todo-targets';
 // Todos for the users a commit note mentions, wired into the repository's notes by the composition root.
-export { commitMentionTodos } from './commands/commit-mention-todos';
+export { commitMentionTodos } from './commands/mention-todos';
 export { presentTimeStats } from './presenters/time-stats';
 export { presentMilestone, presentMilestoneAlias } from './presenters/milestones';
 export type { TimeTracked, TimeTrackedRecord } from './store/issue-time';

@@ -1,16 +1,21 @@
 /**
  * What an issue write and a comment carry in their transactions besides the issue and the note
- * (GitLab runs these as callbacks of the same change): the feed event, the system notes and the
- * webhook event, each an item built by its own store (`prepareEvent`, `notePut`,
- * `prepareHookEvent`), so the event, the notes and the hook exist exactly when the change does.
+ * (GitLab runs these as callbacks of the same change): the feed event, the system notes, the
+ * webhook event and the todos of the users a new or edited title and description mention, each
+ * an item built by its own store (`prepareEvent`, `notePut`, `prepareHookEvent`, `mentionTodoPuts`),
+ * so they exist exactly when the change does.
  */
+import type { ProjectSubject } from '../../auth';
 import { prepareHookEvent, type HookEventOf } from '../../hooks';
+import type { TransactItem } from '../../platform/dynamo/transactions';
 import { prepareEvent, type NewEvent } from '../../projects';
 import type { User } from '../../users';
 import { issueNoteable, type Issue, type IssueEffects } from '../store/issues';
+import { countChanges } from '../store/issue-index';
 import type { Note } from '../store/notes';
 import { resourceEventPuts, type ResourceEventActor } from '../store/resource-events';
 import { commentEvent, systemNotePuts } from './note-effects';
+import { issueMentionTarget, issueMentionText, mentionTodoItems } from './mention-todos';
 // Registers how `issue` and `note` hook events are stored: every process writing them loads it.
 import '../webhooks/events';
 
@@ -39,6 +44,11 @@ export async function issueSideEffects(
     hook?: { action: HookIssueAction; previous: Issue | null };
     /** What caused a state change (the merge request merged), for its resource state event. */
     stateSource?: Omit<ResourceEventActor, 'userId'>;
+    /**
+     * The project as `user` sees it: given, a new issue's title and description, or an edited
+     * one's when they changed, give todos to the users they newly mention ({@link mentionTodos}).
+     */
+    subject?: ProjectSubject;
   },
 ): Promise<IssueEffects> {
   const actor: ResourceEventActor = { userId: user.id, ...effects.stateSource };
@@ -59,8 +69,37 @@ export async function issueSideEffects(
     systemNotePuts(issueNoteable(issue), user, effects.notes ?? []),
     effects.hook && resourceEventPuts(effects.hook.previous ?? undefined, issue, actor),
   ]);
+  // The mention todos fill what room the write leaves in its transaction (no read without an `@`).
+  const used = notes.length + (resourceEvents ? resourceEvents.length : 0);
+  const todos = effects.subject && (await mentionTodos(effects.subject, issue, user, effects.hook?.previous ?? null, used));
   // The write records the resource events of what it changes, by `user` (`store/resource-events.ts`).
-  return { ...(hook ? { hook: hook.put } : {}), ...(event ? { event: event.put } : {}), notes, actor, ...(resourceEvents ? { resourceEvents } : {}) };
+  return {
+    ...(hook ? { hook: hook.put } : {}),
+    ...(event ? { event: event.put } : {}),
+    notes,
+    actor,
+    ...(resourceEvents ? { resourceEvents } : {}),
+    ...(todos && todos.length > 0 ? { todos } : {}),
+  };
+}
+
+/** DynamoDB's cap on the operations of one transaction. */
+const MAX_TRANSACTION_OPERATIONS = 100;
+
+/**
+ * Internal: the todos of the users a new issue's title and description mention, or those an edit
+ * of them newly mentions (GitLab's `update_issue` with the previously mentioned users skipped);
+ * none when neither changed. At most as many as the issue write leaves room for in its
+ * transaction: the project, the issue, its list and label counts, the hook, the event, the notes
+ * and resource events (`effectCount`).
+ */
+async function mentionTodos(subject: ProjectSubject, issue: Issue, user: User, previous: Issue | null, effectCount: number): Promise<TransactItem[]> {
+  const text = issueMentionText(issue);
+  const before = previous ? issueMentionText(previous) : undefined;
+  if (before === text) return [];
+  const room = MAX_TRANSACTION_OPERATIONS - (4 + effectCount + countChanges(previous ?? undefined, issue).size);
+  const source = { text, before, authorId: user.id, createdAt: new Date().toISOString() };
+  return mentionTodoItems(issueMentionTarget(subject, issue), source, room);
 }
 
 /**

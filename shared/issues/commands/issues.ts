@@ -176,7 +176,7 @@ export async function createIssue(subject: ProjectSubject, user: User, input: Is
     deletedAt: null,
     version: 1,
   };
-  const result = await insertIssue(issue, await issueSideEffects(issue, user, { event: 'opened', hook: { action: 'open', previous: null } }));
+  const result = await insertIssue(issue, await issueSideEffects(issue, user, { event: 'opened', hook: { action: 'open', previous: null }, subject }));
   if (result === 'project_gone') throw new NotFoundError('Project');
   if (result === 'issue_changed') throw new ConflictError('Issue iid already in use; try again');
   // The response shows the author (the caller) and what the relations read: nothing to read again.
@@ -227,7 +227,7 @@ export async function updateIssue(subject: ProjectSubject, user: User, issue: Is
     const stateEvent = state === current.state ? undefined : state === 'closed' ? 'closed' : 'reopened';
     const notes = systemNotesFor(await summarizeChanges(current, next));
     const hook = { action: stateEvent === 'closed' ? 'close' : stateEvent === 'reopened' ? 'reopen' : 'update', previous: current } as const;
-    const result = await replaceIssue(current, next, await issueSideEffects(next, user, { event: stateEvent, notes, hook }));
+    const result = await replaceIssue(current, next, await issueSideEffects(next, user, { event: stateEvent, notes, hook, subject }));
     return typeof result === 'string' ? retryOrFail(result) : result;
   }, ISSUE_RETRIES);
 }

@@ -12,7 +12,8 @@
  * The noteable's own item (an issue's, or a merge request's, which the merge-requests feature
  * owns) is updated through the {@link Noteable} its owner describes; what a comment leaves besides
  * the note (feed event, Note Hook) is the caller's ({@link NoteEffects}), since the webhook
- * payloads differ per noteable.
+ * payloads differ per noteable. A new note gives todos to the users it mentions who can read the
+ * noteable (`mention-todos.ts`).
  */
 import type { StringLimit } from '../../platform/http/params';
 import { can, type ProjectSubject } from '../../auth';
@@ -23,6 +24,7 @@ import type { User } from '../../users';
 import { participantUpsert } from '../store/issue-subscriptions';
 import type { Noteable, NoteableType, WriteEffects } from '../store/noteables';
 import { getDiscussionState, isResolvable, resolutionChange } from '../store/discussions';
+import { noteMentionTodoItems } from './mention-todos';
 import { convertToDiscussionPart, discussionRootOf, getNote, insertNote, newNote, removeNote, updateNoteBody, type Note, type NoteWriteFailure, type ResolutionChange } from '../store/notes';
 
 /** GitLab's `Note` body limit. */
@@ -114,13 +116,15 @@ export async function createNote(noteable: Noteable, user: User, body: string, e
   const note = newNote(noteable, { id: await nextId(sharedSequences.notes), body, authorId: user.id, system: false, createdAt, updatedAt: createdAt, ...thread });
   // The effects (feed event, webhook event) are written in the note's transaction, and so is
   // the conversion of an individual note the reply answers into a discussion's first note.
-  const written = effects ? await effects(note, now) : {};
+  // With them, at once, the todos of the users the note mentions (none without an `@`: no read),
+  // in the same transaction: they exist exactly when the note does.
+  const [written, todos] = await Promise.all([effects ? effects(note, now) : {}, noteMentionTodoItems(noteable, note, user)]);
   let replyRoot = inReplyTo;
   for (let attempt = 1; ; attempt++) {
     const root = replyRoot && replyRoot.noteType !== 'DiscussionNote' ? convertToDiscussionPart(replyRoot) : undefined;
     // A commenter takes part in the noteable, so is subscribed unless they chose otherwise (GitLab's participants).
     const participant = participantUpsert(noteable, user.id);
-    const failure = await insertNote(noteable, note, { ...written, root, participant, resolution: await newNoteResolution(noteable, note, replyRoot) });
+    const failure = await insertNote(noteable, note, { ...written, root, participant, todos, resolution: await newNoteResolution(noteable, note, replyRoot) });
     if (!failure) break;
     if (failure === 'resolution_changed' && attempt < RESOLUTION_ATTEMPTS) {
       // Another write changed the discussion (a racing reply may have converted its first note).

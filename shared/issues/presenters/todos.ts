@@ -8,10 +8,11 @@
  */
 import type { ProjectSubject } from '../../auth';
 import { namespaceFromItem, namespaceKeys, type Namespace } from '../../namespaces';
-import { getMany } from '../../platform/dynamo/batch';
+import { byKey, getMany } from '../../platform/dynamo/batch';
 import { projectFullPath } from '../../projects';
 import { getUser, presentUserPublic, userFromItem, userKeys, withGhost, type User } from '../../users';
 import type { TrackedIssue } from '../store/issue-time';
+import { todoNoteKeys, todoNotesFrom } from '../queries/todo-notes';
 import type { Todo } from '../store/todos';
 import { todoTargetResolver, type PresentedTodoTarget, type TodoTarget } from '../todo-targets';
 import { issueWebUrl, presentIssue, presentIssues } from './issues';
@@ -115,15 +116,20 @@ export async function presentTodos(entries: TodoTarget[], viewer: User, options:
   ]);
   userIds.delete(viewer.id);
   const ancestorIds = new Set(namespaces.flatMap((namespace) => (namespace.kind === 'group' ? namespace.ancestorIds : [])));
-  const [userItems, ancestorItems, targets] = await Promise.all([
-    getMany([...userIds].map((id) => userKeys.user(id)), { consistent: false }),
+  const todos = entries.map(({ todo }) => todo);
+  // The notes of mention todos (their text is the todo's body) with the authors.
+  const [userAndNoteItems, ancestorItems, targets] = await Promise.all([
+    getMany([...[...userIds].map((id) => userKeys.user(id)), ...todoNoteKeys(todos)], { consistent: false }),
     getMany([...ancestorIds].map((id) => namespaceKeys.namespace(id)), { consistent: false }),
     presentTargets(entries, viewer, paths, options),
   ]);
-  const users = new Map<number, User>([
-    [viewer.id, viewer],
-    ...userItems.filter((item) => !item.deleting).map((item) => [Number(item.id), userFromItem(item)] as const),
-  ]);
+  const read = byKey(userAndNoteItems);
+  const notes = todoNotesFrom(todos, read);
+  const users = new Map<number, User>([[viewer.id, viewer]]);
+  for (const id of userIds) {
+    const item = read(userKeys.user(id));
+    if (item && !item.deleting) users.set(id, userFromItem(item));
+  }
   const ancestorNames = new Map(ancestorItems.map((item) => namespaceFromItem(item)).map((group) => [group.id, group.name] as const));
   const nameOf = (namespace: Namespace) =>
     namespace.kind === 'user'
@@ -131,5 +137,10 @@ export async function presentTodos(entries: TodoTarget[], viewer: User, options:
       : groupHumanName(namespace, ancestorNames);
   // A deleted author shows as the ghost user (GitLab moves authored todos to it).
   const authorOf = await withGhost((id) => users.get(id), entries.map(({ todo }) => todo.authorId));
-  return entries.map(({ todo, subject }, index) => todoBody(todo, subject, authorOf(todo.authorId), targets[index], nameOf(subject.namespace)));
+  return entries.map(({ todo, subject }, index) => {
+    // A todo caused by a note shows the note (GitLab's `Todo#body`), its URL anchored at it.
+    const note = notes.get(todo.id);
+    const target = note ? { ...targets[index], body: note.body, url: `${targets[index].url}${note.anchor}` } : targets[index];
+    return todoBody(todo, subject, authorOf(todo.authorId), target, nameOf(subject.namespace));
+  });
 }

@@ -1,9 +1,9 @@
 /**
  * The caller's todo list (GitLab's `TodosFinder` and `Todos::AllowedTargetFilterService`). The
  * todos here are `marked` (issues and merge requests) and `mentioned` / `directly_addressed`
- * (commit notes), on issues and on the target types registered by other features (merge requests,
- * commits: `todo-targets.ts`); GitLab's other actions and target types are accepted as filters
- * and match nothing.
+ * (notes on issues, merge requests and commits; issues' titles and descriptions), on issues and
+ * on the target types registered by other features (merge requests, commits: `todo-targets.ts`);
+ * GitLab's other actions and target types are accepted as filters and match nothing.
  *
  * A todo is shown only while its user can read its target: the project must still exist and be
  * readable, an issue not deleted, and a confidential issue readable to them (a registered target:

@@ -60,7 +60,7 @@ export type IssueWriteFailure = 'project_gone' | 'issue_changed';
 
 /**
  * What an issue write carries in its transaction besides the issue and its counts: its webhook
- * event, its feed event and its system notes (items built by their own stores), and who made it
+ * event, its feed event, its system notes and mention todos (items built by their own stores), and who made it
  * (`actor`): with an actor, the write also records the resource events of what it changed
  * (labels, milestone, state: `store/resource-events.ts`) in its transaction.
  */
@@ -72,6 +72,8 @@ export type IssueEffects = WriteEffects & {
    * them again.
    */
   resourceEvents?: TransactItem[];
+  /** The todos of the users a new or edited title or description mentions (`mentionTodoPuts`). */
+  todos?: TransactItem[];
 };
 
 export const issueFromItem = (item: Item): Issue => entityFields(item) as Issue;
@@ -209,6 +211,7 @@ function changeEntries(changes: IssueChange[], gone: Set<number>): { entries: Na
     entries[`hook#${i}`] = effects.hook;
     entries[`event#${i}`] = effects.event;
     entries[`notes#${i}`] = effects.notes;
+    entries[`todos#${i}`] = effects.todos;
   });
   return { entries, labels };
 }

@@ -161,7 +161,16 @@ export const notePut = (note: Note): TransactItem => ({
  * failure: the project, else the noteable, else the note.
  */
 function write(
-  entries: { project: TransactItem; noteable: TransactItem; note: TransactItem; root?: TransactItem; resolution?: TransactItem; participant?: TransactItem } & Pick<WriteEffects, 'event' | 'hook'>,
+  entries: {
+    project: TransactItem;
+    noteable: TransactItem;
+    note: TransactItem;
+    root?: TransactItem;
+    resolution?: TransactItem;
+    participant?: TransactItem;
+    /** The todos of the users the note mentions. */
+    todos?: TransactItem[];
+  } & Pick<WriteEffects, 'event' | 'hook'>,
 ): Promise<NoteWriteFailure | undefined> {
   return transactOr<NoteWriteFailure>(
     entries,
@@ -202,7 +211,7 @@ export async function getNote(noteable: NoteableKeyed, noteId: number): Promise<
 export async function insertNote(
   noteable: Noteable,
   note: Note,
-  effects: Pick<WriteEffects, 'event' | 'hook'> & { root?: TransactItem; resolution?: ResolutionChange; participant?: TransactItem } = {},
+  effects: Pick<WriteEffects, 'event' | 'hook'> & { root?: TransactItem; resolution?: ResolutionChange; participant?: TransactItem; todos?: TransactItem[] } = {},
 ): Promise<NoteWriteFailure | undefined> {
   const unresolved = effects.resolution?.unresolvedDiscussionsDelta ?? 0;
   return write({
@@ -214,6 +223,7 @@ export async function insertNote(
     event: effects.event,
     hook: effects.hook,
     participant: effects.participant,
+    todos: effects.todos,
   });
 }
 

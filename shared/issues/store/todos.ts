@@ -1,8 +1,9 @@
 /**
  * Todos: a user's reminder about a noteable (an issue or a merge request) or a commit
  * (`targetType`). Ids come from the sequence `todos`. A todo is `marked` by its user on an issue or
- * merge request, or created for the users a commit note mentions (`mentioned`,
- * `directly_addressed`: {@link mentionTodoPuts}).
+ * merge request, or created for the users a text mentions (`mentioned`, `directly_addressed`:
+ * {@link mentionTodoPuts}): a note on an issue, a merge request or a commit, an issue's title and
+ * description.
  *
  * A pending todo lives in its target's project partition (`PROJECT#<pid>` / `TODO#<iid>#<userId>`
  * for an issue, `MR_TODO#<iid>#<userId>` for a merge request, `COMMIT_TODO#<sha>#<userId>` for a
