@@ -115,7 +115,13 @@ describe('deleting in the background', () => {
       const kind = unique('failing');
       await enqueueJob(kind, 1);
       const job = async () => (await getItem(jobKeys.job(kind, 1)))!;
-      await vi.waitFor(async () => expect((await job()).attempts).toBe(1), WAIT);
+      // Deferred: claimed (attempts 1, a running lease of minutes), then failed (the lease cut to
+      // the first pause, a minute): wait for the second write, not only the first.
+      await vi.waitFor(async () => {
+        const current = await job();
+        expect(current.attempts).toBe(1);
+        expect(Date.parse(String(current.leaseUntil))).toBeLessThanOrEqual(Date.now() + 60_000);
+      }, WAIT);
       const deferred = await job();
       expect(deferred.phase).toBe('running');
       expect(Date.parse(String(deferred.leaseUntil))).toBeGreaterThan(Date.now());
