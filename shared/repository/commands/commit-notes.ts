@@ -26,7 +26,7 @@ import { ApiError, BadRequestError, ConflictError, ForbiddenError, NotFoundError
 import { prepareHookEvent } from '../../hooks';
 import { prepareEvent } from '../../projects';
 import type { User } from '../../users';
-import { isCompletePosition, lineCodeIn, positionNoteErrors, shownPosition, unfoldedLineCode, unfoldedNewLine, type PositionInput } from '../diff-position';
+import { diffLines, isCompletePosition, lineCodeIn, positionNoteErrors, shownPosition, unfoldedLineCode, unfoldedNewLine, type PositionInput } from '../diff-position';
 import { mentionTodoExtras } from '../commit-note-todos';
 import { commitAttributes, commitTitle } from '../push/commits';
 // Declares the `commit_note` hook event kind and how it is stored: every process writing notes loads it.
@@ -75,24 +75,9 @@ interface ParsedLine {
   newPos: number;
 }
 
-/** Internal: the added and removed lines of a diff (`Gitlab::Diff::Parser`), with their positions. */
+/** Internal: the added and removed lines of a diff, numbered as GitLab's parser does ({@link diffLines}). */
 export function changedLines(patch: string): ParsedLine[] {
-  const lines: ParsedLine[] = [];
-  let oldPos = 0;
-  let newPos = 0;
-  for (const row of patch.split('\n')) {
-    const header = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(row);
-    if (header) {
-      oldPos = Number(header[1]);
-      newPos = Number(header[2]);
-    } else if (row.startsWith('+')) lines.push({ type: 'new', oldPos, newPos: newPos++ });
-    else if (row.startsWith('-')) lines.push({ type: 'old', oldPos: oldPos++, newPos });
-    else if (row.startsWith(' ')) {
-      oldPos++;
-      newPos++;
-    }
-  }
-  return lines;
+  return diffLines(patch).flatMap(({ type, oldPos, newPos }) => (type === 'new' || type === 'old' ? [{ type, oldPos, newPos }] : []));
 }
 
 /** Where a comment with `path` lands: the matching line's place, or nothing (a plain comment). */
