@@ -44,6 +44,7 @@ const tableKeys = {
   listEntry: [() => issueKeys.listEntry(5, 'label:11', 'opened', 3), () => issueKeys.listEntry(5, 'author:1', 'closed', 3)],
   searchEntry: [() => issueKeys.searchEntry(5, 'login', 3), () => issueKeys.searchEntry(5, '=a b', 3)],
   counts: [() => issueKeys.counts(5, 'all'), () => issueKeys.counts(5, 'milestone:21')],
+  journalMark: [() => issueKeys.journalMark(5)],
   labelSearchEntry: [() => issueKeys.labelSearchEntry(5, 'bug', 11)],
   award: [() => issueKeys.award({ type: 'Issue', projectId: 5, localId: 3 }, 7), () => issueKeys.award({ type: 'Note', projectId: 5, localId: 41 }, 7)],
   awardName: [() => issueKeys.awardName({ type: 'Issue', projectId: 5, localId: 3 }, 2, 'thumbsup'), () => issueKeys.awardName({ type: 'Note', projectId: 5, localId: 41 }, 2, 'tada')],

@@ -5,8 +5,9 @@
  */
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { issueCollections } from '../../shared/issues/store/keys';
-import { journalEntries } from '../../shared/platform/dynamo/recent';
+import { issueCollections, issueKeys } from '../../shared/issues/store/keys';
+import type { Item } from '../../shared/platform/dynamo/query';
+import { RECENT_WINDOW_MS, journalEntries, quietJournals } from '../../shared/platform/dynamo/recent';
 import { mergedCollections } from '../../shared/platform/http/pagination';
 import { useMockedTable } from '../support/mocked-table';
 
@@ -21,8 +22,9 @@ describe('journals shared by the partitions of one list', () => {
     const closed = journalEntries([{ PK: 'PROJECT#5', SK: 'ISSUE#2', GSI1PK: 'PROJECT_ISSUES#5#closed', GSI1SK: 'x' }]);
     const filtered = journalEntries([{ PK: 'PROJECT#5', SK: 'ISSUE_ENTRY#label:3#closed#1', GSI1PK: 'ISSUE_LIST#5#label:3#closed', GSI1SK: 'x' }]);
 
-    expect([...opened, ...closed].map((entry) => entry.PK)).toEqual(['RECENT#PROJECT_ISSUES#5', 'RECENT#PROJECT_ISSUES#5']);
-    expect(filtered.map((entry) => entry.PK)).toEqual(['RECENT#ISSUE_LIST#5#label:3']);
+    const journalOnly = (entries: Item[]) => entries.filter((entry) => entry.type === 'RecentWrite').map((entry) => entry.PK);
+    expect(journalOnly([...opened, ...closed])).toEqual(['RECENT#PROJECT_ISSUES#5', 'RECENT#PROJECT_ISSUES#5']);
+    expect(journalOnly(filtered)).toEqual(['RECENT#ISSUE_LIST#5#label:3']);
     // Other partitions keep a journal of their own.
     expect(journalEntries([{ PK: 'USER#7', SK: 'X', GSI1PK: 'USER_ISSUES#7', GSI1SK: 'x' }]).map((entry) => entry.PK)).toEqual(['RECENT#USER_ISSUES#7']);
   });
@@ -56,6 +58,60 @@ describe('journals shared by the partitions of one list', () => {
 
     // Assess: both issues, once each, newest first; one journal Query for the two partitions.
     expect(iids).toEqual([2, 1]);
+    expect(journalQueries()).toHaveLength(1);
+  });
+});
+
+describe('the journal mark of a project’s issue lists', () => {
+  const bothStates = () => [issueCollections.projectIssues(5, 'opened'), issueCollections.projectIssues(5, 'closed')];
+  const listed = async (journals: ReturnType<typeof quietJournals>) => {
+    const list = mergedCollections(bothStates(), { ascending: false, isSortKey: () => true, select: (item) => item.iid as number, journals });
+    const iids: Array<number | undefined> = [];
+    for await (const { value } of list.read(undefined, 20)) iids.push(value);
+    return iids;
+  };
+
+  it('is put with every journal entry of the project’s issue lists (states, filtered lists, search), at the entry’s time', () => {
+    const at = Date.parse('2026-11-27T10:00:00.000Z');
+    const written = journalEntries(
+      [
+        { PK: 'PROJECT#5', SK: 'ISSUE#1', GSI1PK: 'PROJECT_ISSUES#5#opened', GSI1SK: 'x' },
+        { PK: 'PROJECT#5', SK: 'ISSUE_ENTRY#label:3#closed#1', GSI1PK: 'ISSUE_LIST#5#label:3#closed', GSI1SK: 'x' },
+        { PK: 'PROJECT#5', SK: 'ISSUE_TERM#word#1', GSI1PK: 'ISSUE_SEARCH#5#word', GSI1SK: 'x' },
+      ],
+      at,
+    );
+
+    // One mark for the three lists, beside their three journal entries.
+    expect(written.filter((entry) => entry.type === 'JournalMark')).toEqual([{ ...issueKeys.journalMark(5), type: 'JournalMark', journaledAt: '2026-11-27T10:00:00.000Z' }]);
+    expect(written.filter((entry) => entry.type === 'RecentWrite')).toHaveLength(3);
+    // A user's issue list has no mark: its readers read its journal.
+    expect(journalEntries([{ PK: 'USER#7', SK: 'X', GSI1PK: 'USER_ISSUES#7', GSI1SK: 'x' }]).some((entry) => entry.type === 'JournalMark')).toBe(false);
+  });
+
+  it('lets a list skip its journal while no write is within the window, and not after a write', async () => {
+    // Prepare: the journal names an issue the lagging index does not show yet.
+    ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'RECENT#PROJECT_ISSUES#5' } }).resolves({
+      Items: [{ PK: 'RECENT#PROJECT_ISSUES#5', SK: `${new Date().toISOString()}#PROJECT#5#ISSUE#1`, itemKey: { PK: 'PROJECT#5', SK: 'ISSUE#1' } }],
+    });
+    ddb.on(BatchGetCommand).resolves({
+      Responses: { 'journal-groups-test': [{ PK: 'PROJECT#5', SK: 'ISSUE#1', GSI1PK: 'PROJECT_ISSUES#5#opened', GSI1SK: 'ISSUE#2026-01-01T00:00:01Z', iid: 1 }] },
+    });
+    const partitions = bothStates().map((c) => c.partitionValue);
+    const markAt = (ms: number) => (key: { PK: string; SK: string }) =>
+      key.SK === issueKeys.journalMark(5).SK ? { ...key, journaledAt: new Date(Date.now() - ms).toISOString() } : undefined;
+
+    // Act
+    const quiet = await listed(quietJournals(partitions, markAt(RECENT_WINDOW_MS + 1000)));
+    const noMark = await listed(quietJournals(partitions, () => undefined));
+    const queriesWhileQuiet = journalQueries().length;
+    const afterWrite = await listed(quietJournals(partitions, markAt(1000)));
+
+    // Assess: quiet (an old mark, or none) reads no journal; a recent mark reads it and finds the issue.
+    expect(quiet).toEqual([]);
+    expect(noMark).toEqual([]);
+    expect(queriesWhileQuiet).toBe(0);
+    expect(afterWrite).toEqual([1]);
     expect(journalQueries()).toHaveLength(1);
   });
 });

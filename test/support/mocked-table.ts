@@ -52,7 +52,7 @@ type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
 /**
  * The operations of a transaction as its writer named them: without the read-your-writes journal
- * entries (`RecentWrite` puts) that `transact` adds at the end when they fit.
+ * entries and marks (`RecentWrite` and `JournalMark` puts) that `transact` adds at the end when they fit.
  */
 export const writerOperations = (input: TransactWriteCommandInput): TransactItems =>
-  (input.TransactItems ?? []).filter((operation) => operation.Put?.Item?.type !== 'RecentWrite');
+  (input.TransactItems ?? []).filter((operation) => !['RecentWrite', 'JournalMark'].includes(String(operation.Put?.Item?.type)));

@@ -6,7 +6,8 @@
 import { can, projectAccessForMany, type ProjectSubject } from '../../auth';
 import type { Namespace } from '../../namespaces';
 import { config } from '../../platform/config';
-import type { Collection } from '../../platform/dynamo/keys';
+import type { Collection, Key } from '../../platform/dynamo/keys';
+import { quietJournals, type JournalReads } from '../../platform/dynamo/recent';
 import { NotFoundError, ParamError } from '../../platform/http/errors';
 import type { Item } from '../../platform/dynamo/query';
 import { filteredCollection, mappedStream, mergedCollections, type ListSource, type StreamSource } from '../../platform/http/pagination';
@@ -15,10 +16,10 @@ import { groupProjectIds } from '../../projects';
 import type { User } from '../../users';
 import { canReadIssue } from '../policy';
 import { getProjectsWithNamespaces } from '../store/issue-lists';
-import { countIn, dropStaleEntries, getIssueCounts, isCurrentEntry, type IssueCounts, type IssueDimension } from '../store/issue-index';
+import { countIn, dropStaleEntries, getIssueCounts, isCurrentEntry, projectCounts, type IssueCounts, type IssueDimension } from '../store/issue-index';
 import { getIssue, getIssues, issueFromItem, type Issue, type IssueState } from '../store/issues';
-import { isIssueOrderKey, issueCollections, projectIdOfPartition, type IssueOrderBy } from '../store/keys';
-import { findLabelByName, listLabels, type Label } from '../store/labels';
+import { isIssueOrderKey, issueCollections, issueKeys, projectIdOfPartition, type IssueOrderBy } from '../store/keys';
+import { findLabelsByNames, listLabels, type Label } from '../store/labels';
 import { findMilestoneByTitle, listMilestones } from '../store/milestones';
 
 /** The issue as the caller may see it; 404 `Issue Not Found` when absent, deleted or confidential to them. */
@@ -67,25 +68,34 @@ interface ResolvedFilters {
   unindexed: boolean;
 }
 
+/** Internal: the label names a list's `labels` filter looks up (none for "no label" or "any label"). */
+function namedLabels(filters: IssueFilters): string[] {
+  const labels = filters.labels ?? [];
+  const none = labels.some((name) => NONE.has(name.toLowerCase()));
+  return none || (labels.length === 1 && labels[0].toLowerCase() === 'any') ? [] : labels;
+}
+
 /**
  * Internal: resolves the filters of a project's list: label names and the milestone title read
  * once (an unknown name matches nothing). "No label" and "any label" (and the same for
  * milestones) count only labels and milestones that still exist: deleting one does not rewrite
  * its issues, so an issue may still hold its id.
  */
-async function resolveFilters(projectId: number, filters: IssueFilters): Promise<ResolvedFilters> {
+async function resolveFilters(projectId: number, filters: IssueFilters, claimsRead?: (key: Key) => Item | undefined): Promise<ResolvedFilters> {
   const checks: Array<(issue: Issue) => boolean> = [];
   const resolved: ResolvedFilters = { matches: () => true, nothing: false, labels: [], unindexed: false };
   if (filters.state && filters.state !== 'all') checks.push((issue) => issue.state === filters.state);
   const labels = filters.labels ?? [];
-  const none = labels.some((name) => NONE.has(name.toLowerCase()));
-  if (none || (labels.length === 1 && labels[0].toLowerCase() === 'any')) {
+  const named = namedLabels(filters);
+  if (labels.length > 0 && named.length === 0) {
+    const none = labels.some((name) => NONE.has(name.toLowerCase()));
     resolved.unindexed = true;
     const live = new Set((await listLabels(projectId)).map((label) => label.id));
     const labelled = (issue: Issue) => issue.labelIds.some((id) => live.has(id));
     checks.push(none ? (issue) => !labelled(issue) : labelled);
-  } else if (labels.length > 0) {
-    const found = await Promise.all(labels.map((name) => findLabelByName(projectId, name)));
+  } else if (named.length > 0) {
+    const byName = await findLabelsByNames(projectId, named, claimsRead);
+    const found = named.map((name) => byName.get(name.toLowerCase()));
     if (found.some((label) => !label)) return { ...resolved, nothing: true, matches: () => false };
     resolved.labels = found as Label[];
     checks.push((issue) => resolved.labels.every((label) => issue.labelIds.includes(label.id)));
@@ -136,16 +146,16 @@ export type IssueOrder = { orderBy: IssueOrderBy; ascending: boolean };
 const statesOf = (state: IssueFilters['state']): IssueState[] => (state === 'opened' || state === 'closed' ? [state] : ['opened', 'closed']);
 
 /** Internal: the issues of several list collections in sort-key order ({@link mergedCollections}). */
-const mergedStream = <T>(colls: Collection[], ascending: boolean, select: (issue: Issue) => T | undefined): StreamSource<T> =>
-  mergedCollections(colls, { ascending, isSortKey: isIssueOrderKey, select: (item) => select(issueFromItem(item)) });
+const mergedStream = <T>(colls: Collection[], ascending: boolean, select: (issue: Issue) => T | undefined, journals?: JournalReads): StreamSource<T> =>
+  mergedCollections(colls, { ascending, isSortKey: isIssueOrderKey, select: (item) => select(issueFromItem(item)), journals });
 
 /**
  * Internal: the issues named by entries of a project's filtered lists or search terms, in the
  * entries' order: each chunk of entries loads its issues in one BatchGetItem (consistent), keeps
  * those the entry still stands for and `keep` accepts, and removes the entries found stale.
  */
-function entryStream(colls: Collection[], ascending: boolean, keep: (issue: Issue) => boolean): StreamSource<Issue> {
-  const entries = mergedCollections(colls, { ascending, isSortKey: isIssueOrderKey, select: (item) => item });
+function entryStream(colls: Collection[], ascending: boolean, keep: (issue: Issue) => boolean, journals?: JournalReads): StreamSource<Issue> {
+  const entries = mergedCollections(colls, { ascending, isSortKey: isIssueOrderKey, select: (item) => item, journals });
   const projectOf = (entry: Item) => projectIdOfPartition(String(entry.PK));
   return mappedStream(entries, async (items) => {
     const issueOf = await getIssues(items.map((entry) => ({ projectId: projectOf(entry), iid: entry.iid as number })));
@@ -187,6 +197,18 @@ const labelCounts = (label: Label): IssueCounts => ({
 });
 
 /**
+ * What a project's issue list with `filters` reads with its project (`findProjectAndRead`): the
+ * whole list's counts, its lists' journal mark, and the name claims of the labels it filters by.
+ */
+export const projectIssueListKeys =
+  (filters: IssueFilters) =>
+  (projectId: number): Key[] => [
+    projectCounts.key(projectId),
+    issueKeys.journalMark(projectId),
+    ...namedLabels(filters).map((name) => issueKeys.claims.labelName(projectId, name)),
+  ];
+
+/**
  * A project's issues visible to `user` matching `filters`, in `order`, read from the list that
  * serves the filters so a page costs what it reads, not the project's size (ACCESS_PATTERNS.md
  * #42, #59, #60):
@@ -203,23 +225,30 @@ export async function projectIssueStream(
   user: User,
   filters: IssueFilters,
   order: IssueOrder,
-  /** The project's whole-list counts, when the caller read them with the project. */
-  allCounts?: IssueCounts,
+  /** What the caller read with the project ({@link projectIssueListKeys} of these filters), if it did. */
+  read?: (key: Key) => Item | undefined,
 ): Promise<ListSource<Issue> | Issue[]> {
   const projectId = subject.project.id;
-  const resolved = await resolveFilters(projectId, filters);
+  const resolved = await resolveFilters(projectId, filters, read);
   if (resolved.nothing) return [];
   const keep = (issue: Issue) => resolved.matches(issue) && canReadIssue(user, subject, issue);
   const states = statesOf(filters.state);
+  // A quiet project's lists skip their journal (its mark was read with the project).
+  const journals = (colls: Collection[]) => (read ? quietJournals(colls.map((c) => c.partitionValue), read) : undefined);
   const term = filters.search ? parseSearch(filters.search)?.term : undefined;
   if (term && order.orderBy === 'created_at') {
-    return entryStream([issueCollections.searchIssues(projectId, term)], order.ascending, keep);
+    const colls = [issueCollections.searchIssues(projectId, term)];
+    return entryStream(colls, order.ascending, keep, journals(colls));
   }
   const { dimension, filtersServed } = listDimension(filters, resolved);
-  const stream =
-    dimension === 'all' || order.orderBy !== 'created_at'
-      ? mergedStream(states.map((state) => issueCollections.projectIssues(projectId, state, order.orderBy)), order.ascending, (issue) => (keep(issue) ? issue : undefined))
-      : entryStream(states.map((state) => issueCollections.dimensionIssues(projectId, dimension, state)), order.ascending, keep);
+  const byState = dimension === 'all' || order.orderBy !== 'created_at';
+  const colls = states.map((state) =>
+    byState ? issueCollections.projectIssues(projectId, state, order.orderBy) : issueCollections.dimensionIssues(projectId, dimension, state),
+  );
+  const stream = byState
+    ? mergedStream(colls, order.ascending, (issue) => (keep(issue) ? issue : undefined), journals(colls))
+    : entryStream(colls, order.ascending, keep, journals(colls));
+  const allCounts = read ? projectCounts.from(read(projectCounts.key(projectId))) : undefined;
   const exactCounts = !resolved.unindexed && filtersServed <= 1;
   if (!exactCounts) return stream;
   const label = resolved.labels[0];

@@ -16,9 +16,8 @@ import type { catalog } from '../catalog';
 import { createIssue, deleteIssue, updateIssue } from '../commands/issues';
 import { moveIssue } from '../commands/move-issue';
 import { presentIssue, presentIssues } from '../presenters/issues';
-import { findIssueOrNotFound, groupIssueStream, projectIssueStream, projectSubjects, userIssueStream } from '../queries/issues';
+import { findIssueOrNotFound, groupIssueStream, projectIssueListKeys, projectIssueStream, projectSubjects, userIssueStream } from '../queries/issues';
 import { issueParticipants } from '../queries/participants';
-import { projectCounts } from '../store/issue-index';
 import { createParams, filtersFrom, groupListParams, inputFrom, issuePathParams, moveParams, orderFrom, projectListParams, updateParams, userListParams } from './issues.params';
 
 /** Internal: the `path_with_namespace` of each listed issue's project, from the subjects the list loaded. */
@@ -40,12 +39,12 @@ export const issueRoutes = {
   'GET /projects/:id/issues': route({
     params: projectListParams,
     handler: async ({ params, user, link }) => {
-      // The list's counts (for `X-Total`) in the project's own read.
-      const { subject, read } = await findProjectAndRead(params.id, user, (id) => [projectCounts.key(id)]);
+      const filters = await filtersFrom(params);
+      // The list's counts (for `X-Total`), journal mark and label claims in the project's own read.
+      const { subject, read } = await findProjectAndRead(params.id, user, projectIssueListKeys(filters));
       // GitLab's IssuesFinder: no issues for a caller who cannot read them (issues disabled).
       if (!can(user, 'read_issue', subject)) return ok([], paginateArray(params, link, []).headers);
-      const allCounts = projectCounts.from(read(projectCounts.key(subject.project.id)));
-      const page = await paginate(params, link, await projectIssueStream(subject, user, await filtersFrom(params), orderFrom(params), allCounts));
+      const page = await paginate(params, link, await projectIssueStream(subject, user, filters, orderFrom(params), read));
       return ok(await presentIssues(page.items, () => projectFullPath(subject.namespace, subject.project)), page.headers);
     },
   }),

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type Collection, type KeySpace, pad, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
-import { journalTogether, readYourWrites } from '../../platform/dynamo/recent';
+import { journalMark, journalTogether, readYourWrites } from '../../platform/dynamo/recent';
 
 export const issueKeys = {
   /** A project label, in its project's partition (listed and deleted with the project). */
@@ -98,6 +98,12 @@ export const issueKeys = {
    * `confidentialOpened`, `confidentialClosed`, moved by `ADD` in the issue write transactions.
    */
   counts: (projectId: number, dimension: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `ISSUE_COUNT#${dimension}` }),
+  /**
+   * The journal mark of a project's issue lists (states, filtered lists, search terms;
+   * `platform/dynamo/recent.ts`): the time of the last journaled write to any of them, put with
+   * the journal entries; read with the project, it lets a quiet project's lists skip the journal.
+   */
+  journalMark: (projectId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: 'ISSUE_JOURNAL_MARK' }),
   /**
    * One side of a link between two issues (GitLab's `issue_links` row), in the partition of the
    * issue it is seen from, after that issue's iid and the other issue's project and iid: the link
@@ -408,6 +414,9 @@ readYourWrites('PROJECT_ISSUES#', 'ISSUE_LIST#', 'ISSUE_SEARCH#', 'USER_ISSUES#'
 const withoutState = (partition: string) => partition.replace(/#(opened|closed)$/, '');
 journalTogether('PROJECT_ISSUES#', withoutState);
 journalTogether('ISSUE_LIST#', withoutState);
+// One mark for every issue list of a project: the lists read it with their project.
+const markOfProject = (partition: string) => issueKeys.journalMark(Number(partition.split('#')[1]));
+for (const prefix of ['PROJECT_ISSUES#', 'ISSUE_LIST#', 'ISSUE_SEARCH#']) journalMark(prefix, markOfProject);
 
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
@@ -431,6 +440,7 @@ export const keySpace: KeySpace = {
       'ISSUE_ENTRY#',
       'ISSUE_TERM#',
       'ISSUE_COUNT#',
+      'ISSUE_JOURNAL_MARK',
       'LABEL_TERM#',
       'LABEL_SUBSCRIPTION#',
       'AWARD#',

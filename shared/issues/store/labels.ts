@@ -83,10 +83,11 @@ export async function findLabelByName(projectId: number, name: string): Promise<
 
 /**
  * Labels by name, case-insensitively, in two BatchGetItems (the name claims, then the labels):
- * a lookup of the labels that exist, by lower-cased name.
+ * a lookup of the labels that exist, by lower-cased name. A caller that read the claims already
+ * (with something else) hands in what it read (`claimOf`): one BatchGetItem then.
  */
-export async function findLabelsByNames(projectId: number, names: string[]): Promise<Map<string, Label>> {
-  const claimOf = byKey(await getMany(names.map((name) => issueKeys.claims.labelName(projectId, name))));
+export async function findLabelsByNames(projectId: number, names: string[], claimOf?: (key: Key) => Item | undefined): Promise<Map<string, Label>> {
+  claimOf ??= byKey(await getMany(names.map((name) => issueKeys.claims.labelName(projectId, name))));
   const ids = names.flatMap((name) => {
     const claim = claimOf(issueKeys.claims.labelName(projectId, name));
     return claim ? [[name.toLowerCase(), Number(claim.labelId)] as const] : [];

@@ -32,8 +32,15 @@
  *
  * - index partitions a list reads together (an issue list of every state: `opened` and `closed`)
  *   may share one journal (`journalTogether`): one Query per list read, not one per partition.
+ * - a feature may give its journaled partitions a mark (`journalMark`): an item, put with the
+ *   journal entries (in the same transaction or batch), holding the time of the last one. A list
+ *   that reads the mark with what it reads first anyway (an issue list: with its project) skips
+ *   the journal Query while the mark shows no write within the window (`quietJournals`): a quiet
+ *   list costs no more than its index. Every journaled write of those partitions then puts the
+ *   mark, so concurrent transactions putting one mark conflict and are retried (`transact`): a
+ *   mark suits partitions whose writes are few per second (a project's issues), not hot ones.
  *
- * A list page therefore costs one more small Query, not more reads as the list grows; a write
+ * A list page therefore costs one more small Query (none while its mark is quiet), not more reads as the list grows; a write
  * that deletes, moves or replaces items its writer does not hand in costs one BatchGetItem more. What the journal does not
  * cover: an item's index attributes changed by an UpdateItem or DeleteItem outside a transaction
  * that does not call `journalWrite` (e.g. a job's status change whose previous status the writer
@@ -86,6 +93,22 @@ export function journalTogether(prefix: string, group: (partition: string) => st
   if (!groups.some((entry) => entry.prefix === prefix)) groups.push({ prefix, group });
 }
 
+/** Journaled partitions with a mark, by prefix: the key of the mark of a partition. */
+const marks: Array<{ prefix: string; mark: (partition: string) => Key }> = [];
+
+/**
+ * Declares that the journaled index partitions starting with `prefix` have a mark at
+ * `mark(partition)` (see the file header): every journal entry of them puts the mark too, and
+ * their readers may skip the journal while the mark is quiet ({@link quietJournals}). Partitions
+ * read together ({@link journalTogether}) must share their mark. Called beside the feature's keys.
+ */
+export function journalMark(prefix: string, mark: (partition: string) => Key): void {
+  if (!marks.some((entry) => entry.prefix === prefix)) marks.push({ prefix, mark });
+}
+
+/** The mark of a journaled index partition, if its feature declared one. */
+export const journalMarkOf = (partition: string): Key | undefined => marks.find((entry) => partition.startsWith(entry.prefix))?.mark(partition);
+
 /** Internal: the journal partition of an index partition. */
 const journalOf = (partition: string): string => groups.find((entry) => partition.startsWith(entry.prefix))?.group(partition) ?? partition;
 
@@ -134,10 +157,34 @@ export function journalEntries(items: Item[], now = Date.now()): Item[] {
         itemKey: { PK: item.PK, SK: item.SK },
         expiresAtEpoch: Math.floor(now / 1000) + JOURNAL_TTL_SECONDS,
       });
+      const mark = journalMarkOf(partition);
+      if (mark) entries.set(`${mark.PK}\u0000${mark.SK}`, { ...mark, type: 'JournalMark', journaledAt: at });
     }
   }
   return [...entries.values()];
 }
+
+/**
+ * The journal readings of a list of `partitions` known without a Query: those whose mark (as the
+ * list read it, consistently, with what it reads first: `read` answers `undefined` for a mark
+ * that does not exist) shows no journal entry within the window are empty. Hand them to the
+ * list's read (`queryCollection`'s or `mergedCollections`' `journals`).
+ */
+export function quietJournals(partitions: readonly string[], read: (key: Key) => Item | undefined, now = Date.now()): JournalReads {
+  const since = new Date(now - RECENT_WINDOW_MS).toISOString();
+  const readings: JournalReads = new Map();
+  for (const partition of partitions) {
+    const mark = journalMarkOf(partition);
+    if (!mark || !isJournaled(partition)) continue;
+    const at = read(mark)?.journaledAt;
+    if (typeof at === 'string' && at >= since) continue;
+    readings.set(journalKeyOf(partition), Promise.resolve({ named: [], items: [] }));
+  }
+  return readings;
+}
+
+/** Internal: the partition key of the journal of an index partition. */
+const journalKeyOf = (partition: string): string => keys.recentWrite(journalOf(partition), '', '', '').PK;
 
 /**
  * The key and the index partition attributes an UpdateItem sets (`SET #n = :v` or `SET GSI2PK = :v`),
@@ -213,7 +260,7 @@ export async function recentWrites(
   now = Date.now(),
 ): Promise<RecentWrites | undefined> {
   if (!collection.index || !isJournaled(collection.partitionValue)) return undefined;
-  const journalKey = keys.recentWrite(journalOf(collection.partitionValue), '', '', '').PK;
+  const journalKey = journalKeyOf(collection.partitionValue);
   // The partitions of one list read together share their journal's reading (`options.journals`).
   let reading = options.journals?.get(journalKey);
   if (!reading) {

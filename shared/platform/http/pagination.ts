@@ -140,7 +140,13 @@ export function collectionStream<T>(source: CollectionSource<T>): StreamSource<T
  */
 export function mergedCollections<T>(
   colls: readonly Collection[],
-  options: { ascending: boolean; isSortKey: (key: string) => boolean; select: (item: Item) => T | undefined },
+  options: {
+    ascending: boolean;
+    isSortKey: (key: string) => boolean;
+    select: (item: Item) => T | undefined;
+    /** Journal readings already known (`quietJournals`): those journals are not read again. */
+    journals?: JournalReads;
+  },
 ): StreamSource<T> {
   const { ascending, isSortKey, select } = options;
   return {
@@ -157,7 +163,7 @@ export function mergedCollections<T>(
       if (colls.length === 0) return;
       const sortKeyOf = (item: Item) => item[colls[0].sortAttribute] as string;
       // Partitions sharing a journal (an issue list's states) read it once for this read.
-      const journals: JournalReads = new Map();
+      const journals: JournalReads = new Map(options.journals);
       const iterators = colls.map((c) =>
         queryCollection(after === undefined ? c : { ...c, ...(ascending ? { from: after } : { below: after }) }, { ascending, pageSize: hint, journals })[
           Symbol.asyncIterator
