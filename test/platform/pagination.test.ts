@@ -336,6 +336,8 @@ describe('paginate over a DynamoDB Query', () => {
     // Assess
     expect(page.items).toEqual([1, 2]);
     expect(indexQueries()).toHaveLength(1);
+    // The page and one item more: whether a next page exists.
+    expect(indexQueries()[0].args[0].input.Limit).toBe(3);
     expect(page.headers['X-Total']).toBe('42');
     expect(page.headers['X-Total-Pages']).toBe('21');
     expect(page.headers['X-Next-Page']).toBe('2');
@@ -355,8 +357,9 @@ describe('paginate over a DynamoDB Query', () => {
       resetConfig();
     }
 
-    // Assess
+    // Assess: the first Query asks for the page and what is counted past it (then one more item).
     expect(page.items).toEqual([1, 2]);
+    expect(indexQueries()[0].args[0].input.Limit).toBe(4);
     expect(indexQueries()).toHaveLength(2);
     expect(page.headers).toEqual({
       'X-Per-Page': '2',

@@ -274,8 +274,11 @@ export async function paginate<T>(params: PaginationParams, link: PageLinkBase, 
   // Asked for once the page is full: a maintained total ends the reading at one more match.
   let total: Promise<number | undefined> | undefined;
   let maintained: number | undefined;
-  // Ask for what the page needs in one round trip (more follow only when filters drop items).
-  for await (const entry of source.read(undefined, Math.min(skip + perPage + 1, MAX_QUERY_PAGE))) {
+  // Ask for what the page needs in one round trip (more follow only when filters drop items); a
+  // source without a maintained total asks for what it counts past the page too, so counting
+  // rides in the page's own reads (a Query returns up to 1 MB), not one more Query per page counted.
+  const wanted = skip + perPage + 1 + (source.total ? 0 : countLimit());
+  for await (const entry of source.read(undefined, Math.min(wanted, MAX_QUERY_PAGE))) {
     if (matched >= skip + perPage) {
       if (!total && source.total) maintained = await (total = source.total());
       // Past the page: with a maintained total, one more match is all we need to know there is
