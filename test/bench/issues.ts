@@ -52,7 +52,9 @@
  *   GET /projects/:id >= 600 req/s and the first issue page >= 300 req/s; at 1 connection a read
  *   within 1.5x of the floor of the calls it makes, i.e. the sum over its calls of the GetItem
  *   floor, or the Query floor for a Query); the calls per request by operation; and as the very
- *   last line one JSON object with all the numbers (`npm run bench | tail -n 1`).
+ *   last line one JSON object with all the numbers (`npm run bench | tail -n 1`). In local mode
+ *   also each run's CPU time of this process per request and the process's peak resident memory
+ *   (for sizing the functions' memory: README, Deployment).
  * - Stops the runtime and removes the temporary directory at the end, also on failure or Ctrl-C.
  *   Exit code 1 when the setup fails or a run has errors (non-2xx replies, timeouts); 0 otherwise.
  *
@@ -621,6 +623,12 @@ interface Run {
   stoppedByTimeLimit: boolean;
   dynamoCallsPerRequest: number | null;
   dynamoCallsByCommand: Record<string, number> | null;
+  /**
+   * CPU time of this process per request (local mode: the handlers, the SDK and the bench's own
+   * HTTP client, which are all in this process; DynamoDB Local runs in its own). What a function
+   * of Lambda's memory size spends at its share of a vCPU (README, Deployment).
+   */
+  cpuMsPerRequest: number | null;
   /** `exact`, `absent`, `wrong: …`, or `mixed` (sent on some replies only); null where not a list. */
   xTotal: string | null;
   /** The first content problem (null: every reply was right). */
@@ -640,6 +648,7 @@ async function runScenario(target: Target, scenario: Scenario, fixture: Fixture,
   let check: string | undefined;
   const totals = new Set<string>();
   const before = snapshot(counter);
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const ran = await pool(REQUESTS, connections, started + MAX_SECONDS * 1000, async (i) => {
     try {
@@ -659,6 +668,7 @@ async function runScenario(target: Target, scenario: Scenario, fixture: Fixture,
     }
   });
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   const after = snapshot(counter);
   const requests = ran;
   const sorted = latencies.sort((a, b) => a - b);
@@ -688,6 +698,7 @@ async function runScenario(target: Target, scenario: Scenario, fixture: Fixture,
     stoppedByTimeLimit: ran < REQUESTS,
     dynamoCallsPerRequest: perRequest,
     dynamoCallsByCommand: byCommand,
+    cpuMsPerRequest: counter && requests > 0 ? round((cpu.user + cpu.system) / 1000 / requests) : null,
     xTotal: !scenario.total ? null : wrongTotal ?? (totals.size > 1 ? 'mixed' : ([...totals][0] ?? null)),
     check: check ?? null,
     ...(firstError ? { firstError } : {}),
@@ -892,7 +903,7 @@ function judge(runs: Run[], floors: Floors | undefined): TargetRow[] {
 // ---------------------------------------------------------------------------------------------
 
 function runsTable(runs: Run[], floors: Floors | undefined, counted: boolean): string {
-  const header = ['scenario', 'project', 'conn', 'requests', 'errors', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'floor', 'p50 / floor', 'calls/req', 'X-Total', 'check'];
+  const header = ['scenario', 'project', 'conn', 'requests', 'errors', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'floor', 'p50 / floor', 'calls/req', 'CPU ms/req', 'X-Total', 'check'];
   const rows = runs.map((r) => {
     const floor = floorOf(r.kind, floors);
     return [
@@ -908,11 +919,12 @@ function runsTable(runs: Run[], floors: Floors | undefined, counted: boolean): s
       floor ? `${floor.name.includes('Query') ? 'Query' : 'GetItem'} ${floor.p50Ms.toFixed(2)}` : '-',
       floor ? `${(r.p50Ms / floor.p50Ms).toFixed(1)}x` : '-',
       counted ? fmt(r.dynamoCallsPerRequest, 2) : '-',
+      fmt(r.cpuMsPerRequest, 2),
       r.xTotal ?? '-',
       r.check ?? 'ok',
     ];
   });
-  return alignedTable(header, rows, [0, 1, 9, 12, 13]);
+  return alignedTable(header, rows, [0, 1, 9, 13, 14]);
 }
 
 function targetsTable(rows: TargetRow[]): string {
@@ -1028,6 +1040,10 @@ async function main(session: BenchSession): Promise<number> {
     `\nissue 12's targets (p50 and calls at 1 connection, writes at ${WRITE_CONNECTIONS}; FAIL does not fail the run):\n${targetsTable(targets)}`,
   );
   if (counted) out(`\nDynamoDB calls per request, by operation:\n${breakdown(runs)}`);
+  // Every handler and the bench's client in one process, at up to 16 requests at once: an upper
+  // bound of what one Lambda instance (one request at a time) holds on top of its import.
+  const peakRssMb = local ? Math.round(process.resourceUsage().maxRSS / 1024) : null;
+  if (peakRssMb !== null) out(`\nPeak resident memory of this process (every handler, the bench's client): ${peakRssMb} MB`);
   out(
     `\n${JSON.stringify({
       bench: 'issues',
@@ -1040,6 +1056,7 @@ async function main(session: BenchSession): Promise<number> {
       dynamoCallsCounted: counted,
       seeding,
       floors: floors ?? null,
+      peakRssMb,
       runs: runs.map((r) => (counted ? r : { ...r, dynamoCallsPerRequest: null, dynamoCallsByCommand: null })),
       targets,
     })}`,

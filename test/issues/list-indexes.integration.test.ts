@@ -51,6 +51,8 @@ describe('filtered issue lists', () => {
     expect(await list(project, project.owner.token, { labels: l1 })).toMatchObject({ iids: [iid.b, iid.a], total: '2' });
     expect(await list(project, project.owner.token, { labels: `${l1},${l2}` })).toMatchObject({ iids: [iid.b] });
     expect(await list(project, project.owner.token, { milestone: milestone.title })).toMatchObject({ iids: [iid.a], total: '1' });
+    // Titles match exactly, as in GitLab (the title claim itself ignores case).
+    expect(await list(project, project.owner.token, { milestone: milestone.title.toUpperCase() })).toMatchObject({ iids: [] });
     expect(await list(project, project.owner.token, { assignee_id: assignee.id })).toMatchObject({ iids: [iid.a], total: '1' });
     expect(await list(project, project.owner.token, { assignee_id: 'None' })).toMatchObject({ iids: [iid.d, iid.c, iid.b] });
     expect(await list(project, project.owner.token, { author_id: assignee.id })).toMatchObject({ iids: [iid.d], total: '1' });

@@ -20,7 +20,7 @@ import { countIn, dropStaleEntries, getIssueCounts, isCurrentEntry, projectCount
 import { getIssue, getIssues, issueFromItem, type Issue, type IssueState } from '../store/issues';
 import { isIssueOrderKey, issueCollections, issueKeys, projectIdOfPartition, type IssueOrderBy } from '../store/keys';
 import { findLabelsByNames, listLabels, type Label } from '../store/labels';
-import { findMilestoneByTitle, listMilestones } from '../store/milestones';
+import { getMilestoneIdByTitle, listMilestones, milestoneIdOfClaim } from '../store/milestones';
 
 /** The issue as the caller may see it; 404 `Issue Not Found` when absent, deleted or confidential to them. */
 export async function findIssueOrNotFound(subject: ProjectSubject, user: User, iid: number): Promise<Issue> {
@@ -68,6 +68,20 @@ interface ResolvedFilters {
   unindexed: boolean;
 }
 
+/** Internal: the milestone title a list's `milestone` filter looks up (none for "none" or "any"). */
+const namedMilestone = (filters: IssueFilters): string[] =>
+  filters.milestone === undefined || NONE.has(filters.milestone.toLowerCase()) || filters.milestone.toLowerCase() === 'any' ? [] : [filters.milestone];
+
+/**
+ * Internal: the filtered list whose counts are known before anything is read (no label and no
+ * milestone named: the assignee's, else the author's; see {@link listDimension}).
+ */
+function countedUpFront(filters: IssueFilters): IssueDimension | undefined {
+  if (namedLabels(filters).length > 0 || namedMilestone(filters).length > 0) return undefined;
+  if (typeof filters.assigneeId === 'number') return `assignee:${filters.assigneeId}`;
+  return filters.authorId !== undefined ? `author:${filters.authorId}` : undefined;
+}
+
 /** Internal: the label names a list's `labels` filter looks up (none for "no label" or "any label"). */
 function namedLabels(filters: IssueFilters): string[] {
   const labels = filters.labels ?? [];
@@ -108,13 +122,14 @@ async function resolveFilters(projectId: number, filters: IssueFilters, claimsRe
       const wanted = title.toLowerCase() === 'any';
       checks.push((issue) => (issue.milestoneId !== null && live.has(issue.milestoneId)) === wanted);
     } else {
-      // The project's own milestone of the title, else a group milestone it holds an alias of (a
-      // group milestone the project holds none of has none of its issues).
-      const milestone =
-        (await findMilestoneByTitle(projectId, title)) ?? (await listMilestones(projectId)).find((m) => m.aliasOf !== undefined && m.title === title);
-      if (!milestone) return { ...resolved, nothing: true, matches: () => false };
-      resolved.milestoneId = milestone.id;
-      checks.push((issue) => issue.milestoneId === milestone.id);
+      // The project's own milestone of the title (its title claim, read with the project when
+      // the caller did), else a group milestone it holds an alias of (a group milestone the
+      // project holds none of has none of its issues).
+      const own = claimsRead ? milestoneIdOfClaim(claimsRead(issueKeys.claims.milestoneTitle(projectId, title)), title) : await getMilestoneIdByTitle(projectId, title);
+      const milestoneId = own ?? (await listMilestones(projectId)).find((m) => m.aliasOf !== undefined && m.title === title)?.id;
+      if (milestoneId === undefined) return { ...resolved, nothing: true, matches: () => false };
+      resolved.milestoneId = milestoneId;
+      checks.push((issue) => issue.milestoneId === milestoneId);
     }
   }
   if (filters.authorId !== undefined) checks.push((issue) => issue.authorId === filters.authorId);
@@ -198,15 +213,21 @@ const labelCounts = (label: Label): IssueCounts => ({
 
 /**
  * What a project's issue list with `filters` reads with its project (`findProjectAndRead`): the
- * whole list's counts, its lists' journal mark, and the name claims of the labels it filters by.
+ * whole list's counts, its lists' journal mark, the name claims of the labels and the title claim
+ * of the milestone it filters by, and the counts of an assignee's or author's list it is served by.
  */
 export const projectIssueListKeys =
   (filters: IssueFilters) =>
-  (projectId: number): Key[] => [
-    projectCounts.key(projectId),
-    issueKeys.journalMark(projectId),
-    ...namedLabels(filters).map((name) => issueKeys.claims.labelName(projectId, name)),
-  ];
+  (projectId: number): Key[] => {
+    const counted = countedUpFront(filters);
+    return [
+      projectCounts.key(projectId),
+      issueKeys.journalMark(projectId),
+      ...namedLabels(filters).map((name) => issueKeys.claims.labelName(projectId, name)),
+      ...namedMilestone(filters).map((title) => issueKeys.claims.milestoneTitle(projectId, title)),
+      ...(counted ? [issueKeys.counts(projectId, counted)] : []),
+    ];
+  };
 
 /**
  * A project's issues visible to `user` matching `filters`, in `order`, read from the list that
@@ -256,7 +277,9 @@ export async function projectIssueStream(
     ? Promise.resolve(labelCounts(label))
     : dimension === 'all' && allCounts
       ? Promise.resolve(allCounts)
-      : getIssueCounts(projectId, [dimension]).then((all) => all.get(dimension)!);
+      : read && dimension === countedUpFront(filters)
+        ? Promise.resolve(projectCounts.from(read(issueKeys.counts(projectId, dimension))))
+        : getIssueCounts(projectId, [dimension]).then((all) => all.get(dimension)!);
   counts.catch(() => undefined); // awaited by `total`, if the page needs it
   const seesAll = can(user, 'read_confidential_issues', subject);
   return {

@@ -192,7 +192,7 @@ const countsOf = (item: Item | undefined): IssueCounts =>
 
 /**
  * The counts of a project's whole list read along with something else: its key, and its counts
- * from what that read found (`undefined`: no item yet).
+ * from what that read found (`undefined`: no item yet; `from` reads any list's `ISSUE_COUNT#` item).
  */
 export const projectCounts = {
   key: (projectId: number): Key => issueKeys.counts(projectId, 'all'),

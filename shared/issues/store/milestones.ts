@@ -89,9 +89,12 @@ export async function getMilestone(projectId: number, milestoneId: number): Prom
 
 /** The id of the project's milestone titled exactly `title` (its claim), if any. */
 export async function getMilestoneIdByTitle(projectId: number, title: string): Promise<number | undefined> {
-  const claim = await getItem(issueKeys.claims.milestoneTitle(projectId, title));
-  return claim && claim.title === title ? Number(claim.milestoneId) : undefined;
+  return milestoneIdOfClaim(await getItem(issueKeys.claims.milestoneTitle(projectId, title)), title);
 }
+
+/** The milestone id a title claim (as read; `undefined`: none) holds for exactly `title` (claims ignore case, titles do not). */
+export const milestoneIdOfClaim = (claim: Item | undefined, title: string): number | undefined =>
+  claim && claim.title === title ? Number(claim.milestoneId) : undefined;
 
 /** A project's milestone titled exactly `title` (case-sensitive, as in GitLab): its claim, then the milestone. */
 export async function findMilestoneByTitle(projectId: number, title: string): Promise<Milestone | undefined> {
