@@ -6,42 +6,74 @@
 import { routeKeysOf, routePrefix, type GroupName, type RouteKeyOf } from '../shared/catalog';
 import { createGroupHandler } from '../shared/platform/group-handler';
 import type { AnyRoute } from '../shared/platform/http/route';
-import { jobTokenGitAccess, onPipelineFinished, removeCiObjects, startPipelinesOnPush } from '../shared/ci';
-import { forgetUser, forkWithProject, removeUserEvents, removeWithProject } from '../shared/projects';
-import { commitMentionTodos, registerTodoTargets, removeAuthoredIssues, removeUserAwards } from '../shared/issues';
-import { removeAllMembershipsOf, removeProjectBots } from '../shared/members';
-import { mergeRequestTodoTargets, mergeWhenPipelineSucceeded, refreshMergeRequests, removeAuthoredMergeRequests, removeMergeRequestObjects } from '../shared/merge-requests';
-import { commitTodoTargets, forkRepository, mentionTodosWith, onBranchesPushed, removeRepository, resolveJobTokensWith } from '../shared/repository';
+import { lazily } from '../shared/platform/lazy';
+import { onPipelineFinished } from '../shared/ci/listeners';
+import { forkWithProject, removeWithProject } from '../shared/projects/commands/lifecycle';
+import { registerTodoTargets } from '../shared/issues/todo-targets';
+import { mentionTodosWith } from '../shared/repository/commit-note-todos';
+import { onBranchesPushed } from '../shared/repository/push/listeners';
+import { resolveJobTokensWith } from '../shared/repository/smart-http/credentials';
 import { authenticate, removeWithUser, soloOwnedGroups, trackActivity } from '../shared/users';
-import { runGroupDeletion } from '../shared/groups';
+
+// The wiring below is lazy (`shared/platform/lazy.ts`): each hook imports the module that defines
+// it the first time it runs, so a function loads at cold start only what its own routes import (a
+// projects function whose requests never push nor delete a project never loads CI's YAML parser).
+// Each is the defining module, not the feature's index: the bundler keeps in the function's
+// cold-start code every export of a module that is imported dynamically and statically, and an
+// index is loaded statically wherever a feature above it is. The registration points imported
+// above are small modules; what a feature registers when loaded (its hook event forms,
+// read-your-writes partitions) is in place before its hook runs, as its hook imports it.
+const lazy = {
+  repositoryLifecycle: () => import('../shared/repository/lifecycle'),
+  commitTodoTargets: () => import('../shared/repository/todo-targets'),
+  commitMentionTodos: () => import('../shared/issues/commands/mention-todos'),
+  authorReassignment: () => import('../shared/issues/commands/author-reassignment'),
+  awardReassignment: () => import('../shared/issues/commands/award-reassignment'),
+  mergeRequestPush: () => import('../shared/merge-requests/commands/push'),
+  mergeRequestPipelines: () => import('../shared/merge-requests/commands/pipelines'),
+  mergeRequestTodoTargets: () => import('../shared/merge-requests/todo-targets'),
+  mergeRequestLifecycle: () => import('../shared/merge-requests/lifecycle'),
+  mergeRequestAuthorReassignment: () => import('../shared/merge-requests/commands/author-reassignment'),
+  ciPush: () => import('../shared/ci/commands/push'),
+  ciRemoval: () => import('../shared/ci/commands/removal'),
+  ciJobTokens: () => import('../shared/ci/commands/job-tokens'),
+  projectBots: () => import('../shared/members/access-tokens'),
+  memberships: () => import('../shared/members/commands'),
+  groupDeletion: () => import('../shared/groups/commands/delete-group'),
+  forgetUser: () => import('../shared/projects/commands/forget-user'),
+  userEvents: () => import('../shared/projects/commands/remove-user-events'),
+};
 
 // A fork reads its source's git objects and a deleted project releases them: the repository
 // builds on projects, which cannot import it; every function that forks or deletes projects
 // (projects, groups, users) goes through this root.
-forkWithProject(forkRepository);
-removeWithProject(removeRepository);
+forkWithProject(lazily(lazy.repositoryLifecycle, (m) => m.forkRepository));
+removeWithProject(lazily(lazy.repositoryLifecycle, (m) => m.removeRepository));
 // The repository and the issues do not import each other: a commit note's mentions create todos
 // (the issues feature's) in the note's transaction, and `/todos` presents commit targets. Every
 // function that writes commit notes or serves `/todos` goes through this root.
-mentionTodosWith(commitMentionTodos);
-registerTodoTargets('Commit', commitTodoTargets);
+mentionTodosWith(lazily(lazy.commitMentionTodos, (m) => m.commitMentionTodos));
+registerTodoTargets('Commit', { load: lazily(lazy.commitTodoTargets, (m) => m.commitTodoTargets.load), present: lazily(lazy.commitTodoTargets, (m) => m.commitTodoTargets.present) });
 // Merge requests sit above the repository and the issues: a branch change refreshes the merge
 // requests of its branch (new version, merge status), and `/todos` presents merge request targets.
 // Every function that changes branches (repository, web's git pushes, merge requests) goes through this root.
-onBranchesPushed(refreshMergeRequests);
-registerTodoTargets('MergeRequest', mergeRequestTodoTargets);
-removeWithProject(removeMergeRequestObjects);
+onBranchesPushed(lazily(lazy.mergeRequestPush, (m) => m.refreshMergeRequests));
+registerTodoTargets('MergeRequest', {
+  load: lazily(lazy.mergeRequestTodoTargets, (m) => m.mergeRequestTodoTargets.load),
+  present: lazily(lazy.mergeRequestTodoTargets, (m) => m.mergeRequestTodoTargets.present),
+});
+removeWithProject(lazily(lazy.mergeRequestLifecycle, (m) => m.removeMergeRequestObjects));
 // CI sits above the repository: a pushed branch or tag with a `.gitlab-ci.yml` gets a pipeline; a
 // deleted project takes its pipelines, traces and artifacts with it; a running job's token clones
 // its project over smart HTTP (the web function imports this root too).
-onBranchesPushed(startPipelinesOnPush);
-removeWithProject(removeCiObjects);
-resolveJobTokensWith(jobTokenGitAccess);
+onBranchesPushed(lazily(lazy.ciPush, (m) => m.startPipelinesOnPush));
+removeWithProject(lazily(lazy.ciRemoval, (m) => m.removeCiObjects));
+resolveJobTokensWith(lazily(lazy.ciJobTokens, (m) => m.jobTokenGitAccess));
 // Merge requests sit above CI: a finished pipeline merges the merge requests waiting for it
 // (merge when pipeline succeeds). Every function that finishes pipelines (runners, jobs) goes through this root.
-onPipelineFinished(mergeWhenPipelineSucceeded);
+onPipelineFinished(lazily(lazy.mergeRequestPipelines, (m) => m.mergeWhenPipelineSucceeded));
 // Project access tokens are members' bots: a deleted project deletes its bots (GitLab does).
-removeWithProject(removeProjectBots);
+removeWithProject(lazily(lazy.projectBots, (m) => m.removeProjectBots));
 // Deleting a user also removes what it has in the features that build on users: with
 // `hard_delete`, the groups it solely owns (found through its memberships, so first), then its
 // personal projects and stars, then its issues and merge requests (moved to the ghost user, or with
@@ -49,16 +81,18 @@ removeWithProject(removeProjectBots);
 // (likewise), then its memberships (users cannot import them), and last its feed events (deleted
 // either way, whatever the steps before recorded). Users are deleted by the jobs worker
 // (`functions/jobs`), which loads this root.
+const runGroupDeletion = lazily(lazy.groupDeletion, (m) => m.runGroupDeletion);
+const removeAllMembershipsOf = lazily(lazy.memberships, (m) => m.removeAllMembershipsOf);
 removeWithUser(
   async (user, { hardDelete }) => {
     if (hardDelete) for (const group of await soloOwnedGroups(user.id)) await runGroupDeletion(group.id);
   },
-  forgetUser,
-  removeAuthoredIssues,
-  removeAuthoredMergeRequests,
-  removeUserAwards,
+  lazily(lazy.forgetUser, (m) => m.forgetUser),
+  lazily(lazy.authorReassignment, (m) => m.removeAuthoredIssues),
+  lazily(lazy.mergeRequestAuthorReassignment, (m) => m.removeAuthoredMergeRequests),
+  lazily(lazy.awardReassignment, (m) => m.removeUserAwards),
   (user) => removeAllMembershipsOf(user.id),
-  removeUserEvents,
+  lazily(lazy.userEvents, (m) => m.removeUserEvents),
 );
 
 /** Exactly the routes of one group, each implemented. */

@@ -1,13 +1,13 @@
 import { fileURLToPath } from 'node:url';
-import { Duration, type Size } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, type ILocalBundling, type Size } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { BUNDLING } from '../bundling';
+import { buildSync } from 'esbuild';
+import { functionBuildOptions } from '../bundling';
 import { acknowledge, managedPolicyFinding, nagArnOf } from '../nag';
 
 /** Repository root: the project's `package-lock.json` and `functions/` live there. */
@@ -15,6 +15,21 @@ const ROOT_DIR = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The CloudWatch namespace of the service's metrics (`POWERTOOLS_METRICS_NAMESPACE`). */
 export const METRICS_NAMESPACE = 'ProjectHosting';
+
+/**
+ * Builds one handler with the project's esbuild configuration (`infra/bundling.ts`) into the
+ * asset's directory, on this machine: `index.mjs` plus the chunks it loads at import or later
+ * (code splitting needs an output directory, which CDK's `NodejsFunction` does not give esbuild).
+ * `entry` is a property so that each function's bundling options differ (CDK caches assets by them).
+ */
+class EsbuildBundling implements ILocalBundling {
+  public constructor(public readonly entry: string) {}
+
+  public tryBundle(outputDir: string): boolean {
+    buildSync(functionBuildOptions(`${ROOT_DIR}${this.entry}`, outputDir));
+    return true;
+  }
+}
 
 /** What a function may do with a data store. */
 export type DataAccess = 'read' | 'readWrite';
@@ -60,7 +75,7 @@ export interface GroupFunctionProps {
  * const fn = new GroupFunction(this, 'Users', { group: 'users', table, bucket, externalUrl });
  * fn.grantTable(table, 'readWrite');
  */
-export class GroupFunction extends nodejs.NodejsFunction {
+export class GroupFunction extends lambda.Function {
   public readonly group: string;
 
   public constructor(scope: Construct, id: string, props: GroupFunctionProps) {
@@ -71,10 +86,15 @@ export class GroupFunction extends nodejs.NodejsFunction {
 
     super(scope, id, {
       description: props.description ?? `project-hosting ${props.group}`,
-      entry: `${ROOT_DIR}functions/${props.group}/handler.ts`,
-      handler: 'handler',
-      projectRoot: ROOT_DIR,
-      depsLockFilePath: `${ROOT_DIR}package-lock.json`,
+      // The project's one bundling configuration (`infra/bundling.ts`), built locally (no Docker):
+      // the image is required by CDK's API and never used, since the local bundling never declines.
+      // The asset's hash is its output's, as `NodejsFunction`'s.
+      code: lambda.Code.fromAsset(`${ROOT_DIR}functions/${props.group}`, {
+        assetHashType: AssetHashType.OUTPUT,
+        bundling: { image: DockerImage.fromRegistry('unused-local-bundling'), local: new EsbuildBundling(`functions/${props.group}/handler.ts`) },
+      }),
+      // `index.mjs`'s `handler` (`FUNCTION_ENTRY_FILE`).
+      handler: 'index.handler',
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
@@ -89,17 +109,6 @@ export class GroupFunction extends nodejs.NodejsFunction {
         EXTERNAL_URL: props.externalUrl,
         POWERTOOLS_SERVICE_NAME: 'project-hosting',
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
-      },
-      // The project's one bundling configuration (`infra/bundling.ts`).
-      bundling: {
-        format: nodejs.OutputFormat.ESM,
-        target: BUNDLING.target,
-        platform: BUNDLING.platform,
-        mainFields: [...BUNDLING.mainFields],
-        minify: BUNDLING.minify,
-        sourceMap: false,
-        banner: BUNDLING.banner,
-        externalModules: [...BUNDLING.external],
       },
     });
 

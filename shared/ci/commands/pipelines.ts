@@ -12,8 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Project } from '../../projects';
 import type { User } from '../../users';
-import { expandIncludes } from '../config/includes';
-import { buildCiConfig, loadCiYaml, missingNeedsError, selectJobs, workflowAllows, type SelectedJob } from '../config/parse';
+import type { SelectedJob } from '../config/parse';
 import { includeReader, readCommitAndConfig } from '../git';
 import { notifyPipelineFinished } from '../listeners';
 import { deleteJobObjects } from '../store/blobs';
@@ -145,6 +144,8 @@ export async function createPipeline(request: PipelineRequest): Promise<CreatePi
     startedAt: null,
     version: 1,
   };
+  // The configuration's reader (with its YAML parser, ~110 KB) is loaded by the first pipeline a process creates, not at cold start.
+  const [{ expandIncludes }, { buildCiConfig, loadCiYaml, missingNeedsError, selectJobs, workflowAllows }] = await Promise.all([import('../config/includes'), import('../config/parse')]);
   const loaded = loadCiYaml(read.config);
   const expanded = loaded.ok
     ? await expandIncludes(loaded.value, { projectId: request.project.id, sha: request.sha }, includeReader(request.project, request.user), ruleVariables(request))

@@ -11,7 +11,6 @@ import { nextId } from '../../platform/dynamo/counters';
 import { ConflictError, NotFoundError, UnauthorizedError } from '../../platform/http/errors';
 import type { User } from '../../users';
 import { insertAward, removeAward, type AwardEmoji, type Awardable, type AwardWriteFailure } from '../store/award-emoji';
-import { emojiName } from './award-emoji-names';
 
 /** GitLab's name of an awardable's parent in `404 … Not Found` when it went meanwhile. */
 function failWith(awardable: Awardable, failure: AwardWriteFailure): never {
@@ -32,6 +31,8 @@ function failWith(awardable: Awardable, failure: AwardWriteFailure): never {
 export async function awardEmoji(awardable: Awardable, user: User, name: string, options: { system?: boolean } = {}): Promise<AwardEmoji> {
   // GitLab: a system note is not `emoji_awardable?`.
   if (options.system) throw new NotFoundError('Award Emoji Awardable cannot be awarded emoji');
+  // The emoji names (~200 KB of data) are loaded by the first award a process makes, not at cold start.
+  const { emojiName } = await import('./award-emoji-names');
   const stored = emojiName(name);
   if (!stored) throw new NotFoundError('Award Emoji Name is not a valid emoji name');
   const now = new Date().toISOString();

@@ -10,8 +10,11 @@ import type { User } from '../../users';
 import { mergeRequestSystemNotes } from '../issuables';
 import type { MergeRequest } from '../store/merge-requests';
 import type { VersionCommit } from '../store/versions';
-// Also registers how the feature's hook events are stored: every process writing them loads it.
-import { type HookLastCommit, type MergeRequestHookAction } from '../webhooks/events';
+// Registers how the feature's hook events are stored: every process writing them loads it (an
+// import of types alone is dropped when compiled, so the module is imported for its effect too).
+import '../webhooks/events';
+// eslint-disable-next-line no-duplicate-imports -- the statement above is kept for its effect, this one is erased
+import type { HookLastCommit, MergeRequestHookAction } from '../webhooks/events';
 
 export type FeedAction = 'opened' | 'closed' | 'reopened' | 'accepted';
 

@@ -5,7 +5,6 @@
  * in the project's partition (`store/languages.ts`), so a repeat at the same head is one read.
  */
 import type { Project } from '../../projects';
-import { isBinary, languageOf, languageShares } from '../languages-rules';
 import { getLanguageStatistics, putLanguageStatistics } from '../store/languages';
 import { isTreeEntry, type ObjectReader } from './objects';
 import { resolveCommit } from './revisions';
@@ -25,6 +24,8 @@ export async function projectLanguages(reader: ObjectReader, project: Project): 
   if (!head) return {};
   const cached = await getLanguageStatistics(project.id);
   if (cached?.commit === head.id) return cached.shares;
+  // The language rules (linguist's table, ~160 KB) are loaded by the first computation in a process, not at cold start.
+  const { isBinary, languageOf, languageShares } = await import('../languages-rules');
   const bytes: Record<string, number> = {};
   let files = 0;
   const walk = async (tree: string, prefix: string): Promise<void> => {

@@ -5,7 +5,6 @@
  */
 import { BadRequestError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import { refuseForGhost } from '../ghost';
-import { parseSshPublicKey } from '../ssh-public-key';
 import { deleteEmail, insertEmail, type Email } from '../store/emails';
 import { deleteSshKey, insertSshKey, type SshKey } from '../store/ssh-keys';
 import { createToken, revokeActiveToken, revokeToken, type AccessToken, type NewToken, type TokenScope } from '../store/tokens';
@@ -21,6 +20,8 @@ export { deleteEmail, deleteSshKey, revokeToken };
 export async function addSshKey(user: User, input: { title: string; key: string }): Promise<SshKey> {
   const errors: Record<string, string[]> = {};
   if (input.title.length > 255) errors.title = ['is too long (maximum is 255 characters)'];
+  // The key parser (sshpk and its crypto, ~150 KB) is loaded by the first key a process adds, not at cold start.
+  const { parseSshPublicKey } = await import('../ssh-public-key');
   const parsed = parseSshPublicKey(input.key);
   if (!parsed) {
     errors.key = ['is invalid'];

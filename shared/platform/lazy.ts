@@ -1,0 +1,25 @@
+/**
+ * Lazy wiring: a function that loads its module the first time it is called. The composition root
+ * (`functions/api.ts`) registers the features' hooks into each other (a project's removal steps,
+ * push listeners, todo targets, ...) in every API function, but most functions never run most of
+ * them; registering `lazily(() => import('../shared/ci/commands/push'), (m) => m.startPipelinesOnPush)`
+ * instead of `startPipelinesOnPush` keeps CI's pipeline code (and its YAML parser) out of what a
+ * function loads at cold start: the bundler puts a module reached only through `import()` in
+ * chunks of its own (`infra/bundling.ts`), read from the function's package when first called.
+ * That holds only for a module no static import reaches in that function (see `infra/bundling.ts`).
+ *
+ * The module is imported when the returned function is called, before `pick` reads it: whatever
+ * the module registers when loaded is in place by then. Node.js caches a loaded module, so later
+ * calls cost one resolved promise.
+ */
+
+/**
+ * A function with the signature of `pick(module)` that loads the module on its first call.
+ * @example
+ * removeWithProject(lazily(() => import('../shared/ci/commands/removal'), (m) => m.removeCiObjects));
+ */
+export function lazily<M, A extends unknown[], R>(load: () => Promise<M>, pick: (module: M) => (...args: A) => R): (...args: A) => Promise<Awaited<R>> {
+  return async function lazilyLoaded(...args: A): Promise<Awaited<R>> {
+    return await pick(await load())(...args);
+  };
+}

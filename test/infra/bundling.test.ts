@@ -1,0 +1,80 @@
+/**
+ * Issue 12's cold start: each function is built as deployed (`infra/bundling.ts`, split into
+ * `index.mjs` and chunks) and what it loads at import stays under `BUNDLE_LIMIT_BYTES`; what it
+ * rarely needs (CI's YAML parser, the emoji names, the SSH key parser, linguist's table) is left
+ * to chunks loaded on first use. Built in memory (`write: false`); `npm run bundles` prints the figures.
+ */
+import { readdirSync } from 'node:fs';
+import { build, type Metafile, type OutputFile } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { BUNDLE_LIMIT_BYTES, BUNDLING, FUNCTION_ENTRY_FILE, functionBuildOptions, loadedAtImport } from '../../infra/bundling';
+
+const OUTDIR = '/tmp/bundling-test';
+const FUNCTIONS = readdirSync('functions', { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+
+type Built = { metafile: Metafile; files: OutputFile[]; loaded: { files: string[]; bytes: number } };
+const builds = new Map<string, Promise<Built>>();
+
+/** Internal: one function built as deployed, in memory (once per file). */
+function built(group: string): Promise<Built> {
+  if (!builds.has(group)) builds.set(group, buildOf(group));
+  return builds.get(group)!;
+}
+
+async function buildOf(group: string): Promise<Built> {
+  const result = await build({ ...functionBuildOptions(`functions/${group}/handler.ts`, `${OUTDIR}/${group}`), write: false });
+  const entry = Object.keys(result.metafile.outputs).find((file) => file.endsWith(`/${group}/${FUNCTION_ENTRY_FILE}`))!;
+  return { metafile: result.metafile, files: result.outputFiles, loaded: loadedAtImport(result.metafile, entry) };
+}
+
+/** Internal: whether any input under `path` has code in `outputs`. */
+const holds = (metafile: Metafile, outputs: string[], path: string) =>
+  outputs.some((output) => Object.entries(metafile.outputs[output].inputs).some(([input, { bytesInOutput }]) => input.includes(path) && bytesInOutput > 0));
+
+describe('function bundles', () => {
+  it.each(FUNCTIONS)('loads at most 1 MB of code when the %s function starts', async (group) => {
+    // Act
+    const { loaded } = await built(group);
+
+    // Assess
+    expect(loaded.bytes).toBeLessThanOrEqual(BUNDLE_LIMIT_BYTES);
+  });
+
+  it('leaves the rarely needed datasets and parsers to chunks loaded on first use', async () => {
+    // Act
+    const users = await built('users');
+    const issues = await built('issues');
+    const repository = await built('repository');
+    const projects = await built('projects');
+
+    // Assess: out of what a cold start loads, yet in the function's code
+    for (const [{ metafile, loaded }, path] of [
+      [users, 'node_modules/sshpk/'],
+      [issues, 'node_modules/emojibase-data/'],
+      [issues, 'node_modules/yaml/'],
+      [repository, 'node_modules/linguist-languages/'],
+      [projects, 'node_modules/yaml/'],
+      [projects, 'shared/merge-requests/commands/push.ts'],
+      [projects, 'shared/repository/lifecycle.ts'],
+    ] as const) {
+      expect(holds(metafile, loaded.files, path), `${path} loaded at start`).toBe(false);
+      expect(holds(metafile, Object.keys(metafile.outputs), path), `${path} in the code`).toBe(true);
+    }
+  });
+
+  it('gives every chunk the banner that defines require, and no source map', async () => {
+    // Act
+    const { files } = await built('ci_jobs');
+
+    // Assess
+    expect(files.length).toBeGreaterThan(1);
+    for (const file of files) {
+      expect(file.path).toMatch(/\.mjs$/);
+      expect(file.text.startsWith(BUNDLING.banner), file.path).toBe(true);
+      expect(file.text).not.toContain('sourceMappingURL');
+    }
+  });
+});
