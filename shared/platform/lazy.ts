@@ -8,9 +8,9 @@
  * chunks of its own (`infra/bundling.ts`), read from the function's package when first called.
  * That holds only for a module no static import reaches in that function (see `infra/bundling.ts`).
  *
- * The module is imported when the returned function is called, before `pick` reads it: whatever
- * the module registers when loaded is in place by then. Node.js caches a loaded module, so later
- * calls cost one resolved promise.
+ * The module is imported when the returned function is first called, before `pick` reads it:
+ * whatever the module registers when loaded is in place by then. Later calls reuse the loaded
+ * module (one resolved promise).
  */
 
 /**
@@ -19,7 +19,13 @@
  * removeWithProject(lazily(() => import('../shared/ci/commands/removal'), (m) => m.removeCiObjects));
  */
 export function lazily<M, A extends unknown[], R>(load: () => Promise<M>, pick: (module: M) => (...args: A) => R): (...args: A) => Promise<Awaited<R>> {
+  let loading: Promise<M> | undefined;
   return async function lazilyLoaded(...args: A): Promise<Awaited<R>> {
-    return await pick(await load())(...args);
+    // A load that failed (a chunk missing from a broken deployment) is tried again by the next call.
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    return await pick(await loading)(...args);
   };
 }
