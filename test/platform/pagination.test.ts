@@ -8,7 +8,7 @@ import { setClients } from '../../shared/platform/dynamo/client';
 import { userCollections, userIndexKeys, userKeys } from '../../shared/users/store/keys';
 import type { Item } from '../../shared/platform/dynamo/query';
 import { ParamError } from '../../shared/platform/http/errors';
-import { decodeCursor, encodeCursor, paginate, paginateArray, paginationParams, type PageLinkBase, type PaginationParams } from '../../shared/platform/http/pagination';
+import { decodeCursor, encodeCursor, mergedCollections, paginate, paginateArray, paginationParams, type PageLinkBase, type PaginationParams } from '../../shared/platform/http/pagination';
 import { parseParams } from '../../shared/platform/http/params';
 
 const BASE = 'http://localhost:3000/api/v4/users';
@@ -341,6 +341,19 @@ describe('paginate over a DynamoDB Query', () => {
     expect(page.headers['X-Total']).toBe('42');
     expect(page.headers['X-Total-Pages']).toBe('21');
     expect(page.headers['X-Next-Page']).toBe('2');
+  });
+
+  it('over merged collections, reads no further Query page than the page and its one extra item need', async () => {
+    // Prepare: the page (2) and the item telling a next page exists fill the first Query page (3).
+    const merged = { ...mergedCollections([userCollections.users()], { ascending: true, isSortKey: () => true, select: (item: Item) => item.id as number }), total: async () => 5 };
+
+    // Act
+    const page = await paginate({ page: 1, per_page: 2 }, link, merged);
+
+    // Assess
+    expect(page.items).toEqual([1, 2]);
+    expect(page.headers['X-Next-Page']).toBe('2');
+    expect(indexQueries()).toHaveLength(1);
   });
 
   it('without a maintained total, stops counting past LIST_COUNT_LIMIT and leaves X-Total and rel="last" out', async () => {

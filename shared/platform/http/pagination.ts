@@ -179,10 +179,11 @@ export function mergedCollections<T>(
         }
         if (best < 0) return;
         const item = heads[best].value as Item;
-        heads[best] = await iterators[best].next();
         const sortKey = sortKeyOf(item);
-        if (sortKey === after) continue; // `from` is inclusive
-        yield { value: select(item), cursor: () => Buffer.from(JSON.stringify({ k: sortKey })).toString('base64url') };
+        // `from` is inclusive; the item after the one yielded is read only when the consumer asks
+        // for it (a page that ends at the last item of a Query page reads no further page).
+        if (sortKey !== after) yield { value: select(item), cursor: () => Buffer.from(JSON.stringify({ k: sortKey })).toString('base64url') };
+        heads[best] = await iterators[best].next();
       }
     },
   };
