@@ -10,8 +10,8 @@ import { ownedProject, type OwnedProject } from '../support/fixtures';
 import { cloneUrl, gitOk, localRepository } from '../support/git';
 import { TestRunner } from './runner';
 
-const JOBS = 50;
-const RUNNERS = 20;
+const JOBS = 30;
+const RUNNERS = 12;
 /** Between two empty polls of one runner (gitlab-runner waits `check_interval`, 3 s by default). */
 const IDLE_POLL_MS = 400;
 
