@@ -54,7 +54,9 @@
  *   floor, or the Query floor for a Query); the calls per request by operation; and as the very
  *   last line one JSON object with all the numbers (`npm run bench | tail -n 1`). In local mode
  *   also each run's CPU time of this process per request and the process's peak resident memory
- *   (for sizing the functions' memory: README, Deployment).
+ *   (for sizing the functions' memory: README, Deployment). DynamoDB calls made meanwhile by
+ *   stream-invoked functions (the local runtime's hook delivery and jobs worker, other Lambda
+ *   invocations on AWS) are not counted in a request's calls but shown beside them (background).
  * - Stops the runtime and removes the temporary directory at the end, also on failure or Ctrl-C.
  *   Exit code 1 when the setup fails or a run has errors (non-2xx replies, timeouts); 0 otherwise.
  *
@@ -624,6 +626,11 @@ interface Run {
   dynamoCallsPerRequest: number | null;
   dynamoCallsByCommand: Record<string, number> | null;
   /**
+   * DynamoDB calls made meanwhile by stream-invoked functions (hook delivery, the jobs worker),
+   * per request: on AWS invocations of their own, so not in `dynamoCallsPerRequest`.
+   */
+  backgroundCallsPerRequest: number | null;
+  /**
    * CPU time of this process per request (local mode: the handlers, the SDK and the bench's own
    * HTTP client, which are all in this process; DynamoDB Local runs in its own). What a function
    * of Lambda's memory size spends at its share of a vCPU (README, Deployment).
@@ -698,6 +705,7 @@ async function runScenario(target: Target, scenario: Scenario, fixture: Fixture,
     stoppedByTimeLimit: ran < REQUESTS,
     dynamoCallsPerRequest: perRequest,
     dynamoCallsByCommand: byCommand,
+    backgroundCallsPerRequest: before && after && requests > 0 ? round((after.background - before.background) / requests) : null,
     cpuMsPerRequest: counter && requests > 0 ? round((cpu.user + cpu.system) / 1000 / requests) : null,
     xTotal: !scenario.total ? null : wrongTotal ?? (totals.size > 1 ? 'mixed' : ([...totals][0] ?? null)),
     check: check ?? null,
@@ -966,8 +974,13 @@ function targetsTable(rows: TargetRow[]): string {
 function breakdown(runs: Run[]): string {
   const rows = runs
     .filter((r) => r.connections !== THROUGHPUT_CONNECTIONS)
-    .map((r) => [r.scenario, r.size, Object.entries(r.dynamoCallsByCommand ?? {}).map(([name, n]) => `${name} ${n}`).join(', ') || '(none)']);
-  return alignedTable(['scenario', 'project', 'DynamoDB calls per request'], rows, [0, 1, 2]);
+    .map((r) => [
+      r.scenario,
+      r.size,
+      Object.entries(r.dynamoCallsByCommand ?? {}).map(([name, n]) => `${name} ${n}`).join(', ') || '(none)',
+      fmt(r.backgroundCallsPerRequest, 2),
+    ]);
+  return alignedTable(['scenario', 'project', 'DynamoDB calls per request', 'background (hooks, jobs)'], rows, [0, 1, 2]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -37,8 +37,14 @@ export const progress = (message: string) => process.stderr.write(`${message}\n`
 // ---------------------------------------------------------------------------------------------
 
 export interface CallCounter {
+  /** Calls made by requests (the API functions' invocations). */
   total: number;
   byCommand: Map<string, number>;
+  /**
+   * Calls made meanwhile by stream-invoked functions (hook delivery, the jobs worker), which on
+   * AWS are invocations of their own, not part of the request that wrote the record.
+   */
+  background: number;
   /** S3 requests (the runner's trace appends write one object each). */
   s3: number;
 }
@@ -47,7 +53,8 @@ export interface CallCounter {
 export async function installCallCounter(): Promise<CallCounter> {
   const { db } = await import('../../shared/platform/dynamo/client');
   const { s3 } = await import('../../shared/platform/s3/client');
-  const counter: CallCounter = { total: 0, byCommand: new Map(), s3: 0 };
+  const { inStreamInvocation } = await import('../../infra/local/streams');
+  const counter: CallCounter = { total: 0, byCommand: new Map(), background: 0, s3: 0 };
   s3().middlewareStack.add(
     (next) => async (args) => {
       counter.s3++;
@@ -57,6 +64,10 @@ export async function installCallCounter(): Promise<CallCounter> {
   );
   db().middlewareStack.add(
     (next, context) => async (args) => {
+      if (inStreamInvocation()) {
+        counter.background++;
+        return next(args);
+      }
       counter.total++;
       // `commandName` is the low-level operation (GetItemCommand for a document GetCommand).
       const name = String((context as { commandName?: string }).commandName ?? 'unknown').replace(/Command$/, '');
@@ -69,7 +80,7 @@ export async function installCallCounter(): Promise<CallCounter> {
 }
 
 export function snapshot(counter: CallCounter | undefined): CallCounter | undefined {
-  return counter && { total: counter.total, byCommand: new Map(counter.byCommand), s3: counter.s3 };
+  return counter && { total: counter.total, byCommand: new Map(counter.byCommand), background: counter.background, s3: counter.s3 };
 }
 
 // ---------------------------------------------------------------------------------------------
