@@ -39,6 +39,8 @@
  *   list costs no more than its index. Every journaled write of those partitions then puts the
  *   mark, so concurrent transactions putting one mark conflict and are retried (`transact`): a
  *   mark suits partitions whose writes are few per second (a project's issues), not hot ones.
+ *   Marks are put, not maxed: a writer whose clock runs behind another's can set the mark back
+ *   by that skew, as the journal's own window (`SK >= now - window`) depends on the clocks too.
  *
  * A list page therefore costs one more small Query (none while its mark is quiet), not more reads as the list grows; a write
  * that deletes, moves or replaces items its writer does not hand in costs one BatchGetItem more. What the journal does not
