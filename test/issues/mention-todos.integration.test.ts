@@ -11,27 +11,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, rootToken } from '../support/api';
 import { addMember, createUser, newMember, openIssue, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
 import { commit, GUEST, mrs, openMergeRequest, REPORTER } from '../merge-requests/helpers';
-
-type Todo = {
-  id: number;
-  project: { id: number };
-  author: { id: number } | null;
-  action_name: string;
-  target_type: string;
-  target: { id: number; iid: number; title: string };
-  target_url: string;
-  body: string;
-  state: string;
-};
+import { listTodos, type Todo } from '../support/todos';
 
 let project: OwnedProject;
 
 /** `GET /todos` as `user` (200 asserted), with filters. */
-async function todos(user: TestUser, query: Record<string, string> = {}): Promise<Todo[]> {
-  const response = await api<Todo[]>('/todos', { token: user.token, query: { per_page: '100', ...query } });
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body;
-}
+const todos = (user: TestUser, query: Record<string, string> = {}) => listTodos(user.token, query);
 
 /** Comments on the issue as `user` (201 asserted); answers the note. */
 async function comment(iid: number, user: TestUser, body: string): Promise<{ id: number }> {

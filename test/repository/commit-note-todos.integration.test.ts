@@ -11,18 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api';
 import { createUser, newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
 import { commit, GUEST, REPORTER } from '../merge-requests/helpers';
-
-type Todo = {
-  id: number;
-  project: { id: number };
-  author: { id: number } | null;
-  action_name: string;
-  target_type: string;
-  target: Record<string, unknown>;
-  target_url: string;
-  body: string;
-  state: string;
-};
+import { listTodos, type Todo } from '../support/todos';
 
 let project: OwnedProject;
 let webUrl: string;
@@ -50,11 +39,7 @@ async function discuss(token: string, body: string): Promise<{ id: string; notes
 }
 
 /** `GET /todos` as `token` (200 asserted), with filters. */
-async function todos(token: string, query: Record<string, string> = {}): Promise<Todo[]> {
-  const response = await api<Todo[]>('/todos', { token, query: { per_page: '100', ...query } });
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body;
-}
+const todos = (token: string, query: Record<string, string> = {}) => listTodos<Record<string, unknown>>(token, query);
 
 const commitTodos = async (user: TestUser, query: Record<string, string> = {}) => (await todos(user.token, query)).filter((todo) => todo.target_type === 'Commit');
 
@@ -171,7 +156,7 @@ describe('mention todos of commit notes', () => {
     const [todo] = await commitTodos(reporter);
 
     // Act
-    const done = await api<Todo>(`/todos/${todo.id}/mark_as_done`, { method: 'POST', token: reporter.token });
+    const done = await api<Todo<Record<string, unknown>>>(`/todos/${todo.id}/mark_as_done`, { method: 'POST', token: reporter.token });
 
     // Assert
     expect(done.status, JSON.stringify(done.body)).toBe(201);
