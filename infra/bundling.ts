@@ -75,11 +75,15 @@ export function functionBuildOptions(entry: string, outdir: string): BuildOption
 }
 
 /**
- * The output files a fresh process loads when it imports `entry` (an output path of `metafile`,
- * e.g. `<outdir>/index.mjs`): the entry and every chunk reachable from it through static imports;
- * chunks reached only through `import()` are not loaded then. With their total size.
+ * The output files a fresh process loads when it imports a function's build (`metafile` of
+ * {@link functionBuildOptions}: one entry, `index.mjs`): the entry and every chunk reachable from
+ * it through static imports; chunks reached only through `import()` are not loaded then. With
+ * their total size.
  */
-export function loadedAtImport(metafile: Metafile, entry: string): { files: string[]; bytes: number } {
+export function loadedAtImport(metafile: Metafile): { files: string[]; bytes: number } {
+  // The function's entry, `<outdir>/index.mjs` (modules reached through `import()` are entry
+  // points of their own too, under `chunks/`).
+  const entry = Object.keys(metafile.outputs).find((file) => file === FUNCTION_ENTRY_FILE || file.endsWith(`/${FUNCTION_ENTRY_FILE}`))!;
   const files = new Set<string>();
   const visit = (file: string) => {
     if (files.has(file) || !metafile.outputs[file]) return;

@@ -7,7 +7,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { buildSync } from 'esbuild';
-import { BUNDLE_LIMIT_BYTES, FUNCTION_ENTRY_FILE, functionBuildOptions, loadedAtImport } from '../bundling';
+import { BUNDLE_LIMIT_BYTES, functionBuildOptions, loadedAtImport } from '../bundling';
 import { acknowledge, managedPolicyFinding, nagArnOf } from '../nag';
 
 /** Repository root: the project's `package-lock.json` and `functions/` live there. */
@@ -28,8 +28,7 @@ class EsbuildBundling implements ILocalBundling {
   public tryBundle(outputDir: string): boolean {
     const { metafile } = buildSync(functionBuildOptions(`${ROOT_DIR}${this.entry}`, outputDir));
     // Issue 12's cold-start budget holds for every build (`cdk synth`, part of `npm test`, and deploys).
-    const entry = Object.keys(metafile.outputs).find((file) => file.endsWith(`/${FUNCTION_ENTRY_FILE}`))!;
-    const { bytes } = loadedAtImport(metafile, entry);
+    const { bytes } = loadedAtImport(metafile);
     if (bytes > BUNDLE_LIMIT_BYTES) {
       throw new Error(`${this.entry} loads ${Math.round(bytes / 1024)} KB of code at cold start, over ${BUNDLE_LIMIT_BYTES / 1024} KB: load what it rarely needs lazily (infra/bundling.ts)`);
     }

@@ -19,7 +19,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { build, type Metafile } from 'esbuild';
+import { build } from 'esbuild';
 import { BUNDLE_LIMIT_BYTES, FUNCTION_ENTRY_FILE, functionBuildOptions, loadedAtImport } from '../../infra/bundling';
 import { alignedTable, intEnv, percentile, progress, round, runBench } from './support';
 
@@ -64,13 +64,8 @@ async function bundle(name: string, entry: string): Promise<Built> {
   const { metafile } = await build(functionBuildOptions(entry, outdir));
   await build({ ...functionBuildOptions(entry, join(outdir, 'maps')), sourcemap: 'external' });
   await writeFile(join(outdir, 'metafile.json'), JSON.stringify(metafile));
-  return measured(metafile, join(outdir, FUNCTION_ENTRY_FILE));
-}
-
-/** What `metafile`'s build of `entry` loads at import, and weighs in all. */
-function measured(metafile: Metafile, entry: string): Built {
-  const { bytes } = loadedAtImport(metafile, entry);
-  return { entry, loadedBytes: bytes, totalBytes: Object.values(metafile.outputs).reduce((sum, output) => sum + output.bytes, 0) };
+  const { bytes } = loadedAtImport(metafile);
+  return { entry: join(outdir, FUNCTION_ENTRY_FILE), loadedBytes: bytes, totalBytes: Object.values(metafile.outputs).reduce((sum, output) => sum + output.bytes, 0) };
 }
 
 /** The median import of `built`'s entry over `runs` fresh processes (Lambda-like environment variables set). */

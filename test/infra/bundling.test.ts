@@ -8,7 +8,7 @@
  */
 import { build, type Metafile, type OutputFile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { BUNDLING, FUNCTION_ENTRY_FILE, functionBuildOptions, loadedAtImport } from '../../infra/bundling';
+import { BUNDLING, functionBuildOptions, loadedAtImport } from '../../infra/bundling';
 
 const OUTDIR = '/tmp/bundling-test';
 type Built = { metafile: Metafile; files: OutputFile[]; loaded: { files: string[]; bytes: number } };
@@ -22,8 +22,7 @@ function built(group: string): Promise<Built> {
 
 async function buildOf(group: string): Promise<Built> {
   const result = await build({ ...functionBuildOptions(`functions/${group}/handler.ts`, `${OUTDIR}/${group}`), write: false });
-  const entry = Object.keys(result.metafile.outputs).find((file) => file.endsWith(`/${group}/${FUNCTION_ENTRY_FILE}`))!;
-  return { metafile: result.metafile, files: result.outputFiles, loaded: loadedAtImport(result.metafile, entry) };
+  return { metafile: result.metafile, files: result.outputFiles, loaded: loadedAtImport(result.metafile) };
 }
 
 /** Internal: whether any input under `path` has code in `outputs`. */
