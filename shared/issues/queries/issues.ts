@@ -269,17 +269,16 @@ export async function projectIssueStream(
   const stream = byState
     ? mergedStream(colls, order.ascending, (issue) => (keep(issue) ? issue : undefined), journals(colls))
     : entryStream(colls, order.ascending, keep, journals(colls));
-  const allCounts = read ? projectCounts.from(read(projectCounts.key(projectId))) : undefined;
   const exactCounts = !resolved.unindexed && filtersServed <= 1;
   if (!exactCounts) return stream;
   const label = resolved.labels[0];
+  // The whole list's counts, or those of the list known up front, were read with the project.
+  const countsRead = read && (dimension === 'all' || dimension === countedUpFront(filters));
   const counts = label
     ? Promise.resolve(labelCounts(label))
-    : dimension === 'all' && allCounts
-      ? Promise.resolve(allCounts)
-      : read && dimension === countedUpFront(filters)
-        ? Promise.resolve(projectCounts.from(read(issueKeys.counts(projectId, dimension))))
-        : getIssueCounts(projectId, [dimension]).then((all) => all.get(dimension)!);
+    : countsRead
+      ? Promise.resolve(projectCounts.from(read(issueKeys.counts(projectId, dimension))))
+      : getIssueCounts(projectId, [dimension]).then((all) => all.get(dimension)!);
   counts.catch(() => undefined); // awaited by `total`, if the page needs it
   const seesAll = can(user, 'read_confidential_issues', subject);
   return {
