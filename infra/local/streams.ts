@@ -16,6 +16,7 @@ import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
   ExpiredIteratorException,
+  ResourceNotFoundException,
   GetRecordsCommand,
   GetShardIteratorCommand,
   TrimmedDataAccessException,
@@ -239,8 +240,14 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     return ShardIterator ?? null;
   };
 
-  /** Lists the stream's shards and starts reading the new ones (`initial`: from their end). */
-  const discover = async (initial: boolean) => {
+  /**
+   * The table's current stream, asked of the table only when the poller has none yet or the one it
+   * reads is gone or disabled (the table recreated, its stream turned off and on): DynamoDB Local
+   * answers DescribeTable by summing every index's size over the whole table, a full scan per
+   * index that holds up every other request meanwhile, so asking at each listing of the shards
+   * made writes slower the larger the table grew.
+   */
+  const follow = async () => {
     const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: options.tableName }), { abortSignal: signal });
     const latest = Table?.LatestStreamArn;
     if (!latest || Table?.StreamSpecification?.StreamEnabled === false) throw new Error(`table ${options.tableName} has no stream`);
@@ -251,15 +258,36 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
       shards.clear();
       finished.clear();
     }
+  };
+
+  /** The shards of the stream followed, every page; undefined when that stream is gone or disabled. */
+  const listShards = async (): Promise<Shard[] | undefined> => {
     const listed: Shard[] = [];
     let after: string | undefined;
     do {
-      const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: after }), {
-        abortSignal: signal,
-      });
-      listed.push(...(StreamDescription?.Shards ?? []));
-      after = StreamDescription?.LastEvaluatedShardId;
+      let page;
+      try {
+        page = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: after }), { abortSignal: signal });
+      } catch (error) {
+        if (error instanceof ResourceNotFoundException) return undefined;
+        throw error;
+      }
+      const status = page.StreamDescription?.StreamStatus;
+      if (status === 'DISABLED' || status === 'DISABLING') return undefined;
+      listed.push(...(page.StreamDescription?.Shards ?? []));
+      after = page.StreamDescription?.LastEvaluatedShardId;
     } while (after);
+    return listed;
+  };
+
+  /** Lists the stream's shards and starts reading the new ones (`initial`: from their end). */
+  const discover = async (initial: boolean) => {
+    if (streamArn === undefined) await follow();
+    let listed = await listShards();
+    if (listed === undefined) {
+      await follow();
+      listed = (await listShards()) ?? [];
+    }
     for (const shard of listed) {
       const id = shard.ShardId;
       if (!id || shards.has(id) || finished.has(id)) continue;

@@ -9,6 +9,7 @@ import {
   DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
+  ResourceNotFoundException,
   type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
@@ -289,6 +290,59 @@ describe('startStreamPoller', () => {
     expect(iterators).toEqual(['open:LATEST', 'next:TRIM_HORIZON']);
     expect(events.map((event) => event.Records.map((r) => r.eventID))).toEqual([['e10'], ['e12']]);
     expect(events[0].Records[0]).toMatchObject({ eventSource: 'aws:dynamodb', eventSourceARN: STREAM_ARN });
+  });
+
+  it('asks the table for its stream once, however often it lists the shards (DescribeTable scans the whole table locally)', async () => {
+    // Prepare: a stream with one quiet shard.
+    streams.on(DescribeStreamCommand).resolves({ StreamDescription: { StreamStatus: 'ENABLED', Shards: [{ ShardId: 's' }] } });
+    streams.on(GetShardIteratorCommand).resolves({ ShardIterator: 's:0' });
+    streams.on(GetRecordsCommand).resolves({ Records: [], NextShardIterator: 's:0' });
+
+    // Act: many listings of the shards.
+    const poller = await startStreamPoller({ tableName: 't', handler: async () => undefined, filter: HOOK_EVENT_STREAM_FILTER, idleDelayMs: 2, rediscoverMs: 2, logger: recordingLogger() });
+    await until(() => streams.commandCalls(DescribeStreamCommand).length >= 5);
+    await poller.stop();
+
+    // Assess
+    expect(dynamo.commandCalls(DescribeTableCommand)).toHaveLength(1);
+  });
+
+  it.each([
+    ['gone', () => new ResourceNotFoundException({ message: 'Requested resource not found', $metadata: {} })],
+    ['disabled', () => ({ StreamDescription: { StreamStatus: 'DISABLED', Shards: [{ ShardId: 'old' }] } })],
+  ])('follows the table to its new stream when the one it reads is %s, and reads that one from its start', async (_, oldStream) => {
+    // Prepare: the table recreated after start: its first stream answers as gone or disabled.
+    const NEW_ARN = STREAM_ARN.replace('2026-01-01', '2026-02-02');
+    dynamo.on(DescribeTableCommand).resolvesOnce({ Table: { LatestStreamArn: STREAM_ARN, StreamSpecification: { StreamEnabled: true } } }).resolves({
+      Table: { LatestStreamArn: NEW_ARN, StreamSpecification: { StreamEnabled: true } },
+    });
+    let recreated = false;
+    streams.on(DescribeStreamCommand).callsFake((input: { StreamArn: string }) => {
+      if (input.StreamArn === NEW_ARN) return { StreamDescription: { StreamStatus: 'ENABLED', Shards: [{ ShardId: 'new' }] } };
+      if (!recreated) {
+        recreated = true;
+        return { StreamDescription: { StreamStatus: 'ENABLED', Shards: [{ ShardId: 'old' }] } };
+      }
+      const answer = oldStream();
+      if (answer instanceof Error) throw answer;
+      return answer;
+    });
+    streams.on(GetShardIteratorCommand).callsFake((input: { ShardId: string; ShardIteratorType: string }) => ({ ShardIterator: `${input.ShardId}:${input.ShardIteratorType}` }));
+    streams.on(GetRecordsCommand).callsFake((input: { ShardIterator: string }) =>
+      input.ShardIterator === 'new:TRIM_HORIZON' ? { Records: [raw(1)], NextShardIterator: 'new:1' } : { Records: [], NextShardIterator: input.ShardIterator },
+    );
+    const events: DynamoDBStreamEvent[] = [];
+    const logger = recordingLogger();
+
+    // Act
+    const poller = await startStreamPoller({ tableName: 't', handler: async (event) => void events.push(event), filter: HOOK_EVENT_STREAM_FILTER, idleDelayMs: 2, rediscoverMs: 2, logger });
+    await until(() => events.length === 1);
+    await poller.stop();
+
+    // Assess
+    expect(events[0].Records[0]).toMatchObject({ eventID: 'e1', eventSourceARN: NEW_ARN });
+    expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'warn', message: 'the table has a new stream' }));
+    expect(dynamo.commandCalls(DescribeTableCommand)).toHaveLength(2);
   });
 
   it('logs its own errors as JSON lines, once while they last, and keeps polling', async () => {
