@@ -8,7 +8,7 @@ import { setClients } from '../../shared/platform/dynamo/client';
 import { userCollections, userIndexKeys, userKeys } from '../../shared/users/store/keys';
 import type { Item } from '../../shared/platform/dynamo/query';
 import { ParamError } from '../../shared/platform/http/errors';
-import { decodeCursor, encodeCursor, mergedCollections, paginate, paginateArray, paginationParams, type PageLinkBase, type PaginationParams } from '../../shared/platform/http/pagination';
+import { decodeCursor, encodeCursor, mappedStream, mergedCollections, paginate, paginateArray, paginationParams, type PageLinkBase, type PaginationParams, type StreamSource } from '../../shared/platform/http/pagination';
 import { parseParams } from '../../shared/platform/http/params';
 
 const BASE = 'http://localhost:3000/api/v4/users';
@@ -450,5 +450,89 @@ describe('paginate over a DynamoDB Query', () => {
     // Assess
     await expect(result).rejects.toMatchObject({ statusCode: 400, body: { error: 'cursor is invalid' } });
     expect(indexQueries()).toHaveLength(0);
+  });
+});
+
+describe('paginate over a mapped stream (entries naming items loaded a chunk at a time)', () => {
+  const link: PageLinkBase = { url: BASE, query: {} };
+  const upTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+  /** Internal: the entries 1..count, in order, and the chunks `map` was given (a BatchGetItem each, in a list). */
+  function numbered(count: number, keep: (n: number) => boolean = () => true) {
+    const chunks: number[][] = [];
+    const entries: StreamSource<number> = {
+      async *read() {
+        for (let n = 1; n <= count; n++) yield { value: n, cursor: () => String(n) };
+      },
+    };
+    const stream = mappedStream(entries, async (values: number[]) => {
+      chunks.push(values);
+      return values.map((n) => (keep(n) ? n : undefined));
+    });
+    return { stream, chunkSizes: () => chunks.map((chunk) => chunk.length) };
+  }
+
+  it('loads only the page and one more when the list is longer than counting may read, and leaves X-Total out', async () => {
+    // Prepare: 500 entries, more than the page (20), the one after it and LIST_COUNT_LIMIT (100).
+    const { stream, chunkSizes } = numbered(500);
+
+    // Act
+    const page = await paginate({ page: 1, per_page: 20 }, link, stream);
+
+    // Assess
+    expect(page.items).toEqual(upTo(20));
+    expect(chunkSizes()).toEqual([21]);
+    expect(page.headers['X-Next-Page']).toBe('2');
+    expect(page.headers['X-Total']).toBeUndefined();
+    expect(page.headers['X-Total-Pages']).toBeUndefined();
+  });
+
+  it('counts a list that ends within what counting may read, exactly, in the chunk that loads the page', async () => {
+    // Prepare
+    const { stream, chunkSizes } = numbered(90);
+
+    // Act
+    const page = await paginate({ page: 1, per_page: 20 }, link, stream);
+
+    // Assess
+    expect(page.items).toEqual(upTo(20));
+    expect(chunkSizes()).toEqual([90]);
+    expect(page.headers['X-Total']).toBe('90');
+    expect(page.headers['X-Total-Pages']).toBe('5');
+  });
+
+  it('in a long list, reads on past left-out entries to the next match, so X-Next-Page stays exact', async () => {
+    // Prepare: entries 21 to 60 are left out (another filter, or not visible); 61 matches.
+    const { stream, chunkSizes } = numbered(500, (n) => n <= 20 || n > 60);
+
+    // Act
+    const page = await paginate({ page: 1, per_page: 20 }, link, stream);
+
+    // Assess
+    expect(page.items).toEqual(upTo(20));
+    expect(chunkSizes()).toEqual([21, 21, 21]);
+    expect(page.headers['X-Next-Page']).toBe('2');
+    expect(page.headers['X-Total']).toBeUndefined();
+  });
+
+  it('on a last page of a long list that the filters leave empty past it, links no next page', async () => {
+    // Prepare: only 1..20 match in 500 entries.
+    const { stream } = numbered(500, (n) => n <= 20);
+    process.env.LIST_COUNT_LIMIT = '1000';
+    resetConfig();
+
+    // Act
+    let page;
+    try {
+      page = await paginate({ page: 1, per_page: 20 }, link, stream);
+    } finally {
+      delete process.env.LIST_COUNT_LIMIT;
+      resetConfig();
+    }
+
+    // Assess: counting may read the whole list here, so it does, and the total is exact.
+    expect(page.items).toEqual(upTo(20));
+    expect(page.headers['X-Next-Page']).toBe('');
+    expect(page.headers['X-Total']).toBe('20');
   });
 });

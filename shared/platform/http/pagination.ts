@@ -61,15 +61,23 @@ export interface CollectionSource<T> {
 export interface StreamEntry<T> {
   value: T | undefined;
   cursor: () => string;
+  /**
+   * Set by a source that knows the list goes on past the `hint` entries it was asked for (see
+   * {@link mappedStream}): a reader counting to the end within `hint` cannot, and stops counting.
+   */
+  beyondHint?: true;
 }
 
 /**
  * Any ordered list that can resume after a position (e.g. several collections merged by id).
  * `read` yields entries after `after` (a cursor it produced earlier, already checked by the source);
- * `hint` says how many entries the page wants, so a source can size its reads.
+ * `hint` says how many entries the reader may read (the page, and what it would count past it), so
+ * a source can size its reads; `need`, how many it reads whatever the list holds (the page and one
+ * more), so a source whose entries cost a read of their own can read no more when counting is
+ * pointless.
  */
 export interface StreamSource<T> {
-  read(after: string | undefined, hint: number): AsyncIterable<StreamEntry<T>>;
+  read(after: string | undefined, hint: number, need?: number): AsyncIterable<StreamEntry<T>>;
   /** As {@link CollectionSource.total}. */
   total?: () => Promise<number | undefined>;
 }
@@ -192,26 +200,43 @@ export function mergedCollections<T>(
 /**
  * A stream whose values are mapped a chunk at a time by an asynchronous function (e.g. list
  * entries to the items they name, one BatchGetItem per chunk; `undefined` leaves a value out),
- * keeping each entry's cursor. Chunks are sized by what the page asks for.
+ * keeping each entry's cursor. It looks one entry past the reader's `hint` first (in the same
+ * Query page): when the list goes on past it, counting to its end is out of reach, so its entries
+ * say so (`beyondHint`) and are mapped only as far as the reader needs; otherwise a chunk is what
+ * the reader may read, so counting a short list rides in the page's own reads.
  */
 export function mappedStream<A, B>(source: StreamSource<A>, map: (values: A[]) => Promise<Array<B | undefined>>): StreamSource<B> {
+  const chunkOf = (n: number) => Math.min(Math.max(n, 20), 100);
   return {
     total: source.total,
-    async *read(after, hint) {
-      const chunkSize = Math.min(Math.max(hint, 20), 100);
+    async *read(after, hint, need = hint) {
+      const entries = source.read(after, hint + 1, need)[Symbol.asyncIterator]();
+      const ahead: Array<StreamEntry<A>> = [];
+      for (let next; ahead.length <= hint && !(next = await entries.next()).done; ) ahead.push(next.value);
+      const beyondHint = ahead.length > hint;
+      const chunkSize = chunkOf(beyondHint ? need : hint);
       let chunk: Array<StreamEntry<A>> = [];
       const flush = async function* () {
         const present = chunk.filter((entry) => entry.value !== undefined);
         const mapped = await map(present.map((entry) => entry.value as A));
         const byEntry = new Map(present.map((entry, i) => [entry, mapped[i]]));
-        for (const entry of chunk) yield { cursor: entry.cursor, value: byEntry.get(entry) };
+        for (const entry of chunk) yield { cursor: entry.cursor, value: byEntry.get(entry), ...(beyondHint ? { beyondHint: true as const } : {}) };
         chunk = [];
       };
-      for await (const entry of source.read(after, hint)) {
-        chunk.push(entry);
-        if (chunk.length >= chunkSize) yield* flush();
+      try {
+        for (const entry of ahead) {
+          chunk.push(entry);
+          if (chunk.length >= chunkSize) yield* flush();
+        }
+        for (let next; !(next = await entries.next()).done; ) {
+          chunk.push(next.value);
+          if (chunk.length >= chunkSize) yield* flush();
+        }
+        if (chunk.length > 0) yield* flush();
+      } finally {
+        // A reader that stops early ends the source's reading too.
+        await entries.return?.();
       }
-      if (chunk.length > 0) yield* flush();
     },
   };
 }
@@ -272,6 +297,8 @@ export async function paginate<T>(params: PaginationParams, link: PageLinkBase, 
   let matched = 0;
   let readPastPage = 0;
   let reachedEnd = true;
+  // The source says the list goes on past what counting may read: count nothing past the page.
+  let uncountable = false;
   // Asked for once the page is full: a maintained total ends the reading at one more match.
   let total: Promise<number | undefined> | undefined;
   let maintained: number | undefined;
@@ -279,13 +306,16 @@ export async function paginate<T>(params: PaginationParams, link: PageLinkBase, 
   // source without a maintained total asks for what it counts past the page too, so counting
   // rides in the page's own reads (a Query returns up to 1 MB), not one more Query per page counted.
   const wanted = skip + perPage + 1 + (source.total ? 0 : countLimit());
-  for await (const entry of source.read(undefined, Math.min(wanted, MAX_QUERY_PAGE))) {
+  for await (const entry of source.read(undefined, Math.min(wanted, MAX_QUERY_PAGE), skip + perPage + 1)) {
+    uncountable ||= entry.beyondHint === true;
     if (matched >= skip + perPage) {
       if (!total && source.total) maintained = await (total = source.total());
       // Past the page: with a maintained total, one more match is all we need to know there is
-      // a next page; without one, keep counting, but only up to a fixed bound.
-      if (maintained !== undefined || ++readPastPage > countLimit()) {
-        if (maintained !== undefined && entry.value === undefined) continue;
+      // a next page; without one, keep counting, but only up to a fixed bound (and, when the
+      // source knows the list is longer than that bound, only until one more match).
+      const pastBound = ++readPastPage > countLimit();
+      if (maintained !== undefined || uncountable || pastBound) {
+        if ((maintained !== undefined || (uncountable && !pastBound)) && entry.value === undefined) continue;
         reachedEnd = false;
         break;
       }

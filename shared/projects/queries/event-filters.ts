@@ -77,7 +77,8 @@ export function filterEvents<E extends ContributionEvent>(feed: CollectionSource
           (!targetType || event.targetType === targetType) &&
           (!before || event.createdAt < before) &&
           (!after || event.createdAt > after);
-        yield { ...entry, value: matches ? event : undefined };
+        // Not `beyondHint`: a date bound can end this list before its source's end.
+        yield { value: matches ? event : undefined, cursor: entry.cursor };
       }
     },
   };
