@@ -17,6 +17,18 @@ const ddbMock = mockClient(DynamoDBDocumentClient);
 /** Internal: the page URL the headers should link to, with its query written out by hand. */
 const url = (query: string) => `${BASE}?${query}`;
 
+/** Internal: runs `act` with `LIST_COUNT_LIMIT` set to `limit`, then restores the default. */
+async function withListCountLimit<T>(limit: number, act: () => Promise<T>): Promise<T> {
+  process.env.LIST_COUNT_LIMIT = String(limit);
+  resetConfig();
+  try {
+    return await act();
+  } finally {
+    delete process.env.LIST_COUNT_LIMIT;
+    resetConfig();
+  }
+}
+
 /** Internal: parses raw pagination parameters exactly as a route schema would. */
 const pagination = (raw: Record<string, unknown>): PaginationParams =>
   parseParams(z.object(paginationParams), raw);
@@ -357,18 +369,8 @@ describe('paginate over a DynamoDB Query', () => {
   });
 
   it('without a maintained total, stops counting past LIST_COUNT_LIMIT and leaves X-Total and rel="last" out', async () => {
-    // Prepare
-    process.env.LIST_COUNT_LIMIT = '1';
-    resetConfig();
-
     // Act
-    let page;
-    try {
-      page = await paginate({ page: 1, per_page: 2 }, link, source);
-    } finally {
-      delete process.env.LIST_COUNT_LIMIT;
-      resetConfig();
-    }
+    const page = await withListCountLimit(1, () => paginate({ page: 1, per_page: 2 }, link, source));
 
     // Assess: the first Query asks for the page and what is counted past it (then one more item).
     expect(page.items).toEqual([1, 2]);
@@ -518,17 +520,9 @@ describe('paginate over a mapped stream (entries naming items loaded a chunk at 
   it('on a last page of a long list that the filters leave empty past it, links no next page', async () => {
     // Prepare: only 1..20 match in 500 entries.
     const { stream } = numbered(500, (n) => n <= 20);
-    process.env.LIST_COUNT_LIMIT = '1000';
-    resetConfig();
 
-    // Act
-    let page;
-    try {
-      page = await paginate({ page: 1, per_page: 20 }, link, stream);
-    } finally {
-      delete process.env.LIST_COUNT_LIMIT;
-      resetConfig();
-    }
+    // Act: counting may read past all of it.
+    const page = await withListCountLimit(1000, () => paginate({ page: 1, per_page: 20 }, link, stream));
 
     // Assess: counting may read the whole list here, so it does, and the total is exact.
     expect(page.items).toEqual(upTo(20));

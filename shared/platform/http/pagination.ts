@@ -223,13 +223,13 @@ export function mappedStream<A, B>(source: StreamSource<A>, map: (values: A[]) =
         for (const entry of chunk) yield { cursor: entry.cursor, value: byEntry.get(entry), ...(beyondHint ? { beyondHint: true as const } : {}) };
         chunk = [];
       };
+      const all = async function* () {
+        yield* ahead;
+        for (let next; !(next = await entries.next()).done; ) yield next.value;
+      };
       try {
-        for (const entry of ahead) {
+        for await (const entry of all()) {
           chunk.push(entry);
-          if (chunk.length >= chunkSize) yield* flush();
-        }
-        for (let next; !(next = await entries.next()).done; ) {
-          chunk.push(next.value);
           if (chunk.length >= chunkSize) yield* flush();
         }
         if (chunk.length > 0) yield* flush();
@@ -310,12 +310,13 @@ export async function paginate<T>(params: PaginationParams, link: PageLinkBase, 
     uncountable ||= entry.beyondHint === true;
     if (matched >= skip + perPage) {
       if (!total && source.total) maintained = await (total = source.total());
-      // Past the page: with a maintained total, one more match is all we need to know there is
-      // a next page; without one, keep counting, but only up to a fixed bound (and, when the
-      // source knows the list is longer than that bound, only until one more match).
+      // Past the page: with a maintained total, or a list the source knows is longer than
+      // counting may read, the next match is all we need to know there is a next page; otherwise
+      // keep counting, but only up to a fixed bound.
       const pastBound = ++readPastPage > countLimit();
-      if (maintained !== undefined || uncountable || pastBound) {
-        if ((maintained !== undefined || (uncountable && !pastBound)) && entry.value === undefined) continue;
+      const nextMatchDecides = maintained !== undefined || (uncountable && !pastBound);
+      if (nextMatchDecides && entry.value === undefined) continue;
+      if (nextMatchDecides || pastBound) {
         reachedEnd = false;
         break;
       }
