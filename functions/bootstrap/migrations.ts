@@ -21,7 +21,9 @@ const MIGRATIONS: Array<[string, () => Promise<number>]> = [
   ['search-entries-v1-users', backfillUserSearchEntries],
   ['search-entries-v1-projects', backfillProjectSearchEntries],
   ['search-entries-v1-groups', backfillGroupSearchEntries],
-  ['issue-indexes-v1', eachProject(reindexProjectIssues)],
+  // v2: a filtered list's entries are also in the list of every state (GSI2); it rewrites every
+  // entry and recounts, so v1 is no longer run.
+  ['issue-indexes-v2', eachProject(reindexProjectIssues)],
   ['note-threads-v1', eachProject(indexProjectNoteThreads)],
   // v2: system notes joined the author index (a user deleted with `hard_delete` takes them too);
   // it indexes every note, so v1 (user notes only) is no longer run.

@@ -90,7 +90,7 @@ const collections = {
   assignedIssues: [() => issueCollections.assignedIssues(2), () => issueCollections.assignedIssues(2, 'updated_at')],
   userTodos: [() => issueCollections.userTodos(2, 'pending'), () => issueCollections.userTodos(2, 'done')],
   userNotes: [() => issueCollections.userNotes(1)],
-  dimensionIssues: [() => issueCollections.dimensionIssues(5, 'label:11', 'opened')],
+  dimensionIssues: [() => issueCollections.dimensionIssues(5, 'label:11', 'opened'), () => issueCollections.dimensionIssues(5, 'label:11', 'all')],
   projectIssueItems: [() => issueCollections.projectIssueItems(5)],
   labelSearch: [() => issueCollections.labelSearch(5, 'bug')],
   searchIssues: [() => issueCollections.searchIssues(5, 'login')],
@@ -140,6 +140,19 @@ describeKeySpace(
       expect(reads(issueCollections.userIssues(1, orderBy))).toBe(true);
       expect(reads(issueCollections.assignedIssues(2, orderBy))).toBe(true);
       expect(reads(issueCollections.assignedIssues(1, orderBy))).toBe(false);
+    });
+
+    it('indexes a filtered list entry where the list of its state and the list of every state read it, and no other list', () => {
+      // Prepare
+      const item = { ...issueKeys.listEntry(5, 'label:11', 'closed', 3), ...issueIndexKeys.listEntry(5, 'label:11', 'closed', AT, 70) } as Record<string, string>;
+      const reads = (collection: Collection) =>
+        item[collection.partitionAttribute] === collection.partitionValue && item[collection.sortAttribute] === issueOrderKey(AT, 70);
+      // Assess
+      expect(reads(issueCollections.dimensionIssues(5, 'label:11', 'closed'))).toBe(true);
+      expect(reads(issueCollections.dimensionIssues(5, 'label:11', 'all'))).toBe(true);
+      expect(reads(issueCollections.dimensionIssues(5, 'label:11', 'opened'))).toBe(false);
+      expect(reads(issueCollections.dimensionIssues(5, 'label:1', 'all'))).toBe(false);
+      expect(reads(issueCollections.dimensionIssues(6, 'label:11', 'all'))).toBe(false);
     });
 
     it('keeps the notes of one issue out of the range of another whose iid starts alike', () => {

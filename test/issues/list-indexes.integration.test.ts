@@ -82,6 +82,32 @@ describe('filtered issue lists', () => {
     expect((await list(project, project.owner.token, { labels: l2 })).iids).not.toContain(doomed.iid);
   });
 
+  it('follows a label name and a milestone title to what they name now, not to what they named before', async () => {
+    const owner = project.owner.token;
+    const [x, y, z] = [unique('x'), unique('y'), unique('z')];
+    const labelIds = [];
+    for (const name of [x, y]) {
+      labelIds.push((await api(`/projects/${project.id}/labels`, { method: 'POST', token: owner, body: { name, color: '#ff0000' } })).body.id as number);
+    }
+    const first = (await api(`/projects/${project.id}/milestones`, { method: 'POST', token: owner, body: { title: z } })).body;
+    const twoX = [await openIssue(project.id, owner, { title: 'x1', labels: x, milestone_id: first.id }), await openIssue(project.id, owner, { title: 'x2', labels: x, milestone_id: first.id })];
+    const oneY = await openIssue(project.id, owner, { title: 'y1', labels: y });
+    // Listed once: the names resolved (and may be remembered).
+    expect(await list(project, owner, { labels: x })).toMatchObject({ iids: [twoX[1].iid, twoX[0].iid], total: '2' });
+    expect(await list(project, owner, { milestone: z })).toMatchObject({ iids: [twoX[1].iid, twoX[0].iid], total: '2' });
+
+    // The two labels swap names; the milestone is deleted and another takes its title.
+    const rename = (id: number, name: string) => api(`/projects/${project.id}/labels/${id}`, { method: 'PUT', token: owner, body: { new_name: name } });
+    expect((await rename(labelIds[0], unique('tmp'))).status).toBe(200);
+    expect((await rename(labelIds[1], x)).status).toBe(200);
+    expect((await api(`/projects/${project.id}/milestones/${first.id}`, { method: 'DELETE', token: owner })).status).toBe(204);
+    const second = (await api(`/projects/${project.id}/milestones`, { method: 'POST', token: owner, body: { title: z } })).body;
+    const inSecond = await openIssue(project.id, owner, { title: 'z2', milestone_id: second.id });
+
+    expect(await list(project, owner, { labels: x })).toMatchObject({ iids: [oneY.iid], total: '1' });
+    expect(await list(project, owner, { milestone: z })).toMatchObject({ iids: [inSecond.iid], total: '1' });
+  });
+
   it('answers 400 for an assignee_id that is neither an id nor None/Any', async () => {
     const response = await api(`/projects/${project.id}/issues`, { token: project.owner.token, query: { assignee_id: 'someone' } });
     expect(response.status).toBe(400);
@@ -219,6 +245,23 @@ describe.skipIf(!isLocalRuntime())('rebuilding the indexes of issues written bef
     expect(await list(project, project.owner.token, { labels: label, per_page: 1 })).toMatchObject({ iids: [issues[1].iid], total: '2' });
     expect((await list(project, project.owner.token, { search: 'legacy' })).iids).toEqual([issues[1].iid, issues[0].iid]);
     expect((await list(project, project.owner.token, { per_page: 1 })).total).toBe('2');
+  });
+
+  it('puts the entries of the first version into the lists of every state', async () => {
+    const project = await ownedProject();
+    const label = unique('v1');
+    const closed = await openIssue(project.id, project.owner.token, { title: 'closed one', labels: label });
+    await edit(project, closed.iid, { state_event: 'close' });
+    const opened = await openIssue(project.id, project.owner.token, { title: 'open one', labels: label });
+    // Entries as the first version wrote them: in the list of their state only.
+    const entries = (await queryAll(tableCollection(`PROJECT#${project.id}`, 'ISSUE_ENTRY#'))).map(({ GSI2PK: _pk, GSI2SK: _sk, ...v1 }) => v1);
+    await putMany(entries);
+    expect((await list(project, project.owner.token, { labels: label })).iids).toEqual([]);
+    expect((await list(project, project.owner.token, { labels: label, state: 'closed' })).iids).toEqual([closed.iid]);
+
+    await reindexProjectIssues(project.id);
+
+    expect(await list(project, project.owner.token, { labels: label })).toMatchObject({ iids: [opened.iid, closed.iid], total: '2' });
   });
 });
 

@@ -90,6 +90,26 @@ function namedLabels(filters: IssueFilters): string[] {
 }
 
 /**
+ * Internal: the ids that label names and milestone titles of this process's recent lists
+ * resolved to, by project (at most {@link MAX_ID_GUESSES}, the oldest forgotten first). With one,
+ * a list reads the label (its counts) or its milestone list's counts with its project and the
+ * name claims rather than after them. A guess only chooses what is read: the claims read in the
+ * same batch decide which label or milestone it is, and a wrong guess costs the read it would
+ * have saved.
+ */
+const idGuesses = new Map<string, number>();
+const MAX_ID_GUESSES = 1000;
+const labelGuess = (projectId: number, name: string) => `${projectId}#label#${name.toLowerCase()}`;
+const milestoneGuess = (projectId: number, title: string) => `${projectId}#milestone#${title}`;
+
+/** Internal: remembers what a name resolved to, as the newest guess. */
+function rememberId(guess: string, id: number): void {
+  idGuesses.delete(guess);
+  idGuesses.set(guess, id);
+  if (idGuesses.size > MAX_ID_GUESSES) idGuesses.delete(idGuesses.keys().next().value!);
+}
+
+/**
  * Internal: resolves the filters of a project's list: label names and the milestone title read
  * once (an unknown name matches nothing). "No label" and "any label" (and the same for
  * milestones) count only labels and milestones that still exist: deleting one does not rewrite
@@ -112,6 +132,7 @@ async function resolveFilters(projectId: number, filters: IssueFilters, claimsRe
     const found = named.map((name) => byName.get(name.toLowerCase()));
     if (found.some((label) => !label)) return { ...resolved, nothing: true, matches: () => false };
     resolved.labels = found as Label[];
+    named.forEach((name, i) => rememberId(labelGuess(projectId, name), resolved.labels[i].id));
     checks.push((issue) => resolved.labels.every((label) => issue.labelIds.includes(label.id)));
   }
   if (filters.milestone !== undefined) {
@@ -128,6 +149,7 @@ async function resolveFilters(projectId: number, filters: IssueFilters, claimsRe
       const own = claimsRead ? milestoneIdOfClaim(claimsRead(issueKeys.claims.milestoneTitle(projectId, title)), title) : await getMilestoneIdByTitle(projectId, title);
       const milestoneId = own ?? (await listMilestones(projectId)).find((m) => m.aliasOf !== undefined && m.title === title)?.id;
       if (milestoneId === undefined) return { ...resolved, nothing: true, matches: () => false };
+      rememberId(milestoneGuess(projectId, title), milestoneId);
       resolved.milestoneId = milestoneId;
       checks.push((issue) => issue.milestoneId === milestoneId);
     }
@@ -159,6 +181,9 @@ export type IssueOrder = { orderBy: IssueOrderBy; ascending: boolean };
 
 /** The state partitions that a `state` filter reads. */
 const statesOf = (state: IssueFilters['state']): IssueState[] => (state === 'opened' || state === 'closed' ? [state] : ['opened', 'closed']);
+
+/** The filtered list partition that a `state` filter reads (no filter: every state's). */
+const stateOrAll = (state: IssueFilters['state']): IssueState | 'all' => (state === 'opened' || state === 'closed' ? state : 'all');
 
 /** Internal: the issues of several list collections in sort-key order ({@link mergedCollections}). */
 const mergedStream = <T>(colls: Collection[], ascending: boolean, select: (issue: Issue) => T | undefined, journals?: JournalReads): StreamSource<T> =>
@@ -214,17 +239,29 @@ const labelCounts = (label: Label): IssueCounts => ({
 /**
  * What a project's issue list with `filters` reads with its project (`findProjectAndRead`): the
  * whole list's counts, its lists' journal mark, the name claims of the labels and the title claim
- * of the milestone it filters by, and the counts of an assignee's or author's list it is served by.
+ * of the milestone it filters by (with the labels and the milestone list's counts their names
+ * last resolved to: {@link idGuesses}), and the counts of an assignee's or author's list it is
+ * served by.
  */
 export const projectIssueListKeys =
   (filters: IssueFilters) =>
   (projectId: number): Key[] => {
     const counted = countedUpFront(filters);
+    const guessed = (guess: string, key: (id: number) => Key) => {
+      const id = idGuesses.get(guess);
+      return id === undefined ? [] : [key(id)];
+    };
     return [
       projectCounts.key(projectId),
       issueKeys.journalMark(projectId),
-      ...namedLabels(filters).map((name) => issueKeys.claims.labelName(projectId, name)),
-      ...namedMilestone(filters).map((title) => issueKeys.claims.milestoneTitle(projectId, title)),
+      ...namedLabels(filters).flatMap((name) => [
+        issueKeys.claims.labelName(projectId, name),
+        ...guessed(labelGuess(projectId, name), (id) => issueKeys.label(projectId, id)),
+      ]),
+      ...namedMilestone(filters).flatMap((title) => [
+        issueKeys.claims.milestoneTitle(projectId, title),
+        ...guessed(milestoneGuess(projectId, title), (id) => issueKeys.counts(projectId, `milestone:${id}`)),
+      ]),
       ...(counted ? [issueKeys.counts(projectId, counted)] : []),
     ];
   };
@@ -235,7 +272,8 @@ export const projectIssueListKeys =
  * #42, #59, #60):
  * - `search` with an index term: the term's entries (then checked with GitLab's rule);
  * - by creation, with `labels`, `milestone`, `assignee_id` or `author_id`: the filtered list of
- *   one of them (the rarest label first), the others checked on each issue;
+ *   one of them (the rarest label first) of the state asked for, or of every state, the others
+ *   checked on each issue;
  * - otherwise the state lists (GSI1 by creation, GSI4 by update; `all` merges the two states).
  * The total comes from the maintained counts when one list serves every filter and the caller
  * sees every issue counted (or none of them is confidential); otherwise the page counts on, up
@@ -263,21 +301,24 @@ export async function projectIssueStream(
   }
   const { dimension, filtersServed } = listDimension(filters, resolved);
   const byState = dimension === 'all' || order.orderBy !== 'created_at';
-  const colls = states.map((state) =>
-    byState ? issueCollections.projectIssues(projectId, state, order.orderBy) : issueCollections.dimensionIssues(projectId, dimension, state),
-  );
+  // A filtered list of every state has its own partition; the state lists are merged.
+  const colls = byState
+    ? states.map((state) => issueCollections.projectIssues(projectId, state, order.orderBy))
+    : [issueCollections.dimensionIssues(projectId, dimension, stateOrAll(filters.state))];
   const stream = byState
     ? mergedStream(colls, order.ascending, (issue) => (keep(issue) ? issue : undefined), journals(colls))
     : entryStream(colls, order.ascending, keep, journals(colls));
   const exactCounts = !resolved.unindexed && filtersServed <= 1;
   if (!exactCounts) return stream;
   const label = resolved.labels[0];
-  // The whole list's counts, or those of the list known up front, were read with the project.
+  // The whole list's counts, or those of the list known up front, were read with the project
+  // (none there: no issue yet); a guessed milestone's were if they are there.
   const countsRead = read && (dimension === 'all' || dimension === countedUpFront(filters));
+  const countsItem = read?.(issueKeys.counts(projectId, dimension));
   const counts = label
     ? Promise.resolve(labelCounts(label))
-    : countsRead
-      ? Promise.resolve(projectCounts.from(read(issueKeys.counts(projectId, dimension))))
+    : countsRead || countsItem
+      ? Promise.resolve(projectCounts.from(countsItem))
       : getIssueCounts(projectId, [dimension]).then((all) => all.get(dimension)!);
   counts.catch(() => undefined); // awaited by `total`, if the page needs it
   const seesAll = can(user, 'read_confidential_issues', subject);
@@ -324,8 +365,8 @@ export async function groupIssueStream(
 /**
  * `GET /groups/:id/milestones/:milestone_id/issues`: the issues `user` may read that carry the
  * group milestone, newest first. Only the projects holding an alias of it (its `aliases`: the
- * projects whose issues used it) are read, each by its milestone lists (#59, one Query per project
- * and state, merged by creation), and only those still in the group's tree; more than
+ * projects whose issues used it) are read, each by its milestone list of every state (#59, one
+ * Query per project, merged by creation), and only those still in the group's tree; more than
  * `GROUP_ISSUES_PROJECT_LIMIT` such projects is refused with 400, as group issues are.
  */
 export async function groupMilestoneIssueStream(
@@ -343,9 +384,7 @@ export async function groupMilestoneIssueStream(
   const subjects = new Map(
     [...all].filter(([, subject]) => !subject.namespace.deleting && inTree(subject.namespace) && can(user, 'read_issue', subject)),
   );
-  const colls = [...subjects.keys()].flatMap((id) =>
-    statesOf(undefined).map((state) => issueCollections.dimensionIssues(id, `milestone:${aliasIn.get(id)}`, state)),
-  );
+  const colls = [...subjects.keys()].map((id) => issueCollections.dimensionIssues(id, `milestone:${aliasIn.get(id)}`, 'all'));
   const keep = (issue: Issue) => issue.milestoneId === aliasIn.get(issue.projectId) && canReadIssue(user, subjects.get(issue.projectId)!, issue);
   return { stream: entryStream(colls, false, keep), subjects };
 }

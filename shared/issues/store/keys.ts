@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { type Collection, type KeySpace, pad, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
 import { journalMark, journalTogether, readYourWrites } from '../../platform/dynamo/recent';
+import type { IssueState } from './issues';
 
 export const issueKeys = {
   /** A project label, in its project's partition (listed and deleted with the project). */
@@ -80,9 +81,10 @@ export const issueKeys = {
 
   /**
    * An issue's entry in one of its project's filtered lists (`dimension`: `label:<id>`,
-   * `milestone:<id>`, `assignee:<userId>`, `author:<userId>`) for its state; indexed on GSI1 by
-   * {@link issueIndexKeys.listEntry}. One key per state, so a state change adds the new entry
-   * before the write and removes the old one after it (the entries are a superset of the truth).
+   * `milestone:<id>`, `assignee:<userId>`, `author:<userId>`) for its state; indexed by
+   * {@link issueIndexKeys.listEntry} in the list of its state and in that of every state. One key
+   * per state, so a state change adds the new entry before the write and removes the old one after
+   * it (the entries are a superset of the truth: the list of every state may show both a moment).
    */
   listEntry: (projectId: number, dimension: string, state: string, iid: number): Key => ({
     PK: `PROJECT#${projectId}`,
@@ -186,10 +188,16 @@ export const issueIndexKeys = {
     const key = issueOrderKey(updatedAt, id);
     return { GSI4SK: key, GSI5SK: key, GSI6SK: key };
   },
-  /** GSI1: a filtered list's entry, by creation like the state lists (`ISSUE_LIST#<projectId>#<dimension>#<state>`). */
+  /**
+   * A filtered list's entry, by creation like the state lists: GSI1 the list of its state
+   * (`ISSUE_LIST#<projectId>#<dimension>#<state>`), GSI2 the list of every state
+   * (`ISSUE_LIST#<projectId>#<dimension>`: one Query for a list without a state filter).
+   */
   listEntry: (projectId: number, dimension: string, state: string, createdAt: string, id: number) => ({
     GSI1PK: issuePartitions.dimension(projectId, dimension, state),
     GSI1SK: issueOrderKey(createdAt, id),
+    GSI2PK: issuePartitions.dimension(projectId, dimension, 'all'),
+    GSI2SK: issueOrderKey(createdAt, id),
   }),
   /** GSI1: a search term's entry, by creation (`ISSUE_SEARCH#<projectId>#<term>`). */
   searchEntry: (projectId: number, term: string, createdAt: string, id: number) => ({
@@ -230,8 +238,9 @@ export const issueCollections = {
   labelSearch: (projectId: number, term: string) => tableCollection(`PROJECT#${projectId}`, `LABEL_TERM#${term}#`),
   /** Every issue item of a project, deleted ones included, by iid (data migrations only: lists read the indexes). */
   projectIssueItems: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'ISSUE#'),
-  /** A project's issues of one state in one filtered list (a label's, a milestone's, an assignee's, an author's), by creation. */
-  dimensionIssues: (projectId: number, dimension: string, state: string) => indexCollection('GSI1', issuePartitions.dimension(projectId, dimension, state)),
+  /** The entries of a project's issues of one state (or `all`) in one filtered list (a label's, a milestone's, an assignee's, an author's), by creation. */
+  dimensionIssues: (projectId: number, dimension: string, state: IssueState | 'all') =>
+    indexCollection(state === 'all' ? 'GSI2' : 'GSI1', issuePartitions.dimension(projectId, dimension, state)),
   /** The entries of a project's issues under one search term, by creation (any state). */
   searchIssues: (projectId: number, term: string) => indexCollection('GSI1', issuePartitions.term(projectId, term)),
   /** The notes of one issue, by id (id order is creation order). */
@@ -374,10 +383,10 @@ const userAwardsPartition = (userId: number) => `USER_AWARDS#${userId}`;
 /** Sort key of issue lists: an ISO time (creation or last update), then the padded global id. */
 export const issueOrderKey = (time: string, id: number): string => `${time}#${pad(id)}`;
 
-/** Whether a sort key is a list entry's ({@link issueKeys.listEntry}), not a search entry's. */
 /** The project an item of a project partition (`PROJECT#<id>`) belongs to, e.g. a list entry read from an index. */
 export const projectIdOfPartition = (partitionKey: string): number => Number(partitionKey.slice('PROJECT#'.length));
 
+/** Whether a sort key is a list entry's ({@link issueKeys.listEntry}), not a search entry's. */
 export const isListEntryKey = (sortKey: string): boolean => sortKey.startsWith('ISSUE_ENTRY#');
 
 /** Whether a value (a client's cursor) has the form of an {@link issueOrderKey}. */
@@ -402,7 +411,8 @@ const issuePartitions = {
   project: (projectId: number, state: string) => `PROJECT_ISSUES#${projectId}#${state}`,
   author: (userId: number) => `USER_ISSUES#${userId}`,
   assignee: (userId: number) => `USER_ASSIGNED_ISSUES#${userId}`,
-  dimension: (projectId: number, dimension: string, state: string) => `ISSUE_LIST#${projectId}#${dimension}#${state}`,
+  /** Every state's list shares its states' journal (`withoutState` below). */
+  dimension: (projectId: number, dimension: string, state: string) => `ISSUE_LIST#${projectId}#${dimension}${state === 'all' ? '' : `#${state}`}`,
   term: (projectId: number, term: string) => `ISSUE_SEARCH#${projectId}#${term}`,
 };
 
@@ -452,7 +462,7 @@ export const keySpace: KeySpace = {
   },
   indexPartitions: {
     GSI1: ['PROJECT_ISSUES#', 'USER_TODOS#', 'ISSUE_LIST#', 'ISSUE_SEARCH#', 'NOTE_THREADS#'],
-    GSI2: ['USER_ISSUES#', 'USER_NOTES#', 'USER_AWARDS#'],
+    GSI2: ['USER_ISSUES#', 'USER_NOTES#', 'USER_AWARDS#', 'ISSUE_LIST#'],
     GSI3: ['USER_ASSIGNED_ISSUES#'],
     GSI4: ['PROJECT_ISSUES#'],
     GSI5: ['USER_ISSUES#'],

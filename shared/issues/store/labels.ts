@@ -84,15 +84,18 @@ export async function findLabelByName(projectId: number, name: string): Promise<
 /**
  * Labels by name, case-insensitively, in two BatchGetItems (the name claims, then the labels):
  * a lookup of the labels that exist, by lower-cased name. A caller that read the claims already
- * (with something else) hands in what it read (`claimOf`): one BatchGetItem then.
+ * (with something else) hands in what it read (`read`): one BatchGetItem then, none for the
+ * labels it read too.
  */
-export async function findLabelsByNames(projectId: number, names: string[], claimOf?: (key: Key) => Item | undefined): Promise<Map<string, Label>> {
-  claimOf ??= byKey(await getMany(names.map((name) => issueKeys.claims.labelName(projectId, name))));
+export async function findLabelsByNames(projectId: number, names: string[], read?: (key: Key) => Item | undefined): Promise<Map<string, Label>> {
+  const claimOf = read ?? byKey(await getMany(names.map((name) => issueKeys.claims.labelName(projectId, name))));
   const ids = names.flatMap((name) => {
     const claim = claimOf(issueKeys.claims.labelName(projectId, name));
     return claim ? [[name.toLowerCase(), Number(claim.labelId)] as const] : [];
   });
-  const labelOf = byKey(await getMany(ids.map(([, id]) => issueKeys.label(projectId, id))));
+  const unread = ids.filter(([, id]) => !read?.(issueKeys.label(projectId, id)));
+  const fetched = unread.length > 0 ? byKey(await getMany(unread.map(([, id]) => issueKeys.label(projectId, id)))) : () => undefined;
+  const labelOf = (key: Key) => read?.(key) ?? fetched(key);
   const found = new Map<string, Label>();
   for (const [name, id] of ids) {
     const item = labelOf(issueKeys.label(projectId, id));
