@@ -19,7 +19,7 @@ import type { HeldRecords } from '../presenters/issues';
 import { mergeRequestReference, statusNote, systemNotesFor, type IssueChangeSummary } from '../system-notes';
 import { resolveProjectMilestoneId } from './group-milestones';
 import { issueSideEffects } from './issue-effects';
-import { ensureLabels } from './labels';
+import { ensureLabels, labelNamesWanted } from './labels';
 import { AGAIN, retried } from './retry';
 import { assertValid, titleAndDescriptionErrors } from './validation';
 
@@ -84,14 +84,17 @@ async function resolveRelations(subject: ProjectSubject, input: IssueInput, call
   if (input.labels !== undefined && new Set(input.labels.map((name) => name.toLowerCase())).size > MAX_LABELS_PER_ISSUE) {
     throw new ValidationError({ labels: [`are too many (maximum is ${MAX_LABELS_PER_ISSUE})`] });
   }
-  // Labels first: a bad label name is refused before anything else is written. The milestone
-  // (which may add a group milestone's alias) and the assignee (reads only) at once.
-  const labels = input.labels === undefined ? undefined : await ensureLabels(subject.project, input.labels);
-  const held: Required<HeldRecords> = { users: [], labels: labels ?? [], milestones: [] };
-  const [milestoneId, assigneeIds] = await Promise.all([
+  // A bad label name is refused before anything is written (the labels missing are created, the
+  // milestone may add a group milestone's alias). Then all three at once: their reads of a turn
+  // go out together (`getMany`).
+  if (input.labels !== undefined) labelNamesWanted(input.labels);
+  const held: Required<HeldRecords> = { users: [], labels: [], milestones: [] };
+  const [labels, milestoneId, assigneeIds] = await Promise.all([
+    input.labels === undefined ? undefined : ensureLabels(subject.project, input.labels),
     resolveMilestone(subject, input.milestoneId, held.milestones),
     resolveAssignees(subject, input.assigneeIds, caller, held.users),
   ]);
+  held.labels.push(...(labels ?? []));
   return { labelIds: labels?.map((label) => label.id), milestoneId, assigneeIds, held };
 }
 

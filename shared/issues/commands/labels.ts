@@ -120,6 +120,24 @@ export async function removeLabel(label: Label): Promise<void> {
 }
 
 /**
+ * The label names an issue write asks for, trimmed, once each (by lower-cased name, the first
+ * spelling kept), in the order first named: {@link ensureLabels} checks them with this, and a
+ * caller may first, before it writes anything else.
+ *
+ * @throws ValidationError `title` for an invalid name (blank, with a comma, too long).
+ */
+export function labelNamesWanted(names: string[]): Map<string, string> {
+  const wanted = new Map<string, string>();
+  for (const raw of names) {
+    const name = raw.trim();
+    const errors = titleErrorsOf(name);
+    if (errors.length > 0) throw new ValidationError({ title: errors });
+    if (!wanted.has(name.toLowerCase())) wanted.set(name.toLowerCase(), name);
+  }
+  return wanted;
+}
+
+/**
  * The project's labels of the given names — its own, or its aliases of its groups' labels (a name
  * the project lacks is looked up in its group and the group's ancestors, nearest first, as
  * GitLab's `available_labels`) — creating (with {@link DEFAULT_LABEL_COLOR}) those that exist
@@ -136,13 +154,7 @@ export async function removeLabel(label: Label): Promise<void> {
  * labels.map((l) => l.id); // existing ids, or those of the labels just created
  */
 export async function ensureLabels(project: Project, names: string[]): Promise<Label[]> {
-  const wanted = new Map<string, string>();
-  for (const raw of names) {
-    const name = raw.trim();
-    const errors = titleErrorsOf(name);
-    if (errors.length > 0) throw new ValidationError({ title: errors });
-    if (!wanted.has(name.toLowerCase())) wanted.set(name.toLowerCase(), name);
-  }
+  const wanted = labelNamesWanted(names);
   if (wanted.size === 0) return [];
   const existing = await findLabelsByNames(project.id, [...wanted.values()]);
   const missing = [...wanted.values()].filter((name) => !existing.has(name.toLowerCase()));

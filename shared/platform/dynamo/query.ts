@@ -1,8 +1,8 @@
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from './client';
-import { getMany } from './batch';
-import { isStorableKey, MAX_PARTITION_KEY_BYTES, type Collection, type Key } from './keys';
+import { getMany, getOneItem } from './batch';
+import { MAX_PARTITION_KEY_BYTES, type Collection, type Key } from './keys';
 import { itemKeyString, recentWrites, type JournalReads } from './recent';
 
 /** A raw table item: attributes are read by the feature store that knows its entity. */
@@ -95,11 +95,7 @@ export async function queryAll(collection: Collection, ascending = true): Promis
 }
 
 /** One item by key, read consistently; undefined when there is none (or the key is too long to exist). */
-export async function getItem(key: Key): Promise<Item | undefined> {
-  if (!isStorableKey(key)) return undefined;
-  const { Item: item } = await db().send(new GetCommand({ TableName: config().tableName, Key: key, ConsistentRead: true }));
-  return item;
-}
+export const getItem = (key: Key): Promise<Item | undefined> => getOneItem(key);
 
 /** One entity by key, read consistently and mapped from its item; undefined when there is none. */
 export async function getEntity<T>(key: Key, fromItem: (item: Item) => T): Promise<T | undefined> {
