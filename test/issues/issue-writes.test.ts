@@ -3,13 +3,18 @@
  * carries, a label deleted under the write (dropped and retried), and how a failed condition is
  * named. The happy paths run for real in the integration suite.
  */
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { replaceIssue, writeIssues, type Issue } from '../../shared/issues/store/issues';
 import { issueKeys } from '../../shared/issues/store/keys';
 import { projectKeys } from '../../shared/projects/store/keys';
 import { cancelled, useMockedTable, writerOperations } from '../support/mocked-table';
 import { issueRecord } from '../support/records';
+import { userRecord } from '../support/user-record';
+import { idsEndAt } from '../support/ids';
+import type { ProjectSubject } from '../../shared/auth';
+import { createIssue } from '../../shared/issues/commands/issues';
+import { ValidationError } from '../../shared/platform/http/errors';
 
 const ddbMock = useMockedTable('issue-writes-test');
 
@@ -119,5 +124,28 @@ describe('an issue write', () => {
     expect(operations.find((op) => op.Update?.Key?.PK === 'PROJECT#5' && op.Update.Key.SK === 'PROJECT')?.Update).toMatchObject({
       ExpressionAttributeValues: { ':delta': -1 },
     });
+  });
+});
+
+describe('an issue create with a bad label name', () => {
+  it('is refused before anything is read or written, a group milestone and an assignee given with it', async () => {
+    // Prepare: a project of a group; the caller an admin (may set labels, milestone and assignee).
+    ddbMock.on(UpdateCommand).callsFake(idsEndAt(70));
+    const owner = userRecord({ id: 1, admin: true });
+    const subject = {
+      kind: 'project',
+      project: { id: 5, namespaceId: 8, visibility: 'private', archived: false },
+      namespace: { id: 8, kind: 'group', ancestorIds: [] },
+      access: { level: 50, projectAccess: 50, groupAccess: null },
+    } as unknown as ProjectSubject;
+
+    // Act
+    const refused = createIssue(subject, owner, { title: 'x', labels: ['ok', 'l'.repeat(256)], milestoneId: 31, assigneeIds: [2] });
+
+    // Assess: refused, and nothing read (reads go out on the next turn) or written; only its
+    // numbers were taken (a failed create spends them, as in GitLab).
+    await expect(refused).rejects.toBeInstanceOf(ValidationError);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ddbMock.calls().map((call) => call.args[0].constructor.name)).toEqual(['UpdateCommand', 'UpdateCommand']);
   });
 });
