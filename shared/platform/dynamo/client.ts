@@ -1,6 +1,7 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
+import { logger } from '../logger';
 import { traced } from '../observability';
 import { countWrites } from '../write-audit';
 
@@ -15,8 +16,21 @@ let documentClient: DynamoDBDocumentClient | undefined;
 /** The table every item lives in. */
 export const tableName = (): string => config().tableName;
 
+/**
+ * The SDK's logger: its warnings and errors in ours, and no `info`. The SDK builds a copy of every
+ * request and response with sensitive members masked (`schemaLogFilter`) to hand to `info`,
+ * even when the logger is its default no-op one; without `info` it skips that work (about 5 % of
+ * the busy CPU of an issue list page in the `npm run bench` profile).
+ */
+const sdkLogger = {
+  debug: () => undefined,
+  trace: () => undefined,
+  warn: (...content: unknown[]) => logger.warn('AWS SDK warning', { content }),
+  error: (...content: unknown[]) => logger.error('AWS SDK error', { content }),
+} as unknown as NonNullable<DynamoDBClientConfig['logger']>;
+
 export function db(): DynamoDBDocumentClient {
-  documentClient ??= DynamoDBDocumentClient.from(traced(countWrites(new DynamoDBClient({}))), {
+  documentClient ??= DynamoDBDocumentClient.from(traced(countWrites(new DynamoDBClient({ logger: sdkLogger }))), {
     marshallOptions: { removeUndefinedValues: true },
   });
   return documentClient;
