@@ -87,6 +87,43 @@ describe('RecentCredentials', () => {
     expect(recent.get('a')).toBe('after revocation');
   });
 
+  it('answers what it kept past refreshAfterMs while one background read (shared with lookups meanwhile) reads it again', async () => {
+    const recent = new RecentCredentials<string>({ ttlMs: 1000, refreshAfterMs: 500, maxEntries: 3, now: () => now });
+    recent.keep('a', 1, 'token a', recent.begin());
+    let release!: (value: string) => void;
+    let reloads = 0;
+    const reload = () => {
+      reloads++;
+      return new Promise<string>((resolve) => (release = resolve));
+    };
+    const unused = async () => 'read anew';
+    now += 499;
+    expect(await recent.lookup('a', unused, () => 1, reload)).toBe('token a');
+    expect(reloads).toBe(0);
+    now += 1;
+    expect(await recent.lookup('a', unused, () => 1, reload)).toBe('token a');
+    expect(await recent.lookup('a', unused, () => 1, reload)).toBe('token a');
+    expect(reloads).toBe(1);
+    // Past the time to live a lookup waits for the read under way rather than reading again.
+    now += 500;
+    const waiting = recent.lookup('a', unused, () => 1, reload);
+    release('token a, read again');
+    expect(await waiting).toBe('token a, read again');
+    expect(recent.get('a')).toBe('token a, read again');
+  });
+
+  it('does not keep a background read that was under way while the owner was forgotten', async () => {
+    const recent = new RecentCredentials<string>({ ttlMs: 1000, refreshAfterMs: 500, maxEntries: 3, now: () => now });
+    recent.keep('a', 1, 'token a', recent.begin());
+    let release!: (value: string) => void;
+    now += 600;
+    await recent.lookup('a', async () => 'unused', () => 1, () => new Promise<string>((resolve) => (release = resolve)));
+    recent.forgetOwner(1);
+    release('token a before revocation');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(recent.get('a')).toBeUndefined();
+  });
+
   it('holds at most maxEntries, dropping the oldest', () => {
     const recent = cache();
     for (const key of ['a', 'b', 'c', 'd']) recent.keep(key, 1, key, recent.begin());
@@ -135,11 +172,11 @@ describe('authentication and the tokens it keeps', () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  it('reads the table once for repeated requests within a second, and again after it', async () => {
+  it('reads the table once for repeated requests within half a second, and again after a second without requests', async () => {
     tableHolds(stored, alice);
     await run(request());
     expect(reads()).toBe(2);
-    vi.setSystemTime(new Date('2024-05-07T12:00:00.999Z'));
+    vi.setSystemTime(new Date('2024-05-07T12:00:00.499Z'));
     const again = request();
     await run(again);
     expect(reads()).toBe(2);
@@ -149,11 +186,56 @@ describe('authentication and the tokens it keeps', () => {
     expect(reads()).toBe(4);
   });
 
+  it('answers a request from half a second on without waiting, reading the token and its owner again meanwhile', async () => {
+    tableHolds(stored, alice);
+    await run(request());
+    vi.setSystemTime(new Date('2024-05-07T12:00:00.600Z'));
+    tableHolds({ ...stored, name: 'renamed' }, alice); // changed elsewhere: this process was not told
+
+    const kept = request();
+    await run(kept);
+
+    expect(kept.context.auth?.token?.name).toBe('t');
+    // Later requests see what the background read found, once it is back.
+    await vi.waitFor(async () => {
+      const later = request();
+      await run(later);
+      expect(later.context.auth?.token?.name).toBe('renamed');
+    });
+    // It read the token and its owner (one BatchGetItem), not the digest pointer again.
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(1);
+    expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(2);
+  });
+
+  it('refuses a token another process deleted once the background read found it gone', async () => {
+    tableHolds(stored, alice);
+    await run(request());
+    vi.setSystemTime(new Date('2024-05-07T12:00:00.700Z'));
+    ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [{ ...userKeys.user(alice.id), type: 'User', ...alice }] } });
+    ddb.on(GetCommand).resolves({});
+
+    await run(request()); // still within its second: answered, and read again meanwhile
+
+    await vi.waitFor(() => expect(run(request())).rejects.toBeInstanceOf(UnauthorizedError));
+  });
+
   it('refuses a token another process revoked once a second has passed', async () => {
     tableHolds(stored, alice);
     await run(request());
     tableHolds({ ...stored, revoked: true }, alice); // revoked elsewhere: this process was not told
     vi.setSystemTime(new Date('2024-05-07T12:00:01.000Z'));
+    await expect(run(request())).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it('refuses a token another process revoked within a second even while requests keep coming', async () => {
+    tableHolds(stored, alice);
+    await run(request());
+    tableHolds({ ...stored, revoked: true }, alice); // revoked elsewhere at 0.3 s
+    for (const at of ['00.300', '00.600', '00.900']) {
+      vi.setSystemTime(new Date(`2024-05-07T12:00:${at}Z`));
+      await run(request()).catch(() => undefined); // answered from what was kept, or refused once re-read
+    }
+    vi.setSystemTime(new Date('2024-05-07T12:00:01.300Z'));
     await expect(run(request())).rejects.toBeInstanceOf(UnauthorizedError);
   });
 

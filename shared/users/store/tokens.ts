@@ -11,6 +11,7 @@ import { getMany } from '../../platform/dynamo/batch';
 import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { nextId } from '../../platform/dynamo/counters';
+import type { Key } from '../../platform/dynamo/keys';
 import { entityFields } from '../../platform/dynamo/items';
 import { getItem, queryCollection, type Item } from '../../platform/dynamo/query';
 import { childAccess, insertChild, type ChildInsertResult } from './children';
@@ -193,6 +194,11 @@ export function isTokenActive(token: AccessToken, today = new Date().toISOString
  *   so a revoked token or a blocked user is refused everywhere within that time;
  * - expiry is not cached: the caller checks `expiresAt` against today on every use.
  * Unknown secrets are not kept (a token created elsewhere works at once).
+ *
+ * An entry older than `refreshAfterMs` is still answered (it is within its time to live) while
+ * `reload` reads it again in the background, so that steady traffic with one token never waits
+ * for a read: the re-read is a point read of the request's first turn, and so shares the
+ * BatchGetItem of what the request reads first (`platform/dynamo/batch.ts`).
  */
 export class RecentCredentials<V> {
   private readonly entries = new Map<string, { value: V; owner: number; readAt: number }>();
@@ -200,7 +206,7 @@ export class RecentCredentials<V> {
   private readonly reading = new Map<string, { promise: Promise<V | undefined>; generation: number }>();
   private generation = 0;
 
-  constructor(private readonly options: { ttlMs: number; maxEntries: number; now?: () => number }) {}
+  constructor(private readonly options: { ttlMs: number; refreshAfterMs?: number; maxEntries: number; now?: () => number }) {}
 
   private now(): number {
     return (this.options.now ?? Date.now)();
@@ -233,15 +239,28 @@ export class RecentCredentials<V> {
    * The value kept for `key`, else the result of the read of `key` under way (if it began after
    * the last forgetting), else that of `load()`, kept when found.
    */
-  lookup(key: string, load: () => Promise<V | undefined>, ownerOf: (value: V) => number): Promise<V | undefined> {
+  lookup(key: string, load: () => Promise<V | undefined>, ownerOf: (value: V) => number, reload?: (kept: V) => Promise<V | undefined>): Promise<V | undefined> {
     const kept = this.get(key);
-    if (kept !== undefined) return Promise.resolve(kept);
+    if (kept !== undefined) {
+      // Due for a re-read (and none under way): read again in the background, answer what is kept.
+      const age = this.now() - this.entries.get(key)!.readAt;
+      if (reload && age >= (this.options.refreshAfterMs ?? Infinity) && !this.reading.has(key)) {
+        this.read(key, () => reload(kept), ownerOf).catch(() => undefined); // a failed re-read leaves the entry to expire
+      }
+      return Promise.resolve(kept);
+    }
     const inFlight = this.reading.get(key);
     if (inFlight && inFlight.generation === this.generation) return inFlight.promise;
+    return this.read(key, load, ownerOf);
+  }
+
+  /** Internal: reads `key`, shared with lookups meanwhile; keeps what it found, or forgets the entry when it found nothing. */
+  private read(key: string, load: () => Promise<V | undefined>, ownerOf: (value: V) => number): Promise<V | undefined> {
     const started = this.begin();
     const promise = load()
       .then((value) => {
         if (value !== undefined) this.keep(key, ownerOf(value), value, started);
+        else if (started.generation === this.generation) this.entries.delete(key);
         return value;
       })
       .finally(() => {
@@ -261,13 +280,18 @@ export class RecentCredentials<V> {
   clear(): void {
     this.generation++;
     this.entries.clear();
+    this.reading.clear();
   }
 }
 
-type FoundToken = { token: AccessToken; user: User | undefined };
+/** A token and its owner as read, with where the token item is (`at`: to read both again without the digest pointer). */
+type FoundToken = { token: AccessToken; user: User | undefined; at: Key };
 
-/** At most one second: the longest a revoked token or a blocked user may still work in another process. */
-const recentCredentials = new RecentCredentials<FoundToken>({ ttlMs: 1000, maxEntries: 1000 });
+/**
+ * At most one second: the longest a revoked token or a blocked user may still work in another
+ * process; read again in the background from half a second.
+ */
+const recentCredentials = new RecentCredentials<FoundToken>({ ttlMs: 1000, refreshAfterMs: 500, maxEntries: 1000 });
 
 /** Forgets what authentication kept of a user's tokens (any write of the user or of their tokens). */
 export const forgetCredentialsOf = (userId: number): void => recentCredentials.forgetOwner(userId);
@@ -276,7 +300,8 @@ export const forgetRecentCredentials = (): void => recentCredentials.clear();
 onUserWritten(forgetCredentialsOf);
 
 /** A copy per request: a request may change its caller (`lastActivityOn`) without touching the kept one. */
-const copyOf = ({ token, user }: FoundToken): FoundToken => ({
+const copyOf = ({ token, user, at }: FoundToken): FoundToken => ({
+  at,
   token: { ...token, scopes: [...token.scopes] },
   user: user && { ...user, identities: user.identities?.map((identity) => ({ ...identity })) },
 });
@@ -289,18 +314,22 @@ const copyOf = ({ token, user }: FoundToken): FoundToken => ({
  */
 export async function findTokenBySecret(secret: string): Promise<FoundToken | undefined> {
   const digest = digestToken(secret);
-  const found = await recentCredentials.lookup(digest, () => readTokenByDigest(digest), ({ token }) => token.userId);
+  const found = await recentCredentials.lookup(digest, () => readTokenByDigest(digest), ({ token }) => token.userId, ({ token, at }) => readTokenAt(token.userId, at));
   return found && copyOf(found);
 }
 
 async function readTokenByDigest(digest: string): Promise<FoundToken | undefined> {
   const pointer = await getItem(userKeys.tokenDigest(digest));
   if (!pointer) return undefined;
-  const userKey = userKeys.user(pointer.userId);
-  const tokenKey = { PK: userKey.PK, SK: pointer.childSK as string };
+  return readTokenAt(pointer.userId, { PK: userKeys.user(pointer.userId).PK, SK: pointer.childSK as string });
+}
+
+/** Internal: the token item at `tokenKey` and its owner's item (one BatchGetItem); undefined when the token is gone. */
+async function readTokenAt(userId: number, tokenKey: Key): Promise<FoundToken | undefined> {
+  const userKey = userKeys.user(userId);
   const items = await getMany([userKey, tokenKey]);
   const tokenItem = items.find((i) => i.SK === tokenKey.SK);
   const userItem = items.find((i) => i.SK === userKey.SK);
   if (!tokenItem) return undefined;
-  return { token: tokenFromItem(tokenItem), user: userItem && !userItem.deleting ? userFromItem(userItem) : undefined };
+  return { token: tokenFromItem(tokenItem), user: userItem && !userItem.deleting ? userFromItem(userItem) : undefined, at: tokenKey };
 }
