@@ -29,13 +29,16 @@
  * - Scenarios, each on SMALL and on BIG, at 1 connection (latency, calls) then at 16 (throughput),
  *   after a short unmeasured warm-up; every list as root (who sees confidential issues):
  *     GET /projects/:id
- *     GET /projects/:id/issues                       the first page (20, newest first, all states)
+ *     GET /projects/:id/issues                       the first page (newest first, all states)
  *     deep page (keyset)                             `pagination=keyset&order_by=created_at&per_page=1`:
  *                                                    rel="next" followed 5 times once, then that
  *                                                    6th page's URL is timed (per_page=1 so that
  *                                                    SMALL's 10 issues have a 6th page too)
  *     ?state=closed, ?labels=<label>, ?milestone=<title>, ?assignee_id=<id>, ?author_id=<id>,
  *     ?order_by=updated_at, ?search=widget (common), ?search=quokka (rare)
+ *   A list page asks for as many issues as SMALL's list holds (at most 20, at least 1;
+ *   `per_page`), in both projects: SMALL and BIG then answer pages of the same size, so what the
+ *   two cost differs only by the size of the project, not by the size of the page.
  *   then on BIG only, at 8 connections: POST /projects/:id/issues (two labels, an assignee, a
  *   milestone) and POST /projects/:id/issues/:iid/notes (spread over 16 issues, so that notes do
  *   not all race on one issue's item).
@@ -185,6 +188,8 @@ interface Fixture {
   seeding: { issues: number; via: 'importIssues' | 'http'; ms: number };
   /** The URL of the 6th keyset page (once followed). */
   deepUrl?: string;
+  /** The project whose lists are the shortest (SMALL): list pages ask for as many issues as its list holds. */
+  shortest?: Fixture;
   /** Issues that notes are added to (the newest of BIG). */
   noteIids: number[];
 }
@@ -532,6 +537,9 @@ interface Scenario {
 const both = [LATENCY_CONNECTIONS, THROUGHPUT_CONNECTIONS] as const;
 const all: ListFilter = { query: () => '', matches: () => true, orderBy: 'created_at' };
 
+/** The page size a list scenario asks for: what the shortest project's list holds, up to {@link PER_PAGE}. */
+const pageSize = (fixture: Fixture, filter: ListFilter) => Math.min(PER_PAGE, Math.max(1, expectedCount(fixture.shortest ?? fixture, filter)));
+
 function listScenario(name: string, kind: Kind, filter: ListFilter): Scenario {
   return {
     name,
@@ -539,8 +547,11 @@ function listScenario(name: string, kind: Kind, filter: ListFilter): Scenario {
     sizes: SIZES,
     connections: both,
     expectedStatus: 200,
-    request: (target, fixture) => call(target, 'GET', `/projects/${fixture.projectId}/issues${filter.query(fixture)}`),
-    check: (fixture, reply) => checkPage(fixture, reply, filter, PER_PAGE, true),
+    request: (target, fixture) => {
+      const query = filter.query(fixture);
+      return call(target, 'GET', `/projects/${fixture.projectId}/issues${query}${query ? '&' : '?'}per_page=${pageSize(fixture, filter)}`);
+    },
+    check: (fixture, reply) => checkPage(fixture, reply, filter, pageSize(fixture, filter), true),
     total: (fixture, reply) => checkTotal(fixture, reply, filter),
   };
 }
@@ -1019,6 +1030,7 @@ async function main(session: BenchSession): Promise<number> {
   const users = await seedUsers(target);
   const fixtures = {} as Record<Size, Fixture>;
   for (const size of SIZES) fixtures[size] = await seedFixture(target, size, users, importIssues);
+  for (const size of SIZES) fixtures[size].shortest = fixtures.SMALL;
   if (selected.some((s) => s.kind === 'deep')) {
     for (const size of SIZES) fixtures[size].deepUrl = await findDeepPage(target, fixtures[size]);
   }

@@ -67,6 +67,7 @@ runBench(async (session) => {
     ['GET /projects/:id', 'GET', `/projects/${id}`],
     ['GET issues', 'GET', `/projects/${id}/issues`],
     ['GET issues labels', 'GET', `/projects/${id}/issues?labels=bug`],
+    ['GET issues labels small page', 'GET', `/projects/${id}/issues?labels=bug&per_page=2`],
     ['GET issues milestone', 'GET', `/projects/${id}/issues?milestone=v1`],
     ['GET issues assignee', 'GET', `/projects/${id}/issues?assignee_id=1`],
     ['GET issues closed', 'GET', `/projects/${id}/issues?state=closed`],

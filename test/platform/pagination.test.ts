@@ -462,17 +462,36 @@ describe('paginate over a mapped stream (entries naming items loaded a chunk at 
   /** Internal: the entries 1..count, in order, and the chunks `map` was given (a BatchGetItem each, in a list). */
   function numbered(count: number, keep: (n: number) => boolean = () => true) {
     const chunks: number[][] = [];
+    let read = 0;
     const entries: StreamSource<number> = {
       async *read() {
-        for (let n = 1; n <= count; n++) yield { value: n, cursor: () => String(n) };
+        for (let n = 1; n <= count; n++) {
+          read = n;
+          yield { value: n, cursor: () => String(n) };
+        }
       },
     };
     const stream = mappedStream(entries, async (values: number[]) => {
       chunks.push(values);
       return values.map((n) => (keep(n) ? n : undefined));
     });
-    return { stream, chunkSizes: () => chunks.map((chunk) => chunk.length) };
+    return { stream, chunkSizes: () => chunks.map((chunk) => chunk.length), entriesRead: () => read };
   }
+
+  it('serves a small page of a long counted list from the first entries read: the page and the next match loaded, nothing more read', async () => {
+    // Prepare: a maintained total; per_page 2.
+    const { stream, chunkSizes, entriesRead } = numbered(500);
+
+    // Act
+    const page = await paginate({ page: 1, per_page: 2 }, link, { ...stream, total: async () => 500 });
+
+    // Assess
+    expect(page.items).toEqual([1, 2]);
+    expect(chunkSizes()).toEqual([3]);
+    expect(entriesRead()).toBeLessThanOrEqual(4);
+    expect(page.headers['X-Total']).toBe('500');
+    expect(page.headers['X-Next-Page']).toBe('2');
+  });
 
   it('loads only the page and one more when the list is longer than counting may read, and leaves X-Total out', async () => {
     // Prepare: 500 entries, more than the page (20), the one after it and LIST_COUNT_LIMIT (100).

@@ -17,16 +17,17 @@ let documentClient: DynamoDBDocumentClient | undefined;
 export const tableName = (): string => config().tableName;
 
 /**
- * The SDK's logger: its warnings and errors in ours, and no `info`. The SDK builds a copy of every
- * request and response with sensitive members masked (`schemaLogFilter`) to hand to `info`,
- * even when the logger is its default no-op one; without `info` it skips that work (about 5 % of
- * the busy CPU of an issue list page in the `npm run bench` profile).
+ * The SDK's logger: its warnings in ours, and neither `info` nor `error`. The SDK builds a copy of
+ * every request and response with sensitive members masked (`schemaLogFilter`) to hand to `info`
+ * (and of every failed request to `error`), even when the logger is its default no-op one;
+ * without them it skips that work (about 5 % of the busy CPU of an issue list page in the
+ * `npm run bench` profile). A failed call is thrown to the code that made it, which knows whether
+ * it is an error (a failed condition usually is not).
  */
 const sdkLogger = {
   debug: () => undefined,
   trace: () => undefined,
   warn: (...content: unknown[]) => logger.warn('AWS SDK warning', { content }),
-  error: (...content: unknown[]) => logger.error('AWS SDK error', { content }),
 } as unknown as NonNullable<DynamoDBClientConfig['logger']>;
 
 export function db(): DynamoDBDocumentClient {

@@ -214,7 +214,9 @@ export function mappedStream<A, B>(source: StreamSource<A>, map: (values: A[]) =
       const ahead: Array<StreamEntry<A>> = [];
       for (let next; ahead.length <= hint && !(next = await entries.next()).done; ) ahead.push(next.value);
       const beyondHint = ahead.length > hint;
-      const chunkSize = chunkOf(beyondHint ? need : hint);
+      // Beyond the hint the first chunk is exactly what the reader needs (a small page loads
+      // and reads no more), the next ones at least 20 (fewer, larger batches past left-out entries).
+      let chunkSize = beyondHint ? need : chunkOf(hint);
       let chunk: Array<StreamEntry<A>> = [];
       const flush = async function* () {
         const present = chunk.filter((entry) => entry.value !== undefined);
@@ -222,6 +224,7 @@ export function mappedStream<A, B>(source: StreamSource<A>, map: (values: A[]) =
         const byEntry = new Map(present.map((entry, i) => [entry, mapped[i]]));
         for (const entry of chunk) yield { cursor: entry.cursor, value: byEntry.get(entry), ...(beyondHint ? { beyondHint: true as const } : {}) };
         chunk = [];
+        chunkSize = chunkOf(chunkSize);
       };
       const all = async function* () {
         yield* ahead;
