@@ -3,7 +3,7 @@
  * local runtime at start); each runs once per table (`runOnce`): search and list entries,
  * counts and discussion threads for items written before they existed.
  */
-import { indexProjectAwardUsers, indexProjectNoteAuthors, indexProjectNoteThreads, reindexProjectIssues } from '../../shared/issues';
+import { indexProjectAwardUsers, indexProjectNoteAuthors, indexProjectNoteThreads, ISSUE_INDEXES_MIGRATION, reindexProjectIssues } from '../../shared/issues';
 import { backfillGroupSearchEntries } from '../../shared/namespaces';
 import { runOnce } from '../../shared/platform/dynamo/migrations';
 import { logger } from '../../shared/platform/logger';
@@ -23,7 +23,7 @@ const MIGRATIONS: Array<[string, () => Promise<number>]> = [
   ['search-entries-v1-groups', backfillGroupSearchEntries],
   // v2: a filtered list's entries are also in the list of every state (GSI2); it rewrites every
   // entry and recounts, so v1 is no longer run.
-  ['issue-indexes-v2', eachProject(reindexProjectIssues)],
+  [ISSUE_INDEXES_MIGRATION, eachProject(reindexProjectIssues)],
   ['note-threads-v1', eachProject(indexProjectNoteThreads)],
   // v2: system notes joined the author index (a user deleted with `hard_delete` takes them too);
   // it indexes every note, so v1 (user notes only) is no longer run.

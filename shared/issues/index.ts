@@ -11,6 +11,7 @@ export { issueWebUrl, presentIssue, presentIssues } from './presenters/issues';
 export { findIssue } from './queries/issues';
 export { issueNoteable, type Issue, type IssueState } from './store/issues';
 export { importIssues, reindexProjectIssues, type ImportedIssue } from './store/import';
+export { ISSUE_INDEXES_MIGRATION } from './store/issue-index';
 export { deleteAuthoredNotes, removeAuthoredIssues, type MergeRequestNoteableOf } from './commands/author-reassignment';
 export { deleteUserAwards, reassignUserAwards, removeUserAwards } from './commands/award-reassignment';
 export { indexProjectAwardUsers } from './store/award-emoji';

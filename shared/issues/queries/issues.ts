@@ -6,6 +6,7 @@
 import { can, projectAccessForMany, type ProjectSubject } from '../../auth';
 import type { Namespace } from '../../namespaces';
 import { config } from '../../platform/config';
+import { hasRun } from '../../platform/dynamo/migrations';
 import type { Collection, Key } from '../../platform/dynamo/keys';
 import { quietJournals, type JournalReads } from '../../platform/dynamo/recent';
 import { NotFoundError, ParamError } from '../../platform/http/errors';
@@ -16,7 +17,7 @@ import { groupProjectIds } from '../../projects';
 import type { User } from '../../users';
 import { canReadIssue } from '../policy';
 import { getProjectsWithNamespaces } from '../store/issue-lists';
-import { countIn, dropStaleEntries, getIssueCounts, isCurrentEntry, projectCounts, type IssueCounts, type IssueDimension } from '../store/issue-index';
+import { countIn, dropStaleEntries, getIssueCounts, isCurrentEntry, ISSUE_INDEXES_MIGRATION, projectCounts, type IssueCounts, type IssueDimension } from '../store/issue-index';
 import { getIssue, getIssues, issueFromItem, type Issue, type IssueState } from '../store/issues';
 import { isIssueOrderKey, issueCollections, issueKeys, projectIdOfPartition, type IssueOrderBy } from '../store/keys';
 import { findLabelsByNames, listLabels, type Label } from '../store/labels';
@@ -185,6 +186,13 @@ const statesOf = (state: IssueFilters['state']): IssueState[] => (state === 'ope
 /** The filtered list partition that a `state` filter reads (no filter: every state's). */
 const stateOrAll = (state: IssueFilters['state']): IssueState | 'all' => (state === 'opened' || state === 'closed' ? state : 'all');
 
+/** Internal: the entries a filtered list reads: its list of every state (once the table has it, {@link ISSUE_INDEXES_MIGRATION}), else that of each state. */
+async function filteredLists(projectId: number, dimension: string, state: IssueFilters['state']): Promise<Collection[]> {
+  const wanted = stateOrAll(state);
+  if (wanted !== 'all' || (await hasRun(ISSUE_INDEXES_MIGRATION))) return [issueCollections.dimensionIssues(projectId, dimension, wanted)];
+  return statesOf(state).map((one) => issueCollections.dimensionIssues(projectId, dimension, one));
+}
+
 /** Internal: the issues of several list collections in sort-key order ({@link mergedCollections}). */
 const mergedStream = <T>(colls: Collection[], ascending: boolean, select: (issue: Issue) => T | undefined, journals?: JournalReads): StreamSource<T> =>
   mergedCollections(colls, { ascending, isSortKey: isIssueOrderKey, select: (item) => select(issueFromItem(item)), journals });
@@ -301,10 +309,11 @@ export async function projectIssueStream(
   }
   const { dimension, filtersServed } = listDimension(filters, resolved);
   const byState = dimension === 'all' || order.orderBy !== 'created_at';
-  // A filtered list of every state has its own partition; the state lists are merged.
+  // A filtered list of every state has its own partition (the state lists are merged until the
+  // deploy's migration has put the entries there).
   const colls = byState
     ? states.map((state) => issueCollections.projectIssues(projectId, state, order.orderBy))
-    : [issueCollections.dimensionIssues(projectId, dimension, stateOrAll(filters.state))];
+    : await filteredLists(projectId, dimension, filters.state);
   const stream = byState
     ? mergedStream(colls, order.ascending, (issue) => (keep(issue) ? issue : undefined), journals(colls))
     : entryStream(colls, order.ascending, keep, journals(colls));
@@ -384,7 +393,7 @@ export async function groupMilestoneIssueStream(
   const subjects = new Map(
     [...all].filter(([, subject]) => !subject.namespace.deleting && inTree(subject.namespace) && can(user, 'read_issue', subject)),
   );
-  const colls = [...subjects.keys()].map((id) => issueCollections.dimensionIssues(id, `milestone:${aliasIn.get(id)}`, 'all'));
+  const colls = (await Promise.all([...subjects.keys()].map((id) => filteredLists(id, `milestone:${aliasIn.get(id)}`, 'all')))).flat();
   const keep = (issue: Issue) => issue.milestoneId === aliasIn.get(issue.projectId) && canReadIssue(user, subjects.get(issue.projectId)!, issue);
   return { stream: entryStream(colls, false, keep), subjects };
 }

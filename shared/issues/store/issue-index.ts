@@ -26,6 +26,13 @@ import { searchTerms } from '../../platform/search';
 import { isListEntryKey, issueIndexKeys, issueKeys } from './keys';
 import type { Issue, IssueState } from './issues';
 
+/**
+ * The data migration that rebuilds every project's entries and counts (`reindexProjectIssues`;
+ * its v2 put the filtered lists' entries into the lists of every state): readers keep to the
+ * lists of each state until it has run on the table.
+ */
+export const ISSUE_INDEXES_MIGRATION = 'issue-indexes-v2';
+
 /** A filtered list of a project's issues that has entries and a count. */
 export type IssueDimension = `label:${number}` | `milestone:${number}` | `assignee:${number}` | `author:${number}`;
 

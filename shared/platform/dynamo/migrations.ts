@@ -18,3 +18,18 @@ export async function runOnce(name: string, step: () => Promise<number>): Promis
   await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.migration(name), type: 'Migration', name, count, ranAt: new Date().toISOString() } }));
   return count;
 }
+
+/** Migrations this process has seen recorded: a migration never un-runs, so each is read until it has. */
+const seenRun = new Set<string>();
+
+/**
+ * Whether the data migration `name` has run on this table (its record, read consistently until
+ * it exists, then remembered): lets a reader keep to the old way while a deploy's migration is
+ * still under way.
+ */
+export async function hasRun(name: string): Promise<boolean> {
+  if (seenRun.has(name)) return true;
+  const done = await db().send(new GetCommand({ TableName: tableName(), Key: keys.migration(name), ConsistentRead: true }));
+  if (done.Item) seenRun.add(name);
+  return done.Item !== undefined;
+}

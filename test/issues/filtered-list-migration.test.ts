@@ -1,0 +1,60 @@
+/**
+ * A filtered list of every state reads its own partition only once the table has it: while the
+ * deploy's data migration (`issue-indexes-v2`) is still under way, it reads the lists of each
+ * state as before, so no issue written before the deploy goes missing. A mocked table answers,
+ * to tell the migration's record present or not.
+ */
+import { GetCommand, QueryCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import type { ProjectSubject } from '../../shared/auth';
+import { projectIssueStream } from '../../shared/issues/queries/issues';
+import { ISSUE_INDEXES_MIGRATION } from '../../shared/issues/store/issue-index';
+import { issueKeys } from '../../shared/issues/store/keys';
+import { byKey } from '../../shared/platform/dynamo/batch';
+import { keys } from '../../shared/platform/dynamo/keys';
+import { hasRun } from '../../shared/platform/dynamo/migrations';
+import type { StreamSource } from '../../shared/platform/http/pagination';
+import { useMockedTable } from '../support/mocked-table';
+import { userRecord } from '../support/user-record';
+
+const mock = useMockedTable('filtered-list-migration-test');
+
+const subject = {
+  kind: 'project',
+  project: { id: 5, namespaceId: 8, visibility: 'private', archived: false },
+  namespace: { id: 8, kind: 'user', ancestorIds: [] },
+  access: { level: 50, projectAccess: 50, groupAccess: null },
+} as unknown as ProjectSubject;
+const admin = userRecord({ id: 1, admin: true });
+/** What the list read with its project: the label's name claim and the label. */
+const read = byKey([
+  { ...issueKeys.claims.labelName(5, 'bug'), labelId: 42 },
+  { ...issueKeys.label(5, 42), type: 'Label', id: 42, projectId: 5, name: 'bug', color: '#d9534f', openIssuesCount: 3, closedIssuesCount: 2 },
+]);
+
+/** The index partitions a `labels=bug` list of every state queries for its first page. */
+async function partitionsQueried(): Promise<string[]> {
+  const stream = (await projectIssueStream(subject, admin, { labels: ['bug'] }, { orderBy: 'created_at', ascending: false }, read)) as StreamSource<unknown>;
+  for await (const entry of stream.read(undefined, 20)) void entry;
+  return mock.commandCalls(QueryCommand).map(({ args: [{ input }] }) => `${input.IndexName} ${Object.values(input.ExpressionAttributeValues ?? {})[0]}`);
+}
+
+const migrationRecorded = (recorded: boolean) =>
+  mock.on(GetCommand).callsFake((input: GetCommandInput) => (input.Key?.PK === keys.migration(ISSUE_INDEXES_MIGRATION).PK && recorded ? { Item: { ...input.Key, type: 'Migration' } } : {}));
+
+describe('a filtered list of every state across the deploy of its index', () => {
+  it('reads the lists of each state while the migration has not run, and its own once it has (then no longer asks)', async () => {
+    migrationRecorded(false);
+    expect(await partitionsQueried()).toEqual(['GSI1 ISSUE_LIST#5#label:42#opened', 'GSI1 ISSUE_LIST#5#label:42#closed']);
+    expect(await hasRun(ISSUE_INDEXES_MIGRATION)).toBe(false);
+
+    mock.resetHistory();
+    migrationRecorded(true);
+    expect(await partitionsQueried()).toEqual(['GSI2 ISSUE_LIST#5#label:42']);
+
+    mock.resetHistory();
+    migrationRecorded(false); // a migration never un-runs: what was seen is remembered
+    expect(await partitionsQueried()).toEqual(['GSI2 ISSUE_LIST#5#label:42']);
+    expect(mock.commandCalls(GetCommand)).toHaveLength(0);
+  });
+});
