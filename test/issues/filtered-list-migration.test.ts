@@ -6,7 +6,6 @@
  */
 import { GetCommand, QueryCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { ProjectSubject } from '../../shared/auth';
 import { projectIssueStream } from '../../shared/issues/queries/issues';
 import { ISSUE_INDEXES_MIGRATION } from '../../shared/issues/store/issue-index';
 import { issueKeys } from '../../shared/issues/store/keys';
@@ -15,16 +14,12 @@ import { keys } from '../../shared/platform/dynamo/keys';
 import { hasRun } from '../../shared/platform/dynamo/migrations';
 import type { StreamSource } from '../../shared/platform/http/pagination';
 import { useMockedTable } from '../support/mocked-table';
+import { projectSubjectRecord } from '../support/records';
 import { userRecord } from '../support/user-record';
 
 const mock = useMockedTable('filtered-list-migration-test');
 
-const subject = {
-  kind: 'project',
-  project: { id: 5, namespaceId: 8, visibility: 'private', archived: false },
-  namespace: { id: 8, kind: 'user', ancestorIds: [] },
-  access: { level: 50, projectAccess: 50, groupAccess: null },
-} as unknown as ProjectSubject;
+const subject = projectSubjectRecord();
 const admin = userRecord({ id: 1, admin: true });
 /** What the list read with its project: the label's name claim and the label. */
 const read = byKey([

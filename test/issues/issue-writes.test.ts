@@ -9,10 +9,9 @@ import { replaceIssue, writeIssues, type Issue } from '../../shared/issues/store
 import { issueKeys } from '../../shared/issues/store/keys';
 import { projectKeys } from '../../shared/projects/store/keys';
 import { cancelled, useMockedTable, writerOperations } from '../support/mocked-table';
-import { issueRecord } from '../support/records';
+import { issueRecord, projectSubjectRecord } from '../support/records';
 import { userRecord } from '../support/user-record';
 import { idsEndAt } from '../support/ids';
-import type { ProjectSubject } from '../../shared/auth';
 import { createIssue } from '../../shared/issues/commands/issues';
 import { ValidationError } from '../../shared/platform/http/errors';
 
@@ -132,12 +131,7 @@ describe('an issue create with a bad label name', () => {
     // Prepare: a project of a group; the caller an admin (may set labels, milestone and assignee).
     ddbMock.on(UpdateCommand).callsFake(idsEndAt(70));
     const owner = userRecord({ id: 1, admin: true });
-    const subject = {
-      kind: 'project',
-      project: { id: 5, namespaceId: 8, visibility: 'private', archived: false },
-      namespace: { id: 8, kind: 'group', ancestorIds: [] },
-      access: { level: 50, projectAccess: 50, groupAccess: null },
-    } as unknown as ProjectSubject;
+    const subject = projectSubjectRecord('group');
 
     // Act
     const refused = createIssue(subject, owner, { title: 'x', labels: ['ok', 'l'.repeat(256)], milestoneId: 31, assigneeIds: [2] });

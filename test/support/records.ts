@@ -1,5 +1,18 @@
 /** Stored records for unit tests of the data and presentation layers (no I/O). */
+import type { ProjectSubject } from '../../shared/auth';
 import type { Issue } from '../../shared/issues/store/issues';
+
+/**
+ * Private project 5 in namespace 8 (a user's, or a group's with `kind: 'group'`), as its owner
+ * sees it: the fields the issue rules read.
+ */
+export const projectSubjectRecord = (namespaceKind: 'user' | 'group' = 'user'): ProjectSubject =>
+  ({
+    kind: 'project',
+    project: { id: 5, namespaceId: 8, visibility: 'private', archived: false },
+    namespace: { id: 8, kind: namespaceKind, ancestorIds: [] },
+    access: { level: 50, projectAccess: 50, groupAccess: null },
+  }) as unknown as ProjectSubject;
 
 /** An open issue of project 5 (iid 3, id 70, labels 11 and 12, version 4); `overrides` replace fields. */
 export const issueRecord = (overrides: Partial<Issue> = {}): Issue => ({
