@@ -101,8 +101,8 @@ export function getMany(keyList: Key[], options: { consistent?: boolean } = {}):
   return keys.length === 0 ? Promise.resolve([]) : queueRead(keys, options.consistent ?? true, false);
 }
 
-/** One item by key, read consistently (GetItem, or within this turn's BatchGetItem); undefined when there is none. */
-export async function getOneItem(key: Key): Promise<Item | undefined> {
+/** One item by key, read consistently (GetItem, or within this turn's BatchGetItem); undefined when there is none (or the key is too long to exist). */
+export async function getItem(key: Key): Promise<Item | undefined> {
   if (!isStorableKey(key)) return undefined;
   return (await queueRead([key], true, true))[0];
 }

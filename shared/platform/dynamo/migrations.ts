@@ -3,17 +3,20 @@
  * deploy) runs each named step unless its `MIGRATION#<name>` record says it ran. A step must be
  * idempotent: one interrupted before its record is written runs again on the next deploy.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client';
 import { keys } from './keys';
+import { getItem } from './query';
+
+/** Internal: whether the migration's record is in the table (a consistent point read). */
+const recorded = async (name: string): Promise<boolean> => (await getItem(keys.migration(name))) !== undefined;
 
 /**
  * Runs `step` unless it already ran on this table, then records it.
  * @returns what the step reported (e.g. how many items it saw), or `undefined` when skipped.
  */
 export async function runOnce(name: string, step: () => Promise<number>): Promise<number | undefined> {
-  const done = await db().send(new GetCommand({ TableName: tableName(), Key: keys.migration(name), ConsistentRead: true }));
-  if (done.Item) return undefined;
+  if (await recorded(name)) return undefined;
   const count = await step();
   await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.migration(name), type: 'Migration', name, count, ranAt: new Date().toISOString() } }));
   return count;
@@ -29,7 +32,7 @@ const seenRun = new Set<string>();
  */
 export async function hasRun(name: string): Promise<boolean> {
   if (seenRun.has(name)) return true;
-  const done = await db().send(new GetCommand({ TableName: tableName(), Key: keys.migration(name), ConsistentRead: true }));
-  if (done.Item) seenRun.add(name);
-  return done.Item !== undefined;
+  const done = await recorded(name);
+  if (done) seenRun.add(name);
+  return done;
 }

@@ -1,7 +1,7 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from './client';
-import { getMany, getOneItem } from './batch';
+import { getItem, getMany } from './batch';
 import { MAX_PARTITION_KEY_BYTES, type Collection, type Key } from './keys';
 import { itemKeyString, recentWrites, type JournalReads } from './recent';
 
@@ -94,8 +94,7 @@ export async function queryAll(collection: Collection, ascending = true): Promis
   return items;
 }
 
-/** One item by key, read consistently; undefined when there is none (or the key is too long to exist). */
-export const getItem = (key: Key): Promise<Item | undefined> => getOneItem(key);
+export { getItem };
 
 /** One entity by key, read consistently and mapped from its item; undefined when there is none. */
 export async function getEntity<T>(key: Key, fromItem: (item: Item) => T): Promise<T | undefined> {
