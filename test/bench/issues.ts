@@ -98,6 +98,7 @@ import {
   snapshot,
   type BenchSession,
   type CallCounter,
+  type RecordedCall,
   type Reply,
   type Target,
 } from './support';
@@ -519,6 +520,7 @@ function checkTotal(fixture: Fixture, reply: Reply, filter: ListFilter | undefin
 // ---------------------------------------------------------------------------------------------
 
 type Kind = 'project' | 'page' | 'deep' | 'filter' | 'search' | 'post-issue' | 'post-note';
+const WRITES: ReadonlySet<Kind> = new Set<Kind>(['post-issue', 'post-note']);
 
 interface Scenario {
   name: string;
@@ -663,6 +665,11 @@ interface Run {
    * of Lambda's memory size spends at its share of a vCPU (README, Deployment).
    */
   cpuMsPerRequest: number | null;
+  /**
+   * The floor of this request's own calls (`replayFloor`), on runs at one connection of reads in
+   * local mode; null otherwise.
+   */
+  callsFloor: Floor | null;
   /** `exact`, `absent`, `wrong: …`, or `mixed` (sent on some replies only); null where not a list. */
   xTotal: string | null;
   /** The first content problem (null: every reply was right). */
@@ -734,6 +741,7 @@ async function runScenario(target: Target, scenario: Scenario, fixture: Fixture,
     dynamoCallsByCommand: byCommand,
     backgroundCallsPerRequest: before && after && requests > 0 ? round((after.background - before.background) / requests) : null,
     cpuMsPerRequest: counter && requests > 0 ? round((cpu.user + cpu.system) / 1000 / requests) : null,
+    callsFloor: null,
     xTotal: !scenario.total ? null : wrongTotal ?? (totals.size > 1 ? 'mixed' : ([...totals][0] ?? null)),
     check: check ?? null,
     ...(firstError ? { firstError } : {}),
@@ -757,6 +765,23 @@ interface Floors {
   query: Floor;
 }
 
+/** An operation's p50 and p90 one at a time, and its rate at 16 in flight, after a warm-up. */
+async function measureOperation(name: string, operation: (i: number) => Promise<void>): Promise<Floor> {
+  progress(`measuring the floor: ${name}`);
+  await pool(2 * THROUGHPUT_CONNECTIONS, THROUGHPUT_CONNECTIONS, Number.POSITIVE_INFINITY, (i) => operation(i));
+  const latencies: number[] = [];
+  await pool(REQUESTS, LATENCY_CONNECTIONS, performance.now() + MAX_SECONDS * 1000, async (i) => {
+    const begun = performance.now();
+    await operation(i);
+    latencies.push(performance.now() - begun);
+  });
+  const started = performance.now();
+  const done = await pool(REQUESTS, THROUGHPUT_CONNECTIONS, started + MAX_SECONDS * 1000, operation);
+  const opsPerSec = done / ((performance.now() - started) / 1000);
+  const sorted = latencies.sort((a, b) => a - b);
+  return { name, p50Ms: round(percentile(sorted, 0.5), 2), p90Ms: round(percentile(sorted, 0.9), 2), opsPerSecAt16: round(opsPerSec, 1) };
+}
+
 /** GetItem (consistent) and a Query of 20 items, raw with the handlers' document client, on BIG's items. */
 async function measureFloors(big: Fixture): Promise<Floors> {
   const { GetCommand, QueryCommand } = await import('@aws-sdk/lib-dynamodb');
@@ -765,27 +790,11 @@ async function measureFloors(big: Fixture): Promise<Floors> {
   const iids = big.noteIids.length ? big.noteIids : [1];
   const opened = issueCollections.projectIssues(big.projectId, 'opened');
 
-  const measure = async (name: string, operation: (i: number) => Promise<void>): Promise<Floor> => {
-    progress(`measuring the floor: ${name}`);
-    await pool(2 * THROUGHPUT_CONNECTIONS, THROUGHPUT_CONNECTIONS, Number.POSITIVE_INFINITY, (i) => operation(i));
-    const latencies: number[] = [];
-    await pool(REQUESTS, LATENCY_CONNECTIONS, performance.now() + MAX_SECONDS * 1000, async (i) => {
-      const begun = performance.now();
-      await operation(i);
-      latencies.push(performance.now() - begun);
-    });
-    const started = performance.now();
-    const done = await pool(REQUESTS, THROUGHPUT_CONNECTIONS, started + MAX_SECONDS * 1000, operation);
-    const opsPerSec = done / ((performance.now() - started) / 1000);
-    const sorted = latencies.sort((a, b) => a - b);
-    return { name, p50Ms: round(percentile(sorted, 0.5), 2), p90Ms: round(percentile(sorted, 0.9), 2), opsPerSecAt16: round(opsPerSec, 1) };
-  };
-
-  const getItem = await measure('DynamoDB GetItem (consistent)', async (i) => {
+  const getItem = await measureOperation('DynamoDB GetItem (consistent)', async (i) => {
     const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: issueKeys.issue(big.projectId, iids[i % iids.length]), ConsistentRead: true }));
     if (!Item) throw new Error('floor: the issue item is missing');
   });
-  const query = await measure('DynamoDB Query, 20 items (GSI1)', async () => {
+  const query = await measureOperation('DynamoDB Query, 20 items (GSI1)', async () => {
     const { Items } = await db().send(
       new QueryCommand({
         TableName: tableName(),
@@ -800,6 +809,39 @@ async function measureFloors(big: Fixture): Promise<Floors> {
     if (!Items || Items.length === 0) throw new Error(`floor: no item in ${opened.partitionValue}`);
   });
   return { getItem, query };
+}
+
+/**
+ * The floor of one request's own calls: the DynamoDB calls one request made (recorded as the
+ * handlers gave them to the document client), sent again raw with the same client, calls that
+ * were in flight together sent together (`Promise.all`), the others one after another; at one
+ * request at a time for its latency and at 16 for the rate DynamoDB (Local) and the SDK allow
+ * these very calls on this machine. Reads only: undefined when the request wrote.
+ */
+async function replayFloor(name: string, calls: RecordedCall[]): Promise<Floor | undefined> {
+  const { BatchGetCommand, GetCommand, QueryCommand, TransactGetCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { db } = await import('../../shared/platform/dynamo/client');
+  const send: Record<string, (input: never) => Promise<unknown>> = {
+    GetItem: (input) => db().send(new GetCommand(input)),
+    BatchGetItem: (input) => db().send(new BatchGetCommand(input)),
+    Query: (input) => db().send(new QueryCommand(input)),
+    TransactGetItems: (input) => db().send(new TransactGetCommand(input)),
+  };
+  if (calls.length === 0 || calls.some((c) => !send[c.name])) return undefined;
+  const waves: RecordedCall[][] = [];
+  let inFlightUntil = Number.NEGATIVE_INFINITY;
+  for (const c of [...calls].sort((a, b) => a.started - b.started)) {
+    if (c.started < inFlightUntil) {
+      waves[waves.length - 1].push(c);
+      inFlightUntil = Math.max(inFlightUntil, c.ended);
+    } else {
+      waves.push([c]);
+      inFlightUntil = c.ended;
+    }
+  }
+  return measureOperation(`${name}: its ${calls.length} calls raw`, async () => {
+    for (const wave of waves) await Promise.all(wave.map((c) => send[c.name](structuredClone(c.input) as never)));
+  });
 }
 
 /** The floor a scenario's p50 is printed beside: a Query for lists, a GetItem otherwise. */
@@ -835,6 +877,8 @@ interface TargetRow {
   p50Ms: Partial<Record<Size, number>>;
   calls: Partial<Record<Size, number | null>>;
   reqPerSecAt16: Partial<Record<Size, number>>;
+  /** The rate of the request's own calls sent raw at 16 in flight (`replayFloor`). */
+  callsFloorPerSecAt16: Partial<Record<Size, number>>;
   p50Ratio: number | null;
   callsRatio: number | null;
   /** Each: 'PASS', 'FAIL …', or null where the target does not apply or cannot be judged. */
@@ -861,6 +905,7 @@ function judge(runs: Run[], floors: Floors | undefined): TargetRow[] {
       p50Ms: {},
       calls: {},
       reqPerSecAt16: {},
+      callsFloorPerSecAt16: {},
       p50Ratio: null,
       callsRatio: null,
       flat: null,
@@ -877,6 +922,8 @@ function judge(runs: Run[], floors: Floors | undefined): TargetRow[] {
       }
       const fast = throughputRun(size);
       if (fast) row.reqPerSecAt16[size] = fast.reqPerSec;
+      const floorRate = run?.callsFloor?.opsPerSecAt16;
+      if (floorRate !== undefined) row.callsFloorPerSecAt16[size] = floorRate;
     }
     const { SMALL: smallP50, BIG: bigP50 } = row.p50Ms;
     const { SMALL: smallCalls, BIG: bigCalls } = row.calls;
@@ -915,11 +962,11 @@ function judge(runs: Run[], floors: Floors | undefined): TargetRow[] {
       const worst = Math.min(...rates);
       row.throughput = verdict(worst >= throughputLimit, `${worst}<${throughputLimit}`);
     }
-    if (scenario.kind !== 'post-issue' && scenario.kind !== 'post-note') {
+    if (!WRITES.has(scenario.kind)) {
       const ratios = scenario.sizes
         .map((size) => {
           const run = latencyRun(size);
-          const floor = run && callsFloorMs(run, floors);
+          const floor = run && (run.callsFloor?.p50Ms ?? callsFloorMs(run, floors));
           return run && floor ? run.p50Ms / floor : undefined;
         })
         .filter((r): r is number => r !== undefined);
@@ -940,7 +987,8 @@ function judge(runs: Run[], floors: Floors | undefined): TargetRow[] {
 function runsTable(runs: Run[], floors: Floors | undefined, counted: boolean): string {
   const header = ['scenario', 'project', 'conn', 'requests', 'errors', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'floor', 'p50 / floor', 'calls/req', 'CPU ms/req', 'X-Total', 'check'];
   const rows = runs.map((r) => {
-    const floor = floorOf(r.kind, floors);
+    const floor = r.callsFloor ?? floorOf(r.kind, floors);
+    const floorName = r.callsFloor ? 'its calls' : floor?.name.includes('Query') ? 'Query' : 'GetItem';
     return [
       r.scenario + (r.stoppedByTimeLimit ? ' (time limit)' : ''),
       r.size,
@@ -951,7 +999,7 @@ function runsTable(runs: Run[], floors: Floors | undefined, counted: boolean): s
       fmt(r.p50Ms),
       fmt(r.p90Ms),
       fmt(r.p99Ms),
-      floor ? `${floor.name.includes('Query') ? 'Query' : 'GetItem'} ${floor.p50Ms.toFixed(2)}` : '-',
+      floor ? `${floorName} ${floor.p50Ms.toFixed(2)}` : '-',
       floor ? `${(r.p50Ms / floor.p50Ms).toFixed(1)}x` : '-',
       counted ? fmt(r.dynamoCallsPerRequest, 2) : '-',
       fmt(r.cpuMsPerRequest, 2),
@@ -973,6 +1021,8 @@ function targetsTable(rows: TargetRow[]): string {
     'BIG/SMALL calls',
     'req/s@16 SMALL',
     'req/s@16 BIG',
+    'its calls raw/s@16 SMALL',
+    'its calls raw/s@16 BIG',
     `flat <=${FLAT_RATIO}x`,
     'calls <= limit',
     `search <=${SEARCH_RATIO}x page`,
@@ -989,13 +1039,15 @@ function targetsTable(rows: TargetRow[]): string {
     r.callsRatio === null ? '-' : `${r.callsRatio.toFixed(2)}x`,
     fmt(r.reqPerSecAt16.SMALL),
     fmt(r.reqPerSecAt16.BIG),
+    fmt(r.callsFloorPerSecAt16.SMALL),
+    fmt(r.callsFloorPerSecAt16.BIG),
     r.flat ?? '-',
     r.callLimit === null ? '-' : `${r.callLimit} (${CALL_LIMITS[r.kind]})`,
     r.search ?? '-',
     r.throughput === null ? '-' : `${r.throughput} (${THROUGHPUT_LIMITS[r.kind]})`,
     r.floorLatency ?? '-',
   ]);
-  return alignedTable(header, body, [0, 9, 10, 11, 12, 13]);
+  return alignedTable(header, body, [0, 11, 12, 13, 14, 15]);
 }
 
 function breakdown(runs: Run[]): string {
@@ -1042,6 +1094,13 @@ async function main(session: BenchSession): Promise<number> {
       for (const size of scenario.sizes) {
         progress(`running ${scenario.name} on ${size} at ${connections} connection${connections > 1 ? 's' : ''}`);
         const run = await runScenario(target, scenario, fixtures[size], connections, counter);
+        if (counter && connections === LATENCY_CONNECTIONS && !WRITES.has(scenario.kind)) {
+          counter.recording = [];
+          await scenario.request(target, fixtures[size], 0);
+          const calls = counter.recording;
+          counter.recording = undefined;
+          run.callsFloor = (await replayFloor(`${scenario.name} on ${size}`, calls)) ?? null;
+        }
         runs.push(run);
         progress(
           `  ${run.requests} requests, ${run.errors} errors, ${run.reqPerSec} req/s, p50 ${run.p50Ms} ms` +

@@ -47,6 +47,17 @@ export interface CallCounter {
   background: number;
   /** S3 requests (the runner's trace appends write one object each). */
   s3: number;
+  /** While set, each request's DynamoDB call is also recorded here (to be replayed raw: the floor of a request's own calls). */
+  recording?: RecordedCall[];
+}
+
+/** One DynamoDB call a request made, as the document client was given it, and when it was in flight. */
+export interface RecordedCall {
+  /** The operation (`GetItem`, `Query`, `BatchGetItem`, ...). */
+  name: string;
+  input: Record<string, unknown>;
+  started: number;
+  ended: number;
 }
 
 /** Installs the counter on the shared document client and the shared S3 client (the ones every handler uses). */
@@ -72,7 +83,15 @@ export async function installCallCounter(): Promise<CallCounter> {
       // `commandName` is the low-level operation (GetItemCommand for a document GetCommand).
       const name = String((context as { commandName?: string }).commandName ?? 'unknown').replace(/Command$/, '');
       counter.byCommand.set(name, (counter.byCommand.get(name) ?? 0) + 1);
-      return next(args);
+      const recording = counter.recording;
+      if (!recording) return next(args);
+      const call: RecordedCall = { name, input: structuredClone((args as { input: Record<string, unknown> }).input), started: performance.now(), ended: 0 };
+      recording.push(call);
+      try {
+        return await next(args);
+      } finally {
+        call.ended = performance.now();
+      }
     },
     { step: 'initialize', name: 'benchCallCounter' },
   );
