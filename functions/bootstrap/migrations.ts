@@ -21,8 +21,9 @@ const MIGRATIONS: Array<[string, () => Promise<number>]> = [
   ['search-entries-v1-users', backfillUserSearchEntries],
   ['search-entries-v1-projects', backfillProjectSearchEntries],
   ['search-entries-v1-groups', backfillGroupSearchEntries],
-  // v2: a filtered list's entries are also in the list of every state (GSI2); it rewrites every
-  // entry and recounts, so v1 is no longer run.
+  // v2: a filtered list's entries are also in the list of every state (GSI2); v3: every issue is
+  // in its project's list of every state (GSI7). It rewrites every entry and recounts, so the
+  // earlier versions are no longer run.
   [ISSUE_INDEXES_MIGRATION, eachProject(reindexProjectIssues)],
   ['note-threads-v1', eachProject(indexProjectNoteThreads)],
   // v2: system notes joined the author index (a user deleted with `hard_delete` takes them too);

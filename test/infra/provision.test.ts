@@ -51,7 +51,7 @@ describe('ensureTable on an existing table', () => {
     expect(dynamo.commandCalls(CreateTableCommand)).toHaveLength(0);
     const updates = dynamo.commandCalls(UpdateTableCommand).map((call) => call.args[0].input);
     expect(updates.map((update) => update.GlobalSecondaryIndexUpdates)).toEqual(
-      ['GSI4', 'GSI5', 'GSI6'].map((name) => [
+      GLOBAL_INDEXES.slice(3).map((index) => index.indexName).map((name) => [
         {
           Create: {
             IndexName: name,

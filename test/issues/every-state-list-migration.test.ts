@@ -1,14 +1,14 @@
 /**
- * A filtered list of every state reads its own partition only once the table has it: while the
- * deploy's data migration (`issue-indexes-v2`) is still under way, it reads the lists of each
- * state as before, so no issue written before the deploy goes missing. A mocked table answers,
- * to tell the migration's record present or not.
+ * A list of every state (filtered or not) reads its own partition only once the table has it:
+ * while the deploy's data migration (`ISSUE_INDEXES_MIGRATION`) is still under way, it reads the
+ * lists of each state as before, so no issue written before the deploy goes missing. A mocked
+ * table answers, to tell the migration's record present or not.
  */
 import { GetCommand, QueryCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { projectIssueStream } from '../../shared/issues/queries/issues';
+import { projectIssueStream, type IssueFilters } from '../../shared/issues/queries/issues';
 import { ISSUE_INDEXES_MIGRATION } from '../../shared/issues/store/issue-index';
-import { issueKeys } from '../../shared/issues/store/keys';
+import { issueKeys, type IssueOrderBy } from '../../shared/issues/store/keys';
 import { byKey } from '../../shared/platform/dynamo/batch';
 import { keys } from '../../shared/platform/dynamo/keys';
 import { hasRun } from '../../shared/platform/dynamo/migrations';
@@ -27,9 +27,10 @@ const read = byKey([
   { ...issueKeys.label(5, 42), type: 'Label', id: 42, projectId: 5, name: 'bug', color: '#d9534f', openIssuesCount: 3, closedIssuesCount: 2 },
 ]);
 
-/** The index partitions a `labels=bug` list of every state queries for its first page. */
-async function partitionsQueried(): Promise<string[]> {
-  const stream = (await projectIssueStream(subject, admin, { labels: ['bug'] }, { orderBy: 'created_at', ascending: false }, read)) as StreamSource<unknown>;
+/** The index partitions a list of every state (by default `labels=bug`) queries for its first page. */
+async function partitionsQueried(filters: IssueFilters = { labels: ['bug'] }, orderBy: IssueOrderBy = 'created_at'): Promise<string[]> {
+  mock.resetHistory();
+  const stream = (await projectIssueStream(subject, admin, filters, { orderBy, ascending: false }, read)) as StreamSource<unknown>;
   for await (const entry of stream.read(undefined, 20)) void entry;
   return mock.commandCalls(QueryCommand).map(({ args: [{ input }] }) => `${input.IndexName} ${Object.values(input.ExpressionAttributeValues ?? {})[0]}`);
 }
@@ -37,19 +38,24 @@ async function partitionsQueried(): Promise<string[]> {
 const migrationRecorded = (recorded: boolean) =>
   mock.on(GetCommand).callsFake((input: GetCommandInput) => (input.Key?.PK === keys.migration(ISSUE_INDEXES_MIGRATION).PK && recorded ? { Item: { ...input.Key, type: 'Migration' } } : {}));
 
-describe('a filtered list of every state across the deploy of its index', () => {
+describe('a list of every state across the deploy of its index', () => {
   it('reads the lists of each state while the migration has not run, and its own once it has (then no longer asks)', async () => {
     migrationRecorded(false);
     expect(await partitionsQueried()).toEqual(['GSI1 ISSUE_LIST#5#label:42#opened', 'GSI1 ISSUE_LIST#5#label:42#closed']);
+    expect(await partitionsQueried({})).toEqual(['GSI1 PROJECT_ISSUES#5#opened', 'GSI1 PROJECT_ISSUES#5#closed']);
     expect(await hasRun(ISSUE_INDEXES_MIGRATION)).toBe(false);
 
-    mock.resetHistory();
     migrationRecorded(true);
     expect(await partitionsQueried()).toEqual(['GSI2 ISSUE_LIST#5#label:42']);
+    expect(await partitionsQueried({})).toEqual(['GSI7 PROJECT_ISSUES#5#all']);
+    // By update, a list of every state still merges the states' (no index of every state by update).
+    expect(await partitionsQueried({}, 'updated_at')).toEqual(['GSI4 PROJECT_ISSUES#5#opened', 'GSI4 PROJECT_ISSUES#5#closed']);
+    // A state asked for reads its own list.
+    expect(await partitionsQueried({ state: 'closed' })).toEqual(['GSI1 PROJECT_ISSUES#5#closed']);
 
-    mock.resetHistory();
     migrationRecorded(false); // a migration never un-runs: what was seen is remembered
     expect(await partitionsQueried()).toEqual(['GSI2 ISSUE_LIST#5#label:42']);
+    expect(await partitionsQueried({})).toEqual(['GSI7 PROJECT_ISSUES#5#all']);
     expect(mock.commandCalls(GetCommand)).toHaveLength(0);
   });
 });

@@ -65,6 +65,7 @@ const indexKeys = {
     () => issueIndexKeys.issueLists(listed()),
     () => issueIndexKeys.issueLists(listed({ state: 'closed', assigneeIds: [] })),
   ],
+  everyStateList: [() => issueIndexKeys.everyStateList(listed())],
   issueUpdated: [() => issueIndexKeys.issueUpdated(LATER, 70)],
   userTodos: [() => issueIndexKeys.userTodos(2, 'pending', 31), () => issueIndexKeys.userTodos(2, 'done', 31)],
   userNote: [() => issueIndexKeys.userNote(1, 57)],
@@ -84,6 +85,7 @@ const collections = {
     () => issueCollections.projectIssues(5, 'closed', 'created_at'),
     () => issueCollections.projectIssues(5, 'opened', 'updated_at'),
   ],
+  everyStateIssues: [() => issueCollections.everyStateIssues(5)],
   issueNotes: [() => issueCollections.issueNotes(5, 3)],
   mergeRequestNotes: [() => issueCollections.mergeRequestNotes(5, 3)],
   userIssues: [() => issueCollections.userIssues(1), () => issueCollections.userIssues(1, 'updated_at')],
@@ -140,6 +142,20 @@ describeKeySpace(
       expect(reads(issueCollections.userIssues(1, orderBy))).toBe(true);
       expect(reads(issueCollections.assignedIssues(2, orderBy))).toBe(true);
       expect(reads(issueCollections.assignedIssues(1, orderBy))).toBe(false);
+    });
+
+    it.each(['opened', 'closed'] as const)('indexes an issue %s where its project\'s list of every state reads it, by creation', (state) => {
+      // Prepare
+      const issue = listed({ state });
+      const item = { ...issueKeys.issue(issue.projectId, 3), ...issueIndexKeys.issueLists(issue) } as Record<string, string>;
+      const reads = (collection: Collection, at: Record<string, string> = item) =>
+        at[collection.partitionAttribute] === collection.partitionValue && at[collection.sortAttribute] === issueOrderKey(AT, issue.id);
+      // Assess
+      expect(reads(issueCollections.everyStateIssues(5))).toBe(true);
+      expect(reads(issueCollections.everyStateIssues(6))).toBe(false);
+      // Its every-state list is none of the state lists (a state's Query never reads it).
+      expect(reads(issueCollections.projectIssues(5, state === 'opened' ? 'closed' : 'opened'))).toBe(false);
+      expect(issueCollections.everyStateIssues(5).index).not.toBe(issueCollections.projectIssues(5, 'opened').index);
     });
 
     it('indexes a filtered list entry where the list of its state and the list of every state read it, and no other list', () => {

@@ -5,7 +5,7 @@
  * to them (state changes, relabels, edits, deletion, concurrent writes).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueIndexKeys, issueKeys } from '../../shared/issues/store/keys';
+import { issueCollections, issueIndexKeys, issueKeys } from '../../shared/issues/store/keys';
 import { reindexProjectIssues } from '../../shared/issues';
 import { deleteMany, putMany } from '../../shared/platform/dynamo/batch';
 import { tableCollection } from '../../shared/platform/dynamo/keys';
@@ -262,6 +262,24 @@ describe.skipIf(!isLocalRuntime())('rebuilding the indexes of issues written bef
     await reindexProjectIssues(project.id);
 
     expect(await list(project, project.owner.token, { labels: label })).toMatchObject({ iids: [opened.iid, closed.iid], total: '2' });
+  });
+
+  it("puts the issues of the second version into their project's list of every state, by creation", async () => {
+    const project = await ownedProject();
+    const closed = await openIssue(project.id, project.owner.token, { title: 'closed one' });
+    await edit(project, closed.iid, { state_event: 'close' });
+    const opened = await openIssue(project.id, project.owner.token, { title: 'open one' });
+    // Issue items as the second version wrote them: in the lists of their state only.
+    const issues = await queryAll(issueCollections.projectIssueItems(project.id));
+    expect(issues.map((item) => item.GSI7PK)).toEqual([`PROJECT_ISSUES#${project.id}#all`, `PROJECT_ISSUES#${project.id}#all`]);
+    await putMany(issues.map(({ GSI7PK: _pk, GSI7SK: _sk, ...v2 }) => v2));
+    expect((await list(project, project.owner.token, {})).iids).toEqual([]);
+    expect((await list(project, project.owner.token, { state: 'closed' })).iids).toEqual([closed.iid]);
+
+    await reindexProjectIssues(project.id);
+
+    expect(await list(project, project.owner.token, {})).toMatchObject({ iids: [opened.iid, closed.iid], total: '2' });
+    expect(await list(project, project.owner.token, { sort: 'asc', per_page: 1 })).toMatchObject({ iids: [closed.iid], total: '2' });
   });
 });
 

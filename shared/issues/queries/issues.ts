@@ -193,6 +193,18 @@ async function filteredLists(projectId: number, dimension: string, state: IssueF
   return statesOf(state).map((one) => issueCollections.dimensionIssues(projectId, dimension, one));
 }
 
+/**
+ * Internal: the state lists a `state` filter reads in `orderBy`: one state's, or, without a
+ * filter, the list of every state by creation (once the table has it, {@link ISSUE_INDEXES_MIGRATION}),
+ * else both states' merged.
+ */
+async function stateLists(projectId: number, state: IssueFilters['state'], orderBy: IssueOrderBy): Promise<Collection[]> {
+  const wanted = stateOrAll(state);
+  if (wanted !== 'all') return [issueCollections.projectIssues(projectId, wanted, orderBy)];
+  if (orderBy === 'created_at' && (await hasRun(ISSUE_INDEXES_MIGRATION))) return [issueCollections.everyStateIssues(projectId)];
+  return statesOf(state).map((one) => issueCollections.projectIssues(projectId, one, orderBy));
+}
+
 /** Internal: the issues of several list collections in sort-key order ({@link mergedCollections}). */
 const mergedStream = <T>(colls: Collection[], ascending: boolean, select: (issue: Issue) => T | undefined, journals?: JournalReads): StreamSource<T> =>
   mergedCollections(colls, { ascending, isSortKey: isIssueOrderKey, select: (item) => select(issueFromItem(item)), journals });
@@ -299,7 +311,6 @@ export async function projectIssueStream(
   const resolved = await resolveFilters(projectId, filters, read);
   if (resolved.nothing) return [];
   const keep = (issue: Issue) => resolved.matches(issue) && canReadIssue(user, subject, issue);
-  const states = statesOf(filters.state);
   // A quiet project's lists skip their journal (its mark was read with the project).
   const journals = (colls: Collection[]) => (read ? quietJournals(colls.map((c) => c.partitionValue), read) : undefined);
   const term = filters.search ? parseSearch(filters.search)?.term : undefined;
@@ -309,11 +320,9 @@ export async function projectIssueStream(
   }
   const { dimension, filtersServed } = listDimension(filters, resolved);
   const byState = dimension === 'all' || order.orderBy !== 'created_at';
-  // A filtered list of every state has its own partition (the state lists are merged until the
-  // deploy's migration has put the entries there).
-  const colls = byState
-    ? states.map((state) => issueCollections.projectIssues(projectId, state, order.orderBy))
-    : await filteredLists(projectId, dimension, filters.state);
+  // A list of every state has its own partition (the state lists are merged until the deploy's
+  // migration has put every issue and entry there).
+  const colls = byState ? await stateLists(projectId, filters.state, order.orderBy) : await filteredLists(projectId, dimension, filters.state);
   const stream = byState
     ? mergedStream(colls, order.ascending, (issue) => (keep(issue) ? issue : undefined), journals(colls))
     : entryStream(colls, order.ascending, keep, journals(colls));
@@ -344,8 +353,9 @@ export async function projectIssueStream(
  * `GET /groups/:id/issues`: the issues of the projects of `group` and of its subgroups whose
  * issues `user` may read, in `order`. The group tree is walked on the subgroup
  * index (one Query per group), its projects read from the namespace index (one Query per group)
- * and loaded in batches; then the state partitions (GSI1 or GSI4) of every readable project are merged by
- * sort key, so the first page costs one Query per project and state. More than
+ * and loaded in batches; then the state lists of every readable project ({@link stateLists}: its
+ * list of every state by creation, else its state partitions) are merged by sort key, so the first
+ * page costs one Query per project (and state, by update). More than
  * `GROUP_ISSUES_PROJECT_LIMIT` (default 100) projects is refused with 400 rather than merged.
  *
  * @returns the stream and the projects' subjects (for `path_with_namespace` in the response).
@@ -364,7 +374,7 @@ export async function groupIssueStream(
   const all = await projectSubjects(user, projectIds);
   const subjects = new Map([...all].filter(([, subject]) => !subject.namespace.deleting && can(user, 'read_issue', subject)));
   const matchers = new Map(await Promise.all([...subjects.keys()].map(async (id) => [id, (await resolveFilters(id, filters)).matches] as const)));
-  const colls = [...subjects.keys()].flatMap((id) => statesOf(filters.state).map((state) => issueCollections.projectIssues(id, state, order.orderBy)));
+  const colls = (await Promise.all([...subjects.keys()].map((id) => stateLists(id, filters.state, order.orderBy)))).flat();
   const select = (issue: Issue) =>
     matchers.get(issue.projectId)!(issue) && canReadIssue(user, subjects.get(issue.projectId)!, issue) ? issue : undefined;
   const stream: StreamSource<Issue> = mergedStream(colls, order.ascending, select);

@@ -15,7 +15,7 @@ import { ConditionFailed, transact, type NamedTransactItems } from '../../platfo
 import { projectCounterUpdate, projectIsLive } from '../../projects';
 import { addCounts, countChanges, countUpdate, entryChanges, type IssueCounts } from './issue-index';
 import { ISSUE_COUNT_WRITES, issueFromItem, issueToItem, labelCountUpdate, type Issue, type IssueState } from './issues';
-import { issueCollections, issueKeys } from './keys';
+import { issueCollections, issueIndexKeys, issueKeys } from './keys';
 import { listLabels, searchEntries as labelSearchEntries } from './labels';
 
 export interface ImportedIssue {
@@ -100,7 +100,8 @@ const REBUILD_CHUNK = 90;
  * transaction) as read before counting. An issue write that lands while the rebuild counts makes
  * the next guarded transaction fail, and the rebuild counts again from a fresh read; what was set
  * before that write was exact, and the write moved it from there. Entries need no guard: they are
- * a superset of the truth that readers check (`isCurrentEntry`).
+ * a superset of the truth that readers check (`isCurrentEntry`). An issue written before its
+ * project's list of every state existed (no `GSI7PK`) is put into it, unless written meanwhile.
  * @returns how many live issues it saw; throws when writes kept racing it `REBUILD_ATTEMPTS` times.
  */
 export async function reindexProjectIssues(projectId: number): Promise<number> {
@@ -120,16 +121,19 @@ async function rebuildOnce(projectId: number): Promise<number | 'raced'> {
   const writesRead = project[ISSUE_COUNT_WRITES] as number | undefined;
   const totals = new Map<string, IssueCounts>();
   const entries = [];
+  const unlisted: Issue[] = [];
   let seen = 0;
   for await (const item of queryCollection(issueCollections.projectIssueItems(projectId))) {
     const issue = issueFromItem(item);
     if (issue.deletedAt) continue;
     seen++;
     entries.push(...entryChanges(undefined, issue).added);
+    if (item.GSI7PK === undefined) unlisted.push(issue);
     for (const [dimension, delta] of countChanges(undefined, issue)) addCounts(totals, dimension, delta);
     if (entries.length >= 1000) await putMany(entries.splice(0));
+    if (unlisted.length >= 1000) await listInEveryState(unlisted.splice(0));
   }
-  await putMany(entries);
+  await Promise.all([putMany(entries), listInEveryState(unlisted)]);
   const guard = {
     ConditionCheck: {
       TableName: tableName(),
@@ -160,6 +164,38 @@ async function rebuildOnce(projectId: number): Promise<number | 'raced'> {
     }
   }
   return seen;
+}
+
+/** Internal: updates made at once by {@link listInEveryState}. */
+const UPDATES_IN_FLIGHT = 25;
+
+/**
+ * Internal: puts issues written before their project's list of every state existed into it
+ * (GSI7, `issueIndexKeys.everyStateList`), each only while it is still the version read: a write
+ * meanwhile has put the item whole, with its lists (or, deleted, without any).
+ */
+async function listInEveryState(issues: Issue[]): Promise<void> {
+  for (let start = 0; start < issues.length; start += UPDATES_IN_FLIGHT) {
+    await Promise.all(
+      issues.slice(start, start + UPDATES_IN_FLIGHT).map(async (issue) => {
+        const { GSI7PK, GSI7SK } = issueIndexKeys.everyStateList(issue);
+        try {
+          await db().send(
+            new UpdateCommand({
+              TableName: tableName(),
+              Key: issueKeys.issue(issue.projectId, issue.iid),
+              UpdateExpression: 'SET GSI7PK = :pk, GSI7SK = :sk',
+              ConditionExpression: '#version = :version',
+              ExpressionAttributeNames: { '#version': 'version' },
+              ExpressionAttributeValues: { ':pk': GSI7PK, ':sk': GSI7SK, ':version': issue.version },
+            }),
+          );
+        } catch (error) {
+          if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+        }
+      }),
+    );
+  }
 }
 
 /** Internal: sets a label's confidential counts (its open and closed counts were always kept), while it exists. */

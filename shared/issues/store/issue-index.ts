@@ -28,10 +28,11 @@ import type { Issue, IssueState } from './issues';
 
 /**
  * The data migration that rebuilds every project's entries and counts (`reindexProjectIssues`;
- * its v2 put the filtered lists' entries into the lists of every state): readers keep to the
- * lists of each state until it has run on the table.
+ * its v2 put the filtered lists' entries into the lists of every state, its v3 also puts every
+ * issue into its project's list of every state, GSI7): readers keep to the lists of each state
+ * until it has run on the table.
  */
-export const ISSUE_INDEXES_MIGRATION = 'issue-indexes-v2';
+export const ISSUE_INDEXES_MIGRATION = 'issue-indexes-v3';
 
 /** A filtered list of a project's issues that has entries and a count. */
 export type IssueDimension = `label:${number}` | `milestone:${number}` | `assignee:${number}` | `author:${number}`;

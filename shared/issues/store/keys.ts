@@ -166,11 +166,14 @@ export const issueIndexKeys = {
   /**
    * The list indexes of a live issue, each twice: ordered by creation (GSI1 its project's issues
    * of its state, GSI2 its author's, GSI3 its assignee's) and by last update (GSI4, GSI5, GSI6,
-   * same partitions). An issue has at most one assignee (GitLab CE), so one attribute serves.
+   * same partitions); and GSI7 its project's issues of every state by creation (the default list:
+   * one Query, not the two states merged). An issue has at most one assignee (GitLab CE), so one
+   * attribute serves.
    */
   issueLists: (issue: IssueListed) => ({
     GSI1PK: issuePartitions.project(issue.projectId, issue.state),
     GSI1SK: issueOrderKey(issue.createdAt, issue.id),
+    ...issueIndexKeys.everyStateList(issue),
     GSI2PK: issuePartitions.author(issue.authorId),
     GSI2SK: issueOrderKey(issue.createdAt, issue.id),
     GSI4PK: issuePartitions.project(issue.projectId, issue.state),
@@ -179,6 +182,11 @@ export const issueIndexKeys = {
       ? { GSI3PK: issuePartitions.assignee(issue.assigneeIds[0]), GSI3SK: issueOrderKey(issue.createdAt, issue.id), GSI6PK: issuePartitions.assignee(issue.assigneeIds[0]) }
       : {}),
     ...issueIndexKeys.issueUpdated(issue.updatedAt, issue.id),
+  }),
+  /** GSI7: a live issue's place in its project's list of every state, by creation (never moves: a state change leaves it). */
+  everyStateList: (issue: Pick<IssueListed, 'projectId' | 'createdAt' | 'id'>) => ({
+    GSI7PK: issuePartitions.project(issue.projectId, 'all'),
+    GSI7SK: issueOrderKey(issue.createdAt, issue.id),
   }),
   /**
    * The update-ordered sort keys of an issue (GSI4-6), set again whenever `updatedAt` changes.
@@ -232,8 +240,10 @@ export const issueCollections = {
   /** A group's milestones by id. */
   groupMilestones: (groupId: number) => tableCollection(`NAMESPACE#${groupId}`, 'MILESTONE#'),
   /** A project's issues of one state, by creation or update time (soft-deleted issues carry no index keys). */
-  projectIssues: (projectId: number, state: string, orderBy: IssueOrderBy = 'created_at') =>
+  projectIssues: (projectId: number, state: IssueState, orderBy: IssueOrderBy = 'created_at') =>
     indexCollection(byCreation(orderBy) ? 'GSI1' : 'GSI4', issuePartitions.project(projectId, state)),
+  /** A project's issues of every state, by creation (GSI7; by update, the two states' lists merge). */
+  everyStateIssues: (projectId: number) => indexCollection('GSI7', issuePartitions.project(projectId, 'all')),
   /** The entries of a project's labels under one search term (a term holding `#` may read another's entries too: the labels are checked after). */
   labelSearch: (projectId: number, term: string) => tableCollection(`PROJECT#${projectId}`, `LABEL_TERM#${term}#`),
   /** Every issue item of a project, deleted ones included, by iid (data migrations only: lists read the indexes). */
@@ -420,8 +430,9 @@ const byCreation = (orderBy: IssueOrderBy) => orderBy === 'created_at';
 
 /** Index partitions whose lists show a write at once (read-your-writes journal, `platform/dynamo/recent.ts`): issue lists (state, filtered, a user's), discussions and todos. */
 readYourWrites('PROJECT_ISSUES#', 'ISSUE_LIST#', 'ISSUE_SEARCH#', 'USER_ISSUES#', 'USER_ASSIGNED_ISSUES#', 'NOTE_THREADS#', 'USER_TODOS#');
-// A list of every state reads its `opened` and `closed` partitions together: one journal for both.
-const withoutState = (partition: string) => partition.replace(/#(opened|closed)$/, '');
+// A list of every state (its own partition, or its `opened` and `closed` ones merged) shares one
+// journal with the lists of each state, so an issue's write journals each list once.
+const withoutState = (partition: string) => partition.replace(/#(opened|closed|all)$/, '');
 journalTogether('PROJECT_ISSUES#', withoutState);
 journalTogether('ISSUE_LIST#', withoutState);
 // One mark for every issue list of a project: the lists read it with their project.
@@ -467,6 +478,7 @@ export const keySpace: KeySpace = {
     GSI4: ['PROJECT_ISSUES#'],
     GSI5: ['USER_ISSUES#'],
     GSI6: ['USER_ASSIGNED_ISSUES#'],
+    GSI7: ['PROJECT_ISSUES#'],
   },
   sequences: [
     'issues',
