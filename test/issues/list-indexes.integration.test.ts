@@ -6,12 +6,12 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueCollections, issueIndexKeys, issueKeys } from '../../shared/issues/store/keys';
-import { reindexProjectIssues } from '../../shared/issues';
+import { importIssues, reindexProjectIssues } from '../../shared/issues';
 import { deleteMany, putMany } from '../../shared/platform/dynamo/batch';
 import { tableCollection } from '../../shared/platform/dynamo/keys';
 import { getItem, queryAll } from '../../shared/platform/dynamo/query';
 import { api, isLocalRuntime } from '../support/api';
-import { addMember, createProject, createUser, newMember, openIssue, ownedProject, unique, type OwnedProject, type TestUser } from '../support/fixtures';
+import { addMember, createProject, createUser, newMember, openIssue, openIssuesCount, ownedProject, unique, type OwnedProject, type TestUser } from '../support/fixtures';
 
 const DEVELOPER = 30;
 const GUEST = 10;
@@ -222,6 +222,31 @@ describe.skipIf(!isLocalRuntime())('stale list entries', () => {
 
     expect((await list(project, project.owner.token, { assignee_id: member.id })).iids).toEqual([real.iid]);
     expect(await getItem({ PK: stale.PK, SK: stale.SK })).toBeUndefined();
+  });
+});
+
+describe.skipIf(!isLocalRuntime())('importing issues through the data layer', () => {
+  it('lists them in every list, by creation, with exact totals and counts', async () => {
+    const project = await ownedProject();
+    const label = (await api(`/projects/${project.id}/labels`, { token: project.owner.token, body: { name: unique('imported'), color: '#428BCA' } })).body as {
+      id: number;
+      name: string;
+    };
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
+    await importIssues(project.id, [
+      { title: 'Imported quokka', state: 'opened', authorId: project.owner.id, labelIds: [label.id], createdAt: at(1) },
+      { title: 'Imported closed', state: 'closed', authorId: project.owner.id, createdAt: at(2) },
+      { title: 'Imported confidential', state: 'opened', authorId: project.owner.id, labelIds: [label.id], confidential: true, createdAt: at(3) },
+    ]);
+
+    expect(await list(project, project.owner.token, {})).toMatchObject({ iids: [3, 2, 1], total: '3' });
+    expect(await list(project, project.owner.token, { state: 'opened', sort: 'asc' })).toMatchObject({ iids: [1, 3], total: '2' });
+    expect(await list(project, project.owner.token, { labels: label.name })).toMatchObject({ iids: [3, 1], total: '2' });
+    expect(await list(project, project.owner.token, { author_id: project.owner.id, state: 'closed' })).toMatchObject({ iids: [2], total: '1' });
+    expect((await list(project, project.owner.token, { search: 'quokka' })).iids).toEqual([1]);
+    expect(await openIssuesCount(project)).toBe(2);
+    const labels = (await api(`/projects/${project.id}/labels`, { token: project.owner.token, query: { with_counts: 'true' } })).body as Array<{ name: string; open_issues_count: number }>;
+    expect(labels.find((l) => l.name === label.name)?.open_issues_count).toBe(2);
   });
 });
 

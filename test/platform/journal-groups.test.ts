@@ -25,6 +25,9 @@ describe('journals shared by the partitions of one list', () => {
     const journalOnly = (entries: Item[]) => entries.filter((entry) => entry.type === 'RecentWrite').map((entry) => entry.PK);
     expect(journalOnly([...opened, ...closed])).toEqual(['RECENT#PROJECT_ISSUES#5', 'RECENT#PROJECT_ISSUES#5']);
     expect(journalOnly(filtered)).toEqual(['RECENT#ISSUE_LIST#5#label:3']);
+    // An issue is in its state's list and in the list of every state: journaled once for both.
+    const both = journalEntries([{ PK: 'PROJECT#5', SK: 'ISSUE#3', GSI1PK: 'PROJECT_ISSUES#5#opened', GSI1SK: 'x', GSI7PK: 'PROJECT_ISSUES#5#all', GSI7SK: 'x' }]);
+    expect(journalOnly(both)).toEqual(['RECENT#PROJECT_ISSUES#5']);
     // Other partitions keep a journal of their own.
     expect(journalEntries([{ PK: 'USER#7', SK: 'X', GSI1PK: 'USER_ISSUES#7', GSI1SK: 'x' }]).map((entry) => entry.PK)).toEqual(['RECENT#USER_ISSUES#7']);
   });
