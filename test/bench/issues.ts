@@ -89,6 +89,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { ImportedIssue } from '../../shared/issues';
+import { RECENT_WINDOW_MS } from '../../shared/platform/dynamo/recent';
 import {
   alignedTable,
   call,
@@ -191,7 +192,8 @@ interface Fixture {
   labels: { id: number; name: string }[];
   milestones: { id: number; title: string }[];
   issues: Seeded[];
-  seeding: { issues: number; via: 'importIssues' | 'http'; ms: number };
+  /** `endedAt`: the time (`Date.now()`) of its last write. */
+  seeding: { issues: number; via: 'importIssues' | 'http'; ms: number; endedAt: number };
   /** The URL of the 6th keyset page (once followed). */
   deepUrl?: string;
   /** The project whose lists are the shortest (SMALL): list pages ask for as many issues as its list holds. */
@@ -434,7 +436,7 @@ async function seedFixture(target: Target, size: Size, users: User[], importIssu
   );
   const newest = await call(target, 'GET', `/projects/${project.projectId}/issues?per_page=16`);
   const noteIids = Array.isArray(newest.body) ? (newest.body as IssueJson[]).map((issue) => issue.iid) : [];
-  return { ...project, issues, seeding: { issues: count, via: direct ? 'importIssues' : 'http', ms: round(ms, 0) }, noteIids };
+  return { ...project, issues, seeding: { issues: count, via: direct ? 'importIssues' : 'http', ms: round(ms, 0), endedAt: Date.now() }, noteIids };
 }
 
 /** Follows rel="next" `DEEP_FOLLOWS` times from the first keyset page: the deep page's URL. */
@@ -1092,6 +1094,12 @@ async function main(session: BenchSession): Promise<number> {
     for (const size of SIZES) fixtures[size].deepUrl = await findDeepPage(target, fixtures[size]);
   }
   const floors = local ? await measureFloors(fixtures.BIG) : undefined;
+  // Runs measure the steady state: no list reads the journal of the seeding's writes (`recent.ts`).
+  const quiet = Math.max(...SIZES.map((size) => fixtures[size].seeding.endedAt)) + RECENT_WINDOW_MS - Date.now();
+  if (quiet > 0) {
+    progress(`waiting ${Math.ceil(quiet / 1000)} s, past the read-your-writes window of the seeding's last write`);
+    await new Promise((resolve) => setTimeout(resolve, quiet));
+  }
 
   const runs: Run[] = [];
   for (const scenario of selected) {
