@@ -2,10 +2,12 @@
  * The local stand-in for an EventBridge schedule: calls a handler every `intervalMs`, in-process,
  * as the deployed rule invokes `functions/ci_scheduler` (`infra/constructs/scheduler.ts`). Runs
  * never overlap (the next waits for the one under way); a failing run is logged, and the next
- * tick is its retry, as the deployed rule (no retries) does.
+ * tick is its retry, as the deployed rule (no retries) does. Each run is a background invocation
+ * (`invocations.ts`), as it is another Lambda invocation on AWS.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { logger as rootLogger, type Logger } from '../../shared/platform/logger';
+import { asBackgroundInvocation } from './invocations';
 
 export interface ScheduleOptions {
   /** What the rule invokes, with the event EventBridge sends (the fields a handler may read). */
@@ -40,7 +42,7 @@ export function startSchedule(options: ScheduleOptions): Schedule {
     if (!options.runAtStart) await pause();
     while (!signal.aborted) {
       try {
-        await options.handler({ source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString(), detail: {} });
+        await asBackgroundInvocation(() => options.handler({ source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString(), detail: {} }));
       } catch (error) {
         logger.error('scheduled run failed; the next one retries', { error });
       }

@@ -9,7 +9,6 @@
  * whole batch, then skipped), the batching window (a batch is what one poll returned), and
  * on-failure destinations (skipped records are logged).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
@@ -27,16 +26,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger as rootLogger, type Logger } from '../../shared/platform/logger';
-
-/**
- * Marks the work of stream-invoked functions (hook delivery, the jobs worker): on AWS they are
- * other Lambda invocations, here they share the process with the API, so the benchmarks tell
- * their DynamoDB calls apart from a request's ({@link inStreamInvocation}).
- */
-const streamInvocations = new AsyncLocalStorage<true>();
-
-/** Whether the caller runs inside a stream-invoked function's invocation (not an API request's). */
-export const inStreamInvocation = (): boolean => streamInvocations.getStore() === true;
+import { asBackgroundInvocation } from './invocations';
 
 /** A stream handler as Lambda runs it (`functions/hook_delivery/handler.ts`). */
 export type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
@@ -152,7 +142,7 @@ export async function deliverInBatches(records: DynamoDBRecord[], handler: Strea
 async function invoke(batch: DynamoDBRecord[], handler: StreamHandler, logger: Logger): Promise<number> {
   let response: DynamoDBBatchResponse | void;
   try {
-    response = await streamInvocations.run(true, () => handler({ Records: batch }));
+    response = await asBackgroundInvocation(() => handler({ Records: batch }));
   } catch (error) {
     logger.error('stream handler failed', { error, records: batch.length });
     return 0;

@@ -63,8 +63,9 @@
  *   last line one JSON object with all the numbers (`npm run bench | tail -n 1`). In local mode
  *   also each run's CPU time of this process per request and the process's peak resident memory
  *   (for sizing the functions' memory: README, Deployment). DynamoDB calls made meanwhile by
- *   stream-invoked functions (the local runtime's hook delivery and jobs worker, other Lambda
- *   invocations on AWS) are not counted in a request's calls but shown beside them (background).
+ *   stream-invoked and scheduled functions (the local runtime's hook delivery, jobs worker and CI
+ *   scheduler, other Lambda invocations on AWS) are not counted in a request's calls but shown
+ *   beside them (background).
  * - Stops the runtime and removes the temporary directory at the end, also on failure or Ctrl-C.
  *   Exit code 1 when the setup fails or a run has errors (non-2xx replies, timeouts); 0 otherwise.
  *
@@ -662,8 +663,9 @@ interface Run {
   dynamoCallsPerRequest: number | null;
   dynamoCallsByCommand: Record<string, number> | null;
   /**
-   * DynamoDB calls made meanwhile by stream-invoked functions (hook delivery, the jobs worker),
-   * per request: on AWS invocations of their own, so not in `dynamoCallsPerRequest`.
+   * DynamoDB calls made meanwhile by stream-invoked and scheduled functions (hook delivery, the
+   * jobs worker, the CI scheduler), per request: on AWS invocations of their own, so not in
+   * `dynamoCallsPerRequest`.
    */
   backgroundCallsPerRequest: number | null;
   /**
@@ -1066,7 +1068,7 @@ function breakdown(runs: Run[]): string {
       Object.entries(r.dynamoCallsByCommand ?? {}).map(([name, n]) => `${name} ${n}`).join(', ') || '(none)',
       fmt(r.backgroundCallsPerRequest, 2),
     ]);
-  return alignedTable(['scenario', 'project', 'DynamoDB calls per request', 'background (hooks, jobs)'], rows, [0, 1, 2]);
+  return alignedTable(['scenario', 'project', 'DynamoDB calls per request', 'background (hooks, jobs, schedules)'], rows, [0, 1, 2]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -41,8 +41,9 @@ export interface CallCounter {
   total: number;
   byCommand: Map<string, number>;
   /**
-   * Calls made meanwhile by stream-invoked functions (hook delivery, the jobs worker), which on
-   * AWS are invocations of their own, not part of the request that wrote the record.
+   * Calls made meanwhile by stream-invoked and scheduled functions (hook delivery, the jobs
+   * worker and sweep, the CI scheduler), which on AWS are invocations of their own, not part of
+   * the request that wrote the record (`infra/local/invocations.ts`).
    */
   background: number;
   /** S3 requests (the runner's trace appends write one object each). */
@@ -64,7 +65,7 @@ export interface RecordedCall {
 export async function installCallCounter(): Promise<CallCounter> {
   const { db } = await import('../../shared/platform/dynamo/client');
   const { s3 } = await import('../../shared/platform/s3/client');
-  const { inStreamInvocation } = await import('../../infra/local/streams');
+  const { inBackgroundInvocation } = await import('../../infra/local/invocations');
   const counter: CallCounter = { total: 0, byCommand: new Map(), background: 0, s3: 0 };
   s3().middlewareStack.add(
     (next) => async (args) => {
@@ -75,7 +76,7 @@ export async function installCallCounter(): Promise<CallCounter> {
   );
   db().middlewareStack.add(
     (next, context) => async (args) => {
-      if (inStreamInvocation()) {
+      if (inBackgroundInvocation()) {
         counter.background++;
         return next(args);
       }

@@ -5,6 +5,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
+import { inBackgroundInvocation } from '../../infra/local/invocations';
 import { ciSchedulerIntervalMs } from '../../infra/local/runtime';
 import { startSchedule } from '../../infra/local/scheduler';
 import { artifactsExpired, decideDeadline, nextDeadline, SCHEDULER_SETTINGS, type DeadlineJob } from '../../shared/ci/config/scheduler';
@@ -191,6 +192,16 @@ describe('the local schedule', () => {
     expect(handler.mock.calls.length).toBe(calls);
     expect(overlapped).toBe(false);
     expect(handler.mock.calls[0]).toEqual([expect.objectContaining({ source: 'aws.events', 'detail-type': 'Scheduled Event' })]);
+  });
+
+  it('runs each call as a background invocation, apart from the caller (the benchmarks do not count its calls as a request\'s)', async () => {
+    const seen: boolean[] = [];
+    const handler = vi.fn(async () => void seen.push(inBackgroundInvocation()));
+    const schedule = startSchedule({ handler, intervalMs: 5, runAtStart: true });
+    await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(2));
+    await schedule.stop();
+    expect(seen.every(Boolean)).toBe(true);
+    expect(inBackgroundInvocation()).toBe(false);
   });
 
   it('keeps going after a failing run', async () => {
