@@ -186,24 +186,33 @@ const statesOf = (state: IssueFilters['state']): IssueState[] => (state === 'ope
 /** The filtered list partition that a `state` filter reads (no filter: every state's). */
 const stateOrAll = (state: IssueFilters['state']): IssueState | 'all' => (state === 'opened' || state === 'closed' ? state : 'all');
 
-/** Internal: the entries a filtered list reads: its list of every state (once the table has it, {@link ISSUE_INDEXES_MIGRATION}), else that of each state. */
-async function filteredLists(projectId: number, dimension: string, state: IssueFilters['state']): Promise<Collection[]> {
+/**
+ * Internal: the lists a `state` filter reads: that state's (`ofState`), or, without a filter, the
+ * list of every state (`ofEveryState`, where there is one) once the table has it
+ * ({@link ISSUE_INDEXES_MIGRATION}), else both states' merged.
+ */
+async function listsOfState(state: IssueFilters['state'], ofState: (one: IssueState) => Collection, ofEveryState?: () => Collection): Promise<Collection[]> {
   const wanted = stateOrAll(state);
-  if (wanted !== 'all' || (await hasRun(ISSUE_INDEXES_MIGRATION))) return [issueCollections.dimensionIssues(projectId, dimension, wanted)];
-  return statesOf(state).map((one) => issueCollections.dimensionIssues(projectId, dimension, one));
+  if (wanted !== 'all') return [ofState(wanted)];
+  if (ofEveryState && (await hasRun(ISSUE_INDEXES_MIGRATION))) return [ofEveryState()];
+  return statesOf(state).map(ofState);
 }
 
-/**
- * Internal: the state lists a `state` filter reads in `orderBy`: one state's, or, without a
- * filter, the list of every state by creation (once the table has it, {@link ISSUE_INDEXES_MIGRATION}),
- * else both states' merged.
- */
-async function stateLists(projectId: number, state: IssueFilters['state'], orderBy: IssueOrderBy): Promise<Collection[]> {
-  const wanted = stateOrAll(state);
-  if (wanted !== 'all') return [issueCollections.projectIssues(projectId, wanted, orderBy)];
-  if (orderBy === 'created_at' && (await hasRun(ISSUE_INDEXES_MIGRATION))) return [issueCollections.everyStateIssues(projectId)];
-  return statesOf(state).map((one) => issueCollections.projectIssues(projectId, one, orderBy));
-}
+/** Internal: the entries of a filtered list a `state` filter reads ({@link listsOfState}). */
+const filteredLists = (projectId: number, dimension: string, state: IssueFilters['state']): Promise<Collection[]> =>
+  listsOfState(
+    state,
+    (one) => issueCollections.dimensionIssues(projectId, dimension, one),
+    () => issueCollections.dimensionIssues(projectId, dimension, 'all'),
+  );
+
+/** Internal: the state lists a `state` filter reads in `orderBy` ({@link listsOfState}; every state's by creation only). */
+const stateLists = (projectId: number, state: IssueFilters['state'], orderBy: IssueOrderBy): Promise<Collection[]> =>
+  listsOfState(
+    state,
+    (one) => issueCollections.projectIssues(projectId, one, orderBy),
+    orderBy === 'created_at' ? () => issueCollections.everyStateIssues(projectId) : undefined,
+  );
 
 /** Internal: the issues of several list collections in sort-key order ({@link mergedCollections}). */
 const mergedStream = <T>(colls: Collection[], ascending: boolean, select: (issue: Issue) => T | undefined, journals?: JournalReads): StreamSource<T> =>

@@ -9,6 +9,7 @@
 import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { putMany } from '../../platform/dynamo/batch';
 import { db, tableName } from '../../platform/dynamo/client';
+import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { nextIds } from '../../platform/dynamo/counters';
 import { getItem, queryCollection } from '../../platform/dynamo/query';
 import { ConditionFailed, transact, type NamedTransactItems } from '../../platform/dynamo/transactions';
@@ -186,8 +187,8 @@ async function listInEveryState(issues: Issue[]): Promise<void> {
     await Promise.all(
       issues.slice(start, start + UPDATES_IN_FLIGHT).map(async (issue) => {
         const { GSI7PK, GSI7SK } = issueIndexKeys.everyStateList(issue);
-        try {
-          await db().send(
+        await ifConditionHolds(
+          db().send(
             new UpdateCommand({
               TableName: tableName(),
               Key: issueKeys.issue(issue.projectId, issue.iid),
@@ -196,10 +197,8 @@ async function listInEveryState(issues: Issue[]): Promise<void> {
               ExpressionAttributeNames: { '#version': 'version' },
               ExpressionAttributeValues: { ':pk': GSI7PK, ':sk': GSI7SK, ':version': issue.version },
             }),
-          );
-        } catch (error) {
-          if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-        }
+          ),
+        );
       }),
     );
   }
