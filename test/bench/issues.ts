@@ -79,15 +79,26 @@
  *                       else the system's temporary directory)
  *   BENCH_ONLY          run only the scenarios whose name matches this regular expression
  *                       (case-insensitive), e.g. `search|deep`
+ *   BENCH_SEED_CACHE    a directory where the seeded data is kept (local mode). When it does not
+ *                       exist, the run seeds as usual, stops the runtime, keeps its data directory
+ *                       and the fixtures there, and measures in a new process; when it does, each
+ *                       run starts the runtime on a fresh copy of it and seeds nothing (the writes of
+ *                       a run never reach the kept data). A cache seeded for other settings
+ *                       (`BENCH_BIG_ISSUES`) is refused. For repeated runs at 100,000 issues, whose
+ *                       seeding takes over an hour on a small machine.
  *   API_URL, ROOT_TOKEN benchmark that service (base URL, with or without /api/v4) as that root
  *
  * Examples
  *   npx tsx test/bench/issues.ts
  *   BENCH_BIG_ISSUES=2000 BENCH_REQUESTS=50 npx tsx test/bench/issues.ts
+ *   BENCH_SEED_CACHE=/var/tmp/issues-100k npx tsx test/bench/issues.ts   (twice: seeds once)
  *   BENCH_ONLY='search' npx tsx test/bench/issues.ts
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ImportedIssue } from '../../shared/issues';
 import { RECENT_WINDOW_MS } from '../../shared/platform/dynamo/recent';
@@ -128,6 +139,8 @@ const WRITE_CONNECTIONS = 8;
 const IMPORT_CHUNK = 2000;
 /** Requests in flight while seeding over HTTP; `importIssues` calls at once. */
 const SEED_CONCURRENCY = intEnv('BENCH_SEED_CONCURRENCY', 4);
+/** Where the seeded data is kept between runs (local mode): seeded once, each run starts on a copy. */
+const SEED_CACHE = process.env.BENCH_SEED_CACHE ? resolve(process.env.BENCH_SEED_CACHE) : undefined;
 const PER_PAGE = 20;
 const DEEP_PER_PAGE = 1;
 const DEEP_FOLLOWS = 5;
@@ -1072,25 +1085,92 @@ function breakdown(runs: Run[]): string {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The seed cache (BENCH_SEED_CACHE)
+// ---------------------------------------------------------------------------------------------
+
+/** Where the runtime's data is kept in the cache directory, and what was seeded into it. */
+const SEED_CACHE_DATA = 'data';
+const SEED_CACHE_FIXTURES = 'fixtures.json';
+
+/** What a cache was seeded for; a cache seeded otherwise is refused (bump `plan` when `planIssues` or the seeding changes). */
+const seedKey = () => ({ plan: 1, smallIssues: SMALL_ISSUES, bigIssues: BIG_ISSUES });
+
+interface SeedCache {
+  dir: string;
+  seededAt: string;
+  fixtures: Record<Size, Fixture>;
+}
+
+/** The cache at `dir` when it was seeded for this run's settings; undefined when there is none yet (nothing at `dir`). */
+async function readSeedCache(dir: string): Promise<SeedCache | undefined> {
+  if (!existsSync(dir)) return undefined;
+  let saved: { key: unknown; seededAt: string; fixtures: Record<Size, Fixture> };
+  try {
+    saved = JSON.parse(await readFile(join(dir, SEED_CACHE_FIXTURES), 'utf8')) as typeof saved;
+  } catch (error) {
+    throw new Error(`BENCH_SEED_CACHE=${dir} exists but is not a seed cache (${(error as Error).message}): remove it, or name a directory that does not exist`, {
+      cause: error,
+    });
+  }
+  if (!existsSync(join(dir, SEED_CACHE_DATA))) throw new Error(`BENCH_SEED_CACHE=${dir} has no ${SEED_CACHE_DATA} directory: remove it`);
+  const wanted = JSON.stringify(seedKey());
+  if (JSON.stringify(saved.key) !== wanted) {
+    throw new Error(`BENCH_SEED_CACHE=${dir} was seeded for ${JSON.stringify(saved.key)}, this run wants ${wanted}: remove it or name another directory`);
+  }
+  return { dir, seededAt: saved.seededAt, fixtures: saved.fixtures };
+}
+
+/** Stops the runtime and keeps its data and the fixtures in `dir` (the fixtures last: a cache without them is refused). */
+async function keepSeed(session: BenchSession, dir: string, fixtures: Record<Size, Fixture>): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await session.keepData(join(dir, SEED_CACHE_DATA));
+  await writeFile(join(dir, SEED_CACHE_FIXTURES), JSON.stringify({ key: seedKey(), seededAt: new Date().toISOString(), fixtures }));
+}
+
+/** Runs this very bench again in a child process (same runtime flags, arguments and environment); resolves to its exit code. */
+function rerunThisBench(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
 // Main
 // ---------------------------------------------------------------------------------------------
 
 async function main(session: BenchSession): Promise<number> {
   const selected = SCENARIOS.filter((s) => !ONLY || ONLY.test(s.name));
   if (selected.length === 0) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY} selects no scenario`);
+  const cache = SEED_CACHE ? await readSeedCache(SEED_CACHE) : undefined;
+  if (SEED_CACHE && process.env.API_URL) throw new Error('BENCH_SEED_CACHE keeps the local runtime\'s data: unset it to benchmark API_URL');
   // DynamoDB Local's data on tmpfs where there is one: seeding is several times faster than on a disk.
   const { target, counter, local } = await session.start({
     rootToken: LOCAL_ROOT_TOKEN,
     tmpDir: process.env.BENCH_TMPDIR || (existsSync('/dev/shm') ? '/dev/shm' : undefined),
+    seededFrom: cache && join(cache.dir, SEED_CACHE_DATA),
   });
 
-  const importIssues = local ? await findImportIssues() : undefined;
-  if (local && !importIssues) progress('shared/issues does not export importIssues (yet): BIG is seeded over HTTP');
-  if (!importIssues && BIG_ISSUES > 2000) progress(`warning: seeding ${BIG_ISSUES} issues over HTTP takes long; BENCH_BIG_ISSUES=300 is enough to try`);
-
-  const users = await seedUsers(target);
-  const fixtures = {} as Record<Size, Fixture>;
-  for (const size of SIZES) fixtures[size] = await seedFixture(target, size, users, importIssues);
+  let fixtures: Record<Size, Fixture>;
+  if (cache) {
+    fixtures = cache.fixtures;
+    progress(`seeded data of ${cache.dir} (seeded ${cache.seededAt}): nothing is seeded`);
+  } else {
+    const importIssues = local ? await findImportIssues() : undefined;
+    if (local && !importIssues) progress('shared/issues does not export importIssues (yet): BIG is seeded over HTTP');
+    if (!importIssues && BIG_ISSUES > 2000) progress(`warning: seeding ${BIG_ISSUES} issues over HTTP takes long; BENCH_BIG_ISSUES=300 is enough to try`);
+    const users = await seedUsers(target);
+    fixtures = {} as Record<Size, Fixture>;
+    for (const size of SIZES) fixtures[size] = await seedFixture(target, size, users, importIssues);
+    if (SEED_CACHE) {
+      await keepSeed(session, SEED_CACHE, fixtures);
+      // The runtime cannot start again in this process (its engines' endpoints and the SDK
+      // clients are set once): the measuring runs in a new one, on a copy of what was kept.
+      progress(`kept the seeded data in ${SEED_CACHE}; measuring in a new process, on a copy of it`);
+      return rerunThisBench();
+    }
+  }
   for (const size of SIZES) fixtures[size].shortest = fixtures.SMALL;
   if (selected.some((s) => s.kind === 'deep')) {
     for (const size of SIZES) fixtures[size].deepUrl = await findDeepPage(target, fixtures[size]);

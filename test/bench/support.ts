@@ -10,7 +10,7 @@
  * runtime invokes the handlers in this very process. It counts SDK commands (one per `send`, SDK
  * retries are not counted again); S3 requests are counted the same way on the shared S3 client.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -234,7 +234,14 @@ export interface BenchSession {
     rootToken: string;
     /** Where the temporary data directory is made (default `BENCH_TMPDIR`, else the system's temporary directory). */
     tmpDir?: string;
+    /** A data directory kept by {@link BenchSession.keepData}: the runtime starts on a copy of it (the kept one stays as it is). */
+    seededFrom?: string;
   }): Promise<BenchTarget>;
+  /**
+   * Stops the local runtime and moves its data directory to `to` (which must not exist), where
+   * it outlives the run: a later run starts on a copy of it (`seededFrom`).
+   */
+  keepData(to: string): Promise<void>;
   /** Stops the runtime and removes its data directory (safe to call more than once). */
   cleanup(): Promise<void>;
 }
@@ -272,7 +279,22 @@ export function runBench(main: (session: BenchSession) => Promise<number>): void
 
   const session: BenchSession = {
     cleanup,
-    async start({ rootToken, tmpDir }) {
+    async keepData(to) {
+      const dir = dataDir;
+      if (!dir || !stop) throw new Error('keepData: no local runtime is running');
+      await stop();
+      stop = undefined;
+      try {
+        await rename(dir, to);
+      } catch (error) {
+        // Another file system (the data on tmpfs, the kept copy on a disk).
+        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+        await cp(dir, to, { recursive: true, errorOnExist: true, force: false });
+        await rm(dir, { recursive: true, force: true });
+      }
+      dataDir = undefined;
+    },
+    async start({ rootToken, tmpDir, seededFrom }) {
       const external = process.env.API_URL;
       if (external && !process.env.ROOT_TOKEN) throw new Error('API_URL is set, so ROOT_TOKEN must be set too (a token of the admin root there)');
       let result: BenchTarget;
@@ -281,6 +303,10 @@ export function runBench(main: (session: BenchSession) => Promise<number>): void
         progress(`benchmarking ${result.target.base} (DynamoDB calls are not counted against a deployment)`);
       } else {
         dataDir = await mkdtemp(join(tmpDir || process.env.BENCH_TMPDIR || tmpdir(), 'project-hosting-bench-'));
+        if (seededFrom) {
+          progress(`copying ${seededFrom} to ${dataDir}`);
+          await cp(seededFrom, dataDir, { recursive: true });
+        }
         progress(`starting the local runtime (data in ${dataDir})`);
         const { startLocalRuntime } = await import('../../infra/local/runtime');
         const runtime = await startLocalRuntime({ port: 0, dataDir, rootToken, quiet: true });
