@@ -355,9 +355,9 @@ export async function moveTraceEnd(job: JobRef, from: number, to: number): Promi
 /** Writes a pipeline's changed fields if its version is still `version`; false when another writer was first. */
 export async function updatePipeline(pipeline: Pipeline, changes: Partial<Pick<Pipeline, 'status' | 'startedAt' | 'finishedAt' | 'updatedAt'>>): Promise<boolean> {
   const next = { ...pipeline, ...changes, version: pipeline.version + 1 };
-  try {
-    const item = pipelineToItem(next);
-    await db().send(
+  const item = pipelineToItem(next);
+  const written = await ifConditionHolds(
+    db().send(
       new PutCommand({
         TableName: tableName(),
         Item: item,
@@ -365,14 +365,12 @@ export async function updatePipeline(pipeline: Pipeline, changes: Partial<Pick<P
         ExpressionAttributeNames: { '#version': 'version' },
         ExpressionAttributeValues: { ':version': pipeline.version },
       }),
-    );
-    // Its status list, entered and left, shows the change at once.
-    await journalWrite([item], [pipelineToItem(pipeline)]);
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+    ),
+  );
+  if (!written) return false;
+  // Its status list, entered and left, shows the change at once.
+  await journalWrite([item], [pipelineToItem(pipeline)]);
+  return true;
 }
 
 /**

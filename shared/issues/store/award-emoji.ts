@@ -13,6 +13,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
+import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { entityFields, putClaim } from '../../platform/dynamo/items';
 import { getEntity, isId, queryCollection, type Item } from '../../platform/dynamo/query';
 import type { TransactItem } from '../../platform/dynamo/transactions';
@@ -232,8 +233,8 @@ export async function indexProjectAwardUsers(projectId: number): Promise<number>
     if (item.GSI2PK) continue;
     const award = awardFromItem(item);
     const index = issueIndexKeys.userAward(award.userId, award.id);
-    try {
-      await db().send(
+    const written = await ifConditionHolds(
+      db().send(
         new UpdateCommand({
           TableName: tableName(),
           Key: { PK: item.PK, SK: item.SK },
@@ -241,11 +242,9 @@ export async function indexProjectAwardUsers(projectId: number): Promise<number>
           ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(GSI2PK)',
           ExpressionAttributeValues: { ':pk': index.GSI2PK, ':sk': index.GSI2SK },
         }),
-      );
-      indexed++;
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    }
+      ),
+    );
+    if (written) indexed++;
   }
   return indexed;
 }

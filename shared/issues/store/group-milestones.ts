@@ -11,6 +11,7 @@
 import { entityFields } from '../../platform/dynamo/items';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
+import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { getEntity, getItem, isId, queryAll, type Item } from '../../platform/dynamo/query';
 import { versionedDelete, versionedPut, type NamedTransactItems, type TransactItem } from '../../platform/dynamo/transactions';
 import { groupIsLive } from '../../namespaces';
@@ -241,9 +242,5 @@ export async function removeMilestoneAlias(alias: MilestoneAliasKey, milestone: 
 
 /** Internal: sends a conditional single-item write; a failed condition (the alias is gone) is not an error. */
 async function send(command: UpdateCommand | DeleteCommand): Promise<void> {
-  try {
-    await db().send(command as UpdateCommand);
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-  }
+  await ifConditionHolds(db().send(command as UpdateCommand));
 }

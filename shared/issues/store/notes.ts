@@ -18,6 +18,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteMany, putMany } from '../../platform/dynamo/batch';
 import { db, tableName } from '../../platform/dynamo/client';
+import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { entityFields } from '../../platform/dynamo/items';
 import { isId, queryAll, queryCollection, type Item, getEntity } from '../../platform/dynamo/query';
 import type { TransactItem } from '../../platform/dynamo/transactions';
@@ -229,8 +230,8 @@ export async function insertNote(
 
 /** Replaces a note's body (last write wins); `undefined` when the note is gone. */
 export async function updateNoteBody(note: Note, body: string, updatedAt: string): Promise<Note | undefined> {
-  try {
-    const { Attributes } = await db().send(
+  const updated = await ifConditionHolds(
+    db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: noteKey(note),
@@ -239,12 +240,9 @@ export async function updateNoteBody(note: Note, body: string, updatedAt: string
         ExpressionAttributeValues: { ':body': body, ':updatedAt': updatedAt },
         ReturnValues: 'ALL_NEW',
       }),
-    );
-    return Attributes ? noteFromItem(Attributes) : undefined;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
-    throw error;
-  }
+    ),
+  );
+  return updated?.Attributes ? noteFromItem(updated.Attributes) : undefined;
 }
 
 /**
@@ -312,8 +310,8 @@ async function indexProjectNotes(projectId: number, entryOf: (note: Note, item: 
       const entry = entryOf(note, item);
       if (!entry) continue;
       const names = Object.keys(entry);
-      try {
-        await db().send(
+      const written = await ifConditionHolds(
+        db().send(
           new UpdateCommand({
             TableName: tableName(),
             Key: noteKey(note),
@@ -321,11 +319,9 @@ async function indexProjectNotes(projectId: number, entryOf: (note: Note, item: 
             ConditionExpression: 'attribute_exists(PK)',
             ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, entry[name]])),
           }),
-        );
-        indexed++;
-      } catch (error) {
-        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      }
+        ),
+      );
+      if (written) indexed++;
     }
   }
   return indexed;

@@ -12,6 +12,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
+import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { entityFields, putClaim } from '../../platform/dynamo/items';
 import { getEntity, getItem, isId, queryAll, type Item } from '../../platform/dynamo/query';
 import { ConditionFailed, transact, versionedPut, type NamedTransactItems, type TransactItem } from '../../platform/dynamo/transactions';
@@ -242,8 +243,8 @@ export async function openPairHolder(sourceProjectId: number, sourceBranch: stri
  * Not a version change (a merge status is derived data).
  */
 export async function storeMergeStatus(mr: MergeRequest, status: MergeStatus, heads: { source: string; target: string }): Promise<boolean> {
-  try {
-    await db().send(
+  const written = await ifConditionHolds(
+    db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: mergeRequestKeys.mergeRequest(mr.projectId, mr.iid),
@@ -252,18 +253,15 @@ export async function storeMergeStatus(mr: MergeRequest, status: MergeStatus, he
         ExpressionAttributeNames: { '#version': 'version', '#state': 'state' },
         ExpressionAttributeValues: { ':status': status, ':heads': heads, ':version': mr.version, ':opened': 'opened' },
       }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+    ),
+  );
+  return written !== undefined;
 }
 
 /** Marks an open merge request `unchecked` (a branch moved); nothing when it is gone or not open. */
 export async function markUnchecked(projectId: number, iid: number): Promise<void> {
-  try {
-    await db().send(
+  await ifConditionHolds(
+    db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: mergeRequestKeys.mergeRequest(projectId, iid),
@@ -271,10 +269,8 @@ export async function markUnchecked(projectId: number, iid: number): Promise<voi
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeValues: { ':unchecked': 'unchecked', ':null': null },
       }),
-    );
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-  }
+    ),
+  );
 }
 
 /** The open merge requests whose source is `branch` of `sourceProjectId` (target project and iid of each). */

@@ -1,8 +1,8 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getMany } from './batch';
 import { config } from '../config';
 import { db } from './client';
+import { ifConditionHolds } from './conditional';
 import { keys } from './keys';
 
 /**
@@ -116,8 +116,8 @@ async function addShared(totals: Map<string, number>, seeded = false): Promise<M
     adds.push(`#s${i} :c${i}`);
     exist.push(`attribute_exists(#s${i})`);
   });
-  try {
-    const result = await db().send(
+  const result = await ifConditionHolds(
+    db().send(
       new UpdateCommand({
         TableName: config().tableName,
         Key: keys.counter(SHARED_ITEM),
@@ -127,17 +127,14 @@ async function addShared(totals: Map<string, number>, seeded = false): Promise<M
         ExpressionAttributeValues: values,
         ReturnValues: 'UPDATED_NEW',
       }),
-    );
-    return new Map([...totals.keys()].map((sequence) => [sequence, Number(result.Attributes?.[sequence])]));
-  } catch (error) {
-    if (seeded || !isConditionFailure(error)) throw error;
-    await seed([...totals.keys()]);
-    return addShared(totals, true);
-  }
+    ),
+  );
+  if (result) return new Map([...totals.keys()].map((sequence) => [sequence, Number(result.Attributes?.[sequence])]));
+  // A sequence is not on the shared item yet: seeded, then added again (seeding never removes one).
+  if (seeded) throw new Error(`counters: ${[...totals.keys()].join(', ')} still missing from the shared item after seeding`);
+  await seed([...totals.keys()]);
+  return addShared(totals, true);
 }
-
-const isConditionFailure = (error: unknown) =>
-  error instanceof ConditionalCheckFailedException || (error as Error | undefined)?.name === 'ConditionalCheckFailedException';
 
 /**
  * Puts the sequences missing from the shared item there, each at its own old item's value (plus
