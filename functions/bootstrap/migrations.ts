@@ -3,7 +3,15 @@
  * local runtime at start); each runs once per table (`runOnce`): search and list entries,
  * counts and discussion threads for items written before they existed.
  */
-import { indexProjectAwardUsers, indexProjectNoteAuthors, indexProjectNoteThreads, ISSUE_INDEXES_MIGRATION, reindexProjectIssues } from '../../shared/issues';
+import {
+  indexProjectAwardUsers,
+  indexProjectNoteAuthors,
+  indexProjectNoteThreads,
+  ISSUE_INDEXES_MIGRATION,
+  ISSUE_UPDATE_LIST_MIGRATION,
+  listIssuesInEveryState,
+  reindexProjectIssues,
+} from '../../shared/issues';
 import { backfillGroupSearchEntries } from '../../shared/namespaces';
 import { runOnce } from '../../shared/platform/dynamo/migrations';
 import { logger } from '../../shared/platform/logger';
@@ -25,6 +33,9 @@ const MIGRATIONS: Array<[string, () => Promise<number>]> = [
   // in its project's list of every state (GSI7). It rewrites every entry and recounts, so the
   // earlier versions are no longer run.
   [ISSUE_INDEXES_MIGRATION, eachProject(reindexProjectIssues)],
+  // Every issue in its project's list of every state by update (GSI8, the index of the next deploy
+  // after GSI7's): one UpdateItem per issue written before it, not a rebuild.
+  [ISSUE_UPDATE_LIST_MIGRATION, eachProject(listIssuesInEveryState)],
   ['note-threads-v1', eachProject(indexProjectNoteThreads)],
   // v2: system notes joined the author index (a user deleted with `hard_delete` takes them too);
   // it indexes every note, so v1 (user notes only) is no longer run.

@@ -7,7 +7,7 @@
 import { GetCommand, QueryCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { projectIssueStream, type IssueFilters } from '../../shared/issues/queries/issues';
-import { ISSUE_INDEXES_MIGRATION } from '../../shared/issues/store/issue-index';
+import { ISSUE_INDEXES_MIGRATION, ISSUE_UPDATE_LIST_MIGRATION } from '../../shared/issues/store/issue-index';
 import { issueKeys, type IssueOrderBy } from '../../shared/issues/store/keys';
 import { byKey } from '../../shared/platform/dynamo/batch';
 import { keys } from '../../shared/platform/dynamo/keys';
@@ -35,8 +35,12 @@ async function partitionsQueried(filters: IssueFilters = { labels: ['bug'] }, or
   return mock.commandCalls(QueryCommand).map(({ args: [{ input }] }) => `${input.IndexName} ${Object.values(input.ExpressionAttributeValues ?? {})[0]}`);
 }
 
-const migrationRecorded = (recorded: boolean) =>
-  mock.on(GetCommand).callsFake((input: GetCommandInput) => (input.Key?.PK === keys.migration(ISSUE_INDEXES_MIGRATION).PK && recorded ? { Item: { ...input.Key, type: 'Migration' } } : {}));
+/** Which data migrations the mocked table has a record of. */
+const migrationsRecorded = (...names: string[]) =>
+  mock
+    .on(GetCommand)
+    .callsFake((input: GetCommandInput) => (names.some((name) => input.Key?.PK === keys.migration(name).PK) ? { Item: { ...input.Key, type: 'Migration' } } : {}));
+const migrationRecorded = (recorded: boolean) => (recorded ? migrationsRecorded(ISSUE_INDEXES_MIGRATION) : migrationsRecorded());
 
 describe('a list of every state across the deploy of its index', () => {
   it('reads the lists of each state while the migration has not run, and its own once it has (then no longer asks)', async () => {
@@ -48,7 +52,7 @@ describe('a list of every state across the deploy of its index', () => {
     migrationRecorded(true);
     expect(await partitionsQueried()).toEqual(['GSI2 ISSUE_LIST#5#label:42']);
     expect(await partitionsQueried({})).toEqual(['GSI7 PROJECT_ISSUES#5#all']);
-    // By update, a list of every state still merges the states' (no index of every state by update).
+    // By update, a list of every state merges the states' until its own migration has run.
     expect(await partitionsQueried({}, 'updated_at')).toEqual(['GSI4 PROJECT_ISSUES#5#opened', 'GSI4 PROJECT_ISSUES#5#closed']);
     // A state asked for reads its own list.
     expect(await partitionsQueried({ state: 'closed' })).toEqual(['GSI1 PROJECT_ISSUES#5#closed']);
@@ -57,5 +61,14 @@ describe('a list of every state across the deploy of its index', () => {
     expect(await partitionsQueried()).toEqual(['GSI2 ISSUE_LIST#5#label:42']);
     expect(await partitionsQueried({})).toEqual(['GSI7 PROJECT_ISSUES#5#all']);
     expect(mock.commandCalls(GetCommand)).toHaveLength(0);
+  });
+
+  it('reads the list of every state by update once its own migration has run', async () => {
+    migrationsRecorded(ISSUE_INDEXES_MIGRATION);
+    expect(await partitionsQueried({}, 'updated_at')).toEqual(['GSI4 PROJECT_ISSUES#5#opened', 'GSI4 PROJECT_ISSUES#5#closed']);
+    migrationsRecorded(ISSUE_INDEXES_MIGRATION, ISSUE_UPDATE_LIST_MIGRATION);
+    expect(await partitionsQueried({}, 'updated_at')).toEqual(['GSI8 PROJECT_ISSUES#5#all']);
+    expect(await partitionsQueried({ state: 'opened' }, 'updated_at')).toEqual(['GSI4 PROJECT_ISSUES#5#opened']);
+    expect(await partitionsQueried({}, 'created_at')).toEqual(['GSI7 PROJECT_ISSUES#5#all']);
   });
 });

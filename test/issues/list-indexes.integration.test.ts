@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueCollections, issueIndexKeys, issueKeys } from '../../shared/issues/store/keys';
-import { importIssues, reindexProjectIssues } from '../../shared/issues';
+import { importIssues, listIssuesInEveryState, reindexProjectIssues } from '../../shared/issues';
 import { deleteMany, putMany } from '../../shared/platform/dynamo/batch';
 import { tableCollection } from '../../shared/platform/dynamo/keys';
 import { getItem, queryAll } from '../../shared/platform/dynamo/query';
@@ -305,6 +305,30 @@ describe.skipIf(!isLocalRuntime())('rebuilding the indexes of issues written bef
 
     expect(await list(project, project.owner.token, {})).toMatchObject({ iids: [opened.iid, closed.iid], total: '2' });
     expect(await list(project, project.owner.token, { sort: 'asc', per_page: 1 })).toMatchObject({ iids: [closed.iid], total: '2' });
+  });
+
+  it("puts the issues of the third version into their project's list of every state by update, and leaves alone one written meanwhile", async () => {
+    const project = await ownedProject();
+    const older = await openIssue(project.id, project.owner.token, { title: 'older' });
+    const newer = await openIssue(project.id, project.owner.token, { title: 'newer' });
+    await edit(project, older.iid, { state_event: 'close' }); // updated last: first by update
+    const third = await openIssue(project.id, project.owner.token, { title: 'third' });
+    const byUpdate = { order_by: 'updated_at' };
+    expect((await list(project, project.owner.token, byUpdate)).iids).toEqual([third.iid, older.iid, newer.iid]);
+    // Issue items as the third version wrote them: in the list of every state by creation only.
+    const items = await queryAll(issueCollections.projectIssueItems(project.id));
+    expect(items.map((item) => item.GSI8PK)).toEqual(items.map(() => `PROJECT_ISSUES#${project.id}#all`));
+    await putMany(items.map(({ GSI8PK: _pk, GSI8SK: _sk, ...v3 }) => v3));
+    expect((await list(project, project.owner.token, byUpdate)).iids).toEqual([]);
+    expect((await list(project, project.owner.token, {})).iids).toEqual([third.iid, newer.iid, older.iid]);
+    // Written meanwhile (the whole item put again, with its lists): not the version the migration read.
+    await edit(project, third.iid, { title: 'third, renamed' });
+
+    expect(await listIssuesInEveryState(project.id)).toBe(2);
+    expect(await listIssuesInEveryState(project.id)).toBe(0);
+
+    expect(await list(project, project.owner.token, byUpdate)).toMatchObject({ iids: [third.iid, older.iid, newer.iid], total: '3' });
+    expect(await list(project, project.owner.token, { ...byUpdate, sort: 'asc', per_page: 1 })).toMatchObject({ iids: [newer.iid], total: '3' });
   });
 });
 

@@ -17,7 +17,17 @@ import { groupProjectIds } from '../../projects';
 import type { User } from '../../users';
 import { canReadIssue } from '../policy';
 import { getProjectsWithNamespaces } from '../store/issue-lists';
-import { countIn, dropStaleEntries, getIssueCounts, isCurrentEntry, ISSUE_INDEXES_MIGRATION, projectCounts, type IssueCounts, type IssueDimension } from '../store/issue-index';
+import {
+  countIn,
+  dropStaleEntries,
+  getIssueCounts,
+  isCurrentEntry,
+  ISSUE_INDEXES_MIGRATION,
+  ISSUE_UPDATE_LIST_MIGRATION,
+  projectCounts,
+  type IssueCounts,
+  type IssueDimension,
+} from '../store/issue-index';
 import { getIssue, getIssues, issueFromItem, type Issue, type IssueState } from '../store/issues';
 import { isIssueOrderKey, issueCollections, issueKeys, projectIdOfPartition, type IssueOrderBy } from '../store/keys';
 import { findLabelsByNames, listLabels, type Label } from '../store/labels';
@@ -188,13 +198,17 @@ const stateOrAll = (state: IssueFilters['state']): IssueState | 'all' => (state 
 
 /**
  * Internal: the lists a `state` filter reads: that state's (`ofState`), or, without a filter, the
- * list of every state (`ofEveryState`, where there is one) once the table has it
- * ({@link ISSUE_INDEXES_MIGRATION}), else both states' merged.
+ * list of every state (`ofEveryState`) once the table has it (the data migration `since` has
+ * run), else both states' merged.
  */
-async function listsOfState(state: IssueFilters['state'], ofState: (one: IssueState) => Collection, ofEveryState?: () => Collection): Promise<Collection[]> {
+async function listsOfState(
+  state: IssueFilters['state'],
+  ofState: (one: IssueState) => Collection,
+  ofEveryState: { list: () => Collection; since: string },
+): Promise<Collection[]> {
   const wanted = stateOrAll(state);
   if (wanted !== 'all') return [ofState(wanted)];
-  if (ofEveryState && (await hasRun(ISSUE_INDEXES_MIGRATION))) return [ofEveryState()];
+  if (await hasRun(ofEveryState.since)) return [ofEveryState.list()];
   return statesOf(state).map(ofState);
 }
 
@@ -203,16 +217,15 @@ const filteredLists = (projectId: number, dimension: string, state: IssueFilters
   listsOfState(
     state,
     (one) => issueCollections.dimensionIssues(projectId, dimension, one),
-    () => issueCollections.dimensionIssues(projectId, dimension, 'all'),
+    { list: () => issueCollections.dimensionIssues(projectId, dimension, 'all'), since: ISSUE_INDEXES_MIGRATION },
   );
 
-/** Internal: the state lists a `state` filter reads in `orderBy` ({@link listsOfState}; every state's by creation only). */
+/** Internal: the state lists a `state` filter reads in `orderBy` ({@link listsOfState}). */
 const stateLists = (projectId: number, state: IssueFilters['state'], orderBy: IssueOrderBy): Promise<Collection[]> =>
-  listsOfState(
-    state,
-    (one) => issueCollections.projectIssues(projectId, one, orderBy),
-    orderBy === 'created_at' ? () => issueCollections.everyStateIssues(projectId) : undefined,
-  );
+  listsOfState(state, (one) => issueCollections.projectIssues(projectId, one, orderBy), {
+    list: () => issueCollections.everyStateIssues(projectId, orderBy),
+    since: orderBy === 'created_at' ? ISSUE_INDEXES_MIGRATION : ISSUE_UPDATE_LIST_MIGRATION,
+  });
 
 /** Internal: the issues of several list collections in sort-key order ({@link mergedCollections}). */
 const mergedStream = <T>(colls: Collection[], ascending: boolean, select: (issue: Issue) => T | undefined, journals?: JournalReads): StreamSource<T> =>
@@ -303,7 +316,9 @@ export const projectIssueListKeys =
  * - by creation, with `labels`, `milestone`, `assignee_id` or `author_id`: the filtered list of
  *   one of them (the rarest label first) of the state asked for, or of every state, the others
  *   checked on each issue;
- * - otherwise the state lists (GSI1 by creation, GSI4 by update; `all` merges the two states).
+ * - otherwise the state lists (GSI1 by creation, GSI4 by update), or without a state filter the
+ *   project's list of every state (GSI7 by creation, GSI8 by update; the two states merged while
+ *   the table's data migration for it has not run).
  * The total comes from the maintained counts when one list serves every filter and the caller
  * sees every issue counted (or none of them is confidential); otherwise the page counts on, up
  * to `LIST_COUNT_LIMIT`. Cursors are the sort key of the last entry.

@@ -109,7 +109,8 @@ const REBUILD_CHUNK = 90;
  * the next guarded transaction fail, and the rebuild counts again from a fresh read; what was set
  * before that write was exact, and the write moved it from there. Entries need no guard: they are
  * a superset of the truth that readers check (`isCurrentEntry`). An issue written before its
- * project's list of every state existed (no `GSI7PK`) is put into it, unless written meanwhile.
+ * project's lists of every state existed (no `GSI7PK` or `GSI8PK`) is put into them, unless
+ * written meanwhile.
  * @returns how many live issues it saw; throws when writes kept racing it `REBUILD_ATTEMPTS` times.
  */
 export async function reindexProjectIssues(projectId: number): Promise<number> {
@@ -136,7 +137,7 @@ async function rebuildOnce(projectId: number): Promise<number | 'raced'> {
     if (issue.deletedAt) continue;
     seen++;
     entries.push(...entryChanges(undefined, issue).added);
-    if (item.GSI7PK === undefined) unlisted.push(issue);
+    if (!isInEveryStateList(item)) unlisted.push(issue);
     for (const [dimension, delta] of countChanges(undefined, issue)) addCounts(totals, dimension, delta);
     if (entries.length >= 1000) await putMany(entries.splice(0), BULK);
     if (unlisted.length >= 1000) await listInEveryState(unlisted.splice(0));
@@ -174,34 +175,60 @@ async function rebuildOnce(projectId: number): Promise<number | 'raced'> {
   return seen;
 }
 
+/**
+ * Puts a project's live issues written before its lists of every state existed (GSI7 by creation,
+ * GSI8 by update) into them (data migration: `ISSUE_UPDATE_LIST_MIGRATION`); safe beside issue
+ * writes, as {@link listInEveryState}.
+ * @returns how many issues it put there.
+ */
+export async function listIssuesInEveryState(projectId: number): Promise<number> {
+  let listed = 0;
+  const unlisted: Issue[] = [];
+  for await (const item of queryCollection(issueCollections.projectIssueItems(projectId))) {
+    const issue = issueFromItem(item);
+    if (issue.deletedAt || isInEveryStateList(item)) continue;
+    unlisted.push(issue);
+    if (unlisted.length >= 1000) listed += await listInEveryState(unlisted.splice(0));
+  }
+  return listed + (await listInEveryState(unlisted));
+}
+
+/** Internal: whether an issue item is in both lists of every state (an issue written before them is not). */
+const isInEveryStateList = (item: Record<string, unknown>) => item.GSI7PK !== undefined && item.GSI8PK !== undefined;
+
 /** Internal: updates made at once by {@link listInEveryState}. */
 const UPDATES_IN_FLIGHT = 25;
 
 /**
- * Internal: puts issues written before their project's list of every state existed into it
- * (GSI7, `issueIndexKeys.everyStateList`), each only while it is still the version read: a write
- * meanwhile has put the item whole, with its lists (or, deleted, without any).
+ * Internal: puts issues written before their project's lists of every state existed into them
+ * (GSI7 and GSI8, `issueIndexKeys.everyStateList`), each only while it is still the version read:
+ * a write meanwhile has put the item whole, with its lists (or, deleted, without any).
+ * @returns how many it put there.
  */
-async function listInEveryState(issues: Issue[]): Promise<void> {
+async function listInEveryState(issues: Issue[]): Promise<number> {
+  let listed = 0;
   for (let start = 0; start < issues.length; start += UPDATES_IN_FLIGHT) {
     await Promise.all(
       issues.slice(start, start + UPDATES_IN_FLIGHT).map(async (issue) => {
-        const { GSI7PK, GSI7SK } = issueIndexKeys.everyStateList(issue);
-        await ifConditionHolds(
+        const lists = issueIndexKeys.everyStateList(issue);
+        const names = Object.keys(lists) as Array<keyof typeof lists>;
+        const written = await ifConditionHolds(
           db().send(
             new UpdateCommand({
               TableName: tableName(),
               Key: issueKeys.issue(issue.projectId, issue.iid),
-              UpdateExpression: 'SET GSI7PK = :pk, GSI7SK = :sk',
+              UpdateExpression: `SET ${names.map((name) => `${name} = :${name}`).join(', ')}`,
               ConditionExpression: '#version = :version',
               ExpressionAttributeNames: { '#version': 'version' },
-              ExpressionAttributeValues: { ':pk': GSI7PK, ':sk': GSI7SK, ':version': issue.version },
+              ExpressionAttributeValues: { ...Object.fromEntries(names.map((name) => [`:${name}`, lists[name]])), ':version': issue.version },
             }),
           ),
         );
+        if (written) listed++;
       }),
     );
   }
+  return listed;
 }
 
 /** Internal: sets a label's confidential counts (its open and closed counts were always kept), while it exists. */

@@ -34,6 +34,13 @@ import type { Issue, IssueState } from './issues';
  */
 export const ISSUE_INDEXES_MIGRATION = 'issue-indexes-v3';
 
+/**
+ * The data migration that puts every live issue into its project's list of every state by update
+ * (GSI8, `listIssuesInEveryState`; issues written since carry it): readers of that order without a
+ * `state` filter merge the states' lists until it has run on the table.
+ */
+export const ISSUE_UPDATE_LIST_MIGRATION = 'issue-update-list-v1';
+
 /** A filtered list of a project's issues that has entries and a count. */
 export type IssueDimension = `label:${number}` | `milestone:${number}` | `assignee:${number}` | `author:${number}`;
 

@@ -1,9 +1,10 @@
 /**
  * Project issues: items in their project's partition (`PROJECT#<id>` / `ISSUE#<iid>`), indexed
- * for the lists twice, by creation (GSI1-3) and by last update (GSI4-6); see `issueIndexKeys.issueLists`
- * and ACCESS_PATTERNS.md:
+ * for the lists twice, by creation (GSI1-3, GSI7) and by last update (GSI4-6, GSI8); see
+ * `issueIndexKeys.issueLists` and ACCESS_PATTERNS.md:
  *
  * - GSI1/GSI4 `PROJECT_ISSUES#<projectId>#<state>`: a project's issues of one state;
+ * - GSI7/GSI8 `PROJECT_ISSUES#<projectId>#all`: a project's issues of every state;
  * - GSI2/GSI5 `USER_ISSUES#<authorId>`: the issues a user opened (`GET /issues`);
  * - GSI3/GSI6 `USER_ASSIGNED_ISSUES#<assigneeId>`: the issues assigned to a user.
  *
@@ -108,7 +109,7 @@ export async function getIssues(refs: Array<{ projectId: number; iid: number }>)
 
 /**
  * The issue as a noteable (its notes, subscriptions, todos and time tracking): its item is
- * `ISSUE#<iid>`, re-sorted in the update-ordered lists (GSI4-6) when a note or time tracking
+ * `ISSUE#<iid>`, re-sorted in the update-ordered lists (GSI4-6, GSI8) when a note or time tracking
  * stamps its `updatedAt`.
  */
 /** Internal: whether an issue as given is the whole issue (as read), not only the fields a noteable needs. */

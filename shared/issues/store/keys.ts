@@ -166,9 +166,9 @@ export const issueIndexKeys = {
   /**
    * The list indexes of a live issue, each twice: ordered by creation (GSI1 its project's issues
    * of its state, GSI2 its author's, GSI3 its assignee's) and by last update (GSI4, GSI5, GSI6,
-   * same partitions); and GSI7 its project's issues of every state by creation (the default list:
-   * one Query, not the two states merged). An issue has at most one assignee (GitLab CE), so one
-   * attribute serves.
+   * same partitions); and its project's issues of every state, GSI7 by creation (the default list:
+   * one Query, not the two states merged) and GSI8 by update. An issue has at most one assignee
+   * (GitLab CE), so one attribute serves.
    */
   issueLists: (issue: IssueListed) => ({
     GSI1PK: issuePartitions.project(issue.projectId, issue.state),
@@ -183,18 +183,24 @@ export const issueIndexKeys = {
       : {}),
     ...issueIndexKeys.issueUpdated(issue.updatedAt, issue.id),
   }),
-  /** GSI7: a live issue's place in its project's list of every state, by creation (never moves: a state change leaves it). */
-  everyStateList: (issue: Pick<IssueListed, 'projectId' | 'createdAt' | 'id'>) => ({
+  /**
+   * A live issue's place in its project's lists of every state: GSI7 by creation (never moves),
+   * GSI8 by update (`GSI8SK` moves with {@link issueIndexKeys.issueUpdated}); a state change leaves both.
+   */
+  everyStateList: (issue: Pick<IssueListed, 'projectId' | 'createdAt' | 'updatedAt' | 'id'>) => ({
     GSI7PK: issuePartitions.project(issue.projectId, 'all'),
     GSI7SK: issueOrderKey(issue.createdAt, issue.id),
+    GSI8PK: issuePartitions.project(issue.projectId, 'all'),
+    GSI8SK: issueOrderKey(issue.updatedAt, issue.id),
   }),
   /**
-   * The update-ordered sort keys of an issue (GSI4-6), set again whenever `updatedAt` changes.
-   * `GSI6SK` is written even when unassigned: without `GSI6PK` it indexes nothing.
+   * The update-ordered sort keys of an issue (GSI4-6, GSI8), set again whenever `updatedAt`
+   * changes. `GSI6SK` is written even when unassigned, `GSI8SK` on an issue not yet in GSI8 (the
+   * by-update migration puts it there): without their partition they index nothing.
    */
   issueUpdated: (updatedAt: string, id: number) => {
     const key = issueOrderKey(updatedAt, id);
-    return { GSI4SK: key, GSI5SK: key, GSI6SK: key };
+    return { GSI4SK: key, GSI5SK: key, GSI6SK: key, GSI8SK: key };
   },
   /**
    * A filtered list's entry, by creation like the state lists: GSI1 the list of its state
@@ -242,8 +248,9 @@ export const issueCollections = {
   /** A project's issues of one state, by creation or update time (soft-deleted issues carry no index keys). */
   projectIssues: (projectId: number, state: IssueState, orderBy: IssueOrderBy = 'created_at') =>
     indexCollection(byCreation(orderBy) ? 'GSI1' : 'GSI4', issuePartitions.project(projectId, state)),
-  /** A project's issues of every state, by creation (GSI7; by update, the two states' lists merge). */
-  everyStateIssues: (projectId: number) => indexCollection('GSI7', issuePartitions.project(projectId, 'all')),
+  /** A project's issues of every state, by creation (GSI7) or update (GSI8). */
+  everyStateIssues: (projectId: number, orderBy: IssueOrderBy = 'created_at') =>
+    indexCollection(byCreation(orderBy) ? 'GSI7' : 'GSI8', issuePartitions.project(projectId, 'all')),
   /** The entries of a project's labels under one search term (a term holding `#` may read another's entries too: the labels are checked after). */
   labelSearch: (projectId: number, term: string) => tableCollection(`PROJECT#${projectId}`, `LABEL_TERM#${term}#`),
   /** Every issue item of a project, deleted ones included, by iid (data migrations only: lists read the indexes). */
@@ -479,6 +486,7 @@ export const keySpace: KeySpace = {
     GSI5: ['USER_ISSUES#'],
     GSI6: ['USER_ASSIGNED_ISSUES#'],
     GSI7: ['PROJECT_ISSUES#'],
+    GSI8: ['PROJECT_ISSUES#'],
   },
   sequences: [
     'issues',

@@ -25,7 +25,7 @@ export interface NoteableItem {
   key: Key;
   /**
    * The attributes a write that stamps `updatedAt` sets besides it: the owner's update-ordered
-   * index sort keys (an issue's `GSI4SK`..`GSI6SK`), so the item moves in its lists; `{}` for none.
+   * index sort keys (an issue's `GSI4SK`..`GSI6SK`, `GSI8SK`), so the item moves in its lists; `{}` for none.
    */
   touched: (updatedAt: string) => Record<string, string>;
   /**

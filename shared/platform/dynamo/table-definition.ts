@@ -14,6 +14,7 @@ export const GLOBAL_INDEXES = [
   { indexName: 'GSI5', partitionKey: 'GSI5PK', sortKey: 'GSI5SK' },
   { indexName: 'GSI6', partitionKey: 'GSI6PK', sortKey: 'GSI6SK' },
   { indexName: 'GSI7', partitionKey: 'GSI7PK', sortKey: 'GSI7SK' },
+  { indexName: 'GSI8', partitionKey: 'GSI8PK', sortKey: 'GSI8SK' },
 ] as const;
 
 export type IndexName = (typeof GLOBAL_INDEXES)[number]['indexName'];
