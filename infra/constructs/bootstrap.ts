@@ -18,8 +18,9 @@ export interface RootUserBootstrapProps {
 /**
  * First-run bootstrap: creates the administrator `root` whose API token is a generated secret.
  *
- * A CloudFormation custom resource runs `functions/bootstrap/handler.ts` on deployment; it reads
- * the token from the secret and creates `root` if absent. Operators read the token from Secrets
+ * A CloudFormation custom resource runs `functions/bootstrap/handler.ts` on the first deployment
+ * and on every deployment that changes the bootstrap function's code (so the data migrations of
+ * a release run when it is deployed); it reads the token from the secret and creates `root` if absent. Operators read the token from Secrets
  * Manager (output `RootTokenSecretArn`). The secret is retained like the table, so a retained
  * table never holds a root user whose token is lost.
  *
@@ -82,7 +83,15 @@ export class RootUserBootstrap extends Construct {
     new CustomResource(this, 'RootUser', {
       serviceToken: provider.serviceToken,
       resourceType: 'Custom::RootUser',
-      properties: { RootTokenSecretArn: this.rootTokenSecret.secretArn },
+      properties: {
+        RootTokenSecretArn: this.rootTokenSecret.secretArn,
+        // CloudFormation updates a custom resource only when its properties change: the version of
+        // the bootstrap function (a new one whenever its code or configuration changes, as a
+        // release that adds a data migration does) makes every such deploy run it again.
+        // It depends on the table through the function, so it runs once the table's update
+        // (a new index created and filled) is complete.
+        BootstrapVersion: this.function.currentVersion.version,
+      },
     });
   }
 }

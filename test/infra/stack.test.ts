@@ -872,6 +872,16 @@ describe('ProjectHostingStack bootstrap', () => {
       RootTokenSecretArn: { Ref: logicalId(stack.bootstrap.rootTokenSecret) },
     });
   });
+
+  it("runs the bootstrap (root, data migrations) again on every deploy that changes the bootstrap function's code", () => {
+    // Assess: CloudFormation sends a custom resource an update only when its properties change;
+    // one of them is the version of the bootstrap function, a new one whenever its code changes.
+    const [version] = Object.entries(resourcesOfType('AWS::Lambda::Version')).filter(
+      ([, resource]) => JSON.stringify((resource.Properties as { FunctionName?: unknown }).FunctionName) === JSON.stringify({ Ref: logicalId(stack.bootstrap.function) }),
+    );
+    expect(version).toBeDefined();
+    template.hasResourceProperties('Custom::RootUser', { BootstrapVersion: { 'Fn::GetAtt': [version[0], 'Version'] } });
+  });
 });
 
 type AlarmMetric = { Id: string; Expression?: string; MetricStat?: { Metric: { MetricName: string; Namespace: string; Dimensions: { Name: string; Value: unknown }[] }; Period: number; Stat: string } };
