@@ -10,6 +10,7 @@ import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { putMany } from '../../platform/dynamo/batch';
 import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
+import { setAttributes } from '../../platform/dynamo/items';
 import { nextIds } from '../../platform/dynamo/counters';
 import { getItem, queryCollection } from '../../platform/dynamo/query';
 import { ConditionFailed, transact, type NamedTransactItems } from '../../platform/dynamo/transactions';
@@ -210,17 +211,16 @@ async function listInEveryState(issues: Issue[]): Promise<number> {
   for (let start = 0; start < issues.length; start += UPDATES_IN_FLIGHT) {
     await Promise.all(
       issues.slice(start, start + UPDATES_IN_FLIGHT).map(async (issue) => {
-        const lists = issueIndexKeys.everyStateList(issue);
-        const names = Object.keys(lists) as Array<keyof typeof lists>;
+        const set = setAttributes(issueIndexKeys.everyStateList(issue));
         const written = await ifConditionHolds(
           db().send(
             new UpdateCommand({
               TableName: tableName(),
               Key: issueKeys.issue(issue.projectId, issue.iid),
-              UpdateExpression: `SET ${names.map((name) => `${name} = :${name}`).join(', ')}`,
+              UpdateExpression: set.UpdateExpression,
               ConditionExpression: '#version = :version',
               ExpressionAttributeNames: { '#version': 'version' },
-              ExpressionAttributeValues: { ...Object.fromEntries(names.map((name) => [`:${name}`, lists[name]])), ':version': issue.version },
+              ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':version': issue.version },
             }),
           ),
         );

@@ -19,7 +19,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteMany, putMany } from '../../platform/dynamo/batch';
 import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
-import { entityFields } from '../../platform/dynamo/items';
+import { entityFields, setAttributes } from '../../platform/dynamo/items';
 import { isId, queryAll, queryCollection, type Item, getEntity } from '../../platform/dynamo/query';
 import type { TransactItem } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
@@ -309,17 +309,8 @@ async function indexProjectNotes(projectId: number, entryOf: (note: Note, item: 
       const note = noteFromItem(item);
       const entry = entryOf(note, item);
       if (!entry) continue;
-      const names = Object.keys(entry);
       const written = await ifConditionHolds(
-        db().send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: noteKey(note),
-            UpdateExpression: `SET ${names.map((name, i) => `${name} = :v${i}`).join(', ')}`,
-            ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, entry[name]])),
-          }),
-        ),
+        db().send(new UpdateCommand({ TableName: tableName(), Key: noteKey(note), ...setAttributes(entry), ConditionExpression: 'attribute_exists(PK)' })),
       );
       if (written) indexed++;
     }

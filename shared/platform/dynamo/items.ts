@@ -1,6 +1,7 @@
 /**
  * Table-wide item helpers every feature's store uses: the entity fields of an item, uniqueness
- * claims, and the liveness check that guards writes under a parent that may be being deleted.
+ * claims, the liveness check that guards writes under a parent that may be being deleted, and the
+ * `SET` of some attributes as an UpdateItem's expression.
  */
 import type { Key } from './keys';
 import type { Item } from './query';
@@ -47,3 +48,17 @@ export const isLive = (key: Key) => ({
     ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting)',
   },
 });
+
+/**
+ * An UpdateItem's `SET` of each of `attributes` to its value (values as `:v<i>`; names as they are,
+ * so not DynamoDB reserved words: index keys and the like). A caller's condition spreads its own
+ * values after these.
+ * @example new UpdateCommand({ TableName, Key, ...setAttributes({ GSI2PK: pk, GSI2SK: sk }), ConditionExpression: 'attribute_exists(PK)' })
+ */
+export function setAttributes(attributes: Record<string, unknown>): { UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown> } {
+  const names = Object.keys(attributes);
+  return {
+    UpdateExpression: `SET ${names.map((name, i) => `${name} = :v${i}`).join(', ')}`,
+    ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, attributes[name]])),
+  };
+}
