@@ -1,8 +1,11 @@
 /**
  * The data migrations of this version, run in order by the bootstrap on every deploy (and by the
  * local runtime at start); each runs once per table (`runOnce`): search and list entries,
- * counts and discussion threads for items written before they existed.
+ * counts and discussion threads for items written before they existed. A run stops when its
+ * invocation's time is nearly up; the jobs worker then goes on where it stopped (`runOnce`).
  */
+import { createHash } from 'node:crypto';
+import type { Context } from 'aws-lambda';
 import {
   indexProjectAwardUsers,
   indexProjectNoteAuthors,
@@ -13,19 +16,28 @@ import {
   reindexProjectIssues,
 } from '../../shared/issues';
 import { backfillGroupSearchEntries } from '../../shared/namespaces';
-import { runOnce } from '../../shared/platform/dynamo/migrations';
+import { runOnce, type MigrationOptions, type MigrationStep } from '../../shared/platform/dynamo/migrations';
+import { enqueueJob, type Job } from '../../shared/platform/jobs';
 import { logger } from '../../shared/platform/logger';
 import { allProjectIds, backfillProjectSearchEntries } from '../../shared/projects';
 import { backfillUserSearchEntries } from '../../shared/users';
 
-/** A step run on every project in turn; the items it changed, summed. */
-const eachProject = (step: (projectId: number) => Promise<number>) => async (): Promise<number> => {
-  let items = 0;
-  for await (const projectId of allProjectIds()) items += await step(projectId);
-  return items;
-};
+/**
+ * A step run on every project in turn, in id order; a checkpoint after each project, so a run
+ * stopped part way resumes after the last project it finished. The items it changed, summed.
+ */
+export const eachProject =
+  (step: (projectId: number) => Promise<number>): MigrationStep =>
+  async (run) => {
+    let items = run.resumed?.items ?? 0;
+    for await (const projectId of allProjectIds(run.resumed ? Number(run.resumed.after) : undefined)) {
+      items += await step(projectId);
+      if (!(await run.checkpoint(String(projectId), items))) return undefined;
+    }
+    return items;
+  };
 
-const MIGRATIONS: Array<[string, () => Promise<number>]> = [
+const MIGRATIONS: Array<[string, MigrationStep]> = [
   ['search-entries-v1-users', backfillUserSearchEntries],
   ['search-entries-v1-projects', backfillProjectSearchEntries],
   ['search-entries-v1-groups', backfillGroupSearchEntries],
@@ -43,10 +55,65 @@ const MIGRATIONS: Array<[string, () => Promise<number>]> = [
   ['award-users-v1', eachProject(indexProjectAwardUsers)],
 ];
 
-export async function runMigrations(): Promise<void> {
+/** The names of this version's migrations, in order. */
+export const MIGRATION_NAMES = MIGRATIONS.map(([name]) => name);
+
+/** What a run of the migrations came to: all recorded, or one of them unfinished (see `runOnce`). */
+export type MigrationsOutcome = 'done' | 'stopped' | 'busy';
+
+/**
+ * Runs, in order, the migrations not yet run on the table, until one is unfinished (its time was
+ * up, or another run holds it): later ones may rely on it.
+ */
+export async function runMigrations(options: MigrationOptions = {}): Promise<MigrationsOutcome> {
   for (const [name, step] of MIGRATIONS) {
     const started = Date.now();
-    const count = await runOnce(name, step);
-    if (count !== undefined) logger.info('migration ran', { migration: name, items: count, ms: Date.now() - started });
+    const outcome = await runOnce(name, step, options);
+    if (outcome === 'skipped') continue;
+    if (outcome === 'stopped' || outcome === 'busy') {
+      logger.info('migration unfinished', { migration: name, outcome, ms: Date.now() - started });
+      return outcome;
+    }
+    logger.info('migration ran', { migration: name, items: outcome.ran, ms: Date.now() - started });
   }
+  return 'done';
+}
+
+/** Time kept back from an invocation's limit: a migration step under way (one project) finishes within it. */
+const RESERVE_MS = 3 * 60_000;
+
+/** Whether the invocation is nearly over (never without a context: tests, the local runtime). */
+export const nearlyOver =
+  (context?: Pick<Context, 'getRemainingTimeInMillis'>) =>
+  (): boolean =>
+    (context?.getRemainingTimeInMillis?.() ?? Infinity) < RESERVE_MS;
+
+/** The background job that finishes a deploy's migrations (the jobs worker runs it: `functions/jobs`). */
+export const MIGRATIONS_JOB = 'data-migrations';
+
+/**
+ * The job's target: one per list of migrations (a hash of their names), so a release's job is not
+ * taken for an earlier release's one still under way.
+ */
+export const migrationsJobTarget = (names: readonly string[] = MIGRATION_NAMES): number =>
+  createHash('sha256').update(names.join('\n')).digest().readUInt32BE(0) & 0x7fffffff;
+
+/** Hands the migrations to the jobs worker: they go on in the background, a run per invocation. */
+export async function continueMigrationsInBackground(): Promise<void> {
+  const queued = await enqueueJob(MIGRATIONS_JOB, migrationsJobTarget(), { migrations: MIGRATION_NAMES });
+  logger.info('data migrations go on in the background', { job: MIGRATIONS_JOB, queued });
+}
+
+/**
+ * The migrations job's run: 'continue' when its time was up (the worker queues it again at once);
+ * throws, for the sweep to retry it later, when another run holds a migration or when this worker
+ * predates the release that queued it (it would not know all of its migrations).
+ */
+export async function runMigrationsJob(job: Job, timeUp: () => boolean): Promise<'continue' | undefined> {
+  const wanted = Array.isArray(job.options.migrations) ? (job.options.migrations as unknown[]).map(String) : [];
+  const unknown = wanted.filter((name) => !MIGRATION_NAMES.includes(name));
+  if (unknown.length > 0) throw new Error(`this worker does not know the migrations ${unknown.join(', ')} (it predates them)`);
+  const outcome = await runMigrations({ timeUp });
+  if (outcome === 'busy') throw new Error('another run is working on a migration');
+  return outcome === 'stopped' ? 'continue' : undefined;
 }

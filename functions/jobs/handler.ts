@@ -1,6 +1,8 @@
 /**
  * The background jobs worker (`shared/platform/jobs.ts`): deletions of projects, group trees and
- * users, which can outlast API Gateway's 29 s. Two triggers invoke it (`infra/constructs/jobs.ts`):
+ * users, which can outlast API Gateway's 29 s, and the data migrations a deploy had no time to
+ * finish, which can outlast a Lambda's 15 minutes (a run stops before its time is up and the job
+ * is queued again at once; the next run resumes). Two triggers invoke it (`infra/constructs/jobs.ts`):
  * - the table's stream, filtered to queued jobs (`JOB_STREAM_FILTER`): each record's job is
  *   claimed in its round, run, and removed once done; a failed run is left to the sweep, which
  *   tries it again after a growing pause;
@@ -16,19 +18,24 @@
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
+import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
 import '../api';
+import { MIGRATIONS_JOB, nearlyOver, runMigrationsJob } from '../bootstrap/migrations';
 import { GROUP_DELETION, runGroupDeletion } from '../../shared/groups';
 import { PROJECT_DELETION, runProjectDeletion } from '../../shared/projects';
 import { runUserDeletion, USER_DELETION } from '../../shared/users';
-import { claimJob, deferJob, expiredJobs, finishJob, jobFromImage, requeueJob, type Job } from '../../shared/platform/jobs';
+import { claimJob, continueJob, deferJob, expiredJobs, finishJob, jobFromImage, requeueJob, type Job } from '../../shared/platform/jobs';
 import { logger } from '../../shared/platform/logger';
 
-/** What each kind of job does. */
-export const work: Record<string, (job: Job) => Promise<void>> = {
+/**
+ * What each kind of job does; `timeUp` says when the invocation is nearly over. A job whose work
+ * answers 'continue' stopped part way: it is queued again at once, and the next run goes on.
+ */
+export const work: Record<string, (job: Job, timeUp: () => boolean) => Promise<'continue' | void>> = {
   [PROJECT_DELETION]: (job) => runProjectDeletion(job.targetId),
   [GROUP_DELETION]: (job) => runGroupDeletion(job.targetId),
   [USER_DELETION]: (job) => runUserDeletion(job.targetId, job.options),
+  [MIGRATIONS_JOB]: runMigrationsJob,
 };
 
 /** What a run of the handler did (logged, and answered for the tests and the local runtime). */
@@ -37,10 +44,12 @@ export interface JobsReport {
   failed: number;
   skipped: number;
   requeued: number;
+  /** Jobs that stopped part way and were queued again to go on. */
+  continued: number;
 }
 
 /** Runs one queued job, if it can still be claimed in the round its record named. */
-async function runJob(queued: Job, report: JobsReport): Promise<void> {
+async function runJob(queued: Job, report: JobsReport, timeUp: () => boolean): Promise<void> {
   const job = await claimJob(queued);
   if (!job) {
     report.skipped++;
@@ -51,7 +60,12 @@ async function runJob(queued: Job, report: JobsReport): Promise<void> {
   try {
     if (!run) throw new Error(`no worker for jobs of kind ${job.kind}`);
     log.info('background job started');
-    await run(job);
+    if ((await run(job, timeUp)) === 'continue') {
+      await continueJob(job);
+      log.info('background job stopped part way; queued to go on');
+      report.continued++;
+      return;
+    }
     await finishJob(job);
     log.info('background job done');
     report.done++;
@@ -69,19 +83,20 @@ async function sweep(report: JobsReport): Promise<void> {
   }
 }
 
-export async function handler(event: DynamoDBStreamEvent | { source?: string }): Promise<JobsReport> {
-  const report: JobsReport = { done: 0, failed: 0, skipped: 0, requeued: 0 };
+export async function handler(event: DynamoDBStreamEvent | { source?: string }, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<JobsReport> {
+  const report: JobsReport = { done: 0, failed: 0, skipped: 0, requeued: 0, continued: 0 };
+  const timeUp = nearlyOver(context);
   if ('Records' in event) {
     // Jobs of one batch are independent (each names its own target): run side by side.
     await Promise.all(
       event.Records.flatMap((record) => {
         const image = record.dynamodb?.NewImage;
-        return image ? [runJob(jobFromImage(unmarshall(image as Record<string, AttributeValue>)), report)] : [];
+        return image ? [runJob(jobFromImage(unmarshall(image as Record<string, AttributeValue>)), report, timeUp)] : [];
       }),
     );
   } else {
     await sweep(report);
   }
-  if (report.done + report.failed + report.requeued > 0) logger.info('background jobs', { ...report });
+  if (report.done + report.failed + report.requeued + report.continued > 0) logger.info('background jobs', { ...report });
   return report;
 }

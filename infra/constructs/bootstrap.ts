@@ -55,7 +55,7 @@ export class RootUserBootstrap extends Construct {
       bucket: props.bucket,
       externalUrl: props.externalUrl,
       description: 'project-hosting bootstrap (creates the root user, runs data migrations)',
-      // Data migrations read whole collections once: Lambda's longest run.
+      // Data migrations read whole collections: Lambda's longest run (what does not fit goes on in the jobs worker).
       timeout: Duration.minutes(15),
     });
     this.function.grantTable(props.table, 'readWrite');

@@ -1,8 +1,10 @@
 /**
  * Background jobs: work a request hands off because it may outlast API Gateway's 29 s (deleting a
- * project, a group tree or a user). A job is one item, `JOB#<kind>#<target id>`, written by the
- * request; the table's stream, filtered to queued jobs ({@link JOB_STREAM_FILTER}), invokes the
- * worker (`functions/jobs/handler.ts`), which claims the job, runs it and deletes it.
+ * project, a group tree or a user), and a deploy's data migrations that outlast the bootstrap's
+ * invocation. A job is one item, `JOB#<kind>#<target id>`, written by the request; the table's
+ * stream, filtered to queued jobs ({@link JOB_STREAM_FILTER}), invokes the worker
+ * (`functions/jobs/handler.ts`), which claims the job, runs it and deletes it (or, when its run
+ * stopped part way, queues it again at once: {@link continueJob}).
  *
  * It always finishes: every job carries a lease (`leaseUntil`, indexed in GSI1 `JOBS_BY_LEASE`
  * by time). A running job whose worker died (timeout, crash) or failed, or a queued job whose
@@ -181,25 +183,37 @@ export async function* expiredJobs(now = Date.now()): AsyncGenerator<Job> {
  * Queues a job whose lease ended again, in a new round (a new stream record starts a worker);
  * nothing when it changed since it was read (claimed, finished, deferred).
  */
-export async function requeueJob(job: Job, now = Date.now()): Promise<boolean> {
+export const requeueJob = (job: Job, now = Date.now()): Promise<boolean> =>
+  queueAgain(job, 'round = :round AND leaseUntil = :was', { ':was': job.leaseUntil }, now);
+
+/**
+ * Queues again, in a new round and at once, a running job whose run stopped part way because its
+ * time was up (long work done over several invocations: data migrations); the new round's stream
+ * record starts the next run.
+ */
+export const continueJob = (job: Job, now = Date.now()): Promise<boolean> =>
+  queueAgain(job, 'phase = :running AND round = :round', { ':running': 'running' }, now);
+
+/** Puts a job back in the queue in its next round, if `condition` holds: false when it did not. */
+async function queueAgain(job: Job, condition: string, values: Record<string, unknown>, now: number): Promise<boolean> {
   const leaseUntil = at(now, QUEUED_LEASE_MS);
-  const requeued = await ifConditionHolds(
+  const queued = await ifConditionHolds(
     db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: jobKeys.job(job.kind, job.targetId),
         UpdateExpression: 'SET phase = :queued, leaseUntil = :lease, GSI1SK = :sk, round = :next',
-        ConditionExpression: 'round = :round AND leaseUntil = :was',
+        ConditionExpression: condition,
         ExpressionAttributeValues: {
+          ...values,
           ':queued': 'queued',
           ':round': job.round,
           ':next': job.round + 1,
-          ':was': job.leaseUntil,
           ':lease': leaseUntil,
           ':sk': jobKeys.byLease(leaseUntil, job.kind, job.targetId).GSI1SK,
         },
       }),
     ),
   );
-  return requeued !== undefined;
+  return queued !== undefined;
 }

@@ -32,6 +32,8 @@ export const keys = {
   counter: (name: string): Key => ({ PK: `COUNTER#${name}`, SK: 'COUNTER' }),
   /** The record that a data migration ran on this table (`migrations.ts`). */
   migration: (name: string): Key => ({ PK: `MIGRATION#${name}`, SK: 'MIGRATION' }),
+  /** Where a data migration's runs have got to, and which run holds it (its lease). */
+  migrationProgress: (name: string): Key => ({ PK: `MIGRATION#${name}`, SK: 'PROGRESS' }),
   /** Maintained totals of a collection (e.g. users by state), for X-Total without counting. */
   stats: (name: string): Key => ({ PK: `STATS#${name}`, SK: 'STATS' }),
   /** A journal entry of a write to a read-your-writes index partition (`recent.ts`), by time. */

@@ -56,7 +56,8 @@ export const projectIndexKeys = {
 export const projectCollections = {
   userEvents: (userId: number) => indexCollection('GSI1', `USER_EVENTS#${userId}`),
   projectEvents: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'EVENT#'),
-  projects: () => indexCollection('GSI1', 'PROJECTS'),
+  /** Every project by id; `after`: only those with a greater id. */
+  projects: (after?: number) => indexCollection('GSI1', 'PROJECTS', after === undefined ? {} : { from: pad(after + 1) }),
   projectsWithVisibility: (visibility: string) => indexCollection('GSI2', `PROJECTS#${visibility}`),
   namespaceProjects: (namespaceId: number) => indexCollection('GSI3', `NAMESPACE_PROJECTS#${namespaceId}`),
   userStars: (userId: number) => indexCollection('GSI1', `USER_STARS#${userId}`),

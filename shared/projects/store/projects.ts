@@ -163,9 +163,9 @@ export async function writeProjectSearchEntries(project: Project): Promise<void>
   await putSearchEntries(projectSearchEntryKeys(project), { projectId: project.id }, project.version);
 }
 
-/** The ids of every live project (the all-projects index, a Query page at a time): for data migrations. */
-export async function* allProjectIds(): AsyncGenerator<number> {
-  for await (const item of queryCollection(projectCollections.projects())) {
+/** The ids of every live project in id order (the all-projects index, a Query page at a time), those after `after` only: for data migrations. */
+export async function* allProjectIds(after?: number): AsyncGenerator<number> {
+  for await (const item of queryCollection(projectCollections.projects(after))) {
     const project = projectFromItem(item);
     if (!project.deleting) yield project.id;
   }
