@@ -252,8 +252,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
 
     const bootstrap: BootstrapModule = await import('../../shared/users/bootstrap');
     const root = await bootstrap.ensureRootUser({ token: options.rootToken });
-    const { runMigrations } = await import('../../functions/bootstrap/migrations');
-    await runMigrations();
+    // As the bootstrap does on deploy (without its time limit): a migration another process holds
+    // (one stopped mid-run keeps its lease a while) is left to the jobs worker, which retries it.
+    const { continueMigrationsInBackground, runMigrations } = await import('../../functions/bootstrap/migrations');
+    if ((await runMigrations()) !== 'done') await continueMigrationsInBackground();
     markReady();
 
     let stopping: Promise<void> | undefined;

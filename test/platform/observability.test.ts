@@ -21,7 +21,7 @@ import { isolateEnvironment, setEnvironment } from '../support/environment';
 // The runtime creates root at start; that needs DynamoDB, which these tests do not start.
 vi.mock('../../shared/users/bootstrap', () => ({ ensureRootUser: async () => ({ created: false }) }));
 // Likewise the data migrations it runs at start.
-vi.mock('../../functions/bootstrap/migrations', () => ({ runMigrations: async () => undefined }));
+vi.mock('../../functions/bootstrap/migrations', () => ({ runMigrations: async () => 'done', continueMigrationsInBackground: async () => undefined }));
 
 /** Internal: every variable these tests or the local runtime set, restored after each test. */
 const VARIABLES = [
