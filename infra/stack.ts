@@ -102,7 +102,7 @@ export class ProjectHostingStack extends Stack {
     this.events = new HookDelivery(this, 'Events', { table: this.data.table, externalUrl, secretBoxKey: this.secretBoxKey });
     this.ciScheduler = new CiScheduler(this, 'CiScheduler', shared);
     this.jobs = new BackgroundJobs(this, 'Jobs', { ...shared, secretBoxKey: this.secretBoxKey });
-    this.bootstrap = new RootUserBootstrap(this, 'Bootstrap', shared);
+    this.bootstrap = new RootUserBootstrap(this, 'Bootstrap', { ...shared, jobsWorker: this.jobs.function });
     this.alarms = new ServiceAlarms(this, 'Alarms', {
       restApi: this.api.restApi,
       accessLogs: this.api.accessLogs,

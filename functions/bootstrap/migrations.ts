@@ -100,19 +100,16 @@ export const migrationsJobTarget = (names: readonly string[] = MIGRATION_NAMES):
 
 /** Hands the migrations to the jobs worker: they go on in the background, a run per invocation. */
 export async function continueMigrationsInBackground(): Promise<void> {
-  const queued = await enqueueJob(MIGRATIONS_JOB, migrationsJobTarget(), { migrations: MIGRATION_NAMES });
+  const queued = await enqueueJob(MIGRATIONS_JOB, migrationsJobTarget());
   logger.info('data migrations go on in the background', { job: MIGRATIONS_JOB, queued });
 }
 
 /**
  * The migrations job's run: 'continue' when its time was up (the worker queues it again at once);
- * throws, for the sweep to retry it later, when another run holds a migration or when this worker
- * predates the release that queued it (it would not know all of its migrations).
+ * throws, for the sweep to retry it later, when another run holds a migration. The worker runs
+ * this release's migrations: the stack updates it before the bootstrap that queues the job runs.
  */
-export async function runMigrationsJob(job: Job, timeUp: () => boolean): Promise<'continue' | undefined> {
-  const wanted = Array.isArray(job.options.migrations) ? (job.options.migrations as unknown[]).map(String) : [];
-  const unknown = wanted.filter((name) => !MIGRATION_NAMES.includes(name));
-  if (unknown.length > 0) throw new Error(`this worker does not know the migrations ${unknown.join(', ')} (it predates them)`);
+export async function runMigrationsJob(_job: Job, timeUp: () => boolean): Promise<'continue' | undefined> {
   const outcome = await runMigrations({ timeUp });
   if (outcome === 'busy') throw new Error('another run is working on a migration');
   return outcome === 'stopped' ? 'continue' : undefined;

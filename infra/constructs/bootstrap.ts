@@ -4,7 +4,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as cr from 'aws-cdk-lib/custom-resources';
-import { Construct } from 'constructs';
+import { Construct, type IDependable } from 'constructs';
 import { acknowledge, managedPolicyFinding, nagArnOf } from '../nag';
 import { GroupFunction } from './group-function';
 
@@ -13,6 +13,11 @@ export interface RootUserBootstrapProps {
   readonly bucket: s3.IBucket;
   /** Public base URL of the service (no trailing slash). */
   readonly externalUrl: string;
+  /**
+   * The jobs worker, which finishes the data migrations the bootstrap has no time for: the custom
+   * resource runs once it is updated, so the job it may queue meets this release's code.
+   */
+  readonly jobsWorker?: IDependable;
 }
 
 /**
@@ -80,7 +85,7 @@ export class RootUserBootstrap extends Construct {
         : {}),
     });
 
-    new CustomResource(this, 'RootUser', {
+    const resource = new CustomResource(this, 'RootUser', {
       serviceToken: provider.serviceToken,
       resourceType: 'Custom::RootUser',
       properties: {
@@ -93,5 +98,6 @@ export class RootUserBootstrap extends Construct {
         BootstrapVersion: this.function.currentVersion.version,
       },
     });
+    if (props.jobsWorker) resource.node.addDependency(props.jobsWorker);
   }
 }

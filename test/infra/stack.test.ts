@@ -12,7 +12,7 @@ import { JOB_STREAM_FILTER, RUNNING_LEASE_MS } from '../../shared/platform/jobs'
 import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '../../shared/platform/dynamo/table-definition';
 import { allRoutes, gatewayResourceOf, parseRouteKey, routeCatalog, streamsResponses, type GroupName } from '../../shared/catalog';
 
-type Resource = { Type: string; Properties?: Record<string, unknown>; DeletionPolicy?: string };
+type Resource = { Type: string; Properties?: Record<string, unknown>; DeletionPolicy?: string; DependsOn?: string[] };
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
 
 const GROUPS = Object.keys(routeCatalog) as GroupName[];
@@ -881,6 +881,12 @@ describe('ProjectHostingStack bootstrap', () => {
     );
     expect(version).toBeDefined();
     template.hasResourceProperties('Custom::RootUser', { BootstrapVersion: { 'Fn::GetAtt': [version[0], 'Version'] } });
+  });
+
+  it('runs the bootstrap once the jobs worker is updated: the migrations it has no time for go on there, in the same release', () => {
+    // Assess
+    const [[, resource]] = Object.entries(resourcesOfType('Custom::RootUser'));
+    expect(resource.DependsOn).toEqual(expect.arrayContaining([logicalId(stack.jobs.function)]));
   });
 });
 
