@@ -28,7 +28,7 @@ class LongestFirst extends BaseSequencer {
  * the local runtime (DynamoDB Local + s3rver + API) unless API_URL points at a deployment.
  */
 /** Unit files that replace modules with `vi.mock` (run isolated: a shared module graph may hold the real ones). */
-const MODULE_MOCKING = ['test/hooks/delivery-handler.test.ts', 'test/platform/observability.test.ts'];
+const MODULE_MOCKING = ['test/hooks/delivery-handler.test.ts', 'test/platform/observability.test.ts', 'test/platform/bootstrap-handler.test.ts'];
 // Synthesizing the CDK stack once per file (beforeAll) takes seconds on a busy machine.
 const UNIT_TIMEOUTS = { testTimeout: 60_000, hookTimeout: 120_000 };
 
