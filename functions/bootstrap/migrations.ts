@@ -16,26 +16,14 @@ import {
   reindexProjectIssues,
 } from '../../shared/issues';
 import { backfillGroupSearchEntries } from '../../shared/namespaces';
-import { runOnce, type MigrationOptions, type MigrationStep } from '../../shared/platform/dynamo/migrations';
+import { eachInIdOrder, runOnce, type MigrationOptions, type MigrationStep } from '../../shared/platform/dynamo/migrations';
 import { enqueueJob, type Job } from '../../shared/platform/jobs';
 import { logger } from '../../shared/platform/logger';
 import { allProjectIds, backfillProjectSearchEntries } from '../../shared/projects';
 import { backfillUserSearchEntries } from '../../shared/users';
 
-/**
- * A step run on every project in turn, in id order; a checkpoint after each project, so a run
- * stopped part way resumes after the last project it finished. The items it changed, summed.
- */
-export const eachProject =
-  (step: (projectId: number) => Promise<number>): MigrationStep =>
-  async (run) => {
-    let items = run.resumed?.items ?? 0;
-    for await (const projectId of allProjectIds(run.resumed ? Number(run.resumed.after) : undefined)) {
-      items += await step(projectId);
-      if (!(await run.checkpoint(String(projectId), items))) return undefined;
-    }
-    return items;
-  };
+/** A step run on every project in turn, in id order, resumed after the last project a stopped run finished. */
+export const eachProject = (step: (projectId: number) => Promise<number>): MigrationStep => eachInIdOrder(allProjectIds, (id) => id, step);
 
 const MIGRATIONS: Array<[string, MigrationStep]> = [
   ['search-entries-v1-users', backfillUserSearchEntries],

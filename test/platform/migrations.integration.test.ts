@@ -12,7 +12,10 @@ import { MIGRATION_LEASE_MS, runOnce, type MigrationRun } from '../../shared/pla
 import { getItem } from '../../shared/platform/dynamo/query';
 import { enqueueJob, jobKeys } from '../../shared/platform/jobs';
 import { isLocalRuntime } from '../support/api';
-import { createProject, createUser, unique } from '../support/fixtures';
+import { createGroup, createProject, createUser, unique } from '../support/fixtures';
+import { backfillGroupSearchEntries } from '../../shared/namespaces';
+import { backfillProjectSearchEntries } from '../../shared/projects';
+import { backfillUserSearchEntries } from '../../shared/users';
 
 const WAIT = { timeout: 20_000, interval: 100 };
 
@@ -156,6 +159,32 @@ describe.runIf(isLocalRuntime())('a migration over every project', () => {
     expect([afterFirst, afterSecond]).toEqual([1, 2]);
     expect(visited.every((id, i) => i === 0 || id > visited[i - 1])).toBe(true);
     expect(visited).toEqual(expect.arrayContaining(mine));
+  });
+});
+
+describe.runIf(isLocalRuntime())('the search backfills of users, projects and groups', () => {
+  it.each([
+    ['users', backfillUserSearchEntries],
+    ['projects', backfillProjectSearchEntries],
+    ['groups', backfillGroupSearchEntries],
+  ])('walk the %s in id order and resume after the last one a stopped run finished', async (_what, backfill) => {
+    // Arrange: there is at least one of each beyond the first (other files make more)
+    const owner = await createUser();
+    await createProject(owner.token);
+    await createGroup(owner.token);
+    await createGroup(owner.token);
+    const name = unique('migration');
+    const progress = async () => Number((await getItem(keys.migrationProgress(name)))!.after);
+
+    // Act: two runs whose time is up after their first item
+    const first = await runOnce(name, backfill, { timeUp: () => true });
+    const firstAfter = await progress();
+    const second = await runOnce(name, backfill, { timeUp: () => true });
+
+    // Assert: each did one, the second the next one in id order
+    expect([first, second]).toEqual(['stopped', 'stopped']);
+    expect(await getItem(keys.migrationProgress(name))).toMatchObject({ items: 2 });
+    expect(await progress()).toBeGreaterThan(firstAfter);
   });
 });
 

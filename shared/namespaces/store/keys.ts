@@ -2,7 +2,7 @@
  * The groups feature's keys: every key, index attribute and collection of its items is built here,
  * and only here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
  */
-import { type KeySpace, pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
+import { afterId, type KeySpace, pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
 import { neverIndexed, readYourWrites } from '../../platform/dynamo/recent';
 
 export const namespaceKeys = {
@@ -72,7 +72,8 @@ export const namespaceIndexKeys = {
 /** The ranges of items one Query reads. */
 export const namespaceCollections = {
   namespaces: () => indexCollection('GSI1', 'NAMESPACES'),
-  groups: () => indexCollection('GSI2', 'GROUPS'),
+  /** Every group by id; `after`: only those with a greater id. */
+  groups: (after?: number) => indexCollection('GSI2', 'GROUPS', afterId(after)),
   subgroups: (parentId: number) => indexCollection('GSI3', `SUBGROUPS#${parentId}`),
   /** The groups shared with a group (link items, GSI1). */
   groupLinksTo: (invitedGroupId: number) => indexCollection('GSI1', `GROUP_LINKS_TO#${invitedGroupId}`),

@@ -17,6 +17,7 @@ import { putSearchEntries, removeSearchEntries } from '../search-index';
 import { dropLegacyRedirectAt, dropRedirectAt, dropRedirectsBeneath, redirectFrom } from '../redirects';
 import { namespaceCollections, namespaceIndexKeys, namespaceKeys, namespaceSearchKeys } from './keys';
 import { inLiveTrees, knownFromItems } from './live-tree';
+import { eachInIdOrder, type MigrationStep } from '../../platform/dynamo/migrations';
 
 export type Visibility = 'private' | 'internal' | 'public';
 export const VISIBILITIES = ['private', 'internal', 'public'] as const;
@@ -115,18 +116,20 @@ export async function writeGroupSearchEntries(group: Namespace): Promise<void> {
 }
 
 /**
- * Writes every search entry of every group (the groups index, a Query page at a time):
- * idempotent, for groups written before search entries existed. Returns how many it saw.
+ * The data migration that writes every search entry of every group (the groups index, a Query
+ * page at a time; idempotent), for groups written before search entries existed: resumable, a
+ * checkpoint after each group.
  */
-export async function backfillGroupSearchEntries(): Promise<number> {
-  let count = 0;
-  for await (const group of indexedGroups()) {
-    if (group.deleting) continue;
+export const backfillGroupSearchEntries: MigrationStep = eachInIdOrder(
+  async function* liveGroups(after) {
+    for await (const group of indexedGroups(after)) if (!group.deleting) yield group;
+  },
+  (group) => group.id,
+  async (group) => {
     await writeGroupSearchEntries(group);
-    count++;
-  }
-  return count;
-}
+    return 1;
+  },
+);
 
 /** The entry keys of a personal namespace at `username` (the users feature writes them with the user). */
 export const personalNamespaceSearchKeys = (username: string, namespaceId: number): Key[] =>
@@ -220,8 +223,8 @@ export async function getNamespaces(ids: number[]): Promise<Namespace[]> {
 }
 
 /** Every group as the groups index has them (ones being deleted included), by id, a Query page at a time. */
-export async function* indexedGroups(): AsyncGenerator<Namespace> {
-  for await (const item of queryCollection(namespaceCollections.groups())) yield namespaceFromItem(item);
+export async function* indexedGroups(after?: number): AsyncGenerator<Namespace> {
+  for await (const item of queryCollection(namespaceCollections.groups(after))) yield namespaceFromItem(item);
 }
 
 /**

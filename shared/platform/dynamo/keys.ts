@@ -57,6 +57,9 @@ export interface Collection {
   below?: string;
 }
 
+/** The bounds of a collection sorted by padded id that holds only ids greater than `after` (all when undefined): where a walk resumes. */
+export const afterId = (after?: number): Partial<Collection> => (after === undefined ? {} : { from: pad(after + 1) });
+
 export const tableCollection = (pk: string, prefix: string): Collection => ({
   partitionAttribute: 'PK',
   partitionValue: pk,

@@ -56,6 +56,22 @@ export interface MigrationOptions {
   now?: () => number;
 }
 
+/**
+ * A migration over a list in id order (an index sorted by padded id): `list(after)` yields what
+ * comes after that id, `step` migrates one and says how many items it changed; a checkpoint after
+ * each, so a run stopped part way resumes after the last one it finished.
+ */
+export const eachInIdOrder =
+  <T>(list: (after?: number) => AsyncIterable<T>, idOf: (each: T) => number, step: (each: T) => Promise<number>): MigrationStep =>
+  async (run) => {
+    let items = run.resumed?.items ?? 0;
+    for await (const each of list(run.resumed ? Number(run.resumed.after) : undefined)) {
+      items += await step(each);
+      if (!(await run.checkpoint(String(idOf(each)), items))) return undefined;
+    }
+    return items;
+  };
+
 /** Internal: whether the migration's record is in the table (a consistent point read). */
 const recorded = async (name: string): Promise<boolean> => (await getItem(keys.migration(name))) !== undefined;
 
@@ -179,4 +195,9 @@ export async function hasRun(name: string): Promise<boolean> {
   const done = await recorded(name);
   if (done) seenRun.add(name);
   return done;
+}
+
+/** Forgets the migrations seen recorded (unit tests that share a process: each file's table is its own). */
+export function forgetMigrationsSeen(): void {
+  seenRun.clear();
 }

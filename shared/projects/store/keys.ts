@@ -3,7 +3,7 @@
  * and only here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
  */
 import { createHash } from 'node:crypto';
-import { type KeySpace, pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
+import { afterId, type KeySpace, pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
 import { readYourWrites } from '../../platform/dynamo/recent';
 import { projectObjects } from './objects';
 
@@ -57,7 +57,7 @@ export const projectCollections = {
   userEvents: (userId: number) => indexCollection('GSI1', `USER_EVENTS#${userId}`),
   projectEvents: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'EVENT#'),
   /** Every project by id; `after`: only those with a greater id. */
-  projects: (after?: number) => indexCollection('GSI1', 'PROJECTS', after === undefined ? {} : { from: pad(after + 1) }),
+  projects: (after?: number) => indexCollection('GSI1', 'PROJECTS', afterId(after)),
   projectsWithVisibility: (visibility: string) => indexCollection('GSI2', `PROJECTS#${visibility}`),
   namespaceProjects: (namespaceId: number) => indexCollection('GSI3', `NAMESPACE_PROJECTS#${namespaceId}`),
   userStars: (userId: number) => indexCollection('GSI1', `USER_STARS#${userId}`),

@@ -20,6 +20,7 @@ import type { Key } from '../../platform/dynamo/keys';
 import { searchTerms, termChanges } from '../../platform/search';
 import { projectFullPath } from '../paths';
 import { projectCollections, projectIndexKeys, projectKeys, projectSearchKeys } from './keys';
+import { eachInIdOrder, type MigrationStep } from '../../platform/dynamo/migrations';
 
 export interface ProjectShare {
   groupId: number;
@@ -163,28 +164,31 @@ export async function writeProjectSearchEntries(project: Project): Promise<void>
   await putSearchEntries(projectSearchEntryKeys(project), { projectId: project.id }, project.version);
 }
 
-/** The ids of every live project in id order (the all-projects index, a Query page at a time), those after `after` only: for data migrations. */
-export async function* allProjectIds(after?: number): AsyncGenerator<number> {
+/** Every live project in id order (the all-projects index, a Query page at a time), those after `after` only. */
+async function* liveProjects(after?: number): AsyncGenerator<Project> {
   for await (const item of queryCollection(projectCollections.projects(after))) {
     const project = projectFromItem(item);
-    if (!project.deleting) yield project.id;
+    if (!project.deleting) yield project;
   }
 }
 
-/**
- * Writes every search entry of every project (the all-projects index, a Query page at a time):
- * idempotent, for projects written before search entries existed. Returns how many it saw.
- */
-export async function backfillProjectSearchEntries(): Promise<number> {
-  let count = 0;
-  for await (const item of queryCollection(projectCollections.projects())) {
-    const project = projectFromItem(item);
-    if (project.deleting) continue;
-    await writeProjectSearchEntries(project);
-    count++;
-  }
-  return count;
+/** The ids of every live project in id order, those after `after` only: for data migrations. */
+export async function* allProjectIds(after?: number): AsyncGenerator<number> {
+  for await (const project of liveProjects(after)) yield project.id;
 }
+
+/**
+ * The data migration that writes every search entry of every project (idempotent), for projects
+ * written before search entries existed: resumable, a checkpoint after each project.
+ */
+export const backfillProjectSearchEntries: MigrationStep = eachInIdOrder(
+  liveProjects,
+  (project) => project.id,
+  async (project) => {
+    await writeProjectSearchEntries(project);
+    return 1;
+  },
+);
 
 export type InsertProjectResult =
   | 'created'

@@ -2,7 +2,7 @@
  * The users feature's keys: every key, index attribute and collection of its items is built here,
  * and only here. Its access patterns are listed in ACCESS_PATTERNS.md beside this folder.
  */
-import { type KeySpace, keys, pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
+import { afterId, type KeySpace, keys, pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
 import { readYourWrites } from '../../platform/dynamo/recent';
 
 export const userKeys = {
@@ -54,7 +54,8 @@ export const userIndexKeys = {
 
 /** The ranges of items one Query reads. */
 export const userCollections = {
-  users: () => indexCollection('GSI1', 'USERS'),
+  /** Every user by id; `after`: only those with a greater id. */
+  users: (after?: number) => indexCollection('GSI1', 'USERS', afterId(after)),
   usersInState: (state: string) => indexCollection('GSI2', `USERS#${state}`),
   usersActiveSince: (day: string) => indexCollection('GSI3', 'USER_ACTIVITY', { from: day }),
   userSshKeys: (userId: number) => tableCollection(`USER#${userId}`, 'SSHKEY#'),

@@ -29,6 +29,7 @@ import { userCollections, userIndexKeys, userKeys, userSearchKeys } from './keys
 import { ConditionFailed, transact, type TransactItem } from '../../platform/dynamo/transactions';
 import { deleteClaim, entityFields, isLive, putClaim } from '../../platform/dynamo/items';
 import type { StoredAvatar } from '../avatars';
+import { eachInIdOrder, type MigrationStep } from '../../platform/dynamo/migrations';
 
 export type UserState = 'active' | 'blocked';
 
@@ -472,16 +473,20 @@ export async function addUserSearchEntries(previous: User | undefined, next: Use
 export const removeUserSearchEntries = (keys: Key[], version?: number): Promise<void> => removeSearchEntries(keys, version);
 
 /**
- * Writes every search entry of every user (the all-users index, a Query page at a time):
- * idempotent, for users written before search entries existed. Returns how many users it saw.
+ * The data migration that writes every search entry of every user (the all-users index, a Query
+ * page at a time; idempotent), for users written before search entries existed: resumable, a
+ * checkpoint after each user.
  */
-export async function backfillUserSearchEntries(): Promise<number> {
-  let count = 0;
-  for await (const item of queryCollection(userCollections.users())) {
-    const user = userFromItem(item);
-    if (user.deleting) continue;
+export const backfillUserSearchEntries: MigrationStep = eachInIdOrder(
+  async function* liveUsers(after) {
+    for await (const item of queryCollection(userCollections.users(after))) {
+      const user = userFromItem(item);
+      if (!user.deleting) yield user;
+    }
+  },
+  (user) => user.id,
+  async (user) => {
     await putSearchEntries(userSearchEntryKeys(user), { userId: user.id, namespaceId: user.namespaceId }, user.version);
-    count++;
-  }
-  return count;
-}
+    return 1;
+  },
+);
