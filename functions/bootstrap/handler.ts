@@ -12,6 +12,13 @@ import { ensureRootUser } from '../../shared/users/bootstrap';
 import { logger } from '../../shared/platform/logger';
 import { continueMigrationsInBackground, nearlyOver, runMigrations } from './migrations';
 
+/**
+ * The time the bootstrap keeps back: 10 of its 15 minutes. A step that overran its invocation
+ * would fail the deploy (the jobs worker's would only be tried again), so it stops early and
+ * leaves the rest to the worker.
+ */
+const RESERVE_MS = 10 * 60_000;
+
 const secrets = new SecretsManagerClient({});
 
 export async function handler(
@@ -25,7 +32,7 @@ export async function handler(
   if (!token) throw new Error('root token secret is empty');
   const result = await ensureRootUser({ token, email: event.ResourceProperties.RootEmail as string | undefined });
   logger.info('bootstrap', { requestType: event.RequestType, rootCreated: result.created });
-  const outcome = await runMigrations({ timeUp: nearlyOver(context) });
+  const outcome = await runMigrations({ timeUp: nearlyOver(context, RESERVE_MS) });
   if (outcome !== 'done') await continueMigrationsInBackground();
   return { PhysicalResourceId: physicalResourceId };
 }

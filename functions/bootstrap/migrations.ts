@@ -67,14 +67,14 @@ export async function runMigrations(options: MigrationOptions = {}): Promise<Mig
   return 'done';
 }
 
-/** Time kept back from an invocation's limit: a migration step under way (one project) finishes within it. */
-const RESERVE_MS = 3 * 60_000;
-
-/** Whether the invocation is nearly over (never without a context: tests, the local runtime). */
+/**
+ * Whether the invocation has less than `reserveMs` left (never without a context: tests, the local
+ * runtime): the time kept back for a migration step under way (one project) to finish.
+ */
 export const nearlyOver =
-  (context?: Pick<Context, 'getRemainingTimeInMillis'>) =>
+  (context: Pick<Context, 'getRemainingTimeInMillis'> | undefined, reserveMs: number) =>
   (): boolean =>
-    (context?.getRemainingTimeInMillis?.() ?? Infinity) < RESERVE_MS;
+    (context?.getRemainingTimeInMillis?.() ?? Infinity) < reserveMs;
 
 /** The background job that finishes a deploy's migrations (the jobs worker runs it: `functions/jobs`). */
 export const MIGRATIONS_JOB = 'data-migrations';

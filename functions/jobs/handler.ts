@@ -38,6 +38,9 @@ export const work: Record<string, (job: Job, timeUp: () => boolean) => Promise<'
   [MIGRATIONS_JOB]: runMigrationsJob,
 };
 
+/** Time kept back from the invocation's limit: a migration step under way (one project) finishes within it. */
+const RESERVE_MS = 3 * 60_000;
+
 /** What a run of the handler did (logged, and answered for the tests and the local runtime). */
 export interface JobsReport {
   done: number;
@@ -85,7 +88,7 @@ async function sweep(report: JobsReport): Promise<void> {
 
 export async function handler(event: DynamoDBStreamEvent | { source?: string }, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<JobsReport> {
   const report: JobsReport = { done: 0, failed: 0, skipped: 0, requeued: 0, continued: 0 };
-  const timeUp = nearlyOver(context);
+  const timeUp = nearlyOver(context, RESERVE_MS);
   if ('Records' in event) {
     // Jobs of one batch are independent (each names its own target): run side by side.
     await Promise.all(

@@ -69,10 +69,11 @@ describe('the bootstrap on a deploy', () => {
     expect(migrations.handedOver).toBe(0);
   });
 
-  it('tells the migrations that time is up once less than 3 minutes of the invocation are left', async () => {
+  it('tells the migrations that time is up once less than 10 of its 15 minutes are left: an overrun would fail the deploy', async () => {
     await handler(update, withMinutesLeft(14));
-    await handler(update, withMinutesLeft(2));
+    await handler(update, withMinutesLeft(11));
+    await handler(update, withMinutesLeft(9));
 
-    expect(migrations.timeUpSeen).toEqual([false, true]);
+    expect(migrations.timeUpSeen).toEqual([false, false, true]);
   });
 });
