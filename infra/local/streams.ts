@@ -10,13 +10,13 @@
  * on-failure destinations (skipped records are logged).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
   ExpiredIteratorException,
   GetRecordsCommand,
   GetShardIteratorCommand,
+  ListStreamsCommand,
   ResourceNotFoundException,
   TrimmedDataAccessException,
   type _Record,
@@ -211,7 +211,6 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
 
   const abort = new AbortController();
   const { signal } = abort;
-  const dynamo = new DynamoDBClient({});
   // DynamoDB Local serves streams on the DynamoDB endpoint; without either variable the SDK
   // resolves the endpoint itself (AWS_ENDPOINT_URL for LocalStack, else AWS).
   const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB_STREAMS || process.env.AWS_ENDPOINT_URL_DYNAMODB || undefined;
@@ -231,20 +230,24 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   };
 
   /**
-   * The table's current stream, asked of the table only when the poller has none yet or the one it
-   * reads is gone or disabled (the table recreated, its stream turned off and on): DynamoDB Local
-   * answers DescribeTable by summing every index's size over the whole table, a full scan per
-   * index that holds up every other request meanwhile, so asking at each listing of the shards
-   * made writes slower the larger the table grew.
+   * The table's newest stream (by its label, the time it was created), asked for only when the
+   * poller has none yet or the one it reads is gone or disabled (the table recreated, its stream
+   * turned off and on). Asked of DynamoDB Streams, not of the table: DynamoDB Local answers
+   * DescribeTable by walking every index to size it, minutes on a table of some gigabytes.
    */
   const follow = async () => {
-    const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: options.tableName }), { abortSignal: signal });
-    const latest = Table?.LatestStreamArn;
-    if (!latest || Table?.StreamSpecification?.StreamEnabled === false) throw new Error(`table ${options.tableName} has no stream`);
-    if (latest !== streamArn) {
+    let latest: { StreamArn?: string; StreamLabel?: string } | undefined;
+    let after: string | undefined;
+    do {
+      const page = await streams.send(new ListStreamsCommand({ TableName: options.tableName, ExclusiveStartStreamArn: after }), { abortSignal: signal });
+      for (const stream of page.Streams ?? []) if (!latest || (stream.StreamLabel ?? '') > (latest.StreamLabel ?? '')) latest = stream;
+      after = page.LastEvaluatedStreamArn;
+    } while (after);
+    if (!latest?.StreamArn) throw new Error(`table ${options.tableName} has no stream`);
+    if (latest.StreamArn !== streamArn) {
       // A new stream (the table was recreated, or its stream re-enabled): all of it is new.
-      if (streamArn !== undefined) logger.warn('the table has a new stream', { streamArn: latest });
-      streamArn = latest;
+      if (streamArn !== undefined) logger.warn('the table has a new stream', { streamArn: latest.StreamArn });
+      streamArn = latest.StreamArn;
       shards.clear();
       finished.clear();
     }
@@ -276,7 +279,8 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     let listed = await listShards();
     if (listed === undefined) {
       await follow();
-      listed = (await listShards()) ?? [];
+      listed = await listShards();
+      if (listed === undefined) throw new Error(`the stream of table ${options.tableName} is disabled`);
     }
     for (const shard of listed) {
       const id = shard.ShardId;
@@ -366,10 +370,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     // Keep going: the loop discovers the stream once it is there.
     failed('stream not readable yet; retrying', error);
   }
-  const running = loop().finally(() => {
-    dynamo.destroy();
-    streams.destroy();
-  });
+  const running = loop().finally(() => streams.destroy());
 
   let stopping: Promise<void> | undefined;
   return {

@@ -9,6 +9,7 @@ import {
   DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
+  ListStreamsCommand,
   ResourceNotFoundException,
   type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
@@ -253,7 +254,7 @@ describe('startStreamPoller', () => {
   beforeEach(() => {
     dynamo.reset();
     streams.reset();
-    dynamo.on(DescribeTableCommand).resolves({ Table: { LatestStreamArn: STREAM_ARN, StreamSpecification: { StreamEnabled: true } } });
+    streams.on(ListStreamsCommand).resolves({ Streams: [{ StreamArn: STREAM_ARN, StreamLabel: '2026-01-01T00:00:00.000', TableName: 't' }] });
   });
 
   it('reads open shards from their end and later shards from their start, following pagination', async () => {
@@ -292,7 +293,7 @@ describe('startStreamPoller', () => {
     expect(events[0].Records[0]).toMatchObject({ eventSource: 'aws:dynamodb', eventSourceARN: STREAM_ARN });
   });
 
-  it('asks the table for its stream once, however often it lists the shards (DescribeTable scans the whole table locally)', async () => {
+  it('asks for the table\'s stream once, however often it lists the shards, and never with DescribeTable (it walks every index locally)', async () => {
     // Prepare: a stream with one quiet shard.
     streams.on(DescribeStreamCommand).resolves({ StreamDescription: { StreamStatus: 'ENABLED', Shards: [{ ShardId: 's' }] } });
     streams.on(GetShardIteratorCommand).resolves({ ShardIterator: 's:0' });
@@ -304,7 +305,9 @@ describe('startStreamPoller', () => {
     await poller.stop();
 
     // Assess
-    expect(dynamo.commandCalls(DescribeTableCommand)).toHaveLength(1);
+    expect(streams.commandCalls(ListStreamsCommand)).toHaveLength(1);
+    expect(streams.commandCalls(ListStreamsCommand)[0].args[0].input.TableName).toBe('t');
+    expect(dynamo.commandCalls(DescribeTableCommand)).toHaveLength(0);
   });
 
   it.each([
@@ -313,9 +316,12 @@ describe('startStreamPoller', () => {
   ])('follows the table to its new stream when the one it reads is %s, and reads that one from its start', async (_, oldStream) => {
     // Prepare: the table recreated after start: its first stream answers as gone or disabled.
     const NEW_ARN = STREAM_ARN.replace('2026-01-01', '2026-02-02');
-    dynamo.on(DescribeTableCommand).resolvesOnce({ Table: { LatestStreamArn: STREAM_ARN, StreamSpecification: { StreamEnabled: true } } }).resolves({
-      Table: { LatestStreamArn: NEW_ARN, StreamSpecification: { StreamEnabled: true } },
-    });
+    // The old stream stays listed beside the new one (as DynamoDB keeps a disabled stream a while).
+    const old = { StreamArn: STREAM_ARN, StreamLabel: '2026-01-01T00:00:00.000', TableName: 't' };
+    streams
+      .on(ListStreamsCommand)
+      .resolvesOnce({ Streams: [old] })
+      .resolves({ Streams: [{ StreamArn: NEW_ARN, StreamLabel: '2026-02-02T00:00:00.000', TableName: 't' }, old] });
     let recreated = false;
     streams.on(DescribeStreamCommand).callsFake((input: { StreamArn: string }) => {
       if (input.StreamArn === NEW_ARN) return { StreamDescription: { StreamStatus: 'ENABLED', Shards: [{ ShardId: 'new' }] } };
@@ -342,7 +348,7 @@ describe('startStreamPoller', () => {
     // Assess
     expect(events[0].Records[0]).toMatchObject({ eventID: 'e1', eventSourceARN: NEW_ARN });
     expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'warn', message: 'the table has a new stream' }));
-    expect(dynamo.commandCalls(DescribeTableCommand)).toHaveLength(2);
+    expect(streams.commandCalls(ListStreamsCommand)).toHaveLength(2);
   });
 
   it('logs its own errors as JSON lines, once while they last, and keeps polling', async () => {
