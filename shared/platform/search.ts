@@ -68,6 +68,17 @@ export function searchTerms(...texts: Array<string | null | undefined>): string[
   return [...terms].sort();
 }
 
+/**
+ * Whether `term` is one of the terms of these texts (`searchTerms(...texts).includes(term)`),
+ * without building them all: a reader checking that an entry it found still stands for its item
+ * asks this of every item it loads.
+ */
+export function hasSearchTerm(term: string, ...texts: Array<string | null | undefined>): boolean {
+  if (term.startsWith('=')) return searchTerms(...texts).includes(term);
+  if (!(PREFIX_LENGTHS as readonly number[]).includes(term.length)) return false;
+  return texts.some((text) => !!text && words(text).some((word) => word.startsWith(term)));
+}
+
 /** What to write and delete when an item's terms change from `before` to `after`. */
 export function termChanges(before: readonly string[], after: readonly string[]): { added: string[]; removed: string[] } {
   const old = new Set(before);

@@ -6,7 +6,7 @@
  * projects feature owns), under the sort-key prefixes the issues feature declares there.
  */
 import { expect, it } from 'vitest';
-import { isIssueOrderKey, isListEntryKey, issueCollections, issueIndexKeys, issueKeys, issueOrderKey, keySpace, noteableKeys, type IssueListed } from '../../shared/issues/store/keys';
+import { isIssueOrderKey, isListEntryKey, searchTermOfKey, issueCollections, issueIndexKeys, issueKeys, issueOrderKey, keySpace, noteableKeys, type IssueListed } from '../../shared/issues/store/keys';
 import type { Collection, Key } from '../../shared/platform/dynamo/keys';
 import { describeKeySpace, sampleRows } from '../support/key-space';
 
@@ -121,6 +121,11 @@ describeKeySpace(
     it('tells a list entry from a search entry by its sort key', () => {
       expect(isListEntryKey(issueKeys.listEntry(5, 'label:11', 'opened', 3).SK)).toBe(true);
       expect(isListEntryKey(issueKeys.searchEntry(5, 'login', 3).SK)).toBe(false);
+    });
+
+    it('reads the term back from a search entry, one holding `#` too', () => {
+      expect(searchTermOfKey(issueKeys.searchEntry(5, 'login', 3).SK)).toBe('login');
+      expect(searchTermOfKey(issueKeys.searchEntry(5, '=a#1 b', 3).SK)).toBe('=a#1 b');
     });
 
     it.each(sampleRows(claimKeys))('issueKeys.claims.%s: keeps the sort key within 1024 bytes, whatever the name', (_name, build) => {

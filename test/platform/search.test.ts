@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_SEARCH_PREFIX, matchesSearch, parseSearch, searchTerms, termChanges } from '../../shared/platform/search';
+import { MAX_SEARCH_PREFIX, hasSearchTerm, matchesSearch, parseSearch, searchTerms, termChanges } from '../../shared/platform/search';
 
 const word = fc.stringMatching(/^[a-zA-Z0-9]{1,16}$/);
 const text = fc.array(word, { minLength: 1, maxLength: 8 }).map((words) => words.join(' '));
@@ -22,6 +22,23 @@ describe('search terms', () => {
     expect(parseSearch('go ui')).toEqual({ words: [], exact: 'go ui', term: '=go ui' });
     expect(matchesSearch(parseSearch('GO UI')!, 'go ui')).toBe(true);
     expect(matchesSearch(parseSearch('go')!, 'go ui')).toBe(false);
+  });
+
+  it('tells whether a text has a term exactly as its terms do (what a reader checks of each entry it loads)', () => {
+    const messy = fc.string({ unit: fc.constantFrom(...'aAbBcC1 é-İß#=.Äz'), maxLength: 40 });
+    const texts = fc.array(fc.option(messy), { minLength: 1, maxLength: 2 });
+    fc.assert(
+      fc.property(texts, messy, fc.nat(), (values, other, pick) => {
+        const own = searchTerms(...values);
+        const candidates = [...own, ...searchTerms(other), other.toLowerCase(), `=${other.toLowerCase()}`];
+        const term = candidates[pick % candidates.length];
+        expect(hasSearchTerm(term, ...values)).toBe(own.includes(term));
+      }),
+    );
+    expect(hasSearchTerm('log', 'Fix login')).toBe(true);
+    expect(hasSearchTerm('logi', 'Fix login')).toBe(false); // not an indexed prefix length
+    expect(hasSearchTerm('ogi', 'Fix login')).toBe(false);
+    expect(hasSearchTerm('=go ui', 'Go  UI')).toBe(true);
   });
 
   it('tells what an edit adds and removes', () => {

@@ -22,8 +22,8 @@ import { removeEntriesUpTo } from '../../platform/dynamo/entries';
 import type { Key } from '../../platform/dynamo/keys';
 import type { Item } from '../../platform/dynamo/query';
 import type { TransactItem } from '../../platform/dynamo/transactions';
-import { searchTerms } from '../../platform/search';
-import { isListEntryKey, issueIndexKeys, issueKeys } from './keys';
+import { hasSearchTerm, searchTerms } from '../../platform/search';
+import { isListEntryKey, issueIndexKeys, issueKeys, searchTermOfKey } from './keys';
 import type { Issue, IssueState } from './issues';
 
 /**
@@ -114,8 +114,8 @@ export async function removeEntries(changes: EntryChanges[]): Promise<void> {
 export function isCurrentEntry(entry: Item, issue: Issue | undefined): issue is Issue {
   if (!issue || issue.deletedAt) return false;
   const sortKey = entry.SK as string;
-  // A list entry is checked against the issue's lists alone (no need to split its text).
-  return entriesOf(issue, isListEntryKey(sortKey) ? 'lists' : 'all').has(sortKey);
+  // A list entry is checked against the issue's lists alone, a search entry against its term alone.
+  return isListEntryKey(sortKey) ? entriesOf(issue, 'lists').has(sortKey) : hasSearchTerm(searchTermOfKey(sortKey), issue.title, issue.description);
 }
 
 /**

@@ -406,6 +406,9 @@ export const projectIdOfPartition = (partitionKey: string): number => Number(par
 /** Whether a sort key is a list entry's ({@link issueKeys.listEntry}), not a search entry's. */
 export const isListEntryKey = (sortKey: string): boolean => sortKey.startsWith('ISSUE_ENTRY#');
 
+/** The term of a search entry's sort key ({@link issueKeys.searchEntry}; a term may hold `#`, the padded iid does not). */
+export const searchTermOfKey = (sortKey: string): string => sortKey.slice('ISSUE_TERM#'.length, sortKey.lastIndexOf('#'));
+
 /** Whether a value (a client's cursor) has the form of an {@link issueOrderKey}. */
 export const isIssueOrderKey = (value: string): boolean => /^\d{4}-\d{2}-\d{2}T[\d:.]+Z#\d{12}$/.test(value);
 
