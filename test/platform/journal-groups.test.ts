@@ -1,7 +1,8 @@
 /**
- * Partitions read together share a journal (`journalTogether`): an issue list of every state
- * reads its `opened` and `closed` partitions, and their recent writes are one journal partition,
- * read once per list read; a reader keeps only the journaled items that are in its own partition.
+ * Partitions read together share a journal (`journalTogether`): a project's state lists (a list of
+ * every state reads its `opened` and `closed` partitions), its filtered lists and its search terms
+ * each have one journal, read once per list read. A write puts one entry per journal, naming its
+ * items with their partitions, and a reader loads only the items named in its own partition.
  */
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,8 @@ const ddb = useMockedTable('journal-groups-test');
 
 const journalQueries = () =>
   ddb.commandCalls(QueryCommand).filter((call) => String(call.args[0].input.ExpressionAttributeValues?.[':pk']).startsWith('RECENT#'));
+const loadedKeys = () => ddb.commandCalls(BatchGetCommand).flatMap((call) => Object.values(call.args[0].input.RequestItems!)[0].Keys!.map((key) => key.SK));
+const journalOnly = (entries: Item[]) => entries.filter((entry) => entry.type === 'RecentWrite');
 
 describe('journals shared by the partitions of one list', () => {
   it('journals a write to either state partition of a project’s issues under the project’s one journal', () => {
@@ -22,29 +25,54 @@ describe('journals shared by the partitions of one list', () => {
     const closed = journalEntries([{ PK: 'PROJECT#5', SK: 'ISSUE#2', GSI1PK: 'PROJECT_ISSUES#5#closed', GSI1SK: 'x' }]);
     const filtered = journalEntries([{ PK: 'PROJECT#5', SK: 'ISSUE_ENTRY#label:3#closed#1', GSI1PK: 'ISSUE_LIST#5#label:3#closed', GSI1SK: 'x' }]);
 
-    const journalOnly = (entries: Item[]) => entries.filter((entry) => entry.type === 'RecentWrite').map((entry) => entry.PK);
-    expect(journalOnly([...opened, ...closed])).toEqual(['RECENT#PROJECT_ISSUES#5', 'RECENT#PROJECT_ISSUES#5']);
-    expect(journalOnly(filtered)).toEqual(['RECENT#ISSUE_LIST#5#label:3']);
-    // An issue is in its state's list and in the list of every state: journaled once for both.
+    expect(journalOnly([...opened, ...closed]).map((entry) => entry.PK)).toEqual(['RECENT#PROJECT_ISSUES#5', 'RECENT#PROJECT_ISSUES#5']);
+    expect(journalOnly(filtered).map((entry) => entry.PK)).toEqual(['RECENT#ISSUE_LIST#5']);
+    // An issue is in its state's list and in the list of every state: one entry names it in both.
     const both = journalEntries([{ PK: 'PROJECT#5', SK: 'ISSUE#3', GSI1PK: 'PROJECT_ISSUES#5#opened', GSI1SK: 'x', GSI7PK: 'PROJECT_ISSUES#5#all', GSI7SK: 'x' }]);
-    expect(journalOnly(both)).toEqual(['RECENT#PROJECT_ISSUES#5']);
+    expect(journalOnly(both).map((entry) => entry.names)).toEqual([[{ PK: 'PROJECT#5', SK: 'ISSUE#3', in: ['PROJECT_ISSUES#5#opened', 'PROJECT_ISSUES#5#all'] }]]);
     // Other partitions keep a journal of their own.
     expect(journalEntries([{ PK: 'USER#7', SK: 'X', GSI1PK: 'USER_ISSUES#7', GSI1SK: 'x' }]).map((entry) => entry.PK)).toEqual(['RECENT#USER_ISSUES#7']);
   });
 
-  it('reads the shared journal once for a list of both states, and each state keeps its own items', async () => {
-    // Prepare: the journal names an opened and a closed issue; the index pages are empty (lagging).
+  it('puts one entry per journal for a write of many items (an issue with labels and words), naming each item in its partitions', () => {
+    const label = (id: number) => ({ PK: 'PROJECT#5', SK: `ISSUE_ENTRY#label:${id}#opened#1`, GSI1PK: `ISSUE_LIST#5#label:${id}#opened`, GSI1SK: 'x', GSI2PK: `ISSUE_LIST#5#label:${id}`, GSI2SK: 'x' });
+    const term = (word: string) => ({ PK: 'PROJECT#5', SK: `ISSUE_TERM#${word}#1`, GSI1PK: `ISSUE_SEARCH#5#${word}`, GSI1SK: 'x' });
+    const issue = { PK: 'PROJECT#5', SK: 'ISSUE#1', GSI1PK: 'PROJECT_ISSUES#5#opened', GSI1SK: 'x', GSI2PK: 'USER_ISSUES#7', GSI2SK: 'x' };
+
+    const entries = journalOnly(journalEntries([issue, label(1), label(2), term('fix'), term('log'), term('login')]));
+
+    expect(entries.map((entry) => entry.PK).sort()).toEqual(['RECENT#ISSUE_LIST#5', 'RECENT#ISSUE_SEARCH#5', 'RECENT#PROJECT_ISSUES#5', 'RECENT#USER_ISSUES#7']);
+    const namesIn = (pk: string) => entries.find((entry) => entry.PK === pk)!.names;
+    expect(namesIn('RECENT#ISSUE_LIST#5')).toEqual([
+      { PK: 'PROJECT#5', SK: 'ISSUE_ENTRY#label:1#opened#1', in: ['ISSUE_LIST#5#label:1#opened', 'ISSUE_LIST#5#label:1'] },
+      { PK: 'PROJECT#5', SK: 'ISSUE_ENTRY#label:2#opened#1', in: ['ISSUE_LIST#5#label:2#opened', 'ISSUE_LIST#5#label:2'] },
+    ]);
+    expect(namesIn('RECENT#ISSUE_SEARCH#5').map((name: { in: string[] }) => name.in)).toEqual([['ISSUE_SEARCH#5#fix'], ['ISSUE_SEARCH#5#log'], ['ISSUE_SEARCH#5#login']]);
+  });
+
+  it('splits a journal’s names over entries of at most 100 items, each keyed by its first item', () => {
+    const terms = Array.from({ length: 250 }, (_, i) => ({ PK: 'PROJECT#5', SK: `ISSUE_TERM#w${String(i).padStart(3, '0')}#1`, GSI1PK: `ISSUE_SEARCH#5#w${i}`, GSI1SK: 'x' }));
+    const entries = journalOnly(journalEntries(terms));
+    expect(entries.map((entry) => (entry.names as unknown[]).length)).toEqual([100, 100, 50]);
+    expect(new Set(entries.map((entry) => entry.SK)).size).toBe(3);
+  });
+
+  it('reads the shared journal once for a list of both states, and each state loads and keeps its own items', async () => {
+    // Prepare: the journal names an opened and a closed issue, and a filtered list's entry in
+    // another partition of it; the index pages are empty (lagging).
     const journal = { PK: 'RECENT#PROJECT_ISSUES#5', type: 'RecentWrite' };
     ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'RECENT#PROJECT_ISSUES#5' } }).resolves({
       Items: [
-        { ...journal, SK: `${new Date().toISOString()}#PROJECT#5#ISSUE#1`, itemKey: { PK: 'PROJECT#5', SK: 'ISSUE#1' } },
-        { ...journal, SK: `${new Date().toISOString()}#PROJECT#5#ISSUE#2`, itemKey: { PK: 'PROJECT#5', SK: 'ISSUE#2' } },
+        { ...journal, SK: `${new Date().toISOString()}#PROJECT#5#ISSUE#1`, names: [{ PK: 'PROJECT#5', SK: 'ISSUE#1', in: ['PROJECT_ISSUES#5#opened'] }] },
+        { ...journal, SK: `${new Date().toISOString()}#PROJECT#5#ISSUE#2`, names: [{ PK: 'PROJECT#5', SK: 'ISSUE#2', in: ['PROJECT_ISSUES#5#opened', 'PROJECT_ISSUES#5#closed'] }] },
+        { ...journal, SK: `${new Date().toISOString()}#PROJECT#5#ISSUE#9`, names: [{ PK: 'PROJECT#5', SK: 'ISSUE#9', in: ['PROJECT_ISSUES#5#all'] }] },
       ],
     });
     ddb.on(BatchGetCommand).resolves({
       Responses: {
         'journal-groups-test': [
           { PK: 'PROJECT#5', SK: 'ISSUE#1', GSI1PK: 'PROJECT_ISSUES#5#opened', GSI1SK: 'ISSUE#2026-01-01T00:00:01Z', iid: 1 },
+          // Closed by the write: it left `opened` for `closed`.
           { PK: 'PROJECT#5', SK: 'ISSUE#2', GSI1PK: 'PROJECT_ISSUES#5#closed', GSI1SK: 'ISSUE#2026-01-01T00:00:02Z', iid: 2 },
         ],
       },
@@ -59,9 +87,27 @@ describe('journals shared by the partitions of one list', () => {
     const iids: Array<number | undefined> = [];
     for await (const { value } of list.read(undefined, 20)) iids.push(value);
 
-    // Assess: both issues, once each, newest first; one journal Query for the two partitions.
+    // Assess: both issues, once each, newest first; one journal Query for the two partitions, and
+    // one load of the items named in them (not the one named only in the list of every state).
     expect(iids).toEqual([2, 1]);
     expect(journalQueries()).toHaveLength(1);
+    expect(loadedKeys().sort()).toEqual(['ISSUE#1', 'ISSUE#2']);
+    expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(1);
+  });
+
+  it('reads an entry of the earlier form (one item, no partitions) as naming its item in every partition of its journal', async () => {
+    ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'RECENT#PROJECT_ISSUES#5' } }).resolves({
+      Items: [{ PK: 'RECENT#PROJECT_ISSUES#5', SK: `${new Date().toISOString()}#PROJECT#5#ISSUE#1`, itemKey: { PK: 'PROJECT#5', SK: 'ISSUE#1' } }],
+    });
+    ddb.on(BatchGetCommand).resolves({
+      Responses: { 'journal-groups-test': [{ PK: 'PROJECT#5', SK: 'ISSUE#1', GSI1PK: 'PROJECT_ISSUES#5#closed', GSI1SK: 'ISSUE#2026-01-01T00:00:01Z', iid: 1 }] },
+    });
+    const list = mergedCollections([issueCollections.projectIssues(5, 'closed')], { ascending: false, isSortKey: () => true, select: (item) => item.iid as number });
+
+    const iids: Array<number | undefined> = [];
+    for await (const { value } of list.read(undefined, 20)) iids.push(value);
+
+    expect(iids).toEqual([1]);
   });
 });
 
@@ -95,7 +141,7 @@ describe('the journal mark of a project’s issue lists', () => {
   it('lets a list skip its journal while no write is within the window, and not after a write', async () => {
     // Prepare: the journal names an issue the lagging index does not show yet.
     ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'RECENT#PROJECT_ISSUES#5' } }).resolves({
-      Items: [{ PK: 'RECENT#PROJECT_ISSUES#5', SK: `${new Date().toISOString()}#PROJECT#5#ISSUE#1`, itemKey: { PK: 'PROJECT#5', SK: 'ISSUE#1' } }],
+      Items: [{ PK: 'RECENT#PROJECT_ISSUES#5', SK: `${new Date().toISOString()}#PROJECT#5#ISSUE#1`, names: [{ PK: 'PROJECT#5', SK: 'ISSUE#1', in: ['PROJECT_ISSUES#5#opened'] }] }],
     });
     ddb.on(BatchGetCommand).resolves({
       Responses: { 'journal-groups-test': [{ PK: 'PROJECT#5', SK: 'ISSUE#1', GSI1PK: 'PROJECT_ISSUES#5#opened', GSI1SK: 'ISSUE#2026-01-01T00:00:01Z', iid: 1 }] },

@@ -440,11 +440,12 @@ const byCreation = (orderBy: IssueOrderBy) => orderBy === 'created_at';
 
 /** Index partitions whose lists show a write at once (read-your-writes journal, `platform/dynamo/recent.ts`): issue lists (state, filtered, a user's), discussions and todos. */
 readYourWrites('PROJECT_ISSUES#', 'ISSUE_LIST#', 'ISSUE_SEARCH#', 'USER_ISSUES#', 'USER_ASSIGNED_ISSUES#', 'NOTE_THREADS#', 'USER_TODOS#');
-// A list of every state (its own partition, or its `opened` and `closed` ones merged) shares one
-// journal with the lists of each state, so an issue's write journals each list once.
-const withoutState = (partition: string) => partition.replace(/#(opened|closed|all)$/, '');
-journalTogether('PROJECT_ISSUES#', withoutState);
-journalTogether('ISSUE_LIST#', withoutState);
+// A project's issue lists share three journals: its state lists (a list of every state, its own
+// partition or its `opened` and `closed` ones merged, reads them together), its filtered lists,
+// its search terms. An issue's write puts one entry in each, naming its items and their lists
+// (not one per item and list: a create with labels and words would put fifteen).
+const ofProject = (partition: string) => partition.split('#', 2).join('#');
+for (const prefix of ['PROJECT_ISSUES#', 'ISSUE_LIST#', 'ISSUE_SEARCH#']) journalTogether(prefix, ofProject);
 // One mark for every issue list of a project: the lists read it with their project.
 const markOfProject = (partition: string) => issueKeys.journalMark(Number(partition.split('#')[1]));
 for (const prefix of ['PROJECT_ISSUES#', 'ISSUE_LIST#', 'ISSUE_SEARCH#']) journalMark(prefix, markOfProject);

@@ -8,8 +8,11 @@
  * - a feature declares which of its index partitions are read this way (`readYourWrites`, beside
  *   its keys in `store/keys.ts`);
  * - every item that a `transact` puts, or updates with `SET` of an index partition attribute, into
- *   one of them gets a journal entry (`RECENT#<partition>` / `<time>#<PK>#<SK>`, gone by TTL
- *   after an hour) naming it, written in the transaction itself when the entries fit in its 100
+ *   one of them is named in a journal entry, one per journal partition and write
+ *   (`RECENT#<journal>` / `<time>#<PK>#<SK>` of its first item, gone by TTL after an hour; the
+ *   journal is the partition's own or the one it shares, see below), which names each item of
+ *   the write with the journaled partitions it is in (at most {@link JOURNAL_ENTRY_ITEMS} items
+ *   per entry), written in the transaction itself when the entries fit in its 100
  *   operations (else once it succeeded and before the writer is answered: should the process die
  *   in between, the write is only seen as late as the index shows it); derived entries put by `putMany` (filtered lists,
  *   search terms) get theirs in the same batches, ahead of the item's own write like the entries
@@ -25,13 +28,15 @@
  *   deleted, a todo marked done, an SSH key deleted leave their old lists at once;
  * - `queryCollection` of such a partition reads, besides the index page, the partition's journal
  *   of the last {@link RECENT_WINDOW_MS} (one consistent Query of at most {@link RECENT_LIMIT}
- *   entries, whatever the size of the list) and the items it names (one consistent BatchGetItem,
- *   only when there are any); those items replace whatever the index says of them: shown where
+ *   entries, whatever the size of the list) and the items they name in that partition (one
+ *   consistent BatchGetItem, only when there are any); those items replace whatever the index says of them: shown where
  *   their sort key puts them when they are (still) in the partition and the range read, left out
  *   otherwise (gone, or moved elsewhere: the stale index entry is dropped).
  *
- * - index partitions a list reads together (an issue list of every state: `opened` and `closed`)
- *   may share one journal (`journalTogether`): one Query per list read, not one per partition.
+ * - index partitions a list reads together (an issue list of every state: `opened` and `closed`),
+ *   or that one write puts many items in (an issue's filtered lists, its search terms), may share
+ *   one journal (`journalTogether`): one Query per list read, not one per partition, and one entry
+ *   per write, not one per item and partition (each reader still loads only its partition's items).
  * - a feature may give its journaled partitions a mark (`journalMark`): an item, put with the
  *   journal entries (in the same transaction or batch), holding the time of the last one. A list
  *   that reads the mark with what it reads first anyway (an issue list: with its project) skips
@@ -50,7 +55,7 @@
  * (background deletions of a project's, group's or user's items, whose parent is already marked
  * `deleting`: lists load it consistently and leave it out), a write racing between the read of
  * the previous versions and the transaction (the racing write journals its own partitions), and
- * more than {@link RECENT_LIMIT} writes to one partition within the window (the oldest are then
+ * more than {@link RECENT_LIMIT} writes to one journal within the window (the oldest are then
  * seen as late as the index shows them). Lists that load their items consistently after the
  * index (projects, groups, users, issues of filtered lists) drop a deleted item themselves.
  */
@@ -142,28 +147,54 @@ export const isJournaled = (partitionValue: string): boolean => journaled.some((
 
 const PARTITION_ATTRIBUTES: readonly string[] = GLOBAL_INDEXES.map((index) => index.partitionKey);
 
-/** The journal entries (items to put) of items about to be put: one per journaled index partition an item is in. */
+/** Most items one journal entry names (a write of more, e.g. an issue with a long description's search terms, puts several). */
+const JOURNAL_ENTRY_ITEMS = 100;
+
+/** What a journal entry says of one item: its key and the journaled partitions it was put in or left. */
+interface JournalName extends Key {
+  in: string[];
+}
+
+/**
+ * The journal entries (items to put) of items about to be put: one per journal a write touches
+ * (per {@link JOURNAL_ENTRY_ITEMS} items), naming each item with the journaled index partitions it
+ * is in, or was in before the write (its previous version), so a reader loads only the items
+ * of its own partition. Plus the marks of those partitions.
+ */
 export function journalEntries(items: Item[], now = Date.now()): Item[] {
   if (journaled.length === 0) return [];
   const at = new Date(now).toISOString();
-  const entries = new Map<string, Item>();
+  const journals = new Map<string, Map<string, JournalName>>();
+  const marksPut = new Map<string, Item>();
   for (const item of items) {
     if (typeof item.PK !== 'string' || typeof item.SK !== 'string') continue;
     for (const attribute of PARTITION_ATTRIBUTES) {
       const partition = item[attribute];
       if (typeof partition !== 'string' || !isJournaled(partition)) continue;
-      const key = keys.recentWrite(journalOf(partition), at, item.PK, item.SK);
-      entries.set(`${key.PK}\u0000${key.SK}`, {
-        ...key,
-        type: 'RecentWrite',
-        itemKey: { PK: item.PK, SK: item.SK },
-        expiresAtEpoch: Math.floor(now / 1000) + JOURNAL_TTL_SECONDS,
-      });
+      const journal = journalOf(partition);
+      if (!journals.has(journal)) journals.set(journal, new Map());
+      const names = journals.get(journal)!;
+      const name = names.get(itemKeyString(item as Key)) ?? { PK: item.PK, SK: item.SK, in: [] };
+      if (!name.in.includes(partition)) name.in.push(partition);
+      names.set(itemKeyString(name), name);
       const mark = journalMarkOf(partition);
-      if (mark) entries.set(`${mark.PK}\u0000${mark.SK}`, { ...mark, type: 'JournalMark', journaledAt: at });
+      if (mark) marksPut.set(itemKeyString(mark), { ...mark, type: 'JournalMark', journaledAt: at });
     }
   }
-  return [...entries.values()];
+  const entries: Item[] = [];
+  for (const [journal, names] of journals) {
+    const all = [...names.values()];
+    for (let start = 0; start < all.length; start += JOURNAL_ENTRY_ITEMS) {
+      const chunk = all.slice(start, start + JOURNAL_ENTRY_ITEMS);
+      entries.push({
+        ...keys.recentWrite(journal, at, chunk[0].PK, chunk[0].SK),
+        type: 'RecentWrite',
+        names: chunk,
+        expiresAtEpoch: Math.floor(now / 1000) + JOURNAL_TTL_SECONDS,
+      });
+    }
+  }
+  return [...entries, ...marksPut.values()];
 }
 
 /**
@@ -180,7 +211,7 @@ export function quietJournals(partitions: readonly string[], read: (key: Key) =>
     if (!mark || !isJournaled(partition)) continue;
     const at = read(mark)?.journaledAt;
     if (typeof at === 'string' && at >= since) continue;
-    readings.set(journalKeyOf(partition), Promise.resolve({ named: [], items: [] }));
+    readings.set(journalKeyOf(partition), Promise.resolve([]));
   }
   return readings;
 }
@@ -232,10 +263,14 @@ function inRange(collection: Collection, value: unknown): boolean {
  * The journals one read of several collections has read, by journal partition: created by that
  * read (never shared across requests: a journal read before a write must not answer after it).
  */
-export type JournalReads = Map<string, Promise<{ named: Key[]; items: Item[] }>>;
+export type JournalReads = Map<string, Promise<JournalName[]>>;
 
-/** Internal: a journal's entries of the window (one consistent Query) and the items they name (one consistent BatchGetItem, when any). */
-async function readJournal(journalKey: string, now: number, getMany: (keyList: Key[]) => Promise<Item[]>): Promise<{ named: Key[]; items: Item[] }> {
+/**
+ * Internal: what a journal's entries of the window name (one consistent Query). An entry written
+ * before entries named their partitions (`itemKey`, one item, one entry per partition) names its
+ * item for every partition of the journal.
+ */
+async function readJournal(journalKey: string, now: number): Promise<JournalName[]> {
   const since = new Date(now - RECENT_WINDOW_MS).toISOString();
   const page = await db().send(
     new QueryCommand({
@@ -247,13 +282,18 @@ async function readJournal(journalKey: string, now: number, getMany: (keyList: K
       ConsistentRead: true,
     }),
   );
-  const named = (page?.Items ?? []).map((entry) => entry.itemKey as Key | undefined).filter((key): key is Key => typeof key?.PK === 'string' && typeof key.SK === 'string');
-  return { named, items: named.length === 0 ? [] : await getMany(named) };
+  const isKey = (key: unknown): key is Key => typeof (key as Key)?.PK === 'string' && typeof (key as Key).SK === 'string';
+  return (page?.Items ?? []).flatMap((entry): JournalName[] => {
+    if (Array.isArray(entry.names)) return entry.names.filter((name): name is JournalName => isKey(name) && Array.isArray((name as JournalName).in));
+    return isKey(entry.itemKey) ? [{ PK: entry.itemKey.PK, SK: entry.itemKey.SK, in: ['*'] }] : [];
+  });
 }
 
 /**
  * The journal of a journaled index collection (see the file header); `undefined` for other
- * collections, which cost nothing more. `getMany` is passed in by `query.ts` (no import circle).
+ * collections, which cost nothing more. The collections of one read sharing a journal read it
+ * once; each loads the items named in its own partition (`getMany`, passed in by `query.ts`: no
+ * import circle; the loads of one turn are one consistent BatchGetItem).
  */
 export async function recentWrites(
   collection: Collection,
@@ -266,13 +306,14 @@ export async function recentWrites(
   // The partitions of one list read together share their journal's reading (`options.journals`).
   let reading = options.journals?.get(journalKey);
   if (!reading) {
-    reading = readJournal(journalKey, now, getMany);
+    reading = readJournal(journalKey, now);
     options.journals?.set(journalKey, reading);
   }
-  const { named, items } = await reading;
+  const { partitionAttribute: pa, partitionValue: pv, sortAttribute: sa } = collection;
+  const named = (await reading).filter((name) => name.in.includes(pv) || name.in.includes('*'));
   if (named.length === 0) return undefined;
   const touched = new Set(named.map(itemKeyString));
-  const { partitionAttribute: pa, partitionValue: pv, sortAttribute: sa } = collection;
+  const items = await getMany([...new Map(named.map((name) => [itemKeyString(name), { PK: name.PK, SK: name.SK }])).values()]);
   const start = options.startAfter?.[sa] as string | undefined;
   const fresh = items
     .filter((item) => item[pa] === pv && inRange(collection, item[sa]))
