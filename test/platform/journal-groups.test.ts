@@ -50,6 +50,14 @@ describe('journals shared by the partitions of one list', () => {
     expect(namesIn('RECENT#ISSUE_SEARCH#5').map((name: { in: string[] }) => name.in)).toEqual([['ISSUE_SEARCH#5#fix'], ['ISSUE_SEARCH#5#log'], ['ISSUE_SEARCH#5#login']]);
   });
 
+  it('keys two writes naming one item in the same millisecond apart (neither entry replaces the other)', () => {
+    const at = Date.now();
+    const closing = journalEntries([{ PK: 'PROJECT#5', SK: 'ISSUE#1', GSI1PK: 'PROJECT_ISSUES#5#closed', GSI1SK: 'x' }, { PK: 'PROJECT#5', SK: 'ISSUE#1', GSI1PK: 'PROJECT_ISSUES#5#opened', GSI1SK: 'x' }], at);
+    const touching = journalEntries([{ PK: 'PROJECT#5', SK: 'ISSUE#1', GSI1PK: 'PROJECT_ISSUES#5#closed', GSI1SK: 'y' }], at);
+    expect(journalOnly(closing)[0].SK).not.toBe(journalOnly(touching)[0].SK);
+    expect(journalOnly(closing)[0].names).toEqual([{ PK: 'PROJECT#5', SK: 'ISSUE#1', in: ['PROJECT_ISSUES#5#closed', 'PROJECT_ISSUES#5#opened'] }]);
+  });
+
   it('splits a journal’s names over entries of at most 100 items, each keyed by its first item', () => {
     const terms = Array.from({ length: 250 }, (_, i) => ({ PK: 'PROJECT#5', SK: `ISSUE_TERM#w${String(i).padStart(3, '0')}#1`, GSI1PK: `ISSUE_SEARCH#5#w${i}`, GSI1SK: 'x' }));
     const entries = journalOnly(journalEntries(terms));

@@ -36,10 +36,14 @@ export const keys = {
   migrationProgress: (name: string): Key => ({ PK: `MIGRATION#${name}`, SK: 'PROGRESS' }),
   /** Maintained totals of a collection (e.g. users by state), for X-Total without counting. */
   stats: (name: string): Key => ({ PK: `STATS#${name}`, SK: 'STATS' }),
-  /** A journal entry of a write to a read-your-writes index partition (`recent.ts`), by time. */
-  recentWrite: (partition: string, at: string, itemPK: string, itemSK: string): Key => ({
+  /**
+   * A journal entry of a write to read-your-writes index partitions (`recent.ts`), by time, then
+   * its first item and the write's own token (two writes naming the same item in the same
+   * millisecond put two entries, not one over the other).
+   */
+  recentWrite: (partition: string, at: string, itemPK: string, itemSK: string, write = ''): Key => ({
     PK: `RECENT#${partition}`,
-    SK: at ? `${at}#${itemPK}#${itemSK}` : '',
+    SK: at ? `${at}#${itemPK}#${itemSK}${write && `#${write}`}` : '',
   }),
 } as const;
 

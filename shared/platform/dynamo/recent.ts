@@ -59,6 +59,7 @@
  * seen as late as the index shows them). Lists that load their items consistently after the
  * index (projects, groups, users, issues of filtered lists) drop a deleted item themselves.
  */
+import { randomBytes } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from './client';
@@ -182,12 +183,13 @@ export function journalEntries(items: Item[], now = Date.now()): Item[] {
     }
   }
   const entries: Item[] = [];
+  const write = randomBytes(4).toString('hex');
   for (const [journal, names] of journals) {
     const all = [...names.values()];
     for (let start = 0; start < all.length; start += JOURNAL_ENTRY_ITEMS) {
       const chunk = all.slice(start, start + JOURNAL_ENTRY_ITEMS);
       entries.push({
-        ...keys.recentWrite(journal, at, chunk[0].PK, chunk[0].SK),
+        ...keys.recentWrite(journal, at, chunk[0].PK, chunk[0].SK, write),
         type: 'RecentWrite',
         names: chunk,
         expiresAtEpoch: Math.floor(now / 1000) + JOURNAL_TTL_SECONDS,
