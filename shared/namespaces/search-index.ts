@@ -22,7 +22,7 @@ import { removeEntriesUpTo } from '../platform/dynamo/entries';
 import { pad, type Collection, type Key } from '../platform/dynamo/keys';
 import { queryCollection } from '../platform/dynamo/query';
 import { ParamError } from '../platform/http/errors';
-import { mappedStream, type StreamSource } from '../platform/http/pagination';
+import { countOnePageMore, mappedStream, type StreamSource } from '../platform/http/pagination';
 
 /** Where an id stream starts and how much the page wants. */
 export interface IdRange {
@@ -105,10 +105,14 @@ export function searchStream<T>(options: {
       for await (const id of mergeIdStreams(sources({ ascending, after: idCursor(cursor), hint }), ascending)) yield { value: id, cursor: () => String(id) };
     },
   };
-  return mappedStream(ids, async (chunk) => {
-    const kept = await load(chunk);
-    return chunk.map((id) => kept.get(id));
-  });
+  return mappedStream(
+    ids,
+    async (chunk) => {
+      const kept = await load(chunk);
+      return chunk.map((id) => kept.get(id));
+    },
+    { countWithin: countOnePageMore },
+  );
 }
 
 /** Reads a whole (bounded) stream into memory: at most `limit` kept items, `undefined` beyond. */

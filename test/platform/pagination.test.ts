@@ -8,7 +8,7 @@ import { setClients } from '../../shared/platform/dynamo/client';
 import { userCollections, userIndexKeys, userKeys } from '../../shared/users/store/keys';
 import type { Item } from '../../shared/platform/dynamo/query';
 import { ParamError } from '../../shared/platform/http/errors';
-import { decodeCursor, encodeCursor, mappedStream, mergedCollections, paginate, paginateArray, paginationParams, type PageLinkBase, type PaginationParams, type StreamSource } from '../../shared/platform/http/pagination';
+import { countOnePageMore, decodeCursor, encodeCursor, mappedStream, mergedCollections, paginate, paginateArray, paginationParams, type PageLinkBase, type PaginationParams, type StreamSource } from '../../shared/platform/http/pagination';
 import { parseParams } from '../../shared/platform/http/params';
 
 const BASE = 'http://localhost:3000/api/v4/users';
@@ -460,7 +460,7 @@ describe('paginate over a mapped stream (entries naming items loaded a chunk at 
   const upTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
   /** Internal: the entries 1..count, in order, and the chunks `map` was given (a BatchGetItem each, in a list). */
-  function numbered(count: number, keep: (n: number) => boolean = () => true) {
+  function numbered(count: number, keep: (n: number) => boolean = () => true, options: Parameters<typeof mappedStream>[2] = {}) {
     const chunks: number[][] = [];
     let read = 0;
     const entries: StreamSource<number> = {
@@ -474,7 +474,7 @@ describe('paginate over a mapped stream (entries naming items loaded a chunk at 
     const stream = mappedStream(entries, async (values: number[]) => {
       chunks.push(values);
       return values.map((n) => (keep(n) ? n : undefined));
-    });
+    }, options);
     return { stream, chunkSizes: () => chunks.map((chunk) => chunk.length), entriesRead: () => read };
   }
 
@@ -520,6 +520,25 @@ describe('paginate over a mapped stream (entries naming items loaded a chunk at 
     expect(chunkSizes()).toEqual([90]);
     expect(page.headers['X-Total']).toBe('90');
     expect(page.headers['X-Total-Pages']).toBe('5');
+  });
+
+  it('with countOnePageMore (a search), counts a list of at most twice what the page loads, and loads just the page of a longer one', async () => {
+    // Prepare: page 1 of 20 loads 21 entries (the page and the one after); counting may load as many again.
+    const within = numbered(42, () => true, { countWithin: countOnePageMore });
+    const past = numbered(43, () => true, { countWithin: countOnePageMore });
+
+    // Act
+    const counted = await paginate({ page: 1, per_page: 20 }, link, within.stream);
+    const uncounted = await paginate({ page: 1, per_page: 20 }, link, past.stream);
+
+    // Assess: 42 entries are counted exactly in the page's own load; 43 (within LIST_COUNT_LIMIT,
+    // which a list of plain entries would count) load only the page and the next, without X-Total.
+    expect(counted.headers['X-Total']).toBe('42');
+    expect(within.chunkSizes()).toEqual([42]);
+    expect(uncounted.items).toEqual(upTo(20));
+    expect(past.chunkSizes()).toEqual([21]);
+    expect(uncounted.headers['X-Total']).toBeUndefined();
+    expect(uncounted.headers['X-Next-Page']).toBe('2');
   });
 
   it('in a long list, reads on past left-out entries to the next match, so X-Next-Page stays exact', async () => {

@@ -11,7 +11,7 @@ import type { Collection, Key } from '../../platform/dynamo/keys';
 import { quietJournals, type JournalReads } from '../../platform/dynamo/recent';
 import { NotFoundError, ParamError } from '../../platform/http/errors';
 import type { Item } from '../../platform/dynamo/query';
-import { filteredCollection, mappedStream, mergedCollections, type ListSource, type StreamSource } from '../../platform/http/pagination';
+import { countOnePageMore, filteredCollection, mappedStream, mergedCollections, type ListSource, type StreamSource } from '../../platform/http/pagination';
 import { matchesSearch, parseSearch } from '../../platform/search';
 import { groupProjectIds } from '../../projects';
 import type { User } from '../../users';
@@ -236,7 +236,13 @@ const mergedStream = <T>(colls: Collection[], ascending: boolean, select: (issue
  * entries' order: each chunk of entries loads its issues in one BatchGetItem (consistent), keeps
  * those the entry still stands for and `keep` accepts, and removes the entries found stale.
  */
-function entryStream(colls: Collection[], ascending: boolean, keep: (issue: Issue) => boolean, journals?: JournalReads): StreamSource<Issue> {
+function entryStream(
+  colls: Collection[],
+  ascending: boolean,
+  keep: (issue: Issue) => boolean,
+  journals?: JournalReads,
+  countWithin?: (need: number) => number,
+): StreamSource<Issue> {
   const entries = mergedCollections(colls, { ascending, isSortKey: isIssueOrderKey, select: (item) => item, journals });
   const projectOf = (entry: Item) => projectIdOfPartition(String(entry.PK));
   return mappedStream(entries, async (items) => {
@@ -252,7 +258,7 @@ function entryStream(colls: Collection[], ascending: boolean, keep: (issue: Issu
     });
     if (stale.length > 0) await dropStaleEntries(stale);
     return issues;
-  });
+  }, { countWithin });
 }
 
 /**
@@ -340,7 +346,7 @@ export async function projectIssueStream(
   const term = filters.search ? parseSearch(filters.search)?.term : undefined;
   if (term && order.orderBy === 'created_at') {
     const colls = [issueCollections.searchIssues(projectId, term)];
-    return entryStream(colls, order.ascending, keep, journals(colls));
+    return entryStream(colls, order.ascending, keep, journals(colls), countOnePageMore);
   }
   const { dimension, filtersServed } = listDimension(filters, resolved);
   const byState = dimension === 'all' || order.orderBy !== 'created_at';

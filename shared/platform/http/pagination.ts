@@ -204,8 +204,15 @@ export function mergedCollections<T>(
  * Query page): when the list goes on past it, counting to its end is out of reach, so its entries
  * say so (`beyondHint`) and are mapped only as far as the reader needs; otherwise a chunk is what
  * the reader may read, so counting a short list rides in the page's own reads.
+ *
+ * `countWithin(need)` bounds that further: a list of more entries than it says is not counted
+ * either (a search's entries each cost a load: {@link countOnePageMore}).
  */
-export function mappedStream<A, B>(source: StreamSource<A>, map: (values: A[]) => Promise<Array<B | undefined>>): StreamSource<B> {
+export function mappedStream<A, B>(
+  source: StreamSource<A>,
+  map: (values: A[]) => Promise<Array<B | undefined>>,
+  options: { countWithin?: (need: number) => number } = {},
+): StreamSource<B> {
   const chunkOf = (n: number) => Math.min(Math.max(n, 20), 100);
   return {
     total: source.total,
@@ -213,7 +220,7 @@ export function mappedStream<A, B>(source: StreamSource<A>, map: (values: A[]) =
       const entries = source.read(after, hint + 1, need)[Symbol.asyncIterator]();
       const ahead: Array<StreamEntry<A>> = [];
       for (let next; ahead.length <= hint && !(next = await entries.next()).done; ) ahead.push(next.value);
-      const beyondHint = ahead.length > hint;
+      const beyondHint = ahead.length > Math.min(hint, options.countWithin?.(need) ?? hint);
       // Beyond the hint the first chunk is exactly what the reader needs (a small page loads
       // and reads no more), the next ones at least 20 (fewer, larger batches past left-out entries).
       let chunkSize = beyondHint ? need : chunkOf(hint);
@@ -243,6 +250,15 @@ export function mappedStream<A, B>(source: StreamSource<A>, map: (values: A[]) =
     },
   };
 }
+
+/**
+ * For {@link mappedStream}'s `countWithin`: a list whose entries each cost a load (a search's
+ * matches, read from its index and loaded to be checked) is counted only while that loads at most
+ * as many entries again as the page itself (`need`: the entries up to the page's end, and one
+ * more); a longer one leaves `X-Total` out, as the count of a list without a maintained total does
+ * past `LIST_COUNT_LIMIT`, rather than load up to that many items for it.
+ */
+export const countOnePageMore = (need: number): number => 2 * need;
 
 /**
  * A collection whose entries are also checked by an asynchronous filter, a chunk at a time
