@@ -189,7 +189,7 @@ async function enableTtl(client: DynamoDBClient, tableName: string): Promise<voi
 
 /** Creates the bucket if it does not exist. Returns whether it was created. */
 export async function ensureBucket(name: string): Promise<boolean> {
-  const client = s3();
+  const { client } = await s3();
   try {
     await client.send(new HeadBucketCommand({ Bucket: name }));
     return false;

@@ -14,12 +14,11 @@
  * old object is deleted.
  */
 import { randomBytes } from 'node:crypto';
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import * as z from 'zod';
 import { config } from '../platform/config';
 import type { UploadedFile } from '../platform/http/context';
 import { ConflictError, ValidationError } from '../platform/http/errors';
-import { bucketName, s3 } from '../platform/s3/client';
+import { bucketName, isNoSuchKey, s3 } from '../platform/s3/client';
 
 /** GitLab's `AvatarUploader::SAFE_IMAGE_EXT`, in its order (the error message lists them). */
 export const AVATAR_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif', 'bmp', 'tiff', 'ico', 'webp'] as const;
@@ -146,16 +145,18 @@ export function parseAvatarPath(path: string): { owner: AvatarOwner; id: number;
 
 /** Writes an avatar's bytes under `key`. */
 export async function putAvatarObject(key: string, avatar: StoredAvatar, data: Buffer): Promise<void> {
-  await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: key, Body: data, ContentType: avatar.contentType }));
+  const { client, sdk } = await s3();
+  await client.send(new sdk.PutObjectCommand({ Bucket: bucketName(), Key: key, Body: data, ContentType: avatar.contentType }));
 }
 
 /** An avatar's bytes; `undefined` when the object is gone. */
 export async function readAvatarObject(key: string): Promise<Buffer | undefined> {
+  const { client, sdk } = await s3();
   try {
-    const { Body } = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
+    const { Body } = await client.send(new sdk.GetObjectCommand({ Bucket: bucketName(), Key: key }));
     return Body ? Buffer.from(await Body.transformToByteArray()) : undefined;
   } catch (error) {
-    if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return undefined;
+    if (isNoSuchKey(error)) return undefined;
     throw error;
   }
 }
@@ -165,8 +166,9 @@ export async function readAvatarObject(key: string): Promise<Buffer | undefined>
  * served, since only the key its owner's item names is read.
  */
 export async function deleteAvatarObject(key: string): Promise<void> {
+  const { client, sdk } = await s3();
   try {
-    await s3().send(new DeleteObjectCommand({ Bucket: bucketName(), Key: key }));
+    await client.send(new sdk.DeleteObjectCommand({ Bucket: bucketName(), Key: key }));
   } catch {
     // Nothing reads an object its owner no longer names.
   }

@@ -460,7 +460,7 @@ async function measureFloors(ci: CiFixture, scenarios: Scenario[]): Promise<Floo
     let length = 0;
     floors.push(
       await measure('S3 PutObject 1 KB + DynamoDB UpdateItem', trace.name, trace.concurrency ?? CONCURRENCY, async () => {
-        await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: `bench-floor/${RUN_ID}/${String(length).padStart(12, '0')}`, Body: TRACE_CHUNK, ContentType: 'text/plain' }));
+        await (await s3()).client.send(new PutObjectCommand({ Bucket: bucketName(), Key: `bench-floor/${RUN_ID}/${String(length).padStart(12, '0')}`, Body: TRACE_CHUNK, ContentType: 'text/plain' }));
         await db().send(
           new UpdateCommand({
             TableName: tableName(),

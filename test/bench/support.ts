@@ -67,7 +67,7 @@ export async function installCallCounter(): Promise<CallCounter> {
   const { s3 } = await import('../../shared/platform/s3/client');
   const { inBackgroundInvocation } = await import('../../infra/local/invocations');
   const counter: CallCounter = { total: 0, byCommand: new Map(), background: 0, s3: 0 };
-  s3().middlewareStack.add(
+  (await s3()).client.middlewareStack.add(
     (next) => async (args) => {
       counter.s3++;
       return next(args);

@@ -2,19 +2,20 @@
  * Traces and artifacts in S3 ({@link ciObjects}): trace chunks written as the runner sends them,
  * archived into one object when the job ends; artifacts uploaded whole; both streamed to readers.
  */
-import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
-import { bucketName, s3 } from '../../platform/s3/client';
+import { bucketName, isNoSuchKey, s3 } from '../../platform/s3/client';
 import { ciObjects } from './objects';
 
 export async function putTraceChunk(jobId: number, offset: number, data: Buffer): Promise<void> {
-  await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: ciObjects.traceChunk(jobId, offset), Body: data, ContentType: 'text/plain' }));
+  const { client, sdk } = await s3();
+  await client.send(new sdk.PutObjectCommand({ Bucket: bucketName(), Key: ciObjects.traceChunk(jobId, offset), Body: data, ContentType: 'text/plain' }));
 }
 
 async function listKeys(prefix: string): Promise<string[]> {
+  const { client, sdk } = await s3();
   const keys: string[] = [];
   let token: string | undefined;
   do {
-    const page = await s3().send(new ListObjectsV2Command({ Bucket: bucketName(), Prefix: prefix, ContinuationToken: token }));
+    const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: bucketName(), Prefix: prefix, ContinuationToken: token }));
     for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
@@ -22,11 +23,12 @@ async function listKeys(prefix: string): Promise<string[]> {
 }
 
 async function readObject(key: string): Promise<Buffer | undefined> {
+  const { client, sdk } = await s3();
   try {
-    const result = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
+    const result = await client.send(new sdk.GetObjectCommand({ Bucket: bucketName(), Key: key }));
     return Buffer.from(await result.Body!.transformToByteArray());
   } catch (error) {
-    if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return undefined;
+    if (isNoSuchKey(error)) return undefined;
     throw error;
   }
 }
@@ -39,13 +41,15 @@ export async function readTraceChunks(jobId: number, length: number): Promise<Bu
 
 /** Writes the whole trace as one object and removes the chunks. */
 export async function archiveTrace(jobId: number, trace: Buffer): Promise<void> {
-  await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: ciObjects.trace(jobId), Body: trace, ContentType: 'text/plain' }));
+  const { client, sdk } = await s3();
+  await client.send(new sdk.PutObjectCommand({ Bucket: bucketName(), Key: ciObjects.trace(jobId), Body: trace, ContentType: 'text/plain' }));
   await deleteKeys(await listKeys(ciObjects.traceChunkPrefix(jobId)));
 }
 
 async function deleteKeys(keys: string[]): Promise<void> {
+  const { client, sdk } = await s3();
   for (let i = 0; i < keys.length; i += 1000) {
-    await s3().send(new DeleteObjectsCommand({ Bucket: bucketName(), Delete: { Objects: keys.slice(i, i + 1000).map((Key) => ({ Key })) } }));
+    await client.send(new sdk.DeleteObjectsCommand({ Bucket: bucketName(), Delete: { Objects: keys.slice(i, i + 1000).map((Key) => ({ Key })) } }));
   }
 }
 
@@ -64,7 +68,8 @@ export async function deleteArtifacts(jobId: number): Promise<void> {
 }
 
 export async function putArtifacts(jobId: number, data: Buffer, contentType: string): Promise<void> {
-  await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: ciObjects.artifacts(jobId), Body: data, ContentType: contentType }));
+  const { client, sdk } = await s3();
+  await client.send(new sdk.PutObjectCommand({ Bucket: bucketName(), Key: ciObjects.artifacts(jobId), Body: data, ContentType: contentType }));
 }
 
 /** An object as it is read from S3 (its body streamed, never whole in memory), or undefined when gone. */
@@ -74,11 +79,12 @@ export interface OpenedObject {
 }
 
 async function openObject(key: string): Promise<OpenedObject | undefined> {
+  const { client, sdk } = await s3();
   try {
-    const result = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
+    const result = await client.send(new sdk.GetObjectCommand({ Bucket: bucketName(), Key: key }));
     return { chunks: result.Body as AsyncIterable<Uint8Array>, length: result.ContentLength };
   } catch (error) {
-    if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return undefined;
+    if (isNoSuchKey(error)) return undefined;
     throw error;
   }
 }

@@ -5,7 +5,6 @@
  * comfortably, else as one JSON object in S3 (`versionObjectKey`), written before the transaction
  * that records the version (an object whose transaction failed is never read).
  */
-import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { tableName } from '../../platform/dynamo/client';
 import { entityFields } from '../../platform/dynamo/items';
 import { getItem, queryAll } from '../../platform/dynamo/query';
@@ -37,8 +36,9 @@ export async function versionItems(version: StoredVersion, content: VersionConte
   const json = JSON.stringify(content);
   const external = Buffer.byteLength(json) > INLINE_LIMIT;
   if (external) {
-    await s3().send(
-      new PutObjectCommand({ Bucket: bucketName(), Key: versionObjectKey(version.projectId, version.iid, version.id), Body: json, ContentType: 'application/json' }),
+    const { client, sdk } = await s3();
+    await client.send(
+      new sdk.PutObjectCommand({ Bucket: bucketName(), Key: versionObjectKey(version.projectId, version.iid, version.id), Body: json, ContentType: 'application/json' }),
     );
   }
   const items: TransactItem[] = [
@@ -76,7 +76,8 @@ export async function getVersion(projectId: number, iid: number, versionId: numb
 /** A version's commits and diffs (empty when nothing was stored). */
 export async function versionContent(version: StoredVersion & { external?: boolean }): Promise<VersionContent> {
   if (version.external) {
-    const { Body } = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: versionObjectKey(version.projectId, version.iid, version.id) }));
+    const { client, sdk } = await s3();
+    const { Body } = await client.send(new sdk.GetObjectCommand({ Bucket: bucketName(), Key: versionObjectKey(version.projectId, version.iid, version.id) }));
     return JSON.parse(await Body!.transformToString('utf8')) as VersionContent;
   }
   const item = await getItem(mergeRequestKeys.versionContent(version.projectId, version.iid, version.id));
@@ -88,11 +89,12 @@ export async function versionContent(version: StoredVersion & { external?: boole
  * partition); registered with the projects feature's `removeWithProject` by the composition root.
  */
 export async function removeVersionObjects(projectId: number): Promise<void> {
+  const { client, sdk } = await s3();
   let token: string | undefined;
   do {
-    const page = await s3().send(new ListObjectsV2Command({ Bucket: bucketName(), Prefix: versionObjectPrefix(projectId), ContinuationToken: token }));
+    const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: bucketName(), Prefix: versionObjectPrefix(projectId), ContinuationToken: token }));
     const objects = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
-    if (objects.length > 0) await s3().send(new DeleteObjectsCommand({ Bucket: bucketName(), Delete: { Objects: objects, Quiet: true } }));
+    if (objects.length > 0) await client.send(new sdk.DeleteObjectsCommand({ Bucket: bucketName(), Delete: { Objects: objects, Quiet: true } }));
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
 }

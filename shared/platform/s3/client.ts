@@ -1,4 +1,5 @@
-import { S3Client } from '@aws-sdk/client-s3';
+import type * as S3Sdk from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { config } from '../config';
 import { traced } from '../observability';
 import { countWrites } from '../write-audit';
@@ -8,13 +9,35 @@ import { countWrites } from '../write-audit';
  * Endpoints come from the SDK's own environment variables (AWS, LocalStack, s3rver); each feature
  * builds its object keys in its own registry (e.g. `shared/projects/store/objects.ts`). Its calls
  * are X-Ray subsegments where tracing is on (deployed; `shared/platform/observability.ts`).
+ *
+ * The SDK's S3 module is imported on first use too (the bundler gives it a chunk of its own,
+ * `infra/bundling.ts`): most requests of most functions never touch the bucket, and it is about
+ * 110 KB of code a cold start would otherwise parse. So callers take the commands from it:
+ * @example
+ * const { client, sdk } = await s3();
+ * await client.send(new sdk.PutObjectCommand({ Bucket: bucketName(), Key: key, Body: data }));
  */
-let s3Client: S3Client | undefined;
-
-export function s3(): S3Client {
-  s3Client ??= traced(countWrites(new S3Client({ forcePathStyle: config().s3ForcePathStyle })));
-  return s3Client;
+export interface S3 {
+  client: S3Client;
+  sdk: typeof S3Sdk;
 }
+
+let s3Client: S3Client | undefined;
+let loading: Promise<typeof S3Sdk> | undefined;
+
+export async function s3(): Promise<S3> {
+  // A load that failed (a chunk missing from a broken deployment) is tried again by the next call.
+  loading ??= import('@aws-sdk/client-s3').catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
+  const sdk = await loading;
+  s3Client ??= traced(countWrites(new sdk.S3Client({ forcePathStyle: config().s3ForcePathStyle })));
+  return { client: s3Client, sdk };
+}
+
+/** Whether an S3 error says the object is not there (`GetObject` of a missing key). */
+export const isNoSuchKey = (error: unknown): boolean => (error as Error | undefined)?.name === 'NoSuchKey';
 
 /** The bucket every object lives in. */
 export const bucketName = (): string => config().bucketName;

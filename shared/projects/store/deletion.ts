@@ -3,7 +3,6 @@
  * the items of its partition, its S3 objects, then the project item with its claims and its
  * namespace's count, and the fork count of its source.
  */
-import { DeleteObjectsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteMany, getMany } from '../../platform/dynamo/batch';
 import { db, tableName } from '../../platform/dynamo/client';
@@ -48,12 +47,13 @@ export async function deleteProjectChildren(projectId: number): Promise<number[]
 
 /** Deletes every S3 object under the project's prefix, a page (up to 1000 keys) at a time. */
 export async function deleteProjectObjects(projectId: number): Promise<void> {
+  const { client, sdk } = await s3();
   const bucket = bucketName();
   let token: string | undefined;
   do {
-    const page = await s3().send(new ListObjectsV2Command({ Bucket: bucket, Prefix: projectObjects.projectPrefix(projectId), ContinuationToken: token }));
+    const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: projectObjects.projectPrefix(projectId), ContinuationToken: token }));
     const objects = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
-    if (objects.length > 0) await s3().send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects, Quiet: true } }));
+    if (objects.length > 0) await client.send(new sdk.DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects, Quiet: true } }));
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
 }

@@ -4,10 +4,9 @@
  * exists, its name and its type. Deleting the project deletes both (its partition and its
  * prefix), so an upload never outlives its project.
  */
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
-import { bucketName, s3 } from '../../platform/s3/client';
+import { bucketName, isNoSuchKey, s3 } from '../../platform/s3/client';
 import type { Item } from '../../platform/dynamo/query';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
 import { projectKeys } from './keys';
@@ -56,8 +55,9 @@ const objectOf = (upload: Pick<ProjectUpload, 'projectId' | 'secret' | 'filename
  * the prefix) cannot leave an object behind.
  */
 export async function putUpload(upload: ProjectUpload, data: Buffer): Promise<'stored' | 'project_gone'> {
+  const { client, sdk } = await s3();
   const object = objectOf(upload);
-  await s3().send(new PutObjectCommand({ ...object, Body: data, ContentType: upload.contentType }));
+  await client.send(new sdk.PutObjectCommand({ ...object, Body: data, ContentType: upload.contentType }));
   try {
     await transact({
       project: projectIsLive(upload.projectId),
@@ -65,7 +65,7 @@ export async function putUpload(upload: ProjectUpload, data: Buffer): Promise<'s
     });
   } catch (error) {
     try {
-      await s3().send(new DeleteObjectCommand(object));
+      await client.send(new sdk.DeleteObjectCommand(object));
     } catch {
       // Best effort: the error that matters is the write's. Should this delete fail as well, the
       // object stays under the project's prefix until the project is deleted.
@@ -84,11 +84,12 @@ export async function getUpload(projectId: number, secret: string): Promise<Proj
 
 /** The bytes of an upload; `undefined` when the object is gone (its project is being deleted). */
 export async function readUploadObject(upload: ProjectUpload): Promise<Buffer | undefined> {
+  const { client, sdk } = await s3();
   try {
-    const { Body } = await s3().send(new GetObjectCommand(objectOf(upload)));
+    const { Body } = await client.send(new sdk.GetObjectCommand(objectOf(upload)));
     return Body ? Buffer.from(await Body.transformToByteArray()) : undefined;
   } catch (error) {
-    if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return undefined;
+    if (isNoSuchKey(error)) return undefined;
     throw error;
   }
 }

@@ -9,7 +9,6 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../platform/config';
 import { db, tableName } from '../../platform/dynamo/client';
@@ -40,9 +39,10 @@ export async function listPacks(pool: string): Promise<StoredPack[]> {
 
 /** Stores a pack and its index, then lists it in the pool. */
 export async function storePack(pool: string, pack: { name: string; data: Buffer; index: Buffer; objects: number }): Promise<StoredPack> {
+  const { client, sdk } = await s3();
   await Promise.all([
-    s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: repositoryObjects.pack(pool, pack.name), Body: pack.data })),
-    s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: repositoryObjects.packIndex(pool, pack.name), Body: pack.index })),
+    client.send(new sdk.PutObjectCommand({ Bucket: bucketName(), Key: repositoryObjects.pack(pool, pack.name), Body: pack.data })),
+    client.send(new sdk.PutObjectCommand({ Bucket: bucketName(), Key: repositoryObjects.packIndex(pool, pack.name), Body: pack.index })),
   ]);
   const stored: StoredPack = { name: pack.name, size: pack.data.length, objects: pack.objects, createdAt: new Date().toISOString() };
   await db().send(new PutCommand({ TableName: tableName(), Item: { ...repositoryKeys.pack(pool, pack.name), type: 'Pack', ...stored } }));
@@ -52,6 +52,7 @@ export async function storePack(pool: string, pack: { name: string; data: Buffer
 
 /** Unlists packs, then deletes their files (readers that listed them before keep their cached copies). */
 export async function removePacks(pool: string, names: string[]): Promise<void> {
+  const { client, sdk } = await s3();
   for (const name of names) {
     await db().send(new DeleteCommand({ TableName: tableName(), Key: repositoryKeys.pack(pool, name) }));
   }
@@ -60,7 +61,7 @@ export async function removePacks(pool: string, names: string[]): Promise<void> 
       { Key: repositoryObjects.pack(pool, name) },
       { Key: repositoryObjects.packIndex(pool, name) },
     ]);
-    await s3().send(new DeleteObjectsCommand({ Bucket: bucketName(), Delete: { Objects: objects, Quiet: true } }));
+    await client.send(new sdk.DeleteObjectsCommand({ Bucket: bucketName(), Delete: { Objects: objects, Quiet: true } }));
   }
 }
 
@@ -97,7 +98,8 @@ function recall(name: string): PackFile | undefined {
 const cacheDirectory = () => join(config().scratchDirectory, 'packs');
 
 async function download(key: string): Promise<Buffer> {
-  const result = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
+  const { client, sdk } = await s3();
+  const result = await client.send(new sdk.GetObjectCommand({ Bucket: bucketName(), Key: key }));
   return Buffer.from(await result.Body!.transformToByteArray());
 }
 
