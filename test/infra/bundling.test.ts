@@ -50,6 +50,9 @@ describe('function bundles', () => {
       [issues, 'node_modules/@aws-sdk/client-s3/'],
       [users, 'node_modules/@aws-sdk/client-s3/'],
       [projects, 'node_modules/@aws-sdk/client-s3/'],
+      // Multipart bodies and the webhook secrets' key: on the first request that needs them.
+      [issues, 'node_modules/busboy/'],
+      [issues, 'node_modules/@aws-sdk/client-secrets-manager/'],
     ] as const) {
       expect(holds(metafile, loaded.files, path), `${path} loaded at start`).toBe(false);
       expect(holds(metafile, Object.keys(metafile.outputs), path), `${path} in the code`).toBe(true);

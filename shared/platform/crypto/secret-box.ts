@@ -15,7 +15,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { config } from '../config';
 import { traced } from '../observability';
 
@@ -48,6 +47,8 @@ let secretKey: Promise<Buffer> | undefined;
 async function fetchSecretKey(secretArn: string): Promise<Buffer> {
   let material: string | undefined;
   try {
+    // Imported once per container, when a webhook secret is first sealed or opened.
+    const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
     const result = await traced(new SecretsManagerClient({})).send(new GetSecretValueCommand({ SecretId: secretArn }));
     material = result.SecretString;
   } catch (error) {

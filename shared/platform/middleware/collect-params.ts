@@ -1,5 +1,5 @@
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import { config } from '../config';
 import type { ApiMiddleware, ApiRequest, UploadedFile } from '../http/context';
 import { type ApiError, ParamError, PayloadTooLargeError } from '../http/errors';
@@ -98,11 +98,13 @@ type Part = { name: string | undefined; value: string; file?: undefined } | { na
  * (the uploads feature sanitises them). A part busboy calls a file only because its type is
  * `application/octet-stream` (it has no file name) is a field, as in the Fetch standard's parser.
  */
-function multipartParts(raw: Buffer, contentType: string, maxBytes: number): Promise<Part[]> {
+async function multipartParts(raw: Buffer, contentType: string, maxBytes: number): Promise<Part[]> {
+  // Imported on the first multipart request: the few routes taking files are a small part of any function's requests.
+  const { default: parse } = await import('busboy');
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({
+      parser = parse({
         headers: { 'content-type': contentType },
         defParamCharset: 'utf8',
         preservePath: true,
