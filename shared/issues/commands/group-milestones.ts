@@ -23,7 +23,7 @@ import {
   type GroupMilestone,
 } from '../store/group-milestones';
 import { findMilestoneByTitle, getMilestone, type Milestone, type MilestoneFields } from '../store/milestones';
-import { STATE_AFTER, validate, type MilestoneChanges, type MilestoneInput } from './milestones';
+import { validate, withChanges, type MilestoneChanges, type MilestoneInput } from './milestones';
 import { AGAIN, retried } from './retry';
 
 const titleTaken = () => new ValidationError({ title: ['has already been taken'] });
@@ -64,15 +64,7 @@ export async function createGroupMilestone(groupId: number, input: MilestoneInpu
 /** Edits a group milestone, re-reading and applying again after a lost race. */
 export async function updateGroupMilestone(milestone: GroupMilestone, changes: MilestoneChanges): Promise<GroupMilestone> {
   return retried(milestone, () => reread(milestone), async (current) => {
-    const next: GroupMilestone = {
-      ...current,
-      title: changes.title === undefined ? current.title : changes.title.trim(),
-      description: changes.description === undefined ? current.description : changes.description,
-      dueDate: changes.dueDate === undefined ? current.dueDate : changes.dueDate,
-      startDate: changes.startDate === undefined ? current.startDate : changes.startDate,
-      state: changes.stateEvent ? STATE_AFTER[changes.stateEvent] : current.state,
-      updatedAt: new Date().toISOString(),
-    };
+    const next = withChanges(current, changes);
     validate(next);
     const result = await replaceGroupMilestone(current, next);
     if (result === 'title_taken') throw titleTaken();

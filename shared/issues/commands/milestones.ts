@@ -68,7 +68,20 @@ export interface MilestoneChanges {
   stateEvent?: 'close' | 'activate';
 }
 
-export const STATE_AFTER: Record<NonNullable<MilestoneChanges['stateEvent']>, MilestoneState> = { close: 'closed', activate: 'active' };
+const STATE_AFTER: Record<NonNullable<MilestoneChanges['stateEvent']>, MilestoneState> = { close: 'closed', activate: 'active' };
+
+/** A project's or a group's milestone with `changes` applied (not yet validated), updated now. */
+export function withChanges<T extends MilestoneFields & { updatedAt: string }>(current: T, changes: MilestoneChanges): T {
+  return {
+    ...current,
+    title: changes.title === undefined ? current.title : changes.title.trim(),
+    description: changes.description === undefined ? current.description : changes.description,
+    dueDate: changes.dueDate === undefined ? current.dueDate : changes.dueDate,
+    startDate: changes.startDate === undefined ? current.startDate : changes.startDate,
+    state: changes.stateEvent ? STATE_AFTER[changes.stateEvent] : current.state,
+    updatedAt: new Date().toISOString(),
+  };
+}
 
 /** Internal: how a lost race ends once {@link MAX_ATTEMPTS} edits in a row lost it. */
 const RETRIES = { attempts: MAX_ATTEMPTS, conflict: 'The milestone was modified by another request; try again' };
@@ -83,15 +96,7 @@ const RETRIES = { attempts: MAX_ATTEMPTS, conflict: 'The milestone was modified 
 export async function updateMilestone(milestone: Milestone, changes: MilestoneChanges): Promise<Milestone> {
   const reread = () => findMilestoneOrNotFound(milestone.projectId, milestone.id);
   return retried(milestone, reread, async (current) => {
-    const next: Milestone = {
-      ...current,
-      title: changes.title === undefined ? current.title : changes.title.trim(),
-      description: changes.description === undefined ? current.description : changes.description,
-      dueDate: changes.dueDate === undefined ? current.dueDate : changes.dueDate,
-      startDate: changes.startDate === undefined ? current.startDate : changes.startDate,
-      state: changes.stateEvent ? STATE_AFTER[changes.stateEvent] : current.state,
-      updatedAt: new Date().toISOString(),
-    };
+    const next = withChanges(current, changes);
     validate(next);
     const result = await replaceMilestone(current, next);
     if (result === 'title_taken') throw titleTaken();
