@@ -12,14 +12,13 @@
  */
 import { getMany } from '../../platform/dynamo/batch';
 import { tableName } from '../../platform/dynamo/client';
-import { nextId } from '../../platform/dynamo/counters';
 import { entityFields, putClaim } from '../../platform/dynamo/items';
 import { getItem, getEntity, isId, queryAll, type Item } from '../../platform/dynamo/query';
 import { versionedDelete, type TransactItem } from '../../platform/dynamo/transactions';
 import { groupIsLive } from '../../namespaces';
 import { projectIsLive } from '../../projects';
 import { issueCollections, issueKeys } from './keys';
-import { labelFieldsUpdate, type Label, type LabelFields, type LabelWriteFailure } from './labels';
+import { labelFieldsUpdate, newLabel, releaseClaim, type Label, type LabelFields, type LabelWriteFailure } from './labels';
 import { transactOr } from './transact';
 
 /**
@@ -151,18 +150,7 @@ export async function findGroupLabelByName(groupId: number, name: string): Promi
 
 /** Adds a label to a live group and claims its name; nothing is written otherwise. */
 export async function insertGroupLabel(groupId: number, fields: LabelFields): Promise<GroupLabel | 'group_gone' | 'name_taken'> {
-  const now = new Date().toISOString();
-  const label: GroupLabel = {
-    ...fields,
-    id: await nextId('labels'),
-    groupId,
-    openIssuesCount: 0,
-    closedIssuesCount: 0,
-    openMergeRequestsCount: 0,
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
-  };
+  const label: GroupLabel = { ...(await newLabel(fields)), groupId };
   const entries = {
     group: groupIsLive(groupId),
     label: {
@@ -204,16 +192,4 @@ export async function deleteGroupLabel(label: GroupLabel): Promise<'deleted' | '
     name: releaseClaim(issueKeys.claims.groupLabelName(label.groupId, label.name), label.id),
   };
   return (await transactOr(entries, [], 'stale' as const)) ?? 'deleted';
-}
-
-/** Internal: deletes a name claim, only if `labelId` holds it. */
-function releaseClaim(claim: ReturnType<typeof issueKeys.claims.groupLabelName>, labelId: number): TransactItem {
-  return {
-    Delete: {
-      TableName: tableName(),
-      Key: claim,
-      ConditionExpression: 'labelId = :labelId',
-      ExpressionAttributeValues: { ':labelId': labelId },
-    },
-  };
 }

@@ -104,6 +104,12 @@ export async function findLabelsByNames(projectId: number, names: string[], read
   return found;
 }
 
+/** A new label's fields and zero counts, with a fresh id (project and group labels alike). */
+export async function newLabel(fields: LabelFields): Promise<Omit<Label, 'projectId'>> {
+  const now = new Date().toISOString();
+  return { ...fields, id: await nextId('labels'), openIssuesCount: 0, closedIssuesCount: 0, openMergeRequestsCount: 0, createdAt: now, updatedAt: now, version: 1 };
+}
+
 /**
  * Adds a label and claims its name, while the project is live; nothing is written otherwise.
  *
@@ -112,18 +118,7 @@ export async function findLabelsByNames(projectId: number, names: string[], read
  * if (label === 'name_taken') throw new ConflictError('Label already exists');
  */
 export async function insertLabel(projectId: number, fields: LabelFields): Promise<Label | 'project_gone' | 'name_taken'> {
-  const now = new Date().toISOString();
-  const label: Label = {
-    ...fields,
-    id: await nextId('labels'),
-    projectId,
-    openIssuesCount: 0,
-    closedIssuesCount: 0,
-    openMergeRequestsCount: 0,
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
-  };
+  const label: Label = { ...(await newLabel(fields)), projectId };
   const entries = {
     project: projectIsLive(projectId),
     label: {
@@ -242,8 +237,8 @@ export async function labelsByTerm(projectId: number, term: string): Promise<Lab
   return [...labels.values()];
 }
 
-/** Internal: deletes a name claim, only if `labelId` holds it. */
-function releaseClaim(claim: ReturnType<typeof issueKeys.claims.labelName>, labelId: number): TransactItem {
+/** Deletes a name claim (a project or group label's), only if `labelId` holds it. */
+export function releaseClaim(claim: Key, labelId: number): TransactItem {
   return {
     Delete: {
       TableName: tableName(),
