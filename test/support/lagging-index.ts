@@ -69,19 +69,26 @@ type Row = Record<string, unknown>;
 
 /**
  * Whether an item is in the range an index Query's key condition reads (the forms `query.ts`
- * writes: `#pk = :pk`, then `AND begins_with(#sk, :v)`, `#sk >= :v`, `#sk < :v`, ...).
+ * writes: `#pk = :pk`, then `AND begins_with(#sk, :v)`, `#sk BETWEEN :a AND :b`, `#sk >= :v`,
+ * `#sk < :v`, ...).
  */
 function matchesKeyCondition(item: Row, input: QueryCommand['input']): boolean {
   const names = input.ExpressionAttributeNames ?? {};
   const values = (input.ExpressionAttributeValues ?? {}) as Row;
   const attribute = (name: string) => names[name] ?? name;
-  const [partition, sort] = (input.KeyConditionExpression ?? '').split(/\s+AND\s+/i);
+  const [partition, ...rest] = (input.KeyConditionExpression ?? '').split(/\s+AND\s+/i);
+  const sort = rest.join(' AND ');
   const equal = /^\s*(#?\w+)\s*=\s*(:\w+)\s*$/.exec(partition ?? '');
   if (!equal) throw new Error(`lagging index: key condition not understood: ${input.KeyConditionExpression}`);
   if (item[attribute(equal[1])] !== values[equal[2]]) return false;
   if (!sort) return true;
   const prefix = /^\s*begins_with\((#?\w+),\s*(:\w+)\)\s*$/.exec(sort);
   if (prefix) return String(item[attribute(prefix[1])] ?? '').startsWith(String(values[prefix[2]]));
+  const between = /^\s*(#?\w+)\s+BETWEEN\s+(:\w+)\s+AND\s+(:\w+)\s*$/i.exec(sort);
+  if (between) {
+    const value = item[attribute(between[1])] as string | undefined;
+    return value !== undefined && value >= (values[between[2]] as string) && value <= (values[between[3]] as string);
+  }
   const compare = /^\s*(#?\w+)\s*(>=|<=|>|<|=)\s*(:\w+)\s*$/.exec(sort);
   if (!compare) throw new Error(`lagging index: key condition not understood: ${input.KeyConditionExpression}`);
   const value = item[attribute(compare[1])] as string | undefined;

@@ -19,11 +19,30 @@ export function positionOf(item: Item, collection: Collection): Item {
   return position;
 }
 
+/**
+ * Internal: the first string after every string that starts with `prefix` (its last character
+ * advanced by one), when that character is ASCII; `undefined` otherwise.
+ */
+function pastPrefix(prefix: string): string | undefined {
+  const last = prefix.charCodeAt(prefix.length - 1);
+  return last < 0x7f ? prefix.slice(0, -1) + String.fromCharCode(last + 1) : undefined;
+}
+
 function queryInput(collection: Collection, ascending: boolean): QueryCommandInput {
   const names: Record<string, string> = { '#pk': collection.partitionAttribute };
   const values: Record<string, unknown> = { ':pk': collection.partitionValue };
   let condition = '#pk = :pk';
-  if (collection.prefix) {
+  const past = collection.prefix ? pastPrefix(collection.prefix) : undefined;
+  if (collection.prefix && past) {
+    // The prefix as a range, `BETWEEN prefix AND past` (`past` itself, the one key in it without
+    // the prefix, is left out by the reader): on DynamoDB the same key range as `begins_with`;
+    // DynamoDB Local reads `begins_with` as a filter over the rest of the partition (1.4 s for a
+    // project's hooks beside 4 million issue items) and a range as a range (10 ms).
+    names['#sk'] = collection.sortAttribute;
+    values[':prefix'] = collection.prefix;
+    values[':past'] = past;
+    condition += ' AND #sk BETWEEN :prefix AND :past';
+  } else if (collection.prefix) {
     names['#sk'] = collection.sortAttribute;
     values[':prefix'] = collection.prefix;
     condition += ' AND begins_with(#sk, :prefix)';
@@ -77,6 +96,7 @@ export async function* queryCollection(
     const page = await next;
     for (const item of page.Items ?? []) {
       if (recent?.touched.has(itemKeyString(item as Key))) continue;
+      if (collection.prefix && !sortOf(item).startsWith(collection.prefix)) continue;
       while (fresh.length > 0 && before(fresh[0], item)) yield fresh.shift()!;
       yield item;
     }
