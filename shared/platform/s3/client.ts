@@ -1,6 +1,7 @@
 import type * as S3Sdk from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { config } from '../config';
+import { lazily } from '../lazy';
 import { traced } from '../observability';
 import { countWrites } from '../write-audit';
 
@@ -12,7 +13,7 @@ import { countWrites } from '../write-audit';
  *
  * The SDK's S3 module is imported on first use too (the bundler gives it a chunk of its own,
  * `infra/bundling.ts`): most requests of most functions never touch the bucket, and it is about
- * 110 KB of code a cold start would otherwise parse. So callers take the commands from it:
+ * 135 KB of code a cold start would otherwise parse. So callers take the commands from it:
  * @example
  * const { client, sdk } = await s3();
  * await client.send(new sdk.PutObjectCommand({ Bucket: bucketName(), Key: key, Body: data }));
@@ -23,15 +24,13 @@ export interface S3 {
 }
 
 let s3Client: S3Client | undefined;
-let loading: Promise<typeof S3Sdk> | undefined;
+const loadSdk = lazily(
+  () => import('@aws-sdk/client-s3'),
+  (sdk) => () => sdk,
+);
 
 export async function s3(): Promise<S3> {
-  // A load that failed (a chunk missing from a broken deployment) is tried again by the next call.
-  loading ??= import('@aws-sdk/client-s3').catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  const sdk = await loading;
+  const sdk = await loadSdk();
   s3Client ??= traced(countWrites(new sdk.S3Client({ forcePathStyle: config().s3ForcePathStyle })));
   return { client: s3Client, sdk };
 }
