@@ -2,7 +2,7 @@
  * Traces and artifacts in S3 ({@link ciObjects}): trace chunks written as the runner sends them,
  * archived into one object when the job ends; artifacts uploaded whole; both streamed to readers.
  */
-import { bucketName, isNoSuchKey, s3 } from '../../platform/s3/client';
+import { bucketName, deleteObjectsUnder, isNoSuchKey, s3 } from '../../platform/s3/client';
 import { ciObjects } from './objects';
 
 export async function putTraceChunk(jobId: number, offset: number, data: Buffer): Promise<void> {
@@ -43,7 +43,7 @@ export async function readTraceChunks(jobId: number, length: number): Promise<Bu
 export async function archiveTrace(jobId: number, trace: Buffer): Promise<void> {
   const { client, sdk } = await s3();
   await client.send(new sdk.PutObjectCommand({ Bucket: bucketName(), Key: ciObjects.trace(jobId), Body: trace, ContentType: 'text/plain' }));
-  await deleteKeys(await listKeys(ciObjects.traceChunkPrefix(jobId)));
+  await deleteObjectsUnder(ciObjects.traceChunkPrefix(jobId));
 }
 
 async function deleteKeys(keys: string[]): Promise<void> {
@@ -55,11 +55,11 @@ async function deleteKeys(keys: string[]): Promise<void> {
 
 /** Removes everything of a job (erase, pipeline deletion). */
 export async function deleteJobObjects(jobId: number): Promise<void> {
-  await deleteKeys(await listKeys(ciObjects.jobPrefix(jobId)));
+  await deleteObjectsUnder(ciObjects.jobPrefix(jobId));
 }
 
 export async function deleteTrace(jobId: number): Promise<void> {
-  await deleteKeys(await listKeys(ciObjects.traceChunkPrefix(jobId)));
+  await deleteObjectsUnder(ciObjects.traceChunkPrefix(jobId));
   await deleteKeys([ciObjects.trace(jobId)]);
 }
 

@@ -9,7 +9,7 @@ import { tableName } from '../../platform/dynamo/client';
 import { entityFields } from '../../platform/dynamo/items';
 import { getItem, queryAll } from '../../platform/dynamo/query';
 import type { TransactItem } from '../../platform/dynamo/transactions';
-import { bucketName, s3 } from '../../platform/s3/client';
+import { bucketName, deleteObjectsUnder, s3 } from '../../platform/s3/client';
 import { mergeRequestCollections, mergeRequestKeys, versionObjectKey, versionObjectPrefix } from './keys';
 import type { StoredVersion } from './merge-requests';
 
@@ -88,13 +88,4 @@ export async function versionContent(version: StoredVersion & { external?: boole
  * Removes the S3 objects of a deleted project's large diff versions (its items go with its
  * partition); registered with the projects feature's `removeWithProject` by the composition root.
  */
-export async function removeVersionObjects(projectId: number): Promise<void> {
-  const { client, sdk } = await s3();
-  let token: string | undefined;
-  do {
-    const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: bucketName(), Prefix: versionObjectPrefix(projectId), ContinuationToken: token }));
-    const objects = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
-    if (objects.length > 0) await client.send(new sdk.DeleteObjectsCommand({ Bucket: bucketName(), Delete: { Objects: objects, Quiet: true } }));
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
-}
+export const removeVersionObjects = (projectId: number): Promise<void> => deleteObjectsUnder(versionObjectPrefix(projectId));

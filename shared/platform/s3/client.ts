@@ -35,6 +35,21 @@ export async function s3(): Promise<S3> {
   return { client: s3Client, sdk };
 }
 
+/**
+ * Deletes every object whose key starts with `prefix`, a listed page (up to 1,000 keys) at a time:
+ * everything of a project, of a job, of a trace's chunks.
+ */
+export async function deleteObjectsUnder(prefix: string): Promise<void> {
+  const { client, sdk } = await s3();
+  let token: string | undefined;
+  do {
+    const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: bucketName(), Prefix: prefix, ContinuationToken: token }));
+    const objects = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
+    if (objects.length > 0) await client.send(new sdk.DeleteObjectsCommand({ Bucket: bucketName(), Delete: { Objects: objects, Quiet: true } }));
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+}
+
 /** Whether an S3 error says the object is not there (`GetObject` of a missing key). */
 export const isNoSuchKey = (error: unknown): boolean => (error as Error | undefined)?.name === 'NoSuchKey';
 

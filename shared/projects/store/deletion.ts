@@ -6,7 +6,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteMany, getMany } from '../../platform/dynamo/batch';
 import { db, tableName } from '../../platform/dynamo/client';
-import { bucketName, s3 } from '../../platform/s3/client';
+import { deleteObjectsUnder } from '../../platform/s3/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import type { Key } from '../../platform/dynamo/keys';
 import { queryCollection } from '../../platform/dynamo/query';
@@ -45,18 +45,8 @@ export async function deleteProjectChildren(projectId: number): Promise<number[]
   return sharedWith;
 }
 
-/** Deletes every S3 object under the project's prefix, a page (up to 1000 keys) at a time. */
-export async function deleteProjectObjects(projectId: number): Promise<void> {
-  const { client, sdk } = await s3();
-  const bucket = bucketName();
-  let token: string | undefined;
-  do {
-    const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: projectObjects.projectPrefix(projectId), ContinuationToken: token }));
-    const objects = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
-    if (objects.length > 0) await client.send(new sdk.DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects, Quiet: true } }));
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
-}
+/** Deletes every S3 object under the project's prefix. */
+export const deleteProjectObjects = (projectId: number): Promise<void> => deleteObjectsUnder(projectObjects.projectPrefix(projectId));
 
 /**
  * The last step of a deletion, once: the item, its path and name claims, the lookup of its
