@@ -1,7 +1,7 @@
 /**
  * A team's review flow through a real GitLab client (@gitbeaker/rest) and the real `git` CLI:
- * push a branch, open a merge request that fixes an issue, read its changes, comment, push a fix
- * (a new version), merge, and find the issue closed.
+ * push a branch, open a merge request that fixes an issue, read its diffs, comment, push a fix
+ * (a new version, its changes), merge, and find the issue closed.
  */
 import { Gitlab } from '@gitbeaker/rest';
 import { describe, expect, it } from 'vitest';
@@ -24,8 +24,9 @@ describe('gitbeaker: merge requests', () => {
 
     const mr = await gitlab.MergeRequests.create(project.id, 'fix-typo', 'main', 'Fix the README typo', { description: 'Small fix' });
     expect(mr).toMatchObject({ iid: 1, state: 'opened', source_branch: 'fix-typo', target_branch: 'main' });
-    const changes = await gitlab.MergeRequests.showChanges(project.id, mr.iid);
-    expect(changes.changes).toEqual([expect.objectContaining({ old_path: 'README.md', new_path: 'README.md', diff: expect.stringContaining('+# Hello') })]);
+    // `allDiffs` is what gitbeaker offers since GitLab 15.7 deprecated `changes`; both answer.
+    const diffs = await gitlab.MergeRequests.allDiffs(project.id, mr.iid, { unidiff: true });
+    expect(diffs).toEqual([expect.objectContaining({ old_path: 'README.md', new_path: 'README.md', diff: '--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-# Helo\n+# Hello\n' })]);
     expect((await gitlab.MergeRequests.allIssuesClosed(project.id, mr.iid)).map((i) => i.iid)).toEqual([issue.iid]);
     await gitlab.MergeRequestNotes.create(project.id, mr.iid, 'Please add a newline at the end');
 
@@ -34,6 +35,8 @@ describe('gitbeaker: merge requests', () => {
     const versions = await gitlab.MergeRequests.allDiffVersions(project.id, mr.iid);
     expect(versions.map((v) => v.head_commit_sha)[0]).toBe(fix);
     expect(versions).toHaveLength(2);
+    const changes = await gitlab.MergeRequests.showChanges(project.id, mr.iid);
+    expect(changes.changes).toEqual([expect.objectContaining({ old_path: 'README.md', new_path: 'README.md', diff: expect.stringContaining('+Welcome.') })]);
 
     const merged = await gitlab.MergeRequests.accept(project.id, mr.iid, { sha: fix });
     expect(merged).toMatchObject({ state: 'merged', merge_commit_sha: expect.any(String) });

@@ -2,7 +2,7 @@
  * Merge requests over HTTP: open (branches must exist and differ, one open merge request per
  * pair), read, list with GitLab's filters and exact counts, edit (at least one attribute,
  * close/reopen, a new target branch records a version), soft delete (owners), commits, changes,
- * versions; permissions of guests, reporters, developers, owners and non-members of private projects.
+ * diffs (paginated, unified on request), versions; permissions of guests, reporters, developers, owners and non-members of private projects.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, rootToken } from '../support/api';
@@ -82,6 +82,14 @@ describe('merge requests', () => {
 
     const changes = await api(mrs(project.id, '/1/changes'), { token: developer.token });
     expect(changes.body).toMatchObject({ iid: 1, overflow: false, changes: [expect.objectContaining({ new_path: 'feature.txt', new_file: true })] });
+    // GitLab 15.7's `diffs`: the same files, a page at a time; `unidiff` adds the file lines.
+    const diffs = await api(mrs(project.id, '/1/diffs'), { token: developer.token });
+    expect(diffs.body).toEqual(changes.body.changes);
+    const unified = await api(mrs(project.id, '/1/diffs'), { token: developer.token, query: { unidiff: true } });
+    expect(unified.body[0].diff).toBe(`--- /dev/null\n+++ b/feature.txt\n${diffs.body[0].diff}`);
+    expect((await api(mrs(project.id, '/1/changes'), { token: developer.token, query: { unidiff: true } })).body.changes).toEqual(unified.body);
+    expect((await api(mrs(project.id, `/1/versions/${versions.body[0].id}`), { token: developer.token, query: { unidiff: true } })).body.diffs).toEqual(unified.body);
+    expect((await api(mrs(project.id, '/1/diffs'), { token: stranger.token })).status).toBe(404);
     // The single read computes the merge status.
     expect((await api(mrs(project.id, '/1'), { token: developer.token })).body.merge_status).toBe('can_be_merged');
   });
@@ -212,6 +220,10 @@ describe('merge requests', () => {
     const [version] = (await api(mrs(project.id, `/${mr.iid}/versions`), { token })).body;
     expect(version.real_size).toBe(`${changes.body.changes.length}+`);
     expect((await api(mrs(project.id, `/${mr.iid}/versions/${version.id}`), { token })).body.diffs).toHaveLength(changes.body.changes.length);
+    const lastPage = await api(mrs(project.id, `/${mr.iid}/diffs`), { token, query: { per_page: 40, page: 3 } });
+    expect(lastPage.body.map((diff: { new_path: string }) => diff.new_path)).toEqual(changes.body.changes.slice(80).map((diff: { new_path: string }) => diff.new_path));
+    expect(lastPage.headers.get('x-total')).toBe('100');
+    expect(lastPage.headers.get('x-next-page')).toBe('');
     expect((await api(mrs(project.id, `/${mr.iid}/versions/999999999`), { token })).status).toBe(404);
   });
 

@@ -1,6 +1,6 @@
 /**
  * Merge requests: list (a project's, a group's, the caller's), read, open, edit (close, reopen),
- * soft-delete, their commits, changes and diff versions, the issues they close, merge and cancel a
+ * soft-delete, their commits, changes (and their paginated `diffs`) and diff versions, the issues they close, merge and cancel a
  * deferred merge. Reads of a public project's merge requests need no token; the rest do.
  * Reads need `read_merge_request` (guests of a private project: 404); opening needs
  * `create_merge_request_from` on the source project (and reading the target), editing the
@@ -15,6 +15,7 @@ import { paginate, paginateArray, paginationParams } from '../../platform/http/p
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound, projectFullPath } from '../../projects';
+import { diffsAsAsked, unidiffParam } from '../../repository';
 import type { catalog } from '../catalog';
 import { closingIssues } from '../commands/closing';
 import { acceptMergeRequest, cancelMergeWhenPipelineSucceeds } from '../commands/merge';
@@ -158,13 +159,24 @@ export const mergeRequestRoutes = {
   }),
 
   'GET /projects/:id/merge_requests/:merge_request_iid/changes': route({
-    params: byMergeRequest,
+    params: z.object({ ...mergeRequestPathParams, ...unidiffParam }),
     anonymous: true,
     handler: async ({ params, user }) => {
       const { subject, mr } = await find(params, user);
       const [body, version] = await Promise.all([presentMergeRequest(await withMergeStatus(subject, mr), subject, user), getVersion(mr.projectId, mr.iid, mr.latestVersionId)]);
       const content = version ? await versionContent(version) : { commits: [], diffs: [] };
-      return ok({ ...body, changes: content.diffs, overflow: version?.overflow ?? false });
+      return ok({ ...body, changes: diffsAsAsked(content.diffs, params), overflow: version?.overflow ?? false });
+    },
+  }),
+
+  // GitLab 15.7's replacement of `changes`: the latest version's diffs, a page at a time.
+  'GET /projects/:id/merge_requests/:merge_request_iid/diffs': route({
+    params: z.object({ ...mergeRequestPathParams, ...paginationParams, ...unidiffParam }),
+    anonymous: true,
+    handler: async ({ params, user, link }) => {
+      const { mr } = await find(params, user);
+      const page = paginateArray(params, link, (await latestContent(mr)).diffs);
+      return ok(diffsAsAsked(page.items, params), page.headers);
     },
   }),
 
@@ -179,13 +191,14 @@ export const mergeRequestRoutes = {
   }),
 
   'GET /projects/:id/merge_requests/:merge_request_iid/versions/:version_id': route({
-    params: z.object({ ...mergeRequestPathParams, version_id: required(p.int()) }),
+    params: z.object({ ...mergeRequestPathParams, version_id: required(p.int()), ...unidiffParam }),
     anonymous: true,
     handler: async ({ params, user }) => {
       const { mr } = await find(params, user);
       const version = await getVersion(mr.projectId, mr.iid, params.version_id);
       if (!version) throw new NotFoundError('Merge Request Diff');
-      return ok(presentVersionFull(version, await versionContent(version)));
+      const content = await versionContent(version);
+      return ok(presentVersionFull(version, { ...content, diffs: diffsAsAsked(content.diffs, params) }));
     },
   }),
 

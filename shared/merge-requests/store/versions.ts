@@ -17,7 +17,7 @@ import type { StoredVersion } from './merge-requests';
 export type VersionCommit = Record<string, unknown> & { id: string; message: string };
 
 /** A file diff of a version, as GitLab's `Diff` entity shows it (`old_path`, `new_path`, modes, flags, `diff`). */
-export type VersionDiff = Record<string, unknown> & { old_path: string; new_path: string; diff: string };
+export type VersionDiff = Record<string, unknown> & { old_path: string; new_path: string; diff: string; new_file: boolean; deleted_file: boolean };
 
 /** The commits (newest first) and diffs of a version. */
 export interface VersionContent {

@@ -12,7 +12,7 @@ import { route, type RoutesOf } from '../../platform/http/route';
 import type { catalog } from '../catalog';
 import { commitFiles } from '../commands/commits';
 import { presentBasicRef, presentCommit, presentCommitDetail, presentCommitWithStats } from '../presenters/commits';
-import { presentDiff } from '../presenters/diffs';
+import { diffsAsAsked, presentDiff, unidiffParam } from '../presenters/diffs';
 import { commitChanges, commitStats, findCommitOrNotFound, listCommits, refsContaining } from '../queries/commits';
 import { withPatches } from '../queries/diff';
 import { BranchRules } from '../queries/protection';
@@ -86,13 +86,13 @@ export const commitRoutes = {
 
   'GET /projects/:id/repository/commits/:sha/diff': route({
     anonymous: true,
-    params: z.object({ ...idParam, ...shaParam, ...paginationParams }),
+    params: z.object({ ...idParam, ...shaParam, ...paginationParams, ...unidiffParam }),
     handler: async ({ params, user, link }) => {
       const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
       const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
       const page = paginateArray(params, link, await commitChanges(reader, commit));
       const diffs = await withPatches(reader, page.items);
-      return ok(diffs.map(({ change, patch }) => presentDiff(change, patch)), page.headers);
+      return ok(diffsAsAsked(diffs.map(({ change, patch }) => presentDiff(change, patch)), params), page.headers);
     },
   }),
 

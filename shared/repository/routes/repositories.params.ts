@@ -1,6 +1,7 @@
 /** Parameters of the repository routes (GitLab's `lib/api/repositories.rb`). */
 import * as z from 'zod';
 import { p, required } from '../../platform/http/params';
+import { unidiffParam } from '../presenters/diffs';
 
 export const treeParams = {
   ref: p.string(),
@@ -20,7 +21,7 @@ export const compareParams = {
   to: required(p.string()),
   straight: p.bool(),
   from_project_id: p.int(),
-  unidiff: p.bool(),
+  ...unidiffParam,
 };
 
 export const mergeBaseParams = {

@@ -133,7 +133,7 @@ export const repositoryRoutes = {
       }
       const comparison = await compareRevisions(reader, subject.project, params.from, params.to, params.straight ?? false);
       if (!comparison) throw new NotFoundError('Ref');
-      return ok(presentComparison(comparison, await withPatches(reader, comparison.changes), webUrl));
+      return ok(presentComparison(comparison, await withPatches(reader, comparison.changes), webUrl, params));
     },
   }),
 

@@ -1,7 +1,8 @@
 /**
  * What the repository API writes and shows, checked against the real `git` CLI: commits made by
  * the API clone cleanly and pass `git fsck`; the API's history, trees, diffs (byte for byte, with
- * renames, modes, binaries and missing final newlines), stats and merge bases are git's.
+ * renames, modes, binaries and missing final newlines; as hunks and as unified diffs), stats and
+ * merge bases are git's.
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -84,6 +85,25 @@ describe('the API against the git CLI', () => {
         expect(diffs[i].diff, `${id} ${entry.newPath}`).toBe(hunks);
       }
     }
+  });
+
+  it('shows unified diffs (`unidiff=true`) as git prints them, file lines and all, for a commit and a comparison', async () => {
+    /** git's patch of one file from its `---` line (what GitLab's `unidiff` shows), or its binary notice. */
+    const gitUnidiff = async (from: string, to: string, paths: string[]) => {
+      const patch = await gitOk(['diff', '-M', from, to, '--', ...new Set(paths)], { cwd: clone });
+      return patch.includes('\n--- ') ? patch.slice(patch.indexOf('\n--- ') + 1) : patch.match(/^Binary files .*\n/m)?.[0] ?? '';
+    };
+    const token = project.owner.token;
+    for (const id of [ids[0], ids[1], ids[2], ids[4]]) {
+      const diffs = (await api(repo(project.id, `/commits/${id}/diff`), { token, query: { unidiff: true } })).body as Array<Record<string, string>>;
+      for (const diff of diffs) expect(diff.diff, `${id} ${diff.new_path}`).toBe(await gitUnidiff(id === ids[0] ? EMPTY_TREE : `${id}^`, id, [diff.old_path, diff.new_path]));
+    }
+    const compared = await api(repo(project.id, '/compare'), { token, query: { from: ids[0], to: ids[4], unidiff: true } });
+    expect(compared.body.diffs.length).toBeGreaterThan(2);
+    for (const diff of compared.body.diffs as Array<Record<string, string>>) expect(diff.diff, diff.new_path).toBe(await gitUnidiff(ids[0], ids[4], [diff.old_path, diff.new_path]));
+    // Without it, the hunks alone.
+    const plain = await api(repo(project.id, '/compare'), { token, query: { from: ids[0], to: ids[4] } });
+    expect(plain.body.diffs.every((diff: { diff: string }) => !diff.diff.startsWith('--- '))).toBe(true);
   });
 
   it('counts the lines git counts, and lists the trees git lists', async () => {
