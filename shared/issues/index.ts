@@ -32,6 +32,7 @@ export { commentEvent, systemNotePuts } from './commands/note-effects';
 export { createNote, createSystemNote, deleteNote, MAX_NOTE_LENGTH, NOTE_BODY_LIMIT, updateNote, type NoteEffects } from './commands/notes';
 export { presentNote, presentNotes } from './presenters/notes';
 export { findNoteOrNotFound, noteableNotes, type NoteOrder } from './queries/notes';
+export { noteableParticipants } from './queries/participants';
 export { noteTarget, type IssueNote, type MergeRequestNote, type Note, type WithUserNotesCount } from './store/notes';
 
 // Discussions (threads of notes; resolvable on merge requests)

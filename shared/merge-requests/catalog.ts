@@ -8,6 +8,7 @@ export const catalog = {
     'GET /projects/:id/merge_requests/:merge_request_iid',
     'PUT /projects/:id/merge_requests/:merge_request_iid',
     'DELETE /projects/:id/merge_requests/:merge_request_iid',
+    'GET /projects/:id/merge_requests/:merge_request_iid/participants',
     'GET /projects/:id/merge_requests/:merge_request_iid/commits',
     'GET /projects/:id/merge_requests/:merge_request_iid/changes',
     'GET /projects/:id/merge_requests/:merge_request_iid/diffs',

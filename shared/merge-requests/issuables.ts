@@ -27,6 +27,7 @@ import {
   registerTodoTargets,
   presentTodos,
   noteableNotes,
+  noteableParticipants,
   presentIssues,
   presentNote,
   presentNotes,
@@ -59,7 +60,7 @@ import type { User } from '../users';
 import { mergeRequestKeys } from './store/keys';
 import { toItem, touchedAttributes, type MergeRequest } from './store/merge-requests';
 
-export { ensureLabels, listLabels, listMilestones, resolveProjectMilestoneId, summarizeChanges, systemNotesFor, addedCommitsNote, assigneesNote, canReadIssue, commentEvent, labelsNote, registerTodoTargets, presentTodos, statusNote, targetBranchNote, createNote, deleteNote, findIssue, findNoteOrNotFound, markTodo, noteableNotes, presentIssues, presentNote, presentNotes, subscribe, trackTime, unsubscribe, updateNote };
+export { ensureLabels, listLabels, listMilestones, resolveProjectMilestoneId, summarizeChanges, systemNotesFor, addedCommitsNote, assigneesNote, canReadIssue, commentEvent, labelsNote, registerTodoTargets, presentTodos, statusNote, targetBranchNote, createNote, deleteNote, findIssue, findNoteOrNotFound, markTodo, noteableNotes, noteableParticipants, presentIssues, presentNote, presentNotes, subscribe, trackTime, unsubscribe, updateNote };
 export type { Issue, Note, Noteable, NoteEffects, TimeAction, TodoTargetResolver };
 export {
   discussionIdOf,

@@ -25,8 +25,8 @@ describe('gitbeaker: merge requests', () => {
     const mr = await gitlab.MergeRequests.create(project.id, 'fix-typo', 'main', 'Fix the README typo', { description: 'Small fix' });
     expect(mr).toMatchObject({ iid: 1, state: 'opened', source_branch: 'fix-typo', target_branch: 'main' });
     // `allDiffs` is what gitbeaker offers since GitLab 15.7 deprecated `changes`; both answer.
-    const diffs = await gitlab.MergeRequests.allDiffs(project.id, mr.iid, { unidiff: true });
-    expect(diffs).toEqual([expect.objectContaining({ old_path: 'README.md', new_path: 'README.md', diff: '--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-# Helo\n+# Hello\n' })]);
+    const diffs = await gitlab.MergeRequests.allDiffs(project.id, mr.iid);
+    expect(diffs).toEqual([expect.objectContaining({ old_path: 'README.md', new_path: 'README.md', diff: '@@ -1 +1 @@\n-# Helo\n+# Hello\n' })]);
     expect((await gitlab.MergeRequests.allIssuesClosed(project.id, mr.iid)).map((i) => i.iid)).toEqual([issue.iid]);
     await gitlab.MergeRequestNotes.create(project.id, mr.iid, 'Please add a newline at the end');
 

@@ -2,7 +2,7 @@
  * Merge requests over HTTP: open (branches must exist and differ, one open merge request per
  * pair), read, list with GitLab's filters and exact counts, edit (at least one attribute,
  * close/reopen, a new target branch records a version), soft delete (owners), commits, changes,
- * diffs (paginated, unified on request), versions; permissions of guests, reporters, developers, owners and non-members of private projects.
+ * diffs (paginated, unified on request), versions, participants; permissions of guests, reporters, developers, owners and non-members of private projects.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, rootToken } from '../support/api';
@@ -225,6 +225,26 @@ describe('merge requests', () => {
     expect(lastPage.headers.get('x-total')).toBe('100');
     expect(lastPage.headers.get('x-next-page')).toBe('');
     expect((await api(mrs(project.id, `/${mr.iid}/versions/999999999`), { token })).status).toBe(404);
+  });
+
+  it('lists its participants: author, assignee, then commenters, each once (system notes not counted)', async () => {
+    const token = project.owner.token;
+    await commit(project.id, token, 'talk', { 'talk.txt': 't\n' }, { start: 'main' });
+    const mr = await openMergeRequest(project.id, developer.token, { source_branch: 'talk', title: 'Talk', assignee_id: project.owner.id });
+    for (const [who, body] of [[reporter, 'First'], [developer, 'Second'], [reporter, 'Third']] as const) {
+      expect((await api(mrs(project.id, `/${mr.iid}/notes`), { token: who.token, body: { body } })).status).toBe(201);
+    }
+    // A system note (the title change) has no participant.
+    expect((await api(mrs(project.id, `/${mr.iid}`), { method: 'PUT', token, body: { title: 'Talk more' } })).status).toBe(200);
+    const participants = await api(mrs(project.id, `/${mr.iid}/participants`), { token: reporter.token });
+    expect(participants.status).toBe(200);
+    expect(participants.body.map((u: { id: number }) => u.id)).toEqual([developer.id, project.owner.id, reporter.id]);
+    expect(participants.body[0]).toEqual({ id: developer.id, username: developer.username, name: expect.any(String), state: 'active', avatar_url: null, web_url: expect.stringMatching(new RegExp(`/${developer.username}$`)) });
+    const paged = await api(mrs(project.id, `/${mr.iid}/participants`), { token: reporter.token, query: { per_page: 2, page: 2 } });
+    expect(paged.body.map((u: { id: number }) => u.id)).toEqual([reporter.id]);
+    expect(paged.headers.get('x-total')).toBe('3');
+    // Those who may not read the project's merge requests: 404.
+    for (const who of [guest, stranger]) expect((await api(mrs(project.id, `/${mr.iid}/participants`), { token: who.token })).status).toBe(404);
   });
 
   it('opens only one of two racing merge requests of the same pair', async () => {

@@ -1,6 +1,6 @@
 /**
  * Merge requests: list (a project's, a group's, the caller's), read, open, edit (close, reopen),
- * soft-delete, their commits, changes (and their paginated `diffs`) and diff versions, the issues they close, merge and cancel a
+ * soft-delete, their participants, commits, changes (and their paginated `diffs`) and diff versions, the issues they close, merge and cancel a
  * deferred merge. Reads of a public project's merge requests need no token; the rest do.
  * Reads need `read_merge_request` (guests of a private project: 404); opening needs
  * `create_merge_request_from` on the source project (and reading the target), editing the
@@ -16,13 +16,14 @@ import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound, projectFullPath } from '../../projects';
 import { diffsAsAsked, unidiffParam } from '../../repository';
+import { presentUserPublic } from '../../users';
 import type { catalog } from '../catalog';
 import { closingIssues } from '../commands/closing';
 import { acceptMergeRequest, cancelMergeWhenPipelineSucceeds } from '../commands/merge';
 import { withMergeStatus } from '../commands/merge-status';
 import { MergeRequestError } from '../commands/shared';
 import { createMergeRequest, deleteMergeRequest, updateMergeRequest } from '../commands/merge-requests';
-import { presentIssues } from '../issuables';
+import { mergeRequestNoteable, noteableParticipants, presentIssues } from '../issuables';
 
 import { presentMergeRequest, presentMergeRequestPipelines, presentMergeRequests } from '../presenters/merge-requests';
 import { presentVersion, presentVersionFull } from '../presenters/versions';
@@ -145,6 +146,17 @@ export const mergeRequestRoutes = {
       authorize(user, 'destroy_merge_request', subject);
       await deleteMergeRequest(subject, user, mr);
       return noContent();
+    },
+  }),
+
+  'GET /projects/:id/merge_requests/:merge_request_iid/participants': route({
+    params: z.object({ ...mergeRequestPathParams, ...paginationParams }),
+    anonymous: true,
+    handler: async ({ params, user, link }) => {
+      const { mr } = await find(params, user);
+      const people = [mr.authorId, ...(mr.assigneeId === null ? [] : [mr.assigneeId])];
+      const page = paginateArray(params, link, await noteableParticipants(mergeRequestNoteable(mr), people));
+      return ok(page.items.map(presentUserPublic), page.headers);
     },
   }),
 
