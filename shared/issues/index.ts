@@ -14,7 +14,11 @@ export { importIssues, listIssuesInEveryState, reindexProjectIssues, type Import
 export { ISSUE_INDEXES_MIGRATION, ISSUE_UPDATE_LIST_MIGRATION } from './store/issue-index';
 export { deleteAuthoredNotes, removeAuthoredIssues, type MergeRequestNoteableOf } from './commands/author-reassignment';
 export { deleteUserAwards, reassignUserAwards, removeUserAwards } from './commands/award-reassignment';
-export { indexProjectAwardUsers } from './store/award-emoji';
+export { indexProjectAwardUsers, noteableAwardable, noteAwardable } from './store/award-emoji';
+// Award emoji, for the merge-requests feature's routes of its own and its notes' awards.
+export { awardEmoji, deleteAward } from './commands/award-emoji';
+export { awardableAwards, findAwardOrNotFound } from './queries/award-emoji';
+export { presentAward, presentAwards } from './presenters/award-emoji';
 export { listLabels, type Label } from './store/labels';
 export { ensureLabels } from './commands/labels';
 export { summarizeChanges } from './commands/issues';

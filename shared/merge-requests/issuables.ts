@@ -1,6 +1,6 @@
 /**
- * What merge requests share with issues, from the issues feature: notes, subscriptions, todos
- * and time tracking on a noteable, labels and milestones, system
+ * What merge requests share with issues, from the issues feature: notes, award emoji,
+ * subscriptions, todos and time tracking on a noteable, labels and milestones, system
  * notes in a merge request's own transactions, and closing issues on merge. The one module of this
  * feature that reaches into `../issues`; the rest of the feature imports from here.
  */
@@ -62,6 +62,7 @@ import { toItem, touchedAttributes, type MergeRequest } from './store/merge-requ
 
 export { ensureLabels, listLabels, listMilestones, resolveProjectMilestoneId, summarizeChanges, systemNotesFor, addedCommitsNote, assigneesNote, canReadIssue, commentEvent, labelsNote, registerTodoTargets, presentTodos, statusNote, targetBranchNote, createNote, deleteNote, findIssue, findNoteOrNotFound, markTodo, noteableNotes, noteableParticipants, presentIssues, presentNote, presentNotes, subscribe, trackTime, unsubscribe, updateNote };
 export type { Issue, Note, Noteable, NoteEffects, TimeAction, TodoTargetResolver };
+export { awardableAwards, awardEmoji, deleteAward, findAwardOrNotFound, noteableAwardable, noteAwardable, presentAward, presentAwards } from '../issues';
 export {
   discussionIdOf,
   discussionOf,

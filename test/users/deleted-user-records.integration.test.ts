@@ -3,7 +3,8 @@
  * `Users::MigrateRecordsToGhostUserService`): its contribution events leave every feed (GitLab's
  * `events.author_id` cascades), with or without `hard_delete`; its award emoji move to the ghost
  * user (the votes stay; an award the ghost already holds on that awardable is deleted, as GitLab's
- * unique index would refuse it) or, with `hard_delete`, are deleted with their votes; with
+ * unique index would refuse it) or, with `hard_delete`, are deleted with their votes (on issues and
+ * on merge requests); with
  * `hard_delete` its system notes go with its comments. Deletion runs in the background: the tests
  * poll for its outcome. On the local runtime the removal steps are run again after the job
  * finished (as a retry after a crash would), which changes nothing more.
@@ -20,6 +21,7 @@ import { getUserRecord } from '../../shared/users/store/users';
 import { api, isLocalRuntime, rootToken } from '../support/api';
 import { eventually } from '../support/eventually';
 import { addMember, createProject, createUser, openIssue, type TestUser } from '../support/fixtures';
+import { commit, openMergeRequest } from '../merge-requests/helpers';
 
 const root = () => ({ token: rootToken() });
 
@@ -206,14 +208,47 @@ describe('DELETE /users/:id?hard_delete=true: the award emoji and system notes g
     }
   });
 
+  it("deletes its awards on merge requests and their notes, and takes a merge request's votes back; moving keeps them", async () => {
+    // Arrange: a merge request of root's in the project, the user's votes and a note award on it.
+    const { user, project } = await setting();
+    const kept = await createUser();
+    await addMember('projects', project, kept.id, 30);
+    await commit(project, rootToken(), 'main', { 'README.md': '# r\n' });
+    await commit(project, rootToken(), 'topic', { 'topic.txt': 't\n' }, { start: 'main' });
+    const mr = await openMergeRequest(project, rootToken(), { source_branch: 'topic' });
+    const awardsOf = `/projects/${project}/merge_requests/${mr.iid}/award_emoji`;
+    const note = (await api(`/projects/${project}/merge_requests/${mr.iid}/notes`, { ...root(), body: { body: 'root comments' } })).body;
+    for (const [who, name] of [[user, 'thumbsup'], [user, 'thumbsdown'], [kept, 'thumbsup']] as const) {
+      expect((await api(awardsOf, { token: who.token, body: { name } })).status).toBe(201);
+    }
+    expect((await api(`/projects/${project}/merge_requests/${mr.iid}/notes/${note.id}/award_emoji`, { token: user.token, body: { name: 'smile' } })).status).toBe(201);
+    const mrVotes = async () => {
+      const { upvotes, downvotes } = (await api(`/projects/${project}/merge_requests/${mr.iid}`, root())).body;
+      return { upvotes, downvotes };
+    };
+    expect(await mrVotes()).toEqual({ upvotes: 2, downvotes: 1 });
+
+    // Act: the user with hard_delete, the other without.
+    await deleteUser(user, true);
+    await deleteUser(kept);
+
+    // Assert: the first's awards and votes are gone; the other's moved to the ghost, its vote kept.
+    const ghost = await ensureGhostUserOverHttp();
+    const left = (await api(awardsOf, root())).body as Array<{ name: string; user: { id: number } }>;
+    expect(left.map((entry) => [entry.name, entry.user.id])).toEqual([['thumbsup', ghost]]);
+    expect(await mrVotes()).toEqual({ upvotes: 1, downvotes: 0 });
+    expect((await api(`/projects/${project}/merge_requests/${mr.iid}/notes/${note.id}/award_emoji`, root())).body).toEqual([]);
+  });
+
   it.runIf(isLocalRuntime())('deletes an award and a system note written before their indexes once the data migrations indexed them', async () => {
     // Arrange: the user's award and system note as written before the indexes (no GSI2 attributes).
     const { user, project, issue } = await setting();
     const given = await award(project, issue, user.token, 'thumbsup');
     expect((await api(`/projects/${project}/issues/${issue}`, { token: user.token, method: 'PUT', body: { description: 'by the user' } })).status).toBe(200);
     const system = (await issueNotes(project, issue)).find((entry) => entry.system && entry.author === user.id)!;
+    // An award of then also lacked the key of the issue its vote counts on (`noteableKey`).
     const unindex = (Key: Record<string, string>) =>
-      db().send(new UpdateCommand({ TableName: tableName(), Key, UpdateExpression: 'REMOVE GSI2PK, GSI2SK', ConditionExpression: 'attribute_exists(PK)' }));
+      db().send(new UpdateCommand({ TableName: tableName(), Key, UpdateExpression: 'REMOVE GSI2PK, GSI2SK, noteableKey', ConditionExpression: 'attribute_exists(PK)' }));
     await unindex(issueKeys.award({ type: 'Issue', projectId: project, localId: issue }, given.id));
     await unindex(noteableKeys.note({ type: 'Issue', projectId: project, iid: issue }, system.id));
 

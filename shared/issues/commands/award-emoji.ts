@@ -1,7 +1,7 @@
 /**
  * Award emoji writes (GitLab's `AwardEmojis::AddService` and the API's delete): whoever can read
- * the issue (the route found it, confidential rules included) awards an emoji to it or to one of
- * its user notes; `name` must be an emoji name GitLab knows (aliases such as `+1` are stored as
+ * the issue or merge request (the route found it, confidential rules included) awards an emoji to
+ * it or to one of its user notes; `name` must be an emoji name GitLab knows (aliases such as `+1` are stored as
  * their name); one award per user, name and awardable. GitLab answers each refusal of an award as
  * `404 Award Emoji <reason> Not Found`. Only the award's user or an admin deletes it (GitLab's
  * `unauthorized!`: 401).
@@ -12,19 +12,22 @@ import { ConflictError, NotFoundError, UnauthorizedError } from '../../platform/
 import type { User } from '../../users';
 import { insertAward, removeAward, type AwardEmoji, type Awardable, type AwardWriteFailure } from '../store/award-emoji';
 
+/** GitLab's names of awardables, for `404 … Not Found` when one went meanwhile. */
+const AWARDABLE_NAMES: Record<Awardable['type'], string> = { Issue: 'Issue', MergeRequest: 'Merge Request', Note: 'Note' };
+
 /** GitLab's name of an awardable's parent in `404 … Not Found` when it went meanwhile. */
 function failWith(awardable: Awardable, failure: AwardWriteFailure): never {
   if (failure === 'project_gone') throw new NotFoundError('Project');
-  if (failure === 'awardable_gone') throw new NotFoundError(awardable.type === 'Note' ? 'Note' : 'Issue');
+  if (failure === 'awardable_gone') throw new NotFoundError(AWARDABLE_NAMES[awardable.type]);
   if (failure === 'taken') throw new NotFoundError('Award Emoji Name has already been taken');
   throw new NotFoundError('Award Emoji');
 }
 
 /**
- * Awards `name` to an issue or a note by `user`, counting an issue's `thumbsup`/`thumbsdown` in
- * its `upvotes`/`downvotes` in the same transaction.
+ * Awards `name` to an issue, a merge request or a note by `user`, counting an issue's or merge
+ * request's `thumbsup`/`thumbsdown` in its `upvotes`/`downvotes` in the same transaction.
  * @throws NotFoundError `Award Emoji …` for a name GitLab does not know, a system note, or a name
- *   the user already awarded there; `Issue` / `Note` when it went meanwhile.
+ *   the user already awarded there; `Issue` / `Merge Request` / `Note` when it went meanwhile.
  * @example
  * const award = await awardEmoji(awardable, user, 'thumbsup');
  */
@@ -44,6 +47,7 @@ export async function awardEmoji(awardable: Awardable, user: User, name: string,
     awardableType: awardable.type,
     awardableId: awardable.id,
     localId: awardable.localId,
+    ...(awardable.type === 'Note' ? {} : { noteableKey: awardable.noteable.item.key }),
     createdAt: now,
     updatedAt: now,
   };

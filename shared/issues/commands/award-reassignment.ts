@@ -16,15 +16,16 @@
  *   (`AWARD_NAME#…#<userId>#<name>`) to the ghost's; when the ghost already holds that name on
  *   the awardable (another deleted user's award), the award is deleted instead, with its vote, as
  *   GitLab's unique index on (user, name, awardable) would refuse the move;
- * - deleting takes the award, its claim and, for an issue's own `thumbsup`/`thumbsdown` on a live
- *   issue, its vote (`ADD -1` in the same transaction), so the counts stay exact.
+ * - deleting takes the award, its claim and, for an issue's or merge request's own
+ *   `thumbsup`/`thumbsdown` while it is live, its vote (`ADD -1` in the same transaction), so the
+ *   counts stay exact.
  */
+import { getItem } from '../../platform/dynamo/query';
 import { changeEveryItem } from '../../platform/dynamo/walks';
 import type { UserRemoval } from '../../users';
 import { awardFromItem, getAward, moveAward, removeUserAward, type AwardEmoji } from '../store/award-emoji';
-import { getIssue, issueNoteable } from '../store/issues';
-import { issueCollections } from '../store/keys';
-import type { Noteable } from '../store/noteables';
+import { issueCollections, issueKeys } from '../store/keys';
+import type { VotedItem } from '../store/noteables';
 
 /** Attempts at one award whose writes keep losing races before the job fails (and is retried). */
 const MAX_ATTEMPTS = 8;
@@ -35,11 +36,15 @@ async function currentAward(listed: AwardEmoji, userId: number): Promise<AwardEm
   return award && award.userId === userId ? award : undefined;
 }
 
-/** Internal: the live issue whose vote counter an award moves (an issue's own award), if any. */
-async function votedIssue(award: AwardEmoji): Promise<Noteable | undefined> {
-  if (award.awardableType !== 'Issue') return undefined;
-  const issue = await getIssue(award.projectId, award.localId);
-  return issue && !issue.deletedAt ? issueNoteable(issue) : undefined;
+/**
+ * Internal: the live item whose vote counter an award moves (an issue's or merge request's own
+ * award: the key it keeps, or, on an issue's award older than that, the issue's), if any.
+ */
+async function votedItem(award: AwardEmoji): Promise<VotedItem | undefined> {
+  if (award.awardableType === 'Note') return undefined;
+  const key = award.noteableKey ?? issueKeys.issue(award.projectId, award.localId);
+  const item = await getItem(key);
+  return item && !item.deletedAt ? { item: { key } } : undefined;
 }
 
 /** Internal: deletes an award of `userId` with its claim and vote; a lost race reads it again. Whether it deleted. */
@@ -48,7 +53,7 @@ async function deleteAward(listed: AwardEmoji, userId: number): Promise<boolean>
     const award = await currentAward(listed, userId);
     if (!award) return false;
     // `award_gone` (deleted or moved meanwhile), `awardable_gone` (its issue deleted meanwhile): read again.
-    if (!(await removeUserAward(award, await votedIssue(award)))) return true;
+    if (!(await removeUserAward(award, await votedItem(award)))) return true;
   }
   throw new Error(`award ${listed.id} kept changing while its user was deleted`);
 }

@@ -1,7 +1,7 @@
 /**
  * GitLab's `AwardEmoji` entity: `id`, `name`, `user` (the public user), `created_at`,
- * `updated_at`, `awardable_id`, `awardable_type` (`Issue`, `Note`), `url` (custom emoji only:
- * `null` here). A page's users are one BatchGetItem.
+ * `updated_at`, `awardable_id`, `awardable_type` (`Issue`, `MergeRequest`, `Note`), `url`
+ * (custom emoji only: `null` here). A page's users are one BatchGetItem.
  */
 import { getMany } from '../../platform/dynamo/batch';
 import { presentUserPublic, userFromItem, userKeys, withGhost, type User } from '../../users';

@@ -1,13 +1,14 @@
 /**
- * Award emoji (emoji reactions) on issues and on their notes: items in the project partition,
+ * Award emoji (emoji reactions) on issues, merge requests and their notes: items in the project partition,
  * one awardable's awards one sort-key range by id (`issueKeys.award`), so deleting the project
  * deletes them with the rest of it. One award per user, name and awardable: a claim item
  * (`issueKeys.awardName`) written in the award's transaction.
  *
- * An issue's `upvotes`/`downvotes` (its `thumbsup`/`thumbsdown` awards) are counters on the issue
- * item changed by `ADD` in the same transaction as the award (`votePart`), so lists present them
- * without counting. Every award write checks that the issue is there and not deleted, and a note's
- * award that the note still exists. Each award is also listed among its user's (GSI2
+ * An issue's or a merge request's `upvotes`/`downvotes` (its `thumbsup`/`thumbsdown` awards) are
+ * counters on its item changed by `ADD` in the same transaction as the award (`votePart`), so
+ * lists present them without counting; the award keeps that item's key (`noteableKey`) for the
+ * user deletion, which takes a deleted user's votes back. Every award write checks that the issue
+ * or merge request is there and not deleted, and a note's award that the note still exists. Each award is also listed among its user's (GSI2
  * `USER_AWARDS#<userId>`), which the user's deletion walks to move them to the ghost user or
  * delete them (`moveAward`, `removeUserAward`).
  */
@@ -15,11 +16,12 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { entityFields, putClaim } from '../../platform/dynamo/items';
+import type { Key } from '../../platform/dynamo/keys';
 import { getEntity, isId, queryCollection, type Item } from '../../platform/dynamo/query';
 import type { TransactItem } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { issueCollections, issueIndexKeys, issueKeys, noteableKeys, type AwardableKeyed } from './keys';
-import { votePart, type Noteable, type VoteCounter } from './noteables';
+import { votePart, type Noteable, type VoteCounter, type VotedItem } from './noteables';
 import { transactOr } from './transact';
 
 /** An award emoji as stored. */
@@ -29,21 +31,23 @@ export interface AwardEmoji {
   projectId: number;
   name: string;
   userId: number;
-  awardableType: 'Issue' | 'Note';
+  awardableType: AwardableKeyed['type'];
   /** The awardable's global id (`awardable_id`). */
   awardableId: number;
-  /** The issue's iid, or the note's id (its keys). */
+  /** The issue's or merge request's iid, or the note's id (its keys). */
   localId: number;
+  /** An issue's or merge request's own award: the key of the item its vote counts on (absent on awards written before it). */
+  noteableKey?: Key;
   createdAt: string;
   updatedAt: string;
 }
 
-/** The vote counters on an issue item (absent: 0). */
+/** The vote counters on an issue or merge request item (absent: 0). */
 export type WithVotes = { upvotes?: number; downvotes?: number };
 
 /**
- * What an award hangs on, for the writes: the noteable it is on or under (an issue: its
- * liveness, its vote counters) and, for a note's award, the note.
+ * What an award hangs on, for the writes: the noteable it is on or under (an issue or a merge
+ * request: its liveness, its vote counters) and, for a note's award, the note.
  */
 export interface Awardable extends AwardableKeyed {
   /** The awardable's global id. */
@@ -54,11 +58,11 @@ export interface Awardable extends AwardableKeyed {
 }
 
 /**
- * A noteable (an issue) as an awardable.
+ * A noteable (an issue, a merge request) as an awardable.
  * @example
  * const awardable = noteableAwardable(issueNoteable(issue));
  */
-export const noteableAwardable = (noteable: Noteable): Awardable => ({ type: 'Issue', projectId: noteable.projectId, localId: noteable.iid, id: noteable.id, noteable });
+export const noteableAwardable = (noteable: Noteable): Awardable => ({ type: noteable.type, projectId: noteable.projectId, localId: noteable.iid, id: noteable.id, noteable });
 
 /** A note of a noteable as an awardable. */
 export const noteAwardable = (noteable: Noteable, note: { id: number }): Awardable => ({
@@ -88,9 +92,9 @@ const awardToItem = (award: AwardEmoji): Item => ({
   ...award,
 });
 
-/** Internal: the issue counter a name moves (only an issue's own `thumbsup`/`thumbsdown`). */
+/** Internal: the counter a name moves (only an issue's or merge request's own `thumbsup`/`thumbsdown`). */
 function counterOf(awardable: Pick<AwardableKeyed, 'type'>, name: string): VoteCounter | undefined {
-  if (awardable.type !== 'Issue') return undefined;
+  if (awardable.type === 'Note') return undefined;
   return name === 'thumbsup' ? 'upvotes' : name === 'thumbsdown' ? 'downvotes' : undefined;
 }
 
@@ -111,8 +115,8 @@ export async function getAward(awardable: AwardableKeyed, awardId: number): Prom
 export const awardsCollection = (awardable: AwardableKeyed) => ({ collection: issueCollections.awards(awardable), ascending: true, select: awardFromItem });
 
 /**
- * Adds an award while the project is live, the issue there and not deleted (and the note there):
- * the award, its name claim, and an issue's vote counter, in one transaction.
+ * Adds an award while the project is live, the issue or merge request there and not deleted (and
+ * the note there): the award, its name claim, and its vote counter, in one transaction.
  */
 export async function insertAward(awardable: Awardable, award: AwardEmoji): Promise<AwardWriteFailure | undefined> {
   return transactOr<AwardWriteFailure>(
@@ -134,7 +138,7 @@ export async function insertAward(awardable: Awardable, award: AwardEmoji): Prom
 }
 
 /**
- * Deletes an award with its name claim and an issue's vote, conditioned on the award existing,
+ * Deletes an award with its name claim and its vote, conditioned on the award existing,
  * so two racing deletes change the counter once.
  */
 export async function removeAward(awardable: Awardable, award: AwardEmoji): Promise<AwardWriteFailure | undefined> {
@@ -194,11 +198,11 @@ export async function moveAward(award: AwardEmoji, toUserId: number): Promise<Us
 
 /**
  * Deletes an award of a user being deleted with its name claim, conditioned on it still being
- * `award.userId`'s; `issue`, the live issue of an issue's own `thumbsup`/`thumbsdown`, loses the
- * vote in the same transaction (`awardable_gone` when it was deleted meanwhile). Without `issue`
- * (a note's award, or an issue that is deleted, whose counters nothing shows) the award goes alone.
+ * `award.userId`'s; `voted`, the live issue or merge request of its own `thumbsup`/`thumbsdown`,
+ * loses the vote in the same transaction (`awardable_gone` when it was deleted meanwhile).
+ * Without it (a note's award, or a deleted issue, whose counters nothing shows) the award goes alone.
  */
-export async function removeUserAward(award: AwardEmoji, issue?: Noteable): Promise<UserAwardFailure | undefined> {
+export async function removeUserAward(award: AwardEmoji, voted?: VotedItem): Promise<UserAwardFailure | undefined> {
   const counter = counterOf({ type: award.awardableType }, award.name);
   return transactOr<UserAwardFailure>(
     {
@@ -211,7 +215,7 @@ export async function removeUserAward(award: AwardEmoji, issue?: Noteable): Prom
         },
       },
       name: { Delete: { TableName: tableName(), Key: issueKeys.awardName(keyed(award), award.userId, award.name) } },
-      noteable: issue && counter ? votePart(issue, counter, -1) : undefined,
+      noteable: voted && counter ? votePart(voted, counter, -1) : undefined,
     },
     [
       ['award', 'award_gone'],

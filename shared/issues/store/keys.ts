@@ -49,9 +49,9 @@ export const issueKeys = {
     SK: `MR_NOTE#${pad(mergeRequestIid)}#${pad(noteId)}`,
   }),
   /**
-   * An award emoji on an issue (`AWARD#ISSUE#<iid>#<award id>`) or on a note
-   * (`AWARD#NOTE#<note id>#<award id>`; note ids are global), so one awardable's awards are one
-   * range, by id.
+   * An award emoji on an issue (`AWARD#ISSUE#<iid>#<award id>`), a merge request
+   * (`AWARD#MERGEREQUEST#<iid>#<award id>`) or a note (`AWARD#NOTE#<note id>#<award id>`; note
+   * ids are global), so one awardable's awards are one range, by id.
    */
   award: (awardable: AwardableKeyed, awardId: number): Key => ({ PK: `PROJECT#${awardable.projectId}`, SK: `${awardPrefix(awardable)}${pad(awardId)}` }),
   /** The claim of one award name per user and awardable (GitLab's uniqueness of `name` per user and awardable). */
@@ -373,11 +373,11 @@ export const todoKeys = {
       : noteableKeys.pendingTodo({ type: target.targetType, projectId: target.projectId, iid: target.targetIid }, userId),
 } as const;
 
-/** What award emoji hang on: an issue (by iid) or a note (by its global id), in its project. */
+/** What award emoji hang on: an issue or a merge request (by iid) or a note (by its global id), in its project. */
 export interface AwardableKeyed {
-  type: 'Issue' | 'Note';
+  type: 'Issue' | 'MergeRequest' | 'Note';
   projectId: number;
-  /** The issue's iid, or the note's id. */
+  /** The issue's or merge request's iid, or the note's id. */
   localId: number;
 }
 

@@ -115,7 +115,10 @@ export type VoteCounter = 'upvotes' | 'downvotes';
  * liveness check when the award is not a vote; conditioned on the item being there and not
  * deleted. `updated_at` is left as it is.
  */
-export function votePart(noteable: Noteable, counter: VoteCounter | undefined, delta: number): TransactItem {
+/** What a vote is counted on: the item of an issue or a merge request. */
+export type VotedItem = { item: Pick<NoteableItem, 'key'> };
+
+export function votePart(noteable: VotedItem, counter: VoteCounter | undefined, delta: number): TransactItem {
   const liveValues = { ':nullType': 'NULL' };
   const key = noteable.item.key;
   if (!counter) return { ConditionCheck: { TableName: tableName(), Key: key, ConditionExpression: LIVE, ExpressionAttributeValues: liveValues } };

@@ -9,7 +9,8 @@
  * keep on the item); `detailed_merge_status` is GitLab's (`mergeability.ts`). Both need the
  * page's projects (one BatchGetItem) and, only for open merge requests of projects that require a
  * successful pipeline, their head pipelines (one Query and one GetItem each: page-sized).
- * `upvotes`/`downvotes` are 0 (no award emoji); `state` shows `locked` while a merge is in
+ * `upvotes`/`downvotes` are the item's counters of `thumbsup`/`thumbsdown` awards (kept by the
+ * award writes of the issues feature); `state` shows `locked` while a merge is in
  * progress, as GitLab does. A single response shows the head pipeline (the newest pipeline of the
  * source branch at the head commit, CI's `latestPipelineFor`: one Query and one GetItem) as
  * `pipeline` (`PipelineBasic`) and `head_pipeline` (`Pipeline`) to callers who may read the
@@ -90,8 +91,8 @@ export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (project
       updated_at: mr.updatedAt,
       target_branch: mr.targetBranch,
       source_branch: mr.sourceBranch,
-      upvotes: 0,
-      downvotes: 0,
+      upvotes: mr.upvotes ?? 0,
+      downvotes: mr.downvotes ?? 0,
       author: author(mr.authorId),
       assignee: user(mr.assigneeId),
       source_project_id: mr.sourceProjectId,

@@ -73,6 +73,9 @@ export interface MergeRequest {
   createdAt: string;
   updatedAt: string;
   deletedAt: string | null;
+  /** Its `thumbsup`/`thumbsdown` awards, counted by the award writes (`ADD`; absent: 0). */
+  upvotes?: number;
+  downvotes?: number;
   version: number;
   /** Kept by the issues feature's note and time-tracking writes on this item. */
   userNotesCount?: number;
