@@ -19,6 +19,7 @@ export { indexProjectAwardUsers, noteableAwardable, noteAwardable } from './stor
 export { awardEmoji, deleteAward } from './commands/award-emoji';
 export { awardableAwards, findAwardOrNotFound } from './queries/award-emoji';
 export { presentAward, presentAwards } from './presenters/award-emoji';
+export { issuableReferences, taskCompletionStatus, type ReferenceFrom } from './presenters/issuables';
 export { listLabels, type Label } from './store/labels';
 export { ensureLabels } from './commands/labels';
 export { summarizeChanges } from './commands/issues';

@@ -42,6 +42,10 @@ describe('GET /groups/:id/issues', () => {
     expect(response.headers.get('x-total')).toBe('4');
     const nestedIssue = response.body.find((issue: { title: string }) => issue.title === titles.nested);
     expect(nestedIssue.web_url).toContain(`${nested.fullPath}/issues/`);
+    // References relative to the group: a project directly in it by its path, a subgroup's by its full path.
+    const firstIssue = response.body.find((issue: { title: string }) => issue.title === titles.first);
+    expect(firstIssue.references).toEqual({ short: `#${firstIssue.iid}`, relative: `${open.fullPath.split('/').pop()}#${firstIssue.iid}`, full: `${open.fullPath}#${firstIssue.iid}` });
+    expect(nestedIssue.references.relative).toBe(`${nested.fullPath}#${nestedIssue.iid}`);
   });
 
   it('leaves out the issues of a private project the caller is not a member of', async () => {

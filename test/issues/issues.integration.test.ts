@@ -30,6 +30,15 @@ const ISSUE_FIELDS = [
   'discussion_locked',
   'web_url',
   'time_stats',
+  'task_completion_status',
+  'type',
+  'issue_type',
+  'severity',
+  'imported',
+  'imported_from',
+  'references',
+  '_links',
+  'service_desk_reply_to',
 ].sort();
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -54,7 +63,7 @@ describe('POST /projects/:id/issues', () => {
     // Act
     const response = await api(issuesUrl(project), {
       token: project.owner.token,
-      body: { title: 'Crash on start', description: 'It crashes', due_date: '2030-01-31', confidential: false },
+      body: { title: 'Crash on start', description: 'It crashes:\n- [x] reproduce\n- [ ] fix', due_date: '2030-01-31', confidential: false },
     });
 
     // Assess
@@ -65,7 +74,7 @@ describe('POST /projects/:id/issues', () => {
       iid: expect.any(Number),
       project_id: project.id,
       title: 'Crash on start',
-      description: 'It crashes',
+      description: 'It crashes:\n- [x] reproduce\n- [ ] fix',
       state: 'opened',
       created_at: expect.stringMatching(TIMESTAMP),
       updated_at: expect.stringMatching(TIMESTAMP),
@@ -84,9 +93,26 @@ describe('POST /projects/:id/issues', () => {
       discussion_locked: null,
       web_url: `${baseUrl()}/${project.fullPath}/issues/${response.body.iid}`,
       time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
+      task_completion_status: { count: 2, completed_count: 1 },
+      type: 'ISSUE',
+      issue_type: 'issue',
+      severity: 'UNKNOWN',
+      imported: false,
+      imported_from: 'none',
+      references: { short: `#${response.body.iid}`, relative: `#${response.body.iid}`, full: `${project.fullPath}#${response.body.iid}` },
+      _links: {
+        self: `${baseUrl()}/api/v4/projects/${project.id}/issues/${response.body.iid}`,
+        notes: `${baseUrl()}/api/v4/projects/${project.id}/issues/${response.body.iid}/notes`,
+        award_emoji: `${baseUrl()}/api/v4/projects/${project.id}/issues/${response.body.iid}/award_emoji`,
+        project: `${baseUrl()}/api/v4/projects/${project.id}`,
+        closed_as_duplicate_of: null,
+      },
+      service_desk_reply_to: null,
       subscribed: true,
     });
     expect(await openIssuesCount(project)).toBe(before + 1);
+    // Its own links lead to it.
+    expect((await api(response.body._links.self.slice(`${baseUrl()}/api/v4`.length), { token: project.owner.token })).body.id).toBe(response.body.id);
   });
 
   it('numbers iids per project from 1, and parallel creates get distinct iids', async () => {

@@ -66,6 +66,23 @@ describe('merge requests', () => {
       assignee: null,
     });
     expect(mr.web_url).toMatch(new RegExp(`/${project.fullPath}/merge_requests/1$`));
+    // Current GitLab's fields besides the spec's.
+    expect(mr).toMatchObject({
+      draft: true,
+      assignees: [],
+      reviewers: [],
+      reference: '!1',
+      references: { short: '!1', relative: '!1', full: `${project.fullPath}!1` },
+      task_completion_status: { count: 0, completed_count: 0 },
+      has_conflicts: false,
+      merged_by: null,
+      merge_user: null,
+      closed_by: null,
+      imported: false,
+      imported_from: 'none',
+      squash_on_merge: false,
+      prepared_at: mr.created_at,
+    });
 
     const versions = await api(mrs(project.id, '/1/versions'), { token: developer.token });
     expect(versions.status).toBe(200);
@@ -177,6 +194,9 @@ describe('merge requests', () => {
     const listed = await api(`/groups/${group.id}/merge_requests`, { token: owner.token });
     expect(listed.body.map((m: { id: number }) => m.id)).toEqual([mr.id]);
     expect(listed.headers.get('x-total')).toBe('1');
+    // Referenced from the group: by the project's path, the merge request of a project directly in it.
+    expect(listed.body[0].references).toEqual({ short: `!${mr.iid}`, relative: `${inGroup.fullPath.split('/').pop()}!${mr.iid}`, full: `${inGroup.fullPath}!${mr.iid}` });
+    expect(listed.body[0].reference).toBe(`!${mr.iid}`);
     expect((await api(`/groups/${group.id}/merge_requests`, { token: stranger.token })).status).toBe(404);
   });
 
@@ -231,6 +251,7 @@ describe('merge requests', () => {
     const token = project.owner.token;
     await commit(project.id, token, 'talk', { 'talk.txt': 't\n' }, { start: 'main' });
     const mr = await openMergeRequest(project.id, developer.token, { source_branch: 'talk', title: 'Talk', assignee_id: project.owner.id });
+    expect(mr.assignees.map((u: { id: number }) => u.id)).toEqual([project.owner.id]);
     for (const [who, body] of [[reporter, 'First'], [developer, 'Second'], [reporter, 'Third']] as const) {
       expect((await api(mrs(project.id, `/${mr.iid}/notes`), { token: who.token, body: { body } })).status).toBe(201);
     }

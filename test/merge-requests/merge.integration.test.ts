@@ -39,6 +39,12 @@ describe('merging merge requests', () => {
     const merged = await api(mrs(project.id, `/${mr.iid}/merge`), { method: 'PUT', token: maintainer.token });
     expect(merged.status, JSON.stringify(merged.body)).toBe(200);
     expect(merged.body).toMatchObject({ state: 'merged', merged_by: { id: maintainer.id }, merge_commit_sha: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    // Lists show who merged it too (current GitLab's `merged_by`, `merge_user`, `merged_at` are basic fields).
+    const listed = (await api(mrs(project.id), { token: maintainer.token, query: { state: 'merged' } })).body.find((m: { iid: number }) => m.iid === mr.iid);
+    expect(listed).toMatchObject({ merged_by: { id: maintainer.id }, merge_user: { id: maintainer.id }, merged_at: merged.body.merged_at, closed_by: null });
+    // The issues it closes, referenced from its project: the other project's by its full path.
+    expect(closes.body.find((i: { id: number }) => i.id === foreign.id).references.relative).toBe(`${other.fullPath}#${foreign.iid}`);
+    expect(closes.body.find((i: { id: number }) => i.id === issue.id).references.relative).toBe(`#${issue.iid}`);
     const mainAfter = await head(project.id, token, 'main');
     expect(mainAfter).toBe(merged.body.merge_commit_sha);
     const mergeCommit = (await api(`/projects/${project.id}/repository/commits/${mainAfter}`, { token })).body;

@@ -7,6 +7,9 @@
  * viewer's subscription record, else author or assignee), as GitLab computes it per issue. `user_notes_count` is the issue item's
  * `userNotesCount` (kept exact by the note writes); `upvotes` and `downvotes` are the item's
  * counters of its `thumbsup`/`thumbsdown` awards (kept exact by the award writes; absent: 0).
+ * Current GitLab's fields are there too: `references` (`issuables.ts`), `task_completion_status`,
+ * `type`/`issue_type` (always an issue), `_links`, and those of features this service does not
+ * have (`severity` `UNKNOWN`, `imported` false, `service_desk_reply_to` null).
  */
 import type { ProjectSubject } from '../../auth';
 import { config } from '../../platform/config';
@@ -22,8 +25,15 @@ import type { Label } from '../store/labels';
 import type { Milestone } from '../store/milestones';
 import type { WithUserNotesCount } from '../store/notes';
 import { isSubscribedTo } from '../subscriptions';
+import { issuableReferences, taskCompletionStatus, type ReferenceFrom } from './issuables';
 import { presentMilestone, presentMilestoneAlias } from './milestones';
 import { presentTimeStats } from './time-stats';
+
+/** GitLab's `_links` of an issue: its API resources (`closed_as_duplicate_of`: duplicates are not recorded). */
+function issueLinks(issue: Issue) {
+  const self = `${config().externalUrl}/api/v4/projects/${issue.projectId}/issues/${issue.iid}`;
+  return { self, notes: `${self}/notes`, award_emoji: `${self}/award_emoji`, project: `${config().externalUrl}/api/v4/projects/${issue.projectId}`, closed_as_duplicate_of: null };
+}
 
 /** `${externalUrl}/<path_with_namespace>/issues/<iid>`. */
 export const issueWebUrl = (issue: Issue, pathWithNamespace: string): string =>
@@ -43,13 +53,15 @@ export interface HeldRecords {
  * @param pathOf the `path_with_namespace` of each issue's project (the caller holds the projects).
  * @param options.single adds `subscribed` (single, create and edit responses) for `options.viewer`.
  * @param options.held records the caller holds, not read again.
+ * @param options.from where `references.relative` is written from (a group's lists: the group; a
+ *   project's, or none: the short form).
  * @example
  * const [body] = await presentIssues([issue], () => 'group/project', { single: true, viewer: user });
  */
 export async function presentIssues(
   issues: Issue[],
   pathOf: (projectId: number) => string,
-  options: { single?: boolean; viewer?: User; held?: HeldRecords } = {},
+  options: { single?: boolean; viewer?: User; held?: HeldRecords; from?: ReferenceFrom } = {},
 ) {
   const held = options.held ?? {};
   const heldUsers = new Map((held.users ?? []).map((user) => [user.id, user]));
@@ -121,6 +133,15 @@ export async function presentIssues(
       discussion_locked: null,
       web_url: issueWebUrl(issue, path),
       time_stats: presentTimeStats(issue as Issue & TimeTracked),
+      task_completion_status: taskCompletionStatus(issue.description),
+      type: 'ISSUE',
+      issue_type: 'issue',
+      severity: 'UNKNOWN',
+      imported: false,
+      imported_from: 'none',
+      references: issuableReferences('#', issue.iid, path, options.from),
+      _links: issueLinks(issue),
+      service_desk_reply_to: null,
       ...(options.single ? { subscribed: subscribed[index] ?? false } : {}),
     };
   });

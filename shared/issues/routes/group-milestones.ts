@@ -67,7 +67,7 @@ export const groupMilestoneRoutes = {
       const milestone = await findGroupMilestoneOrNotFound(group.id, params.milestone_id);
       const { stream, subjects } = await groupMilestoneIssueStream(group, milestoneAliasKeys(milestone), user);
       const page = await paginate(params, link, stream);
-      return ok(await presentIssues(page.items, pathsIn(subjects)), page.headers);
+      return ok(await presentIssues(page.items, pathsIn(subjects), { from: { group: group.fullPath } }), page.headers);
     },
   }),
 

@@ -55,7 +55,7 @@ export const issueRoutes = {
       const { group } = await findGroupOrNotFound(params.id, user);
       const { stream, subjects } = await groupIssueStream(group, user, await filtersFrom(params), orderFrom(params));
       const page = await paginate(params, link, stream);
-      return ok(await presentIssues(page.items, pathsIn(subjects)), page.headers);
+      return ok(await presentIssues(page.items, pathsIn(subjects), { from: { group: group.fullPath } }), page.headers);
     },
   }),
 

@@ -2,7 +2,12 @@
  * GitLab's `MergeRequestBasic` / `MergeRequest` entities (`lib/api/entities/merge_request_basic.rb`,
  * `merge_request.rb`). A page is presented together: its users are one BatchGetItem, the labels
  * and milestones of each project involved one Query each. `subscribed` and the single-only fields
- * (`changes_count`, `merged_by`, `closed_by`, `diff_refs`, ...) are on single responses.
+ * (`changes_count`, `diff_refs`, `pipeline`, ...) are on single responses. Current GitLab's fields
+ * are there too: `assignees` (its one assignee), `draft`, `references` (`reference` is the
+ * deprecated form), `task_completion_status`, `has_conflicts` (`cannot_be_merged`), `merge_user`
+ * (who merged it, or asked to merge it when the pipeline succeeds), `prepared_at` (the diff is
+ * prepared as the merge request is opened), and those of features this service does not have
+ * (`reviewers` empty, `squash_on_merge` false, `merge_after` and `squash_commit_sha` null).
  *
  * `blocking_discussions_resolved` (GitLab's `mergeable_discussions_state?`) is true unless the
  * project requires resolved discussions to merge and one is not (the count the discussion writes
@@ -22,7 +27,17 @@ import { getNamespace, getNamespaces } from '../../namespaces';
 import { config } from '../../platform/config';
 import { getProject, getProjects, projectFullPath, webUrlOf, type Project } from '../../projects';
 import { getMany } from '../../platform/dynamo/batch';
-import { listLabels, listMilestones, presentMilestone, presentMilestoneAlias, presentTimeStats, type Milestone } from '../../issues';
+import {
+  issuableReferences,
+  listLabels,
+  listMilestones,
+  presentMilestone,
+  presentMilestoneAlias,
+  presentTimeStats,
+  taskCompletionStatus,
+  type Milestone,
+  type ReferenceFrom,
+} from '../../issues';
 import { getUser, presentUserPublic, userFromItem, userKeys, withGhost, type User } from '../../users';
 import { isSubscribed } from '../issuables';
 import { detailedMergeStatus, discussionsAllowMerge, pipelineMatters } from '../mergeability';
@@ -36,11 +51,10 @@ export const mergeRequestWebUrl = (mr: Pick<MergeRequest, 'iid'>, pathWithNamesp
 /**
  * @param pathOf the `path_with_namespace` of each merge request's (target) project.
  * @param options.single adds `subscribed` for `options.viewer` and the single-only fields.
+ * @param options.from where `references.relative` is written from (see the issues feature's `issuableReferences`).
  */
-export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (projectId: number) => string, options: { single?: boolean; viewer?: User } = {}) {
-  const userIds = [
-    ...new Set(mrs.flatMap((mr) => [mr.authorId, mr.assigneeId ?? 0, ...(options.single ? [mr.mergedById ?? 0, mr.closedById ?? 0] : [])]).filter((id) => id > 0)),
-  ];
+export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (projectId: number) => string, options: { single?: boolean; viewer?: User; from?: ReferenceFrom } = {}) {
+  const userIds = [...new Set(mrs.flatMap((mr) => [mr.authorId, mr.assigneeId ?? 0, mr.mergedById ?? 0, mr.closedById ?? 0, mr.mergeUserId ?? 0]).filter((id) => id > 0))];
   const labelProjects = [...new Set(mrs.filter((mr) => mr.labelIds.length > 0).map((mr) => mr.projectId))];
   const milestoneProjects = [...new Set(mrs.filter((mr) => mr.milestoneId !== null).map((mr) => mr.projectId))];
   const projectIds = [...new Set(mrs.map((mr) => mr.projectId))];
@@ -80,6 +94,8 @@ export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (project
   return mrs.map((mr, index) => {
     const path = pathOf(mr.projectId);
     const milestone = mr.milestoneId === null ? undefined : milestones.get(mr.milestoneId);
+    const assignee = user(mr.assigneeId);
+    const references = issuableReferences('!', mr.iid, path, options.from);
     const basic = {
       id: mr.id,
       iid: mr.iid,
@@ -94,36 +110,51 @@ export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (project
       upvotes: mr.upvotes ?? 0,
       downvotes: mr.downvotes ?? 0,
       author: author(mr.authorId),
-      assignee: user(mr.assigneeId),
+      assignees: assignee ? [assignee] : [],
+      assignee,
+      reviewers: [],
       source_project_id: mr.sourceProjectId,
       target_project_id: mr.projectId,
       labels: mr.labelIds.flatMap((id) => (labelNames.has(id) ? [labelNames.get(id)!] : [])).sort(),
+      draft: isWorkInProgress(mr.title),
+      imported: false,
+      imported_from: 'none',
       work_in_progress: isWorkInProgress(mr.title),
       milestone: milestone ? presentMergeRequestMilestone(milestone, path) : null,
       merge_when_pipeline_succeeds: mr.mergeWhenPipelineSucceeds,
       merge_status: mr.mergeStatus,
       detailed_merge_status: detailedMergeStatus(mr, projects.get(mr.projectId), pipelines[index]),
+      merge_after: null,
       sha: mr.sha,
       merge_commit_sha: mr.mergeCommitSha,
+      squash_commit_sha: null,
       user_notes_count: mr.userNotesCount ?? 0,
       discussion_locked: null,
       // From the count the discussion writes keep on the item (no discussion is read here).
       blocking_discussions_resolved: discussionsAllowMerge(mr, projects.get(mr.projectId)),
       should_remove_source_branch: mr.shouldRemoveSourceBranch,
       force_remove_source_branch: mr.forceRemoveSourceBranch,
+      prepared_at: mr.createdAt,
+      // The deprecated `reference` is relative to the project of the request (none: short).
+      reference: options.from && 'project' in options.from ? references.relative : references.short,
+      references,
       web_url: mergeRequestWebUrl(mr, path),
       time_stats: presentTimeStats(mr),
       squash: false,
+      squash_on_merge: false,
+      task_completion_status: taskCompletionStatus(mr.description),
+      has_conflicts: mr.mergeStatus === 'cannot_be_merged',
+      merged_by: mr.state === 'merged' ? user(mr.mergedById) : null,
+      merge_user: mr.state === 'merged' ? user(mr.mergedById) : user(mr.mergeUserId),
+      merged_at: mr.state === 'merged' ? mr.mergedAt : null,
+      closed_by: mr.state === 'closed' ? user(mr.closedById) : null,
+      closed_at: mr.state === 'closed' ? mr.closedAt : null,
     };
     if (!options.single) return basic;
     return {
       ...basic,
       subscribed: subscribed[index] ?? false,
       changes_count: mr.changesCount,
-      merged_by: mr.state === 'merged' ? user(mr.mergedById) : null,
-      merged_at: mr.state === 'merged' ? mr.mergedAt : null,
-      closed_by: mr.state === 'closed' ? user(mr.closedById) : null,
-      closed_at: mr.state === 'closed' ? mr.closedAt : null,
       latest_build_started_at: null,
       latest_build_finished_at: null,
       first_deployed_to_production_at: null,

@@ -35,7 +35,8 @@ export const closedByRoutes = {
         const s = subjects.get(projectId)!;
         return projectFullPath(s.namespace, s.project);
       };
-      return ok(await presentMergeRequests(page.items, pathOf), page.headers);
+      // References relative to the issue's project (GitLab's `project: user_project`).
+      return ok(await presentMergeRequests(page.items, pathOf, { from: { project: projectFullPath(subject.namespace, subject.project) } }), page.headers);
     },
   }),
 } satisfies RoutesOf<typeof catalog.issues>;

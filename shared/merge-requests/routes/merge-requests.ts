@@ -82,7 +82,7 @@ export const mergeRequestRoutes = {
       const { group } = await findGroupOrNotFound(params.id, user);
       const { stream, subjects } = await groupMergeRequestStream(group, user, filtersFrom(params, user?.id), orderFrom(params));
       const page = await paginate(params, link, stream);
-      return ok(await presentMergeRequests(page.items, pathsIn(subjects)), page.headers);
+      return ok(await presentMergeRequests(page.items, pathsIn(subjects), { from: { group: group.fullPath } }), page.headers);
     },
   }),
 
@@ -222,7 +222,7 @@ export const mergeRequestRoutes = {
       const closes = await closingIssues(mr, subject, user, [mr.title, mr.description ?? '', ...content.commits.map((commit) => commit.message)]);
       const page = paginateArray(params, link, closes);
       const paths = new Map(page.items.map(({ subject: s }) => [s.project.id, pathOf(s)] as const));
-      return ok(await presentIssues(page.items.map(({ issue }) => issue), (projectId) => paths.get(projectId)!), page.headers);
+      return ok(await presentIssues(page.items.map(({ issue }) => issue), (projectId) => paths.get(projectId)!, { from: { project: pathOf(subject) } }), page.headers);
     },
   }),
 
