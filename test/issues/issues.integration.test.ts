@@ -17,6 +17,7 @@ const ISSUE_FIELDS = [
   'updated_at',
   'moved_to_id',
   'closed_at',
+  'closed_by',
   'labels',
   'milestone',
   'assignees',
@@ -79,6 +80,7 @@ describe('POST /projects/:id/issues', () => {
       created_at: expect.stringMatching(TIMESTAMP),
       updated_at: expect.stringMatching(TIMESTAMP),
       closed_at: null,
+      closed_by: null,
       moved_to_id: null,
       labels: [],
       milestone: null,
@@ -428,16 +430,18 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
     expect(cleared.body).toMatchObject({ labels: [], due_date: null });
   });
 
-  it('closes and reopens, moving open_issues_count, closed_at and the events', async () => {
+  it('closes and reopens, moving open_issues_count, closed_at, closed_by and the events', async () => {
     const issue = await addIssue(project);
     const before = await openIssuesCount(project);
 
     const closed = await api(issueUrl(project, issue.iid), { method: 'PUT', token: project.owner.token, body: { state_event: 'close' } });
-    expect(closed.body).toMatchObject({ state: 'closed', closed_at: expect.stringMatching(TIMESTAMP) });
+    expect(closed.body).toMatchObject({ state: 'closed', closed_at: expect.stringMatching(TIMESTAMP), closed_by: { id: project.owner.id, username: project.owner.username } });
     expect(await openIssuesCount(project)).toBe(before - 1);
+    const listed = await api(issuesUrl(project), { token: project.owner.token, query: { 'iids[]': [issue.iid] } });
+    expect(listed.body[0].closed_by).toMatchObject({ id: project.owner.id });
 
     const reopened = await api(issueUrl(project, issue.iid), { method: 'PUT', token: project.owner.token, body: { state_event: 'reopen' } });
-    expect(reopened.body).toMatchObject({ state: 'opened', closed_at: null });
+    expect(reopened.body).toMatchObject({ state: 'opened', closed_at: null, closed_by: null });
     expect(await openIssuesCount(project)).toBe(before);
 
     const events = await api(`/projects/${project.id}/events`, { token: project.owner.token });

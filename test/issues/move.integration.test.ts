@@ -194,8 +194,8 @@ describe('POST /projects/:id/issues/:issue_iid/move', () => {
     const issue = await openIssue();
     const moved = (await api(`/projects/${source.id}/issues/${issue.iid}/move`, { token: owner.token, body: { to_project_id: target.id } })).body;
     const original = (await api(`/projects/${source.id}/issues/${issue.iid}`, { token: owner.token })).body;
-    expect(original).toMatchObject({ state: 'closed', moved_to_id: moved.id });
-    expect(moved.moved_to_id).toBeNull();
+    expect(original).toMatchObject({ state: 'closed', moved_to_id: moved.id, closed_by: { id: owner.id } });
+    expect(moved).toMatchObject({ moved_to_id: null, state: 'opened', closed_by: null });
     const again = await api(`/projects/${source.id}/issues/${issue.iid}/move`, { token: owner.token, body: { to_project_id: target.id } });
     expect(again.status).toBe(400);
     expect(again.body).toEqual({ message: 'Cannot move issue due to insufficient permissions!' });

@@ -52,7 +52,7 @@ describe('merging merge requests', () => {
     expect(mergeCommit.message).toBe(
       `Merge branch 'fix' into 'main'\n\nFix the bug\n\nCloses #${issue.iid} and ${other.fullPath}#${foreign.iid}\n\nSee merge request ${project.fullPath}!${mr.iid}`,
     );
-    expect((await api(`/projects/${project.id}/issues/${issue.iid}`, { token })).body.state).toBe('closed');
+    expect((await api(`/projects/${project.id}/issues/${issue.iid}`, { token })).body).toMatchObject({ state: 'closed', closed_by: { id: maintainer.id } });
     expect((await api(`/projects/${other.id}/issues/${foreign.iid}`, { token: other.owner.token })).body.state).toBe('closed');
     const closedBy = await api(`/projects/${project.id}/issues/${issue.iid}/closed_by`, { token });
     expect(closedBy.body.map((m: { iid: number }) => m.iid)).toEqual([mr.iid]);

@@ -224,6 +224,7 @@ export async function updateIssue(subject: ProjectSubject, user: User, issue: Is
       assigneeIds: relations.assigneeIds ?? current.assigneeIds,
       state,
       closedAt: state === current.state ? current.closedAt : state === 'closed' ? now : null,
+      closedById: state === current.state ? current.closedById : state === 'closed' ? user.id : null,
       updatedAt: updatedAt ?? now,
     };
     validate(next);
@@ -280,7 +281,7 @@ export async function closeIssueFromMergeRequest(issue: Issue, user: User, merge
   for (let attempt = 1; attempt <= ISSUE_RETRIES.attempts; attempt++) {
     if (current.state !== 'opened' || !canUpdateIssue(user, subject, current)) return current;
     const now = new Date().toISOString();
-    const next: Issue = { ...current, state: 'closed', closedAt: now, updatedAt: now };
+    const next: Issue = { ...current, state: 'closed', closedAt: now, closedById: user.id, updatedAt: now };
     const notes = [statusNote('closed', `merge request ${mergeRequestReference(mergeRequest, issue.projectId)}`)];
     const effects = await issueSideEffects(next, user, {
       event: 'closed',

@@ -69,6 +69,7 @@ export async function moveIssue(source: ProjectSubject, user: User, issue: Issue
       labelIds,
       updatedAt: now,
       closedAt: null,
+      closedById: null,
       deletedAt: null,
       movedToId: null,
       userNotesCount: notes.filter((note) => !note.system).length,
@@ -90,6 +91,7 @@ export async function moveIssue(source: ProjectSubject, user: User, issue: Issue
       ...original,
       state: 'closed',
       closedAt: original.state === 'closed' ? original.closedAt : now,
+      closedById: original.state === 'closed' ? original.closedById : user.id,
       updatedAt: now,
       movedToId: moved.id,
     };

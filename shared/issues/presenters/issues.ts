@@ -35,6 +35,9 @@ function issueLinks(issue: Issue) {
   return { self, notes: `${self}/notes`, award_emoji: `${self}/award_emoji`, project: `${config().externalUrl}/api/v4/projects/${issue.projectId}`, closed_as_duplicate_of: null };
 }
 
+/** Internal: who closed a closed issue, when that was recorded (`closed_by`). */
+const closerOf = (issue: Issue): number[] => (issue.state === 'closed' && issue.closedById ? [issue.closedById] : []);
+
 /** `${externalUrl}/<path_with_namespace>/issues/<iid>`. */
 export const issueWebUrl = (issue: Issue, pathWithNamespace: string): string =>
   `${config().externalUrl}/${pathWithNamespace}/issues/${issue.iid}`;
@@ -67,7 +70,8 @@ export async function presentIssues(
   const heldUsers = new Map((held.users ?? []).map((user) => [user.id, user]));
   const heldLabels = new Map((held.labels ?? []).map((label) => [`${label.projectId} ${label.id}`, label]));
   const heldMilestones = new Map((held.milestones ?? []).map((milestone) => [`${milestone.projectId} ${milestone.id}`, milestone]));
-  const userKeyList = [...new Set(issues.flatMap((issue) => [issue.authorId, ...issue.assigneeIds]))].filter((id) => !heldUsers.has(id)).map((id) => userKeys.user(id));
+  const userIds = new Set(issues.flatMap((issue) => [issue.authorId, ...issue.assigneeIds, ...closerOf(issue)]));
+  const userKeyList = [...userIds].filter((id) => !heldUsers.has(id)).map((id) => userKeys.user(id));
   const milestoneKeys = issues.flatMap((issue) =>
     issue.milestoneId === null || heldMilestones.has(`${issue.projectId} ${issue.milestoneId}`) ? [] : [issueKeys.milestone(issue.projectId, issue.milestoneId)],
   );
@@ -106,6 +110,8 @@ export async function presentIssues(
       return user ? [presentUserPublic(user)] : [];
     });
     const author = authorOf(issue.authorId);
+    const [closerId] = closerOf(issue);
+    const closer = closerId === undefined ? undefined : userOf(closerId);
     return {
       id: issue.id,
       iid: issue.iid,
@@ -116,6 +122,7 @@ export async function presentIssues(
       created_at: issue.createdAt,
       updated_at: issue.updatedAt,
       closed_at: issue.closedAt,
+      closed_by: closer ? presentUserPublic(closer) : null,
       moved_to_id: issue.movedToId ?? null,
       labels: issue.labelIds.flatMap((id) => {
         const name = labelName(issue.projectId, id);

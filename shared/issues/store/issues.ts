@@ -49,6 +49,8 @@ export interface Issue {
   createdAt: string;
   updatedAt: string;
   closedAt: string | null;
+  /** Who closed it, while it is closed (GitLab's `closed_by`; absent on issues closed before it was recorded). */
+  closedById?: number | null;
   /** Set when soft-deleted. */
   deletedAt: string | null;
   /** The issue this one was moved to (a moved issue cannot be moved again). */
