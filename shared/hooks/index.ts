@@ -1,5 +1,5 @@
 export type { HookDeliveryContext, HookPayloadBuilder, HookPayloadBuilders, HookPayloadRegistry, HookTrigger } from './deliver';
-export { gitRepositoryHookAttrs, hookTime, projectHookAttrs, repositoryHookAttrs, userHookAttrs } from './presenters/webhooks';
+export { gitRepositoryHookAttrs, hookTime, noteHookData, projectHookAttrs, repositoryHookAttrs, userHookAttrs, type HookNote } from './presenters/webhooks';
 export {
   HOOK_EVENT_MAX_BYTES,
   prepareHookEvent,

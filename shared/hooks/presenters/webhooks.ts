@@ -84,6 +84,53 @@ export function gitRepositoryHookAttrs(project: ReturnType<typeof projectHookAtt
   return { ...repositoryHookAttrs(project), git_http_url: project.git_http_url, git_ssh_url: project.git_ssh_url, visibility_level: project.visibility_level };
 }
 
+/** What every Note Hook payload says of its note (the shared part of GitLab's `Note#hook_attrs`). */
+export interface HookNote {
+  id: number;
+  body: string;
+  authorId: number;
+  createdAt: string;
+  updatedAt: string;
+  projectId: number;
+}
+
+/**
+ * A Note Hook payload (GitLab's `Gitlab::DataBuilder::Note`): the actor, the project, the note's
+ * `object_attributes` (its common ones, then what its noteable adds: `noteable_type`,
+ * `noteable_id`, `line_code`, its thread, `action`, `url`),
+ * the deprecated `repository`, and the noteable itself (`{ issue }`, `{ merge_request }`, `{ commit }`).
+ *
+ * @example
+ * noteHookData(ctx, note, { attributes: { noteable_type: 'Commit', url: … }, noteable: { commit } });
+ */
+export function noteHookData(
+  ctx: { project: Project; namespace: Namespace; actor: User },
+  note: HookNote,
+  options: { eventType?: 'note' | 'confidential_note'; attributes: Record<string, unknown>; noteable: Record<string, unknown> },
+): Record<string, unknown> {
+  const project = projectHookAttrs(ctx.project, ctx.namespace);
+  return {
+    object_kind: 'note',
+    event_type: options.eventType ?? 'note',
+    user: userHookAttrs(ctx.actor),
+    project_id: ctx.project.id,
+    project,
+    object_attributes: {
+      id: note.id,
+      note: note.body,
+      author_id: note.authorId,
+      created_at: hookTime(note.createdAt),
+      updated_at: hookTime(note.updatedAt),
+      project_id: note.projectId,
+      attachment: null,
+      st_diff: null,
+      ...options.attributes,
+    },
+    repository: repositoryHookAttrs(project),
+    ...options.noteable,
+  };
+}
+
 export interface HookHeaderOptions {
   /** The hook's secret token, sent as `X-Gitlab-Token` (line breaks removed, as GitLab does). */
   token?: string;

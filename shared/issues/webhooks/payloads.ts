@@ -13,7 +13,7 @@
  *   (`weight`, `health_status`, escalations) are left out.
  * - A label or milestone that is not in the context (deleted since) is left out / `null`.
  */
-import { hookTime, projectHookAttrs, repositoryHookAttrs, userHookAttrs, type HookDeliveryContext } from '../../hooks';
+import { hookTime, noteHookData, projectHookAttrs, repositoryHookAttrs, userHookAttrs, type HookDeliveryContext } from '../../hooks';
 import { projectFullPath } from '../../projects';
 import { issueWebUrl } from '../presenters/issues';
 import { presentTimeStats } from '../presenters/time-stats';
@@ -223,35 +223,20 @@ export function issueHookPayload(ctx: IssueHookContext, issue: Issue, previous: 
  * const body = JSON.stringify(noteHookPayload(ctx, note, issue));
  */
 export function noteHookPayload(ctx: IssueHookContext, note: Note, issue: Issue): Record<string, unknown> {
-  const project = projectHookAttrs(ctx.project, ctx.namespace);
-  const issueUrl = issueWebUrl(issue, pathWithNamespace(ctx));
-  return {
-    object_kind: 'note',
-    event_type: issue.confidential ? 'confidential_note' : 'note',
-    user: userHookAttrs(ctx.actor),
-    project_id: ctx.project.id,
-    project,
-    object_attributes: {
-      id: note.id,
-      note: note.body,
+  return noteHookData(ctx, note, {
+    eventType: issue.confidential ? 'confidential_note' : 'note',
+    attributes: {
       noteable_type: 'Issue',
-      author_id: note.authorId,
-      created_at: hookTime(note.createdAt),
-      updated_at: hookTime(note.updatedAt),
-      project_id: note.projectId,
-      attachment: null,
       line_code: null,
       commit_id: '',
       noteable_id: noteTarget(note).id,
       system: note.system,
-      st_diff: null,
       // GitLab's note attributes: its STI type (`DiscussionNote`, `null` for an individual note) and its thread.
       type: note.noteType ?? null,
       discussion_id: discussionIdOf(note),
       action: 'create',
-      url: `${issueUrl}#note_${note.id}`,
+      url: `${issueWebUrl(issue, pathWithNamespace(ctx))}#note_${note.id}`,
     },
-    repository: repositoryHookAttrs(project),
-    issue: issueAttrs(ctx, issue),
-  };
+    noteable: { issue: issueAttrs(ctx, issue) },
+  });
 }

@@ -5,7 +5,7 @@
  * (`merge_error`, `last_edited_at`: `null`). `head_pipeline_id` is the head pipeline's id when
  * the payload is built (its pipeline at the merge request's head commit, or `null`).
  */
-import { hookTime, projectHookAttrs, repositoryHookAttrs, userHookAttrs, type HookDeliveryContext } from '../../hooks';
+import { hookTime, noteHookData, projectHookAttrs, repositoryHookAttrs, userHookAttrs, type HookDeliveryContext } from '../../hooks';
 import { formatTotal, labelHookAttrs, presentTimeStats, type Label, type Milestone } from '../../issues';
 import type { Namespace } from '../../namespaces';
 import { projectFullPath, type Project } from '../../projects';
@@ -158,27 +158,13 @@ export function mergeRequestHookPayload(
 
 /** The Note Hook payload of a comment on a merge request. */
 export function mergeRequestNoteHookPayload(ctx: MergeRequestHookContext, note: Note, mr: MergeRequest, lastCommit: HookLastCommit | null): Record<string, unknown> {
-  const project = projectHookAttrs(ctx.project, ctx.namespace);
-  return {
-    object_kind: 'note',
-    event_type: 'note',
-    user: userHookAttrs(ctx.actor),
-    project_id: ctx.project.id,
-    project,
-    object_attributes: {
-      id: note.id,
-      note: note.body,
+  return noteHookData(ctx, note, {
+    attributes: {
       noteable_type: 'MergeRequest',
-      author_id: note.authorId,
-      created_at: hookTime(note.createdAt),
-      updated_at: hookTime(note.updatedAt),
-      project_id: note.projectId,
-      attachment: null,
       line_code: note.lineCode ?? null,
       commit_id: '',
       noteable_id: mr.id,
       system: note.system,
-      st_diff: null,
       // GitLab's note attributes: its STI type (`DiffNote` on a diff line, `DiscussionNote`, `null` for an individual note), its position, its thread, its resolution.
       type: note.position ? 'DiffNote' : (note.noteType ?? null),
       position: note.position ?? null,
@@ -188,7 +174,6 @@ export function mergeRequestNoteHookPayload(ctx: MergeRequestHookContext, note: 
       action: 'create',
       url: `${mergeRequestWebUrl(mr, projectFullPath(ctx.namespace, ctx.project))}#note_${note.id}`,
     },
-    repository: repositoryHookAttrs(project),
-    merge_request: mergeRequestAttrs(ctx, mr, lastCommit),
-  };
+    noteable: { merge_request: mergeRequestAttrs(ctx, mr, lastCommit) },
+  });
 }

@@ -11,17 +11,15 @@
  */
 import {
   HOOK_EVENT_MAX_BYTES,
-  hookTime,
-  projectHookAttrs,
+  noteHookData,
   registerHookEventForms,
-  repositoryHookAttrs,
-  userHookAttrs,
   type HookDeliveryContext,
   type HookEvent,
   type HookEventForm,
   type HookEventOf,
   type HookPayloadBuilder,
 } from '../../hooks';
+import { projectFullPath, webUrlOf } from '../../projects';
 import { commitUrl } from '../push/webhooks/payloads';
 import type { CommitAttributes } from '../push/commits';
 import type { CommitNote } from '../store/commit-notes';
@@ -59,38 +57,23 @@ registerHookEventForms({ commit_note: commitNoteHookEventForm });
  * const body = JSON.stringify(commitNoteHookPayload(ctx, { action: 'create', note, commit }));
  */
 export function commitNoteHookPayload(ctx: Pick<HookDeliveryContext, 'project' | 'namespace' | 'actor'>, event: CommitNoteHookFields): Record<string, unknown> {
-  const project = projectHookAttrs(ctx.project, ctx.namespace);
   const { note, commit } = event;
-  const url = commitUrl(project.web_url, commit.id);
-  return {
-    object_kind: 'note',
-    event_type: 'note',
-    user: userHookAttrs(ctx.actor),
-    project_id: ctx.project.id,
-    project,
-    object_attributes: {
-      id: note.id,
-      note: note.body,
+  const url = commitUrl(webUrlOf(projectFullPath(ctx.namespace, ctx.project)), commit.id);
+  return noteHookData(ctx, note, {
+    attributes: {
       noteable_type: 'Commit',
-      author_id: note.authorId,
-      created_at: hookTime(note.createdAt),
-      updated_at: hookTime(note.updatedAt),
-      project_id: note.projectId,
-      attachment: null,
       line_code: note.lineCode ?? null,
       commit_id: note.commitSha,
       noteable_id: null,
       system: false,
-      st_diff: null,
       type: note.noteType,
       ...(note.noteType === 'DiffNote' ? { position: note.position ?? null, original_position: note.position ?? null } : {}),
       discussion_id: note.discussionId,
       action: event.action,
       url: `${url}#note_${note.id}`,
     },
-    repository: repositoryHookAttrs(project),
-    commit: { id: commit.id, message: commit.message, title: commit.title, timestamp: commit.timestamp, url, author: { name: commit.author.name, email: commit.author.email } },
-  };
+    noteable: { commit: { id: commit.id, message: commit.message, title: commit.title, timestamp: commit.timestamp, url, author: { name: commit.author.name, email: commit.author.email } } },
+  });
 }
 
 /** How a `commit_note` event is delivered: to hooks with `note_events`, as `Note Hook`. */
