@@ -6,21 +6,17 @@
  */
 import { getMany } from '../../platform/dynamo/batch';
 import { userFromItem, userKeys, type User } from '../../users';
-import { issueNoteable, type Issue } from '../store/issues';
 import type { Noteable } from '../store/noteables';
 import { listNotes } from '../store/notes';
 
 /**
- * A noteable's participants: `people` (its author and assignees, in that order), then the
- * authors of its comments.
+ * A noteable's participants: its author, its assignees, then the authors of its comments.
  * @example
- * const users = await noteableParticipants(mergeRequestNoteable(mr), [mr.authorId, ...assignees]);
+ * const users = await noteableParticipants(mergeRequestNoteable(mr));
  */
-export async function noteableParticipants(noteable: Noteable, people: number[]): Promise<User[]> {
+export async function noteableParticipants(noteable: Noteable): Promise<User[]> {
   const notes = await listNotes(noteable);
-  const ids = [...new Set([...people, ...notes.filter((note) => !note.system).map((note) => note.authorId)])];
+  const ids = [...new Set([noteable.authorId, ...noteable.assigneeIds, ...notes.filter((note) => !note.system).map((note) => note.authorId)])];
   const users = new Map((await getMany(ids.map((id) => userKeys.user(id)))).map(userFromItem).map((user) => [user.id, user]));
   return ids.flatMap((id) => (users.has(id) ? [users.get(id)!] : []));
 }
-
-export const issueParticipants = (issue: Issue): Promise<User[]> => noteableParticipants(issueNoteable(issue), [issue.authorId, ...issue.assigneeIds]);

@@ -17,7 +17,8 @@ import { createIssue, deleteIssue, updateIssue } from '../commands/issues';
 import { moveIssue } from '../commands/move-issue';
 import { presentIssue, presentIssues } from '../presenters/issues';
 import { findIssueOrNotFound, groupIssueStream, projectIssueListKeys, projectIssueStream, projectSubjects, userIssueStream } from '../queries/issues';
-import { issueParticipants } from '../queries/participants';
+import { noteableParticipants } from '../queries/participants';
+import { issueNoteable } from '../store/issues';
 import { createParams, filtersFrom, groupListParams, inputFrom, issuePathParams, moveParams, orderFrom, projectListParams, updateParams, userListParams } from './issues.params';
 
 /** Internal: the `path_with_namespace` of each listed issue's project, from the subjects the list loaded. */
@@ -72,7 +73,7 @@ export const issueRoutes = {
     handler: async ({ params, user, link }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       const issue = await findIssueOrNotFound(subject, user, params.issue_iid);
-      const page = paginateArray(params, link, await issueParticipants(issue));
+      const page = paginateArray(params, link, await noteableParticipants(issueNoteable(issue)));
       return ok(page.items.map(presentUserPublic), page.headers);
     },
   }),

@@ -154,8 +154,7 @@ export const mergeRequestRoutes = {
     anonymous: true,
     handler: async ({ params, user, link }) => {
       const { mr } = await find(params, user);
-      const people = [mr.authorId, ...(mr.assigneeId === null ? [] : [mr.assigneeId])];
-      const page = paginateArray(params, link, await noteableParticipants(mergeRequestNoteable(mr), people));
+      const page = paginateArray(params, link, await noteableParticipants(mergeRequestNoteable(mr)));
       return ok(page.items.map(presentUserPublic), page.headers);
     },
   }),
