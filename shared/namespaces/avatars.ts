@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { config } from '../platform/config';
 import type { UploadedFile } from '../platform/http/context';
+import { extensionOf, mediaTypeOf } from '../platform/http/file-types';
 import { ConflictError, ValidationError } from '../platform/http/errors';
 import { bucketName, isNoSuchKey, s3 } from '../platform/s3/client';
 
@@ -26,16 +27,6 @@ export const AVATAR_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif', 'bmp', 'tiff', 'i
 /** GitLab's `Avatarable::MAXIMUM_FILE_SIZE`: 200 KiB. */
 export const MAX_AVATAR_BYTES = 200 * 1024;
 
-const MEDIA_TYPES: Record<(typeof AVATAR_EXTENSIONS)[number], string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  bmp: 'image/bmp',
-  tiff: 'image/tiff',
-  ico: 'image/vnd.microsoft.icon',
-  webp: 'image/webp',
-};
 
 /** What an owner item keeps of its avatar; the bytes are in S3 under a key built from these. */
 export interface StoredAvatar {
@@ -67,15 +58,6 @@ export const avatarFileParam = z.preprocess(
 /** What the `avatar` parameter asks for: a new image, or `''` to remove it. */
 export type AvatarChange = UploadedFile | '';
 
-/**
- * The extension of a file name, lower-cased and without the dot, as Ruby's `File.extname` finds
- * it: `a.tar.gz` → `gz`, `.png` (a dot file) → `''`, `README` → `''`.
- */
-export const extensionOf = (filename: string): string => {
-  const name = filename.replace(/^\.+/, '');
-  const dot = name.lastIndexOf('.');
-  return dot <= 0 ? '' : name.slice(dot + 1).toLowerCase();
-};
 
 /**
  * GitLab's model errors for an avatar file (empty when it is acceptable).
@@ -113,7 +95,7 @@ export function avatarFilename(filename: string): string {
 /** A new stored avatar for an accepted file (a fresh token, the type by extension, never the client's word). */
 export function newStoredAvatar(file: UploadedFile): StoredAvatar {
   const filename = avatarFilename(file.filename);
-  return { filename, token: randomBytes(16).toString('hex'), contentType: MEDIA_TYPES[extensionOf(filename) as keyof typeof MEDIA_TYPES] };
+  return { filename, token: randomBytes(16).toString('hex'), contentType: mediaTypeOf(filename)! };
 }
 
 /** Whether an item's `avatar` attribute is a stored avatar (items written before avatars have none). */

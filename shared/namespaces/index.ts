@@ -12,5 +12,5 @@ export { backfillGroupSearchEntries, groupSearchTerms, personalNamespaceSearchKe
 export { entryIds, idCursor, mergeIdStreams, putSearchEntries, readAll, removeSearchEntries, searchStream, type IdRange, type IdStream } from './search-index';
 export { deleteGroupLink, deleteGroupLinkItem, groupIdsLinkedTo, putGroupLink } from './store/group-links';
 // Avatars: the rules and storage every owner's avatar follows (users and projects too), and groups' own.
-export { assertValidAvatar, avatarFileParam, avatarHeaders, avatarParam, avatarUrl, changeAvatar, deleteAvatarObject, extensionOf, isStoredAvatar, newStoredAvatar, parseAvatarPath, putAvatarObject, readAvatarObject, type AvatarChange, type StoredAvatar } from './avatars';
+export { assertValidAvatar, avatarFileParam, avatarHeaders, avatarParam, avatarUrl, changeAvatar, deleteAvatarObject, isStoredAvatar, newStoredAvatar, parseAvatarPath, putAvatarObject, readAvatarObject, type AvatarChange, type StoredAvatar } from './avatars';
 export { deleteGroupAvatarObject, groupAvatarFile, groupAvatarObjectKey, namespaceAvatar, writeGroupAvatar } from './store/avatars';

@@ -5,7 +5,7 @@
  * (`Gitlab::FileTypeDetection`, `Gitlab::FileMarkdownLinkBuilder`, CarrierWave's sanitizing), and
  * the web paths uploads are served at. Where the bytes are kept: `store/uploads.ts`.
  */
-import { extensionOf } from '../namespaces';
+import { extensionOf, mediaTypeOf } from '../platform/http/file-types';
 
 /** Shown inline in Markdown (`![alt](url)`) and served inline: GitLab's safe images, videos, audio. */
 const EMBEDDABLE_EXTENSIONS = new Set([
@@ -15,37 +15,6 @@ const EMBEDDABLE_EXTENSIONS = new Set([
 ]);
 /** Embedded in Markdown like an image, but may carry scripts: always served as an attachment. */
 const DANGEROUS_EMBEDDABLE_EXTENSIONS = new Set(['svg']);
-
-/** Media types by extension: for embeddable files (never the client's word) and as a fallback. */
-const MEDIA_TYPES: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  bmp: 'image/bmp',
-  tiff: 'image/tiff',
-  ico: 'image/vnd.microsoft.icon',
-  webp: 'image/webp',
-  svg: 'image/svg+xml',
-  mp4: 'video/mp4',
-  m4v: 'video/mp4',
-  mov: 'video/quicktime',
-  webm: 'video/webm',
-  ogv: 'video/ogg',
-  mp3: 'audio/mpeg',
-  oga: 'audio/ogg',
-  ogg: 'audio/ogg',
-  spx: 'audio/ogg',
-  wav: 'audio/wav',
-  txt: 'text/plain',
-  log: 'text/plain',
-  md: 'text/markdown',
-  csv: 'text/csv',
-  pdf: 'application/pdf',
-  json: 'application/json',
-  zip: 'application/zip',
-  gz: 'application/gzip',
-};
 
 const OCTET_STREAM = 'application/octet-stream';
 /** Longest stored file name (a file-system name limit, as GitLab stores uploads on disk). */
@@ -110,7 +79,7 @@ const MEDIA_TYPE = /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;\s*[\w!#$&^.+-]+=("[^"\r\n
  * (they are always served as attachments), else the extension's, else `application/octet-stream`.
  */
 export function contentTypeFor(filename: string, partType: string | undefined): string {
-  const byExtension = MEDIA_TYPES[extensionOf(filename)];
+  const byExtension = mediaTypeOf(filename);
   if (isEmbeddable(filename)) return byExtension ?? OCTET_STREAM;
   const given = partType?.trim();
   if (given && given.toLowerCase() !== OCTET_STREAM && MEDIA_TYPE.test(given)) return given;
