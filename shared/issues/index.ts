@@ -38,6 +38,7 @@ export { createNote, createSystemNote, deleteNote, MAX_NOTE_LENGTH, NOTE_BODY_LI
 export { presentNote, presentNotes } from './presenters/notes';
 export { findNoteOrNotFound, noteableNotes, type NoteOrder } from './queries/notes';
 export { noteableParticipants } from './queries/participants';
+export { listNotes } from './store/notes';
 export { noteTarget, type IssueNote, type MergeRequestNote, type Note, type WithUserNotesCount } from './store/notes';
 
 // Discussions (threads of notes; resolvable on merge requests)

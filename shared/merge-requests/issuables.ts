@@ -62,7 +62,7 @@ import { toItem, touchedAttributes, type MergeRequest } from './store/merge-requ
 
 export { ensureLabels, listLabels, listMilestones, resolveProjectMilestoneId, summarizeChanges, systemNotesFor, addedCommitsNote, assigneesNote, canReadIssue, commentEvent, labelsNote, registerTodoTargets, presentTodos, statusNote, targetBranchNote, createNote, deleteNote, findIssue, findNoteOrNotFound, markTodo, noteableNotes, noteableParticipants, presentIssues, presentNote, presentNotes, subscribe, trackTime, unsubscribe, updateNote };
 export type { Issue, Note, Noteable, NoteEffects, TimeAction, TodoTargetResolver };
-export { awardableAwards, awardEmoji, deleteAward, findAwardOrNotFound, noteableAwardable, noteAwardable, presentAward, presentAwards } from '../issues';
+export { awardableAwards, awardEmoji, deleteAward, findAwardOrNotFound, listNotes, noteableAwardable, noteAwardable, presentAward, presentAwards } from '../issues';
 export {
   discussionIdOf,
   discussionOf,

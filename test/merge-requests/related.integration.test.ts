@@ -103,3 +103,36 @@ describe('GET /projects/:id/issues/:issue_iid/related_merge_requests', () => {
     expect(missing.body).toEqual({ message: '404 Issue Not Found' });
   });
 });
+
+describe('GET /projects/:id/merge_requests/:merge_request_iid/related_issues', () => {
+  it('lists the issues its title, description, commits and comments reference, closing or not, each once, that the caller can read', async () => {
+    // Arrange: issues named in each kind of text, one twice, one in a private project of another owner.
+    const project = await ownedProject('public');
+    const token = project.owner.token;
+    await commit(project.id, token, 'main', { 'README.md': '# readme\n' });
+    const [inTitle, inDescription, inCommit, inComment, never] = await Promise.all([1, 2, 3, 4, 5].map(() => openIssue(project.id, token)));
+    const secret = await ownedProject('private');
+    const hidden = await openIssue(secret.id, secret.owner.token);
+    await commit(project.id, token, 'topic', { 't.txt': 't\n' }, { start: 'main', message: `Touch it\n\nSee #${inCommit.iid}` });
+    const mr = await openMergeRequest(project.id, token, { source_branch: 'topic', title: `Fix #${inTitle.iid}`, description: `Closes #${inDescription.iid}, relates to #${inTitle.iid} and ${secret.fullPath}#${hidden.iid}` });
+    expect((await api(`/projects/${project.id}/merge_requests/${mr.iid}/notes`, { token, body: { body: `Also #${inComment.iid}` } })).status).toBe(201);
+    const url = `/projects/${project.id}/merge_requests/${mr.iid}/related_issues`;
+
+    // Act
+    const listed = await api(url, { token });
+    const paged = await api(url, { token, query: { per_page: 2, page: 2 } });
+    const byOther = await api(url, { token: secret.owner.token });
+
+    // Assert
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((issue: { id: number }) => issue.id)).toEqual([inTitle.id, inDescription.id, inCommit.id, inComment.id]);
+    expect(listed.body.map((issue: { id: number }) => issue.id)).not.toContain(never.id);
+    expect(listed.body[0].references.relative).toBe(`#${inTitle.iid}`);
+    expect(listed.headers.get('x-total')).toBe('4');
+    expect(paged.body.map((issue: { id: number }) => issue.id)).toEqual([inCommit.id, inComment.id]);
+    // The owner of the private project reads its issue too, referenced from the merge request's project by its full path.
+    const hiddenEntry = byOther.body.find((issue: { id: number }) => issue.id === hidden.id);
+    expect(hiddenEntry.references.relative).toBe(`${secret.fullPath}#${hidden.iid}`);
+    expect((await api(url)).status).toBe(401);
+  });
+});

@@ -36,11 +36,28 @@ export async function relatedMergeRequests(user: User, issue: Pick<Issue, 'proje
  * a merge request write records (`mentionEntries`).
  */
 export async function mentionedIssues(target: ProjectSubject, user: User, texts: string[]): Promise<IssuableRef[]> {
+  return (await readableMentions(target, user, texts, MAX_MENTIONS)).map(({ issue }) => ({ projectId: issue.projectId, iid: issue.iid }));
+}
+
+/** The most issues `related_issues` lists (its texts are read whole; each reference costs a read). */
+export const MAX_RELATED_ISSUES = 100;
+
+/**
+ * A merge request's related issues (GitLab's `MergeRequest#related_issues`): those its title,
+ * description, commit messages (the latest version's) and comments reference, closing or not,
+ * that `user` can read, each once in the order they are first referenced, at most
+ * {@link MAX_RELATED_ISSUES}; with their projects as `user` sees them.
+ */
+export const relatedIssues = (target: ProjectSubject, user: User, texts: string[]): Promise<Array<{ issue: Issue; subject: ProjectSubject }>> =>
+  readableMentions(target, user, texts, MAX_RELATED_ISSUES);
+
+/** Internal: the issues `texts` reference that `user` can read, each once, at most `limit`. */
+async function readableMentions(target: ProjectSubject, user: User, texts: string[], limit: number): Promise<Array<{ issue: Issue; subject: ProjectSubject }>> {
   const references = mentionedReferences(texts.filter(Boolean).join('\n'), config().externalUrl);
   const subjects = new Map<string, ProjectSubject | null>();
-  const found: IssuableRef[] = [];
+  const found: Array<{ issue: Issue; subject: ProjectSubject }> = [];
   for (const reference of references) {
-    if (found.length >= MAX_MENTIONS) break;
+    if (found.length >= limit) break;
     let subject: ProjectSubject | null | undefined = reference.path === undefined ? target : subjects.get(reference.path);
     if (subject === undefined) {
       subject = await findProjectOrNotFound(reference.path!, user).catch((error: unknown) => {
@@ -51,9 +68,7 @@ export async function mentionedIssues(target: ProjectSubject, user: User, texts:
     }
     if (!subject) continue;
     const issue = await findIssue(subject.project.id, reference.iid);
-    if (issue && canReadIssue(user, subject, issue) && !found.some((f) => f.projectId === issue.projectId && f.iid === issue.iid)) {
-      found.push({ projectId: issue.projectId, iid: issue.iid });
-    }
+    if (issue && canReadIssue(user, subject, issue) && !found.some((f) => f.issue.id === issue.id)) found.push({ issue, subject });
   }
   return found;
 }

@@ -23,11 +23,12 @@ import { acceptMergeRequest, cancelMergeWhenPipelineSucceeds } from '../commands
 import { withMergeStatus } from '../commands/merge-status';
 import { MergeRequestError } from '../commands/shared';
 import { createMergeRequest, deleteMergeRequest, updateMergeRequest } from '../commands/merge-requests';
-import { mergeRequestNoteable, noteableParticipants, presentIssues } from '../issuables';
+import { listNotes, mergeRequestNoteable, noteableParticipants, presentIssues } from '../issuables';
 
 import { presentMergeRequest, presentMergeRequestPipelines, presentMergeRequests } from '../presenters/merge-requests';
 import { presentVersion, presentVersionFull } from '../presenters/versions';
 import { findMergeRequestOrNotFound, groupMergeRequestStream, mergeRequestPipelines, memberMergeRequestStream, projectMergeRequestStream, projectSubjects, userMergeRequestStream } from '../queries/merge-requests';
+import { relatedIssues } from '../queries/related';
 import type { MergeRequest } from '../store/merge-requests';
 import { getVersion, listVersions, versionContent } from '../store/versions';
 import {
@@ -220,6 +221,19 @@ export const mergeRequestRoutes = {
       const content = await latestContent(mr);
       const closes = await closingIssues(mr, subject, user, [mr.title, mr.description ?? '', ...content.commits.map((commit) => commit.message)]);
       const page = paginateArray(params, link, closes);
+      const paths = new Map(page.items.map(({ subject: s }) => [s.project.id, pathOf(s)] as const));
+      return ok(await presentIssues(page.items.map(({ issue }) => issue), (projectId) => paths.get(projectId)!, { from: { project: pathOf(subject) } }), page.headers);
+    },
+  }),
+
+  // Signed in, as `closes_issues`: the issues are resolved as the caller may read them.
+  'GET /projects/:id/merge_requests/:merge_request_iid/related_issues': route({
+    params: z.object({ ...mergeRequestPathParams, ...paginationParams }),
+    handler: async ({ params, user, link }) => {
+      const { subject, mr } = await find(params, user);
+      const [content, notes] = await Promise.all([latestContent(mr), listNotes(mergeRequestNoteable(mr))]);
+      const texts = [mr.title, mr.description ?? '', ...content.commits.map((commit) => commit.message), ...notes.filter((note) => !note.system).map((note) => note.body)];
+      const page = paginateArray(params, link, await relatedIssues(subject, user, texts));
       const paths = new Map(page.items.map(({ subject: s }) => [s.project.id, pathOf(s)] as const));
       return ok(await presentIssues(page.items.map(({ issue }) => issue), (projectId) => paths.get(projectId)!, { from: { project: pathOf(subject) } }), page.headers);
     },
