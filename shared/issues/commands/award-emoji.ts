@@ -1,8 +1,8 @@
 /**
  * Award emoji writes (GitLab's `AwardEmojis::AddService` and the API's delete): whoever can read
  * the issue or merge request (the route found it, confidential rules included) awards an emoji to
- * it or to one of its user notes; `name` must be an emoji name GitLab knows (aliases such as `+1` are stored as
- * their name); one award per user, name and awardable. GitLab answers each refusal of an award as
+ * it or to one of its user notes; `name` must be an emoji name GitLab knows (aliases such as `+1`
+ * are stored as their name); one award per user, name and awardable. GitLab answers each refusal of an award as
  * `404 Award Emoji <reason> Not Found`. Only the award's user or an admin deletes it (GitLab's
  * `unauthorized!`: 401).
  */

@@ -1,16 +1,16 @@
 /**
- * Award emoji (emoji reactions) on issues, merge requests and their notes: items in the project partition,
- * one awardable's awards one sort-key range by id (`issueKeys.award`), so deleting the project
- * deletes them with the rest of it. One award per user, name and awardable: a claim item
+ * Award emoji (emoji reactions) on issues, merge requests and their notes: items in the project
+ * partition, one awardable's awards one sort-key range by id (`issueKeys.award`), so deleting the
+ * project deletes them with the rest of it. One award per user, name and awardable: a claim item
  * (`issueKeys.awardName`) written in the award's transaction.
  *
  * An issue's or a merge request's `upvotes`/`downvotes` (its `thumbsup`/`thumbsdown` awards) are
  * counters on its item changed by `ADD` in the same transaction as the award (`votePart`), so
  * lists present them without counting; the award keeps that item's key (`noteableKey`) for the
  * user deletion, which takes a deleted user's votes back. Every award write checks that the issue
- * or merge request is there and not deleted, and a note's award that the note still exists. Each award is also listed among its user's (GSI2
- * `USER_AWARDS#<userId>`), which the user's deletion walks to move them to the ghost user or
- * delete them (`moveAward`, `removeUserAward`).
+ * or merge request is there and not deleted, and a note's award that the note still exists. Each
+ * award is also listed among its user's (GSI2 `USER_AWARDS#<userId>`), which the user's deletion
+ * walks to move them to the ghost user or delete them (`moveAward`, `removeUserAward`).
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';

@@ -109,15 +109,15 @@ export function noteCountPart(noteable: Noteable, delta: number, touchedAt?: str
 /** The noteable item's vote counters (`upvotes`, `downvotes`: its `thumbsup` and `thumbsdown` awards). */
 export type VoteCounter = 'upvotes' | 'downvotes';
 
+/** What a vote is counted on: the item of an issue or a merge request. */
+export type VotedItem = { item: Pick<NoteableItem, 'key'> };
+
 /**
  * The noteable item's part of an award transaction: `ADD` to a vote counter (and `version`, so an
  * edit that read the item before the award re-reads instead of putting the old count back), or a
  * liveness check when the award is not a vote; conditioned on the item being there and not
  * deleted. `updated_at` is left as it is.
  */
-/** What a vote is counted on: the item of an issue or a merge request. */
-export type VotedItem = { item: Pick<NoteableItem, 'key'> };
-
 export function votePart(noteable: VotedItem, counter: VoteCounter | undefined, delta: number): TransactItem {
   const liveValues = { ':nullType': 'NULL' };
   const key = noteable.item.key;

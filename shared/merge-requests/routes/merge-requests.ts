@@ -1,7 +1,8 @@
 /**
  * Merge requests: list (a project's, a group's, the caller's), read, open, edit (close, reopen),
- * soft-delete, their participants, commits, changes (and their paginated `diffs`) and diff versions, the issues they close, merge and cancel a
- * deferred merge. Reads of a public project's merge requests need no token; the rest do.
+ * soft-delete, their participants, commits, changes (and their paginated `diffs`) and diff
+ * versions, the issues they close and relate to, merge and cancel a deferred merge. Reads of a
+ * public project's merge requests need no token (the issues they close or relate to do); the rest do.
  * Reads need `read_merge_request` (guests of a private project: 404); opening needs
  * `create_merge_request_from` on the source project (and reading the target), editing the
  * per-merge-request `update_merge_request`, deleting `destroy_merge_request` (owner, admin).
