@@ -39,6 +39,10 @@ export { presentNote, presentNotes } from './presenters/notes';
 export { findNoteOrNotFound, noteableNotes, type NoteOrder } from './queries/notes';
 export { noteableParticipants } from './queries/participants';
 export { listNotes } from './store/notes';
+// Resource events, recorded by merge request writes too and read by the merge-requests feature's routes.
+export { resourceEventPuts, type ResourceEventKind, type ResourceTarget } from './store/resource-events';
+export { findResourceEventOrNotFound, noteableResourceEvents } from './queries/resource-events';
+export { presentResourceEvents } from './presenters/resource-events';
 export { noteTarget, type IssueNote, type MergeRequestNote, type Note, type WithUserNotesCount } from './store/notes';
 
 // Discussions (threads of notes; resolvable on merge requests)

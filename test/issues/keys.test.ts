@@ -49,7 +49,7 @@ const tableKeys = {
   award: [() => issueKeys.award({ type: 'Issue', projectId: 5, localId: 3 }, 7), () => issueKeys.award({ type: 'Note', projectId: 5, localId: 41 }, 7)],
   awardName: [() => issueKeys.awardName({ type: 'Issue', projectId: 5, localId: 3 }, 2, 'thumbsup'), () => issueKeys.awardName({ type: 'Note', projectId: 5, localId: 41 }, 2, 'tada')],
   issueLink: [() => issueKeys.issueLink(5, 3, 6, 4)],
-  resourceEvents: [() => issueKeys.resourceEvents(5, 3, 'label', 9)],
+  resourceEvents: [() => issueKeys.resourceEvents({ type: 'Issue', projectId: 5, iid: 3 }, 'label', 9), () => issueKeys.resourceEvents({ type: 'MergeRequest', projectId: 5, iid: 3 }, 'label', 9)],
 } satisfies Record<Exclude<keyof typeof issueKeys, 'claims'>, Array<() => Key>>;
 
 const claimKeys = {
@@ -103,8 +103,8 @@ const collections = {
   awards: [() => issueCollections.awards({ type: 'Issue', projectId: 5, localId: 3 }), () => issueCollections.awards({ type: 'Note', projectId: 5, localId: 41 })],
   projectNoteItems: [() => issueCollections.projectNoteItems(5, 'Issue'), () => issueCollections.projectNoteItems(5, 'MergeRequest')],
   issueLinks: [() => issueCollections.issueLinks(5, 3)],
-  resourceEvents: [() => issueCollections.resourceEvents(5, 3, 'state')],
-  resourceEventsUpTo: [() => issueCollections.resourceEventsUpTo(5, 3, 'milestone', 9)],
+  resourceEvents: [() => issueCollections.resourceEvents({ type: 'Issue', projectId: 5, iid: 3 }, 'state'), () => issueCollections.resourceEvents({ type: 'MergeRequest', projectId: 5, iid: 3 }, 'state')],
+  resourceEventsUpTo: [() => issueCollections.resourceEventsUpTo({ type: 'Issue', projectId: 5, iid: 3 }, 'milestone', 9), () => issueCollections.resourceEventsUpTo({ type: 'MergeRequest', projectId: 5, iid: 3 }, 'milestone', 9)],
 } satisfies Record<keyof typeof issueCollections, Array<() => Collection>>;
 
 describeKeySpace(

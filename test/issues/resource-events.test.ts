@@ -39,7 +39,7 @@ describe('resource events of an issue write', () => {
     expect(puts.map((put) => put.Item!.kind)).toEqual(['label', 'state', 'milestone']);
     const [labels, state, milestone] = puts;
     expect(labels.Item).toMatchObject({
-      ...issueKeys.resourceEvents(before.projectId, before.iid, 'label', 101),
+      ...issueKeys.resourceEvents({ type: 'Issue', projectId: before.projectId, iid: before.iid }, 'label', 101),
       userId: 3,
       issueId: before.id,
       events: [

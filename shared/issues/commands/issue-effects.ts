@@ -13,7 +13,7 @@ import type { User } from '../../users';
 import { issueNoteable, type Issue, type IssueEffects } from '../store/issues';
 import { countChanges } from '../store/issue-index';
 import type { Note } from '../store/notes';
-import { resourceEventPuts, type ResourceEventActor } from '../store/resource-events';
+import { issueTarget, resourceEventPuts, type ResourceEventActor } from '../store/resource-events';
 import { commentEvent, systemNotePuts } from './note-effects';
 import { issueMentionTarget, issueMentionText, mentionTodoItems } from './mention-todos';
 // Registers how `issue` and `note` hook events are stored: every process writing them loads it.
@@ -67,7 +67,7 @@ export async function issueSideEffects(
         restrictedTo: eventAudience(issue, user),
       } satisfies NewEvent),
     systemNotePuts(issueNoteable(issue), user, effects.notes ?? []),
-    effects.hook && resourceEventPuts(effects.hook.previous ?? undefined, issue, actor),
+    effects.hook && resourceEventPuts(effects.hook.previous ? issueTarget(effects.hook.previous) : undefined, issueTarget(issue), actor),
   ]);
   // The mention todos fill what room the write leaves in its transaction (no read without an `@`).
   const used = notes.length + (resourceEvents ? resourceEvents.length : 0);

@@ -15,7 +15,7 @@ import type { ResourceEvent } from '../store/resource-events';
 import { presentMilestone } from './milestones';
 
 /**
- * @param pathWithNamespace the issue's project's `path_with_namespace` (a milestone's `web_url`).
+ * @param pathWithNamespace the project's `path_with_namespace` (a milestone's `web_url`).
  * @example
  * const body = await presentResourceEvents(page.items, 'group/project');
  */
@@ -33,7 +33,7 @@ export async function presentResourceEvents(events: ResourceEvent[], pathWithNam
       id: event.id,
       user: userItem ? presentUserPublic(userFromItem(userItem)) : null,
       created_at: event.createdAt,
-      resource_type: 'Issue',
+      resource_type: event.resourceType,
       resource_id: event.issueId,
     };
     if (event.kind === 'label') {

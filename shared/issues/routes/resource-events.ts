@@ -12,7 +12,8 @@ import { findProjectOrNotFound, projectFullPath } from '../../projects';
 import type { catalog } from '../catalog';
 import { presentResourceEvents } from '../presenters/resource-events';
 import { findIssueOrNotFound } from '../queries/issues';
-import { findResourceEventOrNotFound, issueResourceEvents } from '../queries/resource-events';
+import { findResourceEventOrNotFound, noteableResourceEvents } from '../queries/resource-events';
+import { issueNoteable } from '../store/issues';
 import type { ResourceEventKind } from '../store/resource-events';
 import { issuePathParams } from './issues.params';
 
@@ -25,7 +26,7 @@ const listRoute = (kind: ResourceEventKind) =>
     handler: async ({ params, user, link }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       const issue = await findIssueOrNotFound(subject, user, params.issue_iid);
-      const page = paginateArray(params, link, await issueResourceEvents(issue, kind));
+      const page = paginateArray(params, link, await noteableResourceEvents(issueNoteable(issue), kind));
       return ok(await presentResourceEvents(page.items, projectFullPath(subject.namespace, subject.project)), page.headers);
     },
   });
@@ -37,7 +38,7 @@ const showRoute = <S extends z.ZodType<{ id: string; issue_iid: number }>>(kind:
     handler: async ({ params: parsed, user }) => {
       const subject = await findProjectOrNotFound(parsed.id, user);
       const issue = await findIssueOrNotFound(subject, user, parsed.issue_iid);
-      const event = await findResourceEventOrNotFound(issue, kind, eventId(parsed));
+      const event = await findResourceEventOrNotFound(issueNoteable(issue), kind, eventId(parsed));
       const [body] = await presentResourceEvents([event], projectFullPath(subject.namespace, subject.project));
       return ok(body);
     },

@@ -25,7 +25,7 @@ import { projectCounterUpdate, projectIsLive } from '../../projects';
 import { addEntries, countChanges, countUpdate, entryChanges, removeEntries, type IssueCounts } from './issue-index';
 import { issueIndexKeys, issueKeys } from './keys';
 import type { Noteable, WriteEffects } from './noteables';
-import { resourceEventPuts, type ResourceEventActor } from './resource-events';
+import { issueTarget, resourceEventPuts, type ResourceEventActor } from './resource-events';
 
 export type IssueState = 'opened' | 'closed';
 
@@ -247,7 +247,7 @@ export async function writeIssues(changes: IssueChange[]): Promise<Issue[] | Iss
     // Derived from the issue as read and as it will be written (labels dropped above included).
     const events = await Promise.all(
       written.map(({ previous, next, effects }) =>
-        attempt === 0 && effects?.resourceEvents ? effects.resourceEvents : effects?.actor ? resourceEventPuts(previous, next, effects.actor) : [],
+        attempt === 0 && effects?.resourceEvents ? effects.resourceEvents : effects?.actor ? resourceEventPuts(previous && issueTarget(previous), issueTarget(next), effects.actor) : [],
       ),
     );
     // Within DynamoDB's 100 operations: the events of edits first, then those of new issues (a

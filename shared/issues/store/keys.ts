@@ -118,13 +118,14 @@ export const issueKeys = {
     SK: `ISSUE_LINK#${pad(iid)}#${pad(otherProjectId)}#${pad(otherIid)}`,
   }),
   /**
-   * The resource events of one kind (`label`, `state`, `milestone`) that one issue write recorded,
-   * as one item under the id of its first event (the events of a write take consecutive ids), so a
-   * write adds one item per kind to its transaction whatever the number of labels it changed.
+   * The resource events of one kind (`label`, `state`, `milestone`) that one write of an issue
+   * (`ISSUE_EVENT#…`) or a merge request (`MR_EVENT#…`) recorded, as one item under the id of its
+   * first event (the events of a write take consecutive ids), so a write adds one item per kind to
+   * its transaction whatever the number of labels it changed.
    */
-  resourceEvents: (projectId: number, iid: number, kind: ResourceEventKind, firstId: number): Key => ({
-    PK: `PROJECT#${projectId}`,
-    SK: `ISSUE_EVENT#${pad(iid)}#${kind}#${pad(firstId)}`,
+  resourceEvents: (resource: NoteableKeyed, kind: ResourceEventKind, firstId: number): Key => ({
+    PK: `PROJECT#${resource.projectId}`,
+    SK: `${resourceEventPrefix(resource, kind)}${pad(firstId)}`,
   }),
 
   /** Uniqueness claims: an item whose existence reserves a value. */
@@ -289,22 +290,25 @@ export const issueCollections = {
   projectAwardItems: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'AWARD#'),
   /** The links of one issue (its sides of them), by the other issue's project and iid. */
   issueLinks: (projectId: number, iid: number) => tableCollection(`PROJECT#${projectId}`, `ISSUE_LINK#${pad(iid)}#`),
-  /** The resource event items of one kind of one issue, by the id of their first event (oldest first). */
-  resourceEvents: (projectId: number, iid: number, kind: ResourceEventKind) => tableCollection(`PROJECT#${projectId}`, `ISSUE_EVENT#${pad(iid)}#${kind}#`),
+  /** The resource event items of one kind of one issue or merge request, by the id of their first event (oldest first). */
+  resourceEvents: (resource: NoteableKeyed, kind: ResourceEventKind) => tableCollection(`PROJECT#${resource.projectId}`, resourceEventPrefix(resource, kind)),
   /**
    * The sort keys below the item that would start at event `id + 1`: read descending, its first
    * item is the one holding event `id` if any holds it (checked by the reader, with the prefix).
    */
-  resourceEventsUpTo: (projectId: number, iid: number, kind: ResourceEventKind, id: number): Collection => ({
+  resourceEventsUpTo: (resource: NoteableKeyed, kind: ResourceEventKind, id: number): Collection => ({
     partitionAttribute: 'PK',
-    partitionValue: `PROJECT#${projectId}`,
+    partitionValue: `PROJECT#${resource.projectId}`,
     sortAttribute: 'SK',
-    below: `ISSUE_EVENT#${pad(iid)}#${kind}#${pad(id + 1)}`,
+    below: `${resourceEventPrefix(resource, kind)}${pad(id + 1)}`,
   }),
 } as const;
 
 /** The kinds of resource events (GitLab's `resource_label_events`, `resource_state_events`, `resource_milestone_events`). */
 export type ResourceEventKind = 'label' | 'state' | 'milestone';
+
+/** Internal: the sort-key prefix of a noteable's resource events of one kind (an issue's keep their first name). */
+const resourceEventPrefix = (resource: NoteableKeyed, kind: ResourceEventKind) => `${resource.type === 'Issue' ? 'ISSUE_EVENT' : 'MR_EVENT'}#${pad(resource.iid)}#${kind}#`;
 
 /** The id sequences of the resource events, by kind, and of issue links. */
 export const issueSequences = {
@@ -479,6 +483,7 @@ export const keySpace: KeySpace = {
       'AWARD_NAME#',
       'ISSUE_LINK#',
       'ISSUE_EVENT#',
+      'MR_EVENT#',
     ],
     'NAMESPACE#': ['LABEL#', 'LABEL_NAME#', 'LABEL_SUBSCRIPTION#', 'MILESTONE#', 'MILESTONE_TITLE#'],
   },

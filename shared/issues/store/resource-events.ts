@@ -1,12 +1,14 @@
 /**
- * Resource events of issues (GitLab's `resource_label_events`, `resource_state_events`,
- * `resource_milestone_events`): what an issue write changed in its labels (one event per label
- * added or removed), its milestone (one event: `add` the new one, or `remove` the old one) and its
- * state (`closed`, `reopened`; none on create, as GitLab), by whom and when.
+ * Resource events of issues and merge requests (GitLab's `resource_label_events`,
+ * `resource_state_events`, `resource_milestone_events`): what a write changed in their labels (one
+ * event per label added or removed), their milestone (one event: `add` the new one, or `remove`
+ * the old one) and their state (`closed`, `reopened`, a merge request's `merged`; none on create,
+ * as GitLab), by whom and when.
  *
- * They are derived from the issue as read and as written (`resourceEventPuts`), so every write
- * path that goes through `writeIssues` with an actor records them in its own transaction: the
- * events exist exactly when the change does. The events of one kind of one write are one item
+ * They are derived from the issue or merge request as read and as written (`resourceEventPuts`),
+ * so every write path that goes through `writeIssues` with an actor, and every merge request
+ * write (its `mergeRequestEffects`), records them in its own transaction: the events exist
+ * exactly when the change does. The events of one kind of one write are one item
  * (`issueKeys.resourceEvents`, under its first event's id; the ids of a write are consecutive,
  * from one `ADD` on the kind's sequence), so a write adds at most three operations to its
  * transaction however many labels it changes.
@@ -18,7 +20,7 @@ import type { Key } from '../../platform/dynamo/keys';
 import { queryAll, queryCollection, isId, type Item } from '../../platform/dynamo/query';
 import type { TransactItem } from '../../platform/dynamo/transactions';
 import type { Issue } from './issues';
-import { issueCollections, issueKeys, issueSequences, type ResourceEventKind } from './keys';
+import { issueCollections, issueKeys, issueSequences, type NoteableKeyed, type ResourceEventKind } from './keys';
 
 export type { ResourceEventKind } from './keys';
 
@@ -44,18 +46,21 @@ export interface RecordedEvent {
   labelProjectId?: number;
   /** Absent on a milestone event whose milestone is gone (a moved issue's copied `remove`). */
   milestoneId?: number;
-  /** `closed` / `reopened` (state events). */
-  state?: 'closed' | 'reopened';
-  /** A milestone event's issue state at the time (`opened`, `closed`). */
+  /** `closed` / `reopened`, a merge request's `merged` (state events). */
+  state?: 'closed' | 'reopened' | 'merged';
+  /** A milestone event's issue or merge request state at the time (`opened`, `closed`, `merged`). */
   issueState?: string;
 }
 
-/** One resource event of an issue, with what its write shares. */
+/** One resource event of an issue or merge request, with what its write shares. */
 export interface ResourceEvent extends RecordedEvent {
   kind: ResourceEventKind;
+  /** `resource_type`. */
+  resourceType: ResourceTarget['type'];
   projectId: number;
+  /** The issue's or merge request's iid (the attribute kept its first name). */
   issueIid: number;
-  /** The issue's global id (`resource_id`). */
+  /** The issue's or merge request's global id (`resource_id`). */
   issueId: number;
   userId: number;
   createdAt: string;
@@ -63,8 +68,30 @@ export interface ResourceEvent extends RecordedEvent {
   sourceCommit: string | null;
 }
 
+/**
+ * What resource events are recorded of: an issue, or a merge request (whose `locked`, a merge in
+ * progress, counts as `opened`).
+ */
+export type ResourceTarget = Pick<Issue, 'projectId' | 'iid' | 'id' | 'labelIds' | 'milestoneId' | 'updatedAt' | 'deletedAt'> & {
+  type: 'Issue' | 'MergeRequest';
+  state: string;
+};
+
+/** An issue as a resource event target. */
+export const issueTarget = (issue: Issue): ResourceTarget => ({ ...issue, type: 'Issue' });
+
+/** Internal: a state as its events see it (a merge in progress is still open). */
+const stateOf = (target: ResourceTarget) => (target.state === 'locked' ? 'opened' : target.state);
+
+/** Internal: the state event of a change of state, if it makes one. */
+function stateEvent(previous: ResourceTarget | undefined, next: ResourceTarget): Array<Omit<RecordedEvent, 'id'>> {
+  if (!previous || stateOf(previous) === stateOf(next)) return [];
+  const state = stateOf(next);
+  return [{ state: state === 'closed' ? 'closed' : state === 'merged' ? 'merged' : 'reopened' }];
+}
+
 /** Internal: the events of one kind a change makes (without ids). */
-function eventsOf(previous: Issue | undefined, next: Issue): Record<ResourceEventKind, Array<Omit<RecordedEvent, 'id'>>> {
+function eventsOf(previous: ResourceTarget | undefined, next: ResourceTarget): Record<ResourceEventKind, Array<Omit<RecordedEvent, 'id'>>> {
   const none = { label: [], state: [], milestone: [] };
   if (next.deletedAt) return none;
   const before = previous?.labelIds ?? [];
@@ -77,19 +104,19 @@ function eventsOf(previous: Issue | undefined, next: Issue): Record<ResourceEven
     next.milestoneId === oldMilestone
       ? []
       : next.milestoneId === null
-        ? [{ action: 'remove' as const, milestoneId: oldMilestone!, issueState: next.state }]
-        : [{ action: 'add' as const, milestoneId: next.milestoneId, issueState: next.state }];
-  const state = previous && previous.state !== next.state ? [{ state: next.state === 'closed' ? ('closed' as const) : ('reopened' as const) }] : [];
-  return { label, state, milestone };
+        ? [{ action: 'remove' as const, milestoneId: oldMilestone!, issueState: stateOf(next) }]
+        : [{ action: 'add' as const, milestoneId: next.milestoneId, issueState: stateOf(next) }];
+  return { label, state: stateEvent(previous, next), milestone };
 }
 
 /**
- * The Puts of the resource events a write of `previous` (absent: a new issue) into `next` makes,
- * by `actor`, for the write's transaction: at most one item per kind. None for a deletion.
+ * The Puts of the resource events a write of `previous` (absent: a new issue or merge request)
+ * into `next` makes, by `actor`, for the write's transaction: at most one item per kind. None for
+ * a deletion.
  * @example
- * const puts = await resourceEventPuts(issue, { ...issue, state: 'closed' }, { userId: 1 });
+ * const puts = await resourceEventPuts(issueTarget(issue), issueTarget({ ...issue, state: 'closed' }), { userId: 1 });
  */
-export async function resourceEventPuts(previous: Issue | undefined, next: Issue, actor: ResourceEventActor): Promise<TransactItem[]> {
+export async function resourceEventPuts(previous: ResourceTarget | undefined, next: ResourceTarget, actor: ResourceEventActor): Promise<TransactItem[]> {
   const events = eventsOf(previous, next);
   const kinds = (Object.keys(events) as ResourceEventKind[]).filter((kind) => events[kind].length > 0);
   const ids = await Promise.all(kinds.map((kind) => nextIds(issueSequences.resourceEvents(kind), events[kind].length)));
@@ -98,9 +125,10 @@ export async function resourceEventPuts(previous: Issue | undefined, next: Issue
     Put: {
       TableName: tableName(),
       Item: {
-        ...issueKeys.resourceEvents(next.projectId, next.iid, kind, ids[k][0]),
+        ...issueKeys.resourceEvents(next, kind, ids[k][0]),
         type: 'ResourceEvents',
         kind,
+        ...(next.type === 'Issue' ? {} : { resourceType: next.type }),
         projectId: next.projectId,
         issueIid: next.iid,
         issueId: next.id,
@@ -119,6 +147,7 @@ const eventsFromItem = (item: Item): ResourceEvent[] =>
   (item.events as RecordedEvent[]).map((event) => ({
     ...event,
     kind: item.kind,
+    resourceType: item.resourceType ?? 'Issue',
     projectId: Number(item.projectId),
     issueIid: Number(item.issueIid),
     issueId: Number(item.issueId),
@@ -129,22 +158,22 @@ const eventsFromItem = (item: Item): ResourceEvent[] =>
   }));
 
 /**
- * The events of one kind of one issue, oldest first (by id). One Query of the issue's items of
- * that kind: bounded by the issue's history (one item per write that changed it), not by its project.
+ * The events of one kind of one issue or merge request, oldest first (by id). One Query of its
+ * items of that kind: bounded by its history (one item per write that changed it), not by its project.
  */
-export async function listResourceEvents(projectId: number, iid: number, kind: ResourceEventKind): Promise<ResourceEvent[]> {
-  if (!isId(iid)) return [];
-  return (await queryAll(issueCollections.resourceEvents(projectId, iid, kind))).flatMap(eventsFromItem);
+export async function listResourceEvents(resource: NoteableKeyed, kind: ResourceEventKind): Promise<ResourceEvent[]> {
+  if (!isId(resource.iid)) return [];
+  return (await queryAll(issueCollections.resourceEvents(resource, kind))).flatMap(eventsFromItem);
 }
 
 /**
- * One event of an issue by kind and id: the item holding it is the last one starting at or
- * before the id (one Query, descending, of one item).
+ * One event of an issue or merge request by kind and id: the item holding it is the last one
+ * starting at or before the id (one Query, descending, of one item).
  */
-export async function getResourceEvent(projectId: number, iid: number, kind: ResourceEventKind, id: number): Promise<ResourceEvent | undefined> {
-  if (!isId(iid) || !isId(id)) return undefined;
-  const prefix = issueCollections.resourceEvents(projectId, iid, kind).prefix!;
-  for await (const item of queryCollection(issueCollections.resourceEventsUpTo(projectId, iid, kind, id), { ascending: false, pageSize: 1 })) {
+export async function getResourceEvent(resource: NoteableKeyed, kind: ResourceEventKind, id: number): Promise<ResourceEvent | undefined> {
+  if (!isId(resource.iid) || !isId(id)) return undefined;
+  const prefix = issueCollections.resourceEvents(resource, kind).prefix!;
+  for await (const item of queryCollection(issueCollections.resourceEventsUpTo(resource, kind, id), { ascending: false, pageSize: 1 })) {
     if (!String(item.SK).startsWith(prefix)) return undefined;
     return eventsFromItem(item).find((event) => event.id === id);
   }
@@ -186,7 +215,7 @@ export async function copyResourceEvents(
     const items = kept.map(({ item, events }) => {
       const eventIds = ids.slice(next, (next += events.length));
       return {
-        ...issueKeys.resourceEvents(to.projectId, to.iid, kind, eventIds[0]),
+        ...issueKeys.resourceEvents({ type: 'Issue', projectId: to.projectId, iid: to.iid }, kind, eventIds[0]),
         type: 'ResourceEvents',
         kind,
         projectId: to.projectId,
@@ -204,7 +233,7 @@ export async function copyResourceEvents(
   for (const kind of ['label', 'milestone', 'state'] as const) {
     if (!isId(from.iid)) break;
     let batch: Item[] = [];
-    for await (const item of queryCollection(issueCollections.resourceEvents(from.projectId, from.iid, kind), { pageSize: COPY_BATCH })) {
+    for await (const item of queryCollection(issueCollections.resourceEvents({ type: 'Issue', projectId: from.projectId, iid: from.iid }, kind), { pageSize: COPY_BATCH })) {
       batch.push(item);
       if (batch.length < COPY_BATCH) continue;
       await copyBatch(kind, batch);

@@ -1,13 +1,15 @@
 /**
  * What a merge request write carries in its transaction besides the merge request: the feed event
  * (`opened`, `closed`, `reopened`, `accepted` — GitLab's `action_name` of a merged merge request),
- * the system notes, and the Merge Request Hook event, each an item built by its own store.
+ * the system notes, the Merge Request Hook event and the resource events of what it changed in
+ * labels, milestone and state (the issues feature's, as an issue's), each an item built by its
+ * own store.
  */
 import { prepareHookEvent } from '../../hooks';
 import type { TransactItem } from '../../platform/dynamo/transactions';
 import { prepareEvent, type Project } from '../../projects';
 import type { User } from '../../users';
-import { mergeRequestSystemNotes } from '../issuables';
+import { mergeRequestSystemNotes, resourceEventPuts, type ResourceTarget } from '../issuables';
 import type { MergeRequest } from '../store/merge-requests';
 import type { VersionCommit } from '../store/versions';
 // Registers how the feature's hook events are stored: every process writing them loads it (an
@@ -22,7 +24,11 @@ export interface MergeRequestEffects {
   hook?: TransactItem;
   event?: TransactItem;
   notes?: TransactItem[];
+  resourceEvents?: TransactItem[];
 }
+
+/** Internal: a merge request as the resource events see it. */
+const resourceTarget = (mr: MergeRequest): ResourceTarget => ({ ...mr, type: 'MergeRequest' });
 
 /** The payload's `last_commit` from a version's newest commit. */
 export function lastCommitOf(commits: VersionCommit[] | undefined): HookLastCommit | null {
@@ -36,29 +42,29 @@ export function lastCommitOf(commits: VersionCommit[] | undefined): HookLastComm
   };
 }
 
-/** The effects of a merge request write by `user` in `project` (the target). */
+/**
+ * The effects of a merge request write by `user` in `project` (the target). With a hook (every
+ * change of the merge request itself), the resource events of the change from the hook's
+ * `previous` (none: a new merge request). Each effect takes its own ids, asked for at once (one
+ * counter write).
+ */
 export async function mergeRequestEffects(
   mr: MergeRequest,
   user: User,
   project: Pick<Project, 'visibility'>,
   effects: { event?: FeedAction; notes?: string[]; hook?: { action: MergeRequestHookAction; previous: MergeRequest | null; lastCommit: HookLastCommit | null } },
 ): Promise<MergeRequestEffects> {
-  const written: MergeRequestEffects = {};
-  if (effects.hook) {
-    const { put } = await prepareHookEvent({ projectId: mr.projectId, actorId: user.id, kind: 'merge_request', mergeRequest: mr, ...effects.hook });
-    written.hook = put;
-  }
-  if (effects.event) {
-    const { put } = await prepareEvent({
-      projectId: mr.projectId,
-      authorId: user.id,
-      actionName: effects.event,
-      targetId: mr.id,
-      targetType: 'MergeRequest',
-      targetTitle: mr.title,
-    });
-    written.event = put;
-  }
-  if (effects.notes && effects.notes.length > 0) written.notes = await mergeRequestSystemNotes(mr, user, effects.notes);
-  return written;
+  const { hook, event, notes } = effects;
+  const [hookEvent, feedEvent, notePuts, resourceEvents] = await Promise.all([
+    hook && prepareHookEvent({ projectId: mr.projectId, actorId: user.id, kind: 'merge_request', mergeRequest: mr, ...hook }),
+    event && prepareEvent({ projectId: mr.projectId, authorId: user.id, actionName: event, targetId: mr.id, targetType: 'MergeRequest', targetTitle: mr.title }),
+    notes && notes.length > 0 ? mergeRequestSystemNotes(mr, user, notes) : undefined,
+    hook && resourceEventPuts(hook.previous ? resourceTarget(hook.previous) : undefined, resourceTarget(mr), { userId: user.id }),
+  ]);
+  return {
+    ...(hookEvent ? { hook: hookEvent.put } : {}),
+    ...(feedEvent ? { event: feedEvent.put } : {}),
+    ...(notePuts ? { notes: notePuts } : {}),
+    ...(resourceEvents && resourceEvents.length > 0 ? { resourceEvents } : {}),
+  };
 }

@@ -1,13 +1,14 @@
 /** The merge-requests feature's HTTP slice, by endpoint group (for the Lambda entries in `functions/`). */
 import { mergeRequestActionRoutes } from './actions';
 import { mergeRequestAwardRoutes } from './award-emoji';
+import { mergeRequestResourceEventRoutes } from './resource-events';
 import { closedByRoutes } from './closed-by';
 import { mergeRequestDiscussionRoutes } from './discussions';
 import { mergeRequestRoutes } from './merge-requests';
 import { mergeRequestNoteRoutes } from './notes';
 
 export const routes = {
-  merge_requests: { ...mergeRequestRoutes, ...mergeRequestActionRoutes, ...mergeRequestNoteRoutes, ...mergeRequestDiscussionRoutes, ...mergeRequestAwardRoutes },
+  merge_requests: { ...mergeRequestRoutes, ...mergeRequestActionRoutes, ...mergeRequestNoteRoutes, ...mergeRequestDiscussionRoutes, ...mergeRequestAwardRoutes, ...mergeRequestResourceEventRoutes },
   /** `GET /projects/:id/issues/:issue_iid/closed_by`, served by the `issues` group. */
   issues: closedByRoutes,
 };

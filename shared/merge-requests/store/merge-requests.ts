@@ -146,7 +146,7 @@ export interface MergeRequestChange {
   closes?: { before: ClosingRef[]; after: ClosingRef[] };
   /** The issues its title and description mention now, when they changed (`undefined`: unchanged). */
   mentions?: { before: IssuableRef[]; after: IssuableRef[] };
-  effects?: { hook?: TransactItem; event?: TransactItem; notes?: TransactItem[] };
+  effects?: { hook?: TransactItem; event?: TransactItem; notes?: TransactItem[]; resourceEvents?: TransactItem[] };
 }
 
 const claimKeyOf = (mr: MergeRequest) => mergeRequestKeys.claims.openPair(mr.sourceProjectId, mr.sourceBranch, mr.projectId, mr.targetBranch);
@@ -220,6 +220,7 @@ export async function writeMergeRequest(change: MergeRequestChange): Promise<Mer
       hook: effects.hook,
       event: effects.event,
       notes: effects.notes,
+      resource_events: effects.resourceEvents,
     });
     return next;
   } catch (error) {
