@@ -20,7 +20,7 @@ import { nextId, nextIds } from '../../shared/platform/dynamo/counters';
 import { keys } from '../../shared/platform/dynamo/keys';
 import { userKeys } from '../../shared/users/store/keys';
 import { digestToken } from '../../shared/users/store/tokens';
-import { ConditionFailed, transact } from '../../shared/platform/dynamo/transactions';
+import { ConditionFailed, transact, transactOr } from '../../shared/platform/dynamo/transactions';
 import { recordActivity, userToItem, type User } from '../../shared/users/store/users';
 import { userRecord } from '../support/user-record';
 import { lambdaContext } from '../support/environment';
@@ -365,6 +365,26 @@ describe('transact', () => {
     // Assess
     await expect(result).rejects.toBe(throttled);
     expect(ddbMock.commandCalls(TransactWriteCommand)).toHaveLength(1);
+  });
+
+  it('transactOr answers the failure of the first listed entry whose condition failed, else `otherwise`, else rethrows', async () => {
+    const entries = { project: put('P'), claim: put('C'), item: put('I') };
+    const failures = [
+      ['project', 'project_gone'],
+      ['claim', 'taken'],
+    ] as const;
+    ddbMock.on(TransactWriteCommand).resolves({});
+    expect(await transactOr(entries, failures)).toBeUndefined();
+    ddbMock.on(TransactWriteCommand).rejects(cancelled(['None', 'ConditionalCheckFailed', 'ConditionalCheckFailed']));
+    expect(await transactOr(entries, failures)).toBe('taken');
+    ddbMock.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'ConditionalCheckFailed', 'None']));
+    expect(await transactOr(entries, failures)).toBe('project_gone');
+    // An entry not listed: `otherwise`, or the ConditionFailed itself.
+    ddbMock.on(TransactWriteCommand).rejects(cancelled(['None', 'None', 'ConditionalCheckFailed']));
+    expect(await transactOr(entries, failures, 'changed')).toBe('changed');
+    const error = await transactOr(entries, failures).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConditionFailed);
+    expect((error as ConditionFailed).failed).toEqual(['item']);
   });
 });
 

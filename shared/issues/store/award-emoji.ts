@@ -18,11 +18,10 @@ import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { entityFields, putClaim } from '../../platform/dynamo/items';
 import type { Key } from '../../platform/dynamo/keys';
 import { getEntity, isId, queryCollection, type Item } from '../../platform/dynamo/query';
-import type { TransactItem } from '../../platform/dynamo/transactions';
+import { type TransactItem, transactOr } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { issueCollections, issueIndexKeys, issueKeys, noteableKeys, type AwardableKeyed } from './keys';
 import { votePart, type Noteable, type VoteCounter, type VotedItem } from './noteables';
-import { transactOr } from './transact';
 
 /** An award emoji as stored. */
 export interface AwardEmoji {

@@ -16,12 +16,11 @@ import { ParamError } from '../../platform/http/errors';
 import type { StreamSource } from '../../platform/http/pagination';
 import { tableName } from '../../platform/dynamo/client';
 import { getItem, queryAll, queryCollection } from '../../platform/dynamo/query';
-import type { TransactItem } from '../../platform/dynamo/transactions';
+import { type TransactItem, transactOr } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { issueCollections, issueKeys, type NoteableKeyed } from './keys';
 import { noteCountPart, type Noteable } from './noteables';
 import { discussionRootOf, noteFromItem, noteKey, type Note, type ResolutionChange } from './notes';
-import { transactOr } from './transact';
 
 /** One discussion: its id and its notes, oldest first (never empty). */
 export interface Discussion {

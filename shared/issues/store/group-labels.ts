@@ -14,12 +14,11 @@ import { getMany } from '../../platform/dynamo/batch';
 import { tableName } from '../../platform/dynamo/client';
 import { entityFields, putClaim } from '../../platform/dynamo/items';
 import { getItem, getEntity, isId, queryAll, type Item } from '../../platform/dynamo/query';
-import { versionedDelete, type TransactItem } from '../../platform/dynamo/transactions';
+import { type TransactItem, transactOr, versionedDelete } from '../../platform/dynamo/transactions';
 import { groupIsLive } from '../../namespaces';
 import { projectIsLive } from '../../projects';
 import { issueCollections, issueKeys } from './keys';
 import { labelFieldsUpdate, newLabel, releaseClaim, type Label, type LabelFields, type LabelWriteFailure } from './labels';
-import { transactOr } from './transact';
 
 /**
  * A group's label: a project label's fields, held by a group. `aliases` names the projects'

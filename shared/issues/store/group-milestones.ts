@@ -13,12 +13,11 @@ import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { getEntity, getItem, isId, queryAll, type Item } from '../../platform/dynamo/query';
-import { versionedDelete, versionedPut, type NamedTransactItems, type TransactItem } from '../../platform/dynamo/transactions';
+import { type NamedTransactItems, type TransactItem, transactOr, versionedDelete, versionedPut } from '../../platform/dynamo/transactions';
 import { groupIsLive } from '../../namespaces';
 import { projectIsLive } from '../../projects';
 import { issueCollections, issueKeys } from './keys';
 import type { Milestone, MilestoneWriteFailure } from './milestones';
-import { transactOr } from './transact';
 
 /**
  * A group's milestone: a project milestone's fields, held by a group. `aliases` names the projects'

@@ -7,10 +7,9 @@
 import { tableName } from '../../platform/dynamo/client';
 import { entityFields } from '../../platform/dynamo/items';
 import { getEntity, isId, queryAll, type Item } from '../../platform/dynamo/query';
-import type { TransactItem } from '../../platform/dynamo/transactions';
+import { type TransactItem, transactOr } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { issueCollections, issueKeys } from './keys';
-import { transactOr } from './transact';
 
 /** GitLab's link types, as stored (from the source's side). */
 export type LinkType = 'relates_to' | 'blocks' | 'is_blocked_by';

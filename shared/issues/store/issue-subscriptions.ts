@@ -12,11 +12,10 @@
  * both act on the same state (e.g. two subscribes both answering 201): the loser re-reads.
  */
 import { tableName } from '../../platform/dynamo/client';
-import type { TransactItem } from '../../platform/dynamo/transactions';
+import { type TransactItem, transactOr } from '../../platform/dynamo/transactions';
 import { getItem } from '../../platform/dynamo/query';
 import { projectIsLive } from '../../projects';
 import { noteableKeys, type NoteableKeyed } from './keys';
-import { transactOr } from './transact';
 
 /** Internal: the stored item of a subscription record (`IssueSubscription`, `MergeRequestSubscription`). */
 const subscriptionItem = (noteable: NoteableKeyed, userId: number, subscribed: boolean) => ({

@@ -8,7 +8,7 @@
  * (`touchClause`).
  */
 import { tableName } from '../../platform/dynamo/client';
-import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
+import { transactOr } from '../../platform/dynamo/transactions';
 import type { Issue } from './issues';
 import { touchClause, type NoteableItem, type WriteEffects } from './noteables';
 
@@ -41,8 +41,8 @@ export async function updateTimeTracking<T extends TimeTrackedRecord>(
   effects: WriteEffects = {},
 ): Promise<T | TimeWriteFailure> {
   const touch = touchClause(item, next.updatedAt);
-  try {
-    await transact({
+  const failure = await transactOr(
+    {
       noteable: {
         Update: {
           TableName: tableName(),
@@ -60,10 +60,8 @@ export async function updateTimeTracking<T extends TimeTrackedRecord>(
         },
       },
       ...effects,
-    });
-    return next;
-  } catch (error) {
-    if (error instanceof ConditionFailed && error.failedOn('noteable')) return 'changed';
-    throw error;
-  }
+    },
+    [['noteable', 'changed' as const]],
+  );
+  return failure ?? next;
 }

@@ -9,7 +9,7 @@ import { byKey, getMany } from '../../platform/dynamo/batch';
 import { tableName } from '../../platform/dynamo/client';
 import { getItem } from '../../platform/dynamo/query';
 import { issueKeys, type LabelOwner } from './keys';
-import { transactOr } from './transact';
+import { transactOr } from '../../platform/dynamo/transactions';
 
 /** Whether `userId` is subscribed to the label (a consistent read). */
 export async function isSubscribedToLabel(owner: LabelOwner, labelId: number, userId: number): Promise<boolean> {

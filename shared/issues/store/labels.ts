@@ -17,11 +17,10 @@ import { nextId } from '../../platform/dynamo/counters';
 import { entityFields, putClaim } from '../../platform/dynamo/items';
 import type { Key } from '../../platform/dynamo/keys';
 import { getItem, isId, queryAll, type Item, getEntity } from '../../platform/dynamo/query';
-import { type TransactItem, versionedDelete } from '../../platform/dynamo/transactions';
+import { type TransactItem, transactOr, versionedDelete } from '../../platform/dynamo/transactions';
 import { searchTerms } from '../../platform/search';
 import { projectIsLive } from '../../projects';
 import { issueCollections, issueKeys } from './keys';
-import { transactOr } from './transact';
 
 /** What a client sets on a label. */
 export interface LabelFields {

@@ -9,10 +9,9 @@
 import { tableName } from '../../platform/dynamo/client';
 import { entityFields } from '../../platform/dynamo/items';
 import { getItem, isId, queryAll, type Item, getEntity } from '../../platform/dynamo/query';
-import { versionedPut, type NamedTransactItems, type TransactItem, versionedDelete } from '../../platform/dynamo/transactions';
+import { type NamedTransactItems, type TransactItem, transactOr, versionedDelete, versionedPut } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { issueCollections, issueKeys } from './keys';
-import { transactOr } from './transact';
 
 export type MilestoneState = 'active' | 'closed';
 

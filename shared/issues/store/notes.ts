@@ -21,11 +21,10 @@ import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { entityFields, setAttributes } from '../../platform/dynamo/items';
 import { isId, queryAll, queryCollection, type Item, getEntity } from '../../platform/dynamo/query';
-import type { TransactItem } from '../../platform/dynamo/transactions';
+import { type TransactItem, transactOr } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { issueCollections, issueIndexKeys, noteableKeys, type NoteableKeyed } from './keys';
 import { noteCountPart, type Noteable, type WriteEffects } from './noteables';
-import { transactOr } from './transact';
 
 /** What every note has, whatever its noteable. */
 interface NoteFields {

@@ -19,10 +19,9 @@ import { nextId } from '../../platform/dynamo/counters';
 import { entityFields } from '../../platform/dynamo/items';
 import { getMany } from '../../platform/dynamo/batch';
 import { getItem, queryCollection, type Item } from '../../platform/dynamo/query';
-import type { TransactItem } from '../../platform/dynamo/transactions';
+import { type TransactItem, transactOr } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { issueCollections, issueIndexKeys, issueKeys, todoKeys, type TodoState, type TodoTargetType } from './keys';
-import { transactOr } from './transact';
 
 export type { TodoState } from './keys';
 

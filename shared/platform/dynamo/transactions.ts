@@ -131,6 +131,28 @@ export async function transact(entries: NamedTransactItems): Promise<void> {
 }
 
 /**
+ * {@link transact}, with its failed conditions as results: the failure of the first entry of
+ * `failures` (in that order) whose condition failed, else `otherwise`; `undefined` when everything
+ * was written. Without `otherwise`, a failed condition of an entry not listed is thrown, as other
+ * errors are.
+ *
+ * @example
+ * const failure = await transactOr({ project: projectIsLive(id), label: put }, [['project', 'project_gone']], 'name_taken');
+ */
+export async function transactOr<F>(entries: NamedTransactItems, failures: ReadonlyArray<readonly [entry: string, failure: F]>, otherwise?: F): Promise<F | undefined> {
+  try {
+    await transact(entries);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+    const failure = failures.find(([entry]) => error.failedOn(entry));
+    if (failure) return failure[1];
+    if (otherwise === undefined) throw error;
+    return otherwise;
+  }
+}
+
+/**
  * Whether a Put replaces an item whose earlier version may sit in other index partitions: a Put
  * conditioned on that version (`#version = :v` and the like). An unconditioned Put writes a new
  * item (a fresh id: an event, a list or search entry), as does one conditioned on the key not

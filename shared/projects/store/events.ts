@@ -6,7 +6,7 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
 import { nextId } from '../../platform/dynamo/counters';
-import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
+import { transactOr } from '../../platform/dynamo/transactions';
 import { userIsLive } from '../../users';
 import { projectIsLive } from './projects';
 import { projectIndexKeys, projectKeys } from './keys';
@@ -82,17 +82,14 @@ export async function prepareEvent(input: NewEvent): Promise<{ event: Contributi
  */
 export async function recordEvent(input: NewEvent): Promise<ContributionEvent | undefined> {
   const { event, put } = await prepareEvent(input);
-  try {
-    await transact({
-      project: projectIsLive(event.projectId),
-      author: userIsLive(event.authorId),
-      event: { Put: { ...put.Put, ConditionExpression: 'attribute_not_exists(PK)' } },
-    });
-  } catch (error) {
-    if (error instanceof ConditionFailed && error.failedOn('project', 'author')) return undefined;
-    throw error;
-  }
-  return event;
+  const gone = await transactOr(
+    { project: projectIsLive(event.projectId), author: userIsLive(event.authorId), event: { Put: { ...put.Put, ConditionExpression: 'attribute_not_exists(PK)' } } },
+    [
+      ['project', 'gone'],
+      ['author', 'gone'],
+    ],
+  );
+  return gone ? undefined : event;
 }
 
 /**

@@ -14,7 +14,7 @@ import { ifConditionHolds, markDeleting } from '../../platform/dynamo/conditiona
 import { nextId } from '../../platform/dynamo/counters';
 import { entityFields, isLive, putClaim } from '../../platform/dynamo/items';
 import { getItem, isId, queryCollection, type Item } from '../../platform/dynamo/query';
-import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
+import { ConditionFailed, transact, transactOr } from '../../platform/dynamo/transactions';
 import { dropLegacyRedirectAt, dropRedirectAt, dropRedirectsBeneath, namespaceKeys, putSearchEntries, redirectFrom, removeSearchEntries, type Namespace, type Visibility } from '../../namespaces';
 import type { Key } from '../../platform/dynamo/keys';
 import { searchTerms, termChanges } from '../../platform/search';
@@ -507,24 +507,14 @@ const forkRelationUpdate = (projectId: number, sourceId: number, link: boolean) 
 
 /** Makes a project a fork of `sourceId`, counting it in the source's `forks_count`. */
 export async function linkFork(projectId: number, sourceId: number): Promise<'linked' | 'already_forked' | 'source_gone'> {
-  try {
-    await transact({ project: forkRelationUpdate(projectId, sourceId, true), source: projectCounterUpdate(sourceId, 'forksCount', 1) });
-    return 'linked';
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-    return error.failedOn('project') ? 'already_forked' : 'source_gone';
-  }
+  const entries = { project: forkRelationUpdate(projectId, sourceId, true), source: projectCounterUpdate(sourceId, 'forksCount', 1) };
+  return (await transactOr(entries, [['project', 'already_forked' as const]], 'source_gone' as const)) ?? 'linked';
 }
 
 /** Removes a project's fork relation to `sourceId`; counts it out of the source unless the source is gone (`sourceLeft` false). */
 export async function unlinkFork(projectId: number, sourceId: number, sourceLeft: boolean): Promise<'unlinked' | 'not_forked'> {
-  try {
-    await transact({ project: forkRelationUpdate(projectId, sourceId, false), source: sourceLeft && projectCounterUpdate(sourceId, 'forksCount', -1) });
-    return 'unlinked';
-  } catch (error) {
-    if (error instanceof ConditionFailed && error.failedOn('project')) return 'not_forked';
-    throw error;
-  }
+  const entries = { project: forkRelationUpdate(projectId, sourceId, false), source: sourceLeft && projectCounterUpdate(sourceId, 'forksCount', -1) };
+  return (await transactOr(entries, [['project', 'not_forked' as const]])) ?? 'unlinked';
 }
 
 /** Marks a project as being deleted (again, when finishing an interrupted deletion); false if it does not exist. */

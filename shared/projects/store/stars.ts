@@ -4,40 +4,28 @@
  * transaction, so it stays exact under concurrent (un)starring.
  */
 import { tableName } from '../../platform/dynamo/client';
-import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
+import { transactOr } from '../../platform/dynamo/transactions';
 import { projectIndexKeys, projectKeys } from './keys';
 import { projectCounterUpdate } from './projects';
 
 /** Stars a project for a user; `already_starred` when the user had. */
 export async function putStar(projectId: number, userId: number): Promise<'starred' | 'already_starred'> {
-  try {
-    await transact({
-      star: {
-        Put: {
-          TableName: tableName(),
-          Item: { ...projectKeys.star(projectId, userId), ...projectIndexKeys.userStar(userId, projectId), type: 'Star', projectId, userId, createdAt: new Date().toISOString() },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
-      project: projectCounterUpdate(projectId, 'starCount', 1),
-    });
-    return 'starred';
-  } catch (error) {
-    if (error instanceof ConditionFailed && error.failedOn('star')) return 'already_starred';
-    throw error;
-  }
+  const item = { ...projectKeys.star(projectId, userId), ...projectIndexKeys.userStar(userId, projectId), type: 'Star', projectId, userId, createdAt: new Date().toISOString() };
+  const failure = await transactOr(
+    { star: { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } }, project: projectCounterUpdate(projectId, 'starCount', 1) },
+    [['star', 'already_starred' as const]],
+  );
+  return failure ?? 'starred';
 }
 
 /** Removes a user's star from a project; `not_starred` when there was none. */
 export async function deleteStar(projectId: number, userId: number): Promise<'unstarred' | 'not_starred'> {
-  try {
-    await transact({
+  const failure = await transactOr(
+    {
       star: { Delete: { TableName: tableName(), Key: projectKeys.star(projectId, userId), ConditionExpression: 'attribute_exists(PK)' } },
       project: projectCounterUpdate(projectId, 'starCount', -1),
-    });
-    return 'unstarred';
-  } catch (error) {
-    if (error instanceof ConditionFailed && error.failedOn('star')) return 'not_starred';
-    throw error;
-  }
+    },
+    [['star', 'not_starred' as const]],
+  );
+  return failure ?? 'unstarred';
 }

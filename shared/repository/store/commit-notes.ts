@@ -29,7 +29,7 @@ import { getItem, queryCollection, type Item } from '../../platform/dynamo/query
 import { tableName } from '../../platform/dynamo/client';
 import { entityFields } from '../../platform/dynamo/items';
 import { nextId } from '../../platform/dynamo/counters';
-import { ConditionFailed, transact, type TransactItem } from '../../platform/dynamo/transactions';
+import { ConditionFailed, transact, transactOr, type TransactItem } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { sharedSequences } from '../../platform/dynamo/sequences';
 import { commitNoteCollections, commitNoteKeys } from './keys';
@@ -111,8 +111,8 @@ const atVersion = (version: number) => ({
  */
 export async function insertFirstNote(note: CommitNote, individual: boolean, extras: CommitNoteExtras = {}): Promise<'created' | 'project_gone' | 'id_taken'> {
   const pointer = commitNoteKeys.discussion(note.projectId, note.discussionId);
-  try {
-    await transact({
+  const failure = await transactOr(
+    {
       ...extras,
       project: projectIsLive(note.projectId),
       note: { Put: { TableName: tableName(), Item: noteToItem(note), ConditionExpression: 'attribute_not_exists(PK)' } },
@@ -123,13 +123,14 @@ export async function insertFirstNote(note: CommitNote, individual: boolean, ext
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },
-    });
-    return 'created';
-  } catch (error) {
-    if (error instanceof ConditionFailed && error.failedOn('project')) return 'project_gone';
-    if (error instanceof ConditionFailed && error.failedOn('note', 'pointer')) return 'id_taken';
-    throw error;
-  }
+    },
+    [
+      ['project', 'project_gone' as const],
+      ['note', 'id_taken' as const],
+      ['pointer', 'id_taken' as const],
+    ],
+  );
+  return failure ?? 'created';
 }
 
 /**
