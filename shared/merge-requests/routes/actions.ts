@@ -11,7 +11,6 @@ import { NotModifiedError } from '../../platform/http/errors';
 import { p, required } from '../../platform/http/params';
 import { created, ok, type HttpResult } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { findProjectOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
 import { markTodo, mergeRequestNoteable, presentTodos, subscribe, trackTime, unsubscribe, type TimeAction } from '../issuables';
 import { presentTimeStats } from '../../issues';
@@ -21,6 +20,7 @@ import { findMergeRequestOrNotFound } from '../queries/merge-requests';
 import type { MergeRequest } from '../store/merge-requests';
 import '../webhooks/events';
 import { mergeRequestPathParams } from './merge-requests.params';
+import { findMergeRequestOf } from './find';
 
 const byMergeRequest = z.object(mergeRequestPathParams);
 const withDuration = z.object({ ...mergeRequestPathParams, duration: required(p.string()) });
@@ -30,9 +30,8 @@ const subscriptionRoute = (change: typeof subscribe) =>
   route({
     params: byMergeRequest,
     handler: async ({ params, user }) => {
-      const subject = await findProjectOrNotFound(params.id, user);
-      const mr = await findMergeRequestOrNotFound(subject, user, params.merge_request_iid);
-      if (!(await change(mergeRequestNoteable(mr), user))) throw new NotModifiedError();
+      const { subject, mr, noteable } = await findMergeRequestOf(params, user);
+      if (!(await change(noteable, user))) throw new NotModifiedError();
       return created(await presentMergeRequest(mr, subject, user));
     },
   });
@@ -42,8 +41,7 @@ const timeRoute = (params: typeof byMergeRequest | typeof withDuration, action: 
   route({
     params,
     handler: async ({ params: parsed, user }) => {
-      const subject = await findProjectOrNotFound(parsed.id, user);
-      const mr = await findMergeRequestOrNotFound(subject, user, parsed.merge_request_iid);
+      const { subject, mr } = await findMergeRequestOf(parsed, user);
       authorize(user, 'admin_merge_request', subject);
       const duration = 'duration' in parsed ? parsed.duration : '';
       const written = await trackTime(mr, user, action(duration), {
@@ -64,9 +62,8 @@ export const mergeRequestActionRoutes = {
   'POST /projects/:id/merge_requests/:merge_request_iid/todo': route({
     params: byMergeRequest,
     handler: async ({ params, user }) => {
-      const subject = await findProjectOrNotFound(params.id, user);
-      const mr = await findMergeRequestOrNotFound(subject, user, params.merge_request_iid);
-      const todo = await markTodo(mergeRequestNoteable(mr), user);
+      const { subject, mr, noteable } = await findMergeRequestOf(params, user);
+      const todo = await markTodo(noteable, user);
       if (!todo) throw new NotModifiedError();
       const [body] = await presentTodos([{ todo, subject, target: mr }], user, { single: true });
       return created(body);
@@ -81,8 +78,7 @@ export const mergeRequestActionRoutes = {
   'GET /projects/:id/merge_requests/:merge_request_iid/time_stats': route({
     params: byMergeRequest,
     handler: async ({ params, user }) => {
-      const subject = await findProjectOrNotFound(params.id, user);
-      return ok(presentTimeStats(await findMergeRequestOrNotFound(subject, user, params.merge_request_iid)));
+      return ok(presentTimeStats((await findMergeRequestOf(params, user)).mr));
     },
   }),
 } satisfies RoutesOf<typeof catalog.merge_requests>;

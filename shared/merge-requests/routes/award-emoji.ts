@@ -11,7 +11,6 @@ import { paginate, paginationParams, type PaginationParams } from '../../platfor
 import { p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { findProjectOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
 import {
   awardableAwards,
@@ -19,14 +18,13 @@ import {
   deleteAward,
   findAwardOrNotFound,
   findNoteOrNotFound,
-  mergeRequestNoteable,
   noteableAwardable,
   noteAwardable,
   presentAward,
   presentAwards,
 } from '../issuables';
-import { findMergeRequestOrNotFound } from '../queries/merge-requests';
 import { mergeRequestPathParams } from './merge-requests.params';
+import { findMergeRequestOf } from './find';
 
 const noteId = { note_id: required(p.int()) };
 const awardId = { award_id: required(p.int()) };
@@ -37,8 +35,7 @@ const name = { name: required(p.string()) };
  * or its note `note_id`, as an awardable (with whether that note is a system note, which takes none).
  */
 async function awardableOf(params: { id: string; merge_request_iid: number; note_id?: number }, user: Caller) {
-  const subject = await findProjectOrNotFound(params.id, user);
-  const noteable = mergeRequestNoteable(await findMergeRequestOrNotFound(subject, user, params.merge_request_iid));
+  const { noteable } = await findMergeRequestOf(params, user);
   if (params.note_id === undefined) return { awardable: noteableAwardable(noteable), system: false };
   const note = await findNoteOrNotFound(noteable, params.note_id);
   return { awardable: noteAwardable(noteable, note), system: note.system };

@@ -13,8 +13,6 @@
 import { paginate } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { findProjectOrNotFound } from '../../projects';
-import type { User } from '../../users';
 import type { catalog } from '../catalog';
 import { mergeRequestCommentEffects } from '../commands/comments';
 import { checkPosition } from '../diff-position';
@@ -23,7 +21,6 @@ import {
   discussionOf,
   findDiscussionNoteOrNotFound,
   findDiscussionOrNotFound,
-  mergeRequestNoteable,
   noteableDiscussions,
   presentDiscussion,
   presentDiscussions,
@@ -35,21 +32,14 @@ import {
   startDiscussion,
   updateNote,
 } from '../issuables';
-import { findMergeRequestOrNotFound } from '../queries/merge-requests';
 import { createParams, discussionParams, listParams, noteParams, replyParams, resolveParams, updateParams } from './discussions.params';
-
-/** Internal: the project and the merge request as the caller may see them (404 otherwise). */
-async function find(params: { id: string; merge_request_iid: number }, user: User | null) {
-  const subject = await findProjectOrNotFound(params.id, user);
-  const mr = await findMergeRequestOrNotFound(subject, user, params.merge_request_iid);
-  return { subject, mr, noteable: mergeRequestNoteable(mr) };
-}
+import { findMergeRequestOf } from './find';
 
 export const mergeRequestDiscussionRoutes = {
   'GET /projects/:id/merge_requests/:merge_request_iid/discussions': route({
     params: listParams,
     handler: async ({ params, user, link }) => {
-      const { noteable } = await find(params, user);
+      const { noteable } = await findMergeRequestOf(params, user);
       const page = await paginate(params, link, noteableDiscussions(noteable));
       return ok(await presentDiscussions(page.items), page.headers);
     },
@@ -59,7 +49,7 @@ export const mergeRequestDiscussionRoutes = {
     params: createParams,
     handler: async ({ params, user }) => {
       // Reading the merge request is all GitLab's `create_note` needs besides being signed in.
-      const { subject, mr, noteable } = await find(params, user);
+      const { subject, mr, noteable } = await findMergeRequestOf(params, user);
       const diff = params.position && (await checkPosition(mr, params.position));
       const input = { body: params.body, createdAt: params.created_at, ...(diff ? { diff } : {}) };
       const note = await startDiscussion(subject, noteable, user, input, mergeRequestCommentEffects(mr, user));
@@ -70,7 +60,7 @@ export const mergeRequestDiscussionRoutes = {
   'GET /projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id': route({
     params: discussionParams,
     handler: async ({ params, user }) => {
-      const { noteable } = await find(params, user);
+      const { noteable } = await findMergeRequestOf(params, user);
       return ok(await presentDiscussion(await findDiscussionOrNotFound(noteable, params.discussion_id)));
     },
   }),
@@ -78,7 +68,7 @@ export const mergeRequestDiscussionRoutes = {
   'PUT /projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id': route({
     params: resolveParams,
     handler: async ({ params, user }) => {
-      const { subject, noteable } = await find(params, user);
+      const { subject, noteable } = await findMergeRequestOf(params, user);
       const discussion = await findDiscussionOrNotFound(noteable, params.discussion_id);
       // Who may resolve is a per-discussion rule: `resolveDiscussion` checks it.
       return ok(await presentDiscussion(await resolveDiscussion(subject, user, noteable, discussion, params.resolved)));
@@ -88,7 +78,7 @@ export const mergeRequestDiscussionRoutes = {
   'GET /projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id/notes': route({
     params: discussionParams,
     handler: async ({ params, user }) => {
-      const { noteable } = await find(params, user);
+      const { noteable } = await findMergeRequestOf(params, user);
       return ok(await presentNotes((await findDiscussionOrNotFound(noteable, params.discussion_id)).notes));
     },
   }),
@@ -96,7 +86,7 @@ export const mergeRequestDiscussionRoutes = {
   'POST /projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id/notes': route({
     params: replyParams,
     handler: async ({ params, user }) => {
-      const { subject, mr, noteable } = await find(params, user);
+      const { subject, mr, noteable } = await findMergeRequestOf(params, user);
       const discussion = await findDiscussionOrNotFound(noteable, params.discussion_id);
       const input = { body: params.body, createdAt: params.created_at };
       const note = await replyToDiscussion(subject, noteable, user, discussion.notes, input, mergeRequestCommentEffects(mr, user));
@@ -107,7 +97,7 @@ export const mergeRequestDiscussionRoutes = {
   'GET /projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id/notes/:note_id': route({
     params: noteParams,
     handler: async ({ params, user }) => {
-      const { noteable } = await find(params, user);
+      const { noteable } = await findMergeRequestOf(params, user);
       return ok(await presentNote(await findDiscussionNoteOrNotFound(noteable, params.discussion_id, params.note_id)));
     },
   }),
@@ -115,7 +105,7 @@ export const mergeRequestDiscussionRoutes = {
   'PUT /projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id/notes/:note_id': route({
     params: updateParams,
     handler: async ({ params, user }) => {
-      const { subject, noteable } = await find(params, user);
+      const { subject, noteable } = await findMergeRequestOf(params, user);
       const note = await findDiscussionNoteOrNotFound(noteable, params.discussion_id, params.note_id);
       // Who may edit or resolve a note is a per-note rule: the commands check it.
       if (params.body === undefined) return ok(await presentNote(await resolveDiscussionNote(subject, user, noteable, note, params.resolved!)));
@@ -126,7 +116,7 @@ export const mergeRequestDiscussionRoutes = {
   'DELETE /projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id/notes/:note_id': route({
     params: noteParams,
     handler: async ({ params, user }) => {
-      const { subject, noteable } = await find(params, user);
+      const { subject, noteable } = await findMergeRequestOf(params, user);
       const note = await findDiscussionNoteOrNotFound(noteable, params.discussion_id, params.note_id);
       // Who may delete a note is a per-note rule: `deleteNote` checks it.
       await deleteNote(subject, user, noteable, note);

@@ -28,7 +28,7 @@ import { listNotes, mergeRequestNoteable, noteableParticipants, presentIssues } 
 
 import { presentMergeRequest, presentMergeRequestPipelines, presentMergeRequests } from '../presenters/merge-requests';
 import { presentVersion, presentVersionFull } from '../presenters/versions';
-import { findMergeRequestOrNotFound, groupMergeRequestStream, mergeRequestPipelines, memberMergeRequestStream, projectMergeRequestStream, projectSubjects, userMergeRequestStream } from '../queries/merge-requests';
+import { groupMergeRequestStream, mergeRequestPipelines, memberMergeRequestStream, projectMergeRequestStream, projectSubjects, userMergeRequestStream } from '../queries/merge-requests';
 import { relatedIssues } from '../queries/related';
 import type { MergeRequest } from '../store/merge-requests';
 import { getVersion, listVersions, versionContent } from '../store/versions';
@@ -44,17 +44,11 @@ import {
   updateParams,
   userListParams,
 } from './merge-requests.params';
+import { findMergeRequestOf } from './find';
 
 const pathOf = (subject: ProjectSubject) => projectFullPath(subject.namespace, subject.project);
 const pathsIn = (subjects: Map<number, ProjectSubject>) => (projectId: number) => pathOf(subjects.get(projectId)!);
 const byMergeRequest = z.object(mergeRequestPathParams);
-
-/** Internal: the project and the merge request as the caller may see them (404 otherwise). */
-async function find(params: { id: string; merge_request_iid: number }, user: Parameters<typeof findProjectOrNotFound>[1]) {
-  const subject = await findProjectOrNotFound(params.id, user);
-  const mr = await findMergeRequestOrNotFound(subject, user, params.merge_request_iid);
-  return { subject, mr };
-}
 
 /** Internal: the latest version and its content (commits, diffs). */
 async function latestContent(mr: MergeRequest) {
@@ -127,7 +121,7 @@ export const mergeRequestRoutes = {
     params: byMergeRequest,
     anonymous: true,
     handler: async ({ params, user }) => {
-      const { subject, mr } = await find(params, user);
+      const { subject, mr } = await findMergeRequestOf(params, user);
       return ok(await presentMergeRequest(await withMergeStatus(subject, mr), subject, user));
     },
   }),
@@ -135,7 +129,7 @@ export const mergeRequestRoutes = {
   'PUT /projects/:id/merge_requests/:merge_request_iid': route({
     params: updateParams,
     handler: async ({ params, user }) => {
-      const { subject, mr } = await find(params, user);
+      const { subject, mr } = await findMergeRequestOf(params, user);
       // `update_merge_request` is a per-merge-request rule: `updateMergeRequest` checks it.
       return ok(await presentMergeRequest(await updateMergeRequest(subject, user, mr, inputFrom(params)), subject, user));
     },
@@ -144,7 +138,7 @@ export const mergeRequestRoutes = {
   'DELETE /projects/:id/merge_requests/:merge_request_iid': route({
     params: byMergeRequest,
     handler: async ({ params, user }) => {
-      const { subject, mr } = await find(params, user);
+      const { subject, mr } = await findMergeRequestOf(params, user);
       authorize(user, 'destroy_merge_request', subject);
       await deleteMergeRequest(subject, user, mr);
       return noContent();
@@ -155,7 +149,7 @@ export const mergeRequestRoutes = {
     params: z.object({ ...mergeRequestPathParams, ...paginationParams }),
     anonymous: true,
     handler: async ({ params, user, link }) => {
-      const { mr } = await find(params, user);
+      const { mr } = await findMergeRequestOf(params, user);
       const page = paginateArray(params, link, await noteableParticipants(mergeRequestNoteable(mr)));
       return ok(page.items.map(presentUserPublic), page.headers);
     },
@@ -165,7 +159,7 @@ export const mergeRequestRoutes = {
     params: z.object({ ...mergeRequestPathParams, ...paginationParams }),
     anonymous: true,
     handler: async ({ params, user, link }) => {
-      const { mr } = await find(params, user);
+      const { mr } = await findMergeRequestOf(params, user);
       const page = paginateArray(params, link, (await latestContent(mr)).commits);
       return ok(page.items, page.headers);
     },
@@ -175,7 +169,7 @@ export const mergeRequestRoutes = {
     params: z.object({ ...mergeRequestPathParams, ...unidiffParam }),
     anonymous: true,
     handler: async ({ params, user }) => {
-      const { subject, mr } = await find(params, user);
+      const { subject, mr } = await findMergeRequestOf(params, user);
       const [body, version] = await Promise.all([presentMergeRequest(await withMergeStatus(subject, mr), subject, user), getVersion(mr.projectId, mr.iid, mr.latestVersionId)]);
       const content = version ? await versionContent(version) : { commits: [], diffs: [] };
       return ok({ ...body, changes: diffsAsAsked(content.diffs, params), overflow: version?.overflow ?? false });
@@ -187,7 +181,7 @@ export const mergeRequestRoutes = {
     params: z.object({ ...mergeRequestPathParams, ...paginationParams, ...unidiffParam }),
     anonymous: true,
     handler: async ({ params, user, link }) => {
-      const { mr } = await find(params, user);
+      const { mr } = await findMergeRequestOf(params, user);
       const page = paginateArray(params, link, (await latestContent(mr)).diffs);
       return ok(diffsAsAsked(page.items, params), page.headers);
     },
@@ -197,7 +191,7 @@ export const mergeRequestRoutes = {
     params: z.object({ ...mergeRequestPathParams, ...paginationParams }),
     anonymous: true,
     handler: async ({ params, user, link }) => {
-      const { mr } = await find(params, user);
+      const { mr } = await findMergeRequestOf(params, user);
       const page = paginateArray(params, link, (await listVersions(mr.projectId, mr.iid)).map(presentVersion));
       return ok(page.items, page.headers);
     },
@@ -207,7 +201,7 @@ export const mergeRequestRoutes = {
     params: z.object({ ...mergeRequestPathParams, version_id: required(p.int()), ...unidiffParam }),
     anonymous: true,
     handler: async ({ params, user }) => {
-      const { mr } = await find(params, user);
+      const { mr } = await findMergeRequestOf(params, user);
       const version = await getVersion(mr.projectId, mr.iid, params.version_id);
       if (!version) throw new NotFoundError('Merge Request Diff');
       const content = await versionContent(version);
@@ -218,7 +212,7 @@ export const mergeRequestRoutes = {
   'GET /projects/:id/merge_requests/:merge_request_iid/closes_issues': route({
     params: z.object({ ...mergeRequestPathParams, ...paginationParams }),
     handler: async ({ params, user, link }) => {
-      const { subject, mr } = await find(params, user);
+      const { subject, mr } = await findMergeRequestOf(params, user);
       const content = await latestContent(mr);
       const closes = await closingIssues(mr, subject, user, [mr.title, mr.description ?? '', ...content.commits.map((commit) => commit.message)]);
       const page = paginateArray(params, link, closes);
@@ -231,7 +225,7 @@ export const mergeRequestRoutes = {
   'GET /projects/:id/merge_requests/:merge_request_iid/related_issues': route({
     params: z.object({ ...mergeRequestPathParams, ...paginationParams }),
     handler: async ({ params, user, link }) => {
-      const { subject, mr } = await find(params, user);
+      const { subject, mr } = await findMergeRequestOf(params, user);
       const [content, notes] = await Promise.all([latestContent(mr), listNotes(mergeRequestNoteable(mr))]);
       const texts = [mr.title, mr.description ?? '', ...content.commits.map((commit) => commit.message), ...notes.filter((note) => !note.system).map((note) => note.body)];
       const page = paginateArray(params, link, await relatedIssues(subject, user, texts));
@@ -243,7 +237,7 @@ export const mergeRequestRoutes = {
   'PUT /projects/:id/merge_requests/:merge_request_iid/merge': route({
     params: mergeParams,
     handler: async ({ params, user }) => {
-      const { subject, mr } = await find(params, user);
+      const { subject, mr } = await findMergeRequestOf(params, user);
       const merged = await acceptMergeRequest(subject, user, mr, {
         commitMessage: params.merge_commit_message,
         shouldRemoveSourceBranch: params.should_remove_source_branch,
@@ -257,7 +251,7 @@ export const mergeRequestRoutes = {
   'PUT /projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds': route({
     params: byMergeRequest,
     handler: async ({ params, user }) => {
-      const { subject, mr } = await find(params, user);
+      const { subject, mr } = await findMergeRequestOf(params, user);
       return ok(await presentMergeRequest(await cancelMergeWhenPipelineSucceeds(subject, user, mr), subject, user));
     },
   }),
@@ -265,7 +259,7 @@ export const mergeRequestRoutes = {
   'POST /projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds': route({
     params: byMergeRequest,
     handler: async ({ params, user }) => {
-      const { subject, mr } = await find(params, user);
+      const { subject, mr } = await findMergeRequestOf(params, user);
       // GitLab's route is a POST; the PUT above is what older clients send.
       return created(await presentMergeRequest(await cancelMergeWhenPipelineSucceeds(subject, user, mr), subject, user));
     },
@@ -275,7 +269,7 @@ export const mergeRequestRoutes = {
     params: z.object({ ...mergeRequestPathParams, ...paginationParams }),
     anonymous: true,
     handler: async ({ params, user, link }) => {
-      const { subject, mr } = await find(params, user);
+      const { subject, mr } = await findMergeRequestOf(params, user);
       // GitLab's `authorize! :read_pipeline`.
       if (!can(user, 'read_build', subject)) throw user ? new ForbiddenError() : new UnauthorizedError();
       const page = paginateArray(params, link, await mergeRequestPipelines(mr));

@@ -9,12 +9,11 @@ import { paginate, paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { findProjectOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
 import { mergeRequestCommentEffects } from '../commands/comments';
-import { createNote, deleteNote, findNoteOrNotFound, mergeRequestNoteable, noteableNotes, presentNote, presentNotes, updateNote } from '../issuables';
-import { findMergeRequestOrNotFound } from '../queries/merge-requests';
+import { createNote, deleteNote, findNoteOrNotFound, noteableNotes, presentNote, presentNotes, updateNote } from '../issuables';
 import { mergeRequestPathParams, NOTE_BODY_LIMIT } from './merge-requests.params';
+import { findMergeRequestOf } from './find';
 
 const noteIdParam = { note_id: required(p.int()) };
 const listParams = z.object({
@@ -27,18 +26,11 @@ const createParams = z.object({ ...mergeRequestPathParams, body: required(p.stri
 const noteParams = z.object({ ...mergeRequestPathParams, ...noteIdParam });
 const updateParams = z.object({ ...mergeRequestPathParams, ...noteIdParam, body: required(p.string(NOTE_BODY_LIMIT)) });
 
-
-async function find(params: { id: string; merge_request_iid: number }, user: Parameters<typeof findProjectOrNotFound>[1]) {
-  const subject = await findProjectOrNotFound(params.id, user);
-  const mr = await findMergeRequestOrNotFound(subject, user, params.merge_request_iid);
-  return { subject, mr, noteable: mergeRequestNoteable(mr) };
-}
-
 export const mergeRequestNoteRoutes = {
   'GET /projects/:id/merge_requests/:merge_request_iid/notes': route({
     params: listParams,
     handler: async ({ params, user, link }) => {
-      const { noteable } = await find(params, user);
+      const { noteable } = await findMergeRequestOf(params, user);
       const page = await paginate(params, link, await noteableNotes(noteable, { orderBy: params.order_by, sort: params.sort }));
       return ok(await presentNotes(page.items), page.headers);
     },
@@ -47,7 +39,7 @@ export const mergeRequestNoteRoutes = {
   'POST /projects/:id/merge_requests/:merge_request_iid/notes': route({
     params: createParams,
     handler: async ({ params, user }) => {
-      const { mr, noteable } = await find(params, user);
+      const { mr, noteable } = await findMergeRequestOf(params, user);
       const note = await createNote(noteable, user, params.body, mergeRequestCommentEffects(mr, user));
       return created(await presentNote(note, [user]));
     },
@@ -56,7 +48,7 @@ export const mergeRequestNoteRoutes = {
   'GET /projects/:id/merge_requests/:merge_request_iid/notes/:note_id': route({
     params: noteParams,
     handler: async ({ params, user }) => {
-      const { noteable } = await find(params, user);
+      const { noteable } = await findMergeRequestOf(params, user);
       return ok(await presentNote(await findNoteOrNotFound(noteable, params.note_id)));
     },
   }),
@@ -64,7 +56,7 @@ export const mergeRequestNoteRoutes = {
   'PUT /projects/:id/merge_requests/:merge_request_iid/notes/:note_id': route({
     params: updateParams,
     handler: async ({ params, user }) => {
-      const { subject, noteable } = await find(params, user);
+      const { subject, noteable } = await findMergeRequestOf(params, user);
       const note = await findNoteOrNotFound(noteable, params.note_id);
       // Who may edit a note is a per-note rule: `updateNote` checks it.
       return ok(await presentNote(await updateNote(subject, user, note, params.body)));
@@ -74,7 +66,7 @@ export const mergeRequestNoteRoutes = {
   'DELETE /projects/:id/merge_requests/:merge_request_iid/notes/:note_id': route({
     params: noteParams,
     handler: async ({ params, user }) => {
-      const { subject, noteable } = await find(params, user);
+      const { subject, noteable } = await findMergeRequestOf(params, user);
       const note = await findNoteOrNotFound(noteable, params.note_id);
       await deleteNote(subject, user, noteable, note);
       return noContent();

@@ -6,32 +6,24 @@
  * (as an issue's) and the merge request readable (404 otherwise).
  */
 import * as z from 'zod';
-import type { Caller } from '../../platform/http/context';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { p, required } from '../../platform/http/params';
 import { ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { findProjectOrNotFound, projectFullPath } from '../../projects';
+import { projectFullPath } from '../../projects';
 import type { catalog } from '../catalog';
-import { findResourceEventOrNotFound, mergeRequestNoteable, noteableResourceEvents, presentResourceEvents, type ResourceEventKind } from '../issuables';
-import { findMergeRequestOrNotFound } from '../queries/merge-requests';
+import { findResourceEventOrNotFound, noteableResourceEvents, presentResourceEvents, type ResourceEventKind } from '../issuables';
 import { mergeRequestPathParams } from './merge-requests.params';
-
-/** Internal: the merge request as the caller may read it, and its project's path. */
-async function find(params: { id: string; merge_request_iid: number }, user: Caller) {
-  const subject = await findProjectOrNotFound(params.id, user);
-  const mr = await findMergeRequestOrNotFound(subject, user, params.merge_request_iid);
-  return { noteable: mergeRequestNoteable(mr), path: projectFullPath(subject.namespace, subject.project) };
-}
+import { findMergeRequestOf } from './find';
 
 /** Internal: the list route of one kind. */
 const listRoute = (kind: ResourceEventKind) =>
   route({
     params: z.object({ ...mergeRequestPathParams, ...paginationParams }),
     handler: async ({ params, user, link }) => {
-      const { noteable, path } = await find(params, user);
+      const { subject, noteable } = await findMergeRequestOf(params, user);
       const page = paginateArray(params, link, await noteableResourceEvents(noteable, kind));
-      return ok(await presentResourceEvents(page.items, path), page.headers);
+      return ok(await presentResourceEvents(page.items, projectFullPath(subject.namespace, subject.project)), page.headers);
     },
   });
 
@@ -40,8 +32,8 @@ const showRoute = <S extends z.ZodType<{ id: string; merge_request_iid: number }
   route({
     params,
     handler: async ({ params: parsed, user }) => {
-      const { noteable, path } = await find(parsed, user);
-      const [body] = await presentResourceEvents([await findResourceEventOrNotFound(noteable, kind, eventId(parsed))], path);
+      const { subject, noteable } = await findMergeRequestOf(parsed, user);
+      const [body] = await presentResourceEvents([await findResourceEventOrNotFound(noteable, kind, eventId(parsed))], projectFullPath(subject.namespace, subject.project));
       return ok(body);
     },
   });
