@@ -2,7 +2,7 @@
  * Traces and artifacts in S3 ({@link ciObjects}): trace chunks written as the runner sends them,
  * archived into one object when the job ends; artifacts uploaded whole; both streamed to readers.
  */
-import { bucketName, deleteObjectsUnder, isNoSuchKey, s3 } from '../../platform/s3/client';
+import { bucketName, deleteObjects, deleteObjectsUnder, isNoSuchKey, s3 } from '../../platform/s3/client';
 import { ciObjects } from './objects';
 
 export async function putTraceChunk(jobId: number, offset: number, data: Buffer): Promise<void> {
@@ -46,13 +46,6 @@ export async function archiveTrace(jobId: number, trace: Buffer): Promise<void> 
   await deleteObjectsUnder(ciObjects.traceChunkPrefix(jobId));
 }
 
-async function deleteKeys(keys: string[]): Promise<void> {
-  const { client, sdk } = await s3();
-  for (let i = 0; i < keys.length; i += 1000) {
-    await client.send(new sdk.DeleteObjectsCommand({ Bucket: bucketName(), Delete: { Objects: keys.slice(i, i + 1000).map((Key) => ({ Key })) } }));
-  }
-}
-
 /** Removes everything of a job (erase, pipeline deletion). */
 export async function deleteJobObjects(jobId: number): Promise<void> {
   await deleteObjectsUnder(ciObjects.jobPrefix(jobId));
@@ -60,11 +53,11 @@ export async function deleteJobObjects(jobId: number): Promise<void> {
 
 export async function deleteTrace(jobId: number): Promise<void> {
   await deleteObjectsUnder(ciObjects.traceChunkPrefix(jobId));
-  await deleteKeys([ciObjects.trace(jobId)]);
+  await deleteObjects([ciObjects.trace(jobId)]);
 }
 
 export async function deleteArtifacts(jobId: number): Promise<void> {
-  await deleteKeys([ciObjects.artifacts(jobId)]);
+  await deleteObjects([ciObjects.artifacts(jobId)]);
 }
 
 export async function putArtifacts(jobId: number, data: Buffer, contentType: string): Promise<void> {

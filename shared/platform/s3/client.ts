@@ -35,6 +35,18 @@ export async function s3(): Promise<S3> {
   return { client: s3Client, sdk };
 }
 
+/** `DeleteObjects`' limit on the keys of one request. */
+const DELETE_BATCH = 1000;
+
+/** Deletes the objects of `keys` (missing ones are no error), up to 1,000 keys a request. */
+export async function deleteObjects(keys: readonly string[]): Promise<void> {
+  const { client, sdk } = await s3();
+  for (let i = 0; i < keys.length; i += DELETE_BATCH) {
+    const objects = keys.slice(i, i + DELETE_BATCH).map((Key) => ({ Key }));
+    await client.send(new sdk.DeleteObjectsCommand({ Bucket: bucketName(), Delete: { Objects: objects, Quiet: true } }));
+  }
+}
+
 /**
  * Deletes every object whose key starts with `prefix`, a listed page (up to 1,000 keys) at a time:
  * everything of a project, of a job, of a trace's chunks.
@@ -44,8 +56,7 @@ export async function deleteObjectsUnder(prefix: string): Promise<void> {
   let token: string | undefined;
   do {
     const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: bucketName(), Prefix: prefix, ContinuationToken: token }));
-    const objects = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
-    if (objects.length > 0) await client.send(new sdk.DeleteObjectsCommand({ Bucket: bucketName(), Delete: { Objects: objects, Quiet: true } }));
+    await deleteObjects((page.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : [])));
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
 }

@@ -13,7 +13,7 @@ import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../platform/config';
 import { db, tableName } from '../../platform/dynamo/client';
 import { queryAll } from '../../platform/dynamo/query';
-import { bucketName, s3 } from '../../platform/s3/client';
+import { bucketName, deleteObjects, s3 } from '../../platform/s3/client';
 import { parsePackIndex } from '../git/pack/idx';
 import { PackFile } from '../git/pack/pack-file';
 import { repositoryCollections, repositoryKeys } from './keys';
@@ -52,17 +52,10 @@ export async function storePack(pool: string, pack: { name: string; data: Buffer
 
 /** Unlists packs, then deletes their files (readers that listed them before keep their cached copies). */
 export async function removePacks(pool: string, names: string[]): Promise<void> {
-  const { client, sdk } = await s3();
   for (const name of names) {
     await db().send(new DeleteCommand({ TableName: tableName(), Key: repositoryKeys.pack(pool, name) }));
   }
-  for (let i = 0; i < names.length; i += 500) {
-    const objects = names.slice(i, i + 500).flatMap((name) => [
-      { Key: repositoryObjects.pack(pool, name) },
-      { Key: repositoryObjects.packIndex(pool, name) },
-    ]);
-    await client.send(new sdk.DeleteObjectsCommand({ Bucket: bucketName(), Delete: { Objects: objects, Quiet: true } }));
-  }
+  await deleteObjects(names.flatMap((name) => [repositoryObjects.pack(pool, name), repositoryObjects.packIndex(pool, name)]));
 }
 
 // ---------------------------------------------------------------------------------------------
