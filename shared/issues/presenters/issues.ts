@@ -31,8 +31,9 @@ import { presentTimeStats } from './time-stats';
 
 /** GitLab's `_links` of an issue: its API resources (`closed_as_duplicate_of`: duplicates are not recorded). */
 function issueLinks(issue: Issue) {
-  const self = `${config().externalUrl}/api/v4/projects/${issue.projectId}/issues/${issue.iid}`;
-  return { self, notes: `${self}/notes`, award_emoji: `${self}/award_emoji`, project: `${config().externalUrl}/api/v4/projects/${issue.projectId}`, closed_as_duplicate_of: null };
+  const project = `${config().externalUrl}/api/v4/projects/${issue.projectId}`;
+  const self = `${project}/issues/${issue.iid}`;
+  return { self, notes: `${self}/notes`, award_emoji: `${self}/award_emoji`, project, closed_as_duplicate_of: null };
 }
 
 /** Internal: who closed a closed issue, when that was recorded (`closed_by`). */

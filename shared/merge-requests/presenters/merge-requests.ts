@@ -95,6 +95,8 @@ export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (project
     const path = pathOf(mr.projectId);
     const milestone = mr.milestoneId === null ? undefined : milestones.get(mr.milestoneId);
     const assignee = user(mr.assigneeId);
+    const mergedBy = mr.state === 'merged' ? user(mr.mergedById) : null;
+    const draft = isWorkInProgress(mr.title);
     const references = issuableReferences('!', mr.iid, path, options.from);
     const basic = {
       id: mr.id,
@@ -116,10 +118,10 @@ export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (project
       source_project_id: mr.sourceProjectId,
       target_project_id: mr.projectId,
       labels: mr.labelIds.flatMap((id) => (labelNames.has(id) ? [labelNames.get(id)!] : [])).sort(),
-      draft: isWorkInProgress(mr.title),
+      draft,
       imported: false,
       imported_from: 'none',
-      work_in_progress: isWorkInProgress(mr.title),
+      work_in_progress: draft,
       milestone: milestone ? presentMergeRequestMilestone(milestone, path) : null,
       merge_when_pipeline_succeeds: mr.mergeWhenPipelineSucceeds,
       merge_status: mr.mergeStatus,
@@ -144,8 +146,8 @@ export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (project
       squash_on_merge: false,
       task_completion_status: taskCompletionStatus(mr.description),
       has_conflicts: mr.mergeStatus === 'cannot_be_merged',
-      merged_by: mr.state === 'merged' ? user(mr.mergedById) : null,
-      merge_user: mr.state === 'merged' ? user(mr.mergedById) : user(mr.mergeUserId),
+      merged_by: mergedBy,
+      merge_user: mr.state === 'merged' ? mergedBy : user(mr.mergeUserId),
       merged_at: mr.state === 'merged' ? mr.mergedAt : null,
       closed_by: mr.state === 'closed' ? user(mr.closedById) : null,
       closed_at: mr.state === 'closed' ? mr.closedAt : null,
