@@ -70,6 +70,10 @@ export type { Todo } from './store/todos';
 export { registerTodoTargets, type PresentedTodoTarget, type TodoTarget, type TodoTargetResolver } from './todo-targets';
 // Todos for the users a commit note mentions, wired into the repository's notes by the composition root.
 export { commitMentionTodos } from './commands/mention-todos';
+// The todos of a merge request's new assignee and reviewer, in the merge request's write.
+export { requestTodoItems, type TodoRequest } from './commands/request-todos';
+// An approver's pending todo on the merge request, done after the approval.
+export { resolveTodoOn } from './commands/todos';
 export { presentTimeStats } from './presenters/time-stats';
 export { presentMilestone, presentMilestoneAlias } from './presenters/milestones';
 export type { TimeTracked, TimeTrackedRecord } from './store/issue-time';

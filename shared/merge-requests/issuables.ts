@@ -63,6 +63,7 @@ import { toItem, touchedAttributes, type MergeRequest } from './store/merge-requ
 export { ensureLabels, listLabels, listMilestones, resolveProjectMilestoneId, summarizeChanges, systemNotesFor, addedCommitsNote, assigneesNote, canReadIssue, commentEvent, labelsNote, registerTodoTargets, presentTodos, statusNote, targetBranchNote, createNote, deleteNote, findIssue, findNoteOrNotFound, markTodo, noteableNotes, noteableParticipants, presentIssues, presentNote, presentNotes, subscribe, trackTime, unsubscribe, updateNote };
 export type { Issue, Note, Noteable, NoteEffects, TimeAction, TodoTargetResolver };
 export { awardableAwards, awardEmoji, deleteAward, findAwardOrNotFound, listNotes, noteableAwardable, noteAwardable, presentAward, presentAwards } from '../issues';
+export { requestTodoItems, resolveTodoOn, type TodoRequest } from '../issues';
 export { findResourceEventOrNotFound, noteableResourceEvents, presentResourceEvents, resourceEventPuts, type ResourceEventKind, type ResourceTarget } from '../issues';
 export {
   discussionIdOf,
@@ -87,6 +88,7 @@ export function mergeRequestNoteable(mr: MergeRequest): Noteable {
     id: mr.id,
     authorId: mr.authorId,
     assigneeIds: mr.assigneeId ? [mr.assigneeId] : [],
+    reviewerIds: mr.reviewer ? [mr.reviewer.userId] : [],
     item: { key: mergeRequestKeys.mergeRequest(mr.projectId, mr.iid), touched: touchedAttributes(mr.id), held: () => toItem(mr) },
   };
 }

@@ -39,6 +39,7 @@ const tableKeys = {
   mentions: [() => mergeRequestKeys.mentions(5, 3, 6, 4)],
   mentionedBy: [() => mergeRequestKeys.mentionedBy(6, 4, 5, 3)],
   targetBranch: [() => mergeRequestKeys.targetBranch(5, 'main', 3), () => mergeRequestKeys.targetBranch(5, 'ラ'.repeat(255), 3)],
+  approval: [() => mergeRequestKeys.approval(5, 3, 8)],
 } satisfies Record<Exclude<keyof typeof mergeRequestKeys, 'claims'>, Array<() => Key>>;
 
 const claimKeys = {
@@ -46,7 +47,11 @@ const claimKeys = {
 } satisfies Record<keyof typeof mergeRequestKeys.claims, Array<() => Key>>;
 
 const indexKeys = {
-  lists: [() => mergeRequestIndexKeys.lists(listed()), () => mergeRequestIndexKeys.lists(listed({ state: 'merged', assigneeId: null }))],
+  lists: [
+    () => mergeRequestIndexKeys.lists(listed()),
+    () => mergeRequestIndexKeys.lists(listed({ state: 'merged', assigneeId: null })),
+    () => mergeRequestIndexKeys.lists(listed({ reviewer: { userId: 4 } })),
+  ],
   updated: [() => mergeRequestIndexKeys.updated(LATER, 70)],
 } satisfies Record<keyof typeof mergeRequestIndexKeys, Array<() => Record<string, string>>>;
 
@@ -54,6 +59,7 @@ const collections = {
   projectMergeRequests: [() => mergeRequestCollections.projectMergeRequests(5, 'opened'), () => mergeRequestCollections.projectMergeRequests(5, 'merged', 'updated_at')],
   userMergeRequests: [() => mergeRequestCollections.userMergeRequests(1), () => mergeRequestCollections.userMergeRequests(1, 'updated_at')],
   assignedMergeRequests: [() => mergeRequestCollections.assignedMergeRequests(2), () => mergeRequestCollections.assignedMergeRequests(2, 'updated_at')],
+  reviewingMergeRequests: [() => mergeRequestCollections.reviewingMergeRequests(4), () => mergeRequestCollections.reviewingMergeRequests(4, 'updated_at')],
   versions: [() => mergeRequestCollections.versions(5, 3)],
   closes: [() => mergeRequestCollections.closes(5, 3)],
   closedBy: [() => mergeRequestCollections.closedBy(6, 4)],
@@ -61,6 +67,7 @@ const collections = {
   mentionedBy: [() => mergeRequestCollections.mentionedBy(6, 4)],
   fromBranch: [() => mergeRequestCollections.fromBranch(7, 'feature')],
   intoBranch: [() => mergeRequestCollections.intoBranch(5, 'main')],
+  approvals: [() => mergeRequestCollections.approvals(5, 3)],
 } satisfies Record<keyof typeof mergeRequestCollections, Array<() => Collection>>;
 
 describeKeySpace(

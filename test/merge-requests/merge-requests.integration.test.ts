@@ -205,7 +205,7 @@ describe('merge requests', () => {
     const none = await api(mrs(project.id, '/2'), { method: 'PUT', token, body: {} });
     expect(none.status).toBe(400);
     expect(none.body).toEqual({
-      error: 'assignee_id, description, labels, milestone_id, remove_source_branch, state_event, target_branch, title are missing, at least one parameter must be provided',
+      error: 'assignee_id, description, labels, milestone_id, remove_source_branch, reviewer_ids, state_event, target_branch, title are missing, at least one parameter must be provided',
     });
     expect((await api(mrs(project.id, '/2'), { method: 'PUT', token: reporter.token, body: { title: 'x' } })).status).toBe(403);
 

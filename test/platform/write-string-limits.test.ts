@@ -19,6 +19,7 @@ const UNLIMITED: ReadonlyArray<{ routes: RegExp; fields: readonly string[]; why:
   { routes: /\/award_emoji$/, fields: ['name'], why: 'one of a fixed list of emoji names' },
   { routes: /\/(time_estimate|add_spent_time)$/, fields: ['duration'], why: 'parsed as a duration' },
   { routes: /^POST \/projects\/:id\/issues$/, fields: ['discussion_to_resolve'], why: 'ignored (no merge request to resolve)' },
+  { routes: /\/merge_requests\/:merge_request_iid\/approve$/, fields: ['approval_password'], why: "ignored (GitLab Premium's password to approve)" },
   { routes: /\/merge_requests/, fields: ['source_branch', 'target_branch', 'sha'], why: 'refs and commits, looked up' },
   { routes: /\/repository\/|\/pipeline$/, fields: ['branch', 'start_branch', 'start_sha', 'ref', 'tag_name', 'last_commit_id'], why: 'refs: checked by the ref name rules (at most 1,000 bytes) or looked up' },
   { routes: /\/repository\//, fields: ['commit_message', 'message', 'content', 'author_email', 'author_name'], why: 'written into git objects (S3); GitLab sets no limit' },

@@ -1,8 +1,9 @@
 /**
  * What an issue write and a comment carry in their transactions besides the issue and the note
  * (GitLab runs these as callbacks of the same change): the feed event, the system notes, the
- * webhook event and the todos of the users a new or edited title and description mention, each
- * an item built by its own store (`prepareEvent`, `notePut`, `prepareHookEvent`, `mentionTodoPuts`),
+ * webhook event, the `assigned` todos of its new assignees and the todos of the users a new or
+ * edited title and description mention, each an item built by its own store (`prepareEvent`,
+ * `notePut`, `prepareHookEvent`, `mentionTodoPuts`),
  * so they exist exactly when the change does.
  */
 import type { ProjectSubject } from '../../auth';
@@ -16,6 +17,7 @@ import type { Note } from '../store/notes';
 import { issueTarget, resourceEventPuts, type ResourceEventActor } from '../store/resource-events';
 import { commentEvent, systemNotePuts } from './note-effects';
 import { issueMentionTarget, issueMentionText, mentionTodoItems } from './mention-todos';
+import { requestTodoItems } from './request-todos';
 // Registers how `issue` and `note` hook events are stored: every process writing them loads it.
 import '../webhooks/events';
 
@@ -45,7 +47,8 @@ export async function issueSideEffects(
     /** What caused a state change (the merge request merged), for its resource state event. */
     stateSource?: Omit<ResourceEventActor, 'userId'>;
     /**
-     * The project as `user` sees it: given, a new issue's title and description, or an edited
+     * The project as `user` sees it: given (an issue opened or edited by a user), its new
+     * assignees get `assigned` todos, and a new issue's title and description, or an edited
      * one's when they changed, give todos to the users they newly mention ({@link mentionTodos}).
      */
     subject?: ProjectSubject;
@@ -54,7 +57,10 @@ export async function issueSideEffects(
   const actor: ResourceEventActor = { userId: user.id, ...effects.stateSource };
   // Each effect takes its own id: asked for at once (one counter write). The resource events of
   // the write are known once the issue before it is (the hook's `previous`).
-  const [hook, event, notes, resourceEvents] = await Promise.all([
+  // New assignees get an `assigned` todo (before mention todos: one pending todo per user and issue).
+  const previous = effects.hook?.previous ?? null;
+  const assigned = effects.subject && effects.hook ? issue.assigneeIds.filter((id) => !previous?.assigneeIds.includes(id)) : [];
+  const [hook, event, notes, resourceEvents, assignedTodos] = await Promise.all([
     effects.hook && prepareHookEvent({ projectId: issue.projectId, actorId: user.id, kind: 'issue', issue, ...effects.hook }),
     effects.event &&
       prepareEvent({
@@ -68,10 +74,12 @@ export async function issueSideEffects(
       } satisfies NewEvent),
     systemNotePuts(issueNoteable(issue), user, effects.notes ?? []),
     effects.hook && resourceEventPuts(effects.hook.previous ? issueTarget(effects.hook.previous) : undefined, issueTarget(issue), actor),
+    requestTodoItems(issueNoteable(issue), assigned.map((userId) => ({ userId, action: 'assigned' as const })), user.id, { created: effects.hook?.action === 'open' }),
   ]);
   // The mention todos fill what room the write leaves in its transaction (no read without an `@`).
-  const used = notes.length + (resourceEvents ? resourceEvents.length : 0);
-  const todos = effects.subject && (await mentionTodos(effects.subject, issue, user, effects.hook?.previous ?? null, used));
+  const used = notes.length + (resourceEvents ? resourceEvents.length : 0) + assignedTodos.length;
+  const mentioned = effects.subject ? await mentionTodos(effects.subject, issue, user, previous, used, assigned) : [];
+  const todos = [...assignedTodos, ...mentioned];
   // The write records the resource events of what it changes, by `user` (`store/resource-events.ts`).
   return {
     ...(hook ? { hook: hook.put } : {}),
@@ -89,16 +97,16 @@ const MAX_TRANSACTION_OPERATIONS = 100;
 /**
  * Internal: the todos of the users a new issue's title and description mention, or those an edit
  * of them newly mentions (GitLab's `update_issue` with the previously mentioned users skipped);
- * none when neither changed. At most as many as the issue write leaves room for in its
- * transaction: the project, the issue, its list and label counts, the hook, the event, the notes
- * and resource events (`effectCount`).
+ * none when neither changed, and none for its new assignees (they got theirs). At most as many as
+ * the issue write leaves room for in its transaction: the project, the issue, its list and label
+ * counts, the hook, the event, the notes, resource events and assignment todos (`effectCount`).
  */
-async function mentionTodos(subject: ProjectSubject, issue: Issue, user: User, previous: Issue | null, effectCount: number): Promise<TransactItem[]> {
+async function mentionTodos(subject: ProjectSubject, issue: Issue, user: User, previous: Issue | null, effectCount: number, assigned: number[]): Promise<TransactItem[]> {
   const text = issueMentionText(issue);
   const before = previous ? issueMentionText(previous) : undefined;
   if (before === text) return [];
   const room = MAX_TRANSACTION_OPERATIONS - (4 + effectCount + countChanges(previous ?? undefined, issue).size);
-  const source = { text, before, authorId: user.id, createdAt: new Date().toISOString() };
+  const source = { text, before, authorId: user.id, createdAt: new Date().toISOString(), skipUserIds: assigned };
   return mentionTodoItems(issueMentionTarget(subject, issue), source, room);
 }
 

@@ -59,6 +59,8 @@ export interface MentionSource {
   noteId?: number;
   /** The text as it was before an edit: the users it mentioned get no todo (GitLab's `skip_users`). */
   before?: string;
+  /** Users the same write gives a todo on the target already (new assignees). */
+  skipUserIds?: number[];
 }
 
 /** Internal: the active users of these lowercased usernames (two BatchGetItems: the path claims, then the users). */
@@ -91,7 +93,7 @@ export async function mentionTodoItems(target: MentionTarget, source: MentionSou
   const skipped = new Set(source.before?.includes('@') ? textMentions(source.before).mentioned : []);
   const names = [...new Set([...directlyAddressed, ...mentioned])].filter((name) => !skipped.has(name)).slice(0, Math.min(limit, MAX_MENTION_TODOS));
   const byName = await usersNamed(names);
-  const candidates = names.map((name) => byName.get(name)).filter((user): user is User => user !== undefined && user.id !== source.authorId);
+  const candidates = names.map((name) => byName.get(name)).filter((user): user is User => user !== undefined && user.id !== source.authorId && !source.skipUserIds?.includes(user.id));
   const readable = await Promise.all(candidates.map((user) => reads(user, target)));
   const recipients = candidates.filter((_user, i) => readable[i]);
   if (recipients.length === 0) return [];

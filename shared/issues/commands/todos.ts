@@ -4,7 +4,8 @@
 import { isId } from '../../platform/dynamo/query';
 import { RecordNotFoundError } from '../../platform/http/errors';
 import type { User } from '../../users';
-import { findUserTodo, markAllTodosDone, markTodoDone } from '../store/todos';
+import type { Noteable } from '../store/noteables';
+import { findUserTodo, markAllTodosDone, markTodoDone, pendingTodoOf } from '../store/todos';
 import { readableTargets, type TodoTarget } from '../queries/todos';
 
 /**
@@ -26,6 +27,16 @@ export async function markTodoDoneById(user: User, id: number): Promise<TodoTarg
   const done = await markTodoDone(todo);
   if (!done) throw new RecordNotFoundError(); // its project is being deleted
   return { ...target, todo: done };
+}
+
+/**
+ * Marks the user's pending todo on a noteable done, if they have one (GitLab's
+ * `resolve_todos_for_target`, which follows an approval): one GetItem, then the transaction of
+ * {@link markTodoDone}.
+ */
+export async function resolveTodoOn(noteable: Noteable, userId: number): Promise<void> {
+  const todo = await pendingTodoOf({ targetType: noteable.type, projectId: noteable.projectId, targetIid: noteable.iid }, userId);
+  if (todo) await markTodoDone(todo);
 }
 
 /**

@@ -50,7 +50,7 @@ export const TODO_TYPES = ['Issue', 'MergeRequest', 'Commit', 'Epic', 'DesignMan
 export const TODO_STATES = ['pending', 'done'] as const satisfies readonly TodoState[];
 
 /** Internal: the actions of the todos created here (any other `action` filter matches nothing). */
-const HELD_ACTIONS: readonly string[] = ['marked', 'mentioned', 'directly_addressed'] satisfies readonly TodoAction[];
+const HELD_ACTIONS: readonly string[] = ['marked', 'mentioned', 'directly_addressed', 'assigned', 'review_requested'] satisfies readonly TodoAction[];
 
 export interface TodoFilters {
   state: TodoState;

@@ -50,6 +50,8 @@ export interface Noteable extends NoteableKeyed {
   /** Participants by their own fields: subscribed unless they chose otherwise. */
   authorId: number;
   assigneeIds: number[];
+  /** A merge request's reviewers (none on issues). */
+  reviewerIds?: number[];
   item: NoteableItem;
 }
 

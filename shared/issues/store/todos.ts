@@ -48,7 +48,7 @@ export interface Todo {
 }
 
 /** The actions of the todos created here. */
-export type TodoAction = 'marked' | 'mentioned' | 'directly_addressed';
+export type TodoAction = 'marked' | 'mentioned' | 'directly_addressed' | 'assigned' | 'review_requested';
 
 export const todoFromItem = (item: Item): Todo => entityFields(item) as Todo;
 
@@ -115,6 +115,12 @@ export async function findUserTodo(userId: number, todoId: number): Promise<Todo
     for await (const item of queryCollection(collection, { pageSize: 1 })) return todoFromItem(item);
   }
   return undefined;
+}
+
+/** A user's pending todo on a target, if any (consistent GetItem of its pending key). */
+export async function pendingTodoOf(target: Pick<Todo, 'targetType' | 'projectId' | 'targetIid' | 'commitId'>, userId: number): Promise<Todo | undefined> {
+  const item = await getItem(todoKeys.pending(target, userId));
+  return item && todoFromItem(item);
 }
 
 /**

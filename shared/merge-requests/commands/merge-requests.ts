@@ -2,7 +2,7 @@
  * Merge request writes: open (same project or from a fork), edit (including close, reopen and a
  * new target branch), soft delete. GitLab's `MergeRequests::CreateService` / `UpdateService`
  * rules: source and target branches must exist and differ; one open merge request per source →
- * target pair; labels, milestone and assignee only from those who may `admin_merge_request` on the
+ * target pair; labels, milestone, assignee and reviewer only from those who may `admin_merge_request` on the
  * target; a diff version recorded at creation and whenever the target branch changes. The route
  * has authorized the caller (`create_merge_request_from`/`_in`, `destroy_merge_request`); the
  * per-merge-request rule `update_merge_request` needs it loaded, so it is checked here.
@@ -18,7 +18,7 @@ import { canUpdateMergeRequest } from '../policy';
 import { findMergeRequestOrNotFound } from '../queries/merge-requests';
 import { mentionedIssues } from '../queries/related';
 import { mergeRequestSequences } from '../store/keys';
-import { closingRefs, openPairHolder, writeMergeRequest, type MergeRequest } from '../store/merge-requests';
+import { closingRefs, openPairHolder, writeMergeRequest, type MergeRequest, type Reviewer } from '../store/merge-requests';
 import { mentionRefs } from '../store/related';
 import { getVersion, versionContent } from '../store/versions';
 import { closingIssues, refsOf } from './closing';
@@ -32,6 +32,8 @@ export interface MergeRequestInput {
   targetBranch?: string;
   /** `0` or `null` removes the assignee. */
   assigneeId?: number | null;
+  /** Reviewers: the first is the one (GitLab Free); `[]` or `[0]` removes it. */
+  reviewerIds?: number[];
   /** Label names; `[]` removes every label. */
   labels?: string[];
   /** `0` or `null` removes the milestone. */
@@ -45,6 +47,7 @@ interface Relations {
   labelIds?: number[];
   milestoneId?: number | null;
   assigneeId?: number | null;
+  reviewerId?: number | null;
 }
 
 async function resolveRelations(subject: ProjectSubject, input: MergeRequestInput): Promise<Relations> {
@@ -61,10 +64,21 @@ async function resolveRelations(subject: ProjectSubject, input: MergeRequestInpu
   }
   if (input.assigneeId === null || input.assigneeId === 0) relations.assigneeId = null;
   else if (input.assigneeId !== undefined && (await canBeAssigned(input.assigneeId, subject))) relations.assigneeId = input.assigneeId;
+  // GitLab Free allows one reviewer (`allows_multiple_reviewers?` false): the first id given.
+  const reviewerId = input.reviewerIds?.[0];
+  if (input.reviewerIds !== undefined && !reviewerId) relations.reviewerId = null;
+  else if (reviewerId !== undefined && (await canBeAssigned(reviewerId, subject))) relations.reviewerId = reviewerId;
   return relations;
 }
 
-/** An active user who can read the project's merge requests. */
+/** The reviewer after a change of `relations` (a new one's review is requested at `now`; the same one keeps theirs). */
+function reviewerAfter(current: Reviewer | null, relations: Relations, now: string): Reviewer | null {
+  if (relations.reviewerId === undefined) return current;
+  if (relations.reviewerId === null) return null;
+  return current?.userId === relations.reviewerId ? current : { userId: relations.reviewerId, state: 'unreviewed', createdAt: now };
+}
+
+/** An active user who can read the project's merge requests (an assignee, a reviewer). */
 async function canBeAssigned(userId: number, subject: ProjectSubject): Promise<boolean> {
   const user = await getUser(userId);
   if (!user || user.state !== 'active') return false;
@@ -125,6 +139,7 @@ export async function createMergeRequest(
     state: 'opened',
     authorId: user.id,
     assigneeId: relations.assigneeId ?? null,
+    reviewer: reviewerAfter(null, relations, now),
     milestoneId: relations.milestoneId ?? null,
     labelIds: relations.labelIds ?? [],
     mergeStatus: 'unchecked',
@@ -164,7 +179,7 @@ const STATE_AFTER = { close: 'closed', reopen: 'opened' } as const;
 
 /**
  * Edits a merge request (as found by the caller), re-reading and applying again when another write
- * wins the race: title, description, labels, milestone, assignee, `remove_source_branch`, the
+ * wins the race: title, description, labels, milestone, assignee, reviewer, `remove_source_branch`, the
  * target branch (a new diff version, `merge_status` unchecked, the system note), `state_event`
  * (`close` releases the pair, `reopen` takes it again: 409 when another open merge request holds
  * it). A merged merge request keeps its state and target branch.
@@ -194,6 +209,7 @@ export async function updateMergeRequest(target: ProjectSubject, user: User, mr:
       labelIds: relations.labelIds ?? current.labelIds,
       milestoneId: relations.milestoneId === undefined ? current.milestoneId : relations.milestoneId,
       assigneeId: relations.assigneeId === undefined ? current.assigneeId : relations.assigneeId,
+      reviewer: reviewerAfter(current.reviewer ?? null, relations, now),
       forceRemoveSourceBranch: input.removeSourceBranch ?? current.forceRemoveSourceBranch,
       state,
       closedAt: state === 'closed' && current.state !== 'closed' ? now : state === 'closed' ? current.closedAt : null,
@@ -232,6 +248,8 @@ export async function updateMergeRequest(target: ProjectSubject, user: User, mr:
     }
     const notes = systemNotesFor(await summarize(current, next));
     if (next.targetBranch !== current.targetBranch) notes.unshift(targetBranchNote(current.targetBranch, next.targetBranch));
+    const reviewers = await reviewersNote(current, next);
+    if (reviewers) notes.push(reviewers);
     const stateEvent = next.state === current.state ? undefined : next.state === 'closed' ? 'closed' : 'reopened';
     let closes: { before: ReturnType<typeof refsOf>; after: ReturnType<typeof refsOf> } | undefined;
     if (next.title !== current.title || next.description !== current.description || next.targetBranch !== current.targetBranch || commitMessages) {
@@ -282,6 +300,18 @@ export async function sourceProjectOf(mr: MergeRequest) {
 async function latestCommitMessages(mr: MergeRequest): Promise<string[]> {
   const version = await getVersion(mr.projectId, mr.iid, mr.latestVersionId);
   return version ? (await versionContent(version)).commits.map((commit) => commit.message) : [];
+}
+
+/**
+ * Internal: the system note of a change of reviewer (GitLab's `change_issuable_reviewers`):
+ * `requested review from @a`, `removed review request for @b`, or both joined by `and`.
+ */
+async function reviewersNote(before: MergeRequest, after: MergeRequest): Promise<string | undefined> {
+  const [was, is] = [before.reviewer?.userId, after.reviewer?.userId];
+  if (was === is) return undefined;
+  const [added, removed] = await Promise.all([is === undefined ? undefined : getUser(is), was === undefined ? undefined : getUser(was)]);
+  const parts = [...(added ? [`requested review from @${added.username}`] : []), ...(removed ? [`removed review request for @${removed.username}`] : [])];
+  return parts.length > 0 ? parts.join(' and ') : undefined;
 }
 
 /** Internal: what an edit changed that system notes tell (the issues feature's summary; one assignee). */

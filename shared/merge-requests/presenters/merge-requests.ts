@@ -3,11 +3,11 @@
  * `merge_request.rb`). A page is presented together: its users are one BatchGetItem, the labels
  * and milestones of each project involved one Query each. `subscribed` and the single-only fields
  * (`changes_count`, `diff_refs`, `pipeline`, ...) are on single responses. Current GitLab's fields
- * are there too: `assignees` (its one assignee), `draft`, `references` (`reference` is the
+ * are there too: `assignees` (its one assignee), `reviewers` (its one reviewer), `draft`, `references` (`reference` is the
  * deprecated form), `task_completion_status`, `has_conflicts` (`cannot_be_merged`), `merge_user`
  * (who merged it, or asked to merge it when the pipeline succeeds), `prepared_at` (the diff is
  * prepared as the merge request is opened), and those of features this service does not have
- * (`reviewers` empty, `squash_on_merge` false, `merge_after` and `squash_commit_sha` null).
+ * (`squash_on_merge` false, `merge_after` and `squash_commit_sha` null).
  *
  * `blocking_discussions_resolved` (GitLab's `mergeable_discussions_state?`) is true unless the
  * project requires resolved discussions to merge and one is not (the count the discussion writes
@@ -48,13 +48,25 @@ import type { MergeRequest } from '../store/merge-requests';
 export const mergeRequestWebUrl = (mr: Pick<MergeRequest, 'iid'>, pathWithNamespace: string): string =>
   `${config().externalUrl}/${pathWithNamespace}/merge_requests/${mr.iid}`;
 
+/** The fields every merge request entity opens with (the approvals entity too). */
+export const mergeRequestHeading = (mr: MergeRequest) => ({
+  id: mr.id,
+  iid: mr.iid,
+  project_id: mr.projectId,
+  title: mr.title,
+  description: mr.description,
+  state: mr.state,
+  created_at: mr.createdAt,
+  updated_at: mr.updatedAt,
+});
+
 /**
  * @param pathOf the `path_with_namespace` of each merge request's (target) project.
  * @param options.single adds `subscribed` for `options.viewer` and the single-only fields.
  * @param options.from where `references.relative` is written from (see the issues feature's `issuableReferences`).
  */
 export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (projectId: number) => string, options: { single?: boolean; viewer?: User; from?: ReferenceFrom } = {}) {
-  const userIds = [...new Set(mrs.flatMap((mr) => [mr.authorId, mr.assigneeId ?? 0, mr.mergedById ?? 0, mr.closedById ?? 0, mr.mergeUserId ?? 0]).filter((id) => id > 0))];
+  const userIds = [...new Set(mrs.flatMap((mr) => [mr.authorId, mr.assigneeId ?? 0, mr.reviewer?.userId ?? 0, mr.mergedById ?? 0, mr.closedById ?? 0, mr.mergeUserId ?? 0]).filter((id) => id > 0))];
   const labelProjects = [...new Set(mrs.filter((mr) => mr.labelIds.length > 0).map((mr) => mr.projectId))];
   const milestoneProjects = [...new Set(mrs.filter((mr) => mr.milestoneId !== null).map((mr) => mr.projectId))];
   const projectIds = [...new Set(mrs.map((mr) => mr.projectId))];
@@ -95,18 +107,12 @@ export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (project
     const path = pathOf(mr.projectId);
     const milestone = mr.milestoneId === null ? undefined : milestones.get(mr.milestoneId);
     const assignee = user(mr.assigneeId);
+    const reviewer = user(mr.reviewer?.userId ?? null);
     const mergedBy = mr.state === 'merged' ? user(mr.mergedById) : null;
     const draft = isWorkInProgress(mr.title);
     const references = issuableReferences('!', mr.iid, path, options.from);
     const basic = {
-      id: mr.id,
-      iid: mr.iid,
-      project_id: mr.projectId,
-      title: mr.title,
-      description: mr.description,
-      state: mr.state,
-      created_at: mr.createdAt,
-      updated_at: mr.updatedAt,
+      ...mergeRequestHeading(mr),
       target_branch: mr.targetBranch,
       source_branch: mr.sourceBranch,
       upvotes: mr.upvotes ?? 0,
@@ -114,7 +120,7 @@ export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (project
       author: author(mr.authorId),
       assignees: assignee ? [assignee] : [],
       assignee,
-      reviewers: [],
+      reviewers: reviewer ? [reviewer] : [],
       source_project_id: mr.sourceProjectId,
       target_project_id: mr.projectId,
       labels: mr.labelIds.flatMap((id) => (labelNames.has(id) ? [labelNames.get(id)!] : [])).sort(),
@@ -164,6 +170,16 @@ export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (project
       diff_refs: { base_sha: mr.baseSha, head_sha: mr.sha, start_sha: mr.targetSha },
     };
   });
+}
+
+/**
+ * GitLab's `MergeRequestReviewer` entities of a merge request: its reviewer (`user`, as
+ * `UserBasic`), where their review stands and when it was requested; none when the user is gone.
+ */
+export async function presentReviewers(mr: MergeRequest) {
+  const reviewer = mr.reviewer;
+  const user = reviewer ? await getUser(reviewer.userId) : undefined;
+  return reviewer && user ? [{ user: presentUserPublic(user), state: reviewer.state, created_at: reviewer.createdAt }] : [];
 }
 
 /** Internal: the web URL of the project a pipeline ran in (the target's, or a fork's). */

@@ -36,6 +36,8 @@ export interface MergeRequestFilters {
   search?: string;
   authorId?: number;
   assigneeId?: number;
+  /** A reviewer's id, or `none` (no reviewer) / `any` (one). */
+  reviewerId?: number | 'none' | 'any';
   sourceBranch?: string;
   targetBranch?: string;
   /** `yes`: only work in progress; `no`: none. */
@@ -90,6 +92,8 @@ async function matcherFor(projectId: number, filters: MergeRequestFilters): Prom
   if (search) checks.push((mr) => mr.title.toLowerCase().includes(search) || (mr.description ?? '').toLowerCase().includes(search));
   if (filters.authorId !== undefined) checks.push((mr) => mr.authorId === filters.authorId);
   if (filters.assigneeId !== undefined) checks.push((mr) => mr.assigneeId === filters.assigneeId);
+  const reviewer = filters.reviewerId;
+  if (reviewer !== undefined) checks.push((mr) => (reviewer === 'any' ? !!mr.reviewer : reviewer === 'none' ? !mr.reviewer : mr.reviewer?.userId === reviewer));
   if (filters.sourceBranch !== undefined) checks.push((mr) => mr.sourceBranch === filters.sourceBranch);
   if (filters.targetBranch !== undefined) checks.push((mr) => mr.targetBranch === filters.targetBranch);
   if (filters.wip === 'yes') checks.push((mr) => isWorkInProgress(mr.title));
@@ -139,7 +143,8 @@ export async function groupMergeRequestStream(
   return { stream, subjects };
 }
 
-export type UserMergeRequestScope = 'created_by_me' | 'assigned_to_me';
+/** The user index a list of the caller's reads: authored, assigned, or whose review is requested from a user. */
+export type UserMergeRequestScope = 'created_by_me' | 'assigned_to_me' | { reviewer: number };
 
 /**
  * `GET /merge_requests?scope=all`: the merge requests of the projects the caller is a member of
@@ -166,7 +171,8 @@ export async function memberMergeRequestStream(user: User, filters: MergeRequest
 
 /**
  * `GET /merge_requests`: the merge requests the caller opened (GSI2/GSI5) or is assigned
- * (GSI3/GSI6), each checked against the caller's access to its project, a chunk at a time.
+ * (GSI3/GSI6), or whose review is requested from a user (GSI7/GSI8), each checked against the
+ * caller's access to its project, a chunk at a time.
  */
 export function userMergeRequestStream(user: User, scope: UserMergeRequestScope, filters: MergeRequestFilters, order: MergeRequestOrder): StreamSource<MergeRequest> {
   const matchers = new Map<number, Promise<(mr: MergeRequest) => boolean>>();
@@ -176,9 +182,11 @@ export function userMergeRequestStream(user: User, scope: UserMergeRequestScope,
   };
   return filteredCollection<MergeRequest>({
     collection:
-      scope === 'assigned_to_me'
-        ? mergeRequestCollections.assignedMergeRequests(user.id, order.orderBy)
-        : mergeRequestCollections.userMergeRequests(user.id, order.orderBy),
+      typeof scope === 'object'
+        ? mergeRequestCollections.reviewingMergeRequests(scope.reviewer, order.orderBy)
+        : scope === 'assigned_to_me'
+          ? mergeRequestCollections.assignedMergeRequests(user.id, order.orderBy)
+          : mergeRequestCollections.userMergeRequests(user.id, order.orderBy),
     ascending: order.ascending,
     select: (item) => mergeRequestFromItem(item),
     keep: async (mrs) => {

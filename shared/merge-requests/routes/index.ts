@@ -1,5 +1,6 @@
 /** The merge-requests feature's HTTP slice, by endpoint group (for the Lambda entries in `functions/`). */
 import { mergeRequestActionRoutes } from './actions';
+import { mergeRequestApprovalRoutes } from './approvals';
 import { mergeRequestAwardRoutes } from './award-emoji';
 import { mergeRequestResourceEventRoutes } from './resource-events';
 import { closedByRoutes } from './closed-by';
@@ -8,7 +9,7 @@ import { mergeRequestRoutes } from './merge-requests';
 import { mergeRequestNoteRoutes } from './notes';
 
 export const routes = {
-  merge_requests: { ...mergeRequestRoutes, ...mergeRequestActionRoutes, ...mergeRequestNoteRoutes, ...mergeRequestDiscussionRoutes, ...mergeRequestAwardRoutes, ...mergeRequestResourceEventRoutes },
+  merge_requests: { ...mergeRequestRoutes, ...mergeRequestActionRoutes, ...mergeRequestNoteRoutes, ...mergeRequestDiscussionRoutes, ...mergeRequestAwardRoutes, ...mergeRequestResourceEventRoutes, ...mergeRequestApprovalRoutes },
   /** `GET /projects/:id/issues/:issue_iid/closed_by`, served by the `issues` group. */
   issues: closedByRoutes,
 };

@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { paginationParams } from '../../platform/http/pagination';
 import { idParam, limitedString, p, required, type StringLimit } from '../../platform/http/params';
+import { userIdForFilter } from '../../users';
 import type { MergeRequestInput } from '../commands/merge-requests';
 import { MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from '../commands/shared';
 import type { MergeRequestFilters, MergeRequestOrder } from '../queries/merge-requests';
@@ -33,10 +34,21 @@ const labelNames = () =>
 /** An id that `0`, blank or `null` clears (`null`). */
 const clearableId = () => z.preprocess((value) => (value === '' || value === null ? null : value), z.union([z.null(), p.int()]));
 
+/**
+ * User ids, comma-separated or an array (GitLab's `CommaSeparatedToIntegerArray`); blank or `null`
+ * is `[]`, which clears, as `[0]` does.
+ */
+const userIds = () =>
+  z.preprocess(
+    (value) => (value === '' || value === null ? [] : typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value),
+    z.array(z.coerce.number().int().min(0)).optional(),
+  );
+
 /** What create and edit share (GitLab's `optional_params_ce`). */
 const optionalParams = {
   description: clearableText(),
   assignee_id: clearableId(),
+  reviewer_ids: userIds(),
   milestone_id: clearableId(),
   labels: labelNames(),
   remove_source_branch: p.bool(),
@@ -53,7 +65,7 @@ export const createParams = z.object({
 });
 
 /** GitLab's `optional_params` of the edit, in its order (the 400's wording lists them so). */
-const UPDATABLE = ['assignee_id', 'description', 'labels', 'milestone_id', 'remove_source_branch', 'state_event', 'target_branch', 'title'] as const;
+const UPDATABLE = ['assignee_id', 'description', 'labels', 'milestone_id', 'remove_source_branch', 'reviewer_ids', 'state_event', 'target_branch', 'title'] as const;
 
 /** Grape's `at_least_one_of` on the edit: `a, b, ... are missing, at least one parameter must be provided`. */
 function atLeastOneOf(names: readonly string[]) {
@@ -85,6 +97,18 @@ export const mergeParams = z.object({
   sha: p.string(),
 });
 
+/** A user filter of a list: a user id, or `None` (nobody) / `Any` (somebody), in any case. */
+const userFilter = () =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && /^(none|any)$/i.test(value) ? value.toLowerCase() : value),
+    z.union([z.literal('none'), z.literal('any'), z.coerce.number().int()]).optional(),
+  );
+
+/** Grape's `mutually_exclusive` of `reviewer_id` and `reviewer_username`. */
+const oneReviewerFilter = (value: { reviewer_id?: unknown; reviewer_username?: string }, ctx: z.RefinementCtx) => {
+  if (value.reviewer_id !== undefined && value.reviewer_username !== undefined) ctx.addIssue({ code: 'custom', message: 'reviewer_id, reviewer_username are mutually exclusive' });
+};
+
 /** The filters and order of the list endpoints (GitLab's `merge_requests_params`). */
 const listFilterParams = {
   ...paginationParams,
@@ -97,22 +121,29 @@ const listFilterParams = {
   search: p.string(),
   author_id: p.int(),
   assignee_id: p.int(),
+  reviewer_id: userFilter(),
+  reviewer_username: p.string(),
   source_branch: p.string(),
   target_branch: p.string(),
   wip: p.oneOf(['yes', 'no']),
 };
 
-export const projectListParams = z.object({ ...idParam, ...listFilterParams, scope: p.oneOf(['created_by_me', 'assigned_to_me', 'all']) });
-export const groupListParams = z.object({ ...idParam, ...listFilterParams, scope: p.oneOf(['created_by_me', 'assigned_to_me', 'all']) });
-export const userListParams = z.object({
-  ...listFilterParams,
-  scope: p.oneOf(['created_by_me', 'assigned_to_me', 'all']).transform((v) => v ?? 'created_by_me'),
-});
+export const projectListParams = z.object({ ...idParam, ...listFilterParams, scope: p.oneOf(['created_by_me', 'assigned_to_me', 'all']) }).superRefine(oneReviewerFilter);
+export const groupListParams = z.object({ ...idParam, ...listFilterParams, scope: p.oneOf(['created_by_me', 'assigned_to_me', 'all']) }).superRefine(oneReviewerFilter);
+export const userListParams = z
+  .object({
+    ...listFilterParams,
+    scope: p.oneOf(['created_by_me', 'assigned_to_me', 'all']).transform((v) => v ?? 'created_by_me'),
+  })
+  .superRefine(oneReviewerFilter);
 
 type ListParams = z.output<typeof projectListParams> | z.output<typeof groupListParams> | z.output<typeof userListParams>;
 
-/** The filters of a list; a `scope` narrows to the caller's authored or assigned ones. */
-export const filtersFrom = (params: Omit<ListParams, 'scope'> & { scope?: string }, userId: number | undefined): MergeRequestFilters => ({
+/**
+ * The filters of a list; a `scope` narrows to the caller's authored or assigned ones; a reviewer
+ * named by username is looked up (an unknown one matches nothing).
+ */
+export const filtersFrom = async (params: Omit<ListParams, 'scope'> & { scope?: string }, userId: number | undefined): Promise<MergeRequestFilters> => ({
   state: params.state,
   labels: params.labels?.split(',').map((s) => s.trim()).filter(Boolean),
   milestone: params.milestone,
@@ -120,6 +151,7 @@ export const filtersFrom = (params: Omit<ListParams, 'scope'> & { scope?: string
   search: params.search,
   authorId: params.author_id ?? (params.scope === 'created_by_me' ? userId : undefined),
   assigneeId: params.assignee_id ?? (params.scope === 'assigned_to_me' ? userId : undefined),
+  reviewerId: params.reviewer_username !== undefined ? await userIdForFilter(params.reviewer_username) : params.reviewer_id,
   sourceBranch: params.source_branch,
   targetBranch: params.target_branch,
   wip: params.wip,
@@ -135,6 +167,7 @@ export const inputFrom = (params: z.output<typeof createParams> | z.output<typeo
   description: params.description,
   targetBranch: params.target_branch,
   assigneeId: params.assignee_id,
+  reviewerIds: params.reviewer_ids,
   milestoneId: params.milestone_id,
   labels: params.labels,
   removeSourceBranch: params.remove_source_branch,

@@ -1,6 +1,6 @@
 /**
  * Merge requests: list (a project's, a group's, the caller's), read, open, edit (close, reopen),
- * soft-delete, their participants, commits, changes (and their paginated `diffs`) and diff
+ * soft-delete, their reviewers and participants, commits, changes (and their paginated `diffs`) and diff
  * versions, the issues they close and relate to, merge and cancel a deferred merge. Reads of a
  * public project's merge requests need no token (the issues they close or relate to do); the rest do.
  * Reads need `read_merge_request` (guests of a private project: 404); opening needs
@@ -26,7 +26,7 @@ import { MergeRequestError } from '../commands/shared';
 import { createMergeRequest, deleteMergeRequest, updateMergeRequest } from '../commands/merge-requests';
 import { listNotes, mergeRequestNoteable, noteableParticipants, presentIssues } from '../issuables';
 
-import { presentMergeRequest, presentMergeRequestPipelines, presentMergeRequests } from '../presenters/merge-requests';
+import { presentMergeRequest, presentMergeRequestPipelines, presentMergeRequests, presentReviewers } from '../presenters/merge-requests';
 import { presentVersion, presentVersionFull } from '../presenters/versions';
 import { groupMergeRequestStream, mergeRequestPipelines, memberMergeRequestStream, projectMergeRequestStream, projectSubjects, userMergeRequestStream } from '../queries/merge-requests';
 import { relatedIssues } from '../queries/related';
@@ -60,11 +60,15 @@ export const mergeRequestRoutes = {
   'GET /merge_requests': route({
     params: userListParams,
     handler: async ({ params, user, link }) => {
-      const filters = filtersFrom({ ...params, scope: undefined }, user.id);
+      const filters = await filtersFrom({ ...params, scope: undefined }, user.id);
+      const reviewer = filters.reviewerId;
+      // `scope=all` with a reviewer reads that reviewer's index: every project the caller may read.
       const stream =
-        params.scope === 'all'
-          ? await memberMergeRequestStream(user, filters, orderFrom(params))
-          : userMergeRequestStream(user, params.scope === 'assigned_to_me' ? 'assigned_to_me' : 'created_by_me', filters, orderFrom(params));
+        params.scope === 'all' && typeof reviewer === 'number'
+          ? userMergeRequestStream(user, { reviewer }, filters, orderFrom(params))
+          : params.scope === 'all'
+            ? await memberMergeRequestStream(user, filters, orderFrom(params))
+            : userMergeRequestStream(user, params.scope === 'assigned_to_me' ? 'assigned_to_me' : 'created_by_me', filters, orderFrom(params));
       const page = await paginate(params, link, stream);
       const subjects = await projectSubjects(user, [...new Set(page.items.map((mr) => mr.projectId))]);
       return ok(await presentMergeRequests(page.items, pathsIn(subjects)), page.headers);
@@ -76,7 +80,7 @@ export const mergeRequestRoutes = {
     anonymous: true,
     handler: async ({ params, user, link }) => {
       const { group } = await findGroupOrNotFound(params.id, user);
-      const { stream, subjects } = await groupMergeRequestStream(group, user, filtersFrom(params, user?.id), orderFrom(params));
+      const { stream, subjects } = await groupMergeRequestStream(group, user, await filtersFrom(params, user?.id), orderFrom(params));
       const page = await paginate(params, link, stream);
       return ok(await presentMergeRequests(page.items, pathsIn(subjects), { from: { group: group.fullPath } }), page.headers);
     },
@@ -88,7 +92,7 @@ export const mergeRequestRoutes = {
     handler: async ({ params, user, link }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       if (!can(user, 'read_merge_request', subject)) throw new NotFoundError('Project');
-      const page = await paginate(params, link, await projectMergeRequestStream(subject, filtersFrom(params, user?.id), orderFrom(params)));
+      const page = await paginate(params, link, await projectMergeRequestStream(subject, await filtersFrom(params, user?.id), orderFrom(params)));
       return ok(await presentMergeRequests(page.items, () => pathOf(subject)), page.headers);
     },
   }),
@@ -142,6 +146,16 @@ export const mergeRequestRoutes = {
       authorize(user, 'destroy_merge_request', subject);
       await deleteMergeRequest(subject, user, mr);
       return noContent();
+    },
+  }),
+
+  'GET /projects/:id/merge_requests/:merge_request_iid/reviewers': route({
+    params: z.object({ ...mergeRequestPathParams, ...paginationParams }),
+    anonymous: true,
+    handler: async ({ params, user, link }) => {
+      const { mr } = await findMergeRequestOf(params, user);
+      const page = paginateArray(params, link, await presentReviewers(mr));
+      return ok(page.items, page.headers);
     },
   }),
 

@@ -56,6 +56,8 @@ export const mergeRequestKeys = {
     PK: `PROJECT#${projectId}`,
     SK: `MR_TARGET#${branchHash(targetBranch)}#${pad(iid)}`,
   }),
+  /** A user's approval of a merge request (GitLab's `approvals` row), in the target project's partition. */
+  approval: (projectId: number, iid: number, userId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `MR_APPROVAL#${pad(iid)}#${pad(userId)}` }),
 
   claims: {
     /**
@@ -78,11 +80,12 @@ export interface MergeRequestListed {
   state: string;
   authorId: number;
   assigneeId: number | null;
+  reviewer?: { userId: number } | null;
   createdAt: string;
   updatedAt: string;
 }
 
-/** The order a list is read in: its index (`created_at`: GSI1-3, `updated_at`: GSI4-6). */
+/** The order a list is read in: its index (`created_at`: GSI1-3 and GSI7, `updated_at`: GSI4-6 and GSI8). */
 export type MergeRequestOrderBy = 'created_at' | 'updated_at';
 
 /** Sort key of the lists: an ISO time, then the padded global id. */
@@ -99,13 +102,14 @@ const partitions = {
   project: (projectId: number, state: string) => `PROJECT_MRS#${projectId}#${listState(state)}`,
   author: (userId: number) => `USER_MRS#${userId}`,
   assignee: (userId: number) => `USER_ASSIGNED_MRS#${userId}`,
+  reviewer: (userId: number) => `USER_REVIEW_MRS#${userId}`,
 };
 
 /** Secondary-index attributes, written on the item they index. */
 export const mergeRequestIndexKeys = {
   /**
    * The list indexes of a live merge request, by creation (GSI1 project+state, GSI2 author, GSI3
-   * assignee) and by last update (GSI4-6, same partitions).
+   * assignee, GSI7 reviewer) and by last update (GSI4-6 and GSI8, same partitions).
    */
   lists: (mr: MergeRequestListed) => ({
     GSI1PK: partitions.project(mr.projectId, mr.state),
@@ -115,12 +119,13 @@ export const mergeRequestIndexKeys = {
     GSI4PK: partitions.project(mr.projectId, mr.state),
     GSI5PK: partitions.author(mr.authorId),
     ...(mr.assigneeId ? { GSI3PK: partitions.assignee(mr.assigneeId), GSI3SK: mergeRequestOrderKey(mr.createdAt, mr.id), GSI6PK: partitions.assignee(mr.assigneeId) } : {}),
+    ...(mr.reviewer ? { GSI7PK: partitions.reviewer(mr.reviewer.userId), GSI7SK: mergeRequestOrderKey(mr.createdAt, mr.id), GSI8PK: partitions.reviewer(mr.reviewer.userId) } : {}),
     ...mergeRequestIndexKeys.updated(mr.updatedAt, mr.id),
   }),
-  /** The update-ordered sort keys (GSI4-6), set again whenever `updatedAt` changes. */
+  /** The update-ordered sort keys (GSI4-6, GSI8), set again whenever `updatedAt` changes. */
   updated: (updatedAt: string, id: number) => {
     const key = mergeRequestOrderKey(updatedAt, id);
-    return { GSI4SK: key, GSI5SK: key, GSI6SK: key };
+    return { GSI4SK: key, GSI5SK: key, GSI6SK: key, GSI8SK: key };
   },
 } as const;
 
@@ -137,6 +142,9 @@ export const mergeRequestCollections = {
   /** The merge requests assigned to a user. */
   assignedMergeRequests: (userId: number, orderBy: MergeRequestOrderBy = 'created_at') =>
     indexCollection(byCreation(orderBy) ? 'GSI3' : 'GSI6', partitions.assignee(userId)),
+  /** The merge requests whose review is requested from a user. */
+  reviewingMergeRequests: (userId: number, orderBy: MergeRequestOrderBy = 'created_at') =>
+    indexCollection(byCreation(orderBy) ? 'GSI7' : 'GSI8', partitions.reviewer(userId)),
   /** The diff versions of a merge request, by id (oldest first). */
   versions: (projectId: number, iid: number) => tableCollection(`PROJECT#${projectId}`, `MR_VERSION#${pad(iid)}#`),
   /** The issues a merge request closes. */
@@ -151,6 +159,8 @@ export const mergeRequestCollections = {
   fromBranch: (sourceProjectId: number, sourceBranch: string) => tableCollection(`PROJECT#${sourceProjectId}`, `MR_SOURCE#${branchHash(sourceBranch)}#`),
   /** The open merge requests targeting a branch of a project. */
   intoBranch: (projectId: number, targetBranch: string) => tableCollection(`PROJECT#${projectId}`, `MR_TARGET#${branchHash(targetBranch)}#`),
+  /** The approvals of a merge request (by user id). */
+  approvals: (projectId: number, iid: number) => tableCollection(`PROJECT#${projectId}`, `MR_APPROVAL#${pad(iid)}#`),
 } as const;
 
 /** Id sequences: global ids, per-target-project iids (shared with nothing else), diff version ids. */
@@ -168,12 +178,12 @@ export const versionObjectKey = (projectId: number, iid: number, versionId: numb
   `${versionObjectPrefix(projectId)}${iid}/versions/${versionId}.json`;
 
 /** Index partitions whose lists show a write at once (read-your-writes journal, `platform/dynamo/recent.ts`): merge request lists (project and state, a user's). */
-readYourWrites('PROJECT_MRS#', 'USER_MRS#', 'USER_ASSIGNED_MRS#');
+readYourWrites('PROJECT_MRS#', 'USER_MRS#', 'USER_ASSIGNED_MRS#', 'USER_REVIEW_MRS#');
 
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
   partitions: [],
-  sortKeys: { 'PROJECT#': ['MR#', 'MR_VERSION#', 'MR_DIFF#', 'MR_CLOSES#', 'MR_CLOSING#', 'MR_MENTIONS#', 'MR_MENTIONED#', 'MR_TARGET#', 'MR_SOURCE#'] },
+  sortKeys: { 'PROJECT#': ['MR#', 'MR_VERSION#', 'MR_DIFF#', 'MR_CLOSES#', 'MR_CLOSING#', 'MR_MENTIONS#', 'MR_MENTIONED#', 'MR_TARGET#', 'MR_SOURCE#', 'MR_APPROVAL#'] },
   indexPartitions: {
     GSI1: ['PROJECT_MRS#'],
     GSI2: ['USER_MRS#'],
@@ -181,6 +191,8 @@ export const keySpace: KeySpace = {
     GSI4: ['PROJECT_MRS#'],
     GSI5: ['USER_MRS#'],
     GSI6: ['USER_ASSIGNED_MRS#'],
+    GSI7: ['USER_REVIEW_MRS#'],
+    GSI8: ['USER_REVIEW_MRS#'],
   },
   sequences: ['merge_requests', 'merge_requests#', 'merge_request_diffs'],
 };

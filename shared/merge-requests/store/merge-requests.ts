@@ -7,7 +7,7 @@
  * project is live, takes or releases the open-pair claim (GitLab's "one open merge request per
  * source → target") with the target-branch relation when the merge request becomes open or stops
  * being open (or changes its target branch), adds a diff version, rewrites the closing relations,
- * and carries the write's effects (feed event, system notes, webhook event). A soft-deleted merge
+ * and carries the write's effects (feed event, system notes, webhook event, a new reviewer's todo). A soft-deleted merge
  * request keeps its item (its iid is never reused) with `deletedAt` and no index attributes.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -22,6 +22,17 @@ import { mentionEntries, type IssuableRef } from './related';
 
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
 export type MergeStatus = 'unchecked' | 'can_be_merged' | 'cannot_be_merged';
+
+/** GitLab's `merge_request_reviewers.state`: where a reviewer's review stands. */
+export type ReviewerState = 'unreviewed' | 'review_started' | 'reviewed' | 'requested_changes' | 'approved' | 'unapproved';
+
+/** A merge request's reviewer (GitLab Free: at most one), with where their review stands. */
+export interface Reviewer {
+  userId: number;
+  state: ReviewerState;
+  /** When the review was requested. */
+  createdAt: string;
+}
 
 export interface MergeRequest {
   /** Global id (sequence `merge_requests`). */
@@ -38,6 +49,8 @@ export interface MergeRequest {
   state: MergeRequestState;
   authorId: number;
   assigneeId: number | null;
+  /** Its reviewer; absent (items written before reviewers) or `null`: none. */
+  reviewer?: Reviewer | null;
   milestoneId: number | null;
   labelIds: number[];
   /** `merge_status`, and the heads it was computed for (`null`: unchecked). */
@@ -146,7 +159,9 @@ export interface MergeRequestChange {
   closes?: { before: ClosingRef[]; after: ClosingRef[] };
   /** The issues its title and description mention now, when they changed (`undefined`: unchanged). */
   mentions?: { before: IssuableRef[]; after: IssuableRef[] };
-  effects?: { hook?: TransactItem; event?: TransactItem; notes?: TransactItem[]; resourceEvents?: TransactItem[] };
+  effects?: { hook?: TransactItem; event?: TransactItem; notes?: TransactItem[]; resourceEvents?: TransactItem[]; todos?: TransactItem[] };
+  /** An approval put or deleted with the change (`store/approvals.ts`); its failed condition is `changed`. */
+  approval?: TransactItem;
 }
 
 const claimKeyOf = (mr: MergeRequest) => mergeRequestKeys.claims.openPair(mr.sourceProjectId, mr.sourceBranch, mr.projectId, mr.targetBranch);
@@ -202,7 +217,7 @@ function closingEntries(mr: MergeRequest, closes: MergeRequestChange['closes']):
  * merge request has its `version` advanced past the one read.
  *
  * @returns the merge request as written, or why nothing was written: `project_gone`, `changed`
- *   (the version read is stale), `{ pairTaken: iid }` (another open merge request holds the pair).
+ *   (the version read is stale, or the approval carried was written or deleted meanwhile), `{ pairTaken: iid }` (another open merge request holds the pair).
  */
 export async function writeMergeRequest(change: MergeRequestChange): Promise<MergeRequest | MergeRequestWriteFailure> {
   const next = { ...change.next, version: (change.previous?.version ?? 0) + 1 };
@@ -221,12 +236,14 @@ export async function writeMergeRequest(change: MergeRequestChange): Promise<Mer
       event: effects.event,
       notes: effects.notes,
       resource_events: effects.resourceEvents,
+      todos: effects.todos,
+      approval: change.approval,
     });
     return next;
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
     if (error.failedOn('project')) return 'project_gone';
-    if (error.failedOn('mr', 'release')) return 'changed';
+    if (error.failedOn('mr', 'release', 'approval')) return 'changed';
     if (error.failedOn('claim')) {
       const holder = await getItem(claimKeyOf(next));
       return holder ? { pairTaken: Number(holder.iid) } : 'changed';

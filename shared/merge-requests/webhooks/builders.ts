@@ -30,13 +30,13 @@ async function contextOf(context: HookDeliveryContext, mr: MergeRequest): Promis
   };
 }
 
-const partiesOf = (mr: MergeRequest) => [mr.authorId, ...(mr.assigneeId ? [mr.assigneeId] : [])];
+const partiesOf = (mr: MergeRequest) => [mr.authorId, ...(mr.assigneeId ? [mr.assigneeId] : []), ...(mr.reviewer ? [mr.reviewer.userId] : [])];
 
 export const mergeRequestHookPayloads = {
   merge_request: {
     trigger: (): HookTrigger => 'mergeRequestsEvents',
     eventName: () => 'Merge Request Hook',
-    userIds: ({ mergeRequest, previous }) => [...partiesOf(mergeRequest), ...(previous?.assigneeId ? [previous.assigneeId] : [])],
+    userIds: ({ mergeRequest, previous }) => [...partiesOf(mergeRequest), ...(previous ? partiesOf(previous) : [])],
     build: async (event, context) =>
       mergeRequestHookPayload(await contextOf(context, event.mergeRequest), event.mergeRequest, event.previous, event.action, event.lastCommit),
   },

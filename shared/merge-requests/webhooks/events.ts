@@ -1,17 +1,17 @@
 /**
  * The merge-requests feature's kinds of webhook events, declared to the hooks feature's outbox:
- * `merge_request` (opened, edited, closed, reopened, merged: GitLab's Merge Request Hook) and
- * `merge_request_note` (a comment on a merge request: Note Hook). Importing this module registers
- * how they are stored (the previous merge request reduced to the fields that changed), so every
- * process writing or reading them loads it (the writes through `commands/effects.ts`, delivery
- * through `builders.ts`).
+ * `merge_request` (opened, edited, closed, reopened, merged, approved, unapproved: GitLab's Merge
+ * Request Hook) and `merge_request_note` (a comment on a merge request: Note Hook). Importing this
+ * module registers how they are stored (the previous merge request reduced to the fields that
+ * changed), so every process writing or reading them loads it (the writes through
+ * `commands/effects.ts`, delivery through `builders.ts`).
  */
 import { HOOK_EVENT_MAX_BYTES, registerHookEventForms, type HookEvent, type HookEventForm, type HookEventOf } from '../../hooks';
 import type { Note } from '../issuables';
 import type { MergeRequest } from '../store/merge-requests';
 
 /** GitLab's merge request hook actions (`object_attributes.action`). */
-export type MergeRequestHookAction = 'open' | 'update' | 'close' | 'reopen' | 'merge';
+export type MergeRequestHookAction = 'open' | 'update' | 'close' | 'reopen' | 'merge' | 'approved' | 'unapproved';
 
 /** The source branch's newest commit, as the payload's `last_commit` shows it. */
 export interface HookLastCommit {

@@ -42,6 +42,11 @@ const assigneesOf = (ctx: MergeRequestHookContext, mr: MergeRequest) => {
   return user ? [userHookAttrs(user)] : [];
 };
 
+const reviewersOf = (ctx: MergeRequestHookContext, mr: MergeRequest) => {
+  const user = mr.reviewer ? ctx.users.get(mr.reviewer.userId) : undefined;
+  return user ? [userHookAttrs(user)] : [];
+};
+
 const milestoneIdOf = (ctx: MergeRequestHookContext, mr: MergeRequest) => (mr.milestoneId !== null && ctx.milestones.has(mr.milestoneId) ? mr.milestoneId : null);
 
 /** Internal: `MergeRequest#hook_attrs`. */
@@ -89,6 +94,7 @@ function mergeRequestAttrs(ctx: MergeRequestHookContext, mr: MergeRequest, lastC
     human_time_change: formatTotal(0),
     human_time_estimate: time.human_time_estimate,
     assignee_ids: assignees.map((user) => user.id),
+    reviewer_ids: reviewersOf(ctx, mr).map((user) => user.id),
     labels: labelsOf(ctx, mr),
     state: mr.state,
   };
@@ -129,6 +135,8 @@ function changesOf(ctx: MergeRequestHookContext, mr: MergeRequest, previous: Mer
     if (oldLabels.map((l) => l.id).join() !== newLabels.map((l) => l.id).join()) changes.labels = { previous: oldLabels, current: newLabels };
     const [oldAssignees, newAssignees] = [assigneesOf(ctx, previous), assigneesOf(ctx, mr)];
     if (oldAssignees.map((u) => u.id).join() !== newAssignees.map((u) => u.id).join()) changes.assignees = { previous: oldAssignees, current: newAssignees };
+    const [oldReviewers, newReviewers] = [reviewersOf(ctx, previous), reviewersOf(ctx, mr)];
+    if (oldReviewers.map((u) => u.id).join() !== newReviewers.map((u) => u.id).join()) changes.reviewers = { previous: oldReviewers, current: newReviewers };
   }
   return changes;
 }
@@ -143,6 +151,7 @@ export function mergeRequestHookPayload(
 ): Record<string, unknown> {
   const project = projectHookAttrs(ctx.project, ctx.namespace);
   const assignees = assigneesOf(ctx, mr);
+  const reviewers = reviewersOf(ctx, mr);
   return {
     object_kind: 'merge_request',
     event_type: 'merge_request',
@@ -153,6 +162,7 @@ export function mergeRequestHookPayload(
     changes: changesOf(ctx, mr, action === 'open' ? null : previous),
     repository: repositoryHookAttrs(project),
     ...(assignees.length > 0 ? { assignees } : {}),
+    ...(reviewers.length > 0 ? { reviewers } : {}),
   };
 }
 
