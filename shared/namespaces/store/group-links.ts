@@ -10,13 +10,13 @@ import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { isLive } from '../../platform/dynamo/items';
 import { queryCollection } from '../../platform/dynamo/query';
-import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
+import { transactOr } from '../../platform/dynamo/transactions';
 import { namespaceCollections, namespaceIndexKeys, namespaceKeys } from './keys';
 
 /** Shares `sharedGroupId` with `link.groupId`: the link item and the group's list, while both groups are live. */
 export async function putGroupLink(sharedGroupId: number, link: GroupLink): Promise<'shared' | 'already_shared' | 'group_gone' | 'shared_group_gone'> {
-  try {
-    await transact({
+  const failure = await transactOr(
+    {
       link: {
         Put: {
           TableName: tableName(),
@@ -40,13 +40,14 @@ export async function putGroupLink(sharedGroupId: number, link: GroupLink): Prom
         },
       },
       group: isLive(namespaceKeys.namespace(link.groupId)),
-    });
-    return 'shared';
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-    if (error.failedOn('link')) return 'already_shared';
-    return error.failedOn('group') ? 'group_gone' : 'shared_group_gone';
-  }
+    },
+    [
+      ['link', 'already_shared'],
+      ['group', 'group_gone'],
+    ] as const,
+    'shared_group_gone' as const,
+  );
+  return failure ?? 'shared';
 }
 
 /**
@@ -54,8 +55,8 @@ export async function putGroupLink(sharedGroupId: number, link: GroupLink): Prom
  * `list_moved` when the list no longer has it there (read again and retry).
  */
 export async function deleteGroupLink(sharedGroupId: number, invitedGroupId: number, index: number): Promise<'removed' | 'list_moved'> {
-  try {
-    await transact({
+  const failure = await transactOr(
+    {
       link: { Delete: { TableName: tableName(), Key: namespaceKeys.groupLink(sharedGroupId, invitedGroupId) } },
       shared: {
         Update: {
@@ -66,12 +67,11 @@ export async function deleteGroupLink(sharedGroupId: number, invitedGroupId: num
           ExpressionAttributeValues: { ':groupId': invitedGroupId },
         },
       },
-    });
-    return 'removed';
-  } catch (error) {
-    if (error instanceof ConditionFailed) return 'list_moved';
-    throw error;
-  }
+    },
+    [],
+    'list_moved' as const,
+  );
+  return failure ?? 'removed';
 }
 
 /**

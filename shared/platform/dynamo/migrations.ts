@@ -17,7 +17,7 @@ import { db, tableName } from './client';
 import { ifConditionHolds } from './conditional';
 import { keys } from './keys';
 import { getItem } from './query';
-import { ConditionFailed, transact } from './transactions';
+import { transactOr } from './transactions';
 
 /** How long a run holds a migration without a checkpoint: longer than a Lambda runs (15 min). */
 export const MIGRATION_LEASE_MS = 16 * 60_000;
@@ -152,19 +152,18 @@ export async function runOnce(name: string, step: MigrationStep, options: Migrat
     if (!stopped) await release(progressKey, runner);
     return 'stopped';
   }
-  try {
-    await transact({
+  // A failed condition: another run took the migration over (this one outlived its lease), and that run records it.
+  const failure = await transactOr(
+    {
       record: { Put: { TableName: tableName(), Item: { ...keys.migration(name), type: 'Migration', name, count: items, ranAt: new Date(now()).toISOString() } } },
       progress: {
         Delete: { TableName: tableName(), Key: progressKey, ConditionExpression: 'runner = :runner', ExpressionAttributeValues: { ':runner': runner } },
       },
-    });
-  } catch (error) {
-    // Another run took the migration over (this one outlived its lease): that run records it.
-    if (error instanceof ConditionFailed) return 'busy';
-    throw error;
-  }
-  return { ran: items };
+    },
+    [],
+    'busy' as const,
+  );
+  return failure ?? { ran: items };
 }
 
 /** Gives a migration back (its progress stays), if this run still holds it. */

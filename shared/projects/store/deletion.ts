@@ -10,7 +10,7 @@ import { deleteObjectsUnder } from '../../platform/s3/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import type { Key } from '../../platform/dynamo/keys';
 import { queryCollection } from '../../platform/dynamo/query';
-import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
+import { transactOr } from '../../platform/dynamo/transactions';
 import { namespaceKeys, removeSearchEntries } from '../../namespaces';
 import { projectCollections, projectKeys } from './keys';
 import { projectObjects } from './objects';
@@ -61,8 +61,8 @@ export async function removeProjectItem(project: Project, runnersToken?: string)
   const items = await getMany([namespaceKey, projectKeys.project(project.id)]);
   const namespaceLeft = items.some((item) => item.PK === namespaceKey.PK);
   const marked = items.find((item) => item.SK === 'PROJECT');
-  try {
-    await transact({
+  const failure = await transactOr(
+    {
       project: { Delete: { TableName: tableName(), Key: projectKeys.project(project.id), ConditionExpression: 'attribute_exists(PK)' } },
       path: { Delete: { TableName: tableName(), Key: namespaceKeys.claims.projectPath(project.namespaceId, project.path) } },
       name: { Delete: { TableName: tableName(), Key: projectKeys.claims.projectName(project.namespaceId, project.name) } },
@@ -76,13 +76,13 @@ export async function removeProjectItem(project: Project, runnersToken?: string)
           ExpressionAttributeValues: { ':minus': -1 },
         },
       },
-    });
-    await removeSearchEntries(projectSearchEntryKeys(marked ? projectFromItem(marked) : project));
-    return 'removed';
-  } catch (error) {
-    if (error instanceof ConditionFailed) return 'already_removed';
-    throw error;
-  }
+    },
+    [],
+    'already_removed' as const,
+  );
+  if (failure) return failure;
+  await removeSearchEntries(projectSearchEntryKeys(marked ? projectFromItem(marked) : project));
+  return 'removed';
 }
 
 /** Counts a deleted fork out of its source's `forks_count`; nothing when the source is gone already. */

@@ -7,15 +7,15 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { isLive } from '../../platform/dynamo/items';
-import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
+import { transactOr } from '../../platform/dynamo/transactions';
 import { namespaceKeys } from '../../namespaces';
 import { projectIndexKeys, projectKeys } from './keys';
 import type { ProjectShare } from './projects';
 
 /** Shares a project with a group: the share item and the project's list, while both are live. */
 export async function putShare(projectId: number, share: ProjectShare): Promise<'shared' | 'already_shared' | 'group_gone' | 'project_gone'> {
-  try {
-    await transact({
+  const failure = await transactOr(
+    {
       share: {
         Put: {
           TableName: tableName(),
@@ -33,13 +33,14 @@ export async function putShare(projectId: number, share: ProjectShare): Promise<
         },
       },
       group: isLive(namespaceKeys.namespace(share.groupId)),
-    });
-    return 'shared';
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-    if (error.failedOn('share')) return 'already_shared';
-    return error.failedOn('group') ? 'group_gone' : 'project_gone';
-  }
+    },
+    [
+      ['share', 'already_shared'],
+      ['group', 'group_gone'],
+    ] as const,
+    'project_gone' as const,
+  );
+  return failure ?? 'shared';
 }
 
 /**
@@ -47,8 +48,8 @@ export async function putShare(projectId: number, share: ProjectShare): Promise<
  * list no longer has it there (read again and retry).
  */
 export async function deleteShare(projectId: number, groupId: number, index: number): Promise<'removed' | 'list_moved'> {
-  try {
-    await transact({
+  const failure = await transactOr(
+    {
       share: { Delete: { TableName: tableName(), Key: projectKeys.share(projectId, groupId) } },
       project: {
         Update: {
@@ -59,12 +60,11 @@ export async function deleteShare(projectId: number, groupId: number, index: num
           ExpressionAttributeValues: { ':groupId': groupId },
         },
       },
-    });
-    return 'removed';
-  } catch (error) {
-    if (error instanceof ConditionFailed) return 'list_moved';
-    throw error;
-  }
+    },
+    [],
+    'list_moved' as const,
+  );
+  return failure ?? 'removed';
 }
 
 /**

@@ -12,7 +12,7 @@ import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { nextId, nextIds } from '../../platform/dynamo/counters';
 import { entityFields } from '../../platform/dynamo/items';
 import { getEntity, queryAll, type Item } from '../../platform/dynamo/query';
-import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
+import { transactOr } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { repositoryCollections, repositoryKeys, repositorySequences } from './keys';
 
@@ -89,16 +89,15 @@ export async function insertProtectedBranch(
     updatedAt: now,
     version: 1,
   };
-  try {
-    await transact({
+  const failure = await transactOr(
+    {
       project: projectIsLive(projectId),
       branch: { Put: { TableName: tableName(), Item: toItem(branch), ConditionExpression: 'attribute_not_exists(PK)' } },
-    });
-    return branch;
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-    return error.failedOn('branch') ? 'exists' : 'project_gone';
-  }
+    },
+    [['branch', 'exists']] as const,
+    'project_gone' as const,
+  );
+  return failure ?? branch;
 }
 
 /**
@@ -118,8 +117,8 @@ export async function updateProtectedBranch(branch: ProtectedBranch, changes: Pr
     updatedAt: new Date().toISOString(),
     version: branch.version + 1,
   };
-  try {
-    await transact({
+  const failure = await transactOr(
+    {
       branch: {
         Put: {
           TableName: tableName(),
@@ -129,12 +128,11 @@ export async function updateProtectedBranch(branch: ProtectedBranch, changes: Pr
           ExpressionAttributeValues: { ':version': branch.version },
         },
       },
-    });
-    return next;
-  } catch (error) {
-    if (error instanceof ConditionFailed) return 'stale';
-    throw error;
-  }
+    },
+    [],
+    'stale' as const,
+  );
+  return failure ?? next;
 }
 
 /** Unprotects a name; false when it was not protected. */

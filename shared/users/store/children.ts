@@ -8,7 +8,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
 import type { Collection, Key } from '../../platform/dynamo/keys';
 import { getItem, isId, queryAll, queryCollection, type Item, getEntity } from '../../platform/dynamo/query';
-import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
+import { transactOr } from '../../platform/dynamo/transactions';
 import { putClaim } from '../../platform/dynamo/items';
 import { userCollections, userKeys } from './keys';
 import { userIsLive } from './users';
@@ -17,8 +17,8 @@ export type ChildInsertResult = 'created' | 'user_gone' | 'claim_taken';
 
 /** Writes `item` (at `key`) and claims `claimKeys` for `userId`, atomically. */
 export async function insertChild(userId: number, key: Key, item: Item, claimKeys: Key[]): Promise<ChildInsertResult> {
-  try {
-    await transact({
+  const failure = await transactOr(
+    {
       user: userIsLive(userId),
       child: {
         Put: {
@@ -28,12 +28,11 @@ export async function insertChild(userId: number, key: Key, item: Item, claimKey
         },
       },
       claims: claimKeys.map((claim) => putClaim(claim, { userId, childSK: key.SK })),
-    });
-    return 'created';
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-    return error.failedOn('user') ? 'user_gone' : 'claim_taken';
-  }
+    },
+    [['user', 'user_gone']] as const,
+    'claim_taken' as const,
+  );
+  return failure ?? 'created';
 }
 
 /** Deletes the item at `key` and the claims it owns; returns the deleted item, or undefined if absent. */
@@ -41,16 +40,15 @@ export async function deleteChild(key: Key): Promise<Item | undefined> {
   const item = await getItem(key);
   if (!item) return undefined;
   const owned = (item.ownedKeys as Key[] | undefined) ?? [];
-  try {
-    await transact({
+  const failure = await transactOr(
+    {
       child: { Delete: { TableName: tableName(), Key: key, ConditionExpression: 'attribute_exists(PK)' } },
       claims: owned.map((claim) => ({ Delete: { TableName: tableName(), Key: claim } })),
-    });
-  } catch (error) {
-    if (error instanceof ConditionFailed) return undefined; // deleted concurrently
-    throw error;
-  }
-  return item;
+    },
+    [],
+    'deleted_concurrently' as const,
+  );
+  return failure ? undefined : item;
 }
 
 /**
