@@ -19,5 +19,9 @@ export const abilities = {
     erase_build: (user, s) => readBuild(user, s) && !s.project.archived && s.access.level >= MAINTAINER,
     /** Manage the project's runners: maintainers. */
     admin_runner: (_user, s) => s.access.level >= MAINTAINER,
+    /** Manage the project's CI/CD variables (`/projects/:id/variables`): maintainers. */
+    admin_cicd_variables: (_user, s) => s.access.level >= MAINTAINER,
+    /** Administer pipelines (read any pipeline's variables: `read_pipeline_variable`): maintainers who see its builds. */
+    admin_pipeline: (user, s) => readBuild(user, s) && s.access.level >= MAINTAINER,
   } satisfies Record<string, ProjectRule>,
 } satisfies Abilities;

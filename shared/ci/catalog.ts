@@ -1,6 +1,6 @@
 /** The CI feature's slice of the route catalog, by endpoint group (`shared/catalog.ts` assembles the whole). */
 export const catalog = {
-  /** Pipelines and jobs as users and clients read and act on them. */
+  /** Pipelines and jobs as users and clients read and act on them, and the project's CI/CD variables. */
   ci_jobs: [
     'GET /projects/:id/pipelines',
     'POST /projects/:id/pipeline',
@@ -9,6 +9,7 @@ export const catalog = {
     'POST /projects/:id/pipelines/:pipeline_id/retry',
     'POST /projects/:id/pipelines/:pipeline_id/cancel',
     'GET /projects/:id/pipelines/:pipeline_id/jobs',
+    'GET /projects/:id/pipelines/:pipeline_id/variables',
     'GET /projects/:id/jobs',
     'GET /projects/:id/jobs/:job_id',
     'GET /projects/:id/jobs/:job_id/trace',
@@ -19,6 +20,12 @@ export const catalog = {
     'POST /projects/:id/jobs/:job_id/play',
     'POST /projects/:id/jobs/:job_id/erase',
     'POST /projects/:id/jobs/:job_id/artifacts/keep',
+    // The project's CI/CD variables, which jobs get.
+    'GET /projects/:id/variables',
+    'GET /projects/:id/variables/:key',
+    'POST /projects/:id/variables',
+    'PUT /projects/:id/variables/:key',
+    'DELETE /projects/:id/variables/:key',
   ],
   /**
    * What runners call (gitlab-runner's network client), and the Runners API users call to manage

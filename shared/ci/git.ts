@@ -1,19 +1,35 @@
 /**
  * What the CI feature reads from a project's repository: a commit (for the pipeline's `commit`),
- * the `.gitlab-ci.yml` of its tree, and the files it includes (`include: local` at that commit,
- * `include: project` from a project the pipeline's user may download code of). Reads objects
- * through the repository feature's `openRepository`; parses only commit headers and the tree
- * levels of the paths it is asked for.
+ * the `.gitlab-ci.yml` of its tree, the files it includes (`include: local` at that commit,
+ * `include: project` from a project the pipeline's user may download code of), and whether a ref
+ * is protected. Reads objects through the repository feature's `openRepository`; parses only
+ * commit headers and the tree levels of the paths it is asked for.
  */
 import { can } from '../auth';
 import { NotFoundError } from '../platform/http/errors';
 import { findProjectOrNotFound, getProject, type Project } from '../projects';
-import { openRepository, type Repository } from '../repository';
+import { BranchRules, openRepository, type Repository } from '../repository';
 import type { User } from '../users';
 import type { IncludeReader, IncludeSource, ProjectAtRef } from './config/includes';
 import type { CommitSnapshot } from './store/pipelines';
 
 export const CI_CONFIG_PATH = '.gitlab-ci.yml';
+
+/**
+ * Whether a pipeline's ref is protected (GitLab's `protected_ref?`: what `ref_protected` runners
+ * and protected variables require): a branch matching a protected branch name. Tags count as
+ * unprotected (protected tags do not exist here yet). `protections` keeps each project's
+ * protections read once per request.
+ */
+export async function refProtected(target: { projectId: number; ref: string; tag: boolean }, protections = new Map<number, Promise<BranchRules>>()): Promise<boolean> {
+  if (target.tag) return false;
+  let rules = protections.get(target.projectId);
+  if (!rules) {
+    rules = BranchRules.load(target.projectId);
+    protections.set(target.projectId, rules);
+  }
+  return (await rules).isProtected(target.ref);
+}
 
 function gitTime(signature: string): { name: string; email: string; date: string } {
   const match = /^(.*) <([^>]*)> (\d+) ([+-])(\d\d)(\d\d)$/.exec(signature.trim());

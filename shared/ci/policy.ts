@@ -16,6 +16,14 @@ export function canEraseBuild(user: Caller | null, subject: ProjectSubject, job:
   return can(user, 'erase_build', subject) || (user !== null && job.userId === user.id && canUpdateBuilds(user, subject));
 }
 
+/**
+ * GitLab's `read_pipeline_variable`: maintainers (`admin_pipeline`), or the developer who
+ * triggered the pipeline.
+ */
+export function canReadPipelineVariables(user: Caller | null, subject: ProjectSubject, pipeline: { userId: number | null }): boolean {
+  return can(user, 'admin_pipeline', subject) || (user !== null && pipeline.userId === user.id && canUpdateBuilds(user, subject));
+}
+
 export const canAdminRunners = (user: Caller | null, subject: ProjectSubject): boolean => can(user, 'admin_runner', subject);
 
 /**

@@ -21,6 +21,8 @@ const tableKeys = {
   runnerProject: [() => ciKeys.runnerProject(7, 5)],
   runnerJob: [() => ciKeys.runnerJob(7, 345)],
   queueVersion: [() => ciKeys.queueVersion(5)],
+  variable: [() => ciKeys.variable(5, 'DEPLOY_TOKEN', '*'), () => ciKeys.variable(5, 'DEPLOY_TOKEN', 'review/*')],
+  variableCount: [() => ciKeys.variableCount(5)],
 } satisfies Record<keyof typeof ciKeys, Array<() => Key>>;
 
 const indexKeys = {
@@ -52,6 +54,9 @@ const collections = {
   queue: [() => ciCollections.queue(5)],
   dueDeadlines: [() => ciCollections.dueDeadlines(1, AT)],
   expiredArtifacts: [() => ciCollections.expiredArtifacts(1, AT)],
+  projectVariables: [() => ciCollections.projectVariables(5)],
+  variablesOfKey: [() => ciCollections.variablesOfKey(5, 'DEPLOY_TOKEN')],
+  variablesPartition: [() => ciCollections.variablesPartition(5)],
 } satisfies Record<keyof typeof ciCollections, Array<() => Collection>>;
 
 describeKeySpace(
@@ -60,7 +65,7 @@ describeKeySpace(
     keySpace,
     keys: { name: 'ciKeys', builders: ciKeys, samples: tableKeys },
     indexKeys: { name: 'ciIndexKeys', builders: ciIndexKeys, samples: indexKeys },
-    collections: { name: 'ciCollections', builders: ciCollections, samples: collections, wholePartition: ['pipelinePartition', 'runnerPartition'] },
+    collections: { name: 'ciCollections', builders: ciCollections, samples: collections, wholePartition: ['pipelinePartition', 'runnerPartition', 'variablesPartition'] },
     outside: { PK: 'CI_PIPELINE#12', SK: 'STAGE#1' },
   },
   () => {
@@ -77,6 +82,16 @@ describeKeySpace(
       expect(ciIndexKeys.projectPipelineByRef(5, 'main', 12).GSI3PK).toBe(ciCollections.projectPipelinesByRef(5, 'main').partitionValue);
       // A ref starting with digits cannot reach another project's partition: the project id ends at the first `#`.
       expect(ciCollections.projectPipelinesByRef(51, 'main').partitionValue).not.toBe(ciCollections.projectPipelinesByRef(5, '1#main').partitionValue);
+    });
+
+    it('lists a project’s variables by key then scope, a key’s scopes without those of a longer key, and the count apart', () => {
+      const sks = [ciKeys.variable(5, 'A_B', '*'), ciKeys.variable(5, 'A', 'review/*'), ciKeys.variable(5, 'AB', '*'), ciKeys.variable(5, 'A', '*')].map((key) => key.SK).sort();
+      expect(sks).toEqual(['VARIABLE#A#*', 'VARIABLE#A#review/*', 'VARIABLE#AB#*', 'VARIABLE#A_B#*']);
+      const ofA = ciCollections.variablesOfKey(5, 'A');
+      expect(ciKeys.variable(5, 'A', 'production').SK.startsWith(ofA.prefix!)).toBe(true);
+      expect(ciKeys.variable(5, 'AB', '*').SK.startsWith(ofA.prefix!)).toBe(false);
+      expect(ciKeys.variableCount(5).SK.startsWith(ciCollections.projectVariables(5).prefix!)).toBe(false);
+      expect(ciKeys.variable(51, 'A', '*').PK).not.toBe(ciCollections.projectVariables(5).partitionValue);
     });
 
     it('finds a deadline in its shard once it is due, and not before', () => {

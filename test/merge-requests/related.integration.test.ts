@@ -133,6 +133,13 @@ describe('GET /projects/:id/merge_requests/:merge_request_iid/related_issues', (
     // The owner of the private project reads its issue too, referenced from the merge request's project by its full path.
     const hiddenEntry = byOther.body.find((issue: { id: number }) => issue.id === hidden.id);
     expect(hiddenEntry.references.relative).toBe(`${secret.fullPath}#${hidden.iid}`);
-    expect((await api(url)).status).toBe(401);
+    // Without a token on the public project: the issues anyone may read, here and in closes_issues (GitLab serves both anonymously).
+    const anonymous = await api(url);
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body.map((issue: { id: number }) => issue.id)).toEqual([inTitle.id, inDescription.id, inCommit.id, inComment.id]);
+    const closes = await api(`/projects/${project.id}/merge_requests/${mr.iid}/closes_issues`);
+    expect(closes.status).toBe(200);
+    expect(closes.body.map((issue: { id: number }) => issue.id)).toEqual(expect.arrayContaining([inTitle.id, inDescription.id]));
+    expect(closes.body.map((issue: { id: number }) => issue.id)).not.toContain(hidden.id);
   });
 });

@@ -13,8 +13,9 @@ import { randomBytes } from 'node:crypto';
 import type { Project } from '../../projects';
 import type { User } from '../../users';
 import type { SelectedJob } from '../config/parse';
-import { includeReader, readCommitAndConfig } from '../git';
+import { includeReader, readCommitAndConfig, refProtected } from '../git';
 import { notifyPipelineFinished } from '../listeners';
+import { variablesFor, type ProjectVariable } from '../queries/variables';
 import { deleteJobObjects } from '../store/blobs';
 import { jobsCreated, jobStatusChanged, pipelineStatusChanged } from '../webhooks/emit';
 import {
@@ -78,8 +79,11 @@ const NOT_RUN = {
   version: 1,
 } as const satisfies Partial<Job>;
 
-/** The variables rules are evaluated with (GitLab's predefined ones that decide, and the pipeline's). */
-function ruleVariables(request: PipelineRequest): Record<string, string> {
+/**
+ * The variables rules are evaluated with: GitLab's predefined ones that decide, then the
+ * project's (scope `*`; protected ones on a protected ref), then the pipeline's, the later winning.
+ */
+function ruleVariables(request: PipelineRequest, projectVariables: readonly ProjectVariable[]): Record<string, string> {
   const variables: Record<string, string> = {
     CI: 'true',
     GITLAB_CI: 'true',
@@ -93,7 +97,7 @@ function ruleVariables(request: PipelineRequest): Record<string, string> {
   };
   if (request.tag) variables.CI_COMMIT_TAG = request.ref;
   else variables.CI_COMMIT_BRANCH = request.ref;
-  for (const variable of request.variables ?? []) variables[variable.key] = variable.value;
+  for (const variable of [...projectVariables, ...(request.variables ?? [])]) variables[variable.key] = variable.value;
   return variables;
 }
 
@@ -146,16 +150,16 @@ export async function createPipeline(request: PipelineRequest): Promise<CreatePi
   };
   // The configuration's reader (with its YAML parser, ~110 KB) is loaded by the first pipeline a process creates, not at cold start.
   const [{ expandIncludes }, { buildCiConfig, loadCiYaml, missingNeedsError, selectJobs, workflowAllows }] = await Promise.all([import('../config/includes'), import('../config/parse')]);
+  const projectId = request.project.id;
+  const rules = ruleVariables(request, await variablesFor(projectId, { protectedRef: () => refProtected({ projectId, ref: request.ref, tag: request.tag }) }));
   const loaded = loadCiYaml(read.config);
-  const expanded = loaded.ok
-    ? await expandIncludes(loaded.value, { projectId: request.project.id, sha: request.sha }, includeReader(request.project, request.user), ruleVariables(request))
-    : loaded;
+  const expanded = loaded.ok ? await expandIncludes(loaded.value, { projectId, sha: request.sha }, includeReader(request.project, request.user), rules) : loaded;
   const parsed = expanded.ok ? buildCiConfig(expanded.value) : expanded;
   let jobs: SelectedJob[] = [];
   let yamlErrors: string | null;
   if (!parsed.ok) yamlErrors = parsed.error;
   else {
-    const context = { ref: request.ref, tag: request.tag, source: request.source, variables: ruleVariables(request) };
+    const context = { ref: request.ref, tag: request.tag, source: request.source, variables: rules };
     if (!workflowAllows(parsed.config, context)) return { result: 'no_jobs' };
     jobs = selectJobs(parsed.config, context);
     yamlErrors = missingNeedsError(jobs) ?? null;

@@ -8,8 +8,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { openSecret } from '../../platform/crypto/secret-box';
 import { getNamespace } from '../../namespaces';
 import { getProject, projectIdForRunnersToken, type Project } from '../../projects';
-import { BranchRules } from '../../repository';
+import type { BranchRules } from '../../repository';
 import { parseDuration } from '../config/durations';
+import { refProtected } from '../git';
 import { archiveTrace, putArtifacts, putTraceChunk, readTraceChunks } from '../store/blobs';
 import { claimJob, getJob, moveTraceEnd, readPipeline, revokeJobToken, updateJob, type Job, type JobArtifacts, type Pipeline } from '../store/pipelines';
 import {
@@ -204,21 +205,6 @@ async function pickJob(runner: Runner, current: string, lastUpdate: string | und
     return { result: 'job', job: claimed, token, pipeline: pipeline.pipeline, project };
   }
   return lost ? { result: 'conflict' } : { result: 'none', lastUpdate: current };
-}
-
-/**
- * Whether a job's ref is protected (GitLab's `Ci::Build#protected`, which `ref_protected` runners
- * require): a branch matching a protected branch name. Tags count as unprotected (protected tags
- * do not exist here yet). Each project's protections are read once per request (`protections`).
- */
-async function refProtected(job: Job, protections: Map<number, Promise<BranchRules>>): Promise<boolean> {
-  if (job.tag) return false;
-  let rules = protections.get(job.projectId);
-  if (!rules) {
-    rules = BranchRules.load(job.projectId);
-    protections.set(job.projectId, rules);
-  }
-  return (await rules).isProtected(job.ref);
 }
 
 async function getJobIn(pipelineId: number, jobId: number): Promise<Job | undefined> {

@@ -1,10 +1,12 @@
 /**
  * The job as `POST /jobs/request` hands it to a runner (GitLab's `Entities::Ci::JobRequest::Response`,
  * what gitlab-runner's `common.JobResponse` reads): git access with the job token, the steps, the
- * image and services, variables (GitLab's predefined `CI_*` ones, then the file's and the
- * pipeline's), artifacts, cache and the dependencies whose artifacts it downloads.
+ * image and services, variables (GitLab's predefined `CI_*` ones, then the file's, the project's
+ * and the pipeline's, so that the later win), artifacts, cache and the dependencies whose
+ * artifacts it downloads.
  */
 import { config } from '../../platform/config';
+import type { ProjectVariable } from '../queries/variables';
 import type { Job, Pipeline } from '../store/pipelines';
 
 export interface RunnerJobContext {
@@ -20,6 +22,10 @@ export interface RunnerJobContext {
   /** Finished jobs of the pipeline whose artifacts this one gets. */
   dependencies: Job[];
   user: { id: number; username: string; name: string; email: string } | null;
+  /** Whether the job's ref is protected (`CI_COMMIT_REF_PROTECTED`). */
+  refProtected: boolean;
+  /** The project's variables the job sees, in order of precedence (`queries/variables.ts` `variablesFor`). */
+  projectVariables: ProjectVariable[];
 }
 
 type Variable = { key: string; value: string; public: boolean; masked: boolean; file?: boolean; raw?: boolean };
@@ -64,7 +70,7 @@ export function predefinedVariables(ctx: RunnerJobContext): Variable[] {
     ['CI_COMMIT_BEFORE_SHA', job.beforeSha],
     ['CI_COMMIT_REF_NAME', job.ref],
     ['CI_COMMIT_REF_SLUG', slug(job.ref)],
-    ['CI_COMMIT_REF_PROTECTED', 'false'],
+    ['CI_COMMIT_REF_PROTECTED', String(ctx.refProtected)],
     ...(job.tag ? ([['CI_COMMIT_TAG', job.ref]] as Array<[string, string]>) : ([['CI_COMMIT_BRANCH', job.ref]] as Array<[string, string]>)),
     ['CI_COMMIT_MESSAGE', pipeline.commit?.message ?? ''],
     ['CI_COMMIT_TITLE', (pipeline.commit?.message ?? '').split('\n', 1)[0]],
@@ -114,6 +120,7 @@ export function presentRunnerJob(ctx: RunnerJobContext) {
     ...Object.entries(spec.variables ?? {})
       .filter(([key]) => !NODE_VARIABLES.has(key))
       .map(([key, value]) => ({ key, value, public: true, masked: false })),
+    ...ctx.projectVariables.map((v) => ({ key: v.key, value: v.value, public: false, masked: v.masked, ...(v.variableType === 'file' ? { file: true } : {}), ...(v.raw ? { raw: true } : {}) })),
     ...pipeline.variables.map((v) => ({ key: v.key, value: v.value, public: false, masked: false, ...(v.variableType === 'file' ? { file: true } : {}) })),
   ];
   const timeout = spec.timeout ?? 3600;

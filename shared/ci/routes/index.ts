@@ -3,10 +3,11 @@ import { jobRoutes } from './jobs';
 import { pipelineRoutes } from './pipelines';
 import { runnerAdminRoutes } from './runners-admin';
 import { runnerRoutes } from './runners';
+import { variableRoutes } from './variables';
 
 export { runnerRequest } from './runner-http';
 
 export const routes = {
-  ci_jobs: { ...pipelineRoutes, ...jobRoutes },
+  ci_jobs: { ...pipelineRoutes, ...jobRoutes, ...variableRoutes },
   ci_runners: { ...runnerRoutes, ...runnerAdminRoutes },
 };

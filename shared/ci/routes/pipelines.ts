@@ -1,8 +1,9 @@
 /**
  * The Pipelines API: list (scope, status, ref, sha, source), create on a ref (`POST
- * /projects/:id/pipeline`, with variables), read, retry, cancel, delete, and a pipeline's jobs.
- * Reads need `read_build` (reporters, or everyone who reads the project when `public_jobs` is on);
- * create, retry and cancel `update_build` (developers); delete needs the owner.
+ * /projects/:id/pipeline`, with variables), read, retry, cancel, delete, a pipeline's jobs and the
+ * variables it was created with. Reads need `read_build` (reporters, or everyone who reads the
+ * project when `public_jobs` is on), its variables `read_pipeline_variable` (maintainers, or the
+ * developer who ran it); create, retry and cancel `update_build` (developers); delete needs the owner.
  */
 import * as z from 'zod';
 import { can } from '../../auth';
@@ -15,9 +16,10 @@ import { findProjectOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
 import { cancelPipeline, createPipeline, deletePipeline, retryPipeline } from '../commands/pipelines';
 import { resolveRef } from '../git';
-import { authorizeCi, canReadBuilds, canUpdateBuilds } from '../policy';
+import { authorizeCi, canReadBuilds, canReadPipelineVariables, canUpdateBuilds } from '../policy';
 import { presentJob } from '../presenters/jobs';
 import { presentPipeline, presentPipelineBasic } from '../presenters/pipelines';
+import { presentPipelineVariable } from '../presenters/variables';
 import { findPipelineOrNotFound, jobContext, pipelineJobs, pipelineList, projectWebUrl, userOf } from '../queries/jobs';
 import { scopeParam, scopeFrom } from './scope';
 
@@ -142,6 +144,17 @@ export const pipelineRoutes = {
       const page = paginateArray(params, link, read.jobs);
       const ctx = await jobContext(subject, page.items, [read.pipeline]);
       return ok(page.items.map((job) => presentJob(job, ctx)), page.headers);
+    },
+  }),
+
+  'GET /projects/:id/pipelines/:pipeline_id/variables': route({
+    params: pipelineParams,
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      authorizeCi(user, canReadBuilds(user, subject));
+      const pipeline = await findPipelineOrNotFound(subject, params.pipeline_id);
+      authorizeCi(user, canReadPipelineVariables(user, subject, pipeline));
+      return ok(pipeline.variables.map(presentPipelineVariable));
     },
   }),
 } satisfies RoutesOf<typeof catalog.ci_jobs>;

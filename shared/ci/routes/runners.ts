@@ -17,7 +17,9 @@ import { projectFullPath } from '../../projects';
 import { getUser } from '../../users';
 import type { catalog } from '../catalog';
 import { appendTrace, digestOf, finishJob, jobForToken, registerRunner, requestJob, runnerForToken, storeArtifacts, unregisterRunner } from '../commands/runners';
+import { refProtected } from '../git';
 import { presentRunnerJob } from '../presenters/runner-job';
+import { variablesFor } from '../queries/variables';
 import { artifactsDownload } from './downloads';
 import { getJob, jobTokenOwner, readPipeline, touchRunningJob, type Job } from '../store/pipelines';
 import { COMPLETED } from '../status';
@@ -109,7 +111,15 @@ export const runnerRoutes = {
       if (found.result === 'none') return { statusCode: 204, headers: { 'X-GitLab-Last-Update': found.lastUpdate } };
       if (found.result === 'conflict') throw new ApiError(409, { message: '409 Conflict' });
       const { job, pipeline, project, token } = found;
-      const [namespace, user, read] = await Promise.all([getNamespace(project.namespaceId), job.userId ? getUser(job.userId) : undefined, readPipeline(job.pipelineId)]);
+      // The project's variables are read as the job is handed out: an edit applies to the next job picked.
+      const protectedRef = refProtected(job);
+      const [namespace, user, read, projectVariables, refIsProtected] = await Promise.all([
+        getNamespace(project.namespaceId),
+        job.userId ? getUser(job.userId) : undefined,
+        readPipeline(job.pipelineId),
+        variablesFor(job.projectId, { environment: job.spec.environment, protectedRef: () => protectedRef }),
+        protectedRef,
+      ]);
       const earlier = (read?.jobs ?? []).filter((other) => !other.retried && other.id !== job.id && COMPLETED.has(other.status));
       const wanted = job.spec.needs
         ? earlier.filter((other) => job.spec.needs!.some((need) => need.name === other.name && need.artifacts))
@@ -130,6 +140,8 @@ export const runnerRoutes = {
           runner: { id: runner.id, description: runner.description, tags: runner.tags },
           dependencies: wanted.filter((other) => other.artifacts),
           user: user ? { id: user.id, username: user.username, name: user.name, email: user.email ?? '' } : null,
+          refProtected: refIsProtected,
+          projectVariables,
         }),
       );
     },

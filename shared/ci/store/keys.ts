@@ -27,7 +27,17 @@ export const ciKeys = {
   runnerJob: (runnerId: number, jobId: number): Key => ({ PK: `CI_RUNNER_ID#${runnerId}`, SK: `JOB#${pad(jobId)}` }),
   /** The project's queue version: changes whenever a job of the project becomes pending (`X-GitLab-Last-Update`). */
   queueVersion: (projectId: number): Key => ({ PK: `CI_QUEUE_VERSION#${projectId}`, SK: 'QUEUE' }),
+  /**
+   * A project's CI/CD variable, one per (key, environment scope), in the project's variables
+   * partition. Neither a key (`[A-Za-z0-9_]`) nor a scope holds `#`, and `#` sorts before every
+   * character a key may hold: the partition lists by key, then by scope.
+   */
+  variable: (projectId: number, key: string, environmentScope: string): Key => ({ PK: variablesPk(projectId), SK: `VARIABLE#${key}#${environmentScope}` }),
+  /** How many variables the project has (its plan limit is checked by the write that adds one). */
+  variableCount: (projectId: number): Key => ({ PK: variablesPk(projectId), SK: 'COUNT' }),
 } as const;
+
+const variablesPk = (projectId: number) => `CI_VARIABLES#${projectId}`;
 
 export const ciIndexKeys = {
   /** A pipeline in its project's list (GSI1, newest first by id). */
@@ -101,6 +111,12 @@ export const ciCollections = {
   dueDeadlines: (shard: number, now: string): Collection => indexCollection('GSI3', `CI_DEADLINES#${shard}`, { below: dueBefore(now) }),
   /** Artifacts of one shard that expired at `now`, earliest first (GSI4). */
   expiredArtifacts: (shard: number, now: string): Collection => indexCollection('GSI4', `CI_ARTIFACT_EXPIRY#${shard}`, { below: dueBefore(now) }),
+  /** A project's CI/CD variables, by key then environment scope. */
+  projectVariables: (projectId: number): Collection => tableCollection(variablesPk(projectId), 'VARIABLE#'),
+  /** A project's variables of one key, one per environment scope. */
+  variablesOfKey: (projectId: number, key: string): Collection => tableCollection(variablesPk(projectId), `VARIABLE#${key}#`),
+  /** Everything of a project's variables partition (its variables and their count): what its deletion removes. */
+  variablesPartition: (projectId: number): Collection => tableCollection(variablesPk(projectId), ''),
 } as const;
 
 /**
@@ -112,7 +128,7 @@ readYourWrites('CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_PIPELINE
 export const CI_SEQUENCES = { pipelines: 'ci_pipelines', jobs: 'ci_jobs', runners: 'ci_runners', pipelineIids: (projectId: number) => `ci_pipeline_iids#${projectId}` } as const;
 
 export const keySpace: KeySpace = {
-  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#'],
+  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#'],
   sortKeys: {
     'CI_PIPELINE#': ['PIPELINE', 'JOB#'],
     'CI_JOB#': ['JOB'],
@@ -120,6 +136,7 @@ export const keySpace: KeySpace = {
     'CI_RUNNER#': ['RUNNER'],
     'CI_RUNNER_ID#': ['RUNNER', 'PROJECT#', 'JOB#'],
     'CI_QUEUE_VERSION#': ['QUEUE'],
+    'CI_VARIABLES#': ['VARIABLE#', 'COUNT'],
   },
   indexPartitions: {
     GSI1: ['CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_RUNNERS#', 'CI_ALL_RUNNERS'],

@@ -20,7 +20,7 @@ export interface ClosedIssue {
 }
 
 /** The issues `texts` close for `mr` (in `target`), as `user` may read them. */
-export async function closingIssues(mr: Pick<MergeRequest, 'targetBranch'>, target: ProjectSubject, user: User, texts: string[]): Promise<ClosedIssue[]> {
+export async function closingIssues(mr: Pick<MergeRequest, 'targetBranch'>, target: ProjectSubject, user: User | null, texts: string[]): Promise<ClosedIssue[]> {
   if (mr.targetBranch !== target.project.defaultBranch) return [];
   const references = closingReferences(texts.filter(Boolean).join('\n'), config().externalUrl);
   const subjects = new Map<string, ProjectSubject | null>();

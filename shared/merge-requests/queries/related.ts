@@ -48,11 +48,11 @@ export const MAX_RELATED_ISSUES = 100;
  * that `user` can read, each once in the order they are first referenced, at most
  * {@link MAX_RELATED_ISSUES}; with their projects as `user` sees them.
  */
-export const relatedIssues = (target: ProjectSubject, user: User, texts: string[]): Promise<Array<{ issue: Issue; subject: ProjectSubject }>> =>
+export const relatedIssues = (target: ProjectSubject, user: User | null, texts: string[]): Promise<Array<{ issue: Issue; subject: ProjectSubject }>> =>
   readableMentions(target, user, texts, MAX_RELATED_ISSUES);
 
 /** Internal: the issues `texts` reference that `user` can read, each once, at most `limit`. */
-async function readableMentions(target: ProjectSubject, user: User, texts: string[], limit: number): Promise<Array<{ issue: Issue; subject: ProjectSubject }>> {
+async function readableMentions(target: ProjectSubject, user: User | null, texts: string[], limit: number): Promise<Array<{ issue: Issue; subject: ProjectSubject }>> {
   const references = mentionedReferences(texts.filter(Boolean).join('\n'), config().externalUrl);
   const subjects = new Map<string, ProjectSubject | null>();
   const found: Array<{ issue: Issue; subject: ProjectSubject }> = [];

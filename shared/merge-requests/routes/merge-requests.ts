@@ -2,7 +2,7 @@
  * Merge requests: list (a project's, a group's, the caller's), read, open, edit (close, reopen),
  * soft-delete, their reviewers and participants, commits, changes (and their paginated `diffs`) and diff
  * versions, the issues they close and relate to, merge and cancel a deferred merge. Reads of a
- * public project's merge requests need no token (the issues they close or relate to do); the rest do.
+ * public project's merge requests (and the issues they close or relate to) need no token; the rest do.
  * Reads need `read_merge_request` (guests of a private project: 404); opening needs
  * `create_merge_request_from` on the source project (and reading the target), editing the
  * per-merge-request `update_merge_request`, deleting `destroy_merge_request` (owner, admin).
@@ -225,6 +225,7 @@ export const mergeRequestRoutes = {
 
   'GET /projects/:id/merge_requests/:merge_request_iid/closes_issues': route({
     params: z.object({ ...mergeRequestPathParams, ...paginationParams }),
+    anonymous: true,
     handler: async ({ params, user, link }) => {
       const { subject, mr } = await findMergeRequestOf(params, user);
       const content = await latestContent(mr);
@@ -235,9 +236,10 @@ export const mergeRequestRoutes = {
     },
   }),
 
-  // Signed in, as `closes_issues`: the issues are resolved as the caller may read them.
+  // As `closes_issues`: the issues are resolved as the caller (anonymous on a public project) may read them.
   'GET /projects/:id/merge_requests/:merge_request_iid/related_issues': route({
     params: z.object({ ...mergeRequestPathParams, ...paginationParams }),
+    anonymous: true,
     handler: async ({ params, user, link }) => {
       const { subject, mr } = await findMergeRequestOf(params, user);
       const [content, notes] = await Promise.all([latestContent(mr), listNotes(mergeRequestNoteable(mr))]);
