@@ -9,6 +9,7 @@ import type { AnyRoute } from '../shared/platform/http/route';
 import { lazily } from '../shared/platform/lazy';
 import { onPipelineFinished } from '../shared/ci/listeners';
 import { forkWithProject, removeWithProject } from '../shared/projects/commands/lifecycle';
+import { removeWithGroup } from '../shared/groups/commands/lifecycle';
 import { registerTodoTargets } from '../shared/issues/todo-targets';
 import { mentionTodosWith } from '../shared/repository/commit-note-todos';
 import { onBranchesPushed } from '../shared/repository/push/listeners';
@@ -64,10 +65,12 @@ registerTodoTargets('MergeRequest', {
 });
 removeWithProject(lazily(lazy.mergeRequestLifecycle, (m) => m.removeMergeRequestObjects));
 // CI sits above the repository: a pushed branch or tag with a `.gitlab-ci.yml` gets a pipeline; a
-// deleted project takes its pipelines, traces and artifacts with it; a running job's token clones
-// its project over smart HTTP (the web function imports this root too).
+// deleted project takes its pipelines, traces, artifacts and CI/CD variables with it, a deleted
+// group its CI/CD variables; a running job's token clones its project over smart HTTP (the web
+// function imports this root too).
 onBranchesPushed(lazily(lazy.ciPush, (m) => m.startPipelinesOnPush));
 removeWithProject(lazily(lazy.ciRemoval, (m) => m.removeCiObjects));
+removeWithGroup(lazily(lazy.ciRemoval, (m) => m.removeGroupCiObjects));
 resolveJobTokensWith(lazily(lazy.ciJobTokens, (m) => m.jobTokenGitAccess));
 // Merge requests sit above CI: a finished pipeline merges the merge requests waiting for it
 // (merge when pipeline succeeds). Every function that finishes pipelines (runners, jobs) goes through this root.

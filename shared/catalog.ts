@@ -108,6 +108,7 @@ export const GATEWAY_SUBTREES: ReadonlyArray<{ resource: string; group: GroupNam
   { resource: `${API_PREFIX}/runners`, group: 'ci_runners' },
   { resource: `${API_PREFIX}/projects/{id}/runners`, group: 'ci_runners' },
   { resource: `${API_PREFIX}/users/{id}`, group: 'users' },
+  { resource: `${API_PREFIX}/user`, group: 'users' },
   { resource: `${API_PREFIX}/todos`, group: 'todos' },
   { resource: `${API_PREFIX}/personal_access_tokens`, group: 'users' },
   { resource: `${API_PREFIX}/projects/{id}/issues/{issue_iid}`, group: 'issues' },

@@ -19,7 +19,7 @@ import { isAdmin, type GroupSubject, type ProjectSubject } from './rules';
 
 const globalRules = { ...users.global, ...groups.global, ...projects.global };
 const projectRules = { ...projects.project, ...repository.project, ...issues.project, ...mergeRequests.project, ...ci.project };
-const groupRules = { ...groups.group, ...issues.group };
+const groupRules = { ...groups.group, ...issues.group, ...ci.group };
 
 type GlobalAbility = keyof typeof globalRules;
 type ProjectAbility = keyof typeof projectRules;

@@ -1,8 +1,8 @@
 /**
- * The CI feature's abilities on a project, as GitLab's `ProjectPolicy` names them. Pure rules,
+ * The CI feature's abilities on a project and on a group, as GitLab's `ProjectPolicy` and `GroupPolicy` name them. Pure rules,
  * written with `shared/auth/rules.ts`, assembled by `shared/auth/policy.ts` (admins may do all).
  */
-import { DEVELOPER, MAINTAINER, readsProject, REPORTER, type Abilities, type ProjectRule } from '../auth/rules';
+import { DEVELOPER, MAINTAINER, OWNER, readsProject, REPORTER, type Abilities, type GroupRule, type ProjectRule } from '../auth/rules';
 
 /**
  * See the project's pipelines, jobs, traces and artifacts: reporters and above, or everyone who
@@ -24,4 +24,8 @@ export const abilities = {
     /** Administer pipelines (read any pipeline's variables: `read_pipeline_variable`): maintainers who see its builds. */
     admin_pipeline: (user, s) => readBuild(user, s) && s.access.level >= MAINTAINER,
   } satisfies Record<string, ProjectRule>,
+  group: {
+    /** Manage the group's CI/CD variables (`/groups/:id/variables`): owners only (`GroupPolicy`'s `owner` rule), not maintainers. */
+    admin_cicd_variables: (_user, s) => s.level >= OWNER,
+  } satisfies Record<string, GroupRule>,
 } satisfies Abilities;

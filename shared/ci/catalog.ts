@@ -1,6 +1,6 @@
 /** The CI feature's slice of the route catalog, by endpoint group (`shared/catalog.ts` assembles the whole). */
 export const catalog = {
-  /** Pipelines and jobs as users and clients read and act on them, and the project's CI/CD variables. */
+  /** Pipelines and jobs as users and clients read and act on them, and the CI/CD variables of projects and groups. */
   ci_jobs: [
     'GET /projects/:id/pipelines',
     'POST /projects/:id/pipeline',
@@ -26,6 +26,12 @@ export const catalog = {
     'POST /projects/:id/variables',
     'PUT /projects/:id/variables/:key',
     'DELETE /projects/:id/variables/:key',
+    // A group's CI/CD variables, which the jobs of its projects and of its subgroups' projects get.
+    'GET /groups/:id/variables',
+    'GET /groups/:id/variables/:key',
+    'POST /groups/:id/variables',
+    'PUT /groups/:id/variables/:key',
+    'DELETE /groups/:id/variables/:key',
   ],
   /**
    * What runners call (gitlab-runner's network client), and the Runners API users call to manage

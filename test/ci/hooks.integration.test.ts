@@ -166,7 +166,7 @@ describe.skipIf(!isLocalRuntime())('pipeline and job webhooks', () => {
 
     // Act: its first job fails (the next stage is skipped: no hook for that), and a third pipeline is canceled
     const compile = await finishNext('failed');
-    const third = await api(`/projects/${project.id}/pipeline`, { token: project.owner.token, body: { ref: 'main' } });
+    const third = await api(`/projects/${project.id}/pipeline`, { token: project.owner.token, body: { ref: 'main', variables: [{ key: 'HOOKED', value: 'told to hooks' }] } });
     const canceled = await api(`/projects/${project.id}/pipelines/${third.body.id}/cancel`, { method: 'POST', token: project.owner.token });
     expect(canceled.body.status).toBe('canceled');
 
@@ -179,6 +179,8 @@ describe.skipIf(!isLocalRuntime())('pipeline and job webhooks', () => {
     );
     const canceledPipeline = await receiver.received('/ci', (delivery) => pipelineHooks(third.body.id)(delivery) && delivery.body.object_attributes.status === 'canceled');
     expect(canceledPipeline).toHaveLength(1);
+    // The variables it was created with (kept sealed) are opened for the payload.
+    expect(canceledPipeline[0].body.object_attributes.variables).toEqual([{ key: 'HOOKED', value: 'told to hooks' }]);
     const canceledJobs = await receiver.received('/ci', (delivery) => jobHooks(third.body.id)(delivery) && delivery.body.build_status === 'canceled', 2);
     expect(canceledJobs.map((delivery) => delivery.body.build_name).sort()).toEqual(['compile', 'unit']);
     // Skipped jobs send no Job Hook (GitLab's), and no status is told twice.

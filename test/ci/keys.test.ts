@@ -10,6 +10,8 @@ import { describeKeySpace } from '../support/key-space';
 
 const DIGEST = 'a'.repeat(64);
 const AT = '2026-03-04T05:06:07.089Z';
+const PROJECT = { kind: 'project', id: 5 } as const;
+const GROUP = { kind: 'group', id: 5 } as const;
 
 const tableKeys = {
   pipeline: [() => ciKeys.pipeline(12)],
@@ -21,8 +23,8 @@ const tableKeys = {
   runnerProject: [() => ciKeys.runnerProject(7, 5)],
   runnerJob: [() => ciKeys.runnerJob(7, 345)],
   queueVersion: [() => ciKeys.queueVersion(5)],
-  variable: [() => ciKeys.variable(5, 'DEPLOY_TOKEN', '*'), () => ciKeys.variable(5, 'DEPLOY_TOKEN', 'review/*')],
-  variableCount: [() => ciKeys.variableCount(5)],
+  variable: [() => ciKeys.variable(PROJECT, 'DEPLOY_TOKEN', '*'), () => ciKeys.variable(PROJECT, 'DEPLOY_TOKEN', 'review/*'), () => ciKeys.variable(GROUP, 'DEPLOY_TOKEN', '*')],
+  variableCount: [() => ciKeys.variableCount(PROJECT), () => ciKeys.variableCount(GROUP)],
 } satisfies Record<keyof typeof ciKeys, Array<() => Key>>;
 
 const indexKeys = {
@@ -54,9 +56,9 @@ const collections = {
   queue: [() => ciCollections.queue(5)],
   dueDeadlines: [() => ciCollections.dueDeadlines(1, AT)],
   expiredArtifacts: [() => ciCollections.expiredArtifacts(1, AT)],
-  projectVariables: [() => ciCollections.projectVariables(5)],
-  variablesOfKey: [() => ciCollections.variablesOfKey(5, 'DEPLOY_TOKEN')],
-  variablesPartition: [() => ciCollections.variablesPartition(5)],
+  variables: [() => ciCollections.variables(PROJECT), () => ciCollections.variables(GROUP)],
+  variablesOfKey: [() => ciCollections.variablesOfKey(PROJECT, 'DEPLOY_TOKEN'), () => ciCollections.variablesOfKey(GROUP, 'DEPLOY_TOKEN')],
+  variablesPartition: [() => ciCollections.variablesPartition(PROJECT), () => ciCollections.variablesPartition(GROUP)],
 } satisfies Record<keyof typeof ciCollections, Array<() => Collection>>;
 
 describeKeySpace(
@@ -84,14 +86,20 @@ describeKeySpace(
       expect(ciCollections.projectPipelinesByRef(51, 'main').partitionValue).not.toBe(ciCollections.projectPipelinesByRef(5, '1#main').partitionValue);
     });
 
-    it('lists a project’s variables by key then scope, a key’s scopes without those of a longer key, and the count apart', () => {
-      const sks = [ciKeys.variable(5, 'A_B', '*'), ciKeys.variable(5, 'A', 'review/*'), ciKeys.variable(5, 'AB', '*'), ciKeys.variable(5, 'A', '*')].map((key) => key.SK).sort();
+    it('lists an owner’s variables by key then scope, a key’s scopes without those of a longer key, and the count apart', () => {
+      const sks = [ciKeys.variable(PROJECT, 'A_B', '*'), ciKeys.variable(PROJECT, 'A', 'review/*'), ciKeys.variable(PROJECT, 'AB', '*'), ciKeys.variable(PROJECT, 'A', '*')].map((key) => key.SK).sort();
       expect(sks).toEqual(['VARIABLE#A#*', 'VARIABLE#A#review/*', 'VARIABLE#AB#*', 'VARIABLE#A_B#*']);
-      const ofA = ciCollections.variablesOfKey(5, 'A');
-      expect(ciKeys.variable(5, 'A', 'production').SK.startsWith(ofA.prefix!)).toBe(true);
-      expect(ciKeys.variable(5, 'AB', '*').SK.startsWith(ofA.prefix!)).toBe(false);
-      expect(ciKeys.variableCount(5).SK.startsWith(ciCollections.projectVariables(5).prefix!)).toBe(false);
-      expect(ciKeys.variable(51, 'A', '*').PK).not.toBe(ciCollections.projectVariables(5).partitionValue);
+      const ofA = ciCollections.variablesOfKey(PROJECT, 'A');
+      expect(ciKeys.variable(PROJECT, 'A', 'production').SK.startsWith(ofA.prefix!)).toBe(true);
+      expect(ciKeys.variable(PROJECT, 'AB', '*').SK.startsWith(ofA.prefix!)).toBe(false);
+      expect(ciKeys.variableCount(PROJECT).SK.startsWith(ciCollections.variables(PROJECT).prefix!)).toBe(false);
+      expect(ciKeys.variable({ kind: 'project', id: 51 }, 'A', '*').PK).not.toBe(ciCollections.variables(PROJECT).partitionValue);
+    });
+
+    it('keeps a group’s variables apart from those of the project of the same id', () => {
+      expect(ciKeys.variable(GROUP, 'A', '*').PK).toBe(ciCollections.variables(GROUP).partitionValue);
+      expect(ciKeys.variable(GROUP, 'A', '*').PK).not.toBe(ciCollections.variables(PROJECT).partitionValue);
+      expect(ciKeys.variableCount(GROUP).PK).not.toBe(ciKeys.variableCount(PROJECT).PK);
     });
 
     it('finds a deadline in its shard once it is due, and not before', () => {

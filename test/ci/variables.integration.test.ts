@@ -7,7 +7,8 @@
  * Also `GET /projects/:id/pipelines/:pipeline_id/variables`.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { projectVariables } from '../../shared/ci/store/variables';
+import { readPipeline } from '../../shared/ci/store/pipelines';
+import { variablesOf } from '../../shared/ci/store/variables';
 import { api, isLocalRuntime, rootToken } from '../support/api';
 import { createUser, newMember, ownedProject, unique, type OwnedProject, type TestUser } from '../support/fixtures';
 import { eventually } from '../support/eventually';
@@ -253,13 +254,13 @@ describe.skipIf(!isLocalRuntime())('stored variables', () => {
     // Arrange
     const project = await ownedProject('private');
     await createVariables(project, [{ key: 'GONE', value: 'with the project' }]);
-    expect(await projectVariables(project.id)).toHaveLength(1);
+    expect(await variablesOf({ kind: 'project', id: project.id })).toHaveLength(1);
 
     // Act
     expect((await api(`/projects/${project.id}`, { method: 'DELETE', token: project.owner.token })).status).toBe(202);
 
     // Assert
-    await eventually(async () => expect(await projectVariables(project.id)).toEqual([]));
+    await eventually(async () => expect(await variablesOf({ kind: 'project', id: project.id })).toEqual([]));
   });
 });
 
@@ -403,6 +404,15 @@ describe('what a job gets', () => {
   it('reads the project’s variables when the job is picked: an edit applies to the next job', () => {
     expect(lastOf(firstPicked, 'PLAIN')?.value).toBe('from-project');
     for (const name of [...jobs.keys()].filter((name) => name !== firstPicked)) expect(lastOf(name, 'PLAIN')?.value, name).toBe('edited');
+  });
+
+  it.skipIf(!isLocalRuntime())('keeps the variables a pipeline was created with sealed in its item', async () => {
+    const stored = (await readPipeline(apiPipelineId))!.pipeline;
+    expect(stored.variables.map((variable) => [variable.key, variable.value, variable.valueSealed?.startsWith('v1:')])).toEqual([
+      ['OVERRIDE', undefined, true],
+      ['PIPELINE_FILE', undefined, true],
+    ]);
+    expect(JSON.stringify(stored)).not.toContain('from-pipeline');
   });
 
   it('shows a pipeline’s variables to maintainers and the developer who ran it, not to other developers nor reporters', async () => {

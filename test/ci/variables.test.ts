@@ -1,12 +1,12 @@
 /**
- * Project CI/CD variables without a table: GitLab's validations (masked values as `Ci::Maskable`
- * allows them, key and scope rules), the environment scopes a job's environment matches, and the
- * store's writes checked on the requests sent to a mocked table: the value only ever sealed, the
- * (key, scope) taken and the project's count moved by one conditional transaction.
+ * Project and group CI/CD variables without a table: GitLab's validations (masked values as
+ * `Ci::Maskable` allows them, key and scope rules), the environment scopes a job's environment
+ * matches, and the store's writes checked on the requests sent to a mocked table: the value only
+ * ever sealed, the (key, scope) taken and the owner's count moved by one conditional transaction.
  */
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createVariable, editVariable, maskable, PROJECT_VARIABLES_LIMIT, removeVariable, variableErrors } from '../../shared/ci/commands/variables';
+import { createVariable, editVariable, GROUP_VARIABLES_LIMIT, maskable, PROJECT_VARIABLES_LIMIT, removeVariable, variableErrors } from '../../shared/ci/commands/variables';
 import { scopeRank, type ProjectVariable } from '../../shared/ci/queries/variables';
 import type { CiVariable } from '../../shared/ci/store/variables';
 import { openSecret, sealSecret } from '../../shared/platform/crypto/secret-box';
@@ -17,6 +17,8 @@ import { cancelled, useMockedTable, writerOperations } from '../support/mocked-t
 const TABLE = 'ci-variables-test';
 const ddb = useMockedTable(TABLE);
 const SECRET = 'glpat-plaintext-0f3c9a';
+const PROJECT = { kind: 'project', id: 7 } as const;
+const GROUP = { kind: 'group', id: 7 } as const;
 withEnvironment({ SECRET_BOX_KEY: 'ci-variables-unit-key' });
 
 beforeEach(() => {
@@ -34,7 +36,7 @@ function transaction(): NonNullable<TransactWriteCommandInput['TransactItems']> 
 const everythingSent = () => JSON.stringify(ddb.calls().map((call) => call.args[0].input));
 
 const opened = (overrides: Partial<ProjectVariable> = {}): ProjectVariable => ({
-  projectId: 7,
+  owner: PROJECT,
   key: 'DEPLOY_TOKEN',
   value: 'abcdefgh',
   variableType: 'env_var',
@@ -109,15 +111,16 @@ describe('environment scopes (HasEnvironmentScope#on_environment)', () => {
 describe('the value, stored sealed', () => {
   it('creates the variable with its value sealed, never sent in clear, its (key, scope) and the count claimed together', async () => {
     // Act
-    const variable = await createVariable(7, { key: ' DEPLOY_TOKEN ', value: SECRET, masked: true, environmentScope: ' production ' });
+    const variable = await createVariable(PROJECT, { key: ' DEPLOY_TOKEN ', value: SECRET, masked: true, environmentScope: ' production ' });
 
     // Assert
     const [project, put, count] = transaction();
     expect(project.ConditionCheck).toMatchObject({ Key: { PK: 'PROJECT#7', SK: 'PROJECT' } });
     expect(put.Put).toMatchObject({ TableName: TABLE, ConditionExpression: 'attribute_not_exists(PK)' });
     const item = put.Put!.Item!;
-    expect(item).toMatchObject({ PK: 'CI_VARIABLES#7', SK: 'VARIABLE#DEPLOY_TOKEN#production', type: 'CiVariable', key: 'DEPLOY_TOKEN', environmentScope: 'production', masked: true });
+    expect(item).toMatchObject({ PK: 'CI_VARIABLES#7', SK: 'VARIABLE#DEPLOY_TOKEN#production', type: 'CiVariable', projectId: 7, key: 'DEPLOY_TOKEN', environmentScope: 'production', masked: true });
     expect(item).not.toHaveProperty('value');
+    expect(item).not.toHaveProperty('owner');
     expect(item.valueSealed).toMatch(/^v1:[\w-]+:[\w-]+:[\w-]+$/);
     expect(everythingSent()).not.toContain(SECRET);
     expect(await openSecret(item.valueSealed as string)).toBe(SECRET);
@@ -138,7 +141,7 @@ describe('the value, stored sealed', () => {
     // Arrange
     ddb.on(TransactWriteCommand).rejects(cancelled(codes));
     // Act / Assert
-    await expect(createVariable(7, { key: 'DEPLOY_TOKEN', value: SECRET })).rejects.toThrow(error);
+    await expect(createVariable(PROJECT, { key: 'DEPLOY_TOKEN', value: SECRET })).rejects.toThrow(error);
   });
 
   it('seals a new value on an edit, and keeps the sealed one when none is given', async () => {
@@ -187,5 +190,48 @@ describe('the value, stored sealed', () => {
     expect(count.Update).toMatchObject({ Key: { PK: 'CI_VARIABLES#7', SK: 'COUNT' }, ExpressionAttributeValues: { ':by': -1 } });
     ddb.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None']));
     await expect(removeVariable(variable)).rejects.toThrow(new NotFoundError('Variable'));
+  });
+
+  it('creates a group’s variable in the group’s partition, conditioned on the group being live, under the group limit', async () => {
+    // Act
+    const variable = await createVariable(GROUP, { key: 'DEPLOY_TOKEN', value: SECRET });
+
+    // Assert
+    const [group, put, count] = transaction();
+    expect(group.ConditionCheck).toMatchObject({ Key: { PK: 'NAMESPACE#7' }, ConditionExpression: expect.stringContaining('attribute_not_exists(deleting)') });
+    expect(put.Put!.Item).toMatchObject({ PK: 'CI_GROUP_VARIABLES#7', SK: 'VARIABLE#DEPLOY_TOKEN#*', groupId: 7 });
+    expect(put.Put!.Item).not.toHaveProperty('projectId');
+    expect(count.Update).toMatchObject({ Key: { PK: 'CI_GROUP_VARIABLES#7', SK: 'COUNT' }, ExpressionAttributeValues: { ':by': 1, ':limit': GROUP_VARIABLES_LIMIT } });
+    expect(variable.owner).toEqual(GROUP);
+  });
+
+  it.each([
+    ['the limit reached', ['None', 'None', 'ConditionalCheckFailed'], new ValidationError({ base: [`Maximum number of group ci variables (${GROUP_VARIABLES_LIMIT}) exceeded`] })],
+    ['a group gone or being deleted', ['ConditionalCheckFailed', 'None', 'None'], new NotFoundError('Group')],
+  ])('answers a group’s %s as GitLab does', async (_case, codes, error) => {
+    // Arrange
+    ddb.on(TransactWriteCommand).rejects(cancelled(codes));
+    // Act / Assert
+    await expect(createVariable(GROUP, { key: 'DEPLOY_TOKEN', value: SECRET })).rejects.toThrow(error);
+  });
+
+  it('edits and deletes a group’s variable in the group’s partition; 404 GroupVariable when it was gone', async () => {
+    // Arrange
+    const variable = await stored({ owner: GROUP });
+
+    // Act
+    await editVariable(variable, { environmentScope: 'staging' });
+    const [moved, put] = transaction();
+    ddb.resetHistory();
+    await removeVariable(variable);
+    const [removed, count] = transaction();
+
+    // Assert
+    expect(moved.Delete).toMatchObject({ Key: { PK: 'CI_GROUP_VARIABLES#7', SK: 'VARIABLE#DEPLOY_TOKEN#*' } });
+    expect(put.Put!.Item).toMatchObject({ PK: 'CI_GROUP_VARIABLES#7', SK: 'VARIABLE#DEPLOY_TOKEN#staging', groupId: 7 });
+    expect(removed.Delete).toMatchObject({ Key: { PK: 'CI_GROUP_VARIABLES#7', SK: 'VARIABLE#DEPLOY_TOKEN#*' } });
+    expect(count.Update).toMatchObject({ Key: { PK: 'CI_GROUP_VARIABLES#7', SK: 'COUNT' } });
+    ddb.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None']));
+    await expect(removeVariable(variable)).rejects.toThrow(new NotFoundError('GroupVariable'));
   });
 });

@@ -37,6 +37,7 @@ import {
   type Pipeline,
 } from '../store/pipelines';
 import { CANCELABLE, COMPLETED, compositeStatus, nextStatuses, type JobStatus } from '../status';
+import { sealPipelineVariables } from '../pipeline-variables';
 
 export interface PipelineRequest {
   project: Project;
@@ -80,8 +81,9 @@ const NOT_RUN = {
 } as const satisfies Partial<Job>;
 
 /**
- * The variables rules are evaluated with: GitLab's predefined ones that decide, then the
- * project's (scope `*`; protected ones on a protected ref), then the pipeline's, the later winning.
+ * The variables rules are evaluated with: GitLab's predefined ones that decide, then the CI/CD
+ * variables of the project's groups and the project (scope `*`; protected ones on a protected
+ * ref), then the pipeline's, the later winning.
  */
 function ruleVariables(request: PipelineRequest, projectVariables: readonly ProjectVariable[]): Record<string, string> {
   const variables: Record<string, string> = {
@@ -142,7 +144,7 @@ export async function createPipeline(request: PipelineRequest): Promise<CreatePi
     source: request.source,
     userId: request.user?.id ?? null,
     commit: read.commit,
-    variables: (request.variables ?? []).map((v) => ({ key: v.key, value: v.value, variableType: v.variableType ?? 'env_var' })),
+    variables: await sealPipelineVariables((request.variables ?? []).map((v) => ({ key: v.key, value: v.value, variableType: v.variableType ?? 'env_var' }))),
     createdAt: now,
     updatedAt: now,
     startedAt: null,
@@ -151,7 +153,7 @@ export async function createPipeline(request: PipelineRequest): Promise<CreatePi
   // The configuration's reader (with its YAML parser, ~110 KB) is loaded by the first pipeline a process creates, not at cold start.
   const [{ expandIncludes }, { buildCiConfig, loadCiYaml, missingNeedsError, selectJobs, workflowAllows }] = await Promise.all([import('../config/includes'), import('../config/parse')]);
   const projectId = request.project.id;
-  const rules = ruleVariables(request, await variablesFor(projectId, { protectedRef: () => refProtected({ projectId, ref: request.ref, tag: request.tag }) }));
+  const rules = ruleVariables(request, await variablesFor(request.project, { protectedRef: () => refProtected({ projectId, ref: request.ref, tag: request.tag }) }));
   const loaded = loadCiYaml(read.config);
   const expanded = loaded.ok ? await expandIncludes(loaded.value, { projectId, sha: request.sha }, includeReader(request.project, request.user), rules) : loaded;
   const parsed = expanded.ok ? buildCiConfig(expanded.value) : expanded;

@@ -1,12 +1,20 @@
-/** What a deleted project takes with it: its pipelines, jobs, traces and artifacts, and its CI/CD variables (registered by the composition root). */
+/**
+ * What a deleted project takes with it: its pipelines, jobs, traces and artifacts, and its CI/CD
+ * variables; what a deleted group takes: its CI/CD variables (both registered by the composition root).
+ */
 import type { Project } from '../../projects';
 import { projectPipelines } from '../store/pipelines';
-import { deleteProjectVariables } from '../store/variables';
+import { deleteVariables } from '../store/variables';
 import { deletePipeline } from './pipelines';
 
 export async function removeCiObjects(project: Project): Promise<void> {
   const ids: number[] = [];
   for await (const pipeline of projectPipelines(project.id)) ids.push(pipeline.id);
   for (const id of ids) await deletePipeline(id);
-  await deleteProjectVariables(project.id);
+  await deleteVariables({ kind: 'project', id: project.id });
+}
+
+/** What a deleted group takes with it (the group is marked `deleting`: no variable is added meanwhile). */
+export async function removeGroupCiObjects(groupId: number): Promise<void> {
+  await deleteVariables({ kind: 'group', id: groupId });
 }

@@ -1,14 +1,15 @@
 /**
- * Writes of a project's CI/CD variables: create, edit, delete, with GitLab's model validations
- * (`Ci::Variable` and its concerns `HasVariable`, `Maskable`, `HidableVariable`,
- * `HasEnvironmentScope`, `Limitable`) answered as GitLab does: 400 `{"message":{"<field>":[…]}}`.
+ * Writes of the CI/CD variables of a project or a group: create, edit, delete, with GitLab's model
+ * validations (`Ci::Variable`, `Ci::GroupVariable` and their concerns `HasVariable`, `Maskable`,
+ * `HidableVariable`, `HasEnvironmentScope`, `Limitable`) answered as GitLab does: 400
+ * `{"message":{"<field>":[…]}}`.
  * The caller is authorized by the route (`admin_cicd_variables`). The value is sealed here,
  * before it reaches the store: it never lies in the table in clear.
  */
 import { openSecret, sealSecret } from '../../platform/crypto/secret-box';
 import { NotFoundError, ValidationError } from '../../platform/http/errors';
 import { ENVIRONMENT_SCOPE, VARIABLE_KEY, type ProjectVariable } from '../queries/variables';
-import { deleteVariable, insertVariable, updateVariable, type CiVariable, type VariableWriteFailure } from '../store/variables';
+import { deleteVariable, insertVariable, updateVariable, type CiVariable, type VariableOwner, type VariableWriteFailure } from '../store/variables';
 
 /**
  * The most variables a project may have: GitLab's plan limit `project_ci_variables` (200 on
@@ -17,6 +18,12 @@ import { deleteVariable, insertVariable, updateVariable, type CiVariable, type V
  * the runners' function may stream.
  */
 export const PROJECT_VARIABLES_LIMIT = 200;
+
+/** The most variables a group may have: GitLab's plan limit `group_ci_variables` (200 on GitLab.com's Free tier too). */
+export const GROUP_VARIABLES_LIMIT = 200;
+
+/** An owner's limit of variables. */
+const limitOf = (owner: VariableOwner) => (owner.kind === 'project' ? PROJECT_VARIABLES_LIMIT : GROUP_VARIABLES_LIMIT);
 
 /** What a client sets on a variable (`PUT`: each one given replaces the variable's). */
 export interface VariableChanges {
@@ -69,10 +76,11 @@ function validate(variable: ProjectVariable, previous?: CiVariable): void {
 }
 
 /** Internal: a store's refusal as GitLab answers it. */
-function refused(failure: VariableWriteFailure, key: string): never {
+function refused(failure: VariableWriteFailure, { owner, key }: Pick<CiVariable, 'owner' | 'key'>): never {
   if (failure === 'taken') throw new ValidationError({ key: [`(${key}) has already been taken`] });
-  if (failure === 'limit') throw new ValidationError({ base: [`Maximum number of project ci variables (${PROJECT_VARIABLES_LIMIT}) exceeded`] });
-  throw new NotFoundError(failure === 'project_gone' ? 'Project' : 'Variable');
+  if (failure === 'limit') throw new ValidationError({ base: [`Maximum number of ${owner.kind} ci variables (${limitOf(owner)}) exceeded`] });
+  if (failure === 'owner_gone') throw new NotFoundError(owner.kind === 'project' ? 'Project' : 'Group');
+  throw new NotFoundError(owner.kind === 'project' ? 'Variable' : 'GroupVariable');
 }
 
 /** Internal: the variable as stored, its value sealed. */
@@ -81,18 +89,18 @@ async function sealed({ value, ...variable }: ProjectVariable, valueSealed?: str
 }
 
 /**
- * Creates a variable with GitLab's defaults (`env_var`, scope `*`, neither protected, masked nor
+ * Creates a variable of a project or group with GitLab's defaults (`env_var`, scope `*`, neither protected, masked nor
  * raw); `masked_and_hidden` makes it masked and hidden for good. Key and scope are stripped, as
  * GitLab does. Answers it with its value.
  *
  * @example
- * const variable = await createVariable(project.id, { key: 'DEPLOY_TOKEN', value: 'glpat-0123456789', masked: true });
+ * const variable = await createVariable({ kind: 'group', id: group.id }, { key: 'DEPLOY_TOKEN', value: 'glpat-0123456789', masked: true });
  */
-export async function createVariable(projectId: number, input: NewVariable): Promise<ProjectVariable> {
+export async function createVariable(owner: VariableOwner, input: NewVariable): Promise<ProjectVariable> {
   const now = new Date().toISOString();
   const hidden = input.maskedAndHidden === true;
   const variable: ProjectVariable = {
-    projectId,
+    owner,
     key: input.key.trim(),
     value: input.value,
     variableType: input.variableType ?? 'env_var',
@@ -106,8 +114,8 @@ export async function createVariable(projectId: number, input: NewVariable): Pro
     updatedAt: now,
   };
   validate(variable);
-  const failure = await insertVariable(await sealed(variable), PROJECT_VARIABLES_LIMIT);
-  if (failure) refused(failure, variable.key);
+  const failure = await insertVariable(await sealed(variable), limitOf(owner));
+  if (failure) refused(failure, variable);
   return variable;
 }
 
@@ -130,12 +138,12 @@ export async function editVariable(variable: CiVariable, changes: VariableChange
   };
   validate(next, variable);
   const failure = await updateVariable(variable, await sealed(next, changes.value === undefined ? valueSealed : undefined));
-  if (failure) refused(failure, next.key);
+  if (failure) refused(failure, next);
   return next;
 }
 
 /** Deletes a variable: 404 when it was deleted meanwhile. */
 export async function removeVariable(variable: CiVariable): Promise<void> {
   const failure = await deleteVariable(variable);
-  if (failure) refused(failure, variable.key);
+  if (failure) refused(failure, variable);
 }

@@ -1,11 +1,12 @@
 /**
  * The job as `POST /jobs/request` hands it to a runner (GitLab's `Entities::Ci::JobRequest::Response`,
  * what gitlab-runner's `common.JobResponse` reads): git access with the job token, the steps, the
- * image and services, variables (GitLab's predefined `CI_*` ones, then the file's, the project's
- * and the pipeline's, so that the later win), artifacts, cache and the dependencies whose
- * artifacts it downloads.
+ * image and services, variables (GitLab's predefined `CI_*` ones, then the file's, the groups',
+ * the project's and the pipeline's, so that the later win), artifacts, cache and the
+ * dependencies whose artifacts it downloads.
  */
 import { config } from '../../platform/config';
+import type { PipelineVariable } from '../pipeline-variables';
 import type { ProjectVariable } from '../queries/variables';
 import type { Job, Pipeline } from '../store/pipelines';
 
@@ -24,8 +25,10 @@ export interface RunnerJobContext {
   user: { id: number; username: string; name: string; email: string } | null;
   /** Whether the job's ref is protected (`CI_COMMIT_REF_PROTECTED`). */
   refProtected: boolean;
-  /** The project's variables the job sees, in order of precedence (`queries/variables.ts` `variablesFor`). */
+  /** The CI/CD variables of the project and its groups the job sees, in order of precedence (`queries/variables.ts` `variablesFor`). */
   projectVariables: ProjectVariable[];
+  /** The variables the pipeline was created with, opened (`pipelineVariables`). */
+  pipelineVariables: PipelineVariable[];
 }
 
 type Variable = { key: string; value: string; public: boolean; masked: boolean; file?: boolean; raw?: boolean };
@@ -113,7 +116,7 @@ function repoUrl(ctx: RunnerJobContext): string {
 const NODE_VARIABLES = new Set(['CI_NODE_INDEX', 'CI_NODE_TOTAL']);
 
 export function presentRunnerJob(ctx: RunnerJobContext) {
-  const { job, pipeline } = ctx;
+  const { job } = ctx;
   const spec = job.spec;
   const variables: Variable[] = [
     ...predefinedVariables(ctx),
@@ -121,7 +124,7 @@ export function presentRunnerJob(ctx: RunnerJobContext) {
       .filter(([key]) => !NODE_VARIABLES.has(key))
       .map(([key, value]) => ({ key, value, public: true, masked: false })),
     ...ctx.projectVariables.map((v) => ({ key: v.key, value: v.value, public: false, masked: v.masked, ...(v.variableType === 'file' ? { file: true } : {}), ...(v.raw ? { raw: true } : {}) })),
-    ...pipeline.variables.map((v) => ({ key: v.key, value: v.value, public: false, masked: false, ...(v.variableType === 'file' ? { file: true } : {}) })),
+    ...ctx.pipelineVariables.map((v) => ({ key: v.key, value: v.value, public: false, masked: false, ...(v.variableType === 'file' ? { file: true } : {}) })),
   ];
   const timeout = spec.timeout ?? 3600;
   const artifacts = spec.artifacts

@@ -3,7 +3,7 @@
  * presented: `null`), and a pipeline's variable (only what `Ci::PipelineVariable` has).
  */
 import type { ProjectVariable } from '../queries/variables';
-import type { Pipeline } from '../store/pipelines';
+import type { PipelineVariable } from '../pipeline-variables';
 
 export function presentVariable(variable: ProjectVariable) {
   return {
@@ -20,6 +20,6 @@ export function presentVariable(variable: ProjectVariable) {
 }
 
 /** A variable a pipeline was created with (`GET /projects/:id/pipelines/:pipeline_id/variables`). */
-export function presentPipelineVariable(variable: Pipeline['variables'][number]) {
+export function presentPipelineVariable(variable: PipelineVariable) {
   return { variable_type: variable.variableType, key: variable.key, value: variable.value, raw: false };
 }

@@ -20,6 +20,7 @@ import { authorizeCi, canReadBuilds, canReadPipelineVariables, canUpdateBuilds }
 import { presentJob } from '../presenters/jobs';
 import { presentPipeline, presentPipelineBasic } from '../presenters/pipelines';
 import { presentPipelineVariable } from '../presenters/variables';
+import { pipelineVariables } from '../pipeline-variables';
 import { findPipelineOrNotFound, jobContext, pipelineJobs, pipelineList, projectWebUrl, userOf } from '../queries/jobs';
 import { scopeParam, scopeFrom } from './scope';
 
@@ -154,7 +155,7 @@ export const pipelineRoutes = {
       authorizeCi(user, canReadBuilds(user, subject));
       const pipeline = await findPipelineOrNotFound(subject, params.pipeline_id);
       authorizeCi(user, canReadPipelineVariables(user, subject, pipeline));
-      return ok(pipeline.variables.map(presentPipelineVariable));
+      return ok((await pipelineVariables(pipeline)).map(presentPipelineVariable));
     },
   }),
 } satisfies RoutesOf<typeof catalog.ci_jobs>;

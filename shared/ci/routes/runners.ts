@@ -20,6 +20,7 @@ import { appendTrace, digestOf, finishJob, jobForToken, registerRunner, requestJ
 import { refProtected } from '../git';
 import { presentRunnerJob } from '../presenters/runner-job';
 import { variablesFor } from '../queries/variables';
+import { pipelineVariables } from '../pipeline-variables';
 import { artifactsDownload } from './downloads';
 import { getJob, jobTokenOwner, readPipeline, touchRunningJob, type Job } from '../store/pipelines';
 import { COMPLETED } from '../status';
@@ -111,14 +112,16 @@ export const runnerRoutes = {
       if (found.result === 'none') return { statusCode: 204, headers: { 'X-GitLab-Last-Update': found.lastUpdate } };
       if (found.result === 'conflict') throw new ApiError(409, { message: '409 Conflict' });
       const { job, pipeline, project, token } = found;
-      // The project's variables are read as the job is handed out: an edit applies to the next job picked.
+      // The project's and its groups' variables are read as the job is handed out: an edit applies to the next job picked.
       const protectedRef = refProtected(job);
-      const [namespace, user, read, projectVariables, refIsProtected] = await Promise.all([
-        getNamespace(project.namespaceId),
+      const namespaceRead = getNamespace(project.namespaceId);
+      const [namespace, user, read, projectVariables, refIsProtected, openedVariables] = await Promise.all([
+        namespaceRead,
         job.userId ? getUser(job.userId) : undefined,
         readPipeline(job.pipelineId),
-        variablesFor(job.projectId, { environment: job.spec.environment, protectedRef: () => protectedRef }),
+        variablesFor(project, { environment: job.spec.environment, protectedRef: () => protectedRef, namespace: namespaceRead }),
         protectedRef,
+        pipelineVariables(pipeline),
       ]);
       const earlier = (read?.jobs ?? []).filter((other) => !other.retried && other.id !== job.id && COMPLETED.has(other.status));
       const wanted = job.spec.needs
@@ -142,6 +145,7 @@ export const runnerRoutes = {
           user: user ? { id: user.id, username: user.username, name: user.name, email: user.email ?? '' } : null,
           refProtected: refIsProtected,
           projectVariables,
+          pipelineVariables: openedVariables,
         }),
       );
     },

@@ -1,8 +1,11 @@
 /**
- * Project-level CI/CD variables (GitLab's `lib/api/ci/variables.rb`): list, read, create, update
- * and delete. Every route needs `admin_cicd_variables` (maintainers, admins): a stranger to a
- * private project gets 404, a developer 403. A key defined in several environment scopes is
- * picked with `filter[environment_scope]` (409 without one).
+ * Project-level and group-level CI/CD variables (GitLab's `lib/api/ci/variables.rb` and
+ * `lib/api/group_variables.rb`): list, read, create, update and delete, one set of handlers for
+ * both owners. Every route needs `admin_cicd_variables` on its project (maintainers) or group
+ * (owners), or to be an admin: a stranger to a private project or group gets 404, a member short
+ * of that 403. A key defined in several environment scopes is picked with
+ * `filter[environment_scope]` (409 without one, but for a group's `PUT`, which GitLab lets name the
+ * key's first variable).
  */
 import * as z from 'zod';
 import { authorize } from '../../auth';
@@ -10,18 +13,27 @@ import { paginate, paginationParams } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { findProjectOrNotFound, type Project } from '../../projects';
+import { findGroupOrNotFound } from '../../namespaces';
+import { findProjectOrNotFound } from '../../projects';
 import type { User } from '../../users';
 import type { catalog } from '../catalog';
 import { createVariable, editVariable, removeVariable, type VariableChanges } from '../commands/variables';
 import { presentVariable } from '../presenters/variables';
 import { findVariableOrNotFound, openVariable, variableList } from '../queries/variables';
+import type { VariableOwner } from '../store/variables';
 
 /** The project whose variables the caller may manage: 404 when they cannot see it, 403 when they can but not manage it. */
-async function variablesProject(idOrPath: string, user: User): Promise<Project> {
+async function projectOwner(idOrPath: string, user: User): Promise<VariableOwner> {
   const subject = await findProjectOrNotFound(idOrPath, user);
   authorize(user, 'admin_cicd_variables', subject);
-  return subject.project;
+  return { kind: 'project', id: subject.project.id };
+}
+
+/** The group whose variables the caller may manage (its owners): 404 when they cannot see it, 403 when they can but not manage it. */
+async function groupOwner(idOrPath: string, user: User): Promise<VariableOwner> {
+  const subject = await findGroupOrNotFound(idOrPath, user);
+  authorize(user, 'admin_cicd_variables', subject);
+  return { kind: 'group', id: subject.group.id };
 }
 
 /** GitLab's column limits: a key and a scope of 255 characters, a description of 255, a value of 10,000. */
@@ -61,49 +73,71 @@ const changesFrom = (params: { [K in keyof typeof variableFields]?: z.output<(ty
   description: params.description,
 });
 
+/**
+ * The five routes of an owner's variables, `ownerOf` finding the owner the caller may manage.
+ * `putWithoutFilter`: what a `PUT` naming a key of several scopes without a filter does.
+ */
+function ownerVariableRoutes(ownerOf: (idOrPath: string, user: User) => Promise<VariableOwner>, putWithoutFilter: 'conflict' | 'first') {
+  return {
+    list: route({
+      params: z.object({ ...idParam, ...paginationParams }),
+      handler: async ({ params, user, link }) => {
+        const page = await paginate(params, link, variableList(await ownerOf(params.id, user)));
+        return ok((await Promise.all(page.items.map(openVariable))).map(presentVariable), page.headers);
+      },
+    }),
+
+    read: route({
+      params: keyParams,
+      handler: async ({ params, user }) => {
+        const owner = await ownerOf(params.id, user);
+        return ok(presentVariable(await openVariable(await findVariableOrNotFound(owner, params.key, params['filter[environment_scope]']))));
+      },
+    }),
+
+    create: route({
+      params: z.object({ ...idParam, ...variableFields, key: required(p.string(TEXT)), value: requiredValue, masked_and_hidden: p.bool() }),
+      handler: async ({ params, user }) => {
+        const owner = await ownerOf(params.id, user);
+        const variable = await createVariable(owner, { ...changesFrom(params), key: params.key, value: params.value, maskedAndHidden: params.masked_and_hidden });
+        return created(presentVariable(variable));
+      },
+    }),
+
+    update: route({
+      // `filter` also as a JSON body's object (`{"filter": {"environment_scope": "production"}}`).
+      params: keyParams.extend({ ...variableFields, filter: z.object({ environment_scope: p.string(TEXT) }).optional() }),
+      handler: async ({ params, user }) => {
+        const owner = await ownerOf(params.id, user);
+        const scope = params['filter[environment_scope]'] ?? params.filter?.environment_scope;
+        const variable = await findVariableOrNotFound(owner, params.key, scope, putWithoutFilter);
+        return ok(presentVariable(await editVariable(variable, changesFrom(params))));
+      },
+    }),
+
+    remove: route({
+      params: keyParams,
+      handler: async ({ params, user }) => {
+        const owner = await ownerOf(params.id, user);
+        await removeVariable(await findVariableOrNotFound(owner, params.key, params['filter[environment_scope]']));
+        return noContent();
+      },
+    }),
+  };
+}
+
+const projectVariables = ownerVariableRoutes(projectOwner, 'conflict');
+const groupVariables = ownerVariableRoutes(groupOwner, 'first');
+
 export const variableRoutes = {
-  'GET /projects/:id/variables': route({
-    params: z.object({ ...idParam, ...paginationParams }),
-    handler: async ({ params, user, link }) => {
-      const project = await variablesProject(params.id, user);
-      const page = await paginate(params, link, variableList(project.id));
-      return ok((await Promise.all(page.items.map(openVariable))).map(presentVariable), page.headers);
-    },
-  }),
-
-  'GET /projects/:id/variables/:key': route({
-    params: keyParams,
-    handler: async ({ params, user }) => {
-      const project = await variablesProject(params.id, user);
-      return ok(presentVariable(await openVariable(await findVariableOrNotFound(project.id, params.key, params['filter[environment_scope]']))));
-    },
-  }),
-
-  'POST /projects/:id/variables': route({
-    params: z.object({ ...idParam, ...variableFields, key: required(p.string(TEXT)), value: requiredValue, masked_and_hidden: p.bool() }),
-    handler: async ({ params, user }) => {
-      const project = await variablesProject(params.id, user);
-      const variable = await createVariable(project.id, { ...changesFrom(params), key: params.key, value: params.value, maskedAndHidden: params.masked_and_hidden });
-      return created(presentVariable(variable));
-    },
-  }),
-
-  'PUT /projects/:id/variables/:key': route({
-    // `filter` also as a JSON body's object (`{"filter": {"environment_scope": "production"}}`).
-    params: keyParams.extend({ ...variableFields, filter: z.object({ environment_scope: p.string(TEXT) }).optional() }),
-    handler: async ({ params, user }) => {
-      const project = await variablesProject(params.id, user);
-      const variable = await findVariableOrNotFound(project.id, params.key, params['filter[environment_scope]'] ?? params.filter?.environment_scope);
-      return ok(presentVariable(await editVariable(variable, changesFrom(params))));
-    },
-  }),
-
-  'DELETE /projects/:id/variables/:key': route({
-    params: keyParams,
-    handler: async ({ params, user }) => {
-      const project = await variablesProject(params.id, user);
-      await removeVariable(await findVariableOrNotFound(project.id, params.key, params['filter[environment_scope]']));
-      return noContent();
-    },
-  }),
+  'GET /projects/:id/variables': projectVariables.list,
+  'GET /projects/:id/variables/:key': projectVariables.read,
+  'POST /projects/:id/variables': projectVariables.create,
+  'PUT /projects/:id/variables/:key': projectVariables.update,
+  'DELETE /projects/:id/variables/:key': projectVariables.remove,
+  'GET /groups/:id/variables': groupVariables.list,
+  'GET /groups/:id/variables/:key': groupVariables.read,
+  'POST /groups/:id/variables': groupVariables.create,
+  'PUT /groups/:id/variables/:key': groupVariables.update,
+  'DELETE /groups/:id/variables/:key': groupVariables.remove,
 } satisfies RoutesOf<typeof catalog.ci_jobs>;

@@ -28,16 +28,22 @@ export const ciKeys = {
   /** The project's queue version: changes whenever a job of the project becomes pending (`X-GitLab-Last-Update`). */
   queueVersion: (projectId: number): Key => ({ PK: `CI_QUEUE_VERSION#${projectId}`, SK: 'QUEUE' }),
   /**
-   * A project's CI/CD variable, one per (key, environment scope), in the project's variables
-   * partition. Neither a key (`[A-Za-z0-9_]`) nor a scope holds `#`, and `#` sorts before every
-   * character a key may hold: the partition lists by key, then by scope.
+   * A CI/CD variable of a project or a group, one per (key, environment scope), in its owner's
+   * variables partition. Neither a key (`[A-Za-z0-9_]`) nor a scope holds `#`, and `#` sorts
+   * before every character a key may hold: the partition lists by key, then by scope.
    */
-  variable: (projectId: number, key: string, environmentScope: string): Key => ({ PK: variablesPk(projectId), SK: `VARIABLE#${key}#${environmentScope}` }),
-  /** How many variables the project has (its plan limit is checked by the write that adds one). */
-  variableCount: (projectId: number): Key => ({ PK: variablesPk(projectId), SK: 'COUNT' }),
+  variable: (owner: VariableOwner, key: string, environmentScope: string): Key => ({ PK: variablesPk(owner), SK: `VARIABLE#${key}#${environmentScope}` }),
+  /** How many variables the owner has (its plan limit is checked by the write that adds one). */
+  variableCount: (owner: VariableOwner): Key => ({ PK: variablesPk(owner), SK: 'COUNT' }),
 } as const;
 
-const variablesPk = (projectId: number) => `CI_VARIABLES#${projectId}`;
+/** Whose CI/CD variables: a project's (GitLab's `Ci::Variable`) or a group's (`Ci::GroupVariable`), each in a partition of its own. */
+export interface VariableOwner {
+  kind: 'project' | 'group';
+  id: number;
+}
+
+const variablesPk = (owner: VariableOwner) => (owner.kind === 'project' ? `CI_VARIABLES#${owner.id}` : `CI_GROUP_VARIABLES#${owner.id}`);
 
 export const ciIndexKeys = {
   /** A pipeline in its project's list (GSI1, newest first by id). */
@@ -111,12 +117,12 @@ export const ciCollections = {
   dueDeadlines: (shard: number, now: string): Collection => indexCollection('GSI3', `CI_DEADLINES#${shard}`, { below: dueBefore(now) }),
   /** Artifacts of one shard that expired at `now`, earliest first (GSI4). */
   expiredArtifacts: (shard: number, now: string): Collection => indexCollection('GSI4', `CI_ARTIFACT_EXPIRY#${shard}`, { below: dueBefore(now) }),
-  /** A project's CI/CD variables, by key then environment scope. */
-  projectVariables: (projectId: number): Collection => tableCollection(variablesPk(projectId), 'VARIABLE#'),
-  /** A project's variables of one key, one per environment scope. */
-  variablesOfKey: (projectId: number, key: string): Collection => tableCollection(variablesPk(projectId), `VARIABLE#${key}#`),
-  /** Everything of a project's variables partition (its variables and their count): what its deletion removes. */
-  variablesPartition: (projectId: number): Collection => tableCollection(variablesPk(projectId), ''),
+  /** A project's or a group's CI/CD variables, by key then environment scope. */
+  variables: (owner: VariableOwner): Collection => tableCollection(variablesPk(owner), 'VARIABLE#'),
+  /** An owner's variables of one key, one per environment scope. */
+  variablesOfKey: (owner: VariableOwner, key: string): Collection => tableCollection(variablesPk(owner), `VARIABLE#${key}#`),
+  /** Everything of an owner's variables partition (its variables and their count): what its deletion removes. */
+  variablesPartition: (owner: VariableOwner): Collection => tableCollection(variablesPk(owner), ''),
 } as const;
 
 /**
@@ -128,7 +134,7 @@ readYourWrites('CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_PIPELINE
 export const CI_SEQUENCES = { pipelines: 'ci_pipelines', jobs: 'ci_jobs', runners: 'ci_runners', pipelineIids: (projectId: number) => `ci_pipeline_iids#${projectId}` } as const;
 
 export const keySpace: KeySpace = {
-  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#'],
+  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#', 'CI_GROUP_VARIABLES#'],
   sortKeys: {
     'CI_PIPELINE#': ['PIPELINE', 'JOB#'],
     'CI_JOB#': ['JOB'],
@@ -137,6 +143,7 @@ export const keySpace: KeySpace = {
     'CI_RUNNER_ID#': ['RUNNER', 'PROJECT#', 'JOB#'],
     'CI_QUEUE_VERSION#': ['QUEUE'],
     'CI_VARIABLES#': ['VARIABLE#', 'COUNT'],
+    'CI_GROUP_VARIABLES#': ['VARIABLE#', 'COUNT'],
   },
   indexPartitions: {
     GSI1: ['CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_RUNNERS#', 'CI_ALL_RUNNERS'],

@@ -55,13 +55,21 @@ export interface Pipeline {
   yamlErrors: string | null;
   userId: number | null;
   commit: CommitSnapshot | null;
-  /** Variables given when it was created (`POST /projects/:id/pipeline`). */
-  variables: Array<{ key: string; value: string; variableType: string }>;
+  /** Variables given when it was created (`POST /projects/:id/pipeline`), values sealed (`pipeline-variables.ts`). */
+  variables: StoredPipelineVariable[];
   createdAt: string;
   updatedAt: string;
   startedAt: string | null;
   finishedAt: string | null;
   version: number;
+}
+
+/** A variable a pipeline was created with: its value sealed (`valueSealed`), or in clear (`value`) on pipelines written before sealing. */
+export interface StoredPipelineVariable {
+  key: string;
+  variableType: string;
+  valueSealed?: string;
+  value?: string;
 }
 
 /** What a job runs, from `.gitlab-ci.yml` (stored as the job's `spec`). */

@@ -1,14 +1,15 @@
 /**
- * A project's CI/CD variables (GitLab's `Ci::Variable`): one item per (key, environment scope) in
- * the project's variables partition (`CI_VARIABLES#<projectId>`), listed by key then scope with
- * one Query, beside the count of them.
+ * CI/CD variables of a project (GitLab's `Ci::Variable`) or of a group (`Ci::GroupVariable`), their
+ * owner: one item per (key, environment scope) in the owner's variables partition
+ * (`CI_VARIABLES#<projectId>`, `CI_GROUP_VARIABLES#<groupId>`), listed by key then scope with one
+ * Query, beside the count of them.
  *
  * The value is a secret that runners are handed: it is stored only sealed (`valueSealed`, see
  * `platform/crypto/secret-box.ts`), never in clear. This module neither seals nor opens: the
  * commands seal (`commands/variables.ts`), the queries open (`queries/variables.ts`).
  *
  * A (key, scope) is taken by the write itself (a Put conditioned on the item not existing), and the
- * project's count moves in the same transaction, conditioned on the limit: of parallel creates of
+ * owner's count moves in the same transaction, conditioned on the limit: of parallel creates of
  * one key exactly one wins, and parallel creates never pass the limit together.
  */
 import { deleteMany } from '../../platform/dynamo/batch';
@@ -16,11 +17,15 @@ import { tableName } from '../../platform/dynamo/client';
 import { entityFields } from '../../platform/dynamo/items';
 import { getEntity, getItem, queryAll, type Item } from '../../platform/dynamo/query';
 import { transactOr } from '../../platform/dynamo/transactions';
+import { groupIsLive } from '../../namespaces';
 import { projectIsLive } from '../../projects';
-import { ciCollections, ciKeys } from './keys';
+import { ciCollections, ciKeys, type VariableOwner } from './keys';
+
+export type { VariableOwner } from './keys';
 
 export interface CiVariable {
-  projectId: number;
+  /** The project or group it belongs to (stored as the item's `projectId` or `groupId`). */
+  owner: VariableOwner;
   key: string;
   environmentScope: string;
   variableType: 'env_var' | 'file';
@@ -37,39 +42,48 @@ export interface CiVariable {
   updatedAt: string;
 }
 
-/** Why a write did not happen: the project is gone (or being deleted), the (key, scope) is taken, the project has its limit of variables, the variable is gone. */
-export type VariableWriteFailure = 'project_gone' | 'taken' | 'limit' | 'gone';
+/** Why a write did not happen: the owner is gone (or being deleted), the (key, scope) is taken, the owner has its limit of variables, the variable is gone. */
+export type VariableWriteFailure = 'owner_gone' | 'taken' | 'limit' | 'gone';
 
 /** A variable from its item. */
-export const variableFromItem = (item: Item): CiVariable => entityFields(item) as CiVariable;
-
-const variableToItem = (variable: CiVariable): Item => ({ ...ciKeys.variable(variable.projectId, variable.key, variable.environmentScope), type: 'CiVariable', ...variable });
-
-/** Every variable of a project, by key then scope (at most its limit: one Query, a few pages for long values). */
-export async function projectVariables(projectId: number): Promise<CiVariable[]> {
-  return (await queryAll(ciCollections.projectVariables(projectId))).map(variableFromItem);
+export function variableFromItem(item: Item): CiVariable {
+  const { projectId, groupId, ...fields } = entityFields(item);
+  const owner: VariableOwner = projectId === undefined ? { kind: 'group', id: Number(groupId) } : { kind: 'project', id: Number(projectId) };
+  return { ...fields, owner } as CiVariable;
 }
 
-/** A project's variables of one key, one per scope. */
-export async function variablesOfKey(projectId: number, key: string): Promise<CiVariable[]> {
-  return (await queryAll(ciCollections.variablesOfKey(projectId, key))).map(variableFromItem);
+const variableToItem = ({ owner, ...variable }: CiVariable): Item => ({
+  ...ciKeys.variable(owner, variable.key, variable.environmentScope),
+  type: 'CiVariable',
+  [owner.kind === 'project' ? 'projectId' : 'groupId']: owner.id,
+  ...variable,
+});
+
+/** Every variable of a project or group, by key then scope (at most its limit: one Query, a few pages for long values). */
+export async function variablesOf(owner: VariableOwner): Promise<CiVariable[]> {
+  return (await queryAll(ciCollections.variables(owner))).map(variableFromItem);
 }
 
-export function getVariable(projectId: number, key: string, environmentScope: string): Promise<CiVariable | undefined> {
-  return getEntity(ciKeys.variable(projectId, key, environmentScope), variableFromItem);
+/** An owner's variables of one key, one per scope. */
+export async function variablesOfKey(owner: VariableOwner, key: string): Promise<CiVariable[]> {
+  return (await queryAll(ciCollections.variablesOfKey(owner, key))).map(variableFromItem);
 }
 
-/** How many variables a project has. */
-export async function variableCount(projectId: number): Promise<number> {
-  return Number((await getItem(ciKeys.variableCount(projectId)))?.variableCount ?? 0);
+export function getVariable(owner: VariableOwner, key: string, environmentScope: string): Promise<CiVariable | undefined> {
+  return getEntity(ciKeys.variable(owner, key, environmentScope), variableFromItem);
 }
 
-/** The change of a project's count by `by`, conditioned (when adding) on the count staying within `limit`. */
-function countChange(projectId: number, by: 1 | -1, limit?: number) {
+/** How many variables a project or group has. */
+export async function variableCount(owner: VariableOwner): Promise<number> {
+  return Number((await getItem(ciKeys.variableCount(owner)))?.variableCount ?? 0);
+}
+
+/** The change of an owner's count by `by`, conditioned (when adding) on the count staying within `limit`. */
+function countChange(owner: VariableOwner, by: 1 | -1, limit?: number) {
   return {
     Update: {
       TableName: tableName(),
-      Key: ciKeys.variableCount(projectId),
+      Key: ciKeys.variableCount(owner),
       UpdateExpression: 'ADD variableCount :by',
       ...(limit === undefined ? {} : { ConditionExpression: 'attribute_not_exists(variableCount) OR variableCount < :limit' }),
       ExpressionAttributeValues: { ':by': by, ...(limit === undefined ? {} : { ':limit': limit }) },
@@ -78,21 +92,21 @@ function countChange(projectId: number, by: 1 | -1, limit?: number) {
 }
 
 /**
- * Adds a variable while the project is live, its (key, scope) free and the project under `limit`
- * variables, all in one transaction.
+ * Adds a variable while its owner is live (a project not being deleted, a group not marked for
+ * deletion), its (key, scope) free and the owner under `limit` variables, all in one transaction.
  *
  * @example
- * const failure = await insertVariable({ projectId: 7, key: 'TOKEN', environmentScope: '*', valueSealed: await sealSecret(value), ... }, 200);
+ * const failure = await insertVariable({ owner: { kind: 'project', id: 7 }, key: 'TOKEN', environmentScope: '*', valueSealed: await sealSecret(value), ... }, 200);
  */
 export function insertVariable(variable: CiVariable, limit: number): Promise<VariableWriteFailure | undefined> {
   return transactOr(
     {
-      project: projectIsLive(variable.projectId),
+      owner: variable.owner.kind === 'project' ? projectIsLive(variable.owner.id) : groupIsLive(variable.owner.id),
       variable: { Put: { TableName: tableName(), Item: variableToItem(variable), ConditionExpression: 'attribute_not_exists(PK)' } },
-      count: countChange(variable.projectId, 1, limit),
+      count: countChange(variable.owner, 1, limit),
     },
     [
-      ['project', 'project_gone'],
+      ['owner', 'owner_gone'],
       ['variable', 'taken'],
       ['count', 'limit'],
     ],
@@ -108,7 +122,7 @@ export function updateVariable(previous: CiVariable, next: CiVariable): Promise<
   const moved = previous.environmentScope !== next.environmentScope;
   return transactOr(
     {
-      previous: moved && { Delete: { TableName: tableName(), Key: ciKeys.variable(previous.projectId, previous.key, previous.environmentScope), ConditionExpression: 'attribute_exists(PK)' } },
+      previous: moved && { Delete: { TableName: tableName(), Key: ciKeys.variable(previous.owner, previous.key, previous.environmentScope), ConditionExpression: 'attribute_exists(PK)' } },
       variable: { Put: { TableName: tableName(), Item: variableToItem(next), ConditionExpression: moved ? 'attribute_not_exists(PK)' : 'attribute_exists(PK)' } },
     },
     [
@@ -122,15 +136,15 @@ export function updateVariable(previous: CiVariable, next: CiVariable): Promise<
 export function deleteVariable(variable: CiVariable): Promise<VariableWriteFailure | undefined> {
   return transactOr(
     {
-      variable: { Delete: { TableName: tableName(), Key: ciKeys.variable(variable.projectId, variable.key, variable.environmentScope), ConditionExpression: 'attribute_exists(PK)' } },
-      count: countChange(variable.projectId, -1),
+      variable: { Delete: { TableName: tableName(), Key: ciKeys.variable(variable.owner, variable.key, variable.environmentScope), ConditionExpression: 'attribute_exists(PK)' } },
+      count: countChange(variable.owner, -1),
     },
     [['variable', 'gone']],
   );
 }
 
-/** Deletes a project's variables and their count (the project is being deleted). */
-export async function deleteProjectVariables(projectId: number): Promise<void> {
-  const items = await queryAll(ciCollections.variablesPartition(projectId));
+/** Deletes an owner's variables and their count (the project or group is being deleted). */
+export async function deleteVariables(owner: VariableOwner): Promise<void> {
+  const items = await queryAll(ciCollections.variablesPartition(owner));
   await deleteMany(items.map((item) => ({ PK: item.PK as string, SK: item.SK as string })));
 }

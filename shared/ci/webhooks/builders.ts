@@ -4,6 +4,7 @@
  * composition root (`functions/hook_delivery/handler.ts`) gives these to delivery.
  */
 import type { HookDeliveryContext, HookEventOf, HookPayloadBuilder, HookTrigger } from '../../hooks';
+import { pipelineVariables } from '../pipeline-variables';
 import { projectRunners, type Runner } from '../store/runners';
 // The kinds' declaration, and the registration of how they are stored, which reading them needs.
 import { type HookJob } from './events';
@@ -22,7 +23,10 @@ export const ciHookPayloads = {
     trigger: (): HookTrigger => 'pipelineEvents',
     eventName: () => 'Pipeline Hook',
     userIds: (event) => usersOf(event.jobs),
-    build: async (event, context) => pipelineHookPayload(await ciContext(context, event.jobs), event),
+    build: async (event, context) => {
+      const [ctx, variables] = await Promise.all([ciContext(context, event.jobs), pipelineVariables(event.pipeline)]);
+      return pipelineHookPayload({ ...ctx, pipelineVariables: variables }, event);
+    },
   },
   job: {
     trigger: (): HookTrigger => 'jobEvents',

@@ -76,8 +76,9 @@ const sizeOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 const CUT = 4_096;
 
 /**
- * Internal: keeps an event within {@link HOOK_EVENT_MAX_BYTES}: first the commit message and the
- * variables' values are cut, then (a pipeline of very many jobs) the newest jobs are left out.
+ * Internal: keeps an event within {@link HOOK_EVENT_MAX_BYTES}: first the commit message is cut and
+ * the variables with long values are left out, then (a pipeline of very many jobs) the newest jobs
+ * are left out.
  */
 function bounded<E extends PipelineHookEvent | JobHookEvent>(event: E): Record<string, unknown> {
   const stored: Record<string, unknown> = { ...event };
@@ -86,7 +87,8 @@ function bounded<E extends PipelineHookEvent | JobHookEvent>(event: E): Record<s
   stored.pipeline = {
     ...pipeline,
     commit: pipeline.commit ? { ...pipeline.commit, message: pipeline.commit.message.slice(0, CUT) } : null,
-    variables: pipeline.variables.map((variable) => ({ ...variable, value: variable.value.slice(0, CUT) })),
+    // A sealed value cannot be cut: one too long for the event is left out of it.
+    variables: pipeline.variables.filter((variable) => (variable.valueSealed ?? variable.value ?? '').length <= 2 * CUT),
   };
   if (event.kind === 'pipeline') {
     let jobs = [...event.jobs].sort((a, b) => a.id - b.id);

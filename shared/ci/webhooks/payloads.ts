@@ -9,12 +9,15 @@
  * pipeline's id. Times are the hooks' (`2013-12-03 17:15:43 UTC`, see `hookTime`).
  */
 import { gitRepositoryHookAttrs, hookTime, projectHookAttrs, userHookAttrs, type HookDeliveryContext } from '../../hooks';
+import type { PipelineVariable } from '../pipeline-variables';
 import type { Runner } from '../store/runners';
 import type { HookJob, HookPipeline, JobHookEvent, PipelineHookEvent } from './events';
 
 /** What the payloads show besides the event: the runners its jobs ran on, read at delivery. */
 export interface CiHookContext extends HookDeliveryContext {
   runners: Map<number, Runner>;
+  /** The pipeline's variables, opened (a Pipeline Hook's `variables`). */
+  pipelineVariables?: PipelineVariable[];
 }
 
 /** GitLab's detailed status labels (`detailed_status` of a pipeline payload). */
@@ -106,7 +109,7 @@ export function pipelineHookPayload(ctx: CiHookContext, event: PipelineHookEvent
       finished_at: hookTime(pipeline.finishedAt),
       duration: pipelineDuration(pipeline),
       queued_duration: pipeline.startedAt ? Math.round((Date.parse(pipeline.startedAt) - Date.parse(pipeline.createdAt)) / 1000) : null,
-      variables: pipeline.variables.map((variable) => ({ key: variable.key, value: variable.value })),
+      variables: (ctx.pipelineVariables ?? []).map((variable) => ({ key: variable.key, value: variable.value })),
       url: pipelineUrl(project.web_url, pipeline),
     },
     merge_request: null,

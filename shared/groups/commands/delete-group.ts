@@ -7,6 +7,7 @@ import { deleteProject, readProjectRecord, unshareProject } from '../../projects
 import { deleteGroupAvatarObject, deleteGroupPartition, INDEX_ATTEMPTS, indexBackoff, markGroupDeleting, readNamespaceRecord, removeGroupRecord, subgroupsOf, type Namespace } from '../../namespaces';
 import { indexedProjectsOf, projectIdsSharedWith } from '../store/projects';
 import { unshareGroupsWith } from './group-links';
+import { runGroupRemovalSteps } from './lifecycle';
 import { enqueueJob } from '../../platform/jobs';
 
 /** How many items of one kind a deletion removes concurrently. */
@@ -28,7 +29,8 @@ async function inBatches<T>(source: AsyncIterable<T>, action: (value: T) => Prom
 /**
  * Deletes a group with everything beneath it: subgroups (depth first), their projects (through
  * `deleteProject`), the shares of other projects and groups with them, their memberships (with the
- * memberships' user index entries), path claims and avatars. Each group is marked `deleting` before its
+ * memberships' user index entries), path claims and avatars, and what other features declared
+ * they remove with a group (`removeWithGroup`: CI's group variables). Each group is marked `deleting` before its
  * contents are swept: it disappears from reads, and nothing new attaches to it (subgroup creation
  * checks every ancestor; projects, members and shares check the group itself). A group item is
  * only removed once its maintained subgroup and project counts are zero, so no subgroup or
@@ -72,6 +74,7 @@ async function deleteGroupTree(groupId: number): Promise<void> {
   await inBatches(projectIdsSharedWith(groupId), (projectId) => unshareProject(projectId, groupId));
   // Groups shared with it (its own links to others are in its partition, swept below).
   await unshareGroupsWith(groupId);
+  await runGroupRemovalSteps(groupId);
   await deleteGroupPartition(groupId);
   for (let attempt = 1; ; attempt++) {
     const record = await readNamespaceRecord(groupId);
