@@ -47,8 +47,8 @@ export function lastCommitOf(commits: VersionCommit[] | undefined): HookLastComm
 /**
  * The effects of a merge request write by `user` in `project` (the target). With a hook (every
  * change of the merge request itself), the resource events of the change from the hook's
- * `previous` (none: a new merge request) and the todos of a new assignee and reviewer. Each effect takes its own ids,
- * asked for at once.
+ * `previous` (none: a new merge request) and the todos of a new assignee and reviewer. Each
+ * effect takes its own ids, asked for at once.
  */
 export async function mergeRequestEffects(
   mr: MergeRequest,
