@@ -170,6 +170,27 @@ describe('DELETE /users/:id: the contributions move to the ghost user', DELETION
   });
 });
 
+describe('DELETE /users/:id: a deleted reviewer reviews nothing', DELETION_TIMEOUT, () => {
+  it('takes the user off the merge requests it was asked to review, in every index', async () => {
+    // Arrange: root's merge request, reviewed by the user.
+    const reviewer = await createUser();
+    const project = (await createProject(rootToken(), { visibility: 'public' })).id;
+    await addMember('projects', project, reviewer.id, 30);
+    await commit(project, rootToken(), 'main', { 'README.md': '# readme\n' });
+    await commit(project, rootToken(), 'review', { 'review.txt': 'r\n' }, { start: 'main' });
+    const mr = await openMergeRequest(project, rootToken(), { source_branch: 'review', reviewer_ids: [reviewer.id] });
+    expect(await mergeRequests(project, { reviewer_id: 'Any' })).toEqual([mr.iid]);
+
+    // Act
+    expect((await api(`/users/${reviewer.id}`, { ...root(), method: 'DELETE' })).status).toBe(200);
+
+    // Assert: GitLab's reviewer rows go with their user.
+    await eventually(async () => expect(await mergeRequests(project, { reviewer_id: 'Any' })).toEqual([]), WAIT);
+    expect((await api(mrs(project, `/${mr.iid}`), root())).body.reviewers).toEqual([]);
+    expect(await mergeRequests(project, { reviewer_id: 'None' })).toEqual([mr.iid]);
+  });
+});
+
 describe('DELETE /users/:id?hard_delete=true: the contributions go with the user', DELETION_TIMEOUT, () => {
   it('deletes its issues, merge requests and comments, and the counts drop', async () => {
     // Arrange
