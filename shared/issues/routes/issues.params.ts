@@ -24,13 +24,6 @@ const labelNames = () =>
     z.array(limitedString({ ...TITLE_LIMIT, field: 'title' })).optional(),
   );
 
-/** Integer ids as `name[]` repeats, a JSON array, or one comma-separated string; blank is `[]`. */
-const idList = () =>
-  z.preprocess(
-    (value) => (value === '' || value === null ? [] : typeof value === 'string' ? value.split(',').filter((s) => s.trim() !== '') : value),
-    z.array(z.coerce.number().int()).optional(),
-  );
-
 /** A milestone id; `0`, blank or `null` removes the milestone (`null`). */
 const milestoneId = () => z.preprocess((value) => (value === '' || value === null ? null : value), z.union([z.null(), p.int()]));
 
@@ -40,7 +33,7 @@ const issueParams = {
   confidential: p.bool(),
   labels: labelNames(),
   milestone_id: milestoneId(),
-  assignee_ids: idList(),
+  assignee_ids: p.idList(),
   due_date: clearableDate(),
 };
 
@@ -74,13 +67,6 @@ export const updateParams = z
 /** `POST /projects/:id/issues/:issue_iid/move`. */
 export const moveParams = z.object({ ...issuePathParams, to_project_id: required(p.int()) });
 
-/** `assignee_id` of a list: a user id, or `None` (unassigned) / `Any` (assigned), in any case. */
-const assigneeFilter = () =>
-  z.preprocess(
-    (value) => (typeof value === 'string' && /^(none|any)$/i.test(value) ? value.toLowerCase() : value),
-    z.union([z.literal('none'), z.literal('any'), z.coerce.number().int()]).optional(),
-  );
-
 /** GitLab's `:issues_params`: the filters and order of the list endpoints. */
 const listFilterParams = {
   ...paginationParams,
@@ -91,7 +77,7 @@ const listFilterParams = {
   search: p.string(),
   author_id: p.int(),
   author_username: p.string(),
-  assignee_id: assigneeFilter(),
+  assignee_id: p.noneAnyOrId(),
   assignee_username: p.array(z.string()),
   order_by: p.oneOf(['created_at', 'updated_at']).transform((v) => v ?? 'created_at'),
   sort: p.oneOf(['asc', 'desc']).transform((v) => v ?? 'desc'),

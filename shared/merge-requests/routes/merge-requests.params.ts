@@ -34,21 +34,12 @@ const labelNames = () =>
 /** An id that `0`, blank or `null` clears (`null`). */
 const clearableId = () => z.preprocess((value) => (value === '' || value === null ? null : value), z.union([z.null(), p.int()]));
 
-/**
- * User ids, comma-separated or an array (GitLab's `CommaSeparatedToIntegerArray`); blank or `null`
- * is `[]`, which clears, as `[0]` does.
- */
-const userIds = () =>
-  z.preprocess(
-    (value) => (value === '' || value === null ? [] : typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value),
-    z.array(z.coerce.number().int().min(0)).optional(),
-  );
-
 /** What create and edit share (GitLab's `optional_params_ce`). */
 const optionalParams = {
   description: clearableText(),
   assignee_id: clearableId(),
-  reviewer_ids: userIds(),
+  // GitLab's `CommaSeparatedToIntegerArray`: blank, `null` and `[0]` clear.
+  reviewer_ids: p.idList(z.coerce.number().int().min(0)),
   milestone_id: clearableId(),
   labels: labelNames(),
   remove_source_branch: p.bool(),
@@ -97,13 +88,6 @@ export const mergeParams = z.object({
   sha: p.string(),
 });
 
-/** A user filter of a list: a user id, or `None` (nobody) / `Any` (somebody), in any case. */
-const userFilter = () =>
-  z.preprocess(
-    (value) => (typeof value === 'string' && /^(none|any)$/i.test(value) ? value.toLowerCase() : value),
-    z.union([z.literal('none'), z.literal('any'), z.coerce.number().int()]).optional(),
-  );
-
 /** Grape's `mutually_exclusive` of `reviewer_id` and `reviewer_username`. */
 const oneReviewerFilter = (value: { reviewer_id?: unknown; reviewer_username?: string }, ctx: z.RefinementCtx) => {
   if (value.reviewer_id !== undefined && value.reviewer_username !== undefined) ctx.addIssue({ code: 'custom', message: 'reviewer_id, reviewer_username are mutually exclusive' });
@@ -121,7 +105,7 @@ const listFilterParams = {
   search: p.string(),
   author_id: p.int(),
   assignee_id: p.int(),
-  reviewer_id: userFilter(),
+  reviewer_id: p.noneAnyOrId(),
   reviewer_username: p.string(),
   source_branch: p.string(),
   target_branch: p.string(),

@@ -121,6 +121,18 @@ export const p = {
   oneOf: <const T extends readonly [string, ...string[]]>(values: T) =>
     z.preprocess(blankToUndefined, z.enum(values).optional()),
   array: <T extends z.ZodType>(item: T) => z.preprocess(toArray, z.array(item).optional()),
+  /**
+   * Integer ids as `name[]` repeats, a JSON array, or one comma-separated string; blank or `null`
+   * is `[]` (a list that clears). `item` checks each id further.
+   */
+  idList: (item: z.ZodType<number> = z.coerce.number().int()) =>
+    z.preprocess((value) => (value === '' || value === null ? [] : typeof value === 'string' ? value.split(',').filter((s) => s.trim() !== '') : value), z.array(item).optional()),
+  /** A user filter of a list (`assignee_id`, `reviewer_id`): a user id, or `None` (nobody) / `Any` (somebody), in any case. */
+  noneAnyOrId: () =>
+    z.preprocess(
+      (value) => (typeof value === 'string' && /^(none|any)$/i.test(value) ? value.toLowerCase() : value),
+      z.union([z.literal('none'), z.literal('any'), z.coerce.number().int()]).optional(),
+    ),
   /** An integer from a fixed set (access levels): other integers `does not have a valid value`. */
   intOneOf: (values: readonly number[]) =>
     z.preprocess(toInt, z.number().int().refine((v) => values.includes(v), { message: NOT_ALLOWED }).optional()),
