@@ -35,9 +35,20 @@ export function canAdminRunner(user: Caller | null, subjects: readonly ProjectSu
   return isAdmin(user) || subjects.some((subject) => canAdminRunners(user, subject));
 }
 
-/** GitLab's `authorize!`: 403, or 401 for an anonymous caller. */
+/**
+ * GitLab's `authorize!` behind the `authenticate!` of its jobs and runners APIs (and of every
+ * write): 403, or 401 for an anonymous caller.
+ */
 export function authorizeCi(user: Caller | null, allowed: boolean): void {
   if (allowed) return;
   if (user === null) throw new UnauthorizedError();
   throw new ForbiddenError();
+}
+
+/**
+ * GitLab's `authorize!` on a read of its pipelines API, which authenticates writes only
+ * (`authenticate_non_get!`): 403 whoever asks, anonymous callers of a public project included.
+ */
+export function authorizePipelineRead(allowed: boolean): void {
+  if (!allowed) throw new ForbiddenError();
 }

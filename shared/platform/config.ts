@@ -40,6 +40,8 @@ export interface Config {
   responseBudgetBytes: number;
   /** `STREAMED_RESPONSE_BUDGET_BYTES`: the same for groups answered through response streaming; 16,000,000. */
   streamedResponseBudgetBytes: number;
+  /** The most a job's payload (`POST /jobs/request`) may take; a job past it is dropped (`scheduler_failure`). */
+  jobPayloadLimitBytes: number;
   /** `WRITE_AUDIT=true`: name each route's writes in `X-Route-Writes` (tests' local runtime only; `write-audit.ts`). */
   writeAudit: boolean;
   /** `PROJECT_SORT_LIMIT`: most projects a list sorts in memory for an `order_by` no index serves. */
@@ -115,6 +117,7 @@ export function config(): Config {
     listCountLimit: positive(process.env.LIST_COUNT_LIMIT, 100),
     responseBudgetBytes: positive(process.env.RESPONSE_BUDGET_BYTES, 5_000_000),
     streamedResponseBudgetBytes: positive(process.env.STREAMED_RESPONSE_BUDGET_BYTES, 16_000_000),
+    jobPayloadLimitBytes: positive(process.env.JOB_PAYLOAD_LIMIT_BYTES, 16_000_000),
     writeAudit: process.env.WRITE_AUDIT === 'true',
     projectSortLimit: positive(process.env.PROJECT_SORT_LIMIT, 5000),
     groupSortLimit: positive(process.env.GROUP_SORT_LIMIT, 5000),

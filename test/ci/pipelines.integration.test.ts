@@ -193,3 +193,28 @@ describe('pipelines from .gitlab-ci.yml, run by a runner', () => {
     expect(new Set(taken).size).toBe(12);
   });
 });
+
+describe('a public project’s pipelines', () => {
+  it('are read by anyone (public jobs); their variables answer 403 to everyone but maintainers and the user who ran them, as GitLab’s pipelines API authenticates writes only', async () => {
+    // Arrange
+    const project = await ownedProject('public');
+    await push(project, { '.gitlab-ci.yml': 'build:\n  script: [echo public]\n' });
+    const stranger = await createUser();
+    const [pipeline] = await pipelinesOf(project);
+
+    // Act
+    const listed = await api(`/projects/${project.id}/pipelines`);
+    const anonymous = await api(`/projects/${project.id}/pipelines/${pipeline.id}/variables`);
+    const asStranger = await api(`/projects/${project.id}/pipelines/${pipeline.id}/variables`, { token: stranger.token });
+    const asOwner = await api(`/projects/${project.id}/pipelines/${pipeline.id}/variables`, { token: project.owner.token });
+    const anonymousWrite = await api(`/projects/${project.id}/pipelines/${pipeline.id}/retry`, { method: 'POST' });
+
+    // Assert
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((listedPipeline: { id: number }) => listedPipeline.id)).toEqual([pipeline.id]);
+    expect(anonymous).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    expect(asStranger.status).toBe(403);
+    expect(asOwner).toMatchObject({ status: 200, body: [] });
+    expect(anonymousWrite.status).toBe(401);
+  });
+});

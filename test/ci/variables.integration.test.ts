@@ -249,6 +249,32 @@ describe('the project limit', () => {
   });
 });
 
+describe.skipIf(!isLocalRuntime())('a job too large to send', () => {
+  it('is dropped with scheduler_failure, and its runner is handed nothing', async () => {
+    // Arrange: the suite's runtime caps a job's payload at 250,000 bytes (test/support/global-setup.ts).
+    const project = await ownedProject('private');
+    await createVariables(project, Array.from({ length: 26 }, (_, i) => ({ key: `BIG_${i}`, value: 'x'.repeat(10_000) })));
+    const work = await localRepository({ '.gitlab-ci.yml': 'build:\n  script: [echo big]\n' });
+    await gitOk(['push', '-q', cloneUrl(project.fullPath, project.owner.token), 'main'], { cwd: work });
+    const runner = await TestRunner.register((await api(`/projects/${project.id}`, { token: project.owner.token })).body.runners_token);
+
+    // Act
+    const handed: unknown[] = [];
+    const dropped = await eventually(async () => {
+      handed.push((await runner.requestJob()).job);
+      const [job] = (await api(`/projects/${project.id}/jobs`, { token: project.owner.token })).body;
+      expect(job?.status).toBe('failed');
+      return job;
+    });
+    const pipeline = await api(`/projects/${project.id}/pipelines/${dropped.pipeline.id}`, { token: project.owner.token });
+
+    // Assert
+    expect(dropped).toMatchObject({ name: 'build', status: 'failed', failure_reason: 'scheduler_failure' });
+    expect(handed.filter(Boolean)).toEqual([]);
+    expect(pipeline.body.status).toBe('failed');
+  });
+});
+
 describe.skipIf(!isLocalRuntime())('stored variables', () => {
   it('go with their project', async () => {
     // Arrange
@@ -415,7 +441,7 @@ describe('what a job gets', () => {
     expect(JSON.stringify(stored)).not.toContain('from-pipeline');
   });
 
-  it('shows a pipeline’s variables to maintainers and the developer who ran it, not to other developers nor reporters', async () => {
+  it('shows a pipeline’s variables to maintainers and the developer who ran it, not to other developers nor reporters; a private project’s hide from anonymous callers (404)', async () => {
     // Arrange
     const otherDeveloper = await newMember(project, DEVELOPER);
     const reporter = await newMember(project, REPORTER);
@@ -440,7 +466,7 @@ describe('what a job gets', () => {
     expect(asTriggerer).toMatchObject({ status: 200, body: variables });
     expect(asOtherDeveloper.status).toBe(403);
     expect(asReporter.status).toBe(403);
-    expect(anonymous.status).toBe(401);
+    expect(anonymous.status).toBe(404);
     expect(ofPush).toMatchObject({ status: 200, body: [] });
     expect(unknown.status).toBe(404);
   });

@@ -47,6 +47,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // mean of 3 runs each); the optimizing compiler stays (the quick one alone made the whole suite
   // slower). A JAVA_TOOL_OPTIONS already set wins.
   process.env.JAVA_TOOL_OPTIONS ??= '-XX:+UseSerialGC';
+  // A job payload cap a test can reach with a few variables (deployed: 16 MB): test/ci/variables.integration.test.ts.
+  process.env.JOB_PAYLOAD_LIMIT_BYTES ??= '250000';
   // Imported here so that running against API_URL never loads the handlers or the engines.
   const { startLocalRuntime } = await import('../../infra/local/runtime');
   let runtime;

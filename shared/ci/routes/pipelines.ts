@@ -4,6 +4,8 @@
  * variables it was created with. Reads need `read_build` (reporters, or everyone who reads the
  * project when `public_jobs` is on), its variables `read_pipeline_variable` (maintainers, or the
  * developer who ran it); create, retry and cancel `update_build` (developers); delete needs the owner.
+ * As GitLab's pipelines API authenticates writes only, a read refused answers 403 to everyone,
+ * a write 401 to an anonymous caller.
  */
 import * as z from 'zod';
 import { can } from '../../auth';
@@ -16,7 +18,7 @@ import { findProjectOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
 import { cancelPipeline, createPipeline, deletePipeline, retryPipeline } from '../commands/pipelines';
 import { resolveRef } from '../git';
-import { authorizeCi, canReadBuilds, canReadPipelineVariables, canUpdateBuilds } from '../policy';
+import { authorizeCi, authorizePipelineRead, canReadBuilds, canReadPipelineVariables, canUpdateBuilds } from '../policy';
 import { presentJob } from '../presenters/jobs';
 import { presentPipeline, presentPipelineBasic } from '../presenters/pipelines';
 import { presentPipelineVariable } from '../presenters/variables';
@@ -47,7 +49,7 @@ export const pipelineRoutes = {
     anonymous: true,
     handler: async ({ params, user, link }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      authorizeCi(user, canReadBuilds(user, subject));
+      authorizePipelineRead(canReadBuilds(user, subject));
       const page = await paginate(params, link, pipelineList(subject.project.id, params));
       const url = projectWebUrl(subject);
       return ok(page.items.map((pipeline) => presentPipelineBasic(pipeline, url)), page.headers);
@@ -93,7 +95,7 @@ export const pipelineRoutes = {
     anonymous: true,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      authorizeCi(user, canReadBuilds(user, subject));
+      authorizePipelineRead(canReadBuilds(user, subject));
       const pipeline = await findPipelineOrNotFound(subject, params.pipeline_id);
       return ok(presentPipeline(pipeline, projectWebUrl(subject), await userOf(pipeline.userId)));
     },
@@ -138,7 +140,7 @@ export const pipelineRoutes = {
     anonymous: true,
     handler: async ({ params, user, link }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      authorizeCi(user, canReadBuilds(user, subject));
+      authorizePipelineRead(canReadBuilds(user, subject));
       await findPipelineOrNotFound(subject, params.pipeline_id);
       const read = await pipelineJobs(params.pipeline_id, scopeFrom(params.scope), params.include_retried ?? false);
       if (!read) throw new NotFoundError();
@@ -150,11 +152,12 @@ export const pipelineRoutes = {
 
   'GET /projects/:id/pipelines/:pipeline_id/variables': route({
     params: pipelineParams,
+    anonymous: true,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
-      authorizeCi(user, canReadBuilds(user, subject));
+      authorizePipelineRead(canReadBuilds(user, subject));
       const pipeline = await findPipelineOrNotFound(subject, params.pipeline_id);
-      authorizeCi(user, canReadPipelineVariables(user, subject, pipeline));
+      authorizePipelineRead(canReadPipelineVariables(user, subject, pipeline));
       return ok((await pipelineVariables(pipeline)).map(presentPipelineVariable));
     },
   }),

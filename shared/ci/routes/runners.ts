@@ -7,6 +7,7 @@
  * (a canceled job tells its runner to stop).
  */
 import * as z from 'zod';
+import { config } from '../../platform/config';
 import { ApiError, ForbiddenError } from '../../platform/http/errors';
 import { limitedString, p, required } from '../../platform/http/params';
 import { RUNNER_TAG_LIMIT, RUNNER_TEXT_LIMIT } from './runners-admin';
@@ -105,7 +106,7 @@ export const runnerRoutes = {
   'POST /jobs/request': route({
     params: z.object({ token: required(p.string()), last_update: p.string(), info: runnerInfo, system_id: p.string() }),
     anonymous: true,
-    handler: async ({ params }) => {
+    handler: async ({ params, log }) => {
       const polled = await requestJob(params.token, params.last_update);
       if (!polled) throw new ForbiddenError();
       const { runner, found } = polled;
@@ -130,24 +131,32 @@ export const runnerRoutes = {
           ? earlier.filter((other) => job.spec.dependencies!.includes(other.name))
           : earlier.filter((other) => other.stageIdx < job.stageIdx);
       const fullPath = namespace ? projectFullPath(namespace, project) : project.path;
-      return created(
-        presentRunnerJob({
-          job,
-          token,
-          pipeline,
-          projectPath: fullPath,
-          projectName: project.name,
-          namespacePath: fullPath.slice(0, fullPath.lastIndexOf('/')),
-          defaultBranch: project.defaultBranch,
-          visibility: project.visibility,
-          runner: { id: runner.id, description: runner.description, tags: runner.tags },
-          dependencies: wanted.filter((other) => other.artifacts),
-          user: user ? { id: user.id, username: user.username, name: user.name, email: user.email ?? '' } : null,
-          refProtected: refIsProtected,
-          projectVariables,
-          pipelineVariables: openedVariables,
-        }),
-      );
+      const payload = presentRunnerJob({
+        job,
+        token,
+        pipeline,
+        projectPath: fullPath,
+        projectName: project.name,
+        namespacePath: fullPath.slice(0, fullPath.lastIndexOf('/')),
+        defaultBranch: project.defaultBranch,
+        visibility: project.visibility,
+        runner: { id: runner.id, description: runner.description, tags: runner.tags },
+        dependencies: wanted.filter((other) => other.artifacts),
+        user: user ? { id: user.id, username: user.username, name: user.name, email: user.email ?? '' } : null,
+        refProtected: refIsProtected,
+        projectVariables,
+        pipelineVariables: openedVariables,
+      });
+      // Nothing caps what a job carries in all (the variables of up to 20 groups, then the
+      // project's and the pipeline's): one the function could not send is dropped, as GitLab drops
+      // a job it cannot present (`scheduler_failure`), and the runner polls again.
+      const bytes = Buffer.byteLength(JSON.stringify(payload));
+      if (bytes > config().jobPayloadLimitBytes) {
+        log.warn('job payload over the limit: job dropped', { jobId: job.id, projectId: project.id, bytes, limit: config().jobPayloadLimitBytes });
+        await finishJob(job, 'failed', { failureReason: 'scheduler_failure' });
+        return { statusCode: 204, headers: {} };
+      }
+      return created(payload);
     },
   }),
 
