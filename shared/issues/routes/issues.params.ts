@@ -1,7 +1,7 @@
 /** Parameters of the issue routes (GitLab's `issue_params` and `issues_params` groups). */
 import * as z from 'zod';
 import { paginationParams } from '../../platform/http/pagination';
-import { idParam, limitedString, p, required } from '../../platform/http/params';
+import { idParam, p, required } from '../../platform/http/params';
 import { userIdForFilter } from '../../users';
 import type { IssueInput } from '../commands/issues';
 import type { IssueFilters, IssueOrder } from '../queries/issues';
@@ -12,27 +12,12 @@ export const issueIidParam = { issue_iid: required(p.int()) };
 /** `:id` (a project id or URL-encoded full path) and `:issue_iid` of `/projects/:id/issues/:issue_iid/...`. */
 export const issuePathParams = { ...idParam, ...issueIidParam };
 
-/** Label names, comma-separated or an array; a blank value or `null` is `[]` (removes every label). Each a label's title (255). */
-const labelNames = () =>
-  z.preprocess(
-    (value) =>
-      value === '' || value === null
-        ? []
-        : typeof value === 'string'
-          ? value.split(',').map((s) => s.trim()).filter(Boolean)
-          : value,
-    z.array(limitedString({ ...TITLE_LIMIT, field: 'title' })).optional(),
-  );
-
-/** A milestone id; `0`, blank or `null` removes the milestone (`null`). */
-const milestoneId = () => z.preprocess((value) => (value === '' || value === null ? null : value), z.union([z.null(), p.int()]));
-
 /** GitLab's `:issue_params`: what create and edit share. */
 const issueParams = {
   description: clearableText(),
   confidential: p.bool(),
-  labels: labelNames(),
-  milestone_id: milestoneId(),
+  labels: p.nameList({ ...TITLE_LIMIT, field: 'title' }),
+  milestone_id: p.clearableId(),
   assignee_ids: p.idList(),
   due_date: clearableDate(),
 };

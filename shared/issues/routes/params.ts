@@ -1,6 +1,6 @@
 /** Parameter pieces the issues feature's routes share (GitLab's Grape types and validators). */
 import * as z from 'zod';
-import { limitedString, p, type StringLimit } from '../../platform/http/params';
+import { p, type StringLimit } from '../../platform/http/params';
 export { NOTE_BODY_LIMIT } from '../commands/notes';
 import { MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from '../commands/validation';
 
@@ -13,8 +13,7 @@ export const TITLE_LIMIT = { max: MAX_TITLE_LENGTH, trim: true } as const satisf
 export const DESCRIPTION_LIMIT = { max: MAX_DESCRIPTION_LENGTH } as const satisfies StringLimit;
 
 /** A text that `null` clears; absent stays `undefined`. At most {@link DESCRIPTION_LIMIT} unless told. */
-export const clearableText = (limit: StringLimit = DESCRIPTION_LIMIT) =>
-  z.preprocess((value) => (typeof value === 'number' ? String(value) : value), limitedString(limit).nullable().optional());
+export const clearableText = (limit: StringLimit = DESCRIPTION_LIMIT) => p.clearableText(limit);
 
 /** A timestamp, whose date part a date parameter takes (`2020-01-01T00:00:00Z` → `2020-01-01`), as GitLab's date columns cast it. */
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[T ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3])(:?[0-5]\d)?)?$/i;

@@ -1,7 +1,7 @@
 /** Parameters of the merge request routes (GitLab's `lib/api/merge_requests.rb`). */
 import * as z from 'zod';
 import { paginationParams } from '../../platform/http/pagination';
-import { idParam, limitedString, p, required, type StringLimit } from '../../platform/http/params';
+import { idParam, p, required, type StringLimit } from '../../platform/http/params';
 import { userIdForFilter } from '../../users';
 import type { MergeRequestInput } from '../commands/merge-requests';
 import { MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from '../commands/shared';
@@ -21,27 +21,16 @@ export { NOTE_BODY_LIMIT } from '../../issues';
  * A description that `null` clears; absent stays `undefined`. GitLab allows 1,048,576
  * characters; a DynamoDB item holds 400 KB, so {@link MAX_DESCRIPTION_LENGTH}.
  */
-const clearableText = () =>
-  z.preprocess((value) => (typeof value === 'number' ? String(value) : value), limitedString({ max: MAX_DESCRIPTION_LENGTH }).nullable().optional());
-
-/** Label names, comma-separated or an array; blank or `null` is `[]`. */
-const labelNames = () =>
-  z.preprocess(
-    (value) => (value === '' || value === null ? [] : typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value),
-    z.array(limitedString({ ...TITLE_LIMIT, field: 'title' })).optional(),
-  );
-
-/** An id that `0`, blank or `null` clears (`null`). */
-const clearableId = () => z.preprocess((value) => (value === '' || value === null ? null : value), z.union([z.null(), p.int()]));
+const DESCRIPTION_LIMIT = { max: MAX_DESCRIPTION_LENGTH } as const satisfies StringLimit;
 
 /** What create and edit share (GitLab's `optional_params_ce`). */
 const optionalParams = {
-  description: clearableText(),
-  assignee_id: clearableId(),
+  description: p.clearableText(DESCRIPTION_LIMIT),
+  assignee_id: p.clearableId(),
   // GitLab's `CommaSeparatedToIntegerArray`: blank, `null` and `[0]` clear.
   reviewer_ids: p.idList(z.coerce.number().int().min(0)),
-  milestone_id: clearableId(),
-  labels: labelNames(),
+  milestone_id: p.clearableId(),
+  labels: p.nameList({ ...TITLE_LIMIT, field: 'title' }),
   remove_source_branch: p.bool(),
 };
 

@@ -127,6 +127,17 @@ export const p = {
    */
   idList: (item: z.ZodType<number> = z.coerce.number().int()) =>
     z.preprocess((value) => (value === '' || value === null ? [] : typeof value === 'string' ? value.split(',').filter((s) => s.trim() !== '') : value), z.array(item).optional()),
+  /** Names (labels), comma-separated or an array; blank or `null` is `[]` (a list that clears). Each within `limit`. */
+  nameList: (limit: StringLimit) =>
+    z.preprocess(
+      (value) => (value === '' || value === null ? [] : typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value),
+      z.array(limitedString(limit)).optional(),
+    ),
+  /** An id that blank or `null` clears (`null`): `milestone_id`, `assignee_id`. */
+  clearableId: () => z.preprocess((value) => (value === '' || value === null ? null : value), z.union([z.null(), z.preprocess(toInt, z.number().int().optional())])),
+  /** A text that `null` clears (a number is read as its digits); absent stays `undefined`. */
+  clearableText: (limit: StringLimit) =>
+    z.preprocess((value) => (typeof value === 'number' ? String(value) : value), limitedString(limit).nullable().optional()),
   /** A user filter of a list (`assignee_id`, `reviewer_id`): a user id, or `None` (nobody) / `Any` (somebody), in any case. */
   noneAnyOrId: () =>
     z.preprocess(
