@@ -3,7 +3,7 @@
  * (GitLab runs these as callbacks of the same change): the feed event, the system notes, the
  * webhook event, the `assigned` todos of its new assignees and the todos of the users a new or
  * edited title and description mention, each an item built by its own store (`prepareEvent`,
- * `notePut`, `prepareHookEvent`, `mentionTodoPuts`),
+ * `notePut`, `prepareHookEvent`, `newTodoPuts`),
  * so they exist exactly when the change does.
  */
 import type { ProjectSubject } from '../../auth';

@@ -12,7 +12,7 @@
  * - a user who already has a pending todo on the target gets no second one (GitLab without
  *   `multiple_todos`: `pending_todos` matches the target, whatever the action).
  *
- * The todos are returned as transaction items (`mentionTodoPuts`) for the write that carries the
+ * The todos are returned as transaction items (`newTodoPuts`) for the write that carries the
  * text: it exists exactly when they do. A text without `@` mentions no one and costs no read.
  *
  * Not done: group mentions and `@all` (GitLab adds their members); resolving the author's own
@@ -21,7 +21,6 @@
 import { can, projectAccessFor, type ProjectSubject } from '../../auth';
 import { namespaceKeys } from '../../namespaces';
 import { getMany } from '../../platform/dynamo/batch';
-import { nextIds } from '../../platform/dynamo/counters';
 import type { TransactItem } from '../../platform/dynamo/transactions';
 import { userFromItem, userKeys, type User } from '../../users';
 import { textMentions } from '../mentions';
@@ -30,7 +29,7 @@ import { projectSubjects } from '../queries/issues';
 import { getIssue, issueFromItem } from '../store/issues';
 import type { Noteable } from '../store/noteables';
 import type { Note } from '../store/notes';
-import { mentionTodoPuts, usersWithPendingTodo, type Todo } from '../store/todos';
+import { newTodoPuts } from '../store/todos';
 import type { TodoTargetKeyed } from '../store/keys';
 
 /**
@@ -97,26 +96,9 @@ export async function mentionTodoItems(target: MentionTarget, source: MentionSou
   const readable = await Promise.all(candidates.map((user) => reads(user, target)));
   const recipients = candidates.filter((_user, i) => readable[i]);
   if (recipients.length === 0) return [];
-  const pending = await usersWithPendingTodo(target, recipients.map((user) => user.id));
-  const fresh = recipients.filter((user) => !pending.has(user.id));
-  if (fresh.length === 0) return [];
   const addressed = new Set(directlyAddressed);
-  const ids = await nextIds('todos', fresh.length);
-  const todos: Todo[] = fresh.map((user, i) => ({
-    id: ids[i],
-    projectId: target.projectId,
-    userId: user.id,
-    authorId: source.authorId,
-    actionName: addressed.has(user.username.toLowerCase()) ? 'directly_addressed' : 'mentioned',
-    targetType: target.targetType,
-    targetIid: target.targetIid,
-    targetId: target.targetId,
-    ...(target.commitId === undefined ? {} : { commitId: target.commitId }),
-    ...(source.noteId === undefined ? {} : { noteId: source.noteId }),
-    state: 'pending',
-    createdAt: source.createdAt,
-  }));
-  return mentionTodoPuts(todos);
+  const todos = recipients.map((user) => ({ userId: user.id, actionName: addressed.has(user.username.toLowerCase()) ? ('directly_addressed' as const) : ('mentioned' as const) }));
+  return newTodoPuts(target, todos, source);
 }
 
 /** The text of an issue that mentions (GitLab's `attr_mentionable :title, :description`): the title is a paragraph of its own. */

@@ -7,10 +7,9 @@
  * pending todo per user and target, as for mentions), and a user asked twice in one write gets the
  * first request's (GitLab creates the assignment's todo before the review's).
  */
-import { nextIds } from '../../platform/dynamo/counters';
 import type { TransactItem } from '../../platform/dynamo/transactions';
 import type { Noteable } from '../store/noteables';
-import { mentionTodoPuts, usersWithPendingTodo, type Todo } from '../store/todos';
+import { newTodoPuts, type Todo } from '../store/todos';
 
 /** What a write asks of a user. */
 export interface TodoRequest {
@@ -19,23 +18,13 @@ export interface TodoRequest {
 }
 
 /**
- * The Puts of the todos of `requests` on `noteable`, asked by `authorId`. Reads, only when there
- * are requests: the pending keys (one BatchGetItem; none for a noteable the write creates, which
- * no todo can be pending on yet), then the ids from the sequence `todos`.
+ * The Puts of the todos of `requests` on `noteable`, asked by `authorId` ({@link newTodoPuts}:
+ * reads only when there are requests, and no pending keys for a noteable the write creates).
  * @example
  * const todos = await requestTodoItems(mergeRequestNoteable(mr), [{ userId: reviewerId, action: 'review_requested' }], user.id);
  */
-export async function requestTodoItems(noteable: Noteable, requests: TodoRequest[], authorId: number, options: { created?: boolean } = {}): Promise<TransactItem[]> {
-  const byUser = new Map<number, TodoRequest>();
-  for (const request of requests) if (!byUser.has(request.userId)) byUser.set(request.userId, request);
-  if (byUser.size === 0) return [];
-  const target = { targetType: noteable.type, projectId: noteable.projectId, targetIid: noteable.iid };
-  const pending = options.created ? new Set<number>() : await usersWithPendingTodo(target, [...byUser.keys()]);
-  const fresh = [...byUser.values()].filter((request) => !pending.has(request.userId));
-  if (fresh.length === 0) return [];
-  const ids = await nextIds('todos', fresh.length);
-  const createdAt = new Date().toISOString();
-  return mentionTodoPuts(
-    fresh.map((request, i): Todo => ({ id: ids[i], ...target, targetId: noteable.id, userId: request.userId, authorId, actionName: request.action, state: 'pending', createdAt })),
-  );
+export function requestTodoItems(noteable: Noteable, requests: TodoRequest[], authorId: number, options: { created?: boolean } = {}): Promise<TransactItem[]> {
+  const target = { targetType: noteable.type, projectId: noteable.projectId, targetIid: noteable.iid, targetId: noteable.id };
+  const todos = requests.map((request) => ({ userId: request.userId, actionName: request.action }));
+  return newTodoPuts(target, todos, { authorId, createdAt: new Date().toISOString() }, options);
 }

@@ -75,7 +75,7 @@ export type IssueEffects = WriteEffects & {
    * them again.
    */
   resourceEvents?: TransactItem[];
-  /** The todos of the users a new or edited title or description mentions (`mentionTodoPuts`). */
+  /** The todos of the users a new or edited title or description mentions (`newTodoPuts`). */
   todos?: TransactItem[];
 };
 

@@ -2,7 +2,7 @@
  * Todos: a user's reminder about a noteable (an issue or a merge request) or a commit
  * (`targetType`). Ids come from the sequence `todos`. A todo is `marked` by its user on an issue or
  * merge request, or created for the users a text mentions (`mentioned`, `directly_addressed`:
- * {@link mentionTodoPuts}): a note on an issue, a merge request or a commit, an issue's title and
+ * {@link newTodoPuts}): a note on an issue, a merge request or a commit, an issue's title and
  * description.
  *
  * A pending todo lives in its target's project partition (`PROJECT#<pid>` / `TODO#<iid>#<userId>`
@@ -15,13 +15,13 @@
  * Query, newest first.
  */
 import { tableName } from '../../platform/dynamo/client';
-import { nextId } from '../../platform/dynamo/counters';
+import { nextId, nextIds } from '../../platform/dynamo/counters';
 import { entityFields } from '../../platform/dynamo/items';
 import { getMany } from '../../platform/dynamo/batch';
 import { getItem, queryCollection, type Item } from '../../platform/dynamo/query';
 import { type TransactItem, transactOr } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
-import { issueCollections, issueIndexKeys, issueKeys, todoKeys, type TodoState, type TodoTargetType } from './keys';
+import { issueCollections, issueIndexKeys, issueKeys, todoKeys, type TodoState, type TodoTargetKeyed, type TodoTargetType } from './keys';
 
 export type { TodoState } from './keys';
 
@@ -79,23 +79,46 @@ export async function insertPendingTodo(todo: Omit<Todo, 'id' | 'state' | 'creat
 }
 
 /**
- * Which of `userIds` have a pending todo on the target (one consistent BatchGetItem of their
- * pending keys): GitLab creates no second pending todo for them.
+ * The transaction items that add pending todos on `target`, one per user of `todos` (the first
+ * asked of each), for the users without one pending there: one consistent BatchGetItem of their
+ * pending keys (none with `created`: no todo can be pending on a target the write creates), then
+ * their ids from the sequence `todos`. The caller's transaction checks the project is live. The
+ * Puts are unconditioned: a failed condition would fail the write they ride in (a note), and a
+ * racing writer that put the same user's pending todo on the target a moment earlier is simply
+ * replaced, which still leaves one pending todo per user and target.
+ * @example
+ * const items = await newTodoPuts({ ...target, targetId: issue.id }, [{ userId, actionName: 'assigned' }], { authorId: user.id, createdAt });
  */
-export async function usersWithPendingTodo(target: Pick<Todo, 'targetType' | 'projectId' | 'targetIid' | 'commitId'>, userIds: number[]): Promise<Set<number>> {
-  const items = await getMany(userIds.map((userId) => todoKeys.pending(target, userId)));
-  return new Set(items.map((item) => Number(item.userId)));
-}
-
-/**
- * The transaction items that add these pending todos (the caller's transaction checks the project
- * is live), for users {@link usersWithPendingTodo} did not find. The Puts are unconditioned: a
- * failed condition would fail the write they ride in (a note), and a racing writer that put the
- * same user's pending todo on the target a moment earlier is simply replaced, which still leaves
- * one pending todo per user and target.
- */
-export function mentionTodoPuts(todos: Todo[]): TransactItem[] {
-  return todos.map((todo) => ({ Put: { TableName: tableName(), Item: todoItem(todo) } }));
+export async function newTodoPuts(
+  target: TodoTargetKeyed & { targetId: number },
+  todos: ReadonlyArray<{ userId: number; actionName: TodoAction }>,
+  source: { authorId: number; createdAt: string; noteId?: number },
+  options: { created?: boolean } = {},
+): Promise<TransactItem[]> {
+  const byUser = new Map<number, TodoAction>();
+  for (const { userId, actionName } of todos) if (!byUser.has(userId)) byUser.set(userId, actionName);
+  if (byUser.size === 0) return [];
+  const pending = options.created ? [] : await getMany([...byUser.keys()].map((userId) => todoKeys.pending(target, userId)));
+  for (const item of pending) byUser.delete(Number(item.userId));
+  if (byUser.size === 0) return [];
+  const ids = await nextIds('todos', byUser.size);
+  return [...byUser].map(([userId, actionName], i) => {
+    const todo: Todo = {
+      id: ids[i],
+      projectId: target.projectId,
+      userId,
+      authorId: source.authorId,
+      actionName,
+      targetType: target.targetType,
+      targetIid: target.targetIid,
+      targetId: target.targetId,
+      ...(target.commitId === undefined ? {} : { commitId: target.commitId }),
+      ...(source.noteId === undefined ? {} : { noteId: source.noteId }),
+      state: 'pending',
+      createdAt: source.createdAt,
+    };
+    return { Put: { TableName: tableName(), Item: todoItem(todo) } };
+  });
 }
 
 /**
