@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ciCollections, ciKeys } from '../../shared/ci/store/keys';
 import { getItem, queryAll } from '../../shared/platform/dynamo/query';
 import { api, isLocalRuntime } from '../support/api';
+import { eventually } from '../support/eventually';
 import { createUser, newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
 import { cloneUrl, gitOk, localRepository } from '../support/git';
 import { TestRunner } from './runner';
@@ -94,17 +95,21 @@ describe('pipeline trigger tokens', () => {
     expect(missing).toMatchObject({ status: 404, body: { message: '404 Not found' } });
   });
 
-  it.skipIf(!isLocalRuntime())('stores the token only sealed, beside its digest', async () => {
+  it.skipIf(!isLocalRuntime())('stores the token only sealed, beside its digest, and deletes both with the project', async () => {
     // Act
     const token: string = created.body.token;
+    const pointerKey = ciKeys.triggerToken(createHash('sha256').update(token).digest('hex'));
     const items = await queryAll(ciCollections.triggers(project.id));
-    const pointer = await getItem(ciKeys.triggerToken(createHash('sha256').update(token).digest('hex')));
+    const pointer = await getItem(pointerKey);
+    const deleted = await api(`/projects/${project.id}`, { method: 'DELETE', token: project.owner.token });
 
     // Assert
     expect(items).toHaveLength(1);
     expect(items[0].tokenSealed).toMatch(/^v1:[\w-]+:[\w-]+:[\w-]+$/);
     expect(pointer).toMatchObject({ projectId: project.id, triggerId: created.body.id });
     expect(JSON.stringify([items, pointer])).not.toContain(token.slice('glptt-'.length));
+    expect(deleted.status).toBe(202);
+    await eventually(async () => expect([await queryAll(ciCollections.triggers(project.id)), await getItem(pointerKey)]).toEqual([[], undefined]));
   });
 });
 
@@ -150,9 +155,10 @@ describe('triggering pipelines', () => {
     expect(trigger.last_used).toBe(asObject.body.created_at);
   });
 
-  it('refuses bad tokens, bad variables and refs as GitLab, and a deleted token stops working', async () => {
+  it('refuses bad tokens, bad variables and refs as GitLab; deleted and expired tokens do not work', async () => {
     // Arrange
     const doomed = (await api(`/projects/${project.id}/triggers`, { method: 'POST', token: project.owner.token, body: { description: 'doomed' } })).body;
+    const expired = (await api(`/projects/${project.id}/triggers`, { method: 'POST', token: project.owner.token, body: { description: 'expired', expires_at: '2020-01-01' } })).body;
     const other = await ownedProject('private');
     const otherToken = (await api(`/projects/${other.id}/triggers`, { method: 'POST', token: other.owner.token, body: { description: 'elsewhere' } })).body.token;
 
@@ -160,6 +166,7 @@ describe('triggering pipelines', () => {
     const before = await api(`/projects/${project.id}/trigger/pipeline`, { method: 'POST', body: { token: doomed.token, ref: 'main' } });
     const deleted = await api(`/projects/${project.id}/triggers/${doomed.id}`, { method: 'DELETE', token: project.owner.token });
     const after = await api(`/projects/${project.id}/trigger/pipeline`, { method: 'POST', body: { token: doomed.token, ref: 'main' } });
+    const afterExpiry = await api(`/projects/${project.id}/trigger/pipeline`, { method: 'POST', body: { token: expired.token, ref: 'main' } });
     const unknown = await api(`/projects/${project.id}/trigger/pipeline`, { method: 'POST', body: { token: 'glptt-0000000000000000000000000000000000000000', ref: 'main' } });
     const otherProjects = await api(`/projects/${project.id}/trigger/pipeline`, { method: 'POST', body: { token: otherToken, ref: 'main' } });
     const numbers = await api(`/projects/${project.id}/trigger/pipeline`, { method: 'POST', body: { token, ref: 'main', variables: { COUNT: 1 } } });
@@ -170,6 +177,8 @@ describe('triggering pipelines', () => {
     expect(before.status).toBe(201);
     expect(deleted.status).toBe(204);
     expect(after).toMatchObject({ status: 404, body: { message: '404 Not Found' } });
+    expect(expired.expires_at).toBe('2020-01-01T00:00:00.000Z');
+    expect(afterExpiry).toMatchObject({ status: 404, body: { message: '404 Not Found' } });
     expect(unknown).toMatchObject({ status: 404, body: { message: '404 Not Found' } });
     expect(otherProjects).toMatchObject({ status: 404 });
     expect(numbers).toMatchObject({ status: 400, body: { message: 'variables needs to be a map of key-valued strings' } });
