@@ -383,8 +383,9 @@ function paramFields(route: RouteSpec, params: z.ZodType): ParamField[] {
 /** Internal: the shape of a `z.object`, also behind refinements and pipes. */
 function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
   if (schema instanceof z.ZodObject) return schema.shape;
-  const def = schema._zod.def as { type: string; in?: z.ZodType; innerType?: z.ZodType };
-  if (def.type === 'pipe' && def.in) return objectShape(def.in);
+  const def = schema._zod.def as { type: string; in?: z.ZodType; out?: z.ZodType; innerType?: z.ZodType };
+  // A pipe: the object it starts with (refinements, transforms), or the one a preprocess hands to.
+  if (def.type === 'pipe') return (def.in && objectShape(def.in)) ?? (def.out && objectShape(def.out));
   if (def.innerType) return objectShape(def.innerType);
   return undefined;
 }

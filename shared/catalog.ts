@@ -111,7 +111,8 @@ export const GATEWAY_SUBTREES: ReadonlyArray<{ resource: string; group: GroupNam
   { resource: `${API_PREFIX}/user`, group: 'users' },
   { resource: `${API_PREFIX}/todos`, group: 'todos' },
   { resource: `${API_PREFIX}/personal_access_tokens`, group: 'users' },
-  { resource: `${API_PREFIX}/projects/{id}/issues/{issue_iid}`, group: 'issues' },
+  // From `issues` down (not `issues/{issue_iid}`): one resource fewer, for the pipeline trigger tokens'.
+  { resource: `${API_PREFIX}/projects/{id}/issues`, group: 'issues' },
   { resource: `${API_PREFIX}/projects/{id}/labels`, group: 'labels' },
   { resource: `${API_PREFIX}/groups/{id}/labels`, group: 'labels' },
   { resource: `${API_PREFIX}/projects/{id}/milestones`, group: 'milestones' },

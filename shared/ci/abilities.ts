@@ -17,6 +17,8 @@ export const abilities = {
     update_build: (user, s) => readBuild(user, s) && !s.project.archived && s.access.level >= DEVELOPER,
     /** Erase any job (the job's own user may erase it too: `canEraseBuild`). */
     erase_build: (user, s) => readBuild(user, s) && !s.project.archived && s.access.level >= MAINTAINER,
+    /** Administer builds (GitLab's `admin_build`): manage the project's pipeline trigger tokens (`manage_trigger`). Maintainers, in a project not archived. */
+    admin_build: (user, s) => readBuild(user, s) && !s.project.archived && s.access.level >= MAINTAINER,
     /** Manage the project's runners: maintainers. */
     admin_runner: (_user, s) => s.access.level >= MAINTAINER,
     /** Manage the project's CI/CD variables (`/projects/:id/variables`): maintainers. */

@@ -4,6 +4,7 @@ export const catalog = {
   ci_jobs: [
     'GET /projects/:id/pipelines',
     'POST /projects/:id/pipeline',
+    'GET /projects/:id/pipelines/latest',
     'GET /projects/:id/pipelines/:pipeline_id',
     'DELETE /projects/:id/pipelines/:pipeline_id',
     'POST /projects/:id/pipelines/:pipeline_id/retry',
@@ -32,6 +33,13 @@ export const catalog = {
     'POST /groups/:id/variables',
     'PUT /groups/:id/variables/:key',
     'DELETE /groups/:id/variables/:key',
+    // The project's pipeline trigger tokens, and the pipelines they (or a running job's token) create.
+    'GET /projects/:id/triggers',
+    'GET /projects/:id/triggers/:trigger_id',
+    'POST /projects/:id/triggers',
+    'PUT /projects/:id/triggers/:trigger_id',
+    'DELETE /projects/:id/triggers/:trigger_id',
+    'POST /projects/:id/trigger/pipeline',
   ],
   /**
    * What runners call (gitlab-runner's network client), and the Runners API users call to manage

@@ -24,6 +24,17 @@ export function canReadPipelineVariables(user: Caller | null, subject: ProjectSu
   return can(user, 'admin_pipeline', subject) || (user !== null && pipeline.userId === user.id && canUpdateBuilds(user, subject));
 }
 
+/** GitLab's `manage_trigger` on a project (list, create, delete trigger tokens): `admin_build`, maintainers. */
+export const canManageTriggers = (user: Caller | null, subject: ProjectSubject): boolean => can(user, 'admin_build', subject);
+
+/**
+ * GitLab's `admin_trigger` on a trigger token (`Ci::TriggerPolicy`): its owner, while they may
+ * manage the project's triggers. Only they see the whole token and may change it; admins included.
+ */
+export function canAdminTrigger(user: Caller | null, subject: ProjectSubject, trigger: { ownerId: number }): boolean {
+  return user !== null && trigger.ownerId === user.id && canManageTriggers(user, subject);
+}
+
 export const canAdminRunners = (user: Caller | null, subject: ProjectSubject): boolean => can(user, 'admin_runner', subject);
 
 /**

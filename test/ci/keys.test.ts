@@ -25,6 +25,8 @@ const tableKeys = {
   queueVersion: [() => ciKeys.queueVersion(5)],
   variable: [() => ciKeys.variable(PROJECT, 'DEPLOY_TOKEN', '*'), () => ciKeys.variable(PROJECT, 'DEPLOY_TOKEN', 'review/*'), () => ciKeys.variable(GROUP, 'DEPLOY_TOKEN', '*')],
   variableCount: [() => ciKeys.variableCount(PROJECT), () => ciKeys.variableCount(GROUP)],
+  trigger: [() => ciKeys.trigger(5, 9)],
+  triggerToken: [() => ciKeys.triggerToken(DIGEST)],
 } satisfies Record<keyof typeof ciKeys, Array<() => Key>>;
 
 const indexKeys = {
@@ -59,6 +61,7 @@ const collections = {
   variables: [() => ciCollections.variables(PROJECT), () => ciCollections.variables(GROUP)],
   variablesOfKey: [() => ciCollections.variablesOfKey(PROJECT, 'DEPLOY_TOKEN'), () => ciCollections.variablesOfKey(GROUP, 'DEPLOY_TOKEN')],
   variablesPartition: [() => ciCollections.variablesPartition(PROJECT), () => ciCollections.variablesPartition(GROUP)],
+  triggers: [() => ciCollections.triggers(5)],
 } satisfies Record<keyof typeof ciCollections, Array<() => Collection>>;
 
 describeKeySpace(

@@ -13,7 +13,8 @@ import { randomBytes } from 'node:crypto';
 import type { Project } from '../../projects';
 import type { User } from '../../users';
 import type { SelectedJob } from '../config/parse';
-import { includeReader, readCommitAndConfig, refProtected } from '../git';
+import { ValidationError } from '../../platform/http/errors';
+import { includeReader, readCommitAndConfig, refProtected, resolveRef } from '../git';
 import { notifyPipelineFinished } from '../listeners';
 import { variablesFor, type ProjectVariable } from '../queries/variables';
 import { deleteJobObjects } from '../store/blobs';
@@ -207,6 +208,25 @@ export async function createPipeline(request: PipelineRequest): Promise<CreatePi
   await jobsCreated(records, pipeline);
   return { result: 'created', pipeline: (await processPipeline(pipeline.id)) ?? pipeline };
 }
+
+/**
+ * Creates a pipeline on a branch or tag (`POST /projects/:id/pipeline`, a trigger), answering it,
+ * or GitLab's 400 with the reason under `base` (`render_validation_error!`): the ref does not
+ * exist, the commit has no `.gitlab-ci.yml`, or the rules left no job. The caller has authorized
+ * the user.
+ */
+export async function createPipelineOnRef(request: Omit<PipelineRequest, 'sha' | 'tag' | 'beforeSha'>): Promise<Pipeline> {
+  const target = await resolveRef(request.project, request.ref);
+  const result = target ? await createPipeline({ ...request, tag: target.tag, sha: target.sha, beforeSha: '' }) : ({ result: 'commit_not_found' } as const);
+  if (result.result === 'created') return result.pipeline;
+  throw new ValidationError({ base: [REFUSALS[result.result]] });
+}
+
+const REFUSALS = {
+  no_config: 'Missing CI config file',
+  no_jobs: 'Pipeline will not run for the selected trigger. The rules configuration prevented any jobs from being added to the pipeline.',
+  commit_not_found: 'Reference not found',
+} as const;
 
 /**
  * Moves waiting jobs on and recomputes the pipeline's status, until the pipeline write wins over

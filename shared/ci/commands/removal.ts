@@ -1,9 +1,10 @@
 /**
- * What a deleted project takes with it: its pipelines, jobs, traces and artifacts, and its CI/CD
- * variables; what a deleted group takes: its CI/CD variables (both registered by the composition root).
+ * What a deleted project takes with it: its pipelines, jobs, traces and artifacts, its CI/CD
+ * variables and its pipeline trigger tokens; what a deleted group takes: its CI/CD variables (both registered by the composition root).
  */
 import type { Project } from '../../projects';
 import { projectPipelines } from '../store/pipelines';
+import { deleteTriggers } from '../store/triggers';
 import { deleteVariables } from '../store/variables';
 import { deletePipeline } from './pipelines';
 
@@ -12,6 +13,7 @@ export async function removeCiObjects(project: Project): Promise<void> {
   for await (const pipeline of projectPipelines(project.id)) ids.push(pipeline.id);
   for (const id of ids) await deletePipeline(id);
   await deleteVariables({ kind: 'project', id: project.id });
+  await deleteTriggers(project.id);
 }
 
 /** What a deleted group takes with it (the group is marked `deleting`: no variable is added meanwhile). */

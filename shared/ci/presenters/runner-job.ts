@@ -66,6 +66,8 @@ export function predefinedVariables(ctx: RunnerJobContext): Variable[] {
     ['CI_PIPELINE_ID', String(pipeline.id)],
     ['CI_PIPELINE_IID', String(pipeline.iid)],
     ['CI_PIPELINE_SOURCE', pipeline.source],
+    // Created with a trigger token (GitLab sets it for a pipeline's trigger request).
+    ...(pipeline.source === 'trigger' ? ([['CI_PIPELINE_TRIGGERED', 'true']] as Array<[string, string]>) : []),
     ['CI_PIPELINE_URL', `${projectUrl}/-/pipelines/${pipeline.id}`],
     ['CI_PIPELINE_CREATED_AT', pipeline.createdAt],
     ['CI_COMMIT_SHA', job.sha],

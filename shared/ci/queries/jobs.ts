@@ -145,13 +145,13 @@ export function pipelineList(projectId: number, filters: PipelineFilters): ListS
  */
 export const REF_PIPELINES = 100;
 
-/** Internal: the branch `ref`'s pipelines among its {@link REF_PIPELINES} newest that `match`, newest first. */
-async function branchPipelines(projectId: number, ref: string, match: (pipeline: Pipeline) => boolean, first = false): Promise<Pipeline[]> {
+/** Internal: the branch (or with `tag`, the tag) `ref`'s pipelines among its {@link REF_PIPELINES} newest that `match`, newest first. */
+async function branchPipelines(projectId: number, ref: string, match: (pipeline: Pipeline) => boolean, first = false, tag = false): Promise<Pipeline[]> {
   const found: Pipeline[] = [];
   let read = 0;
   // The head pipeline is nearly always the branch's newest: a first page of a few entries finds it.
   for await (const pipeline of refPipelines(projectId, ref, first ? 5 : REF_PIPELINES)) {
-    if (!pipeline.tag && match(pipeline)) {
+    if (pipeline.tag === tag && match(pipeline)) {
       found.push(pipeline);
       if (first) break;
     }
@@ -165,8 +165,8 @@ async function branchPipelines(projectId: number, ref: string, match: (pipeline:
  * pipeline. One Query on the branch's pipelines (GSI3, newest first, a few entries), then read again
  * by id, so its status is current (the index is eventually consistent).
  */
-export async function latestPipelineFor(projectId: number, ref: string, sha?: string): Promise<Pipeline | undefined> {
-  const [found] = await branchPipelines(projectId, ref, (pipeline) => sha === undefined || pipeline.sha === sha, true);
+export async function latestPipelineFor(projectId: number, ref: string, sha?: string, tag = false): Promise<Pipeline | undefined> {
+  const [found] = await branchPipelines(projectId, ref, (pipeline) => sha === undefined || pipeline.sha === sha, true, tag);
   return found ? ((await getPipeline(found.id)) ?? found) : undefined;
 }
 

@@ -3,11 +3,12 @@ import { jobRoutes } from './jobs';
 import { pipelineRoutes } from './pipelines';
 import { runnerAdminRoutes } from './runners-admin';
 import { runnerRoutes } from './runners';
+import { triggerRoutes } from './triggers';
 import { variableRoutes } from './variables';
 
 export { runnerRequest } from './runner-http';
 
 export const routes = {
-  ci_jobs: { ...pipelineRoutes, ...jobRoutes, ...variableRoutes },
+  ci_jobs: { ...pipelineRoutes, ...jobRoutes, ...variableRoutes, ...triggerRoutes },
   ci_runners: { ...runnerRoutes, ...runnerAdminRoutes },
 };

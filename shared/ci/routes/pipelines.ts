@@ -9,20 +9,20 @@
  */
 import * as z from 'zod';
 import { can } from '../../auth';
-import { BadRequestError, NotFoundError, ValidationError } from '../../platform/http/errors';
+import { ForbiddenError, NotFoundError } from '../../platform/http/errors';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { idParam, limitedString, p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
-import { cancelPipeline, createPipeline, deletePipeline, retryPipeline } from '../commands/pipelines';
-import { resolveRef } from '../git';
+import { cancelPipeline, createPipelineOnRef, deletePipeline, retryPipeline } from '../commands/pipelines';
 import { authorizeCi, authorizePipelineRead, canReadBuilds, canReadPipelineVariables, canUpdateBuilds } from '../policy';
 import { presentJob } from '../presenters/jobs';
 import { presentPipeline, presentPipelineBasic } from '../presenters/pipelines';
 import { presentPipelineVariable } from '../presenters/variables';
 import { pipelineVariables } from '../pipeline-variables';
+import { latestPipelineOnRef } from '../queries/latest-pipeline';
 import { findPipelineOrNotFound, jobContext, pipelineJobs, pipelineList, projectWebUrl, userOf } from '../queries/jobs';
 import { scopeParam, scopeFrom } from './scope';
 
@@ -32,6 +32,17 @@ const pipelineParams = z.object({ ...idParam, pipeline_id: required(p.int()) });
 const PIPELINE_VARIABLES_MAX_BYTES = 100_000;
 const variablesBytes = (variables: ReadonlyArray<{ key: string; value: string }>) =>
   variables.reduce((sum, { key, value }) => sum + Buffer.byteLength(key) + Buffer.byteLength(value), 0);
+
+/**
+ * Variables a pipeline is created with: GitLab's `Ci::PipelineVariable`, a key of 255 characters
+ * and a value of 10,000; and, as the pipeline's item holds them all, at most
+ * PIPELINE_VARIABLES_MAX_BYTES in all.
+ */
+export const pipelineVariablesParam = p
+  .array(z.object({ key: limitedString({ max: 255 }), value: z.preprocess((v) => (v === undefined || v === null ? '' : String(v)), limitedString({ max: 10_000 })), variable_type: z.enum(['env_var', 'file']).optional() }))
+  .refine((variables) => variables === undefined || variablesBytes(variables) <= PIPELINE_VARIABLES_MAX_BYTES, {
+    message: `variables are too large (maximum is ${PIPELINE_VARIABLES_MAX_BYTES} bytes in all)`,
+  });
 
 export const pipelineRoutes = {
   'GET /projects/:id/pipelines': route({
@@ -60,33 +71,27 @@ export const pipelineRoutes = {
     params: z.object({
       ...idParam,
       ref: required(p.string()),
-      // GitLab's `Ci::PipelineVariable`: a key of 255 characters, a value of 10,000; and, as the
-      // pipeline's item holds them all, at most PIPELINE_VARIABLES_MAX_BYTES in all.
-      variables: p
-        .array(z.object({ key: limitedString({ max: 255 }), value: z.preprocess((v) => (v === undefined || v === null ? '' : String(v)), limitedString({ max: 10_000 })), variable_type: z.enum(['env_var', 'file']).optional() }))
-        .refine((variables) => variables === undefined || variablesBytes(variables) <= PIPELINE_VARIABLES_MAX_BYTES, {
-          message: `variables are too large (maximum is ${PIPELINE_VARIABLES_MAX_BYTES} bytes in all)`,
-        }),
+      variables: pipelineVariablesParam,
     }),
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       authorizeCi(user, canUpdateBuilds(user, subject));
-      const target = await resolveRef(subject.project, params.ref);
-      if (!target) throw new BadRequestError('Reference not found');
-      const result = await createPipeline({
-        project: subject.project,
-        ref: params.ref,
-        tag: target.tag,
-        sha: target.sha,
-        beforeSha: '',
-        source: 'api',
-        user,
-        variables: (params.variables ?? []).map((v) => ({ key: v.key, value: v.value, variableType: v.variable_type })),
-      });
-      if (result.result === 'no_config') throw new ValidationError({ base: ['Missing CI config file'] });
-      if (result.result === 'no_jobs') throw new ValidationError({ base: ['Pipeline will not run for the selected trigger. The rules configuration prevented any jobs from being added to the pipeline.'] });
-      if (result.result === 'commit_not_found') throw new BadRequestError('Reference not found');
-      return created(presentPipeline(result.pipeline, projectWebUrl(subject), user));
+      const variables = (params.variables ?? []).map((v) => ({ key: v.key, value: v.value, variableType: v.variable_type }));
+      const pipeline = await createPipelineOnRef({ project: subject.project, ref: params.ref, source: 'api', user, variables });
+      return created(presentPipeline(pipeline, projectWebUrl(subject), user));
+    },
+  }),
+
+  'GET /projects/:id/pipelines/latest': route({
+    params: z.object({ ...idParam, ref: p.string() }),
+    anonymous: true,
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      authorizePipelineRead(canReadBuilds(user, subject));
+      const pipeline = await latestPipelineOnRef(subject.project, params.ref);
+      // GitLab's `authorize! :read_pipeline, latest_pipeline`: no pipeline is a 403.
+      if (!pipeline) throw new ForbiddenError();
+      return ok(presentPipeline(pipeline, projectWebUrl(subject), await userOf(pipeline.userId)));
     },
   }),
 

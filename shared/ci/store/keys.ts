@@ -35,6 +35,10 @@ export const ciKeys = {
   variable: (owner: VariableOwner, key: string, environmentScope: string): Key => ({ PK: variablesPk(owner), SK: `VARIABLE#${key}#${environmentScope}` }),
   /** How many variables the owner has (its plan limit is checked by the write that adds one). */
   variableCount: (owner: VariableOwner): Key => ({ PK: variablesPk(owner), SK: 'COUNT' }),
+  /** A pipeline trigger token of a project, by id, in the project's triggers partition. */
+  trigger: (projectId: number, triggerId: number): Key => ({ PK: `CI_TRIGGERS#${projectId}`, SK: `TRIGGER#${pad(triggerId)}` }),
+  /** Where a trigger token is, by the SHA-256 digest of its token (`POST …/trigger/pipeline` presents it). */
+  triggerToken: (digest: string): Key => ({ PK: `CI_TRIGGER_TOKEN#${digest}`, SK: 'TRIGGER' }),
 } as const;
 
 /** Whose CI/CD variables: a project's (GitLab's `Ci::Variable`) or a group's (`Ci::GroupVariable`), each in a partition of its own. */
@@ -123,6 +127,8 @@ export const ciCollections = {
   variablesOfKey: (owner: VariableOwner, key: string): Collection => tableCollection(variablesPk(owner), `VARIABLE#${key}#`),
   /** Everything of an owner's variables partition (its variables and their count): what its deletion removes. */
   variablesPartition: (owner: VariableOwner): Collection => tableCollection(variablesPk(owner), ''),
+  /** A project's trigger tokens, by id. */
+  triggers: (projectId: number): Collection => tableCollection(`CI_TRIGGERS#${projectId}`, 'TRIGGER#'),
 } as const;
 
 /**
@@ -131,10 +137,10 @@ export const ciCollections = {
  */
 readYourWrites('CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_PIPELINES_BY_STATUS#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_PROJECT_JOBS_BY_STATUS#', 'CI_QUEUE#');
 
-export const CI_SEQUENCES = { pipelines: 'ci_pipelines', jobs: 'ci_jobs', runners: 'ci_runners', pipelineIids: (projectId: number) => `ci_pipeline_iids#${projectId}` } as const;
+export const CI_SEQUENCES = { pipelines: 'ci_pipelines', jobs: 'ci_jobs', runners: 'ci_runners', triggers: 'ci_triggers', pipelineIids: (projectId: number) => `ci_pipeline_iids#${projectId}` } as const;
 
 export const keySpace: KeySpace = {
-  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#', 'CI_GROUP_VARIABLES#'],
+  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#', 'CI_GROUP_VARIABLES#', 'CI_TRIGGERS#', 'CI_TRIGGER_TOKEN#'],
   sortKeys: {
     'CI_PIPELINE#': ['PIPELINE', 'JOB#'],
     'CI_JOB#': ['JOB'],
@@ -144,6 +150,8 @@ export const keySpace: KeySpace = {
     'CI_QUEUE_VERSION#': ['QUEUE'],
     'CI_VARIABLES#': ['VARIABLE#', 'COUNT'],
     'CI_GROUP_VARIABLES#': ['VARIABLE#', 'COUNT'],
+    'CI_TRIGGERS#': ['TRIGGER#'],
+    'CI_TRIGGER_TOKEN#': ['TRIGGER'],
   },
   indexPartitions: {
     GSI1: ['CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_RUNNERS#', 'CI_ALL_RUNNERS'],
@@ -152,5 +160,5 @@ export const keySpace: KeySpace = {
     GSI4: ['CI_ARTIFACT_EXPIRY#'],
     GSI5: ['CI_PROJECT_JOBS_BY_STATUS#'],
   },
-  sequences: ['ci_pipelines', 'ci_jobs', 'ci_runners', 'ci_pipeline_iids#'],
+  sequences: ['ci_pipelines', 'ci_jobs', 'ci_runners', 'ci_triggers', 'ci_pipeline_iids#'],
 };

@@ -1,0 +1,125 @@
+/**
+ * Pipeline trigger tokens and the pipelines they create (GitLab's `lib/api/ci/triggers.rb`).
+ * Listing, reading, creating and deleting tokens needs `manage_trigger` (`admin_build`:
+ * maintainers); the whole token is shown only to its owner (`admin_trigger`), who alone may change
+ * it; others see its first 4 characters. `POST …/trigger/pipeline` needs no user token: the
+ * trigger token (or a running job's token) is the credential, and the pipeline runs as the
+ * trigger's owner (source `trigger`) or the job's user (source `pipeline`); an unknown token is a 404.
+ */
+import * as z from 'zod';
+import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/http/errors';
+import { paginate, paginationParams } from '../../platform/http/pagination';
+import { hashParam, idParam, p, parseParams, required, withHashParams } from '../../platform/http/params';
+import { created, noContent, ok } from '../../platform/http/response';
+import { route, type RoutesOf } from '../../platform/http/route';
+import { findProjectOrNotFound } from '../../projects';
+import { getUser, type User } from '../../users';
+import type { ProjectSubject } from '../../auth';
+import type { catalog } from '../catalog';
+import { createTrigger, editTrigger, removeTrigger, runTriggeredPipeline } from '../commands/triggers';
+import { canAdminTrigger, canManageTriggers, canUpdateBuilds } from '../policy';
+import { presentPipeline } from '../presenters/pipelines';
+import { presentTrigger } from '../presenters/triggers';
+import { projectWebUrl } from '../queries/jobs';
+import { findTriggerOrNotFound, shownToken, triggererOf, triggerList } from '../queries/triggers';
+import type { Trigger } from '../store/triggers';
+import { pipelineVariablesParam } from './pipelines';
+
+const triggerParams = z.object({ ...idParam, trigger_id: required(p.int()) });
+
+/** The project whose triggers the caller may manage (`manage_trigger`): 404 when they cannot see it, 403 when they can but not manage. */
+async function managedProject(idOrPath: string, user: User): Promise<ProjectSubject> {
+  const subject = await findProjectOrNotFound(idOrPath, user);
+  if (!canManageTriggers(user, subject)) throw new ForbiddenError();
+  return subject;
+}
+
+/** Internal: triggers as `user` sees them, their owners read in one batch. */
+async function presented(triggers: readonly Trigger[], user: User, subject: ProjectSubject) {
+  // Point reads of one turn go out as one BatchGetItem (`platform/dynamo/batch.ts`).
+  return Promise.all(
+    triggers.map(async (trigger) => presentTrigger(trigger, await shownToken(trigger, canAdminTrigger(user, subject, trigger)), await getUser(trigger.ownerId))),
+  );
+}
+
+/**
+ * `POST /projects/:id/trigger/pipeline`. GitLab also serves it at `…/ref/:ref/trigger/pipeline`;
+ * that path is not served here: its four API Gateway resources do not fit the REST API's budget
+ * (`test/infra/limits.test.ts`), and the clients (python-gitlab, gitbeaker, curl examples) use this one.
+ */
+const triggerPipeline = route({
+  params: withHashParams(['variables'], z.object({ ...idParam, ref: required(p.string()), token: required(p.string()), variables: hashParam() })),
+  anonymous: true,
+  handler: async ({ params }) => {
+    const given = Object.entries(params.variables ?? {});
+    if (!given.every(([, value]) => typeof value === 'string')) throw new BadRequestError('variables needs to be a map of key-valued strings');
+    const { variables } = parseParams(z.object({ variables: pipelineVariablesParam }), { variables: given.map(([key, value]) => ({ key, value })) });
+    const triggerer = await triggererOf(params.token);
+    if (!triggerer) throw new NotFoundError();
+    const subject = await findProjectOrNotFound(params.id, triggerer.user);
+    if (triggerer.kind === 'trigger' && triggerer.trigger.projectId !== subject.project.id) throw new NotFoundError();
+    if (!canUpdateBuilds(triggerer.user, subject)) throw new ValidationError({ base: ['Insufficient permissions to create a new pipeline'] });
+    const pipeline = await runTriggeredPipeline({
+      project: subject.project,
+      ref: params.ref,
+      user: triggerer.user,
+      source: triggerer.kind === 'trigger' ? 'trigger' : 'pipeline',
+      trigger: triggerer.kind === 'trigger' ? triggerer.trigger : undefined,
+      variables: (variables ?? []).map(({ key, value }) => ({ key, value, variableType: 'env_var' })),
+      payload: { ref: params.ref, variables: Object.fromEntries(given), id: params.id },
+    });
+    return created(presentPipeline(pipeline, projectWebUrl(subject), triggerer.user));
+  },
+});
+
+export const triggerRoutes = {
+  'GET /projects/:id/triggers': route({
+    params: z.object({ ...idParam, ...paginationParams }),
+    handler: async ({ params, user, link }) => {
+      const subject = await managedProject(params.id, user);
+      const page = await paginate(params, link, triggerList(subject.project.id));
+      return ok(await presented(page.items, user, subject), page.headers);
+    },
+  }),
+
+  'GET /projects/:id/triggers/:trigger_id': route({
+    params: triggerParams,
+    handler: async ({ params, user }) => {
+      const subject = await managedProject(params.id, user);
+      const [trigger] = await presented([await findTriggerOrNotFound(subject.project.id, params.trigger_id)], user, subject);
+      return ok(trigger);
+    },
+  }),
+
+  'POST /projects/:id/triggers': route({
+    params: z.object({ ...idParam, description: required(p.string()), expires_at: p.dateTime() }),
+    handler: async ({ params, user }) => {
+      const subject = await managedProject(params.id, user);
+      const { trigger, token } = await createTrigger(subject.project, user, { description: params.description, expiresAt: params.expires_at });
+      return created(presentTrigger(trigger, token, user));
+    },
+  }),
+
+  'PUT /projects/:id/triggers/:trigger_id': route({
+    params: triggerParams.extend({ description: p.string() }),
+    handler: async ({ params, user }) => {
+      // GitLab finds the trigger among the project's before any ability, then asks `admin_trigger` (its owner).
+      const subject = await findProjectOrNotFound(params.id, user);
+      const trigger = await findTriggerOrNotFound(subject.project.id, params.trigger_id);
+      if (!canAdminTrigger(user, subject, trigger)) throw new ForbiddenError('The current user is not authorized to update the pipeline trigger token');
+      const [updated] = await presented([await editTrigger(trigger, params.description)], user, subject);
+      return ok(updated);
+    },
+  }),
+
+  'DELETE /projects/:id/triggers/:trigger_id': route({
+    params: triggerParams,
+    handler: async ({ params, user }) => {
+      const subject = await managedProject(params.id, user);
+      await removeTrigger(await findTriggerOrNotFound(subject.project.id, params.trigger_id));
+      return noContent();
+    },
+  }),
+
+  'POST /projects/:id/trigger/pipeline': triggerPipeline,
+} satisfies RoutesOf<typeof catalog.ci_jobs>;
