@@ -97,9 +97,12 @@ export function allRoutes(): RouteSpec[] {
  * Subtrees of the API that API Gateway serves with one greedy resource (`<subtree>/{proxy+}`, the
  * methods its routes use), the group's function finding the route inside: a REST API holds at
  * most 300 resources (a quota), and a subtree of many paths served by one function needs none of
- * them. Every route under a subtree belongs to its group (a test checks it).
+ * them. Every route under a subtree belongs to its group (a test checks it), except under a
+ * `shared` subtree: there only the group's own routes go to the greedy resource, and every other
+ * group's keep resources of their own, which API Gateway prefers as the more specific (a test
+ * checks that every route of the catalog still reaches its own group).
  */
-export const GATEWAY_SUBTREES: ReadonlyArray<{ resource: string; group: GroupName }> = [
+export const GATEWAY_SUBTREES: ReadonlyArray<{ resource: string; group: GroupName; shared?: true }> = [
   { resource: `${API_PREFIX}/projects/{id}/repository`, group: 'repository' },
   { resource: `${API_PREFIX}/projects/{id}/merge_requests`, group: 'merge_requests' },
   { resource: `${API_PREFIX}/projects/{id}/pipelines`, group: 'ci_jobs' },
@@ -121,11 +124,19 @@ export const GATEWAY_SUBTREES: ReadonlyArray<{ resource: string; group: GroupNam
   { resource: `${API_PREFIX}/projects/{id}/access_tokens`, group: 'members' },
   { resource: `${API_PREFIX}/groups/{id}/members`, group: 'members' },
   { resource: `${API_PREFIX}/projects/{id}/hooks`, group: 'hooks' },
+  // A project's and a group's own actions (archive, star, fork, share, transfer, avatar, …).
+  { resource: `${API_PREFIX}/projects/{id}`, group: 'projects', shared: true },
+  { resource: `${API_PREFIX}/groups/{id}`, group: 'groups', shared: true },
 ];
 
-/** The subtree serving a route's resource, if any. */
+/** The subtree serving a route's resource, if any: the deepest that takes the route's group. */
 function subtreeOf(route: RouteSpec) {
-  return GATEWAY_SUBTREES.find((subtree) => route.resource.startsWith(`${subtree.resource}/`));
+  let deepest: (typeof GATEWAY_SUBTREES)[number] | undefined;
+  for (const subtree of GATEWAY_SUBTREES) {
+    if (!route.resource.startsWith(`${subtree.resource}/`) || (subtree.shared && subtree.group !== route.group)) continue;
+    if (!deepest || subtree.resource.length > deepest.resource.length) deepest = subtree;
+  }
+  return deepest;
 }
 
 /** The resource API Gateway matches for a route: its own, or its subtree's greedy resource. */

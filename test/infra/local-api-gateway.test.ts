@@ -92,11 +92,11 @@ describe('local API Gateway: route matching', () => {
 
   it('matches several parameters', () => {
     // Act
-    const match = mustMatch('DELETE', '/api/v4/projects/7/share/12');
+    const match = mustMatch('DELETE', '/api/v4/projects/7/variables/DEPLOY_TOKEN');
 
     // Assert
-    expect(match.route.resource).toBe('/api/v4/projects/{id}/share/{group_id}');
-    expect(match.pathParameters).toEqual({ id: '7', group_id: '12' });
+    expect(match.route.resource).toBe('/api/v4/projects/{id}/variables/{key}');
+    expect(match.pathParameters).toEqual({ id: '7', key: 'DEPLOY_TOKEN' });
   });
 
   it('finds nothing for an unknown path, a missing method or an empty parameter', () => {
@@ -155,9 +155,13 @@ describe('local API Gateway: greedy path parameters', () => {
 
   it('falls back to the greedy resource for a GET no other resource matches', () => {
     expect(mustMatch('GET', '/api/v4/nope').route.group).toBe('web');
-    expect(mustMatch('GET', '/api/v4/groups/5/nope').pathParameters).toEqual({ path: 'api/v4/groups/5/nope' });
+    expect(mustMatch('GET', '/api/v4/namespaces/5/nope').pathParameters).toEqual({ path: 'api/v4/namespaces/5/nope' });
     // Under a subtree served by one function, that function's greedy resource takes it instead.
     expect(mustMatch('GET', '/api/v4/users/5/nope')).toMatchObject({ route: { group: 'users' }, pathParameters: { id: '5', proxy: 'nope' } });
+    // Under a shared one, its group's greedy resource takes what no other group's resource matches.
+    expect(mustMatch('GET', '/api/v4/groups/5/nope')).toMatchObject({ route: { group: 'groups' }, pathParameters: { id: '5', proxy: 'nope' } });
+    expect(mustMatch('DELETE', '/api/v4/projects/7/share/12')).toMatchObject({ route: { group: 'projects' }, pathParameters: { id: '7', proxy: 'share/12' } });
+    expect(mustMatch('GET', '/api/v4/projects/7/issues')).toMatchObject({ route: { group: 'issues', resource: '/api/v4/projects/{id}/issues' } });
   });
 
   it('chooses the resource first: a method it lacks is a 404, not the greedy route', () => {

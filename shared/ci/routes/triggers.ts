@@ -27,6 +27,9 @@ import { pipelineVariablesParam } from './pipelines';
 
 const triggerParams = z.object({ ...idParam, trigger_id: required(p.int()) });
 
+/** A trigger's description: a string column (255 characters), answered as a model validation. */
+const DESCRIPTION_LIMIT = { max: 255 } as const;
+
 /** The project whose triggers the caller may manage (`manage_trigger`): 404 when they cannot see it, 403 when they can but not manage. */
 async function managedProject(idOrPath: string, user: User): Promise<ProjectSubject> {
   const subject = await findProjectOrNotFound(idOrPath, user);
@@ -92,7 +95,7 @@ export const triggerRoutes = {
   }),
 
   'POST /projects/:id/triggers': route({
-    params: z.object({ ...idParam, description: required(p.string()), expires_at: p.dateTime() }),
+    params: z.object({ ...idParam, description: required(p.string(DESCRIPTION_LIMIT)), expires_at: p.dateTime() }),
     handler: async ({ params, user }) => {
       const subject = await managedProject(params.id, user);
       const { trigger, token } = await createTrigger(subject.project, user, { description: params.description, expiresAt: params.expires_at });
@@ -101,7 +104,7 @@ export const triggerRoutes = {
   }),
 
   'PUT /projects/:id/triggers/:trigger_id': route({
-    params: triggerParams.extend({ description: p.string() }),
+    params: triggerParams.extend({ description: p.string(DESCRIPTION_LIMIT) }),
     handler: async ({ params, user }) => {
       // GitLab finds the trigger among the project's before any ability, then asks `admin_trigger` (its owner).
       const subject = await findProjectOrNotFound(params.id, user);
