@@ -84,9 +84,10 @@ async function rebase(mr: MergeRequest, request: RebaseRequest): Promise<string 
   const [target, source, user] = await Promise.all([getProject(mr.projectId), getProject(mr.sourceProjectId), getUser(request.userId)]);
   if (!target || !source || !user || !isOpen(mr)) return null;
   const repositories = await repositoriesOf(target, source);
-  const [start, head] = await Promise.all([branchHead(repositories.target, mr.targetBranch), branchHead(repositories.source, mr.sourceBranch)]);
-  // The branch moved since the rebase was asked (a push wins), or a branch is gone.
-  if (!start || head !== request.sha) return REBASE_ERROR;
+  const start = await branchHead(repositories.target, mr.targetBranch);
+  if (!start) return REBASE_ERROR;
+  // The head the rebase was asked for, whatever was pushed since: the compare-and-swap decides.
+  const head = request.sha;
   const outcome = await rebaseSource(repositories, start, head, user);
   const log = { projectId: mr.projectId, iid: mr.iid };
   if ('conflicts' in outcome || 'tooMany' in outcome) {
@@ -94,7 +95,8 @@ async function rebase(mr: MergeRequest, request: RebaseRequest): Promise<string 
     return REBASE_ERROR;
   }
   if (outcome.upToDate || outcome.commit === head) return null;
-  // Compare-and-swap from the head replayed: a push since then is never lost (the rebase fails instead).
+  // Compare-and-swap from the head replayed: a push since the rebase was asked (or a deleted
+  // branch) is never lost; the rebase fails instead.
   const moved = await advanceBranch(repositories.source, user, mr.sourceBranch, head, outcome.commit, { skipCi: request.skipCi });
   if (moved === 'stale') {
     logger.info('merge request rebase lost to a push', log);
