@@ -4,8 +4,9 @@
  * the branches are made and checked with the git CLI. A clean rebase replays the commits onto the
  * target (authors kept, the requester as committer, contents merged) and is a push (new diff
  * version, pipeline unless `skip_ci`); a conflict or a push since the rebase was asked leaves the
- * branch as it is with `merge_error` (the push kept); reporters get 403, a rebase in progress or a closed merge
- * request 409; a fork's merge request is rebased in the fork.
+ * branch as it is with `merge_error` (the push kept); reporters and protected branches without
+ * force push get 403, a rebase in progress or a closed merge request 409; a fork's merge request
+ * is rebased in the fork.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, isLocalRuntime } from '../support/api';
@@ -94,7 +95,7 @@ describe('rebasing merge requests', () => {
     expect(await head(project.id, developer.token, 'feature')).toBe(after.sha);
   });
 
-  it('leaves the branch as it is with merge_error on a conflict; 409 when closed', async () => {
+  it('leaves the branch as it is with merge_error on a conflict; 409 when closed, 403 on a protected branch', async () => {
     const token = project.owner.token;
     await commit(project.id, token, 'clash', { 'app.txt': 'ONE\nTWO from the branch\nthree\nfour\n' }, { start: 'main', update: true });
     await commit(project.id, token, 'main', { 'app.txt': 'ONE\ntwo on main\nthree\nfour\n' }, { update: true });
@@ -107,6 +108,10 @@ describe('rebasing merge requests', () => {
 
     await api(mrs(project.id, `/${clash.iid}`), { method: 'PUT', token, body: { state_event: 'close' } });
     expect(await rebase(project.id, developer.token, clash.iid)).toMatchObject({ status: 409, body: { message: '409 Conflict: Resource lock' } });
+    // A protected source branch that allows no force push refuses first, even to those who may push to it.
+    const protect = await api(`/projects/${project.id}/protected_branches`, { token, body: { name: 'clash', push_access_level: DEVELOPER } });
+    expect(protect.status, JSON.stringify(protect.body)).toBe(201);
+    expect(await rebase(project.id, developer.token, clash.iid)).toMatchObject({ status: 403, body: { message: '403 Forbidden - Source branch is protected from force push' } });
   });
 
   // The job is held back by writing to the local runtime's table.
