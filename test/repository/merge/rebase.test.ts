@@ -1,14 +1,18 @@
 /**
  * Rebasing a merge request's commits (`rebaseCommits`): the commits of the head that the target
  * lacks are replayed onto it, oldest first, each a three-way merge; authors and messages are kept,
- * the committer is the user; conflicts store nothing.
+ * the committer is the user; conflicts store nothing. Random histories are rebased by `git rebase`
+ * too: the same trees, commit for commit, or a conflict where git stops.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCommit, parseTree } from '../../../shared/repository/git/objects/parse';
 import { hashObject, type GitObject } from '../../../shared/repository/git/objects/types';
 import type { Repository } from '../../../shared/repository/repository';
 import { rebaseCommits } from '../../../shared/repository/commands/rebase';
 import { MemoryRepository } from '../api/memory-repository';
+import { readAllObjects } from '../git/git-fixtures';
+import { repoFactory, type TestRepo } from '../push/repo';
 
 const committer = { name: 'Rita Rebaser', email: 'rita@example.com' };
 const at = new Date(1_800_000_000_000);
@@ -107,5 +111,73 @@ describe('rebaseCommits', () => {
     for (let i = 0; i < 3; i++) head = repo.commit({ parents: [head], files: { 'a.txt': `a${i}\n` } });
     const { repository } = writable(repo);
     expect(await rebaseCommits(repository, { onto: target, head, committer, limit: 2 })).toEqual({ tooMany: 2 });
+  });
+});
+
+const newRepo = repoFactory();
+
+/** A commit's edits: a line of a file set to a value (the lines a file starts with are `<file>-<n>`). */
+const edits = fc.array(fc.record({ file: fc.constantFrom('a.txt', 'b.txt', 'c.txt'), line: fc.nat(7), value: fc.constantFrom('x', 'y', 'z') }), { maxLength: 3 });
+
+/** Applies edits to the files as they are in the work tree (kept in `state`). */
+function edited(state: Record<string, string[]>, changes: Array<{ file: string; line: number; value: string }>): Record<string, string> {
+  for (const change of changes) state[change.file][change.line] = change.value;
+  return Object.fromEntries(Object.entries(state).map(([file, lines]) => [file, lines.join('\n') + '\n']));
+}
+
+/** git's rebase of `source` onto `main`: the trees of the commits it made, oldest first, or `conflict`. */
+function gitRebase(repo: TestRepo): string[] | 'conflict' {
+  repo.checkout('source');
+  try {
+    repo.git(['rebase', '-q', 'main']);
+  } catch {
+    repo.git(['rebase', '--abort']);
+    return 'conflict';
+  }
+  return repo.revList(['--reverse', 'main..HEAD']).map((oid) => repo.rev(`${oid}^{tree}`));
+}
+
+describe('rebaseCommits against git rebase', () => {
+  it('makes the trees git makes, or conflicts where git stops', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(edits, { minLength: 1, maxLength: 2 }), fc.array(edits, { minLength: 1, maxLength: 3 }), async (targetCommits, sourceCommits) => {
+        // Prepare: a base of three files, `main` and `source` each editing lines of them.
+        const repo = newRepo();
+        const start = () => Object.fromEntries(['a.txt', 'b.txt', 'c.txt'].map((file) => [file, Array.from({ length: 8 }, (_, n) => `${file}-${n}`)]));
+        repo.commit('base', edited(start(), []));
+        repo.checkout('source', true);
+        const sourceState = start();
+        for (const [i, changes] of sourceCommits.entries()) repo.commit(`source ${i}`, edited(sourceState, changes));
+        repo.checkout('main');
+        const targetState = start();
+        for (const [i, changes] of targetCommits.entries()) repo.commit(`main ${i}`, edited(targetState, changes));
+        const [onto, head] = [repo.rev('main'), repo.rev('source')];
+        const objects = readAllObjects(repo.dir);
+        const repository = {
+          read: async (oid: string) => objects.get(oid),
+          writeObjects: async (batch: GitObject[]) => batch.forEach((object) => objects.set(hashObject(object.type, object.body), object)),
+        } as unknown as Repository;
+
+        // Act
+        const outcome = await rebaseCommits(repository, { onto, head, committer });
+        const expected = gitRebase(repo);
+
+        // Assess
+        if (expected === 'conflict') {
+          expect(outcome).toHaveProperty('conflicts');
+          return;
+        }
+        expect(outcome).toHaveProperty('commit');
+        if (!('commit' in outcome)) return;
+        const trees: string[] = [];
+        for (let oid = outcome.commit; oid !== onto; ) {
+          const parsed = parseCommit(objects.get(oid)!.body);
+          trees.unshift(parsed.tree);
+          oid = parsed.parents[0];
+        }
+        expect(trees).toEqual(expected);
+      }),
+      { numRuns: 10 },
+    );
   });
 });
