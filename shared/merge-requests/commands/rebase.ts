@@ -74,7 +74,9 @@ export async function requestRebase(target: ProjectSubject, user: User, mr: Merg
     const result = await writeMergeRequest({ previous: current, next: { ...current, rebase } });
     return typeof result === 'string' || 'pairTaken' in result ? failOrAgain(result) : result;
   });
-  // Already queued: a job of this merge request is finishing another rebase and takes this one next.
+  // Already queued: a job of this merge request is finishing another rebase and takes this one next
+  // (`runRebaseJob` reads the merge request again once done). Should it have recorded its own
+  // rebase already, this one waits for its lease to run out, as a lost job's would.
   await enqueueJob(MERGE_REQUEST_REBASE, mr.id, { projectId: mr.projectId, iid: mr.iid } satisfies RebaseJobOptions);
   return written;
 }
@@ -94,7 +96,7 @@ async function rebase(mr: MergeRequest, request: RebaseRequest): Promise<string 
     logger.info('merge request rebase failed', { ...log, ...('conflicts' in outcome ? { conflicts: outcome.conflicts.slice(0, 10), commit: outcome.commit } : { tooMany: outcome.tooMany }) });
     return REBASE_ERROR;
   }
-  if (outcome.upToDate || outcome.commit === head) return null;
+  if (outcome.upToDate) return null;
   // Compare-and-swap from the head replayed: a push since the rebase was asked (or a deleted
   // branch) is never lost; the rebase fails instead.
   const moved = await advanceBranch(repositories.source, user, mr.sourceBranch, head, outcome.commit, { skipCi: request.skipCi });
