@@ -1,6 +1,6 @@
 /**
  * The background jobs worker (`shared/platform/jobs.ts`): deletions of projects, group trees and
- * users, which can outlast API Gateway's 29 s, and the data migrations a deploy had no time to
+ * users and merge request rebases, which can outlast API Gateway's 29 s, and the data migrations a deploy had no time to
  * finish, which can outlast a Lambda's 15 minutes (a run stops before its time is up and the job
  * is queued again at once; the next run resumes). Two triggers invoke it (`infra/constructs/jobs.ts`):
  * - the table's stream, filtered to queued jobs (`JOB_STREAM_FILTER`): each record's job is
@@ -22,6 +22,7 @@ import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
 import '../api';
 import { MIGRATIONS_JOB, nearlyOver, runMigrationsJob } from '../bootstrap/migrations';
 import { GROUP_DELETION, runGroupDeletion } from '../../shared/groups';
+import { MERGE_REQUEST_REBASE, runRebaseJob } from '../../shared/merge-requests';
 import { PROJECT_DELETION, runProjectDeletion } from '../../shared/projects';
 import { runUserDeletion, USER_DELETION } from '../../shared/users';
 import { claimJob, continueJob, deferJob, expiredJobs, finishJob, jobFromImage, requeueJob, type Job } from '../../shared/platform/jobs';
@@ -36,6 +37,7 @@ export const work: Record<string, (job: Job, timeUp: () => boolean) => Promise<'
   [GROUP_DELETION]: (job) => runGroupDeletion(job.targetId),
   [USER_DELETION]: (job) => runUserDeletion(job.targetId, job.options),
   [MIGRATIONS_JOB]: runMigrationsJob,
+  [MERGE_REQUEST_REBASE]: (job) => runRebaseJob(job.options),
 };
 
 /** Time kept back from the invocation's limit: a migration step under way (one project) finishes within it. */

@@ -57,7 +57,7 @@ export class BackgroundJobs extends Construct {
       table: props.table,
       bucket: props.bucket,
       externalUrl: props.externalUrl,
-      description: 'project-hosting jobs (background deletions of projects, groups and users)',
+      description: 'project-hosting jobs (background deletions of projects, groups and users; merge request rebases)',
       timeout: JOBS_TIMEOUT,
     });
     this.function.grantTable(props.table, 'readWrite');

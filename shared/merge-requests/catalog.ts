@@ -18,6 +18,7 @@ export const catalog = {
     'GET /projects/:id/merge_requests/:merge_request_iid/closes_issues',
     'GET /projects/:id/merge_requests/:merge_request_iid/related_issues',
     'PUT /projects/:id/merge_requests/:merge_request_iid/merge',
+    'PUT /projects/:id/merge_requests/:merge_request_iid/rebase',
     'PUT /projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds',
     'POST /projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds',
     'GET /projects/:id/merge_requests/:merge_request_iid/pipelines',

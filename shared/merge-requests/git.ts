@@ -1,12 +1,14 @@
 /**
  * What merge requests ask of the git repositories, through the repository feature's public API:
  * branch heads, the diff version of a source against a target (objects of a fork's source made
- * readable in the target first), mergeability, merging and moving the target branch.
+ * readable in the target first), mergeability, merging and moving the target branch, rebasing the
+ * source branch (the target's objects made readable in a fork's source first) and how far it is behind.
  */
 import type { ProjectSubject } from '../auth';
 import type { Project } from '../projects';
 import {
   canMergeCleanly,
+  countCommitsBetween,
   deleteBranch,
   diffVersion,
   fetchCommits,
@@ -16,7 +18,9 @@ import {
   moveBranch,
   openRepository,
   presentCommit,
+  rebaseCommits,
   type MergeOutcome,
+  type RebaseOutcome,
   type Repository,
 } from '../repository';
 import type { User } from '../users';
@@ -87,9 +91,28 @@ export async function mergeInto(target: Repository, ours: string, head: string, 
   return mergeCommits(target, { ours, theirs: head, message, author });
 }
 
-/** Compare-and-swap of the target branch from `from` to `to`, reported as a push by `user`. */
-export async function advanceBranch(target: Repository, user: User, branch: string, from: string, to: string): Promise<'moved' | 'stale'> {
-  return moveBranch(target, user, branch, from, to);
+/**
+ * Compare-and-swap of a branch from `from` to `to` (the target's after a merge, the source's after a
+ * rebase), reported as a push by `user`; `skipCi`: git's push option `ci.skip`.
+ */
+export async function advanceBranch(repository: Repository, user: User, branch: string, from: string, to: string, options: { skipCi?: boolean } = {}): Promise<'moved' | 'stale'> {
+  return moveBranch(repository, user, branch, from, to, options);
+}
+
+/**
+ * The source's commits since `start` replayed onto `start` (the target branch's tip) in the source
+ * repository (the target's commits made readable there first, for a fork with its own pool), as
+ * `user`; nothing moved.
+ */
+export async function rebaseSource(repositories: { target: Repository; source: Repository }, start: string, head: string, user: User): Promise<RebaseOutcome> {
+  if (repositories.source !== repositories.target) await fetchCommits(repositories.source, repositories.target, start);
+  return rebaseCommits(repositories.source, { onto: start, head, committer: user });
+}
+
+/** How many commits of the target (`start`) the source (`head`) lacks (`diverged_commits_count`). */
+export async function commitsBehind(repositories: { target: Repository; source: Repository }, start: string, head: string): Promise<number> {
+  if (repositories.source !== repositories.target) await fetchCommits(repositories.target, repositories.source, head);
+  return countCommitsBetween(repositories.target, head, start);
 }
 
 /**

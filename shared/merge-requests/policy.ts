@@ -4,7 +4,8 @@
  */
 import { can, isAdmin, type ProjectSubject } from '../auth';
 import type { Caller } from '../platform/http/context';
-import { branchProtection } from '../repository';
+import { branchProtection, BranchRules } from '../repository';
+import type { User } from '../users';
 
 /** The people a merge request involves. */
 export interface MergeRequestParties {
@@ -40,4 +41,17 @@ export async function canRemoveBranch(user: Caller, subject: ProjectSubject, bra
   if (!can(user, 'push_code', subject)) return false;
   const protection = await branchProtection(subject.project.id, branch);
   return protection === undefined;
+}
+
+/**
+ * Why `user` may not rebase the source branch in `source` (GitLab's `RebaseService#validate`, in
+ * its order), or `undefined` when they may: they must push to it (`can_push_to_branch?`), and a
+ * protected branch must allow force pushes (`permits_force_push?`).
+ */
+export async function rebaseRefusal(user: User, source: ProjectSubject, branch: string): Promise<string | undefined> {
+  const rules = await BranchRules.load(source.project.id);
+  if (!rules.canPush(user, source, branch)) return 'Cannot push to source branch';
+  const protection = rules.protection(branch);
+  if (protection && !protection.allowForcePush) return 'Source branch is protected from force push';
+  return undefined;
 }

@@ -8,10 +8,11 @@ export { openRepository, Repository, ZERO_OID } from './repository';
 // Merge requests: merging, moving the target branch, diff versions, sources in other pools.
 export { canMergeCleanly, mergeCommits, type MergeCommitsInput, type MergeOutcome } from './commands/merge';
 export { moveBranch } from './commands/refs';
+export { MAX_REBASE_COMMITS, rebaseCommits, type RebaseCommitsInput, type RebaseOutcome } from './commands/rebase';
 export { deleteBranch } from './commands/branches';
 export { fetchCommits } from './commands/fetch';
 export { keepMergeRequestHead, mergeRequestHeadRef } from './commands/merge-request-refs';
-export { isAncestorCommit, mergeBaseOf } from './queries/ancestry';
+export { countCommitsBetween, isAncestorCommit, mergeBaseOf } from './queries/ancestry';
 export { fileLineCount } from './queries/file-lines';
 export {
   diffLines,

@@ -9,8 +9,8 @@ import { db, tableName } from '../../shared/platform/dynamo/client';
 import { getItem } from '../../shared/platform/dynamo/query';
 import { JOB_TYPE, jobFromImage, jobKeys, requeueJob } from '../../shared/platform/jobs';
 
-/** Records the job of `kind` for `targetId` as running (leased for ten minutes). */
-export async function holdJob(kind: string, targetId: number): Promise<void> {
+/** Records the job of `kind` for `targetId` as running (leased for ten minutes), with the `options` its worker reads. */
+export async function holdJob(kind: string, targetId: number, options: Record<string, unknown> = {}): Promise<void> {
   const leaseUntil = new Date(Date.now() + 10 * 60_000).toISOString();
   await db().send(
     new PutCommand({
@@ -21,6 +21,7 @@ export async function holdJob(kind: string, targetId: number): Promise<void> {
         type: JOB_TYPE,
         kind,
         targetId,
+        ...(Object.keys(options).length > 0 ? { options } : {}),
         phase: 'running',
         round: 0,
         attempts: 1,

@@ -5,15 +5,15 @@
  * (so `CI_COMMIT_TAG` is set and `only: tags` / `$CI_COMMIT_TAG` rules select its jobs).
  * Registered by the composition roots on the repository's `onBranchesPushed` (which also hears of
  * the API's tag and branch writes); a failure is the listener's (logged by the repository), never
- * the push's.
+ * the push's. A push with `ci.skip` (a merge request's rebase with `skip_ci`) starts none.
  */
 import type { BranchesPushed } from '../../repository';
 import { createPipeline } from './pipelines';
 
 const ZERO = /^0{40}$/;
 
-export async function startPipelinesOnPush({ project, user, updates, tags }: BranchesPushed): Promise<void> {
-  if (!project.jobsEnabled) return;
+export async function startPipelinesOnPush({ project, user, updates, tags, skipCi }: BranchesPushed): Promise<void> {
+  if (!project.jobsEnabled || skipCi) return;
   for (const update of updates) {
     if (ZERO.test(update.after)) continue;
     await createPipeline({ project, ref: update.branch, tag: false, sha: update.after, beforeSha: update.before, source: 'push', user });

@@ -20,6 +20,8 @@
  * source branch at the head commit, CI's `latestPipelineFor`: one Query and one GetItem) as
  * `pipeline` (`PipelineBasic`) and `head_pipeline` (`Pipeline`) to callers who may read the
  * project's pipelines; to others `pipeline` is `null` and `head_pipeline` is left out, as GitLab.
+ * `merge_error` (single) is why the last rebase failed; `rebase_in_progress` and
+ * `diverged_commits_count` are shown when the show route is asked for them.
  */
 import { can, type ProjectSubject } from '../../auth';
 import { latestPipelineFor, presentPipeline, presentPipelineBasic, type Pipeline } from '../../ci';
@@ -168,6 +170,8 @@ export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (project
       first_deployed_to_production_at: null,
       pipeline: null,
       diff_refs: { base_sha: mr.baseSha, head_sha: mr.sha, start_sha: mr.targetSha },
+      // Why the last rebase failed (`RebaseService`'s message), so a client can tell after polling.
+      merge_error: mr.mergeError ?? null,
     };
   });
 }
@@ -200,14 +204,28 @@ async function presentHeadPipeline(mr: MergeRequest, subject: ProjectSubject, vi
   return { pipeline: presentPipelineBasic(pipeline, url), head_pipeline: presentPipeline(pipeline, url, user) };
 }
 
+/**
+ * What a single response shows only when asked (`GET …/:iid` with `include_rebase_in_progress`,
+ * `include_diverged_commits_count`): the route computes them (the count walks the target's history).
+ */
+export interface SingleExtras {
+  rebaseInProgress?: boolean;
+  divergedCommitsCount?: number;
+}
+
 /** One merge request as a single response (show, create, edit, merge, subscription actions), in `subject` (its target project). */
-export async function presentMergeRequest(mr: MergeRequest, subject: ProjectSubject, viewer: User | null) {
+export async function presentMergeRequest(mr: MergeRequest, subject: ProjectSubject, viewer: User | null, extras: SingleExtras = {}) {
   const path = projectFullPath(subject.namespace, subject.project);
   const [[body], pipelines] = await Promise.all([
     presentMergeRequests([mr], () => path, { single: true, viewer: viewer ?? undefined }),
     presentHeadPipeline(mr, subject, viewer),
   ]);
-  return { ...body, ...pipelines };
+  return {
+    ...body,
+    ...(extras.rebaseInProgress !== undefined ? { rebase_in_progress: extras.rebaseInProgress } : {}),
+    ...(extras.divergedCommitsCount !== undefined ? { diverged_commits_count: extras.divergedCommitsCount } : {}),
+    ...pipelines,
+  };
 }
 
 /** A merge request's pipelines (`PipelineBasic`), all of its source project. */

@@ -10,10 +10,11 @@ import { config } from '../../platform/config';
 import type { Collection } from '../../platform/dynamo/keys';
 import { NotFoundError, ParamError } from '../../platform/http/errors';
 import { filteredCollection, mergedCollections, type StreamSource } from '../../platform/http/pagination';
-import { getProjects, groupProjectIds, projectList } from '../../projects';
+import { getProject, getProjects, groupProjectIds, projectList, type Project } from '../../projects';
 import { listLabels, listMilestones } from '../../issues';
 import type { User } from '../../users';
 
+import { branchHead, commitsBehind, repositoriesOf } from '../git';
 import { isMergeRequestOrderKey, mergeRequestCollections, type MergeRequestOrderBy } from '../store/keys';
 import { getMergeRequest, mergeRequestFromItem, type MergeRequest } from '../store/merge-requests';
 import { getVersion, listVersions, versionContent } from '../store/versions';
@@ -225,4 +226,16 @@ export async function mergeRequestPipelines(mr: MergeRequest): Promise<Pipeline[
   const commits = latest ? (await versionContent(latest)).commits : [];
   const shas = new Set([mr.sha, ...versions.map((version) => version.headCommitSha), ...commits.map((commit) => commit.id)]);
   return pipelinesForCommits(mr.sourceProjectId, mr.sourceBranch, shas);
+}
+
+/**
+ * GitLab's `diverged_commits_count`: how many commits of the target branch the source branch lacks
+ * (`git rev-list --count source..target`); 0 when a branch or the source project is gone.
+ */
+export async function divergedCommitsCount(target: Project, mr: MergeRequest): Promise<number> {
+  const source = mr.sourceProjectId === target.id ? target : await getProject(mr.sourceProjectId);
+  if (!source) return 0;
+  const repositories = await repositoriesOf(target, source);
+  const [start, head] = await Promise.all([branchHead(repositories.target, mr.targetBranch), branchHead(repositories.source, mr.sourceBranch)]);
+  return start && head ? commitsBehind(repositories, start, head) : 0;
 }

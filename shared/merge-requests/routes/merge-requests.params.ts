@@ -66,6 +66,16 @@ export const updateParams = z
   })
   .superRefine(atLeastOneOf(UPDATABLE));
 
+/** `GET …/:merge_request_iid`: what a single response may add (`render_html` is not built). */
+export const showParams = z.object({
+  ...mergeRequestPathParams,
+  include_diverged_commits_count: p.bool(),
+  include_rebase_in_progress: p.bool(),
+});
+
+/** `PUT …/rebase`. */
+export const rebaseParams = z.object({ ...mergeRequestPathParams, skip_ci: p.bool() });
+
 /** `PUT …/merge`. */
 export const mergeParams = z.object({
   ...mergeRequestPathParams,

@@ -1,7 +1,7 @@
 /**
  * Merge requests: list (a project's, a group's, the caller's), read, open, edit (close, reopen),
  * soft-delete, their reviewers and participants, commits, changes (and their paginated `diffs`) and diff
- * versions, the issues they close and relate to, merge and cancel a deferred merge. Reads of a
+ * versions, the issues they close and relate to, merge and cancel a deferred merge, rebase. Reads of a
  * public project's merge requests (and the issues they close or relate to) need no token; the rest do.
  * Reads need `read_merge_request` (guests of a private project: 404); opening needs
  * `create_merge_request_from` on the source project (and reading the target), editing the
@@ -13,7 +13,7 @@ import { findGroupOrNotFound } from '../../namespaces';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/http/errors';
 import { p, required } from '../../platform/http/params';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
-import { created, noContent, ok } from '../../platform/http/response';
+import { accepted, created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound, projectFullPath } from '../../projects';
 import { diffsAsAsked, unidiffParam } from '../../repository';
@@ -21,6 +21,7 @@ import { presentUserPublic } from '../../users';
 import type { catalog } from '../catalog';
 import { closingIssues } from '../commands/closing';
 import { acceptMergeRequest, cancelMergeWhenPipelineSucceeds } from '../commands/merge';
+import { rebaseInProgress, requestRebase } from '../commands/rebase';
 import { withMergeStatus } from '../commands/merge-status';
 import { MergeRequestError } from '../commands/shared';
 import { createMergeRequest, deleteMergeRequest, updateMergeRequest } from '../commands/merge-requests';
@@ -28,7 +29,7 @@ import { listNotes, mergeRequestNoteable, noteableParticipants, presentIssues } 
 
 import { presentMergeRequest, presentMergeRequestPipelines, presentMergeRequests, presentReviewers } from '../presenters/merge-requests';
 import { presentVersion, presentVersionFull } from '../presenters/versions';
-import { groupMergeRequestStream, mergeRequestPipelines, memberMergeRequestStream, projectMergeRequestStream, projectSubjects, userMergeRequestStream } from '../queries/merge-requests';
+import { divergedCommitsCount, groupMergeRequestStream, mergeRequestPipelines, memberMergeRequestStream, projectMergeRequestStream, projectSubjects, userMergeRequestStream } from '../queries/merge-requests';
 import { relatedIssues } from '../queries/related';
 import type { MergeRequest } from '../store/merge-requests';
 import { getVersion, listVersions, versionContent } from '../store/versions';
@@ -41,6 +42,8 @@ import {
   mergeRequestPathParams,
   orderFrom,
   projectListParams,
+  rebaseParams,
+  showParams,
   updateParams,
   userListParams,
 } from './merge-requests.params';
@@ -122,11 +125,16 @@ export const mergeRequestRoutes = {
   }),
 
   'GET /projects/:id/merge_requests/:merge_request_iid': route({
-    params: byMergeRequest,
+    params: showParams,
     anonymous: true,
     handler: async ({ params, user }) => {
       const { subject, mr } = await findMergeRequestOf(params, user);
-      return ok(await presentMergeRequest(await withMergeStatus(subject, mr), subject, user));
+      const [checked, diverged] = await Promise.all([
+        withMergeStatus(subject, mr),
+        params.include_diverged_commits_count ? divergedCommitsCount(subject.project, mr) : undefined,
+      ]);
+      const rebase = params.include_rebase_in_progress ? rebaseInProgress(mr) : undefined;
+      return ok(await presentMergeRequest(checked, subject, user, { rebaseInProgress: rebase, divergedCommitsCount: diverged }));
     },
   }),
 
@@ -261,6 +269,15 @@ export const mergeRequestRoutes = {
         sha: params.sha,
       });
       return ok(await presentMergeRequest(merged, subject, user));
+    },
+  }),
+
+  'PUT /projects/:id/merge_requests/:merge_request_iid/rebase': route({
+    params: rebaseParams,
+    handler: async ({ params, user }) => {
+      const { subject, mr } = await findMergeRequestOf(params, user);
+      const requested = await requestRebase(subject, user, mr, { skipCi: params.skip_ci ?? false });
+      return accepted({ rebase_in_progress: rebaseInProgress(requested) });
     },
   }),
 

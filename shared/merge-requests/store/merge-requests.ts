@@ -34,6 +34,16 @@ export interface Reviewer {
   createdAt: string;
 }
 
+/** A rebase asked for (`PUT …/rebase`), run by the jobs worker. */
+export interface RebaseRequest {
+  sha: string;
+  userId: number;
+  skipCi: boolean;
+  requestedAt: string;
+  /** Past this the request counts as lost (its worker never finished): no longer in progress. */
+  until: string;
+}
+
 export interface MergeRequest {
   /** Global id (sequence `merge_requests`). */
   id: number;
@@ -79,6 +89,13 @@ export interface MergeRequest {
   shouldRemoveSourceBranch: boolean | null;
   /** While `locked`: until when the merge holds its lease (a crashed merge is taken over after it). */
   lockedUntil: string | null;
+  /**
+   * A rebase asked for and not yet done (`rebase_in_progress` until `until`); absent or `null`: none.
+   * `sha` is the source head it replays, `userId` who asked (the committer).
+   */
+  rebase?: RebaseRequest | null;
+  /** GitLab's `merge_error`: why the last rebase failed; absent or `null`: none. */
+  mergeError?: string | null;
   mergedById: number | null;
   mergedAt: string | null;
   closedById: number | null;

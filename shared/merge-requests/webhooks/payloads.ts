@@ -2,7 +2,7 @@
  * Merge Request Hook and Note Hook (on a merge request) payloads, in GitLab's forms
  * (`Gitlab::HookData::MergeRequestBuilder`, `Gitlab::DataBuilder::Note`). Pure functions of what
  * the caller loaded. Fields of GitLab features this service lacks carry their empty values
- * (`merge_error`, `last_edited_at`: `null`). `head_pipeline_id` is the head pipeline's id when
+ * (`last_edited_at`: `null`); `merge_error` is the last failed rebase's. `head_pipeline_id` is the head pipeline's id when
  * the payload is built (its pipeline at the merge request's head commit, or `null`).
  */
 import { hookTime, noteHookData, projectHookAttrs, repositoryHookAttrs, userHookAttrs, type HookDeliveryContext } from '../../hooks';
@@ -66,7 +66,7 @@ function mergeRequestAttrs(ctx: MergeRequestHookContext, mr: MergeRequest, lastC
     last_edited_at: null,
     last_edited_by_id: null,
     merge_commit_sha: mr.mergeCommitSha,
-    merge_error: null,
+    merge_error: mr.mergeError ?? null,
     merge_params: { force_remove_source_branch: mr.forceRemoveSourceBranch ? '1' : '0' },
     merge_status: mr.mergeStatus,
     merge_user_id: mr.mergeUserId,

@@ -18,6 +18,8 @@ export interface HttpResult<B = unknown> {
 
 export const ok = <B>(body: B, headers?: Record<string, string>): HttpResult<B> => ({ statusCode: 200, body, headers });
 export const created = <B>(body: B): HttpResult<B> => ({ statusCode: 201, body });
+/** 202: the work goes on after the answer (GitLab's `status :accepted`). */
+export const accepted = <B>(body: B): HttpResult<B> => ({ statusCode: 202, body });
 export const noContent = (): HttpResult<never> => ({ statusCode: 204 });
 /** 200 with an empty body (GitLab's idempotent deletes of something already gone). */
 export const emptyOk = (): HttpResult<never> => ({ statusCode: 200 });

@@ -76,10 +76,12 @@ interface RefChanger {
   repository: Repository;
   namespace: Namespace;
   user: User;
+  /** Git's push option `ci.skip`: the push's listeners start no pipeline. */
+  skipCi?: boolean;
 }
 
 /** Internal: the compare-and-swap, then the push's effects (activity, events, hooks, listeners) when it landed. */
-async function applyRefChange({ repository, namespace, user }: RefChanger, update: RefUpdate, rules?: BranchRules): Promise<boolean> {
+async function applyRefChange({ repository, namespace, user, skipCi }: RefChanger, update: RefUpdate, rules?: BranchRules): Promise<boolean> {
   const previousRefs = await repository.refs();
   if (!(await updateRef(repository.project.id, update))) return false;
   await afterPush({
@@ -89,6 +91,7 @@ async function applyRefChange({ repository, namespace, user }: RefChanger, updat
     refs: [{ name: update.name, before: update.oldOid ?? ZERO_OID, after: update.newOid ?? ZERO_OID }],
     previousRefs,
     isProtected: (ref) => (rules !== undefined && ref.startsWith(BRANCH_PREFIX) ? rules.isProtected(ref.slice(BRANCH_PREFIX.length)) : false),
+    skipCi,
   });
   return true;
 }
@@ -107,16 +110,17 @@ export async function changeRef(writer: RefWriter, update: RefUpdate, rules?: Br
  * `onBranchesPushed` listeners. `stale` when the branch moved meanwhile (or is gone): nothing was
  * changed, and the caller starts again from the branch's new tip. No permission or protection is
  * checked here: the caller decided the user may do this (a merge request's merge checks its own
- * rules, as GitLab's merge service does); `to` must be stored.
+ * rules, as GitLab's merge service does); `to` must be stored. `options.skipCi` is git's push
+ * option `ci.skip` (a rebase with `skip_ci`): no pipeline.
  *
  * @example
  * if ((await moveBranch(repository, user, 'main', targetSha, mergeCommit)) === 'stale') // merge again onto the new tip
  */
-export async function moveBranch(repository: Repository, user: User, branch: string, from: string, to: string): Promise<'moved' | 'stale'> {
+export async function moveBranch(repository: Repository, user: User, branch: string, from: string, to: string, options: { skipCi?: boolean } = {}): Promise<'moved' | 'stale'> {
   const namespace = await getNamespace(repository.project.namespaceId);
   if (!namespace) throw new Error(`the namespace of project ${repository.project.id} is gone`);
   const rules = await BranchRules.load(repository.project.id);
-  const moved = await applyRefChange({ repository, namespace, user }, { name: `${BRANCH_PREFIX}${branch}`, oldOid: from, newOid: to }, rules);
+  const moved = await applyRefChange({ repository, namespace, user, skipCi: options.skipCi }, { name: `${BRANCH_PREFIX}${branch}`, oldOid: from, newOid: to }, rules);
   return moved ? 'moved' : 'stale';
 }
 

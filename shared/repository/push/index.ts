@@ -59,6 +59,8 @@ export interface AfterPushInput {
   previousRefs: Ref[];
   /** Whether a ref is protected (a protected branch or tag), for the payloads' `ref_protected`; by default none is. */
   isProtected?: (ref: string) => boolean | Promise<boolean>;
+  /** Git's push option `ci.skip` (a merge request's rebase with `skip_ci`): the listeners start no pipeline. */
+  skipCi?: boolean;
 }
 
 
@@ -213,7 +215,7 @@ export async function afterPush(input: AfterPushInput): Promise<void> {
         .filter((ref) => refTypeOf(ref.name) === 'tag')
         .map(async (ref) => ({ tag: ref.name.slice(TAG_PREFIX.length), before: ref.before, after: ref.after, commit: await taggedCommit(read, ref.after) })),
     );
-    await notifyBranchesPushed({ project: shown, user: input.user, updates, tags });
+    await notifyBranchesPushed({ project: shown, user: input.user, updates, tags, ...(input.skipCi ? { skipCi: true } : {}) });
   } catch (error) {
     logger.error('after push: failed; the push itself stands', { projectId: project.id, error });
   }

@@ -40,6 +40,8 @@ export interface BranchesPushed {
   updates: BranchUpdate[];
   /** The tag changes, in the order they were pushed (empty when only branches changed). */
   tags: TagUpdate[];
+  /** GitLab's push option `ci.skip` (a merge request's rebase with `skip_ci`): no pipeline is created. */
+  skipCi?: boolean;
 }
 
 export type BranchesPushedListener = (event: BranchesPushed) => unknown;
