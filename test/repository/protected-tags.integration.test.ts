@@ -149,7 +149,7 @@ describe('protected tags and git push', () => {
 });
 
 describe('pipelines of protected tags', () => {
-  it('run as protected: CI_COMMIT_REF_PROTECTED and protected variables, which other tags do not get', async () => {
+  it('run as protected: CI_COMMIT_REF_PROTECTED, protected variables and git_info.protected, which other tags do not get', async () => {
     const project = await ownedProject();
     const variable = await api(`/projects/${project.id}/variables`, { token: project.owner.token, body: { key: 'RELEASE_KEY', value: 'release-secret', protected: true } });
     expect(variable.status).toBe(201);
@@ -163,6 +163,7 @@ describe('pipelines of protected tags', () => {
 
     const runner = await TestRunner.register((await api(`/projects/${project.id}`, { token: project.owner.token })).body.runners_token);
     const seen = new Map<string, Map<string, string>>();
+    const gitInfo = new Map<string, { protected: boolean }>();
     for (const deadline = Date.now() + 30_000; seen.size < 2 && Date.now() < deadline; ) {
       const { job } = await runner.requestJob();
       if (!job) {
@@ -171,6 +172,7 @@ describe('pipelines of protected tags', () => {
       }
       const variables = new Map<string, string>((job.variables as Array<{ key: string; value: string }>).map((v) => [v.key, v.value]));
       seen.set(variables.get('CI_COMMIT_TAG')!, variables);
+      gitInfo.set(variables.get('CI_COMMIT_TAG')!, job.git_info);
       expect((await runner.update(job, 'success')).status).toBe(200);
     }
     expect([...seen.keys()].sort()).toEqual(['nightly', 'v1.0']);
@@ -178,5 +180,6 @@ describe('pipelines of protected tags', () => {
     expect(seen.get('v1.0')!.get('RELEASE_KEY')).toBe('release-secret');
     expect(seen.get('nightly')!.get('CI_COMMIT_REF_PROTECTED')).toBe('false');
     expect(seen.get('nightly')!.has('RELEASE_KEY')).toBe(false);
+    expect([gitInfo.get('v1.0')?.protected, gitInfo.get('nightly')?.protected]).toEqual([true, false]);
   });
 });
