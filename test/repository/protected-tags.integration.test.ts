@@ -26,13 +26,19 @@ async function protect(project: OwnedProject, name: string, level?: number) {
 const tagApi = (project: OwnedProject, token: string, tag_name: string) => api(repo(project.id, '/tags'), { token, body: { tag_name, ref: 'main' } });
 const deleteTag = (project: OwnedProject, token: string, name: string) => api(repo(project.id, `/tags/${enc(name)}`), { token, method: 'DELETE' });
 
+/** A project with one commit on `main`, and a developer. */
+async function projectWithDeveloper(): Promise<{ project: OwnedProject; developer: TestUser }> {
+  const project = await ownedProject();
+  const developer = await newMember(project, DEVELOPER);
+  await createFiles(project.id, project.owner.token, { 'a.txt': 'a' });
+  return { project, developer };
+}
+
 describe('protected tags API', () => {
   let project: OwnedProject;
   let developer: TestUser;
   beforeAll(async () => {
-    project = await ownedProject();
-    developer = await newMember(project, DEVELOPER);
-    await createFiles(project.id, project.owner.token, { 'a.txt': 'a' });
+    ({ project, developer } = await projectWithDeveloper());
   });
 
   it("protects names and patterns with GitLab's ProtectedTag entity; lists, reads and unprotects them", async () => {
@@ -73,9 +79,7 @@ describe('protected tags in the tags API', () => {
   let project: OwnedProject;
   let developer: TestUser;
   beforeAll(async () => {
-    project = await ownedProject();
-    developer = await newMember(project, DEVELOPER);
-    await createFiles(project.id, project.owner.token, { 'a.txt': 'a' });
+    ({ project, developer } = await projectWithDeveloper());
     // Tagged before its protection: no one may create it (and so delete it) once protected.
     expect((await tagApi(project, project.owner.token, 'locked-1')).status).toBe(201);
     await protect(project, 'v*');
