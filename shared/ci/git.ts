@@ -8,25 +8,28 @@
 import { can } from '../auth';
 import { NotFoundError } from '../platform/http/errors';
 import { findProjectOrNotFound, getProject, type Project } from '../projects';
-import { BranchRules, openRepository, type Repository } from '../repository';
+import { BranchRules, openRepository, TagRules, type Repository } from '../repository';
 import type { User } from '../users';
 import type { IncludeReader, IncludeSource, ProjectAtRef } from './config/includes';
 import type { CommitSnapshot } from './store/pipelines';
 
 export const CI_CONFIG_PATH = '.gitlab-ci.yml';
 
+/** A project's protected branches or tags, read once per request (keyed by kind and project). */
+export type RefProtections = Map<string, Promise<BranchRules | TagRules>>;
+
 /**
- * Whether a pipeline's ref is protected (GitLab's `protected_ref?`: what `ref_protected` runners
- * and protected variables require): a branch matching a protected branch name. Tags count as
- * unprotected (protected tags do not exist here yet). `protections` keeps each project's
- * protections read once per request.
+ * Whether a pipeline's ref is protected (GitLab's `protected_ref?`, `Project#protected_for?`: what
+ * `ref_protected` runners, protected variables and `CI_COMMIT_REF_PROTECTED` go by): a branch
+ * matching a protected branch name, a tag matching a protected tag name. `protections` keeps each
+ * project's protections of a kind read once per request.
  */
-export async function refProtected(target: { projectId: number; ref: string; tag: boolean }, protections = new Map<number, Promise<BranchRules>>()): Promise<boolean> {
-  if (target.tag) return false;
-  let rules = protections.get(target.projectId);
+export async function refProtected(target: { projectId: number; ref: string; tag: boolean }, protections: RefProtections = new Map()): Promise<boolean> {
+  const key = `${target.tag ? 'tag' : 'branch'}#${target.projectId}`;
+  let rules = protections.get(key);
   if (!rules) {
-    rules = BranchRules.load(target.projectId);
-    protections.set(target.projectId, rules);
+    rules = target.tag ? TagRules.load(target.projectId) : BranchRules.load(target.projectId);
+    protections.set(key, rules);
   }
   return (await rules).isProtected(target.ref);
 }

@@ -1,6 +1,6 @@
 /** The repository feature's slice of the route catalog, by endpoint group (`shared/catalog.ts` assembles the whole). */
 export const catalog = {
-  /** The repository API: commits, branches and their protection, files, trees, blobs, compare, tags. */
+  /** The repository API: commits, branches and their protection, files, trees, blobs, compare, tags and their protection. */
   repository: [
     'POST /projects/:id/housekeeping',
     'GET /projects/:id/repository/commits',
@@ -31,6 +31,10 @@ export const catalog = {
     'GET /projects/:id/protected_branches/:name',
     'PATCH /projects/:id/protected_branches/:name',
     'DELETE /projects/:id/protected_branches/:name',
+    'GET /projects/:id/protected_tags',
+    'POST /projects/:id/protected_tags',
+    'GET /projects/:id/protected_tags/:name',
+    'DELETE /projects/:id/protected_tags/:name',
     'GET /projects/:id/repository/files/:file_path',
     'GET /projects/:id/repository/files/:file_path/raw',
     'POST /projects/:id/repository/files/:file_path',

@@ -3,7 +3,7 @@
  * import.
  */
 export { forkRepository, removeRepository } from './lifecycle';
-export { branchProtection, BranchRules, type BranchProtection } from './queries/protection';
+export { branchProtection, BranchRules, TagRules, type BranchProtection } from './queries/protection';
 export { openRepository, Repository, ZERO_OID } from './repository';
 // Merge requests: merging, moving the target branch, diff versions, sources in other pools.
 export { canMergeCleanly, mergeCommits, type MergeCommitsInput, type MergeOutcome } from './commands/merge';

@@ -27,7 +27,10 @@ describe.skipIf(!isLocalRuntime())('push webhooks', () => {
     await receiver.close();
   });
 
-  it('sends a Push Hook with the pushed commits, then a Tag Push Hook for a tag', async () => {
+  it('sends a Push Hook with the pushed commits, then a Tag Push Hook for a tag (a protected one: ref_protected)', async () => {
+    // Arrange
+    expect((await api(`/projects/${project.id}/protected_tags`, { token: project.owner.token, body: { name: 'v*' } })).status).toBe(201);
+
     // Act
     const work = await localRepository({ 'a.txt': 'a\n' }, 'first');
     const second = await commitFiles(work, { 'b.txt': 'b\n' }, 'second commit\n\nwith a body');
@@ -51,6 +54,6 @@ describe.skipIf(!isLocalRuntime())('push webhooks', () => {
     expect(push?.body.commits.at(-1)).toMatchObject({ message: 'second commit\n\nwith a body\n', added: ['b.txt'], modified: [], removed: [] });
 
     const tag = await receiver.first((delivery) => delivery.headers['x-gitlab-event'] === 'Tag Push Hook');
-    expect(tag?.body).toMatchObject({ object_kind: 'tag_push', ref: 'refs/tags/v1', checkout_sha: second, project_id: project.id });
+    expect(tag?.body).toMatchObject({ object_kind: 'tag_push', ref: 'refs/tags/v1', ref_protected: true, checkout_sha: second, project_id: project.id });
   });
 });

@@ -8,9 +8,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { openSecret } from '../../platform/crypto/secret-box';
 import { getNamespace } from '../../namespaces';
 import { getProject, projectIdForRunnersToken, type Project } from '../../projects';
-import type { BranchRules } from '../../repository';
 import { parseDuration } from '../config/durations';
-import { refProtected } from '../git';
+import { refProtected, type RefProtections } from '../git';
 import { archiveTrace, putArtifacts, putTraceChunk, readTraceChunks } from '../store/blobs';
 import { claimJob, getJob, moveTraceEnd, readPipeline, revokeJobToken, updateJob, type Job, type JobArtifacts, type Pipeline } from '../store/pipelines';
 import {
@@ -182,7 +181,7 @@ async function pickJob(runner: Runner, current: string, lastUpdate: string | und
   await recordRunnerContact(runner, now);
   if (lastUpdate === current) return { result: 'none', lastUpdate: current };
   let lost = false;
-  const protections = new Map<number, Promise<BranchRules>>();
+  const protections: RefProtections = new Map();
   for (const candidate of await runnerQueuedJobs(runner, CANDIDATES)) {
     const job = await getJobIn(candidate.pipelineId, candidate.id);
     if (job && !runnerMatches(runner, job)) continue;

@@ -164,6 +164,8 @@ export function presentRunnerJob(ctx: RunnerJobContext) {
       ref_type: job.tag ? 'tag' : 'branch',
       refspecs: [job.tag ? `+refs/tags/${job.ref}:refs/tags/${job.ref}` : `+refs/heads/${job.ref}:refs/remotes/origin/${job.ref}`],
       depth: 20,
+      // The job's ref is protected (GitLab's `Ci::Build#protected`): gitlab-runner keeps its caches apart then.
+      protected: ctx.refProtected,
     },
     runner_info: { timeout, runner_session_url: null },
     variables,

@@ -4,17 +4,18 @@
  * reported like a push (`push/`: activity, the default branch of an empty repository, feed events,
  * webhooks), as GitLab's API writes run the same post-receive work as `git push`.
  *
- * The checks GitLab's pre-receive hook makes on API changes (`Gitlab::Checks::BranchCheck`, for
- * changes made "from the web") are here too, with their messages.
+ * The checks GitLab's pre-receive hook makes on API changes (`Gitlab::Checks::BranchCheck` and
+ * `TagCheck`, for changes made "from the web") are here too, with their messages; pushes make the
+ * tag checks too.
  */
-import type { ProjectSubject } from '../../auth';
+import { can, type ProjectSubject } from '../../auth';
 import { getNamespace, type Namespace } from '../../namespaces';
 import type { User } from '../../users';
 import { afterPush } from '../push';
 import { ZERO_OID, type Repository } from '../repository';
 import { updateRef, type RefUpdate } from '../store/refs';
 import type { ObjectReader } from '../queries/objects';
-import { BranchRules } from '../queries/protection';
+import { BranchRules, type RefProtection, type TagRules } from '../queries/protection';
 import { BRANCH_PREFIX } from '../queries/revisions';
 
 /** Who changes the refs of which repository. */
@@ -71,6 +72,42 @@ export async function branchCheck(
   return undefined;
 }
 
+/** The pre-receive hook's messages on tags (`Gitlab::Checks::TagCheck::ERROR_MESSAGES`). */
+export const TAG_CHECK_ERRORS = {
+  changeExistingTags: 'You are not allowed to change existing tags on this project.',
+  updateProtectedTag: 'Protected tags cannot be updated.',
+  deleteProtectedTag: 'You are not allowed to delete protected tags from this project. Only a project maintainer or owner can delete a protected tag.',
+  deleteProtectedTagNonWeb: 'You can only delete protected tags using the web interface.',
+  createProtectedTag: 'You are not allowed to create this tag as it is protected.',
+} as const;
+
+/**
+ * What GitLab's `TagCheck` says to a tag change, or `undefined` when it may go ahead. `oldOid` /
+ * `newOid` null: the tag is created / deleted. `web`: the change comes through the API (GitLab's
+ * `updated_from_web?`), where a maintainer may delete a protected tag; a push may not. A protected
+ * tag is never moved, and even its deletion needs the right to create it.
+ */
+export function tagCheck(
+  { user, subject }: { user: User; subject: ProjectSubject },
+  rules: TagRules,
+  tag: string,
+  oldOid: string | null,
+  newOid: string | null,
+  web: boolean,
+): string | undefined {
+  // GitLab's `admin_tag`: developers and up.
+  if (oldOid !== null && !can(user, 'push_code', subject)) return TAG_CHECK_ERRORS.changeExistingTags;
+  if (!rules.isProtected(tag)) return undefined;
+  if (oldOid !== null && newOid !== null) return TAG_CHECK_ERRORS.updateProtectedTag;
+  if (newOid === null) {
+    // GitLab's `maintainer_access`.
+    if (!can(user, 'admin_protected_branches', subject)) return TAG_CHECK_ERRORS.deleteProtectedTag;
+    if (!web) return TAG_CHECK_ERRORS.deleteProtectedTagNonWeb;
+  }
+  if (!rules.canCreate(user, subject, tag)) return TAG_CHECK_ERRORS.createProtectedTag;
+  return undefined;
+}
+
 /** Where a ref change lands and who makes it, for what follows it (the push's effects). */
 interface RefChanger {
   repository: Repository;
@@ -81,7 +118,7 @@ interface RefChanger {
 }
 
 /** Internal: the compare-and-swap, then the push's effects (activity, events, hooks, listeners) when it landed. */
-async function applyRefChange({ repository, namespace, user, skipCi }: RefChanger, update: RefUpdate, rules?: BranchRules): Promise<boolean> {
+async function applyRefChange({ repository, namespace, user, skipCi }: RefChanger, update: RefUpdate, rules?: RefProtection): Promise<boolean> {
   const previousRefs = await repository.refs();
   if (!(await updateRef(repository.project.id, update))) return false;
   await afterPush({
@@ -90,7 +127,7 @@ async function applyRefChange({ repository, namespace, user, skipCi }: RefChange
     user,
     refs: [{ name: update.name, before: update.oldOid ?? ZERO_OID, after: update.newOid ?? ZERO_OID }],
     previousRefs,
-    isProtected: (ref) => (rules !== undefined && ref.startsWith(BRANCH_PREFIX) ? rules.isProtected(ref.slice(BRANCH_PREFIX.length)) : false),
+    isProtected: (ref) => rules?.protectsRef(ref) ?? false,
     skipCi,
   });
   return true;
@@ -98,9 +135,10 @@ async function applyRefChange({ repository, namespace, user, skipCi }: RefChange
 
 /**
  * Applies one ref change if the ref still holds `oldOid` (null: absent), then reports it like a
- * push. False when another change won the race.
+ * push (`rules`: the protections of the ref's kind, for the hooks' `ref_protected`). False when
+ * another change won the race.
  */
-export async function changeRef(writer: RefWriter, update: RefUpdate, rules?: BranchRules): Promise<boolean> {
+export async function changeRef(writer: RefWriter, update: RefUpdate, rules?: RefProtection): Promise<boolean> {
   return applyRefChange({ repository: writer.repository, namespace: writer.subject.namespace, user: writer.user }, update, rules);
 }
 

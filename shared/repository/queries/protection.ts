@@ -1,12 +1,16 @@
 /**
- * Branch protection as GitLab decides it (`ProtectedBranch`, `Gitlab::UserAccess`): which
- * protected names a branch matches (exactly, or a pattern where `*` matches any characters,
- * slashes included), whether it is protected, and whether a user may push to it, merge into it or
- * delete it. A project's protections are read once per request and checked in memory.
+ * Branch and tag protection as GitLab decides it (`ProtectedRef`, `ProtectedBranch`,
+ * `ProtectedTag`, `Gitlab::UserAccess`): which protected names a branch or tag matches (exactly,
+ * or a pattern where `*` matches any characters, slashes included), whether it is protected, and
+ * whether a user may push to a branch, merge into it or delete it, or create a tag. A project's
+ * protections are read once per request and checked in memory.
  */
 import { can, type ProjectSubject } from '../../auth';
 import type { User } from '../../users';
-import { listProtectedBranches, type AccessLevelGrant, type ProtectedBranch } from '../store/protected-branches';
+import { listProtectedBranches, type ProtectedBranch } from '../store/protected-branches';
+import type { AccessLevelGrant, ProtectedRefFields } from '../store/protected-refs';
+import { listProtectedTags, type ProtectedTag } from '../store/protected-tags';
+import { BRANCH_PREFIX, TAG_PREFIX } from './revisions';
 
 /** GitLab's access levels of protected refs: no one, developers and maintainers, maintainers, instance admins. */
 export const NO_ACCESS = 0;
@@ -22,14 +26,14 @@ export interface BranchProtection {
   allowForcePush: boolean;
 }
 
-/** Whether a protected name matches a branch: the name itself, or a pattern with `*` (GitLab's `ProtectedRef::WildcardMatcher`). */
-export function matchesProtectedName(pattern: string, branch: string): boolean {
-  if (!pattern.includes('*')) return pattern === branch;
+/** Whether a protected name matches a ref name: the name itself, or a pattern with `*` (GitLab's `ProtectedRef::WildcardMatcher`). */
+export function matchesProtectedName(pattern: string, name: string): boolean {
+  if (!pattern.includes('*')) return pattern === name;
   const regex = pattern
     .split('*')
     .map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
     .join('.*?');
-  return new RegExp(`^${regex}$`, 's').test(branch);
+  return new RegExp(`^${regex}$`, 's').test(name);
 }
 
 /** The lowest of some grants that lets anyone in (0 when all are "no one"). */
@@ -38,20 +42,51 @@ function lowestLevel(grants: AccessLevelGrant[]): number {
   return open.length > 0 ? Math.min(...open) : NO_ACCESS;
 }
 
+/** Internal: whether one of the grants lets the user in (`ProtectedRefAccess#check_access`). */
+function granted(user: User | null, subject: ProjectSubject, grants: AccessLevelGrant[]): boolean {
+  if (!user) return false;
+  return grants.some((grant) => {
+    if (grant.accessLevel === NO_ACCESS) return false;
+    if (grant.accessLevel === ADMIN_ACCESS) return user.admin;
+    return can(user, 'push_code', subject) && subject.access.level >= grant.accessLevel;
+  });
+}
+
+/** Whether a full ref name (`refs/heads/main`, `refs/tags/v1`) is protected. */
+export interface RefProtection {
+  protectsRef(ref: string): boolean;
+}
+
+/** The protections of one kind of a project, matched against names of that kind (`ProtectedRef.matching`). */
+export class ProtectedNames<T extends ProtectedRefFields> implements RefProtection {
+  constructor(
+    readonly protections: T[],
+    /** The prefix of the full names of refs of this kind (`refs/heads/`, `refs/tags/`). */
+    private readonly prefix: string,
+  ) {}
+
+  matching(name: string): T[] {
+    return this.protections.filter((protection) => matchesProtectedName(protection.name, name));
+  }
+
+  isProtected(name: string): boolean {
+    return this.matching(name).length > 0;
+  }
+
+  /** Whether a full ref name is of this kind and protected (false for refs of other kinds). */
+  protectsRef(ref: string): boolean {
+    return ref.startsWith(this.prefix) && this.isProtected(ref.slice(this.prefix.length));
+  }
+}
+
 /** The protections of a project, and the checks on its branches. */
-export class BranchRules {
-  constructor(readonly protections: ProtectedBranch[]) {}
+export class BranchRules extends ProtectedNames<ProtectedBranch> {
+  constructor(protections: ProtectedBranch[]) {
+    super(protections, BRANCH_PREFIX);
+  }
 
   static async load(projectId: number): Promise<BranchRules> {
     return new BranchRules(await listProtectedBranches(projectId));
-  }
-
-  matching(branch: string): ProtectedBranch[] {
-    return this.protections.filter((protection) => matchesProtectedName(protection.name, branch));
-  }
-
-  isProtected(branch: string): boolean {
-    return this.matching(branch).length > 0;
   }
 
   /** The combined protection of a branch, or `undefined` when it is not protected. */
@@ -72,34 +107,69 @@ export class BranchRules {
     );
   }
 
-  /** Internal: whether one of the grants lets the user in (`ProtectedRefAccess#check_access`). */
-  private granted(user: User | null, subject: ProjectSubject, grants: AccessLevelGrant[]): boolean {
-    if (!user) return false;
-    return grants.some((grant) => {
-      if (grant.accessLevel === NO_ACCESS) return false;
-      if (grant.accessLevel === ADMIN_ACCESS) return user.admin;
-      return can(user, 'push_code', subject) && subject.access.level >= grant.accessLevel;
-    });
-  }
-
   /** `Gitlab::UserAccess#can_push_to_branch?`. */
   canPush(user: User | null, subject: ProjectSubject, branch: string): boolean {
     if (!user || !can(user, 'push_code', subject)) return false;
     const matching = this.matching(branch);
-    return matching.length === 0 || this.granted(user, subject, matching.flatMap((protection) => protection.pushAccessLevels));
+    return matching.length === 0 || granted(user, subject, matching.flatMap((protection) => protection.pushAccessLevels));
   }
 
   /** `Gitlab::UserAccess#can_merge_to_branch?`. */
   canMerge(user: User | null, subject: ProjectSubject, branch: string): boolean {
     if (!user || !can(user, 'push_code', subject)) return false;
     const matching = this.matching(branch);
-    return matching.length === 0 || this.granted(user, subject, matching.flatMap((protection) => protection.mergeAccessLevels));
+    return matching.length === 0 || granted(user, subject, matching.flatMap((protection) => protection.mergeAccessLevels));
   }
 
   /** `Gitlab::UserAccess#can_delete_branch?`: a protected branch only by maintainers. */
   canDelete(user: User | null, subject: ProjectSubject, branch: string): boolean {
     if (!user) return false;
     return this.isProtected(branch) ? can(user, 'admin_protected_branches', subject) : can(user, 'push_code', subject);
+  }
+}
+
+/** The protected tags of a project, and who may create the tags they match. */
+export class TagRules extends ProtectedNames<ProtectedTag> {
+  constructor(protections: ProtectedTag[]) {
+    super(protections, TAG_PREFIX);
+  }
+
+  static async load(projectId: number): Promise<TagRules> {
+    return new TagRules(await listProtectedTags(projectId));
+  }
+
+  /**
+   * `Gitlab::UserAccess#can_create_tag?`: a protected tag by whoever a matching protection's
+   * create level lets in, any other by developers and up (`admin_tag`).
+   */
+  canCreate(user: User | null, subject: ProjectSubject, tag: string): boolean {
+    if (!user) return false;
+    const matching = this.matching(tag);
+    return matching.length === 0 ? can(user, 'push_code', subject) : granted(user, subject, matching.flatMap((protection) => protection.createAccessLevels));
+  }
+
+  /** `Gitlab::Git::TagPolicy`'s `delete_tag`: a protected tag only by maintainers (and only from the web: the API). */
+  canDelete(user: User | null, subject: ProjectSubject, tag: string): boolean {
+    if (!user || !can(user, 'push_code', subject)) return false;
+    return !this.isProtected(tag) || can(user, 'admin_protected_branches', subject);
+  }
+}
+
+/** Both kinds of a project's protections: what a push of branches and tags is checked against. */
+export class RefRules implements RefProtection {
+  constructor(
+    readonly branches: BranchRules,
+    readonly tags: TagRules,
+  ) {}
+
+  static async load(projectId: number): Promise<RefRules> {
+    const [branches, tags] = await Promise.all([BranchRules.load(projectId), TagRules.load(projectId)]);
+    return new RefRules(branches, tags);
+  }
+
+  /** GitLab's `Project#protected_for?` of a full ref name. */
+  protectsRef(ref: string): boolean {
+    return this.branches.protectsRef(ref) || this.tags.protectsRef(ref);
   }
 }
 

@@ -1,4 +1,4 @@
-/** Parameters of the branches and protected branches routes. */
+/** Parameters of the branches, protected branches and protected tags routes. */
 import { p, required } from '../../platform/http/params';
 
 /** `:branch` of `/branches/:branch` (URL-encoded when it holds a slash). */
@@ -22,7 +22,7 @@ export const protectParams = {
 /** GitLab's protected ref access levels: no one, developers and maintainers, maintainers, instance admins. */
 const ACCESS_LEVELS = [0, 30, 40, 60] as const;
 
-/** `:name` of `/protected_branches/:name`: a branch name or a pattern. */
+/** `:name` of `/protected_branches/:name` and `/protected_tags/:name`: a ref name or a pattern. */
 export const protectedNameParam = { name: required(p.string()) };
 
 export const protectedBranchCreateParams = {
@@ -39,4 +39,9 @@ export const protectedBranchUpdateParams = {
 
 export const protectedBranchListParams = {
   search: p.string(),
+};
+
+export const protectedTagCreateParams = {
+  name: protectedBranchCreateParams.name,
+  create_access_level: p.intOneOf(ACCESS_LEVELS),
 };

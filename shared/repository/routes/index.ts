@@ -6,6 +6,7 @@ import { fileRoutes } from './files';
 import { housekeepingRoutes } from './housekeeping';
 import { languageRoutes } from './languages';
 import { protectedBranchRoutes } from './protected-branches';
+import { protectedTagRoutes } from './protected-tags';
 import { repositoryRoutes } from './repositories';
 import { tagRoutes } from './tags';
 import { webRoutes } from './web';
@@ -13,6 +14,6 @@ import { webRoutes } from './web';
 export { isGitAddress, smartHttpHandler } from './web';
 
 export const routes = {
-  repository: { ...commitRoutes, ...commitNoteRoutes, ...branchRoutes, ...protectedBranchRoutes, ...fileRoutes, ...repositoryRoutes, ...tagRoutes, ...housekeepingRoutes, ...languageRoutes },
+  repository: { ...commitRoutes, ...commitNoteRoutes, ...branchRoutes, ...protectedBranchRoutes, ...protectedTagRoutes, ...fileRoutes, ...repositoryRoutes, ...tagRoutes, ...housekeepingRoutes, ...languageRoutes },
   web: webRoutes,
 };

@@ -12,7 +12,7 @@ import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
 import { createProtectedBranch, editProtectedBranch, removeProtectedBranch } from '../commands/protected-branches';
-import { presentProtectedBranch } from '../presenters/protected-branches';
+import { presentProtectedBranch } from '../presenters/protected-refs';
 import { findProtectedBranchOrNotFound, listProjectProtectedBranches } from '../queries/protected-branches';
 import { protectedBranchCreateParams, protectedBranchListParams, protectedBranchUpdateParams, protectedNameParam } from './branches.params';
 

@@ -1,7 +1,8 @@
 /**
  * The tags API (GitLab's `lib/api/tags.rb`): list, read, create (lightweight, or annotated with a
  * `message`) and delete. Reads need `download_code` (anonymous on public projects); writes need
- * `push_code` (GitLab's `admin_tag`, developers and above).
+ * `push_code` (GitLab's `admin_tag`, developers and above), and protected tags their protection's
+ * levels (`commands/tags.ts`).
  */
 import * as z from 'zod';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
@@ -11,6 +12,7 @@ import { route, type RoutesOf } from '../../platform/http/route';
 import type { catalog } from '../catalog';
 import { createTag, deleteTag } from '../commands/tags';
 import { presentTag } from '../presenters/tags';
+import { TagRules } from '../queries/protection';
 import { findTagOrNotFound, listTags, tagView } from '../queries/tags';
 import { findRepositoryOrNotFound, projectWebUrl } from './access';
 
@@ -27,10 +29,11 @@ export const tagRoutes = {
       ...paginationParams,
     }),
     handler: async ({ params, user, link }) => {
-      const { reader, webUrl } = await findRepositoryOrNotFound(params.id, user);
-      const page = paginateArray(params, link, await listTags(reader, { search: params.search, orderBy: params.order_by, sort: params.sort }));
+      const { subject, reader, webUrl } = await findRepositoryOrNotFound(params.id, user);
+      const [tags, rules] = await Promise.all([listTags(reader, { search: params.search, orderBy: params.order_by, sort: params.sort }), TagRules.load(subject.project.id)]);
+      const page = paginateArray(params, link, tags);
       return ok(
-        page.items.map((tag) => presentTag(tag, webUrl)),
+        page.items.map((tag) => presentTag(tag, webUrl, rules)),
         page.headers,
       );
     },
@@ -40,8 +43,9 @@ export const tagRoutes = {
     anonymous: true,
     params: z.object({ ...idParam, ...tagNameParam }),
     handler: async ({ params, user }) => {
-      const { reader, webUrl } = await findRepositoryOrNotFound(params.id, user);
-      return ok(presentTag(await tagView(reader, await findTagOrNotFound(reader, params.tag_name)), webUrl));
+      const { subject, reader, webUrl } = await findRepositoryOrNotFound(params.id, user);
+      const [tag, rules] = await Promise.all([findTagOrNotFound(reader, params.tag_name).then((ref) => tagView(reader, ref)), TagRules.load(subject.project.id)]);
+      return ok(presentTag(tag, webUrl, rules));
     },
   }),
 
@@ -49,8 +53,8 @@ export const tagRoutes = {
     params: z.object({ ...idParam, tag_name: required(p.string()), ref: required(p.string()), message: p.string() }),
     handler: async ({ params, user }) => {
       const { subject } = await findRepositoryOrNotFound(params.id, user, 'push_code');
-      const { ref, reader } = await createTag(subject, user, params.tag_name, params.ref, params.message);
-      return created(presentTag(await tagView(reader, ref), projectWebUrl(subject)));
+      const { ref, reader, rules } = await createTag(subject, user, params.tag_name, params.ref, params.message);
+      return created(presentTag(await tagView(reader, ref), projectWebUrl(subject), rules));
     },
   }),
 

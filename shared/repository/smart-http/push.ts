@@ -1,18 +1,19 @@
 /**
  * A push as git's receive-pack handles it, once the request is parsed: store the pack, check each
- * command (GitLab's `Gitlab::Checks`: access, protected branches, existing tags, fast-forward),
+ * command (GitLab's `Gitlab::Checks`: access, protected branches, protected tags, fast-forward),
  * move the refs with compare-and-swap (all in one transaction for an atomic push), then run the
  * push's effects. Answers the status of every command, for report-status.
  */
-import { can, type ProjectSubject } from '../../auth';
+import type { ProjectSubject } from '../../auth';
 import type { Logger } from '../../platform/logger';
 import type { User } from '../../users';
 import { parseTag } from '../git/objects/parse';
 import { PackError } from '../git/pack/errors';
 import { isAncestor, MissingObjectError, objectsToSend } from '../git/walk';
 import { isValidRefFormat } from '../commands/ref-names';
+import { tagCheck } from '../commands/refs';
 import { afterPush } from '../push';
-import { BranchRules } from '../queries/protection';
+import { RefRules } from '../queries/protection';
 import { ZERO_OID, type Repository } from '../repository';
 import { MAX_ATOMIC_REF_UPDATES, updateRef, updateRefsAtomically, type Ref } from '../store/refs';
 
@@ -50,18 +51,16 @@ const HIDDEN_FROM_PUSH = ['refs/merge-requests/', 'refs/pipelines/', 'refs/keep-
 
 export const isHiddenFromPush = (name: string): boolean => HIDDEN_FROM_PUSH.some((prefix) => name.startsWith(prefix));
 
-/** GitLab's messages (`Gitlab::Checks::BranchCheck`, `TagCheck`). */
+/** GitLab's messages (`Gitlab::Checks::BranchCheck`; the tags' are `TAG_CHECK_ERRORS`, `commands/refs.ts`). */
 export const PUSH_ERRORS = {
   pushProtected: 'You are not allowed to push code to protected branches on this project.',
   forcePushProtected: 'You are not allowed to force push code to a protected branch on this project.',
   deleteProtected: 'You can only delete protected branches using the web interface.',
   deleteDefault: 'The default branch of a project cannot be deleted.',
-  changeTag: 'You are not allowed to change existing tags on this project.',
-  deleteTag: 'You are not allowed to delete tags on this project.',
 } as const;
 
 /** Why one command may not run, or undefined (the ref's current value is checked by the write itself). */
-async function refuse(context: PushContext, rules: BranchRules, command: PushCommand): Promise<string | undefined> {
+async function refuse(context: PushContext, { branches: rules, tags }: RefRules, command: PushCommand): Promise<string | undefined> {
   const { user, subject, repository } = context;
   const { name, oldOid, newOid } = command;
   if (!isValidRefFormat(name)) return 'funny refname';
@@ -86,9 +85,7 @@ async function refuse(context: PushContext, rules: BranchRules, command: PushCom
     return undefined;
   }
   if (name.startsWith(TAG)) {
-    if (oldOid !== ZERO_OID && !deleting) return PUSH_ERRORS.changeTag;
-    // GitLab's `admin_tag`: developers and up (tags are not protected here).
-    if (deleting && !can(user, 'push_code', subject)) return PUSH_ERRORS.deleteTag;
+    return tagCheck({ user, subject }, tags, name.slice(TAG.length), oldOid === ZERO_OID ? null : oldOid, deleting ? null : newOid, false);
   }
   return undefined;
 }
@@ -146,7 +143,7 @@ export async function push(context: PushContext, commands: PushCommand[], pack: 
     }
   }
 
-  const rules = await BranchRules.load(repository.project.id);
+  const rules = await RefRules.load(repository.project.id);
   const reasons = await Promise.all(commands.map((command) => refuse(context, rules, command)));
   const newTips = commands.filter((command, i) => !reasons[i] && command.newOid !== ZERO_OID).map((command) => command.newOid);
   if (!(await connected(repository, newTips, previousRefs))) {
@@ -188,7 +185,7 @@ export async function push(context: PushContext, commands: PushCommand[], pack: 
       user: context.user,
       refs: applied,
       previousRefs,
-      isProtected: (ref) => ref.startsWith(BRANCH) && rules.isProtected(ref.slice(BRANCH.length)),
+      isProtected: (ref) => rules.protectsRef(ref),
     });
   }
   return { unpack: 'ok', results };

@@ -18,6 +18,8 @@ export const repositoryKeys = {
   ref: (projectId: number, name: string): Key => ({ PK: projectPartition(projectId), SK: `REF#${name}` }),
   /** A protected branch (name or wildcard pattern) and who may push and merge. */
   protectedBranch: (projectId: number, name: string): Key => ({ PK: projectPartition(projectId), SK: `PROTECTED_BRANCH#${name}` }),
+  /** A protected tag (name or wildcard pattern) and who may create the tags it matches. */
+  protectedTag: (projectId: number, name: string): Key => ({ PK: projectPartition(projectId), SK: `PROTECTED_TAG#${name}` }),
   /** The language statistics of the project's default branch, for the commit they were computed at. */
   languages: (projectId: number): Key => ({ PK: projectPartition(projectId), SK: 'LANGUAGES' }),
   /** An object pool: how many repositories read it. */
@@ -32,6 +34,7 @@ export const repositoryCollections = {
   /** A project's refs under a prefix (`refs/heads/`), in byte order as git lists them. */
   refs: (projectId: number, prefix = '') => tableCollection(projectPartition(projectId), `REF#${prefix}`),
   protectedBranches: (projectId: number) => tableCollection(projectPartition(projectId), 'PROTECTED_BRANCH#'),
+  protectedTags: (projectId: number) => tableCollection(projectPartition(projectId), 'PROTECTED_TAG#'),
   packs: (pool: string) => tableCollection(poolPartition(pool), 'PACK#'),
   poolMembers: (pool: string) => tableCollection(poolPartition(pool), 'MEMBER#'),
 } as const;
@@ -57,6 +60,10 @@ export const repositorySequences = {
   protectedBranches: 'protected_branches',
   /** Ids of their push and merge access levels. */
   accessLevels: 'protected_branch_access_levels',
+  /** Ids of protected tags. */
+  protectedTags: 'protected_tags',
+  /** Ids of their create access levels. */
+  tagAccessLevels: 'protected_tag_access_levels',
   /**
    * Ids of the first comments on commits, until they joined the notes' shared sequence
    * (`platform/dynamo/sequences.ts`): no longer drawn from, kept so no other sequence takes the name.
@@ -67,7 +74,7 @@ export const repositorySequences = {
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
   partitions: ['POOL#'],
-  sortKeys: { 'PROJECT#': ['REPOSITORY', 'REF#', 'PROTECTED_BRANCH#', 'LANGUAGES', 'COMMIT_NOTE#', 'COMMIT_DISCUSSION#'], 'POOL#': ['POOL', 'PACK#', 'MEMBER#'] },
+  sortKeys: { 'PROJECT#': ['REPOSITORY', 'REF#', 'PROTECTED_BRANCH#', 'PROTECTED_TAG#', 'LANGUAGES', 'COMMIT_NOTE#', 'COMMIT_DISCUSSION#'], 'POOL#': ['POOL', 'PACK#', 'MEMBER#'] },
   indexPartitions: {},
   sequences: Object.values(repositorySequences),
 };

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ProjectSubject } from '../../../shared/auth';
 import { isValidRefName, validateNewBranchName } from '../../../shared/repository/commands/ref-names';
-import { BranchRules, matchesProtectedName } from '../../../shared/repository/queries/protection';
+import { TAG_CHECK_ERRORS, tagCheck } from '../../../shared/repository/commands/refs';
+import { BranchRules, RefRules, TagRules, matchesProtectedName } from '../../../shared/repository/queries/protection';
 import type { ProtectedBranch } from '../../../shared/repository/store/protected-branches';
+import type { ProtectedTag } from '../../../shared/repository/store/protected-tags';
 import type { User } from '../../../shared/users';
 
 const protection = (name: string, push: number[], merge: number[], allowForcePush = false): ProtectedBranch => ({
@@ -63,6 +65,59 @@ describe('BranchRules', () => {
     expect(rules.canDelete(user(), subject(30), 'main')).toBe(false);
     expect(rules.canDelete(user(), subject(40), 'main')).toBe(true);
     expect(rules.canDelete(user(), subject(30), 'feature')).toBe(true);
+  });
+});
+
+const protectedTag = (name: string, create: number[]): ProtectedTag => ({
+  id: 1,
+  projectId: 1,
+  name,
+  createAccessLevels: create.map((accessLevel, i) => ({ id: i, accessLevel })),
+  createdAt: '',
+  updatedAt: '',
+});
+
+describe('TagRules and TagCheck', () => {
+  const tags = new TagRules([protectedTag('v*', [40]), protectedTag('dev-*', [30]), protectedTag('locked', [0]), protectedTag('admin-*', [60])]);
+  const A = 'a'.repeat(40);
+  const B = 'b'.repeat(40);
+
+  it('lets the create level of a matching protection create a tag, developers any other', () => {
+    expect(tags.canCreate(user(), subject(30), 'v1')).toBe(false);
+    expect(tags.canCreate(user(), subject(40), 'v1')).toBe(true);
+    expect(tags.canCreate(user(), subject(30), 'dev-1')).toBe(true);
+    expect(tags.canCreate(user(), subject(50), 'locked')).toBe(false);
+    expect(tags.canCreate(user(true), subject(50), 'locked')).toBe(false);
+    expect(tags.canCreate(user(), subject(50), 'admin-1')).toBe(false);
+    expect(tags.canCreate(user(true), subject(50), 'admin-1')).toBe(true);
+    expect(tags.canCreate(user(), subject(30), 'plain')).toBe(true);
+    expect(tags.canCreate(user(), subject(20), 'plain')).toBe(false);
+    expect(tags.canCreate(null, subject(0), 'plain')).toBe(false);
+  });
+
+  it.each([
+    // who, tag, old, new, from the web, what TagCheck says
+    [30, 'v1', null, A, false, TAG_CHECK_ERRORS.createProtectedTag],
+    [40, 'v1', null, A, false, undefined],
+    [40, 'v1', A, B, true, TAG_CHECK_ERRORS.updateProtectedTag],
+    [30, 'v1', A, null, true, TAG_CHECK_ERRORS.deleteProtectedTag],
+    [40, 'v1', A, null, false, TAG_CHECK_ERRORS.deleteProtectedTagNonWeb],
+    [40, 'v1', A, null, true, undefined],
+    [40, 'locked', A, null, true, TAG_CHECK_ERRORS.createProtectedTag],
+    [30, 'plain', A, B, false, undefined],
+    [30, 'plain', A, null, false, undefined],
+    [20, 'plain', A, B, false, TAG_CHECK_ERRORS.changeExistingTags],
+  ] as const)('level %i, %s from %s to %s (web: %s): %s', (level, tag, oldOid, newOid, web, expected) => {
+    expect(tagCheck({ user: user(), subject: subject(level) }, tags, tag, oldOid, newOid, web)).toBe(expected);
+  });
+
+  it('tells protected refs of both kinds by their full names', () => {
+    const refs = new RefRules(new BranchRules([protection('main', [40], [40])]), tags);
+    expect(refs.protectsRef('refs/heads/main')).toBe(true);
+    expect(refs.protectsRef('refs/tags/v2')).toBe(true);
+    expect(refs.protectsRef('refs/tags/main')).toBe(false);
+    expect(refs.protectsRef('refs/heads/v2')).toBe(false);
+    expect(refs.protectsRef('refs/merge-requests/1/head')).toBe(false);
   });
 });
 
