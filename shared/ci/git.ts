@@ -5,7 +5,7 @@
  * is protected. Reads objects through the repository feature's `openRepository`; parses only
  * commit headers and the tree levels of the paths it is asked for.
  */
-import { can } from '../auth';
+import { can, type ProjectSubject } from '../auth';
 import { NotFoundError } from '../platform/http/errors';
 import { findProjectOrNotFound, getProject, type Project } from '../projects';
 import { BranchRules, openRepository, TagRules, type Repository } from '../repository';
@@ -32,6 +32,19 @@ export async function refProtected(target: { projectId: number; ref: string; tag
     protections.set(key, rules);
   }
   return (await rules).isProtected(target.ref);
+}
+
+/**
+ * Whether a pipeline's or job's ref is open to `user` (GitLab's `protected_ref` condition of
+ * `Ci::PipelinePolicy` and `Ci::BuildPolicy`, negated): a branch they may push or merge to
+ * (`can_update_branch?`), a tag they may create (`can_create_tag?`). Whoever it is not open to may
+ * not retry, cancel, play, erase or keep its jobs, nor retry or cancel the pipeline, nor read its
+ * variables as the user who ran it. One Query (the project's protected branches or tags).
+ */
+export async function refOpenTo(user: User | null, subject: ProjectSubject, target: { ref: string; tag: boolean }): Promise<boolean> {
+  if (target.tag) return (await TagRules.load(subject.project.id)).canCreate(user, subject, target.ref);
+  const rules = await BranchRules.load(subject.project.id);
+  return rules.canPush(user, subject, target.ref) || rules.canMerge(user, subject, target.ref);
 }
 
 function gitTime(signature: string): { name: string; email: string; date: string } {

@@ -6,22 +6,37 @@
 import { can, isAdmin, type ProjectSubject } from '../auth';
 import { ForbiddenError, UnauthorizedError } from '../platform/http/errors';
 import type { Caller } from '../platform/http/context';
+import { refOpenTo } from './git';
 
 export const canReadBuilds = (user: Caller | null, subject: ProjectSubject): boolean => can(user, 'read_build', subject);
 
 export const canUpdateBuilds = (user: Caller | null, subject: ProjectSubject): boolean => can(user, 'update_build', subject);
 
-/** GitLab's `erase_build` on a job: maintainers, or the developer whose job it is. */
-export function canEraseBuild(user: Caller | null, subject: ProjectSubject, job: { userId: number | null }): boolean {
-  return can(user, 'erase_build', subject) || (user !== null && job.userId === user.id && canUpdateBuilds(user, subject));
+/**
+ * GitLab's `update_build` on a job and `update_pipeline`/`cancel_pipeline` on a pipeline
+ * (`Ci::BuildPolicy`, `Ci::PipelinePolicy`): `update_build` on the project (developers), unless
+ * the ref it runs for is protected from the user ({@link refOpenTo}).
+ */
+export async function canUpdateOnRef(user: Caller | null, subject: ProjectSubject, target: { ref: string; tag: boolean }): Promise<boolean> {
+  return canUpdateBuilds(user, subject) && (await refOpenTo(user, subject, target));
+}
+
+/**
+ * GitLab's `erase_build` on a job: maintainers, or the developer whose job it is; neither when its
+ * ref is protected from them.
+ */
+export async function canEraseBuild(user: Caller | null, subject: ProjectSubject, job: { userId: number | null; ref: string; tag: boolean }): Promise<boolean> {
+  const allowed = can(user, 'erase_build', subject) || (user !== null && job.userId === user.id && canUpdateBuilds(user, subject));
+  return allowed && (await refOpenTo(user, subject, job));
 }
 
 /**
  * GitLab's `read_pipeline_variable`: maintainers (`admin_pipeline`), or the developer who
- * triggered the pipeline.
+ * triggered the pipeline while they may still update it (its ref not protected from them).
  */
-export function canReadPipelineVariables(user: Caller | null, subject: ProjectSubject, pipeline: { userId: number | null }): boolean {
-  return can(user, 'admin_pipeline', subject) || (user !== null && pipeline.userId === user.id && canUpdateBuilds(user, subject));
+export async function canReadPipelineVariables(user: Caller | null, subject: ProjectSubject, pipeline: { userId: number | null; ref: string; tag: boolean }): Promise<boolean> {
+  if (can(user, 'admin_pipeline', subject)) return true;
+  return user !== null && pipeline.userId === user.id && (await canUpdateOnRef(user, subject, pipeline));
 }
 
 /** GitLab's `manage_trigger` on a project (list, create, delete trigger tokens): `admin_build`, maintainers. */

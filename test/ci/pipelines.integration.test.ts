@@ -6,7 +6,7 @@
 import { unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl } from '../support/api';
-import { createUser, ownedProject, type OwnedProject } from '../support/fixtures';
+import { createUser, newMember, ownedProject, type OwnedProject } from '../support/fixtures';
 import { cloneUrl, gitOk, localRepository } from '../support/git';
 import { patchTrace, TestRunner } from './runner';
 
@@ -216,5 +216,42 @@ describe('a public project’s pipelines', () => {
     expect(asStranger.status).toBe(403);
     expect(asOwner).toMatchObject({ status: 200, body: [] });
     expect(anonymousWrite.status).toBe(401);
+  });
+});
+
+describe('a protected branch’s pipelines', () => {
+  it('are run, retried, canceled and played only by those who may push or merge to it; a developer keeps them on other branches', async () => {
+    // Arrange: the first push protects the default branch for maintainers (GitLab's default branch protection).
+    const project = await ownedProject('private');
+    const developer = await newMember(project, 30);
+    await push(project, { '.gitlab-ci.yml': 'build:\n  script: [echo]\ndeploy:\n  script: [echo]\n  when: manual\n' });
+    await push(project, { '.gitlab-ci.yml': 'build:\n  script: [echo]\n' }, 'feature');
+    const pipelines = await pipelinesOf(project);
+    const onMain = pipelines.find((pipeline) => pipeline.ref === 'main')!;
+    const onFeature = pipelines.find((pipeline) => pipeline.ref === 'feature')!;
+    const deploy = (await jobsOf(project, onMain.id)).find((job) => job.name === 'deploy')!;
+    const asDeveloper = { token: developer.token, method: 'POST' } as const;
+
+    // Act
+    const run = await api(`/projects/${project.id}/pipeline`, { ...asDeveloper, body: { ref: 'main' } });
+    const runFeature = await api(`/projects/${project.id}/pipeline`, { ...asDeveloper, body: { ref: 'feature' } });
+    const retry = await api(`/projects/${project.id}/pipelines/${onMain.id}/retry`, asDeveloper);
+    const cancel = await api(`/projects/${project.id}/pipelines/${onMain.id}/cancel`, asDeveloper);
+    const play = await api(`/projects/${project.id}/jobs/${deploy.id}/play`, asDeveloper);
+    const cancelFeature = await api(`/projects/${project.id}/pipelines/${onFeature.id}/cancel`, asDeveloper);
+    const playAsOwner = await api(`/projects/${project.id}/jobs/${deploy.id}/play`, { token: project.owner.token, method: 'POST' });
+
+    // Assert
+    expect(run).toMatchObject({
+      status: 400,
+      body: { message: { base: ["You do not have sufficient permission to run a pipeline on 'main'. Please select a different branch or contact your administrator for assistance."] } },
+    });
+    expect(runFeature.status).toBe(201);
+    expect(retry.status).toBe(403);
+    expect(cancel.status).toBe(403);
+    expect(play.status).toBe(403);
+    expect((await pipelinesOf(project)).find((pipeline) => pipeline.id === onMain.id)?.status).not.toBe('canceled');
+    expect(cancelFeature).toMatchObject({ status: 201, body: { status: 'canceled' } });
+    expect(playAsOwner).toMatchObject({ status: 200, body: { name: 'deploy', status: 'started' } });
   });
 });

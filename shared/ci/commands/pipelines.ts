@@ -11,10 +11,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Project } from '../../projects';
+import type { ProjectSubject } from '../../auth';
 import type { User } from '../../users';
 import type { SelectedJob } from '../config/parse';
 import { ValidationError } from '../../platform/http/errors';
-import { includeReader, readCommitAndConfig, refProtected, resolveRef } from '../git';
+import { includeReader, readCommitAndConfig, refOpenTo, refProtected, resolveRef } from '../git';
 import { notifyPipelineFinished } from '../listeners';
 import { variablesFor, type ProjectVariable } from '../queries/variables';
 import { deleteJobObjects } from '../store/blobs';
@@ -212,12 +213,17 @@ export async function createPipeline(request: PipelineRequest): Promise<CreatePi
 /**
  * Creates a pipeline on a branch or tag (`POST /projects/:id/pipeline`, a trigger), answering it,
  * or GitLab's 400 with the reason under `base` (`render_validation_error!`): the ref does not
- * exist, the commit has no `.gitlab-ci.yml`, or the rules left no job. The caller has authorized
- * the user.
+ * exist or is protected from the user (GitLab's `Chain::Validate::Abilities`: a branch they may
+ * neither push nor merge to, a tag they may not create), the commit has no `.gitlab-ci.yml`, or
+ * the rules left no job. The caller has authorized the user on the project.
  */
-export async function createPipelineOnRef(request: Omit<PipelineRequest, 'sha' | 'tag' | 'beforeSha'>): Promise<Pipeline> {
-  const target = await resolveRef(request.project, request.ref);
-  const result = target ? await createPipeline({ ...request, tag: target.tag, sha: target.sha, beforeSha: '' }) : ({ result: 'commit_not_found' } as const);
+export async function createPipelineOnRef(request: Omit<PipelineRequest, 'project' | 'sha' | 'tag' | 'beforeSha'> & { subject: ProjectSubject }): Promise<Pipeline> {
+  const { subject, ...rest } = request;
+  const target = await resolveRef(subject.project, request.ref);
+  if (target && !(await refOpenTo(request.user, subject, { ref: request.ref, tag: target.tag }))) {
+    throw new ValidationError({ base: [`You do not have sufficient permission to run a pipeline on '${request.ref}'. Please select a different branch or contact your administrator for assistance.`] });
+  }
+  const result = target ? await createPipeline({ ...rest, project: subject.project, tag: target.tag, sha: target.sha, beforeSha: '' }) : ({ result: 'commit_not_found' } as const);
   if (result.result === 'created') return result.pipeline;
   throw new ValidationError({ base: [REFUSALS[result.result]] });
 }

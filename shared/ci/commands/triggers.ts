@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { sealSecret } from '../../platform/crypto/secret-box';
 import { NotFoundError, RecordNotFoundError } from '../../platform/http/errors';
 import type { Project } from '../../projects';
+import type { ProjectSubject } from '../../auth';
 import type { User } from '../../users';
 import type { PipelineVariable } from '../pipeline-variables';
 import type { Pipeline } from '../store/pipelines';
@@ -68,7 +69,7 @@ export async function removeTrigger(trigger: Trigger): Promise<void> {
  * but the token, as JSON). A trigger's `last_used` becomes the pipeline's creation.
  */
 export async function runTriggeredPipeline(request: {
-  project: Project;
+  subject: ProjectSubject;
   ref: string;
   user: User;
   source: 'trigger' | 'pipeline';
@@ -77,7 +78,7 @@ export async function runTriggeredPipeline(request: {
   payload: Record<string, unknown>;
 }): Promise<Pipeline> {
   const variables = [...request.variables, { key: 'TRIGGER_PAYLOAD', value: JSON.stringify(request.payload), variableType: 'file' }];
-  const pipeline = await createPipelineOnRef({ project: request.project, ref: request.ref, source: request.source, user: request.user, variables });
+  const pipeline = await createPipelineOnRef({ subject: request.subject, ref: request.ref, source: request.source, user: request.user, variables });
   if (request.trigger) await recordTriggerUse(request.trigger, pipeline.createdAt);
   return pipeline;
 }

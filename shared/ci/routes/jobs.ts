@@ -13,7 +13,7 @@ import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
 import { cancelJobRecord, playJob, processPipeline, retryJobRecord } from '../commands/pipelines';
-import { authorizeCi, canEraseBuild, canReadBuilds, canUpdateBuilds } from '../policy';
+import { authorizeCi, canEraseBuild, canReadBuilds, canUpdateBuilds, canUpdateOnRef } from '../policy';
 import { presentJob } from '../presenters/jobs';
 import { findJobOrNotFound, jobContext, jobList, latestSuccessfulJob } from '../queries/jobs';
 import { deleteArtifacts, deleteTrace } from '../store/blobs';
@@ -85,6 +85,7 @@ export const jobRoutes = {
       const subject = await readable(params.id, user);
       authorizeCi(user, canUpdateBuilds(user, subject));
       const job = await findJobOrNotFound(subject, params.job_id);
+      authorizeCi(user, await canUpdateOnRef(user, subject, job));
       const canceled = await cancelJobRecord(job);
       if (canceled !== job) await processPipeline(job.pipelineId);
       return created(presentJob(canceled, await jobContext(subject, [canceled]), 'action'));
@@ -97,6 +98,7 @@ export const jobRoutes = {
       const subject = await readable(params.id, user);
       authorizeCi(user, canUpdateBuilds(user, subject));
       const job = await findJobOrNotFound(subject, params.job_id);
+      authorizeCi(user, await canUpdateOnRef(user, subject, job));
       // GitLab's `Ci::Build#retryable?`: a finished job (success, failed or canceled), not replaced already.
       if (job.retried || !['success', 'failed', 'canceled'].includes(job.status)) throw new ForbiddenError('Job is not retryable');
       const retried = await retryJobRecord(job, user);
@@ -110,6 +112,7 @@ export const jobRoutes = {
       const subject = await readable(params.id, user);
       authorizeCi(user, canUpdateBuilds(user, subject));
       const job = await findJobOrNotFound(subject, params.job_id);
+      authorizeCi(user, await canUpdateOnRef(user, subject, job));
       if (job.status !== 'manual') throw new ApiError(400, { message: '400 Bad request - Unplayable Job' });
       const played = await playJob(job);
       if (!played) throw new ApiError(400, { message: '400 Bad request - Unplayable Job' });
@@ -125,7 +128,7 @@ export const jobRoutes = {
       const subject = await readable(params.id, user);
       authorizeCi(user, canUpdateBuilds(user, subject));
       const job = await findJobOrNotFound(subject, params.job_id);
-      authorizeCi(user, canEraseBuild(user, subject, job));
+      authorizeCi(user, await canEraseBuild(user, subject, job));
       if (!COMPLETED.has(job.status) || (!job.artifacts && job.traceLength === 0)) throw new ForbiddenError('Job is not erasable!');
       await Promise.all([deleteArtifacts(job.id), deleteTrace(job.id)]);
       const erased = (await updateJob(job, { artifacts: null, erasedAt: new Date().toISOString(), traceLength: 0 })) ?? job;
@@ -139,6 +142,7 @@ export const jobRoutes = {
       const subject = await readable(params.id, user);
       authorizeCi(user, canUpdateBuilds(user, subject));
       const job = await findJobOrNotFound(subject, params.job_id);
+      authorizeCi(user, await canUpdateOnRef(user, subject, job));
       if (!job.artifacts) throw new NotFoundError();
       const kept = (await updateJob(job, { artifacts: { ...job.artifacts, expireAt: null } })) ?? (await getJob(job.id)) ?? job;
       return ok(presentJob(kept, await jobContext(subject, [kept]), 'download'));

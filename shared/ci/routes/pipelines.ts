@@ -17,7 +17,7 @@ import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
 import { cancelPipeline, createPipelineOnRef, deletePipeline, retryPipeline } from '../commands/pipelines';
-import { authorizeCi, authorizePipelineRead, canReadBuilds, canReadPipelineVariables, canUpdateBuilds } from '../policy';
+import { authorizeCi, authorizePipelineRead, canReadBuilds, canReadPipelineVariables, canUpdateBuilds, canUpdateOnRef } from '../policy';
 import { presentJob } from '../presenters/jobs';
 import { presentPipeline, presentPipelineBasic } from '../presenters/pipelines';
 import { presentPipelineVariable } from '../presenters/variables';
@@ -77,7 +77,7 @@ export const pipelineRoutes = {
       const subject = await findProjectOrNotFound(params.id, user);
       authorizeCi(user, canUpdateBuilds(user, subject));
       const variables = (params.variables ?? []).map((v) => ({ key: v.key, value: v.value, variableType: v.variable_type }));
-      const pipeline = await createPipelineOnRef({ project: subject.project, ref: params.ref, source: 'api', user, variables });
+      const pipeline = await createPipelineOnRef({ subject, ref: params.ref, source: 'api', user, variables });
       return created(presentPipeline(pipeline, projectWebUrl(subject), user));
     },
   }),
@@ -124,6 +124,7 @@ export const pipelineRoutes = {
       const subject = await findProjectOrNotFound(params.id, user);
       authorizeCi(user, canUpdateBuilds(user, subject));
       const pipeline = await findPipelineOrNotFound(subject, params.pipeline_id);
+      authorizeCi(user, await canUpdateOnRef(user, subject, pipeline));
       const retried = (await retryPipeline(pipeline.id, user)) ?? pipeline;
       return created(presentPipeline(retried, projectWebUrl(subject), await userOf(retried.userId)));
     },
@@ -135,6 +136,7 @@ export const pipelineRoutes = {
       const subject = await findProjectOrNotFound(params.id, user);
       authorizeCi(user, canUpdateBuilds(user, subject));
       const pipeline = await findPipelineOrNotFound(subject, params.pipeline_id);
+      authorizeCi(user, await canUpdateOnRef(user, subject, pipeline));
       const canceled = (await cancelPipeline(pipeline.id)) ?? pipeline;
       return created(presentPipeline(canceled, projectWebUrl(subject), await userOf(canceled.userId)));
     },
@@ -162,7 +164,7 @@ export const pipelineRoutes = {
       const subject = await findProjectOrNotFound(params.id, user);
       authorizePipelineRead(canReadBuilds(user, subject));
       const pipeline = await findPipelineOrNotFound(subject, params.pipeline_id);
-      authorizePipelineRead(canReadPipelineVariables(user, subject, pipeline));
+      authorizePipelineRead(await canReadPipelineVariables(user, subject, pipeline));
       return ok((await pipelineVariables(pipeline)).map(presentPipelineVariable));
     },
   }),

@@ -63,7 +63,7 @@ const triggerPipeline = route({
     if (triggerer.kind === 'trigger' && triggerer.trigger.projectId !== subject.project.id) throw new NotFoundError();
     if (!canUpdateBuilds(triggerer.user, subject)) throw new ValidationError({ base: ['Insufficient permissions to create a new pipeline'] });
     const pipeline = await runTriggeredPipeline({
-      project: subject.project,
+      subject,
       ref: params.ref,
       user: triggerer.user,
       source: triggerer.kind === 'trigger' ? 'trigger' : 'pipeline',
