@@ -12,6 +12,7 @@ import { openRepository } from '../repository';
 import { ObjectReader } from '../queries/objects';
 import { TAG_PREFIX, resolveRevision } from '../queries/revisions';
 import type { Ref } from '../store/refs';
+import { runTagRemovals } from '../tag-removals';
 import { isValidRefName } from './ref-names';
 import { changeRef } from './refs';
 
@@ -38,10 +39,11 @@ export async function createTag(subject: ProjectSubject, user: User, name: strin
   return { ref: { name: refName, oid }, reader };
 }
 
-/** Deletes a tag the caller found (`oid` what it held then). */
+/** Deletes a tag the caller found (`oid` what it held then), and what hangs on it (its release: `tag-removals.ts`). */
 export async function deleteTag(subject: ProjectSubject, user: User, ref: Ref): Promise<void> {
   const repository = await openRepository(subject.project);
   if (!(await changeRef({ subject, user, repository }, { name: ref.name, oldOid: ref.oid, newOid: null }))) {
     throw new BadRequestError('Failed to remove tag');
   }
+  await runTagRemovals(subject.project, ref.name.slice(TAG_PREFIX.length));
 }
