@@ -146,14 +146,17 @@ describe('releases', () => {
     expect((await api(releases(project.id), { token: project.owner.token, body: { tag_name: 'gone/1', ref: 'main' } })).status).toBe(201);
     expect((await api(releases(project.id), { token: project.owner.token, body: { tag_name: 'kept', ref: 'main' } })).status).toBe(201);
 
+    const milestone = await api(`/projects/${project.id}/milestones`, { token: project.owner.token, body: { title: 'M1' } });
+    expect(milestone.status).toBe(201);
+
     // Act
-    const edited = await api(releases(project.id, '/kept'), { method: 'PUT', token: project.owner.token, body: { name: 'Kept', description: 'new' } });
+    const edited = await api(releases(project.id, '/kept'), { method: 'PUT', token: project.owner.token, body: { name: 'Kept', description: 'new', milestones: ['M1'] } });
     const deleted = await api(releases(project.id, '/kept'), { method: 'DELETE', token: project.owner.token });
     const tagKept = await api(`/projects/${project.id}/repository/tags/kept`, { token: project.owner.token });
     const tagDeleted = await api(`/projects/${project.id}/repository/tags/${enc('gone/1')}`, { method: 'DELETE', token: project.owner.token });
 
     // Assess
-    expect(edited.body).toMatchObject({ name: 'Kept', description: 'new', tag_name: 'kept' });
+    expect(edited.body).toMatchObject({ name: 'Kept', description: 'new', tag_name: 'kept', milestones: [{ id: milestone.body.id, title: 'M1' }] });
     expect(deleted).toMatchObject({ status: 200, body: { tag_name: 'kept', name: 'Kept' } });
     expect((await api(releases(project.id, '/kept'), { token: project.owner.token })).status).toBe(404);
     expect(tagKept.status).toBe(200);

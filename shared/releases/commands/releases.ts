@@ -59,7 +59,8 @@ function linkErrors(links: ReadonlyArray<Omit<ReleaseLink, 'id' | 'createdAt'>>)
     if (!link.name) errors.add("Name can't be blank");
     if (!link.url) errors.add("Url can't be blank");
     else if (!/^(https?|ftp):\/\/[^\s/]+/i.test(link.url)) errors.add('Url is blocked: Only allowed schemes are http, https, ftp');
-    if (link.filepath !== undefined && !FILEPATH.test(link.filepath)) errors.add('Filepath is in an invalid format');
+    if (link.filepath !== undefined && link.filepath !== '' && !FILEPATH.test(link.filepath)) errors.add('Filepath is in an invalid format');
+    if (link.filepath !== undefined && link.filepath.length > 128) errors.add('Filepath is too long (maximum is 128 characters)');
     for (const field of ['name', 'url', 'filepath'] as const) {
       const value = link[field];
       if (value === undefined || value === '') continue;
@@ -129,9 +130,14 @@ async function changeRelease(release: Release, change: (release: Release) => Omi
   return result;
 }
 
+/** Internal: 404 `Tag does not exist` when the release's tag is gone (deleted by a push: the API deletes the release with it). */
+async function assertTagExists(subject: ProjectSubject, release: Release): Promise<void> {
+  if (!(await (await openRepository(subject.project)).ref(`${TAG_PREFIX}${release.tag}`))) throw new ApiError(404, { message: 'Tag does not exist' });
+}
+
 /** Edits a release (GitLab's `UpdateService`): its tag must still exist; at least one field. */
 export async function updateRelease(subject: ProjectSubject, release: Release, input: UpdateReleaseInput): Promise<Release> {
-  if (!(await (await openRepository(subject.project)).ref(`${TAG_PREFIX}${release.tag}`))) throw new ApiError(404, { message: 'Tag does not exist' });
+  await assertTagExists(subject, release);
   if (Object.values(input).every((value) => value === undefined)) throw new BadRequestError('params is empty');
   const milestoneIds = input.milestones ? await milestoneIdsOf(subject.project.id, input.milestones) : undefined;
   return changeRelease(release, ({ version: _version, ...current }) => ({
@@ -143,8 +149,9 @@ export async function updateRelease(subject: ProjectSubject, release: Release, i
   }));
 }
 
-/** Deletes a release (its tag stays); answers it as it was. */
-export async function deleteRelease(release: Release): Promise<Release> {
+/** Deletes a release (its tag stays; GitLab's `DestroyService` wants it there); answers it as it was. */
+export async function deleteRelease(subject: ProjectSubject, release: Release): Promise<Release> {
+  await assertTagExists(subject, release);
   const removed = await removeRelease(release.projectId, release.tag);
   if (!removed) throw new ApiError(404, { message: 'Release does not exist' });
   return removed;

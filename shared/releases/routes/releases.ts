@@ -97,7 +97,7 @@ export const releaseRoutes = {
     handler: async ({ params, user }) => {
       const subject = await findReleasesOrNotFound(params.id, user);
       const release = await releaseToChange(subject, user, params.tag_name, 'destroy_release');
-      return ok((await present(subject, user, [await deleteRelease(release)]))[0]);
+      return ok((await present(subject, user, [await deleteRelease(subject, release)]))[0]);
     },
   }),
 } satisfies RoutesOf<typeof catalog.repository>;
