@@ -40,6 +40,9 @@ export interface UpdateReleaseInput {
   milestones?: string[];
 }
 
+/** Most links a release holds (ours: a release and its links are one item of at most 400 KB). */
+export const MAX_LINKS = 50;
+
 /** GitLab's `Releases::Link::FILEPATH_REGEX`. */
 const FILEPATH = /^\/(?:[-.\w]+\/?)*[\da-zA-Z]+$/;
 
@@ -54,6 +57,7 @@ async function milestoneIdsOf(projectId: number, titles: string[]): Promise<numb
 /** Internal: the model's messages for a release's links (`Releases::Link` validations), `[]` when they are valid. */
 function linkErrors(links: ReadonlyArray<Omit<ReleaseLink, 'id' | 'createdAt'>>): string[] {
   const errors = new Set<string>();
+  if (links.length > MAX_LINKS) errors.add(`Links are too many (maximum is ${MAX_LINKS})`);
   const seen = { name: new Set<string>(), url: new Set<string>(), filepath: new Set<string>() };
   for (const link of links) {
     if (!link.name) errors.add("Name can't be blank");
