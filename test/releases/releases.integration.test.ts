@@ -1,11 +1,12 @@
 /**
  * The releases API over HTTP, as its clients use it: semantic-release's flow (create with a tag
  * from `ref`, a description and asset links, then read by tag), python-gitlab's (create, list,
- * add a link), the entity's fields by who asks, the permissions, one release per tag under
+ * add a link) and a real client's (gitbeaker), the entity's fields by who asks, the permissions, one release per tag under
  * parallel creates, and a deleted tag taking its release with it.
  */
+import { Gitlab } from '@gitbeaker/rest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../support/api';
+import { api, baseUrl } from '../support/api';
 import { newMember, ownedProject, type OwnedProject } from '../support/fixtures';
 import { createFiles, enc } from '../repository/api/helpers';
 
@@ -200,5 +201,35 @@ describe('releases permissions', () => {
     expect(guestShow.status).toBe(403);
     expect(reporterEdit.status).toBe(403);
     expect(anonymous.status).toBe(404);
+  });
+});
+
+describe('releases through gitbeaker', () => {
+  it('creates a release of a new tag with a slash, adds, edits and removes a link, lists and deletes it', async () => {
+    // Prepare
+    const project = await ownedProject('private');
+    await createFiles(project.id, project.owner.token, { 'a.txt': 'a' });
+    const gitlab = new Gitlab({ host: baseUrl(), token: project.owner.token });
+
+    // Act
+    const release = await gitlab.ProjectReleases.create(project.id, { tagName: 'release/2.0', ref: 'main', description: 'notes', tagMessage: 'annotated' });
+    const link = await gitlab.ReleaseLinks.create(project.id, 'release/2.0', 'installer', 'https://example.com/setup.exe', { linkType: 'package' });
+    const edited = await gitlab.ReleaseLinks.edit(project.id, 'release/2.0', link.id, { url: 'https://example.com/setup2.exe' });
+    const shown = await gitlab.ProjectReleases.show(project.id, 'release/2.0');
+    await gitlab.ReleaseLinks.remove(project.id, 'release/2.0', link.id);
+    const links = await gitlab.ReleaseLinks.all(project.id, 'release/2.0');
+    const all = await gitlab.ProjectReleases.all(project.id);
+    await gitlab.ProjectReleases.remove(project.id, 'release/2.0');
+    const tag = await gitlab.Tags.show(project.id, 'release/2.0');
+
+    // Assess
+    expect(release).toMatchObject({ tag_name: 'release/2.0', name: 'release/2.0', description: 'notes' });
+    expect(link).toMatchObject({ name: 'installer', link_type: 'package' });
+    expect(edited).toMatchObject({ id: link.id, url: 'https://example.com/setup2.exe' });
+    expect((shown.assets as { links: unknown[] }).links).toEqual([edited]);
+    expect(links).toEqual([]);
+    expect(all.map((r) => r.tag_name)).toEqual(['release/2.0']);
+    expect(tag).toMatchObject({ name: 'release/2.0', message: 'annotated' });
+    expect((await api(releases(project.id), { token: project.owner.token })).body).toEqual([]);
   });
 });
