@@ -7,10 +7,10 @@
  * has authorized the caller first.
  */
 import type { ProjectSubject } from '../../auth';
-import { findMilestoneByTitle } from '../../issues';
 import { ApiError, BadRequestError, ConflictError, NotFoundError, RecordNotFoundError } from '../../platform/http/errors';
 import { createTag, ObjectReader, openRepository, TAG_PREFIX, type Repository } from '../../repository';
 import type { User } from '../../users';
+import { milestoneIdsOf } from '../milestones';
 import { getRelease, insertRelease, newLinkIds, removeRelease, replaceRelease, type LinkType, type Release, type ReleaseLink } from '../store/releases';
 
 /** A link as a client sends it (`assets[links][]`, `POST …/assets/links`). */
@@ -45,14 +45,6 @@ export const MAX_LINKS = 50;
 
 /** GitLab's `Releases::Link::FILEPATH_REGEX`. */
 const FILEPATH = /^\/(?:[-.\w]+\/?)*[\da-zA-Z]+$/;
-
-/** Internal: the ids of the project's milestones titled `titles`; 400 naming those that do not exist. */
-async function milestoneIdsOf(projectId: number, titles: string[]): Promise<number[]> {
-  const found = await Promise.all(titles.map((title) => findMilestoneByTitle(projectId, title)));
-  const missing = titles.filter((_, i) => !found[i]);
-  if (missing.length > 0) throw new BadRequestError(`Milestone(s) not found: ${missing.join(', ')}`);
-  return [...new Set(found.map((milestone) => milestone!.id))];
-}
 
 /** Internal: the model's messages for a release's links (`Releases::Link` validations), `[]` when they are valid. */
 function linkErrors(links: ReadonlyArray<Omit<ReleaseLink, 'id' | 'createdAt'>>): string[] {

@@ -13,7 +13,6 @@
  * the caller loads for a whole page at once (`queries/releases.ts`, `releaseDetails`).
  */
 import { can, type ProjectSubject } from '../../auth';
-import { presentMilestone } from '../../issues';
 import { config } from '../../platform/config';
 import { projectFullPath, webUrlOf } from '../../projects';
 import { presentCommit } from '../../repository';
@@ -66,10 +65,7 @@ export function presentRelease(release: Release, { subject, user, details, inclu
   const tag = encodeURIComponent(release.tag);
   const author = details.author(release.authorId);
   const commit = downloadCode ? details.commit(release.sha) : undefined;
-  const milestones = release.milestoneIds.flatMap((id) => {
-    const milestone = details.milestone(id);
-    return milestone ? [presentMilestone(milestone, fullPath)] : [];
-  });
+  const milestones = release.milestoneIds.flatMap((id) => details.milestone(id) ?? []);
   const archive = `${config().externalUrl}/api/v4/projects/${subject.project.id}/repository/archive`;
   const sources = SOURCE_FORMATS.map((format) => ({ format, url: `${archive}.${format}?sha=${tag}` }));
   const links = sortedLinks(release).map((link) => presentLink(link, release, subject));

@@ -2,15 +2,16 @@
  * Release reads: a project's releases in `released_at` or `created_at` order (GitLab's
  * `ReleasesFinder`, newest first by default), one release by tag, and what presenting a page of
  * them needs besides the release items: their authors (one BatchGetItem), their commits (read from
- * the repository's packs) and their milestones (one BatchGetItem, through the issues feature).
+ * the repository's packs) and their milestones (`../milestones.ts`, only when a release has any).
  */
 import { getMany } from '../../platform/dynamo/batch';
 import { NotFoundError } from '../../platform/http/errors';
 import type { CollectionSource } from '../../platform/http/pagination';
 import type { ProjectSubject } from '../../auth';
-import { getMilestone, type Milestone } from '../../issues';
+import { projectFullPath } from '../../projects';
 import { ObjectReader, openRepository, type CommitObject } from '../../repository';
 import { userFromItem, userKeys, type User } from '../../users';
+import { presentedMilestones, type PresentedMilestone } from '../milestones';
 import { releaseCollections } from '../store/keys';
 import { getRelease, releaseOfItem, type Release } from '../store/releases';
 
@@ -36,7 +37,8 @@ export async function findReleaseOrNotFound(projectId: number, tag: string): Pro
 export interface ReleaseDetails {
   author: (id: number) => User | undefined;
   commit: (sha: string) => CommitObject | undefined;
-  milestone: (id: number) => Milestone | undefined;
+  /** Presented: milestones are loaded only when a release has any. */
+  milestone: (id: number) => PresentedMilestone | undefined;
 }
 
 /** Loads the authors, commits and milestones of `releases` (commits only when `withCommits`: the caller may read the code). */
@@ -48,11 +50,10 @@ export async function releaseDetails(subject: ProjectSubject, releases: readonly
   const reader = shas.length > 0 ? new ObjectReader(await openRepository(subject.project)) : undefined;
   const [users, milestones, commits] = await Promise.all([
     getMany(authorIds.map((id) => userKeys.user(id)), { consistent: false }),
-    Promise.all(milestoneIds.map((id) => getMilestone(projectId, id))),
+    presentedMilestones(projectId, milestoneIds, projectFullPath(subject.namespace, subject.project)),
     Promise.all(shas.map((sha) => reader!.commit(sha))),
   ]);
   const usersById = new Map(users.map(userFromItem).map((user) => [user.id, user]));
-  const milestonesById = new Map(milestones.flatMap((milestone) => (milestone ? [[milestone.id, milestone] as const] : [])));
   const commitsBySha = new Map(commits.flatMap((commit) => (commit ? [[commit.id, commit] as const] : [])));
-  return { author: (id) => usersById.get(id), commit: (sha) => commitsBySha.get(sha), milestone: (id) => milestonesById.get(id) };
+  return { author: (id) => usersById.get(id), commit: (sha) => commitsBySha.get(sha), milestone: (id) => milestones.get(id) };
 }
