@@ -7,6 +7,7 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { expect, it } from 'vitest';
 import { type Collection, type Key } from '../../shared/platform/dynamo/keys';
+import { projectCollections } from '../../shared/projects';
 import { keySpace, releaseCollections, releaseIndexKeys, releaseKeys } from '../../shared/releases/store/keys';
 import { insertRelease, replaceRelease, type NewRelease } from '../../shared/releases/store/releases';
 import { idsEndAt, sequencesDrawn } from '../support/ids';
@@ -55,6 +56,16 @@ describeKeySpace(
     outside: { PK: 'PROJECT#7', SK: 'WIDGET#000000000001' },
   },
   () => {
+    it("lies in its project's partition, which a project's deletion removes whole (with the release's index entries)", () => {
+      // Prepare
+      const partition = projectCollections.projectPartition(7);
+      const key = releaseKeys.release(7, 'v1.0.0');
+      // Assess
+      expect(key.PK).toBe(partition.partitionValue);
+      expect(key.SK.startsWith(partition.prefix ?? '')).toBe(true);
+      expect(releaseKeys.release(8, 'v1.0.0').PK).not.toBe(partition.partitionValue);
+    });
+
     it('writes a release with its index entries, conditioned on no release of its tag, and draws ids only from the sequences it declares', async () => {
       // Prepare
       ddbMock.on(UpdateCommand).callsFake(idsEndAt(5));
