@@ -38,6 +38,7 @@ describe('releases', () => {
     });
     const show = await api(releases(project.id, '/v1.0.0'), { token: project.owner.token });
     const tag = await api(`/projects/${project.id}/repository/tags/v1.0.0`, { token: project.owner.token });
+    const anonymous = await api(releases(project.id, '/v1.0.0'));
 
     // Assess
     expect(create.status, JSON.stringify(create.body)).toBe(201);
@@ -75,6 +76,9 @@ describe('releases', () => {
     expect(show.body).toEqual(create.body);
     expect(tag.status).toBe(200);
     expect(tag.body.commit.id).toBe(head.id);
+    // Anonymous callers of a public project read the code, so they see it all but the edit link.
+    const { edit_url: _edit, ...links } = create.body._links;
+    expect(anonymous.body).toEqual({ ...create.body, _links: links });
   });
 
   it('creates, lists and adds links as python-gitlab does; orders by released_at or created_at', async () => {
