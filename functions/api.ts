@@ -13,6 +13,7 @@ import { removeWithGroup } from '../shared/groups/commands/lifecycle';
 import { registerTodoTargets } from '../shared/issues/todo-targets';
 import { mentionTodosWith } from '../shared/repository/commit-note-todos';
 import { onBranchesPushed } from '../shared/repository/push/listeners';
+import { removeWithTag } from '../shared/repository/tag-removals';
 import { resolveJobTokensWith } from '../shared/repository/smart-http/credentials';
 import { authenticate, removeWithUser, soloOwnedGroups, trackActivity } from '../shared/users';
 
@@ -36,6 +37,7 @@ const lazy = {
   mergeRequestLifecycle: () => import('../shared/merge-requests/lifecycle'),
   mergeRequestAuthorReassignment: () => import('../shared/merge-requests/commands/author-reassignment'),
   ciPush: () => import('../shared/ci/commands/push'),
+  releaseRemoval: () => import('../shared/releases/commands/releases'),
   ciRemoval: () => import('../shared/ci/commands/removal'),
   ciJobTokens: () => import('../shared/ci/commands/job-tokens'),
   projectBots: () => import('../shared/members/access-tokens'),
@@ -75,6 +77,9 @@ resolveJobTokensWith(lazily(lazy.ciJobTokens, (m) => m.jobTokenGitAccess));
 // Merge requests sit above CI: a finished pipeline merges the merge requests waiting for it
 // (merge when pipeline succeeds). Every function that finishes pipelines (runners, jobs) goes through this root.
 onPipelineFinished(lazily(lazy.mergeRequestPipelines, (m) => m.mergeWhenPipelineSucceeded));
+// Releases sit above the repository: a tag deleted through the API takes its release with it
+// (GitLab's `Tags::DestroyService`). A deleted project's releases go with its partition.
+removeWithTag(lazily(lazy.releaseRemoval, (m) => m.removeReleaseOfTag));
 // Project access tokens are members' bots: a deleted project deletes its bots (GitLab does).
 removeWithProject(lazily(lazy.projectBots, (m) => m.removeProjectBots));
 // Deleting a user also removes what it has in the features that build on users: with

@@ -21,6 +21,7 @@ import { catalog as mergeRequests } from './merge-requests/catalog';
 import { catalog as meta } from './meta/catalog';
 import { parseRouteKey as parseKey, toResource as toPrefixedResource, type RouteSpec as AnyRouteSpec } from './platform/http/routing';
 import { catalog as projects } from './projects/catalog';
+import { catalog as releases } from './releases/catalog';
 import { catalog as repository } from './repository/catalog';
 import { catalog as users } from './users/catalog';
 
@@ -43,7 +44,8 @@ export const routeCatalog = {
   todos: issues.todos,
   merge_requests: mergeRequests.merge_requests,
   uploads: projects.uploads,
-  repository: repository.repository,
+  // Releases read and create tags from the same packs: served with the repository.
+  repository: [...repository.repository, ...releases.repository],
   ci_jobs: ci.ci_jobs,
   ci_runners: ci.ci_runners,
   web: [...projects.web, ...repository.web],
@@ -105,6 +107,7 @@ export function allRoutes(): RouteSpec[] {
 export const GATEWAY_SUBTREES: ReadonlyArray<{ resource: string; group: GroupName; shared?: true }> = [
   { resource: `${API_PREFIX}/projects/{id}/repository`, group: 'repository' },
   { resource: `${API_PREFIX}/projects/{id}/merge_requests`, group: 'merge_requests' },
+  { resource: `${API_PREFIX}/projects/{id}/releases`, group: 'repository' },
   { resource: `${API_PREFIX}/projects/{id}/pipelines`, group: 'ci_jobs' },
   { resource: `${API_PREFIX}/projects/{id}/jobs`, group: 'ci_jobs' },
   { resource: `${API_PREFIX}/jobs`, group: 'ci_runners' },

@@ -1,10 +1,11 @@
 /**
- * The repository API. Answered through Lambda response streaming (the catalog's
+ * The repository API, and the releases API (a release reads and creates tags). Answered through Lambda response streaming (the catalog's
  * `streamsResponses('repository')`): archives and raw files exceed Lambda's 6 MB response payload.
  */
 import { streamingHandler } from '../../shared/platform/streaming';
+import { routes as releases } from '../../shared/releases/routes';
 import { routes as feature } from '../../shared/repository/routes';
 import { apiHandler } from '../api';
 
-export const routes = feature.repository;
+export const routes = { ...feature.repository, ...releases.repository };
 export const handler = streamingHandler(apiHandler('repository', routes));

@@ -13,12 +13,13 @@ import { abilities as mergeRequests } from '../merge-requests/abilities';
 import { ForbiddenError, UnauthorizedError } from '../platform/http/errors';
 import type { Caller } from '../platform/http/context';
 import { abilities as projects } from '../projects/abilities';
+import { abilities as releases } from '../releases/abilities';
 import { abilities as repository } from '../repository/abilities';
 import { abilities as users } from '../users/abilities';
 import { isAdmin, type GroupSubject, type ProjectSubject } from './rules';
 
 const globalRules = { ...users.global, ...groups.global, ...projects.global };
-const projectRules = { ...projects.project, ...repository.project, ...issues.project, ...mergeRequests.project, ...ci.project };
+const projectRules = { ...projects.project, ...repository.project, ...issues.project, ...mergeRequests.project, ...ci.project, ...releases.project };
 const groupRules = { ...groups.group, ...issues.group, ...ci.group };
 
 type GlobalAbility = keyof typeof globalRules;

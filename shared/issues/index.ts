@@ -23,7 +23,7 @@ export { issuableReferences, taskCompletionStatus, type ReferenceFrom } from './
 export { listLabels, type Label } from './store/labels';
 export { ensureLabels } from './commands/labels';
 export { summarizeChanges } from './commands/issues';
-export { listMilestones, type Milestone } from './store/milestones';
+export { findMilestoneByTitle, getMilestone, listMilestones, type Milestone } from './store/milestones';
 export { resolveProjectMilestoneId } from './commands/group-milestones';
 export { issueHookPayloads } from './webhooks/builders';
 export { labelAttrs as labelHookAttrs } from './webhooks/payloads';

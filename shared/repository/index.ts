@@ -39,3 +39,8 @@ export { commitNoteHookPayloads } from './webhooks/commit-notes';
 // Commit notes' mention todos (built by the issues feature) and commits as todo targets, wired by the composition root.
 export { mentionTodosWith, type CommitNoteMention, type MentionTodoProvider } from './commit-note-todos';
 export { commitTodoTargets, type CommitTodoTarget } from './todo-targets';
+// Releases: tags found, created and presented, and what goes with a tag deleted through the API (registered by the composition roots).
+export { createTag } from './commands/tags';
+export { ObjectReader } from './queries/objects';
+export { TAG_PREFIX } from './queries/revisions';
+export { removeWithTag, type TagRemoval } from './tag-removals';

@@ -12,7 +12,7 @@ import { allRoutes } from '../../shared/catalog';
 
 /** Strings of write routes that need no length limit, by route (a pattern of `METHOD /path`) and name. */
 const UNLIMITED: ReadonlyArray<{ routes: RegExp; fields: readonly string[]; why: string }> = [
-  { routes: /./, fields: ['expires_at', 'created_at', 'updated_at'], why: 'dates and timestamps: parsed, anything else is 400' },
+  { routes: /./, fields: ['expires_at', 'created_at', 'updated_at', 'released_at'], why: 'dates and timestamps: parsed, anything else is 400' },
   { routes: /^(POST|PUT) \/projects\/:id\/(fork|transfer)$/, fields: ['namespace', 'namespace_path'], why: 'looked up, never stored' },
   { routes: /\/labels(\/promote|\/:label_id)?$/, fields: ['name'], why: 'the label to change or promote (PUT …/labels/promote), looked up' },
   { routes: /\/links$/, fields: ['target_project_id'], why: 'looked up' },
@@ -22,6 +22,8 @@ const UNLIMITED: ReadonlyArray<{ routes: RegExp; fields: readonly string[]; why:
   { routes: /\/merge_requests\/:merge_request_iid\/approve$/, fields: ['approval_password'], why: "ignored (GitLab Premium's password to approve)" },
   { routes: /\/merge_requests/, fields: ['source_branch', 'target_branch', 'sha'], why: 'refs and commits, looked up' },
   { routes: /\/repository\/|\/pipeline$/, fields: ['branch', 'start_branch', 'start_sha', 'ref', 'tag_name', 'last_commit_id'], why: 'refs: checked by the ref name rules (at most 1,000 bytes) or looked up' },
+  { routes: /^POST \/projects\/:id\/releases$/, fields: ['tag_name', 'ref'], why: 'refs: checked by the ref name rules (at most 1,000 bytes) or looked up' },
+  { routes: /^POST \/projects\/:id\/releases$/, fields: ['tag_message'], why: "written into the tag's git object (S3); GitLab sets no limit" },
   { routes: /\/repository\//, fields: ['commit_message', 'message', 'content', 'author_email', 'author_name'], why: 'written into git objects (S3); GitLab sets no limit' },
   {
     routes: /^(POST|PUT|PATCH) \/(runners|jobs)\b/,

@@ -14,6 +14,7 @@ import { ObjectReader } from '../queries/objects';
 import { TagRules } from '../queries/protection';
 import { TAG_PREFIX, resolveRevision } from '../queries/revisions';
 import type { Ref } from '../store/refs';
+import { runTagRemovals } from '../tag-removals';
 import { isValidRefName } from './ref-names';
 import { changeRef, tagCheck } from './refs';
 
@@ -49,8 +50,9 @@ export async function createTag(
 }
 
 /**
- * Deletes a tag the caller found (`oid` what it held then). A protected tag: 403 below
- * maintainers (GitLab's `delete_tag`), and 400 for whoever its protection does not let create it.
+ * Deletes a tag the caller found (`oid` what it held then), and what hangs on it (its release:
+ * `tag-removals.ts`). A protected tag: 403 below maintainers (GitLab's `delete_tag`), and 400 for
+ * whoever its protection does not let create it.
  */
 export async function deleteTag(subject: ProjectSubject, user: User, ref: Ref): Promise<void> {
   const [repository, rules] = await Promise.all([openRepository(subject.project), TagRules.load(subject.project.id)]);
@@ -61,4 +63,5 @@ export async function deleteTag(subject: ProjectSubject, user: User, ref: Ref): 
   if (!(await changeRef({ subject, user, repository }, { name: ref.name, oldOid: ref.oid, newOid: null }, rules))) {
     throw new BadRequestError('Failed to remove tag');
   }
+  await runTagRemovals(subject.project, name);
 }
