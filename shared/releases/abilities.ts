@@ -3,8 +3,7 @@
  * `ProjectPolicy` names them: whoever reads the project reads its releases (anonymous callers of
  * a public project too); developers create, edit and delete them (`ReleasePolicy` delegates to the
  * project) unless the project is archived. `ReleasePolicy` also prevents the writes on a tag the
- * caller may not create (protected tags): protected tags do not exist here yet, so nothing is
- * prevented that way.
+ * caller may not create (protected tags): `policy.ts`, which reads the tag's protections.
  */
 import { DEVELOPER, readsProject, type Abilities, type ProjectRule } from '../auth/rules';
 

@@ -206,6 +206,28 @@ describe('releases permissions', () => {
     expect(reporterEdit.status).toBe(403);
     expect(anonymous.status).toBe(404);
   });
+
+  it('keeps a protected tag’s releases to those its protection lets create the tag', async () => {
+    // Prepare: tags `stable-*` are created by maintainers only.
+    const developer = await newMember(project, DEVELOPER);
+    const protect = await api(`/projects/${project.id}/protected_tags`, { token: project.owner.token, body: { name: 'stable-*', create_access_level: 40 } });
+    expect(protect.status).toBe(201);
+
+    // Act
+    const byDeveloper = await api(releases(project.id), { token: developer.token, body: { tag_name: 'stable-1', ref: 'main' } });
+    const byOwner = await api(releases(project.id), { token: project.owner.token, body: { tag_name: 'stable-1', ref: 'main' } });
+    const developerEdit = await api(releases(project.id, '/stable-1'), { method: 'PUT', token: developer.token, body: { name: 'x' } });
+    const developerLink = await api(releases(project.id, '/stable-1/assets/links'), { token: developer.token, body: { name: 'bin', url: 'https://example.com/bin' } });
+    const developerDelete = await api(releases(project.id, '/stable-1'), { method: 'DELETE', token: developer.token });
+    const developerElsewhere = await api(releases(project.id), { token: developer.token, body: { tag_name: 'dev-1', ref: 'main' } });
+
+    // Assess
+    expect(byDeveloper.status).toBe(403);
+    expect(byOwner.status).toBe(201);
+    expect([developerEdit.status, developerLink.status, developerDelete.status]).toEqual([403, 403, 403]);
+    expect(developerElsewhere.status).toBe(201);
+    expect((await api(releases(project.id, '/stable-1'), { token: project.owner.token })).body.name).toBe('stable-1');
+  });
 });
 
 describe('releases through gitbeaker', () => {

@@ -4,7 +4,7 @@
  * unknown release or link is `404 Not found` (GitLab's `find_by_tag!`, `find`); writes need the
  * release's `create_release`, `update_release` or `destroy_release` (403 otherwise).
  */
-import { authorize } from '../../auth';
+import { authorizeReleaseWrite } from '../policy';
 import { paginateArray } from '../../platform/http/pagination';
 import { ParamError, RecordNotFoundError } from '../../platform/http/errors';
 import { created, ok } from '../../platform/http/response';
@@ -41,7 +41,7 @@ export const linkRoutes = {
     params: createLinkParams,
     handler: async ({ params, user }) => {
       const { subject, release } = await findReleaseOf(params.id, params.tag_name, user);
-      authorize(user, 'create_release', subject);
+      await authorizeReleaseWrite(user, 'create_release', subject, release.tag);
       return created(presentLink(await addLink(release, linkInput(params)), release, subject));
     },
   }),
@@ -61,7 +61,7 @@ export const linkRoutes = {
       if (params.name === undefined && params.url === undefined) throw new ParamError('name, url are missing, at least one parameter must be provided');
       const { subject, release } = await findReleaseOf(params.id, params.tag_name, user);
       const found = findLinkOrNotFound(release, params.link_id);
-      authorize(user, 'update_release', subject);
+      await authorizeReleaseWrite(user, 'update_release', subject, release.tag);
       return ok(presentLink(await updateLink(release, found, linkInput(params)), release, subject));
     },
   }),
@@ -71,7 +71,7 @@ export const linkRoutes = {
     handler: async ({ params, user }) => {
       const { subject, release } = await findReleaseOf(params.id, params.tag_name, user);
       const found = findLinkOrNotFound(release, params.link_id);
-      authorize(user, 'destroy_release', subject);
+      await authorizeReleaseWrite(user, 'destroy_release', subject, release.tag);
       return ok(presentLink(await deleteLink(release, found), release, subject));
     },
   }),

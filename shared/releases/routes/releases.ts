@@ -17,6 +17,7 @@ import { createRelease, deleteRelease, updateRelease } from '../commands/release
 import { presentRelease } from '../presenters/releases';
 import { findReleaseOrNotFound, releaseDetails, releaseList } from '../queries/releases';
 import { getRelease, type Release } from '../store/releases';
+import { authorizeReleaseWrite } from '../policy';
 import { createParams, listParams, showParams, tagNameParam, updateParams } from './releases.params';
 import * as z from 'zod';
 
@@ -37,7 +38,7 @@ async function present(subject: ProjectSubject, user: User | null, releases: Rel
 async function releaseToChange(subject: ProjectSubject, user: User, tag: string, ability: 'update_release' | 'destroy_release'): Promise<Release> {
   const release = await getRelease(subject.project.id, tag);
   if (!release) throw new ForbiddenError();
-  authorize(user, ability, subject);
+  await authorizeReleaseWrite(user, ability, subject, tag);
   return release;
 }
 
@@ -67,7 +68,7 @@ export const releaseRoutes = {
     params: createParams,
     handler: async ({ params, user }) => {
       const subject = await findReleasesOrNotFound(params.id, user);
-      authorize(user, 'create_release', subject);
+      await authorizeReleaseWrite(user, 'create_release', subject, params.tag_name);
       const release = await createRelease(subject, user, {
         tag: params.tag_name,
         name: params.name,
