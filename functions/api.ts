@@ -15,7 +15,7 @@ import { mentionTodosWith } from '../shared/repository/commit-note-todos';
 import { onBranchesPushed } from '../shared/repository/push/listeners';
 import { removeWithTag } from '../shared/repository/tag-removals';
 import { resolveJobTokensWith } from '../shared/repository/smart-http/credentials';
-import { authenticate, removeWithUser, soloOwnedGroups, trackActivity } from '../shared/users';
+import { authenticate, authenticateJobTokensWith, removeWithUser, soloOwnedGroups, trackActivity } from '../shared/users';
 
 // The wiring below is lazy (`shared/platform/lazy.ts`): each hook imports the module that defines
 // it the first time it runs, so a function loads at cold start only what its own routes import (a
@@ -74,6 +74,8 @@ onBranchesPushed(lazily(lazy.ciPush, (m) => m.startPipelinesOnPush));
 removeWithProject(lazily(lazy.ciRemoval, (m) => m.removeCiObjects));
 removeWithGroup(lazily(lazy.ciRemoval, (m) => m.removeGroupCiObjects));
 resolveJobTokensWith(lazily(lazy.ciJobTokens, (m) => m.jobTokenGitAccess));
+// …and authenticates the API routes that take CI job tokens (releases, artifact downloads) as the job's user.
+authenticateJobTokensWith(lazily(lazy.ciJobTokens, (m) => m.jobTokenGitAccess));
 // Merge requests sit above CI: a finished pipeline merges the merge requests waiting for it
 // (merge when pipeline succeeds). Every function that finishes pipelines (runners, jobs) goes through this root.
 onPipelineFinished(lazily(lazy.mergeRequestPipelines, (m) => m.mergeWhenPipelineSucceeded));

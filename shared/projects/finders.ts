@@ -9,6 +9,7 @@ import type { User } from '../users';
 import { byKey, getMany } from '../platform/dynamo/batch';
 import type { Key } from '../platform/dynamo/keys';
 import type { Item } from '../platform/dynamo/query';
+import type { Authentication } from '../platform/http/context';
 import { NotFoundError } from '../platform/http/errors';
 import { projectKeys } from './store/keys';
 import { findProjectInNamespace, getProject, projectFromItem, type Project } from './store/projects';
@@ -118,6 +119,19 @@ async function findProjectById(id: number, user: User | null, also: Key[]): Prom
 /** The project the caller may read, as a subject carrying the caller's access; 404 otherwise. */
 export async function findProjectOrNotFound(idOrPath: string | number, user: User | null): Promise<ProjectSubject> {
   return (await findProjectAndRead(idOrPath, user, () => [])).subject;
+}
+
+/**
+ * {@link findProjectOrNotFound} for a route that takes CI job tokens (`authentication.jobToken`):
+ * a job's token reaches its own project only (GitLab's job token scope, without its allowlist);
+ * any other project is a 404, as one the caller cannot see.
+ * @example
+ * const subject = await findProjectForJobOrNotFound(params.id, user, auth);
+ */
+export async function findProjectForJobOrNotFound(idOrPath: string | number, user: User | null, auth: Authentication | null): Promise<ProjectSubject> {
+  const subject = await findProjectOrNotFound(idOrPath, user);
+  if (auth?.job && auth.job.projectId !== subject.project.id) throw new NotFoundError('Project');
+  return subject;
 }
 
 /**

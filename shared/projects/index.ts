@@ -11,7 +11,7 @@ export { forkWithProject, removeWithProject, type ForkStep, type ProjectRemoval 
 export { unshareProject } from './commands/shares';
 export { unstarProject } from './commands/stars';
 export { capProjectVisibility, transferProject } from './commands/transfer';
-export { findProjectAndRead, findProjectOrNotFound } from './finders';
+export { findProjectAndRead, findProjectForJobOrNotFound, findProjectOrNotFound } from './finders';
 export { canReadEvent } from './policy';
 export { presentEvent } from './presenters/events';
 export { projectFullPath } from './paths';

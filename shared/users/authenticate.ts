@@ -27,6 +27,25 @@ function presentedSecret(request: ApiRequest): string | undefined {
   return headers['private-token'] || bearer || (typeof param === 'string' && param ? param : undefined);
 }
 
+/** The CI job token presented by `JOB-TOKEN` or the `job_token` parameter. */
+function presentedJobToken(request: ApiRequest): string | undefined {
+  const param = request.context.rawParams.job_token;
+  return request.event.headers['job-token'] || (typeof param === 'string' && param ? param : undefined);
+}
+
+/** What a running job's token stands for: its project, on behalf of the job's user. */
+export type JobTokenResolver = (token: string) => Promise<{ projectId: number; userId: number | null } | undefined>;
+
+let jobTokenResolver: JobTokenResolver | undefined;
+
+/**
+ * How a CI job token is resolved: the CI feature (above this one) registers it through the
+ * composition root (`functions/api.ts`). Without one, job tokens authenticate nothing.
+ */
+export function authenticateJobTokensWith(resolver: JobTokenResolver): void {
+  jobTokenResolver = resolver;
+}
+
 /** `sudo` as a parameter or `Sudo` header: a user id or a username. */
 function sudoIdentifier(request: ApiRequest): string | undefined {
   const value = request.context.rawParams.sudo ?? request.event.headers.sudo;
@@ -46,7 +65,10 @@ async function findSudoTarget(identifier: string): Promise<User> {
  * Scopes: each route declares the scopes it accepts (`authentication.scopes`, default `api`);
  * `read_user` is accepted by the users group's GET routes; `read_api` by every GET and HEAD that
  * accepts `api`.
- * `sudo` lets an admin's personal token act as another user.
+ * `sudo` lets an admin's personal token act as another user. A route that opts in
+ * (`authentication.jobToken`) also takes a running CI job's token (`JOB-TOKEN`, `job_token`) as the
+ * job's user, resolved by the CI feature ({@link authenticateJobTokensWith}); the route keeps it to
+ * the job's project.
  * Cost: no DynamoDB read when the same token was read in this process within the last second,
  * else two (`findTokenBySecret`: a revoked token or blocked user is refused at once here and
  * within a second in other processes); `sudo` reads its target on every request.
@@ -55,11 +77,17 @@ export function authenticate(): ApiMiddleware {
   const authenticateBefore = async (request: ApiRequest) => {
     const { rawParams, route } = request.context;
     const secret = presentedSecret(request);
+    const jobToken = route.definition.authentication?.jobToken ? presentedJobToken(request) : undefined;
     const sudo = sudoIdentifier(request);
     delete rawParams.private_token;
+    delete rawParams.job_token;
     delete rawParams.sudo;
     request.context.auth = null;
 
+    if (!secret && jobToken) {
+      request.context.auth = await authenticateJob(jobToken);
+      return;
+    }
     if (!secret) {
       if (!route.definition.anonymous) throw new UnauthorizedError();
       return;
@@ -83,6 +111,17 @@ export function authenticate(): ApiMiddleware {
     request.context.auth = auth;
   };
   return { before: authenticateBefore };
+}
+
+/**
+ * Internal: a running job's token as the job's user (GitLab's `find_user_from_job_token`): a
+ * token that is no running job's, or a job without an active user, is a 401. No `sudo`.
+ */
+async function authenticateJob(secret: string): Promise<Authentication> {
+  const access = jobTokenResolver ? await jobTokenResolver(secret) : undefined;
+  const user = access?.userId ? await getUser(access.userId) : undefined;
+  if (!access || !user || user.state !== 'active') throw new UnauthorizedError();
+  return { user, token: null, secret, job: { projectId: access.projectId } };
 }
 
 /**

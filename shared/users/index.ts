@@ -1,4 +1,4 @@
-export { authenticate, authenticateGitCredentials, trackActivity } from './authenticate';
+export { authenticate, authenticateGitCredentials, authenticateJobTokensWith, trackActivity } from './authenticate';
 export { findUserOrNotFound, userIdForFilter } from './finders';
 export { presentPersonalAccessToken, presentUserPublic } from './presenters/users';
 export { backfillUserSearchEntries, findUserByUsername, getUser, userFromItem, userIsLive, type User } from './store/users';

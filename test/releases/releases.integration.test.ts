@@ -9,6 +9,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl } from '../support/api';
 import { newMember, ownedProject, type OwnedProject } from '../support/fixtures';
 import { createFiles, enc } from '../repository/api/helpers';
+import { eventually } from '../support/eventually';
+import { cloneUrl, gitOk, localRepository } from '../support/git';
+import { TestRunner } from '../ci/runner';
 
 const GUEST = 10;
 const REPORTER = 20;
@@ -257,5 +260,43 @@ describe('releases through gitbeaker', () => {
     expect(all.map((r) => r.tag_name)).toEqual(['release/2.0']);
     expect(tag).toMatchObject({ name: 'release/2.0', message: 'annotated' });
     expect((await api(releases(project.id), { token: project.owner.token })).body).toEqual([]);
+  });
+});
+
+describe('releases and artifacts with a CI job’s token (release-cli, curl with $CI_JOB_TOKEN)', () => {
+  it('authenticates a running job as its user in its own project only, and nowhere once the job is done', async () => {
+    // Prepare: `build` leaves artifacts; `release` runs after it and is held running.
+    const project = await ownedProject('private');
+    const other = await ownedProject('private');
+    const work = await localRepository({ '.gitlab-ci.yml': 'build:\n  stage: build\n  script: [mkdir -p out, echo built > out/a.txt]\n  artifacts:\n    paths: [out/]\nrelease:\n  stage: deploy\n  script: [echo]\n' });
+    await gitOk(['push', '-q', cloneUrl(project.fullPath, project.owner.token), 'main'], { cwd: work });
+    const runner = await TestRunner.register((await api(`/projects/${project.id}`, { token: project.owner.token })).body.runners_token);
+    const built = await runner.runNext();
+    expect(built?.state).toBe('success');
+    const job = await eventually(async () => {
+      const { job: picked } = await runner.requestJob();
+      expect(picked).toBeDefined();
+      return picked;
+    });
+    const asJob = { headers: { 'JOB-TOKEN': job.token } };
+
+    // Act
+    const created = await api(releases(project.id), { ...asJob, body: { tag_name: 'v1.0', ref: 'main', description: 'from CI' } });
+    const read = await api(releases(project.id, '/v1.0'), asJob);
+    const artifacts = await api(`/projects/${project.id}/jobs/${built!.job.id}/artifacts`, asJob);
+    const elsewhere = await api(releases(other.id), asJob);
+    const notTaken = await api(`/projects/${project.id}/issues`, asJob);
+    const forged = await api(releases(project.id), { headers: { 'JOB-TOKEN': `${job.token}x` } });
+    expect((await runner.update(job, 'success')).status).toBe(200);
+    const afterwards = await api(releases(project.id), asJob);
+
+    // Assess
+    expect(created).toMatchObject({ status: 201, body: { tag_name: 'v1.0', description: 'from CI', author: { id: project.owner.id } } });
+    expect(read.status).toBe(200);
+    expect(artifacts.status).toBe(200);
+    expect(elsewhere).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
+    expect(notTaken.status).toBe(401);
+    expect(forged.status).toBe(401);
+    expect(afterwards.status).toBe(401);
   });
 });

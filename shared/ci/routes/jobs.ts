@@ -10,7 +10,8 @@ import { paginate, paginationParams } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
 import { created, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { findProjectOrNotFound } from '../../projects';
+import type { Authentication } from '../../platform/http/context';
+import { findProjectForJobOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
 import { cancelJobRecord, playJob, processPipeline, retryJobRecord } from '../commands/pipelines';
 import { authorizeCi, canEraseBuild, canReadBuilds, canUpdateBuilds, canUpdateOnRef } from '../policy';
@@ -24,8 +25,9 @@ import { scopeFrom, scopeParam } from './scope';
 
 const jobParams = z.object({ ...idParam, job_id: required(p.int()) });
 
-async function readable(id: string, user: Parameters<typeof canReadBuilds>[0]) {
-  const subject = await findProjectOrNotFound(id, user);
+/** The project whose jobs the caller may read; a CI job's token (on the artifact downloads) reaches its own project only. */
+async function readable(id: string, user: Parameters<typeof canReadBuilds>[0], auth: Authentication | null = null) {
+  const subject = await findProjectForJobOrNotFound(id, user, auth);
   authorizeCi(user, canReadBuilds(user, subject));
   return subject;
 }
@@ -64,8 +66,10 @@ export const jobRoutes = {
   'GET /projects/:id/jobs/:job_id/artifacts': route({
     params: jobParams,
     anonymous: true,
-    handler: async ({ params, user }) => {
-      const subject = await readable(params.id, user);
+    // GitLab's `job_token_allowed`: a job fetches another job's artifacts with its `JOB-TOKEN`.
+    authentication: { jobToken: true },
+    handler: async ({ params, user, auth }) => {
+      const subject = await readable(params.id, user, auth);
       return artifactsDownload(await findJobOrNotFound(subject, params.job_id));
     },
   }),
@@ -73,8 +77,10 @@ export const jobRoutes = {
   'GET /projects/:id/jobs/artifacts/:ref_name/download': route({
     params: z.object({ ...idParam, ref_name: required(p.string()), job: required(p.string()) }),
     anonymous: true,
-    handler: async ({ params, user }) => {
-      const subject = await readable(params.id, user);
+    // GitLab's `job_token_allowed`: a job fetches another job's artifacts with its `JOB-TOKEN`.
+    authentication: { jobToken: true },
+    handler: async ({ params, user, auth }) => {
+      const subject = await readable(params.id, user, auth);
       return artifactsDownload(await latestSuccessfulJob(subject.project.id, params.ref_name, params.job));
     },
   }),

@@ -26,7 +26,10 @@ export interface Credential {}
 /** Who is calling: the token's owner, or with `sudo` the impersonated user (and who sudoed). */
 export interface Authentication {
   user: Caller;
-  token: Credential;
+  /** The user's access token presented; null for a CI job's token (then `job` is set). */
+  token: Credential | null;
+  /** A running job's token (`JOB-TOKEN`) authenticated the request: the job's user, in the job's project only. */
+  job?: { projectId: number };
   /** The presented secret (only echoed back as `private_token` on `GET /user` with sudo). */
   secret: string;
   /** The admin who used `sudo`, when the request runs as another user. */
@@ -45,6 +48,12 @@ export interface RouteAuthentication {
   tokens?: readonly TokenKind[];
   /** Any one of these scopes suffices. Default: `api`. */
   scopes?: readonly Scope[];
+  /**
+   * GitLab's `job_token_allowed`: a running CI job's token (`JOB-TOKEN` header or `job_token`
+   * parameter) authenticates as the job's user; the route must keep the call to the job's project
+   * (`Authentication.job`).
+   */
+  jobToken?: true;
 }
 
 /** What a route handler receives: only its declared, validated parameters and the caller. */

@@ -10,7 +10,8 @@ import { paginate } from '../../platform/http/pagination';
 import { created, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { ForbiddenError } from '../../platform/http/errors';
-import { findProjectOrNotFound } from '../../projects';
+import { findProjectForJobOrNotFound } from '../../projects';
+import type { Authentication } from '../../platform/http/context';
 import type { User } from '../../users';
 import type { catalog } from '../catalog';
 import { createRelease, deleteRelease, updateRelease } from '../commands/releases';
@@ -21,9 +22,13 @@ import { authorizeReleaseWrite } from '../policy';
 import { createParams, listParams, showParams, tagNameParam, updateParams } from './releases.params';
 import * as z from 'zod';
 
-/** The project, readable by the caller with its releases (404, then 403/401). */
-export async function findReleasesOrNotFound(id: string, user: User | null): Promise<ProjectSubject> {
-  const subject = await findProjectOrNotFound(id, user);
+/**
+ * The project, readable by the caller with its releases (404, then 403/401); a CI job's token
+ * (every releases route takes one, as GitLab's `job_token_allowed`: release-cli's credential)
+ * reaches its own project only.
+ */
+export async function findReleasesOrNotFound(id: string, user: User | null, auth: Authentication | null): Promise<ProjectSubject> {
+  const subject = await findProjectForJobOrNotFound(id, user, auth);
   authorize(user, 'read_release', subject);
   return subject;
 }
@@ -42,22 +47,27 @@ async function releaseToChange(subject: ProjectSubject, user: User, tag: string,
   return release;
 }
 
+/** GitLab's `job_token_allowed` on the releases API: a running job's `JOB-TOKEN` (release-cli's credential) authenticates too. */
+export const JOB_TOKEN_ALLOWED = { jobToken: true } as const;
+
 export const releaseRoutes = {
   'GET /projects/:id/releases': route({
+    authentication: JOB_TOKEN_ALLOWED,
     anonymous: true,
     params: listParams,
-    handler: async ({ params, user, link }) => {
-      const subject = await findReleasesOrNotFound(params.id, user);
+    handler: async ({ params, user, auth, link }) => {
+      const subject = await findReleasesOrNotFound(params.id, user, auth);
       const page = await paginate(params, link, releaseList(subject.project.id, { orderBy: params.order_by, sort: params.sort }));
       return ok(await present(subject, user, page.items, params.include_html_description), page.headers);
     },
   }),
 
   'GET /projects/:id/releases/:tag_name': route({
+    authentication: JOB_TOKEN_ALLOWED,
     anonymous: true,
     params: showParams,
-    handler: async ({ params, user }) => {
-      const subject = await findReleasesOrNotFound(params.id, user);
+    handler: async ({ params, user, auth }) => {
+      const subject = await findReleasesOrNotFound(params.id, user, auth);
       authorize(user, 'download_code', subject);
       const release = await findReleaseOrNotFound(subject.project.id, params.tag_name);
       return ok((await present(subject, user, [release], params.include_html_description))[0]);
@@ -65,9 +75,10 @@ export const releaseRoutes = {
   }),
 
   'POST /projects/:id/releases': route({
+    authentication: JOB_TOKEN_ALLOWED,
     params: createParams,
-    handler: async ({ params, user }) => {
-      const subject = await findReleasesOrNotFound(params.id, user);
+    handler: async ({ params, user, auth }) => {
+      const subject = await findReleasesOrNotFound(params.id, user, auth);
       await authorizeReleaseWrite(user, 'create_release', subject, params.tag_name);
       const release = await createRelease(subject, user, {
         tag: params.tag_name,
@@ -84,9 +95,10 @@ export const releaseRoutes = {
   }),
 
   'PUT /projects/:id/releases/:tag_name': route({
+    authentication: JOB_TOKEN_ALLOWED,
     params: updateParams,
-    handler: async ({ params, user }) => {
-      const subject = await findReleasesOrNotFound(params.id, user);
+    handler: async ({ params, user, auth }) => {
+      const subject = await findReleasesOrNotFound(params.id, user, auth);
       const release = await releaseToChange(subject, user, params.tag_name, 'update_release');
       const updated = await updateRelease(subject, release, { name: params.name, description: params.description, releasedAt: params.released_at, milestones: params.milestones });
       return ok((await present(subject, user, [updated]))[0]);
@@ -94,9 +106,10 @@ export const releaseRoutes = {
   }),
 
   'DELETE /projects/:id/releases/:tag_name': route({
+    authentication: JOB_TOKEN_ALLOWED,
     params: z.object(tagNameParam),
-    handler: async ({ params, user }) => {
-      const subject = await findReleasesOrNotFound(params.id, user);
+    handler: async ({ params, user, auth }) => {
+      const subject = await findReleasesOrNotFound(params.id, user, auth);
       const release = await releaseToChange(subject, user, params.tag_name, 'destroy_release');
       return ok((await present(subject, user, [await deleteRelease(subject, release)]))[0]);
     },
