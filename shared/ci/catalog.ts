@@ -40,6 +40,8 @@ export const catalog = {
     'PUT /projects/:id/triggers/:trigger_id',
     'DELETE /projects/:id/triggers/:trigger_id',
     'POST /projects/:id/trigger/pipeline',
+    // GitLab's form for webhooks (the ref in the path, URL-encoded when it holds a slash).
+    'POST /projects/:id/ref/:ref/trigger/pipeline',
   ],
   /**
    * What runners call (gitlab-runner's network client), and the Runners API users call to manage

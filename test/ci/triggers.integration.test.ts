@@ -136,6 +136,9 @@ describe('triggering pipelines', () => {
     const fromJob = await api(`/projects/${project.id}/trigger/pipeline`, { method: 'POST', body: { token: job.token, ref: 'main' } });
     const pipelineVariables = await api(`/projects/${project.id}/pipelines/${fromJson.body.id}/variables`, { token: project.owner.token });
     const trigger = (await api(`/projects/${project.id}/triggers`, { token: project.owner.token })).body[0];
+    // GitLab's webhook form: the ref in the path, the token and variables in the query, the sender's payload as the body.
+    const viaWebhook = await api(`/projects/${project.id}/ref/main/trigger/pipeline`, { method: 'POST', query: { token, 'variables[DEPLOY_TARGET]': 'hook' }, body: { object_kind: 'push' } });
+    const webhookVariables = await api(`/projects/${project.id}/pipelines/${viaWebhook.body.id}/variables`, { token: project.owner.token });
 
     // Assert
     expect(triggered).toMatchObject({ status: 201, body: { ref: 'main', source: 'trigger', status: 'pending', user: { id: project.owner.id } } });
@@ -153,6 +156,8 @@ describe('triggering pipelines', () => {
     expect(asObject).toMatchObject({ status: 201, body: { ref: 'main', source: 'trigger' } });
     expect(fromJob).toMatchObject({ status: 201, body: { source: 'pipeline', user: { id: project.owner.id } } });
     expect(trigger.last_used).toBe(asObject.body.created_at);
+    expect(viaWebhook).toMatchObject({ status: 201, body: { ref: 'main', source: 'trigger' } });
+    expect(webhookVariables.body).toContainEqual(expect.objectContaining({ key: 'DEPLOY_TARGET', value: 'hook' }));
   });
 
   it('refuses bad tokens, bad variables and refs as GitLab; deleted and expired tokens do not work', async () => {

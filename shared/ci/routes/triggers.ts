@@ -46,9 +46,9 @@ async function presented(triggers: readonly Trigger[], user: User, subject: Proj
 }
 
 /**
- * `POST /projects/:id/trigger/pipeline`. GitLab also serves it at `…/ref/:ref/trigger/pipeline`;
- * that path is not served here: its four API Gateway resources do not fit the REST API's budget
- * (`test/infra/limits.test.ts`), and the clients (python-gitlab, gitbeaker, curl examples) use this one.
+ * `POST /projects/:id/trigger/pipeline`, and GitLab's form for webhooks,
+ * `POST /projects/:id/ref/:ref/trigger/pipeline` (the ref in the path, URL-encoded when it holds
+ * a slash: API Gateway matches one segment).
  */
 const triggerPipeline = route({
   params: withHashParams(['variables'], z.object({ ...idParam, ref: required(p.string()), token: required(p.string()), variables: hashParam() })),
@@ -125,4 +125,5 @@ export const triggerRoutes = {
   }),
 
   'POST /projects/:id/trigger/pipeline': triggerPipeline,
+  'POST /projects/:id/ref/:ref/trigger/pipeline': triggerPipeline,
 } satisfies RoutesOf<typeof catalog.ci_jobs>;
