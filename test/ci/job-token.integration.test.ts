@@ -23,15 +23,6 @@ async function pushed(project: OwnedProject, files: Record<string, string>): Pro
   return (await gitOk(['rev-parse', 'HEAD'], { cwd: work })).trim();
 }
 
-async function runningJob(runner: TestRunner): Promise<any> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const { job } = await runner.requestJob();
-    if (job) return job;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('no job handed out');
-}
 
 /** The job's `repo_url` without its credentials, and an `Authorization` header for the job token (for plain HTTP requests). */
 function addressOf(job: any): { url: string; authorization: string } {
@@ -58,7 +49,7 @@ describe('the job token over smart HTTP', () => {
     sha = await pushed(project, { '.gitlab-ci.yml': CI, 'README.md': '# job token\n' });
     const token = (await api(`/projects/${project.id}`, { token: project.owner.token })).body.runners_token;
     runner = await TestRunner.register(token);
-    job = await runningJob(runner);
+    job = await runner.pickNext();
   });
 
   it('hands the runner a repo_url with gitlab-ci-token and the job token', () => {

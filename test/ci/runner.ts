@@ -104,11 +104,24 @@ export class TestRunner {
 
   /** Polls until a job comes or `timeoutMs` passes; runs it. */
   async runNext(timeoutMs = 10_000): Promise<{ job: any; state: string } | undefined> {
+    const job = await this.poll(timeoutMs);
+    return job ? { job, state: await this.run(job) } : undefined;
+  }
+
+  /** The next job handed out, left running; throws when none comes within `timeoutMs`. */
+  async pickNext(timeoutMs = 10_000): Promise<any> {
+    const job = await this.poll(timeoutMs);
+    if (!job) throw new Error('no job handed out');
+    return job;
+  }
+
+  /** Internal: polls until a job comes or `timeoutMs` passes. */
+  private async poll(timeoutMs: number): Promise<any> {
     const deadline = Date.now() + timeoutMs;
     let lastUpdate: string | undefined;
     while (Date.now() < deadline) {
       const { job, lastUpdate: next } = await this.requestJob(lastUpdate);
-      if (job) return { job, state: await this.run(job) };
+      if (job) return job;
       lastUpdate = next ?? undefined;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -33,15 +33,6 @@ downstream:
 type Variable = { key: string; value: string; file?: boolean };
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the job payload is read field by field */
-async function nextJob(runner: TestRunner): Promise<any> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const { job } = await runner.requestJob();
-    if (job) return job;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('no job handed out');
-}
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields);
 
@@ -129,7 +120,7 @@ describe('triggering pipelines', () => {
   it('runs a pipeline as the token’s owner whose job gets the variables and source `trigger`; a running job’s token triggers too', async () => {
     // Act: curl -F style, without any user token
     const triggered = await api(`/projects/${project.id}/trigger/pipeline`, { method: 'POST', form: form({ token, ref: 'main', 'variables[DEPLOY_TARGET]': 'staging' }) });
-    const job = await nextJob(runner);
+    const job = await runner.pickNext();
     // python-gitlab's `trigger_pipeline`: JSON with bracketed names; then a JSON object of variables
     const fromJson = await api(`/projects/${encodeURIComponent(project.fullPath)}/trigger/pipeline`, { method: 'POST', body: { ref: 'main', token, 'variables[DEPLOY_TARGET]': 'production' } });
     const asObject = await api(`/projects/${project.id}/trigger/pipeline`, { method: 'POST', body: { token, ref: 'main', variables: { DEPLOY_TARGET: 'review' } } });

@@ -9,7 +9,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl } from '../support/api';
 import { newMember, ownedProject, type OwnedProject } from '../support/fixtures';
 import { createFiles, enc } from '../repository/api/helpers';
-import { eventually } from '../support/eventually';
 import { cloneUrl, gitOk, localRepository } from '../support/git';
 import { TestRunner } from '../ci/runner';
 
@@ -273,11 +272,7 @@ describe('releases and artifacts with a CI job’s token (release-cli, curl with
     const runner = await TestRunner.register((await api(`/projects/${project.id}`, { token: project.owner.token })).body.runners_token);
     const built = await runner.runNext();
     expect(built?.state).toBe('success');
-    const job = await eventually(async () => {
-      const { job: picked } = await runner.requestJob();
-      expect(picked).toBeDefined();
-      return picked;
-    });
+    const job = await runner.pickNext();
     const asJob = { headers: { 'JOB-TOKEN': job.token } };
 
     // Act
