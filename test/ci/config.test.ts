@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDuration } from '../../shared/ci/config/durations';
 import { evaluateExpression } from '../../shared/ci/config/expressions';
 import { missingNeedsError, parseCiConfig, selectJobs, workflowAllows, type CiConfig, type PipelineContext } from '../../shared/ci/config/parse';
+import { releaseCommand } from '../../shared/ci/presenters/runner-job';
 import { compositeStatus, nextStatuses, type ProcessableJob } from '../../shared/ci/status';
 
 const parsed = (text: string): CiConfig => {
@@ -147,6 +148,49 @@ test: { script: x, needs: [build] }
     expect(workflowAllows(config, push('main'))).toBe(true);
     expect(workflowAllows(config, push('dev'))).toBe(false);
     expect(missingNeedsError(selectJobs(config, push('dev')))).toMatch(/'test' job needs 'build' job/);
+  });
+});
+
+describe('release:', () => {
+  it('becomes the job’s release step, a release-cli command as GitLab’s Releaser writes it', () => {
+    // Arrange
+    const [job] = parsed(`
+release_job:
+  script: [echo releasing]
+  release:
+    tag_name: $CI_COMMIT_TAG
+    name: Release $CI_COMMIT_TAG
+    description: ./CHANGELOG.md
+    milestones: [m1, m2]
+    assets:
+      links:
+        - { name: bin, url: 'https://example.com/bin', link_type: package, ignored: x }
+`).jobs;
+
+    // Act
+    const command = releaseCommand(job.release!);
+
+    // Assess
+    expect(job.release).toEqual({
+      tagName: '$CI_COMMIT_TAG',
+      description: './CHANGELOG.md',
+      name: 'Release $CI_COMMIT_TAG',
+      milestones: ['m1', 'm2'],
+      links: [{ name: 'bin', url: 'https://example.com/bin', link_type: 'package' }],
+    });
+    expect(command).toBe(
+      'release-cli create --name "Release $CI_COMMIT_TAG" --description "./CHANGELOG.md" --tag-name "$CI_COMMIT_TAG" --milestone "m1" --milestone "m2" ' +
+        `--assets-link "{\\"name\\":\\"bin\\",\\"url\\":\\"https://example.com/bin\\",\\"link_type\\":\\"package\\"}"`,
+    );
+  });
+
+  it.each([
+    ['no tag_name', 'release: { description: d }', "jobs:job:release tag name can't be blank"],
+    ['no description', 'release: { tag_name: v1 }', "jobs:job:release description can't be blank"],
+    ['an unknown key', 'release: { tag_name: v1, description: d, color: red }', 'jobs:job:release config contains unknown keys: color'],
+    ['a link without url', 'release: { tag_name: v1, description: d, assets: { links: [{ name: a }] } }', 'jobs:job:release:assets:links:0 config should have a name and a url'],
+  ])('refuses a release with %s', (_case, release, error) => {
+    expect(errorOf(`job:\n  script: [echo]\n  ${release}\n`)).toBe(error);
   });
 });
 

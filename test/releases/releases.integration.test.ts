@@ -262,12 +262,12 @@ describe('releases through gitbeaker', () => {
   });
 });
 
-describe('releases and artifacts with a CI job’s token (release-cli, curl with $CI_JOB_TOKEN)', () => {
+describe('releases from CI: the `release:` keyword’s step, and a job’s token (release-cli, curl with $CI_JOB_TOKEN)', () => {
   it('authenticates a running job as its user in its own project only, and nowhere once the job is done', async () => {
     // Prepare: `build` leaves artifacts; `release` runs after it and is held running.
     const project = await ownedProject('private');
     const other = await ownedProject('private');
-    const work = await localRepository({ '.gitlab-ci.yml': 'build:\n  stage: build\n  script: [mkdir -p out, echo built > out/a.txt]\n  artifacts:\n    paths: [out/]\nrelease:\n  stage: deploy\n  script: [echo]\n' });
+    const work = await localRepository({ '.gitlab-ci.yml': 'build:\n  stage: build\n  script: [mkdir -p out, echo built > out/a.txt]\n  artifacts:\n    paths: [out/]\nrelease:\n  stage: deploy\n  script: [echo]\n  release: { tag_name: v1.0, ref: main, description: from CI }\n' });
     await gitOk(['push', '-q', cloneUrl(project.fullPath, project.owner.token), 'main'], { cwd: work });
     const runner = await TestRunner.register((await api(`/projects/${project.id}`, { token: project.owner.token })).body.runners_token);
     const built = await runner.runNext();
@@ -275,7 +275,7 @@ describe('releases and artifacts with a CI job’s token (release-cli, curl with
     const job = await runner.pickNext();
     const asJob = { headers: { 'JOB-TOKEN': job.token } };
 
-    // Act
+    // Act: what the job's release step (release-cli) sends
     const created = await api(releases(project.id), { ...asJob, body: { tag_name: 'v1.0', ref: 'main', description: 'from CI' } });
     const read = await api(releases(project.id, '/v1.0'), asJob);
     const artifacts = await api(`/projects/${project.id}/jobs/${built!.job.id}/artifacts`, asJob);
@@ -286,6 +286,8 @@ describe('releases and artifacts with a CI job’s token (release-cli, curl with
     const afterwards = await api(releases(project.id), asJob);
 
     // Assess
+    expect(job.steps.map((step: { name: string }) => step.name)).toEqual(['script', 'release']);
+    expect(job.steps[1]).toMatchObject({ script: ['release-cli create --description "from CI" --tag-name "v1.0" --ref "main"'], when: 'on_success', allow_failure: false });
     expect(created).toMatchObject({ status: 201, body: { tag_name: 'v1.0', description: 'from CI', author: { id: project.owner.id } } });
     expect(read.status).toBe(200);
     expect(artifacts.status).toBe(200);

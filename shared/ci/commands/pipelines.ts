@@ -122,6 +122,7 @@ function specOf(job: SelectedJob): JobSpec {
     ...(job.timeout !== undefined ? { timeout: job.timeout } : {}),
     ...(job.allowFailureExitCodes ? { allowFailureExitCodes: job.allowFailureExitCodes } : {}),
     ...(job.environment ? { environment: job.environment } : {}),
+    ...(job.release ? { release: job.release } : {}),
   };
 }
 

@@ -79,6 +79,19 @@ export interface JobDefinition {
   rules?: RuleDefinition[];
   environment?: string;
   coverage?: string;
+  release?: ReleaseDefinition;
+}
+
+/** A job's `release:` keyword, as the file gives it (strings are passed to release-cli as written, variables expanded by the runner). */
+export interface ReleaseDefinition {
+  tagName: string;
+  description: string;
+  name?: string;
+  tagMessage?: string;
+  ref?: string;
+  releasedAt?: string;
+  milestones?: string[];
+  links?: Array<Record<string, string>>;
 }
 
 export interface CiConfig {
@@ -253,6 +266,44 @@ function artifactsOf(value: unknown, where: string): ArtifactsDefinition | undef
     untracked: value.untracked === true,
     when,
     ...(expireIn !== undefined ? { expireIn } : {}),
+  };
+}
+
+/** The string keys of `release:` and of its asset links, as GitLab's `Entry::Release` allows them. */
+const RELEASE_KEYS = new Set(['tag_name', 'tag_message', 'name', 'description', 'ref', 'released_at', 'milestones', 'assets']);
+const RELEASE_LINK_KEYS = new Set(['name', 'url', 'filepath', 'direct_asset_path', 'link_type']);
+
+/** A job's `release:` (GitLab's `Entry::Release`): `tag_name` and `description` required, every value a string. */
+function releaseOf(value: unknown, where: string): ReleaseDefinition | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isHash(value)) throw new ConfigError(`${where} config should be a hash`);
+  const unknown = Object.keys(value).filter((key) => !RELEASE_KEYS.has(key));
+  if (unknown.length > 0) throw new ConfigError(`${where} config contains unknown keys: ${unknown.join(', ')}`);
+  const text = (key: string): string | undefined => {
+    const raw = value[key];
+    if (raw === undefined || raw === null) return undefined;
+    if (typeof raw !== 'string' && typeof raw !== 'number') throw new ConfigError(`${where}:${key} config should be a string`);
+    return String(raw);
+  };
+  const tagName = text('tag_name');
+  const description = text('description');
+  if (!tagName) throw new ConfigError(`${where} tag name can't be blank`);
+  if (!description) throw new ConfigError(`${where} description can't be blank`);
+  const assets = value.assets;
+  if (assets !== undefined && assets !== null && !(isHash(assets) && Array.isArray(assets.links))) throw new ConfigError(`${where}:assets config should be a hash with links`);
+  const links = isHash(assets) && Array.isArray(assets.links)
+    ? assets.links.map((link, i) => {
+        if (!isHash(link) || typeof link.name !== 'string' || typeof link.url !== 'string') throw new ConfigError(`${where}:assets:links:${i} config should have a name and a url`);
+        return Object.fromEntries(Object.entries(link).filter(([key]) => RELEASE_LINK_KEYS.has(key)).map(([key, field]) => [key, String(field)]));
+      })
+    : undefined;
+  const optional = { name: text('name'), tagMessage: text('tag_message'), ref: text('ref'), releasedAt: text('released_at') };
+  return {
+    tagName,
+    description,
+    ...Object.fromEntries(Object.entries(optional).filter(([, field]) => field !== undefined)),
+    ...(value.milestones !== undefined && value.milestones !== null ? { milestones: stringList(value.milestones, `${where}:milestones`) } : {}),
+    ...(links && links.length > 0 ? { links } : {}),
   };
 }
 
@@ -464,6 +515,7 @@ function buildConfig(input: unknown): CiConfig {
       ...(rulesOf(value.rules, where) ? { rules: rulesOf(value.rules, where) } : {}),
       ...(environment ? { environment } : {}),
       ...(typeof value.coverage === 'string' ? { coverage: value.coverage } : {}),
+      ...(releaseOf(value.release, `${where}:release`) ? { release: releaseOf(value.release, `${where}:release`) } : {}),
     };
     if (!instances) {
       jobs.push(job);

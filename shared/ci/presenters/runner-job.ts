@@ -9,6 +9,7 @@ import { config } from '../../platform/config';
 import type { PipelineVariable } from '../pipeline-variables';
 import type { ProjectVariable } from '../queries/variables';
 import type { Job, Pipeline } from '../store/pipelines';
+import type { ReleaseDefinition } from '../config/parse';
 
 export interface RunnerJobContext {
   job: Job;
@@ -117,6 +118,28 @@ function repoUrl(ctx: RunnerJobContext): string {
 /** Predefined, though `parallel:` jobs carry them with their variables. */
 const NODE_VARIABLES = new Set(['CI_NODE_INDEX', 'CI_NODE_TOTAL']);
 
+/**
+ * The release step's command (GitLab's `Gitlab::Ci::Build::Releaser`, release-cli form): each
+ * given field as a double-quoted flag (the runner's shell expands `$CI_COMMIT_TAG` and the like),
+ * one `--milestone` each, one `--assets-link` each as a shell-quoted JSON string.
+ */
+export function releaseCommand(release: ReleaseDefinition): string {
+  const flags: Array<[string, string | undefined]> = [
+    ['name', release.name],
+    ['description', release.description],
+    ['tag-name', release.tagName],
+    ['tag-message', release.tagMessage],
+    ['ref', release.ref],
+    ['released-at', release.releasedAt],
+  ];
+  return [
+    'release-cli create',
+    ...flags.filter(([, value]) => value !== undefined).map(([flag, value]) => `--${flag} "${value}"`),
+    ...(release.milestones ?? []).map((milestone) => `--milestone "${milestone}"`),
+    ...(release.links ?? []).map((link) => `--assets-link ${JSON.stringify(JSON.stringify(link))}`),
+  ].join(' ');
+}
+
 export function presentRunnerJob(ctx: RunnerJobContext) {
   const { job } = ctx;
   const spec = job.spec;
@@ -171,6 +194,7 @@ export function presentRunnerJob(ctx: RunnerJobContext) {
     variables,
     steps: [
       { name: 'script', script: [...spec.beforeScript, ...spec.script], timeout, when: 'on_success', allow_failure: false },
+      ...(spec.release ? [{ name: 'release', script: [releaseCommand(spec.release)], timeout, when: 'on_success', allow_failure: false }] : []),
       ...(spec.afterScript.length ? [{ name: 'after_script', script: spec.afterScript, timeout, when: 'always', allow_failure: true }] : []),
     ],
     image: spec.image ? { name: spec.image.name, entrypoint: spec.image.entrypoint ?? null, ports: [], pull_policy: null } : null,

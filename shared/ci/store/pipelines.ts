@@ -26,6 +26,7 @@ import { isStorableKey, type Collection } from '../../platform/dynamo/keys';
 import { getItem, isId, queryAll, queryCollection, type Item } from '../../platform/dynamo/query';
 import { ConditionFailed, journalWrite, transact } from '../../platform/dynamo/transactions';
 import { nextDeadline } from '../config/scheduler';
+import type { ReleaseDefinition } from '../config/parse';
 import type { JobStatus, PipelineStatus } from '../status';
 import { CI_SEQUENCES, ciCollections, ciIndexKeys, ciKeys } from './keys';
 
@@ -89,6 +90,8 @@ export interface JobSpec {
   timeout?: number;
   allowFailureExitCodes?: number[];
   environment?: string;
+  /** `release:` (GitLab's `options[:release]`): the job's release step runs release-cli with it. */
+  release?: ReleaseDefinition;
 }
 
 export interface JobArtifacts {
