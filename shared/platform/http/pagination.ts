@@ -360,6 +360,20 @@ export function paginateArray<T>(params: PaginationParams, link: PageLinkBase, a
   );
 }
 
+/** Where an offset page starts in its list (a `page_shift` folded into `page` counted): what a route that reads its own page skips. */
+export function pageStart(params: PaginationParams): number {
+  return pageGrid(params).start;
+}
+
+/**
+ * The headers of an offset page of a list the route reads itself (GitLab's commits list, which it
+ * cannot count): whether a next page is linked, and the total the links are computed from, if any.
+ * No array of the list's size is made, whatever `page` asks for.
+ */
+export function offsetPageHeaders(params: PaginationParams, link: PageLinkBase, page: { hasNext: boolean; total?: number }): Record<string, string> {
+  return offsetHeaders(pageGrid(params), link, { hasNext: page.hasNext, total: page.total });
+}
+
 /**
  * Where an offset page lies: page `page` of `per_page` items starts at `(page - 1) * per_page`,
  * less `page_shift` items when an earlier page of the walk was ended early. The shift is clamped

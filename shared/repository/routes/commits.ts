@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { ForbiddenError, BadRequestError } from '../../platform/http/errors';
-import { paginateArray, paginationParams } from '../../platform/http/pagination';
+import { pageStart, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { idParam, p } from '../../platform/http/params';
 import { created, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
@@ -40,7 +40,7 @@ export const commitRoutes = {
           firstParent: params.first_parent,
           order: params.order,
         },
-        { offset: (params.page - 1) * params.per_page, limit: params.per_page },
+        { offset: pageStart(params), limit: params.per_page },
       );
       const options = { projectWebUrl: webUrl, trailers: params.trailers };
       const body = [];

@@ -4,13 +4,12 @@
  * `X-Total-Pages` (`exclude_total_headers`). So a full page always links a next page, and the
  * `last` link points at the page after a full one; nothing past the page is read.
  */
-import { paginateArray, type PageLinkBase, type PaginationParams } from '../../platform/http/pagination';
+import { offsetPageHeaders, pageStart, type PageLinkBase, type PaginationParams } from '../../platform/http/pagination';
 
 /** Headers of a page of `count` items that are all the list read (GitLab's commits list paging). */
 export function uncountedPageHeaders(params: PaginationParams, link: PageLinkBase, count: number): Record<string, string> {
-  const offset = (params.page - 1) * params.per_page;
-  // The platform pages an array of the size Kaminari is told; only its headers are used.
-  const { headers } = paginateArray(params, link, new Array<undefined>(offset + count + 1));
-  const { 'X-Total': _total, 'X-Total-Pages': _pages, ...rest } = headers;
+  // The links are those of a list of the size Kaminari is told: one more item than read.
+  const total = pageStart(params) + count + 1;
+  const { 'X-Total': _total, 'X-Total-Pages': _pages, ...rest } = offsetPageHeaders(params, link, { hasNext: count >= params.per_page, total });
   return rest;
 }

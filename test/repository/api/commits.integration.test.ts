@@ -239,6 +239,10 @@ describe('GET /projects/:id/repository/commits', () => {
     const last = await api(repo(project.id, '/commits'), { query: { per_page: 4, page: 2 } });
     expect(last.body.map((c: { id: string }) => c.id)).toEqual([ids[1], ids[0]]);
     expect(last.headers.get('x-next-page')).toBe('');
+    // A page far past the history (page × per_page past any array's length) is an empty page.
+    const far = await api(repo(project.id, '/commits'), { query: { per_page: 100, page: 214748366 } });
+    expect(far).toMatchObject({ status: 200, body: [] });
+    expect(far.headers.get('x-next-page')).toBe('');
   });
 
   it('filters by path, ref, dates and stats; an unknown ref lists nothing', async () => {
