@@ -25,13 +25,18 @@ export type RefProtections = Map<string, Promise<BranchRules | TagRules>>;
  * project's protections of a kind read once per request.
  */
 export async function refProtected(target: { projectId: number; ref: string; tag: boolean }, protections: RefProtections = new Map()): Promise<boolean> {
-  const key = `${target.tag ? 'tag' : 'branch'}#${target.projectId}`;
+  return (await rulesOf(target.projectId, target.tag, protections)).isProtected(target.ref);
+}
+
+/** A project's protected tags or branches, read once per `protections`. */
+function rulesOf(projectId: number, tag: boolean, protections: RefProtections): Promise<BranchRules | TagRules> {
+  const key = `${tag ? 'tag' : 'branch'}#${projectId}`;
   let rules = protections.get(key);
   if (!rules) {
-    rules = target.tag ? TagRules.load(target.projectId) : BranchRules.load(target.projectId);
+    rules = tag ? TagRules.load(projectId) : BranchRules.load(projectId);
     protections.set(key, rules);
   }
-  return (await rules).isProtected(target.ref);
+  return rules;
 }
 
 /**
@@ -39,11 +44,12 @@ export async function refProtected(target: { projectId: number; ref: string; tag
  * `Ci::PipelinePolicy` and `Ci::BuildPolicy`, negated): a branch they may push or merge to
  * (`can_update_branch?`), a tag they may create (`can_create_tag?`). Whoever it is not open to may
  * not retry, cancel, play, erase or keep its jobs, nor retry or cancel the pipeline, nor read its
- * variables as the user who ran it. One Query (the project's protected branches or tags).
+ * variables as the user who ran it. One Query (the project's protected branches or tags), shared
+ * through `protections` with {@link refProtected} of the same request.
  */
-export async function refOpenTo(user: User | null, subject: ProjectSubject, target: { ref: string; tag: boolean }): Promise<boolean> {
-  if (target.tag) return (await TagRules.load(subject.project.id)).canCreate(user, subject, target.ref);
-  const rules = await BranchRules.load(subject.project.id);
+export async function refOpenTo(user: User | null, subject: ProjectSubject, target: { ref: string; tag: boolean }, protections: RefProtections = new Map()): Promise<boolean> {
+  const rules = await rulesOf(subject.project.id, target.tag, protections);
+  if (rules instanceof TagRules) return rules.canCreate(user, subject, target.ref);
   return rules.canPush(user, subject, target.ref) || rules.canMerge(user, subject, target.ref);
 }
 

@@ -15,7 +15,7 @@ import type { ProjectSubject } from '../../auth';
 import type { User } from '../../users';
 import type { SelectedJob } from '../config/parse';
 import { ValidationError } from '../../platform/http/errors';
-import { includeReader, readCommitAndConfig, refOpenTo, refProtected, resolveRef } from '../git';
+import { includeReader, readCommitAndConfig, refOpenTo, refProtected, resolveRef, type RefProtections } from '../git';
 import { notifyPipelineFinished } from '../listeners';
 import { variablesFor, type ProjectVariable } from '../queries/variables';
 import { deleteJobObjects } from '../store/blobs';
@@ -51,6 +51,8 @@ export interface PipelineRequest {
   source: string;
   user: User | null;
   variables?: Array<{ key: string; value: string; variableType?: string }>;
+  /** The protections this request has read already (`refOpenTo`): read again only if absent. */
+  protections?: RefProtections;
 }
 
 export type CreatePipelineResult =
@@ -156,7 +158,7 @@ export async function createPipeline(request: PipelineRequest): Promise<CreatePi
   // The configuration's reader (with its YAML parser, ~110 KB) is loaded by the first pipeline a process creates, not at cold start.
   const [{ expandIncludes }, { buildCiConfig, loadCiYaml, missingNeedsError, selectJobs, workflowAllows }] = await Promise.all([import('../config/includes'), import('../config/parse')]);
   const projectId = request.project.id;
-  const rules = ruleVariables(request, await variablesFor(request.project, { protectedRef: () => refProtected({ projectId, ref: request.ref, tag: request.tag }) }));
+  const rules = ruleVariables(request, await variablesFor(request.project, { protectedRef: () => refProtected({ projectId, ref: request.ref, tag: request.tag }, request.protections) }));
   const loaded = loadCiYaml(read.config);
   const expanded = loaded.ok ? await expandIncludes(loaded.value, { projectId, sha: request.sha }, includeReader(request.project, request.user), rules) : loaded;
   const parsed = expanded.ok ? buildCiConfig(expanded.value) : expanded;
@@ -221,10 +223,11 @@ export async function createPipeline(request: PipelineRequest): Promise<CreatePi
 export async function createPipelineOnRef(request: Omit<PipelineRequest, 'project' | 'sha' | 'tag' | 'beforeSha'> & { subject: ProjectSubject }): Promise<Pipeline> {
   const { subject, ...rest } = request;
   const target = await resolveRef(subject.project, request.ref);
-  if (target && !(await refOpenTo(request.user, subject, { ref: request.ref, tag: target.tag }))) {
+  const protections: RefProtections = new Map();
+  if (target && !(await refOpenTo(request.user, subject, { ref: request.ref, tag: target.tag }, protections))) {
     throw new ValidationError({ base: [`You do not have sufficient permission to run a pipeline on '${request.ref}'. Please select a different branch or contact your administrator for assistance.`] });
   }
-  const result = target ? await createPipeline({ ...rest, project: subject.project, tag: target.tag, sha: target.sha, beforeSha: '' }) : ({ result: 'commit_not_found' } as const);
+  const result = target ? await createPipeline({ ...rest, project: subject.project, tag: target.tag, sha: target.sha, beforeSha: '', protections }) : ({ result: 'commit_not_found' } as const);
   if (result.result === 'created') return result.pipeline;
   throw new ValidationError({ base: [REFUSALS[result.result]] });
 }
