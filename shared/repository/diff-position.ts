@@ -49,26 +49,6 @@ export interface PositionInput {
 }
 
 /**
- * Internal: the nested `position` of the request's parameters: a JSON object as sent, or form and
- * query fields named `position[base_sha]`, `position[line_range][start][new_line]` gathered.
- */
-function nestedPosition(raw: Record<string, unknown>): unknown {
-  if (raw.position !== undefined && typeof raw.position === 'object') return raw.position;
-  const position: Record<string, unknown> = {};
-  let found = false;
-  for (const [name, value] of Object.entries(raw)) {
-    const match = /^position((?:\[[^\]]+\])+)$/.exec(name);
-    if (!match) continue;
-    found = true;
-    const path = [...match[1].matchAll(/\[([^\]]+)\]/g)].map((m) => m[1]);
-    let node = position;
-    for (const key of path.slice(0, -1)) node = (node[key] = typeof node[key] === 'object' && node[key] !== null ? node[key] : {}) as Record<string, unknown>;
-    node[path[path.length - 1]] = value;
-  }
-  return found ? position : raw.position;
-}
-
-/**
  * Internal: the nested `position` checked as Grape checks it: the position, `undefined` when
  * absent, or Grape's messages (`position[base_sha] is missing`, `position[position_type] does not
  * have a valid value`, `position[new_line] is invalid`, `position is invalid`).
@@ -122,15 +102,15 @@ function parsePosition(value: unknown): PositionInput | undefined | { errors: st
 }
 
 /**
- * The `position` parameter from the request's parameters (a route schema's transform of a loose
- * object, which keeps the bracketed form fields): Grape's checks of its fields, whose failures
+ * The `position` parameter from the request's parameters (a route schema's transform; form and
+ * query fields named `position[base_sha]` arrive gathered, as Rack gathers them): Grape's checks of its fields, whose failures
  * are issues of the schema, answered 400 `{"error":"position[base_sha] is missing"}`.
  * @example
  * z.looseObject({ body: required(p.string()), position: z.unknown() })
  *   .transform(({ body, ...raw }, ctx) => ({ body, position: positionFrom(raw, ctx) }));
  */
 export function positionFrom(raw: Record<string, unknown>, ctx: { addIssue: (issue: { code: 'custom'; message: string }) => void }): PositionInput | undefined {
-  const parsed = parsePosition(nestedPosition(raw));
+  const parsed = parsePosition(raw.position);
   if (parsed && 'errors' in parsed) {
     for (const message of parsed.errors) ctx.addIssue({ code: 'custom', message });
     return undefined;

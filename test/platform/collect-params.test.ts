@@ -136,6 +136,49 @@ describe('collectParams: multipart/form-data fields', () => {
   });
 });
 
+describe('collectParams: bracketed names, gathered as Rack gathers them', () => {
+  const FORM = 'application/x-www-form-urlencoded';
+  const form = (text: string) => collect(Buffer.from(text), FORM);
+
+  it('nests hashes, appends arrays and fills arrays of hashes, from a query string, a form or a JSON body alike', async () => {
+    // Act
+    const fromForm = await form(
+      'position[base_sha]=a&position[line_range][start][new_line]=3&position[line_range][end][new_line]=4' +
+        '&assets[links][][name]=one&assets[links][][url]=u1&assets[links][][name]=two&assets[links][][url]=u2&labels[]=x&labels[]=y',
+    );
+    const fromQuery = await collect(Buffer.alloc(0), FORM, { 'filter[environment_scope]': ['production'], 'not[labels][]': ['bug'] });
+    // A JSON body arrives parsed (jsonBody, before).
+    const json = apiRequest(Buffer.alloc(0), 'application/json');
+    Object.assign(json.event, { body: { ref: 'main', variables: { A: '1' }, 'variables[B]': '2' }, isBase64Encoded: false });
+    await collectParams().before!(json);
+    const fromJson = { params: json.context.rawParams };
+
+    // Assess
+    expect(fromForm.params).toEqual({
+      position: { base_sha: 'a', line_range: { start: { new_line: '3' }, end: { new_line: '4' } } },
+      assets: { links: [{ name: 'one', url: 'u1' }, { name: 'two', url: 'u2' }] },
+      labels: ['x', 'y'],
+    });
+    expect(fromQuery.params).toEqual({ filter: { environment_scope: 'production' }, not: { labels: ['bug'] } });
+    expect(fromJson.params).toEqual({ ref: 'main', variables: { A: '1', B: '2' } });
+  });
+
+  it('answers 400 to a name used both as a value and as a hash or an array, and to names nested too deeply', async () => {
+    // Act
+    const errors = await Promise.all(
+      ['a=1&a[b]=2', 'a[b]=1&a[]=2', 'a[]=1&a[b]=2', `a${'[b]'.repeat(40)}=1`].map((text) => form(text).then(() => undefined, (error: unknown) => error)),
+    );
+
+    // Assess
+    expect(errors.map((error) => (error instanceof ParamError ? error.body : error))).toEqual([
+      { error: 'a is invalid' },
+      { error: 'a is invalid' },
+      { error: 'a is invalid' },
+      { error: 'params are nested too deeply' },
+    ]);
+  });
+});
+
 describe('collectParams: multipart/form-data files', () => {
   it('puts a file in the files and in the parameters, byte for byte, beside the fields', async () => {
     // Prepare: bytes that look like line breaks and a boundary must survive.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { ParamError } from '../../shared/platform/http/errors';
-import { hashParam, p, parseParams, required, withHashParams } from '../../shared/platform/http/params';
+import { hashParam, p, parseParams, required } from '../../shared/platform/http/params';
 
 /** Internal: runs `parseParams` and returns the thrown ParamError (fails the test if nothing is thrown). */
 function paramError(schema: z.ZodType, raw: Record<string, unknown>): ParamError {
@@ -312,27 +312,20 @@ describe('parseParams: output', () => {
   });
 });
 
-describe('parseParams: Hash parameters (withHashParams, hashParam)', () => {
-  const schema = withHashParams(['variables'], z.object({ ref: p.string(), variables: hashParam() }));
+describe('parseParams: Hash parameters (hashParam)', () => {
+  const schema = z.object({ ref: p.string(), variables: hashParam(), filter: z.object({ environment_scope: p.string() }).optional() });
 
-  it.each([
-    ['bracketed names (a form, python-gitlab’s JSON)', { ref: 'main', 'variables[A]': '1', 'variables[B_2]': 'two' }],
-    ['a JSON object', { ref: 'main', variables: { A: '1', B_2: 'two' } }],
-  ])('gathers %s into one object, the other parameters kept', (_case, raw) => {
+  it('takes an object, leaves an absent hash out, and refuses a value that is not one by its bracketed name', () => {
     // Act
-    const params = parseParams(schema, raw);
+    const params = parseParams(schema, { ref: 'main', variables: { A: '1', B_2: 'two' } });
+    const absent = parseParams(schema, { ref: 'main' });
+    const error = paramError(schema, { variables: 'A=1' });
+    const nested = paramError(schema, { filter: { environment_scope: ['a'] } });
 
     // Assess
     expect(params).toEqual({ ref: 'main', variables: { A: '1', B_2: 'two' } });
-  });
-
-  it('leaves the hash out when none is given, and refuses a value that is not one', () => {
-    // Act
-    const absent = parseParams(schema, { ref: 'main', 'variables[]': 'x' });
-    const error = paramError(schema, { variables: 'A=1' });
-
-    // Assess
     expect(absent).toEqual({ ref: 'main' });
     expect(error.body).toEqual({ error: 'variables is invalid' });
+    expect(nested.body).toEqual({ error: 'filter[environment_scope] is invalid' });
   });
 });

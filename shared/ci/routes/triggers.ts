@@ -9,7 +9,7 @@
 import * as z from 'zod';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import { paginate, paginationParams } from '../../platform/http/pagination';
-import { hashParam, idParam, p, parseParams, required, withHashParams } from '../../platform/http/params';
+import { hashParam, idParam, p, parseParams, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound } from '../../projects';
@@ -51,7 +51,7 @@ async function presented(triggers: readonly Trigger[], user: User, subject: Proj
  * a slash: API Gateway matches one segment).
  */
 const triggerPipeline = route({
-  params: withHashParams(['variables'], z.object({ ...idParam, ref: required(p.string()), token: required(p.string()), variables: hashParam() })),
+  params: z.object({ ...idParam, ref: required(p.string()), token: required(p.string()), variables: hashParam() }),
   anonymous: true,
   handler: async ({ params }) => {
     const given = Object.entries(params.variables ?? {});

@@ -39,8 +39,8 @@ async function groupOwner(idOrPath: string, user: User): Promise<VariableOwner> 
 /** GitLab's column limits: a key and a scope of 255 characters, a description of 255, a value of 10,000. */
 const TEXT = { max: 255 };
 
-/** `filter[environment_scope]`, as a query string or a form names it. */
-const filterParam = { 'filter[environment_scope]': p.string(TEXT) };
+/** `filter[environment_scope]` (a query string's or form's gathered, or a JSON body's object). */
+const filterParam = { filter: z.object({ environment_scope: p.string(TEXT) }).optional() };
 
 const keyParams = z.object({ ...idParam, key: required(p.string()), ...filterParam });
 
@@ -91,7 +91,7 @@ function ownerVariableRoutes(ownerOf: (idOrPath: string, user: User) => Promise<
       params: keyParams,
       handler: async ({ params, user }) => {
         const owner = await ownerOf(params.id, user);
-        return ok(presentVariable(await openVariable(await findVariableOrNotFound(owner, params.key, params['filter[environment_scope]']))));
+        return ok(presentVariable(await openVariable(await findVariableOrNotFound(owner, params.key, params.filter?.environment_scope))));
       },
     }),
 
@@ -105,11 +105,10 @@ function ownerVariableRoutes(ownerOf: (idOrPath: string, user: User) => Promise<
     }),
 
     update: route({
-      // `filter` also as a JSON body's object (`{"filter": {"environment_scope": "production"}}`).
-      params: keyParams.extend({ ...variableFields, filter: z.object({ environment_scope: p.string(TEXT) }).optional() }),
+      params: keyParams.extend(variableFields),
       handler: async ({ params, user }) => {
         const owner = await ownerOf(params.id, user);
-        const scope = params['filter[environment_scope]'] ?? params.filter?.environment_scope;
+        const scope = params.filter?.environment_scope ?? params.filter?.environment_scope;
         const variable = await findVariableOrNotFound(owner, params.key, scope, putWithoutFilter);
         return ok(presentVariable(await editVariable(variable, changesFrom(params))));
       },
@@ -119,7 +118,7 @@ function ownerVariableRoutes(ownerOf: (idOrPath: string, user: User) => Promise<
       params: keyParams,
       handler: async ({ params, user }) => {
         const owner = await ownerOf(params.id, user);
-        await removeVariable(await findVariableOrNotFound(owner, params.key, params['filter[environment_scope]']));
+        await removeVariable(await findVariableOrNotFound(owner, params.key, params.filter?.environment_scope));
         return noContent();
       },
     }),

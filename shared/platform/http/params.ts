@@ -151,36 +151,10 @@ export const p = {
 
 
 /**
- * Grape's `type: Hash` parameters as clients send them: a JSON object under the plain name, or one
- * entry per key with bracketed names (`variables[KEY]=value`), which Rack gathers into one hash and
- * forms, query strings and python-gitlab's JSON bodies use alike. Wraps a route's schema so that
- * each of `names` reaches it as one object (the bracketed entries win over a plain one's keys);
- * declare the parameter itself with {@link hashParam}.
- *
- * @example
- * params: withHashParams(['variables'], z.object({ ...idParam, variables: hashParam() }))
+ * A Grape `type: Hash` parameter: a JSON object, or form and query fields named `name[key]`, which
+ * arrive gathered (`collect-params.ts`, as Rack gathers them); anything else `is invalid`. Values
+ * are checked by the route.
  */
-export function withHashParams<S extends z.ZodType>(names: readonly string[], schema: S) {
-  return z.preprocess((raw) => {
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
-    const params: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
-    for (const name of names) {
-      const prefix = `${name}[`;
-      const entries = Object.keys(params).filter((key) => key.startsWith(prefix) && key.endsWith(']') && key.length > prefix.length + 1);
-      if (entries.length === 0) continue;
-      const plain = params[name];
-      const hash: Record<string, unknown> = plain !== null && typeof plain === 'object' && !Array.isArray(plain) ? { ...(plain as Record<string, unknown>) } : {};
-      for (const key of entries) {
-        hash[key.slice(prefix.length, -1)] = params[key];
-        delete params[key];
-      }
-      params[name] = hash;
-    }
-    return params;
-  }, schema);
-}
-
-/** A `Hash` parameter (see {@link withHashParams}): an object of string keys; anything else `is invalid`. Values are checked by the route. */
 export const hashParam = () => z.preprocess(blankToUndefined, z.record(z.string(), z.unknown()).optional());
 
 /** Marks a parameter as required: absent or blank values fail with `<name> is missing`. */
@@ -208,7 +182,9 @@ export function parseParams<S extends z.ZodType>(schema: S, raw: Record<string, 
   // Grape's parameter errors come first; lengths are the model's validations, answered after.
   if (others.length === 0) throw lengthError(tooLong);
   const messages = others.map((issue) => {
-    const name = issue.path.length > 0 ? String(issue.path[0]) : '';
+    // Grape names a nested parameter by its brackets (`filter[environment_scope] is invalid`), an array's value by the array.
+    const path = typeof issue.path[issue.path.length - 1] === 'number' ? issue.path.slice(0, -1) : issue.path;
+    const name = path.map((key, i) => (i === 0 ? String(key) : `[${String(key)}]`)).join('');
     if (issue.message === MISSING) return `${name} is missing`;
     if (issue.code === 'custom' && issue.message !== INVALID && issue.message !== NOT_ALLOWED) return issue.message;
     // Grape's `values:` validator wording, for a value outside an allowed set.

@@ -20,15 +20,64 @@ export function jsonBody(): ApiMiddleware {
 
 type Params = Record<string, unknown>;
 
-/** Adds one `name=value` pair: `name[]` collects into an array, a repeated plain name keeps the last. */
-function addParam(target: Params, name: string, value: unknown): void {
-  if (name.endsWith('[]')) {
-    const key = name.slice(0, -2);
-    const current = target[key];
-    target[key] = Array.isArray(current) ? [...current, value] : [value];
-  } else {
+/** Rack's `param_depth_limit`: how deep bracketed names may nest. */
+const MAX_DEPTH = 32;
+
+const isHash = (value: unknown): value is Params => value !== null && typeof value === 'object' && !Array.isArray(value) && !Buffer.isBuffer(value);
+
+/**
+ * Adds one `name=value` pair as Rack's `normalize_params` does, which GitLab's (Grape's)
+ * parameters come from: `a[b][c]=v` nests hashes, `a[]=v` appends to an array, `a[][b]=v` fills
+ * an array of hashes (a new hash whenever the last one has `b` already), and a repeated plain name
+ * keeps the last value. A name used both as a value and as a hash or array (`a=1&a[b]=2`) is
+ * Rack's `ParameterTypeError`: 400 `<name> is invalid`.
+ */
+function addParam(target: Params, name: string, value: unknown, depth = 0): Params | unknown[] {
+  if (depth >= MAX_DEPTH) throw new ParamError('params are nested too deeply');
+  let key: string;
+  let after: string;
+  const start = depth === 0 ? name.indexOf('[', 1) : -1;
+  if (depth === 0) [key, after] = start < 0 ? [name, ''] : [name.slice(0, start), name.slice(start)];
+  else if (name.startsWith('[]')) [key, after] = ['[]', name.slice(2)];
+  else if (name.startsWith('[') && name.indexOf(']', 1) > 0) {
+    const close = name.indexOf(']', 1);
+    [key, after] = [name.slice(1, close), name.slice(close + 1)];
+  } else [key, after] = [name, ''];
+  if (key === '') return target;
+  const invalid = () => new ParamError(`${depth === 0 ? key : name} is invalid`);
+  if (after === '') {
+    if (key === '[]' && depth !== 0) return [value];
+    target[key] = value;
+  } else if (after === '[') {
     target[name] = value;
+  } else if (after === '[]') {
+    const list = (target[key] ??= []);
+    if (!Array.isArray(list)) throw invalid();
+    list.push(value);
+  } else if (after.startsWith('[]')) {
+    const simple = /^\[\]\[([^[\]]+)\]$/.exec(after);
+    const childKey = simple ? simple[1] : after.slice(2);
+    const list = (target[key] ??= []);
+    if (!Array.isArray(list)) throw invalid();
+    const last: unknown = list[list.length - 1];
+    if (isHash(last) && !hasPath(last, childKey)) addParam(last, childKey, value, depth + 1);
+    else list.push(addParam({}, childKey, value, depth + 1));
+  } else {
+    const hash = (target[key] ??= {});
+    if (!isHash(hash)) throw invalid();
+    addParam(hash, after, value, depth + 1);
   }
+  return target;
+}
+
+/** Whether `hash` holds the value a bracketed path (`b`, `[b][c]`) names (Rack's `params_hash_has_key?`). */
+function hasPath(hash: Params, path: string): boolean {
+  let node: unknown = hash;
+  for (const key of path.split(/[[\]]+/).filter(Boolean)) {
+    if (!isHash(node) || !(key in node)) return false;
+    node = node[key];
+  }
+  return true;
 }
 
 function fromPairs(pairs: Iterable<[string, unknown]>): Params {
@@ -52,7 +101,8 @@ async function bodyParams(request: ApiRequest): Promise<{ params: Params; files:
   if (body !== null && body !== undefined && typeof body !== 'string') {
     // Already parsed JSON: only an object carries parameters.
     if (typeof body !== 'object' || Array.isArray(body)) throw new ParamError('body is invalid');
-    return { params: body, files: {} };
+    // Bracketed names in a JSON object are gathered too (python-gitlab flattens some hashes so).
+    return { params: Object.keys(body).some((name) => name.includes('[')) ? fromPairs(Object.entries(body)) : body, files: {} };
   }
   if (!body) return { params: {}, files: {} };
   const raw = Buffer.from(body, isBase64Encoded ? 'base64' : 'utf8');
@@ -69,7 +119,7 @@ async function bodyParams(request: ApiRequest): Promise<{ params: Params; files:
       if (part.name === undefined) throw new ParamError('body is invalid');
       if (part.file) {
         files[part.name] = part.file;
-        params[part.name] = part.file;
+        addParam(params, part.name, part.file);
       } else {
         addParam(params, part.name, part.value);
       }
