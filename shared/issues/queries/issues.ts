@@ -403,13 +403,38 @@ export interface StateCounts {
 }
 
 /**
- * Internal: the counts by state of the issues `user` may see matching `filters`, from the
- * maintained counts of the one list that serves every filter (#44, #61: the project's, a label's,
- * a milestone's, an assignee's or an author's), so they cost no read of the issues; `undefined`
- * when no list serves them all (or a filter no list serves is set). The promise resolves to
- * `undefined` when the counts include confidential issues (of the state filtered) that the caller
- * may not see all of: only the issues can tell which of them they may.
+ * Internal: the maintained counts (#44, #61: the project's, a label's, a milestone's, an
+ * assignee's or an author's) of the one list that serves every filter, so they cost no read of
+ * the issues; `undefined` when no list serves them all (or a filter no list serves is set).
  */
+function maintainedCounts(subject: ProjectSubject, filters: IssueFilters, resolved: ResolvedFilters, read?: (key: Key) => Item | undefined): Promise<IssueCounts> | undefined {
+  const projectId = subject.project.id;
+  const { dimension, filtersServed } = listDimension(filters, resolved);
+  if (resolved.unindexed || filtersServed > 1) return undefined;
+  const label = resolved.labels[0];
+  if (label) return Promise.resolve(labelCounts(label));
+  // The whole list's counts, or those of the list known up front, were read with the project
+  // (none there: no issue yet); a guessed milestone's were if they are there.
+  const countsRead = read && (dimension === 'all' || dimension === countedUpFront(filters));
+  const countsItem = read?.(issueKeys.counts(projectId, dimension));
+  return countsRead || countsItem ? Promise.resolve(projectCounts.from(countsItem)) : getIssueCounts(projectId, [dimension]).then((all) => all.get(dimension)!);
+}
+
+/**
+ * Internal: what of a list's maintained counts `user` may see under the `confidential` filter:
+ * `undefined` when they include confidential issues (of the state filtered) that the caller may
+ * not see all of (only the issues can tell which of them they may).
+ */
+function visibleCounts(all: IssueCounts, filters: IssueFilters, seesAll: boolean): StateCounts | undefined {
+  if (filters.confidential === false) return publicCounts(all);
+  if (!seesAll && countIn(all, filters.state).confidential > 0) return undefined;
+  return filters.confidential ? { opened: all.confidentialOpened, closed: all.confidentialClosed } : { opened: all.opened, closed: all.closed };
+}
+
+/** Internal: the counts of a list's issues that are not confidential. */
+const publicCounts = (all: IssueCounts): StateCounts => ({ opened: all.opened - all.confidentialOpened, closed: all.closed - all.confidentialClosed });
+
+/** Internal: the counts by state of the issues `user` may see matching `filters`, when the maintained counts tell ({@link maintainedCounts}, {@link visibleCounts}). */
 function servedCounts(
   subject: ProjectSubject,
   user: User,
@@ -417,25 +442,8 @@ function servedCounts(
   resolved: ResolvedFilters,
   read?: (key: Key) => Item | undefined,
 ): Promise<StateCounts | undefined> | undefined {
-  const projectId = subject.project.id;
-  const { dimension, filtersServed } = listDimension(filters, resolved);
-  if (resolved.unindexed || filtersServed > 1) return undefined;
-  const label = resolved.labels[0];
-  // The whole list's counts, or those of the list known up front, were read with the project
-  // (none there: no issue yet); a guessed milestone's were if they are there.
-  const countsRead = read && (dimension === 'all' || dimension === countedUpFront(filters));
-  const countsItem = read?.(issueKeys.counts(projectId, dimension));
-  const counts = label
-    ? Promise.resolve(labelCounts(label))
-    : countsRead || countsItem
-      ? Promise.resolve(projectCounts.from(countsItem))
-      : getIssueCounts(projectId, [dimension]).then((all) => all.get(dimension)!);
   const seesAll = can(user, 'read_confidential_issues', subject);
-  return counts.then((all) => {
-    if (filters.confidential === false) return { opened: all.opened - all.confidentialOpened, closed: all.closed - all.confidentialClosed };
-    if (!seesAll && countIn(all, filters.state).confidential > 0) return undefined;
-    return filters.confidential ? { opened: all.confidentialOpened, closed: all.confidentialClosed } : { opened: all.opened, closed: all.closed };
-  });
+  return maintainedCounts(subject, filters, resolved, read)?.then((all) => visibleCounts(all, filters, seesAll));
 }
 
 const NO_ISSUES: StateCounts = { opened: 0, closed: 0 };
@@ -467,8 +475,9 @@ async function countRead(list: StreamSource<Issue>, budget: CountBudget): Promis
 /**
  * `GET /projects/:id/issues_statistics`: the issues of a project `user` may see matching
  * `filters` (any state: the counts are by state), counted by state. When one maintained count
- * serves the filters (see {@link servedCounts}) it is the answer, whatever the project's size;
- * otherwise the issues are counted on the list the issue list reads for these filters (the
+ * serves the filters ({@link maintainedCounts}) it is the answer, whatever the project's size (for
+ * a caller who may not see every confidential issue: its public issues, plus the confidential
+ * ones of theirs or assigned to them, read from their own lists); otherwise the issues are counted on the list the issue list reads for these filters (the
  * filtered list, the search term's, or the project's list of every state), reading at most
  * `ISSUES_STATISTICS_COUNT_LIMIT` issues for the request (400 past it).
  */
@@ -484,9 +493,29 @@ export async function projectIssueStatistics(
   const everyState = { ...filters, state: undefined };
   const resolved = await resolveFilters(subject.project.id, everyState, read);
   if (resolved.nothing) return NO_ISSUES;
-  const served = await servedCounts(subject, user, everyState, resolved, read);
-  if (served) return served;
+  const maintained = await maintainedCounts(subject, everyState, resolved, read);
+  if (maintained) {
+    const served = visibleCounts(maintained, everyState, can(user, 'read_confidential_issues', subject));
+    if (served) return served;
+    // The public issues from the counts; the confidential ones the caller may see (theirs, or
+    // assigned to them) from their lists in the project, a walk as long as the caller's issues there.
+    const mine = await countRead(await ownIssueStream(subject, user, (issue) => issue.confidential && resolved.matches(issue)), budget);
+    const open = everyState.confidential ? NO_ISSUES : publicCounts(maintained);
+    return { opened: open.opened + mine.opened, closed: open.closed + mine.closed };
+  }
   return countRead(await resolvedIssueStream(subject, user, everyState, resolved, { orderBy: 'created_at', ascending: false }, read), budget);
+}
+
+/**
+ * Internal: the issues of a project that `user` opened or is assigned, each once, that `keep`
+ * accepts (newest first; the author's and the assignee's lists of every state, #59, merged).
+ */
+async function ownIssueStream(subject: ProjectSubject, user: User, keep: (issue: Issue) => boolean): Promise<StreamSource<Issue>> {
+  const projectId = subject.project.id;
+  const colls = (await Promise.all([`author:${user.id}`, `assignee:${user.id}`].map((dimension) => filteredLists(projectId, dimension, 'all')))).flat();
+  const seen = new Set<number>();
+  const once = (issue: Issue) => !seen.has(issue.iid) && seen.add(issue.iid).has(issue.iid);
+  return entryStream(colls, false, (issue) => keep(issue) && canReadIssue(user, subject, issue) && once(issue));
 }
 
 /**
