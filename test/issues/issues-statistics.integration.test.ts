@@ -80,6 +80,11 @@ describe('issues_statistics', () => {
       counts(path, reporter, { state: 'closed' }),
     ]);
     expect(answers).toEqual([of(3, 0), of(1, 1), of(1, 0), of(2, 0), of(1, 0), of(1, 0), of(2, 0), of(3, 1), of(1, 0), of(0, 0), of(0, 0), of(1, 0), of(0, 0), of(5, 1)]);
+    // The issue list takes the same filters (and its X-Total the same counts).
+    const listed = await api(`/projects/${project.id}/issues`, { token: reporter.token, query: { confidential: 'false', updated_before: '2999-01-01' } });
+    expect([listed.body.length, listed.headers.get('x-total')]).toEqual([4, '4']);
+    const counted = await api(`/projects/${project.id}/issues`, { token: reporter.token, query: { confidential: 'true' } });
+    expect([counted.body.map((issue: { confidential: boolean }) => issue.confidential), counted.headers.get('x-total')]).toEqual([[true, true], '2']);
   });
 
   it('counts for a guest only the confidential issues they may see (their own or assigned), and 404 for an outsider of a private project', async () => {
