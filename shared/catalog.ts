@@ -33,9 +33,10 @@ export const API_PREFIX = '/api/v4';
 export const routeCatalog = {
   meta: meta.meta,
   users: [...users.users, ...projects.users, ...members.users],
-  groups: groups.groups,
+  // A group's and a project's issue counts are answered by their functions (no resource of their own).
+  groups: [...groups.groups, ...issues.groups],
   members: members.members,
-  projects: projects.projects,
+  projects: [...projects.projects, ...issues.projects],
   hooks: hooks.hooks,
   milestones: issues.milestones,
   labels: issues.labels,

@@ -10,6 +10,7 @@ export const catalog = {
     'POST /projects/:id/issues/:issue_iid/move',
     'GET /projects/:id/issues/:issue_iid/participants',
     'GET /groups/:id/issues',
+    'GET /issues_statistics',
     'GET /projects/:id/issues/:issue_iid/links',
     'POST /projects/:id/issues/:issue_iid/links',
     'GET /projects/:id/issues/:issue_iid/links/:issue_link_id',
@@ -97,6 +98,13 @@ export const catalog = {
     'DELETE /groups/:id/milestones/:milestone_id',
     'GET /groups/:id/milestones/:milestone_id/issues',
   ],
+  /**
+   * A project's and a group's issue counts (`issues_statistics`), served by the projects and groups
+   * functions: under their shared subtrees (`GATEWAY_SUBTREES`) a route of theirs needs no API
+   * Gateway resource, where one of the issues group would need its own.
+   */
+  projects: ['GET /projects/:id/issues_statistics'],
+  groups: ['GET /groups/:id/issues_statistics'],
   /** The caller's todo list (GitLab's `API::Todos`; creating a todo is an issue action). */
   todos: [
     'GET /todos',

@@ -50,6 +50,11 @@ export interface Config {
   groupSortLimit: number;
   /** `GROUP_ISSUES_PROJECT_LIMIT`: most projects `GET /groups/:id/issues` merges. */
   groupIssuesProjectLimit: number;
+  /**
+   * `ISSUES_STATISTICS_COUNT_LIMIT`: most issues an `issues_statistics` request reads to count
+   * those no maintained count serves (400 past it); 1,000.
+   */
+  issuesStatisticsCountLimit: number;
   /** `HOOKS_ALLOW_LOCAL_NETWORK`: whether webhooks may target loopback and private addresses (local runtime only). */
   hooksAllowLocalNetwork: boolean;
   /** `SECRET_BOX_KEY`: key material of the secret box, where it is given directly (local runtime). */
@@ -122,6 +127,7 @@ export function config(): Config {
     projectSortLimit: positive(process.env.PROJECT_SORT_LIMIT, 5000),
     groupSortLimit: positive(process.env.GROUP_SORT_LIMIT, 5000),
     groupIssuesProjectLimit: positive(process.env.GROUP_ISSUES_PROJECT_LIMIT, 100),
+    issuesStatisticsCountLimit: positive(process.env.ISSUES_STATISTICS_COUNT_LIMIT, 1000),
     hooksAllowLocalNetwork: process.env.HOOKS_ALLOW_LOCAL_NETWORK === 'true',
     secretBoxKey: process.env.SECRET_BOX_KEY || undefined,
     secretBoxKeySecretArn: process.env.SECRET_BOX_KEY_SECRET_ARN || undefined,

@@ -63,6 +63,13 @@ export interface IssueFilters {
   authorId?: number;
   /** An assignee's user id; `none`: unassigned; `any`: assigned to someone. */
   assigneeId?: number | 'none' | 'any';
+  /** Confidential issues only (`true`) or public ones only (`false`). */
+  confidential?: boolean;
+  /** ISO timestamps in UTC: created or updated on or after / on or before. */
+  createdAfter?: string;
+  createdBefore?: string;
+  updatedAfter?: string;
+  updatedBefore?: string;
 }
 
 const NONE = new Set(['no label', 'no milestone', 'none']);
@@ -178,6 +185,14 @@ async function resolveFilters(projectId: number, filters: IssueFilters, claimsRe
     const iids = new Set(filters.iids);
     checks.push((issue) => iids.has(issue.iid));
   }
+  if (filters.confidential !== undefined) checks.push((issue) => issue.confidential === filters.confidential);
+  const within = (after: string | undefined, before: string | undefined, at: (issue: Issue) => string) => {
+    if (after === undefined && before === undefined) return;
+    resolved.unindexed = true;
+    checks.push((issue) => (after === undefined || at(issue) >= after) && (before === undefined || at(issue) <= before));
+  };
+  within(filters.createdAfter, filters.createdBefore, (issue) => issue.createdAt);
+  within(filters.updatedAfter, filters.updatedBefore, (issue) => issue.updatedAt);
   const query = filters.search ? parseSearch(filters.search) : undefined;
   if (query) {
     resolved.unindexed = true;
@@ -337,9 +352,32 @@ export async function projectIssueStream(
   /** What the caller read with the project ({@link projectIssueListKeys} of these filters), if it did. */
   read?: (key: Key) => Item | undefined,
 ): Promise<ListSource<Issue> | Issue[]> {
-  const projectId = subject.project.id;
-  const resolved = await resolveFilters(projectId, filters, read);
+  const resolved = await resolveFilters(subject.project.id, filters, read);
   if (resolved.nothing) return [];
+  const stream = await resolvedIssueStream(subject, user, filters, resolved, order, read);
+  const counts = servedCounts(subject, user, filters, resolved, read);
+  if (!counts) return stream;
+  counts.catch(() => undefined); // awaited by `total`, if the page needs it
+  return {
+    ...stream,
+    total: async () => {
+      const visible = await counts;
+      if (!visible) return undefined;
+      return filters.state === 'opened' ? visible.opened : filters.state === 'closed' ? visible.closed : visible.opened + visible.closed;
+    },
+  };
+}
+
+/** Internal: the stream of {@link projectIssueStream}, of filters already resolved. */
+async function resolvedIssueStream(
+  subject: ProjectSubject,
+  user: User,
+  filters: IssueFilters,
+  resolved: ResolvedFilters,
+  order: IssueOrder,
+  read?: (key: Key) => Item | undefined,
+): Promise<StreamSource<Issue>> {
+  const projectId = subject.project.id;
   const keep = (issue: Issue) => resolved.matches(issue) && canReadIssue(user, subject, issue);
   // A quiet project's lists skip their journal (its mark was read with the project).
   const journals = (colls: Collection[]) => (read ? quietJournals(colls.map((c) => c.partitionValue), read) : undefined);
@@ -348,35 +386,159 @@ export async function projectIssueStream(
     const colls = [issueCollections.searchIssues(projectId, term)];
     return entryStream(colls, order.ascending, keep, journals(colls), countOnePageMore);
   }
-  const { dimension, filtersServed } = listDimension(filters, resolved);
+  const { dimension } = listDimension(filters, resolved);
   const byState = dimension === 'all' || order.orderBy !== 'created_at';
   // A list of every state has its own partition (the state lists are merged until the deploy's
   // migration has put every issue and entry there).
   const colls = byState ? await stateLists(projectId, filters.state, order.orderBy) : await filteredLists(projectId, dimension, filters.state);
-  const stream = byState
+  return byState
     ? mergedStream(colls, order.ascending, (issue) => (keep(issue) ? issue : undefined), journals(colls))
     : entryStream(colls, order.ascending, keep, journals(colls));
-  const exactCounts = !resolved.unindexed && filtersServed <= 1;
-  if (!exactCounts) return stream;
+}
+
+/** Issue counts by state, as `issues_statistics` answers them (`all` is their sum). */
+export interface StateCounts {
+  opened: number;
+  closed: number;
+}
+
+/**
+ * Internal: the maintained counts (#44, #61: the project's, a label's, a milestone's, an
+ * assignee's or an author's) of the one list that serves every filter, so they cost no read of
+ * the issues; `undefined` when no list serves them all (or a filter no list serves is set).
+ */
+function maintainedCounts(subject: ProjectSubject, filters: IssueFilters, resolved: ResolvedFilters, read?: (key: Key) => Item | undefined): Promise<IssueCounts> | undefined {
+  const projectId = subject.project.id;
+  const { dimension, filtersServed } = listDimension(filters, resolved);
+  if (resolved.unindexed || filtersServed > 1) return undefined;
   const label = resolved.labels[0];
+  if (label) return Promise.resolve(labelCounts(label));
   // The whole list's counts, or those of the list known up front, were read with the project
   // (none there: no issue yet); a guessed milestone's were if they are there.
   const countsRead = read && (dimension === 'all' || dimension === countedUpFront(filters));
   const countsItem = read?.(issueKeys.counts(projectId, dimension));
-  const counts = label
-    ? Promise.resolve(labelCounts(label))
-    : countsRead || countsItem
-      ? Promise.resolve(projectCounts.from(countsItem))
-      : getIssueCounts(projectId, [dimension]).then((all) => all.get(dimension)!);
-  counts.catch(() => undefined); // awaited by `total`, if the page needs it
+  return countsRead || countsItem ? Promise.resolve(projectCounts.from(countsItem)) : getIssueCounts(projectId, [dimension]).then((all) => all.get(dimension)!);
+}
+
+/**
+ * Internal: what of a list's maintained counts `user` may see under the `confidential` filter:
+ * `undefined` when they include confidential issues (of the state filtered) that the caller may
+ * not see all of (only the issues can tell which of them they may).
+ */
+function visibleCounts(all: IssueCounts, filters: IssueFilters, seesAll: boolean): StateCounts | undefined {
+  if (filters.confidential === false) return publicCounts(all);
+  if (!seesAll && countIn(all, filters.state).confidential > 0) return undefined;
+  return filters.confidential ? { opened: all.confidentialOpened, closed: all.confidentialClosed } : { opened: all.opened, closed: all.closed };
+}
+
+/** Internal: the counts of a list's issues that are not confidential. */
+const publicCounts = (all: IssueCounts): StateCounts => ({ opened: all.opened - all.confidentialOpened, closed: all.closed - all.confidentialClosed });
+
+/** Internal: the counts by state of the issues `user` may see matching `filters`, when the maintained counts tell ({@link maintainedCounts}, {@link visibleCounts}). */
+function servedCounts(
+  subject: ProjectSubject,
+  user: User,
+  filters: IssueFilters,
+  resolved: ResolvedFilters,
+  read?: (key: Key) => Item | undefined,
+): Promise<StateCounts | undefined> | undefined {
   const seesAll = can(user, 'read_confidential_issues', subject);
-  return {
-    ...stream,
-    total: async () => {
-      const { total, confidential } = countIn(await counts, filters.state);
-      return seesAll || confidential === 0 ? total : undefined;
-    },
-  };
+  return maintainedCounts(subject, filters, resolved, read)?.then((all) => visibleCounts(all, filters, seesAll));
+}
+
+const NO_ISSUES: StateCounts = { opened: 0, closed: 0 };
+
+/** Internal: how many more issues a request's counting may read (`ISSUES_STATISTICS_COUNT_LIMIT`, shared by its projects). */
+interface CountBudget {
+  left: number;
+}
+
+const countBudget = (): CountBudget => ({ left: config().issuesStatisticsCountLimit });
+
+/**
+ * Internal: counts by state the issues of a list, reading at most what the budget has left
+ * (every entry read counts, matching or not); past it a 400, rather than a count that is not
+ * the answer.
+ */
+async function countRead(list: StreamSource<Issue>, budget: CountBudget): Promise<StateCounts> {
+  const counts = { ...NO_ISSUES };
+  const limit = config().issuesStatisticsCountLimit;
+  for await (const entry of list.read(undefined, budget.left + 1, budget.left + 1)) {
+    if (--budget.left < 0) {
+      throw new ParamError(`counting these issues reads more than ${limit} of them; narrow the filters (labels, milestone, assignee_id or author_id alone are counted without reading the issues)`);
+    }
+    if (entry.value) counts[entry.value.state]++;
+  }
+  return counts;
+}
+
+/**
+ * `GET /projects/:id/issues_statistics`: the issues of a project `user` may see matching
+ * `filters` (any state: the counts are by state), counted by state. When one maintained count
+ * serves the filters ({@link maintainedCounts}) it is the answer, whatever the project's size (for
+ * a caller who may not see every confidential issue: its public issues, plus the confidential
+ * ones of theirs or assigned to them, read from their own lists); otherwise the issues are counted on the list the issue list reads for these filters (the
+ * filtered list, the search term's, or the project's list of every state), reading at most
+ * `ISSUES_STATISTICS_COUNT_LIMIT` issues for the request (400 past it).
+ */
+export async function projectIssueStatistics(
+  subject: ProjectSubject,
+  user: User,
+  filters: IssueFilters,
+  read?: (key: Key) => Item | undefined,
+  budget: CountBudget = countBudget(),
+): Promise<StateCounts> {
+  // GitLab's IssuesFinder: no issues for a caller who cannot read them (issues disabled).
+  if (!can(user, 'read_issue', subject)) return NO_ISSUES;
+  const everyState = { ...filters, state: undefined };
+  const resolved = await resolveFilters(subject.project.id, everyState, read);
+  if (resolved.nothing) return NO_ISSUES;
+  const maintained = await maintainedCounts(subject, everyState, resolved, read);
+  if (maintained) {
+    const served = visibleCounts(maintained, everyState, can(user, 'read_confidential_issues', subject));
+    if (served) return served;
+    // The public issues from the counts; the confidential ones the caller may see (theirs, or
+    // assigned to them) from their lists in the project, a walk as long as the caller's issues there.
+    const mine = await countRead(await ownIssueStream(subject, user, (issue) => issue.confidential && resolved.matches(issue)), budget);
+    const open = everyState.confidential ? NO_ISSUES : publicCounts(maintained);
+    return { opened: open.opened + mine.opened, closed: open.closed + mine.closed };
+  }
+  return countRead(await resolvedIssueStream(subject, user, everyState, resolved, { orderBy: 'created_at', ascending: false }, read), budget);
+}
+
+/**
+ * Internal: the issues of a project that `user` opened or is assigned, each once, that `keep`
+ * accepts (newest first; the author's and the assignee's lists of every state, #59, merged).
+ */
+async function ownIssueStream(subject: ProjectSubject, user: User, keep: (issue: Issue) => boolean): Promise<StreamSource<Issue>> {
+  const projectId = subject.project.id;
+  const colls = (await Promise.all([`author:${user.id}`, `assignee:${user.id}`].map((dimension) => filteredLists(projectId, dimension, 'all')))).flat();
+  const seen = new Set<number>();
+  const once = (issue: Issue) => !seen.has(issue.iid) && seen.add(issue.iid).has(issue.iid);
+  return entryStream(colls, false, (issue) => keep(issue) && canReadIssue(user, subject, issue) && once(issue));
+}
+
+/**
+ * `GET /groups/:id/issues_statistics`: {@link projectIssueStatistics} summed over the projects of
+ * the group and its subgroups whose issues `user` may read (as `GET /groups/:id/issues`: more
+ * than `GROUP_ISSUES_PROJECT_LIMIT` projects is a 400), each answered from its counts when they
+ * serve the filters (one read per project), the others counted within one budget for the request.
+ */
+export async function groupIssueStatistics(group: Namespace, user: User, filters: IssueFilters): Promise<StateCounts> {
+  const subjects = await groupIssueSubjects(group, user);
+  const budget = countBudget();
+  const all = await Promise.all([...subjects.values()].map((subject) => projectIssueStatistics(subject, user, filters, undefined, budget)));
+  return all.reduce((sum, one) => ({ opened: sum.opened + one.opened, closed: sum.closed + one.closed }), NO_ISSUES);
+}
+
+/**
+ * `GET /issues_statistics`: the caller's issues of `scope` (as `GET /issues`) matching `filters`,
+ * counted by state on the list `GET /issues` reads (no count is maintained per user), reading at
+ * most `ISSUES_STATISTICS_COUNT_LIMIT` issues (400 past it).
+ */
+export function userIssueStatistics(user: User, scope: UserIssueScope, filters: IssueFilters): Promise<StateCounts> {
+  const stream = userIssueStream(user, scope, { ...filters, state: undefined }, { orderBy: 'created_at', ascending: false });
+  return countRead(stream, countBudget());
 }
 
 /**
@@ -396,13 +558,7 @@ export async function groupIssueStream(
   filters: IssueFilters,
   order: IssueOrder,
 ): Promise<{ stream: StreamSource<Issue>; subjects: Map<number, ProjectSubject> }> {
-  const limit = config().groupIssuesProjectLimit;
-  const projectIds = await groupProjectIds(group, limit);
-  if (projectIds === 'too_many') {
-    throw new ParamError(`the group has more than ${limit} projects; list the issues of its projects or subgroups instead`);
-  }
-  const all = await projectSubjects(user, projectIds);
-  const subjects = new Map([...all].filter(([, subject]) => !subject.namespace.deleting && can(user, 'read_issue', subject)));
+  const subjects = await groupIssueSubjects(group, user);
   const matchers = new Map(await Promise.all([...subjects.keys()].map(async (id) => [id, (await resolveFilters(id, filters)).matches] as const)));
   const colls = (await Promise.all([...subjects.keys()].map((id) => stateLists(id, filters.state, order.orderBy)))).flat();
   const select = (issue: Issue) =>
@@ -436,6 +592,20 @@ export async function groupMilestoneIssueStream(
   const colls = (await Promise.all([...subjects.keys()].map((id) => filteredLists(id, `milestone:${aliasIn.get(id)}`, 'all')))).flat();
   const keep = (issue: Issue) => issue.milestoneId === aliasIn.get(issue.projectId) && canReadIssue(user, subjects.get(issue.projectId)!, issue);
   return { stream: entryStream(colls, false, keep), subjects };
+}
+
+/**
+ * Internal: the projects of `group` and its subgroups whose issues `user` may read, by id; more
+ * than `GROUP_ISSUES_PROJECT_LIMIT` projects in the tree is a 400.
+ */
+async function groupIssueSubjects(group: Namespace, user: User): Promise<Map<number, ProjectSubject>> {
+  const limit = config().groupIssuesProjectLimit;
+  const projectIds = await groupProjectIds(group, limit);
+  if (projectIds === 'too_many') {
+    throw new ParamError(`the group has more than ${limit} projects; list the issues of its projects or subgroups instead`);
+  }
+  const all = await projectSubjects(user, projectIds);
+  return new Map([...all].filter(([, subject]) => !subject.namespace.deleting && can(user, 'read_issue', subject)));
 }
 
 export type UserIssueScope = 'created_by_me' | 'assigned_to_me';

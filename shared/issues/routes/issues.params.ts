@@ -52,10 +52,8 @@ export const updateParams = z
 /** `POST /projects/:id/issues/:issue_iid/move`. */
 export const moveParams = z.object({ ...issuePathParams, to_project_id: required(p.int()) });
 
-/** GitLab's `:issues_params`: the filters and order of the list endpoints. */
-const listFilterParams = {
-  ...paginationParams,
-  state: p.oneOf(['opened', 'closed', 'all']),
+/** GitLab's `:issues_stats_params`: the filters of the list endpoints, which `issues_statistics` shares. */
+const filterParams = {
   labels: p.string(),
   milestone: p.string(),
   iids: p.array(z.coerce.number().int()),
@@ -64,6 +62,18 @@ const listFilterParams = {
   author_username: p.string(),
   assignee_id: p.noneAnyOrId(),
   assignee_username: p.array(z.string()),
+  confidential: p.bool(),
+  created_after: p.dateTime(),
+  created_before: p.dateTime(),
+  updated_after: p.dateTime(),
+  updated_before: p.dateTime(),
+};
+
+/** GitLab's `:issues_params`: the filters and order of the list endpoints. */
+const listFilterParams = {
+  ...paginationParams,
+  state: p.oneOf(['opened', 'closed', 'all']),
+  ...filterParams,
   order_by: p.oneOf(['created_at', 'updated_at']).transform((v) => v ?? 'created_at'),
   sort: p.oneOf(['asc', 'desc']).transform((v) => v ?? 'desc'),
 };
@@ -88,6 +98,26 @@ export const userListParams = z
   })
   .superRefine(oneUserFilter);
 
+/**
+ * `GET /projects/:id/issues_statistics` and `GET /groups/:id/issues_statistics`: the list filters
+ * and `scope` (`created_by_me`, `assigned_to_me`, `all`; GitLab's dashed forms too), none by default.
+ */
+export const statisticsParams = z
+  .object({
+    ...idParam,
+    ...filterParams,
+    scope: p.oneOf(['created_by_me', 'assigned_to_me', 'created-by-me', 'assigned-to-me', 'all']).transform((v) => v?.replace(/-/g, '_')),
+  })
+  .superRefine(oneUserFilter);
+
+/** `GET /issues_statistics`: the scopes of `GET /issues`, `created_by_me` by default. */
+export const userStatisticsParams = z
+  .object({
+    ...filterParams,
+    scope: p.oneOf(['created_by_me', 'assigned_to_me']).transform((v) => v ?? 'created_by_me'),
+  })
+  .superRefine(oneUserFilter);
+
 export const inputFrom = (params: z.output<typeof createParams> | z.output<typeof updateParams>): IssueInput => ({
   title: params.title,
   description: params.description,
@@ -108,12 +138,19 @@ export const orderFrom = (params: { order_by: IssueOrder['orderBy']; sort: 'asc'
 });
 
 /** The list's filters; a user named by username (`author_username`, `assignee_username`: GitLab CE reads the first) is looked up. */
-export const filtersFrom = async (params: z.output<typeof projectListParams> | z.output<typeof userListParams> | z.output<typeof groupListParams>): Promise<IssueFilters> => ({
-  state: params.state,
+export const filtersFrom = async (
+  params: z.output<typeof projectListParams> | z.output<typeof userListParams> | z.output<typeof groupListParams> | z.output<typeof statisticsParams> | z.output<typeof userStatisticsParams>,
+): Promise<IssueFilters> => ({
+  state: 'state' in params ? params.state : undefined,
   labels: params.labels?.split(',').map((s) => s.trim()).filter(Boolean),
   milestone: params.milestone,
   iids: params.iids,
   search: params.search,
   authorId: params.author_username !== undefined ? await userIdForFilter(params.author_username) : params.author_id,
   assigneeId: params.assignee_username?.length ? await userIdForFilter(params.assignee_username[0]) : params.assignee_id,
+  confidential: params.confidential,
+  createdAfter: params.created_after,
+  createdBefore: params.created_before,
+  updatedAfter: params.updated_after,
+  updatedBefore: params.updated_before,
 });
