@@ -44,3 +44,4 @@ export { createTag } from './commands/tags';
 export { ObjectReader } from './queries/objects';
 export { TAG_PREFIX } from './queries/revisions';
 export { removeWithTag, type TagRemoval } from './tag-removals';
+export { tagReleasesWith, type TagRelease, type TagReleases } from './tag-releases';
