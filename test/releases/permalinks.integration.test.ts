@@ -21,7 +21,7 @@ describe('release permanent links and the tags’ releases', () => {
     for (const [tag, releasedAt, url] of [
       ['v1', '2020-01-01T00:00:00Z', 'https://example.com/v1/app'],
       ['v2/x', '2021-01-01T00:00:00Z', 'https://example.com/v2/app'],
-      ['old', '2019-01-01T00:00:00Z', 'https://example.com/old/app'],
+      ['old', '2019-01-01T00:00:00Z', 'https://example.com/old/äpp'],
     ]) {
       const response = await api(releases(), {
         token: project.owner.token,
@@ -38,6 +38,7 @@ describe('release permanent links and the tags’ releases', () => {
     const latestAsset = await api(releases('/permalink/latest/downloads/bin/app.tar.gz'));
     const asset = await api(releases(`/${enc('v2/x')}/downloads/bin/app.tar.gz`));
     const olderAsset = await api(releases('/v1/downloads/bin/app.tar.gz'), { token: project.owner.token });
+    const encodedAsset = await api(releases('/old/downloads/bin/app.tar.gz'));
     const noLink = await api(releases('/v1/downloads/bin/nope'));
     const noRelease = await api(releases('/bare/downloads/bin/app.tar.gz'));
     const empty = await ownedProject('public');
@@ -53,6 +54,7 @@ describe('release permanent links and the tags’ releases', () => {
     expect(asset.status).toBe(302);
     expect(asset.headers.get('location')).toBe('https://example.com/v2/app');
     expect(olderAsset.headers.get('location')).toBe('https://example.com/v1/app');
+    expect(encodedAsset.headers.get('location')).toBe('https://example.com/old/%C3%A4pp');
     expect(noLink).toMatchObject({ status: 404, body: { message: '404 Not found' } });
     expect(noRelease).toMatchObject({ status: 404, body: { message: '404 Not Found' } });
     expect(none).toMatchObject({ status: 404, body: { message: '404 Not Found' } });

@@ -25,8 +25,12 @@ import { downloadParams, latestParams } from './releases.params';
 
 type DownloadRoutes = Extract<(typeof catalog.repository)[number], `${string}/permalink/${string}` | `${string}/downloads/${string}`>;
 
+/** Internal: `url` with whatever a header may not carry (spaces, controls, non-ASCII) percent-encoded as UTF-8. */
+const headerSafe = (url: string) =>
+  url.replace(/[^\x21-\x7e]+/g, (run) => [...Buffer.from(run, 'utf8')].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+
 /** 302 to `location`, with no body (Grape's `redirect`). */
-const found = (location: string): HttpResult<never> => ({ statusCode: 302, headers: { Location: location } });
+const found = (location: string): HttpResult<never> => ({ statusCode: 302, headers: { Location: headerSafe(location) } });
 
 /** Internal: the project, readable with its releases and its code (GitLab's `authorize_read_code!`). */
 async function findReadableReleases(id: string, user: User | null, auth: Authentication | null) {
