@@ -14,6 +14,7 @@ import { registerTodoTargets } from '../shared/issues/todo-targets';
 import { mentionTodosWith } from '../shared/repository/commit-note-todos';
 import { onBranchesPushed } from '../shared/repository/push/listeners';
 import { removeWithTag } from '../shared/repository/tag-removals';
+import { tagReleasesWith } from '../shared/repository/tag-releases';
 import { resolveJobTokensWith } from '../shared/repository/smart-http/credentials';
 import { authenticate, authenticateJobTokensWith, removeWithUser, soloOwnedGroups, trackActivity } from '../shared/users';
 
@@ -38,6 +39,7 @@ const lazy = {
   mergeRequestAuthorReassignment: () => import('../shared/merge-requests/commands/author-reassignment'),
   ciPush: () => import('../shared/ci/commands/push'),
   releaseRemoval: () => import('../shared/releases/commands/releases'),
+  tagReleases: () => import('../shared/releases/queries/tag-releases'),
   ciRemoval: () => import('../shared/ci/commands/removal'),
   ciJobTokens: () => import('../shared/ci/commands/job-tokens'),
   projectBots: () => import('../shared/members/access-tokens'),
@@ -82,6 +84,8 @@ onPipelineFinished(lazily(lazy.mergeRequestPipelines, (m) => m.mergeWhenPipeline
 // Releases sit above the repository: a tag deleted through the API takes its release with it
 // (GitLab's `Tags::DestroyService`). A deleted project's releases go with its partition.
 removeWithTag(lazily(lazy.releaseRemoval, (m) => m.removeReleaseOfTag));
+// …and the tags API shows each tag's release (`release`), read for a page of tags at once.
+tagReleasesWith(lazily(lazy.tagReleases, (m) => m.releasesOfTags));
 // Project access tokens are members' bots: a deleted project deletes its bots (GitLab does).
 removeWithProject(lazily(lazy.projectBots, (m) => m.removeProjectBots));
 // Deleting a user also removes what it has in the features that build on users: with

@@ -13,6 +13,7 @@ export const catalog = {
     'GET /projects/:id/merge_requests/:merge_request_iid/commits',
     'GET /projects/:id/merge_requests/:merge_request_iid/changes',
     'GET /projects/:id/merge_requests/:merge_request_iid/diffs',
+    'GET /projects/:id/merge_requests/:merge_request_iid/raw_diffs',
     'GET /projects/:id/merge_requests/:merge_request_iid/versions',
     'GET /projects/:id/merge_requests/:merge_request_iid/versions/:version_id',
     'GET /projects/:id/merge_requests/:merge_request_iid/closes_issues',

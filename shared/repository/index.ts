@@ -30,6 +30,7 @@ export {
 export { diffVersion, MERGE_REQUEST_DIFF_LIMITS, type DiffVersion, type DiffVersionInput, type FileDiff } from './queries/diff-versions';
 export { presentCommit } from './presenters/commits';
 export { diffsAsAsked, unidiffParam } from './presenters/diffs';
+export { rawDiff } from './queries/raw-diff';
 export type { CommitObject } from './queries/objects';
 // Branch and tag changes (pushes and API writes), for features above this one, registered by the composition roots.
 export { onBranchesPushed, type BranchesPushed, type BranchesPushedListener, type BranchUpdate, type TagUpdate } from './push/listeners';
@@ -44,3 +45,4 @@ export { createTag } from './commands/tags';
 export { ObjectReader } from './queries/objects';
 export { TAG_PREFIX } from './queries/revisions';
 export { removeWithTag, type TagRemoval } from './tag-removals';
+export { tagReleasesWith, type TagRelease, type TagReleases } from './tag-releases';

@@ -10,13 +10,13 @@
 import { authorize, can, type ProjectSubject } from '../../auth';
 import * as z from 'zod';
 import { findGroupOrNotFound } from '../../namespaces';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/http/errors';
+import { ApiError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/http/errors';
 import { p, required } from '../../platform/http/params';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { accepted, created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound, projectFullPath } from '../../projects';
-import { diffsAsAsked, unidiffParam } from '../../repository';
+import { diffsAsAsked, ObjectReader, openRepository, rawDiff, unidiffParam } from '../../repository';
 import { presentUserPublic } from '../../users';
 import type { catalog } from '../catalog';
 import { closingIssues } from '../commands/closing';
@@ -54,6 +54,9 @@ const pathsIn = (subjects: Map<number, ProjectSubject>) => (projectId: number) =
 const byMergeRequest = z.object(mergeRequestPathParams);
 
 /** Internal: the latest version and its content (commits, diffs). */
+/** The most a raw diff answers: its base64 encoding stays within Lambda's 6 MB response payload. */
+const RAW_DIFF_MAX_BYTES = 4 * 1024 * 1024;
+
 async function latestContent(mr: MergeRequest) {
   const version = await getVersion(mr.projectId, mr.iid, mr.latestVersionId);
   return version ? versionContent(version) : { commits: [], diffs: [] };
@@ -206,6 +209,20 @@ export const mergeRequestRoutes = {
       const { mr } = await findMergeRequestOf(params, user);
       const page = paginateArray(params, link, (await latestContent(mr)).diffs);
       return ok(diffsAsAsked(page.items, params), page.headers);
+    },
+  }),
+
+  // GitLab 17.9: the latest version's changes as `git diff --full-index <base> <head>` prints them,
+  // in plain text (Workhorse's `send_git_diff`). Capped below Lambda's response payload (413 past it).
+  'GET /projects/:id/merge_requests/:merge_request_iid/raw_diffs': route({
+    params: z.object(mergeRequestPathParams),
+    anonymous: true,
+    handler: async ({ params, user }) => {
+      const { subject, mr } = await findMergeRequestOf(params, user);
+      const version = await getVersion(mr.projectId, mr.iid, mr.latestVersionId);
+      const text = version ? await rawDiff(new ObjectReader(await openRepository(subject.project)), version.baseCommitSha, version.headCommitSha, { maxBytes: RAW_DIFF_MAX_BYTES }) : undefined;
+      if (text === 'too_large') throw new ApiError(413, { message: '413 Response Too Large' });
+      return { statusCode: 200, binary: { data: text ?? Buffer.alloc(0), contentType: 'text/plain; charset=utf-8' } };
     },
   }),
 

@@ -5,6 +5,7 @@
  * the repository's packs) and their milestones (`../milestones.ts`, only when a release has any).
  */
 import { getMany } from '../../platform/dynamo/batch';
+import { queryCollection } from '../../platform/dynamo/query';
 import { NotFoundError } from '../../platform/http/errors';
 import type { CollectionSource } from '../../platform/http/pagination';
 import type { ProjectSubject } from '../../auth';
@@ -24,6 +25,15 @@ export interface ReleaseListOptions {
 export function releaseList(projectId: number, options: ReleaseListOptions): CollectionSource<Release> {
   const collection = options.orderBy === 'created_at' ? releaseCollections.byCreatedAt(projectId) : releaseCollections.byReleasedAt(projectId);
   return { collection, ascending: options.sort === 'asc', select: releaseOfItem };
+}
+
+/**
+ * The project's latest release (GitLab's `ReleasesFinder` by `released_at`, newest first, the
+ * release id breaking ties), upcoming releases included: one Query of one item (pattern 127).
+ */
+export async function latestRelease(projectId: number): Promise<Release | undefined> {
+  for await (const item of queryCollection(releaseCollections.byReleasedAt(projectId), { ascending: false, pageSize: 1 })) return releaseOfItem(item);
+  return undefined;
 }
 
 /** The release of a tag; `404 Not Found` (GitLab's `not_found!`) when there is none. */

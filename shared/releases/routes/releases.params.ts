@@ -68,3 +68,12 @@ export const linkInput = (params: LinkParams) => ({
   filepath: params.direct_asset_path ?? params.filepath,
   linkType: params.link_type,
 });
+
+/** GitLab's `file_path: true` validator on a greedy path: no `..` segment, no NUL byte. */
+const relativePath = (name: string) =>
+  p.string().superRefine((path, ctx) => {
+    if (path !== undefined && (path.includes('\0') || path.split('/').includes('..'))) ctx.addIssue({ code: 'custom', message: `${name} should be a valid file path` });
+  });
+
+export const latestParams = z.object({ ...idParam, suffix_path: relativePath('suffix_path') });
+export const downloadParams = z.object({ ...tagNameParam, direct_asset_path: required(relativePath('direct_asset_path')) });

@@ -5,6 +5,7 @@
  * levels (`commands/tags.ts`).
  */
 import * as z from 'zod';
+import { can, type ProjectSubject } from '../../auth';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
@@ -14,7 +15,14 @@ import { createTag, deleteTag } from '../commands/tags';
 import { presentTag } from '../presenters/tags';
 import { TagRules } from '../queries/protection';
 import { findTagOrNotFound, listTags, tagView } from '../queries/tags';
+import { releasesOfTags } from '../tag-releases';
+import type { User } from '../../users';
 import { findRepositoryOrNotFound, projectWebUrl } from './access';
+
+/** Internal: the releases of a page of tags (one batched read), `undefined` when the caller may not read releases. */
+async function releasesFor(subject: ProjectSubject, user: User | null, tags: readonly string[]) {
+  return can(user, 'read_release', subject) ? releasesOfTags(subject.project, tags) : undefined;
+}
 
 const tagNameParam = { tag_name: required(p.string()) };
 
@@ -32,8 +40,9 @@ export const tagRoutes = {
       const { subject, reader, webUrl } = await findRepositoryOrNotFound(params.id, user);
       const [tags, rules] = await Promise.all([listTags(reader, { search: params.search, orderBy: params.order_by, sort: params.sort }), TagRules.load(subject.project.id)]);
       const page = paginateArray(params, link, tags);
+      const releases = await releasesFor(subject, user, page.items.map((tag) => tag.name));
       return ok(
-        page.items.map((tag) => presentTag(tag, webUrl, rules)),
+        page.items.map((tag) => presentTag(tag, webUrl, rules, releases)),
         page.headers,
       );
     },
@@ -44,8 +53,12 @@ export const tagRoutes = {
     params: z.object({ ...idParam, ...tagNameParam }),
     handler: async ({ params, user }) => {
       const { subject, reader, webUrl } = await findRepositoryOrNotFound(params.id, user);
-      const [tag, rules] = await Promise.all([findTagOrNotFound(reader, params.tag_name).then((ref) => tagView(reader, ref)), TagRules.load(subject.project.id)]);
-      return ok(presentTag(tag, webUrl, rules));
+      const [tag, rules, releases] = await Promise.all([
+        findTagOrNotFound(reader, params.tag_name).then((ref) => tagView(reader, ref)),
+        TagRules.load(subject.project.id),
+        releasesFor(subject, user, [params.tag_name]),
+      ]);
+      return ok(presentTag(tag, webUrl, rules, releases));
     },
   }),
 
@@ -54,7 +67,8 @@ export const tagRoutes = {
     handler: async ({ params, user }) => {
       const { subject } = await findRepositoryOrNotFound(params.id, user, 'push_code');
       const { ref, reader, rules } = await createTag(subject, user, params.tag_name, params.ref, params.message);
-      return created(presentTag(await tagView(reader, ref), projectWebUrl(subject), rules));
+      const [tag, releases] = await Promise.all([tagView(reader, ref), releasesFor(subject, user, [params.tag_name])]);
+      return created(presentTag(tag, projectWebUrl(subject), rules, releases));
     },
   }),
 
