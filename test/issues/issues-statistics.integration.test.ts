@@ -87,6 +87,22 @@ describe('issues_statistics', () => {
     expect([counted.body.map((issue: { confidential: boolean }) => issue.confidential), counted.headers.get('x-total')]).toEqual([[true, true], '2']);
   });
 
+  it('leaves out what `not[…]` names (labels, milestone, assignee, author, iids), in the counts and in the list', async () => {
+    const path = `/projects/${project.id}/issues_statistics`;
+    const answers = await Promise.all([
+      counts(path, reporter, { 'not[labels]': 'bug' }),
+      counts(path, reporter, { 'not[milestone]': 'v1.0' }),
+      counts(path, reporter, { 'not[assignee_id]': guest.id }),
+      counts(path, reporter, { 'not[author_username]': guest.username }),
+      counts(path, reporter, { 'not[iids][]': [String(assigned.iid)], 'not[labels]': 'nosuchlabel' }),
+    ]);
+    expect(answers).toEqual([of(2, 1), of(4, 1), of(3, 1), of(4, 1), of(4, 1)]);
+    const listed = await api(`/projects/${project.id}/issues`, { token: reporter.token, query: { labels: 'bug', 'not[labels]': 'ui' } });
+    expect(listed.body.map((issue: { labels: string[] }) => issue.labels)).toEqual([['bug'], ['bug']]);
+    const invalid = await api(`/projects/${project.id}/issues`, { token: reporter.token, query: { not: 'bug' } });
+    expect([invalid.status, invalid.body]).toEqual([400, { error: 'not is invalid' }]);
+  });
+
   it('counts for a guest only the confidential issues they may see (their own or assigned), and 404 for an outsider of a private project', async () => {
     const path = `/projects/${project.id}/issues_statistics`;
     const answers = await Promise.all([

@@ -70,6 +70,8 @@ export interface IssueFilters {
   createdBefore?: string;
   updatedAfter?: string;
   updatedBefore?: string;
+  /** GitLab's `not[…]`: issues with none of these labels, not in this milestone, not by this author, not assigned to this user, none of these iids. */
+  not?: { labels?: string[]; milestone?: string; authorId?: number; assigneeId?: number; iids?: number[] };
 }
 
 const NONE = new Set(['no label', 'no milestone', 'none']);
@@ -161,11 +163,7 @@ async function resolveFilters(projectId: number, filters: IssueFilters, claimsRe
       const wanted = title.toLowerCase() === 'any';
       checks.push((issue) => (issue.milestoneId !== null && live.has(issue.milestoneId)) === wanted);
     } else {
-      // The project's own milestone of the title (its title claim, read with the project when
-      // the caller did), else a group milestone it holds an alias of (a group milestone the
-      // project holds none of has none of its issues).
-      const own = claimsRead ? milestoneIdOfClaim(claimsRead(issueKeys.claims.milestoneTitle(projectId, title)), title) : await getMilestoneIdByTitle(projectId, title);
-      const milestoneId = own ?? (await listMilestones(projectId)).find((m) => m.aliasOf !== undefined && m.title === title)?.id;
+      const milestoneId = await milestoneIdByTitle(projectId, title, claimsRead);
       if (milestoneId === undefined) return { ...resolved, nothing: true, matches: () => false };
       rememberId(milestoneGuess(projectId, title), milestoneId);
       resolved.milestoneId = milestoneId;
@@ -193,6 +191,24 @@ async function resolveFilters(projectId: number, filters: IssueFilters, claimsRe
   };
   within(filters.createdAfter, filters.createdBefore, (issue) => issue.createdAt);
   within(filters.updatedAfter, filters.updatedBefore, (issue) => issue.updatedAt);
+  const not = filters.not ?? {};
+  if (not.labels?.length || not.milestone !== undefined || not.authorId !== undefined || not.assigneeId !== undefined || not.iids?.length) {
+    resolved.unindexed = true;
+    const [byName, milestoneId] = await Promise.all([
+      not.labels?.length ? findLabelsByNames(projectId, not.labels) : new Map<string, Label>(),
+      not.milestone === undefined ? undefined : milestoneIdByTitle(projectId, not.milestone),
+    ]);
+    const labelIds = new Set([...byName.values()].map((label) => label.id));
+    const iids = new Set(not.iids ?? []);
+    checks.push(
+      (issue) =>
+        !issue.labelIds.some((id) => labelIds.has(id)) &&
+        (milestoneId === undefined || issue.milestoneId !== milestoneId) &&
+        issue.authorId !== not.authorId &&
+        (not.assigneeId === undefined || !issue.assigneeIds.includes(not.assigneeId)) &&
+        !iids.has(issue.iid),
+    );
+  }
   const query = filters.search ? parseSearch(filters.search) : undefined;
   if (query) {
     resolved.unindexed = true;
@@ -200,6 +216,16 @@ async function resolveFilters(projectId: number, filters: IssueFilters, claimsRe
   }
   resolved.matches = (issue) => checks.every((check) => check(issue));
   return resolved;
+}
+
+/**
+ * Internal: the id of the project's milestone of that title: its own (its title claim, read with
+ * the project when the caller did), else a group milestone it holds an alias of (a group milestone
+ * the project holds none of has none of its issues).
+ */
+async function milestoneIdByTitle(projectId: number, title: string, claimsRead?: (key: Key) => Item | undefined): Promise<number | undefined> {
+  const own = claimsRead ? milestoneIdOfClaim(claimsRead(issueKeys.claims.milestoneTitle(projectId, title)), title) : await getMilestoneIdByTitle(projectId, title);
+  return own ?? (await listMilestones(projectId)).find((m) => m.aliasOf !== undefined && m.title === title)?.id;
 }
 
 /** The order of an issue list: the index read (`created_at` or `updated_at`) and its direction. */

@@ -67,6 +67,18 @@ const filterParams = {
   created_before: p.dateTime(),
   updated_after: p.dateTime(),
   updated_before: p.dateTime(),
+  // GitLab's `negatable_issue_filter_params` (`not[labels]=bug`, a JSON object).
+  not: z
+    .object({
+      labels: p.string(),
+      milestone: p.string(),
+      iids: p.array(z.coerce.number().int()),
+      author_id: p.int(),
+      author_username: p.string(),
+      assignee_id: p.int(),
+      assignee_username: p.array(z.string()),
+    })
+    .optional(),
 };
 
 /** GitLab's `:issues_params`: the filters and order of the list endpoints. */
@@ -153,4 +165,11 @@ export const filtersFrom = async (
   createdBefore: params.created_before,
   updatedAfter: params.updated_after,
   updatedBefore: params.updated_before,
+  not: params.not && {
+    labels: params.not.labels?.split(',').map((s) => s.trim()).filter(Boolean),
+    milestone: params.not.milestone,
+    iids: params.not.iids,
+    authorId: params.not.author_username !== undefined ? await userIdForFilter(params.not.author_username) : params.not.author_id,
+    assigneeId: params.not.assignee_username?.length ? await userIdForFilter(params.not.assignee_username[0]) : params.not.assignee_id,
+  },
 });
