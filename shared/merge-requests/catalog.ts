@@ -61,6 +61,13 @@ export const catalog = {
     'GET /projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id/notes/:note_id',
     'PUT /projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id/notes/:note_id',
     'DELETE /projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id/notes/:note_id',
+    'GET /projects/:id/merge_requests/:merge_request_iid/draft_notes',
+    'POST /projects/:id/merge_requests/:merge_request_iid/draft_notes',
+    'POST /projects/:id/merge_requests/:merge_request_iid/draft_notes/bulk_publish',
+    'GET /projects/:id/merge_requests/:merge_request_iid/draft_notes/:draft_note_id',
+    'PUT /projects/:id/merge_requests/:merge_request_iid/draft_notes/:draft_note_id',
+    'DELETE /projects/:id/merge_requests/:merge_request_iid/draft_notes/:draft_note_id',
+    'PUT /projects/:id/merge_requests/:merge_request_iid/draft_notes/:draft_note_id/publish',
   ],
   /** The merge requests that close an issue (in the issues endpoint group). */
   issues: ['GET /projects/:id/issues/:issue_iid/closed_by', 'GET /projects/:id/issues/:issue_iid/related_merge_requests'],
