@@ -33,6 +33,7 @@ export const catalog = {
     'GET /projects/:id/merge_requests/:merge_request_iid/approvals',
     'POST /projects/:id/merge_requests/:merge_request_iid/approve',
     'POST /projects/:id/merge_requests/:merge_request_iid/unapprove',
+    'PUT /projects/:id/merge_requests/:merge_request_iid/reset_approvals',
     'GET /projects/:id/merge_requests/:merge_request_iid/resource_label_events',
     'GET /projects/:id/merge_requests/:merge_request_iid/resource_label_events/:resource_label_event_id',
     'GET /projects/:id/merge_requests/:merge_request_iid/resource_state_events',

@@ -161,6 +161,19 @@ describe('draft notes of a merge request', () => {
     expect(await notesBy('Not yet')).toEqual([]);
   });
 
+  it('publishes the caller\'s drafts when they approve with publish_review', async () => {
+    // Prepare
+    expect((await draft(reviewer.token, { note: 'Approved with a nit' })).status).toBe(201);
+
+    // Act
+    const approved = await api(mrs(project.id, `/${mr.iid}/approve`), { token: reviewer.token, body: { publish_review: true } });
+
+    // Assert
+    expect(approved.status, JSON.stringify(approved.body)).toBe(201);
+    expect(await notesBy('Approved with a nit')).toHaveLength(1);
+    expect((await api(drafts(), { token: reviewer.token })).body).toEqual([]);
+  });
+
   it('makes one note of one draft however many publishes race', async () => {
     // Prepare
     const { body: created } = await draft(other.token, { note: 'Raced' });
