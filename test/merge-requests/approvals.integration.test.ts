@@ -230,6 +230,27 @@ describe('merge request approvals', () => {
     expect(afterApproval).toEqual([[developer.id, 'approved']]);
     expect(afterUnapproval).toEqual([[developer.id, 'unapproved']]);
   });
+
+  it('resets every approval for a project access token\'s bot only (202), 401 for anyone else', async () => {
+    // Prepare
+    const mr = await newMergeRequest();
+    for (const user of [developer, maintainer]) expect((await approval(project.id, mr.iid, 'approve', user.token)).status).toBe(201);
+    const bot = await api(`/projects/${project.id}/access_tokens`, { token, body: { name: 'reset bot', scopes: ['api'], access_level: DEVELOPER } });
+    expect(bot.status, JSON.stringify(bot.body)).toBe(201);
+    const reset = (who: string) => api(mrs(project.id, `/${mr.iid}/reset_approvals`), { method: 'PUT', token: who });
+
+    // Act
+    const refused = await Promise.all([token, maintainer.token].map(reset));
+    const accepted = await reset(bot.body.token);
+
+    // Assert
+    expect(refused.map((r) => [r.status, r.body])).toEqual([
+      [401, { message: '401 Unauthorized' }],
+      [401, { message: '401 Unauthorized' }],
+    ]);
+    expect([accepted.status, accepted.body]).toEqual([202, 202]);
+    expect((await approvalsOf(project.id, mr.iid, token)).body).toMatchObject({ approved: false, approved_by: [] });
+  });
 });
 
 describe.skipIf(!isLocalRuntime())('merge request approval webhooks', () => {

@@ -40,6 +40,7 @@ const tableKeys = {
   mentionedBy: [() => mergeRequestKeys.mentionedBy(6, 4, 5, 3)],
   targetBranch: [() => mergeRequestKeys.targetBranch(5, 'main', 3), () => mergeRequestKeys.targetBranch(5, 'ラ'.repeat(255), 3)],
   approval: [() => mergeRequestKeys.approval(5, 3, 8)],
+  draftNote: [() => mergeRequestKeys.draftNote(5, 3, 8, 11)],
 } satisfies Record<Exclude<keyof typeof mergeRequestKeys, 'claims'>, Array<() => Key>>;
 
 const claimKeys = {
@@ -68,6 +69,7 @@ const collections = {
   fromBranch: [() => mergeRequestCollections.fromBranch(7, 'feature')],
   intoBranch: [() => mergeRequestCollections.intoBranch(5, 'main')],
   approvals: [() => mergeRequestCollections.approvals(5, 3)],
+  draftNotes: [() => mergeRequestCollections.draftNotes(5, 3, 8)],
 } satisfies Record<keyof typeof mergeRequestCollections, Array<() => Collection>>;
 
 describeKeySpace(
@@ -97,6 +99,13 @@ describeKeySpace(
     it('keeps one merge request’s versions out of the range of another whose iid starts alike', () => {
       expect(mergeRequestKeys.version(5, 30, 9).SK.startsWith(mergeRequestCollections.versions(5, 3).prefix!)).toBe(false);
       expect(mergeRequestKeys.versionContent(5, 3, 9).SK.startsWith(mergeRequestCollections.versions(5, 3).prefix!)).toBe(false);
+    });
+
+    it('reads one author\u2019s drafts of one merge request, not another author\u2019s or merge request\u2019s', () => {
+      const range = mergeRequestCollections.draftNotes(5, 3, 8).prefix!;
+      expect(mergeRequestKeys.draftNote(5, 3, 8, 11).SK.startsWith(range)).toBe(true);
+      expect(mergeRequestKeys.draftNote(5, 3, 80, 11).SK.startsWith(range)).toBe(false);
+      expect(mergeRequestKeys.draftNote(5, 30, 8, 11).SK.startsWith(range)).toBe(false);
     });
 
     it('accepts its own list sort keys as cursors, and nothing else', () => {

@@ -19,7 +19,8 @@ import type { StringLimit } from '../../platform/http/params';
 import { can, type ProjectSubject } from '../../auth';
 import { nextId } from '../../platform/dynamo/counters';
 import { sharedSequences } from '../../platform/dynamo/sequences';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/http/errors';
+import { ConflictError, ForbiddenError, NotFoundError, RecordNotFoundError, ValidationError } from '../../platform/http/errors';
+import type { TransactItem } from '../../platform/dynamo/transactions';
 import type { User } from '../../users';
 import { participantUpsert } from '../store/issue-subscriptions';
 import type { Noteable, NoteableType, WriteEffects } from '../store/noteables';
@@ -47,7 +48,17 @@ export const NOTE_BODY_LIMIT = { max: MAX_NOTE_LENGTH, maxBytes: MAX_NOTE_BYTES,
  * the note exists (`at` is its creation time, the noteable's new `updated_at`), e.g. the
  * `commented on` event (`commentEvent`) and the noteable's Note Hook event.
  */
-export type NoteEffects = (note: Note, at: string) => Promise<Pick<WriteEffects, 'event' | 'hook'>>;
+export type NoteEffects = (note: Note, at: string) => Promise<Pick<WriteEffects, 'event' | 'hook'> & NoteSource>;
+
+/**
+ * The item a note is made from (a merge request's draft note, published), given by the effects:
+ * a Delete conditioned on the item still being there, written in the note's transaction. Of two
+ * requests making a note from one item, one writes the note; the other writes nothing and gets
+ * GitLab's `404 Not found` (the `RecordNotFound` of a draft that is gone).
+ */
+export interface NoteSource {
+  source?: TransactItem;
+}
 
 /** How a comment is threaded, and when it was made. */
 export interface NoteOptions {
@@ -134,6 +145,7 @@ export async function createNote(noteable: Noteable, user: User, body: string, e
     if (failure === 'resolution_changed') throw new ConflictError('The discussion was changed by another request; try again');
     if (failure === 'note_gone') throw new ConflictError('Note id already in use; try again');
     if (failure === 'discussion_gone') throw new NotFoundError('Discussion');
+    if (failure === 'source_gone') throw new RecordNotFoundError();
     failWith(noteable, failure);
   }
   return note;

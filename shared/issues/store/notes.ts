@@ -89,7 +89,7 @@ export type Note = IssueNote | MergeRequestNote;
 export type WithUserNotesCount = { userNotesCount?: number };
 
 /** Why a note write did not happen. */
-export type NoteWriteFailure = 'project_gone' | 'noteable_gone' | 'note_gone' | 'discussion_gone' | 'resolution_changed';
+export type NoteWriteFailure = 'project_gone' | 'noteable_gone' | 'note_gone' | 'discussion_gone' | 'resolution_changed' | 'source_gone';
 
 /**
  * How a note write changes its discussion's resolution (merge request discussions): the Put of
@@ -170,11 +170,14 @@ function write(
     participant?: TransactItem;
     /** The todos of the users the note mentions. */
     todos?: TransactItem[];
+    /** The item the note is made from, removed in its transaction (`NoteSource`). */
+    source?: TransactItem;
   } & Pick<WriteEffects, 'event' | 'hook'>,
 ): Promise<NoteWriteFailure | undefined> {
   return transactOr<NoteWriteFailure>(
     entries,
-    [['project', 'project_gone'], ['noteable', 'noteable_gone'], ['root', 'discussion_gone'], ['resolution', 'resolution_changed']],
+    // `source` before `resolution`: a source already consumed is final, a resolution race is retried.
+    [['project', 'project_gone'], ['noteable', 'noteable_gone'], ['root', 'discussion_gone'], ['source', 'source_gone'], ['resolution', 'resolution_changed']],
     'note_gone',
   );
 }
@@ -211,7 +214,7 @@ export async function getNote(noteable: NoteableKeyed, noteId: number): Promise<
 export async function insertNote(
   noteable: Noteable,
   note: Note,
-  effects: Pick<WriteEffects, 'event' | 'hook'> & { root?: TransactItem; resolution?: ResolutionChange; participant?: TransactItem; todos?: TransactItem[] } = {},
+  effects: Pick<WriteEffects, 'event' | 'hook'> & { root?: TransactItem; resolution?: ResolutionChange; participant?: TransactItem; todos?: TransactItem[]; source?: TransactItem } = {},
 ): Promise<NoteWriteFailure | undefined> {
   const unresolved = effects.resolution?.unresolvedDiscussionsDelta ?? 0;
   return write({
@@ -224,6 +227,7 @@ export async function insertNote(
     hook: effects.hook,
     participant: effects.participant,
     todos: effects.todos,
+    source: effects.source,
   });
 }
 

@@ -17,7 +17,7 @@ import type { TransactItem } from '../../platform/dynamo/transactions';
 import type { User } from '../../users';
 import { canUpdateMergeRequest } from '../policy';
 import { findMergeRequestOrNotFound } from '../queries/merge-requests';
-import { approvalDelete, approvalPut, hasApproved } from '../store/approvals';
+import { approvalDelete, approvalPut, deleteApprovals, hasApproved } from '../store/approvals';
 import { writeMergeRequest, type MergeRequest, type ReviewerState } from '../store/merge-requests';
 import { mergeRequestNoteable, resolveTodoOn } from '../issuables';
 import { mergeRequestEffects } from './effects';
@@ -77,4 +77,17 @@ export async function unapproveMergeRequest(target: ProjectSubject, user: User, 
     const approval = approvalDelete(current, user.id);
     return writeApprovalChange(target, user, current, { approval, review: 'unapproved', note: 'unapproved this merge request', hook: 'unapproved' });
   });
+}
+
+/**
+ * Clears every approval of `mr` (`PUT …/reset_approvals`, GitLab 15.4): only a bot user (a project
+ * or group access token's) that may approve it (GitLab's `reset_merge_request_approvals`), and not
+ * once merged; anyone else GitLab's `401 Unauthorized`. Like GitLab, it writes no system note,
+ * event or hook and leaves the reviewer's state.
+ * @example
+ * await resetApprovals(subject, user, mr);
+ */
+export async function resetApprovals(target: ProjectSubject, user: User, mr: MergeRequest): Promise<void> {
+  if (!user.bot || !canUpdateMergeRequest(user, target, mr) || mr.state === 'merged') throw new UnauthorizedError();
+  await deleteApprovals(mr);
 }

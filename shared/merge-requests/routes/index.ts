@@ -5,11 +5,12 @@ import { mergeRequestAwardRoutes } from './award-emoji';
 import { mergeRequestResourceEventRoutes } from './resource-events';
 import { closedByRoutes } from './closed-by';
 import { mergeRequestDiscussionRoutes } from './discussions';
+import { mergeRequestDraftNoteRoutes } from './draft-notes';
 import { mergeRequestRoutes } from './merge-requests';
 import { mergeRequestNoteRoutes } from './notes';
 
 export const routes = {
-  merge_requests: { ...mergeRequestRoutes, ...mergeRequestActionRoutes, ...mergeRequestNoteRoutes, ...mergeRequestDiscussionRoutes, ...mergeRequestAwardRoutes, ...mergeRequestResourceEventRoutes, ...mergeRequestApprovalRoutes },
+  merge_requests: { ...mergeRequestRoutes, ...mergeRequestActionRoutes, ...mergeRequestNoteRoutes, ...mergeRequestDiscussionRoutes, ...mergeRequestDraftNoteRoutes, ...mergeRequestAwardRoutes, ...mergeRequestResourceEventRoutes, ...mergeRequestApprovalRoutes },
   /** `GET /projects/:id/issues/:issue_iid/closed_by`, served by the `issues` group. */
   issues: closedByRoutes,
 };

@@ -5,6 +5,7 @@
  * a user approves a merge request once however many requests race.
  */
 import { tableName } from '../../platform/dynamo/client';
+import { deleteMany } from '../../platform/dynamo/batch';
 import { getItem, queryAll } from '../../platform/dynamo/query';
 import type { TransactItem } from '../../platform/dynamo/transactions';
 import { mergeRequestCollections, mergeRequestKeys } from './keys';
@@ -43,4 +44,13 @@ export async function listApprovals(mr: ApprovedRef): Promise<Approval[]> {
   return items
     .map((item) => ({ userId: Number(item.userId), createdAt: String(item.createdAt) }))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.userId - b.userId);
+}
+
+/**
+ * Deletes every approval of `mr` (GitLab's `approvals.delete_all`: no system note, hook or
+ * reviewer state): one Query, then batched Deletes. An approval written meanwhile stays.
+ */
+export async function deleteApprovals(mr: ApprovedRef): Promise<void> {
+  const approvals = await listApprovals(mr);
+  await deleteMany(approvals.map((approval) => mergeRequestKeys.approval(mr.projectId, mr.iid, approval.userId)));
 }

@@ -58,6 +58,14 @@ export const mergeRequestKeys = {
   }),
   /** A user's approval of a merge request (GitLab's `approvals` row), in the target project's partition. */
   approval: (projectId: number, iid: number, userId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `MR_APPROVAL#${pad(iid)}#${pad(userId)}` }),
+  /**
+   * A draft note (GitLab's `draft_notes` row), in the target project's partition, by merge request,
+   * then author: one author's drafts of one merge request are one range, and no one else's are read.
+   */
+  draftNote: (projectId: number, iid: number, authorId: number, draftId: number): Key => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `MR_DRAFT#${pad(iid)}#${pad(authorId)}#${pad(draftId)}`,
+  }),
 
   claims: {
     /**
@@ -161,13 +169,17 @@ export const mergeRequestCollections = {
   intoBranch: (projectId: number, targetBranch: string) => tableCollection(`PROJECT#${projectId}`, `MR_TARGET#${branchHash(targetBranch)}#`),
   /** The approvals of a merge request (by user id). */
   approvals: (projectId: number, iid: number) => tableCollection(`PROJECT#${projectId}`, `MR_APPROVAL#${pad(iid)}#`),
+  /** One author's draft notes of a merge request, by id (creation order). */
+  draftNotes: (projectId: number, iid: number, authorId: number) => tableCollection(`PROJECT#${projectId}`, `MR_DRAFT#${pad(iid)}#${pad(authorId)}#`),
 } as const;
 
-/** Id sequences: global ids, per-target-project iids (shared with nothing else), diff version ids. */
+/** Id sequences: global ids, per-target-project iids (shared with nothing else), diff version ids, draft note ids. */
 export const mergeRequestSequences = {
   mergeRequests: 'merge_requests',
   iids: (projectId: number) => `merge_requests#${projectId}`,
   versions: 'merge_request_diffs',
+  /** Draft note ids (GitLab's `draft_notes.id`: global). */
+  draftNotes: 'draft_notes',
 } as const;
 
 /** S3 prefix of a project's large diff versions. */
@@ -183,7 +195,7 @@ readYourWrites('PROJECT_MRS#', 'USER_MRS#', 'USER_ASSIGNED_MRS#', 'USER_REVIEW_M
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
   partitions: [],
-  sortKeys: { 'PROJECT#': ['MR#', 'MR_VERSION#', 'MR_DIFF#', 'MR_CLOSES#', 'MR_CLOSING#', 'MR_MENTIONS#', 'MR_MENTIONED#', 'MR_TARGET#', 'MR_SOURCE#', 'MR_APPROVAL#'] },
+  sortKeys: { 'PROJECT#': ['MR#', 'MR_VERSION#', 'MR_DIFF#', 'MR_CLOSES#', 'MR_CLOSING#', 'MR_MENTIONS#', 'MR_MENTIONED#', 'MR_TARGET#', 'MR_SOURCE#', 'MR_APPROVAL#', 'MR_DRAFT#'] },
   indexPartitions: {
     GSI1: ['PROJECT_MRS#'],
     GSI2: ['USER_MRS#'],
@@ -194,5 +206,5 @@ export const keySpace: KeySpace = {
     GSI7: ['USER_REVIEW_MRS#'],
     GSI8: ['USER_REVIEW_MRS#'],
   },
-  sequences: ['merge_requests', 'merge_requests#', 'merge_request_diffs'],
+  sequences: ['merge_requests', 'merge_requests#', 'merge_request_diffs', 'draft_notes'],
 };
