@@ -42,6 +42,16 @@ export const catalog = {
     'POST /projects/:id/trigger/pipeline',
     // GitLab's form for webhooks (the ref in the path, URL-encoded when it holds a slash).
     'POST /projects/:id/ref/:ref/trigger/pipeline',
+    // The job of the presented job token, and who may use job tokens on the project (job token scope).
+    'GET /job',
+    'GET /projects/:id/job_token_scope',
+    'PATCH /projects/:id/job_token_scope',
+    'GET /projects/:id/job_token_scope/allowlist',
+    'POST /projects/:id/job_token_scope/allowlist',
+    'DELETE /projects/:id/job_token_scope/allowlist/:target_project_id',
+    'GET /projects/:id/job_token_scope/groups_allowlist',
+    'POST /projects/:id/job_token_scope/groups_allowlist',
+    'DELETE /projects/:id/job_token_scope/groups_allowlist/:target_group_id',
   ],
   /**
    * What runners call (gitlab-runner's network client), and the Runners API users call to manage

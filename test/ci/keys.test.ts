@@ -27,6 +27,8 @@ const tableKeys = {
   variableCount: [() => ciKeys.variableCount(PROJECT), () => ciKeys.variableCount(GROUP)],
   trigger: [() => ciKeys.trigger(5, 9)],
   triggerToken: [() => ciKeys.triggerToken(DIGEST)],
+  jobTokenScope: [() => ciKeys.jobTokenScope(5)],
+  jobTokenAllowlistEntry: [() => ciKeys.jobTokenAllowlistEntry(5, { kind: 'project', id: 9 }), () => ciKeys.jobTokenAllowlistEntry(5, { kind: 'group', id: 3 })],
 } satisfies Record<keyof typeof ciKeys, Array<() => Key>>;
 
 const indexKeys = {
@@ -62,6 +64,7 @@ const collections = {
   variablesOfKey: [() => ciCollections.variablesOfKey(PROJECT, 'DEPLOY_TOKEN'), () => ciCollections.variablesOfKey(GROUP, 'DEPLOY_TOKEN')],
   variablesPartition: [() => ciCollections.variablesPartition(PROJECT), () => ciCollections.variablesPartition(GROUP)],
   triggers: [() => ciCollections.triggers(5)],
+  jobTokenAllowlist: [() => ciCollections.jobTokenAllowlist(5, 'project'), () => ciCollections.jobTokenAllowlist(5, 'group')],
 } satisfies Record<keyof typeof ciCollections, Array<() => Collection>>;
 
 describeKeySpace(

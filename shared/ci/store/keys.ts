@@ -39,7 +39,23 @@ export const ciKeys = {
   trigger: (projectId: number, triggerId: number): Key => ({ PK: `CI_TRIGGERS#${projectId}`, SK: `TRIGGER#${pad(triggerId)}` }),
   /** Where a trigger token is, by the SHA-256 digest of its token (`POST …/trigger/pipeline` presents it). */
   triggerToken: (digest: string): Key => ({ PK: `CI_TRIGGER_TOKEN#${digest}`, SK: 'TRIGGER' }),
+  /**
+   * A project's CI/CD job token scope (GitLab's `ci_inbound_job_token_scope_enabled`, and how many
+   * allowlist entries it has), in the project's partition: absent until first changed (inbound
+   * enabled, no entries). Deleted with the project's partition.
+   */
+  jobTokenScope: (projectId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: 'CI_JOB_TOKEN_SCOPE' }),
+  /** A project or group on a project's job token inbound allowlist, in the project's partition. */
+  jobTokenAllowlistEntry: (projectId: number, target: AllowlistTarget): Key => ({ PK: `PROJECT#${projectId}`, SK: `${allowlistPrefix(target.kind)}${pad(target.id)}` }),
 } as const;
+
+/** What a job token allowlist entry lets in: the jobs of a project, or of every project beneath a group. */
+export interface AllowlistTarget {
+  kind: 'project' | 'group';
+  id: number;
+}
+
+const allowlistPrefix = (kind: AllowlistTarget['kind']) => (kind === 'project' ? 'CI_JOB_TOKEN_ALLOW#PROJECT#' : 'CI_JOB_TOKEN_ALLOW#GROUP#');
 
 /** Whose CI/CD variables: a project's (GitLab's `Ci::Variable`) or a group's (`Ci::GroupVariable`), each in a partition of its own. */
 export interface VariableOwner {
@@ -129,6 +145,8 @@ export const ciCollections = {
   variablesPartition: (owner: VariableOwner): Collection => tableCollection(variablesPk(owner), ''),
   /** A project's trigger tokens, by id. */
   triggers: (projectId: number): Collection => tableCollection(`CI_TRIGGERS#${projectId}`, 'TRIGGER#'),
+  /** A project's job token allowlist entries of one kind (projects or groups), by target id. */
+  jobTokenAllowlist: (projectId: number, kind: AllowlistTarget['kind']): Collection => tableCollection(`PROJECT#${projectId}`, allowlistPrefix(kind)),
 } as const;
 
 /**
@@ -152,6 +170,8 @@ export const keySpace: KeySpace = {
     'CI_GROUP_VARIABLES#': ['VARIABLE#', 'COUNT'],
     'CI_TRIGGERS#': ['TRIGGER#'],
     'CI_TRIGGER_TOKEN#': ['TRIGGER'],
+    // The job token scope of a project and its allowlist, in the projects feature's partition.
+    'PROJECT#': ['CI_JOB_TOKEN_SCOPE', 'CI_JOB_TOKEN_ALLOW#'],
   },
   indexPartitions: {
     GSI1: ['CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_RUNNERS#', 'CI_ALL_RUNNERS'],
