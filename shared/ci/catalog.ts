@@ -33,6 +33,12 @@ export const catalog = {
     'POST /groups/:id/variables',
     'PUT /groups/:id/variables/:key',
     'DELETE /groups/:id/variables/:key',
+    // The instance's CI/CD variables (admins), which every job gets first.
+    'GET /admin/ci/variables',
+    'GET /admin/ci/variables/:key',
+    'POST /admin/ci/variables',
+    'PUT /admin/ci/variables/:key',
+    'DELETE /admin/ci/variables/:key',
     // The project's pipeline trigger tokens, and the pipelines they (or a running job's token) create.
     'GET /projects/:id/triggers',
     'GET /projects/:id/triggers/:trigger_id',

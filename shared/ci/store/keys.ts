@@ -57,13 +57,17 @@ export interface AllowlistTarget {
 
 const allowlistPrefix = (kind: AllowlistTarget['kind']) => (kind === 'project' ? 'CI_JOB_TOKEN_ALLOW#PROJECT#' : 'CI_JOB_TOKEN_ALLOW#GROUP#');
 
-/** Whose CI/CD variables: a project's (GitLab's `Ci::Variable`) or a group's (`Ci::GroupVariable`), each in a partition of its own. */
+/**
+ * Whose CI/CD variables: a project's (GitLab's `Ci::Variable`), a group's (`Ci::GroupVariable`) or
+ * the instance's (`Ci::InstanceVariable`, id 0), each in a partition of its own.
+ */
 export interface VariableOwner {
-  kind: 'project' | 'group';
+  kind: 'project' | 'group' | 'instance';
   id: number;
 }
 
-const variablesPk = (owner: VariableOwner) => (owner.kind === 'project' ? `CI_VARIABLES#${owner.id}` : `CI_GROUP_VARIABLES#${owner.id}`);
+const variablesPk = (owner: VariableOwner) =>
+  owner.kind === 'project' ? `CI_VARIABLES#${owner.id}` : owner.kind === 'group' ? `CI_GROUP_VARIABLES#${owner.id}` : 'CI_INSTANCE_VARIABLES';
 
 export const ciIndexKeys = {
   /** A pipeline in its project's list (GSI1, newest first by id). */
@@ -158,7 +162,7 @@ readYourWrites('CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_PIPELINE
 export const CI_SEQUENCES = { pipelines: 'ci_pipelines', jobs: 'ci_jobs', runners: 'ci_runners', triggers: 'ci_triggers', pipelineIids: (projectId: number) => `ci_pipeline_iids#${projectId}` } as const;
 
 export const keySpace: KeySpace = {
-  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#', 'CI_GROUP_VARIABLES#', 'CI_TRIGGERS#', 'CI_TRIGGER_TOKEN#'],
+  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#', 'CI_GROUP_VARIABLES#', 'CI_TRIGGERS#', 'CI_TRIGGER_TOKEN#', 'CI_INSTANCE_VARIABLES'],
   sortKeys: {
     'CI_PIPELINE#': ['PIPELINE', 'JOB#'],
     'CI_JOB#': ['JOB'],
@@ -168,6 +172,7 @@ export const keySpace: KeySpace = {
     'CI_QUEUE_VERSION#': ['QUEUE'],
     'CI_VARIABLES#': ['VARIABLE#', 'COUNT'],
     'CI_GROUP_VARIABLES#': ['VARIABLE#', 'COUNT'],
+    'CI_INSTANCE_VARIABLES': ['VARIABLE#', 'COUNT'],
     'CI_TRIGGERS#': ['TRIGGER#'],
     'CI_TRIGGER_TOKEN#': ['TRIGGER'],
     // The job token scope of a project and its allowlist, in the projects feature's partition.
