@@ -118,7 +118,9 @@ describe('CI/CD job token scope', () => {
       body: { message: "400 Bad request - The target_project that you are attempting to access does not exist or you don't have permission to perform this action" },
     });
     expect(await add({ target_project_id: b.id })).toMatchObject({ status: 400, body: { message: "400 Bad request - Validation failed: Target project can't be the same as the source project" } });
-    expect((await add({ target_project_id: a.id })).status).toBe(201);
+    // Parallel adds of one target: one wins, the others are told it is there already.
+    const racing = await Promise.all(Array.from({ length: 4 }, () => add({ target_project_id: a.id })));
+    expect(racing.map((response) => response.status).sort()).toEqual([201, 400, 400, 400]);
     expect(await add({ target_project_id: a.id })).toMatchObject({ status: 400, body: { message: '400 Bad request - Target project is already in the job token scope' } });
 
     const foreignGroup = await createGroup(stranger.token, { visibility: 'private' });
