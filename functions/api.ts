@@ -9,6 +9,7 @@ import type { AnyRoute } from '../shared/platform/http/route';
 import { lazily } from '../shared/platform/lazy';
 import { onPipelineFinished } from '../shared/ci/listeners';
 import { forkWithProject, removeWithProject } from '../shared/projects/commands/lifecycle';
+import { decideJobTokenReachWith } from '../shared/projects/job-token-reach';
 import { removeWithGroup } from '../shared/groups/commands/lifecycle';
 import { registerTodoTargets } from '../shared/issues/todo-targets';
 import { mentionTodosWith } from '../shared/repository/commit-note-todos';
@@ -78,6 +79,9 @@ removeWithGroup(lazily(lazy.ciRemoval, (m) => m.removeGroupCiObjects));
 resolveJobTokensWith(lazily(lazy.ciJobTokens, (m) => m.jobTokenGitAccess));
 // …and authenticates the API routes that take CI job tokens (releases, artifact downloads) as the job's user.
 authenticateJobTokensWith(lazily(lazy.ciJobTokens, (m) => m.jobTokenGitAccess));
+// A job token reaches another project only as that project's job token scope (CI's) lets it in:
+// one decision for the API routes that take job tokens and for git over HTTP.
+decideJobTokenReachWith(lazily(lazy.ciJobTokens, (m) => m.jobTokenScopeAllows));
 // Merge requests sit above CI: a finished pipeline merges the merge requests waiting for it
 // (merge when pipeline succeeds). Every function that finishes pipelines (runners, jobs) goes through this root.
 onPipelineFinished(lazily(lazy.mergeRequestPipelines, (m) => m.mergeWhenPipelineSucceeded));

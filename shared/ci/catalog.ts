@@ -33,6 +33,12 @@ export const catalog = {
     'POST /groups/:id/variables',
     'PUT /groups/:id/variables/:key',
     'DELETE /groups/:id/variables/:key',
+    // The instance's CI/CD variables (admins), which every job gets first.
+    'GET /admin/ci/variables',
+    'GET /admin/ci/variables/:key',
+    'POST /admin/ci/variables',
+    'PUT /admin/ci/variables/:key',
+    'DELETE /admin/ci/variables/:key',
     // The project's pipeline trigger tokens, and the pipelines they (or a running job's token) create.
     'GET /projects/:id/triggers',
     'GET /projects/:id/triggers/:trigger_id',
@@ -42,6 +48,16 @@ export const catalog = {
     'POST /projects/:id/trigger/pipeline',
     // GitLab's form for webhooks (the ref in the path, URL-encoded when it holds a slash).
     'POST /projects/:id/ref/:ref/trigger/pipeline',
+    // The job of the presented job token, and who may use job tokens on the project (job token scope).
+    'GET /job',
+    'GET /projects/:id/job_token_scope',
+    'PATCH /projects/:id/job_token_scope',
+    'GET /projects/:id/job_token_scope/allowlist',
+    'POST /projects/:id/job_token_scope/allowlist',
+    'DELETE /projects/:id/job_token_scope/allowlist/:target_project_id',
+    'GET /projects/:id/job_token_scope/groups_allowlist',
+    'POST /projects/:id/job_token_scope/groups_allowlist',
+    'DELETE /projects/:id/job_token_scope/groups_allowlist/:target_group_id',
   ],
   /**
    * What runners call (gitlab-runner's network client), and the Runners API users call to manage

@@ -11,6 +11,7 @@ import type { Key } from '../platform/dynamo/keys';
 import type { Item } from '../platform/dynamo/query';
 import type { Authentication } from '../platform/http/context';
 import { NotFoundError } from '../platform/http/errors';
+import { jobTokenMayReach } from './job-token-reach';
 import { projectKeys } from './store/keys';
 import { findProjectInNamespace, getProject, projectFromItem, type Project } from './store/projects';
 
@@ -123,14 +124,16 @@ export async function findProjectOrNotFound(idOrPath: string | number, user: Use
 
 /**
  * {@link findProjectOrNotFound} for a route that takes CI job tokens (`authentication.jobToken`):
- * a job's token reaches its own project only (GitLab's job token scope, without its allowlist);
- * any other project is a 404, as one the caller cannot see.
+ * a job's token reaches its own project, and another one only as that project's job token scope
+ * lets it in ({@link jobTokenMayReach}: its inbound scope disabled, or the job's project or one of
+ * its groups on its allowlist) and as the job's user may read it; any other project is a 404, as
+ * one the caller cannot see.
  * @example
  * const subject = await findProjectForJobOrNotFound(params.id, user, auth);
  */
 export async function findProjectForJobOrNotFound(idOrPath: string | number, user: User | null, auth: Authentication | null): Promise<ProjectSubject> {
   const subject = await findProjectOrNotFound(idOrPath, user);
-  if (auth?.job && auth.job.projectId !== subject.project.id) throw new NotFoundError('Project');
+  if (auth?.job && !(await jobTokenMayReach(auth.job, subject))) throw new NotFoundError('Project');
   return subject;
 }
 

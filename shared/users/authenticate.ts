@@ -34,7 +34,7 @@ function presentedJobToken(request: ApiRequest): string | undefined {
 }
 
 /** What a running job's token stands for: its project, on behalf of the job's user. */
-export type JobTokenResolver = (token: string) => Promise<{ projectId: number; userId: number | null } | undefined>;
+export type JobTokenResolver = (token: string) => Promise<{ projectId: number; jobId: number; userId: number | null } | undefined>;
 
 let jobTokenResolver: JobTokenResolver | undefined;
 
@@ -68,7 +68,7 @@ async function findSudoTarget(identifier: string): Promise<User> {
  * `sudo` lets an admin's personal token act as another user. A route that opts in
  * (`authentication.jobToken`) also takes a running CI job's token (`JOB-TOKEN`, `job_token`) as the
  * job's user, resolved by the CI feature ({@link authenticateJobTokensWith}); the route keeps it to
- * the job's project.
+ * the projects the job's token may reach.
  * Cost: no DynamoDB read when the same token was read in this process within the last second,
  * else two (`findTokenBySecret`: a revoked token or blocked user is refused at once here and
  * within a second in other processes); `sudo` reads its target on every request.
@@ -121,7 +121,7 @@ async function authenticateJob(secret: string): Promise<Authentication> {
   const access = jobTokenResolver ? await jobTokenResolver(secret) : undefined;
   const user = access?.userId ? await getUser(access.userId) : undefined;
   if (!access || !user || user.state !== 'active') throw new UnauthorizedError();
-  return { user, token: null, secret, job: { projectId: access.projectId } };
+  return { user, token: null, secret, job: { projectId: access.projectId, jobId: access.jobId } };
 }
 
 /**

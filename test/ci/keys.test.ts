@@ -12,6 +12,7 @@ const DIGEST = 'a'.repeat(64);
 const AT = '2026-03-04T05:06:07.089Z';
 const PROJECT = { kind: 'project', id: 5 } as const;
 const GROUP = { kind: 'group', id: 5 } as const;
+const INSTANCE = { kind: 'instance', id: 0 } as const;
 
 const tableKeys = {
   pipeline: [() => ciKeys.pipeline(12)],
@@ -23,10 +24,12 @@ const tableKeys = {
   runnerProject: [() => ciKeys.runnerProject(7, 5)],
   runnerJob: [() => ciKeys.runnerJob(7, 345)],
   queueVersion: [() => ciKeys.queueVersion(5)],
-  variable: [() => ciKeys.variable(PROJECT, 'DEPLOY_TOKEN', '*'), () => ciKeys.variable(PROJECT, 'DEPLOY_TOKEN', 'review/*'), () => ciKeys.variable(GROUP, 'DEPLOY_TOKEN', '*')],
+  variable: [() => ciKeys.variable(PROJECT, 'DEPLOY_TOKEN', '*'), () => ciKeys.variable(PROJECT, 'DEPLOY_TOKEN', 'review/*'), () => ciKeys.variable(GROUP, 'DEPLOY_TOKEN', '*'), () => ciKeys.variable(INSTANCE, 'DEPLOY_TOKEN', '*')],
   variableCount: [() => ciKeys.variableCount(PROJECT), () => ciKeys.variableCount(GROUP)],
   trigger: [() => ciKeys.trigger(5, 9)],
   triggerToken: [() => ciKeys.triggerToken(DIGEST)],
+  jobTokenScope: [() => ciKeys.jobTokenScope(5)],
+  jobTokenAllowlistEntry: [() => ciKeys.jobTokenAllowlistEntry(5, { kind: 'project', id: 9 }), () => ciKeys.jobTokenAllowlistEntry(5, { kind: 'group', id: 3 })],
 } satisfies Record<keyof typeof ciKeys, Array<() => Key>>;
 
 const indexKeys = {
@@ -62,6 +65,7 @@ const collections = {
   variablesOfKey: [() => ciCollections.variablesOfKey(PROJECT, 'DEPLOY_TOKEN'), () => ciCollections.variablesOfKey(GROUP, 'DEPLOY_TOKEN')],
   variablesPartition: [() => ciCollections.variablesPartition(PROJECT), () => ciCollections.variablesPartition(GROUP)],
   triggers: [() => ciCollections.triggers(5)],
+  jobTokenAllowlist: [() => ciCollections.jobTokenAllowlist(5, 'project'), () => ciCollections.jobTokenAllowlist(5, 'group')],
 } satisfies Record<keyof typeof ciCollections, Array<() => Collection>>;
 
 describeKeySpace(

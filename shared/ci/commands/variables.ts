@@ -22,8 +22,17 @@ export const PROJECT_VARIABLES_LIMIT = 200;
 /** The most variables a group may have: GitLab's plan limit `group_ci_variables` (200 on GitLab.com's Free tier too). */
 export const GROUP_VARIABLES_LIMIT = 200;
 
+/** The most variables the instance may have: GitLab's plan limit `ci_instance_level_variables` (25 by default). */
+export const INSTANCE_VARIABLES_LIMIT = 25;
+
 /** An owner's limit of variables. */
-const limitOf = (owner: VariableOwner) => (owner.kind === 'project' ? PROJECT_VARIABLES_LIMIT : GROUP_VARIABLES_LIMIT);
+const limitOf = (owner: VariableOwner) => ({ project: PROJECT_VARIABLES_LIMIT, group: GROUP_VARIABLES_LIMIT, instance: INSTANCE_VARIABLES_LIMIT })[owner.kind];
+
+/** How GitLab's `Limitable` names an owner's limit in its message. */
+const LIMIT_NAMES = { project: 'project ci variables', group: 'group ci variables', instance: 'ci instance level variables' } as const;
+
+/** How GitLab's `not_found!` names a missing variable of an owner. */
+export const VARIABLE_MODEL = { project: 'Variable', group: 'GroupVariable', instance: 'InstanceVariable' } as const;
 
 /** What a client sets on a variable (`PUT`: each one given replaces the variable's). */
 export interface VariableChanges {
@@ -78,9 +87,9 @@ function validate(variable: ProjectVariable, previous?: CiVariable): void {
 /** Internal: a store's refusal as GitLab answers it. */
 function refused(failure: VariableWriteFailure, { owner, key }: Pick<CiVariable, 'owner' | 'key'>): never {
   if (failure === 'taken') throw new ValidationError({ key: [`(${key}) has already been taken`] });
-  if (failure === 'limit') throw new ValidationError({ base: [`Maximum number of ${owner.kind} ci variables (${limitOf(owner)}) exceeded`] });
+  if (failure === 'limit') throw new ValidationError({ base: [`Maximum number of ${LIMIT_NAMES[owner.kind]} (${limitOf(owner)}) exceeded`] });
   if (failure === 'owner_gone') throw new NotFoundError(owner.kind === 'project' ? 'Project' : 'Group');
-  throw new NotFoundError(owner.kind === 'project' ? 'Variable' : 'GroupVariable');
+  throw new NotFoundError(VARIABLE_MODEL[owner.kind]);
 }
 
 /** Internal: the variable as stored, its value sealed. */

@@ -14,7 +14,8 @@ export function presentVariable(variable: ProjectVariable) {
     protected: variable.protected,
     masked: variable.masked,
     raw: variable.raw,
-    environment_scope: variable.environmentScope,
+    // An instance variable has no environment scope (GitLab's entity shows it only where the model has one).
+    ...(variable.owner.kind === 'instance' ? {} : { environment_scope: variable.environmentScope }),
     description: variable.description,
   };
 }

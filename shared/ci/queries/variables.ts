@@ -44,7 +44,7 @@ export function variableList(owner: VariableOwner): CollectionSource<CiVariable>
  * earliest created variable instead (GitLab's group `PUT` without `filter`, `find_by!(key:)`).
  */
 export async function findVariableOrNotFound(owner: VariableOwner, key: string, environmentScope?: string, several: 'conflict' | 'first' = 'conflict'): Promise<CiVariable> {
-  const notFound = new NotFoundError(owner.kind === 'group' ? 'GroupVariable' : 'Variable');
+  const notFound = new NotFoundError({ project: 'Variable', group: 'GroupVariable', instance: 'InstanceVariable' }[owner.kind]);
   // A key or scope no variable can have (a `#` would reach into other keys' items, a long one past a sort key's size) names none.
   if (!VARIABLE_KEY.test(key) || key.length > KEY_MAX || (environmentScope !== undefined && !ENVIRONMENT_SCOPE.test(environmentScope))) throw notFound;
   const found = environmentScope === undefined ? await variablesOfKey(owner, key) : [await getVariable(owner, key, environmentScope)].filter((v) => v !== undefined);
@@ -100,7 +100,7 @@ export interface VariableTarget {
 
 /**
  * The CI/CD variables a job of `project` sees, values opened, in GitLab's order of precedence
- * (`Gitlab::Ci::Variables::Builder`), the later winning: those of the project's groups, the
+ * (`Gitlab::Ci::Variables::Builder`), the later winning: the instance's, then those of the project's groups, the
  * farthest ancestor first and the project's own namespace last, then the project's. One Query
  * per owner, all in parallel once the namespace is known (its `ancestorIds`: bounded by the
  * nesting depth). Within an owner, scope `*`, then patterns, then the environment's own name,
@@ -113,8 +113,8 @@ export interface VariableTarget {
  */
 export async function variablesFor(project: Pick<Project, 'id' | 'namespaceId'>, target: VariableTarget): Promise<ProjectVariable[]> {
   const groups = (target.namespace ?? getNamespace(project.namespaceId)).then((namespace) => Promise.all(groupChain(namespace).map((id) => variablesOf({ kind: 'group', id }))));
-  const [groupVariables, projectVariables] = await Promise.all([groups, variablesOf({ kind: 'project', id: project.id })]);
-  const all = [...groupVariables, projectVariables].flatMap((variables) =>
+  const [instanceVariables, groupVariables, projectVariables] = await Promise.all([variablesOf({ kind: 'instance', id: 0 }), groups, variablesOf({ kind: 'project', id: project.id })]);
+  const all = [instanceVariables, ...groupVariables, projectVariables].flatMap((variables) =>
     variables
       .map((variable) => ({ variable, rank: scopeRank(variable.environmentScope, target.environment) }))
       .filter((entry): entry is { variable: CiVariable; rank: 0 | 1 | 2 } => entry.rank !== undefined)

@@ -1,5 +1,6 @@
 /** The CI feature's HTTP slice, by endpoint group (for the Lambda entries in `functions/`). */
 import { jobRoutes } from './jobs';
+import { jobTokenScopeRoutes } from './job-token-scope';
 import { pipelineRoutes } from './pipelines';
 import { runnerAdminRoutes } from './runners-admin';
 import { runnerRoutes } from './runners';
@@ -9,6 +10,6 @@ import { variableRoutes } from './variables';
 export { runnerRequest } from './runner-http';
 
 export const routes = {
-  ci_jobs: { ...pipelineRoutes, ...jobRoutes, ...variableRoutes, ...triggerRoutes },
+  ci_jobs: { ...pipelineRoutes, ...jobRoutes, ...variableRoutes, ...triggerRoutes, ...jobTokenScopeRoutes },
   ci_runners: { ...runnerRoutes, ...runnerAdminRoutes },
 };

@@ -4,7 +4,8 @@
  * maintainers); the whole token is shown only to its owner (`admin_trigger`), who alone may change
  * it; others see its first 4 characters. `POST …/trigger/pipeline` needs no user token: the
  * trigger token (or a running job's token) is the credential, and the pipeline runs as the
- * trigger's owner (source `trigger`) or the job's user (source `pipeline`); an unknown token is a 404.
+ * trigger's owner (source `trigger`) or the job's user (source `pipeline`, in a project whose job
+ * token scope lets the job's project in); an unknown token is a 404.
  */
 import * as z from 'zod';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/http/errors';
@@ -12,7 +13,7 @@ import { paginate, paginationParams } from '../../platform/http/pagination';
 import { hashParam, idParam, p, parseParams, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { findProjectOrNotFound } from '../../projects';
+import { findProjectOrNotFound, jobTokenMayReach } from '../../projects';
 import { getUser, type User } from '../../users';
 import type { ProjectSubject } from '../../auth';
 import type { catalog } from '../catalog';
@@ -61,6 +62,8 @@ const triggerPipeline = route({
     if (!triggerer) throw new NotFoundError();
     const subject = await findProjectOrNotFound(params.id, triggerer.user);
     if (triggerer.kind === 'trigger' && triggerer.trigger.projectId !== subject.project.id) throw new NotFoundError();
+    // A job's token reaches another project only as its job token scope lets the job in.
+    if (triggerer.kind === 'job' && !(await jobTokenMayReach(triggerer, subject))) throw new NotFoundError();
     if (!canUpdateBuilds(triggerer.user, subject)) throw new ValidationError({ base: ['Insufficient permissions to create a new pipeline'] });
     const pipeline = await runTriggeredPipeline({
       subject,

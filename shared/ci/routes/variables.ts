@@ -8,7 +8,8 @@
  * key's first variable).
  */
 import * as z from 'zod';
-import { authorize } from '../../auth';
+import { authorize, isAdmin } from '../../auth';
+import { ForbiddenError } from '../../platform/http/errors';
 import { paginate, paginationParams } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
@@ -125,6 +126,53 @@ function ownerVariableRoutes(ownerOf: (idOrPath: string, user: User) => Promise<
   };
 }
 
+/** The instance's variables (`/admin/ci/variables`, GitLab's `lib/api/admin/ci/variables.rb`): admins only, 403 for anyone else. */
+const INSTANCE: VariableOwner = { kind: 'instance', id: 0 };
+
+function asAdmin(user: User): VariableOwner {
+  if (!isAdmin(user)) throw new ForbiddenError();
+  return INSTANCE;
+}
+
+/** An instance variable has no environment scope: the fields of a project's but that one. */
+const { environment_scope: _scope, ...instanceFields } = variableFields;
+const instanceKeyParams = z.object({ key: required(p.string()) });
+
+const instanceVariables = {
+  list: route({
+    params: z.object({ ...paginationParams }),
+    handler: async ({ params, user, link }) => {
+      const page = await paginate(params, link, variableList(asAdmin(user)));
+      return ok((await Promise.all(page.items.map(openVariable))).map(presentVariable), page.headers);
+    },
+  }),
+  read: route({
+    params: instanceKeyParams,
+    handler: async ({ params, user }) => ok(presentVariable(await openVariable(await findVariableOrNotFound(asAdmin(user), params.key)))),
+  }),
+  create: route({
+    params: z.object({ ...instanceFields, key: required(p.string(TEXT)), value: requiredValue }),
+    handler: async ({ params, user }) => {
+      const variable = await createVariable(asAdmin(user), { ...changesFrom(params), key: params.key, value: params.value });
+      return created(presentVariable(variable));
+    },
+  }),
+  update: route({
+    params: instanceKeyParams.extend(instanceFields),
+    handler: async ({ params, user }) => {
+      const variable = await findVariableOrNotFound(asAdmin(user), params.key);
+      return ok(presentVariable(await editVariable(variable, changesFrom(params))));
+    },
+  }),
+  remove: route({
+    params: instanceKeyParams,
+    handler: async ({ params, user }) => {
+      await removeVariable(await findVariableOrNotFound(asAdmin(user), params.key));
+      return noContent();
+    },
+  }),
+};
+
 const projectVariables = ownerVariableRoutes(projectOwner, 'conflict');
 const groupVariables = ownerVariableRoutes(groupOwner, 'first');
 
@@ -139,4 +187,9 @@ export const variableRoutes = {
   'POST /groups/:id/variables': groupVariables.create,
   'PUT /groups/:id/variables/:key': groupVariables.update,
   'DELETE /groups/:id/variables/:key': groupVariables.remove,
+  'GET /admin/ci/variables': instanceVariables.list,
+  'GET /admin/ci/variables/:key': instanceVariables.read,
+  'POST /admin/ci/variables': instanceVariables.create,
+  'PUT /admin/ci/variables/:key': instanceVariables.update,
+  'DELETE /admin/ci/variables/:key': instanceVariables.remove,
 } satisfies RoutesOf<typeof catalog.ci_jobs>;

@@ -39,15 +39,35 @@ export const ciKeys = {
   trigger: (projectId: number, triggerId: number): Key => ({ PK: `CI_TRIGGERS#${projectId}`, SK: `TRIGGER#${pad(triggerId)}` }),
   /** Where a trigger token is, by the SHA-256 digest of its token (`POST …/trigger/pipeline` presents it). */
   triggerToken: (digest: string): Key => ({ PK: `CI_TRIGGER_TOKEN#${digest}`, SK: 'TRIGGER' }),
+  /**
+   * A project's CI/CD job token scope (GitLab's `ci_inbound_job_token_scope_enabled`, and how many
+   * allowlist entries it has), in the project's partition: absent until first changed (inbound
+   * enabled, no entries). Deleted with the project's partition.
+   */
+  jobTokenScope: (projectId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: 'CI_JOB_TOKEN_SCOPE' }),
+  /** A project or group on a project's job token inbound allowlist, in the project's partition. */
+  jobTokenAllowlistEntry: (projectId: number, target: AllowlistTarget): Key => ({ PK: `PROJECT#${projectId}`, SK: `${allowlistPrefix(target.kind)}${pad(target.id)}` }),
 } as const;
 
-/** Whose CI/CD variables: a project's (GitLab's `Ci::Variable`) or a group's (`Ci::GroupVariable`), each in a partition of its own. */
-export interface VariableOwner {
+/** What a job token allowlist entry lets in: the jobs of a project, or of every project beneath a group. */
+export interface AllowlistTarget {
   kind: 'project' | 'group';
   id: number;
 }
 
-const variablesPk = (owner: VariableOwner) => (owner.kind === 'project' ? `CI_VARIABLES#${owner.id}` : `CI_GROUP_VARIABLES#${owner.id}`);
+const allowlistPrefix = (kind: AllowlistTarget['kind']) => (kind === 'project' ? 'CI_JOB_TOKEN_ALLOW#PROJECT#' : 'CI_JOB_TOKEN_ALLOW#GROUP#');
+
+/**
+ * Whose CI/CD variables: a project's (GitLab's `Ci::Variable`), a group's (`Ci::GroupVariable`) or
+ * the instance's (`Ci::InstanceVariable`, id 0), each in a partition of its own.
+ */
+export interface VariableOwner {
+  kind: 'project' | 'group' | 'instance';
+  id: number;
+}
+
+const variablesPk = (owner: VariableOwner) =>
+  owner.kind === 'project' ? `CI_VARIABLES#${owner.id}` : owner.kind === 'group' ? `CI_GROUP_VARIABLES#${owner.id}` : 'CI_INSTANCE_VARIABLES';
 
 export const ciIndexKeys = {
   /** A pipeline in its project's list (GSI1, newest first by id). */
@@ -129,6 +149,8 @@ export const ciCollections = {
   variablesPartition: (owner: VariableOwner): Collection => tableCollection(variablesPk(owner), ''),
   /** A project's trigger tokens, by id. */
   triggers: (projectId: number): Collection => tableCollection(`CI_TRIGGERS#${projectId}`, 'TRIGGER#'),
+  /** A project's job token allowlist entries of one kind (projects or groups), by target id. */
+  jobTokenAllowlist: (projectId: number, kind: AllowlistTarget['kind']): Collection => tableCollection(`PROJECT#${projectId}`, allowlistPrefix(kind)),
 } as const;
 
 /**
@@ -140,7 +162,7 @@ readYourWrites('CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_PIPELINE
 export const CI_SEQUENCES = { pipelines: 'ci_pipelines', jobs: 'ci_jobs', runners: 'ci_runners', triggers: 'ci_triggers', pipelineIids: (projectId: number) => `ci_pipeline_iids#${projectId}` } as const;
 
 export const keySpace: KeySpace = {
-  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#', 'CI_GROUP_VARIABLES#', 'CI_TRIGGERS#', 'CI_TRIGGER_TOKEN#'],
+  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#', 'CI_GROUP_VARIABLES#', 'CI_TRIGGERS#', 'CI_TRIGGER_TOKEN#', 'CI_INSTANCE_VARIABLES'],
   sortKeys: {
     'CI_PIPELINE#': ['PIPELINE', 'JOB#'],
     'CI_JOB#': ['JOB'],
@@ -150,8 +172,11 @@ export const keySpace: KeySpace = {
     'CI_QUEUE_VERSION#': ['QUEUE'],
     'CI_VARIABLES#': ['VARIABLE#', 'COUNT'],
     'CI_GROUP_VARIABLES#': ['VARIABLE#', 'COUNT'],
+    'CI_INSTANCE_VARIABLES': ['VARIABLE#', 'COUNT'],
     'CI_TRIGGERS#': ['TRIGGER#'],
     'CI_TRIGGER_TOKEN#': ['TRIGGER'],
+    // The job token scope of a project and its allowlist, in the projects feature's partition.
+    'PROJECT#': ['CI_JOB_TOKEN_SCOPE', 'CI_JOB_TOKEN_ALLOW#'],
   },
   indexPartitions: {
     GSI1: ['CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_RUNNERS#', 'CI_ALL_RUNNERS'],

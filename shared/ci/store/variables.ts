@@ -47,15 +47,16 @@ export type VariableWriteFailure = 'owner_gone' | 'taken' | 'limit' | 'gone';
 
 /** A variable from its item. */
 export function variableFromItem(item: Item): CiVariable {
-  const { projectId, groupId, ...fields } = entityFields(item);
-  const owner: VariableOwner = projectId === undefined ? { kind: 'group', id: Number(groupId) } : { kind: 'project', id: Number(projectId) };
+  const { projectId, groupId, instance, ...fields } = entityFields(item);
+  const owner: VariableOwner =
+    projectId !== undefined ? { kind: 'project', id: Number(projectId) } : instance ? { kind: 'instance', id: 0 } : { kind: 'group', id: Number(groupId) };
   return { ...fields, owner } as CiVariable;
 }
 
 const variableToItem = ({ owner, ...variable }: CiVariable): Item => ({
   ...ciKeys.variable(owner, variable.key, variable.environmentScope),
   type: 'CiVariable',
-  [owner.kind === 'project' ? 'projectId' : 'groupId']: owner.id,
+  ...(owner.kind === 'instance' ? { instance: true } : { [owner.kind === 'project' ? 'projectId' : 'groupId']: owner.id }),
   ...variable,
 });
 
@@ -101,7 +102,7 @@ function countChange(owner: VariableOwner, by: 1 | -1, limit?: number) {
 export function insertVariable(variable: CiVariable, limit: number): Promise<VariableWriteFailure | undefined> {
   return transactOr(
     {
-      owner: variable.owner.kind === 'project' ? projectIsLive(variable.owner.id) : groupIsLive(variable.owner.id),
+      owner: variable.owner.kind === 'project' ? projectIsLive(variable.owner.id) : variable.owner.kind === 'group' && groupIsLive(variable.owner.id),
       variable: { Put: { TableName: tableName(), Item: variableToItem(variable), ConditionExpression: 'attribute_not_exists(PK)' } },
       count: countChange(variable.owner, 1, limit),
     },

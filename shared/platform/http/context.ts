@@ -28,8 +28,11 @@ export interface Authentication {
   user: Caller;
   /** The user's access token presented; null for a CI job's token (then `job` is set). */
   token: Credential | null;
-  /** A running job's token (`JOB-TOKEN`) authenticated the request: the job's user, in the job's project only. */
-  job?: { projectId: number };
+  /**
+   * A running job's token (`JOB-TOKEN`) authenticated the request: the job's user, in the job's
+   * project and the projects whose job token scope lets it in.
+   */
+  job?: { projectId: number; jobId: number };
   /** The presented secret (only echoed back as `private_token` on `GET /user` with sudo). */
   secret: string;
   /** The admin who used `sudo`, when the request runs as another user. */
@@ -50,8 +53,8 @@ export interface RouteAuthentication {
   scopes?: readonly Scope[];
   /**
    * GitLab's `job_token_allowed`: a running CI job's token (`JOB-TOKEN` header or `job_token`
-   * parameter) authenticates as the job's user; the route must keep the call to the job's project
-   * (`Authentication.job`).
+   * parameter) authenticates as the job's user; the route must keep the call to the projects the
+   * job's token may reach (`Authentication.job`, `findProjectForJobOrNotFound`).
    */
   jobToken?: true;
 }

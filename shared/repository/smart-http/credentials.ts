@@ -12,7 +12,8 @@ export function basicCredentials(header: string | undefined): { username: string
 
 /**
  * Who a CI job token clones as: the CI feature (above the repository) registers how to resolve
- * one (`gitlab-ci-token:<job token>` while the job runs: its project, read only), through the
+ * one (`gitlab-ci-token:<job token>` while the job runs: read only, its project and those its job
+ * token scope lets it in), through the
  * composition root. Undefined when no resolver is registered or the token is not a running job's.
  */
 export type JobTokenResolver = (token: string) => Promise<JobTokenAccess | undefined>;
@@ -20,6 +21,7 @@ export type JobTokenResolver = (token: string) => Promise<JobTokenAccess | undef
 /** What a running job's token gives access to: its project (read only), on behalf of the job's user. */
 export interface JobTokenAccess {
   projectId: number;
+  jobId: number;
   userId: number | null;
 }
 

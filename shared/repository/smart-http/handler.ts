@@ -9,8 +9,11 @@
  * for a project that does not exist.
  *
  * A CI job clones with `gitlab-ci-token` and its job token while it runs (`credentials.ts`): its
- * own project is readable whatever its visibility, other projects only as they are to anyone
- * (public ones), and nothing can be pushed with it: GitLab's job token has no `push_code`
+ * own project is readable whatever its visibility; another project when its job token scope lets
+ * the job's project in (`jobTokenMayReach`, the one decision the API's job token routes use too)
+ * and the job's user may download its code; otherwise only as it is to anyone (a public project:
+ * GitLab lets any job token read the repository of a public project), and nothing can be pushed
+ * with it: GitLab's job token has no `push_code`
  * ability, so `Gitlab::GitAccess` refuses any receive-pack with 403 "You are not allowed to
  * upload code." before it looks at the project. A token whose job ended authenticates nothing (401).
  *
@@ -27,8 +30,8 @@ import { NotFoundError } from '../../platform/http/errors';
 import { requestLogger } from '../../platform/middleware/request-logger';
 import { streamedResult } from '../../platform/streaming';
 import { getNamespace } from '../../namespaces';
-import { findProjectOrNotFound, getProject, projectFullPath, webUrlOf, type Project } from '../../projects';
-import { authenticateGitCredentials, type User } from '../../users';
+import { findProjectOrNotFound, getProject, jobTokenMayReach, projectFullPath, webUrlOf, type Project } from '../../projects';
+import { authenticateGitCredentials, getUser, type User } from '../../users';
 import { openRepository, type Repository } from '../repository';
 import { parseGitAddress, type GitAddress } from './address';
 import { requestedVersion } from '../git/protocol/advertise';
@@ -102,14 +105,19 @@ async function jobProjectAt(path: string, job: JobTokenAccess): Promise<Project 
 }
 
 /**
- * What a job token may fetch from `path`: its own project, or a project anyone may download.
- * Undefined otherwise (answered 404: the token is valid, the project is not its to read).
+ * What a job token may fetch from `path`: its own project; another one its scope lets the job in
+ * ({@link jobTokenMayReach}) whose code the job's user may download; or a project anyone may
+ * download. Undefined otherwise (answered 404: the token is valid, the project is not its to read).
  */
 async function jobReadable(path: string, job: JobTokenAccess): Promise<Project | undefined> {
   const own = await jobProjectAt(path, job);
   if (own) return own;
-  const subject = await projectOf(path, null);
-  return subject && can(null, 'download_code', subject) ? subject.project : undefined;
+  const found = job.userId ? await getUser(job.userId) : undefined;
+  const user = found?.state === 'active' ? found : null;
+  const subject = user ? await projectOf(path, user) : undefined;
+  if (subject && can(user, 'download_code', subject) && (await jobTokenMayReach(job, subject))) return subject.project;
+  const open = await projectOf(path, null);
+  return open && can(null, 'download_code', open) ? open.project : undefined;
 }
 
 async function projectOf(path: string, user: User | null): Promise<ProjectSubject | undefined> {
