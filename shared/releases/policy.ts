@@ -10,11 +10,13 @@ import type { User } from '../users';
 
 /**
  * Authorizes a write of the release of `tag` (403 otherwise); one Query (the project's protected
- * tags) once the project-level ability holds.
+ * tags) once the project-level ability holds, whose protections it answers (creating the tag reuses them).
  * @example
  * await authorizeReleaseWrite(user, 'create_release', subject, params.tag_name);
  */
-export async function authorizeReleaseWrite(user: User | null, ability: 'create_release' | 'update_release' | 'destroy_release', subject: ProjectSubject, tag: string): Promise<void> {
+export async function authorizeReleaseWrite(user: User | null, ability: 'create_release' | 'update_release' | 'destroy_release', subject: ProjectSubject, tag: string): Promise<TagRules> {
   authorize(user, ability, subject);
-  if (!(await TagRules.load(subject.project.id)).canCreate(user, subject, tag)) throw new ForbiddenError();
+  const rules = await TagRules.load(subject.project.id);
+  if (!rules.canCreate(user, subject, tag)) throw new ForbiddenError();
+  return rules;
 }

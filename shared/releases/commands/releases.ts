@@ -8,7 +8,7 @@
  */
 import type { ProjectSubject } from '../../auth';
 import { ApiError, BadRequestError, ConflictError, NotFoundError, RecordNotFoundError } from '../../platform/http/errors';
-import { createTag, ObjectReader, openRepository, TAG_PREFIX, type Repository } from '../../repository';
+import { createTag, ObjectReader, openRepository, TAG_PREFIX, type Repository, type TagRules } from '../../repository';
 import type { User } from '../../users';
 import { milestoneIdsOf } from '../milestones';
 import { getRelease, insertRelease, newLinkIds, removeRelease, replaceRelease, type LinkType, type Release, type ReleaseLink } from '../store/releases';
@@ -24,6 +24,8 @@ export interface LinkInput {
 
 export interface CreateReleaseInput {
   tag: string;
+  /** The project's protected tags, as the authorization read them (creating the tag checks them again). */
+  protections?: TagRules;
   name?: string;
   description?: string;
   ref?: string;
@@ -80,7 +82,7 @@ async function ensureTag(subject: ProjectSubject, user: User, repository: Reposi
   if (existing) return existing;
   if (!input.ref) throw new ApiError(422, { message: 'Ref is not specified' });
   try {
-    return (await createTag(subject, user, input.tag, input.ref, input.tagMessage)).ref;
+    return (await createTag(subject, user, input.tag, input.ref, input.tagMessage, input.protections)).ref;
   } catch (error) {
     const raced = await repository.ref(`${TAG_PREFIX}${input.tag}`);
     if (raced) return raced;

@@ -79,9 +79,10 @@ export const releaseRoutes = {
     params: createParams,
     handler: async ({ params, user, auth }) => {
       const subject = await findReleasesOrNotFound(params.id, user, auth);
-      await authorizeReleaseWrite(user, 'create_release', subject, params.tag_name);
+      const protections = await authorizeReleaseWrite(user, 'create_release', subject, params.tag_name);
       const release = await createRelease(subject, user, {
         tag: params.tag_name,
+        protections,
         name: params.name,
         description: params.description,
         ref: params.ref,

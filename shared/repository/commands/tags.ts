@@ -18,16 +18,20 @@ import { runTagRemovals } from '../tag-removals';
 import { isValidRefName } from './ref-names';
 import { changeRef, tagCheck } from './refs';
 
-/** Creates a tag at a revision; answers its ref, and a reader and the protections to present it with. */
+/**
+ * Creates a tag at a revision; answers its ref, and a reader and the protections to present it
+ * with. `protections`: the project's protected tags when the caller has read them already.
+ */
 export async function createTag(
   subject: ProjectSubject,
   user: User,
   name: string,
   revision: string,
   message: string | undefined,
+  protections?: TagRules,
 ): Promise<{ ref: Ref; reader: ObjectReader; rules: TagRules }> {
   if (!isValidRefName(name)) throw new BadRequestError('Tag name invalid');
-  const [repository, rules] = await Promise.all([openRepository(subject.project), TagRules.load(subject.project.id)]);
+  const [repository, rules] = await Promise.all([openRepository(subject.project), protections ?? TagRules.load(subject.project.id)]);
   const reader = new ObjectReader(repository);
   const refName = `${TAG_PREFIX}${name}`;
   if (await repository.ref(refName)) throw new BadRequestError(`Tag ${name} already exists`);
