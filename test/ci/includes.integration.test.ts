@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api';
 import { addMember, ownedProject, type OwnedProject } from '../support/fixtures';
-import { cloneUrl, commitFiles, gitOk, localRepository } from '../support/git';
+import { cloneUrl, commitFiles, gitOk, localRepository, pushNewRepository } from '../support/git';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- API bodies are read field by field */
 async function latestPipeline(project: OwnedProject): Promise<any> {
@@ -30,8 +30,7 @@ describe('include: in .gitlab-ci.yml', () => {
   beforeAll(async () => {
     [project, shared] = await Promise.all([ownedProject('private'), ownedProject('private')]);
     // The shared project's templates, readable by the first project's owner as a reporter.
-    const sharedWork = await localRepository({ 'templates/lint.yml': 'lint:\n  stage: test\n  script: [echo lint]\n' });
-    await gitOk(['push', '-q', cloneUrl(shared.fullPath, shared.owner.token), 'main'], { cwd: sharedWork });
+    await pushNewRepository(shared.fullPath, shared.owner.token, { 'templates/lint.yml': 'lint:\n  stage: test\n  script: [echo lint]\n' });
     await addMember('projects', shared.id, project.owner.id, 20);
     remote = cloneUrl(project.fullPath, project.owner.token);
     work = await localRepository({

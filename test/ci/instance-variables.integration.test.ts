@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, rootToken } from '../support/api';
 import { createGroup, createProject, createUser, unique, type TestUser } from '../support/fixtures';
-import { cloneUrl, gitOk, localRepository } from '../support/git';
+import { pushNewRepository } from '../support/git';
 import { TestRunner } from './runner';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the job payload is read field by field */
@@ -62,8 +62,7 @@ describe('instance-level CI/CD variables', () => {
     const group = await createGroup(user.token);
     const project = await createProject(user.token, { namespace_id: group.id });
     expect((await api(`/groups/${group.id}/variables`, { token: user.token, body: { key: layered, value: 'group' } })).status).toBe(201);
-    const work = await localRepository({ '.gitlab-ci.yml': 'job:\n  script: [echo hi]\n' });
-    await gitOk(['push', '-q', cloneUrl(project.fullPath, user.token), 'main'], { cwd: work });
+    await pushNewRepository(project.fullPath, user.token, { '.gitlab-ci.yml': 'job:\n  script: [echo hi]\n' });
 
     const runner = await TestRunner.register((await api(`/projects/${project.id}`, { token: user.token })).body.runners_token);
     const job = await runner.pickNext();

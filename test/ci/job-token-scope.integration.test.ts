@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api';
 import { createGroup, createProject, createUser, newMember, type TestUser } from '../support/fixtures';
-import { cloneUrl, git, gitOk, localRepository } from '../support/git';
+import { cloneUrl, git, gitOk, pushNewRepository } from '../support/git';
 import { TestRunner } from './runner';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the job payload is read field by field */
@@ -19,8 +19,7 @@ build:
 `;
 
 async function pushed(project: { fullPath: string }, token: string): Promise<string> {
-  const work = await localRepository({ '.gitlab-ci.yml': CI });
-  await gitOk(['push', '-q', cloneUrl(project.fullPath, token), 'main'], { cwd: work });
+  const work = await pushNewRepository(project.fullPath, token, { '.gitlab-ci.yml': CI });
   return (await gitOk(['rev-parse', 'HEAD'], { cwd: work })).trim();
 }
 

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api';
 import { ownedProject, type OwnedProject } from '../support/fixtures';
-import { cloneUrl, commitFiles, git, gitOk, localRepository, scratch } from '../support/git';
+import { cloneUrl, commitFiles, git, gitOk, pushNewRepository, scratch } from '../support/git';
 import { TestRunner } from './runner';
 
 const CI = `
@@ -18,8 +18,7 @@ job:
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the job payload is read field by field */
 async function pushed(project: OwnedProject, files: Record<string, string>): Promise<string> {
-  const work = await localRepository(files);
-  await gitOk(['push', '-q', cloneUrl(project.fullPath, project.owner.token), 'main'], { cwd: work });
+  const work = await pushNewRepository(project.fullPath, project.owner.token, files);
   return (await gitOk(['rev-parse', 'HEAD'], { cwd: work })).trim();
 }
 

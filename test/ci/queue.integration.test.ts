@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api';
 import { ownedProject, type OwnedProject } from '../support/fixtures';
-import { cloneUrl, gitOk, localRepository } from '../support/git';
+import { pushNewRepository } from '../support/git';
 import { TestRunner } from './runner';
 
 const JOBS = 30;
@@ -24,8 +24,7 @@ const parallelJobs = (count: number) =>
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function pushCi(project: OwnedProject, ci: string): Promise<void> {
-  const work = await localRepository({ '.gitlab-ci.yml': ci, 'README.md': '# queue\n' });
-  await gitOk(['push', '-q', cloneUrl(project.fullPath, project.owner.token), 'main'], { cwd: work });
+  await pushNewRepository(project.fullPath, project.owner.token, { '.gitlab-ci.yml': ci, 'README.md': '# queue\n' });
 }
 
 async function latestPipeline(project: OwnedProject): Promise<{ id: number; status: string }> {

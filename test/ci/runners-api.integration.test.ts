@@ -10,14 +10,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, rootToken } from '../support/api';
 import { createProject, createUser, newMember, ownedProject, type OwnedProject, type TestProject, type TestUser } from '../support/fixtures';
-import { cloneUrl, gitOk, localRepository } from '../support/git';
+import { pushNewRepository } from '../support/git';
 import { TestRunner } from './runner';
 
 const CI = 'build:\n  script: [echo hi]\n';
 
 async function push(fullPath: string, token: string): Promise<void> {
-  const work = await localRepository({ '.gitlab-ci.yml': CI, 'README.md': '# runners\n' });
-  await gitOk(['push', '-q', cloneUrl(fullPath, token), 'main'], { cwd: work });
+  await pushNewRepository(fullPath, token, { '.gitlab-ci.yml': CI, 'README.md': '# runners\n' });
 }
 
 async function registrationToken(projectId: number, token: string): Promise<string> {

@@ -13,7 +13,7 @@ import { getItem, queryAll } from '../../shared/platform/dynamo/query';
 import { api, isLocalRuntime } from '../support/api';
 import { eventually } from '../support/eventually';
 import { createUser, newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
-import { cloneUrl, gitOk, localRepository } from '../support/git';
+import { pushNewRepository } from '../support/git';
 import { TestRunner } from './runner';
 
 const MAINTAINER = 40;
@@ -111,8 +111,7 @@ describe('triggering pipelines', () => {
 
   beforeAll(async () => {
     project = await ownedProject('private');
-    const work = await localRepository({ '.gitlab-ci.yml': CI, 'README.md': '# triggers\n' });
-    await gitOk(['push', '-q', cloneUrl(project.fullPath, project.owner.token), 'main'], { cwd: work });
+    await pushNewRepository(project.fullPath, project.owner.token, { '.gitlab-ci.yml': CI, 'README.md': '# triggers\n' });
     runner = await TestRunner.register((await api(`/projects/${project.id}`, { token: project.owner.token })).body.runners_token);
     token = (await api(`/projects/${project.id}/triggers`, { method: 'POST', token: project.owner.token, body: { description: 'ci' } })).body.token;
   });

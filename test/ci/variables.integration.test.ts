@@ -12,7 +12,7 @@ import { variablesOf } from '../../shared/ci/store/variables';
 import { api, isLocalRuntime, rootToken } from '../support/api';
 import { createUser, newMember, ownedProject, unique, type OwnedProject, type TestUser } from '../support/fixtures';
 import { eventually } from '../support/eventually';
-import { cloneUrl, gitOk, localRepository } from '../support/git';
+import { cloneUrl, gitOk, localRepository, pushNewRepository } from '../support/git';
 import { TestRunner } from './runner';
 
 const DEVELOPER = 30;
@@ -254,8 +254,7 @@ describe.skipIf(!isLocalRuntime())('a job too large to send', () => {
     // Arrange: the suite's runtime caps a job's payload at 250,000 bytes (test/support/global-setup.ts).
     const project = await ownedProject('private');
     await createVariables(project, Array.from({ length: 26 }, (_, i) => ({ key: `BIG_${i}`, value: 'x'.repeat(10_000) })));
-    const work = await localRepository({ '.gitlab-ci.yml': 'build:\n  script: [echo big]\n' });
-    await gitOk(['push', '-q', cloneUrl(project.fullPath, project.owner.token), 'main'], { cwd: work });
+    await pushNewRepository(project.fullPath, project.owner.token, { '.gitlab-ci.yml': 'build:\n  script: [echo big]\n' });
     const runner = await TestRunner.register((await api(`/projects/${project.id}`, { token: project.owner.token })).body.runners_token);
 
     // Act

@@ -18,7 +18,7 @@ import { jobKeys } from '../../shared/platform/jobs';
 import { api, isLocalRuntime, rootToken, type ApiResponse } from '../support/api';
 import { eventually } from '../support/eventually';
 import { createGroup, createProject, createUser, openIssue, unique } from '../support/fixtures';
-import { cloneUrl, git, gitOk, localRepository, scratch } from '../support/git';
+import { cloneUrl, git, pushNewRepository, scratch } from '../support/git';
 import { TestRunner } from '../ci/runner';
 import { holdJob, releaseJob } from '../support/held-jobs';
 
@@ -178,8 +178,7 @@ describe('DELETE /groups/:id hides the whole tree at once', () => {
   it('hands out no CI job of a project beneath it and registers no runner for it (runner API)', async () => {
     // Arrange: a pending job in the subgroup's project, a runner of that project
     const { owner, group, project } = await tree();
-    const work = await localRepository({ '.gitlab-ci.yml': 'build:\n  script: echo hi\n', 'README.md': '# ci\n' });
-    await gitOk(['push', '-q', cloneUrl(project.fullPath, owner.token), 'main'], { cwd: work });
+    await pushNewRepository(project.fullPath, owner.token, { '.gitlab-ci.yml': 'build:\n  script: echo hi\n', 'README.md': '# ci\n' });
     const registration: string = (await api(`/projects/${project.id}`, { token: owner.token })).body.runners_token;
     const runner = await TestRunner.register(registration);
     await eventually(async () => {

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, isLocalRuntime } from '../support/api';
 import { newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
-import { cloneUrl, commitFiles, gitOk, localRepository } from '../support/git';
+import { cloneUrl, commitFiles, gitOk, localRepository, pushNewRepository } from '../support/git';
 import { WebhookReceiver } from '../support/webhooks';
 import { DEVELOPER, head, mrs, openMergeRequest } from './helpers';
 
@@ -68,8 +68,7 @@ describe('merge requests and pushes', () => {
   it('opens a merge request from a fork into its upstream, and merges it', async () => {
     const upstream = await ownedProject('public');
     const contributor: TestUser = await newMember(upstream, DEVELOPER);
-    const upstreamWork = await localRepository({ 'README.md': '# upstream\n' }, 'initial');
-    await gitOk(['push', '-q', cloneUrl(upstream.fullPath, upstream.owner.token), 'main'], { cwd: upstreamWork });
+    await pushNewRepository(upstream.fullPath, upstream.owner.token, { 'README.md': '# upstream\n' }, 'initial');
     const fork = await api(`/projects/${upstream.id}/fork`, { token: contributor.token, body: { namespace: contributor.username } });
     expect(fork.status, JSON.stringify(fork.body)).toBe(201);
     const forkWork = await localRepository({ 'README.md': '# upstream\n' }, 'unused');

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, isLocalRuntime } from '../support/api';
 import { eventually } from '../support/eventually';
 import { createUser, newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
-import { cloneUrl, commitFiles, gitOk, localRepository, scratch } from '../support/git';
+import { cloneUrl, commitFiles, gitOk, localRepository, pushNewRepository, scratch } from '../support/git';
 import { holdJob, releaseJob } from '../support/held-jobs';
 import { MERGE_REQUEST_REBASE } from '../../shared/merge-requests';
 import { commit, DEVELOPER, head, mrs, openMergeRequest, REPORTER } from './helpers';
@@ -139,8 +139,7 @@ describe('rebasing merge requests', () => {
   it('rebases a fork’s merge request in the fork', async () => {
     const upstream = await ownedProject('public');
     const contributor = await createUser();
-    const upstreamWork = await localRepository({ 'README.md': '# upstream\n' }, 'initial');
-    await gitOk(['push', '-q', cloneUrl(upstream.fullPath, upstream.owner.token), 'main'], { cwd: upstreamWork });
+    const upstreamWork = await pushNewRepository(upstream.fullPath, upstream.owner.token, { 'README.md': '# upstream\n' }, 'initial');
     const fork = await api(`/projects/${upstream.id}/fork`, { token: contributor.token, body: { namespace: contributor.username } });
     expect(fork.status, JSON.stringify(fork.body)).toBe(201);
     await gitOk(['checkout', '-q', '-b', 'feature'], { cwd: upstreamWork });

@@ -11,7 +11,7 @@ import { getItem } from '../../shared/platform/dynamo/query';
 import { redirectRouteKeys } from '../../shared/namespaces/store/keys';
 import { api, isLocalRuntime } from '../support/api';
 import { createGroup, createProject, createUser, unique } from '../support/fixtures';
-import { cloneUrl, gitOk, localRepository, scratch } from '../support/git';
+import { cloneUrl, gitOk, pushNewRepository, scratch } from '../support/git';
 
 const byPath = (fullPath: string, token: string) => api(`/projects/${encodeURIComponent(fullPath)}`, { token });
 
@@ -121,8 +121,7 @@ describe('a project found by a former path', () => {
     // Arrange
     const owner = await createUser();
     const project = await createProject(owner.token);
-    const work = await localRepository({ 'README.md': '# moved\n' });
-    await gitOk(['push', '-q', cloneUrl(project.fullPath, owner.token), 'HEAD:refs/heads/main'], { cwd: work });
+    await pushNewRepository(project.fullPath, owner.token, { 'README.md': '# moved\n' });
     const newPath = unique('cloned');
     expect((await api(`/projects/${project.id}`, { method: 'PUT', token: owner.token, body: { path: newPath } })).status).toBe(200);
 

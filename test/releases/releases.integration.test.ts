@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl } from '../support/api';
 import { newMember, ownedProject, type OwnedProject } from '../support/fixtures';
 import { createFiles, enc } from '../repository/api/helpers';
-import { cloneUrl, gitOk, localRepository } from '../support/git';
+import { pushNewRepository } from '../support/git';
 import { TestRunner } from '../ci/runner';
 
 const GUEST = 10;
@@ -267,8 +267,7 @@ describe('releases from CI: the `release:` keyword’s step, and a job’s token
     // Prepare: `build` leaves artifacts; `release` runs after it and is held running.
     const project = await ownedProject('private');
     const other = await ownedProject('private');
-    const work = await localRepository({ '.gitlab-ci.yml': 'build:\n  stage: build\n  script: [mkdir -p out, echo built > out/a.txt]\n  artifacts:\n    paths: [out/]\nrelease:\n  stage: deploy\n  script: [echo]\n  release: { tag_name: v1.0, ref: main, description: from CI }\n' });
-    await gitOk(['push', '-q', cloneUrl(project.fullPath, project.owner.token), 'main'], { cwd: work });
+    await pushNewRepository(project.fullPath, project.owner.token, { '.gitlab-ci.yml': 'build:\n  stage: build\n  script: [mkdir -p out, echo built > out/a.txt]\n  artifacts:\n    paths: [out/]\nrelease:\n  stage: deploy\n  script: [echo]\n  release: { tag_name: v1.0, ref: main, description: from CI }\n' });
     const runner = await TestRunner.register((await api(`/projects/${project.id}`, { token: project.owner.token })).body.runners_token);
     const built = await runner.runNext();
     expect(built?.state).toBe('success');

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, isLocalRuntime } from '../support/api';
 import { createUser, ownedProject, type OwnedProject } from '../support/fixtures';
-import { cloneUrl, commitFiles, git, gitOk, localRepository } from '../support/git';
+import { cloneUrl, commitFiles, git, gitOk, localRepository, pushNewRepository } from '../support/git';
 import { logger } from '../../shared/platform/logger';
 import { getProject } from '../../shared/projects';
 import { getUser, type User } from '../../shared/users';
@@ -155,8 +155,7 @@ describe.skipIf(!isLocalRuntime())('the repository for merge requests', () => {
     const forker = await createUser();
     const fork = await api(`/projects/${upstreamProject.id}/fork`, { token: forker.token, body: { namespace_path: forker.username } });
     expect(fork.status, JSON.stringify(fork.body)).toBe(201);
-    const base = await localRepository({ 'f.txt': 'a\nb\nc\nd\ne\n' }, 'base');
-    await gitOk(['push', '-q', cloneUrl(upstreamProject.fullPath, upstreamProject.owner.token), 'main'], { cwd: base });
+    const base = await pushNewRepository(upstreamProject.fullPath, upstreamProject.owner.token, { 'f.txt': 'a\nb\nc\nd\ne\n' }, 'base');
     const forkCommit = await commitFiles(base, { 'f.txt': 'a\nb\nc\nd\nE\n', 'new.txt': 'new\n' }, 'fork change');
     await gitOk(['push', '-q', cloneUrl(fork.body.path_with_namespace, forker.token), 'main:feature'], { cwd: base });
 

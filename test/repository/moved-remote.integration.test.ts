@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, rootToken } from '../support/api';
 import { createProject, createUser, unique } from '../support/fixtures';
-import { cloneUrl, commitFiles, git, gitOk, localRepository, scratch } from '../support/git';
+import { cloneUrl, commitFiles, git, gitOk, pushNewRepository, scratch } from '../support/git';
 
 /** What git prints of the message, `remote: ` before each line. */
 const movedLines = (from: string, to: string) => [
@@ -20,8 +20,7 @@ const movedLines = (from: string, to: string) => [
 async function pushedProject() {
   const owner = await createUser();
   const project = await createProject(owner.token);
-  const work = await localRepository({ 'README.md': '# moved\n' });
-  await gitOk(['push', '-q', cloneUrl(project.fullPath, owner.token), 'HEAD:refs/heads/main'], { cwd: work });
+  const work = await pushNewRepository(project.fullPath, owner.token, { 'README.md': '# moved\n' });
   return { owner, project, work };
 }
 

@@ -83,6 +83,13 @@ export async function localRepository(files: Record<string, string | Buffer> = {
   return directory;
 }
 
+/** A new local repository with the given files committed (as {@link localRepository}), pushed to the project's `main`; answers its directory. */
+export async function pushNewRepository(fullPath: string, token: string, files?: Record<string, string | Buffer>, message?: string): Promise<string> {
+  const directory = await localRepository(files, message);
+  await gitOk(['push', '-q', cloneUrl(fullPath, token), 'HEAD:refs/heads/main'], { cwd: directory });
+  return directory;
+}
+
 /** Writes files and commits them; answers the new commit id. */
 export async function commitFiles(directory: string, files: Record<string, string | Buffer>, message: string): Promise<string> {
   for (const [path, content] of Object.entries(files)) {

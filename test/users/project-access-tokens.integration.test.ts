@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { api, rootToken } from '../support/api';
 import { createUser, newMember, ownedProject, unique, type OwnedProject } from '../support/fixtures';
 import { eventually } from '../support/eventually';
-import { cloneUrl, commitFiles, git, gitOk, localRepository, scratch } from '../support/git';
+import { cloneUrl, commitFiles, git, gitOk, localRepository, pushNewRepository, scratch } from '../support/git';
 
 interface ProjectAccessToken {
   id: number;
@@ -292,8 +292,7 @@ describe('project access tokens', () => {
     // Prepare
     const project = await ownedProject('private');
     const token = await projectToken(project, { access_level: DEVELOPER });
-    const work = await localRepository({ 'README.md': '# bot\n' });
-    await gitOk(['push', '-q', cloneUrl(project.fullPath, project.owner.token), 'HEAD:main'], { cwd: work });
+    const work = await pushNewRepository(project.fullPath, project.owner.token, { 'README.md': '# bot\n' });
 
     // Act
     await commitFiles(work, { 'b.txt': 'b\n' }, 'by the bot');
