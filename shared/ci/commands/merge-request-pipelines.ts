@@ -23,7 +23,11 @@ export interface MergeRequestPipelineRequest {
   user: User | null;
   /** The merge request's head commit. */
   sha: string;
-  mergeRequest: Omit<MergeRequestSnapshot, 'targetBranchProtected' | 'sourceBranchProtected'>;
+  /** The merge request, read only when the head commit has a `.gitlab-ci.yml` (most pushes of a project without CI read nothing more). */
+  mergeRequest: () => Promise<Omit<MergeRequestSnapshot, 'targetBranchProtected' | 'sourceBranchProtected'>>;
+  /** Its iid, project and source project: a fork's merge request gets none. */
+  iid: number;
+  projectIds: { projectId: number; sourceProjectId: number };
 }
 
 /** What creating one gives: `not_allowed` for a fork's merge request or a project without CI (GitLab's `nil` payload: a 405). */
@@ -40,22 +44,26 @@ export async function createMergeRequestPipeline(request: MergeRequestPipelineRe
 }
 
 async function create(request: MergeRequestPipelineRequest): Promise<MergeRequestPipelineResult> {
-  const { project, mergeRequest } = request;
-  if (!project.jobsEnabled || mergeRequest.projectId !== project.id || mergeRequest.sourceProjectId !== project.id) return { result: 'not_allowed' };
+  const { project, projectIds } = request;
+  if (!project.jobsEnabled || projectIds.projectId !== project.id || projectIds.sourceProjectId !== project.id) return { result: 'not_allowed' };
   const protections: RefProtections = new Map();
-  const [targetBranchProtected, sourceBranchProtected] = await Promise.all([
-    refProtected({ projectId: project.id, ref: mergeRequest.targetBranch, tag: false }, protections),
-    refProtected({ projectId: project.id, ref: mergeRequest.sourceBranch, tag: false }, protections),
-  ]);
+  const snapshot = async (): Promise<MergeRequestSnapshot> => {
+    const mergeRequest = await request.mergeRequest();
+    const [targetBranchProtected, sourceBranchProtected] = await Promise.all([
+      refProtected({ projectId: project.id, ref: mergeRequest.targetBranch, tag: false }, protections),
+      refProtected({ projectId: project.id, ref: mergeRequest.sourceBranch, tag: false }, protections),
+    ]);
+    return { ...mergeRequest, targetBranchProtected, sourceBranchProtected };
+  };
   return createPipeline({
     project,
-    ref: mergeRequestRefPath(mergeRequest.iid),
+    ref: mergeRequestRefPath(request.iid),
     tag: false,
     sha: request.sha,
     beforeSha: '',
     source: 'merge_request_event',
     user: request.user,
-    mergeRequest: { ...mergeRequest, targetBranchProtected, sourceBranchProtected },
+    mergeRequest: snapshot,
     protections,
   });
 }

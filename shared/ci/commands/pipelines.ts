@@ -59,6 +59,9 @@ export interface PipelineRequest {
   mergeRequest?: MergeRequestSnapshot;
 }
 
+/** A request whose merge request is read only once the commit is known to have a `.gitlab-ci.yml`. */
+export type LazyPipelineRequest = Omit<PipelineRequest, 'mergeRequest'> & { mergeRequest: () => Promise<MergeRequestSnapshot> };
+
 export type CreatePipelineResult =
   | { result: 'created'; pipeline: Pipeline }
   /** No `.gitlab-ci.yml` at that commit. */
@@ -139,12 +142,14 @@ function specOf(job: SelectedJob): JobSpec {
  * source, all `created`, then processed (the first stage's jobs become pending). The file's
  * `include:` is resolved first (`config/includes.ts`: local files at this commit, other projects'
  * files as the pipeline's user may read them). A file that does not parse, or an include that
- * fails, gives a failed pipeline with the error in `yaml_errors` and no jobs.
+ * fails, gives a failed pipeline with the error in `yaml_errors` and no jobs. A merge request
+ * pipeline's merge request may be given as a function, called only when the commit has the file.
  */
-export async function createPipeline(request: PipelineRequest): Promise<CreatePipelineResult> {
-  const read = await readCommitAndConfig(request.project, request.sha);
+export async function createPipeline(asked: PipelineRequest | LazyPipelineRequest): Promise<CreatePipelineResult> {
+  const read = await readCommitAndConfig(asked.project, asked.sha);
   if (!read) return { result: 'commit_not_found' };
   if (read.config === undefined) return { result: 'no_config' };
+  const request: PipelineRequest = { ...asked, mergeRequest: typeof asked.mergeRequest === 'function' ? await asked.mergeRequest() : asked.mergeRequest };
   const now = new Date().toISOString();
   const base = {
     projectId: request.project.id,

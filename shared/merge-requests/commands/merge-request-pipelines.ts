@@ -59,7 +59,10 @@ export async function createPipelineForMergeRequest(
   options: { refuse?: boolean } = {},
 ): Promise<MergeRequestPipelineResult> {
   if (mr.sourceProjectId !== mr.projectId) return { result: 'not_allowed' };
-  return createMergeRequestPipeline({ project: target.project, user, sha: mr.sha, mergeRequest: await snapshotOf(mr, target) }, options);
+  return createMergeRequestPipeline(
+    { project: target.project, user, sha: mr.sha, iid: mr.iid, projectIds: { projectId: mr.projectId, sourceProjectId: mr.sourceProjectId }, mergeRequest: () => snapshotOf(mr, target) },
+    options,
+  );
 }
 
 /**
