@@ -12,6 +12,7 @@ import { BranchRules, openRepository, TagRules, type Repository } from '../repos
 import type { User } from '../users';
 import type { IncludeReader, IncludeSource, ProjectAtRef } from './config/includes';
 import type { CommitSnapshot } from './store/pipelines';
+import { isMergeRequestRef } from './merge-request-variables';
 
 export const CI_CONFIG_PATH = '.gitlab-ci.yml';
 
@@ -22,9 +23,11 @@ export type RefProtections = Map<string, Promise<BranchRules | TagRules>>;
  * Whether a pipeline's ref is protected (GitLab's `protected_ref?`, `Project#protected_for?`: what
  * `ref_protected` runners, protected variables and `CI_COMMIT_REF_PROTECTED` go by): a branch
  * matching a protected branch name, a tag matching a protected tag name. `protections` keeps each
- * project's protections of a kind read once per request.
+ * project's protections of a kind read once per request. A merge request's ref is not protected.
  */
 export async function refProtected(target: { projectId: number; ref: string; tag: boolean }, protections: RefProtections = new Map()): Promise<boolean> {
+  // A merge request pipeline's ref (`refs/merge-requests/<iid>/head`) is neither a branch nor a tag: never protected (GitLab's).
+  if (isMergeRequestRef(target.ref)) return false;
   return (await rulesOf(target.projectId, target.tag, protections)).isProtected(target.ref);
 }
 

@@ -13,5 +13,17 @@ export { latestPipelineFor, pipelineActive, pipelinesForCommits } from './querie
 export { presentPipeline, presentPipelineBasic } from './presenters/pipelines';
 export { ciHookPayloads } from './webhooks/builders';
 export { sweepCi, type SweepOptions, type SweepReport } from './commands/sweep';
-export type { Pipeline } from './store/pipelines';
+export type { MergeRequestSnapshot, Pipeline } from './store/pipelines';
+import type { MergeRequestPipelineRequest, MergeRequestPipelineResult } from './commands/merge-request-pipelines';
+export type { MergeRequestPipelineRequest, MergeRequestPipelineResult };
+
+/**
+ * Creates a merge request pipeline (`commands/merge-request-pipelines.ts`), the pipeline code (and
+ * its YAML parser) loaded on the first call, not at the cold start of the functions that load this
+ * index.
+ */
+export async function createMergeRequestPipeline(request: MergeRequestPipelineRequest, options: { refuse?: boolean } = {}): Promise<MergeRequestPipelineResult> {
+  const { createMergeRequestPipeline: create } = await import('./commands/merge-request-pipelines');
+  return create(request, options);
+}
 export type { PipelineStatus } from './status';

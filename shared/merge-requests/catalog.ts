@@ -23,6 +23,7 @@ export const catalog = {
     'PUT /projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds',
     'POST /projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds',
     'GET /projects/:id/merge_requests/:merge_request_iid/pipelines',
+    'POST /projects/:id/merge_requests/:merge_request_iid/pipelines',
     'POST /projects/:id/merge_requests/:merge_request_iid/subscribe',
     'POST /projects/:id/merge_requests/:merge_request_iid/unsubscribe',
     'POST /projects/:id/merge_requests/:merge_request_iid/todo',

@@ -36,8 +36,10 @@ import {
   type Job,
   type JobChanges,
   type JobSpec,
+  type MergeRequestSnapshot,
   type Pipeline,
 } from '../store/pipelines';
+import { mergeRequestVariables } from '../merge-request-variables';
 import { CANCELABLE, COMPLETED, compositeStatus, nextStatuses, type JobStatus } from '../status';
 import { sealPipelineVariables } from '../pipeline-variables';
 
@@ -53,7 +55,12 @@ export interface PipelineRequest {
   variables?: Array<{ key: string; value: string; variableType?: string }>;
   /** The protections this request has read already (`refOpenTo`): read again only if absent. */
   protections?: RefProtections;
+  /** A merge request pipeline's merge request (`ref` its `refs/merge-requests/<iid>/head`, `source` `merge_request_event`). */
+  mergeRequest?: MergeRequestSnapshot;
 }
+
+/** A request whose merge request is read only once the commit is known to have a `.gitlab-ci.yml`. */
+export type LazyPipelineRequest = Omit<PipelineRequest, 'mergeRequest'> & { mergeRequest: () => Promise<MergeRequestSnapshot> };
 
 export type CreatePipelineResult =
   | { result: 'created'; pipeline: Pipeline }
@@ -93,7 +100,8 @@ function ruleVariables(request: PipelineRequest, projectVariables: readonly Proj
   const variables: Record<string, string> = {
     CI: 'true',
     GITLAB_CI: 'true',
-    CI_COMMIT_REF_NAME: request.ref,
+    // A merge request pipeline's ref name is its source branch (GitLab's `source_ref`).
+    CI_COMMIT_REF_NAME: request.mergeRequest?.sourceBranch ?? request.ref,
     CI_COMMIT_SHA: request.sha,
     CI_COMMIT_BEFORE_SHA: request.beforeSha,
     CI_PIPELINE_SOURCE: request.source,
@@ -101,7 +109,8 @@ function ruleVariables(request: PipelineRequest, projectVariables: readonly Proj
     CI_PROJECT_ID: String(request.project.id),
     CI_PROJECT_NAME: request.project.path,
   };
-  if (request.tag) variables.CI_COMMIT_TAG = request.ref;
+  if (request.mergeRequest) Object.assign(variables, Object.fromEntries(mergeRequestVariables(request.mergeRequest)));
+  else if (request.tag) variables.CI_COMMIT_TAG = request.ref;
   else variables.CI_COMMIT_BRANCH = request.ref;
   for (const variable of [...projectVariables, ...(request.variables ?? [])]) variables[variable.key] = variable.value;
   return variables;
@@ -133,12 +142,14 @@ function specOf(job: SelectedJob): JobSpec {
  * source, all `created`, then processed (the first stage's jobs become pending). The file's
  * `include:` is resolved first (`config/includes.ts`: local files at this commit, other projects'
  * files as the pipeline's user may read them). A file that does not parse, or an include that
- * fails, gives a failed pipeline with the error in `yaml_errors` and no jobs.
+ * fails, gives a failed pipeline with the error in `yaml_errors` and no jobs. A merge request
+ * pipeline's merge request may be given as a function, called only when the commit has the file.
  */
-export async function createPipeline(request: PipelineRequest): Promise<CreatePipelineResult> {
-  const read = await readCommitAndConfig(request.project, request.sha);
+export async function createPipeline(asked: PipelineRequest | LazyPipelineRequest): Promise<CreatePipelineResult> {
+  const read = await readCommitAndConfig(asked.project, asked.sha);
   if (!read) return { result: 'commit_not_found' };
   if (read.config === undefined) return { result: 'no_config' };
+  const request: PipelineRequest = { ...asked, mergeRequest: typeof asked.mergeRequest === 'function' ? await asked.mergeRequest() : asked.mergeRequest };
   const now = new Date().toISOString();
   const base = {
     projectId: request.project.id,
@@ -153,6 +164,7 @@ export async function createPipeline(request: PipelineRequest): Promise<CreatePi
     createdAt: now,
     updatedAt: now,
     startedAt: null,
+    ...(request.mergeRequest ? { mergeRequest: request.mergeRequest } : {}),
     version: 1,
   };
   // The configuration's reader (with its YAML parser, ~110 KB) is loaded by the first pipeline a process creates, not at cold start.
@@ -232,7 +244,8 @@ export async function createPipelineOnRef(request: Omit<PipelineRequest, 'projec
   throw new ValidationError({ base: [REFUSALS[result.result]] });
 }
 
-const REFUSALS = {
+/** Why no pipeline was created, as GitLab's 400 says it under `base`. */
+export const REFUSALS = {
   no_config: 'Missing CI config file',
   no_jobs: 'Pipeline will not run for the selected trigger. The rules configuration prevented any jobs from being added to the pipeline.',
   commit_not_found: 'Reference not found',

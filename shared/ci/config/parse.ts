@@ -575,7 +575,8 @@ const SOURCE_KEYWORDS: Record<string, string> = {
 };
 
 function refMatches(pattern: string, context: PipelineContext): boolean {
-  if (pattern === 'branches') return !context.tag;
+  // A merge request pipeline runs on the merge request's ref, not a branch (GitLab's `branch?`).
+  if (pattern === 'branches') return !context.tag && context.source !== 'merge_request_event';
   if (pattern === 'tags') return context.tag;
   if (SOURCE_KEYWORDS[pattern]) return context.source === SOURCE_KEYWORDS[pattern];
   const regex = /^\/(.*)\/([a-z]*)$/.exec(pattern);

@@ -10,6 +10,7 @@ import type { PipelineVariable } from '../pipeline-variables';
 import type { ProjectVariable } from '../queries/variables';
 import type { Job, Pipeline } from '../store/pipelines';
 import type { ReleaseDefinition } from '../config/parse';
+import { mergeRequestVariables } from '../merge-request-variables';
 
 export interface RunnerJobContext {
   job: Job;
@@ -38,6 +39,9 @@ const slug = (ref: string) => ref.toLowerCase().replace(/[^a-z0-9]/g, '-').slice
 
 export function predefinedVariables(ctx: RunnerJobContext): Variable[] {
   const { job, pipeline } = ctx;
+  const mergeRequest = pipeline.mergeRequest;
+  // A merge request pipeline's ref name is its source branch (GitLab's `source_ref`), with no `CI_COMMIT_BRANCH`.
+  const refName = mergeRequest?.sourceBranch ?? job.ref;
   const base = config().externalUrl;
   const url = new URL(base);
   const projectUrl = `${base}/${ctx.projectPath}`;
@@ -74,10 +78,14 @@ export function predefinedVariables(ctx: RunnerJobContext): Variable[] {
     ['CI_COMMIT_SHA', job.sha],
     ['CI_COMMIT_SHORT_SHA', job.sha.slice(0, 8)],
     ['CI_COMMIT_BEFORE_SHA', job.beforeSha],
-    ['CI_COMMIT_REF_NAME', job.ref],
-    ['CI_COMMIT_REF_SLUG', slug(job.ref)],
+    ['CI_COMMIT_REF_NAME', refName],
+    ['CI_COMMIT_REF_SLUG', slug(refName)],
     ['CI_COMMIT_REF_PROTECTED', String(ctx.refProtected)],
-    ...(job.tag ? ([['CI_COMMIT_TAG', job.ref]] as Array<[string, string]>) : ([['CI_COMMIT_BRANCH', job.ref]] as Array<[string, string]>)),
+    ...(mergeRequest
+      ? mergeRequestVariables(mergeRequest)
+      : job.tag
+        ? ([['CI_COMMIT_TAG', job.ref]] as Array<[string, string]>)
+        : ([['CI_COMMIT_BRANCH', job.ref]] as Array<[string, string]>)),
     ['CI_COMMIT_MESSAGE', pipeline.commit?.message ?? ''],
     ['CI_COMMIT_TITLE', (pipeline.commit?.message ?? '').split('\n', 1)[0]],
     ['CI_COMMIT_AUTHOR', pipeline.commit ? `${pipeline.commit.authorName} <${pipeline.commit.authorEmail}>` : ''],
@@ -140,6 +148,15 @@ export function releaseCommand(release: ReleaseDefinition): string {
   ].join(' ');
 }
 
+/**
+ * What the runner fetches: the branch or the tag; for a merge request pipeline its merge request's
+ * head ref, kept as it is (GitLab fetches its pipeline's persistent ref the same way).
+ */
+function refspecOf({ job, pipeline }: RunnerJobContext): string {
+  if (pipeline.mergeRequest) return `+${job.ref}:${job.ref}`;
+  return job.tag ? `+refs/tags/${job.ref}:refs/tags/${job.ref}` : `+refs/heads/${job.ref}:refs/remotes/origin/${job.ref}`;
+}
+
 export function presentRunnerJob(ctx: RunnerJobContext) {
   const { job } = ctx;
   const spec = job.spec;
@@ -185,7 +202,7 @@ export function presentRunnerJob(ctx: RunnerJobContext) {
       sha: job.sha,
       before_sha: job.beforeSha,
       ref_type: job.tag ? 'tag' : 'branch',
-      refspecs: [job.tag ? `+refs/tags/${job.ref}:refs/tags/${job.ref}` : `+refs/heads/${job.ref}:refs/remotes/origin/${job.ref}`],
+      refspecs: [refspecOf(ctx)],
       depth: 20,
       // The job's ref is protected (GitLab's `Ci::Build#protected`): gitlab-runner keeps its caches apart then.
       protected: ctx.refProtected,

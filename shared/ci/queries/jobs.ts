@@ -8,6 +8,7 @@ import type { Item } from '../../platform/dynamo/query';
 import { mergedCollections, type ListSource } from '../../platform/http/pagination';
 import type { JobContext } from '../presenters/jobs';
 import { ciCollections } from '../store/keys';
+import { isMergeRequestRef } from '../merge-request-variables';
 import { getJob, getPipeline, jobFromItem, pipelineFromItem, projectJobsInStatus, readPipeline, refPipelines, type Job, type Pipeline } from '../store/pipelines';
 import { runnersByIds } from '../store/runners';
 import type { JobStatus, PipelineStatus } from '../status';
@@ -106,16 +107,21 @@ function pipelineMatches(pipeline: Pipeline, filters: PipelineFilters): boolean 
   if (filters.scope === 'pending' && pipeline.status !== 'pending') return false;
   if (filters.scope === 'finished' && !FINISHED.includes(pipeline.status)) return false;
   if (filters.scope === 'tags' && !pipeline.tag) return false;
-  if (filters.scope === 'branches' && pipeline.tag) return false;
+  // A merge request pipeline's ref is the merge request's, not a branch (GitLab's `branches` scope: refs that are branches).
+  if (filters.scope === 'branches' && (pipeline.tag || pipeline.mergeRequest)) return false;
   return true;
 }
 
 /**
- * The collections a pipeline filter reads, the most selective first: the ref's pipelines (GSI3),
+ * The collections a pipeline filter reads, the most selective first: the ref's pipelines (GSI3;
+ * a branch's partition also lists the merge request pipelines of that source branch, dropped by
+ * the `ref` check; a merge request's ref reads its merge request pipelines, GSI4),
  * else those of one status (`status`, `scope=running|pending`) or of the finished ones merged
  * (GSI2), else the project's whole list (GSI1).
  */
 function pipelineCollections(projectId: number, filters: PipelineFilters): Collection[] {
+  // A merge request's ref: its merge request pipelines (GSI4), with any branch of that very name (GSI3).
+  if (filters.ref && isMergeRequestRef(filters.ref)) return [ciCollections.projectPipelinesByRef(projectId, filters.ref), ciCollections.projectMergeRequestPipelines(projectId, filters.ref)];
   if (filters.ref) return [ciCollections.projectPipelinesByRef(projectId, filters.ref)];
   if (filters.status) return [ciCollections.projectPipelinesByStatus(projectId, filters.status)];
   if (filters.scope === 'running' || filters.scope === 'pending') return [ciCollections.projectPipelinesByStatus(projectId, filters.scope)];
@@ -145,13 +151,28 @@ export function pipelineList(projectId: number, filters: PipelineFilters): ListS
  */
 export const REF_PIPELINES = 100;
 
-/** Internal: the branch (or with `tag`, the tag) `ref`'s pipelines among its {@link REF_PIPELINES} newest that `match`, newest first. */
-async function branchPipelines(projectId: number, ref: string, match: (pipeline: Pipeline) => boolean, first = false, tag = false): Promise<Pipeline[]> {
+/** A merge request (its target project and iid): whose merge request pipelines a lookup of its source branch includes. */
+export interface MergeRequestOf {
+  projectId: number;
+  iid: number;
+}
+
+/**
+ * Internal: the branch (or with `tag`, the tag) `ref`'s pipelines among its {@link REF_PIPELINES}
+ * newest that `match`, newest first; with `mergeRequest`, that merge request's merge request
+ * pipelines too (listed with their source branch's, GSI3), never other merge requests'.
+ */
+async function branchPipelines(projectId: number, ref: string, match: (pipeline: Pipeline) => boolean, options: { first?: boolean; tag?: boolean; mergeRequest?: MergeRequestOf } = {}): Promise<Pipeline[]> {
+  const { first = false, tag = false, mergeRequest } = options;
   const found: Pipeline[] = [];
   let read = 0;
+  const ofRef = (pipeline: Pipeline) =>
+    pipeline.mergeRequest
+      ? !tag && mergeRequest !== undefined && pipeline.mergeRequest.projectId === mergeRequest.projectId && pipeline.mergeRequest.iid === mergeRequest.iid
+      : pipeline.tag === tag && pipeline.ref === ref;
   // The head pipeline is nearly always the branch's newest: a first page of a few entries finds it.
   for await (const pipeline of refPipelines(projectId, ref, first ? 5 : REF_PIPELINES)) {
-    if (pipeline.tag === tag && match(pipeline)) {
+    if (ofRef(pipeline) && match(pipeline)) {
       found.push(pipeline);
       if (first) break;
     }
@@ -162,17 +183,22 @@ async function branchPipelines(projectId: number, ref: string, match: (pipeline:
 
 /**
  * The newest pipeline of a branch (and sha when given): what merge requests show as their head
- * pipeline. One Query on the branch's pipelines (GSI3, newest first, a few entries), then read again
- * by id, so its status is current (the index is eventually consistent).
+ * pipeline (with `mergeRequest`, its merge request pipelines count too: GitLab's newest of the
+ * head's branch and merge request pipelines). One Query on the branch's pipelines (GSI3, newest
+ * first, a few entries), then read again by id, so its status is current (the index is
+ * eventually consistent).
  */
-export async function latestPipelineFor(projectId: number, ref: string, sha?: string, tag = false): Promise<Pipeline | undefined> {
-  const [found] = await branchPipelines(projectId, ref, (pipeline) => sha === undefined || pipeline.sha === sha, true, tag);
+export async function latestPipelineFor(projectId: number, ref: string, sha?: string, tag = false, mergeRequest?: MergeRequestOf): Promise<Pipeline | undefined> {
+  const [found] = await branchPipelines(projectId, ref, (pipeline) => sha === undefined || pipeline.sha === sha, { first: true, tag, mergeRequest });
   return found ? ((await getPipeline(found.id)) ?? found) : undefined;
 }
 
-/** The pipelines of a branch run for any of `shas` (a merge request's commits), newest first, among its {@link REF_PIPELINES} newest. */
-export async function pipelinesForCommits(projectId: number, ref: string, shas: ReadonlySet<string>): Promise<Pipeline[]> {
-  return branchPipelines(projectId, ref, (pipeline) => shas.has(pipeline.sha));
+/**
+ * The pipelines of a branch run for any of `shas` (a merge request's commits), with that merge
+ * request's merge request pipelines when given, newest first, among its {@link REF_PIPELINES} newest.
+ */
+export async function pipelinesForCommits(projectId: number, ref: string, shas: ReadonlySet<string>, mergeRequest?: MergeRequestOf): Promise<Pipeline[]> {
+  return branchPipelines(projectId, ref, (pipeline) => shas.has(pipeline.sha), { mergeRequest });
 }
 
 /** Whether a pipeline has yet to finish (GitLab's `active?` for a merge's head pipeline: created, pending, running). */

@@ -83,6 +83,12 @@ export const ciIndexKeys = {
    * head pipeline): branches and tags of one name share it, as GitLab's `ref` filter matches both.
    */
   projectPipelineByRef: (projectId: number, ref: string, pipelineId: number) => ({ GSI3PK: projectPipelinesByRef(projectId, ref), GSI3SK: pad(pipelineId) }),
+  /**
+   * A merge request pipeline in its project's list of the pipelines of its own ref
+   * (`refs/merge-requests/<iid>/head`, GSI4, `ref=refs/merge-requests/<iid>/head`); its GSI3 entry
+   * is its source branch's (what the merge request's head pipeline reads).
+   */
+  projectPipelineByMergeRequestRef: (projectId: number, ref: string, pipelineId: number) => ({ GSI4PK: projectMergeRequestPipelines(projectId, ref), GSI4SK: pad(pipelineId) }),
   /** A runner in a project's list (GSI1), on the runner ↔ project item. */
   projectRunner: (projectId: number, runnerId: number) => ({ GSI1PK: `CI_PROJECT_RUNNERS#${projectId}`, GSI1SK: pad(runnerId) }),
   /** A runner in the list of every runner (GSI1, `GET /runners/all`), on its pointer. */
@@ -105,6 +111,7 @@ export const ciIndexKeys = {
 const projectJobsByStatus = (projectId: number, status: string) => `CI_PROJECT_JOBS_BY_STATUS#${projectId}#${status}`;
 const projectPipelinesByStatus = (projectId: number, status: string) => `CI_PROJECT_PIPELINES_BY_STATUS#${projectId}#${status}`;
 const projectPipelinesByRef = (projectId: number, ref: string) => `CI_PROJECT_PIPELINES_BY_REF#${projectId}#${ref}`;
+const projectMergeRequestPipelines = (projectId: number, ref: string) => `CI_PROJECT_MR_PIPELINES#${projectId}#${ref}`;
 
 /**
  * How many partitions the scheduler's indexes (deadlines, artifact expiry) are spread over, so
@@ -129,6 +136,8 @@ export const ciCollections = {
   projectPipelinesByStatus: (projectId: number, status: string): Collection => indexCollection('GSI2', projectPipelinesByStatus(projectId, status)),
   /** A project's pipelines of one ref (branch or tag name), by id (GSI3). */
   projectPipelinesByRef: (projectId: number, ref: string): Collection => indexCollection('GSI3', projectPipelinesByRef(projectId, ref)),
+  /** A project's merge request pipelines of one merge request ref (`refs/merge-requests/<iid>/head`), by id (GSI4). */
+  projectMergeRequestPipelines: (projectId: number, ref: string): Collection => indexCollection('GSI4', projectMergeRequestPipelines(projectId, ref)),
   projectRunners: (projectId: number): Collection => indexCollection('GSI1', `CI_PROJECT_RUNNERS#${projectId}`),
   /** Every runner, by id (GSI1). */
   allRunners: (): Collection => indexCollection('GSI1', 'CI_ALL_RUNNERS'),
@@ -157,7 +166,7 @@ export const ciCollections = {
  * The lists a client reads right after a write (a pipeline created, then listed; a job queued,
  * then requested by a runner told the queue moved) show it at once (`recent.ts`).
  */
-readYourWrites('CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_PIPELINES_BY_STATUS#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_PROJECT_JOBS_BY_STATUS#', 'CI_QUEUE#');
+readYourWrites('CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_PIPELINES_BY_STATUS#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_PROJECT_MR_PIPELINES#', 'CI_PROJECT_JOBS_BY_STATUS#', 'CI_QUEUE#');
 
 export const CI_SEQUENCES = { pipelines: 'ci_pipelines', jobs: 'ci_jobs', runners: 'ci_runners', triggers: 'ci_triggers', pipelineIids: (projectId: number) => `ci_pipeline_iids#${projectId}` } as const;
 
@@ -182,7 +191,7 @@ export const keySpace: KeySpace = {
     GSI1: ['CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_RUNNERS#', 'CI_ALL_RUNNERS'],
     GSI2: ['CI_QUEUE#', 'CI_PROJECT_PIPELINES_BY_STATUS#'],
     GSI3: ['CI_DEADLINES#', 'CI_PROJECT_PIPELINES_BY_REF#'],
-    GSI4: ['CI_ARTIFACT_EXPIRY#'],
+    GSI4: ['CI_ARTIFACT_EXPIRY#', 'CI_PROJECT_MR_PIPELINES#'],
     GSI5: ['CI_PROJECT_JOBS_BY_STATUS#'],
   },
   sequences: ['ci_pipelines', 'ci_jobs', 'ci_runners', 'ci_triggers', 'ci_pipeline_iids#'],

@@ -62,7 +62,39 @@ export interface Pipeline {
   updatedAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /**
+   * A merge request pipeline's merge request as it was when the pipeline was created (source
+   * `merge_request_event`, ref `refs/merge-requests/<iid>/head`); absent on other pipelines.
+   */
+  mergeRequest?: MergeRequestSnapshot;
   version: number;
+}
+
+/**
+ * What a merge request pipeline knows of its merge request (GitLab reads the merge request for its
+ * `CI_MERGE_REQUEST_*` variables; here the merge requests feature hands them over, CI not reading
+ * merge requests). Paths are full paths; labels their names, sorted; assignees their usernames.
+ */
+export interface MergeRequestSnapshot {
+  id: number;
+  iid: number;
+  title: string;
+  description: string;
+  sourceBranch: string;
+  targetBranch: string;
+  projectId: number;
+  projectPath: string;
+  sourceProjectId: number;
+  sourceProjectPath: string;
+  diffBaseSha: string;
+  diffId: number;
+  labels: string[];
+  assignees: string[];
+  milestone: string | null;
+  draft: boolean;
+  /** Whether the target and source branches were protected when the pipeline was created. */
+  targetBranchProtected: boolean;
+  sourceBranchProtected: boolean;
 }
 
 /** A variable a pipeline was created with: its value sealed (`valueSealed`), or in clear (`value`) on pipelines written before sealing. */
@@ -152,13 +184,17 @@ export function jobFromItem(item: Item): Job {
 }
 
 function pipelineToItem(pipeline: Pipeline): Item {
-  const byRef = ciIndexKeys.projectPipelineByRef(pipeline.projectId, pipeline.ref, pipeline.id);
+  // A merge request pipeline is listed with its source branch's pipelines (GSI3: the merge
+  // request's head pipeline is the newest of both kinds) and under its own ref (GSI4).
+  const byRef = ciIndexKeys.projectPipelineByRef(pipeline.projectId, pipeline.mergeRequest?.sourceBranch ?? pipeline.ref, pipeline.id);
+  const byMergeRequestRef = pipeline.mergeRequest ? ciIndexKeys.projectPipelineByMergeRequestRef(pipeline.projectId, pipeline.ref, pipeline.id) : undefined;
   return {
     ...ciKeys.pipeline(pipeline.id),
     ...ciIndexKeys.projectPipeline(pipeline.projectId, pipeline.id),
     ...ciIndexKeys.projectPipelineByStatus(pipeline.projectId, pipeline.status, pipeline.id),
     // A ref too long for a key has no entry (the item would be refused); a lookup of it finds nothing either.
     ...(isStorableKey({ PK: byRef.GSI3PK, SK: byRef.GSI3SK }) ? byRef : {}),
+    ...(byMergeRequestRef ?? {}),
     type: 'Pipeline',
     ...pipeline,
   };
@@ -243,7 +279,10 @@ export async function* projectJobsInStatus(projectId: number, status: JobStatus,
   for await (const item of queryCollection(ciCollections.projectJobsByStatus(projectId, status), { ascending: false, pageSize })) yield jobFromItem(item);
 }
 
-/** A project's pipelines of one ref (branches and tags of that name), newest first (GSI3), read `pageSize` at a time. */
+/**
+ * A project's pipelines of one ref (branches and tags of that name, and the merge request
+ * pipelines whose source branch it is), newest first (GSI3), read `pageSize` at a time.
+ */
 export async function* refPipelines(projectId: number, ref: string, pageSize?: number): AsyncGenerator<Pipeline> {
   for await (const item of queryCollection(ciCollections.projectPipelinesByRef(projectId, ref), { ascending: false, pageSize })) yield pipelineFromItem(item);
 }

@@ -23,6 +23,7 @@ import { mentionRefs } from '../store/related';
 import { getVersion, versionContent } from '../store/versions';
 import { closingIssues, refsOf } from './closing';
 import { lastCommitOf, mergeRequestEffects } from './effects';
+import { startMergeRequestPipeline } from './merge-request-pipelines';
 import { failOrAgain, MergeRequestError, pairTaken, recordVersion, retried, sameBranch, validateText } from './shared';
 
 /** What a client sends on create and edit; `undefined` keeps (or defaults) a field. */
@@ -169,7 +170,11 @@ export async function createMergeRequest(
   const effects = await mergeRequestEffects(mr, user, target.project, { event: 'opened', hook: { action: 'open', previous: null, lastCommit: lastCommitOf(computed.content.commits) } });
   const mentions = { before: [], after: await mentionedIssues(target, user, [mr.title, mr.description ?? '']) };
   const result = await writeMergeRequest({ next: mr, version: items, closes: { before: [], after: refsOf(closes) }, mentions, effects });
-  if (typeof result !== 'string' && !('pairTaken' in result)) return result;
+  if (typeof result !== 'string' && !('pairTaken' in result)) {
+    // Its merge request pipeline, when the configuration has jobs for it (never failing the creation).
+    await startMergeRequestPipeline(target, user, result);
+    return result;
+  }
   if (result === 'changed') throw new MergeRequestError(409, ['Merge request iid already in use; try again']);
   failOrAgain(result);
   throw new Error('unreachable');

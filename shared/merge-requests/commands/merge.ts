@@ -77,7 +77,7 @@ function toSentence(items: string[]): string {
  * hears of it from CI and calls {@link onPipelineSucceeded}.
  */
 export async function headPipelineActive(mr: MergeRequest): Promise<boolean> {
-  const pipeline = await latestPipelineFor(mr.sourceProjectId, mr.sourceBranch, mr.sha);
+  const pipeline = await latestPipelineFor(mr.sourceProjectId, mr.sourceBranch, mr.sha, false, mr);
   return pipeline !== undefined && pipelineActive(pipeline);
 }
 
@@ -95,7 +95,7 @@ export async function acceptMergeRequest(target: ProjectSubject, user: User, mr:
   // GitLab's `mergeable_ci_state?`: a project that requires a successful pipeline refuses without
   // one, unless the merge is to wait for the running head pipeline (`merge_when_pipeline_succeeds`).
   if (pipelineMatters(target.project)) {
-    const pipeline = await latestPipelineFor(mr.sourceProjectId, mr.sourceBranch, mr.sha);
+    const pipeline = await latestPipelineFor(mr.sourceProjectId, mr.sourceBranch, mr.sha, false, mr);
     const waits = input.mergeWhenPipelineSucceeds === true && pipeline !== undefined && pipelineActive(pipeline);
     if (!waits && !pipelineAllowsMerge(target.project, pipeline)) throw new MethodNotAllowed(405);
   }
@@ -109,7 +109,7 @@ export async function acceptMergeRequest(target: ProjectSubject, user: User, mr:
     const deferred = await mergeWhenPipelineSucceeds(target, user, mr, input);
     // The pipeline may have succeeded between the check and the write, before this merge request
     // waited for it (its listener then passed it by): merge now.
-    const pipeline = await latestPipelineFor(deferred.sourceProjectId, deferred.sourceBranch, deferred.sha);
+    const pipeline = await latestPipelineFor(deferred.sourceProjectId, deferred.sourceBranch, deferred.sha, false, deferred);
     if (pipeline?.status === 'success') return (await onPipelineSucceeded(target, deferred, user)) ?? deferred;
     return deferred;
   }

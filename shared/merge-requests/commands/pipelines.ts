@@ -17,8 +17,11 @@ import { onPipelineSucceeded } from './merge';
 /** The listener: one finished pipeline. Never throws (a merge that fails is logged). */
 export async function mergeWhenPipelineSucceeded(pipeline: Pipeline): Promise<void> {
   if (pipeline.status !== 'success' || pipeline.tag) return;
-  // Access pattern 5: the open merge requests of a branch, one Query of the source project.
-  for (const ref of await openFromBranch(pipeline.projectId, pipeline.ref)) {
+  // Access pattern 5: the open merge requests of a branch, one Query of the source project. A
+  // merge request pipeline is its merge request's only (its ref is the merge request's, its branch the source).
+  const ofPipeline = pipeline.mergeRequest;
+  for (const ref of await openFromBranch(pipeline.projectId, ofPipeline?.sourceBranch ?? pipeline.ref)) {
+    if (ofPipeline && (ref.projectId !== ofPipeline.projectId || ref.iid !== ofPipeline.iid)) continue;
     const fields = { pipelineId: pipeline.id, projectId: ref.projectId, iid: ref.iid };
     try {
       const mr = await getMergeRequest(ref.projectId, ref.iid);

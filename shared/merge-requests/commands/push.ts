@@ -2,7 +2,8 @@
  * What a branch change does to merge requests (GitLab's `MergeRequests::RefreshService`), registered
  * with the repository feature's `onBranchesPushed` by the composition roots: for the open merge
  * requests whose source branch moved, a new diff version, `merge_status` unchecked, the system note
- * "added N commits", the issues its commits close and the Merge Request Hook `update`; for those whose target branch moved,
+ * "added N commits", the issues its commits close, the Merge Request Hook `update` and its merge request pipeline
+ * (`merge-request-pipelines.ts`, when the configuration has jobs for it); for those whose target branch moved,
  * `merge_status` unchecked. A deleted source branch leaves its merge requests as they are
  * (readable, unchecked).
  */
@@ -18,19 +19,20 @@ import { getVersion, versionContent } from '../store/versions';
 import { projectSubjects } from '../queries/merge-requests';
 import { closingIssues, refsOf } from './closing';
 import { lastCommitOf, mergeRequestEffects } from './effects';
+import { startMergeRequestPipeline } from './merge-request-pipelines';
 import { recordVersion } from './shared';
 
 /** Most attempts at recording a version on a merge request that keeps changing. */
 const ATTEMPTS = 5;
 
 /** The listener: every branch update of the push, in order. */
-export async function refreshMergeRequests({ project, user, updates }: BranchesPushed): Promise<void> {
+export async function refreshMergeRequests({ project, user, updates, skipCi }: BranchesPushed): Promise<void> {
   for (const update of updates) {
     for (const iid of await openIntoBranch(project.id, update.branch)) await markUnchecked(project.id, iid);
     for (const ref of await openFromBranch(project.id, update.branch)) {
       try {
         if (update.after === ZERO_OID) await markUnchecked(ref.projectId, ref.iid);
-        else await refreshSource(project, user, ref, update.after);
+        else await refreshSource(project, user, ref, update.after, skipCi === true);
       } catch (error) {
         logger.error('merge request not refreshed after a push', { projectId: ref.projectId, iid: ref.iid, error });
       }
@@ -39,7 +41,7 @@ export async function refreshMergeRequests({ project, user, updates }: BranchesP
 }
 
 /** Internal: records a new version of one merge request whose source branch now points at `head`. */
-async function refreshSource(source: Project, user: User, ref: { projectId: number; iid: number }, head: string): Promise<void> {
+async function refreshSource(source: Project, user: User, ref: { projectId: number; iid: number }, head: string, skipCi: boolean): Promise<void> {
   const target = ref.projectId === source.id ? source : await getProject(ref.projectId);
   if (!target) return;
   const namespace = await getNamespace(target.namespaceId);
@@ -76,6 +78,8 @@ async function refreshSource(source: Project, user: User, ref: { projectId: numb
       ? { before: await closingRefs(mr.projectId, mr.iid), after: refsOf(await closingIssues(next, subject, user, [next.title, next.description ?? '', ...computed.content.commits.map((c) => c.message)])) }
       : undefined;
     const result = await writeMergeRequest({ previous: mr, next, version: items, closes, effects });
+    // Its merge request pipeline, at the new head (none for a push with `ci.skip`, a rebase's).
+    if (typeof result !== 'string' && !('pairTaken' in result) && !skipCi) await startMergeRequestPipeline({ project: target, namespace }, user, result);
     if (result !== 'changed') return;
   }
 }

@@ -83,7 +83,7 @@ export async function presentMergeRequests(mrs: MergeRequest[], pathOf: (project
   // The head pipeline only where a project's settings make it part of the merge checks.
   const pipelines = await Promise.all(
     mrs.map((mr) =>
-      (mr.state === 'opened' || mr.state === 'locked') && pipelineMatters(projects.get(mr.projectId)) ? latestPipelineFor(mr.sourceProjectId, mr.sourceBranch, mr.sha) : undefined,
+      (mr.state === 'opened' || mr.state === 'locked') && pipelineMatters(projects.get(mr.projectId)) ? latestPipelineFor(mr.sourceProjectId, mr.sourceBranch, mr.sha, false, mr) : undefined,
     ),
   );
   const users = new Map<number, User>(userItems.map((item) => [Number(item.id), userFromItem(item)]));
@@ -197,7 +197,7 @@ async function pipelineProjectUrl(pipeline: Pipeline, subject: ProjectSubject): 
 /** The merge request's head pipeline as `pipeline` and `head_pipeline` show it (see the module comment). */
 async function presentHeadPipeline(mr: MergeRequest, subject: ProjectSubject, viewer: User | null) {
   if (!can(viewer, 'read_build', subject)) return { pipeline: null };
-  const pipeline = await latestPipelineFor(mr.sourceProjectId, mr.sourceBranch, mr.sha);
+  const pipeline = await latestPipelineFor(mr.sourceProjectId, mr.sourceBranch, mr.sha, false, mr);
   const url = pipeline && (await pipelineProjectUrl(pipeline, subject));
   if (!pipeline || !url) return { pipeline: null, head_pipeline: null };
   const user = pipeline.userId === null ? undefined : await getUser(pipeline.userId);

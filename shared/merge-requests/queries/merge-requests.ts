@@ -225,7 +225,7 @@ export async function mergeRequestPipelines(mr: MergeRequest): Promise<Pipeline[
   const [versions, latest] = await Promise.all([listVersions(mr.projectId, mr.iid), getVersion(mr.projectId, mr.iid, mr.latestVersionId)]);
   const commits = latest ? (await versionContent(latest)).commits : [];
   const shas = new Set([mr.sha, ...versions.map((version) => version.headCommitSha), ...commits.map((commit) => commit.id)]);
-  return pipelinesForCommits(mr.sourceProjectId, mr.sourceBranch, shas);
+  return pipelinesForCommits(mr.sourceProjectId, mr.sourceBranch, shas, mr);
 }
 
 /**

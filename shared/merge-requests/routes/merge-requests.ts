@@ -10,12 +10,13 @@
 import { authorize, can, type ProjectSubject } from '../../auth';
 import * as z from 'zod';
 import { findGroupOrNotFound } from '../../namespaces';
+import { presentPipeline } from '../../ci';
 import { ApiError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/http/errors';
 import { p, required } from '../../platform/http/params';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { accepted, created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { findProjectOrNotFound, projectFullPath } from '../../projects';
+import { findProjectOrNotFound, projectFullPath, webUrlOf } from '../../projects';
 import { diffsAsAsked, ObjectReader, openRepository, rawDiff, unidiffParam } from '../../repository';
 import { presentUserPublic } from '../../users';
 import type { catalog } from '../catalog';
@@ -25,11 +26,12 @@ import { rebaseInProgress, requestRebase } from '../commands/rebase';
 import { withMergeStatus } from '../commands/merge-status';
 import { MergeRequestError } from '../commands/shared';
 import { createMergeRequest, deleteMergeRequest, updateMergeRequest } from '../commands/merge-requests';
+import { createPipelineForMergeRequest } from '../commands/merge-request-pipelines';
 import { listNotes, mergeRequestNoteable, noteableParticipants, presentIssues } from '../issuables';
 
 import { presentMergeRequest, presentMergeRequestPipelines, presentMergeRequests, presentReviewers } from '../presenters/merge-requests';
 import { presentVersion, presentVersionFull } from '../presenters/versions';
-import { divergedCommitsCount, groupMergeRequestStream, mergeRequestPipelines, memberMergeRequestStream, projectMergeRequestStream, projectSubjects, userMergeRequestStream } from '../queries/merge-requests';
+import { divergedCommitsCount, findMergeRequestOrNotFound, groupMergeRequestStream, mergeRequestPipelines, memberMergeRequestStream, projectMergeRequestStream, projectSubjects, userMergeRequestStream } from '../queries/merge-requests';
 import { relatedIssues } from '../queries/related';
 import type { MergeRequest } from '../store/merge-requests';
 import { getVersion, listVersions, versionContent } from '../store/versions';
@@ -324,6 +326,20 @@ export const mergeRequestRoutes = {
       if (!can(user, 'read_build', subject)) throw user ? new ForbiddenError() : new UnauthorizedError();
       const page = paginateArray(params, link, await mergeRequestPipelines(mr));
       return ok(await presentMergeRequestPipelines(page.items, subject), page.headers);
+    },
+  }),
+
+  'POST /projects/:id/merge_requests/:merge_request_iid/pipelines': route({
+    params: byMergeRequest,
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      // GitLab's `authorize! :create_pipeline` on the project, then the merge request (404).
+      if (!can(user, 'update_build', subject)) throw new ForbiddenError();
+      const mr = await findMergeRequestOrNotFound(subject, user, params.merge_request_iid);
+      const result = await createPipelineForMergeRequest(subject, user, mr, { refuse: true });
+      // No pipeline for a reason of the merge request (a fork's): GitLab's `not_allowed!`.
+      if (result.result !== 'created') throw new ApiError(405, { message: '405 Method Not Allowed' });
+      return ok(presentPipeline(result.pipeline, webUrlOf(projectFullPath(subject.namespace, subject.project)), user));
     },
   }),
 } satisfies RoutesOf<typeof catalog.merge_requests>;

@@ -18,7 +18,7 @@ async function contextOf(context: HookDeliveryContext, mr: MergeRequest): Promis
     listLabels(context.project.id),
     listMilestones(context.project.id),
     mr.sourceProjectId === context.project.id ? context.project : getProject(mr.sourceProjectId),
-    latestPipelineFor(mr.sourceProjectId, mr.sourceBranch, mr.sha),
+    latestPipelineFor(mr.sourceProjectId, mr.sourceBranch, mr.sha, false, mr),
   ]);
   const sourceNamespace = sourceProject ? (sourceProject.id === context.project.id ? context.namespace : await getNamespace(sourceProject.namespaceId)) : undefined;
   return {
