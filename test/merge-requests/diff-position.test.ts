@@ -60,16 +60,10 @@ describe('POST .../discussions parameters', () => {
   const base = { id: '1', merge_request_iid: '2', body: 'Here' };
   const shas = { base_sha: 'a'.repeat(40), start_sha: 'b'.repeat(40), head_sha: 'c'.repeat(40) };
 
-  it('gathers form fields position[...] (nested too) and keeps only the declared parameters', () => {
+  it('takes form fields position[...] as collectParams gathers them (strings, nested too) and keeps only the declared parameters', () => {
     const parsed = parseParams(createParams, {
       ...base,
-      'position[base_sha]': shas.base_sha,
-      'position[start_sha]': shas.start_sha,
-      'position[head_sha]': shas.head_sha,
-      'position[position_type]': 'text',
-      'position[new_path]': 'app.rb',
-      'position[new_line]': '3',
-      'position[line_range][start][line_code]': 'x_1_1',
+      position: { ...shas, position_type: 'text', new_path: 'app.rb', new_line: '3', line_range: { start: { line_code: 'x_1_1' } } },
       stray: 'ignored',
     });
     expect(parsed).toEqual({
