@@ -172,6 +172,10 @@ describe('merge requests', () => {
     expect(await iids({ assignee_id: developer.id })).toEqual([2]);
     expect(await iids({ search: 'third' })).toEqual([3]);
     expect(await iids({ 'iids[]': ['1', '3'] })).toEqual([3, 1]);
+    // GitLab's negated filters (python-gitlab's `not={...}` sends them bracketed).
+    expect(await iids({ 'not[author_id]': developer.id })).toEqual([3, 2]);
+    expect(await iids({ 'not[assignee_id]': developer.id })).toEqual([3, 1]);
+    expect(await iids({ 'not[author_username]': developer.username, 'not[labels]': 'nosuchlabel' })).toEqual([3, 2]);
     expect(await iids({ state: 'merged' })).toEqual([]);
     const paged = await api(mrs(project.id), { token, query: { per_page: 2 } });
     expect(paged.headers.get('x-total')).toBe('3');
@@ -182,6 +186,8 @@ describe('merge requests', () => {
     expect(all.body.map((mr: { iid: number }) => mr.iid)).toEqual([3, 2, 1]);
     expect(all.headers.get('x-total')).toBe('3');
     expect((await api('/merge_requests', { token: reporter.token })).body).toEqual([]);
+    expect((await api(mrs(project.id, '/2'), { method: 'PUT', token, body: { labels: 'bug' } })).status).toBe(200);
+    expect([await iids({ 'not[labels]': 'bug' }), await iids({ labels: 'bug' })]).toEqual([[3, 1], [2]]);
   });
 
   it('lists a group’s merge requests, those of projects the caller may read', async () => {

@@ -43,6 +43,8 @@ export interface MergeRequestFilters {
   targetBranch?: string;
   /** `yes`: only work in progress; `no`: none. */
   wip?: 'yes' | 'no';
+  /** GitLab's `not[…]`: none of these labels, not in this milestone, not by this author, not assigned to or reviewed by this user. */
+  not?: { labels?: string[]; milestone?: string; authorId?: number; assigneeId?: number; reviewerId?: number };
 }
 
 export type MergeRequestOrder = { orderBy: MergeRequestOrderBy; ascending: boolean };
@@ -99,6 +101,21 @@ async function matcherFor(projectId: number, filters: MergeRequestFilters): Prom
   if (filters.targetBranch !== undefined) checks.push((mr) => mr.targetBranch === filters.targetBranch);
   if (filters.wip === 'yes') checks.push((mr) => isWorkInProgress(mr.title));
   if (filters.wip === 'no') checks.push((mr) => !isWorkInProgress(mr.title));
+  const not = filters.not ?? {};
+  if (not.labels?.length || not.milestone !== undefined || not.authorId !== undefined || not.assigneeId !== undefined || not.reviewerId !== undefined) {
+    const [labels, milestones] = await Promise.all([not.labels?.length ? listLabels(projectId) : [], not.milestone === undefined ? [] : listMilestones(projectId)]);
+    const names = new Set((not.labels ?? []).map((name) => name.toLowerCase()));
+    const labelIds = new Set(labels.filter((label) => names.has(label.name.toLowerCase())).map((label) => label.id));
+    const milestoneId = milestones.find((m) => m.title === not.milestone)?.id;
+    checks.push(
+      (mr) =>
+        !mr.labelIds.some((id) => labelIds.has(id)) &&
+        (milestoneId === undefined || mr.milestoneId !== milestoneId) &&
+        (not.authorId === undefined || mr.authorId !== not.authorId) &&
+        (not.assigneeId === undefined || mr.assigneeId !== not.assigneeId) &&
+        (not.reviewerId === undefined || mr.reviewer?.userId !== not.reviewerId),
+    );
+  }
   return (mr) => checks.every((check) => check(mr));
 }
 

@@ -109,6 +109,19 @@ const listFilterParams = {
   source_branch: p.string(),
   target_branch: p.string(),
   wip: p.oneOf(['yes', 'no']),
+  // GitLab's negated filters (`not[labels]=bug`, a JSON object).
+  not: z
+    .object({
+      labels: p.string(),
+      milestone: p.string(),
+      author_id: p.int(),
+      author_username: p.string(),
+      assignee_id: p.int(),
+      assignee_username: p.string(),
+      reviewer_id: p.int(),
+      reviewer_username: p.string(),
+    })
+    .optional(),
 };
 
 export const projectListParams = z.object({ ...idParam, ...listFilterParams, scope: p.oneOf(['created_by_me', 'assigned_to_me', 'all']) }).superRefine(oneReviewerFilter);
@@ -138,6 +151,13 @@ export const filtersFrom = async (params: Omit<ListParams, 'scope'> & { scope?: 
   sourceBranch: params.source_branch,
   targetBranch: params.target_branch,
   wip: params.wip,
+  not: params.not && {
+    labels: params.not.labels?.split(',').map((s) => s.trim()).filter(Boolean),
+    milestone: params.not.milestone,
+    authorId: params.not.author_username !== undefined ? await userIdForFilter(params.not.author_username) : params.not.author_id,
+    assigneeId: params.not.assignee_username !== undefined ? await userIdForFilter(params.not.assignee_username) : params.not.assignee_id,
+    reviewerId: params.not.reviewer_username !== undefined ? await userIdForFilter(params.not.reviewer_username) : params.not.reviewer_id,
+  },
 });
 
 export const orderFrom = (params: { order_by: MergeRequestOrder['orderBy']; sort: 'asc' | 'desc' }): MergeRequestOrder => ({
