@@ -303,7 +303,9 @@ staging:
 review:
   script: [echo review]
   environment:
-    name: review/app
+    name: review/$CI_COMMIT_REF_SLUG
+    url: https://$CI_COMMIT_REF_SLUG.$PLAIN.example.com
+    deployment_tier: development
 protected_only:
   script: [echo protected]
   rules:
@@ -410,6 +412,20 @@ describe('what a job gets', () => {
     expect(lastOf('feature push build', 'MASKED_ONE')).toEqual({ key: 'MASKED_ONE', value: 'masked-value-123', public: false, masked: true });
     expect(lastOf('feature push build', 'HIDDEN_ONE')).toEqual({ key: 'HIDDEN_ONE', value: 'hidden-value-123', public: false, masked: true });
     expect(lastOf('feature push build', 'RAW_ONE')).toEqual({ key: 'RAW_ONE', value: '$NOT_EXPANDED', public: false, masked: false, raw: true });
+  });
+
+  it('expands the environment’s name and URL with the job’s variables and gives the job GitLab’s CI_ENVIRONMENT_* variables', () => {
+    const environment = (name: string) =>
+      Object.fromEntries(variablesOf(name).filter((v) => v.key.startsWith('CI_ENVIRONMENT_')).map((v) => [v.key, v.value]));
+    expect(environment('feature push review')).toEqual({
+      CI_ENVIRONMENT_NAME: 'review/feature',
+      CI_ENVIRONMENT_SLUG: expect.stringMatching(/^review-feature-[0-9a-z]{6}$/),
+      CI_ENVIRONMENT_ACTION: 'start',
+      CI_ENVIRONMENT_URL: expect.stringMatching(/^https:\/\/feature\.(from-project|edited)\.example\.com$/),
+      CI_ENVIRONMENT_TIER: 'development',
+    });
+    expect(environment('feature push staging')).toEqual({ CI_ENVIRONMENT_NAME: 'staging', CI_ENVIRONMENT_SLUG: 'staging', CI_ENVIRONMENT_ACTION: 'start' });
+    expect(environment('feature push build')).toEqual({});
   });
 
   it('gives the environment’s most specific scope last, and only `*` to a job without an environment', () => {

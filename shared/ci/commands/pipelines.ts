@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { Project } from '../../projects';
 import type { ProjectSubject } from '../../auth';
 import type { User } from '../../users';
+import { expandVariables, refSlug } from '../config/expand';
 import type { SelectedJob } from '../config/parse';
 import { ValidationError } from '../../platform/http/errors';
 import { includeReader, readCommitAndConfig, refOpenTo, refProtected, resolveRef, type RefProtections } from '../git';
@@ -116,7 +117,14 @@ function ruleVariables(request: PipelineRequest, projectVariables: readonly Proj
   return variables;
 }
 
-function specOf(job: SelectedJob): JobSpec {
+/**
+ * What a job runs. Its environment's name and URL are expanded with `variables` (GitLab expands
+ * them when it creates the job, with the job's variables: predefined, then the file's, then the
+ * project's and the pipeline's).
+ */
+function specOf(job: SelectedJob, variables: Readonly<Record<string, string>>): JobSpec {
+  const { url, ...options } = job.environmentOptions ?? {};
+  const environmentOptions = { ...options, ...(url === undefined ? {} : { url: expandVariables(url, variables) }) };
   return {
     script: job.script,
     beforeScript: job.beforeScript,
@@ -132,7 +140,8 @@ function specOf(job: SelectedJob): JobSpec {
     retry: job.retry,
     ...(job.timeout !== undefined ? { timeout: job.timeout } : {}),
     ...(job.allowFailureExitCodes ? { allowFailureExitCodes: job.allowFailureExitCodes } : {}),
-    ...(job.environment ? { environment: job.environment } : {}),
+    ...(job.environment ? { environment: expandVariables(job.environment, variables) } : {}),
+    ...(job.environment && job.environmentOptions ? { environmentOptions } : {}),
     ...(job.release ? { release: job.release } : {}),
   };
 }
@@ -170,7 +179,11 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
   // The configuration's reader (with its YAML parser, ~110 KB) is loaded by the first pipeline a process creates, not at cold start.
   const [{ expandIncludes }, { buildCiConfig, loadCiYaml, missingNeedsError, selectJobs, workflowAllows }] = await Promise.all([import('../config/includes'), import('../config/parse')]);
   const projectId = request.project.id;
-  const rules = ruleVariables(request, await variablesFor(request.project, { protectedRef: () => refProtected({ projectId, ref: request.ref, tag: request.tag }, request.protections) }));
+  const projectVariables = await variablesFor(request.project, { protectedRef: () => refProtected({ projectId, ref: request.ref, tag: request.tag }, request.protections) });
+  const rules = ruleVariables(request, projectVariables);
+  // What a job's environment name and URL are expanded with: the predefined variables, the job's own, then the project's and the pipeline's.
+  const given = Object.fromEntries([...projectVariables, ...(request.variables ?? [])].map((variable) => [variable.key, variable.value]));
+  const jobVariables = (job: SelectedJob) => ({ ...rules, CI_COMMIT_REF_SLUG: refSlug(rules.CI_COMMIT_REF_NAME), CI_COMMIT_SHORT_SHA: request.sha.slice(0, 8), ...job.variables, ...given });
   const loaded = loadCiYaml(read.config);
   const expanded = loaded.ok ? await expandIncludes(loaded.value, { projectId, sha: request.sha }, includeReader(request.project, request.user), rules) : loaded;
   const parsed = expanded.ok ? buildCiConfig(expanded.value) : expanded;
@@ -210,7 +223,7 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
     sha: request.sha,
     beforeSha: base.beforeSha,
     userId: base.userId,
-    spec: specOf(job),
+    spec: specOf(job, jobVariables(job)),
     createdAt: now,
     retryCount: 0,
     ...NOT_RUN,

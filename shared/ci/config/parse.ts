@@ -78,8 +78,17 @@ export interface JobDefinition {
   except?: RefFilter;
   rules?: RuleDefinition[];
   environment?: string;
+  /** `environment:`'s `url`, `action` and `deployment_tier`, when it is a hash that gives them. */
+  environmentOptions?: EnvironmentOptions;
   coverage?: string;
   release?: ReleaseDefinition;
+}
+
+/** What a job's `environment:` says besides its name (the name and URL are expanded when the job is created). */
+export interface EnvironmentOptions {
+  url?: string;
+  action?: string;
+  deploymentTier?: string;
 }
 
 /** A job's `release:` keyword, as the file gives it (strings are passed to release-cli as written, variables expanded by the runner). */
@@ -488,6 +497,7 @@ function buildConfig(input: unknown): CiConfig {
           throw new ConfigError(`${where}:needs config can only be a string or a hash`);
         });
     const environment = isHash(value.environment) ? String(value.environment.name ?? '') : value.environment === undefined ? undefined : String(value.environment);
+    const environmentOptions = isHash(value.environment) ? environmentOptionsOf(value.environment) : undefined;
     const instances = parallelOf(value.parallel, `${where}:parallel`);
     const job: JobDefinition = {
       name,
@@ -514,6 +524,7 @@ function buildConfig(input: unknown): CiConfig {
       ...(refFilterOf(value.except, `${where}:except`) ? { except: refFilterOf(value.except, `${where}:except`) } : {}),
       ...(rulesOf(value.rules, where) ? { rules: rulesOf(value.rules, where) } : {}),
       ...(environment ? { environment } : {}),
+      ...(environment && environmentOptions ? { environmentOptions } : {}),
       ...(typeof value.coverage === 'string' ? { coverage: value.coverage } : {}),
       ...(releaseOf(value.release, `${where}:release`) ? { release: releaseOf(value.release, `${where}:release`) } : {}),
     };
@@ -547,6 +558,14 @@ function buildConfig(input: unknown): CiConfig {
     }
   }
   return { stages, jobs, variables, ...(workflow ? { workflowRules: workflow } : {}) };
+}
+
+/** Internal: an `environment:` hash's `url`, `action` and `deployment_tier`; none when it gives none. */
+function environmentOptionsOf(environment: Record<string, unknown>): EnvironmentOptions | undefined {
+  const text = (key: string) => (typeof environment[key] === 'string' ? environment[key] : undefined);
+  const options = { url: text('url'), action: text('action'), deploymentTier: text('deployment_tier') };
+  const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as EnvironmentOptions;
+  return Object.keys(given).length > 0 ? given : undefined;
 }
 
 /** What decides which jobs a pipeline gets. */

@@ -6,6 +6,7 @@
  * dependencies whose artifacts it downloads.
  */
 import { config } from '../../platform/config';
+import { environmentSlug, refSlug } from '../config/expand';
 import type { PipelineVariable } from '../pipeline-variables';
 import type { ProjectVariable } from '../queries/variables';
 import type { Job, Pipeline } from '../store/pipelines';
@@ -35,7 +36,6 @@ export interface RunnerJobContext {
 
 type Variable = { key: string; value: string; public: boolean; masked: boolean; file?: boolean; raw?: boolean };
 
-const slug = (ref: string) => ref.toLowerCase().replace(/[^a-z0-9]/g, '-').slice(0, 63).replace(/^-+|-+$/g, '');
 
 export function predefinedVariables(ctx: RunnerJobContext): Variable[] {
   const { job, pipeline } = ctx;
@@ -62,6 +62,7 @@ export function predefinedVariables(ctx: RunnerJobContext): Variable[] {
     ['CI_JOB_TOKEN', ctx.token, false],
     ['CI_BUILD_TOKEN', ctx.token, false],
     ['CI_JOB_MANUAL', job.when === 'manual' ? 'true' : ''],
+    ...environmentVariables(job.spec),
     // A `parallel:` job's place among its siblings (the parser puts them with its variables); 1 of 1 otherwise.
     ...(job.spec.variables?.CI_NODE_INDEX ? ([['CI_NODE_INDEX', job.spec.variables.CI_NODE_INDEX]] as Array<[string, string]>) : []),
     ['CI_NODE_TOTAL', job.spec.variables?.CI_NODE_TOTAL ?? '1'],
@@ -79,7 +80,7 @@ export function predefinedVariables(ctx: RunnerJobContext): Variable[] {
     ['CI_COMMIT_SHORT_SHA', job.sha.slice(0, 8)],
     ['CI_COMMIT_BEFORE_SHA', job.beforeSha],
     ['CI_COMMIT_REF_NAME', refName],
-    ['CI_COMMIT_REF_SLUG', slug(refName)],
+    ['CI_COMMIT_REF_SLUG', refSlug(refName)],
     ['CI_COMMIT_REF_PROTECTED', String(ctx.refProtected)],
     ...(mergeRequest
       ? mergeRequestVariables(mergeRequest)
@@ -95,7 +96,7 @@ export function predefinedVariables(ctx: RunnerJobContext): Variable[] {
     ['CI_PROJECT_NAME', ctx.projectName],
     ['CI_PROJECT_TITLE', ctx.projectName],
     ['CI_PROJECT_PATH', ctx.projectPath],
-    ['CI_PROJECT_PATH_SLUG', slug(ctx.projectPath)],
+    ['CI_PROJECT_PATH_SLUG', refSlug(ctx.projectPath)],
     ['CI_PROJECT_NAMESPACE', ctx.namespacePath],
     ['CI_PROJECT_ROOT_NAMESPACE', ctx.namespacePath.split('/')[0]],
     ['CI_PROJECT_URL', projectUrl],
@@ -114,6 +115,22 @@ export function predefinedVariables(ctx: RunnerJobContext): Variable[] {
       : []),
   ];
   return pairs.map(([key, value, isPublic]) => ({ key, value, public: isPublic ?? true, masked: isPublic === false }));
+}
+
+/**
+ * A job with an environment: its expanded name, slug, action (`start` unless `environment:action`
+ * says), URL and tier when the file gives them (GitLab's `CI_ENVIRONMENT_*`).
+ */
+function environmentVariables(spec: Job['spec']): Array<[string, string]> {
+  if (!spec.environment) return [];
+  const { url, action, deploymentTier } = spec.environmentOptions ?? {};
+  return [
+    ['CI_ENVIRONMENT_NAME', spec.environment],
+    ['CI_ENVIRONMENT_SLUG', environmentSlug(spec.environment)],
+    ['CI_ENVIRONMENT_ACTION', action ?? 'start'],
+    ...(url ? ([['CI_ENVIRONMENT_URL', url]] as Array<[string, string]>) : []),
+    ...(deploymentTier ? ([['CI_ENVIRONMENT_TIER', deploymentTier]] as Array<[string, string]>) : []),
+  ];
 }
 
 function repoUrl(ctx: RunnerJobContext): string {

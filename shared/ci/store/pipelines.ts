@@ -26,7 +26,7 @@ import { isStorableKey, type Collection } from '../../platform/dynamo/keys';
 import { getItem, isId, queryAll, queryCollection, type Item } from '../../platform/dynamo/query';
 import { ConditionFailed, journalWrite, transact } from '../../platform/dynamo/transactions';
 import { nextDeadline } from '../config/scheduler';
-import type { ReleaseDefinition } from '../config/parse';
+import type { EnvironmentOptions, ReleaseDefinition } from '../config/parse';
 import type { JobStatus, PipelineStatus } from '../status';
 import { CI_SEQUENCES, ciCollections, ciIndexKeys, ciKeys } from './keys';
 
@@ -121,7 +121,10 @@ export interface JobSpec {
   retry: { max: number; when: string[] };
   timeout?: number;
   allowFailureExitCodes?: number[];
+  /** The environment's name, its variables expanded when the job was created (GitLab's `expanded_environment_name`). */
   environment?: string;
+  /** Its `url` (expanded too), `action` and `deployment_tier`. */
+  environmentOptions?: EnvironmentOptions;
   /** `release:` (GitLab's `options[:release]`): the job's release step runs release-cli with it. */
   release?: ReleaseDefinition;
 }

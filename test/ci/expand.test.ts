@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { environmentSlug, expandVariables } from '../../shared/ci/config/expand';
+
+describe('environment names and slugs', () => {
+  it('expands $VAR, ${VAR} and %VAR%, a variable the job lacks to nothing', () => {
+    const variables = { CI_COMMIT_REF_SLUG: 'feature-x', REGION: 'eu' };
+    expect(expandVariables('review/$CI_COMMIT_REF_SLUG', variables)).toBe('review/feature-x');
+    expect(expandVariables('https://${CI_COMMIT_REF_SLUG}.%REGION%.example.com/$MISSING', variables)).toBe('https://feature-x.eu.example.com/');
+    expect(expandVariables('$ 5 and $$', variables)).toBe('$ 5 and $$');
+  });
+
+  // GitLab's own cases (spec/lib/gitlab/slug/environment_spec.rb), with its digest stubbed the same way.
+  it.each([
+    ['staging-12345678901234567', 'staging-123456789-q517sa'],
+    ['9-staging-123456789012345', 'env-9-staging-123-q517sa'],
+    ['staging-1234567890123456', 'staging-1234567890123456'],
+    ['staging-1234567890123456-', 'staging-123456789-q517sa'],
+    ['production', 'production'],
+    ['PRODUCTION', 'production-q517sa'],
+    ['review/1-foo', 'review-1-foo-q517sa'],
+    ['1/foo', 'env-1-foo-q517sa'],
+    ['foo-', 'foo'],
+    ['foo--bar', 'foo-bar-q517sa'],
+    ['*-foo', 'env-foo-q517sa'],
+    ['staging-12345678-', 'staging-12345678'],
+    ['staging-12345678-01234567', 'staging-12345678-q517sa'],
+    ['', 'env-q517sa'],
+  ])('slugs %j as %s', (name, slug) => {
+    expect(environmentSlug(name, () => 'a'.repeat(64))).toBe(slug);
+  });
+});
