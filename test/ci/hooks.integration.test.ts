@@ -19,6 +19,7 @@ stages: [build, test]
 compile:
   stage: build
   script: [echo compile]
+  environment: { name: build/$CI_COMMIT_REF_SLUG, action: prepare, deployment_tier: testing }
 unit:
   stage: test
   script: [echo unit]
@@ -114,7 +115,14 @@ describe.skipIf(!isLocalRuntime())('pipeline and job webhooks', () => {
     expect(done.body.builds).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ id: unit.id, name: 'unit', stage: 'test', status: 'success', runner: expect.objectContaining({ id: runner.id, runner_type: 'project_type', is_shared: false }) }),
-        expect.objectContaining({ id: compile.id, name: 'compile', stage: 'build', status: 'success', user: expect.objectContaining({ id: project.owner.id }) }),
+        expect.objectContaining({
+          id: compile.id,
+          name: 'compile',
+          stage: 'build',
+          status: 'success',
+          user: expect.objectContaining({ id: project.owner.id }),
+          environment: { name: 'build/main', action: 'prepare', deployment_tier: 'testing' },
+        }),
       ]),
     );
 

@@ -17,7 +17,13 @@ import type { JobStatus, PipelineStatus } from '../status';
 export type HookJob = Pick<
   Job,
   'id' | 'pipelineId' | 'name' | 'stage' | 'stageIdx' | 'status' | 'when' | 'allowFailure' | 'ref' | 'tag' | 'sha' | 'beforeSha' | 'userId' | 'runnerId' | 'createdAt' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'failureReason' | 'retryCount'
-> & { artifacts: { filename: string; size: number } | null; environment: string | null };
+> & {
+  artifacts: { filename: string; size: number } | null;
+  environment: string | null;
+  /** `environment:`'s `action` and `deployment_tier` (absent on events stored before them). */
+  environmentAction?: string;
+  environmentTier?: string | null;
+};
 
 /** A pipeline as its hook events keep it (no optimistic-locking version). */
 export type HookPipeline = Omit<Pipeline, 'version'>;
@@ -62,6 +68,8 @@ export function hookJobOf(job: Job): HookJob {
     retryCount: job.retryCount,
     artifacts: job.artifacts ? { filename: job.artifacts.filename, size: job.artifacts.size } : null,
     environment: job.spec.environment ?? null,
+    environmentAction: job.spec.environmentOptions?.action ?? 'start',
+    environmentTier: job.spec.environmentOptions?.deploymentTier ?? null,
   };
 }
 

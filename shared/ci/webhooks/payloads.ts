@@ -45,7 +45,7 @@ function runnerAttrs(ctx: CiHookContext, runnerId: number | null) {
   return { id: runner.id, description: runner.description, runner_type: 'project_type', active: runner.active, is_shared: false, tags: runner.tags };
 }
 
-const environmentAttrs = (job: HookJob) => (job.environment ? { name: job.environment, action: 'start', deployment_tier: null } : null);
+const environmentAttrs = (job: HookJob) => (job.environment ? { name: job.environment, action: job.environmentAction ?? 'start', deployment_tier: job.environmentTier ?? null } : null);
 
 /** Internal: `Commit#hook_attrs` of the pipeline's commit. */
 function commitAttrs(projectWebUrl: string, pipeline: HookPipeline) {
@@ -163,6 +163,6 @@ export function jobHookPayload(ctx: CiHookContext, event: JobHookEvent): Record<
     },
     repository: gitRepositoryHookAttrs(project),
     project,
-    environment: job.environment ? { name: job.environment, action: 'start' } : null,
+    environment: job.environment ? { name: job.environment, action: job.environmentAction ?? 'start' } : null,
   };
 }
