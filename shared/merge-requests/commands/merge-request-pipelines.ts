@@ -86,10 +86,11 @@ export async function startMergeRequestPipeline(target: { project: Project; name
 }
 
 /**
- * `POST …/pipelines` with `async` (GitLab's `CreatePipelineService#execute_async`): the caller is
- * not told whether one was made; no pipeline, or a failure, is logged.
+ * `POST …/pipelines` with `async` (GitLab's `CreatePipelineService#execute_async`, a worker): made
+ * here before the answer, but the caller is not told whether one was made; no pipeline, or a
+ * failure, is logged.
  */
-export async function createPipelineForMergeRequestInBackground(target: { project: Project; namespace: Namespace }, user: User, mr: MergeRequest): Promise<void> {
+export async function createPipelineForMergeRequestUntold(target: { project: Project; namespace: Namespace }, user: User, mr: MergeRequest): Promise<void> {
   try {
     const created = await createPipelineForMergeRequest(target, user, mr);
     if (created.result === 'created') logger.info('merge request pipeline created', { projectId: mr.projectId, iid: mr.iid, pipelineId: created.pipeline.id });

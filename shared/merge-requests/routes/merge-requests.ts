@@ -26,7 +26,7 @@ import { rebaseInProgress, requestRebase } from '../commands/rebase';
 import { withMergeStatus } from '../commands/merge-status';
 import { MergeRequestError } from '../commands/shared';
 import { createMergeRequest, deleteMergeRequest, updateMergeRequest } from '../commands/merge-requests';
-import { createPipelineForMergeRequest, createPipelineForMergeRequestInBackground } from '../commands/merge-request-pipelines';
+import { createPipelineForMergeRequest, createPipelineForMergeRequestUntold } from '../commands/merge-request-pipelines';
 import { listNotes, mergeRequestNoteable, noteableParticipants, presentIssues } from '../issuables';
 
 import { presentMergeRequest, presentMergeRequestPipelines, presentMergeRequests, presentReviewers } from '../presenters/merge-requests';
@@ -340,7 +340,7 @@ export const mergeRequestRoutes = {
       // creates it in a worker, not telling the caller why none was made; here it is made before
       // the answer, a failure only logged.
       if (params.async) {
-        await createPipelineForMergeRequestInBackground(subject, user, mr);
+        await createPipelineForMergeRequestUntold(subject, user, mr);
         return accepted<ReturnType<typeof presentPipeline> | 202>(202);
       }
       const result = await createPipelineForMergeRequest(subject, user, mr, { refuse: true });
