@@ -3,13 +3,15 @@
  * created when a merge request is opened, when its source branch is pushed and by
  * `POST …/merge_requests/:iid/pipelines`, on `refs/merge-requests/<iid>/head` with only the jobs
  * selected for that event; a runner gets the `CI_MERGE_REQUEST_*` variables and a refspec it can
- * fetch; the merge request's head pipeline and pipelines list include them; a configuration
- * without jobs for merge requests gets none.
+ * fetch; the merge request's head pipeline and pipelines list include them; a project hook's
+ * Pipeline Hook carries the merge request; `async=true` answers 202; a configuration without jobs
+ * for merge requests gets none.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../support/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, isLocalRuntime } from '../support/api';
 import { newMember, ownedProject, type OwnedProject } from '../support/fixtures';
 import { cloneUrl, commitFiles, gitOk, localRepository } from '../support/git';
+import { WebhookReceiver } from '../support/webhooks';
 import { TestRunner } from './runner';
 
 const CI = `
@@ -34,9 +36,16 @@ describe('merge request pipelines', () => {
   let work: string;
   let mr: any;
   let opened: any;
+  // The receiver listens on 127.0.0.1, which only the local runtime reaches.
+  let receiver: WebhookReceiver | undefined;
 
   beforeAll(async () => {
     project = await ownedProject('private');
+    if (isLocalRuntime()) {
+      receiver = await WebhookReceiver.start();
+      const hook = await api(`/projects/${project.id}/hooks`, { token: project.owner.token, body: { url: receiver.url('/ci'), pipeline_events: true, push_events: false } });
+      expect(hook.status).toBe(201);
+    }
     remote = cloneUrl(project.fullPath, project.owner.token);
     work = await localRepository({ '.gitlab-ci.yml': CI, 'README.md': '# mr pipelines\n' });
     await gitOk(['push', '-q', remote, 'main'], { cwd: work });
@@ -55,6 +64,10 @@ describe('merge request pipelines', () => {
     [opened] = await pipelinesOf(project, { source: 'merge_request_event' });
   });
 
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
   it('opening the merge request creates a merge request pipeline with only the jobs for merge requests', async () => {
     expect(opened).toMatchObject({ ref: `refs/merge-requests/${mr.iid}/head`, sha: mr.sha, source: 'merge_request_event', status: 'pending' });
     expect(await jobNames(project, opened.id)).toEqual(['mr-only']);
@@ -70,6 +83,33 @@ describe('merge request pipelines', () => {
     expect(single.body.head_pipeline).toMatchObject({ id: opened.id, ref: `refs/merge-requests/${mr.iid}/head`, source: 'merge_request_event' });
     const listed = await api(`/projects/${project.id}/merge_requests/${mr.iid}/pipelines`, { token: project.owner.token });
     expect(listed.body.map((p: any) => p.id)).toEqual([opened.id, branch[0].id]);
+  });
+
+  it.skipIf(!isLocalRuntime())('its Pipeline Hook carries the merge request', async () => {
+    const [pending] = await receiver!.received('/ci', (d) => d.body.object_kind === 'pipeline' && d.body.object_attributes.id === opened.id);
+    expect(pending.headers['x-gitlab-event']).toBe('Pipeline Hook');
+    expect(pending.body).toMatchObject({
+      // GitLab's `source_ref`: the merge request's source branch.
+      object_attributes: { id: opened.id, ref: 'feature', sha: mr.sha, source: 'merge_request_event', status: 'pending', stages: ['test'] },
+      merge_request: {
+        id: mr.id,
+        iid: mr.iid,
+        title: 'Draft: Feature',
+        source_branch: 'feature',
+        source_project_id: project.id,
+        target_branch: 'main',
+        target_project_id: project.id,
+        state: 'opened',
+        merge_status: expect.any(String),
+        detailed_merge_status: expect.any(String),
+        url: mr.web_url,
+      },
+    });
+    expect(pending.body.builds.map((b: any) => b.name)).toEqual(['mr-only']);
+    // A branch pipeline's is null.
+    const [branch] = await pipelinesOf(project, { ref: 'feature' });
+    const [pushed] = await receiver!.received('/ci', (d) => d.body.object_kind === 'pipeline' && d.body.object_attributes.id === branch.id);
+    expect(pushed.body).toMatchObject({ object_attributes: { ref: 'feature', source: 'push' }, merge_request: null });
   });
 
   it('a runner gets the merge request variables and a refspec it fetches with git', async () => {
@@ -123,6 +163,13 @@ describe('merge request pipelines', () => {
     expect(posted.body).toMatchObject({ ref: `refs/merge-requests/${mr.iid}/head`, sha: head, source: 'merge_request_event', user: { id: project.owner.id } });
     const single = await api(`/projects/${project.id}/merge_requests/${mr.iid}`, { token: project.owner.token });
     expect(single.body.head_pipeline.id).toBe(posted.body.id);
+    // `async`: 202 with Grape's rendering of `status :accepted` (202), the pipeline made.
+    const queued = await api(`/projects/${project.id}/merge_requests/${mr.iid}/pipelines`, { method: 'POST', token: project.owner.token, body: { async: true } });
+    expect(queued.status).toBe(202);
+    expect(queued.body).toBe(202);
+    const [newest] = await pipelinesOf(project, { source: 'merge_request_event' });
+    expect(newest.id).toBeGreaterThan(posted.body.id);
+    expect(newest).toMatchObject({ sha: head, ref: `refs/merge-requests/${mr.iid}/head` });
 
     const missing = await api(`/projects/${project.id}/merge_requests/999999/pipelines`, { method: 'POST', token: project.owner.token });
     expect(missing.status).toBe(404);
@@ -160,6 +207,10 @@ describe('merge request pipelines', () => {
     const posted = await api(`/projects/${other.id}/merge_requests/${created.body.iid}/pipelines`, { method: 'POST', token: other.owner.token });
     expect(posted.status).toBe(400);
     expect(posted.body.message.base[0]).toMatch(/Pipeline will not run|No stages/);
+    // With `async` the caller is not told: 202, and still none.
+    const queued = await api(`/projects/${other.id}/merge_requests/${created.body.iid}/pipelines?async=true`, { method: 'POST', token: other.owner.token });
+    expect(queued.status).toBe(202);
+    expect(await pipelinesOf(other, { source: 'merge_request_event' })).toEqual([]);
     // Its head pipeline is the branch's.
     const single = await api(`/projects/${other.id}/merge_requests/${created.body.iid}`, { token: other.owner.token });
     expect(single.body.head_pipeline).toMatchObject({ ref: 'topic', source: 'push' });

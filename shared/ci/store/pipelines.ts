@@ -95,6 +95,14 @@ export interface MergeRequestSnapshot {
   /** Whether the target and source branches were protected when the pipeline was created. */
   targetBranchProtected: boolean;
   sourceBranchProtected: boolean;
+  /**
+   * Its `state`, `merge_status` and `detailed_merge_status` when the pipeline was created (the
+   * Pipeline Hook's `merge_request` shows these; CI does not read merge requests). Absent on
+   * pipelines created before they were kept (the hook then shows `opened`, `unchecked`, `unchecked`).
+   */
+  state?: string;
+  mergeStatus?: string;
+  detailedMergeStatus?: string;
 }
 
 /** A variable a pipeline was created with: its value sealed (`valueSealed`), or in clear (`value`) on pipelines written before sealing. */

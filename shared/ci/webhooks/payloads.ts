@@ -4,8 +4,11 @@
  * of the event's snapshot and what delivery loaded (project, users, runners).
  *
  * Fields of GitLab features this service lacks carry their empty values: `name` (no
- * `workflow:name`) and `merge_request` (no merge request pipelines) are `null`, `source_pipeline`
- * (no multi-project pipelines) is left out. As in GitLab's Job Hook, `commit.id` is the
+ * `workflow:name`) is `null`, `source_pipeline` (no multi-project pipelines) is left out. A merge
+ * request pipeline's `merge_request` is its merge request as the pipeline keeps it (state and
+ * merge statuses as they were when the pipeline was created: CI does not read merge requests),
+ * `null` on other pipelines; its `object_attributes.ref` is, as GitLab's `source_ref`, the merge
+ * request's source branch (the pipeline's own ref is `refs/merge-requests/<iid>/head`). As in GitLab's Job Hook, `commit.id` is the
  * pipeline's id. Times are the hooks' (`2013-12-03 17:15:43 UTC`, see `hookTime`).
  */
 import { gitRepositoryHookAttrs, hookTime, projectHookAttrs, userHookAttrs, type HookDeliveryContext } from '../../hooks';
@@ -37,6 +40,26 @@ function seconds(from: string | null, to: string | null, runningUntilNow = false
 }
 
 const pipelineUrl = (projectWebUrl: string, pipeline: HookPipeline) => `${projectWebUrl}/-/pipelines/${pipeline.id}`;
+
+/** Internal: `merge_request_attrs` of a merge request pipeline (its project is the merge request's target project), else null. */
+function mergeRequestAttrs(projectWebUrl: string, pipeline: HookPipeline) {
+  const mr = pipeline.mergeRequest;
+  if (!mr) return null;
+  return {
+    id: mr.id,
+    iid: mr.iid,
+    title: mr.title,
+    source_branch: mr.sourceBranch,
+    source_project_id: mr.sourceProjectId,
+    target_branch: mr.targetBranch,
+    target_project_id: mr.projectId,
+    state: mr.state ?? 'opened',
+    merge_status: mr.mergeStatus ?? 'unchecked',
+    detailed_merge_status: mr.detailedMergeStatus ?? 'unchecked',
+    // The merge request's `web_url` as the merge requests API shows it.
+    url: `${projectWebUrl}/merge_requests/${mr.iid}`,
+  };
+}
 
 /** Internal: `runner_hook_attrs` (project runners only here). */
 function runnerAttrs(ctx: CiHookContext, runnerId: number | null) {
@@ -97,7 +120,7 @@ export function pipelineHookPayload(ctx: CiHookContext, event: PipelineHookEvent
       id: pipeline.id,
       iid: pipeline.iid,
       name: null,
-      ref: pipeline.ref,
+      ref: pipeline.mergeRequest?.sourceBranch ?? pipeline.ref,
       tag: pipeline.tag,
       sha: pipeline.sha,
       before_sha: pipeline.beforeSha,
@@ -112,7 +135,7 @@ export function pipelineHookPayload(ctx: CiHookContext, event: PipelineHookEvent
       variables: (ctx.pipelineVariables ?? []).map((variable) => ({ key: variable.key, value: variable.value })),
       url: pipelineUrl(project.web_url, pipeline),
     },
-    merge_request: null,
+    merge_request: mergeRequestAttrs(project.web_url, pipeline),
     user: userHookAttrs(ctx.actor),
     project,
     commit: commitAttrs(project.web_url, pipeline),

@@ -13,10 +13,11 @@ import type { Namespace } from '../../namespaces';
 import { logger } from '../../platform/logger';
 import { projectFullPath, type Project } from '../../projects';
 import { getUser, type User } from '../../users';
+import { detailedMergeStatus } from '../mergeability';
 import { isWorkInProgress } from '../queries/merge-requests';
 import type { MergeRequest } from '../store/merge-requests';
 
-/** The merge request as its pipeline's `CI_MERGE_REQUEST_*` variables show it (same-project merge requests only). */
+/** The merge request as its pipeline's `CI_MERGE_REQUEST_*` variables and hooks show it (same-project merge requests only). */
 async function snapshotOf(mr: MergeRequest, target: { project: Project; namespace: Namespace }): Promise<Omit<MergeRequestSnapshot, 'targetBranchProtected' | 'sourceBranchProtected'>> {
   const [labels, assignee, milestone] = await Promise.all([
     mr.labelIds.length ? listLabels(mr.projectId) : [],
@@ -44,6 +45,10 @@ async function snapshotOf(mr: MergeRequest, target: { project: Project; namespac
     assignees: assignee ? [assignee.username] : [],
     milestone: milestone?.title ?? null,
     draft: isWorkInProgress(mr.title),
+    // As they are now, for the pipeline's hooks (the new pipeline is not yet the head pipeline).
+    state: mr.state,
+    mergeStatus: mr.mergeStatus,
+    detailedMergeStatus: detailedMergeStatus(mr, target.project, undefined),
   };
 }
 
@@ -75,6 +80,21 @@ export async function startMergeRequestPipeline(target: { project: Project; name
   try {
     const created = await createPipelineForMergeRequest(target, user, mr);
     if (created.result === 'created') logger.info('merge request pipeline created', { projectId: mr.projectId, iid: mr.iid, pipelineId: created.pipeline.id });
+  } catch (error) {
+    logger.error('merge request pipeline not created', { projectId: mr.projectId, iid: mr.iid, error });
+  }
+}
+
+/**
+ * `POST …/pipelines` with `async` (GitLab's `CreatePipelineService#execute_async`, a worker): made
+ * here before the answer, but the caller is not told whether one was made; no pipeline, or a
+ * failure, is logged.
+ */
+export async function createPipelineForMergeRequestUntold(target: { project: Project; namespace: Namespace }, user: User, mr: MergeRequest): Promise<void> {
+  try {
+    const created = await createPipelineForMergeRequest(target, user, mr);
+    if (created.result === 'created') logger.info('merge request pipeline created', { projectId: mr.projectId, iid: mr.iid, pipelineId: created.pipeline.id });
+    else logger.warn('merge request pipeline not created', { projectId: mr.projectId, iid: mr.iid, result: created.result });
   } catch (error) {
     logger.error('merge request pipeline not created', { projectId: mr.projectId, iid: mr.iid, error });
   }

@@ -26,7 +26,7 @@ import { rebaseInProgress, requestRebase } from '../commands/rebase';
 import { withMergeStatus } from '../commands/merge-status';
 import { MergeRequestError } from '../commands/shared';
 import { createMergeRequest, deleteMergeRequest, updateMergeRequest } from '../commands/merge-requests';
-import { createPipelineForMergeRequest } from '../commands/merge-request-pipelines';
+import { createPipelineForMergeRequest, createPipelineForMergeRequestUntold } from '../commands/merge-request-pipelines';
 import { listNotes, mergeRequestNoteable, noteableParticipants, presentIssues } from '../issuables';
 
 import { presentMergeRequest, presentMergeRequestPipelines, presentMergeRequests, presentReviewers } from '../presenters/merge-requests';
@@ -330,12 +330,19 @@ export const mergeRequestRoutes = {
   }),
 
   'POST /projects/:id/merge_requests/:merge_request_iid/pipelines': route({
-    params: byMergeRequest,
+    params: z.object({ ...mergeRequestPathParams, async: p.bool() }),
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       // GitLab's `authorize! :create_pipeline` on the project, then the merge request (404).
       if (!can(user, 'update_build', subject)) throw new ForbiddenError();
       const mr = await findMergeRequestOrNotFound(subject, user, params.merge_request_iid);
+      // `async`: GitLab answers 202 (`status :accepted`, whose value Grape renders as the body) and
+      // creates it in a worker, not telling the caller why none was made; here it is made before
+      // the answer, a failure only logged.
+      if (params.async) {
+        await createPipelineForMergeRequestUntold(subject, user, mr);
+        return accepted<ReturnType<typeof presentPipeline> | 202>(202);
+      }
       const result = await createPipelineForMergeRequest(subject, user, mr, { refuse: true });
       // No pipeline for a reason of the merge request (a fork's): GitLab's `not_allowed!`.
       if (result.result !== 'created') throw new ApiError(405, { message: '405 Method Not Allowed' });
