@@ -163,6 +163,16 @@ describe('collectParams: bracketed names, gathered as Rack gathers them', () => 
     expect(fromJson.params).toEqual({ ref: 'main', variables: { A: '1', B: '2' } });
   });
 
+  it('drops names that would reach an object prototype, and keeps names of its properties as plain keys', async () => {
+    // Act
+    const { params } = await form('__proto__[polluted]=1&a[__proto__][polluted]=2&b[][__proto__]=3&constructor[x]=4&toString[]=5&c=6');
+
+    // Assess
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(params)).toBe(Object.prototype);
+    expect(params).toEqual({ a: {}, b: [{}], constructor: { x: '4' }, toString: ['5'], c: '6' });
+  });
+
   it('answers 400 to a name used both as a value and as a hash or an array, and to names nested too deeply', async () => {
     // Act
     const errors = await Promise.all(

@@ -43,7 +43,9 @@ function addParam(target: Params, name: string, value: unknown, depth = 0): Para
     const close = name.indexOf(']', 1);
     [key, after] = [name.slice(1, close), name.slice(close + 1)];
   } else [key, after] = [name, ''];
-  if (key === '') return target;
+  // `__proto__` would reach the prototype of every object (no route has such a parameter): dropped.
+  if (key === '' || key === '__proto__') return target;
+  const current: unknown = Object.hasOwn(target, key) ? target[key] : undefined;
   const invalid = () => new ParamError(`${depth === 0 ? key : name} is invalid`);
   if (after === '') {
     if (key === '[]' && depth !== 0) return [value];
@@ -51,19 +53,19 @@ function addParam(target: Params, name: string, value: unknown, depth = 0): Para
   } else if (after === '[') {
     target[name] = value;
   } else if (after === '[]') {
-    const list = (target[key] ??= []);
+    const list = current ?? (target[key] = []);
     if (!Array.isArray(list)) throw invalid();
     list.push(value);
   } else if (after.startsWith('[]')) {
     const simple = /^\[\]\[([^[\]]+)\]$/.exec(after);
     const childKey = simple ? simple[1] : after.slice(2);
-    const list = (target[key] ??= []);
+    const list = current ?? (target[key] = []);
     if (!Array.isArray(list)) throw invalid();
     const last: unknown = list[list.length - 1];
     if (isHash(last) && !hasPath(last, childKey)) addParam(last, childKey, value, depth + 1);
     else list.push(addParam({}, childKey, value, depth + 1));
   } else {
-    const hash = (target[key] ??= {});
+    const hash = current ?? (target[key] = {});
     if (!isHash(hash)) throw invalid();
     addParam(hash, after, value, depth + 1);
   }
@@ -74,7 +76,7 @@ function addParam(target: Params, name: string, value: unknown, depth = 0): Para
 function hasPath(hash: Params, path: string): boolean {
   let node: unknown = hash;
   for (const key of path.split(/[[\]]+/).filter(Boolean)) {
-    if (!isHash(node) || !(key in node)) return false;
+    if (!isHash(node) || !Object.hasOwn(node, key)) return false;
     node = node[key];
   }
   return true;
