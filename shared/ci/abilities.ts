@@ -25,6 +25,12 @@ export const abilities = {
     admin_cicd_variables: (_user, s) => s.access.level >= MAINTAINER,
     /** Administer pipelines (read any pipeline's variables: `read_pipeline_variable`): maintainers who see its builds. */
     admin_pipeline: (user, s) => readBuild(user, s) && s.access.level >= MAINTAINER,
+    /** See the project's environments and deployments: reporters and above. */
+    read_environment: (user, s) => readsProject(user, s) && s.access.level >= REPORTER,
+    /** Create, change, stop and delete environments, and report deployments: developers, in a project not archived. */
+    update_environment: (user, s) => readsProject(user, s) && !s.project.archived && s.access.level >= DEVELOPER,
+    /** Delete a deployment: maintainers (GitLab's `destroy_deployment`). */
+    destroy_deployment: (user, s) => readsProject(user, s) && !s.project.archived && s.access.level >= MAINTAINER,
   } satisfies Record<string, ProjectRule>,
   group: {
     /** Manage the group's CI/CD variables (`/groups/:id/variables`): owners only (`GroupPolicy`'s `owner` rule), not maintainers. */

@@ -58,6 +58,18 @@ export const catalog = {
     'GET /projects/:id/job_token_scope/groups_allowlist',
     'POST /projects/:id/job_token_scope/groups_allowlist',
     'DELETE /projects/:id/job_token_scope/groups_allowlist/:target_group_id',
+    // The project's environments, which jobs with `environment:` deploy to, and their deployments.
+    'GET /projects/:id/environments',
+    'GET /projects/:id/environments/:environment_id',
+    'POST /projects/:id/environments',
+    'PUT /projects/:id/environments/:environment_id',
+    'DELETE /projects/:id/environments/:environment_id',
+    'POST /projects/:id/environments/:environment_id/stop',
+    'GET /projects/:id/deployments',
+    'GET /projects/:id/deployments/:deployment_id',
+    'POST /projects/:id/deployments',
+    'PUT /projects/:id/deployments/:deployment_id',
+    'DELETE /projects/:id/deployments/:deployment_id',
   ],
   /**
    * What runners call (gitlab-runner's network client), and the Runners API users call to manage

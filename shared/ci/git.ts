@@ -116,6 +116,19 @@ async function refIn(repository: Repository, ref: string): Promise<{ sha: string
   return undefined;
 }
 
+/**
+ * Whether `revision` names a commit of the project (GitLab's `project.commit(revision)`): a
+ * branch, a tag, or a full commit id.
+ */
+export async function commitExists(project: Project, revision: string): Promise<boolean> {
+  const repository = await openRepository(project);
+  if (/^[0-9a-f]{40}$/i.test(revision)) {
+    const object = await repository.read(revision.toLowerCase());
+    if (object?.type === 'commit') return true;
+  }
+  return (await refIn(repository, revision)) !== undefined;
+}
+
 /** The commit `sha` and its `.gitlab-ci.yml` (undefined when the file is absent). */
 export async function readCommitAndConfig(project: Project, sha: string): Promise<{ commit: CommitSnapshot; config: string | undefined } | undefined> {
   const repository = await openRepository(project);

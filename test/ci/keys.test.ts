@@ -30,6 +30,9 @@ const tableKeys = {
   triggerToken: [() => ciKeys.triggerToken(DIGEST)],
   jobTokenScope: [() => ciKeys.jobTokenScope(5)],
   jobTokenAllowlistEntry: [() => ciKeys.jobTokenAllowlistEntry(5, { kind: 'project', id: 9 }), () => ciKeys.jobTokenAllowlistEntry(5, { kind: 'group', id: 3 })],
+  environment: [() => ciKeys.environment(5, 8)],
+  environmentName: [() => ciKeys.environmentName(5, 'review/feature #1')],
+  deployment: [() => ciKeys.deployment(5, 21)],
 } satisfies Record<keyof typeof ciKeys, Array<() => Key>>;
 
 const indexKeys = {
@@ -44,6 +47,12 @@ const indexKeys = {
   queuedJob: [() => ciIndexKeys.queuedJob(5, 345)],
   jobDeadline: [() => ciIndexKeys.jobDeadline(345, AT)],
   artifactExpiry: [() => ciIndexKeys.artifactExpiry(345, AT)],
+  environmentByState: [() => ciIndexKeys.environmentByState(5, 'available', 8)],
+  environmentByName: [() => ciIndexKeys.environmentByName(5, 'Review/X', 8)],
+  deployment: [
+    () => ciIndexKeys.deployment({ projectId: 5, environmentId: 8, id: 21, status: 'running', updatedAt: AT, finishedAt: null }),
+    () => ciIndexKeys.deployment({ projectId: 5, environmentId: 8, id: 21, status: 'success', updatedAt: AT, finishedAt: AT }),
+  ],
 } satisfies Record<keyof typeof ciIndexKeys, Array<() => Record<string, string>>>;
 
 const collections = {
@@ -68,6 +77,16 @@ const collections = {
   variablesPartition: [() => ciCollections.variablesPartition(PROJECT), () => ciCollections.variablesPartition(GROUP)],
   triggers: [() => ciCollections.triggers(5)],
   jobTokenAllowlist: [() => ciCollections.jobTokenAllowlist(5, 'project'), () => ciCollections.jobTokenAllowlist(5, 'group')],
+  environments: [() => ciCollections.environments(5)],
+  environmentsPartition: [() => ciCollections.environmentsPartition(5)],
+  environmentsByState: [() => ciCollections.environmentsByState(5, 'stopped')],
+  environmentsByNamePrefix: [() => ciCollections.environmentsByNamePrefix(5, 'Rev')],
+  deployments: [() => ciCollections.deployments(5)],
+  environmentDeployments: [() => ciCollections.environmentDeployments(8)],
+  deploymentsByStatus: [() => ciCollections.deploymentsByStatus(5, 'success')],
+  environmentDeploymentsByStatus: [() => ciCollections.environmentDeploymentsByStatus(8, 'success')],
+  deploymentsByUpdate: [() => ciCollections.deploymentsByUpdate(5), () => ciCollections.deploymentsByUpdate(5, { from: AT, below: AT })],
+  deploymentsByFinish: [() => ciCollections.deploymentsByFinish(5), () => ciCollections.deploymentsByFinish(5, { from: AT })],
 } satisfies Record<keyof typeof ciCollections, Array<() => Collection>>;
 
 describeKeySpace(
@@ -76,7 +95,7 @@ describeKeySpace(
     keySpace,
     keys: { name: 'ciKeys', builders: ciKeys, samples: tableKeys },
     indexKeys: { name: 'ciIndexKeys', builders: ciIndexKeys, samples: indexKeys },
-    collections: { name: 'ciCollections', builders: ciCollections, samples: collections, wholePartition: ['pipelinePartition', 'runnerPartition', 'variablesPartition'] },
+    collections: { name: 'ciCollections', builders: ciCollections, samples: collections, wholePartition: ['pipelinePartition', 'runnerPartition', 'variablesPartition', 'environmentsPartition'] },
     outside: { PK: 'CI_PIPELINE#12', SK: 'STAGE#1' },
   },
   () => {

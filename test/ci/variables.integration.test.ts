@@ -424,7 +424,8 @@ describe('what a job gets', () => {
       CI_ENVIRONMENT_URL: expect.stringMatching(/^https:\/\/feature\.(from-project|edited)\.example\.com$/),
       CI_ENVIRONMENT_TIER: 'development',
     });
-    expect(environment('feature push staging')).toEqual({ CI_ENVIRONMENT_NAME: 'staging', CI_ENVIRONMENT_SLUG: 'staging', CI_ENVIRONMENT_ACTION: 'start' });
+    // No `deployment_tier`: the environment's tier, guessed from its name (GitLab's `guess_tier`).
+    expect(environment('feature push staging')).toEqual({ CI_ENVIRONMENT_NAME: 'staging', CI_ENVIRONMENT_SLUG: 'staging', CI_ENVIRONMENT_ACTION: 'start', CI_ENVIRONMENT_TIER: 'staging' });
     expect(environment('feature push build')).toEqual({});
   });
 

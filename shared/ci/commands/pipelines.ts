@@ -43,6 +43,7 @@ import {
 import { mergeRequestVariables } from '../merge-request-variables';
 import { CANCELABLE, COMPLETED, compositeStatus, nextStatuses, type JobStatus } from '../status';
 import { sealPipelineVariables } from '../pipeline-variables';
+import { deploymentFollowsJob, linkEnvironments, redeploy, storeDeployments } from './deployments';
 
 export interface PipelineRequest {
   project: Project;
@@ -228,7 +229,9 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
     retryCount: 0,
     ...NOT_RUN,
   }));
+  const deployments = await linkEnvironments(records);
   await insertPipeline(pipeline, records);
+  await storeDeployments(deployments);
   // A file that does not parse fails the pipeline at once (GitLab's `drop!`: a change of status).
   if (yamlErrors) {
     await pipelineStatusChanged(pipeline, []);
@@ -288,7 +291,7 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
       if (updated) {
         jobs = jobs.map((j) => (j.id === jobId ? updated : j));
         queued ||= status === 'pending';
-        await jobStatusChanged(updated, pipeline);
+        await jobChanged(updated, pipeline);
       }
     }
     if (queued) await bumpQueueVersion(pipeline.projectId, randomBytes(8).toString('hex'));
@@ -310,16 +313,24 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
 }
 
 /**
+ * A job's status changed (as written): the project's hooks are told, and its deployment follows
+ * (`deployments.ts`). Every status change calls it once its write won.
+ */
+export async function jobChanged(job: Job, pipeline?: Pipeline): Promise<void> {
+  await Promise.all([jobStatusChanged(job, pipeline), deploymentFollowsJob(job)]);
+}
+
+/**
  * Changes a job's status if it is still one of `from` (the store's conditional update) and, when
- * the write won and the status changed, tells the project's hooks. What every job status change
- * outside pipeline processing goes through (a runner's verdict, play, cancel).
+ * the write won and the status changed, tells the project's hooks and moves its deployment. What
+ * every job status change outside pipeline processing goes through (a runner's verdict, play, cancel).
  *
  * @example
  * const updated = await changeJobStatus(job, { status: 'success', finishedAt: now }, ['running']);
  */
 export async function changeJobStatus(job: Job, changes: JobChanges & { status: JobStatus }, from?: readonly JobStatus[]): Promise<Job | undefined> {
   const updated = await updateJob(job, changes, from);
-  if (updated && changes.status !== job.status) await jobStatusChanged(updated);
+  if (updated && changes.status !== job.status) await jobChanged(updated);
   return updated;
 }
 
@@ -366,7 +377,9 @@ export async function cloneForRetry(job: Job, user: User | null): Promise<Job> {
     retryCount: job.retryCount + 1,
     ...NOT_RUN,
   };
+  const deployment = await redeploy(copy);
   await insertJobs([copy]);
+  if (deployment) await storeDeployments([deployment]);
   await updateJob(job, { retried: true });
   await jobStatusChanged(copy);
   return copy;
@@ -392,7 +405,11 @@ export async function retryPipeline(pipelineId: number, user: User | null): Prom
     if (!job.retried && (job.status === 'failed' || job.status === 'canceled')) await cloneForRetry(job, user);
   }
   // Jobs skipped because of the failure wait again.
-  for (const job of read.jobs) if (!job.retried && job.status === 'skipped') await updateJob(job, { status: 'created', finishedAt: null }, ['skipped']);
+  for (const job of read.jobs) {
+    if (job.retried || job.status !== 'skipped') continue;
+    const waiting = await updateJob(job, { status: 'created', finishedAt: null }, ['skipped']);
+    if (waiting) await deploymentFollowsJob(waiting);
+  }
   const after = await readPipeline(pipelineId);
   if (after && COMPLETED.has(after.pipeline.status)) {
     await updatePipeline(after.pipeline, { status: 'created', finishedAt: null, updatedAt: new Date().toISOString() });

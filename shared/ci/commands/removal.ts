@@ -1,8 +1,9 @@
 /**
  * What a deleted project takes with it: its pipelines, jobs, traces and artifacts, its CI/CD
- * variables and its pipeline trigger tokens; what a deleted group takes: its CI/CD variables (both registered by the composition root).
+ * variables, its pipeline trigger tokens, its environments and deployments; what a deleted group takes: its CI/CD variables (both registered by the composition root).
  */
 import type { Project } from '../../projects';
+import { deleteProjectEnvironments } from '../store/environments';
 import { projectPipelines } from '../store/pipelines';
 import { deleteTriggers } from '../store/triggers';
 import { deleteVariables } from '../store/variables';
@@ -14,6 +15,7 @@ export async function removeCiObjects(project: Project): Promise<void> {
   for (const id of ids) await deletePipeline(id);
   await deleteVariables({ kind: 'project', id: project.id });
   await deleteTriggers(project.id);
+  await deleteProjectEnvironments(project.id);
 }
 
 /** What a deleted group takes with it (the group is marked `deleting`: no variable is added meanwhile). */

@@ -24,8 +24,7 @@ import {
   runnerWithQueueVersion,
   type Runner,
 } from '../store/runners';
-import { changeJobStatus, cloneForRetry, processPipeline } from './pipelines';
-import { jobStatusChanged } from '../webhooks/emit';
+import { changeJobStatus, cloneForRetry, jobChanged, processPipeline } from './pipelines';
 
 export const digestOf = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
@@ -198,7 +197,7 @@ async function pickJob(runner: Runner, current: string, lastUpdate: string | und
     }
     // A project beneath a group being deleted is gone: its job is not handed out (the deletion removes it).
     const [pipeline, project] = await Promise.all([readPipeline(job.pipelineId), liveProject(job.projectId)]);
-    await jobStatusChanged(claimed, pipeline?.pipeline);
+    await jobChanged(claimed, pipeline?.pipeline);
     if (!pipeline || !project) continue;
     await processPipeline(job.pipelineId);
     return { result: 'job', job: claimed, token, pipeline: pipeline.pipeline, project };

@@ -78,7 +78,7 @@ export interface JobDefinition {
   except?: RefFilter;
   rules?: RuleDefinition[];
   environment?: string;
-  /** `environment:`'s `url`, `action` and `deployment_tier`, when it is a hash that gives them. */
+  /** `environment:`'s `url`, `action`, `deployment_tier`, `on_stop` and `auto_stop_in`, when it is a hash that gives them. */
   environmentOptions?: EnvironmentOptions;
   coverage?: string;
   release?: ReleaseDefinition;
@@ -89,6 +89,10 @@ export interface EnvironmentOptions {
   url?: string;
   action?: string;
   deploymentTier?: string;
+  /** The manual job of the same pipeline that stops the environment (`on_stop`). */
+  onStop?: string;
+  /** How long after a successful deployment the environment stops by itself (`auto_stop_in`, e.g. `1 day`). */
+  autoStopIn?: string;
 }
 
 /** A job's `release:` keyword, as the file gives it (strings are passed to release-cli as written, variables expanded by the runner). */
@@ -560,10 +564,10 @@ function buildConfig(input: unknown): CiConfig {
   return { stages, jobs, variables, ...(workflow ? { workflowRules: workflow } : {}) };
 }
 
-/** Internal: an `environment:` hash's `url`, `action` and `deployment_tier`; none when it gives none. */
+/** Internal: an `environment:` hash's `url`, `action`, `deployment_tier`, `on_stop` and `auto_stop_in`; none when it gives none. */
 function environmentOptionsOf(environment: Record<string, unknown>): EnvironmentOptions | undefined {
   const text = (key: string) => (typeof environment[key] === 'string' ? environment[key] : undefined);
-  const options = { url: text('url'), action: text('action'), deploymentTier: text('deployment_tier') };
+  const options = { url: text('url'), action: text('action'), deploymentTier: text('deployment_tier'), onStop: text('on_stop'), autoStopIn: text('auto_stop_in') };
   const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as EnvironmentOptions;
   return Object.keys(given).length > 0 ? given : undefined;
 }

@@ -62,7 +62,7 @@ export function predefinedVariables(ctx: RunnerJobContext): Variable[] {
     ['CI_JOB_TOKEN', ctx.token, false],
     ['CI_BUILD_TOKEN', ctx.token, false],
     ['CI_JOB_MANUAL', job.when === 'manual' ? 'true' : ''],
-    ...environmentVariables(job.spec),
+    ...environmentVariables(job),
     // A `parallel:` job's place among its siblings (the parser puts them with its variables); 1 of 1 otherwise.
     ...(job.spec.variables?.CI_NODE_INDEX ? ([['CI_NODE_INDEX', job.spec.variables.CI_NODE_INDEX]] as Array<[string, string]>) : []),
     ['CI_NODE_TOTAL', job.spec.variables?.CI_NODE_TOTAL ?? '1'],
@@ -119,17 +119,19 @@ export function predefinedVariables(ctx: RunnerJobContext): Variable[] {
 
 /**
  * A job with an environment: its expanded name, slug, action (`start` unless `environment:action`
- * says), URL and tier when the file gives them (GitLab's `CI_ENVIRONMENT_*`).
+ * says), URL when the file gives it, and tier (GitLab's `CI_ENVIRONMENT_*`).
  */
-function environmentVariables(spec: Job['spec']): Array<[string, string]> {
+function environmentVariables({ spec, environmentLink }: Pick<Job, 'spec' | 'environmentLink'>): Array<[string, string]> {
   if (!spec.environment) return [];
-  const { url, action, deploymentTier } = spec.environmentOptions ?? {};
+  const { url, action } = spec.environmentOptions ?? {};
+  // The file's `deployment_tier`, else the environment's tier (given or guessed from its name).
+  const tier = environmentLink?.tier ?? spec.environmentOptions?.deploymentTier;
   return [
     ['CI_ENVIRONMENT_NAME', spec.environment],
     ['CI_ENVIRONMENT_SLUG', environmentSlug(spec.environment)],
     ['CI_ENVIRONMENT_ACTION', action ?? 'start'],
     ...(url ? ([['CI_ENVIRONMENT_URL', url]] as Array<[string, string]>) : []),
-    ...(deploymentTier ? ([['CI_ENVIRONMENT_TIER', deploymentTier]] as Array<[string, string]>) : []),
+    ...(tier ? ([['CI_ENVIRONMENT_TIER', tier]] as Array<[string, string]>) : []),
   ];
 }
 

@@ -1,4 +1,5 @@
 /** The CI feature's HTTP slice, by endpoint group (for the Lambda entries in `functions/`). */
+import { environmentRoutes } from './environments';
 import { jobRoutes } from './jobs';
 import { jobTokenScopeRoutes } from './job-token-scope';
 import { pipelineRoutes } from './pipelines';
@@ -10,6 +11,6 @@ import { variableRoutes } from './variables';
 export { runnerRequest } from './runner-http';
 
 export const routes = {
-  ci_jobs: { ...pipelineRoutes, ...jobRoutes, ...variableRoutes, ...triggerRoutes, ...jobTokenScopeRoutes },
+  ci_jobs: { ...pipelineRoutes, ...jobRoutes, ...variableRoutes, ...triggerRoutes, ...jobTokenScopeRoutes, ...environmentRoutes },
   ci_runners: { ...runnerRoutes, ...runnerAdminRoutes },
 };

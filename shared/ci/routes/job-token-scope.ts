@@ -19,10 +19,11 @@ import { paginateArray, paginationParams } from '../../platform/http/pagination'
 import { idParam, p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { findProjectOrNotFound, getProject, getProjects, presentProjects, projectSubject } from '../../projects';
+import { findProjectOrNotFound, getProject } from '../../projects';
 import type { User } from '../../users';
 import type { catalog } from '../catalog';
 import { presentJob } from '../presenters/jobs';
+import { presentBasicProjects } from '../queries/basic-projects';
 import { jobContext } from '../queries/jobs';
 import { allowlistEntries, deleteAllowlistEntry, getJobTokenScope, insertAllowlistEntry, setInboundScope, type AllowlistTarget } from '../store/job-token-scope';
 import { getJob } from '../store/pipelines';
@@ -87,28 +88,6 @@ async function removeEntry(subject: ProjectSubject, target: AllowlistTarget, use
   if (!can(user, 'admin_project', subject)) throw new ForbiddenError(INSUFFICIENT);
   if (target.kind === 'project' && target.id === subject.project.id) throw badRequest('Source project cannot be removed from the job token scope');
   if ((await deleteAllowlistEntry(subject.project.id, target)) === 'gone') throw badRequest(MESSAGES[target.kind].absent);
-}
-
-/** The fields of GitLab's `BasicProjectDetails` entity, taken from the Project entity. */
-const BASIC_PROJECT_FIELDS = [
-  'id', 'description', 'name', 'name_with_namespace', 'path', 'path_with_namespace', 'created_at', 'default_branch', 'tag_list', 'topics',
-  'ssh_url_to_repo', 'http_url_to_repo', 'web_url', 'readme_url', 'forks_count', 'avatar_url', 'star_count', 'last_activity_at', 'namespace',
-] as const;
-
-/** Internal: the projects of `ids` as GitLab's `BasicProjectDetails`, in that order (deleted ones left out). */
-async function presentBasicProjects(ids: number[], viewer: User) {
-  const projects = await getProjects(ids);
-  const namespaces = new Map((await getNamespaces([...new Set(projects.map((project) => project.namespaceId))])).map((namespace) => [namespace.id, namespace]));
-  const byId = new Map(projects.map((project) => [project.id, project]));
-  const subjects = await Promise.all(
-    ids.flatMap((id) => {
-      const project = byId.get(id);
-      const namespace = project && namespaces.get(project.namespaceId);
-      return project && namespace ? [projectSubject(project, namespace, viewer)] : [];
-    }),
-  );
-  const presented = (await presentProjects(subjects, viewer)) as Array<Record<string, unknown>>;
-  return presented.map((entity) => Object.fromEntries(BASIC_PROJECT_FIELDS.filter((field) => field in entity).map((field) => [field, entity[field]])));
 }
 
 const targetProjectParams = z.object({ ...idParam, target_project_id: required(p.int()) });

@@ -47,6 +47,12 @@ export const ciKeys = {
   jobTokenScope: (projectId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: 'CI_JOB_TOKEN_SCOPE' }),
   /** A project or group on a project's job token inbound allowlist, in the project's partition. */
   jobTokenAllowlistEntry: (projectId: number, target: AllowlistTarget): Key => ({ PK: `PROJECT#${projectId}`, SK: `${allowlistPrefix(target.kind)}${pad(target.id)}` }),
+  /** An environment of a project, by id, in the project's environments partition. */
+  environment: (projectId: number, environmentId: number): Key => ({ PK: `CI_ENVIRONMENTS#${projectId}`, SK: `ENVIRONMENT#${pad(environmentId)}` }),
+  /** An environment's name, claimed in the same partition (names are unique in a project): where a name's environment is. */
+  environmentName: (projectId: number, name: string): Key => ({ PK: `CI_ENVIRONMENTS#${projectId}`, SK: `NAME#${name}` }),
+  /** A deployment of a project, by id, in the project's deployments partition. */
+  deployment: (projectId: number, deploymentId: number): Key => ({ PK: `CI_DEPLOYMENTS#${projectId}`, SK: `DEPLOYMENT#${pad(deploymentId)}` }),
 } as const;
 
 /** What a job token allowlist entry lets in: the jobs of a project, or of every project beneath a group. */
@@ -102,7 +108,34 @@ export const ciIndexKeys = {
   jobDeadline: (jobId: number, at: string) => ({ GSI3PK: `CI_DEADLINES#${jobId % CI_SCHEDULE_SHARDS}`, GSI3SK: `${at}#${pad(jobId)}` }),
   /** A job's artifacts that expire (GSI4), sorted by expiry; absent when kept or never expiring. */
   artifactExpiry: (jobId: number, expireAt: string) => ({ GSI4PK: `CI_ARTIFACT_EXPIRY#${jobId % CI_SCHEDULE_SHARDS}`, GSI4SK: `${expireAt}#${pad(jobId)}` }),
+  /** An environment in its project's list of environments in its state (GSI1, `states=`), moved by every change of state. */
+  environmentByState: (projectId: number, state: string, environmentId: number) => ({ GSI1PK: environmentsByState(projectId, state), GSI1SK: pad(environmentId) }),
+  /** An environment in its project's list by lowercased name (GSI2, `search=`: GitLab's case-insensitive prefix match). */
+  environmentByName: (projectId: number, name: string, environmentId: number) => ({ GSI2PK: `CI_PROJECT_ENVIRONMENT_NAMES#${projectId}`, GSI2SK: `${name.toLowerCase()}\u0001${pad(environmentId)}` }),
+  /**
+   * A deployment's entries, each moved by the change of status that writes it: its environment's
+   * list (GSI1), its project's list of its status (GSI2), its environment's list of its status
+   * (GSI3), its project's list by last update (GSI4), and, while successful, its project's list
+   * by when it finished (GSI5).
+   */
+  deployment: (deployment: { projectId: number; environmentId: number; id: number; status: string; updatedAt: string; finishedAt: string | null }) => ({
+    GSI1PK: `CI_ENV_DEPLOYMENTS#${deployment.environmentId}`,
+    GSI1SK: pad(deployment.id),
+    GSI2PK: deploymentsByStatus(deployment.projectId, deployment.status),
+    GSI2SK: pad(deployment.id),
+    GSI3PK: environmentDeploymentsByStatus(deployment.environmentId, deployment.status),
+    GSI3SK: pad(deployment.id),
+    GSI4PK: `CI_PROJECT_DEPLOYMENTS_BY_UPDATE#${deployment.projectId}`,
+    GSI4SK: `${deployment.updatedAt}#${pad(deployment.id)}`,
+    ...(deployment.status === 'success' && deployment.finishedAt
+      ? { GSI5PK: `CI_PROJECT_DEPLOYMENTS_FINISHED#${deployment.projectId}`, GSI5SK: `${deployment.finishedAt}#${pad(deployment.id)}` }
+      : {}),
+  }),
 } as const;
+
+const environmentsByState = (projectId: number, state: string) => `CI_PROJECT_ENVIRONMENTS_BY_STATE#${projectId}#${state}`;
+const deploymentsByStatus = (projectId: number, status: string) => `CI_PROJECT_DEPLOYMENTS_BY_STATUS#${projectId}#${status}`;
+const environmentDeploymentsByStatus = (environmentId: number, status: string) => `CI_ENV_DEPLOYMENTS_BY_STATUS#${environmentId}#${status}`;
 
 /*
  * The project id is digits and ends at the first `#`, so a status or ref after it (a ref may hold
@@ -160,18 +193,50 @@ export const ciCollections = {
   triggers: (projectId: number): Collection => tableCollection(`CI_TRIGGERS#${projectId}`, 'TRIGGER#'),
   /** A project's job token allowlist entries of one kind (projects or groups), by target id. */
   jobTokenAllowlist: (projectId: number, kind: AllowlistTarget['kind']): Collection => tableCollection(`PROJECT#${projectId}`, allowlistPrefix(kind)),
+  /** A project's environments, by id. */
+  environments: (projectId: number): Collection => tableCollection(`CI_ENVIRONMENTS#${projectId}`, 'ENVIRONMENT#'),
+  /** Everything of a project's environments partition (environments and their names): what the project's deletion removes. */
+  environmentsPartition: (projectId: number): Collection => tableCollection(`CI_ENVIRONMENTS#${projectId}`, ''),
+  /** A project's environments in one state, by id (GSI1). */
+  environmentsByState: (projectId: number, state: string): Collection => indexCollection('GSI1', environmentsByState(projectId, state)),
+  /** A project's environments whose lowercased name starts with `prefix`, by name (GSI2). */
+  environmentsByNamePrefix: (projectId: number, prefix: string): Collection => ({ ...indexCollection('GSI2', `CI_PROJECT_ENVIRONMENT_NAMES#${projectId}`), prefix: prefix.toLowerCase() }),
+  /** A project's deployments, by id. */
+  deployments: (projectId: number): Collection => tableCollection(`CI_DEPLOYMENTS#${projectId}`, 'DEPLOYMENT#'),
+  /** An environment's deployments, by id (GSI1). */
+  environmentDeployments: (environmentId: number): Collection => indexCollection('GSI1', `CI_ENV_DEPLOYMENTS#${environmentId}`),
+  /** A project's deployments in one status, by id (GSI2). */
+  deploymentsByStatus: (projectId: number, status: string): Collection => indexCollection('GSI2', deploymentsByStatus(projectId, status)),
+  /** An environment's deployments in one status, by id (GSI3). */
+  environmentDeploymentsByStatus: (environmentId: number, status: string): Collection => indexCollection('GSI3', environmentDeploymentsByStatus(environmentId, status)),
+  /** A project's deployments by last update, then id (GSI4), within `[from, below)` when given (ISO times). */
+  deploymentsByUpdate: (projectId: number, range: { from?: string; below?: string } = {}): Collection =>
+    indexCollection('GSI4', `CI_PROJECT_DEPLOYMENTS_BY_UPDATE#${projectId}`, range),
+  /** A project's successful deployments by when they finished, then id (GSI5), within `[from, below)` when given. */
+  deploymentsByFinish: (projectId: number, range: { from?: string; below?: string } = {}): Collection =>
+    indexCollection('GSI5', `CI_PROJECT_DEPLOYMENTS_FINISHED#${projectId}`, range),
 } as const;
 
 /**
  * The lists a client reads right after a write (a pipeline created, then listed; a job queued,
  * then requested by a runner told the queue moved) show it at once (`recent.ts`).
  */
+readYourWrites('CI_PROJECT_ENVIRONMENTS_BY_STATE#', 'CI_PROJECT_ENVIRONMENT_NAMES#', 'CI_ENV_DEPLOYMENTS#', 'CI_PROJECT_DEPLOYMENTS_BY_STATUS#', 'CI_ENV_DEPLOYMENTS_BY_STATUS#', 'CI_PROJECT_DEPLOYMENTS_BY_UPDATE#', 'CI_PROJECT_DEPLOYMENTS_FINISHED#');
 readYourWrites('CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_PIPELINES_BY_STATUS#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_PROJECT_MR_PIPELINES#', 'CI_PROJECT_JOBS_BY_STATUS#', 'CI_QUEUE#');
 
-export const CI_SEQUENCES = { pipelines: 'ci_pipelines', jobs: 'ci_jobs', runners: 'ci_runners', triggers: 'ci_triggers', pipelineIids: (projectId: number) => `ci_pipeline_iids#${projectId}` } as const;
+export const CI_SEQUENCES = {
+  pipelines: 'ci_pipelines',
+  jobs: 'ci_jobs',
+  runners: 'ci_runners',
+  triggers: 'ci_triggers',
+  environments: 'ci_environments',
+  deployments: 'ci_deployments',
+  pipelineIids: (projectId: number) => `ci_pipeline_iids#${projectId}`,
+  deploymentIids: (projectId: number) => `ci_deployment_iids#${projectId}`,
+} as const;
 
 export const keySpace: KeySpace = {
-  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#', 'CI_GROUP_VARIABLES#', 'CI_TRIGGERS#', 'CI_TRIGGER_TOKEN#', 'CI_INSTANCE_VARIABLES'],
+  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#', 'CI_GROUP_VARIABLES#', 'CI_TRIGGERS#', 'CI_TRIGGER_TOKEN#', 'CI_INSTANCE_VARIABLES', 'CI_ENVIRONMENTS#', 'CI_DEPLOYMENTS#'],
   sortKeys: {
     'CI_PIPELINE#': ['PIPELINE', 'JOB#'],
     'CI_JOB#': ['JOB'],
@@ -184,15 +249,17 @@ export const keySpace: KeySpace = {
     'CI_INSTANCE_VARIABLES': ['VARIABLE#', 'COUNT'],
     'CI_TRIGGERS#': ['TRIGGER#'],
     'CI_TRIGGER_TOKEN#': ['TRIGGER'],
+    'CI_ENVIRONMENTS#': ['ENVIRONMENT#', 'NAME#'],
+    'CI_DEPLOYMENTS#': ['DEPLOYMENT#'],
     // The job token scope of a project and its allowlist, in the projects feature's partition.
     'PROJECT#': ['CI_JOB_TOKEN_SCOPE', 'CI_JOB_TOKEN_ALLOW#'],
   },
   indexPartitions: {
-    GSI1: ['CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_RUNNERS#', 'CI_ALL_RUNNERS'],
-    GSI2: ['CI_QUEUE#', 'CI_PROJECT_PIPELINES_BY_STATUS#'],
-    GSI3: ['CI_DEADLINES#', 'CI_PROJECT_PIPELINES_BY_REF#'],
-    GSI4: ['CI_ARTIFACT_EXPIRY#', 'CI_PROJECT_MR_PIPELINES#'],
-    GSI5: ['CI_PROJECT_JOBS_BY_STATUS#'],
+    GSI1: ['CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_RUNNERS#', 'CI_ALL_RUNNERS', 'CI_PROJECT_ENVIRONMENTS_BY_STATE#', 'CI_ENV_DEPLOYMENTS#'],
+    GSI2: ['CI_QUEUE#', 'CI_PROJECT_PIPELINES_BY_STATUS#', 'CI_PROJECT_ENVIRONMENT_NAMES#', 'CI_PROJECT_DEPLOYMENTS_BY_STATUS#'],
+    GSI3: ['CI_DEADLINES#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_ENV_DEPLOYMENTS_BY_STATUS#'],
+    GSI4: ['CI_ARTIFACT_EXPIRY#', 'CI_PROJECT_MR_PIPELINES#', 'CI_PROJECT_DEPLOYMENTS_BY_UPDATE#'],
+    GSI5: ['CI_PROJECT_JOBS_BY_STATUS#', 'CI_PROJECT_DEPLOYMENTS_FINISHED#'],
   },
-  sequences: ['ci_pipelines', 'ci_jobs', 'ci_runners', 'ci_triggers', 'ci_pipeline_iids#'],
+  sequences: ['ci_pipelines', 'ci_jobs', 'ci_runners', 'ci_triggers', 'ci_environments', 'ci_deployments', 'ci_pipeline_iids#', 'ci_deployment_iids#'],
 };

@@ -181,7 +181,18 @@ export interface Job {
   artifacts: JobArtifacts | null;
   /** When the job was last written (a trace append, a state change); absent on items written before it existed. */
   touchedAt?: string | null;
+  /** Its environment (a job with `environment:`), as its pipeline's creation linked it. */
+  environmentLink?: EnvironmentLink;
   version: number;
+}
+
+/** A job's environment: the environment, its tier for the job, the job's deployment. */
+export interface EnvironmentLink {
+  environmentId: number;
+  /** `CI_ENVIRONMENT_TIER`: the file's `deployment_tier`, else the environment's tier. */
+  tier: string;
+  /** The job's deployment (jobs whose action is `start`). */
+  deploymentId?: number;
 }
 
 export function pipelineFromItem(item: Item): Pipeline {

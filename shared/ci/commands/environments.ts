@@ -1,0 +1,180 @@
+/**
+ * What users do to environments and deployments through the API (GitLab's `lib/api/environments.rb`,
+ * `lib/api/deployments.rb` and the services behind them): create, change, stop and delete an
+ * environment; create a deployment by hand (a deployment tool reporting to GitLab), change its
+ * status, delete it. What CI does to them is in `deployments.ts`.
+ */
+import type { Project } from '../../projects';
+import type { User } from '../../users';
+import { NotFoundError, ValidationError } from '../../platform/http/errors';
+import { commitExists } from '../git';
+import { readPipeline } from '../store/pipelines';
+import {
+  deleteDeploymentItem,
+  deleteEnvironmentDeployments,
+  deleteEnvironmentItems,
+  getDeployment,
+  insertDeployments,
+  insertEnvironment,
+  newDeploymentIds,
+  newDeploymentIids,
+  type Deployment,
+  type DeploymentStatus,
+  type Environment,
+  type EnvironmentTier,
+} from '../store/environments';
+import { changeEnvironment, completeStop, ensureEnvironment, environmentNameErrors, moveDeployment, newEnvironment } from './deployments';
+import { playJob } from './pipelines';
+
+/** Schemes a link must not have (GitLab's `SanitizeNodeLink::UNSAFE_PROTOCOLS`). */
+const UNSAFE_SCHEMES = new Set(['javascript', 'data', 'vbscript']);
+
+/** What is wrong with an environment's external URL (GitLab's `safe_external_url` and column length). */
+function externalUrlErrors(url: string | null | undefined): string[] {
+  if (!url) return [];
+  if (url.length > 255) return ['is too long (maximum is 255 characters)'];
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url.trim())?.[1]?.toLowerCase();
+  if (scheme && UNSAFE_SCHEMES.has(scheme)) return [`${scheme} scheme is not allowed`];
+  if (/\s/.test(url.trim())) return ['URI is invalid'];
+  return [];
+}
+
+export interface EnvironmentFields {
+  externalUrl?: string | null;
+  tier?: EnvironmentTier;
+  description?: string | null;
+  autoStopSetting?: string;
+}
+
+/** `POST /projects/:id/environments`: GitLab's model validations as a 400 (`{"message":{"name":[…]}}`). */
+export async function createEnvironment(project: Project, name: string, fields: EnvironmentFields): Promise<Environment> {
+  const errors = Object.fromEntries(
+    Object.entries({ name: environmentNameErrors(name), external_url: externalUrlErrors(fields.externalUrl) }).filter(([, messages]) => messages.length > 0),
+  );
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  const environment = await newEnvironment(project.id, { name, ...fields });
+  const failure = await insertEnvironment(environment);
+  if (failure === 'name_taken') throw new ValidationError({ name: ['has already been taken'] });
+  if (failure === 'project_gone') throw new NotFoundError('Project');
+  return environment;
+}
+
+/** `PUT /projects/:id/environments/:environment_id`: its URL, tier, description or auto-stop setting. */
+export async function updateEnvironment(environment: Environment, fields: EnvironmentFields): Promise<Environment> {
+  const errors = externalUrlErrors(fields.externalUrl);
+  if (errors.length > 0) throw new ValidationError({ external_url: errors });
+  const given = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as EnvironmentFields;
+  const written = await changeEnvironment(environment.projectId, environment.id, (current) => ({
+    ...current,
+    ...given,
+    ...(given.externalUrl === '' ? { externalUrl: null } : {}),
+  }));
+  if (!written) throw new NotFoundError();
+  return written;
+}
+
+/**
+ * The jobs that stop an environment (GitLab's `stop_actions`): the `on_stop` job of the pipeline
+ * of its last successful deployment, while it waits to be played (manual).
+ */
+async function stopActions(environment: Environment) {
+  const deployment = environment.lastDeploymentId === null ? undefined : await getDeployment(environment.projectId, environment.lastDeploymentId);
+  if (!deployment?.onStop || deployment.pipelineId === null) return [];
+  const read = await readPipeline(deployment.pipelineId);
+  return (read?.jobs ?? []).filter((job) => !job.retried && job.name === deployment.onStop && job.status === 'manual');
+}
+
+/**
+ * `POST …/environments/:environment_id/stop` (GitLab's `Environments::StopService`): with `force`,
+ * stopped at once; else an available environment with stop actions waits for them (`stopping`,
+ * stopped when one succeeds) and they are played, as their own user; without any, it is stopped
+ * at once (its auto-stop setting `always`). Answers the environment as it is then.
+ */
+export async function stopEnvironment(environment: Environment, force: boolean): Promise<Environment> {
+  if (force) return (await completeStop(environment.projectId, environment.id)) ?? environment;
+  if (environment.state !== 'available') return environment;
+  const actions = await stopActions(environment);
+  if (actions.length === 0 && environment.autoStopSetting !== 'always') return environment;
+  const stopped = await changeEnvironment(environment.projectId, environment.id, (current) =>
+    current.state === 'available' ? { ...current, state: actions.length > 0 ? 'stopping' : 'stopped', ...(actions.length > 0 ? {} : { autoStopAt: null }) } : undefined,
+  );
+  for (const job of actions) await playJob(job);
+  return stopped ?? environment;
+}
+
+/** `DELETE …/environments/:environment_id`: only a stopped environment; its deployments go with it. */
+export async function deleteEnvironment(environment: Environment): Promise<'not_stopped' | undefined> {
+  if (environment.state !== 'stopped') return 'not_stopped';
+  const failure = await deleteEnvironmentItems(environment);
+  if (failure === 'not_stopped') return 'not_stopped';
+  await deleteEnvironmentDeployments(environment);
+  return undefined;
+}
+
+export interface DeploymentRequest {
+  environment: string;
+  sha: string;
+  ref: string;
+  tag: boolean;
+  status: DeploymentStatus;
+}
+
+/**
+ * `POST /projects/:id/deployments` (GitLab's `Deployments::CreateService`): the environment found
+ * or created by name; the same request as the environment's last deployment answers that one; a
+ * sha or ref the repository does not have is a 400. The deployment is made `created`, then moved
+ * to the status asked (a successful one updates its environment).
+ */
+export async function createDeployment(project: Project, user: User, request: DeploymentRequest): Promise<Deployment> {
+  const environment = await ensureEnvironment(project.id, request.environment);
+  if (!environment) {
+    const errors = environmentNameErrors(request.environment);
+    throw new ValidationError({ environment: errors.length > 0 ? errors.map((message) => `name ${message}`) : ['is invalid'] });
+  }
+  const last = environment.lastDeploymentId === null ? undefined : await getDeployment(project.id, environment.lastDeploymentId);
+  if (last && last.ref === request.ref && last.tag === request.tag && last.sha === request.sha && last.status === request.status) return last;
+  const [shaFound, refFound] = await Promise.all([commitExists(project, request.sha), commitExists(project, request.ref)]);
+  const errors = { ...(shaFound ? {} : { sha: ['The commit does not exist'] }), ...(refFound ? {} : { ref: ['The branch or tag does not exist'] }) };
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  const [[id], [iid]] = await Promise.all([newDeploymentIds(1), newDeploymentIids(project.id, 1)]);
+  const now = new Date().toISOString();
+  const deployment: Deployment = {
+    id,
+    iid,
+    projectId: project.id,
+    environmentId: environment.id,
+    ref: request.ref,
+    tag: request.tag,
+    sha: request.sha,
+    status: 'created',
+    userId: user.id,
+    jobId: null,
+    pipelineId: null,
+    onStop: null,
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: null,
+    version: 1,
+  };
+  await insertDeployments([deployment]);
+  return (await moveDeployment(deployment, request.status)) ?? deployment;
+}
+
+/** `PUT /projects/:id/deployments/:deployment_id`: a move its state machine refuses is a 400. */
+export async function updateDeploymentStatus(deployment: Deployment, status: DeploymentStatus): Promise<Deployment> {
+  if (deployment.status === status) return deployment;
+  const moved = await moveDeployment(deployment, status);
+  if (!moved) throw new ValidationError({ status: [`cannot transition from ${deployment.status} to ${status}`] });
+  return moved;
+}
+
+/**
+ * `DELETE /projects/:id/deployments/:deployment_id` (GitLab's `Ci::Deployments::DestroyService`):
+ * not a running deployment, nor its environment's last one.
+ */
+export async function deleteDeployment(deployment: Deployment, environment: Environment | undefined): Promise<'running' | 'last' | undefined> {
+  if (deployment.status === 'running') return 'running';
+  if (environment?.lastDeploymentId === deployment.id) return 'last';
+  // Conditioned on the version read: a deployment that started running (or succeeded) meanwhile stays.
+  return (await deleteDeploymentItem(deployment)) ? undefined : 'running';
+}

@@ -1,0 +1,226 @@
+/**
+ * Environments and deployments (GitLab's `Environment`, `Deployment`): one item per environment in
+ * its project's environments partition (`CI_ENVIRONMENTS#<projectId>`), beside the claim of its
+ * name (names are unique in a project: the claim is how a name finds its environment, and what a
+ * concurrent creation of the same name collides on); one item per deployment in its project's
+ * deployments partition (`CI_DEPLOYMENTS#<projectId>`). Both are written whole, conditioned on the
+ * version read, so their index entries (state, status, last update) follow every change, and the
+ * lists a client reads right after see it (`journalWrite`).
+ */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { deleteMany, putMany } from '../../platform/dynamo/batch';
+import { db, tableName } from '../../platform/dynamo/client';
+import { ifConditionHolds } from '../../platform/dynamo/conditional';
+import { nextId, nextIds } from '../../platform/dynamo/counters';
+import { entityFields } from '../../platform/dynamo/items';
+import { getEntity, getItem, queryAll, type Item } from '../../platform/dynamo/query';
+import { journalWrite, transactOr } from '../../platform/dynamo/transactions';
+import { projectIsLive } from '../../projects';
+import { CI_SEQUENCES, ciCollections, ciIndexKeys, ciKeys } from './keys';
+
+export const ENVIRONMENT_TIERS = ['production', 'staging', 'testing', 'development', 'other'] as const;
+export type EnvironmentTier = (typeof ENVIRONMENT_TIERS)[number];
+export const ENVIRONMENT_STATES = ['available', 'stopping', 'stopped'] as const;
+export type EnvironmentState = (typeof ENVIRONMENT_STATES)[number];
+
+export interface Environment {
+  id: number;
+  projectId: number;
+  name: string;
+  slug: string;
+  externalUrl: string | null;
+  description: string | null;
+  tier: EnvironmentTier;
+  state: EnvironmentState;
+  /** GitLab's `auto_stop_setting`: `always` or `with_action`. */
+  autoStopSetting: string;
+  autoStopAt: string | null;
+  /** The newest successful deployment (GitLab's `last_deployment`), null before one. */
+  lastDeploymentId: number | null;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export const DEPLOYMENT_STATUSES = ['created', 'running', 'success', 'failed', 'canceled', 'skipped', 'blocked'] as const;
+export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
+
+export interface Deployment {
+  id: number;
+  /** Its number in the project. */
+  iid: number;
+  projectId: number;
+  environmentId: number;
+  ref: string;
+  tag: boolean;
+  sha: string;
+  status: DeploymentStatus;
+  userId: number | null;
+  /** The job that deploys (GitLab's `deployable`), null for a deployment made through the API. */
+  jobId: number | null;
+  pipelineId: number | null;
+  /** The job's `environment:on_stop`: the manual job of its pipeline that stops the environment. */
+  onStop: string | null;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+  version: number;
+}
+
+export const environmentFromItem = (item: Item): Environment => entityFields(item) as Environment;
+export const deploymentFromItem = (item: Item): Deployment => entityFields(item) as Deployment;
+
+const environmentToItem = (environment: Environment): Item => ({
+  ...ciKeys.environment(environment.projectId, environment.id),
+  ...ciIndexKeys.environmentByState(environment.projectId, environment.state, environment.id),
+  ...ciIndexKeys.environmentByName(environment.projectId, environment.name, environment.id),
+  type: 'Environment',
+  ...environment,
+});
+
+const deploymentToItem = (deployment: Deployment): Item => ({
+  ...ciKeys.deployment(deployment.projectId, deployment.id),
+  ...ciIndexKeys.deployment(deployment),
+  type: 'Deployment',
+  ...deployment,
+});
+
+export const newEnvironmentId = () => nextId(CI_SEQUENCES.environments);
+export const newDeploymentIds = (count: number) => nextIds(CI_SEQUENCES.deployments, count);
+export const newDeploymentIids = (projectId: number, count: number) => nextIds(CI_SEQUENCES.deploymentIids(projectId), count);
+
+/** Why an environment was not added: its project is gone, or its name is taken. */
+export type EnvironmentInsertFailure = 'project_gone' | 'name_taken';
+
+/** Adds an environment and the claim of its name, while the project is live, in one transaction. */
+export function insertEnvironment(environment: Environment): Promise<EnvironmentInsertFailure | undefined> {
+  return transactOr(
+    {
+      project: projectIsLive(environment.projectId),
+      name: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...ciKeys.environmentName(environment.projectId, environment.name), type: 'EnvironmentName', environmentId: environment.id },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      environment: { Put: { TableName: tableName(), Item: environmentToItem(environment), ConditionExpression: 'attribute_not_exists(PK)' } },
+    },
+    [
+      ['project', 'project_gone'],
+      ['name', 'name_taken'],
+    ],
+  );
+}
+
+/** An environment of the project (read consistently). */
+export function getEnvironment(projectId: number, environmentId: number): Promise<Environment | undefined> {
+  return getEntity(ciKeys.environment(projectId, environmentId), environmentFromItem);
+}
+
+/** The environment of that name in the project: its name's claim, then the environment (two GetItems). */
+export async function environmentByName(projectId: number, name: string): Promise<Environment | undefined> {
+  const claim = await getItem(ciKeys.environmentName(projectId, name));
+  return claim ? getEnvironment(projectId, Number(claim.environmentId)) : undefined;
+}
+
+/** Writes an environment's new state if its version is still the one read; false when another writer was first. */
+export async function saveEnvironment(previous: Environment, next: Environment): Promise<boolean> {
+  const item = environmentToItem({ ...next, version: previous.version + 1 });
+  const written = await ifConditionHolds(
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: item,
+        ConditionExpression: '#version = :version',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':version': previous.version },
+      }),
+    ),
+  );
+  if (!written) return false;
+  await journalWrite([item], [environmentToItem(previous)]);
+  return true;
+}
+
+/** Why an environment was not deleted: it is not stopped (any more), or it is gone. */
+export type EnvironmentDeleteFailure = 'not_stopped' | 'gone';
+
+/** Deletes a stopped environment and the claim of its name together. */
+export function deleteEnvironmentItems(environment: Environment): Promise<EnvironmentDeleteFailure | undefined> {
+  return transactOr(
+    {
+      environment: {
+        Delete: {
+          TableName: tableName(),
+          Key: ciKeys.environment(environment.projectId, environment.id),
+          ConditionExpression: '#state = :stopped',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':stopped': 'stopped' },
+        },
+      },
+      name: { Delete: { TableName: tableName(), Key: ciKeys.environmentName(environment.projectId, environment.name) } },
+    },
+    [['environment', 'not_stopped']],
+  );
+}
+
+/** Adds deployments (new ones: created with their jobs, or through the API). */
+export async function insertDeployments(deployments: readonly Deployment[]): Promise<void> {
+  if (deployments.length > 0) await putMany(deployments.map(deploymentToItem), { journal: true });
+}
+
+/** A deployment of the project (read consistently). */
+export function getDeployment(projectId: number, deploymentId: number): Promise<Deployment | undefined> {
+  return getEntity(ciKeys.deployment(projectId, deploymentId), deploymentFromItem);
+}
+
+/** Writes a deployment's new state if its version is still the one read; false when another writer was first. */
+export async function saveDeployment(previous: Deployment, next: Deployment): Promise<boolean> {
+  const item = deploymentToItem({ ...next, version: previous.version + 1 });
+  const written = await ifConditionHolds(
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: item,
+        ConditionExpression: '#version = :version',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':version': previous.version },
+      }),
+    ),
+  );
+  if (!written) return false;
+  await journalWrite([item], [deploymentToItem(previous)]);
+  return true;
+}
+
+/** Deletes a deployment if it is still the version read (not running meanwhile); false otherwise. */
+export async function deleteDeploymentItem(deployment: Deployment): Promise<boolean> {
+  const deleted = await transactOr(
+    {
+      deployment: {
+        Delete: {
+          TableName: tableName(),
+          Key: ciKeys.deployment(deployment.projectId, deployment.id),
+          ConditionExpression: '#version = :version',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':version': deployment.version },
+        },
+      },
+    },
+    [['deployment', 'changed' as const]],
+  );
+  return deleted === undefined;
+}
+
+/** Deletes an environment's deployments (the environment is deleted: GitLab's `use_fast_destroy :all_deployments`). */
+export async function deleteEnvironmentDeployments(environment: Pick<Environment, 'projectId' | 'id'>): Promise<void> {
+  const items = await queryAll(ciCollections.environmentDeployments(environment.id));
+  await deleteMany(items.map((item) => ciKeys.deployment(environment.projectId, Number(item.id))));
+}
+
+/** Deletes a project's environments, their names and its deployments (the project is being deleted). */
+export async function deleteProjectEnvironments(projectId: number): Promise<void> {
+  const [environments, deployments] = await Promise.all([queryAll(ciCollections.environmentsPartition(projectId)), queryAll(ciCollections.deployments(projectId))]);
+  await deleteMany([...environments, ...deployments].map((item) => ({ PK: String(item.PK), SK: String(item.SK) })));
+}

@@ -1,0 +1,189 @@
+/**
+ * Environments and deployments, as CI makes them and as users and deployment tools drive them
+ * through GitLab's Environments and Deployments APIs (python-gitlab's `project.environments`,
+ * `project.deployments`): a job with `environment:` creates its environment and a deployment that
+ * follows the job; a successful one gives the environment its URL and last deployment; stopping
+ * runs the `on_stop` job, whose success stops it; deleting needs it stopped.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../support/api';
+import { newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
+import { gitOk, pushNewRepository } from '../support/git';
+import { TestRunner } from './runner';
+
+const CI = `
+stages: [deploy, cleanup]
+deploy_review:
+  stage: deploy
+  script: [echo deploy]
+  environment:
+    name: review/$CI_COMMIT_REF_SLUG
+    url: https://$CI_COMMIT_REF_SLUG.review.example.com
+    on_stop: stop_review
+    auto_stop_in: 1 week
+deploy_prod:
+  stage: deploy
+  script: [echo deploy]
+  environment: production
+  allow_failure: true
+stop_review:
+  stage: cleanup
+  script: [echo stop]
+  when: manual
+  environment:
+    name: review/$CI_COMMIT_REF_SLUG
+    action: stop
+`;
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- API bodies are read field by field */
+describe('environments and deployments', () => {
+  let project: OwnedProject;
+  let head: string;
+  let runner: TestRunner;
+  let reporter: TestUser;
+  const get = (path: string, query?: Record<string, string>, token = project.owner.token) => api(`/projects/${project.id}${path}`, { token, query });
+  const send = (method: 'POST' | 'PUT' | 'DELETE', path: string, body: Record<string, unknown> = {}, token = project.owner.token) => api(`/projects/${project.id}${path}`, { method, token, body });
+  const environmentNamed = async (name: string) => (await get('/environments', { name })).body[0];
+
+  beforeAll(async () => {
+    project = await ownedProject('private');
+    const work = await pushNewRepository(project.fullPath, project.owner.token, { '.gitlab-ci.yml': CI });
+    head = (await gitOk(['rev-parse', 'HEAD'], { cwd: work })).trim();
+    runner = await TestRunner.register((await get('')).body.runners_token);
+    reporter = await newMember(project, 20);
+  });
+
+  it('a deploy job creates its environment and a deployment that follows the job', async () => {
+    const environments = (await get('/environments')).body;
+    expect(environments.map((e: any) => [e.name, e.tier, e.state, e.external_url, e.project.id])).toEqual([
+      ['review/main', 'development', 'available', null, project.id],
+      ['production', 'production', 'available', null, project.id],
+    ]);
+    expect(environments[0].slug).toMatch(/^review-main-[a-z0-9]{6}$/);
+    // The manual stop job has an environment but no deployment: it does not start one.
+    const created = (await get('/deployments')).body;
+    expect(created.map((d: any) => [d.environment.name, d.deployable.name, d.status, d.ref, d.sha, d.user.id])).toEqual([
+      ['review/main', 'deploy_review', 'created', 'main', head, project.owner.id],
+      ['production', 'deploy_prod', 'created', 'main', head, project.owner.id],
+    ]);
+    expect(created[0].iid).toBe(created[1].iid - 1);
+
+    const first = await runner.pickNext();
+    const second = await runner.pickNext();
+    const [review, prod] = first.job_info.name === 'deploy_review' ? [first, second] : [second, first];
+    const tierOf = (job: any) => job.variables.find((v: any) => v.key === 'CI_ENVIRONMENT_TIER')?.value;
+    expect([tierOf(review), tierOf(prod)]).toEqual(['development', 'production']);
+    expect((await get('/deployments', { status: 'running' })).body).toHaveLength(2);
+
+    expect((await runner.update(review, 'success')).status).toBe(200);
+    expect((await runner.update(prod, 'failed', { failure_reason: 'script_failure' })).status).toBe(200);
+
+    const reviewEnvironment = await get(`/environments/${environments[0].id}`);
+    expect(reviewEnvironment.body).toMatchObject({ name: 'review/main', external_url: 'https://main.review.example.com', state: 'available' });
+    expect(reviewEnvironment.body.project).toBeUndefined();
+    expect(reviewEnvironment.body.last_deployment).toMatchObject({ id: created[0].id, status: 'success', deployable: { id: review.id, status: 'success', pipeline: { sha: head } } });
+    expect(reviewEnvironment.body.last_deployment.environment).toBeUndefined();
+    const stopIn = Date.parse(reviewEnvironment.body.auto_stop_at) - Date.now();
+    expect(stopIn).toBeGreaterThan(6.9 * 86_400_000);
+    expect(stopIn).toBeLessThan(7.1 * 86_400_000);
+    expect((await get(`/environments/${environments[1].id}`)).body.last_deployment).toBeNull();
+
+    // GitLab's filters and orders, each read from its own index.
+    const ids = async (query: Record<string, string>) => (await get('/deployments', query)).body.map((d: any) => d.id);
+    expect(await ids({ status: 'success' })).toEqual([created[0].id]);
+    expect(await ids({ environment: 'production' })).toEqual([created[1].id]);
+    expect(await ids({ environment: 'production', status: 'success' })).toEqual([]);
+    expect(await ids({ environment: 'nowhere' })).toEqual([]);
+    expect(await ids({ order_by: 'updated_at', sort: 'desc' })).toHaveLength(2);
+    expect(await ids({ updated_after: new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
+    expect(await ids({ order_by: 'finished_at', status: 'success', finished_after: '2020-01-01T00:00:00Z' })).toEqual([created[0].id]);
+    expect(await ids({ sort: 'desc' })).toEqual([created[1].id, created[0].id]);
+    const unpaired = await get('/deployments', { finished_after: '2020-01-01T00:00:00Z', order_by: 'finished_at' });
+    expect(unpaired).toMatchObject({ status: 400, body: { message: '400 Bad request - `finished_at` filter must be combined with `success` status filter.' } });
+    expect((await get(`/deployments/${created[0].id}`)).body).toMatchObject({ id: created[0].id, status: 'success', environment: { name: 'review/main' } });
+
+    // A deployment made by CI is not the API's to change; the environment's last one stays.
+    const edit = await send('PUT', `/deployments/${created[1].id}`, { status: 'success' });
+    expect(edit).toMatchObject({ status: 403, body: { message: '403 Forbidden - Deployments created using GitLab CI can not be updated using the API' } });
+    expect((await send('DELETE', `/deployments/${created[0].id}`)).body).toEqual({ message: 'Deployment currently deployed to environment' });
+    expect((await send('DELETE', `/deployments/${created[1].id}`)).status).toBe(204);
+    expect((await get(`/deployments/${created[1].id}`)).status).toBe(404);
+  });
+
+  it('stopping an environment plays its on_stop job, whose success stops it; only then can it be deleted', async () => {
+    const environment = await environmentNamed('review/main');
+    expect((await send('DELETE', `/environments/${environment.id}`)).status).toBe(403);
+    // A reporter may read, but stopping needs a developer: GitLab answers the environment unchanged.
+    expect((await send('POST', `/environments/${environment.id}/stop`, {}, reporter.token)).body.state).toBe('available');
+
+    const stopping = await send('POST', `/environments/${environment.id}/stop`);
+    expect(stopping).toMatchObject({ status: 200, body: { state: 'stopping', project: { id: project.id } } });
+    const stopJob = await runner.pickNext();
+    expect(stopJob.job_info.name).toBe('stop_review');
+    expect(stopJob.variables.find((v: any) => v.key === 'CI_ENVIRONMENT_ACTION').value).toBe('stop');
+    await runner.update(stopJob, 'success');
+    expect((await environmentNamed('review/main')).state).toBe('stopped');
+    expect((await get('/environments', { states: 'stopped' })).body.map((e: any) => e.name)).toEqual(['review/main']);
+    expect((await get('/environments', { states: 'available' })).body.map((e: any) => e.name)).toEqual(['production']);
+
+    expect((await send('DELETE', `/environments/${environment.id}`)).status).toBe(204);
+    expect((await get(`/environments/${environment.id}`)).body).toEqual({ message: '404 Not found' });
+    expect((await get('/deployments', { status: 'success' })).body).toEqual([]);
+  });
+
+  it('creates, searches, changes and force-stops environments, refusing what GitLab refuses', async () => {
+    const staging = await send('POST', '/environments', { name: 'Staging EU', external_url: 'https://staging.example.com' });
+    expect(staging).toMatchObject({ status: 201, body: { name: 'Staging EU', tier: 'staging', state: 'available', slug: expect.stringMatching(/^staging-eu/), project: { id: project.id } } });
+    expect((await send('POST', '/environments', { name: 'Staging EU' })).body).toEqual({ message: { name: ['has already been taken'] } });
+    expect((await send('POST', '/environments', { name: '/leading' })).body).toEqual({
+      message: { name: ["can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'"] },
+    });
+    expect((await send('POST', '/environments', { name: 'x', slug: 'mine' })).body).toEqual({ error: 'slug is automatically generated and cannot be changed' });
+    expect((await send('POST', '/environments', { name: 'x', tier: 'moon' })).body).toEqual({ error: 'tier does not have a valid value' });
+    expect((await send('POST', '/environments', { name: 'x', external_url: 'javascript:alert(1)' })).body).toEqual({ message: { external_url: ['javascript scheme is not allowed'] } });
+    expect((await send('POST', '/environments', { name: 'x' }, reporter.token)).status).toBe(403);
+
+    expect((await get('/environments', { search: 'st' })).body).toEqual({ message: '400 Bad request - Search query is less than 3 characters' });
+    expect((await get('/environments', { search: 'STA' })).body.map((e: any) => e.name)).toEqual(['Staging EU']);
+    expect((await get('/environments', { search: 'sta', name: 'Staging EU' })).status).toBe(400);
+    expect((await get('/environments', {}, reporter.token)).status).toBe(200);
+
+    const changed = await send('PUT', `/environments/${staging.body.id}`, { tier: 'other', external_url: 'https://eu.example.com', description: 'EU staging' });
+    expect(changed.body).toMatchObject({ name: 'Staging EU', tier: 'other', external_url: 'https://eu.example.com', description: 'EU staging' });
+    expect((await send('PUT', `/environments/${staging.body.id}`, { external_url: 'data:text/html,x' })).status).toBe(400);
+
+    const forced = await send('POST', `/environments/${staging.body.id}/stop`, { force: true });
+    expect(forced.body.state).toBe('stopped');
+    expect((await send('DELETE', `/environments/${staging.body.id}`, {}, reporter.token)).status).toBe(403);
+    expect((await send('DELETE', `/environments/${staging.body.id}`)).status).toBe(204);
+    expect((await send('POST', '/environments/999999999/stop')).status).toBe(404);
+  });
+
+  it('records deployments a deployment tool reports, once per name under concurrency', async () => {
+    const report = (body: Record<string, unknown>) => send('POST', '/deployments', { environment: 'canary', sha: head, ref: 'main', tag: false, ...body });
+    const running = await report({ status: 'running' });
+    expect(running).toMatchObject({ status: 201, body: { status: 'running', ref: 'main', sha: head, deployable: null, environment: { name: 'canary' }, user: { id: project.owner.id } } });
+    expect((await send('DELETE', `/deployments/${running.body.id}`)).body).toEqual({ message: 'Cannot destroy running deployment' });
+    expect((await send('PUT', `/deployments/${running.body.id}`, { status: 'success' })).body.status).toBe('success');
+    expect((await send('PUT', `/deployments/${running.body.id}`, { status: 'running' })).status).toBe(400);
+    const canary = await environmentNamed('canary');
+    expect(canary.tier).toBe('other');
+    expect((await get(`/environments/${canary.id}`)).body.last_deployment.id).toBe(running.body.id);
+    // The same report as the environment's last deployment answers that one.
+    expect((await report({ status: 'success' })).body.id).toBe(running.body.id);
+
+    expect((await report({ sha: 'f'.repeat(40), ref: 'nope', status: 'success' })).body).toEqual({
+      message: { sha: ['The commit does not exist'], ref: ['The branch or tag does not exist'] },
+    });
+    expect((await report({ status: 'created' })).body).toEqual({ error: 'status does not have a valid value' });
+    expect((await send('POST', '/deployments', { environment: 'canary', sha: head, ref: 'main', tag: false, status: 'success' }, reporter.token)).status).toBe(403);
+
+    // Parallel creations of one name make one environment; a pipeline's and the API's included.
+    const attempts = await Promise.all(Array.from({ length: 6 }, () => send('POST', '/environments', { name: 'race' })));
+    expect(attempts.map((a) => a.status).sort()).toEqual([201, 400, 400, 400, 400, 400]);
+    const reports = await Promise.all(Array.from({ length: 4 }, () => send('POST', '/deployments', { environment: 'race-2', sha: head, ref: 'main', tag: false, status: 'running' })));
+    expect(reports.every((r) => r.status === 201)).toBe(true);
+    expect(new Set(reports.map((r) => r.body.environment.id)).size).toBe(1);
+    expect((await get('/deployments', { environment: 'race-2' })).body).toHaveLength(4);
+  });
+});
