@@ -58,6 +58,19 @@ export const catalog = {
     'GET /projects/:id/job_token_scope/groups_allowlist',
     'POST /projects/:id/job_token_scope/groups_allowlist',
     'DELETE /projects/:id/job_token_scope/groups_allowlist/:target_group_id',
+    // The project's pipeline schedules (one subtree, `GATEWAY_SUBTREES`), their variables and pipelines.
+    'GET /projects/:id/pipeline_schedules',
+    'POST /projects/:id/pipeline_schedules',
+    'GET /projects/:id/pipeline_schedules/:pipeline_schedule_id',
+    'PUT /projects/:id/pipeline_schedules/:pipeline_schedule_id',
+    'DELETE /projects/:id/pipeline_schedules/:pipeline_schedule_id',
+    'GET /projects/:id/pipeline_schedules/:pipeline_schedule_id/pipelines',
+    'POST /projects/:id/pipeline_schedules/:pipeline_schedule_id/take_ownership',
+    'POST /projects/:id/pipeline_schedules/:pipeline_schedule_id/play',
+    'POST /projects/:id/pipeline_schedules/:pipeline_schedule_id/variables',
+    'GET /projects/:id/pipeline_schedules/:pipeline_schedule_id/variables/:key',
+    'PUT /projects/:id/pipeline_schedules/:pipeline_schedule_id/variables/:key',
+    'DELETE /projects/:id/pipeline_schedules/:pipeline_schedule_id/variables/:key',
   ],
   /**
    * What runners call (gitlab-runner's network client), and the Runners API users call to manage

@@ -30,6 +30,8 @@ const tableKeys = {
   triggerToken: [() => ciKeys.triggerToken(DIGEST)],
   jobTokenScope: [() => ciKeys.jobTokenScope(5)],
   jobTokenAllowlistEntry: [() => ciKeys.jobTokenAllowlistEntry(5, { kind: 'project', id: 9 }), () => ciKeys.jobTokenAllowlistEntry(5, { kind: 'group', id: 3 })],
+  schedule: [() => ciKeys.schedule(5, 9)],
+  schedulePipeline: [() => ciKeys.schedulePipeline(9, 12)],
 } satisfies Record<keyof typeof ciKeys, Array<() => Key>>;
 
 const indexKeys = {
@@ -44,6 +46,7 @@ const indexKeys = {
   queuedJob: [() => ciIndexKeys.queuedJob(5, 345)],
   jobDeadline: [() => ciIndexKeys.jobDeadline(345, AT)],
   artifactExpiry: [() => ciIndexKeys.artifactExpiry(345, AT)],
+  scheduleNextRun: [() => ciIndexKeys.scheduleNextRun(9, AT)],
 } satisfies Record<keyof typeof ciIndexKeys, Array<() => Record<string, string>>>;
 
 const collections = {
@@ -68,6 +71,9 @@ const collections = {
   variablesPartition: [() => ciCollections.variablesPartition(PROJECT), () => ciCollections.variablesPartition(GROUP)],
   triggers: [() => ciCollections.triggers(5)],
   jobTokenAllowlist: [() => ciCollections.jobTokenAllowlist(5, 'project'), () => ciCollections.jobTokenAllowlist(5, 'group')],
+  schedules: [() => ciCollections.schedules(5)],
+  schedulePipelines: [() => ciCollections.schedulePipelines(9)],
+  dueSchedules: [() => ciCollections.dueSchedules(1, AT)],
 } satisfies Record<keyof typeof ciCollections, Array<() => Collection>>;
 
 describeKeySpace(

@@ -47,6 +47,10 @@ export const ciKeys = {
   jobTokenScope: (projectId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: 'CI_JOB_TOKEN_SCOPE' }),
   /** A project or group on a project's job token inbound allowlist, in the project's partition. */
   jobTokenAllowlistEntry: (projectId: number, target: AllowlistTarget): Key => ({ PK: `PROJECT#${projectId}`, SK: `${allowlistPrefix(target.kind)}${pad(target.id)}` }),
+  /** A pipeline schedule of a project (with its variables), by id, in the project's schedules partition. */
+  schedule: (projectId: number, scheduleId: number): Key => ({ PK: `CI_SCHEDULES#${projectId}`, SK: `SCHEDULE#${pad(scheduleId)}` }),
+  /** A pipeline a schedule created (`GET …/pipeline_schedules/:id/pipelines`, `last_pipeline`), in the schedule's own partition. */
+  schedulePipeline: (scheduleId: number, pipelineId: number): Key => ({ PK: `CI_SCHEDULE#${scheduleId}`, SK: `PIPELINE#${pad(pipelineId)}` }),
 } as const;
 
 /** What a job token allowlist entry lets in: the jobs of a project, or of every project beneath a group. */
@@ -102,6 +106,11 @@ export const ciIndexKeys = {
   jobDeadline: (jobId: number, at: string) => ({ GSI3PK: `CI_DEADLINES#${jobId % CI_SCHEDULE_SHARDS}`, GSI3SK: `${at}#${pad(jobId)}` }),
   /** A job's artifacts that expire (GSI4), sorted by expiry; absent when kept or never expiring. */
   artifactExpiry: (jobId: number, expireAt: string) => ({ GSI4PK: `CI_ARTIFACT_EXPIRY#${jobId % CI_SCHEDULE_SHARDS}`, GSI4SK: `${expireAt}#${pad(jobId)}` }),
+  /**
+   * An active pipeline schedule's next run (GSI3), sorted by it: what the scheduler runs when it
+   * passed. Spread over {@link CI_SCHEDULE_SHARDS} partitions by schedule id; absent while inactive.
+   */
+  scheduleNextRun: (scheduleId: number, at: string) => ({ GSI3PK: `CI_SCHEDULES_DUE#${scheduleId % CI_SCHEDULE_SHARDS}`, GSI3SK: `${at}#${pad(scheduleId)}` }),
 } as const;
 
 /*
@@ -158,6 +167,12 @@ export const ciCollections = {
   variablesPartition: (owner: VariableOwner): Collection => tableCollection(variablesPk(owner), ''),
   /** A project's trigger tokens, by id. */
   triggers: (projectId: number): Collection => tableCollection(`CI_TRIGGERS#${projectId}`, 'TRIGGER#'),
+  /** A project's pipeline schedules, by id. */
+  schedules: (projectId: number): Collection => tableCollection(`CI_SCHEDULES#${projectId}`, 'SCHEDULE#'),
+  /** The pipelines a schedule created, by id. */
+  schedulePipelines: (scheduleId: number): Collection => tableCollection(`CI_SCHEDULE#${scheduleId}`, 'PIPELINE#'),
+  /** Active schedules of one shard whose next run passed at `now`, earliest first (GSI3). */
+  dueSchedules: (shard: number, now: string): Collection => indexCollection('GSI3', `CI_SCHEDULES_DUE#${shard}`, { below: dueBefore(now) }),
   /** A project's job token allowlist entries of one kind (projects or groups), by target id. */
   jobTokenAllowlist: (projectId: number, kind: AllowlistTarget['kind']): Collection => tableCollection(`PROJECT#${projectId}`, allowlistPrefix(kind)),
 } as const;
@@ -168,10 +183,10 @@ export const ciCollections = {
  */
 readYourWrites('CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_PIPELINES_BY_STATUS#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_PROJECT_MR_PIPELINES#', 'CI_PROJECT_JOBS_BY_STATUS#', 'CI_QUEUE#');
 
-export const CI_SEQUENCES = { pipelines: 'ci_pipelines', jobs: 'ci_jobs', runners: 'ci_runners', triggers: 'ci_triggers', pipelineIids: (projectId: number) => `ci_pipeline_iids#${projectId}` } as const;
+export const CI_SEQUENCES = { pipelines: 'ci_pipelines', jobs: 'ci_jobs', runners: 'ci_runners', triggers: 'ci_triggers', schedules: 'ci_pipeline_schedules', pipelineIids: (projectId: number) => `ci_pipeline_iids#${projectId}` } as const;
 
 export const keySpace: KeySpace = {
-  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#', 'CI_GROUP_VARIABLES#', 'CI_TRIGGERS#', 'CI_TRIGGER_TOKEN#', 'CI_INSTANCE_VARIABLES'],
+  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#', 'CI_GROUP_VARIABLES#', 'CI_TRIGGERS#', 'CI_TRIGGER_TOKEN#', 'CI_INSTANCE_VARIABLES', 'CI_SCHEDULES#', 'CI_SCHEDULE#'],
   sortKeys: {
     'CI_PIPELINE#': ['PIPELINE', 'JOB#'],
     'CI_JOB#': ['JOB'],
@@ -184,15 +199,17 @@ export const keySpace: KeySpace = {
     'CI_INSTANCE_VARIABLES': ['VARIABLE#', 'COUNT'],
     'CI_TRIGGERS#': ['TRIGGER#'],
     'CI_TRIGGER_TOKEN#': ['TRIGGER'],
+    'CI_SCHEDULES#': ['SCHEDULE#'],
+    'CI_SCHEDULE#': ['PIPELINE#'],
     // The job token scope of a project and its allowlist, in the projects feature's partition.
     'PROJECT#': ['CI_JOB_TOKEN_SCOPE', 'CI_JOB_TOKEN_ALLOW#'],
   },
   indexPartitions: {
     GSI1: ['CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_RUNNERS#', 'CI_ALL_RUNNERS'],
     GSI2: ['CI_QUEUE#', 'CI_PROJECT_PIPELINES_BY_STATUS#'],
-    GSI3: ['CI_DEADLINES#', 'CI_PROJECT_PIPELINES_BY_REF#'],
+    GSI3: ['CI_DEADLINES#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_SCHEDULES_DUE#'],
     GSI4: ['CI_ARTIFACT_EXPIRY#', 'CI_PROJECT_MR_PIPELINES#'],
     GSI5: ['CI_PROJECT_JOBS_BY_STATUS#'],
   },
-  sequences: ['ci_pipelines', 'ci_jobs', 'ci_runners', 'ci_triggers', 'ci_pipeline_iids#'],
+  sequences: ['ci_pipelines', 'ci_jobs', 'ci_runners', 'ci_triggers', 'ci_pipeline_schedules', 'ci_pipeline_iids#'],
 };
