@@ -197,7 +197,7 @@ export async function sweepCi(options: SweepOptions = {}): Promise<SweepReport> 
     async (found) => {
       if ((await settleExpiredArtifacts(found, context)) === 'expired') report.artifactsExpired++;
     },
-    (found: ScheduledJob) => ({ jobId: found.job.id }),
+    (found) => ({ jobId: found.job.id }),
   );
   // Pipeline schedules whose next run passed (GitLab's `PipelineScheduleWorker`): each run taken once, then its pipeline.
   await drain(
