@@ -42,7 +42,8 @@ describe('pipeline schedules', () => {
   let reporter: TestUser;
   let schedules: string;
 
-  const create = (token: string, body: Record<string, unknown>) => api(schedules, { method: 'POST', token, body: { description: 'nightly', cron: '0 1 * * *', ...body } });
+  // Due only on New Year's Day by default: the runtime's own scheduler, on the real clock, never runs these meanwhile.
+  const create = (token: string, body: Record<string, unknown>) => api(schedules, { method: 'POST', token, body: { description: 'yearly', cron: '0 0 1 1 *', ...body } });
 
   beforeAll(async () => {
     project = await ownedProject('private');
@@ -59,13 +60,13 @@ describe('pipeline schedules', () => {
   it('creates, lists, reads, edits and deletes a schedule with GitLab’s entities, next runs and validation errors', async () => {
     // Act
     const before = Date.now();
-    const created = await create(project.owner.token, { description: 'weekly', ref: 'main', cron: '0 1 * * 5', cron_timezone: 'Asia/Tokyo' });
+    const created = await create(project.owner.token, { description: 'weekly', ref: 'main', cron: '0 1 * * 5', cron_timezone: 'Asia/Tokyo', active: false });
     const id = created.body.id;
     const onTag = await create(project.owner.token, { ref: 'v1', active: false });
     const list = await api(schedules, { token: reporter.token });
     const inactive = await api(schedules, { token: project.owner.token, query: { scope: 'inactive' } });
     const read = await api(`${schedules}/${id}`, { token: project.owner.token });
-    const edited = await api(`${schedules}/${id}`, { method: 'PUT', token: project.owner.token, body: { cron: '30 2 * * *', cron_timezone: 'UTC', active: false } });
+    const edited = await api(`${schedules}/${id}`, { method: 'PUT', token: project.owner.token, body: { cron: '30 2 1 1 *', cron_timezone: 'UTC', active: true } });
     const invalid = await create(project.owner.token, { ref: 'main', cron: '61 * * * *', cron_timezone: 'Mars/Phobos' });
     const ambiguous = await create(project.owner.token, { ref: 'both' });
     const unknownRef = await create(project.owner.token, { ref: 'nope' });
@@ -79,7 +80,7 @@ describe('pipeline schedules', () => {
     // Assert
     expect(created.status).toBe(201);
     expect(Object.keys(created.body)).toEqual([...ENTITY, 'last_pipeline']);
-    expect(created.body).toMatchObject({ description: 'weekly', ref: 'refs/heads/main', cron: '0 1 * * 5', cron_timezone: 'Asia/Tokyo', active: true, last_pipeline: null, inputs: [], owner: { id: project.owner.id, username: project.owner.username } });
+    expect(created.body).toMatchObject({ description: 'weekly', ref: 'refs/heads/main', cron: '0 1 * * 5', cron_timezone: 'Asia/Tokyo', active: false, last_pipeline: null, inputs: [], owner: { id: project.owner.id, username: project.owner.username } });
     // Friday 01:00 in Tokyo is Thursday 16:00 UTC, within the coming week.
     const next = new Date(created.body.next_run_at);
     expect(created.body.next_run_at).toMatch(/T16:00:00\.000Z$/);
@@ -88,10 +89,10 @@ describe('pipeline schedules', () => {
     expect(list.status).toBe(200);
     expect(list.body.map((schedule: any) => schedule.id)).toEqual([onTag.body.id, id]);
     expect(Object.keys(list.body[1])).toEqual(ENTITY);
-    expect(inactive.body.map((schedule: any) => schedule.id)).toEqual([onTag.body.id]);
+    expect(inactive.body.map((schedule: any) => schedule.id)).toEqual([onTag.body.id, id]);
     expect(read).toMatchObject({ status: 200, body: { id, variables: [], last_pipeline: null } });
-    expect(edited).toMatchObject({ status: 200, body: { cron: '30 2 * * *', cron_timezone: 'UTC', active: false, ref: 'refs/heads/main' } });
-    expect(edited.body.next_run_at).toMatch(/T02:30:00\.000Z$/);
+    expect(edited).toMatchObject({ status: 200, body: { cron: '30 2 1 1 *', cron_timezone: 'UTC', active: true, ref: 'refs/heads/main' } });
+    expect(edited.body.next_run_at).toMatch(/-01-01T02:30:00\.000Z$/);
     expect(invalid).toMatchObject({ status: 400, body: { message: { cron: [' is invalid syntax'], cron_timezone: ['syntax is invalid'] } } });
     expect(ambiguous).toMatchObject({ status: 400, body: { message: { ref: ['is ambiguous'] } } });
     expect(unknownRef).toMatchObject({ status: 400, body: { message: { ref: ['is ambiguous'] } } });
@@ -220,12 +221,11 @@ describe('pipeline schedules', () => {
     const dueEntry = async (id: number, now: Date): Promise<DueSchedule | undefined> =>
       (await dueSchedules(id % CI_SCHEDULE_SHARDS, now.toISOString(), 10_000)).find((found) => found.schedule.id === id);
     const context = (now: Date) => ({ now, logger: logger.child({ component: 'test' }) });
-    // Due only on New Year's Day (a real scheduler run meanwhile never takes it), run at a clock just past it.
-    const yearly = (token: string, body: Record<string, unknown>) => create(token, { cron: '0 0 1 1 *', ...body });
+    // The schedules are due on New Year's Day (`create`): run at a clock just past their next run.
 
     it('runs a due schedule once when two runs race, as its owner, with its variables; and moves its next run on', async () => {
       // Arrange
-      const schedule = (await yearly(project.owner.token, { ref: 'main' })).body;
+      const schedule = (await create(project.owner.token, { ref: 'main' })).body;
       await api(`${schedules}/${schedule.id}/variables`, { method: 'POST', token: project.owner.token, body: { key: 'TARGET', value: 'yearly' } });
       const now = new Date(Date.parse(schedule.next_run_at) + 30_000);
       const found = (await dueEntry(schedule.id, now))!;
@@ -250,8 +250,8 @@ describe('pipeline schedules', () => {
     it('deactivates a blocked owner’s schedule and skips one whose ref is gone, never failing the run', async () => {
       // Arrange
       const owner = await newMember(project, MAINTAINER);
-      const blocked = (await yearly(owner.token, { ref: 'dev' })).body;
-      const refGone = (await yearly(project.owner.token, { ref: 'refs/heads/gone' })).body;
+      const blocked = (await create(owner.token, { ref: 'dev' })).body;
+      const refGone = (await create(project.owner.token, { ref: 'refs/heads/gone' })).body;
       expect((await api(`/users/${owner.id}/block`, { method: 'POST', token: rootToken() })).status).toBe(201);
       const now = new Date(Date.parse(blocked.next_run_at) + 30_000);
 
