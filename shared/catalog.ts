@@ -115,6 +115,7 @@ export const GATEWAY_SUBTREES: ReadonlyArray<{ resource: string; group: GroupNam
   { resource: `${API_PREFIX}/projects/{id}/job_token_scope`, group: 'ci_jobs' },
   { resource: `${API_PREFIX}/projects/{id}/environments`, group: 'ci_jobs' },
   { resource: `${API_PREFIX}/projects/{id}/deployments`, group: 'ci_jobs' },
+  { resource: `${API_PREFIX}/projects/{id}/pipeline_schedules`, group: 'ci_jobs' },
   { resource: `${API_PREFIX}/admin/ci`, group: 'ci_jobs' },
   { resource: `${API_PREFIX}/jobs`, group: 'ci_runners' },
   { resource: `${API_PREFIX}/runners`, group: 'ci_runners' },

@@ -70,6 +70,19 @@ export const catalog = {
     'POST /projects/:id/deployments',
     'PUT /projects/:id/deployments/:deployment_id',
     'DELETE /projects/:id/deployments/:deployment_id',
+    // The project's pipeline schedules (one subtree, `GATEWAY_SUBTREES`), their variables and pipelines.
+    'GET /projects/:id/pipeline_schedules',
+    'POST /projects/:id/pipeline_schedules',
+    'GET /projects/:id/pipeline_schedules/:pipeline_schedule_id',
+    'PUT /projects/:id/pipeline_schedules/:pipeline_schedule_id',
+    'DELETE /projects/:id/pipeline_schedules/:pipeline_schedule_id',
+    'GET /projects/:id/pipeline_schedules/:pipeline_schedule_id/pipelines',
+    'POST /projects/:id/pipeline_schedules/:pipeline_schedule_id/take_ownership',
+    'POST /projects/:id/pipeline_schedules/:pipeline_schedule_id/play',
+    'POST /projects/:id/pipeline_schedules/:pipeline_schedule_id/variables',
+    'GET /projects/:id/pipeline_schedules/:pipeline_schedule_id/variables/:key',
+    'PUT /projects/:id/pipeline_schedules/:pipeline_schedule_id/variables/:key',
+    'DELETE /projects/:id/pipeline_schedules/:pipeline_schedule_id/variables/:key',
   ],
   /**
    * What runners call (gitlab-runner's network client), and the Runners API users call to manage

@@ -33,6 +33,8 @@ const tableKeys = {
   environment: [() => ciKeys.environment(5, 8)],
   environmentName: [() => ciKeys.environmentName(5, 'review/feature #1')],
   deployment: [() => ciKeys.deployment(5, 21)],
+  schedule: [() => ciKeys.schedule(5, 9)],
+  schedulePipeline: [() => ciKeys.schedulePipeline(9, 12)],
 } satisfies Record<keyof typeof ciKeys, Array<() => Key>>;
 
 const indexKeys = {
@@ -53,6 +55,7 @@ const indexKeys = {
     () => ciIndexKeys.deployment({ projectId: 5, environmentId: 8, id: 21, status: 'running', updatedAt: AT, finishedAt: null }),
     () => ciIndexKeys.deployment({ projectId: 5, environmentId: 8, id: 21, status: 'success', updatedAt: AT, finishedAt: AT }),
   ],
+  scheduleNextRun: [() => ciIndexKeys.scheduleNextRun(9, AT)],
 } satisfies Record<keyof typeof ciIndexKeys, Array<() => Record<string, string>>>;
 
 const collections = {
@@ -87,6 +90,9 @@ const collections = {
   environmentDeploymentsByStatus: [() => ciCollections.environmentDeploymentsByStatus(8, 'success')],
   deploymentsByUpdate: [() => ciCollections.deploymentsByUpdate(5), () => ciCollections.deploymentsByUpdate(5, { from: AT, below: AT })],
   deploymentsByFinish: [() => ciCollections.deploymentsByFinish(5), () => ciCollections.deploymentsByFinish(5, { from: AT })],
+  schedules: [() => ciCollections.schedules(5)],
+  schedulePipelines: [() => ciCollections.schedulePipelines(9)],
+  dueSchedules: [() => ciCollections.dueSchedules(1, AT)],
 } satisfies Record<keyof typeof ciCollections, Array<() => Collection>>;
 
 describeKeySpace(

@@ -1,15 +1,18 @@
 /**
  * What a deleted project takes with it: its pipelines, jobs, traces and artifacts, its CI/CD
- * variables, its pipeline trigger tokens, its environments and deployments; what a deleted group takes: its CI/CD variables (both registered by the composition root).
+ * variables, its pipeline trigger tokens, its pipeline schedules, its environments and deployments; what a deleted group takes: its CI/CD variables (both registered by the composition root).
  */
 import type { Project } from '../../projects';
 import { deleteProjectEnvironments } from '../store/environments';
 import { projectPipelines } from '../store/pipelines';
+import { deleteSchedules } from '../store/schedules';
 import { deleteTriggers } from '../store/triggers';
 import { deleteVariables } from '../store/variables';
 import { deletePipeline } from './pipelines';
 
 export async function removeCiObjects(project: Project): Promise<void> {
+  // The schedules first: none creates a pipeline while the project's pipelines are deleted.
+  await deleteSchedules(project.id);
   const ids: number[] = [];
   for await (const pipeline of projectPipelines(project.id)) ids.push(pipeline.id);
   for (const id of ids) await deletePipeline(id);

@@ -11,6 +11,8 @@
  * its deadline moved on (it was heard from meanwhile). A dropped job whose `retry:` covers the
  * failure (`stuck_or_timeout_failure`, `always`) gets a new attempt, pending or running alike. Expired artifacts are forgotten on the job
  * first (conditioned on the expiry seen, so a `keep` meanwhile wins), then deleted from S3.
+ * Active pipeline schedules carry their next run in a third sparse index (`CI_SCHEDULES_DUE#<shard>`):
+ * each one due is run once (`commands/schedules.ts` `runDueSchedule`).
  */
 import { logger as rootLogger, type Logger } from '../../platform/logger';
 import { artifactsExpired, decideDeadline, SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler';
@@ -27,8 +29,10 @@ import {
   type ScheduledJob,
 } from '../store/pipelines';
 import { projectRunners, type Runner } from '../store/runners';
+import { dueSchedules } from '../store/schedules';
 import { changeJobStatus, cloneForRetry, processPipeline } from './pipelines';
 import { finishJob, retryable, runnerMatches } from './runners';
+import { runDueSchedule } from './schedules';
 
 export interface SweepOptions {
   /** The clock: what is due at this moment. @default now */
@@ -51,6 +55,8 @@ export interface SweepReport {
   rescheduled: number;
   /** Jobs whose artifacts expired and were deleted. */
   artifactsExpired: number;
+  /** Pipeline schedules whose run came: runs taken (a pipeline created or, logged, refused; or the schedule deactivated). */
+  schedulesRun: number;
   /** Entries whose handling failed (logged; retried on the next run). */
   failed: number;
   /** False when the budget ran out before every due entry was handled (the next run goes on). */
@@ -148,10 +154,10 @@ export async function sweepCi(options: SweepOptions = {}): Promise<SweepReport> 
   const batchSize = options.batchSize ?? 100;
   const budgetMs = options.budgetMs ?? 45_000;
   const now = context.now.toISOString();
-  const report: SweepReport = { stuck: 0, timedOut: 0, rescheduled: 0, artifactsExpired: 0, failed: 0, complete: true };
+  const report: SweepReport = { stuck: 0, timedOut: 0, rescheduled: 0, artifactsExpired: 0, schedulesRun: 0, failed: 0, complete: true };
   const outOfTime = () => Date.now() - started >= budgetMs;
 
-  const drain = async (read: (shard: number) => Promise<ScheduledJob[]>, settle: (found: ScheduledJob) => Promise<void>) => {
+  const drain = async <T extends { entry: string }>(read: (shard: number) => Promise<T[]>, settle: (found: T) => Promise<void>, describe: (found: T) => Record<string, unknown>) => {
     for (let shard = 0; shard < CI_SCHEDULE_SHARDS; shard++) {
       // The index is eventually consistent: an entry just handled may be read again; stop once a batch brings nothing new.
       const seen = new Set<string>();
@@ -168,7 +174,7 @@ export async function sweepCi(options: SweepOptions = {}): Promise<SweepReport> 
             await settle(found);
           } catch (error) {
             report.failed++;
-            context.logger.error('ci scheduler could not settle a job; the next run retries', { jobId: found.job.id, entry: found.entry, error });
+            context.logger.error('ci scheduler could not settle an entry; the next run retries', { ...describe(found), entry: found.entry, error });
           }
         }
         if (batch.length === 0 || due.length < batchSize) break;
@@ -184,14 +190,25 @@ export async function sweepCi(options: SweepOptions = {}): Promise<SweepReport> 
       else if (outcome === 'timed_out') report.timedOut++;
       else if (outcome === 'rescheduled') report.rescheduled++;
     },
+    (found) => ({ jobId: found.job.id }),
   );
   await drain(
     (shard) => expiredArtifactJobs(shard, now, batchSize),
     async (found) => {
       if ((await settleExpiredArtifacts(found, context)) === 'expired') report.artifactsExpired++;
     },
+    (found) => ({ jobId: found.job.id }),
   );
-  const level = report.stuck + report.timedOut + report.artifactsExpired + report.failed > 0 ? 'info' : 'debug';
+  // Pipeline schedules whose next run passed (GitLab's `PipelineScheduleWorker`): each run taken once, then its pipeline.
+  await drain(
+    (shard) => dueSchedules(shard, now, batchSize),
+    async (found) => {
+      const outcome = await runDueSchedule(found, context);
+      if (outcome !== 'lost_race' && outcome !== 'gone') report.schedulesRun++;
+    },
+    (found) => ({ scheduleId: found.schedule.id, projectId: found.schedule.projectId }),
+  );
+  const level = report.stuck + report.timedOut + report.artifactsExpired + report.schedulesRun + report.failed > 0 ? 'info' : 'debug';
   context.logger[level]('ci scheduler run', { ...report, now, durationMs: Date.now() - started });
   return report;
 }

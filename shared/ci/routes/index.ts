@@ -5,12 +5,13 @@ import { jobTokenScopeRoutes } from './job-token-scope';
 import { pipelineRoutes } from './pipelines';
 import { runnerAdminRoutes } from './runners-admin';
 import { runnerRoutes } from './runners';
+import { scheduleRoutes } from './schedules';
 import { triggerRoutes } from './triggers';
 import { variableRoutes } from './variables';
 
 export { runnerRequest } from './runner-http';
 
 export const routes = {
-  ci_jobs: { ...pipelineRoutes, ...jobRoutes, ...variableRoutes, ...triggerRoutes, ...jobTokenScopeRoutes, ...environmentRoutes },
+  ci_jobs: { ...pipelineRoutes, ...jobRoutes, ...variableRoutes, ...triggerRoutes, ...jobTokenScopeRoutes, ...scheduleRoutes, ...environmentRoutes },
   ci_runners: { ...runnerRoutes, ...runnerAdminRoutes },
 };

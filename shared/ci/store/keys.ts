@@ -53,6 +53,10 @@ export const ciKeys = {
   environmentName: (projectId: number, name: string): Key => ({ PK: `CI_ENVIRONMENTS#${projectId}`, SK: `NAME#${name}` }),
   /** A deployment of a project, by id, in the project's deployments partition. */
   deployment: (projectId: number, deploymentId: number): Key => ({ PK: `CI_DEPLOYMENTS#${projectId}`, SK: `DEPLOYMENT#${pad(deploymentId)}` }),
+  /** A pipeline schedule of a project (with its variables), by id, in the project's schedules partition. */
+  schedule: (projectId: number, scheduleId: number): Key => ({ PK: `CI_SCHEDULES#${projectId}`, SK: `SCHEDULE#${pad(scheduleId)}` }),
+  /** A pipeline a schedule created (`GET …/pipeline_schedules/:id/pipelines`, `last_pipeline`), in the schedule's own partition. */
+  schedulePipeline: (scheduleId: number, pipelineId: number): Key => ({ PK: `CI_SCHEDULE#${scheduleId}`, SK: `PIPELINE#${pad(pipelineId)}` }),
 } as const;
 
 /** What a job token allowlist entry lets in: the jobs of a project, or of every project beneath a group. */
@@ -131,6 +135,11 @@ export const ciIndexKeys = {
       ? { GSI5PK: `CI_PROJECT_DEPLOYMENTS_FINISHED#${deployment.projectId}`, GSI5SK: `${deployment.finishedAt}#${pad(deployment.id)}` }
       : {}),
   }),
+  /**
+   * An active pipeline schedule's next run (GSI3), sorted by it: what the scheduler runs when it
+   * passed. Spread over {@link CI_SCHEDULE_SHARDS} partitions by schedule id; absent while inactive.
+   */
+  scheduleNextRun: (scheduleId: number, at: string) => ({ GSI3PK: `CI_SCHEDULES_DUE#${scheduleId % CI_SCHEDULE_SHARDS}`, GSI3SK: `${at}#${pad(scheduleId)}` }),
 } as const;
 
 const environmentsByState = (projectId: number, state: string) => `CI_PROJECT_ENVIRONMENTS_BY_STATE#${projectId}#${state}`;
@@ -191,6 +200,12 @@ export const ciCollections = {
   variablesPartition: (owner: VariableOwner): Collection => tableCollection(variablesPk(owner), ''),
   /** A project's trigger tokens, by id. */
   triggers: (projectId: number): Collection => tableCollection(`CI_TRIGGERS#${projectId}`, 'TRIGGER#'),
+  /** A project's pipeline schedules, by id. */
+  schedules: (projectId: number): Collection => tableCollection(`CI_SCHEDULES#${projectId}`, 'SCHEDULE#'),
+  /** The pipelines a schedule created, by id. */
+  schedulePipelines: (scheduleId: number): Collection => tableCollection(`CI_SCHEDULE#${scheduleId}`, 'PIPELINE#'),
+  /** Active schedules of one shard whose next run passed at `now`, earliest first (GSI3). */
+  dueSchedules: (shard: number, now: string): Collection => indexCollection('GSI3', `CI_SCHEDULES_DUE#${shard}`, { below: dueBefore(now) }),
   /** A project's job token allowlist entries of one kind (projects or groups), by target id. */
   jobTokenAllowlist: (projectId: number, kind: AllowlistTarget['kind']): Collection => tableCollection(`PROJECT#${projectId}`, allowlistPrefix(kind)),
   /** A project's environments, by id. */
@@ -229,6 +244,7 @@ export const CI_SEQUENCES = {
   jobs: 'ci_jobs',
   runners: 'ci_runners',
   triggers: 'ci_triggers',
+  schedules: 'ci_pipeline_schedules',
   environments: 'ci_environments',
   deployments: 'ci_deployments',
   pipelineIids: (projectId: number) => `ci_pipeline_iids#${projectId}`,
@@ -236,7 +252,7 @@ export const CI_SEQUENCES = {
 } as const;
 
 export const keySpace: KeySpace = {
-  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#', 'CI_GROUP_VARIABLES#', 'CI_TRIGGERS#', 'CI_TRIGGER_TOKEN#', 'CI_INSTANCE_VARIABLES', 'CI_ENVIRONMENTS#', 'CI_DEPLOYMENTS#'],
+  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#', 'CI_GROUP_VARIABLES#', 'CI_TRIGGERS#', 'CI_TRIGGER_TOKEN#', 'CI_INSTANCE_VARIABLES', 'CI_ENVIRONMENTS#', 'CI_DEPLOYMENTS#', 'CI_SCHEDULES#', 'CI_SCHEDULE#'],
   sortKeys: {
     'CI_PIPELINE#': ['PIPELINE', 'JOB#'],
     'CI_JOB#': ['JOB'],
@@ -251,15 +267,17 @@ export const keySpace: KeySpace = {
     'CI_TRIGGER_TOKEN#': ['TRIGGER'],
     'CI_ENVIRONMENTS#': ['ENVIRONMENT#', 'NAME#'],
     'CI_DEPLOYMENTS#': ['DEPLOYMENT#'],
+    'CI_SCHEDULES#': ['SCHEDULE#'],
+    'CI_SCHEDULE#': ['PIPELINE#'],
     // The job token scope of a project and its allowlist, in the projects feature's partition.
     'PROJECT#': ['CI_JOB_TOKEN_SCOPE', 'CI_JOB_TOKEN_ALLOW#'],
   },
   indexPartitions: {
     GSI1: ['CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_RUNNERS#', 'CI_ALL_RUNNERS', 'CI_PROJECT_ENVIRONMENTS_BY_STATE#', 'CI_ENV_DEPLOYMENTS#'],
     GSI2: ['CI_QUEUE#', 'CI_PROJECT_PIPELINES_BY_STATUS#', 'CI_PROJECT_ENVIRONMENT_NAMES#', 'CI_PROJECT_DEPLOYMENTS_BY_STATUS#'],
-    GSI3: ['CI_DEADLINES#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_ENV_DEPLOYMENTS_BY_STATUS#'],
+    GSI3: ['CI_DEADLINES#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_SCHEDULES_DUE#', 'CI_ENV_DEPLOYMENTS_BY_STATUS#'],
     GSI4: ['CI_ARTIFACT_EXPIRY#', 'CI_PROJECT_MR_PIPELINES#', 'CI_PROJECT_DEPLOYMENTS_BY_UPDATE#'],
     GSI5: ['CI_PROJECT_JOBS_BY_STATUS#', 'CI_PROJECT_DEPLOYMENTS_FINISHED#'],
   },
-  sequences: ['ci_pipelines', 'ci_jobs', 'ci_runners', 'ci_triggers', 'ci_environments', 'ci_deployments', 'ci_pipeline_iids#', 'ci_deployment_iids#'],
+  sequences: ['ci_pipelines', 'ci_jobs', 'ci_runners', 'ci_triggers', 'ci_pipeline_schedules', 'ci_environments', 'ci_deployments', 'ci_pipeline_iids#', 'ci_deployment_iids#'],
 };
