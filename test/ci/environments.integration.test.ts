@@ -6,7 +6,10 @@
  * runs the `on_stop` job, whose success stops it; deleting needs it stopped.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../support/api';
+import { autoStopEnvironment } from '../../shared/ci/commands/environments';
+import { CI_SCHEDULE_SHARDS } from '../../shared/ci/store/keys';
+import { dueEnvironmentStops } from '../../shared/ci/store/environments';
+import { api, isLocalRuntime } from '../support/api';
 import { newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
 import { gitOk, pushNewRepository } from '../support/git';
 import { TestRunner } from './runner';
@@ -129,6 +132,32 @@ describe('environments and deployments', () => {
     expect((await send('DELETE', `/environments/${environment.id}`)).status).toBe(204);
     expect((await get(`/environments/${environment.id}`)).body).toEqual({ message: '404 Not found' });
     expect((await get('/deployments', { status: 'success' })).body).toEqual([]);
+  });
+
+  // The scheduler's step, called in the test process at a clock past `auto_stop_at` (as the sweep tests do): only on the local runtime.
+  it.skipIf(!isLocalRuntime())('stops an environment once its auto_stop_in passed, unless it waits for a stop action it lacks', async () => {
+    const other = await ownedProject('private');
+    const ci = ['temp', 'kept'].map((name) => `deploy_${name}:\n  script: [echo]\n  environment: { name: ${name}, auto_stop_in: 1 day }\n`).join('');
+    await pushNewRepository(other.fullPath, other.owner.token, { '.gitlab-ci.yml': ci });
+    const own = await TestRunner.register((await api(`/projects/${other.id}`, { token: other.owner.token })).body.runners_token);
+    for (let i = 0; i < 2; i++) await own.update(await own.pickNext(), 'success');
+    const listed = (await api(`/projects/${other.id}/environments`, { token: other.owner.token })).body;
+    const [temp, kept] = ['temp', 'kept'].map((name) => listed.find((e: any) => e.name === name));
+    expect(Date.parse(temp.auto_stop_at)).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    await api(`/projects/${other.id}/environments/${kept.id}`, { method: 'PUT', token: other.owner.token, body: { auto_stop_setting: 'with_action' } });
+
+    const now = new Date(Date.now() + 2 * 86_400_000);
+    const due = async (id: number) => (await dueEnvironmentStops(id % CI_SCHEDULE_SHARDS, now.toISOString(), 10_000)).find((found) => found.environment.id === id);
+    expect(await due(temp.id)).toBeDefined();
+    expect(await autoStopEnvironment((await due(temp.id))!, now)).toBe('stopped');
+    expect(await autoStopEnvironment((await due(kept.id))!, now)).toBe('kept');
+    const after = (await api(`/projects/${other.id}/environments`, { token: other.owner.token })).body;
+    expect(after.map((e: any) => [e.name, e.state, e.auto_stop_at])).toEqual([
+      ['temp', 'stopped', null],
+      ['kept', 'available', null],
+    ]);
+    // Neither is due any more: stopped, or its auto-stop cleared.
+    expect([await due(temp.id), await due(kept.id)]).toEqual([undefined, undefined]);
   });
 
   it('creates, searches, changes and force-stops environments, refusing what GitLab refuses', async () => {

@@ -201,12 +201,11 @@ export async function linkEnvironments(jobs: Job[]): Promise<Deployment[]> {
   try {
     const names = [...new Set(withEnvironment.map((job) => job.spec.environment!))];
     const environments = new Map<string, Environment | undefined>();
-    await Promise.all(
-      names.map(async (name) => {
-        const tier = withEnvironment.find((job) => job.spec.environment === name)?.spec.environmentOptions?.deploymentTier;
-        environments.set(name, await ensureEnvironment(withEnvironment[0].projectId, name, tier));
-      }),
-    );
+    // One after the other, in the jobs' order: new environments get their ids in that order, as GitLab creates them.
+    for (const name of names) {
+      const tier = withEnvironment.find((job) => job.spec.environment === name)?.spec.environmentOptions?.deploymentTier;
+      environments.set(name, await ensureEnvironment(withEnvironment[0].projectId, name, tier));
+    }
     const starting = withEnvironment.filter((job) => environments.get(job.spec.environment!) && actionOf(job) === 'start');
     const [ids, iids] = await Promise.all([newDeploymentIds(starting.length), newDeploymentIids(withEnvironment[0].projectId, starting.length)]);
     const deployments: Deployment[] = [];

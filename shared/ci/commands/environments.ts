@@ -14,12 +14,14 @@ import {
   deleteEnvironmentDeployments,
   deleteEnvironmentItems,
   getDeployment,
+  getEnvironment,
   insertDeployments,
   insertEnvironment,
   newDeploymentIds,
   newDeploymentIids,
   type Deployment,
   type DeploymentStatus,
+  type DueEnvironmentStop,
   type Environment,
   type EnvironmentTier,
 } from '../store/environments';
@@ -100,6 +102,24 @@ export async function stopEnvironment(environment: Environment, force: boolean):
   );
   for (const job of actions) await playJob(job);
   return stopped ?? environment;
+}
+
+export type AutoStopOutcome = 'stopped' | 'kept' | 'not_due' | 'gone';
+
+/**
+ * Stops an environment whose `auto_stop_at` passed (the scheduler, GitLab's
+ * `Environments::AutoStopService`): as the stop API does without `force` (its `on_stop` job
+ * played, `stopping` until it succeeds). One whose auto-stop setting asks for a stop action and
+ * has none stays available, its `auto_stop_at` cleared, so it is not looked at again.
+ */
+export async function autoStopEnvironment(found: DueEnvironmentStop, now: Date): Promise<AutoStopOutcome> {
+  const environment = await getEnvironment(found.environment.projectId, found.environment.id);
+  if (!environment) return 'gone';
+  if (environment.state !== 'available' || !environment.autoStopAt || Date.parse(environment.autoStopAt) > now.getTime()) return 'not_due';
+  const stopped = await stopEnvironment(environment, false);
+  if (stopped.state !== 'available') return 'stopped';
+  await changeEnvironment(environment.projectId, environment.id, (current) => (current.autoStopAt === environment.autoStopAt ? { ...current, autoStopAt: null } : undefined));
+  return 'kept';
 }
 
 /** `DELETE …/environments/:environment_id`: only a stopped environment; its deployments go with it. */

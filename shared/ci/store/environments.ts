@@ -13,7 +13,7 @@ import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { nextId, nextIds } from '../../platform/dynamo/counters';
 import { entityFields } from '../../platform/dynamo/items';
-import { getEntity, getItem, queryAll, type Item } from '../../platform/dynamo/query';
+import { getEntity, getItem, queryAll, queryCollection, type Item } from '../../platform/dynamo/query';
 import { journalWrite, transactOr } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { CI_SEQUENCES, ciCollections, ciIndexKeys, ciKeys } from './keys';
@@ -74,6 +74,8 @@ const environmentToItem = (environment: Environment): Item => ({
   ...ciKeys.environment(environment.projectId, environment.id),
   ...ciIndexKeys.environmentByState(environment.projectId, environment.state, environment.id),
   ...ciIndexKeys.environmentByName(environment.projectId, environment.name, environment.id),
+  // Only an available environment stops by itself.
+  ...(environment.state === 'available' && environment.autoStopAt ? ciIndexKeys.environmentAutoStop(environment.id, environment.autoStopAt) : {}),
   type: 'Environment',
   ...environment,
 });
@@ -141,6 +143,22 @@ export async function saveEnvironment(previous: Environment, next: Environment):
   if (!written) return false;
   await journalWrite([item], [environmentToItem(previous)]);
   return true;
+}
+
+/** An environment whose auto-stop time passed, as its index entry (eventually consistent) shows it. */
+export interface DueEnvironmentStop {
+  environment: Pick<Environment, 'projectId' | 'id'>;
+  entry: string;
+}
+
+/** Up to `limit` available environments of a shard whose auto-stop time is `now` or earlier, earliest first (GSI3). */
+export async function dueEnvironmentStops(shard: number, now: string, limit: number): Promise<DueEnvironmentStop[]> {
+  const found: DueEnvironmentStop[] = [];
+  for await (const item of queryCollection(ciCollections.dueEnvironmentStops(shard, now), { pageSize: limit })) {
+    found.push({ environment: { projectId: Number(item.projectId), id: Number(item.id) }, entry: String(item.GSI3SK) });
+    if (found.length >= limit) break;
+  }
+  return found;
 }
 
 /** Why an environment was not deleted: it is not stopped (any more), or it is gone. */
