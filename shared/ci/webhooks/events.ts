@@ -1,15 +1,17 @@
 /**
  * The CI feature's kinds of webhook events, declared to the hooks feature's outbox: `pipeline`
- * (GitLab's Pipeline Hook: every change of a pipeline's status) and `job` (Job Hook: a job
- * created, pending, running, and finished as success, failed or canceled — GitLab's `Ci::Build`
- * hooks; `skipped` and `manual` jobs send none) and `deployment` (Deployment Hook: a deployment
- * starting to run, and succeeding, failing or being canceled — GitLab's `Deployment` transitions
- * to `running` and to its finished statuses; `created`, `blocked` and `skipped` send none). Importing this module registers how they are
- * stored, so every process writing or reading them loads it (the writes through `emit.ts`,
- * delivery through `builders.ts`, both through the feature's `index.ts`).
+ * (GitLab's Pipeline Hook: every change of a pipeline's status), `job` (Job Hook: a job created,
+ * pending, running, and finished as success, failed or canceled — GitLab's `Ci::Build` hooks;
+ * `skipped` and `manual` jobs send none) and `deployment` (Deployment Hook: a deployment starting
+ * to run, and succeeding, failing or being canceled — GitLab's `Deployment` transitions to
+ * `running` and to its finished statuses; `created`, `blocked` and `skipped` send none).
+ * Importing this module registers how they are stored, so every process writing or reading them
+ * loads it (the writes through `emit.ts`, delivery through `builders.ts`, both through the
+ * feature's `index.ts`).
  *
- * An event holds the pipeline and jobs as they were at the change (a hook tells what happened),
- * reduced to what the payloads show: not the jobs' scripts, not their tokens.
+ * An event holds the pipeline and jobs (or the deployment and its environment) as they were at
+ * the change (a hook tells what happened), reduced to what the payloads show: not the jobs'
+ * scripts, not their tokens.
  */
 import { HOOK_EVENT_MAX_BYTES, registerHookEventForms, type HookEvent, type HookEventForm, type HookEventOf } from '../../hooks';
 import type { Deployment, DeploymentStatus, Environment } from '../store/environments';
