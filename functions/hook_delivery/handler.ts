@@ -5,7 +5,7 @@
  *
  * The composition root of delivery: the hooks feature delivers events of any kind; the features
  * that write events give the payload builders of their kinds (the issues feature's `issue` and
- * `note`, the repository's `push` and `tag_push`, merge requests' and CI's `pipeline` and `job`), and loading them registers how their events are
+ * `note`, the repository's `push` and `tag_push`, merge requests' and CI's `pipeline`, `job` and `deployment`), and loading them registers how their events are
  * stored, for reading the records.
  *
  * A record whose delivery cannot even be attempted (the table could not be read) is reported in

@@ -129,6 +129,13 @@ export async function commitExists(project: Project, revision: string): Promise<
   return (await refIn(repository, revision)) !== undefined;
 }
 
+/** The commit `sha` (GitLab's `project.commit(sha)`), undefined when the repository has none. */
+export async function readCommit(project: Project, sha: string): Promise<CommitSnapshot | undefined> {
+  if (!/^[0-9a-f]{40}$/i.test(sha)) return undefined;
+  const object = await (await openRepository(project)).read(sha.toLowerCase());
+  return object?.type === 'commit' ? parseCommitBody(sha.toLowerCase(), object.body).snapshot : undefined;
+}
+
 /** The commit `sha` and its `.gitlab-ci.yml` (undefined when the file is absent). */
 export async function readCommitAndConfig(project: Project, sha: string): Promise<{ commit: CommitSnapshot; config: string | undefined } | undefined> {
   const repository = await openRepository(project);

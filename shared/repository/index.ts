@@ -29,6 +29,8 @@ export {
 } from './diff-position';
 export { diffVersion, MERGE_REQUEST_DIFF_LIMITS, type DiffVersion, type DiffVersionInput, type FileDiff } from './queries/diff-versions';
 export { presentCommit } from './presenters/commits';
+// `Commit#title`, for payloads of other features (CI's Deployment Hook).
+export { commitTitle } from './push/commits';
 export { diffsAsAsked, unidiffParam } from './presenters/diffs';
 export { rawDiff } from './queries/raw-diff';
 export type { CommitObject } from './queries/objects';

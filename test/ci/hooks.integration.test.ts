@@ -195,3 +195,94 @@ describe.skipIf(!isLocalRuntime())('pipeline and job webhooks', () => {
     expect(receiver.deliveries.filter((delivery) => delivery.path === '/ci' && jobHooks(id, 'unit')(delivery)).map((delivery) => delivery.body.build_status)).toEqual(['created']);
   });
 });
+
+const DEPLOY_CI = `
+deploy:
+  script: [echo deploy]
+  environment: { name: staging, url: https://staging.example.com }
+`;
+
+/** GitLab's Deployment Hook fields (`Gitlab::DataBuilder::Deployment`). */
+const DEPLOYMENT_HOOK_FIELDS = [
+  'object_kind', 'status', 'status_changed_at', 'deployment_id', 'deployable_id', 'deployable_url', 'environment', 'environment_tier', 'environment_slug',
+  'environment_external_url', 'project', 'short_sha', 'user', 'user_url', 'commit_url', 'commit_title', 'ref',
+].sort();
+
+describe.skipIf(!isLocalRuntime())('deployment webhooks', () => {
+  let receiver: WebhookReceiver;
+  let project: OwnedProject;
+  let sha: string;
+
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+    project = await ownedProject('private');
+    for (const [path, flags] of [['/deployments', { deployment_events: true, push_events: false }], ['/others', { pipeline_events: true, job_events: true }]] as const) {
+      const response = await api(`/projects/${project.id}/hooks`, { token: project.owner.token, body: { url: receiver.url(path), ...flags } });
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+    }
+    sha = (await commit(project.id, project.owner.token, 'main', { '.gitlab-ci.yml': DEPLOY_CI }, { message: 'Ship the staging build\n\nWith notes.' })).id;
+  });
+
+  afterAll(async () => {
+    await receiver.close();
+  });
+
+  it('tells a deploy job\'s deployment running then success, and a deployment reported through the API, only to hooks with deployment_events', async () => {
+    // Act: a runner takes the deploy job (its deployment runs) and reports its success
+    const runner = await TestRunner.register((await api(`/projects/${project.id}`, { token: project.owner.token })).body.runners_token);
+    const job = await runner.pickNext();
+    expect((await runner.update(job, 'success')).status).toBe(200);
+
+    // Assess
+    const told = await receiver.received('/deployments', (delivery) => delivery.body.deployable_id === job.id, 2);
+    expect(told.map((delivery) => [delivery.event, delivery.body.status, delivery.body.environment_external_url])).toEqual([
+      ['Deployment Hook', 'running', null],
+      // Its success gave the environment the job's URL first.
+      ['Deployment Hook', 'success', 'https://staging.example.com'],
+    ]);
+    const [deployment] = (await api(`/projects/${project.id}/deployments`, { token: project.owner.token })).body;
+    const success = told[1].body;
+    expect(Object.keys(success).sort()).toEqual(DEPLOYMENT_HOOK_FIELDS);
+    expect(success).toEqual({
+      object_kind: 'deployment',
+      status: 'success',
+      status_changed_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+0000$/),
+      deployment_id: deployment.id,
+      deployable_id: job.id,
+      deployable_url: expect.stringMatching(new RegExp(`/${project.fullPath}/-/jobs/${job.id}$`)),
+      environment: 'staging',
+      environment_tier: 'staging',
+      environment_slug: 'staging',
+      environment_external_url: 'https://staging.example.com',
+      project: expect.objectContaining({ id: project.id, path_with_namespace: project.fullPath, web_url: expect.stringMatching(new RegExp(`/${project.fullPath}$`)) }),
+      short_sha: sha.slice(0, 8),
+      user: { id: project.owner.id, name: expect.any(String), username: project.owner.username, avatar_url: null, email: '[REDACTED]' },
+      user_url: expect.stringMatching(new RegExp(`^https?://[^/]+/${project.owner.username}$`)),
+      commit_url: expect.stringMatching(new RegExp(`/${project.fullPath}/-/commit/${sha}$`)),
+      commit_title: 'Ship the staging build',
+      ref: 'main',
+    });
+    expect(Date.parse(told[0].body.status_changed_at.replace(' +0000', 'Z').replace(' ', 'T'))).toBeLessThanOrEqual(Date.parse(success.status_changed_at.replace(' +0000', 'Z').replace(' ', 'T')));
+
+    // Act: a deployment tool reports a finished deployment
+    const reported = await api(`/projects/${project.id}/deployments`, { token: project.owner.token, body: { environment: 'canary', sha, ref: 'main', tag: false, status: 'failed' } });
+    expect(reported.status).toBe(201);
+
+    // Assess: one hook, without a job
+    const [byApi] = await receiver.received('/deployments', (delivery) => delivery.body.deployment_id === reported.body.id);
+    expect(byApi?.body).toMatchObject({
+      status: 'failed',
+      deployable_id: null,
+      deployable_url: null,
+      environment: 'canary',
+      environment_tier: 'other',
+      environment_external_url: null,
+      user: { id: project.owner.id },
+      commit_title: 'Ship the staging build',
+      ref: 'main',
+    });
+    // Each status told once; the created one (and a hook without deployment_events) told nothing.
+    expect(receiver.deliveries.filter((delivery) => delivery.path === '/deployments').map((delivery) => delivery.body.status)).toEqual(['running', 'success', 'failed']);
+    expect(receiver.deliveries.filter((delivery) => delivery.path === '/others' && delivery.event === 'Deployment Hook')).toEqual([]);
+  });
+});

@@ -42,6 +42,7 @@ describe('POST /projects/:id/hooks', () => {
       job_events: false,
       pipeline_events: false,
       wiki_page_events: false,
+      deployment_events: false,
       enable_ssl_verification: true,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/),
     });
@@ -63,6 +64,7 @@ describe('POST /projects/:id/hooks', () => {
         job_events: true,
         pipeline_events: true,
         wiki_events: true,
+        deployment_events: true,
         enable_ssl_verification: false,
       },
     });
@@ -81,6 +83,7 @@ describe('POST /projects/:id/hooks', () => {
       job_events: true,
       pipeline_events: true,
       wiki_page_events: true,
+      deployment_events: true,
       enable_ssl_verification: false,
     });
   });
@@ -237,7 +240,7 @@ describe('PUT /projects/:id/hooks/:hook_id', () => {
     const response = await api(`/projects/${project.id}/hooks/${hook.id}`, {
       method: 'PUT',
       token: project.owner.token,
-      body: { url: 'https://changed.example.com/hook', push_events: false, wiki_events: true },
+      body: { url: 'https://changed.example.com/hook', push_events: false, wiki_events: true, deployment_events: true },
     });
 
     // Assess
@@ -247,6 +250,7 @@ describe('PUT /projects/:id/hooks/:hook_id', () => {
       url: 'https://changed.example.com/hook',
       push_events: false,
       wiki_page_events: true,
+      deployment_events: true,
     });
     expect((await api(`/projects/${project.id}/hooks/${hook.id}`, { token: project.owner.token })).body).toEqual(response.body);
   });

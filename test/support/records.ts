@@ -51,6 +51,7 @@ export const HOOK_FIELDS = [
   'job_events',
   'pipeline_events',
   'wiki_page_events',
+  'deployment_events',
   'enable_ssl_verification',
   'created_at',
 ].sort();

@@ -35,6 +35,7 @@ import {
   type EnvironmentTier,
 } from '../store/environments';
 import type { Job } from '../store/pipelines';
+import { deploymentStatusChanged } from '../webhooks/emit';
 
 /** GitLab's `environment_name_regex`: letters, digits, `-_/${}. ` and spaces, not starting or ending with `/`. */
 const NAME_PATTERN = /^[a-zA-Z0-9_${}. -](?:[a-zA-Z0-9_/${}. -]*[a-zA-Z0-9_${}. -])?$/;
@@ -142,8 +143,9 @@ export interface DeployedOptions {
 
 /**
  * Moves a deployment to `status` if its state machine lets it (until the write wins), then, when
- * it succeeded, updates its environment. Answers the deployment as written, or undefined when the
- * move is not allowed (or it is gone).
+ * it succeeded, updates its environment; then the project's hooks are told (a Deployment Hook when
+ * it started running or finished, with its environment as the change left it; never failing the
+ * move). Answers the deployment as written, or undefined when the move is not allowed (or it is gone).
  */
 export async function moveDeployment(ref: { projectId: number; id: number }, status: DeploymentStatus, options: DeployedOptions = {}): Promise<Deployment | undefined> {
   for (let attempt = 0; attempt < 10; attempt++) {
@@ -153,7 +155,13 @@ export async function moveDeployment(ref: { projectId: number; id: number }, sta
     const next: Deployment = { ...deployment, status, updatedAt: now, finishedAt: FINISHED.has(status) ? now : deployment.finishedAt };
     if (await saveDeployment(deployment, next)) {
       const written = { ...next, version: deployment.version + 1 };
-      if (status === 'success') await environmentDeployed(written, options);
+      let environment: Environment | undefined;
+      try {
+        if (status === 'success') environment = await environmentDeployed(written, options);
+      } finally {
+        // Told once, by the writer that won, even when updating the environment failed.
+        await deploymentStatusChanged(written, environment);
+      }
       return written;
     }
   }
@@ -165,9 +173,9 @@ export async function moveDeployment(ref: { projectId: number; id: number }, sta
  * before it, its environment is (again) available, takes the URL, tier and `auto_stop_in` the job
  * gives, and shows it as its last deployment.
  */
-async function environmentDeployed(deployment: Deployment, options: DeployedOptions): Promise<void> {
+async function environmentDeployed(deployment: Deployment, options: DeployedOptions): Promise<Environment | undefined> {
   const autoStop = options.autoStopIn === undefined ? undefined : parseDuration(options.autoStopIn);
-  await changeEnvironment(deployment.projectId, deployment.environmentId, (environment) => {
+  return changeEnvironment(deployment.projectId, deployment.environmentId, (environment) => {
     if (environment.lastDeploymentId !== null && environment.lastDeploymentId > deployment.id) return undefined;
     return {
       ...environment,

@@ -1,6 +1,7 @@
 /**
  * How the CI feature's hook events are delivered: `pipeline` events to hooks with
- * `pipeline_events` (`Pipeline Hook`), `job` events to hooks with `job_events` (`Job Hook`). The
+ * `pipeline_events` (`Pipeline Hook`), `job` events to hooks with `job_events` (`Job Hook`),
+ * `deployment` events to hooks with `deployment_events` (`Deployment Hook`). The
  * composition root (`functions/hook_delivery/handler.ts`) gives these to delivery.
  */
 import type { HookDeliveryContext, HookEventOf, HookPayloadBuilder, HookTrigger } from '../../hooks';
@@ -8,7 +9,7 @@ import { pipelineVariables } from '../pipeline-variables';
 import { projectRunners, type Runner } from '../store/runners';
 // The kinds' declaration, and the registration of how they are stored, which reading them needs.
 import { type HookJob } from './events';
-import { jobHookPayload, pipelineHookPayload, type CiHookContext } from './payloads';
+import { deploymentHookPayload, jobHookPayload, pipelineHookPayload, type CiHookContext } from './payloads';
 
 /** Internal: the delivery context with the project's runners, read only when a job ran on one (one Query). */
 async function ciContext(context: HookDeliveryContext, jobs: readonly HookJob[]): Promise<CiHookContext> {
@@ -33,4 +34,9 @@ export const ciHookPayloads = {
     eventName: () => 'Job Hook',
     build: async (event, context) => jobHookPayload(await ciContext(context, [event.job]), event),
   },
-} satisfies { pipeline: HookPayloadBuilder<HookEventOf<'pipeline'>>; job: HookPayloadBuilder<HookEventOf<'job'>> };
+  deployment: {
+    trigger: (): HookTrigger => 'deploymentEvents',
+    eventName: () => 'Deployment Hook',
+    build: (event, context) => deploymentHookPayload(context, event),
+  },
+} satisfies { pipeline: HookPayloadBuilder<HookEventOf<'pipeline'>>; job: HookPayloadBuilder<HookEventOf<'job'>>; deployment: HookPayloadBuilder<HookEventOf<'deployment'>> };

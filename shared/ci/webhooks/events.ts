@@ -1,15 +1,20 @@
 /**
  * The CI feature's kinds of webhook events, declared to the hooks feature's outbox: `pipeline`
- * (GitLab's Pipeline Hook: every change of a pipeline's status) and `job` (Job Hook: a job
- * created, pending, running, and finished as success, failed or canceled — GitLab's `Ci::Build`
- * hooks; `skipped` and `manual` jobs send none). Importing this module registers how they are
- * stored, so every process writing or reading them loads it (the writes through `emit.ts`,
- * delivery through `builders.ts`, both through the feature's `index.ts`).
+ * (GitLab's Pipeline Hook: every change of a pipeline's status), `job` (Job Hook: a job created,
+ * pending, running, and finished as success, failed or canceled — GitLab's `Ci::Build` hooks;
+ * `skipped` and `manual` jobs send none) and `deployment` (Deployment Hook: a deployment starting
+ * to run, and succeeding, failing or being canceled — GitLab's `Deployment` transitions to
+ * `running` and to its finished statuses; `created`, `blocked` and `skipped` send none).
+ * Importing this module registers how they are stored, so every process writing or reading them
+ * loads it (the writes through `emit.ts`, delivery through `builders.ts`, both through the
+ * feature's `index.ts`).
  *
- * An event holds the pipeline and jobs as they were at the change (a hook tells what happened),
- * reduced to what the payloads show: not the jobs' scripts, not their tokens.
+ * An event holds the pipeline and jobs (or the deployment and its environment) as they were at
+ * the change (a hook tells what happened), reduced to what the payloads show: not the jobs'
+ * scripts, not their tokens.
  */
 import { HOOK_EVENT_MAX_BYTES, registerHookEventForms, type HookEvent, type HookEventForm, type HookEventOf } from '../../hooks';
+import type { Deployment, DeploymentStatus, Environment } from '../store/environments';
 import type { Job, Pipeline } from '../store/pipelines';
 import type { JobStatus, PipelineStatus } from '../status';
 
@@ -28,17 +33,32 @@ export type HookJob = Pick<
 /** A pipeline as its hook events keep it (no optimistic-locking version). */
 export type HookPipeline = Omit<Pipeline, 'version'>;
 
+/** A deployment as its hook events keep it: what the payload shows of it (its user is the event's actor). */
+export type HookDeployment = Pick<Deployment, 'id' | 'jobId' | 'ref' | 'sha'>;
+
+/** Its environment as it was once the deployment changed (a success has updated it). */
+export type HookEnvironment = Pick<Environment, 'name' | 'slug' | 'tier' | 'externalUrl'>;
+
 declare module '../../hooks' {
   interface HookEventKinds {
     /** `jobs`: the pipeline's current jobs (retried ones left out, as GitLab's `latest_builds`). */
     pipeline: { action: PipelineStatus; pipeline: HookPipeline; jobs: HookJob[] };
     /** `pipeline`: the job's pipeline as it was when the job changed (`commit` of the payload). */
     job: { action: JobStatus; job: HookJob; pipeline: HookPipeline };
+    /**
+     * `action`: the status it moved to; `statusChangedAt`: when (the write's time); `commit`: its
+     * commit's title (`Commit#title`), null when the repository has no such commit.
+     */
+    deployment: { action: DeploymentStatus; deployment: HookDeployment; environment: HookEnvironment; statusChangedAt: string; commit: { title: string } | null };
   }
 }
 
 export type PipelineHookEvent = HookEventOf<'pipeline'>;
 export type JobHookEvent = HookEventOf<'job'>;
+export type DeploymentHookEvent = HookEventOf<'deployment'>;
+
+/** The deployment statuses GitLab sends a Deployment Hook for (`after_transition any => :running`, `=> FINISHED_STATUSES`). */
+export const HOOKED_DEPLOYMENT_STATUSES: ReadonlySet<DeploymentStatus> = new Set(['running', 'success', 'failed', 'canceled']);
 
 /** The job statuses GitLab sends a Job Hook for (on creation, and on entering each of the others). */
 export const HOOKED_JOB_STATUSES: ReadonlySet<JobStatus> = new Set(['created', 'pending', 'running', 'success', 'failed', 'canceled']);
@@ -106,9 +126,21 @@ function bounded<E extends PipelineHookEvent | JobHookEvent>(event: E): Record<s
   return stored;
 }
 
+/**
+ * Internal: a deployment event as stored. Its fields are short (a commit title is cut to about 80
+ * characters, names and refs are bounded), but an environment's URL taken from a job's
+ * `environment:url` has no bound of its own: one too long to fit is cut.
+ */
+function boundedDeployment(event: DeploymentHookEvent): Record<string, unknown> {
+  const stored: Record<string, unknown> = { ...event };
+  if (sizeOf(stored) <= HOOK_EVENT_MAX_BYTES) return stored;
+  return { ...stored, environment: { ...event.environment, externalUrl: event.environment.externalUrl?.slice(0, CUT) ?? null } };
+}
+
 export const ciHookEventForms = {
   pipeline: { toStored: bounded, fromStored: (stored: HookEvent) => stored as unknown as PipelineHookEvent },
   job: { toStored: bounded, fromStored: (stored: HookEvent) => stored as unknown as JobHookEvent },
-} satisfies { pipeline: HookEventForm<PipelineHookEvent>; job: HookEventForm<JobHookEvent> };
+  deployment: { toStored: boundedDeployment, fromStored: (stored: HookEvent) => stored as unknown as DeploymentHookEvent },
+} satisfies { pipeline: HookEventForm<PipelineHookEvent>; job: HookEventForm<JobHookEvent>; deployment: HookEventForm<DeploymentHookEvent> };
 
 registerHookEventForms(ciHookEventForms);

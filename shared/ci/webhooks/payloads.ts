@@ -1,7 +1,8 @@
 /**
- * Pipeline Hook and Job Hook payloads, in GitLab's forms (`Gitlab::DataBuilder::Pipeline`,
- * `Gitlab::DataBuilder::Build`; doc/user/project/integrations/webhook_events.md). Pure functions
- * of the event's snapshot and what delivery loaded (project, users, runners).
+ * Pipeline Hook, Job Hook and Deployment Hook payloads, in GitLab's forms
+ * (`Gitlab::DataBuilder::Pipeline`, `Gitlab::DataBuilder::Build`, `Gitlab::DataBuilder::Deployment`;
+ * doc/user/project/integrations/webhook_events.md). Pure functions of the event's snapshot and
+ * what delivery loaded (project, users, runners).
  *
  * Fields of GitLab features this service lacks carry their empty values: `name` (no
  * `workflow:name`) is `null`, `source_pipeline` (no multi-project pipelines) is left out. A merge
@@ -9,12 +10,15 @@
  * merge statuses as they were when the pipeline was created: CI does not read merge requests),
  * `null` on other pipelines; its `object_attributes.ref` is, as GitLab's `source_ref`, the merge
  * request's source branch (the pipeline's own ref is `refs/merge-requests/<iid>/head`). As in GitLab's Job Hook, `commit.id` is the
- * pipeline's id. Times are the hooks' (`2013-12-03 17:15:43 UTC`, see `hookTime`).
+ * pipeline's id. Times are the hooks' (`2013-12-03 17:15:43 UTC`, see `hookTime`), but a
+ * Deployment Hook's `status_changed_at`, which GitLab writes as Ruby's `Time#to_s`
+ * (`2021-04-28 21:50:00 +0000`, its doc's example; UTC here).
  */
 import { gitRepositoryHookAttrs, hookTime, projectHookAttrs, userHookAttrs, type HookDeliveryContext } from '../../hooks';
+import { config } from '../../platform/config';
 import type { PipelineVariable } from '../pipeline-variables';
 import type { Runner } from '../store/runners';
-import type { HookJob, HookPipeline, JobHookEvent, PipelineHookEvent } from './events';
+import type { DeploymentHookEvent, HookJob, HookPipeline, JobHookEvent, PipelineHookEvent } from './events';
 
 /** What the payloads show besides the event: the runners its jobs ran on, read at delivery. */
 export interface CiHookContext extends HookDeliveryContext {
@@ -187,5 +191,39 @@ export function jobHookPayload(ctx: CiHookContext, event: JobHookEvent): Record<
     repository: gitRepositoryHookAttrs(project),
     project,
     environment: job.environment ? { name: job.environment, action: job.environmentAction ?? 'start' } : null,
+  };
+}
+
+/** Internal: a time as Ruby's `Time#to_s` writes it in UTC (`2021-04-28 21:50:00 +0000`). */
+const rubyTime = (iso: string) => `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} +0000`;
+
+/**
+ * The Deployment Hook payload of a deployment's status change. `deployable_id` and
+ * `deployable_url` are its job's, null for a deployment reported through the API; `user` is who
+ * deployed (the event's actor); `commit_url` and `commit_title` are null when the repository has
+ * no such commit.
+ */
+export function deploymentHookPayload(ctx: HookDeliveryContext, event: DeploymentHookEvent): Record<string, unknown> {
+  const { deployment, environment } = event;
+  const project = projectHookAttrs(ctx.project, ctx.namespace);
+  return {
+    object_kind: 'deployment',
+    status: event.action,
+    status_changed_at: rubyTime(event.statusChangedAt),
+    deployment_id: deployment.id,
+    deployable_id: deployment.jobId,
+    deployable_url: deployment.jobId === null ? null : `${project.web_url}/-/jobs/${deployment.jobId}`,
+    environment: environment.name,
+    environment_tier: environment.tier,
+    environment_slug: environment.slug,
+    environment_external_url: environment.externalUrl,
+    project,
+    short_sha: deployment.sha.slice(0, 8),
+    user: userHookAttrs(ctx.actor),
+    // The user's profile, as the users API's `web_url`.
+    user_url: `${config().externalUrl}/${ctx.actor.username}`,
+    commit_url: event.commit ? `${project.web_url}/-/commit/${deployment.sha}` : null,
+    commit_title: event.commit?.title ?? null,
+    ref: deployment.ref,
   };
 }

@@ -19,6 +19,7 @@ export function presentHook(hook: ProjectHook) {
     job_events: hook.jobEvents,
     pipeline_events: hook.pipelineEvents,
     wiki_page_events: hook.wikiPageEvents,
+    deployment_events: hook.deploymentEvents ?? false,
     enable_ssl_verification: hook.enableSslVerification,
     created_at: hook.createdAt,
   };

@@ -32,6 +32,7 @@ export const hookParams = {
   wiki_events: p.bool(),
   /** Today's GitLab name of it (what current clients send); `wiki_events` wins when both are given. */
   wiki_page_events: p.bool(),
+  deployment_events: p.bool(),
   enable_ssl_verification: p.bool(),
   token: tokenParam,
 };
@@ -71,6 +72,7 @@ export function hookSettingsFrom(params: HookParams, current: HookTriggers = DEF
     jobEvents: params.job_events ?? current.jobEvents,
     pipelineEvents: params.pipeline_events ?? current.pipelineEvents,
     wikiPageEvents: params.wiki_events ?? params.wiki_page_events ?? current.wikiPageEvents,
+    deploymentEvents: params.deployment_events ?? current.deploymentEvents ?? false,
     enableSslVerification: params.enable_ssl_verification ?? current.enableSslVerification,
   };
 }

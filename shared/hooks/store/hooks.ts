@@ -31,6 +31,8 @@ export interface HookTriggers {
   jobEvents: boolean;
   pipelineEvents: boolean;
   wikiPageEvents: boolean;
+  /** Deployments starting and finishing (`Deployment Hook`); absent on hooks stored before it: off. */
+  deploymentEvents: boolean;
   enableSslVerification: boolean;
 }
 
@@ -60,6 +62,7 @@ export const DEFAULT_HOOK_TRIGGERS: HookTriggers = {
   jobEvents: false,
   pipelineEvents: false,
   wikiPageEvents: false,
+  deploymentEvents: false,
   enableSslVerification: true,
 };
 
