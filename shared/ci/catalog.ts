@@ -65,6 +65,8 @@ export const catalog = {
     'PUT /projects/:id/environments/:environment_id',
     'DELETE /projects/:id/environments/:environment_id',
     'POST /projects/:id/environments/:environment_id/stop',
+    'DELETE /projects/:id/environments/review_apps',
+    'POST /projects/:id/environments/stop_stale',
     'GET /projects/:id/deployments',
     'GET /projects/:id/deployments/:deployment_id',
     'POST /projects/:id/deployments',

@@ -6,9 +6,9 @@
  * runs the `on_stop` job, whose success stops it; deleting needs it stopped.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { autoStopEnvironment } from '../../shared/ci/commands/environments';
+import { settleDueEnvironment, stopStaleEnvironments } from '../../shared/ci/commands/environments';
 import { CI_SCHEDULE_SHARDS } from '../../shared/ci/store/keys';
-import { dueEnvironmentStops } from '../../shared/ci/store/environments';
+import { dueEnvironments } from '../../shared/ci/store/environments';
 import { api, isLocalRuntime } from '../support/api';
 import { newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
 import { gitOk, pushNewRepository } from '../support/git';
@@ -147,10 +147,10 @@ describe('environments and deployments', () => {
     await api(`/projects/${other.id}/environments/${kept.id}`, { method: 'PUT', token: other.owner.token, body: { auto_stop_setting: 'with_action' } });
 
     const now = new Date(Date.now() + 2 * 86_400_000);
-    const due = async (id: number) => (await dueEnvironmentStops(id % CI_SCHEDULE_SHARDS, now.toISOString(), 10_000)).find((found) => found.environment.id === id);
+    const due = async (id: number) => (await dueEnvironments(id % CI_SCHEDULE_SHARDS, now.toISOString(), 10_000)).find((found) => found.environment.id === id);
     expect(await due(temp.id)).toBeDefined();
-    expect(await autoStopEnvironment((await due(temp.id))!, now)).toBe('stopped');
-    expect(await autoStopEnvironment((await due(kept.id))!, now)).toBe('kept');
+    expect(await settleDueEnvironment((await due(temp.id))!, now)).toBe('stopped');
+    expect(await settleDueEnvironment((await due(kept.id))!, now)).toBe('kept');
     const after = (await api(`/projects/${other.id}/environments`, { token: other.owner.token })).body;
     expect(after.map((e: any) => [e.name, e.state, e.auto_stop_at])).toEqual([
       ['temp', 'stopped', null],
@@ -158,6 +158,48 @@ describe('environments and deployments', () => {
     ]);
     // Neither is due any more: stopped, or its auto-stop cleared.
     expect([await due(temp.id), await due(kept.id)]).toEqual([undefined, undefined]);
+  });
+
+  it('schedules stopped review apps for deletion (the scheduler deletes them a week later) and stops stale environments', async () => {
+    const ids: Record<string, number> = {};
+    for (const name of ['review/app-1', 'review/app-2', 'other/app-3']) {
+      ids[name] = (await send('POST', '/environments', { name })).body.id;
+      expect((await send('POST', `/environments/${ids[name]}/stop`, { force: true })).body.state).toBe('stopped');
+    }
+    const soon = new Date(Date.now() + 60_000).toISOString();
+    const reviewApps = (query: string, token = project.owner.token) => api(`/projects/${project.id}/environments/review_apps?${query}`, { method: 'DELETE', token });
+    const dryRun = await reviewApps(`before=${soon}`);
+    expect(dryRun.status).toBe(200);
+    expect(dryRun.body.scheduled_entries.map((e: any) => e.name)).toEqual(['review/app-1', 'review/app-2']);
+    expect(dryRun.body.unprocessable_entries).toEqual([]);
+    expect((await reviewApps(`before=${soon}`, reporter.token)).body).toEqual({ scheduled_entries: [], unprocessable_entries: [], message: 'You do not have permission to destroy environments in this project' });
+    expect((await reviewApps('limit=0')).body).toEqual({ error: 'limit does not have a valid value' });
+    expect((await reviewApps(`before=${soon}&dry_run=false&limit=1`)).body.scheduled_entries.map((e: any) => e.name)).toEqual(['review/app-1']);
+    expect((await reviewApps(`before=${soon}&dry_run=false`)).body.scheduled_entries.map((e: any) => e.name)).toEqual(['review/app-2']);
+    expect((await reviewApps(`before=${soon}&dry_run=false`)).status).toBe(400);
+    expect((await get(`/environments/${ids['review/app-1']}`)).status).toBe(200);
+
+    expect((await send('POST', '/environments/stop_stale', { before: new Date().toISOString() })).body).toEqual({ message: '400 Bad request - Invalid Date' });
+    const weekAgo = new Date(Date.now() - 8 * 86_400_000).toISOString();
+    expect((await send('POST', '/environments/stop_stale', { before: weekAgo }, reporter.token)).status).toBe(403);
+    expect((await send('POST', '/environments/stop_stale', { before: weekAgo })).body).toEqual({ message: 'Successfully requested stop for all stale environments' });
+    expect((await environmentNamed('production')).state).toBe('available');
+
+    if (!isLocalRuntime()) return;
+    // The scheduler's steps, in the test process at a later clock (as the sweep tests do).
+    const later = new Date(Date.now() + 8 * 86_400_000);
+    const settle = async (id: number, now: Date) => {
+      const found = (await dueEnvironments(id % CI_SCHEDULE_SHARDS, now.toISOString(), 10_000)).find((entry) => entry.environment.id === id);
+      return found ? settleDueEnvironment(found, now) : 'not listed';
+    };
+    expect(await settle(ids['review/app-1'], later)).toBe('deleted');
+    expect((await get(`/environments/${ids['review/app-1']}`)).status).toBe(404);
+    expect(await settle(ids['other/app-3'], later)).toBe('not listed');
+    // Stale: everything available and untouched since `before` (here, a moment from now) is due to stop at once.
+    const production = await environmentNamed('production');
+    await stopStaleEnvironments(project.id, new Date(Date.now() + 1000).toISOString());
+    expect(await settle(production.id, new Date(Date.now() + 5000))).toBe('stopped');
+    expect((await environmentNamed('production')).state).toBe('stopped');
   });
 
   it('creates, searches, changes and force-stops environments, refusing what GitLab refuses', async () => {

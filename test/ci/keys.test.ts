@@ -51,7 +51,7 @@ const indexKeys = {
   artifactExpiry: [() => ciIndexKeys.artifactExpiry(345, AT)],
   environmentByState: [() => ciIndexKeys.environmentByState(5, 'available', 8)],
   environmentByName: [() => ciIndexKeys.environmentByName(5, 'Review/X', 8)],
-  environmentAutoStop: [() => ciIndexKeys.environmentAutoStop(8, AT)],
+  environmentDue: [() => ciIndexKeys.environmentDue(8, AT)],
   deployment: [
     () => ciIndexKeys.deployment({ projectId: 5, environmentId: 8, id: 21, status: 'running', updatedAt: AT, finishedAt: null }),
     () => ciIndexKeys.deployment({ projectId: 5, environmentId: 8, id: 21, status: 'success', updatedAt: AT, finishedAt: AT }),
@@ -85,7 +85,7 @@ const collections = {
   environmentsPartition: [() => ciCollections.environmentsPartition(5)],
   environmentsByState: [() => ciCollections.environmentsByState(5, 'stopped')],
   environmentsByNamePrefix: [() => ciCollections.environmentsByNamePrefix(5, 'Rev')],
-  dueEnvironmentStops: [() => ciCollections.dueEnvironmentStops(1, AT)],
+  dueEnvironments: [() => ciCollections.dueEnvironments(1, AT)],
   deployments: [() => ciCollections.deployments(5)],
   environmentDeployments: [() => ciCollections.environmentDeployments(8)],
   deploymentsByStatus: [() => ciCollections.deploymentsByStatus(5, 'success')],

@@ -78,6 +78,7 @@ export async function newEnvironment(
     state: 'available',
     autoStopSetting: fields.autoStopSetting ?? 'always',
     autoStopAt: null,
+    autoDeleteAt: null,
     lastDeploymentId: null,
     createdAt: now,
     updatedAt: now,
@@ -181,6 +182,8 @@ async function environmentDeployed(deployment: Deployment, options: DeployedOpti
       ...environment,
       lastDeploymentId: deployment.id,
       state: 'available',
+      // Deployed again: a deletion scheduled while it was stopped no longer applies.
+      autoDeleteAt: null,
       ...(options.url ? { externalUrl: options.url } : {}),
       ...(isTier(options.tier) ? { tier: options.tier } : {}),
       ...(autoStop !== undefined ? { autoStopAt: new Date(Date.now() + autoStop * 1000).toISOString() } : {}),

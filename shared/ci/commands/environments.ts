@@ -14,14 +14,16 @@ import {
   deleteEnvironmentDeployments,
   deleteEnvironmentItems,
   getDeployment,
+  environmentsInState,
   getEnvironment,
   insertDeployments,
+  newestDeployment,
   insertEnvironment,
   newDeploymentIds,
   newDeploymentIids,
   type Deployment,
   type DeploymentStatus,
-  type DueEnvironmentStop,
+  type DueEnvironment,
   type Environment,
   type EnvironmentTier,
 } from '../store/environments';
@@ -104,22 +106,66 @@ export async function stopEnvironment(environment: Environment, force: boolean):
   return stopped ?? environment;
 }
 
-export type AutoStopOutcome = 'stopped' | 'kept' | 'not_due' | 'gone';
+export type DueOutcome = 'stopped' | 'kept' | 'deleted' | 'not_due' | 'gone';
 
 /**
- * Stops an environment whose `auto_stop_at` passed (the scheduler, GitLab's
- * `Environments::AutoStopService`): as the stop API does without `force` (its `on_stop` job
- * played, `stopping` until it succeeds). One whose auto-stop setting asks for a stop action and
- * has none stays available, its `auto_stop_at` cleared, so it is not looked at again.
+ * Acts on an environment whose time came (the scheduler):
+ * - an available one whose `auto_stop_at` passed (GitLab's `Environments::AutoStopService`) is
+ *   stopped as the stop API does without `force` (its `on_stop` job played, `stopping` until it
+ *   succeeds); one whose auto-stop setting asks for a stop action and has none stays available,
+ *   its `auto_stop_at` cleared, so it is not looked at again;
+ * - a stopped one whose `auto_delete_at` passed (GitLab's `Environments::AutoDeleteCronWorker`) is
+ *   deleted, with its deployments.
  */
-export async function autoStopEnvironment(found: DueEnvironmentStop, now: Date): Promise<AutoStopOutcome> {
+export async function settleDueEnvironment(found: DueEnvironment, now: Date): Promise<DueOutcome> {
   const environment = await getEnvironment(found.environment.projectId, found.environment.id);
   if (!environment) return 'gone';
-  if (environment.state !== 'available' || !environment.autoStopAt || Date.parse(environment.autoStopAt) > now.getTime()) return 'not_due';
+  const passed = (at: string | null) => at !== null && Date.parse(at) <= now.getTime();
+  if (environment.state === 'stopped' && passed(environment.autoDeleteAt)) return (await deleteEnvironment(environment)) ? 'not_due' : 'deleted';
+  if (environment.state !== 'available' || !passed(environment.autoStopAt)) return 'not_due';
   const stopped = await stopEnvironment(environment, false);
   if (stopped.state !== 'available') return 'stopped';
   await changeEnvironment(environment.projectId, environment.id, (current) => (current.autoStopAt === environment.autoStopAt ? { ...current, autoStopAt: null } : undefined));
   return 'kept';
+}
+
+/** How long after `DELETE …/environments/review_apps` the review apps it names are deleted (GitLab's `schedule_to_delete`). */
+const REVIEW_APP_DELETION_DELAY_MS = 7 * 86_400_000;
+
+/**
+ * `DELETE /projects/:id/environments/review_apps` (GitLab's `ScheduleToDeleteReviewAppsService`):
+ * the project's stopped environments in the `review/` folder created before `before` and not yet
+ * scheduled, oldest first, at most `limit`; unless `dryRun`, each is scheduled for deletion a week
+ * from now (the scheduler deletes it then, if it is still stopped). Answers them.
+ */
+export async function scheduleReviewAppsDeletion(projectId: number, request: { before: string; limit: number; dryRun: boolean }): Promise<Environment[]> {
+  const found: Environment[] = [];
+  for await (const environment of environmentsInState(projectId, 'stopped')) {
+    if (found.length >= request.limit) break;
+    if (environment.name.startsWith('review/') && environment.createdAt < request.before && !environment.autoDeleteAt) found.push(environment);
+  }
+  if (request.dryRun) return found;
+  const at = new Date(Date.now() + REVIEW_APP_DELETION_DELAY_MS).toISOString();
+  for (const environment of found) {
+    await changeEnvironment(projectId, environment.id, (current) => (current.state === 'stopped' && !current.autoDeleteAt ? { ...current, autoDeleteAt: at } : undefined));
+  }
+  return found;
+}
+
+/**
+ * `POST /projects/:id/environments/stop_stale` (GitLab's `Environments::StopStaleService`): every
+ * available environment last changed before `before` whose newest deployment was not updated
+ * since is due to stop now; the scheduler stops each within its next run, as the stop API does
+ * (GitLab queues an `AutoStopWorker` each).
+ */
+export async function stopStaleEnvironments(projectId: number, before: string): Promise<void> {
+  const now = new Date().toISOString();
+  for await (const environment of environmentsInState(projectId, 'available')) {
+    if (environment.updatedAt >= before) continue;
+    const newest = await newestDeployment(environment.id);
+    if (newest && newest.updatedAt >= before) continue;
+    await changeEnvironment(projectId, environment.id, (current) => (current.state === 'available' && current.updatedAt < before ? { ...current, autoStopAt: now } : undefined));
+  }
 }
 
 /** `DELETE …/environments/:environment_id`: only a stopped environment; its deployments go with it. */

@@ -12,9 +12,10 @@
  * failure (`stuck_or_timeout_failure`, `always`) gets a new attempt, pending or running alike. Expired artifacts are forgotten on the job
  * first (conditioned on the expiry seen, so a `keep` meanwhile wins), then deleted from S3.
  * Active pipeline schedules carry their next run in a third sparse index (`CI_SCHEDULES_DUE#<shard>`):
- * each one due is run once (`commands/schedules.ts` `runDueSchedule`). Available environments
- * carry their `auto_stop_at` in a fourth (`CI_ENV_AUTO_STOP#<shard>`): each one due is stopped as
- * the stop API stops it (`commands/environments.ts` `autoStopEnvironment`).
+ * each one due is run once (`commands/schedules.ts` `runDueSchedule`). Environments
+ * carry when the scheduler next acts on them in a fourth (`CI_ENV_DUE#<shard>`): an available
+ * one's `auto_stop_at` (stopped as the stop API stops it), a stopped review app's scheduled
+ * deletion (`commands/environments.ts` `settleDueEnvironment`).
  */
 import { logger as rootLogger, type Logger } from '../../platform/logger';
 import { artifactsExpired, decideDeadline, SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler';
@@ -35,8 +36,8 @@ import { dueSchedules } from '../store/schedules';
 import { changeJobStatus, cloneForRetry, processPipeline } from './pipelines';
 import { finishJob, retryable, runnerMatches } from './runners';
 import { runDueSchedule } from './schedules';
-import { dueEnvironmentStops } from '../store/environments';
-import { autoStopEnvironment } from './environments';
+import { dueEnvironments } from '../store/environments';
+import { settleDueEnvironment } from './environments';
 
 export interface SweepOptions {
   /** The clock: what is due at this moment. @default now */
@@ -63,6 +64,8 @@ export interface SweepReport {
   schedulesRun: number;
   /** Environments stopped (or set stopping) because their `auto_stop_at` passed. */
   environmentsStopped: number;
+  /** Stopped review apps deleted because their scheduled deletion came. */
+  environmentsDeleted: number;
   /** Entries whose handling failed (logged; retried on the next run). */
   failed: number;
   /** False when the budget ran out before every due entry was handled (the next run goes on). */
@@ -160,7 +163,7 @@ export async function sweepCi(options: SweepOptions = {}): Promise<SweepReport> 
   const batchSize = options.batchSize ?? 100;
   const budgetMs = options.budgetMs ?? 45_000;
   const now = context.now.toISOString();
-  const report: SweepReport = { stuck: 0, timedOut: 0, rescheduled: 0, artifactsExpired: 0, schedulesRun: 0, environmentsStopped: 0, failed: 0, complete: true };
+  const report: SweepReport = { stuck: 0, timedOut: 0, rescheduled: 0, artifactsExpired: 0, schedulesRun: 0, environmentsStopped: 0, environmentsDeleted: 0, failed: 0, complete: true };
   const outOfTime = () => Date.now() - started >= budgetMs;
 
   const drain = async <T extends { entry: string }>(read: (shard: number) => Promise<T[]>, settle: (found: T) => Promise<void>, describe: (found: T) => Record<string, unknown>) => {
@@ -214,15 +217,18 @@ export async function sweepCi(options: SweepOptions = {}): Promise<SweepReport> 
     },
     (found) => ({ scheduleId: found.schedule.id, projectId: found.schedule.projectId }),
   );
-  // Environments whose `auto_stop_in` passed (GitLab's `Environments::AutoStopCronWorker`): stopped as the stop API does.
+  // Environments whose `auto_stop_in` passed (GitLab's `Environments::AutoStopCronWorker`), stopped as the stop API does;
+  // stopped review apps whose scheduled deletion came (`AutoDeleteCronWorker`), deleted.
   await drain(
-    (shard) => dueEnvironmentStops(shard, now, batchSize),
+    (shard) => dueEnvironments(shard, now, batchSize),
     async (found) => {
-      if ((await autoStopEnvironment(found, context.now)) === 'stopped') report.environmentsStopped++;
+      const outcome = await settleDueEnvironment(found, context.now);
+      if (outcome === 'stopped') report.environmentsStopped++;
+      else if (outcome === 'deleted') report.environmentsDeleted++;
     },
     (found) => ({ environmentId: found.environment.id, projectId: found.environment.projectId }),
   );
-  const level = report.stuck + report.timedOut + report.artifactsExpired + report.schedulesRun + report.environmentsStopped + report.failed > 0 ? 'info' : 'debug';
+  const level = report.stuck + report.timedOut + report.artifactsExpired + report.schedulesRun + report.environmentsStopped + report.environmentsDeleted + report.failed > 0 ? 'info' : 'debug';
   context.logger[level]('ci scheduler run', { ...report, now, durationMs: Date.now() - started });
   return report;
 }

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import { can, type ProjectSubject } from '../../auth';
-import { BadRequestError, ForbiddenError, ParamError } from '../../platform/http/errors';
+import { ApiError, BadRequestError, ForbiddenError, ParamError } from '../../platform/http/errors';
 import { paginate, paginationParams } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
@@ -14,8 +14,18 @@ import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound } from '../../projects';
 import { badRequest, type User } from '../../users';
 import type { catalog } from '../catalog';
-import { createDeployment, createEnvironment, deleteDeployment, deleteEnvironment, stopEnvironment, updateDeploymentStatus, updateEnvironment } from '../commands/environments';
-import { presentDeployment, presentEnvironment } from '../presenters/environments';
+import {
+  createDeployment,
+  createEnvironment,
+  deleteDeployment,
+  deleteEnvironment,
+  scheduleReviewAppsDeletion,
+  stopEnvironment,
+  stopStaleEnvironments,
+  updateDeploymentStatus,
+  updateEnvironment,
+} from '../commands/environments';
+import { presentDeployment, presentEnvironment, presentEnvironmentBasic } from '../presenters/environments';
 import { presentBasicProjects } from '../queries/basic-projects';
 import { deploymentContext, deploymentFiltersError, deploymentList, environmentList, findDeploymentOrNotFound, findEnvironmentOrNotFound } from '../queries/environments';
 import { environmentByName, ENVIRONMENT_STATES, ENVIRONMENT_TIERS, getDeployment, getEnvironment, type Deployment, type Environment } from '../store/environments';
@@ -114,8 +124,47 @@ const listDeployments = route({
   },
 });
 
+const DAY_MS = 86_400_000;
+
+/**
+ * `DELETE /projects/:id/environments/review_apps` (GitLab's answers: 200 with the environments
+ * scheduled, or only named with `dry_run`, the default; 400 when there is none; 401 with its
+ * message to a caller who may not delete environments).
+ */
+const deleteReviewApps = route({
+  params: z.object({ ...idParam, before: p.dateTime(), limit: p.int(), dry_run: p.bool() }),
+  handler: async ({ params, user }) => {
+    // Grape's `values: 1..1000`.
+    if (params.limit !== undefined && (params.limit < 1 || params.limit > 1000)) throw new ParamError('limit does not have a valid value');
+    const subject = await projectFor(params.id, user, 'read_environment');
+    const answer = (scheduled: Environment[], status: number, message?: string) =>
+      new ApiError(status, { scheduled_entries: scheduled.map(presentEnvironmentBasic), unprocessable_entries: [], ...(message ? { message } : {}) });
+    if (!can(user, 'update_environment', subject)) throw answer([], 401, 'You do not have permission to destroy environments in this project');
+    const before = params.before ?? new Date(Date.now() - 30 * DAY_MS).toISOString();
+    const scheduled = await scheduleReviewAppsDeletion(subject.project.id, { before, limit: params.limit ?? 100, dryRun: params.dry_run ?? true });
+    if (scheduled.length === 0) {
+      throw answer([], 400, 'Failed to authorize deletions for some or all of the environments. Ask someone with more permissions to delete the environments.');
+    }
+    return ok({ scheduled_entries: scheduled.map(presentEnvironmentBasic), unprocessable_entries: [] });
+  },
+});
+
+/** `POST /projects/:id/environments/stop_stale`: `before` between ten years and a week ago (GitLab's `Invalid Date` otherwise). */
+const stopStale = route({
+  params: z.object({ ...idParam, before: required(p.dateTime()) }),
+  handler: async ({ params, user }) => {
+    const subject = await projectFor(params.id, user, 'update_environment');
+    const before = Date.parse(params.before);
+    if (before < Date.now() - 3652.5 * DAY_MS || before > Date.now() - 7 * DAY_MS) throw badRequest('Invalid Date');
+    await stopStaleEnvironments(subject.project.id, params.before);
+    return ok({ message: 'Successfully requested stop for all stale environments' });
+  },
+});
+
 export const environmentRoutes = {
   'GET /projects/:id/environments': listEnvironments,
+  'DELETE /projects/:id/environments/review_apps': deleteReviewApps,
+  'POST /projects/:id/environments/stop_stale': stopStale,
 
   'GET /projects/:id/environments/:environment_id': route({
     params: environmentParams,

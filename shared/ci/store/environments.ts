@@ -35,6 +35,8 @@ export interface Environment {
   /** GitLab's `auto_stop_setting`: `always` or `with_action`. */
   autoStopSetting: string;
   autoStopAt: string | null;
+  /** When a stopped review app is deleted (GitLab's `auto_delete_at`, set by `DELETE …/environments/review_apps`). */
+  autoDeleteAt: string | null;
   /** The newest successful deployment (GitLab's `last_deployment`), null before one. */
   lastDeploymentId: number | null;
   createdAt: string;
@@ -67,15 +69,21 @@ export interface Deployment {
   version: number;
 }
 
-export const environmentFromItem = (item: Item): Environment => entityFields(item) as Environment;
+export const environmentFromItem = (item: Item): Environment => {
+  const fields = entityFields(item) as Environment;
+  return { ...fields, autoDeleteAt: fields.autoDeleteAt ?? null };
+};
+
+/** When the scheduler next acts on an environment: an available one stops at `autoStopAt`, a stopped one is deleted at `autoDeleteAt`. */
+const dueAt = (environment: Environment): string | null =>
+  environment.state === 'available' ? environment.autoStopAt : environment.state === 'stopped' ? environment.autoDeleteAt : null;
 export const deploymentFromItem = (item: Item): Deployment => entityFields(item) as Deployment;
 
 const environmentToItem = (environment: Environment): Item => ({
   ...ciKeys.environment(environment.projectId, environment.id),
   ...ciIndexKeys.environmentByState(environment.projectId, environment.state, environment.id),
   ...ciIndexKeys.environmentByName(environment.projectId, environment.name, environment.id),
-  // Only an available environment stops by itself.
-  ...(environment.state === 'available' && environment.autoStopAt ? ciIndexKeys.environmentAutoStop(environment.id, environment.autoStopAt) : {}),
+  ...(dueAt(environment) ? ciIndexKeys.environmentDue(environment.id, dueAt(environment)!) : {}),
   type: 'Environment',
   ...environment,
 });
@@ -145,20 +153,34 @@ export async function saveEnvironment(previous: Environment, next: Environment):
   return true;
 }
 
-/** An environment whose auto-stop time passed, as its index entry (eventually consistent) shows it. */
-export interface DueEnvironmentStop {
+/** An environment due to be stopped or deleted, as its index entry (eventually consistent) shows it. */
+export interface DueEnvironment {
   environment: Pick<Environment, 'projectId' | 'id'>;
   entry: string;
 }
 
-/** Up to `limit` available environments of a shard whose auto-stop time is `now` or earlier, earliest first (GSI3). */
-export async function dueEnvironmentStops(shard: number, now: string, limit: number): Promise<DueEnvironmentStop[]> {
-  const found: DueEnvironmentStop[] = [];
-  for await (const item of queryCollection(ciCollections.dueEnvironmentStops(shard, now), { pageSize: limit })) {
+/** Up to `limit` environments of a shard due at `now` or earlier (to stop, or to delete), earliest first (GSI3). */
+export async function dueEnvironments(shard: number, now: string, limit: number): Promise<DueEnvironment[]> {
+  const found: DueEnvironment[] = [];
+  for await (const item of queryCollection(ciCollections.dueEnvironments(shard, now), { pageSize: limit })) {
     found.push({ environment: { projectId: Number(item.projectId), id: Number(item.id) }, entry: String(item.GSI3SK) });
     if (found.length >= limit) break;
   }
   return found;
+}
+
+/** A project's environments in one state, oldest first (GSI1; each checked again on its item). */
+export async function* environmentsInState(projectId: number, state: EnvironmentState): AsyncGenerator<Environment> {
+  for await (const item of queryCollection(ciCollections.environmentsByState(projectId, state), { ascending: true })) {
+    const environment = environmentFromItem(item);
+    if (environment.state === state) yield environment;
+  }
+}
+
+/** An environment's newest deployment (GSI1, one Query of one item). */
+export async function newestDeployment(environmentId: number): Promise<Deployment | undefined> {
+  for await (const item of queryCollection(ciCollections.environmentDeployments(environmentId), { ascending: false, pageSize: 1 })) return deploymentFromItem(item);
+  return undefined;
 }
 
 /** Why an environment was not deleted: it is not stopped (any more), or it is gone. */

@@ -115,10 +115,11 @@ export const ciIndexKeys = {
   /** An environment in its project's list of environments in its state (GSI1, `states=`), moved by every change of state. */
   environmentByState: (projectId: number, state: string, environmentId: number) => ({ GSI1PK: environmentsByState(projectId, state), GSI1SK: pad(environmentId) }),
   /**
-   * An available environment's auto-stop time (GSI3, `auto_stop_in`), sorted by it: what the
-   * scheduler stops when it passed. Spread over {@link CI_SCHEDULE_SHARDS} partitions by id; absent otherwise.
+   * When the scheduler next acts on an environment (GSI3), sorted by it: an available one's
+   * auto-stop time (`auto_stop_in`), a stopped one's scheduled deletion (`review_apps`). Spread
+   * over {@link CI_SCHEDULE_SHARDS} partitions by id; absent when neither applies.
    */
-  environmentAutoStop: (environmentId: number, at: string) => ({ GSI3PK: `CI_ENV_AUTO_STOP#${environmentId % CI_SCHEDULE_SHARDS}`, GSI3SK: `${at}#${pad(environmentId)}` }),
+  environmentDue: (environmentId: number, at: string) => ({ GSI3PK: `CI_ENV_DUE#${environmentId % CI_SCHEDULE_SHARDS}`, GSI3SK: `${at}#${pad(environmentId)}` }),
   /** An environment in its project's list by lowercased name (GSI2, `search=`: GitLab's case-insensitive prefix match). */
   environmentByName: (projectId: number, name: string, environmentId: number) => ({ GSI2PK: `CI_PROJECT_ENVIRONMENT_NAMES#${projectId}`, GSI2SK: `${name.toLowerCase()}\u0001${pad(environmentId)}` }),
   /**
@@ -221,8 +222,8 @@ export const ciCollections = {
   environmentsByState: (projectId: number, state: string): Collection => indexCollection('GSI1', environmentsByState(projectId, state)),
   /** A project's environments whose lowercased name starts with `prefix`, by name (GSI2). */
   environmentsByNamePrefix: (projectId: number, prefix: string): Collection => ({ ...indexCollection('GSI2', `CI_PROJECT_ENVIRONMENT_NAMES#${projectId}`), prefix: prefix.toLowerCase() }),
-  /** Available environments of one shard whose auto-stop time passed at `now`, earliest first (GSI3). */
-  dueEnvironmentStops: (shard: number, now: string): Collection => indexCollection('GSI3', `CI_ENV_AUTO_STOP#${shard}`, { below: dueBefore(now) }),
+  /** Environments of one shard due at `now` (to stop, or to delete), earliest first (GSI3). */
+  dueEnvironments: (shard: number, now: string): Collection => indexCollection('GSI3', `CI_ENV_DUE#${shard}`, { below: dueBefore(now) }),
   /** A project's deployments, by id. */
   deployments: (projectId: number): Collection => tableCollection(`CI_DEPLOYMENTS#${projectId}`, 'DEPLOYMENT#'),
   /** An environment's deployments, by id (GSI1). */
@@ -282,7 +283,7 @@ export const keySpace: KeySpace = {
   indexPartitions: {
     GSI1: ['CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_RUNNERS#', 'CI_ALL_RUNNERS', 'CI_PROJECT_ENVIRONMENTS_BY_STATE#', 'CI_ENV_DEPLOYMENTS#'],
     GSI2: ['CI_QUEUE#', 'CI_PROJECT_PIPELINES_BY_STATUS#', 'CI_PROJECT_ENVIRONMENT_NAMES#', 'CI_PROJECT_DEPLOYMENTS_BY_STATUS#'],
-    GSI3: ['CI_DEADLINES#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_SCHEDULES_DUE#', 'CI_ENV_DEPLOYMENTS_BY_STATUS#', 'CI_ENV_AUTO_STOP#'],
+    GSI3: ['CI_DEADLINES#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_SCHEDULES_DUE#', 'CI_ENV_DEPLOYMENTS_BY_STATUS#', 'CI_ENV_DUE#'],
     GSI4: ['CI_ARTIFACT_EXPIRY#', 'CI_PROJECT_MR_PIPELINES#', 'CI_PROJECT_DEPLOYMENTS_BY_UPDATE#'],
     GSI5: ['CI_PROJECT_JOBS_BY_STATUS#', 'CI_PROJECT_DEPLOYMENTS_FINISHED#'],
   },
