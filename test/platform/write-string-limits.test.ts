@@ -12,7 +12,7 @@ import { allRoutes } from '../../shared/catalog';
 
 /** Strings of write routes that need no length limit, by route (a pattern of `METHOD /path`) and name. */
 const UNLIMITED: ReadonlyArray<{ routes: RegExp; fields: readonly string[]; why: string }> = [
-  { routes: /./, fields: ['expires_at', 'created_at', 'updated_at', 'released_at'], why: 'dates and timestamps: parsed, anything else is 400' },
+  { routes: /./, fields: ['expires_at', 'created_at', 'updated_at', 'released_at', 'before'], why: 'dates and timestamps: parsed, anything else is 400' },
   { routes: /^(POST|PUT) \/projects\/:id\/(fork|transfer)$/, fields: ['namespace', 'namespace_path'], why: 'looked up, never stored' },
   { routes: /\/labels(\/promote|\/:label_id)?$/, fields: ['name'], why: 'the label to change or promote (PUT …/labels/promote), looked up' },
   { routes: /\/links$/, fields: ['target_project_id'], why: 'looked up' },
