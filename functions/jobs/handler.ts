@@ -1,6 +1,6 @@
 /**
  * The background jobs worker (`shared/platform/jobs.ts`): deletions of projects, group trees and
- * users and merge request rebases, which can outlast API Gateway's 29 s, and the data migrations a deploy had no time to
+ * users, of a project's CI artifacts, and merge request rebases, which can outlast API Gateway's 29 s, and the data migrations a deploy had no time to
  * finish, which can outlast a Lambda's 15 minutes (a run stops before its time is up and the job
  * is queued again at once; the next run resumes). Two triggers invoke it (`infra/constructs/jobs.ts`):
  * - the table's stream, filtered to queued jobs (`JOB_STREAM_FILTER`): each record's job is
@@ -21,6 +21,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
 import '../api';
 import { MIGRATIONS_JOB, nearlyOver, runMigrationsJob } from '../bootstrap/migrations';
+import { CI_ARTIFACTS_DELETION, runProjectArtifactsDeletion } from '../../shared/ci';
 import { GROUP_DELETION, runGroupDeletion } from '../../shared/groups';
 import { MERGE_REQUEST_REBASE, runRebaseJob } from '../../shared/merge-requests';
 import { PROJECT_DELETION, runProjectDeletion } from '../../shared/projects';
@@ -38,6 +39,7 @@ export const work: Record<string, (job: Job, timeUp: () => boolean) => Promise<'
   [USER_DELETION]: (job) => runUserDeletion(job.targetId, job.options),
   [MIGRATIONS_JOB]: runMigrationsJob,
   [MERGE_REQUEST_REBASE]: (job) => runRebaseJob(job.options),
+  [CI_ARTIFACTS_DELETION]: (job, timeUp) => runProjectArtifactsDeletion(job.targetId, timeUp),
 };
 
 /** Time kept back from the invocation's limit: a migration step under way (one project) finishes within it. */

@@ -17,6 +17,8 @@ export const abilities = {
     update_build: (user, s) => readBuild(user, s) && !s.project.archived && s.access.level >= DEVELOPER,
     /** Erase any job (the job's own user may erase it too: `canEraseBuild`). */
     erase_build: (user, s) => readBuild(user, s) && !s.project.archived && s.access.level >= MAINTAINER,
+    /** Delete artifacts before they expire, a job's or every job's of the project (GitLab's `destroy_artifacts`): maintainers, in a project not archived. */
+    destroy_artifacts: (user, s) => readBuild(user, s) && !s.project.archived && s.access.level >= MAINTAINER,
     /** Administer builds (GitLab's `admin_build`): manage the project's pipeline trigger tokens (`manage_trigger`). Maintainers, in a project not archived. */
     admin_build: (user, s) => readBuild(user, s) && !s.project.archived && s.access.level >= MAINTAINER,
     /** Manage the project's runners: maintainers. */

@@ -16,6 +16,11 @@ export const catalog = {
     'GET /projects/:id/jobs/:job_id/trace',
     'GET /projects/:id/jobs/:job_id/artifacts',
     'GET /projects/:id/jobs/artifacts/:ref_name/download',
+    // One file of the archive (one subtree, `GATEWAY_SUBTREES`), and deleting artifacts before they expire.
+    'GET /projects/:id/jobs/:job_id/artifacts/:artifact_path+',
+    'GET /projects/:id/jobs/artifacts/:ref_name/raw/:artifact_path+',
+    'DELETE /projects/:id/jobs/:job_id/artifacts',
+    'DELETE /projects/:id/artifacts',
     'POST /projects/:id/jobs/:job_id/cancel',
     'POST /projects/:id/jobs/:job_id/retry',
     'POST /projects/:id/jobs/:job_id/play',

@@ -13,6 +13,7 @@ export { latestPipelineFor, pipelineActive, pipelinesForCommits } from './querie
 export { presentPipeline, presentPipelineBasic } from './presenters/pipelines';
 export { ciHookPayloads } from './webhooks/builders';
 export { sweepCi, type SweepOptions, type SweepReport } from './commands/sweep';
+export { CI_ARTIFACTS_DELETION, runProjectArtifactsDeletion } from './commands/artifacts';
 export type { MergeRequestSnapshot, Pipeline } from './store/pipelines';
 import type { MergeRequestPipelineRequest, MergeRequestPipelineResult } from './commands/merge-request-pipelines';
 export type { MergeRequestPipelineRequest, MergeRequestPipelineResult };

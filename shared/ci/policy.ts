@@ -30,6 +30,9 @@ export async function canEraseBuild(user: Caller | null, subject: ProjectSubject
   return allowed && (await refOpenTo(user, subject, job));
 }
 
+/** GitLab's `destroy_artifacts` (delete a job's or the project's artifacts): maintainers. */
+export const canDestroyArtifacts = (user: Caller | null, subject: ProjectSubject): boolean => can(user, 'destroy_artifacts', subject);
+
 /**
  * GitLab's `read_pipeline_variable`: maintainers (`admin_pipeline`), or the developer who
  * triggered the pipeline while they may still update it (its ref not protected from them).

@@ -1,29 +1,34 @@
 /**
  * The Jobs API (the spec's Jobs section): list a project's jobs (`scope`), read one, its trace
  * (live while it runs, the archived object once it ended) and artifacts (streamed from S3; by
- * ref and job name only for a successful job), cancel, retry (answers the new job), play (manual
- * jobs only), erase (artifacts and trace) and keep artifacts.
+ * ref and job name only for a successful job), one file of them (GitLab's `job_artifacts.rb`:
+ * taken out of the zip with ranged reads, never the whole archive), cancel, retry (answers the
+ * new job), play (manual jobs only), erase (artifacts and trace), keep and delete artifacts (one
+ * job's, or every job's of the project in the background).
  */
 import * as z from 'zod';
 import { ApiError, ForbiddenError, NotFoundError } from '../../platform/http/errors';
 import { paginate, paginationParams } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
-import { created, ok } from '../../platform/http/response';
+import { accepted, created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import type { Authentication } from '../../platform/http/context';
 import { findProjectForJobOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
 import { cancelJobRecord, playJob, processPipeline, retryJobRecord } from '../commands/pipelines';
-import { authorizeCi, canEraseBuild, canReadBuilds, canUpdateBuilds, canUpdateOnRef } from '../policy';
+import { authorizeCi, canDestroyArtifacts, canEraseBuild, canReadBuilds, canUpdateBuilds, canUpdateOnRef } from '../policy';
 import { presentJob } from '../presenters/jobs';
 import { findJobOrNotFound, jobContext, jobList, latestSuccessfulJob } from '../queries/jobs';
 import { deleteArtifacts, deleteTrace } from '../store/blobs';
-import { artifactsDownload, traceDownload } from './downloads';
+import { deleteJobArtifacts, requestProjectArtifactsDeletion } from '../commands/artifacts';
+import { artifactEntryDownload, artifactsDownload, traceDownload } from './downloads';
 import { getJob, updateJob } from '../store/pipelines';
 import { COMPLETED } from '../status';
 import { scopeFrom, scopeParam } from './scope';
 
 const jobParams = z.object({ ...idParam, job_id: required(p.int()) });
+/** A file's path inside the archive (GitLab's `*artifact_path`; NUL bytes and invalid UTF-8 are refused before, with GitLab's 400). */
+const artifactPath = { artifact_path: required(p.string()) };
 
 /** The project whose jobs the caller may read; a CI job's token (on the artifact downloads) reaches its own project only. */
 async function readable(id: string, user: Parameters<typeof canReadBuilds>[0], auth: Authentication | null = null) {
@@ -82,6 +87,49 @@ export const jobRoutes = {
     handler: async ({ params, user, auth }) => {
       const subject = await readable(params.id, user, auth);
       return artifactsDownload(await latestSuccessfulJob(subject.project.id, params.ref_name, params.job));
+    },
+  }),
+
+  'GET /projects/:id/jobs/:job_id/artifacts/:artifact_path+': route({
+    params: jobParams.extend(artifactPath),
+    anonymous: true,
+    // GitLab's `job_token_allowed`, as the whole archive.
+    authentication: { jobToken: true },
+    handler: async ({ params, user, auth }) => {
+      const subject = await readable(params.id, user, auth);
+      return artifactEntryDownload(await findJobOrNotFound(subject, params.job_id), params.artifact_path);
+    },
+  }),
+
+  'GET /projects/:id/jobs/artifacts/:ref_name/raw/:artifact_path+': route({
+    params: z.object({ ...idParam, ref_name: required(p.string()), job: required(p.string()), ...artifactPath }),
+    anonymous: true,
+    // GitLab's `job_token_allowed`, as the whole archive.
+    authentication: { jobToken: true },
+    handler: async ({ params, user, auth }) => {
+      const subject = await readable(params.id, user, auth);
+      return artifactEntryDownload(await latestSuccessfulJob(subject.project.id, params.ref_name, params.job), params.artifact_path);
+    },
+  }),
+
+  'DELETE /projects/:id/jobs/:job_id/artifacts': route({
+    params: jobParams,
+    handler: async ({ params, user }) => {
+      const subject = await readable(params.id, user);
+      authorizeCi(user, canDestroyArtifacts(user, subject));
+      await deleteJobArtifacts(await findJobOrNotFound(subject, params.job_id));
+      return noContent();
+    },
+  }),
+
+  'DELETE /projects/:id/artifacts': route({
+    params: z.object(idParam),
+    handler: async ({ params, user }) => {
+      const subject = await readable(params.id, user);
+      authorizeCi(user, canDestroyArtifacts(user, subject));
+      // GitLab's `accepted!`: its worker deletes them after the answer; here the background jobs worker.
+      await requestProjectArtifactsDeletion(subject.project.id);
+      return accepted({ message: '202 Accepted' });
     },
   }),
 

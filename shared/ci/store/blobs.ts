@@ -3,6 +3,7 @@
  * archived into one object when the job ends; artifacts uploaded whole; both streamed to readers.
  */
 import { bucketName, deleteObjects, deleteObjectsUnder, isNoSuchKey, s3 } from '../../platform/s3/client';
+import type { ByteSource } from '../zip-reader';
 import { ciObjects } from './objects';
 
 export async function putTraceChunk(jobId: number, offset: number, data: Buffer): Promise<void> {
@@ -60,6 +61,11 @@ export async function deleteArtifacts(jobId: number): Promise<void> {
   await deleteObjects([ciObjects.artifacts(jobId)]);
 }
 
+/** Deletes the artifacts objects of several jobs (DeleteObjects, up to 1,000 keys a request). */
+export async function deleteArtifactObjects(jobIds: readonly number[]): Promise<void> {
+  if (jobIds.length > 0) await deleteObjects(jobIds.map((jobId) => ciObjects.artifacts(jobId)));
+}
+
 export async function putArtifacts(jobId: number, data: Buffer, contentType: string): Promise<void> {
   const { client, sdk } = await s3();
   await client.send(new sdk.PutObjectCommand({ Bucket: bucketName(), Key: ciObjects.artifacts(jobId), Body: data, ContentType: contentType }));
@@ -87,3 +93,32 @@ export const openArtifacts = (jobId: number) => openObject(ciObjects.artifacts(j
 
 /** The archived trace of an ended job, streamed. */
 export const openArchivedTrace = (jobId: number) => openObject(ciObjects.trace(jobId));
+
+/**
+ * The artifacts archive as a {@link ByteSource} of ranged reads (one file is taken out of it
+ * without reading it whole: `zip-reader.ts`); its size read once (HeadObject).
+ */
+export function artifactsSource(jobId: number): ByteSource {
+  const key = ciObjects.artifacts(jobId);
+  let size: Promise<number | undefined> | undefined;
+  const get = async (start: number, end: number) => {
+    const { client, sdk } = await s3();
+    // `end` is exclusive; an empty range is never asked for (the reader reads at least a header).
+    const result = await client.send(new sdk.GetObjectCommand({ Bucket: bucketName(), Key: key, Range: `bytes=${start}-${end - 1}` }));
+    return result.Body!;
+  };
+  return {
+    size: () =>
+      (size ??= (async () => {
+        const { client, sdk } = await s3();
+        try {
+          return (await client.send(new sdk.HeadObjectCommand({ Bucket: bucketName(), Key: key }))).ContentLength;
+        } catch (error) {
+          if (isNoSuchKey(error) || (error as Error | undefined)?.name === 'NotFound') return undefined;
+          throw error;
+        }
+      })()),
+    read: async (start, end) => Buffer.from(await (await get(start, end)).transformToByteArray()),
+    stream: async (start, end) => (await get(start, end)) as AsyncIterable<Uint8Array>,
+  };
+}

@@ -296,6 +296,11 @@ export async function* projectPipelines(projectId: number): AsyncGenerator<Pipel
   for await (const item of queryCollection(ciCollections.projectPipelines(projectId), { ascending: false })) yield pipelineFromItem(item);
 }
 
+/** A project's jobs, oldest first (GSI1), a Query page at a time (the bulk deletion of its artifacts walks it). */
+export async function* projectJobs(projectId: number): AsyncGenerator<Job> {
+  for await (const item of queryCollection(ciCollections.projectJobs(projectId))) yield jobFromItem(item);
+}
+
 /** A project's jobs in one status, newest first (GSI5), read `pageSize` at a time. */
 export async function* projectJobsInStatus(projectId: number, status: JobStatus, pageSize?: number): AsyncGenerator<Job> {
   for await (const item of queryCollection(ciCollections.projectJobsByStatus(projectId, status), { ascending: false, pageSize })) yield jobFromItem(item);
@@ -595,6 +600,28 @@ export async function forgetExpiredArtifacts(job: Pick<Job, 'id' | 'pipelineId'>
     ),
   );
   return result !== undefined;
+}
+
+/**
+ * Forgets a job's artifacts (`artifacts` null, out of the expiry index), whatever they are
+ * (`DELETE …/jobs/:job_id/artifacts`, the project's bulk delete); undefined when the job has
+ * none (or is gone). Their object is deleted by the caller afterwards.
+ */
+export async function forgetArtifacts(job: Pick<Job, 'id' | 'pipelineId'>): Promise<Job | undefined> {
+  const result = await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: ciKeys.job(job.pipelineId, job.id),
+        UpdateExpression: 'SET artifacts = :none, touchedAt = :now, #version = #version + :one REMOVE GSI4PK, GSI4SK',
+        ConditionExpression: 'attribute_type(artifacts, :map)',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':none': null, ':now': new Date().toISOString(), ':one': 1, ':map': 'M' },
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  return result?.Attributes ? jobFromItem(result.Attributes) : undefined;
 }
 
 /** Removes a stale expiry entry (the artifacts were kept or are gone) if it is still `entry`. */
