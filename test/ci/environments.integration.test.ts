@@ -11,7 +11,7 @@ import { CI_SCHEDULE_SHARDS } from '../../shared/ci/store/keys';
 import { dueEnvironments } from '../../shared/ci/store/environments';
 import { api, isLocalRuntime } from '../support/api';
 import { newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
-import { gitOk, pushNewRepository } from '../support/git';
+import { cloneUrl, gitOk, localRepository, pushNewRepository } from '../support/git';
 import { TestRunner } from './runner';
 
 const CI = `
@@ -200,6 +200,17 @@ describe('environments and deployments', () => {
     await stopStaleEnvironments(project.id, new Date(Date.now() + 1000).toISOString());
     expect(await settle(production.id, new Date(Date.now() + 5000))).toBe('stopped');
     expect((await environmentNamed('production')).state).toBe('stopped');
+  });
+
+  it('fails a job whose expanded environment name GitLab refuses (environment_creation_failure), creating nothing', async () => {
+    const before = (await get('/environments')).body.length;
+    const work = await localRepository({ '.gitlab-ci.yml': 'deploy:\n  script: [echo]\n  environment: "bad:name/$CI_COMMIT_REF_SLUG"\nlater:\n  stage: deploy\n  script: [echo]\n' });
+    await gitOk(['push', '-q', cloneUrl(project.fullPath, project.owner.token), 'HEAD:refs/heads/bad-env'], { cwd: work });
+    const [pipeline] = (await get('/pipelines', { ref: 'bad-env' })).body;
+    const jobs = (await get(`/pipelines/${pipeline.id}/jobs`)).body;
+    expect(jobs.find((job: any) => job.name === 'deploy')).toMatchObject({ status: 'failed', failure_reason: 'environment_creation_failure' });
+    expect((await get(`/pipelines/${pipeline.id}`)).body.status).toBe('failed');
+    expect((await get('/environments')).body).toHaveLength(before);
   });
 
   it('creates, searches, changes and force-stops environments, refusing what GitLab refuses', async () => {

@@ -203,8 +203,9 @@ const actionOf = (job: Pick<Job, 'spec'>) => job.spec.environmentOptions?.action
 /**
  * Links a new pipeline's jobs to their environments (found or created) and makes the deployments
  * of those that start one: sets each such job's `environmentLink` and answers the deployments to
- * store once the jobs are. A job whose environment cannot be had (a name GitLab refuses) runs
- * without one.
+ * store once the jobs are. A job whose environment's expanded name GitLab refuses is created
+ * failed (`environment_creation_failure`, GitLab's `Chain::EnsureEnvironments`); should the
+ * environments not be read or written at all, the jobs run without them (logged).
  */
 export async function linkEnvironments(jobs: Job[]): Promise<Deployment[]> {
   const withEnvironment = jobs.filter((job) => job.spec.environment);
@@ -222,7 +223,10 @@ export async function linkEnvironments(jobs: Job[]): Promise<Deployment[]> {
     const deployments: Deployment[] = [];
     for (const job of withEnvironment) {
       const environment = environments.get(job.spec.environment!);
-      if (!environment) continue;
+      if (!environment) {
+        Object.assign(job, { status: 'failed', failureReason: 'environment_creation_failure', finishedAt: job.createdAt });
+        continue;
+      }
       const tier = isTier(job.spec.environmentOptions?.deploymentTier) ? job.spec.environmentOptions.deploymentTier : environment.tier;
       const index = starting.indexOf(job);
       job.environmentLink = { environmentId: environment.id, tier, ...(index >= 0 ? { deploymentId: ids[index] } : {}) };
