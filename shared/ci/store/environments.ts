@@ -7,14 +7,12 @@
  * version read, so their index entries (state, status, last update) follow every change, and the
  * lists a client reads right after see it (`journalWrite`).
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteMany, putMany } from '../../platform/dynamo/batch';
-import { db, tableName } from '../../platform/dynamo/client';
-import { ifConditionHolds } from '../../platform/dynamo/conditional';
+import { tableName } from '../../platform/dynamo/client';
 import { nextId, nextIds } from '../../platform/dynamo/counters';
 import { entityFields } from '../../platform/dynamo/items';
 import { getEntity, getItem, queryAll, queryCollection, type Item } from '../../platform/dynamo/query';
-import { journalWrite, transactOr } from '../../platform/dynamo/transactions';
+import { putAtVersion, transactOr } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { CI_SEQUENCES, ciCollections, ciIndexKeys, ciKeys } from './keys';
 
@@ -135,22 +133,8 @@ export async function environmentByName(projectId: number, name: string): Promis
 }
 
 /** Writes an environment's new state if its version is still the one read; false when another writer was first. */
-export async function saveEnvironment(previous: Environment, next: Environment): Promise<boolean> {
-  const item = environmentToItem({ ...next, version: previous.version + 1 });
-  const written = await ifConditionHolds(
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: item,
-        ConditionExpression: '#version = :version',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':version': previous.version },
-      }),
-    ),
-  );
-  if (!written) return false;
-  await journalWrite([item], [environmentToItem(previous)]);
-  return true;
+export function saveEnvironment(previous: Environment, next: Environment): Promise<boolean> {
+  return putAtVersion(environmentToItem({ ...next, version: previous.version + 1 }), environmentToItem(previous));
 }
 
 /** An environment due to be stopped or deleted, as its index entry (eventually consistent) shows it. */
@@ -216,22 +200,8 @@ export function getDeployment(projectId: number, deploymentId: number): Promise<
 }
 
 /** Writes a deployment's new state if its version is still the one read; false when another writer was first. */
-export async function saveDeployment(previous: Deployment, next: Deployment): Promise<boolean> {
-  const item = deploymentToItem({ ...next, version: previous.version + 1 });
-  const written = await ifConditionHolds(
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: item,
-        ConditionExpression: '#version = :version',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':version': previous.version },
-      }),
-    ),
-  );
-  if (!written) return false;
-  await journalWrite([item], [deploymentToItem(previous)]);
-  return true;
+export function saveDeployment(previous: Deployment, next: Deployment): Promise<boolean> {
+  return putAtVersion(deploymentToItem({ ...next, version: previous.version + 1 }), deploymentToItem(previous));
 }
 
 /** Deletes a deployment if it is still the version read (not running meanwhile); false otherwise. */

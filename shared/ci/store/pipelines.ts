@@ -24,7 +24,7 @@ import { nextId, nextIds } from '../../platform/dynamo/counters';
 import { entityFields } from '../../platform/dynamo/items';
 import { isStorableKey, type Collection } from '../../platform/dynamo/keys';
 import { getItem, isId, queryAll, queryCollection, type Item } from '../../platform/dynamo/query';
-import { ConditionFailed, journalWrite, transact } from '../../platform/dynamo/transactions';
+import { ConditionFailed, journalWrite, putAtVersion, transact } from '../../platform/dynamo/transactions';
 import { nextDeadline } from '../config/scheduler';
 import type { EnvironmentOptions, ReleaseDefinition } from '../config/parse';
 import type { JobStatus, PipelineStatus } from '../status';
@@ -431,23 +431,8 @@ export async function moveTraceEnd(job: JobRef, from: number, to: number): Promi
 
 /** Writes a pipeline's changed fields if its version is still `version`; false when another writer was first. */
 export async function updatePipeline(pipeline: Pipeline, changes: Partial<Pick<Pipeline, 'status' | 'startedAt' | 'finishedAt' | 'updatedAt'>>): Promise<boolean> {
-  const next = { ...pipeline, ...changes, version: pipeline.version + 1 };
-  const item = pipelineToItem(next);
-  const written = await ifConditionHolds(
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: item,
-        ConditionExpression: '#version = :version',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':version': pipeline.version },
-      }),
-    ),
-  );
-  if (!written) return false;
   // Its status list, entered and left, shows the change at once.
-  await journalWrite([item], [pipelineToItem(pipeline)]);
-  return true;
+  return putAtVersion(pipelineToItem({ ...pipeline, ...changes, version: pipeline.version + 1 }), pipelineToItem(pipeline));
 }
 
 /**
@@ -587,36 +572,25 @@ export async function moveDeadline(job: Pick<Job, 'id' | 'pipelineId'>, entry: s
  * Their object is deleted by the caller afterwards, so kept artifacts are never lost.
  */
 export async function forgetExpiredArtifacts(job: Pick<Job, 'id' | 'pipelineId'>, expireAt: string): Promise<boolean> {
-  const result = await ifConditionHolds(
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: ciKeys.job(job.pipelineId, job.id),
-        UpdateExpression: 'SET artifacts = :none, touchedAt = :now, #version = #version + :one REMOVE GSI4PK, GSI4SK',
-        ConditionExpression: 'artifacts.expireAt = :expireAt',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':none': null, ':now': new Date().toISOString(), ':one': 1, ':expireAt': expireAt },
-      }),
-    ),
-  );
-  return result !== undefined;
+  return (await forgetArtifacts(job, expireAt)) !== undefined;
 }
 
 /**
- * Forgets a job's artifacts (`artifacts` null, out of the expiry index), whatever they are
- * (`DELETE …/jobs/:job_id/artifacts`, the project's bulk delete); undefined when the job has
- * none (or is gone). Their object is deleted by the caller afterwards.
+ * Forgets a job's artifacts (`artifacts` null, out of the expiry index): whatever they are
+ * (`DELETE …/jobs/:job_id/artifacts`, the project's bulk delete), or only while they expire at
+ * `expireAt`. Answers the job as written; undefined when it has none (or other ones, or is gone).
+ * Their object is deleted by the caller afterwards.
  */
-export async function forgetArtifacts(job: Pick<Job, 'id' | 'pipelineId'>): Promise<Job | undefined> {
+export async function forgetArtifacts(job: Pick<Job, 'id' | 'pipelineId'>, expireAt?: string): Promise<Job | undefined> {
   const result = await ifConditionHolds(
     db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: ciKeys.job(job.pipelineId, job.id),
         UpdateExpression: 'SET artifacts = :none, touchedAt = :now, #version = #version + :one REMOVE GSI4PK, GSI4SK',
-        ConditionExpression: 'attribute_type(artifacts, :map)',
+        ConditionExpression: expireAt === undefined ? 'attribute_type(artifacts, :map)' : 'artifacts.expireAt = :expireAt',
         ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':none': null, ':now': new Date().toISOString(), ':one': 1, ':map': 'M' },
+        ExpressionAttributeValues: { ':none': null, ':now': new Date().toISOString(), ':one': 1, ...(expireAt === undefined ? { ':map': 'M' } : { ':expireAt': expireAt }) },
         ReturnValues: 'ALL_NEW',
       }),
     ),

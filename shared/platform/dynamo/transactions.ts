@@ -2,9 +2,10 @@ import {
   TransactionCanceledException,
   type CancellationReason,
 } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { getMany, putMany } from './batch';
 import { db, tableName } from './client';
+import { ifConditionHolds } from './conditional';
 import { isJournaling, journalEntries, mayBeIndexed, touchesIndexKeys, updatedIndexPartitions } from './recent';
 import type { Key } from './keys';
 import type { Item } from './query';
@@ -196,6 +197,28 @@ async function previousVersions(items: readonly TransactItem[]): Promise<Item[]>
     return image ? [] : [{ PK: key.PK, SK: key.SK }];
   });
   return keyList.length > 0 ? [...held, ...(await getMany(keyList))] : held;
+}
+
+/**
+ * Replaces an entity written whole (`item`, its index attributes with it) if the stored one is
+ * still at `previous.version` (optimistic locking), then journals the index partitions it enters
+ * and `previous` leaves ({@link journalWrite}). False when another writer was first.
+ */
+export async function putAtVersion(item: Item, previous: Item): Promise<boolean> {
+  const written = await ifConditionHolds(
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: item,
+        ConditionExpression: '#version = :version',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':version': previous.version },
+      }),
+    ),
+  );
+  if (!written) return false;
+  await journalWrite([item], [previous]);
+  return true;
 }
 
 /**
