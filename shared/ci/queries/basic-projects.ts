@@ -4,6 +4,7 @@
  */
 import { getNamespaces } from '../../namespaces';
 import { getProjects, presentProjects, projectSubject } from '../../projects';
+import type { ProjectSubject } from '../../auth';
 import type { User } from '../../users';
 
 /** The fields of GitLab's `BasicProjectDetails` entity, taken from the Project entity. */
@@ -24,7 +25,12 @@ export async function presentBasicProjects(ids: number[], viewer: User) {
       return project && namespace ? [projectSubject(project, namespace, viewer)] : [];
     }),
   );
-  const presented = (await presentProjects(subjects, viewer)) as Array<Record<string, unknown>>;
+  return presentBasicProjectsOf(subjects, viewer);
+}
+
+/** Projects already read (with their namespaces) as GitLab's `BasicProjectDetails`. */
+export async function presentBasicProjectsOf(subjects: readonly ProjectSubject[], viewer: User) {
+  const presented = (await presentProjects([...subjects], viewer)) as Array<Record<string, unknown>>;
   return presented.map((entity) => Object.fromEntries(BASIC_PROJECT_FIELDS.filter((field) => field in entity).map((field) => [field, entity[field]])));
 }
 

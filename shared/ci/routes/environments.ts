@@ -26,7 +26,7 @@ import {
   updateEnvironment,
 } from '../commands/environments';
 import { presentDeployment, presentEnvironment, presentEnvironmentBasic } from '../presenters/environments';
-import { presentBasicProjects } from '../queries/basic-projects';
+import { presentBasicProjectsOf } from '../queries/basic-projects';
 import { deploymentContext, deploymentFiltersError, deploymentList, environmentList, findDeploymentOrNotFound, findEnvironmentOrNotFound } from '../queries/environments';
 import { environmentByName, ENVIRONMENT_STATES, ENVIRONMENT_TIERS, getDeployment, getEnvironment, type Deployment, type Environment } from '../store/environments';
 import { authorizeCi } from '../policy';
@@ -62,9 +62,9 @@ async function projectFor(idOrPath: string, user: User | null, ability: 'read_en
   return subject;
 }
 
-/** Environments as lists and writes show them (with their project, read once). */
+/** Environments as lists and writes show them (with their project, as the request read it). */
 async function presentEnvironments(environments: readonly Environment[], subject: ProjectSubject, user: User | null) {
-  const [project] = await presentBasicProjects([subject.project.id], user as User);
+  const [project] = await presentBasicProjectsOf([subject], user as User);
   return environments.map((environment) => presentEnvironment(environment, { project }));
 }
 
