@@ -267,5 +267,15 @@ describe('environments and deployments', () => {
     expect(reports.every((r) => r.status === 201)).toBe(true);
     expect(new Set(reports.map((r) => r.body.environment.id)).size).toBe(1);
     expect((await get('/deployments', { environment: 'race-2' })).body).toHaveLength(4);
+
+    // `order_by=ref`: by ref, read from the deployments' ref entries (written and deleted with them).
+    expect((await send('POST', '/repository/branches', { branch: 'alpha', ref: 'main' })).status).toBe(201);
+    const alpha = await send('POST', '/deployments', { environment: 'race-2', sha: head, ref: 'alpha', tag: false, status: 'failed' });
+    const byRef = async (query: Record<string, string>) => (await get('/deployments', { environment: 'race-2', order_by: 'ref', ...query })).body.map((d: any) => d.ref);
+    expect(await byRef({})).toEqual(['alpha', 'main', 'main', 'main', 'main']);
+    expect(await byRef({ sort: 'desc', per_page: '2' })).toEqual(['main', 'main']);
+    expect(await byRef({ status: 'failed' })).toEqual(['alpha']);
+    expect((await send('DELETE', `/deployments/${alpha.body.id}`)).status).toBe(204);
+    expect(await byRef({})).toEqual(['main', 'main', 'main', 'main']);
   });
 });

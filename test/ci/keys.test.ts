@@ -33,6 +33,7 @@ const tableKeys = {
   environment: [() => ciKeys.environment(5, 8)],
   environmentName: [() => ciKeys.environmentName(5, 'review/feature #1')],
   deployment: [() => ciKeys.deployment(5, 21)],
+  deploymentRef: [() => ciKeys.deploymentRef(5, 'feature/#1', 21)],
   schedule: [() => ciKeys.schedule(5, 9)],
   schedulePipeline: [() => ciKeys.schedulePipeline(9, 12)],
 } satisfies Record<keyof typeof ciKeys, Array<() => Key>>;
@@ -87,6 +88,8 @@ const collections = {
   environmentsByNamePrefix: [() => ciCollections.environmentsByNamePrefix(5, 'Rev')],
   dueEnvironments: [() => ciCollections.dueEnvironments(1, AT)],
   deployments: [() => ciCollections.deployments(5)],
+  deploymentsByRef: [() => ciCollections.deploymentsByRef(5)],
+  deploymentsPartition: [() => ciCollections.deploymentsPartition(5)],
   environmentDeployments: [() => ciCollections.environmentDeployments(8)],
   deploymentsByStatus: [() => ciCollections.deploymentsByStatus(5, 'success')],
   environmentDeploymentsByStatus: [() => ciCollections.environmentDeploymentsByStatus(8, 'success')],
@@ -103,7 +106,7 @@ describeKeySpace(
     keySpace,
     keys: { name: 'ciKeys', builders: ciKeys, samples: tableKeys },
     indexKeys: { name: 'ciIndexKeys', builders: ciIndexKeys, samples: indexKeys },
-    collections: { name: 'ciCollections', builders: ciCollections, samples: collections, wholePartition: ['pipelinePartition', 'runnerPartition', 'variablesPartition', 'environmentsPartition'] },
+    collections: { name: 'ciCollections', builders: ciCollections, samples: collections, wholePartition: ['pipelinePartition', 'runnerPartition', 'variablesPartition', 'environmentsPartition', 'deploymentsPartition'] },
     outside: { PK: 'CI_PIPELINE#12', SK: 'STAGE#1' },
   },
   () => {

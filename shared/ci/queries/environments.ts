@@ -5,12 +5,13 @@
  */
 import type { ProjectSubject } from '../../auth';
 import { RecordNotFoundError } from '../../platform/http/errors';
-import type { ListSource } from '../../platform/http/pagination';
+import { collectionStream, countOnePageMore, mappedStream, type ListSource } from '../../platform/http/pagination';
 import { isId, type Item } from '../../platform/dynamo/query';
 import { getUser, type User } from '../../users';
 import type { DeploymentContext } from '../presenters/environments';
 import {
   deploymentFromItem,
+  deploymentsOfRefEntries,
   environmentByName,
   environmentFromItem,
   getDeployment,
@@ -66,7 +67,7 @@ export async function environmentList(projectId: number, filters: EnvironmentFil
 }
 
 export interface DeploymentFilters {
-  orderBy: 'id' | 'iid' | 'created_at' | 'updated_at' | 'finished_at';
+  orderBy: 'id' | 'iid' | 'created_at' | 'updated_at' | 'finished_at' | 'ref';
   sort: 'asc' | 'desc';
   updatedAfter?: string;
   updatedBefore?: string;
@@ -97,26 +98,34 @@ const within = (value: string | null, from?: string, below?: string) => value !=
  *   each item;
  * - `order_by=finished_at` (with its range and `status=success`): the project's successful
  *   deployments by finish (GSI5);
+ * - `order_by=ref`: the project's ref entries (`REF#<ref>`, by ref then id), each page's
+ *   deployments loaded with one BatchGetItem, environment and status checked on each;
  * - else by id (`iid` and `created_at` are the same order): the environment's list of the status
  *   (GSI3), the environment's (GSI1), the project's of the status (GSI2), or the project's.
  */
 export function deploymentList(projectId: number, filters: DeploymentFilters): ListSource<Deployment> | Deployment[] {
   if (filters.environment === null) return [];
   const environmentId = filters.environment?.id;
+  const kept = (deployment: Deployment) =>
+    (environmentId === undefined || deployment.environmentId === environmentId) &&
+    (!filters.status || deployment.status === filters.status) &&
+    (filters.updatedAfter === undefined && filters.updatedBefore === undefined ? true : within(deployment.updatedAt, filters.updatedAfter, filters.updatedBefore)) &&
+    (filters.orderBy !== 'finished_at' || within(deployment.finishedAt, filters.finishedAfter, filters.finishedBefore));
   const select = (item: Item) => {
     const deployment = deploymentFromItem(item);
-    const kept =
-      (environmentId === undefined || deployment.environmentId === environmentId) &&
-      (!filters.status || deployment.status === filters.status) &&
-      (filters.updatedAfter === undefined && filters.updatedBefore === undefined ? true : within(deployment.updatedAt, filters.updatedAfter, filters.updatedBefore)) &&
-      (filters.orderBy !== 'finished_at' || within(deployment.finishedAt, filters.finishedAfter, filters.finishedBefore));
-    return kept ? deployment : undefined;
+    return kept(deployment) ? deployment : undefined;
   };
   const ascending = filters.sort === 'asc';
   // An ISO time's upper bound sorts after every `<time>#<id>` of that time or earlier: `<` the bound's own key.
   const range = (from?: string, below?: string) => ({ ...(from ? { from } : {}), ...(below ? { below } : {}) });
   if (filters.updatedAfter !== undefined || filters.updatedBefore !== undefined || filters.orderBy === 'updated_at') {
     return { collection: ciCollections.deploymentsByUpdate(projectId, range(filters.updatedAfter, filters.updatedBefore)), ascending, select };
+  }
+  if (filters.orderBy === 'ref') {
+    // The ref entries in order, their deployments loaded a chunk at a time (one BatchGetItem each) and checked.
+    const entries = collectionStream({ collection: ciCollections.deploymentsByRef(projectId), ascending, select: (item) => item });
+    const load = async (items: Item[]) => (await deploymentsOfRefEntries(projectId, items)).map((deployment) => (deployment && kept(deployment) ? deployment : undefined));
+    return mappedStream(entries, load, { countWithin: countOnePageMore });
   }
   if (filters.orderBy === 'finished_at') return { collection: ciCollections.deploymentsByFinish(projectId, range(filters.finishedAfter, filters.finishedBefore)), ascending, select };
   const collection =

@@ -88,7 +88,7 @@ const listEnvironments = route({
   },
 });
 
-const DEPLOYMENT_ORDERS = ['id', 'iid', 'created_at', 'updated_at', 'finished_at'] as const;
+const DEPLOYMENT_ORDERS = ['id', 'iid', 'created_at', 'updated_at', 'ref', 'finished_at'] as const;
 const DEPLOYMENT_STATUSES = ['created', 'running', 'success', 'failed', 'canceled', 'skipped', 'blocked'] as const;
 const REPORTED_STATUSES = ['running', 'success', 'failed', 'canceled'] as const;
 

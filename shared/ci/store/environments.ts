@@ -7,7 +7,7 @@
  * version read, so their index entries (state, status, last update) follow every change, and the
  * lists a client reads right after see it (`journalWrite`).
  */
-import { deleteMany, putMany } from '../../platform/dynamo/batch';
+import { byKey, deleteMany, getMany, putMany } from '../../platform/dynamo/batch';
 import { tableName } from '../../platform/dynamo/client';
 import { nextId, nextIds } from '../../platform/dynamo/counters';
 import { entityFields } from '../../platform/dynamo/items';
@@ -189,9 +189,25 @@ export function deleteEnvironmentItems(environment: Environment): Promise<Enviro
   );
 }
 
-/** Adds deployments (new ones: created with their jobs, or through the API). */
+/** A deployment's entry in its project's list by ref: written with it, deleted with it. */
+const refEntryOf = (deployment: Pick<Deployment, 'projectId' | 'ref' | 'id'>): Item => ({
+  ...ciKeys.deploymentRef(deployment.projectId, deployment.ref, deployment.id),
+  type: 'DeploymentRef',
+  deploymentId: deployment.id,
+});
+
+/** Adds deployments (new ones: created with their jobs, or through the API), each with its ref entry. */
 export async function insertDeployments(deployments: readonly Deployment[]): Promise<void> {
-  if (deployments.length > 0) await putMany(deployments.map(deploymentToItem), { journal: true });
+  if (deployments.length > 0) await putMany(deployments.flatMap((deployment) => [deploymentToItem(deployment), refEntryOf(deployment)]), { journal: true });
+}
+
+/** The deployments of a page of ref entries (one BatchGetItem), in that order; undefined for one gone meanwhile. */
+export async function deploymentsOfRefEntries(projectId: number, entries: readonly Item[]): Promise<Array<Deployment | undefined>> {
+  const found = byKey(await getMany(entries.map((entry) => ciKeys.deployment(projectId, Number(entry.deploymentId)))));
+  return entries.map((entry) => {
+    const item = found(ciKeys.deployment(projectId, Number(entry.deploymentId)));
+    return item && deploymentFromItem(item);
+  });
 }
 
 /** A deployment of the project (read consistently). */
@@ -217,6 +233,7 @@ export async function deleteDeploymentItem(deployment: Deployment): Promise<bool
           ExpressionAttributeValues: { ':version': deployment.version },
         },
       },
+      ref: { Delete: { TableName: tableName(), Key: ciKeys.deploymentRef(deployment.projectId, deployment.ref, deployment.id) } },
     },
     [['deployment', 'changed' as const]],
   );
@@ -225,12 +242,12 @@ export async function deleteDeploymentItem(deployment: Deployment): Promise<bool
 
 /** Deletes an environment's deployments (the environment is deleted: GitLab's `use_fast_destroy :all_deployments`). */
 export async function deleteEnvironmentDeployments(environment: Pick<Environment, 'projectId' | 'id'>): Promise<void> {
-  const items = await queryAll(ciCollections.environmentDeployments(environment.id));
-  await deleteMany(items.map((item) => ciKeys.deployment(environment.projectId, Number(item.id))));
+  const deployments = (await queryAll(ciCollections.environmentDeployments(environment.id))).map(deploymentFromItem);
+  await deleteMany(deployments.flatMap((deployment) => [ciKeys.deployment(environment.projectId, deployment.id), ciKeys.deploymentRef(environment.projectId, deployment.ref, deployment.id)]));
 }
 
 /** Deletes a project's environments, their names and its deployments (the project is being deleted). */
 export async function deleteProjectEnvironments(projectId: number): Promise<void> {
-  const [environments, deployments] = await Promise.all([queryAll(ciCollections.environmentsPartition(projectId)), queryAll(ciCollections.deployments(projectId))]);
+  const [environments, deployments] = await Promise.all([queryAll(ciCollections.environmentsPartition(projectId)), queryAll(ciCollections.deploymentsPartition(projectId))]);
   await deleteMany([...environments, ...deployments].map((item) => ({ PK: String(item.PK), SK: String(item.SK) })));
 }

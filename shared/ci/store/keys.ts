@@ -53,6 +53,8 @@ export const ciKeys = {
   environmentName: (projectId: number, name: string): Key => ({ PK: `CI_ENVIRONMENTS#${projectId}`, SK: `NAME#${name}` }),
   /** A deployment of a project, by id, in the project's deployments partition. */
   deployment: (projectId: number, deploymentId: number): Key => ({ PK: `CI_DEPLOYMENTS#${projectId}`, SK: `DEPLOYMENT#${pad(deploymentId)}` }),
+  /** A deployment in its project's list by ref (`order_by=ref`), in the deployments partition: a ref never changes, so the entry is written once. */
+  deploymentRef: (projectId: number, ref: string, deploymentId: number): Key => ({ PK: `CI_DEPLOYMENTS#${projectId}`, SK: `REF#${ref}\u0001${pad(deploymentId)}` }),
   /** A pipeline schedule of a project (with its variables), by id, in the project's schedules partition. */
   schedule: (projectId: number, scheduleId: number): Key => ({ PK: `CI_SCHEDULES#${projectId}`, SK: `SCHEDULE#${pad(scheduleId)}` }),
   /** A pipeline a schedule created (`GET …/pipeline_schedules/:id/pipelines`, `last_pipeline`), in the schedule's own partition. */
@@ -226,6 +228,10 @@ export const ciCollections = {
   dueEnvironments: (shard: number, now: string): Collection => indexCollection('GSI3', `CI_ENV_DUE#${shard}`, { below: dueBefore(now) }),
   /** A project's deployments, by id. */
   deployments: (projectId: number): Collection => tableCollection(`CI_DEPLOYMENTS#${projectId}`, 'DEPLOYMENT#'),
+  /** A project's deployments by ref, then id (their ref entries). */
+  deploymentsByRef: (projectId: number): Collection => tableCollection(`CI_DEPLOYMENTS#${projectId}`, 'REF#'),
+  /** Everything of a project's deployments partition (deployments and their ref entries): what the project's deletion removes. */
+  deploymentsPartition: (projectId: number): Collection => tableCollection(`CI_DEPLOYMENTS#${projectId}`, ''),
   /** An environment's deployments, by id (GSI1). */
   environmentDeployments: (environmentId: number): Collection => indexCollection('GSI1', `CI_ENV_DEPLOYMENTS#${environmentId}`),
   /** A project's deployments in one status, by id (GSI2). */
@@ -274,7 +280,7 @@ export const keySpace: KeySpace = {
     'CI_TRIGGERS#': ['TRIGGER#'],
     'CI_TRIGGER_TOKEN#': ['TRIGGER'],
     'CI_ENVIRONMENTS#': ['ENVIRONMENT#', 'NAME#'],
-    'CI_DEPLOYMENTS#': ['DEPLOYMENT#'],
+    'CI_DEPLOYMENTS#': ['DEPLOYMENT#', 'REF#'],
     'CI_SCHEDULES#': ['SCHEDULE#'],
     'CI_SCHEDULE#': ['PIPELINE#'],
     // The job token scope of a project and its allowlist, in the projects feature's partition.
