@@ -7,7 +7,6 @@ import type { ProjectSubject } from '../../auth';
 import { RecordNotFoundError } from '../../platform/http/errors';
 import { collectionStream, countOnePageMore, mappedStream, type ListSource } from '../../platform/http/pagination';
 import { isId, type Item } from '../../platform/dynamo/query';
-import { getUser, type User } from '../../users';
 import type { DeploymentContext } from '../presenters/environments';
 import {
   deploymentFromItem,
@@ -23,7 +22,7 @@ import {
 } from '../store/environments';
 import { ciCollections } from '../store/keys';
 import { readJob, type Job } from '../store/pipelines';
-import { jobContext } from './jobs';
+import { jobContext, usersById } from './jobs';
 
 /** GitLab's `user_project.environments.find`: an environment of this project, or `404 Not found`. */
 export async function findEnvironmentOrNotFound(projectId: number, environmentId: number): Promise<Environment> {
@@ -146,17 +145,16 @@ export function deploymentList(projectId: number, filters: DeploymentFilters): L
 export async function deploymentContext(subject: ProjectSubject, deployments: readonly Deployment[], known: Environment[] = []): Promise<DeploymentContext> {
   const environments = new Map(known.map((environment) => [environment.id, environment]));
   const environmentIds = [...new Set(deployments.map((deployment) => deployment.environmentId))].filter((id) => !environments.has(id));
-  const userIds = [...new Set(deployments.flatMap((deployment) => (deployment.userId === null ? [] : [deployment.userId])))];
   const [loadedEnvironments, users, jobs] = await Promise.all([
     Promise.all(environmentIds.map((id) => getEnvironment(subject.project.id, id))),
-    Promise.all(userIds.map((id) => getUser(id))),
+    usersById(deployments.map((deployment) => deployment.userId)),
     Promise.all(deployments.map((deployment) => (deployment.jobId === null || deployment.pipelineId === null ? undefined : readJob({ id: deployment.jobId, pipelineId: deployment.pipelineId })))),
   ]);
   for (const environment of loadedEnvironments) if (environment) environments.set(environment.id, environment);
   const foundJobs = jobs.filter((job): job is Job => job !== undefined);
   return {
     environments,
-    users: new Map(users.filter((user): user is User => user !== undefined).map((user) => [user.id, user])),
+    users,
     jobs: new Map(foundJobs.map((job) => [job.id, job])),
     jobContext: await jobContext(subject, foundJobs),
   };

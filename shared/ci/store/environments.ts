@@ -15,6 +15,7 @@ import { getEntity, getItem, queryAll, queryCollection, type Item } from '../../
 import { putAtVersion, transactOr } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { CI_SEQUENCES, ciCollections, ciIndexKeys, ciKeys } from './keys';
+import { dueItems } from './due';
 
 export const ENVIRONMENT_TIERS = ['production', 'staging', 'testing', 'development', 'other'] as const;
 export type EnvironmentTier = (typeof ENVIRONMENT_TIERS)[number];
@@ -145,12 +146,7 @@ export interface DueEnvironment {
 
 /** Up to `limit` environments of a shard due at `now` or earlier (to stop, or to delete), earliest first (GSI3). */
 export async function dueEnvironments(shard: number, now: string, limit: number): Promise<DueEnvironment[]> {
-  const found: DueEnvironment[] = [];
-  for await (const item of queryCollection(ciCollections.dueEnvironments(shard, now), { pageSize: limit })) {
-    found.push({ environment: { projectId: Number(item.projectId), id: Number(item.id) }, entry: String(item.GSI3SK) });
-    if (found.length >= limit) break;
-  }
-  return found;
+  return (await dueItems(ciCollections.dueEnvironments(shard, now), limit)).map(({ item, entry }) => ({ environment: { projectId: Number(item.projectId), id: Number(item.id) }, entry }));
 }
 
 /** A project's environments in one state, oldest first (GSI1; each checked again on its item). */

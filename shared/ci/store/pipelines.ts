@@ -29,6 +29,7 @@ import { nextDeadline } from '../config/scheduler';
 import type { EnvironmentOptions, ReleaseDefinition } from '../config/parse';
 import type { JobStatus, PipelineStatus } from '../status';
 import { CI_SEQUENCES, ciCollections, ciIndexKeys, ciKeys } from './keys';
+import { dueItems } from './due';
 
 /** The commit a pipeline runs, as read when it was created (what jobs embed as `commit`). */
 export interface CommitSnapshot {
@@ -525,20 +526,15 @@ export interface ScheduledJob {
   entry: string;
 }
 
-async function dueJobs(collection: Collection, sortAttribute: 'GSI3SK' | 'GSI4SK', limit: number): Promise<ScheduledJob[]> {
-  const found: ScheduledJob[] = [];
-  for await (const item of queryCollection(collection, { pageSize: limit })) {
-    found.push({ job: jobFromItem(item), entry: String(item[sortAttribute]) });
-    if (found.length >= limit) break;
-  }
-  return found;
+async function dueJobs(collection: Collection, limit: number): Promise<ScheduledJob[]> {
+  return (await dueItems(collection, limit)).map(({ item, entry }) => ({ job: jobFromItem(item), entry }));
 }
 
 /** Up to `limit` jobs of a shard whose deadline is `now` or earlier, earliest first (GSI3: eventually consistent). */
-export const dueDeadlineJobs = (shard: number, now: string, limit: number) => dueJobs(ciCollections.dueDeadlines(shard, now), 'GSI3SK', limit);
+export const dueDeadlineJobs = (shard: number, now: string, limit: number) => dueJobs(ciCollections.dueDeadlines(shard, now), limit);
 
 /** Up to `limit` jobs of a shard whose artifacts expired at `now`, earliest first (GSI4: eventually consistent). */
-export const expiredArtifactJobs = (shard: number, now: string, limit: number) => dueJobs(ciCollections.expiredArtifacts(shard, now), 'GSI4SK', limit);
+export const expiredArtifactJobs = (shard: number, now: string, limit: number) => dueJobs(ciCollections.expiredArtifacts(shard, now), limit);
 
 /** A job read consistently from the table (what the scheduler decides on, after finding it in an index). */
 export async function readJob(job: Pick<Job, 'id' | 'pipelineId'>): Promise<Job | undefined> {

@@ -24,6 +24,7 @@ import { getEntity, queryAll, queryCollection, type Item } from '../../platform/
 import { transactOr } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { CI_SEQUENCES, ciCollections, ciIndexKeys, ciKeys } from './keys';
+import { dueItems } from './due';
 
 /** A variable of a schedule, its value sealed. */
 export interface StoredScheduleVariable {
@@ -114,12 +115,7 @@ export async function deleteSchedule(schedule: Pick<Schedule, 'projectId' | 'id'
 
 /** Up to `limit` active schedules of a shard whose next run is `now` or earlier, earliest first (GSI3: eventually consistent). */
 export async function dueSchedules(shard: number, now: string, limit: number): Promise<DueSchedule[]> {
-  const found: DueSchedule[] = [];
-  for await (const item of queryCollection(ciCollections.dueSchedules(shard, now), { pageSize: limit })) {
-    found.push({ schedule: scheduleFromItem(item), entry: String(item.GSI3SK) });
-    if (found.length >= limit) break;
-  }
-  return found;
+  return (await dueItems(ciCollections.dueSchedules(shard, now), limit)).map(({ item, entry }) => ({ schedule: scheduleFromItem(item), entry }));
 }
 
 /**
