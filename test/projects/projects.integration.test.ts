@@ -364,7 +364,8 @@ describe('PUT /projects/:id', () => {
       'default_branch, description, lfs_enabled, name, only_allow_merge_if_all_discussions_are_resolved, ' +
       'only_allow_merge_if_pipeline_succeeds, path, public_jobs, request_access_enabled, shared_runners_enabled, ' +
       'tag_list, visibility, issues_enabled, jobs_enabled, merge_requests_enabled, wiki_enabled, snippets_enabled, ' +
-      'container_registry_enabled, import_url are missing, at least one parameter must be provided';
+      'container_registry_enabled, import_url, ci_config_path, build_timeout, ci_default_git_depth, build_git_strategy, ' +
+      'auto_cancel_pending_pipelines, keep_latest_artifact, ci_forward_deployment_enabled are missing, at least one parameter must be provided';
     // Act
     const empty = await api(`/projects/${project.id}`, { token: owner.token, method: 'PUT', body: {} });
     const unknownOnly = await api(`/projects/${project.id}`, { token: owner.token, method: 'PUT', body: { star_count: 7 } });
@@ -374,6 +375,51 @@ describe('PUT /projects/:id', () => {
     expect(unknownOnly.status).toBe(400);
     expect(unknownOnly.body).toEqual({ error });
     expect((await api(`/projects/${project.id}`, { token: owner.token })).body).toEqual(before);
+  });
+
+  it('keeps the CI/CD settings with GitLab’s defaults and ranges, shown to maintainers only (the config path to readers of the code)', async () => {
+    // Prepare
+    const owner = await createUser();
+    const project = await createProject(owner.token, { visibility: 'public' });
+    const [reporter, outsider] = await Promise.all([createUser(), createUser()]);
+    await addMember('projects', project.id, reporter.id, 20);
+    const settings = { ci_config_path: 'ci/main.yml', build_timeout: 7200, ci_default_git_depth: 0, build_git_strategy: 'clone' };
+    // Act
+    const defaults = (await api(`/projects/${project.id}`, { token: owner.token })).body;
+    const edited = await api(`/projects/${project.id}`, {
+      token: owner.token,
+      method: 'PUT',
+      body: { ...settings, auto_cancel_pending_pipelines: 'disabled', keep_latest_artifact: false, ci_forward_deployment_enabled: false },
+    });
+    const refused = await Promise.all(
+      [{ build_timeout: 599 }, { build_timeout: 30 * 86400 }, { ci_default_git_depth: 1001 }, { ci_config_path: '../other.yml' }].map((body) =>
+        api(`/projects/${project.id}`, { token: owner.token, method: 'PUT', body }),
+      ),
+    );
+    const asReporter = (await api(`/projects/${project.id}`, { token: reporter.token })).body;
+    const asOutsider = (await api(`/projects/${project.id}`, { token: outsider.token })).body;
+    // Assess
+    expect(defaults).toMatchObject({
+      ci_config_path: null,
+      build_timeout: 3600,
+      ci_default_git_depth: 20,
+      build_git_strategy: 'fetch',
+      auto_cancel_pending_pipelines: 'enabled',
+      keep_latest_artifact: true,
+      ci_forward_deployment_enabled: true,
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ ...settings, auto_cancel_pending_pipelines: 'disabled', keep_latest_artifact: false, ci_forward_deployment_enabled: false });
+    expect(refused.map((r) => [r.status, r.body])).toEqual([
+      [400, { message: { build_timeout: ['needs to be between 10 minutes and 1 month'] } }],
+      [400, { message: { build_timeout: ['needs to be between 10 minutes and 1 month'] } }],
+      [400, { message: { 'ci_cd_settings.default_git_depth': ['must be less than or equal to 1000'] } }],
+      [400, { message: { ci_config_path: ['cannot include leading slash or directory traversal.'] } }],
+    ]);
+    expect((await api(`/projects/${project.id}`, { token: owner.token })).body).toMatchObject(settings);
+    expect(asReporter.ci_config_path).toBe('ci/main.yml');
+    expect(asReporter).not.toHaveProperty('build_timeout');
+    expect(asOutsider).not.toHaveProperty('keep_latest_artifact');
   });
 
   it('refuses a blank name with the model’s 400, and writes nothing', async () => {

@@ -25,6 +25,13 @@ export interface ProjectSettingsInput {
   request_access_enabled?: boolean;
   import_url?: string;
   tag_list?: string[];
+  ci_config_path?: string;
+  build_timeout?: number;
+  ci_default_git_depth?: number;
+  build_git_strategy?: 'fetch' | 'clone';
+  auto_cancel_pending_pipelines?: 'enabled' | 'disabled';
+  keep_latest_artifact?: boolean;
+  ci_forward_deployment_enabled?: boolean;
 }
 
 /** GitLab's settings of a new project. */
@@ -46,6 +53,13 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
   requestAccessEnabled: false,
   importUrl: null,
   tagList: [],
+  ciConfigPath: null,
+  buildTimeout: 3600,
+  ciDefaultGitDepth: 20,
+  buildGitStrategy: 'fetch',
+  autoCancelPendingPipelines: 'enabled',
+  keepLatestArtifact: true,
+  ciForwardDeploymentEnabled: true,
 };
 
 /** `base` with the given settings applied (those not given keep their value). */
@@ -69,6 +83,14 @@ export function applySettings<T extends ProjectSettings>(base: T, input: Project
   if (input.request_access_enabled !== undefined) next.requestAccessEnabled = input.request_access_enabled;
   if (input.import_url !== undefined) next.importUrl = input.import_url;
   if (input.tag_list !== undefined) next.tagList = input.tag_list;
+  // GitLab stores a blank CI config path as none (the default `.gitlab-ci.yml`).
+  if (input.ci_config_path !== undefined) next.ciConfigPath = input.ci_config_path.trim() === '' ? null : input.ci_config_path;
+  if (input.build_timeout !== undefined) next.buildTimeout = input.build_timeout;
+  if (input.ci_default_git_depth !== undefined) next.ciDefaultGitDepth = input.ci_default_git_depth;
+  if (input.build_git_strategy !== undefined) next.buildGitStrategy = input.build_git_strategy;
+  if (input.auto_cancel_pending_pipelines !== undefined) next.autoCancelPendingPipelines = input.auto_cancel_pending_pipelines;
+  if (input.keep_latest_artifact !== undefined) next.keepLatestArtifact = input.keep_latest_artifact;
+  if (input.ci_forward_deployment_enabled !== undefined) next.ciForwardDeploymentEnabled = input.ci_forward_deployment_enabled;
   return next;
 }
 
@@ -130,6 +152,13 @@ export function validateProject(name: string, path: string, input: ProjectSettin
   // project item stays far below DynamoDB's 400 KB.
   if (input.tag_list !== undefined && input.tag_list.some((tag) => tag.length > 255)) add('tag_list', 'is too long (maximum is 255 characters)');
   if (input.tag_list !== undefined && input.tag_list.length > 100) add('tag_list', 'is too long (maximum is 100 topics)');
+  // GitLab's `Project` and `ProjectCiCdSetting` validations of the CI/CD settings.
+  if (input.ci_config_path !== undefined && /\.{2}|^\//.test(input.ci_config_path)) add('ci_config_path', 'cannot include leading slash or directory traversal.');
+  if (input.build_timeout !== undefined && (input.build_timeout < 600 || input.build_timeout >= 30 * 86400)) {
+    add('build_timeout', 'needs to be between 10 minutes and 1 month');
+  }
+  if (input.ci_default_git_depth !== undefined && input.ci_default_git_depth < 0) add('ci_cd_settings.default_git_depth', 'must be greater than or equal to 0');
+  if (input.ci_default_git_depth !== undefined && input.ci_default_git_depth > 1000) add('ci_cd_settings.default_git_depth', 'must be less than or equal to 1000');
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 }
 

@@ -12,7 +12,7 @@ import { avatarUrl, type User } from '../../users';
 import { projectFullPath } from '../paths';
 import { getNamespacesById, getUsersById } from '../store/lookups';
 import { projectAvatar } from '../store/avatars';
-import { getProjects, type Project } from '../store/projects';
+import { ciSettingsOf, getProjects, type Project } from '../store/projects';
 
 /** What presenting needs besides the projects themselves, loaded once per response. */
 export interface ProjectContext {
@@ -89,6 +89,8 @@ function presentOne(subject: ProjectSubject, ctx: ProjectContext, viewer: User |
     avatar_url: avatarUrl('project', project.id, projectAvatar(project)),
     public_jobs: project.publicJobs,
     ...(ctx.runnersTokens.has(project.id) ? { runners_token: ctx.runnersTokens.get(project.id) } : {}),
+    ...(can(viewer, 'download_code', subject) ? { ci_config_path: ciSettingsOf(project).ciConfigPath } : {}),
+    ...(can(viewer, 'admin_project', subject) ? presentCiSettings(project) : {}),
     shared_with_groups: project.sharedWith.map((share) => ({
       group_id: share.groupId,
       group_name: ctx.namespaces.get(share.groupId)?.name ?? null,
@@ -119,6 +121,19 @@ function presentOne(subject: ProjectSubject, ctx: ProjectContext, viewer: User |
           },
         }
       : {}),
+  };
+}
+
+/** The CI/CD settings GitLab shows those who administer the project. */
+function presentCiSettings(project: Project) {
+  const settings = ciSettingsOf(project);
+  return {
+    ci_default_git_depth: settings.ciDefaultGitDepth,
+    ci_forward_deployment_enabled: settings.ciForwardDeploymentEnabled,
+    build_git_strategy: settings.buildGitStrategy,
+    keep_latest_artifact: settings.keepLatestArtifact,
+    auto_cancel_pending_pipelines: settings.autoCancelPendingPipelines,
+    build_timeout: settings.buildTimeout,
   };
 }
 

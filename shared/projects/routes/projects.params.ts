@@ -29,6 +29,14 @@ export const projectSettingsParams = {
   import_url: p.string({ max: 2048 }),
   // GitLab's topics: each name at most 255 characters (how many, the command checks).
   tag_list: p.array(limitedString(PROJECT_NAME_LIMIT)),
+  // CI/CD settings (lengths and ranges checked with GitLab's messages by the command).
+  ci_config_path: p.string({ max: 255 }),
+  build_timeout: p.int(),
+  ci_default_git_depth: p.int(),
+  build_git_strategy: p.oneOf(['fetch', 'clone']),
+  auto_cancel_pending_pipelines: p.oneOf(['enabled', 'disabled']),
+  keep_latest_artifact: p.bool(),
+  ci_forward_deployment_enabled: p.bool(),
 };
 
 /** Filters of project lists (`GET /projects`, `/groups/:id/projects`). */

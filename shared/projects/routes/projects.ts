@@ -33,7 +33,9 @@ const EDITABLE = [
   'default_branch', 'description', 'lfs_enabled', 'name', 'only_allow_merge_if_all_discussions_are_resolved',
   'only_allow_merge_if_pipeline_succeeds', 'path', 'public_jobs', 'request_access_enabled', 'shared_runners_enabled',
   'tag_list', 'visibility', 'issues_enabled', 'jobs_enabled', 'merge_requests_enabled', 'wiki_enabled',
-  'snippets_enabled', 'container_registry_enabled', 'import_url',
+  'snippets_enabled', 'container_registry_enabled', 'import_url', 'ci_config_path', 'build_timeout',
+  'ci_default_git_depth', 'build_git_strategy', 'auto_cancel_pending_pipelines', 'keep_latest_artifact',
+  'ci_forward_deployment_enabled',
 ] as const;
 
 const editParams = z

@@ -46,6 +46,30 @@ export interface ProjectSettings {
   requestAccessEnabled: boolean;
   importUrl: string | null;
   tagList: string[];
+  /**
+   * CI/CD settings (GitLab's `ci_cd_settings` and the project's build columns). Optional: a
+   * project stored before they existed has GitLab's defaults ({@link ciSettingsOf}).
+   */
+  ciConfigPath?: string | null;
+  buildTimeout?: number;
+  ciDefaultGitDepth?: number | null;
+  buildGitStrategy?: 'fetch' | 'clone';
+  autoCancelPendingPipelines?: 'enabled' | 'disabled';
+  keepLatestArtifact?: boolean;
+  ciForwardDeploymentEnabled?: boolean;
+}
+
+/** A project's CI/CD settings, GitLab's defaults for those it was stored without. */
+export function ciSettingsOf(project: ProjectSettings) {
+  return {
+    ciConfigPath: project.ciConfigPath ?? null,
+    buildTimeout: project.buildTimeout ?? 3600,
+    ciDefaultGitDepth: project.ciDefaultGitDepth === undefined ? 20 : project.ciDefaultGitDepth,
+    buildGitStrategy: project.buildGitStrategy ?? 'fetch',
+    autoCancelPendingPipelines: project.autoCancelPendingPipelines ?? 'enabled',
+    keepLatestArtifact: project.keepLatestArtifact ?? true,
+    ciForwardDeploymentEnabled: project.ciForwardDeploymentEnabled ?? true,
+  } as const;
 }
 
 export interface Project extends ProjectSettings {
