@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { CI_REFS_MIGRATION, indexProjectRefs } from '../../shared/ci/commands/refs';
 import {
   indexProjectAwardUsers,
   indexProjectNoteAuthors,
@@ -41,6 +42,8 @@ const MIGRATIONS: Array<[string, MigrationStep]> = [
   // it indexes every note, so v1 (user notes only) is no longer run.
   ['note-authors-v2', eachProject(indexProjectNoteAuthors)],
   ['award-users-v1', eachProject(indexProjectAwardUsers)],
+  // Each ref's latest successful pipeline (artifacts by ref, the artifacts kept) for pipelines that succeeded before it was kept.
+  [CI_REFS_MIGRATION, eachProject(indexProjectRefs)],
 ];
 
 /** The names of this version's migrations, in order. */

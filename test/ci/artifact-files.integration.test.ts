@@ -4,7 +4,7 @@
  * and `project.artifacts.raw(ref, path, job)` → `GET /projects/:id/jobs/artifacts/<ref>/raw/<path>?job=`;
  * with a user's token or another job's `JOB-TOKEN`. Then deleting artifacts before they expire:
  * `job.delete_artifacts()` (maintainers, 204) and `project.artifacts.delete()` (maintainers, 202,
- * done by the background worker).
+ * done by the background worker, which keeps each ref's latest successful pipeline's).
  */
 import { randomBytes } from 'node:crypto';
 import { zipSync } from 'fflate';
@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl } from '../support/api';
 import { eventually } from '../support/eventually';
 import { newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
-import { pushNewRepository } from '../support/git';
+import { cloneUrl, commitFiles, gitOk, pushNewRepository } from '../support/git';
 import { TestRunner } from './runner';
 
 const CI = `
@@ -25,6 +25,8 @@ build:
 use:
   stage: test
   script: [echo use]
+  rules:
+    - if: $CI_COMMIT_BRANCH == "consumer"
 `;
 
 const DEVELOPER = 30;
@@ -53,13 +55,15 @@ describe('job artifact files and their deletion', () => {
   let build: any;
   let use: any;
   let owner: Record<string, string>;
+  let work: string;
 
   beforeAll(async () => {
     project = await ownedProject('private');
     owner = { 'PRIVATE-TOKEN': project.owner.token };
     developer = await newMember(project, DEVELOPER);
-    await pushNewRepository(project.fullPath, project.owner.token, { '.gitlab-ci.yml': CI });
+    work = await pushNewRepository(project.fullPath, project.owner.token, { '.gitlab-ci.yml': CI });
     runner = await TestRunner.register((await api(`/projects/${project.id}`, { token: project.owner.token })).body.runners_token);
+    // `main`'s pipeline (build alone) succeeds: the ref's latest successful pipeline, whose artifacts are served by ref.
     build = await runner.pickNext();
     await uploadArtifacts(build, {
       'out/nested/deep/report.txt': Buffer.from(report),
@@ -68,6 +72,9 @@ describe('job artifact files and their deletion', () => {
       'out/dir/': new Uint8Array(0),
     });
     expect((await runner.update(build, 'success')).status).toBe(200);
+    // `consumer`'s pipeline: its build passes, its `use` job runs (a running job's JOB-TOKEN).
+    await gitOk(['push', '-q', cloneUrl(project.fullPath, project.owner.token), 'main:refs/heads/consumer'], { cwd: work });
+    expect((await runner.update(await runner.pickNext(), 'success')).status).toBe(200);
     use = await runner.pickNext();
   });
 
@@ -132,22 +139,28 @@ describe('job artifact files and their deletion', () => {
     expect((await api(`/projects/${project.id}/jobs/${build.id}/artifacts`, { method: 'DELETE', token: project.owner.token })).status).toBe(204);
   });
 
-  it("deletes every job's artifacts of the project in the background: developers 403, maintainers 202", async () => {
-    // Prepare
+  it("deletes the project's artifacts in the background, except each ref's latest successful pipeline's: developers 403, maintainers 202", async () => {
+    // Prepare: `consumer`'s pipeline succeeds with `use`'s artifacts; a newer commit's pipeline fails after its build uploaded some.
     await uploadArtifacts(use, { 'report.txt': Buffer.from('use\n') });
     expect((await runner.update(use, 'success')).status).toBe(200);
-    expect((await api(`/projects/${project.id}/jobs/${use.id}/artifacts/report.txt`, { token: project.owner.token })).body).toBe('use\n');
+    await commitFiles(work, { 'README.md': 'again\n' }, 'again');
+    await gitOk(['push', '-q', cloneUrl(project.fullPath, project.owner.token), 'main:refs/heads/consumer'], { cwd: work });
+    const failed = await runner.pickNext();
+    await uploadArtifacts(failed, { 'report.txt': Buffer.from('failed\n') });
+    expect((await runner.update(failed, 'failed')).status).toBe(200);
 
     // Act
     const denied = await api(`/projects/${project.id}/artifacts`, { method: 'DELETE', token: developer.token });
     const accepted = await api(`/projects/${project.id}/artifacts`, { method: 'DELETE', token: project.owner.token });
 
-    // Assess
+    // Assess: the failed pipeline's go (the worker walks jobs oldest first: `use` was passed by then); `use`'s are kept.
     expect([denied.status, denied.body]).toEqual([403, { message: '403 Forbidden' }]);
     expect([accepted.status, accepted.body]).toEqual([202, { message: '202 Accepted' }]);
     await eventually(async () => {
-      expect((await api(`/projects/${project.id}/jobs/${use.id}`, { token: project.owner.token })).body.artifacts_file).toBeNull();
+      expect((await api(`/projects/${project.id}/jobs/${failed.id}`, { token: project.owner.token })).body.artifacts_file).toBeNull();
     });
-    expect((await api(`/projects/${project.id}/jobs/${use.id}/artifacts`, { token: project.owner.token })).status).toBe(404);
+    expect((await api(`/projects/${project.id}/jobs/${failed.id}/artifacts`, { token: project.owner.token })).status).toBe(404);
+    expect((await api(`/projects/${project.id}/jobs/${use.id}/artifacts/report.txt`, { token: project.owner.token })).body).toBe('use\n');
+    expect((await api(`/projects/${project.id}/jobs/artifacts/consumer/raw/report.txt`, { query: { job: 'use' }, token: project.owner.token })).body).toBe('use\n');
   });
 });

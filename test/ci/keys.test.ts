@@ -36,6 +36,7 @@ const tableKeys = {
   deploymentRef: [() => ciKeys.deploymentRef(5, 'feature/#1', 21)],
   schedule: [() => ciKeys.schedule(5, 9)],
   schedulePipeline: [() => ciKeys.schedulePipeline(9, 12)],
+  ref: [() => ciKeys.ref(5, 'main'), () => ciKeys.ref(5, 'refs/merge-requests/1/head')],
 } satisfies Record<keyof typeof ciKeys, Array<() => Key>>;
 
 const indexKeys = {
@@ -97,6 +98,7 @@ const collections = {
   deploymentsByFinish: [() => ciCollections.deploymentsByFinish(5), () => ciCollections.deploymentsByFinish(5, { from: AT })],
   schedules: [() => ciCollections.schedules(5)],
   schedulePipelines: [() => ciCollections.schedulePipelines(9)],
+  refs: [() => ciCollections.refs(5)],
   dueSchedules: [() => ciCollections.dueSchedules(1, AT)],
 } satisfies Record<keyof typeof ciCollections, Array<() => Collection>>;
 

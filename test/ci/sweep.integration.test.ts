@@ -11,7 +11,7 @@ import { CI_SCHEDULE_SHARDS } from '../../shared/ci/store/keys';
 import { dueDeadlineJobs, expiredArtifactJobs, type ScheduledJob } from '../../shared/ci/store/pipelines';
 import { api, baseUrl, isLocalRuntime } from '../support/api';
 import { ownedProject, type OwnedProject } from '../support/fixtures';
-import { cloneUrl, gitOk, localRepository } from '../support/git';
+import { cloneUrl, commitFiles, gitOk, localRepository } from '../support/git';
 import { patchTrace, TestRunner } from './runner';
 
 const HOUR = 3_600_000;
@@ -216,29 +216,36 @@ describe.skipIf(!isLocalRuntime())('a running job', () => {
   });
 });
 
+/** Runs the next job of the project's runner to success with artifacts that expire in `expireIn`; answers the job as the API shows it. */
+async function finishedWithArtifacts(project: OwnedProject, runner: TestRunner, expireIn: string): Promise<any> {
+  let job: any;
+  for (let attempt = 0; attempt < 50 && !job; attempt++) {
+    ({ job } = await runner.requestJob());
+    if (!job) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await uploadArtifacts(job, expireIn);
+  expect((await runner.update(job, 'success')).status).toBe(200);
+  return jobOf(project, job.id);
+}
+
 describe.skipIf(!isLocalRuntime())('artifacts', () => {
   let project: OwnedProject;
   let runner: TestRunner;
 
   beforeAll(async () => {
     project = await ownedProject('private');
+    // Each test's pipeline is its branch's latest success: these artifacts expire only when the project does not keep the latest.
+    expect((await api(`/projects/${project.id}`, { method: 'PUT', token: project.owner.token, body: { keep_latest_artifact: false } })).status).toBe(200);
     runner = await TestRunner.register(await registrationToken(project));
   });
 
-  async function finishedWithArtifacts(name: string, expireIn: string): Promise<any> {
+  async function finishedWithArtifactsOn(name: string, expireIn: string): Promise<any> {
     await pushCi(project, `${name}:\n  script: echo ok\n`);
-    let job: any;
-    for (let attempt = 0; attempt < 50 && !job; attempt++) {
-      ({ job } = await runner.requestJob());
-      if (!job) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    await uploadArtifacts(job, expireIn);
-    expect((await runner.update(job, 'success')).status).toBe(200);
-    return jobOf(project, job.id);
+    return finishedWithArtifacts(project, runner, expireIn);
   }
 
   it('that expired are deleted from the job and from storage', async () => {
-    const job = await finishedWithArtifacts('expiring', '2 hours');
+    const job = await finishedWithArtifactsOn('expiring', '2 hours');
     expect(job.artifacts_expire_at).toEqual(expect.any(String));
     expect(await expiryEntry(job.id, later(job.artifacts_expire_at, -1000))).toBeUndefined();
     const now = later(job.artifacts_expire_at, 1000);
@@ -251,7 +258,7 @@ describe.skipIf(!isLocalRuntime())('artifacts', () => {
   });
 
   it('that are kept leave the expiry index', async () => {
-    const job = await finishedWithArtifacts('kept', '2 hours');
+    const job = await finishedWithArtifactsOn('kept', '2 hours');
     expect(await expiryEntry(job.id, later(job.artifacts_expire_at, 1000))).toBeDefined();
 
     expect((await api(`/projects/${project.id}/jobs/${job.id}/artifacts/keep`, { method: 'POST', token: project.owner.token })).status).toBe(200);
@@ -262,7 +269,7 @@ describe.skipIf(!isLocalRuntime())('artifacts', () => {
   });
 
   it('are swept by a real-time run once their time has come', async () => {
-    const job = await finishedWithArtifacts('brief', '1 second');
+    const job = await finishedWithArtifactsOn('brief', '1 second');
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(job.artifacts_expire_at) - Date.now()) + 50));
 
     const report = await sweepCi();
@@ -270,5 +277,42 @@ describe.skipIf(!isLocalRuntime())('artifacts', () => {
     expect(report.complete).toBe(true);
     expect(report.artifactsExpired).toBeGreaterThanOrEqual(1);
     expect(await jobOf(project, job.id)).toMatchObject({ artifacts: [], artifacts_file: null });
+  });
+});
+
+describe.skipIf(!isLocalRuntime())("a ref's latest successful pipeline (keep_latest_artifact, GitLab's default)", () => {
+  it('keeps its artifacts past their expiry and serves them by ref; a newer success on the ref lets them expire', async () => {
+    // Prepare: a first successful pipeline on the branch, its artifacts past their expiry.
+    const project = await ownedProject('private');
+    const runner = await TestRunner.register(await registrationToken(project));
+    const work = await localRepository({ '.gitlab-ci.yml': 'package:\n  script: echo ok\n' });
+    const push = () => gitOk(['push', '-q', cloneUrl(project.fullPath, project.owner.token), 'main:refs/heads/release'], { cwd: work });
+    await push();
+    const first = await finishedWithArtifacts(project, runner, '2 hours');
+    const expired = later(first.artifacts_expire_at, 1000);
+    const byRef = () => api(`/projects/${project.id}/jobs/artifacts/release/download`, { query: { job: 'package' }, token: project.owner.token });
+
+    // Act: the scheduler finds them due.
+    const kept = await settleExpiredArtifacts((await expiryEntry(first.id, expired))!, sweepContext({ now: expired }));
+
+    // Assess: kept, looked at again a day on; still served, by id and by ref.
+    expect(kept).toBe('rescheduled');
+    expect(await expiryEntry(first.id, later(first.artifacts_expire_at, 2 * HOUR))).toBeUndefined();
+    expect(await expiryEntry(first.id, later(first.artifacts_expire_at, 25 * HOUR))).toBeDefined();
+    expect((await jobOf(project, first.id)).artifacts_file).toMatchObject({ filename: 'artifacts.zip' });
+    expect((await byRef()).status).toBe(200);
+
+    // Act: a newer commit's pipeline succeeds on the branch.
+    await commitFiles(work, { 'README.md': 'again\n' }, 'again');
+    await push();
+    const second = await finishedWithArtifacts(project, runner, '2 hours');
+
+    // Assess: the first pipeline's artifacts are due again and expire; the ref serves the newer ones.
+    const due = await expiryEntry(first.id, expired);
+    expect(due).toBeDefined();
+    expect(await settleExpiredArtifacts(due!, sweepContext({ now: expired }))).toBe('expired');
+    expect(await jobOf(project, first.id)).toMatchObject({ artifacts_file: null });
+    expect((await byRef()).status).toBe(200);
+    expect((await jobOf(project, second.id)).artifacts_file).toMatchObject({ filename: 'artifacts.zip' });
   });
 });

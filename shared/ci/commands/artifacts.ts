@@ -7,12 +7,16 @@
  * so it walks the project's jobs list (GSI1 `CI_PROJECT_JOBS#<projectId>`), a Query page at a
  * time, and forgets each job's artifacts with a conditional write before deleting their objects.
  * The walk is re-entrant (a job already done has no artifacts): a run stopped part way (its time
- * up) or failed is run again from the start and finishes.
+ * up) or failed is run again from the start and finishes. While the project keeps its latest
+ * artifacts (`keep_latest_artifact`), those of each ref's latest successful pipeline stay, as
+ * GitLab's locked artifacts do.
  */
 import { enqueueJob } from '../../platform/jobs';
+import { ciSettingsOf, getProject } from '../../projects';
 import { logger } from '../../platform/logger';
 import { deleteArtifactObjects } from '../store/blobs';
 import { forgetArtifacts, projectJobs, type Job } from '../store/pipelines';
+import { latestSuccessfulPipelineIds } from '../store/refs';
 
 /** The background job kind of a project's artifacts deletion (its target: the project id). */
 export const CI_ARTIFACTS_DELETION = 'ci_artifacts_deletion';
@@ -38,6 +42,9 @@ export async function requestProjectArtifactsDeletion(projectId: number): Promis
  * 'continue' when `timeUp` said to stop (the next run starts over, skipping what is done).
  */
 export async function runProjectArtifactsDeletion(projectId: number, timeUp: () => boolean = () => false): Promise<'continue' | void> {
+  // GitLab deletes the artifacts "eligible for deletion": not those its refs' latest successful pipelines keep.
+  const project = await getProject(projectId);
+  const kept = project && ciSettingsOf(project).keepLatestArtifact ? await latestSuccessfulPipelineIds(projectId) : new Set<number>();
   let batch: number[] = [];
   let deleted = 0;
   const flush = async () => {
@@ -46,7 +53,7 @@ export async function runProjectArtifactsDeletion(projectId: number, timeUp: () 
     batch = [];
   };
   for await (const job of projectJobs(projectId)) {
-    if (!job.artifacts) continue;
+    if (!job.artifacts || kept.has(job.pipelineId)) continue;
     if (await forgetArtifacts(job)) batch.push(job.id);
     if (batch.length >= BATCH) {
       await flush();

@@ -44,6 +44,7 @@ import { mergeRequestVariables } from '../merge-request-variables';
 import { CANCELABLE, COMPLETED, compositeStatus, nextStatuses, type JobStatus } from '../status';
 import { sealPipelineVariables } from '../pipeline-variables';
 import { deploymentFollowsJob, linkEnvironments, redeploy, storeDeployments } from './deployments';
+import { refFollowsPipeline, refForgetsPipeline } from './refs';
 
 export interface PipelineRequest {
   project: Project;
@@ -304,7 +305,7 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
     const next = { status, startedAt: started, finishedAt, updatedAt: now };
     if (await updatePipeline(pipeline, next)) {
       const written = { ...pipeline, ...next, version: pipeline.version + 1 };
-      if (status !== pipeline.status) await pipelineStatusChanged(written, jobs);
+      if (status !== pipeline.status) await Promise.all([pipelineStatusChanged(written, jobs), refFollowsPipeline(written, pipeline.status)]);
       if (COMPLETED.has(status) && !COMPLETED.has(pipeline.status)) await notifyPipelineFinished(written);
       return written;
     }
@@ -412,7 +413,8 @@ export async function retryPipeline(pipelineId: number, user: User | null): Prom
   }
   const after = await readPipeline(pipelineId);
   if (after && COMPLETED.has(after.pipeline.status)) {
-    await updatePipeline(after.pipeline, { status: 'created', finishedAt: null, updatedAt: new Date().toISOString() });
+    const waiting = { status: 'created', finishedAt: null, updatedAt: new Date().toISOString() } as const;
+    if (await updatePipeline(after.pipeline, waiting)) await refFollowsPipeline({ ...after.pipeline, ...waiting }, after.pipeline.status);
   }
   return (await processPipeline(pipelineId)) ?? (await readPipeline(pipelineId))?.pipeline;
 }
@@ -423,4 +425,5 @@ export async function deletePipeline(pipelineId: number): Promise<void> {
   if (!read) return;
   await Promise.all(read.jobs.map((job) => deleteJobObjects(job.id)));
   await deletePipelineItems(pipelineId, read.jobs);
+  await refForgetsPipeline(read.pipeline);
 }

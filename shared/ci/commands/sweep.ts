@@ -27,6 +27,7 @@ import {
   expiredArtifactJobs,
   forgetExpiredArtifacts,
   moveDeadline,
+  postponeExpiryEntry,
   readJob,
   type Job,
   type ScheduledJob,
@@ -35,6 +36,7 @@ import { projectRunners, type Runner } from '../store/runners';
 import { dueSchedules } from '../store/schedules';
 import { changeJobStatus, cloneForRetry, processPipeline } from './pipelines';
 import { finishJob, retryable, runnerMatches } from './runners';
+import { artifactsKept } from './refs';
 import { runDueSchedule } from './schedules';
 import { dueEnvironments } from '../store/environments';
 import { settleDueEnvironment } from './environments';
@@ -134,6 +136,9 @@ export async function settleDeadline(found: ScheduledJob, context: SweepContext)
   return decision.reason === 'job_execution_timeout' ? 'timed_out' : 'stuck';
 }
 
+/** When kept artifacts whose expiry passed are looked at again (a project may stop keeping them). */
+const KEPT_ARTIFACTS_RECHECK_MS = 24 * 3600_000;
+
 export type ArtifactsOutcome = 'expired' | 'rescheduled' | 'gone';
 
 /** Settles one due artifacts expiry: forgets the artifacts on the job if they still expire then, and deletes the object. */
@@ -142,6 +147,11 @@ export async function settleExpiredArtifacts(found: ScheduledJob, context: Sweep
   if (!job) return 'gone';
   if (!artifactsExpired(job.artifacts, context.now)) {
     await dropExpiryEntry(job, found.entry);
+    return 'rescheduled';
+  }
+  // Kept while their pipeline is its ref's latest success (`keep_latest_artifact`): looked at again a day on.
+  if (await artifactsKept(job)) {
+    await postponeExpiryEntry(job, found.entry, new Date(context.now.getTime() + KEPT_ARTIFACTS_RECHECK_MS).toISOString());
     return 'rescheduled';
   }
   if (!(await forgetExpiredArtifacts(job, job.artifacts!.expireAt!))) return 'rescheduled';

@@ -9,8 +9,9 @@ import { mergedCollections, type ListSource } from '../../platform/http/paginati
 import type { JobContext } from '../presenters/jobs';
 import { ciCollections } from '../store/keys';
 import { isMergeRequestRef } from '../merge-request-variables';
-import { getJob, getPipeline, jobFromItem, pipelineFromItem, projectJobsInStatus, readPipeline, refPipelines, type Job, type Pipeline } from '../store/pipelines';
+import { getJob, getPipeline, jobFromItem, pipelineFromItem, readPipeline, refPipelines, type Job, type Pipeline } from '../store/pipelines';
 import { runnersByIds } from '../store/runners';
+import { latestSuccessfulPipelineId } from '../store/refs';
 import type { JobStatus, PipelineStatus } from '../status';
 
 export const projectWebUrl = (subject: ProjectSubject) => webUrlOf(projectFullPath(subject.namespace, subject.project));
@@ -206,12 +207,14 @@ export async function pipelinesForCommits(projectId: number, ref: string, shas: 
 export const pipelineActive = (pipeline: Pick<Pipeline, 'status'>): boolean => ['created', 'pending', 'running'].includes(pipeline.status);
 
 /**
- * The newest successful job of that name on a ref (artifacts download by ref): the project's
- * successful jobs (GSI5), newest first, until one matches; the project's other jobs are not read.
+ * The job of that name with artifacts in the ref's latest successful pipeline (GitLab's
+ * `latest_successful_build_for_ref`: the pipeline, then its latest job of the name with
+ * downloadable artifacts): the ref's item, then the pipeline's partition. Its cost does not grow
+ * with the project's pipelines or jobs.
  */
 export async function latestSuccessfulJob(projectId: number, ref: string, name: string): Promise<Job | undefined> {
-  for await (const job of projectJobsInStatus(projectId, 'success')) {
-    if (job.ref === ref && job.name === name && job.status === 'success') return job;
-  }
-  return undefined;
+  const pipelineId = await latestSuccessfulPipelineId(projectId, ref);
+  const read = pipelineId === undefined ? undefined : await readPipeline(pipelineId);
+  if (!read || read.pipeline.projectId !== projectId) return undefined;
+  return read.jobs.filter((job) => job.name === name && !job.retried && job.artifacts).at(-1);
 }

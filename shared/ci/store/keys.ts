@@ -57,6 +57,11 @@ export const ciKeys = {
   deploymentRef: (projectId: number, ref: string, deploymentId: number): Key => ({ PK: `CI_DEPLOYMENTS#${projectId}`, SK: `REF#${ref}\u0001${pad(deploymentId)}` }),
   /** A pipeline schedule of a project (with its variables), by id, in the project's schedules partition. */
   schedule: (projectId: number, scheduleId: number): Key => ({ PK: `CI_SCHEDULES#${projectId}`, SK: `SCHEDULE#${pad(scheduleId)}` }),
+  /**
+   * A ref's latest successful pipeline (GitLab's `Ci::Ref` and `latest_successful_for_ref`), in
+   * its project's refs partition: what artifacts by ref read, and what keeps the newest artifacts.
+   */
+  ref: (projectId: number, ref: string): Key => ({ PK: `CI_REFS#${projectId}`, SK: `REF#${ref}` }),
   /** A pipeline a schedule created (`GET …/pipeline_schedules/:id/pipelines`, `last_pipeline`), in the schedule's own partition. */
   schedulePipeline: (scheduleId: number, pipelineId: number): Key => ({ PK: `CI_SCHEDULE#${scheduleId}`, SK: `PIPELINE#${pad(pipelineId)}` }),
 } as const;
@@ -208,6 +213,8 @@ export const ciCollections = {
   variablesPartition: (owner: VariableOwner): Collection => tableCollection(variablesPk(owner), ''),
   /** A project's trigger tokens, by id. */
   triggers: (projectId: number): Collection => tableCollection(`CI_TRIGGERS#${projectId}`, 'TRIGGER#'),
+  /** A project's refs with a successful pipeline (their latest), by ref. */
+  refs: (projectId: number): Collection => tableCollection(`CI_REFS#${projectId}`, 'REF#'),
   /** A project's pipeline schedules, by id. */
   schedules: (projectId: number): Collection => tableCollection(`CI_SCHEDULES#${projectId}`, 'SCHEDULE#'),
   /** The pipelines a schedule created, by id. */
@@ -266,7 +273,7 @@ export const CI_SEQUENCES = {
 } as const;
 
 export const keySpace: KeySpace = {
-  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#', 'CI_GROUP_VARIABLES#', 'CI_TRIGGERS#', 'CI_TRIGGER_TOKEN#', 'CI_INSTANCE_VARIABLES', 'CI_ENVIRONMENTS#', 'CI_DEPLOYMENTS#', 'CI_SCHEDULES#', 'CI_SCHEDULE#'],
+  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#', 'CI_GROUP_VARIABLES#', 'CI_TRIGGERS#', 'CI_TRIGGER_TOKEN#', 'CI_INSTANCE_VARIABLES', 'CI_ENVIRONMENTS#', 'CI_DEPLOYMENTS#', 'CI_SCHEDULES#', 'CI_SCHEDULE#', 'CI_REFS#'],
   sortKeys: {
     'CI_PIPELINE#': ['PIPELINE', 'JOB#'],
     'CI_JOB#': ['JOB'],
@@ -283,6 +290,7 @@ export const keySpace: KeySpace = {
     'CI_DEPLOYMENTS#': ['DEPLOYMENT#', 'REF#'],
     'CI_SCHEDULES#': ['SCHEDULE#'],
     'CI_SCHEDULE#': ['PIPELINE#'],
+    'CI_REFS#': ['REF#'],
     // The job token scope of a project and its allowlist, in the projects feature's partition.
     'PROJECT#': ['CI_JOB_TOKEN_SCOPE', 'CI_JOB_TOKEN_ALLOW#'],
   },

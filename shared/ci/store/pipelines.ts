@@ -297,14 +297,14 @@ export async function* projectPipelines(projectId: number): AsyncGenerator<Pipel
   for await (const item of queryCollection(ciCollections.projectPipelines(projectId), { ascending: false })) yield pipelineFromItem(item);
 }
 
+/** A project's pipelines in one status, newest first (GSI2). */
+export async function* projectPipelinesInStatus(projectId: number, status: PipelineStatus): AsyncGenerator<Pipeline> {
+  for await (const item of queryCollection(ciCollections.projectPipelinesByStatus(projectId, status), { ascending: false })) yield pipelineFromItem(item);
+}
+
 /** A project's jobs, oldest first (GSI1), a Query page at a time (the bulk deletion of its artifacts walks it). */
 export async function* projectJobs(projectId: number): AsyncGenerator<Job> {
   for await (const item of queryCollection(ciCollections.projectJobs(projectId))) yield jobFromItem(item);
-}
-
-/** A project's jobs in one status, newest first (GSI5), read `pageSize` at a time. */
-export async function* projectJobsInStatus(projectId: number, status: JobStatus, pageSize?: number): AsyncGenerator<Job> {
-  for await (const item of queryCollection(ciCollections.projectJobsByStatus(projectId, status), { ascending: false, pageSize })) yield jobFromItem(item);
 }
 
 /**
@@ -604,6 +604,34 @@ export async function dropExpiryEntry(job: Pick<Job, 'id' | 'pipelineId'>, entry
         UpdateExpression: 'REMOVE GSI4PK, GSI4SK',
         ConditionExpression: 'GSI4SK = :entry',
         ExpressionAttributeValues: { ':entry': entry },
+      }),
+    ),
+  );
+}
+
+/**
+ * Puts a job's expiring artifacts back in the expiry index at their expiry (their pipeline is no
+ * longer its ref's latest: an expiry that passed meanwhile is due at once), while they still
+ * expire then.
+ */
+export async function restoreExpiryEntry(job: Pick<Job, 'id' | 'pipelineId'>, expireAt: string): Promise<void> {
+  await setExpiryEntry(job, 'artifacts.expireAt = :expireAt', { ':expireAt': expireAt }, ciIndexKeys.artifactExpiry(job.id, expireAt));
+}
+
+/** Moves a job's expiry entry to `at` (kept artifacts, looked at again then), if it is still `entry`. */
+export async function postponeExpiryEntry(job: Pick<Job, 'id' | 'pipelineId'>, entry: string, at: string): Promise<void> {
+  await setExpiryEntry(job, 'GSI4SK = :entry', { ':entry': entry }, ciIndexKeys.artifactExpiry(job.id, at));
+}
+
+async function setExpiryEntry(job: Pick<Job, 'id' | 'pipelineId'>, condition: string, values: Record<string, string>, entry: { GSI4PK: string; GSI4SK: string }): Promise<void> {
+  await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: ciKeys.job(job.pipelineId, job.id),
+        UpdateExpression: 'SET GSI4PK = :pk, GSI4SK = :sk',
+        ConditionExpression: condition,
+        ExpressionAttributeValues: { ...values, ':pk': entry.GSI4PK, ':sk': entry.GSI4SK },
       }),
     ),
   );
