@@ -1,20 +1,26 @@
 /**
  * What the CI feature reads from a project's repository: a commit (for the pipeline's `commit`),
- * the `.gitlab-ci.yml` of its tree, the files it includes (`include: local` at that commit,
- * `include: project` from a project the pipeline's user may download code of), and whether a ref
- * is protected. Reads objects through the repository feature's `openRepository`; parses only
+ * the configuration file of its tree (the project's `ci_config_path`, `.gitlab-ci.yml` by
+ * default), the files it includes (`include: local` at that commit, `include: project` from a
+ * project the pipeline's user may download code of), and whether a ref is protected. Reads objects through the repository feature's `openRepository`; parses only
  * commit headers and the tree levels of the paths it is asked for.
  */
 import { can, type ProjectSubject } from '../auth';
 import { NotFoundError } from '../platform/http/errors';
-import { findProjectOrNotFound, getProject, type Project } from '../projects';
+import { ciSettingsOf, findProjectOrNotFound, getProject, type Project } from '../projects';
 import { BranchRules, openRepository, TagRules, type Repository } from '../repository';
 import type { User } from '../users';
 import type { IncludeReader, IncludeSource, ProjectAtRef } from './config/includes';
 import type { CommitSnapshot } from './store/pipelines';
 import { isMergeRequestRef } from './merge-request-variables';
 
+/** GitLab's default configuration path (`Ci::Pipeline::DEFAULT_CONFIG_PATH`). */
 export const CI_CONFIG_PATH = '.gitlab-ci.yml';
+
+/** The project's configuration path, `.gitlab-ci.yml` when it sets none (GitLab's `ci_config_path_or_default`: what `CI_CONFIG_PATH` gives). */
+export function configPathOf(project: Project): string {
+  return ciSettingsOf(project).ciConfigPath || CI_CONFIG_PATH;
+}
 
 /** A project's protected branches or tags, read once per request (keyed by kind and project). */
 export type RefProtections = Map<string, Promise<BranchRules | TagRules>>;
@@ -136,24 +142,51 @@ export async function readCommit(project: Project, sha: string): Promise<CommitS
   return object?.type === 'commit' ? parseCommitBody(sha.toLowerCase(), object.body).snapshot : undefined;
 }
 
-/** The commit `sha` and its `.gitlab-ci.yml` (undefined when the file is absent). */
-export async function readCommitAndConfig(project: Project, sha: string): Promise<{ commit: CommitSnapshot; config: string | undefined } | undefined> {
+/**
+ * The configuration a pipeline of commit `sha` starts from, as GitLab's `Gitlab::Ci::ProjectConfig`
+ * finds it for the project's `ci_config_path` (`.gitlab-ci.yml` when unset), its sources in
+ * GitLab's order: the file at that path in the commit (`Repository`); else, for a path
+ * `file.yml@group/project` or `file.yml@group/project:ref`, an `include: project:` of that file
+ * (`ExternalProject`: read with the pipeline user's rights when includes are resolved, so a project
+ * they may not read fails the pipeline with the include's error); else, for an `http(s)` URL, an
+ * `include: remote:` (`Remote`, which this service refuses as a yaml error). Undefined when none
+ * applies: no configuration, as a missing `.gitlab-ci.yml`.
+ */
+export async function readCommitAndConfig(project: Project, sha: string, configPath: string = CI_CONFIG_PATH): Promise<{ commit: CommitSnapshot; config: string | undefined } | undefined> {
   const repository = await openRepository(project);
   const object = await repository.read(sha);
   if (!object || object.type !== 'commit') return undefined;
   const { tree, snapshot } = parseCommitBody(sha, object.body);
-  const treeObject = await repository.read(tree);
-  const entry = treeObject ? treeEntry(treeObject.body, CI_CONFIG_PATH) : undefined;
-  if (!entry || entry.mode.startsWith('4')) return { commit: snapshot, config: undefined };
-  const blob = await repository.read(entry.oid);
-  return { commit: snapshot, config: blob?.type === 'blob' ? blob.body.toString('utf8') : undefined };
+  const content = await fileInTree(repository, tree, configPath);
+  if (content !== undefined) return { commit: snapshot, config: content.toString('utf8') };
+  return { commit: snapshot, config: configIncluding(configPath) };
+}
+
+/** The configuration a `ci_config_path` naming another project's file or a URL stands for (JSON is YAML), else undefined. */
+function configIncluding(configPath: string): string | undefined {
+  if (/^.+(yml|yaml)@.+$/.test(configPath)) {
+    const at = configPath.indexOf('@');
+    const [project, ref] = splitOnce(configPath.slice(at + 1), ':');
+    return JSON.stringify({ include: [{ project, file: configPath.slice(0, at), ...(ref ? { ref } : {}) }] });
+  }
+  if (/^https?:\/\/\S+$/i.test(configPath)) return JSON.stringify({ include: [{ remote: configPath }] });
+  return undefined;
+}
+
+function splitOnce(text: string, separator: string): [string, string | undefined] {
+  const index = text.indexOf(separator);
+  return index < 0 ? [text, undefined] : [text.slice(0, index), text.slice(index + 1)];
 }
 
 /** The blob at `path` of a commit's tree (directories walked one level at a time); undefined when absent. */
 async function fileAt(repository: Repository, sha: string, path: string): Promise<Buffer | undefined> {
   const commit = await repository.read(sha);
   if (!commit || commit.type !== 'commit') return undefined;
-  let oid = parseCommitBody(sha, commit.body).tree;
+  return fileInTree(repository, parseCommitBody(sha, commit.body).tree, path);
+}
+
+async function fileInTree(repository: Repository, treeOid: string, path: string): Promise<Buffer | undefined> {
+  let oid = treeOid;
   const segments = path.split('/');
   for (const [index, segment] of segments.entries()) {
     const tree = await repository.read(oid);

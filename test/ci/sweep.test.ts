@@ -86,6 +86,12 @@ describe('a running job', () => {
     expect(decideDeadline(chatty, at(HOUR + 900), false)).toEqual({ action: 'drop', reason: 'job_execution_timeout' });
   });
 
+  it('goes by the timeout fixed when it was taken (project build_timeout, runner cap) over its timeout:', () => {
+    const taken = running({ timeout: 600, spec: { timeout: 3 * HOUR }, touchedAt: at(600).toISOString() });
+    expect(nextDeadline(taken)).toBe(at(600 + 900).toISOString());
+    expect(decideDeadline(taken, at(600 + 900), false)).toEqual({ action: 'drop', reason: 'job_execution_timeout' });
+  });
+
   it('answers timeout rather than silence when both passed', () => {
     expect(decideDeadline(running({ spec: { timeout: 60 } }), at(2 * HOUR), false)).toEqual({ action: 'drop', reason: 'job_execution_timeout' });
   });

@@ -16,7 +16,7 @@ import type { User } from '../../users';
 import { expandVariables, refSlug } from '../config/expand';
 import type { SelectedJob } from '../config/parse';
 import { ValidationError } from '../../platform/http/errors';
-import { includeReader, readCommitAndConfig, refOpenTo, refProtected, resolveRef, type RefProtections } from '../git';
+import { configPathOf, includeReader, readCommitAndConfig, refOpenTo, refProtected, resolveRef, type RefProtections } from '../git';
 import { notifyPipelineFinished } from '../listeners';
 import { variablesFor, type ProjectVariable } from '../queries/variables';
 import { deleteJobObjects } from '../store/blobs';
@@ -67,7 +67,7 @@ export type LazyPipelineRequest = Omit<PipelineRequest, 'mergeRequest'> & { merg
 
 export type CreatePipelineResult =
   | { result: 'created'; pipeline: Pipeline }
-  /** No `.gitlab-ci.yml` at that commit. */
+  /** No `.gitlab-ci.yml` (or `ci_config_path` file) at that commit. */
   | { result: 'no_config' }
   /** `workflow: rules`, `only`/`except` or `rules` left no job: GitLab creates nothing. */
   | { result: 'no_jobs' }
@@ -91,6 +91,8 @@ const NOT_RUN = {
   traceArchived: false,
   artifacts: null,
   touchedAt: null,
+  // Fixed again when a runner takes it (the project's `build_timeout` may have changed).
+  timeout: undefined,
   version: 1,
 } as const satisfies Partial<Job>;
 
@@ -111,6 +113,7 @@ function ruleVariables(request: PipelineRequest, projectVariables: readonly Proj
     CI_DEFAULT_BRANCH: request.project.defaultBranch,
     CI_PROJECT_ID: String(request.project.id),
     CI_PROJECT_NAME: request.project.path,
+    CI_CONFIG_PATH: configPathOf(request.project),
   };
   if (request.mergeRequest) Object.assign(variables, Object.fromEntries(mergeRequestVariables(request.mergeRequest)));
   else if (request.tag) variables.CI_COMMIT_TAG = request.ref;
@@ -149,15 +152,16 @@ function specOf(job: SelectedJob, variables: Readonly<Record<string, string>>): 
 }
 
 /**
- * Creates the pipeline of a commit: its jobs as `.gitlab-ci.yml` selects them for the ref and
- * source, all `created`, then processed (the first stage's jobs become pending). The file's
- * `include:` is resolved first (`config/includes.ts`: local files at this commit, other projects'
- * files as the pipeline's user may read them). A file that does not parse, or an include that
+ * Creates the pipeline of a commit: its jobs as `.gitlab-ci.yml` (or the file the project's
+ * `ci_config_path` names: `readCommitAndConfig` in `git.ts`) selects them for the ref and source,
+ * all `created`, then processed (the first stage's jobs become pending). The file's `include:` is
+ * resolved first (`config/includes.ts`: local files at this commit, other projects' files as the
+ * pipeline's user may read them). A file that does not parse, or an include that
  * fails, gives a failed pipeline with the error in `yaml_errors` and no jobs. A merge request
  * pipeline's merge request may be given as a function, called only when the commit has the file.
  */
 export async function createPipeline(asked: PipelineRequest | LazyPipelineRequest): Promise<CreatePipelineResult> {
-  const read = await readCommitAndConfig(asked.project, asked.sha);
+  const read = await readCommitAndConfig(asked.project, asked.sha, configPathOf(asked.project));
   if (!read) return { result: 'commit_not_found' };
   if (read.config === undefined) return { result: 'no_config' };
   const request: PipelineRequest = { ...asked, mergeRequest: typeof asked.mergeRequest === 'function' ? await asked.mergeRequest() : asked.mergeRequest };

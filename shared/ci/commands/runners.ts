@@ -7,7 +7,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { openSecret } from '../../platform/crypto/secret-box';
 import { getNamespace } from '../../namespaces';
-import { getProject, projectIdForRunnersToken, type Project } from '../../projects';
+import { ciSettingsOf, getProject, projectIdForRunnersToken, type Project } from '../../projects';
 import { parseDuration } from '../config/durations';
 import { refProtected, type RefProtections } from '../git';
 import { archiveTrace, putArtifacts, putTraceChunk, readTraceChunks } from '../store/blobs';
@@ -165,15 +165,20 @@ export async function requestJob(token: string, lastUpdate: string | undefined):
   return { runner, found: await pickJob(runner, lastUpdateHeader(runnerProjectIds(runner), version), lastUpdate) };
 }
 
-/** A project, unless it or a group above it is being deleted. Internal. */
-async function liveProject(id: number): Promise<Project | undefined> {
-  const project = await getProject(id);
-  return project && (await getNamespace(project.namespaceId)) ? project : undefined;
+/**
+ * The seconds a job may run, fixed as a runner takes it (GitLab's `Ci::Builds::TimeoutCalculator`,
+ * `Ci::BuildMetadata#update_timeout_state`): its `timeout:`, else the project's `build_timeout`;
+ * the runner's `maximum_timeout`, when it has one, caps either.
+ */
+export function jobTimeout(job: Pick<Job, 'spec'>, project: Project | undefined, runner: Pick<Runner, 'maximumTimeout'>): number {
+  const timeout = job.spec.timeout ?? (project ? ciSettingsOf(project).buildTimeout : 3600);
+  return runner.maximumTimeout ? Math.min(timeout, runner.maximumTimeout) : timeout;
 }
 
 /**
  * The oldest pending job of the runner's projects it matches, claimed for it (a job another
- * runner claimed first is passed over); `current` is the runner's `last_update` as of now.
+ * runner claimed first is passed over); `current` is the runner's `last_update` as of now. Each
+ * project is read once, before its first job is claimed (its `build_timeout` fixes the job's timeout).
  */
 async function pickJob(runner: Runner, current: string, lastUpdate: string | undefined): Promise<JobRequestResult> {
   const now = new Date();
@@ -181,6 +186,12 @@ async function pickJob(runner: Runner, current: string, lastUpdate: string | und
   if (lastUpdate === current) return { result: 'none', lastUpdate: current };
   let lost = false;
   const protections: RefProtections = new Map();
+  const projects = new Map<number, Promise<Project | undefined>>();
+  const projectOf = (id: number) => {
+    let project = projects.get(id);
+    if (!project) projects.set(id, (project = getProject(id)));
+    return project;
+  };
   for (const candidate of await runnerQueuedJobs(runner, CANDIDATES)) {
     const job = await getJobIn(candidate.pipelineId, candidate.id);
     if (job && !runnerMatches(runner, job)) continue;
@@ -189,16 +200,17 @@ async function pickJob(runner: Runner, current: string, lastUpdate: string | und
       lost = true;
       continue;
     }
+    const project = await projectOf(job.projectId);
     const token = `glcbt-${randomBytes(20).toString('base64url')}`;
-    const claimed = await claimJob(job, runner.id, digestOf(token), now.toISOString());
+    const claimed = await claimJob(job, runner.id, digestOf(token), now.toISOString(), jobTimeout(job, project, runner));
     if (!claimed) {
       lost = true;
       continue;
     }
     // A project beneath a group being deleted is gone: its job is not handed out (the deletion removes it).
-    const [pipeline, project] = await Promise.all([readPipeline(job.pipelineId), liveProject(job.projectId)]);
+    const [pipeline, namespace] = await Promise.all([readPipeline(job.pipelineId), project && getNamespace(project.namespaceId)]);
     await jobChanged(claimed, pipeline?.pipeline);
-    if (!pipeline || !project) continue;
+    if (!pipeline || !project || !namespace) continue;
     await processPipeline(job.pipelineId);
     return { result: 'job', job: claimed, token, pipeline: pipeline.pipeline, project };
   }

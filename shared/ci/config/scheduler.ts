@@ -10,9 +10,10 @@
  *   with `stuck_or_timeout_failure` after an hour without an update (a trace append or a state
  *   report: the job's `touchedAt`).
  * - A running job past its timeout (`Ci::TimedOutBuilds::DropRunningService`): failed with
- *   `job_execution_timeout` once its `timeout:` (default the project's build timeout, one hour)
- *   plus 15 minutes have passed since it started; the grace lets the runner, which enforces the
- *   timeout itself, report first.
+ *   `job_execution_timeout` once its timeout (fixed when a runner took it: its `timeout:`, else the
+ *   project's `build_timeout`, capped by the runner's `maximum_timeout`) plus 15 minutes have
+ *   passed since it started; the grace lets the runner, which enforces the timeout itself, report
+ *   first.
  *
  * A job waiting for any of these carries one deadline (`nextDeadline`): the earliest moment one of
  * them could apply. The scheduler looks at a job only once its deadline passed; when the job was
@@ -27,7 +28,7 @@ export interface SchedulerSettings {
   pendingOutdatedSeconds: number;
   /** A running job not heard from for this long is dropped. */
   runningSilentSeconds: number;
-  /** A job's timeout when `.gitlab-ci.yml` sets none (GitLab's default project build timeout). */
+  /** A running job's timeout when it was taken before its timeout was kept and `.gitlab-ci.yml` sets none (GitLab's default project build timeout). */
   defaultJobTimeoutSeconds: number;
   /** How long past its timeout a running job may still report before the server drops it. */
   timeoutGraceSeconds: number;
@@ -53,6 +54,8 @@ export interface DeadlineJob {
   startedAt: string | null;
   /** Last time the job was written (a trace append, a state report); absent on older items. */
   touchedAt?: string | null;
+  /** The timeout fixed when a runner took it (absent on jobs taken before it was kept: the `timeout:`, else the default). */
+  timeout?: number;
   spec: { timeout?: number };
 }
 
@@ -72,7 +75,7 @@ const queuedSince = (job: DeadlineJob): string => job.queuedAt ?? job.createdAt;
 
 /** When a running job must have finished (its timeout and the grace), in epoch ms. */
 function timeoutAt(job: DeadlineJob, settings: SchedulerSettings): number {
-  return plus(job.startedAt ?? job.createdAt, (job.spec.timeout ?? settings.defaultJobTimeoutSeconds) + settings.timeoutGraceSeconds);
+  return plus(job.startedAt ?? job.createdAt, (job.timeout ?? job.spec.timeout ?? settings.defaultJobTimeoutSeconds) + settings.timeoutGraceSeconds);
 }
 
 /** When a running job counts as abandoned if it is not heard from before, in epoch ms. */

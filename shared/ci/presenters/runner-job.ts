@@ -3,7 +3,12 @@
  * what gitlab-runner's `common.JobResponse` reads): git access with the job token, the steps, the
  * image and services, variables (GitLab's predefined `CI_*` ones, then the file's, the groups',
  * the project's and the pipeline's, so that the later win), artifacts, cache and the
- * dependencies whose artifacts it downloads.
+ * dependencies whose artifacts it downloads. The project's CI/CD settings shape it as GitLab's
+ * `Ci::BuildRunnerPresenter` does: `allow_git_fetch` is its `build_git_strategy` (gitlab-runner
+ * fetches or clones by it unless the job has a `GIT_STRATEGY` variable), `git_info.depth` the
+ * job's `GIT_DEPTH` variable, else its `ci_default_git_depth` (0 or none: a full clone, with every
+ * branch and tag in the refspecs), the timeout the one fixed when the job was taken. Like GitLab,
+ * no `GIT_DEPTH` or `GIT_STRATEGY` variable is added: the runner reads these fields.
  */
 import { config } from '../../platform/config';
 import { environmentSlug, refSlug } from '../config/expand';
@@ -32,6 +37,8 @@ export interface RunnerJobContext {
   projectVariables: ProjectVariable[];
   /** The variables the pipeline was created with, opened (`pipelineVariables`). */
   pipelineVariables: PipelineVariable[];
+  /** The project's CI/CD settings as the job is handed out: `CI_CONFIG_PATH`, `ci_default_git_depth`, `build_git_strategy`. */
+  settings: { configPath: string; defaultGitDepth: number | null; gitStrategy: 'fetch' | 'clone' };
 }
 
 type Variable = { key: string; value: string; public: boolean; masked: boolean; file?: boolean; raw?: boolean };
@@ -92,6 +99,7 @@ export function predefinedVariables(ctx: RunnerJobContext): Variable[] {
     ['CI_COMMIT_AUTHOR', pipeline.commit ? `${pipeline.commit.authorName} <${pipeline.commit.authorEmail}>` : ''],
     ['CI_COMMIT_TIMESTAMP', pipeline.commit?.committedDate ?? ''],
     ['CI_DEFAULT_BRANCH', ctx.defaultBranch],
+    ['CI_CONFIG_PATH', ctx.settings.configPath],
     ['CI_PROJECT_ID', String(job.projectId)],
     ['CI_PROJECT_NAME', ctx.projectName],
     ['CI_PROJECT_TITLE', ctx.projectName],
@@ -169,11 +177,26 @@ export function releaseCommand(release: ReleaseDefinition): string {
 
 /**
  * What the runner fetches: the branch or the tag; for a merge request pipeline its merge request's
- * head ref, kept as it is (GitLab fetches its pipeline's persistent ref the same way).
+ * head ref, kept as it is (GitLab fetches its pipeline's persistent ref the same way). A full
+ * clone (depth 0) fetches every branch and tag besides (GitLab's `refspecs`).
  */
-function refspecOf({ job, pipeline }: RunnerJobContext): string {
-  if (pipeline.mergeRequest) return `+${job.ref}:${job.ref}`;
-  return job.tag ? `+refs/tags/${job.ref}:refs/tags/${job.ref}` : `+refs/heads/${job.ref}:refs/remotes/origin/${job.ref}`;
+function refspecsOf({ job, pipeline }: RunnerJobContext, depth: number): string[] {
+  const everything = ['+refs/heads/*:refs/remotes/origin/*', '+refs/tags/*:refs/tags/*'];
+  if (pipeline.mergeRequest) return [`+${job.ref}:${job.ref}`, ...(depth > 0 ? [] : everything)];
+  if (depth <= 0) return everything;
+  return [job.tag ? `+refs/tags/${job.ref}:refs/tags/${job.ref}` : `+refs/heads/${job.ref}:refs/remotes/origin/${job.ref}`];
+}
+
+/**
+ * The clone depth (GitLab's `BuildRunnerPresenter#git_depth`): the job's last `GIT_DEPTH`
+ * variable, whatever its source, else the project's default; read as Ruby's `to_i` reads it
+ * (leading digits, else 0; none is 0).
+ */
+function gitDepthOf(variables: readonly Variable[], defaultDepth: number | null): number {
+  const given = variables.findLast((variable) => variable.key === 'GIT_DEPTH');
+  if (!given) return defaultDepth ?? 0;
+  const digits = /^\s*([+-]?\d+(?:_\d+)*)/.exec(given.value)?.[1];
+  return digits ? Number(digits.replaceAll('_', '')) : 0;
 }
 
 export function presentRunnerJob(ctx: RunnerJobContext) {
@@ -187,7 +210,9 @@ export function presentRunnerJob(ctx: RunnerJobContext) {
     ...ctx.projectVariables.map((v) => ({ key: v.key, value: v.value, public: false, masked: v.masked, ...(v.variableType === 'file' ? { file: true } : {}), ...(v.raw ? { raw: true } : {}) })),
     ...ctx.pipelineVariables.map((v) => ({ key: v.key, value: v.value, public: false, masked: false, ...(v.variableType === 'file' ? { file: true } : {}) })),
   ];
-  const timeout = spec.timeout ?? 3600;
+  // Fixed when the job was taken (`jobTimeout`); a job taken before it was kept: its `timeout:`, else GitLab's default.
+  const timeout = job.timeout ?? spec.timeout ?? 3600;
+  const depth = gitDepthOf(variables, ctx.settings.defaultGitDepth);
   const artifacts = spec.artifacts
     ? [
         {
@@ -205,7 +230,7 @@ export function presentRunnerJob(ctx: RunnerJobContext) {
   return {
     id: job.id,
     token: ctx.token,
-    allow_git_fetch: true,
+    allow_git_fetch: ctx.settings.gitStrategy === 'fetch',
     job_info: {
       id: job.id,
       name: job.name,
@@ -221,8 +246,8 @@ export function presentRunnerJob(ctx: RunnerJobContext) {
       sha: job.sha,
       before_sha: job.beforeSha,
       ref_type: job.tag ? 'tag' : 'branch',
-      refspecs: [refspecOf(ctx)],
-      depth: 20,
+      refspecs: refspecsOf(ctx, depth),
+      depth,
       // The job's ref is protected (GitLab's `Ci::Build#protected`): gitlab-runner keeps its caches apart then.
       protected: ctx.refProtected,
     },

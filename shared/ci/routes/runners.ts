@@ -14,11 +14,11 @@ import { RUNNER_TAG_LIMIT, RUNNER_TEXT_LIMIT } from './runners-admin';
 import { created, noContent, ok, type HttpResult } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { getNamespace } from '../../namespaces';
-import { projectFullPath } from '../../projects';
+import { ciSettingsOf, projectFullPath } from '../../projects';
 import { getUser } from '../../users';
 import type { catalog } from '../catalog';
 import { appendTrace, digestOf, finishJob, jobForToken, registerRunner, requestJob, runnerForToken, storeArtifacts, unregisterRunner } from '../commands/runners';
-import { refProtected } from '../git';
+import { configPathOf, refProtected } from '../git';
 import { presentRunnerJob } from '../presenters/runner-job';
 import { variablesFor } from '../queries/variables';
 import { pipelineVariables } from '../pipeline-variables';
@@ -131,6 +131,7 @@ export const runnerRoutes = {
           ? earlier.filter((other) => job.spec.dependencies!.includes(other.name))
           : earlier.filter((other) => other.stageIdx < job.stageIdx);
       const fullPath = namespace ? projectFullPath(namespace, project) : project.path;
+      const settings = ciSettingsOf(project);
       const payload = presentRunnerJob({
         job,
         token,
@@ -146,6 +147,7 @@ export const runnerRoutes = {
         refProtected: refIsProtected,
         projectVariables,
         pipelineVariables: openedVariables,
+        settings: { configPath: configPathOf(project), defaultGitDepth: settings.ciDefaultGitDepth, gitStrategy: settings.buildGitStrategy },
       });
       // Nothing caps what a job carries in all (the variables of up to 20 groups, then the
       // project's and the pipeline's): one the function could not send is dropped, as GitLab drops

@@ -184,6 +184,12 @@ export interface Job {
   touchedAt?: string | null;
   /** Its environment (a job with `environment:`), as its pipeline's creation linked it. */
   environmentLink?: EnvironmentLink;
+  /**
+   * Seconds it may run, fixed when a runner took it (GitLab's `Ci::BuildMetadata#timeout`, set as
+   * the build starts running): its `timeout:`, else the project's `build_timeout`, capped by the
+   * runner's `maximum_timeout`. Absent until it runs, and on jobs taken before it was kept.
+   */
+  timeout?: number;
   version: number;
 }
 
@@ -329,7 +335,7 @@ export async function queuedJobs(projectId: number, limit: number): Promise<Arra
 export type JobChanges = Partial<Pick<Job, 'status' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'erasedAt' | 'runnerId' | 'failureReason' | 'exitCode' | 'retried' | 'tokenDigest' | 'traceArchived' | 'artifacts' | 'traceLength' | 'allowFailure'>>;
 
 /** What a job's deadline is computed from, when a change may give it one. */
-type JobRef = Pick<Job, 'id' | 'pipelineId' | 'projectId'> & { createdAt?: string; startedAt?: string | null; spec?: Pick<JobSpec, 'timeout'> };
+type JobRef = Pick<Job, 'id' | 'pipelineId' | 'projectId'> & { createdAt?: string; startedAt?: string | null; timeout?: number; spec?: Pick<JobSpec, 'timeout'> };
 
 /**
  * Changes a job if its status is still one of `from` (undefined: any); answers the job as written,
@@ -361,6 +367,7 @@ export async function updateJob(job: JobRef, changes: JobChanges, from?: readonl
       queuedAt: changes.queuedAt ?? now,
       startedAt: changes.startedAt ?? job.startedAt ?? now,
       touchedAt: now,
+      timeout: job.timeout,
       spec: job.spec ?? {},
     });
     if (deadline) for (const [attribute, value] of Object.entries(ciIndexKeys.jobDeadline(job.id, deadline))) set(attribute, value);
@@ -442,8 +449,8 @@ export async function updatePipeline(pipeline: Pipeline, changes: Partial<Pick<P
  * pending, so exactly one runner gets it. Answers the job as claimed, or undefined when another
  * runner was first (or it was canceled meanwhile).
  */
-export async function claimJob(job: Pick<Job, 'id' | 'pipelineId' | 'projectId' | 'createdAt' | 'spec'>, runnerId: number, tokenDigest: string, now: string): Promise<Job | undefined> {
-  const deadline = ciIndexKeys.jobDeadline(job.id, nextDeadline({ status: 'running', createdAt: job.createdAt, queuedAt: null, startedAt: now, touchedAt: now, spec: job.spec })!);
+export async function claimJob(job: Pick<Job, 'id' | 'pipelineId' | 'projectId' | 'createdAt' | 'spec'>, runnerId: number, tokenDigest: string, now: string, timeout: number): Promise<Job | undefined> {
+  const deadline = ciIndexKeys.jobDeadline(job.id, nextDeadline({ status: 'running', createdAt: job.createdAt, queuedAt: null, startedAt: now, touchedAt: now, timeout, spec: job.spec })!);
   const listed = ciIndexKeys.projectJobByStatus(job.projectId, 'running', job.id);
   try {
     await transact({
@@ -452,11 +459,12 @@ export async function claimJob(job: Pick<Job, 'id' | 'pipelineId' | 'projectId' 
           TableName: tableName(),
           Key: ciKeys.job(job.pipelineId, job.id),
           UpdateExpression:
-            'SET #status = :running, runnerId = :runner, tokenDigest = :digest, startedAt = :now, touchedAt = :now, GSI3PK = :deadlinePk, GSI3SK = :deadlineSk, GSI5PK = :listedPk, GSI5SK = :listedSk, #version = #version + :one REMOVE GSI2PK, GSI2SK',
+            'SET #status = :running, runnerId = :runner, tokenDigest = :digest, startedAt = :now, touchedAt = :now, #timeout = :timeout, GSI3PK = :deadlinePk, GSI3SK = :deadlineSk, GSI5PK = :listedPk, GSI5SK = :listedSk, #version = #version + :one REMOVE GSI2PK, GSI2SK',
           ConditionExpression: '#status = :pending',
-          ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
+          ExpressionAttributeNames: { '#status': 'status', '#version': 'version', '#timeout': 'timeout' },
           ExpressionAttributeValues: {
             ':running': 'running',
+            ':timeout': timeout,
             ':pending': 'pending',
             ':runner': runnerId,
             ':digest': tokenDigest,
