@@ -45,7 +45,7 @@ export async function redundantPipelines(project: Project, pipeline: Pipeline): 
     // Ids grow with time: past the first one older than a week, all are.
     if (Date.parse(older.createdAt) < since) break;
     if (older.id >= pipeline.id || older.ref !== pipeline.ref || older.tag !== pipeline.tag) continue;
-    if (!PIPELINE_CANCELABLE.has(older.status) || older.sha === pipeline.sha) continue;
+    if (!PIPELINE_CANCELABLE.has(older.status) || older.sha === pipeline.sha || older.autoCancel?.onNewCommit === 'none') continue;
     found.push(older);
   }
   if (found.length === 0) return [];
