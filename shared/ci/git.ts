@@ -114,6 +114,16 @@ export async function resolveRef(project: Project, ref: string): Promise<{ sha: 
   return refIn(await openRepository(project), ref);
 }
 
+/**
+ * The commit a pipeline's ref points at now (GitLab's `project.commit(pipeline.ref)`): a branch, a
+ * tag with `tag`, or a merge request's `refs/merge-requests/<iid>/head`; undefined when it is gone.
+ */
+export async function refHead(project: Project, ref: string, tag: boolean): Promise<string | undefined> {
+  const name = isMergeRequestRef(ref) ? ref : `${tag ? 'refs/tags' : 'refs/heads'}/${ref}`;
+  const found = await (await openRepository(project)).ref(name);
+  return found ? (found.peeled ?? found.oid) : undefined;
+}
+
 async function refIn(repository: Repository, ref: string): Promise<{ sha: string; tag: boolean } | undefined> {
   const branch = await repository.ref(`refs/heads/${ref}`);
   if (branch) return { sha: branch.oid, tag: false };

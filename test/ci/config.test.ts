@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDuration } from '../../shared/ci/config/durations';
 import { evaluateExpression } from '../../shared/ci/config/expressions';
-import { missingNeedsError, parseCiConfig, selectJobs, workflowAllows, type CiConfig, type PipelineContext } from '../../shared/ci/config/parse';
+import { missingNeedsError, parseCiConfig, selectJobs, workflowAllows, workflowAutoCancel, type CiConfig, type PipelineContext } from '../../shared/ci/config/parse';
 import { releaseCommand } from '../../shared/ci/presenters/runner-job';
 import { compositeStatus, nextStatuses, type ProcessableJob } from '../../shared/ci/status';
 
@@ -148,6 +148,27 @@ test: { script: x, needs: [build] }
     expect(workflowAllows(config, push('main'))).toBe(true);
     expect(workflowAllows(config, push('dev'))).toBe(false);
     expect(missingNeedsError(selectJobs(config, push('dev')))).toMatch(/'test' job needs 'build' job/);
+  });
+
+  it('reads workflow:auto_cancel, a matching workflow rule overriding it key by key, with GitLab\'s errors', () => {
+    const config = parsed(`
+workflow:
+  auto_cancel: { on_new_commit: interruptible, on_job_failure: all }
+  rules:
+    - if: '$CI_COMMIT_BRANCH == "main"'
+      auto_cancel: { on_new_commit: none }
+    - when: always
+build: { script: x, interruptible: true }
+test: { script: x }
+`);
+    expect(workflowAutoCancel(config, push('main'))).toEqual({ onNewCommit: 'none', onJobFailure: 'all' });
+    expect(workflowAutoCancel(config, push('dev'))).toEqual({ onNewCommit: 'interruptible', onJobFailure: 'all' });
+    expect(workflowAutoCancel(parsed('build: { script: x }'), push('dev'))).toEqual({ onNewCommit: 'conservative', onJobFailure: 'none' });
+    expect(config.jobs.map((job) => job.interruptible)).toEqual([true, false]);
+    expect(errorOf('workflow: { auto_cancel: { on_new_commit: sometimes } }\nbuild: { script: x }')).toBe('workflow:auto_cancel on new commit must be one of: conservative, interruptible, none');
+    expect(errorOf('workflow: { auto_cancel: { on_job_failure: any } }\nbuild: { script: x }')).toBe('workflow:auto_cancel on job failure must be one of: none, all');
+    expect(errorOf('workflow: { auto_cancel: { later: x } }\nbuild: { script: x }')).toBe('workflow:auto_cancel config contains unknown keys: later');
+    expect(errorOf('workflow: { rules: [{ auto_cancel: { on_new_commit: x } }] }\nbuild: { script: x }')).toBe('workflow:rules:rule:auto_cancel on new commit must be one of: conservative, interruptible, none');
   });
 });
 

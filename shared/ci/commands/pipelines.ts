@@ -14,7 +14,8 @@ import type { Project } from '../../projects';
 import type { ProjectSubject } from '../../auth';
 import type { User } from '../../users';
 import { expandVariables, refSlug } from '../config/expand';
-import type { SelectedJob } from '../config/parse';
+import type { AutoCancelSettings, SelectedJob } from '../config/parse';
+import { logger } from '../../platform/logger';
 import { ValidationError } from '../../platform/http/errors';
 import { configPathOf, includeReader, readCommitAndConfig, refOpenTo, refProtected, resolveRef, type RefProtections } from '../git';
 import { notifyPipelineFinished } from '../listeners';
@@ -24,6 +25,7 @@ import { jobsCreated, jobStatusChanged, pipelineStatusChanged } from '../webhook
 import {
   bumpQueueVersion,
   deletePipelineItems,
+  getPipeline,
   insertJobs,
   insertPipeline,
   newJobId,
@@ -45,6 +47,7 @@ import { CANCELABLE, COMPLETED, compositeStatus, nextStatuses, type JobStatus } 
 import { sealPipelineVariables } from '../pipeline-variables';
 import { deploymentFollowsJob, linkEnvironments, redeploy, storeDeployments } from './deployments';
 import { refFollowsPipeline, refForgetsPipeline } from './refs';
+import { jobsToAutoCancel, PIPELINE_CANCELABLE, redundantPipelines } from './auto-cancel';
 
 export interface PipelineRequest {
   project: Project;
@@ -183,7 +186,7 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
     version: 1,
   };
   // The configuration's reader (with its YAML parser, ~110 KB) is loaded by the first pipeline a process creates, not at cold start.
-  const [{ expandIncludes }, { buildCiConfig, loadCiYaml, missingNeedsError, selectJobs, workflowAllows }] = await Promise.all([import('../config/includes'), import('../config/parse')]);
+  const [{ expandIncludes }, { buildCiConfig, loadCiYaml, missingNeedsError, selectJobs, workflowAllows, workflowAutoCancel }] = await Promise.all([import('../config/includes'), import('../config/parse')]);
   const projectId = request.project.id;
   const projectVariables = await variablesFor(request.project, { protectedRef: () => refProtected({ projectId, ref: request.ref, tag: request.tag }, request.protections) });
   const rules = ruleVariables(request, projectVariables);
@@ -195,10 +198,12 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
   const parsed = expanded.ok ? buildCiConfig(expanded.value) : expanded;
   let jobs: SelectedJob[] = [];
   let yamlErrors: string | null;
+  let autoCancel: AutoCancelSettings | undefined;
   if (!parsed.ok) yamlErrors = parsed.error;
   else {
     const context = { ref: request.ref, tag: request.tag, source: request.source, variables: rules };
     if (!workflowAllows(parsed.config, context)) return { result: 'no_jobs' };
+    autoCancel = workflowAutoCancel(parsed.config, context);
     jobs = selectJobs(parsed.config, context);
     yamlErrors = missingNeedsError(jobs) ?? null;
     if (yamlErrors) jobs = [];
@@ -211,6 +216,7 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
     status: yamlErrors ? 'failed' : 'created',
     yamlErrors,
     finishedAt: yamlErrors ? now : null,
+    ...(autoCancel ? { autoCancel } : {}),
   };
   // Ids in stage order, file order within a stage (as GitLab creates them), taken in one write.
   const ordered = [...jobs].sort((a, b) => a.stageIdx - b.stageIdx);
@@ -232,6 +238,7 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
     spec: specOf(job, jobVariables(job)),
     createdAt: now,
     retryCount: 0,
+    ...(job.interruptible ? { interruptible: true } : {}),
     ...NOT_RUN,
   }));
   const deployments = await linkEnvironments(records);
@@ -243,7 +250,14 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
     return { result: 'created', pipeline };
   }
   await jobsCreated(records, pipeline);
-  return { result: 'created', pipeline: (await processPipeline(pipeline.id)) ?? pipeline };
+  const processed = (await processPipeline(pipeline.id)) ?? pipeline;
+  // Older pipelines of the ref made redundant by this one are canceled (`auto-cancel.ts`); never the creation's failure.
+  try {
+    await cancelRedundantPipelines(request.project, pipeline);
+  } catch (error) {
+    logger.error('redundant pipelines not canceled', { pipelineId: pipeline.id, projectId: pipeline.projectId, ref: pipeline.ref, error });
+  }
+  return { result: 'created', pipeline: processed };
 }
 
 /**
@@ -354,28 +368,90 @@ export async function playJob(job: Job): Promise<Job | undefined> {
   return played;
 }
 
-/** Cancels a job if it may be (GitLab's `cancel`): its token ends; a runner holding it learns on its next call. */
-export async function cancelJobRecord(job: Job): Promise<Job> {
-  if (!CANCELABLE.has(job.status)) return job;
-  const updated = await changeJobStatus(job, { status: 'canceled', finishedAt: new Date().toISOString() }, [...CANCELABLE]);
+/** How a cancel is made: from which statuses (default: every cancelable one), on behalf of which pipeline (auto-cancel). */
+export interface CancelOptions {
+  /** The statuses the job may be canceled from (the write is conditioned on them). */
+  from?: readonly JobStatus[];
+  /** The pipeline that auto-canceled it (GitLab's `auto_canceled_by_id`). */
+  autoCanceledById?: number;
+}
+
+/**
+ * Cancels a job if it may be (GitLab's `cancel`): its token ends; a runner holding it learns on
+ * its next call. A job whose status is no longer one of `from` when written is left as it is.
+ */
+export async function cancelJobRecord(job: Job, options: CancelOptions = {}): Promise<Job> {
+  const from = options.from ?? [...CANCELABLE];
+  if (!from.includes(job.status)) return job;
+  const by = options.autoCanceledById === undefined ? {} : { autoCanceledById: options.autoCanceledById };
+  const updated = await changeJobStatus(job, { status: 'canceled', finishedAt: new Date().toISOString(), ...by }, from);
   if (!updated) return job;
-  if (job.tokenDigest && job.status === 'running') await revokeJobToken(job.tokenDigest);
+  // The token as written (a job read pending may have been claimed before the cancel won).
+  if (updated.tokenDigest) await revokeJobToken(updated.tokenDigest);
   return updated;
 }
 
-/** Cancels every cancelable job of a pipeline, then processes it. */
-export async function cancelPipeline(pipelineId: number): Promise<Pipeline | undefined> {
-  const read = await readPipeline(pipelineId);
+/** A job to cancel and how (a pipeline cancel's choice). */
+export type JobCancel = readonly [Job, CancelOptions];
+
+/**
+ * Cancels the jobs of a pipeline that `pick` chooses (by default every cancelable job that was not
+ * retried), from a consistent read of it, then processes it. With `autoCanceledById`, when there
+ * is a job to cancel, the pipeline and its jobs are first marked canceled by that pipeline, as
+ * GitLab's `CancelPipelineService` does (a version-conditioned write, read again on a race).
+ */
+export async function cancelPipeline(pipelineId: number, options: { autoCanceledById?: number; pick?: (pipeline: Pipeline, jobs: readonly Job[]) => readonly JobCancel[] } = {}): Promise<Pipeline | undefined> {
+  let read = await readPipeline(pipelineId);
   if (!read) return undefined;
-  for (const job of read.jobs) if (!job.retried && CANCELABLE.has(job.status)) await cancelJobRecord(job);
+  const { autoCanceledById, pick = (_pipeline, jobs) => jobs.filter((job) => !job.retried && CANCELABLE.has(job.status)).map((job) => [job, {}] as const) } = options;
+  const picked = pick(read.pipeline, read.jobs);
+  if (autoCanceledById !== undefined && picked.length > 0) {
+    for (let attempt = 0; read && attempt < 5 && !(await updatePipeline(read.pipeline, { autoCanceledById })); attempt++) read = await readPipeline(pipelineId);
+  }
+  for (const [job, chosen] of picked) await cancelJobRecord(job, { ...chosen, autoCanceledById });
   return (await processPipeline(pipelineId)) ?? (await readPipeline(pipelineId))?.pipeline;
+}
+
+/**
+ * Cancels the older pipelines of a new pipeline's ref that it makes redundant (GitLab's
+ * `CancelRedundantPipelinesService`, `auto-cancel.ts` decides which and how), oldest first, each
+ * by {@link cancelPipeline} marked canceled by the new one. Answers the ids of those it canceled jobs of.
+ */
+export async function cancelRedundantPipelines(project: Project, pipeline: Pipeline): Promise<number[]> {
+  const canceled: number[] = [];
+  for (const older of await redundantPipelines(project, pipeline)) {
+    let any = false;
+    await cancelPipeline(older.id, {
+      autoCanceledById: pipeline.id,
+      pick: (current, jobs) => {
+        const chosen = PIPELINE_CANCELABLE.has(current.status) ? jobsToAutoCancel(current.autoCancel?.onNewCommit ?? 'conservative', jobs) : [];
+        any = chosen.length > 0;
+        return chosen;
+      },
+    });
+    if (any) canceled.push(older.id);
+  }
+  return canceled;
+}
+
+/**
+ * A job failed for good (not allowed to fail, and `retry:` made no new attempt): with
+ * `workflow:auto_cancel:on_job_failure: all` its pipeline's other cancelable jobs are canceled,
+ * the pipeline marked canceled by itself (GitLab's `cancel_async_on_job_failure`).
+ */
+export async function cancelOnJobFailure(job: Job): Promise<void> {
+  if (job.status !== 'failed' || job.allowFailure) return;
+  const pipeline = await getPipeline(job.pipelineId);
+  if (pipeline?.autoCancel?.onJobFailure !== 'all') return;
+  await cancelPipeline(pipeline.id, { autoCanceledById: pipeline.id });
 }
 
 /** A fresh copy of a job (GitLab's `Ci::RetryJobService` clone): `created`, the old one marked retried. */
 export async function cloneForRetry(job: Job, user: User | null): Promise<Job> {
   const now = new Date().toISOString();
+  const { autoCanceledById: _canceledBy, ...kept } = job;
   const copy: Job = {
-    ...job,
+    ...kept,
     id: await newJobId(),
     userId: user?.id ?? job.userId,
     createdAt: now,

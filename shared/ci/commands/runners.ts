@@ -24,7 +24,7 @@ import {
   runnerWithQueueVersion,
   type Runner,
 } from '../store/runners';
-import { changeJobStatus, cloneForRetry, jobChanged, processPipeline } from './pipelines';
+import { cancelOnJobFailure, changeJobStatus, cloneForRetry, jobChanged, processPipeline } from './pipelines';
 
 export const digestOf = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
@@ -259,6 +259,7 @@ export async function finishJob(job: Job, state: 'success' | 'failed', details: 
   if (job.tokenDigest) await revokeJobToken(job.tokenDigest);
   await archiveTrace(job.id, await readTraceChunks(job.id, updated.traceLength));
   if (state === 'failed' && retryable(updated)) await cloneForRetry(updated, null);
+  else await cancelOnJobFailure(updated);
   await processPipeline(job.pipelineId);
   return updated;
 }

@@ -34,7 +34,7 @@ import {
 } from '../store/pipelines';
 import { projectRunners, type Runner } from '../store/runners';
 import { dueSchedules } from '../store/schedules';
-import { changeJobStatus, cloneForRetry, processPipeline } from './pipelines';
+import { cancelOnJobFailure, changeJobStatus, cloneForRetry, processPipeline } from './pipelines';
 import { finishJob, retryable, runnerMatches } from './runners';
 import { artifactsKept } from './refs';
 import { runDueSchedule } from './schedules';
@@ -126,6 +126,7 @@ export async function settleDeadline(found: ScheduledJob, context: SweepContext)
     dropped = failed !== undefined;
     // As a runner's failure report: `retry:` naming `stuck_or_timeout_failure` (or `always`) makes a new attempt.
     if (failed && retryable(failed)) await cloneForRetry(failed, null);
+    else if (failed) await cancelOnJobFailure(failed);
     if (failed) await processPipeline(job.pipelineId);
   }
   if (!dropped) {

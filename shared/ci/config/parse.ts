@@ -40,6 +40,26 @@ export interface RuleDefinition {
   when?: When;
   allowFailure?: boolean;
   variables?: Record<string, string>;
+  /** `workflow: rules:`' `auto_cancel` (a workflow rule's own, over the workflow's). */
+  autoCancel?: AutoCancelDefinition;
+}
+
+/** `workflow:auto_cancel` (GitLab's `Entry::AutoCancel`): what a newer commit and a failed job cancel. */
+export interface AutoCancelDefinition {
+  onNewCommit?: OnNewCommit;
+  onJobFailure?: OnJobFailure;
+}
+
+/** Values as GitLab's `Ci::PipelineMetadata` enums list them (their order is its message's). */
+export const ON_NEW_COMMIT = ['conservative', 'interruptible', 'none'] as const;
+export const ON_JOB_FAILURE = ['none', 'all'] as const;
+export type OnNewCommit = (typeof ON_NEW_COMMIT)[number];
+export type OnJobFailure = (typeof ON_JOB_FAILURE)[number];
+
+/** A pipeline's auto-cancel settings, GitLab's defaults filled in (`conservative`, `none`). */
+export interface AutoCancelSettings {
+  onNewCommit: OnNewCommit;
+  onJobFailure: OnJobFailure;
 }
 
 export interface RefFilter {
@@ -114,6 +134,8 @@ export interface CiConfig {
   /** Global `variables:`. */
   variables: Record<string, string>;
   workflowRules?: RuleDefinition[];
+  /** `workflow:auto_cancel`. */
+  autoCancel?: AutoCancelDefinition;
 }
 
 export type ParseResult = { ok: true; config: CiConfig } | { ok: false; error: string };
@@ -416,6 +438,24 @@ function whenOf(value: unknown, where: string): When | undefined {
   return value as When;
 }
 
+/** `auto_cancel:` of the workflow or of a workflow rule, checked as GitLab's `Entry::AutoCancel` does. */
+function autoCancelOf(value: unknown, where: string): AutoCancelDefinition | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isHash(value)) throw new ConfigError(`${where} config should be a hash`);
+  const unknown = Object.keys(value).filter((key) => key !== 'on_new_commit' && key !== 'on_job_failure');
+  if (unknown.length > 0) throw new ConfigError(`${where} config contains unknown keys: ${unknown.join(', ')}`);
+  const pick = <T extends string>(key: string, label: string, allowed: readonly T[]): T | undefined => {
+    const given = value[key];
+    if (given === undefined || given === null) return undefined;
+    if (typeof given !== 'string') throw new ConfigError(`${where} ${label} should be a string`);
+    if (!(allowed as readonly string[]).includes(given)) throw new ConfigError(`${where} ${label} must be one of: ${allowed.join(', ')}`);
+    return given as T;
+  };
+  const onNewCommit = pick('on_new_commit', 'on new commit', ON_NEW_COMMIT);
+  const onJobFailure = pick('on_job_failure', 'on job failure', ON_JOB_FAILURE);
+  return { ...(onNewCommit ? { onNewCommit } : {}), ...(onJobFailure ? { onJobFailure } : {}) };
+}
+
 function rulesOf(value: unknown, where: string): RuleDefinition[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) throw new ConfigError(`${where} config should be an array of hashes`);
@@ -435,6 +475,8 @@ function rulesOf(value: unknown, where: string): RuleDefinition[] | undefined {
       ...(rule.when !== undefined ? { when: whenOf(rule.when, `${where}:rules:${i}:when`) } : {}),
       ...(typeof rule.allow_failure === 'boolean' ? { allowFailure: rule.allow_failure } : {}),
       ...(rule.variables !== undefined ? { variables: variablesOf(rule.variables, `${where}:rules:${i}:variables`) } : {}),
+      // Only workflow rules take `auto_cancel` (GitLab's `workflow:rules` metadata allows it).
+      ...(where === 'workflow' && autoCancelOf(rule.auto_cancel, `${where}:rules:rule:auto_cancel`) ? { autoCancel: autoCancelOf(rule.auto_cancel, `${where}:rules:rule:auto_cancel`) } : {}),
     };
   });
 }
@@ -452,6 +494,7 @@ function buildConfig(input: unknown): CiConfig {
   const stages = ['.pre', ...userStages.filter((s) => s !== '.pre' && s !== '.post'), '.post'];
   const variables = variablesOf(root.variables, 'variables');
   const workflow = isHash(root.workflow) ? rulesOf(root.workflow.rules, 'workflow') : undefined;
+  const autoCancel = isHash(root.workflow) ? autoCancelOf(root.workflow.auto_cancel, 'workflow:auto_cancel') : undefined;
 
   const jobs: JobDefinition[] = [];
   /** A parallel job's name → the names of the jobs it expanded into. */
@@ -561,7 +604,7 @@ function buildConfig(input: unknown): CiConfig {
       if (found && found.stageIdx > job.stageIdx) throw new ConfigError(`${job.name} job: need ${need.name} is not defined in current or prior stages`);
     }
   }
-  return { stages, jobs, variables, ...(workflow ? { workflowRules: workflow } : {}) };
+  return { stages, jobs, variables, ...(workflow ? { workflowRules: workflow } : {}), ...(autoCancel ? { autoCancel } : {}) };
 }
 
 /** Internal: an `environment:` hash's `url`, `action`, `deployment_tier`, `on_stop` and `auto_stop_in`; none when it gives none. */
@@ -638,6 +681,15 @@ export function workflowAllows(config: CiConfig, context: PipelineContext): bool
   if (!config.workflowRules) return true;
   const rule = matchingRule(config.workflowRules, { ...config.variables, ...context.variables });
   return rule !== undefined && rule.when !== 'never';
+}
+
+/**
+ * The auto-cancel settings of a pipeline for `context` (GitLab's pipeline metadata): the matching
+ * workflow rule's `auto_cancel`, key by key over `workflow:auto_cancel`, over the defaults.
+ */
+export function workflowAutoCancel(config: CiConfig, context: PipelineContext): AutoCancelSettings {
+  const rule = config.workflowRules ? matchingRule(config.workflowRules, { ...config.variables, ...context.variables }) : undefined;
+  return { onNewCommit: 'conservative', onJobFailure: 'none', ...config.autoCancel, ...rule?.autoCancel };
 }
 
 /**

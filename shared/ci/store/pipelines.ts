@@ -26,7 +26,7 @@ import { isStorableKey, type Collection } from '../../platform/dynamo/keys';
 import { getItem, isId, queryAll, queryCollection, type Item } from '../../platform/dynamo/query';
 import { ConditionFailed, journalWrite, putAtVersion, transact } from '../../platform/dynamo/transactions';
 import { nextDeadline } from '../config/scheduler';
-import type { EnvironmentOptions, ReleaseDefinition } from '../config/parse';
+import type { AutoCancelSettings, EnvironmentOptions, ReleaseDefinition } from '../config/parse';
 import type { JobStatus, PipelineStatus } from '../status';
 import { CI_SEQUENCES, ciCollections, ciIndexKeys, ciKeys } from './keys';
 import { dueItems } from './due';
@@ -68,6 +68,13 @@ export interface Pipeline {
    * `merge_request_event`, ref `refs/merge-requests/<iid>/head`); absent on other pipelines.
    */
   mergeRequest?: MergeRequestSnapshot;
+  /**
+   * `workflow:auto_cancel` as the file (and its matching workflow rule) set it when the pipeline
+   * was created (GitLab's pipeline metadata); absent: GitLab's defaults (`conservative`, `none`).
+   */
+  autoCancel?: AutoCancelSettings;
+  /** The pipeline that auto-canceled this one (GitLab's `auto_canceled_by_id`; on a job failure, itself). */
+  autoCanceledById?: number;
   version: number;
 }
 
@@ -190,6 +197,10 @@ export interface Job {
    * runner's `maximum_timeout`. Absent until it runs, and on jobs taken before it was kept.
    */
   timeout?: number;
+  /** `interruptible: true` (a newer pipeline of its ref may cancel it once started); absent: false. */
+  interruptible?: boolean;
+  /** The pipeline whose creation (or whose job's failure) canceled it (GitLab's `auto_canceled_by_id`). */
+  autoCanceledById?: number;
   version: number;
 }
 
@@ -332,7 +343,7 @@ export async function queuedJobs(projectId: number, limit: number): Promise<Arra
 }
 
 /** Fields of a job a status change may set. */
-export type JobChanges = Partial<Pick<Job, 'status' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'erasedAt' | 'runnerId' | 'failureReason' | 'exitCode' | 'retried' | 'tokenDigest' | 'traceArchived' | 'artifacts' | 'traceLength' | 'allowFailure'>>;
+export type JobChanges = Partial<Pick<Job, 'status' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'erasedAt' | 'runnerId' | 'failureReason' | 'exitCode' | 'retried' | 'tokenDigest' | 'traceArchived' | 'artifacts' | 'traceLength' | 'allowFailure' | 'autoCanceledById'>>;
 
 /** What a job's deadline is computed from, when a change may give it one. */
 type JobRef = Pick<Job, 'id' | 'pipelineId' | 'projectId'> & { createdAt?: string; startedAt?: string | null; timeout?: number; spec?: Pick<JobSpec, 'timeout'> };
@@ -438,7 +449,7 @@ export async function moveTraceEnd(job: JobRef, from: number, to: number): Promi
 }
 
 /** Writes a pipeline's changed fields if its version is still `version`; false when another writer was first. */
-export async function updatePipeline(pipeline: Pipeline, changes: Partial<Pick<Pipeline, 'status' | 'startedAt' | 'finishedAt' | 'updatedAt'>>): Promise<boolean> {
+export async function updatePipeline(pipeline: Pipeline, changes: Partial<Pick<Pipeline, 'status' | 'startedAt' | 'finishedAt' | 'updatedAt' | 'autoCanceledById'>>): Promise<boolean> {
   // Its status list, entered and left, shows the change at once.
   return putAtVersion(pipelineToItem({ ...pipeline, ...changes, version: pipeline.version + 1 }), pipelineToItem(pipeline));
 }
