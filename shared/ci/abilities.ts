@@ -2,13 +2,13 @@
  * The CI feature's abilities on a project and on a group, as GitLab's `ProjectPolicy` and `GroupPolicy` name them. Pure rules,
  * written with `shared/auth/rules.ts`, assembled by `shared/auth/policy.ts` (admins may do all).
  */
-import { DEVELOPER, MAINTAINER, OWNER, readsProject, REPORTER, type Abilities, type GroupRule, type ProjectRule } from '../auth/rules';
+import { DEVELOPER, featureOpen, MAINTAINER, OWNER, readsProject, REPORTER, type Abilities, type GroupRule, type ProjectRule } from '../auth/rules';
 
 /**
  * See the project's pipelines, jobs, traces and artifacts: reporters and above, or everyone who
- * reads the project when `public_jobs` is on; nobody when CI is off for the project.
+ * reads the project when `public_jobs` is on; nobody when CI is off for the project (members only when `private`).
  */
-const readBuild: ProjectRule = (user, s) => readsProject(user, s) && s.project.jobsEnabled && (s.access.level >= REPORTER || s.project.publicJobs);
+const readBuild: ProjectRule = (user, s) => featureOpen(user, s, 'builds') && (s.access.level >= REPORTER || s.project.publicJobs);
 
 export const abilities = {
   project: {

@@ -1,8 +1,8 @@
 /** The issues feature's abilities on a project and on a group (assembled by `shared/auth/policy.ts`). */
-import { GUEST, MAINTAINER, OWNER, readsProject, REPORTER, type Abilities, type GroupRule, type ProjectRule } from '../auth/rules';
+import { featureOpen, GUEST, MAINTAINER, OWNER, readsProject, REPORTER, type Abilities, type GroupRule, type ProjectRule } from '../auth/rules';
 
-/** See the project's (non-confidential) issues: whoever reads the project, when issues are enabled. */
-const readIssue: ProjectRule = (user, s) => readsProject(user, s) && s.project.issuesEnabled;
+/** See the project's (non-confidential) issues: whoever reads the project, when issues are enabled (members only when `private`). */
+const readIssue: ProjectRule = (user, s) => featureOpen(user, s, 'issues');
 
 export const abilities = {
   project: {

@@ -2,14 +2,14 @@
  * The merge-requests feature's abilities on a project, as GitLab's `ProjectPolicy` names them.
  * Pure rules, written with `shared/auth/rules.ts`, assembled by `shared/auth/policy.ts`.
  */
-import { DEVELOPER, OWNER, readsProject, REPORTER, type Abilities, type ProjectRule } from '../auth/rules';
+import { DEVELOPER, featureOpen, OWNER, REPORTER, type Abilities, type ProjectRule } from '../auth/rules';
 
 /**
  * See the project's merge requests: whoever reads its code (guests of a private project do not),
- * when merge requests are enabled.
+ * when merge requests are enabled (reporters and above when `private`, GitLab's minimum for them).
  */
 const readMergeRequest: ProjectRule = (user, s) =>
-  readsProject(user, s) && s.project.mergeRequestsEnabled && (s.project.visibility !== 'private' || s.access.level >= REPORTER);
+  featureOpen(user, s, 'merge_requests', REPORTER) && (s.project.visibility !== 'private' || s.access.level >= REPORTER);
 
 export const abilities = {
   project: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, rootToken } from '../support/api';
-import { addMember, createGroup, createProject, createUser, unique } from '../support/fixtures';
+import { addMember, createGroup, createProject, createUser, openIssue, unique } from '../support/fixtures';
 import { eventually } from '../support/eventually';
 
 const root = () => ({ token: rootToken() });
@@ -365,7 +365,9 @@ describe('PUT /projects/:id', () => {
       'only_allow_merge_if_pipeline_succeeds, path, public_jobs, request_access_enabled, shared_runners_enabled, ' +
       'tag_list, visibility, issues_enabled, jobs_enabled, merge_requests_enabled, wiki_enabled, snippets_enabled, ' +
       'container_registry_enabled, import_url, ci_config_path, build_timeout, ci_default_git_depth, build_git_strategy, ' +
-      'auto_cancel_pending_pipelines, keep_latest_artifact, ci_forward_deployment_enabled are missing, at least one parameter must be provided';
+      'auto_cancel_pending_pipelines, keep_latest_artifact, ci_forward_deployment_enabled, topics, issues_access_level, ' +
+      'merge_requests_access_level, builds_access_level, wiki_access_level, snippets_access_level, container_registry_access_level ' +
+      'are missing, at least one parameter must be provided';
     // Act
     const empty = await api(`/projects/${project.id}`, { token: owner.token, method: 'PUT', body: {} });
     const unknownOnly = await api(`/projects/${project.id}`, { token: owner.token, method: 'PUT', body: { star_count: 7 } });
@@ -420,6 +422,53 @@ describe('PUT /projects/:id', () => {
     expect(asReporter.ci_config_path).toBe('ci/main.yml');
     expect(asReporter).not.toHaveProperty('build_timeout');
     expect(asOutsider).not.toHaveProperty('keep_latest_artifact');
+  });
+
+  it('keeps topics and the features’ access levels (GitLab’s current names): `private` opens a feature to members only', async () => {
+    // Prepare
+    const owner = await createUser();
+    const [guest, reporter, outsider] = await Promise.all([createUser(), createUser(), createUser()]);
+    const created = await api('/projects', { token: owner.token, body: { name: unique('Features'), visibility: 'public', topics: 'cli, tools' } });
+    const project = created.body;
+    await Promise.all([addMember('projects', project.id, guest.id, 10), addMember('projects', project.id, reporter.id, 20), openIssue(project.id, owner.token)]);
+    // What each caller gets of a list: how many items it shows, or the status refusing it.
+    const statuses = (path: string) =>
+      Promise.all(
+        [owner, guest, reporter, outsider].map(async (user) => {
+          const response = await api(`/projects/${project.id}/${path}`, { token: user.token });
+          return response.status === 200 ? `${response.body.length} shown` : response.status;
+        }),
+      );
+    // Act
+    const edited = await api(`/projects/${project.id}`, {
+      token: owner.token,
+      method: 'PUT',
+      body: { issues_access_level: 'private', merge_requests_access_level: 'private', wiki_access_level: 'disabled', topics: ['cli'] },
+    });
+    const [issues, mergeRequests, jobs] = [await statuses('issues'), await statuses('merge_requests'), await statuses('jobs')];
+    const byFlag = await api(`/projects/${project.id}`, { token: owner.token, method: 'PUT', body: { issues_enabled: true, merge_requests_enabled: false } });
+    const outsiderAfter = (await api(`/projects/${project.id}/issues`, { token: outsider.token })).body.length;
+    const invalid = await api(`/projects/${project.id}`, { token: owner.token, method: 'PUT', body: { issues_access_level: 'public' } });
+    // Assess
+    expect(created.body).toMatchObject({ topics: ['cli', 'tools'], tag_list: ['cli', 'tools'], issues_access_level: 'enabled', repository_access_level: 'enabled' });
+    expect(edited.body).toMatchObject({
+      topics: ['cli'],
+      tag_list: ['cli'],
+      issues_access_level: 'private',
+      issues_enabled: true,
+      merge_requests_access_level: 'private',
+      wiki_access_level: 'disabled',
+      wiki_enabled: false,
+      builds_access_level: 'enabled',
+    });
+    expect({ issues, mergeRequests, jobs }).toEqual({
+      issues: ['1 shown', '1 shown', '1 shown', '0 shown'],
+      mergeRequests: ['0 shown', 404, '0 shown', 404],
+      jobs: ['0 shown', '0 shown', '0 shown', '0 shown'],
+    });
+    expect(byFlag.body).toMatchObject({ issues_access_level: 'enabled', merge_requests_access_level: 'disabled', merge_requests_enabled: false });
+    expect(outsiderAfter).toBe(1);
+    expect([invalid.status, invalid.body]).toEqual([400, { error: 'issues_access_level does not have a valid value' }]);
   });
 
   it('refuses a blank name with the model’s 400, and writes nothing', async () => {

@@ -4,7 +4,7 @@
  */
 import { reservedPathMessage } from '../../namespaces';
 import { ValidationError } from '../../platform/http/errors';
-import type { ProjectSettings } from '../store/projects';
+import { PROJECT_FEATURES, type FeatureAccessLevel, type ProjectFeature, type ProjectSettings } from '../store/projects';
 
 /** Settings as the API names them (create, create-for-user, edit). */
 export interface ProjectSettingsInput {
@@ -32,6 +32,14 @@ export interface ProjectSettingsInput {
   auto_cancel_pending_pipelines?: 'enabled' | 'disabled';
   keep_latest_artifact?: boolean;
   ci_forward_deployment_enabled?: boolean;
+  /** GitLab's current names of `tag_list` and of the features' flags (`issues_access_level`, …). */
+  topics?: string[];
+  issues_access_level?: FeatureAccessLevel;
+  merge_requests_access_level?: FeatureAccessLevel;
+  builds_access_level?: FeatureAccessLevel;
+  wiki_access_level?: FeatureAccessLevel;
+  snippets_access_level?: FeatureAccessLevel;
+  container_registry_access_level?: FeatureAccessLevel;
 }
 
 /** GitLab's settings of a new project. */
@@ -68,12 +76,6 @@ export function applySettings<T extends ProjectSettings>(base: T, input: Project
   if (input.description !== undefined) next.description = input.description;
   if (input.default_branch !== undefined) next.defaultBranch = input.default_branch;
   if (input.visibility !== undefined) next.visibility = input.visibility;
-  if (input.issues_enabled !== undefined) next.issuesEnabled = input.issues_enabled;
-  if (input.merge_requests_enabled !== undefined) next.mergeRequestsEnabled = input.merge_requests_enabled;
-  if (input.jobs_enabled !== undefined) next.jobsEnabled = input.jobs_enabled;
-  if (input.wiki_enabled !== undefined) next.wikiEnabled = input.wiki_enabled;
-  if (input.snippets_enabled !== undefined) next.snippetsEnabled = input.snippets_enabled;
-  if (input.container_registry_enabled !== undefined) next.containerRegistryEnabled = input.container_registry_enabled;
   if (input.shared_runners_enabled !== undefined) next.sharedRunnersEnabled = input.shared_runners_enabled;
   if (input.public_jobs !== undefined) next.publicJobs = input.public_jobs;
   if (input.only_allow_merge_if_pipeline_succeeds !== undefined) next.onlyAllowMergeIfPipelineSucceeds = input.only_allow_merge_if_pipeline_succeeds;
@@ -83,6 +85,24 @@ export function applySettings<T extends ProjectSettings>(base: T, input: Project
   if (input.request_access_enabled !== undefined) next.requestAccessEnabled = input.request_access_enabled;
   if (input.import_url !== undefined) next.importUrl = input.import_url;
   if (input.tag_list !== undefined) next.tagList = input.tag_list;
+  if (input.topics !== undefined) next.tagList = input.topics;
+  // A feature's flag sets it enabled or disabled (GitLab's compatibility setters); its access level, given too, wins.
+  const flags: Partial<Record<ProjectFeature, boolean | undefined>> = {
+    issues: input.issues_enabled,
+    merge_requests: input.merge_requests_enabled,
+    builds: input.jobs_enabled,
+    wiki: input.wiki_enabled,
+    snippets: input.snippets_enabled,
+    container_registry: input.container_registry_enabled,
+  };
+  for (const feature of Object.keys(PROJECT_FEATURES) as ProjectFeature[]) {
+    const flag = flags[feature];
+    const level = input[`${feature}_access_level`] ?? (flag === undefined ? undefined : flag ? 'enabled' : 'disabled');
+    if (level === undefined) continue;
+    next[PROJECT_FEATURES[feature]] = level !== 'disabled';
+    const membersOnly = (next.membersOnlyFeatures ?? []).filter((other) => other !== feature);
+    next.membersOnlyFeatures = level === 'private' ? [...membersOnly, feature] : membersOnly;
+  }
   // GitLab stores a blank CI config path as none (the default `.gitlab-ci.yml`).
   if (input.ci_config_path !== undefined) next.ciConfigPath = input.ci_config_path.trim() === '' ? null : input.ci_config_path;
   if (input.build_timeout !== undefined) next.buildTimeout = input.build_timeout;
@@ -150,8 +170,10 @@ export function validateProject(name: string, path: string, input: ProjectSettin
   if (input.default_branch !== undefined && input.default_branch.length > 255) add('default_branch', 'is too long (maximum is 255 characters)');
   // GitLab's topics (`tag_list`): each name at most 255 characters; at most 100 kept here, so a
   // project item stays far below DynamoDB's 400 KB.
-  if (input.tag_list !== undefined && input.tag_list.some((tag) => tag.length > 255)) add('tag_list', 'is too long (maximum is 255 characters)');
-  if (input.tag_list !== undefined && input.tag_list.length > 100) add('tag_list', 'is too long (maximum is 100 topics)');
+  for (const [field, topics] of [['tag_list', input.tag_list], ['topics', input.topics]] as const) {
+    if (topics !== undefined && topics.some((tag) => tag.length > 255)) add(field, 'is too long (maximum is 255 characters)');
+    if (topics !== undefined && topics.length > 100) add(field, 'is too long (maximum is 100 topics)');
+  }
   // GitLab's `Project` and `ProjectCiCdSetting` validations of the CI/CD settings.
   if (input.ci_config_path !== undefined && /\.{2}|^\//.test(input.ci_config_path)) add('ci_config_path', 'cannot include leading slash or directory traversal.');
   if (input.build_timeout !== undefined && (input.build_timeout < 600 || input.build_timeout >= 30 * 86400)) {

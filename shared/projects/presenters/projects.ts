@@ -12,7 +12,7 @@ import { avatarUrl, type User } from '../../users';
 import { projectFullPath } from '../paths';
 import { getNamespacesById, getUsersById } from '../store/lookups';
 import { projectAvatar } from '../store/avatars';
-import { ciSettingsOf, getProjects, type Project } from '../store/projects';
+import { ciSettingsOf, featureAccessLevel, getProjects, PROJECT_FEATURES, type Project, type ProjectFeature } from '../store/projects';
 
 /** What presenting needs besides the projects themselves, loaded once per response. */
 export interface ProjectContext {
@@ -46,6 +46,7 @@ function basics(project: Project, namespace: Namespace, ctx: ProjectContext) {
     description: project.description,
     default_branch: project.defaultBranch,
     tag_list: project.tagList,
+    topics: project.tagList,
     ssh_url_to_repo: `git@${config().sshHost}:${pathWithNamespace}.git`,
     http_url_to_repo: `${webUrlOf(pathWithNamespace)}.git`,
     web_url: webUrlOf(pathWithNamespace),
@@ -80,6 +81,7 @@ function presentOne(subject: ProjectSubject, ctx: ProjectContext, viewer: User |
     wiki_enabled: project.wikiEnabled,
     snippets_enabled: project.snippetsEnabled,
     container_registry_enabled: project.containerRegistryEnabled,
+    ...featureAccessLevels(project),
     shared_runners_enabled: project.sharedRunnersEnabled,
     lfs_enabled: project.lfsEnabled,
     creator_id: project.creatorId,
@@ -122,6 +124,12 @@ function presentOne(subject: ProjectSubject, ctx: ProjectContext, viewer: User |
         }
       : {}),
   };
+}
+
+/** The features' access levels (`issues_access_level`, …), and the repository's (always on here). */
+function featureAccessLevels(project: Project) {
+  const levels = Object.fromEntries((Object.keys(PROJECT_FEATURES) as ProjectFeature[]).map((feature) => [`${feature}_access_level`, featureAccessLevel(project, feature)]));
+  return { ...levels, repository_access_level: 'enabled' };
 }
 
 /** The CI/CD settings GitLab shows those who administer the project. */

@@ -8,6 +8,7 @@ import { limitedString, p } from '../../platform/http/params';
  */
 export const PROJECT_NAME_LIMIT = { max: 255 } as const;
 export const PROJECT_DESCRIPTION_LIMIT = { max: 2000 } as const;
+const FEATURE_ACCESS_LEVELS = ['disabled', 'private', 'enabled'] as const;
 
 /** Settings accepted by create, create-for-user and edit (spec: "Project settings"). */
 export const projectSettingsParams = {
@@ -29,6 +30,14 @@ export const projectSettingsParams = {
   import_url: p.string({ max: 2048 }),
   // GitLab's topics: each name at most 255 characters (how many, the command checks).
   tag_list: p.array(limitedString(PROJECT_NAME_LIMIT)),
+  topics: p.array(limitedString(PROJECT_NAME_LIMIT)),
+  // The features' access levels (GitLab's current names of the `…_enabled` flags, with `private`: members only).
+  issues_access_level: p.oneOf(FEATURE_ACCESS_LEVELS),
+  merge_requests_access_level: p.oneOf(FEATURE_ACCESS_LEVELS),
+  builds_access_level: p.oneOf(FEATURE_ACCESS_LEVELS),
+  wiki_access_level: p.oneOf(FEATURE_ACCESS_LEVELS),
+  snippets_access_level: p.oneOf(FEATURE_ACCESS_LEVELS),
+  container_registry_access_level: p.oneOf(FEATURE_ACCESS_LEVELS),
   // CI/CD settings (lengths and ranges checked with GitLab's messages by the command).
   ci_config_path: p.string({ max: 255 }),
   build_timeout: p.int(),

@@ -57,6 +57,29 @@ export interface ProjectSettings {
   autoCancelPendingPipelines?: 'enabled' | 'disabled';
   keepLatestArtifact?: boolean;
   ciForwardDeploymentEnabled?: boolean;
+  /**
+   * Features open to project members only (GitLab's `*_access_level` `private`); a feature not
+   * listed is open to everyone who reads the project while its `…Enabled` flag is on.
+   */
+  membersOnlyFeatures?: ProjectFeature[];
+}
+
+/** A project feature with an access level (GitLab's `ProjectFeature`), and its `…Enabled` flag. */
+export const PROJECT_FEATURES = {
+  issues: 'issuesEnabled',
+  merge_requests: 'mergeRequestsEnabled',
+  builds: 'jobsEnabled',
+  wiki: 'wikiEnabled',
+  snippets: 'snippetsEnabled',
+  container_registry: 'containerRegistryEnabled',
+} as const satisfies Record<string, keyof ProjectSettings>;
+export type ProjectFeature = keyof typeof PROJECT_FEATURES;
+export type FeatureAccessLevel = 'disabled' | 'private' | 'enabled';
+
+/** A feature's access level: `disabled`, `private` (members only) or `enabled`. */
+export function featureAccessLevel(project: ProjectSettings, feature: ProjectFeature): FeatureAccessLevel {
+  if (!project[PROJECT_FEATURES[feature]]) return 'disabled';
+  return project.membersOnlyFeatures?.includes(feature) ? 'private' : 'enabled';
 }
 
 /** A project's CI/CD settings, GitLab's defaults for those it was stored without. */
