@@ -11,7 +11,7 @@ import { CI_SCHEDULE_SHARDS } from '../../shared/ci/store/keys';
 import { dueEnvironments } from '../../shared/ci/store/environments';
 import { api, isLocalRuntime } from '../support/api';
 import { newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
-import { cloneUrl, gitOk, localRepository, pushNewRepository } from '../support/git';
+import { cloneUrl, commitFiles, gitOk, localRepository, pushNewRepository } from '../support/git';
 import { TestRunner } from './runner';
 
 const CI = `
@@ -200,6 +200,50 @@ describe('environments and deployments', () => {
     await stopStaleEnvironments(project.id, new Date(Date.now() + 1000).toISOString());
     expect(await settle(production.id, new Date(Date.now() + 5000))).toBe('stopped');
     expect((await environmentNamed('production')).state).toBe('stopped');
+  });
+
+  it('prevents outdated deployment jobs: dropped when queued or when a newer one starts running; a finished one may be retried to roll back', async () => {
+    const other = await ownedProject('private');
+    const at = (path: string, query?: Record<string, string>) => api(`/projects/${other.id}${path}`, { token: other.owner.token, query });
+    const post = (path: string, body: Record<string, unknown> = {}) => api(`/projects/${other.id}${path}`, { method: 'POST', token: other.owner.token, body });
+    const ci = 'stages: [build, deploy]\nbuild:\n  stage: build\n  script: [echo]\ndeploy:\n  stage: deploy\n  script: [echo]\n  environment: production\n';
+    const work = await pushNewRepository(other.fullPath, other.owner.token, { '.gitlab-ci.yml': ci });
+    const push = async (n: number) => {
+      await commitFiles(work, { [`file-${n}.txt`]: `${n}\n` }, `change ${n}`);
+      await gitOk(['push', '-q', cloneUrl(other.fullPath, other.owner.token), 'HEAD:main'], { cwd: work });
+      return (await gitOk(['rev-parse', 'HEAD'], { cwd: work })).trim();
+    };
+    const shaB = await push(1);
+    const [p2, p1] = (await at('/pipelines')).body;
+    const own = await TestRunner.register((await at('')).body.runners_token);
+    const deployOf = async (pipeline: { id: number }) => (await at(`/pipelines/${pipeline.id}/jobs`)).body.find((job: any) => job.name === 'deploy');
+
+    // A deployment tool reports commit B deployed: pipeline 1's deploy job (commit A) is older, pipeline 2's deploys the same commit.
+    expect((await post('/deployments', { environment: 'production', sha: shaB, ref: 'main', tag: false, status: 'success' })).status).toBe(201);
+    for (let i = 0; i < 2; i++) await own.update(await own.pickNext(), 'success');
+    expect(await deployOf(p1)).toMatchObject({ status: 'failed', failure_reason: 'failed_outdated_deployment_job' });
+    expect((await at(`/pipelines/${p1.id}`)).body.status).toBe('failed');
+    expect((await deployOf(p2)).status).toBe('pending');
+
+    // Pipeline 3's deploy starts running while pipeline 2's (older) runs: pipeline 2's is dropped.
+    await push(2);
+    const [p3] = (await at('/pipelines')).body;
+    const older = await own.pickNext();
+    await own.update(await own.pickNext(), 'success');
+    const newer = await own.pickNext();
+    expect([older.id, newer.id]).toEqual([(await deployOf(p2)).id, (await deployOf(p3)).id]);
+    expect(await deployOf(p2)).toMatchObject({ status: 'failed', failure_reason: 'forward_deployment_failure' });
+    expect((await own.update(older, 'success')).status).not.toBe(200);
+    await own.update(newer, 'success');
+    const deployments = async () => (await at('/deployments', { environment: 'production' })).body.map((d: any) => [d.sha.slice(0, 8), d.status]);
+    expect((await deployments()).map(([, status]: string[]) => status)).toEqual(['failed', 'failed', 'success', 'success']);
+
+    // Rolling back: the finished deploy job of pipeline 2 may be retried, and deploys anew (a newer deployment).
+    const retried = await post(`/jobs/${(await deployOf(p2)).id}/retry`);
+    expect(retried.status).toBe(201);
+    await own.update(await own.pickNext(), 'success');
+    const production = (await at('/environments', { name: 'production' })).body[0];
+    expect((await at(`/environments/${production.id}`)).body.last_deployment).toMatchObject({ sha: shaB, status: 'success', deployable: { id: retried.body.id } });
   });
 
   it('fails a job whose expanded environment name GitLab refuses (environment_creation_failure), creating nothing', async () => {

@@ -15,6 +15,7 @@
  * The commands that need pipelines (playing a stop action) are in `environments.ts`, above this.
  */
 import { logger } from '../../platform/logger';
+import { ciSettingsOf, getProject, type Project } from '../../projects';
 import { environmentSlug } from '../config/expand';
 import { parseDuration } from '../config/durations';
 import {
@@ -27,6 +28,7 @@ import {
   newDeploymentIds,
   newDeploymentIids,
   newEnvironmentId,
+  olderDeploymentsInStatus,
   saveDeployment,
   saveEnvironment,
   type Deployment,
@@ -35,6 +37,7 @@ import {
   type EnvironmentTier,
 } from '../store/environments';
 import type { Job } from '../store/pipelines';
+import { COMPLETED } from '../status';
 import { deploymentStatusChanged } from '../webhooks/emit';
 
 /** GitLab's `environment_name_regex`: letters, digits, `-_/${}. ` and spaces, not starting or ending with `/`. */
@@ -286,20 +289,60 @@ function deploymentStatusOf(status: Job['status']): DeploymentStatus | undefined
 
 /**
  * A job's status changed (as written): its deployment follows; a `stop` job that succeeded stops
- * its environment. Never throws.
+ * its environment. Answers the deployment as this call moved it (undefined when none moved). Never throws.
  */
-export async function deploymentFollowsJob(job: Job): Promise<void> {
+export async function deploymentFollowsJob(job: Job): Promise<Deployment | undefined> {
   const link = job.environmentLink;
-  if (!link) return;
+  if (!link) return undefined;
   try {
     if (link.deploymentId) {
       const status = deploymentStatusOf(job.status);
       const options = job.spec.environmentOptions ?? {};
-      if (status) await moveDeployment({ projectId: job.projectId, id: link.deploymentId }, status, { url: options.url, tier: options.deploymentTier, autoStopIn: options.autoStopIn });
+      if (status) return await moveDeployment({ projectId: job.projectId, id: link.deploymentId }, status, { url: options.url, tier: options.deploymentTier, autoStopIn: options.autoStopIn });
     } else if (actionOf(job) === 'stop' && job.status === 'success') {
       await completeStop(job.projectId, link.environmentId);
     }
   } catch (error) {
     logger.error('deployment not updated after its job changed', { jobId: job.id, status: job.status, error });
   }
+  return undefined;
+}
+
+/**
+ * Whether a job would deploy something older than its environment's last successful deployment
+ * (GitLab's `outdated_deployment?` with "Prevent outdated deployment jobs",
+ * `ci_forward_deployment_enabled`): a job that starts an environment, not finished (a finished one
+ * may be retried to roll back: GitLab's `ci_forward_deployment_rollback_allowed`, on by default and
+ * not a setting here), whose deployment is older than the environment's last and of another commit.
+ * Reads the environment, then (only when the job's deployment is older) the last deployment and,
+ * unless given, the project.
+ */
+export async function isOutdatedDeploymentJob(job: Job, project?: Project): Promise<boolean> {
+  const deploymentId = job.environmentLink?.deploymentId;
+  if (!deploymentId || COMPLETED.has(job.status)) return false;
+  const environment = await getEnvironment(job.projectId, job.environmentLink!.environmentId);
+  const lastId = environment?.lastDeploymentId;
+  if (!lastId || deploymentId >= lastId) return false;
+  const [last, settings] = await Promise.all([getDeployment(job.projectId, lastId), project ?? getProject(job.projectId)]);
+  if (!last || last.sha === job.sha || !settings) return false;
+  return ciSettingsOf(settings).ciForwardDeploymentEnabled;
+}
+
+/** Most older deployments one deployment that starts running drops (per status). */
+const OLDER_DEPLOYMENTS_DROPPED = 100;
+
+/**
+ * The deployments a deployment that started running makes outdated (GitLab's
+ * `OlderDeploymentsDropService`, when the project prevents outdated deployment jobs): its
+ * environment's older deployments still `created` or `running` that have a job, oldest first, at
+ * most {@link OLDER_DEPLOYMENTS_DROPPED} of each status (GitLab: all of them).
+ */
+export async function olderActiveDeployments(deployment: Deployment): Promise<Deployment[]> {
+  if (deployment.status !== 'running') return [];
+  const project = await getProject(deployment.projectId);
+  if (!project || !ciSettingsOf(project).ciForwardDeploymentEnabled) return [];
+  const [created, running] = await Promise.all(
+    (['created', 'running'] as const).map((status) => olderDeploymentsInStatus(deployment.environmentId, status, deployment.id, OLDER_DEPLOYMENTS_DROPPED)),
+  );
+  return [...created, ...running].filter((older) => older.jobId !== null);
 }

@@ -28,7 +28,7 @@ import {
   type EnvironmentTier,
 } from '../store/environments';
 import { changeEnvironment, completeStop, ensureEnvironment, environmentNameErrors, moveDeployment, newEnvironment } from './deployments';
-import { playJob } from './pipelines';
+import { dropOlderDeployments, playJob } from './pipelines';
 
 /** Schemes a link must not have (GitLab's `SanitizeNodeLink::UNSAFE_PROTOCOLS`). */
 const UNSAFE_SCHEMES = new Set(['javascript', 'data', 'vbscript']);
@@ -223,7 +223,9 @@ export async function createDeployment(project: Project, user: User, request: De
     version: 1,
   };
   await insertDeployments([deployment]);
-  return (await moveDeployment(deployment, request.status)) ?? deployment;
+  const moved = await moveDeployment(deployment, request.status);
+  if (moved) await dropOlderDeployments(moved);
+  return moved ?? deployment;
 }
 
 /** `PUT /projects/:id/deployments/:deployment_id`: a move its state machine refuses is a 400. */
@@ -231,6 +233,7 @@ export async function updateDeploymentStatus(deployment: Deployment, status: Dep
   if (deployment.status === status) return deployment;
   const moved = await moveDeployment(deployment, status);
   if (!moved) throw new ValidationError({ status: [`cannot transition from ${deployment.status} to ${status}`] });
+  await dropOlderDeployments(moved);
   return moved;
 }
 

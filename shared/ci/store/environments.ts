@@ -163,6 +163,20 @@ export async function newestDeployment(environmentId: number): Promise<Deploymen
   return undefined;
 }
 
+/**
+ * Up to `limit` of an environment's deployments in one status older than `deploymentId`, oldest
+ * first (GSI3, by id; each checked again on its item).
+ */
+export async function olderDeploymentsInStatus(environmentId: number, status: DeploymentStatus, deploymentId: number, limit: number): Promise<Deployment[]> {
+  const found: Deployment[] = [];
+  for await (const item of queryCollection(ciCollections.environmentDeploymentsByStatus(environmentId, status), { ascending: true, pageSize: limit })) {
+    const deployment = deploymentFromItem(item);
+    if (deployment.id >= deploymentId || found.length >= limit) break;
+    if (deployment.status === status) found.push(deployment);
+  }
+  return found;
+}
+
 /** Why an environment was not deleted: it is not stopped (any more), or it is gone. */
 export type EnvironmentDeleteFailure = 'not_stopped' | 'gone';
 
