@@ -121,9 +121,15 @@ describe('environments and deployments', () => {
 
     const stopping = await send('POST', `/environments/${environment.id}/stop`);
     expect(stopping).toMatchObject({ status: 200, body: { state: 'stopping', project: { id: project.id } } });
+    // A stop job that fails leaves the environment available again (GitLab's `recover_stuck_stopping`); run again, it stops it.
+    const failing = await runner.pickNext();
+    expect(failing.job_info.name).toBe('stop_review');
+    expect(failing.variables.find((v: any) => v.key === 'CI_ENVIRONMENT_ACTION').value).toBe('stop');
+    await runner.update(failing, 'failed', { failure_reason: 'script_failure' });
+    expect((await environmentNamed('review/main')).state).toBe('available');
+    const again = await send('POST', `/jobs/${failing.id}/retry`);
+    expect((await send('POST', `/jobs/${again.body.id}/play`)).status).toBe(200);
     const stopJob = await runner.pickNext();
-    expect(stopJob.job_info.name).toBe('stop_review');
-    expect(stopJob.variables.find((v: any) => v.key === 'CI_ENVIRONMENT_ACTION').value).toBe('stop');
     await runner.update(stopJob, 'success');
     expect((await environmentNamed('review/main')).state).toBe('stopped');
     expect((await get('/environments', { states: 'stopped' })).body.map((e: any) => e.name)).toEqual(['review/main']);
@@ -137,7 +143,9 @@ describe('environments and deployments', () => {
   // The scheduler's step, called in the test process at a clock past `auto_stop_at` (as the sweep tests do): only on the local runtime.
   it.skipIf(!isLocalRuntime())('stops an environment once its auto_stop_in passed, unless it waits for a stop action it lacks', async () => {
     const other = await ownedProject('private');
-    const ci = ['temp', 'kept'].map((name) => `deploy_${name}:\n  script: [echo]\n  environment: { name: ${name}, auto_stop_in: 1 day }\n`).join('');
+    const ci =
+      ['temp', 'kept'].map((name) => `deploy_${name}:\n  script: [echo]\n  environment: { name: ${name}, auto_stop_in: 1 day${name === 'temp' ? ', on_stop: stop_temp' : ''} }\n`).join('') +
+      'stop_temp:\n  stage: test\n  script: [echo]\n  when: manual\n  environment: { name: temp, action: stop }\n';
     await pushNewRepository(other.fullPath, other.owner.token, { '.gitlab-ci.yml': ci });
     const own = await TestRunner.register((await api(`/projects/${other.id}`, { token: other.owner.token })).body.runners_token);
     for (let i = 0; i < 2; i++) await own.update(await own.pickNext(), 'success');
@@ -152,12 +160,22 @@ describe('environments and deployments', () => {
     expect(await settleDueEnvironment((await due(temp.id))!, now)).toBe('stopped');
     expect(await settleDueEnvironment((await due(kept.id))!, now)).toBe('kept');
     const after = (await api(`/projects/${other.id}/environments`, { token: other.owner.token })).body;
-    expect(after.map((e: any) => [e.name, e.state, e.auto_stop_at])).toEqual([
-      ['temp', 'stopped', null],
-      ['kept', 'available', null],
+    expect(after.map((e: any) => [e.name, e.state])).toEqual([
+      ['temp', 'stopping'],
+      ['kept', 'available'],
     ]);
-    // Neither is due any more: stopped, or its auto-stop cleared.
-    expect([await due(temp.id), await due(kept.id)]).toEqual([undefined, undefined]);
+    expect(after[1].auto_stop_at).toBeNull();
+    // `kept` is not due any more (its auto-stop cleared); `temp` waits for its stop job, which is canceled: stuck stopping.
+    expect(await due(kept.id)).toBeUndefined();
+    const stopJob = (await api(`/projects/${other.id}/jobs`, { token: other.owner.token, query: { scope: 'pending' } })).body[0];
+    expect(stopJob.name).toBe('stop_temp');
+    await api(`/projects/${other.id}/jobs/${stopJob.id}/cancel`, { method: 'POST', token: other.owner.token });
+    expect(await due(temp.id)).toBeUndefined();
+    // A week on, an environment stuck stopping whose stop jobs all finished is available again (GitLab's `AutoRecoverWorker`).
+    const weekOn = new Date(Date.now() + 8 * 86_400_000);
+    const stuck = (await dueEnvironments(temp.id % CI_SCHEDULE_SHARDS, weekOn.toISOString(), 10_000)).find((found) => found.environment.id === temp.id);
+    expect(await settleDueEnvironment(stuck!, weekOn)).toBe('recovered');
+    expect((await api(`/projects/${other.id}/environments/${temp.id}`, { token: other.owner.token })).body.state).toBe('available');
   });
 
   it('schedules stopped review apps for deletion (the scheduler deletes them a week later) and stops stale environments', async () => {

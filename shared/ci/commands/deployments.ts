@@ -201,6 +201,15 @@ export function completeStop(projectId: number, environmentId: number): Promise<
   );
 }
 
+/**
+ * GitLab's `recover_stuck_stopping`: a `stopping` environment is `available` again (its stop job
+ * failed: `Environments::StopJobFailedWorker`; or it stopped for a week and no stop job is still to
+ * finish: `Environments::AutoRecoverWorker`).
+ */
+export function recoverStuckStopping(projectId: number, environmentId: number): Promise<Environment | undefined> {
+  return changeEnvironment(projectId, environmentId, (environment) => (environment.state === 'stopping' ? { ...environment, state: 'available' } : undefined));
+}
+
 const actionOf = (job: Pick<Job, 'spec'>) => job.spec.environmentOptions?.action ?? 'start';
 
 /**
@@ -289,7 +298,7 @@ function deploymentStatusOf(status: Job['status']): DeploymentStatus | undefined
 
 /**
  * A job's status changed (as written): its deployment follows; a `stop` job that succeeded stops
- * its environment. Answers the deployment as this call moved it (undefined when none moved). Never throws.
+ * its environment, one that failed makes a `stopping` environment available again. Answers the deployment as this call moved it (undefined when none moved). Never throws.
  */
 export async function deploymentFollowsJob(job: Job): Promise<Deployment | undefined> {
   const link = job.environmentLink;
@@ -301,6 +310,8 @@ export async function deploymentFollowsJob(job: Job): Promise<Deployment | undef
       if (status) return await moveDeployment({ projectId: job.projectId, id: link.deploymentId }, status, { url: options.url, tier: options.deploymentTier, autoStopIn: options.autoStopIn });
     } else if (actionOf(job) === 'stop' && job.status === 'success') {
       await completeStop(job.projectId, link.environmentId);
+    } else if (actionOf(job) === 'stop' && job.status === 'failed') {
+      await recoverStuckStopping(job.projectId, link.environmentId);
     }
   } catch (error) {
     logger.error('deployment not updated after its job changed', { jobId: job.id, status: job.status, error });

@@ -73,9 +73,17 @@ export const environmentFromItem = (item: Item): Environment => {
   return { ...fields, autoDeleteAt: fields.autoDeleteAt ?? null };
 };
 
-/** When the scheduler next acts on an environment: an available one stops at `autoStopAt`, a stopped one is deleted at `autoDeleteAt`. */
-const dueAt = (environment: Environment): string | null =>
-  environment.state === 'available' ? environment.autoStopAt : environment.state === 'stopped' ? environment.autoDeleteAt : null;
+/** How long an environment may stay `stopping` before the scheduler looks at it (GitLab's `Environment::LONG_STOP`). */
+export const LONG_STOP_MS = 7 * 86_400_000;
+
+/**
+ * When the scheduler next acts on an environment: an available one stops at `autoStopAt`, a
+ * stopped one is deleted at `autoDeleteAt`, one stopping for a week may be recovered.
+ */
+const dueAt = (environment: Environment): string | null => {
+  if (environment.state === 'stopping') return new Date(Date.parse(environment.updatedAt) + LONG_STOP_MS).toISOString();
+  return environment.state === 'available' ? environment.autoStopAt : environment.autoDeleteAt;
+};
 export const deploymentFromItem = (item: Item): Deployment => entityFields(item) as Deployment;
 
 const environmentToItem = (environment: Environment): Item => ({
