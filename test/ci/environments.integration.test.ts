@@ -339,5 +339,31 @@ describe('environments and deployments', () => {
     expect(await byRef({ status: 'failed' })).toEqual(['alpha']);
     expect((await send('DELETE', `/deployments/${alpha.body.id}`)).status).toBe(204);
     expect(await byRef({})).toEqual(['main', 'main', 'main', 'main']);
+
+    // Concurrent moves of one deployment's status: each PUT a version-conditioned write; the
+    // deployment ends in the status of one of them, its status lists agree, and the success
+    // among them made it its environment's last deployment.
+    const moving = (await send('POST', '/deployments', { environment: 'race-3', sha: head, ref: 'main', tag: false, status: 'running' })).body;
+    const moves = await Promise.all(['success', 'failed', 'canceled', 'success', 'failed', 'canceled'].map((status) => send('PUT', `/deployments/${moving.id}`, { status })));
+    expect(moves.map((move) => move.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const final = (await get(`/deployments/${moving.id}`)).body.status;
+    expect(moves.map((move) => move.body.status)).toContain(final);
+    for (const status of ['running', 'success', 'failed', 'canceled']) {
+      expect((await get('/deployments', { environment: 'race-3', status })).body.map((d: any) => d.id)).toEqual(status === final ? [moving.id] : []);
+    }
+    expect((await get(`/environments/${(await environmentNamed('race-3')).id}`)).body.last_deployment.id).toBe(moving.id);
+
+    // The environments list pages (offset pagination: X-Page, X-Next-Page, Link), in id order.
+    const all = (await get('/environments')).body.map((e: any) => e.id);
+    expect(all.length).toBeGreaterThan(3);
+    expect(all).toEqual([...all].sort((a: number, b: number) => a - b));
+    const first = await get('/environments', { per_page: '2' });
+    expect(first.body.map((e: any) => e.id)).toEqual(all.slice(0, 2));
+    expect([first.headers.get('x-page'), first.headers.get('x-per-page'), first.headers.get('x-next-page')]).toEqual(['1', '2', '2']);
+    const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link') ?? '')![1];
+    expect(new URL(next).searchParams.get('page')).toBe('2');
+    const second = await get('/environments', { per_page: '2', page: '2' });
+    expect(second.body.map((e: any) => e.id)).toEqual(all.slice(2, 4));
+    expect(second.headers.get('x-prev-page')).toBe('1');
   });
 });

@@ -29,7 +29,7 @@ import {
   type Environment,
   type EnvironmentTier,
 } from '../store/environments';
-import { changeEnvironment, completeStop, ensureEnvironment, environmentNameErrors, moveDeployment, newEnvironment } from './deployments';
+import { changeEnvironment, completeStop, ensureEnvironment, environmentNameErrors, mayTransition, moveDeployment, newEnvironment } from './deployments';
 import { dropOlderDeployments, playJob } from './pipelines';
 
 /** Schemes a link must not have (GitLab's `SanitizeNodeLink::UNSAFE_PROTOCOLS`). */
@@ -241,11 +241,22 @@ export async function createDeployment(project: Project, user: User, request: De
   return moved ?? deployment;
 }
 
-/** `PUT /projects/:id/deployments/:deployment_id`: a move its state machine refuses is a 400. */
+/**
+ * `PUT /projects/:id/deployments/:deployment_id`: a move its state machine refuses is a 400; one
+ * that finds the deployment already in that status (a concurrent request put it there) answers it,
+ * as when the status asked is the one read.
+ */
 export async function updateDeploymentStatus(deployment: Deployment, status: DeploymentStatus): Promise<Deployment> {
   if (deployment.status === status) return deployment;
-  const moved = await moveDeployment(deployment, status);
-  if (!moved) throw new ValidationError({ status: [`cannot transition from ${deployment.status} to ${status}`] });
+  let moved = await moveDeployment(deployment, status);
+  for (let attempt = 0; !moved && attempt < 10; attempt++) {
+    const current = await getDeployment(deployment.projectId, deployment.id);
+    if (!current) throw new NotFoundError('Deployment');
+    if (current.status === status) return current;
+    if (!mayTransition(current.status, status)) throw new ValidationError({ status: [`cannot transition from ${current.status} to ${status}`] });
+    moved = await moveDeployment(deployment, status);
+  }
+  if (!moved) throw new Error(`deployment ${deployment.id}: too many concurrent writes`);
   await dropOlderDeployments(moved);
   return moved;
 }
