@@ -12,6 +12,7 @@ import { dueEnvironments } from '../../shared/ci/store/environments';
 import { api, isLocalRuntime } from '../support/api';
 import { newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
 import { cloneUrl, commitFiles, gitOk, localRepository, pushNewRepository } from '../support/git';
+import { commit, openMergeRequest } from '../merge-requests/helpers';
 import { TestRunner } from './runner';
 
 const CI = `
@@ -262,6 +263,31 @@ describe('environments and deployments', () => {
     await own.update(await own.pickNext(), 'success');
     const production = (await at('/environments', { name: 'production' })).body[0];
     expect((await at(`/environments/${production.id}`)).body.last_deployment).toMatchObject({ sha: shaB, status: 'success', deployable: { id: retried.body.id } });
+  });
+
+  it('lists the merge requests a deployment shipped: merged since its environment\'s previous successful deployment', async () => {
+    const other = await ownedProject('private');
+    const token = other.owner.token;
+    const at = (path: string, query?: Record<string, string>, as = token) => api(`/projects/${other.id}${path}`, { token: as, query });
+    await commit(other.id, token, 'main', { '.gitlab-ci.yml': 'deploy:\n  script: [echo]\n  environment: production\n  only: [main]\n' });
+    const own = await TestRunner.register((await at('')).body.runners_token);
+    await own.update(await own.pickNext(), 'success');
+    await commit(other.id, token, 'fix', { 'a.txt': 'a\n' }, { start: 'main' });
+    const mr = await openMergeRequest(other.id, token, { source_branch: 'fix', target_branch: 'main', title: 'Fix a' });
+    const merged = await api(`/projects/${other.id}/merge_requests/${mr.iid}/merge`, { method: 'PUT', token });
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    await own.update(await own.pickNext(), 'success');
+
+    const [second, first] = (await at('/deployments', { sort: 'desc' })).body;
+    const shipped = await at(`/deployments/${second.id}/merge_requests`);
+    expect(shipped.body).toEqual([expect.objectContaining({ id: mr.id, iid: mr.iid, state: 'merged', merge_commit_sha: second.sha })]);
+    expect(shipped.headers.get('x-total')).toBe('1');
+    expect((await at(`/deployments/${second.id}/merge_requests`, { state: 'opened' })).body).toEqual([]);
+    // The first deployment came before the merge; an unknown deployment lists nothing (GitLab's finder); guests may not ask.
+    expect((await at(`/deployments/${first.id}/merge_requests`)).body).toEqual([]);
+    expect((await at('/deployments/999999999/merge_requests')).body).toEqual([]);
+    const guest = await newMember(other, 10);
+    expect((await at(`/deployments/${second.id}/merge_requests`, {}, guest.token)).status).toBe(403);
   });
 
   it('fails a job whose expanded environment name GitLab refuses (environment_creation_failure), creating nothing', async () => {

@@ -29,6 +29,7 @@ import {
   newDeploymentIids,
   newEnvironmentId,
   olderDeploymentsInStatus,
+  previousSuccessfulDeployment,
   saveDeployment,
   saveEnvironment,
   type Deployment,
@@ -39,6 +40,7 @@ import {
 import type { Job } from '../store/pipelines';
 import { COMPLETED } from '../status';
 import { deploymentStatusChanged } from '../webhooks/emit';
+import { notifyDeploymentSucceeded } from '../listeners';
 
 /** GitLab's `environment_name_regex`: letters, digits, `-_/${}. ` and spaces, not starting or ending with `/`. */
 const NAME_PATTERN = /^[a-zA-Z0-9_${}. -](?:[a-zA-Z0-9_/${}. -]*[a-zA-Z0-9_${}. -])?$/;
@@ -166,10 +168,28 @@ export async function moveDeployment(ref: { projectId: number; id: number }, sta
         // Told once, by the writer that won, even when updating the environment failed.
         await deploymentStatusChanged(written, environment);
       }
+      if (status === 'success') await deploymentSucceeded(written, environment);
       return written;
     }
   }
   return undefined;
+}
+
+/**
+ * Tells the listeners of successful deployments (the merge-requests feature links the merge
+ * requests it shipped), with its environment and the commit of the environment's previous
+ * successful deployment. Never throws.
+ */
+async function deploymentSucceeded(deployment: Deployment, known: Environment | undefined): Promise<void> {
+  try {
+    const [environment, previous] = await Promise.all([
+      known ?? getEnvironment(deployment.projectId, deployment.environmentId),
+      previousSuccessfulDeployment(deployment.environmentId, deployment.id),
+    ]);
+    if (environment) await notifyDeploymentSucceeded({ deployment, environment, previousSha: previous?.sha ?? null });
+  } catch (error) {
+    logger.error('deployment succeeded: listeners not told', { deploymentId: deployment.id, error });
+  }
 }
 
 /**

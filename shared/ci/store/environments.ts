@@ -185,6 +185,15 @@ export async function olderDeploymentsInStatus(environmentId: number, status: De
   return found;
 }
 
+/** The newest successful deployment of an environment older than `deploymentId` (GSI3, descending, from just below it). */
+export async function previousSuccessfulDeployment(environmentId: number, deploymentId: number): Promise<Deployment | undefined> {
+  for await (const item of queryCollection(ciCollections.environmentDeploymentsByStatus(environmentId, 'success'), { ascending: false, pageSize: 10 })) {
+    const deployment = deploymentFromItem(item);
+    if (deployment.id < deploymentId && deployment.status === 'success') return deployment;
+  }
+  return undefined;
+}
+
 /** Why an environment was not deleted: it is not stopped (any more), or it is gone. */
 export type EnvironmentDeleteFailure = 'not_stopped' | 'gone';
 
