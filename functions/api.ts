@@ -7,7 +7,7 @@ import { routeKeysOf, routePrefix, type GroupName, type RouteKeyOf } from '../sh
 import { createGroupHandler } from '../shared/platform/group-handler';
 import type { AnyRoute } from '../shared/platform/http/route';
 import { lazily } from '../shared/platform/lazy';
-import { onPipelineFinished } from '../shared/ci/listeners';
+import { onDeploymentSucceeded, onPipelineFinished } from '../shared/ci/listeners';
 import { forkWithProject, removeWithProject } from '../shared/projects/commands/lifecycle';
 import { decideJobTokenReachWith } from '../shared/projects/job-token-reach';
 import { removeWithGroup } from '../shared/groups/commands/lifecycle';
@@ -35,6 +35,7 @@ const lazy = {
   awardReassignment: () => import('../shared/issues/commands/award-reassignment'),
   mergeRequestPush: () => import('../shared/merge-requests/commands/push'),
   mergeRequestPipelines: () => import('../shared/merge-requests/commands/pipelines'),
+  mergeRequestDeployments: () => import('../shared/merge-requests/commands/deployments'),
   mergeRequestTodoTargets: () => import('../shared/merge-requests/todo-targets'),
   mergeRequestLifecycle: () => import('../shared/merge-requests/lifecycle'),
   mergeRequestAuthorReassignment: () => import('../shared/merge-requests/commands/author-reassignment'),
@@ -85,6 +86,9 @@ decideJobTokenReachWith(lazily(lazy.ciJobTokens, (m) => m.jobTokenScopeAllows));
 // Merge requests sit above CI: a finished pipeline merges the merge requests waiting for it
 // (merge when pipeline succeeds). Every function that finishes pipelines (runners, jobs) goes through this root.
 onPipelineFinished(lazily(lazy.mergeRequestPipelines, (m) => m.mergeWhenPipelineSucceeded));
+// …and a successful deployment is linked to the merged merge requests it shipped (GitLab's
+// `LinkMergeRequestsService`). Every function that moves deployments (runners, CI, the deployments API) goes through this root.
+onDeploymentSucceeded(lazily(lazy.mergeRequestDeployments, (m) => m.linkDeploymentMergeRequests));
 // Releases sit above the repository: a tag deleted through the API takes its release with it
 // (GitLab's `Tags::DestroyService`). A deleted project's releases go with its partition.
 removeWithTag(lazily(lazy.releaseRemoval, (m) => m.removeReleaseOfTag));

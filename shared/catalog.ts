@@ -47,7 +47,7 @@ export const routeCatalog = {
   uploads: projects.uploads,
   // Releases read and create tags from the same packs: served with the repository.
   repository: [...repository.repository, ...releases.repository],
-  ci_jobs: ci.ci_jobs,
+  ci_jobs: [...ci.ci_jobs, ...mergeRequests.ci_jobs],
   ci_runners: ci.ci_runners,
   web: [...projects.web, ...repository.web],
 } as const;

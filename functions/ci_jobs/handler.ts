@@ -3,8 +3,10 @@
  * `streamsResponses('ci_jobs')`): traces and artifacts exceed Lambda's 6 MB response payload.
  */
 import { routes as feature } from '../../shared/ci/routes';
+import { deploymentMergeRequestRoutes } from '../../shared/merge-requests/routes/deployments';
 import { streamingHandler } from '../../shared/platform/streaming';
 import { apiHandler } from '../api';
 
-export const routes = feature.ci_jobs;
+// A deployment's merge requests: the merge-requests feature's route in this group, imported from its own module.
+export const routes = { ...feature.ci_jobs, ...deploymentMergeRequestRoutes };
 export const handler = streamingHandler(apiHandler('ci_jobs', routes));

@@ -8,7 +8,7 @@
 // Registers how the feature's hook events are stored, in every process that loads the feature.
 import './webhooks/events';
 
-export { onPipelineFinished, type PipelineFinishedListener } from './listeners';
+export { onDeploymentSucceeded, onPipelineFinished, type DeploymentSucceeded, type DeploymentSucceededListener, type PipelineFinishedListener } from './listeners';
 export { latestPipelineFor, pipelineActive, pipelinesForCommits } from './queries/jobs';
 export { presentPipeline, presentPipelineBasic } from './presenters/pipelines';
 export { ciHookPayloads } from './webhooks/builders';

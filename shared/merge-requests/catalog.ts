@@ -74,4 +74,6 @@ export const catalog = {
   ],
   /** The merge requests that close an issue (in the issues endpoint group). */
   issues: ['GET /projects/:id/issues/:issue_iid/closed_by', 'GET /projects/:id/issues/:issue_iid/related_merge_requests'],
+  /** The merge requests a deployment shipped (in the CI jobs endpoint group, under its deployments). */
+  ci_jobs: ['GET /projects/:id/deployments/:deployment_id/merge_requests'],
 } as const;

@@ -12,7 +12,7 @@ export { MAX_REBASE_COMMITS, rebaseCommits, type RebaseCommitsInput, type Rebase
 export { deleteBranch } from './commands/branches';
 export { fetchCommits } from './commands/fetch';
 export { keepMergeRequestHead, mergeRequestHeadRef } from './commands/merge-request-refs';
-export { countCommitsBetween, isAncestorCommit, mergeBaseOf } from './queries/ancestry';
+export { commitsBetween, countCommitsBetween, isAncestorCommit, mergeBaseOf } from './queries/ancestry';
 export { fileLineCount } from './queries/file-lines';
 export {
   diffLines,

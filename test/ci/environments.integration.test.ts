@@ -11,7 +11,8 @@ import { CI_SCHEDULE_SHARDS } from '../../shared/ci/store/keys';
 import { dueEnvironments } from '../../shared/ci/store/environments';
 import { api, isLocalRuntime } from '../support/api';
 import { newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
-import { cloneUrl, gitOk, localRepository, pushNewRepository } from '../support/git';
+import { cloneUrl, commitFiles, gitOk, localRepository, pushNewRepository } from '../support/git';
+import { commit, openMergeRequest } from '../merge-requests/helpers';
 import { TestRunner } from './runner';
 
 const CI = `
@@ -121,9 +122,15 @@ describe('environments and deployments', () => {
 
     const stopping = await send('POST', `/environments/${environment.id}/stop`);
     expect(stopping).toMatchObject({ status: 200, body: { state: 'stopping', project: { id: project.id } } });
+    // A stop job that fails leaves the environment available again (GitLab's `recover_stuck_stopping`); run again, it stops it.
+    const failing = await runner.pickNext();
+    expect(failing.job_info.name).toBe('stop_review');
+    expect(failing.variables.find((v: any) => v.key === 'CI_ENVIRONMENT_ACTION').value).toBe('stop');
+    await runner.update(failing, 'failed', { failure_reason: 'script_failure' });
+    expect((await environmentNamed('review/main')).state).toBe('available');
+    const again = await send('POST', `/jobs/${failing.id}/retry`);
+    expect((await send('POST', `/jobs/${again.body.id}/play`)).status).toBe(200);
     const stopJob = await runner.pickNext();
-    expect(stopJob.job_info.name).toBe('stop_review');
-    expect(stopJob.variables.find((v: any) => v.key === 'CI_ENVIRONMENT_ACTION').value).toBe('stop');
     await runner.update(stopJob, 'success');
     expect((await environmentNamed('review/main')).state).toBe('stopped');
     expect((await get('/environments', { states: 'stopped' })).body.map((e: any) => e.name)).toEqual(['review/main']);
@@ -137,7 +144,9 @@ describe('environments and deployments', () => {
   // The scheduler's step, called in the test process at a clock past `auto_stop_at` (as the sweep tests do): only on the local runtime.
   it.skipIf(!isLocalRuntime())('stops an environment once its auto_stop_in passed, unless it waits for a stop action it lacks', async () => {
     const other = await ownedProject('private');
-    const ci = ['temp', 'kept'].map((name) => `deploy_${name}:\n  script: [echo]\n  environment: { name: ${name}, auto_stop_in: 1 day }\n`).join('');
+    const ci =
+      ['temp', 'kept'].map((name) => `deploy_${name}:\n  script: [echo]\n  environment: { name: ${name}, auto_stop_in: 1 day${name === 'temp' ? ', on_stop: stop_temp' : ''} }\n`).join('') +
+      'stop_temp:\n  stage: test\n  script: [echo]\n  when: manual\n  environment: { name: temp, action: stop }\n';
     await pushNewRepository(other.fullPath, other.owner.token, { '.gitlab-ci.yml': ci });
     const own = await TestRunner.register((await api(`/projects/${other.id}`, { token: other.owner.token })).body.runners_token);
     for (let i = 0; i < 2; i++) await own.update(await own.pickNext(), 'success');
@@ -152,12 +161,22 @@ describe('environments and deployments', () => {
     expect(await settleDueEnvironment((await due(temp.id))!, now)).toBe('stopped');
     expect(await settleDueEnvironment((await due(kept.id))!, now)).toBe('kept');
     const after = (await api(`/projects/${other.id}/environments`, { token: other.owner.token })).body;
-    expect(after.map((e: any) => [e.name, e.state, e.auto_stop_at])).toEqual([
-      ['temp', 'stopped', null],
-      ['kept', 'available', null],
+    expect(after.map((e: any) => [e.name, e.state])).toEqual([
+      ['temp', 'stopping'],
+      ['kept', 'available'],
     ]);
-    // Neither is due any more: stopped, or its auto-stop cleared.
-    expect([await due(temp.id), await due(kept.id)]).toEqual([undefined, undefined]);
+    expect(after[1].auto_stop_at).toBeNull();
+    // `kept` is not due any more (its auto-stop cleared); `temp` waits for its stop job, which is canceled: stuck stopping.
+    expect(await due(kept.id)).toBeUndefined();
+    const stopJob = (await api(`/projects/${other.id}/jobs`, { token: other.owner.token, query: { scope: 'pending' } })).body[0];
+    expect(stopJob.name).toBe('stop_temp');
+    await api(`/projects/${other.id}/jobs/${stopJob.id}/cancel`, { method: 'POST', token: other.owner.token });
+    expect(await due(temp.id)).toBeUndefined();
+    // A week on, an environment stuck stopping whose stop jobs all finished is available again (GitLab's `AutoRecoverWorker`).
+    const weekOn = new Date(Date.now() + 8 * 86_400_000);
+    const stuck = (await dueEnvironments(temp.id % CI_SCHEDULE_SHARDS, weekOn.toISOString(), 10_000)).find((found) => found.environment.id === temp.id);
+    expect(await settleDueEnvironment(stuck!, weekOn)).toBe('recovered');
+    expect((await api(`/projects/${other.id}/environments/${temp.id}`, { token: other.owner.token })).body.state).toBe('available');
   });
 
   it('schedules stopped review apps for deletion (the scheduler deletes them a week later) and stops stale environments', async () => {
@@ -200,6 +219,75 @@ describe('environments and deployments', () => {
     await stopStaleEnvironments(project.id, new Date(Date.now() + 1000).toISOString());
     expect(await settle(production.id, new Date(Date.now() + 5000))).toBe('stopped');
     expect((await environmentNamed('production')).state).toBe('stopped');
+  });
+
+  it('prevents outdated deployment jobs: dropped when queued or when a newer one starts running; a finished one may be retried to roll back', async () => {
+    const other = await ownedProject('private');
+    const at = (path: string, query?: Record<string, string>) => api(`/projects/${other.id}${path}`, { token: other.owner.token, query });
+    const post = (path: string, body: Record<string, unknown> = {}) => api(`/projects/${other.id}${path}`, { method: 'POST', token: other.owner.token, body });
+    const ci = 'stages: [build, deploy]\nbuild:\n  stage: build\n  script: [echo]\ndeploy:\n  stage: deploy\n  script: [echo]\n  environment: production\n';
+    const work = await pushNewRepository(other.fullPath, other.owner.token, { '.gitlab-ci.yml': ci });
+    const push = async (n: number) => {
+      await commitFiles(work, { [`file-${n}.txt`]: `${n}\n` }, `change ${n}`);
+      await gitOk(['push', '-q', cloneUrl(other.fullPath, other.owner.token), 'HEAD:main'], { cwd: work });
+      return (await gitOk(['rev-parse', 'HEAD'], { cwd: work })).trim();
+    };
+    const shaB = await push(1);
+    const [p2, p1] = (await at('/pipelines')).body;
+    const own = await TestRunner.register((await at('')).body.runners_token);
+    const deployOf = async (pipeline: { id: number }) => (await at(`/pipelines/${pipeline.id}/jobs`)).body.find((job: any) => job.name === 'deploy');
+
+    // A deployment tool reports commit B deployed: pipeline 1's deploy job (commit A) is older, pipeline 2's deploys the same commit.
+    expect((await post('/deployments', { environment: 'production', sha: shaB, ref: 'main', tag: false, status: 'success' })).status).toBe(201);
+    for (let i = 0; i < 2; i++) await own.update(await own.pickNext(), 'success');
+    expect(await deployOf(p1)).toMatchObject({ status: 'failed', failure_reason: 'failed_outdated_deployment_job' });
+    expect((await at(`/pipelines/${p1.id}`)).body.status).toBe('failed');
+    expect((await deployOf(p2)).status).toBe('pending');
+
+    // Pipeline 3's deploy starts running while pipeline 2's (older) runs: pipeline 2's is dropped.
+    await push(2);
+    const [p3] = (await at('/pipelines')).body;
+    const older = await own.pickNext();
+    await own.update(await own.pickNext(), 'success');
+    const newer = await own.pickNext();
+    expect([older.id, newer.id]).toEqual([(await deployOf(p2)).id, (await deployOf(p3)).id]);
+    expect(await deployOf(p2)).toMatchObject({ status: 'failed', failure_reason: 'forward_deployment_failure' });
+    expect((await own.update(older, 'success')).status).not.toBe(200);
+    await own.update(newer, 'success');
+    const deployments = async () => (await at('/deployments', { environment: 'production' })).body.map((d: any) => [d.sha.slice(0, 8), d.status]);
+    expect((await deployments()).map(([, status]: string[]) => status)).toEqual(['failed', 'failed', 'success', 'success']);
+
+    // Rolling back: the finished deploy job of pipeline 2 may be retried, and deploys anew (a newer deployment).
+    const retried = await post(`/jobs/${(await deployOf(p2)).id}/retry`);
+    expect(retried.status).toBe(201);
+    await own.update(await own.pickNext(), 'success');
+    const production = (await at('/environments', { name: 'production' })).body[0];
+    expect((await at(`/environments/${production.id}`)).body.last_deployment).toMatchObject({ sha: shaB, status: 'success', deployable: { id: retried.body.id } });
+  });
+
+  it('lists the merge requests a deployment shipped: merged since its environment\'s previous successful deployment', async () => {
+    const other = await ownedProject('private');
+    const token = other.owner.token;
+    const at = (path: string, query?: Record<string, string>, as = token) => api(`/projects/${other.id}${path}`, { token: as, query });
+    await commit(other.id, token, 'main', { '.gitlab-ci.yml': 'deploy:\n  script: [echo]\n  environment: production\n  only: [main]\n' });
+    const own = await TestRunner.register((await at('')).body.runners_token);
+    await own.update(await own.pickNext(), 'success');
+    await commit(other.id, token, 'fix', { 'a.txt': 'a\n' }, { start: 'main' });
+    const mr = await openMergeRequest(other.id, token, { source_branch: 'fix', target_branch: 'main', title: 'Fix a' });
+    const merged = await api(`/projects/${other.id}/merge_requests/${mr.iid}/merge`, { method: 'PUT', token });
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    await own.update(await own.pickNext(), 'success');
+
+    const [second, first] = (await at('/deployments', { sort: 'desc' })).body;
+    const shipped = await at(`/deployments/${second.id}/merge_requests`);
+    expect(shipped.body).toEqual([expect.objectContaining({ id: mr.id, iid: mr.iid, state: 'merged', merge_commit_sha: second.sha })]);
+    expect(shipped.headers.get('x-total')).toBe('1');
+    expect((await at(`/deployments/${second.id}/merge_requests`, { state: 'opened' })).body).toEqual([]);
+    // The first deployment came before the merge; an unknown deployment lists nothing (GitLab's finder); guests may not ask.
+    expect((await at(`/deployments/${first.id}/merge_requests`)).body).toEqual([]);
+    expect((await at('/deployments/999999999/merge_requests')).body).toEqual([]);
+    const guest = await newMember(other, 10);
+    expect((await at(`/deployments/${second.id}/merge_requests`, {}, guest.token)).status).toBe(403);
   });
 
   it('fails a job whose expanded environment name GitLab refuses (environment_creation_failure), creating nothing', async () => {
@@ -277,5 +365,31 @@ describe('environments and deployments', () => {
     expect(await byRef({ status: 'failed' })).toEqual(['alpha']);
     expect((await send('DELETE', `/deployments/${alpha.body.id}`)).status).toBe(204);
     expect(await byRef({})).toEqual(['main', 'main', 'main', 'main']);
+
+    // Concurrent moves of one deployment's status: each PUT a version-conditioned write; the
+    // deployment ends in the status of one of them, its status lists agree, and the success
+    // among them made it its environment's last deployment.
+    const moving = (await send('POST', '/deployments', { environment: 'race-3', sha: head, ref: 'main', tag: false, status: 'running' })).body;
+    const moves = await Promise.all(['success', 'failed', 'canceled', 'success', 'failed', 'canceled'].map((status) => send('PUT', `/deployments/${moving.id}`, { status })));
+    expect(moves.map((move) => move.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const final = (await get(`/deployments/${moving.id}`)).body.status;
+    expect(moves.map((move) => move.body.status)).toContain(final);
+    for (const status of ['running', 'success', 'failed', 'canceled']) {
+      expect((await get('/deployments', { environment: 'race-3', status })).body.map((d: any) => d.id)).toEqual(status === final ? [moving.id] : []);
+    }
+    expect((await get(`/environments/${(await environmentNamed('race-3')).id}`)).body.last_deployment.id).toBe(moving.id);
+
+    // The environments list pages (offset pagination: X-Page, X-Next-Page, Link), in id order.
+    const all = (await get('/environments')).body.map((e: any) => e.id);
+    expect(all.length).toBeGreaterThan(3);
+    expect(all).toEqual([...all].sort((a: number, b: number) => a - b));
+    const first = await get('/environments', { per_page: '2' });
+    expect(first.body.map((e: any) => e.id)).toEqual(all.slice(0, 2));
+    expect([first.headers.get('x-page'), first.headers.get('x-per-page'), first.headers.get('x-next-page')]).toEqual(['1', '2', '2']);
+    const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link') ?? '')![1];
+    expect(new URL(next).searchParams.get('page')).toBe('2');
+    const second = await get('/environments', { per_page: '2', page: '2' });
+    expect(second.body.map((e: any) => e.id)).toEqual(all.slice(2, 4));
+    expect(second.headers.get('x-prev-page')).toBe('1');
   });
 });

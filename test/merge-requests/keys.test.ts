@@ -41,6 +41,7 @@ const tableKeys = {
   targetBranch: [() => mergeRequestKeys.targetBranch(5, 'main', 3), () => mergeRequestKeys.targetBranch(5, 'ラ'.repeat(255), 3)],
   approval: [() => mergeRequestKeys.approval(5, 3, 8)],
   draftNote: [() => mergeRequestKeys.draftNote(5, 3, 8, 11)],
+  deploymentLink: [() => mergeRequestKeys.deploymentLink(5, 12, 3)],
 } satisfies Record<Exclude<keyof typeof mergeRequestKeys, 'claims'>, Array<() => Key>>;
 
 const claimKeys = {
@@ -70,6 +71,7 @@ const collections = {
   intoBranch: [() => mergeRequestCollections.intoBranch(5, 'main')],
   approvals: [() => mergeRequestCollections.approvals(5, 3)],
   draftNotes: [() => mergeRequestCollections.draftNotes(5, 3, 8)],
+  deploymentLinks: [() => mergeRequestCollections.deploymentLinks(5, 12)],
 } satisfies Record<keyof typeof mergeRequestCollections, Array<() => Collection>>;
 
 describeKeySpace(

@@ -15,6 +15,7 @@
  * The commands that need pipelines (playing a stop action) are in `environments.ts`, above this.
  */
 import { logger } from '../../platform/logger';
+import { ciSettingsOf, getProject, type Project } from '../../projects';
 import { environmentSlug } from '../config/expand';
 import { parseDuration } from '../config/durations';
 import {
@@ -27,6 +28,8 @@ import {
   newDeploymentIds,
   newDeploymentIids,
   newEnvironmentId,
+  olderDeploymentsInStatus,
+  previousSuccessfulDeployment,
   saveDeployment,
   saveEnvironment,
   type Deployment,
@@ -35,7 +38,9 @@ import {
   type EnvironmentTier,
 } from '../store/environments';
 import type { Job } from '../store/pipelines';
+import { COMPLETED } from '../status';
 import { deploymentStatusChanged } from '../webhooks/emit';
+import { notifyDeploymentSucceeded } from '../listeners';
 
 /** GitLab's `environment_name_regex`: letters, digits, `-_/${}. ` and spaces, not starting or ending with `/`. */
 const NAME_PATTERN = /^[a-zA-Z0-9_${}. -](?:[a-zA-Z0-9_/${}. -]*[a-zA-Z0-9_${}. -])?$/;
@@ -163,10 +168,28 @@ export async function moveDeployment(ref: { projectId: number; id: number }, sta
         // Told once, by the writer that won, even when updating the environment failed.
         await deploymentStatusChanged(written, environment);
       }
+      if (status === 'success') await deploymentSucceeded(written, environment);
       return written;
     }
   }
   return undefined;
+}
+
+/**
+ * Tells the listeners of successful deployments (the merge-requests feature links the merge
+ * requests it shipped), with its environment and the commit of the environment's previous
+ * successful deployment. Never throws.
+ */
+async function deploymentSucceeded(deployment: Deployment, known: Environment | undefined): Promise<void> {
+  try {
+    const [environment, previous] = await Promise.all([
+      known ?? getEnvironment(deployment.projectId, deployment.environmentId),
+      previousSuccessfulDeployment(deployment.environmentId, deployment.id),
+    ]);
+    if (environment) await notifyDeploymentSucceeded({ deployment, environment, previousSha: previous?.sha ?? null });
+  } catch (error) {
+    logger.error('deployment succeeded: listeners not told', { deploymentId: deployment.id, error });
+  }
 }
 
 /**
@@ -196,6 +219,15 @@ export function completeStop(projectId: number, environmentId: number): Promise<
   return changeEnvironment(projectId, environmentId, (environment) =>
     environment.state === 'stopped' ? undefined : { ...environment, state: 'stopped', autoStopAt: null },
   );
+}
+
+/**
+ * GitLab's `recover_stuck_stopping`: a `stopping` environment is `available` again (its stop job
+ * failed: `Environments::StopJobFailedWorker`; or it stopped for a week and no stop job is still to
+ * finish: `Environments::AutoRecoverWorker`).
+ */
+export function recoverStuckStopping(projectId: number, environmentId: number): Promise<Environment | undefined> {
+  return changeEnvironment(projectId, environmentId, (environment) => (environment.state === 'stopping' ? { ...environment, state: 'available' } : undefined));
 }
 
 const actionOf = (job: Pick<Job, 'spec'>) => job.spec.environmentOptions?.action ?? 'start';
@@ -286,20 +318,62 @@ function deploymentStatusOf(status: Job['status']): DeploymentStatus | undefined
 
 /**
  * A job's status changed (as written): its deployment follows; a `stop` job that succeeded stops
- * its environment. Never throws.
+ * its environment, one that failed makes a `stopping` environment available again. Answers the deployment as this call moved it (undefined when none moved). Never throws.
  */
-export async function deploymentFollowsJob(job: Job): Promise<void> {
+export async function deploymentFollowsJob(job: Job): Promise<Deployment | undefined> {
   const link = job.environmentLink;
-  if (!link) return;
+  if (!link) return undefined;
   try {
     if (link.deploymentId) {
       const status = deploymentStatusOf(job.status);
       const options = job.spec.environmentOptions ?? {};
-      if (status) await moveDeployment({ projectId: job.projectId, id: link.deploymentId }, status, { url: options.url, tier: options.deploymentTier, autoStopIn: options.autoStopIn });
+      if (status) return await moveDeployment({ projectId: job.projectId, id: link.deploymentId }, status, { url: options.url, tier: options.deploymentTier, autoStopIn: options.autoStopIn });
     } else if (actionOf(job) === 'stop' && job.status === 'success') {
       await completeStop(job.projectId, link.environmentId);
+    } else if (actionOf(job) === 'stop' && job.status === 'failed') {
+      await recoverStuckStopping(job.projectId, link.environmentId);
     }
   } catch (error) {
     logger.error('deployment not updated after its job changed', { jobId: job.id, status: job.status, error });
   }
+  return undefined;
+}
+
+/**
+ * Whether a job would deploy something older than its environment's last successful deployment
+ * (GitLab's `outdated_deployment?` with "Prevent outdated deployment jobs",
+ * `ci_forward_deployment_enabled`): a job that starts an environment, not finished (a finished one
+ * may be retried to roll back: GitLab's `ci_forward_deployment_rollback_allowed`, on by default and
+ * not a setting here), whose deployment is older than the environment's last and of another commit.
+ * Reads the environment, then (only when the job's deployment is older) the last deployment and,
+ * unless given, the project.
+ */
+export async function isOutdatedDeploymentJob(job: Job, project?: Project): Promise<boolean> {
+  const deploymentId = job.environmentLink?.deploymentId;
+  if (!deploymentId || COMPLETED.has(job.status)) return false;
+  const environment = await getEnvironment(job.projectId, job.environmentLink!.environmentId);
+  const lastId = environment?.lastDeploymentId;
+  if (!lastId || deploymentId >= lastId) return false;
+  const [last, settings] = await Promise.all([getDeployment(job.projectId, lastId), project ?? getProject(job.projectId)]);
+  if (!last || last.sha === job.sha || !settings) return false;
+  return ciSettingsOf(settings).ciForwardDeploymentEnabled;
+}
+
+/** Most older deployments one deployment that starts running drops (per status). */
+const OLDER_DEPLOYMENTS_DROPPED = 100;
+
+/**
+ * The deployments a deployment that started running makes outdated (GitLab's
+ * `OlderDeploymentsDropService`, when the project prevents outdated deployment jobs): its
+ * environment's older deployments still `created` or `running` that have a job, oldest first, at
+ * most {@link OLDER_DEPLOYMENTS_DROPPED} of each status (GitLab: all of them).
+ */
+export async function olderActiveDeployments(deployment: Deployment): Promise<Deployment[]> {
+  if (deployment.status !== 'running') return [];
+  const project = await getProject(deployment.projectId);
+  if (!project || !ciSettingsOf(project).ciForwardDeploymentEnabled) return [];
+  const [created, running] = await Promise.all(
+    (['created', 'running'] as const).map((status) => olderDeploymentsInStatus(deployment.environmentId, status, deployment.id, OLDER_DEPLOYMENTS_DROPPED)),
+  );
+  return [...created, ...running].filter((older) => older.jobId !== null);
 }

@@ -9,6 +9,7 @@ import type { User } from '../../users';
 import { NotFoundError, ValidationError } from '../../platform/http/errors';
 import { commitExists } from '../git';
 import { readPipeline } from '../store/pipelines';
+import { COMPLETED } from '../status';
 import {
   deleteDeploymentItem,
   deleteEnvironmentDeployments,
@@ -19,6 +20,7 @@ import {
   insertDeployments,
   newestDeployment,
   insertEnvironment,
+  LONG_STOP_MS,
   newDeploymentIds,
   newDeploymentIids,
   type Deployment,
@@ -27,8 +29,8 @@ import {
   type Environment,
   type EnvironmentTier,
 } from '../store/environments';
-import { changeEnvironment, completeStop, ensureEnvironment, environmentNameErrors, moveDeployment, newEnvironment } from './deployments';
-import { playJob } from './pipelines';
+import { changeEnvironment, completeStop, ensureEnvironment, environmentNameErrors, mayTransition, moveDeployment, newEnvironment } from './deployments';
+import { dropOlderDeployments, playJob } from './pipelines';
 
 /** Schemes a link must not have (GitLab's `SanitizeNodeLink::UNSAFE_PROTOCOLS`). */
 const UNSAFE_SCHEMES = new Set(['javascript', 'data', 'vbscript']);
@@ -77,15 +79,17 @@ export async function updateEnvironment(environment: Environment, fields: Enviro
   return written;
 }
 
-/**
- * The jobs that stop an environment (GitLab's `stop_actions`): the `on_stop` job of the pipeline
- * of its last successful deployment, while it waits to be played (manual).
- */
-async function stopActions(environment: Environment) {
+/** The `on_stop` jobs (not retried) of the pipeline of an environment's last successful deployment, whatever their status. */
+async function stopJobs(environment: Environment) {
   const deployment = environment.lastDeploymentId === null ? undefined : await getDeployment(environment.projectId, environment.lastDeploymentId);
   if (!deployment?.onStop || deployment.pipelineId === null) return [];
   const read = await readPipeline(deployment.pipelineId);
-  return (read?.jobs ?? []).filter((job) => !job.retried && job.name === deployment.onStop && job.status === 'manual');
+  return (read?.jobs ?? []).filter((job) => !job.retried && job.name === deployment.onStop);
+}
+
+/** The jobs that stop an environment (GitLab's `stop_actions`): its {@link stopJobs} waiting to be played (manual). */
+async function stopActions(environment: Environment) {
+  return (await stopJobs(environment)).filter((job) => job.status === 'manual');
 }
 
 /**
@@ -106,7 +110,7 @@ export async function stopEnvironment(environment: Environment, force: boolean):
   return stopped ?? environment;
 }
 
-export type DueOutcome = 'stopped' | 'kept' | 'deleted' | 'not_due' | 'gone';
+export type DueOutcome = 'stopped' | 'kept' | 'deleted' | 'recovered' | 'not_due' | 'gone';
 
 /**
  * Acts on an environment whose time came (the scheduler):
@@ -115,13 +119,22 @@ export type DueOutcome = 'stopped' | 'kept' | 'deleted' | 'not_due' | 'gone';
  *   succeeds); one whose auto-stop setting asks for a stop action and has none stays available,
  *   its `auto_stop_at` cleared, so it is not looked at again;
  * - a stopped one whose `auto_delete_at` passed (GitLab's `Environments::AutoDeleteCronWorker`) is
- *   deleted, with its deployments.
+ *   deleted, with its deployments;
+ * - one `stopping` for a week (GitLab's `long_stopping?`, `Environments::AutoRecoverWorker`) is
+ *   available again when none of its stop jobs is still to finish.
  */
 export async function settleDueEnvironment(found: DueEnvironment, now: Date): Promise<DueOutcome> {
   const environment = await getEnvironment(found.environment.projectId, found.environment.id);
   if (!environment) return 'gone';
   const passed = (at: string | null) => at !== null && Date.parse(at) <= now.getTime();
   if (environment.state === 'stopped' && passed(environment.autoDeleteAt)) return (await deleteEnvironment(environment)) ? 'not_due' : 'deleted';
+  if (environment.state === 'stopping' && Date.parse(environment.updatedAt) + LONG_STOP_MS <= now.getTime()) {
+    if ((await stopJobs(environment)).some((job) => !COMPLETED.has(job.status))) return 'not_due';
+    const recovered = await changeEnvironment(environment.projectId, environment.id, (current) =>
+      current.state === 'stopping' && current.updatedAt === environment.updatedAt ? { ...current, state: 'available' } : undefined,
+    );
+    return recovered?.state === 'available' ? 'recovered' : 'not_due';
+  }
   if (environment.state !== 'available' || !passed(environment.autoStopAt)) return 'not_due';
   const stopped = await stopEnvironment(environment, false);
   if (stopped.state !== 'available') return 'stopped';
@@ -223,14 +236,28 @@ export async function createDeployment(project: Project, user: User, request: De
     version: 1,
   };
   await insertDeployments([deployment]);
-  return (await moveDeployment(deployment, request.status)) ?? deployment;
+  const moved = await moveDeployment(deployment, request.status);
+  if (moved) await dropOlderDeployments(moved);
+  return moved ?? deployment;
 }
 
-/** `PUT /projects/:id/deployments/:deployment_id`: a move its state machine refuses is a 400. */
+/**
+ * `PUT /projects/:id/deployments/:deployment_id`: a move its state machine refuses is a 400; one
+ * that finds the deployment already in that status (a concurrent request put it there) answers it,
+ * as when the status asked is the one read.
+ */
 export async function updateDeploymentStatus(deployment: Deployment, status: DeploymentStatus): Promise<Deployment> {
   if (deployment.status === status) return deployment;
-  const moved = await moveDeployment(deployment, status);
-  if (!moved) throw new ValidationError({ status: [`cannot transition from ${deployment.status} to ${status}`] });
+  let moved = await moveDeployment(deployment, status);
+  for (let attempt = 0; !moved && attempt < 10; attempt++) {
+    const current = await getDeployment(deployment.projectId, deployment.id);
+    if (!current) throw new NotFoundError('Deployment');
+    if (current.status === status) return current;
+    if (!mayTransition(current.status, status)) throw new ValidationError({ status: [`cannot transition from ${current.status} to ${status}`] });
+    moved = await moveDeployment(deployment, status);
+  }
+  if (!moved) throw new Error(`deployment ${deployment.id}: too many concurrent writes`);
+  await dropOlderDeployments(moved);
   return moved;
 }
 

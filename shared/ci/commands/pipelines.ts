@@ -25,6 +25,7 @@ import { jobsCreated, jobStatusChanged, pipelineStatusChanged } from '../webhook
 import {
   bumpQueueVersion,
   deletePipelineItems,
+  getJob,
   getPipeline,
   insertJobs,
   insertPipeline,
@@ -45,7 +46,8 @@ import {
 import { mergeRequestVariables } from '../merge-request-variables';
 import { CANCELABLE, COMPLETED, compositeStatus, nextStatuses, type JobStatus } from '../status';
 import { sealPipelineVariables } from '../pipeline-variables';
-import { deploymentFollowsJob, linkEnvironments, redeploy, storeDeployments } from './deployments';
+import type { Deployment } from '../store/environments';
+import { deploymentFollowsJob, isOutdatedDeploymentJob, linkEnvironments, olderActiveDeployments, redeploy, storeDeployments } from './deployments';
 import { refFollowsPipeline, refForgetsPipeline } from './refs';
 import { jobsToAutoCancel, PIPELINE_CANCELABLE, redundantPipelines } from './auto-cancel';
 
@@ -300,20 +302,29 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
     const now = new Date().toISOString();
     const changes = nextStatuses(jobs.map((job) => ({ ...job, needs: job.spec.needs?.map((need) => need.name) })));
     let queued = false;
+    let dropped = false;
     for (const [jobId, status] of changes) {
       const job = jobs.find((j) => j.id === jobId)!;
+      // GitLab's `ProcessBuildService#enqueue`: a deployment job older than its environment's last
+      // successful deployment is dropped instead of queued.
+      const outdated = status === 'pending' && (await isOutdatedDeploymentJob(job));
       const updated = await updateJob(
         job,
-        { status, ...(status === 'pending' ? { queuedAt: now } : {}), ...(status === 'skipped' ? { finishedAt: now } : {}) },
+        outdated
+          ? { status: 'failed', failureReason: 'failed_outdated_deployment_job', finishedAt: now }
+          : { status, ...(status === 'pending' ? { queuedAt: now } : {}), ...(status === 'skipped' ? { finishedAt: now } : {}) },
         ['created'],
       );
       if (updated) {
         jobs = jobs.map((j) => (j.id === jobId ? updated : j));
-        queued ||= status === 'pending';
+        queued ||= updated.status === 'pending';
+        dropped ||= outdated;
         await jobChanged(updated, pipeline);
       }
     }
     if (queued) await bumpQueueVersion(pipeline.projectId, randomBytes(8).toString('hex'));
+    // A dropped job moves the jobs after it on: processed again.
+    if (dropped) continue;
     if (pipeline.yamlErrors) return pipeline;
     const current = jobs.filter((job) => !job.retried);
     const status = compositeStatus(current) ?? 'skipped';
@@ -336,7 +347,29 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
  * (`deployments.ts`). Every status change calls it once its write won.
  */
 export async function jobChanged(job: Job, pipeline?: Pipeline): Promise<void> {
-  await Promise.all([jobStatusChanged(job, pipeline), deploymentFollowsJob(job)]);
+  const [, moved] = await Promise.all([jobStatusChanged(job, pipeline), deploymentFollowsJob(job)]);
+  if (moved) await dropOlderDeployments(moved);
+}
+
+/**
+ * A deployment started running (a job's, or one reported through the API): when its project
+ * prevents outdated deployment jobs, the jobs of its environment's older deployments still created
+ * or running are dropped (failed, `forward_deployment_failure`: GitLab's
+ * `OlderDeploymentsDropService`), each pipeline processed then. Never throws.
+ */
+export async function dropOlderDeployments(deployment: Deployment): Promise<void> {
+  try {
+    for (const older of await olderActiveDeployments(deployment)) {
+      const job = await getJob(older.jobId!);
+      if (!job || job.retried || !['created', 'pending', 'running'].includes(job.status)) continue;
+      const dropped = await changeJobStatus(job, { status: 'failed', failureReason: 'forward_deployment_failure', finishedAt: new Date().toISOString() }, ['created', 'pending', 'running']);
+      if (!dropped) continue;
+      if (job.tokenDigest && job.status === 'running') await revokeJobToken(job.tokenDigest);
+      await processPipeline(job.pipelineId);
+    }
+  } catch (error) {
+    logger.error('older deployments not dropped', { deploymentId: deployment.id, error });
+  }
 }
 
 /**

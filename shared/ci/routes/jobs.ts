@@ -16,6 +16,7 @@ import type { Authentication } from '../../platform/http/context';
 import { findProjectForJobOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
 import { cancelJobRecord, playJob, processPipeline, retryJobRecord } from '../commands/pipelines';
+import { isOutdatedDeploymentJob } from '../commands/deployments';
 import { authorizeCi, canDestroyArtifacts, canEraseBuild, canReadBuilds, canUpdateBuilds, canUpdateOnRef } from '../policy';
 import { presentJob } from '../presenters/jobs';
 import { findJobOrNotFound, jobContext, jobList, latestSuccessfulJob } from '../queries/jobs';
@@ -140,6 +141,8 @@ export const jobRoutes = {
       authorizeCi(user, canUpdateBuilds(user, subject));
       const job = await findJobOrNotFound(subject, params.job_id);
       authorizeCi(user, await canUpdateOnRef(user, subject, job));
+      // GitLab's `DeployablePolicy`: an outdated deployment job takes no action.
+      authorizeCi(user, !(await isOutdatedDeploymentJob(job, subject.project)));
       const canceled = await cancelJobRecord(job);
       if (canceled !== job) await processPipeline(job.pipelineId);
       return created(presentJob(canceled, await jobContext(subject, [canceled]), 'action'));
@@ -167,6 +170,7 @@ export const jobRoutes = {
       authorizeCi(user, canUpdateBuilds(user, subject));
       const job = await findJobOrNotFound(subject, params.job_id);
       authorizeCi(user, await canUpdateOnRef(user, subject, job));
+      authorizeCi(user, !(await isOutdatedDeploymentJob(job, subject.project)));
       if (job.status !== 'manual') throw new ApiError(400, { message: '400 Bad request - Unplayable Job' });
       const played = await playJob(job);
       if (!played) throw new ApiError(400, { message: '400 Bad request - Unplayable Job' });

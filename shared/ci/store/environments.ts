@@ -73,9 +73,17 @@ export const environmentFromItem = (item: Item): Environment => {
   return { ...fields, autoDeleteAt: fields.autoDeleteAt ?? null };
 };
 
-/** When the scheduler next acts on an environment: an available one stops at `autoStopAt`, a stopped one is deleted at `autoDeleteAt`. */
-const dueAt = (environment: Environment): string | null =>
-  environment.state === 'available' ? environment.autoStopAt : environment.state === 'stopped' ? environment.autoDeleteAt : null;
+/** How long an environment may stay `stopping` before the scheduler looks at it (GitLab's `Environment::LONG_STOP`). */
+export const LONG_STOP_MS = 7 * 86_400_000;
+
+/**
+ * When the scheduler next acts on an environment: an available one stops at `autoStopAt`, a
+ * stopped one is deleted at `autoDeleteAt`, one stopping for a week may be recovered.
+ */
+const dueAt = (environment: Environment): string | null => {
+  if (environment.state === 'stopping') return new Date(Date.parse(environment.updatedAt) + LONG_STOP_MS).toISOString();
+  return environment.state === 'available' ? environment.autoStopAt : environment.autoDeleteAt;
+};
 export const deploymentFromItem = (item: Item): Deployment => entityFields(item) as Deployment;
 
 const environmentToItem = (environment: Environment): Item => ({
@@ -160,6 +168,29 @@ export async function* environmentsInState(projectId: number, state: Environment
 /** An environment's newest deployment (GSI1, one Query of one item). */
 export async function newestDeployment(environmentId: number): Promise<Deployment | undefined> {
   for await (const item of queryCollection(ciCollections.environmentDeployments(environmentId), { ascending: false, pageSize: 1 })) return deploymentFromItem(item);
+  return undefined;
+}
+
+/**
+ * Up to `limit` of an environment's deployments in one status older than `deploymentId`, oldest
+ * first (GSI3, by id; each checked again on its item).
+ */
+export async function olderDeploymentsInStatus(environmentId: number, status: DeploymentStatus, deploymentId: number, limit: number): Promise<Deployment[]> {
+  const found: Deployment[] = [];
+  for await (const item of queryCollection(ciCollections.environmentDeploymentsByStatus(environmentId, status), { ascending: true, pageSize: limit })) {
+    const deployment = deploymentFromItem(item);
+    if (deployment.id >= deploymentId || found.length >= limit) break;
+    if (deployment.status === status) found.push(deployment);
+  }
+  return found;
+}
+
+/** The newest successful deployment of an environment older than `deploymentId` (GSI3, descending, from just below it). */
+export async function previousSuccessfulDeployment(environmentId: number, deploymentId: number): Promise<Deployment | undefined> {
+  for await (const item of queryCollection(ciCollections.environmentDeploymentsByStatus(environmentId, 'success'), { ascending: false, pageSize: 10 })) {
+    const deployment = deploymentFromItem(item);
+    if (deployment.id < deploymentId && deployment.status === 'success') return deployment;
+  }
   return undefined;
 }
 

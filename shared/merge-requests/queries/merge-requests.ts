@@ -7,7 +7,9 @@ import { can, projectAccessForMany, type ProjectSubject } from '../../auth';
 import { pipelinesForCommits, type Pipeline } from '../../ci';
 import { getNamespaces, type Namespace } from '../../namespaces';
 import { config } from '../../platform/config';
+import { getMany } from '../../platform/dynamo/batch';
 import type { Collection } from '../../platform/dynamo/keys';
+import { queryAll } from '../../platform/dynamo/query';
 import { NotFoundError, ParamError } from '../../platform/http/errors';
 import { filteredCollection, mergedCollections, type StreamSource } from '../../platform/http/pagination';
 import { getProject, getProjects, groupProjectIds, projectList, type Project } from '../../projects';
@@ -15,7 +17,7 @@ import { listLabels, listMilestones } from '../../issues';
 import type { User } from '../../users';
 
 import { branchHead, commitsBehind, repositoriesOf } from '../git';
-import { isMergeRequestOrderKey, mergeRequestCollections, type MergeRequestOrderBy } from '../store/keys';
+import { isMergeRequestOrderKey, mergeRequestCollections, mergeRequestKeys, type MergeRequestOrderBy } from '../store/keys';
 import { getMergeRequest, mergeRequestFromItem, type MergeRequest } from '../store/merge-requests';
 import { getVersion, listVersions, versionContent } from '../store/versions';
 
@@ -136,6 +138,23 @@ export async function projectMergeRequestStream(subject: ProjectSubject, filters
   const matches = await matcherFor(subject.project.id, filters);
   const colls = partitionsOf(filters.state).map((state) => mergeRequestCollections.projectMergeRequests(subject.project.id, state, order.orderBy));
   return mergedStream(colls, order.ascending, (mr) => (matches(mr) ? mr : undefined));
+}
+
+/**
+ * `GET /projects/:id/deployments/:deployment_id/merge_requests`: the merge requests linked to the
+ * deployment when it succeeded (`commands/deployments.ts`, at most its `LINK_LIMIT`), one batch
+ * read, matching `filters`, in `order` (sorted in memory: a bounded list).
+ */
+export async function deploymentMergeRequests(subject: ProjectSubject, deploymentId: number, filters: MergeRequestFilters, order: MergeRequestOrder): Promise<MergeRequest[]> {
+  const iids = (await queryAll(mergeRequestCollections.deploymentLinks(subject.project.id, deploymentId))).map((item) => Number(item.iid));
+  if (iids.length === 0) return [];
+  const [items, matches] = await Promise.all([getMany(iids.map((iid) => mergeRequestKeys.mergeRequest(subject.project.id, iid))), matcherFor(subject.project.id, filters)]);
+  const states = partitionsOf(filters.state);
+  const at = (mr: MergeRequest) => (order.orderBy === 'updated_at' ? mr.updatedAt : mr.createdAt);
+  return items
+    .map(mergeRequestFromItem)
+    .filter((mr) => !mr.deletedAt && states.includes(mr.state === 'locked' ? 'opened' : mr.state) && matches(mr))
+    .sort((a, b) => (at(a) === at(b) ? a.id - b.id : at(a) < at(b) ? -1 : 1) * (order.ascending ? 1 : -1));
 }
 
 /**

@@ -125,6 +125,10 @@ const listFilterParams = {
 };
 
 export const projectListParams = z.object({ ...idParam, ...listFilterParams, scope: p.oneOf(['created_by_me', 'assigned_to_me', 'all']) }).superRefine(oneReviewerFilter);
+/** `GET /projects/:id/deployments/:deployment_id/merge_requests`: a project list's filters (GitLab's `merge_requests_base_params`). */
+export const deploymentListParams = z
+  .object({ ...idParam, deployment_id: required(p.int()), ...listFilterParams, scope: p.oneOf(['created_by_me', 'assigned_to_me', 'all']) })
+  .superRefine(oneReviewerFilter);
 export const groupListParams = z.object({ ...idParam, ...listFilterParams, scope: p.oneOf(['created_by_me', 'assigned_to_me', 'all']) }).superRefine(oneReviewerFilter);
 export const userListParams = z
   .object({

@@ -17,6 +17,8 @@ export const mergeRequestKeys = {
    * commits and diffs computed once (inline, or in S3 when large).
    */
   version: (projectId: number, iid: number, versionId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `MR_VERSION#${pad(iid)}#${pad(versionId)}` }),
+  /** A merge request shipped by a deployment (GitLab's `deployment_merge_requests` row), in the project's partition, by deployment then iid. */
+  deploymentLink: (projectId: number, deploymentId: number, iid: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `MR_DEPLOYMENT#${pad(deploymentId)}#${pad(iid)}` }),
   /**
    * The commits and diffs of a diff version, apart from its metadata so that listing versions
    * reads only the small items (absent when they are in S3: `versionObjectKey`).
@@ -167,6 +169,8 @@ export const mergeRequestCollections = {
   fromBranch: (sourceProjectId: number, sourceBranch: string) => tableCollection(`PROJECT#${sourceProjectId}`, `MR_SOURCE#${branchHash(sourceBranch)}#`),
   /** The open merge requests targeting a branch of a project. */
   intoBranch: (projectId: number, targetBranch: string) => tableCollection(`PROJECT#${projectId}`, `MR_TARGET#${branchHash(targetBranch)}#`),
+  /** The merge requests a deployment shipped, by iid. */
+  deploymentLinks: (projectId: number, deploymentId: number) => tableCollection(`PROJECT#${projectId}`, `MR_DEPLOYMENT#${pad(deploymentId)}#`),
   /** The approvals of a merge request (by user id). */
   approvals: (projectId: number, iid: number) => tableCollection(`PROJECT#${projectId}`, `MR_APPROVAL#${pad(iid)}#`),
   /** One author's draft notes of a merge request, by id (creation order). */
@@ -195,7 +199,7 @@ readYourWrites('PROJECT_MRS#', 'USER_MRS#', 'USER_ASSIGNED_MRS#', 'USER_REVIEW_M
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
   partitions: [],
-  sortKeys: { 'PROJECT#': ['MR#', 'MR_VERSION#', 'MR_DIFF#', 'MR_CLOSES#', 'MR_CLOSING#', 'MR_MENTIONS#', 'MR_MENTIONED#', 'MR_TARGET#', 'MR_SOURCE#', 'MR_APPROVAL#', 'MR_DRAFT#'] },
+  sortKeys: { 'PROJECT#': ['MR#', 'MR_VERSION#', 'MR_DIFF#', 'MR_CLOSES#', 'MR_CLOSING#', 'MR_MENTIONS#', 'MR_MENTIONED#', 'MR_TARGET#', 'MR_SOURCE#', 'MR_APPROVAL#', 'MR_DRAFT#', 'MR_DEPLOYMENT#'] },
   indexPartitions: {
     GSI1: ['PROJECT_MRS#'],
     GSI2: ['USER_MRS#'],

@@ -29,3 +29,13 @@ export async function countCommitsBetween(repository: Repository, from: string, 
   for await (const _ of revList((oid) => repository.read(oid), { include: [to], exclude: [from], limit })) count++;
   return count;
 }
+
+/**
+ * The commits `to` has that `from` lacks, newest first (`git rev-list from..to`, GitLab's
+ * `Repository#commits_between`), at most `limit`.
+ */
+export async function commitsBetween(repository: Repository, from: string, to: string, limit: number): Promise<string[]> {
+  const shas: string[] = [];
+  for await (const oid of revList((oid) => repository.read(oid), { include: [to], exclude: [from], limit })) shas.push(oid);
+  return shas;
+}

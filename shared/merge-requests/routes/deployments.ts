@@ -1,0 +1,29 @@
+/**
+ * `GET /projects/:id/deployments/:deployment_id/merge_requests` (served by the `ci_jobs` group,
+ * beside CI's deployments): the merge requests a deployment shipped, linked when it
+ * succeeded (`commands/deployments.ts`), with a project list's filters and order, as the list's
+ * basic entity. Reporters and above (GitLab's `read_deployment`: 403 below); a deployment of
+ * another project, or none, lists nothing (GitLab's finder, which does not look the deployment up).
+ */
+import { authorize, can } from '../../auth';
+import { paginateArray } from '../../platform/http/pagination';
+import { ok } from '../../platform/http/response';
+import { route, type RoutesOf } from '../../platform/http/route';
+import type { catalog } from '../catalog';
+import { findProjectOrNotFound, projectFullPath } from '../../projects';
+import { presentMergeRequests } from '../presenters/merge-requests';
+import { deploymentMergeRequests } from '../queries/merge-requests';
+import { deploymentListParams, filtersFrom, orderFrom } from './merge-requests.params';
+
+export const deploymentMergeRequestRoutes = {
+  'GET /projects/:id/deployments/:deployment_id/merge_requests': route({
+    params: deploymentListParams,
+    handler: async ({ params, user, link }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      authorize(user, 'read_environment', subject);
+      const mrs = can(user, 'read_merge_request', subject) ? await deploymentMergeRequests(subject, params.deployment_id, await filtersFrom(params, user?.id), orderFrom(params)) : [];
+      const page = paginateArray(params, link, mrs);
+      return ok(await presentMergeRequests(page.items, () => projectFullPath(subject.namespace, subject.project)), page.headers);
+    },
+  }),
+} satisfies RoutesOf<typeof catalog.ci_jobs>;
