@@ -50,6 +50,8 @@ export interface ProcessableJob extends StatusInput {
   name: string;
   stageIdx: number;
   when: string;
+  /** A retried job: a manual one runs without being played. */
+  enqueueImmediately?: boolean;
   needs?: string[];
   /** A job replaced by its retry: ignored. */
   retried?: boolean;
@@ -75,7 +77,7 @@ export function nextStatuses(jobs: readonly ProcessableJob[]): Map<number, JobSt
         ? current.filter((other) => job.needs!.includes(other.name))
         : current.filter((other) => other.stageIdx < job.stageIdx);
       const status = compositeStatus(upstream.map((other) => ({ status: statusOf(other), allowFailure: other.allowFailure }))) ?? 'success';
-      const next = decide(job.when, status);
+      const next = decide(job.enqueueImmediately && job.when === 'manual' ? 'on_success' : job.when, status);
       if (next && next !== 'created') {
         changes.set(job.id, next);
         changed = true;

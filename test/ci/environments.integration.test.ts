@@ -128,8 +128,9 @@ describe('environments and deployments', () => {
     expect(failing.variables.find((v: any) => v.key === 'CI_ENVIRONMENT_ACTION').value).toBe('stop');
     await runner.update(failing, 'failed', { failure_reason: 'script_failure' });
     expect((await environmentNamed('review/main')).state).toBe('available');
+    // A retried manual job is queued at once (GitLab's `set_enqueue_immediately!`), not played again.
     const again = await send('POST', `/jobs/${failing.id}/retry`);
-    expect((await send('POST', `/jobs/${again.body.id}/play`)).status).toBe(200);
+    expect(again.body).toMatchObject({ name: 'stop_review', status: 'pending' });
     const stopJob = await runner.pickNext();
     await runner.update(stopJob, 'success');
     expect((await environmentNamed('review/main')).state).toBe('stopped');
@@ -226,6 +227,8 @@ describe('environments and deployments', () => {
     const at = (path: string, query?: Record<string, string>) => api(`/projects/${other.id}${path}`, { token: other.owner.token, query });
     const post = (path: string, body: Record<string, unknown> = {}) => api(`/projects/${other.id}${path}`, { method: 'POST', token: other.owner.token, body });
     const ci = 'stages: [build, deploy]\nbuild:\n  stage: build\n  script: [echo]\ndeploy:\n  stage: deploy\n  script: [echo]\n  environment: production\n';
+    // Both pipelines of `main` run here: the newer one must not auto-cancel the older.
+    expect((await api(`/projects/${other.id}`, { method: 'PUT', token: other.owner.token, body: { auto_cancel_pending_pipelines: 'disabled' } })).status).toBe(200);
     const work = await pushNewRepository(other.fullPath, other.owner.token, { '.gitlab-ci.yml': ci });
     const push = async (n: number) => {
       await commitFiles(work, { [`file-${n}.txt`]: `${n}\n` }, `change ${n}`);

@@ -108,6 +108,10 @@ describe('pipelines from .gitlab-ci.yml, run by a runner', () => {
     expect(played.body.pipeline).toBeUndefined();
     expect((await api(`/projects/${project.id}/jobs/${deploy.id}`, { token: project.owner.token })).body.status).toBe('pending');
     expect((await runner.runNext())?.state).toBe('success');
+    // Retrying the manual job that ran queues its copy at once: it is not a manual action again.
+    const rerun = await api(`/projects/${project.id}/jobs/${deploy.id}/retry`, { method: 'POST', token: project.owner.token });
+    expect(rerun).toMatchObject({ status: 201, body: { name: 'deploy', status: 'pending' } });
+    expect((await runner.runNext())?.state).toBe('success');
 
     const kept = await api(`/projects/${project.id}/jobs/${build.id}/artifacts/keep`, { method: 'POST', token: project.owner.token });
     expect(kept).toMatchObject({ status: 200, body: { id: build.id, download_url: null, artifacts_expire_at: null } });

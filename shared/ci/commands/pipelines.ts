@@ -480,11 +480,12 @@ export async function cancelOnJobFailure(job: Job): Promise<void> {
 }
 
 /** A fresh copy of a job (GitLab's `Ci::RetryJobService` clone): `created`, the old one marked retried. */
-export async function cloneForRetry(job: Job, user: User | null): Promise<Job> {
+export async function cloneForRetry(job: Job, user: User | null, options: { enqueueImmediately?: boolean } = {}): Promise<Job> {
   const now = new Date().toISOString();
-  const { autoCanceledById: _canceledBy, ...kept } = job;
+  const { autoCanceledById: _canceledBy, enqueueImmediately: _before, ...kept } = job;
   const copy: Job = {
     ...kept,
+    ...(options.enqueueImmediately === false ? {} : { enqueueImmediately: true }),
     id: await newJobId(),
     userId: user?.id ?? job.userId,
     createdAt: now,
@@ -516,7 +517,8 @@ export async function retryPipeline(pipelineId: number, user: User | null): Prom
   const read = await readPipeline(pipelineId);
   if (!read) return undefined;
   for (const job of read.jobs) {
-    if (!job.retried && (job.status === 'failed' || job.status === 'canceled')) await cloneForRetry(job, user);
+    // As GitLab's `RetryPipelineService`: a manual job retried with its pipeline waits to be played again.
+    if (!job.retried && (job.status === 'failed' || job.status === 'canceled')) await cloneForRetry(job, user, { enqueueImmediately: false });
   }
   // Jobs skipped because of the failure wait again.
   for (const job of read.jobs) {

@@ -162,6 +162,8 @@ export interface Job {
   stageIdx: number;
   status: JobStatus;
   when: string;
+  /** A retry of a job (GitLab's `set_enqueue_immediately!`): queued once what it waits for allows, even a manual one. */
+  enqueueImmediately?: boolean;
   allowFailure: boolean;
   ref: string;
   tag: boolean;
