@@ -1,6 +1,20 @@
 export { groupAccessFor, prefetchProjectAccess, projectAccessFor, projectAccessForMany, registerNamespaceSource, type GroupLink, type ProjectAccessGuess } from './access';
 export { authorize, can, type Ability } from './policy';
-export { ACCESS_LEVELS, DEVELOPER, GROUP_ACCESS_LEVELS, MAINTAINER, OWNER, PROJECT_ACCESS_LEVELS, isAdmin, type GroupSubject, type ProjectSubject } from './rules';
+export {
+  ACCESS_LEVELS,
+  DEVELOPER,
+  featureAccessLevel,
+  GROUP_ACCESS_LEVELS,
+  MAINTAINER,
+  OWNER,
+  PROJECT_ACCESS_LEVELS,
+  PROJECT_FEATURES,
+  isAdmin,
+  type FeatureAccessLevel,
+  type GroupSubject,
+  type ProjectFeature,
+  type ProjectSubject,
+} from './rules';
 export {
   deleteMembership,
   getMembership,

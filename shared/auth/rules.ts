@@ -5,7 +5,7 @@
  */
 import type { Namespace } from '../namespaces';
 import type { Caller } from '../platform/http/context';
-import type { Project, ProjectFeature } from '../projects';
+import type { Project } from '../projects';
 import type { ProjectAccess } from './access';
 
 /** GitLab's access levels (`Gitlab::Access`). */
@@ -60,21 +60,31 @@ export function visibleTo(user: Caller | null, visibility: Namespace['visibility
 /** GitLab's `read_project`: the visibility rule on the project and the caller's access. */
 export const readsProject: ProjectRule = (user, s) => visibleTo(user, s.project.visibility, s.access.level);
 
-/**
- * GitLab's `feature_available?`: a feature of the project on (its `…Enabled` flag) for everyone who
- * reads the project, or, at access level `private`, for its members from `minimum` up and admins.
- */
-export function featureOpen(user: Caller | null, s: ProjectSubject, feature: ProjectFeature, minimum: number = GUEST): boolean {
-  if (!s.project[FEATURE_FLAGS[feature]] || !readsProject(user, s)) return false;
-  return !s.project.membersOnlyFeatures?.includes(feature) || s.access.level >= minimum || isAdmin(user);
-}
-
-/** Internal: each feature's flag on the project (the projects feature's `PROJECT_FEATURES`, here as types allow). */
-const FEATURE_FLAGS = {
+/** A project feature with an access level (GitLab's `ProjectFeature`), and its `…Enabled` flag on the project. */
+export const PROJECT_FEATURES = {
   issues: 'issuesEnabled',
   merge_requests: 'mergeRequestsEnabled',
   builds: 'jobsEnabled',
   wiki: 'wikiEnabled',
   snippets: 'snippetsEnabled',
   container_registry: 'containerRegistryEnabled',
-} as const satisfies Record<ProjectFeature, keyof Project>;
+} as const satisfies Record<string, keyof Project>;
+export type ProjectFeature = keyof typeof PROJECT_FEATURES;
+export type FeatureAccessLevel = 'disabled' | 'private' | 'enabled';
+
+/** A feature's access level: `disabled`, `private` (members only, `membersOnlyFeatures`) or `enabled`. */
+export function featureAccessLevel(project: Pick<Project, ProjectFlag | 'membersOnlyFeatures'>, feature: ProjectFeature): FeatureAccessLevel {
+  if (!project[PROJECT_FEATURES[feature]]) return 'disabled';
+  return project.membersOnlyFeatures?.includes(feature) ? 'private' : 'enabled';
+}
+type ProjectFlag = (typeof PROJECT_FEATURES)[ProjectFeature];
+
+/**
+ * GitLab's `feature_available?`: a feature of the project on for everyone who reads the project,
+ * or, at access level `private`, for its members from `minimum` up and admins.
+ */
+export function featureOpen(user: Caller | null, s: ProjectSubject, feature: ProjectFeature, minimum: number = GUEST): boolean {
+  const level = featureAccessLevel(s.project, feature);
+  if (level === 'disabled' || !readsProject(user, s)) return false;
+  return level === 'enabled' || s.access.level >= minimum || isAdmin(user);
+}

@@ -5,32 +5,15 @@
  * imported here). Called once a pipeline reaches a completed status; a listener's failure is
  * logged, never fails the change that finished the pipeline.
  */
-import { logger } from '../platform/logger';
+import { listenersOf, type Listener } from '../platform/listeners';
 import type { Deployment, Environment } from './store/environments';
 import type { Pipeline } from './store/pipelines';
 
-export type PipelineFinishedListener = (pipeline: Pipeline) => unknown;
+export type PipelineFinishedListener = Listener<Pipeline>;
 
-const listeners: PipelineFinishedListener[] = [];
-
-/** Registers a listener (at module load, by a composition root); answers a function that removes it. */
-export function onPipelineFinished(listener: PipelineFinishedListener): () => void {
-  listeners.push(listener);
-  return () => {
-    const index = listeners.indexOf(listener);
-    if (index >= 0) listeners.splice(index, 1);
-  };
-}
-
-export async function notifyPipelineFinished(pipeline: Pipeline): Promise<void> {
-  for (const listener of [...listeners]) {
-    try {
-      await listener(pipeline);
-    } catch (error) {
-      logger.error('pipeline finished: a listener failed', { pipelineId: pipeline.id, error });
-    }
-  }
-}
+const pipelineFinished = listenersOf<Pipeline>('pipeline finished', (pipeline) => ({ pipelineId: pipeline.id }));
+export const onPipelineFinished = pipelineFinished.on;
+export const notifyPipelineFinished = pipelineFinished.notify;
 
 /**
  * A deployment that succeeded, with its environment as the success left it and the commit of the
@@ -43,26 +26,8 @@ export interface DeploymentSucceeded {
   previousSha: string | null;
 }
 
-export type DeploymentSucceededListener = (event: DeploymentSucceeded) => unknown;
+export type DeploymentSucceededListener = Listener<DeploymentSucceeded>;
 
-const deploymentListeners: DeploymentSucceededListener[] = [];
-
-/** Registers a listener of successful deployments (at module load, by a composition root); answers a function that removes it. */
-export function onDeploymentSucceeded(listener: DeploymentSucceededListener): () => void {
-  deploymentListeners.push(listener);
-  return () => {
-    const index = deploymentListeners.indexOf(listener);
-    if (index >= 0) deploymentListeners.splice(index, 1);
-  };
-}
-
-/** Tells the listeners; a listener's failure is logged, never fails the move that made the deployment succeed. */
-export async function notifyDeploymentSucceeded(event: DeploymentSucceeded): Promise<void> {
-  for (const listener of [...deploymentListeners]) {
-    try {
-      await listener(event);
-    } catch (error) {
-      logger.error('deployment succeeded: a listener failed', { deploymentId: event.deployment.id, error });
-    }
-  }
-}
+const deploymentSucceeded = listenersOf<DeploymentSucceeded>('deployment succeeded', (event) => ({ deploymentId: event.deployment.id }));
+export const onDeploymentSucceeded = deploymentSucceeded.on;
+export const notifyDeploymentSucceeded = deploymentSucceeded.notify;

@@ -21,4 +21,4 @@ export { projectList, readableProjects, type ProjectList } from './queries/proje
 export { eventFromItem, prepareEvent, recordEvent, type NewEvent } from './store/events';
 export { projectCollections, projectKeys } from './store/keys';
 export { groupProjectIds } from './store/lookups';
-export { allProjectIds, backfillProjectSearchEntries, ciSettingsOf, getProject, getProjects, projectCounterUpdate, projectFromItem, readProjectRecord, projectIdForRunnersToken, projectIsLive, recordPushActivity, recordRepositorySize, type Project, type ProjectFeature } from './store/projects';
+export { allProjectIds, backfillProjectSearchEntries, ciSettingsOf, getProject, getProjects, projectCounterUpdate, projectFromItem, readProjectRecord, projectIdForRunnersToken, projectIsLive, recordPushActivity, recordRepositorySize, type Project } from './store/projects';

@@ -4,7 +4,8 @@
  */
 import { reservedPathMessage } from '../../namespaces';
 import { ValidationError } from '../../platform/http/errors';
-import { PROJECT_FEATURES, type FeatureAccessLevel, type ProjectFeature, type ProjectSettings } from '../store/projects';
+import { PROJECT_FEATURES, type FeatureAccessLevel, type ProjectFeature } from '../../auth';
+import type { ProjectSettings } from '../store/projects';
 
 /** Settings as the API names them (create, create-for-user, edit). */
 export interface ProjectSettingsInput {

@@ -4,7 +4,7 @@
  * {@link presentProjects} loads all of those in batches (a few BatchGetItem calls per page, not per
  * project) before serializing.
  */
-import { can, type ProjectSubject } from '../../auth';
+import { can, featureAccessLevel, PROJECT_FEATURES, type ProjectFeature, type ProjectSubject } from '../../auth';
 import { openSecret } from '../../platform/crypto/secret-box';
 import { config } from '../../platform/config';
 import { type Namespace, presentNamespace } from '../../namespaces';
@@ -12,7 +12,7 @@ import { avatarUrl, type User } from '../../users';
 import { projectFullPath } from '../paths';
 import { getNamespacesById, getUsersById } from '../store/lookups';
 import { projectAvatar } from '../store/avatars';
-import { ciSettingsOf, featureAccessLevel, getProjects, PROJECT_FEATURES, type Project, type ProjectFeature } from '../store/projects';
+import { ciSettingsOf, getProjects, type Project } from '../store/projects';
 
 /** What presenting needs besides the projects themselves, loaded once per response. */
 export interface ProjectContext {

@@ -17,6 +17,7 @@ import { getItem, isId, queryCollection, type Item } from '../../platform/dynamo
 import { ConditionFailed, transact, transactOr } from '../../platform/dynamo/transactions';
 import { dropLegacyRedirectAt, dropRedirectAt, dropRedirectsBeneath, namespaceKeys, putSearchEntries, redirectFrom, removeSearchEntries, type Namespace, type Visibility } from '../../namespaces';
 import type { Key } from '../../platform/dynamo/keys';
+import type { ProjectFeature } from '../../auth';
 import { searchTerms, termChanges } from '../../platform/search';
 import { projectFullPath } from '../paths';
 import { projectCollections, projectIndexKeys, projectKeys, projectSearchKeys } from './keys';
@@ -62,24 +63,6 @@ export interface ProjectSettings {
    * listed is open to everyone who reads the project while its `…Enabled` flag is on.
    */
   membersOnlyFeatures?: ProjectFeature[];
-}
-
-/** A project feature with an access level (GitLab's `ProjectFeature`), and its `…Enabled` flag. */
-export const PROJECT_FEATURES = {
-  issues: 'issuesEnabled',
-  merge_requests: 'mergeRequestsEnabled',
-  builds: 'jobsEnabled',
-  wiki: 'wikiEnabled',
-  snippets: 'snippetsEnabled',
-  container_registry: 'containerRegistryEnabled',
-} as const satisfies Record<string, keyof ProjectSettings>;
-export type ProjectFeature = keyof typeof PROJECT_FEATURES;
-export type FeatureAccessLevel = 'disabled' | 'private' | 'enabled';
-
-/** A feature's access level: `disabled`, `private` (members only) or `enabled`. */
-export function featureAccessLevel(project: ProjectSettings, feature: ProjectFeature): FeatureAccessLevel {
-  if (!project[PROJECT_FEATURES[feature]]) return 'disabled';
-  return project.membersOnlyFeatures?.includes(feature) ? 'private' : 'enabled';
 }
 
 /** A project's CI/CD settings, GitLab's defaults for those it was stored without. */

@@ -7,7 +7,7 @@
  * for branches only (merge requests) reads `updates` alone. A listener's failure is logged; it
  * never fails the push.
  */
-import { logger } from '../../platform/logger';
+import { listenersOf, type Listener } from '../../platform/listeners';
 import type { Project } from '../../projects';
 import type { User } from '../../users';
 
@@ -44,9 +44,9 @@ export interface BranchesPushed {
   skipCi?: boolean;
 }
 
-export type BranchesPushedListener = (event: BranchesPushed) => unknown;
+export type BranchesPushedListener = Listener<BranchesPushed>;
 
-const listeners: BranchesPushedListener[] = [];
+const branchesPushed = listenersOf<BranchesPushed>('branches pushed (the push stands)', (event) => ({ projectId: event.project.id }));
 
 /**
  * Registers a listener (at module load, by a composition root); answers a function that removes it.
@@ -54,22 +54,10 @@ const listeners: BranchesPushedListener[] = [];
  * @example
  * onBranchesPushed(({ project, updates }) => refreshMergeRequests(project, updates));
  */
-export function onBranchesPushed(listener: BranchesPushedListener): () => void {
-  listeners.push(listener);
-  return () => {
-    const index = listeners.indexOf(listener);
-    if (index >= 0) listeners.splice(index, 1);
-  };
-}
+export const onBranchesPushed = branchesPushed.on;
 
-/** Calls every listener in turn; never throws. */
+/** Calls every listener in turn (none when nothing changed); never throws. */
 export async function notifyBranchesPushed(event: BranchesPushed): Promise<void> {
   if (event.updates.length === 0 && event.tags.length === 0) return;
-  for (const listener of [...listeners]) {
-    try {
-      await listener(event);
-    } catch (error) {
-      logger.error('branches pushed: a listener failed; the push stands', { projectId: event.project.id, error });
-    }
-  }
+  await branchesPushed.notify(event);
 }
