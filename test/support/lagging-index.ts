@@ -10,6 +10,8 @@
  * another partition or sort key, still shows in its old place). The table itself (GetItem,
  * BatchGetItem, Query of the table) is read as DynamoDB Local answers it, consistently.
  *
+ * A write lags for {@link IndexLag.LAG_MS}, then its indexes show it as it is.
+ *
  * What it does not simulate: items updated in other attributes (on AWS the index shows their old
  * version; here they are shown as they are), and index Queries with a filter (their old versions
  * are not added back).
@@ -35,6 +37,7 @@ import {
 import { afterAll, beforeAll } from 'vitest';
 import { setClients, tableName } from '../../shared/platform/dynamo/client';
 import type { LocalRuntime } from '../../infra/local/runtime';
+import { RECENT_WINDOW_MS } from '../../shared/platform/dynamo/recent';
 
 type Key = { PK: string; SK: string };
 const keyOf = (key: Key | Record<string, unknown> | undefined): string | undefined =>
@@ -100,8 +103,25 @@ function matchesKeyCondition(item: Row, input: QueryCommand['input']): boolean {
 /** Turns the simulated index lag on and off. */
 export class IndexLag {
   private lagging = false;
-  /** Keys written since the lag began, with the item as it was then (`undefined`: there was none). */
-  private readonly written = new Map<string, Row | undefined>();
+  /**
+   * Keys written since the lag began, with the item as it was before (`undefined`: there was none)
+   * and when: an index catches up with a write after {@link LAG_MS}.
+   */
+  private readonly written = new Map<string, { before: Row | undefined; at: number }>();
+
+  /**
+   * How long an index lags behind a write: half the window of the journal of recent writes
+   * (`RECENT_WINDOW_MS`, what covers the lag), far above what AWS shows. A longer lag would
+   * outlast the journal only in a test slowed down by a loaded machine: what failed then would be
+   * the harness, not the service.
+   */
+  static readonly LAG_MS = RECENT_WINDOW_MS / 2;
+
+  /** Whether the indexes still show the key as it was before its write. */
+  private lagsBehind(id: string): boolean {
+    const write = this.written.get(id);
+    return write !== undefined && Date.now() - write.at < IndexLag.LAG_MS;
+  }
   /** How many index items the lag has hidden since it began (a test can check the lag was real). */
   hidden = 0;
   /** How many old versions (deleted or moved items) index Queries showed since the lag began. */
@@ -159,18 +179,18 @@ export class IndexLag {
       if (this.lagging) {
         for (const key of keysIndexedAnew(command)) {
           const id = keyOf(key)!;
-          if (this.written.has(id)) continue;
+          if (this.lagsBehind(id)) continue;
           // The version the index still shows: the item as it is before this write (writes of one
           // key are not concurrent in these tests).
           const { Item } = await send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
-          this.written.set(id, Item as Row | undefined);
+          this.written.set(id, { before: Item as Row | undefined, at: Date.now() });
         }
       }
       const output = await send(command, ...rest);
       if (this.lagging && command instanceof QueryCommand && command.input.IndexName && Array.isArray(output.Items)) {
         const input = command.input;
         const items = output.Items as Row[];
-        const shown = items.filter((item) => !this.written.has(keyOf(item) ?? ''));
+        const shown = items.filter((item) => !this.lagsBehind(keyOf(item) ?? ''));
         this.hidden += items.length - shown.length;
         if (!input.FilterExpression) {
           const sortAttribute = `${input.IndexName}SK`;
@@ -179,7 +199,9 @@ export class IndexLag {
           const after = (a: string, b: string) => (ascending ? a > b : a < b);
           const start = input.ExclusiveStartKey as Row | undefined;
           const last = output.LastEvaluatedKey as Row | undefined;
-          const old = [...this.written.values()].filter(
+          const old = [...this.written.entries()]
+            .flatMap(([id, write]) => (this.lagsBehind(id) ? [write.before] : []))
+            .filter(
             (item): item is Row =>
               item !== undefined &&
               item[sortAttribute] !== undefined &&
