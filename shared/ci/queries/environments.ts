@@ -156,6 +156,7 @@ export async function deploymentContext(subject: ProjectSubject, deployments: re
     environments,
     users,
     jobs: new Map(foundJobs.map((job) => [job.id, job])),
-    jobContext: await jobContext(subject, foundJobs),
+    // A deployment's user is its job's: the users read for the deployments are not read again.
+    jobContext: await jobContext(subject, foundJobs, [], users),
   };
 }

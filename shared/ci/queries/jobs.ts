@@ -36,17 +36,20 @@ export async function usersById(ids: Array<number | null>): Promise<Map<number, 
   return new Map(users.filter((user): user is User => user !== undefined).map((user) => [user.id, user]));
 }
 
-/** What job presenters need: the jobs' pipelines, users and runners (two batch reads), loaded once. */
-export async function jobContext(subject: ProjectSubject, jobs: readonly Job[], known: Pipeline[] = []): Promise<JobContext> {
+/**
+ * What job presenters need: the jobs' pipelines, users and runners (two batch reads), loaded once;
+ * pipelines and users the caller already read (`known`, `knownUsers`) are not read again.
+ */
+export async function jobContext(subject: ProjectSubject, jobs: readonly Job[], known: Pipeline[] = [], knownUsers: ReadonlyMap<number, User> = new Map()): Promise<JobContext> {
   const pipelines = new Map(known.map((pipeline) => [pipeline.id, pipeline]));
   const missing = [...new Set(jobs.map((job) => job.pipelineId))].filter((id) => !pipelines.has(id));
-  const [loaded, users, runners] = await Promise.all([
+  const [loaded, loadedUsers, runners] = await Promise.all([
     Promise.all(missing.map((id) => getPipeline(id))),
-    usersById(jobs.map((job) => job.userId)),
+    usersById(jobs.map((job) => (job.userId !== null && knownUsers.has(job.userId) ? null : job.userId))),
     runnersByIds(jobs.flatMap((job) => (job.runnerId ? [job.runnerId] : []))),
   ]);
   for (const pipeline of loaded) if (pipeline) pipelines.set(pipeline.id, pipeline);
-  return { projectWebUrl: projectWebUrl(subject), pipelines, users, runners };
+  return { projectWebUrl: projectWebUrl(subject), pipelines, users: new Map([...knownUsers, ...loadedUsers]), runners };
 }
 
 export const userOf = async (id: number | null): Promise<User | undefined> => (id === null ? undefined : getUser(id));
