@@ -61,6 +61,8 @@ export interface PipelineRequest {
   source: string;
   user: User | null;
   variables?: Array<{ key: string; value: string; variableType?: string }>;
+  /** Values for the `spec:inputs` of the configuration file (`config/inputs.ts`). */
+  inputs?: Record<string, unknown>;
   /** The protections this request has read already (`refOpenTo`): read again only if absent. */
   protections?: RefProtections;
   /** A merge request pipeline's merge request (`ref` its `refs/merge-requests/<iid>/head`, `source` `merge_request_event`). */
@@ -195,7 +197,7 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
   // What a job's environment name and URL are expanded with: the predefined variables, the job's own, then the project's and the pipeline's.
   const given = Object.fromEntries([...projectVariables, ...(request.variables ?? [])].map((variable) => [variable.key, variable.value]));
   const jobVariables = (job: SelectedJob) => ({ ...rules, CI_COMMIT_REF_SLUG: refSlug(rules.CI_COMMIT_REF_NAME), CI_COMMIT_SHORT_SHA: request.sha.slice(0, 8), ...job.variables, ...given });
-  const loaded = loadCiYaml(read.config);
+  const loaded = loadCiYaml(read.config, { inputs: request.inputs, variables: rules });
   const expanded = loaded.ok ? await expandIncludes(loaded.value, { projectId, sha: request.sha }, includeReader(request.project, request.user), rules) : loaded;
   const parsed = expanded.ok ? buildCiConfig(expanded.value) : expanded;
   let jobs: SelectedJob[] = [];

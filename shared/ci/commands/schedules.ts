@@ -35,6 +35,7 @@ import {
   takeScheduledRun,
   type DueSchedule,
   type Schedule,
+  type ScheduleInput,
   type StoredScheduleVariable,
 } from '../store/schedules';
 import { createPipeline, REFUSALS } from './pipelines';
@@ -46,6 +47,27 @@ export interface ScheduleChanges {
   cron?: string;
   cronTimezone?: string;
   active?: boolean;
+  /** Inputs to set (by name, replacing a value) or, with `destroy`, to remove. */
+  inputs?: ReadonlyArray<{ name: string; value?: unknown; destroy?: boolean }>;
+}
+
+/** What a schedule's inputs may take in all, as JSON (its item holds them). */
+export const SCHEDULE_INPUTS_MAX_BYTES = 100_000;
+
+/** The inputs `current` becomes with `changes` applied (GitLab's nested attributes: by name, `_destroy` removes). */
+function withInputs(current: readonly ScheduleInput[], changes: ScheduleChanges['inputs']): ScheduleInput[] {
+  let inputs = [...current];
+  for (const change of changes ?? []) {
+    const others = inputs.filter((input) => input.name !== change.name);
+    if (change.destroy) inputs = others;
+    else {
+      const at = inputs.findIndex((input) => input.name === change.name);
+      const input = { name: change.name, value: change.value ?? null };
+      inputs = at === -1 ? [...inputs, input] : inputs.map((existing, i) => (i === at ? input : existing));
+    }
+  }
+  if (Buffer.byteLength(JSON.stringify(inputs)) > SCHEDULE_INPUTS_MAX_BYTES) throw new BadRequestError(`inputs are too large (maximum is ${SCHEDULE_INPUTS_MAX_BYTES} bytes in all)`);
+  return inputs;
 }
 
 /** A schedule variable as given. */
@@ -104,6 +126,7 @@ export async function createSchedule(subject: ProjectSubject, user: User, input:
     nextRunAt: null,
     active: input.active ?? true,
     variables: [],
+    ...(input.inputs?.length ? { inputs: withInputs([], input.inputs) } : {}),
     createdAt: now,
     updatedAt: now,
     version: 1,
@@ -138,6 +161,7 @@ export function editSchedule(subject: ProjectSubject, user: User, schedule: Sche
       cron: changes.cron?.trim() ?? read.cron,
       cronTimezone: changes.cronTimezone ?? read.cronTimezone,
       active: changes.active ?? read.active,
+      ...(changes.inputs || read.inputs ? { inputs: withInputs(read.inputs ?? [], changes.inputs) } : {}),
     }, 'update'),
   );
 }
@@ -235,6 +259,7 @@ export async function createSchedulePipeline(schedule: Schedule, subject: Projec
     source: 'schedule',
     user,
     variables: await scheduleVariables(schedule),
+    ...(schedule.inputs?.length ? { inputs: Object.fromEntries(schedule.inputs.map((input) => [input.name, input.value])) } : {}),
     protections,
   });
   if (result.result !== 'created') throw new ValidationError({ base: [REFUSALS[result.result]] });

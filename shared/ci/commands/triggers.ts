@@ -76,9 +76,11 @@ export async function runTriggeredPipeline(request: {
   trigger?: Trigger;
   variables: readonly PipelineVariable[];
   payload: Record<string, unknown>;
+  /** Values for the configuration file's `spec:inputs`. */
+  inputs?: Record<string, unknown>;
 }): Promise<Pipeline> {
   const variables = [...request.variables, { key: 'TRIGGER_PAYLOAD', value: JSON.stringify(request.payload), variableType: 'file' }];
-  const pipeline = await createPipelineOnRef({ subject: request.subject, ref: request.ref, source: request.source, user: request.user, variables });
+  const pipeline = await createPipelineOnRef({ subject: request.subject, ref: request.ref, source: request.source, user: request.user, variables, ...(request.inputs ? { inputs: request.inputs } : {}) });
   if (request.trigger) await recordTriggerUse(request.trigger, pipeline.createdAt);
   return pipeline;
 }

@@ -97,6 +97,8 @@ async function expand(value: Hash, source: IncludeSource, state: State): Promise
 interface IncludedFile {
   source: IncludeSource;
   path: string;
+  /** The include's `inputs:`, for the file's `spec:inputs` header. */
+  inputs?: Record<string, unknown>;
   missing: string;
   empty: string;
 }
@@ -113,10 +115,12 @@ async function filesOf(location: unknown, source: IncludeSource, state: State): 
     throw new IncludeError(`\`${JSON.stringify(entry)}\` does not have a valid subkey for include. Valid subkeys are: ${FILE_TYPES.map((t) => `\`${t}\``).join(', ')}`);
   }
   if (matching.length > 1) throw new IncludeError(`Each include must use only one of: ${FILE_TYPES.map((t) => `\`${t}\``).join(', ')}`);
+  if (entry.inputs !== undefined && entry.inputs !== null && !isHash(entry.inputs)) throw new IncludeError('include inputs config should be a hash');
+  const inputs = isHash(entry.inputs) ? { inputs: entry.inputs } : {};
   switch (matching[0]) {
     case 'local': {
       const path = checkedPath(entry.local);
-      return [{ source, path, missing: `Local file \`${path}\` does not exist!`, empty: `Local file \`${path}\` is empty!` }];
+      return [{ source, path, ...inputs, missing: `Local file \`${path}\` does not exist!`, empty: `Local file \`${path}\` is empty!` }];
     }
     case 'project': {
       const name = String(Array.isArray(entry.project) ? entry.project[0] : entry.project).replace(/^\/+/, '').toLowerCase();
@@ -130,6 +134,7 @@ async function filesOf(location: unknown, source: IncludeSource, state: State): 
       return paths.map((path) => ({
         source: found.source,
         path,
+        ...inputs,
         missing: `Project \`${name}\` file \`${path}\` does not exist!`,
         empty: `Project \`${name}\` file \`${path}\` is empty!`,
       }));
@@ -170,7 +175,7 @@ async function loadFile(file: IncludedFile, state: State): Promise<Hash> {
   if (text.trim() === '') throw new IncludeError(file.empty);
   state.bytes += Buffer.byteLength(text, 'utf8');
   if (state.bytes > MAX_TOTAL_BYTES) throw new IncludeError('Total size of combined CI/CD configuration is too big');
-  const loaded = loadCiYaml(text);
-  if (!loaded.ok) throw new IncludeError(`Included file \`${file.path}\` does not have valid YAML syntax!`);
+  const loaded = loadCiYaml(text, { inputs: file.inputs, variables: state.variables });
+  if (!loaded.ok) throw new IncludeError(loaded.syntax ? `Included file \`${file.path}\` does not have valid YAML syntax!` : `\`${file.path}\`: ${loaded.error}`);
   return expand(loaded.value, file.source, state);
 }

@@ -5,9 +5,10 @@
  * not parse or validate gives GitLab's error message (the pipeline's `yaml_errors`), never an
  * exception. Which jobs a pipeline gets (`only`/`except`/`rules`) is {@link selectJobs}'s. Pure.
  */
-import { parseDocument } from 'yaml';
+import { parseAllDocuments, type Document } from 'yaml';
 import { parseDuration } from './durations';
 import { evaluateExpression, ExpressionError } from './expressions';
+import { interpolate } from './inputs';
 
 export type When = 'on_success' | 'on_failure' | 'always' | 'manual' | 'never' | 'delayed';
 
@@ -159,20 +160,30 @@ const isHash = (value: unknown): value is Hash => typeof value === 'object' && v
 /** Parses and validates a `.gitlab-ci.yml` (without `include:`; see `includes.ts`). */
 export function parseCiConfig(text: string): ParseResult {
   const loaded = loadCiYaml(text);
-  return loaded.ok ? buildCiConfig(loaded.value) : loaded;
+  return loaded.ok ? buildCiConfig(loaded.value) : { ok: false, error: loaded.error };
+}
+
+/** What a file's `spec:inputs` header receives: the inputs given, and the variables `expand_vars` reads. */
+export interface InputArguments {
+  inputs?: Record<string, unknown>;
+  variables?: Readonly<Record<string, string>>;
 }
 
 /**
  * One file's YAML as a hash (anchors and merge keys resolved within the file), or GitLab's error
- * for a file that does not parse or is no hash. The first step of {@link parseCiConfig}, apart so
- * that `include:` can merge several files before the rest.
+ * for a file that does not parse or is no hash. A file may start with a header document (`spec:`
+ * then `---`): its `spec:inputs` are given `args` and interpolated into the rest (`inputs.ts`).
+ * The first step of {@link parseCiConfig}, apart so that `include:` can merge several files before
+ * the rest.
  */
-export function loadCiYaml(text: string): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
+export function loadCiYaml(text: string, args: InputArguments = {}): { ok: true; value: Record<string, unknown> } | { ok: false; error: string; syntax?: boolean } {
+  let documents: { header?: Hash; content: Hash };
   try {
-    return { ok: true, value: loadYaml(text) as Hash };
+    documents = loadDocuments(text);
   } catch (error) {
-    return { ok: false, error: error instanceof ConfigError ? error.message : 'Invalid configuration format' };
+    return { ok: false, error: error instanceof ConfigError ? error.message : 'Invalid configuration format', syntax: true };
   }
+  return interpolate(documents.header, documents.content, args.inputs, args.variables ?? {});
 }
 
 /** Validates a configuration already loaded (and merged with its includes): the rest of {@link parseCiConfig}. */
@@ -185,22 +196,33 @@ export function buildCiConfig(value: Record<string, unknown>): ParseResult {
   }
 }
 
-function loadYaml(text: string): unknown {
-  const document = parseDocument(text, { merge: true, uniqueKeys: false, prettyErrors: false });
+/** GitLab's `MultiDocYaml` (at most two documents, empty ones dropped) and its `Yaml::Documents`: a first document with `spec` is the header. */
+function loadDocuments(text: string): { header?: Hash; content: Hash } {
+  const documents = parseAllDocuments(text, { merge: true, uniqueKeys: false, prettyErrors: false });
+  if (!Array.isArray(documents)) throw new ConfigError('Invalid configuration format');
+  const values = documents.map(loadDocument).filter((value) => value !== null && value !== undefined);
+  if (values.length > 2) throw new ConfigError('Invalid configuration format');
+  const [first, last] = values;
+  if (last !== undefined && isHash(first) && Object.hasOwn(first, 'spec')) {
+    if (!isHash(last)) throw new ConfigError('Invalid configuration format');
+    return { header: first, content: last };
+  }
+  if (!isHash(first)) throw new ConfigError('Invalid configuration format');
+  return { content: first };
+}
+
+function loadDocument(document: Document.Parsed): unknown {
   const [error] = document.errors;
   if (error) {
     const [line, column] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [1, 1];
     const message = error.message.split('\n', 1)[0].replace(/ at line \d+, column \d+.*$/, '');
     throw new ConfigError(`(<unknown>): ${message.charAt(0).toLowerCase()}${message.slice(1)} at line ${line} column ${column}`);
   }
-  let value: unknown;
   try {
-    value = document.toJS({ maxAliasCount: 1000 });
+    return document.toJS({ maxAliasCount: 1000 });
   } catch (cause) {
     throw new ConfigError(`(<unknown>): ${(cause as Error).message.split('\n', 1)[0]}`);
   }
-  if (!isHash(value)) throw new ConfigError('Invalid configuration format');
-  return value;
 }
 
 /** Deep merge as `extends` and `include:` do (ActiveSupport's `deep_merge`): hashes merged key by key, everything else replaced. */

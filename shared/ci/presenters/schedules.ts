@@ -34,7 +34,7 @@ export function presentScheduleDetails(
   return {
     ...presentSchedule(schedule, owner),
     last_pipeline: details.lastPipeline ? presentPipelineBasic(details.lastPipeline, details.projectWebUrl) : null,
-    ...(details.variables ? { variables: details.variables.map(presentScheduleVariable) } : {}),
+    ...(details.variables ? { variables: details.variables.map(presentScheduleVariable), inputs: (schedule.inputs ?? []).map(({ name, value }) => ({ name, value })) } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ import * as z from 'zod';
 import { can } from '../../auth';
 import { ForbiddenError, NotFoundError } from '../../platform/http/errors';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
-import { idParam, limitedString, p, required } from '../../platform/http/params';
+import { hashParam, idParam, limitedString, p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound } from '../../projects';
@@ -44,6 +44,14 @@ export const pipelineVariablesParam = p
     message: `variables are too large (maximum is ${PIPELINE_VARIABLES_MAX_BYTES} bytes in all)`,
   });
 
+/** What a pipeline's `inputs` may take in all, as JSON (they are read, not stored: a bound on the work). */
+const PIPELINE_INPUTS_MAX_BYTES = 100_000;
+
+/** `inputs` of a pipeline's creation: a hash of values for the configuration file's `spec:inputs` (`config/inputs.ts`). */
+export const pipelineInputsParam = hashParam().refine((inputs) => inputs === undefined || Buffer.byteLength(JSON.stringify(inputs)) <= PIPELINE_INPUTS_MAX_BYTES, {
+  message: `inputs are too large (maximum is ${PIPELINE_INPUTS_MAX_BYTES} bytes in all)`,
+});
+
 export const pipelineRoutes = {
   'GET /projects/:id/pipelines': route({
     params: z.object({
@@ -72,12 +80,13 @@ export const pipelineRoutes = {
       ...idParam,
       ref: required(p.string()),
       variables: pipelineVariablesParam,
+      inputs: pipelineInputsParam,
     }),
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       authorizeCi(user, canUpdateBuilds(user, subject));
       const variables = (params.variables ?? []).map((v) => ({ key: v.key, value: v.value, variableType: v.variable_type }));
-      const pipeline = await createPipelineOnRef({ subject, ref: params.ref, source: 'api', user, variables });
+      const pipeline = await createPipelineOnRef({ subject, ref: params.ref, source: 'api', user, variables, ...(params.inputs ? { inputs: params.inputs } : {}) });
       return created(presentPipeline(pipeline, projectWebUrl(subject), user));
     },
   }),

@@ -69,6 +69,11 @@ async function details(subject: ProjectSubject, schedule: Schedule, user?: User)
   return presentScheduleDetails(schedule, owner, { lastPipeline, projectWebUrl: projectWebUrl(subject), variables });
 }
 
+/** `inputs` of a schedule: `[{ name, value }]`, `_destroy` (or `destroy`) removing one on update (GitLab's nested attributes). */
+const scheduleInputsParam = p.array(
+  z.object({ name: limitedString({ max: 255 }), value: z.unknown().optional(), _destroy: p.bool(), destroy: p.bool() }).transform(({ name, value, _destroy, destroy }) => ({ name, value, destroy: _destroy === true || destroy === true })),
+);
+
 const FINISHED: readonly PipelineStatus[] = ['success', 'failed', 'canceled', 'skipped'];
 
 export const scheduleRoutes = {
@@ -118,21 +123,22 @@ export const scheduleRoutes = {
       cron: required(p.string(TEXT)),
       cron_timezone: p.string(TEXT),
       active: p.bool(),
+      inputs: scheduleInputsParam,
     }),
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       if (!canCreateSchedules(user, subject)) throw new ForbiddenError();
-      const schedule = await createSchedule(subject, user, { description: params.description, ref: params.ref, cron: params.cron, cronTimezone: params.cron_timezone, active: params.active });
+      const schedule = await createSchedule(subject, user, { description: params.description, ref: params.ref, cron: params.cron, cronTimezone: params.cron_timezone, active: params.active, inputs: params.inputs });
       return created(await details(subject, schedule));
     },
   }),
 
   'PUT /projects/:id/pipeline_schedules/:pipeline_schedule_id': route({
-    params: scheduleParams.extend({ description: p.string(TEXT), ref: p.string(TEXT), cron: p.string(TEXT), cron_timezone: p.string(TEXT), active: p.bool() }),
+    params: scheduleParams.extend({ description: p.string(TEXT), ref: p.string(TEXT), cron: p.string(TEXT), cron_timezone: p.string(TEXT), active: p.bool(), inputs: scheduleInputsParam }),
     handler: async ({ params, user }) => {
       const { subject, schedule } = await findSchedule(params, user);
       if (!(await canUpdateSchedule(user, subject, schedule))) throw new ForbiddenError();
-      const changes = { description: params.description, ref: params.ref, cron: params.cron, cronTimezone: params.cron_timezone, active: params.active };
+      const changes = { description: params.description, ref: params.ref, cron: params.cron, cronTimezone: params.cron_timezone, active: params.active, inputs: params.inputs };
       return ok(await details(subject, await editSchedule(subject, user, schedule, changes)));
     },
   }),

@@ -24,7 +24,7 @@ import { presentTrigger } from '../presenters/triggers';
 import { projectWebUrl } from '../queries/jobs';
 import { findTriggerOrNotFound, shownToken, triggererOf, triggerList } from '../queries/triggers';
 import type { Trigger } from '../store/triggers';
-import { pipelineVariablesParam } from './pipelines';
+import { pipelineInputsParam, pipelineVariablesParam } from './pipelines';
 
 const triggerParams = z.object({ ...idParam, trigger_id: required(p.int()) });
 
@@ -52,7 +52,7 @@ async function presented(triggers: readonly Trigger[], user: User, subject: Proj
  * a slash: API Gateway matches one segment).
  */
 const triggerPipeline = route({
-  params: z.object({ ...idParam, ref: required(p.string()), token: required(p.string()), variables: hashParam() }),
+  params: z.object({ ...idParam, ref: required(p.string()), token: required(p.string()), variables: hashParam(), inputs: pipelineInputsParam }),
   anonymous: true,
   handler: async ({ params }) => {
     const given = Object.entries(params.variables ?? {});
@@ -73,6 +73,7 @@ const triggerPipeline = route({
       trigger: triggerer.kind === 'trigger' ? triggerer.trigger : undefined,
       variables: (variables ?? []).map(({ key, value }) => ({ key, value, variableType: 'env_var' })),
       payload: { ref: params.ref, variables: Object.fromEntries(given), id: params.id },
+      ...(params.inputs ? { inputs: params.inputs } : {}),
     });
     return created(presentPipeline(pipeline, projectWebUrl(subject), triggerer.user));
   },

@@ -33,6 +33,12 @@ export interface StoredScheduleVariable {
   valueSealed: string;
 }
 
+/** A schedule's input (GitLab's `Ci::PipelineScheduleInput`): a name and a value of any JSON type. */
+export interface ScheduleInput {
+  name: string;
+  value: unknown;
+}
+
 export interface Schedule {
   id: number;
   projectId: number;
@@ -47,6 +53,8 @@ export interface Schedule {
   nextRunAt: string | null;
   active: boolean;
   variables: StoredScheduleVariable[];
+  /** Values for the configuration file's `spec:inputs`, in the order given (absent on schedules saved before inputs). */
+  inputs?: ScheduleInput[];
   createdAt: string;
   updatedAt: string;
   version: number;
