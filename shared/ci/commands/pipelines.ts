@@ -364,10 +364,8 @@ export async function dropOlderDeployments(deployment: Deployment): Promise<void
     for (const older of await olderActiveDeployments(deployment)) {
       const job = await getJob(older.jobId!);
       if (!job || job.retried || !['created', 'pending', 'running'].includes(job.status)) continue;
-      const dropped = await changeJobStatus(job, { status: 'failed', failureReason: 'forward_deployment_failure', finishedAt: new Date().toISOString() }, ['created', 'pending', 'running']);
-      if (!dropped) continue;
-      if (job.tokenDigest && job.status === 'running') await revokeJobToken(job.tokenDigest);
-      await processPipeline(job.pipelineId);
+      const dropped = await endJob(job, { status: 'failed', failureReason: 'forward_deployment_failure', finishedAt: new Date().toISOString() }, ['created', 'pending', 'running']);
+      if (dropped) await processPipeline(job.pipelineId);
     }
   } catch (error) {
     logger.error('older deployments not dropped', { deploymentId: deployment.id, error });
@@ -419,10 +417,17 @@ export async function cancelJobRecord(job: Job, options: CancelOptions = {}): Pr
   const from = options.from ?? [...CANCELABLE];
   if (!from.includes(job.status)) return job;
   const by = options.autoCanceledById === undefined ? {} : { autoCanceledById: options.autoCanceledById };
-  const updated = await changeJobStatus(job, { status: 'canceled', finishedAt: new Date().toISOString(), ...by }, from);
-  if (!updated) return job;
-  // The token as written (a job read pending may have been claimed before the cancel won).
-  if (updated.tokenDigest) await revokeJobToken(updated.tokenDigest);
+  return (await endJob(job, { status: 'canceled', finishedAt: new Date().toISOString(), ...by }, from)) ?? job;
+}
+
+/**
+ * Ends a job that may hold a token (canceled, or dropped) while its status is one of `from`: the
+ * change written, then the token revoked as written (a job read pending may have been claimed
+ * before the change won). Undefined when the job had moved on.
+ */
+async function endJob(job: Job, changes: JobChanges & { status: JobStatus }, from: readonly JobStatus[]): Promise<Job | undefined> {
+  const updated = await changeJobStatus(job, changes, from);
+  if (updated?.tokenDigest) await revokeJobToken(updated.tokenDigest);
   return updated;
 }
 

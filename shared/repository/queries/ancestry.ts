@@ -25,9 +25,7 @@ export async function mergeBaseOf(repository: Repository, a: string, b: string):
  * `Repository#count_commits_between`); counting stops at `limit`.
  */
 export async function countCommitsBetween(repository: Repository, from: string, to: string, limit = 10_000): Promise<number> {
-  let count = 0;
-  for await (const _ of revList((oid) => repository.read(oid), { include: [to], exclude: [from], limit })) count++;
-  return count;
+  return (await commitsBetween(repository, from, to, limit)).length;
 }
 
 /**
