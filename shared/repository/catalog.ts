@@ -8,6 +8,9 @@ export const catalog = {
     'GET /projects/:id/repository/commits/:sha',
     'GET /projects/:id/repository/commits/:sha/diff',
     'GET /projects/:id/repository/commits/:sha/refs',
+    'GET /projects/:id/repository/commits/:sha/sequence',
+    'POST /projects/:id/repository/commits/:sha/cherry_pick',
+    'POST /projects/:id/repository/commits/:sha/revert',
     /** Comments and discussions on a commit (GitLab's `Note` with `noteable_type: Commit`). */
     'GET /projects/:id/repository/commits/:sha/comments',
     'POST /projects/:id/repository/commits/:sha/comments',

@@ -34,6 +34,21 @@ export const commitListParams = {
   trailers: p.bool(),
 };
 
+/**
+ * `branch` and `dry_run` of a cherry-pick or a revert: Grape's `allow_blank: false` answers
+ * `branch is empty` for a blank name.
+ */
+export const commitChangeParams = {
+  branch: z.unknown().transform((value, ctx): string => {
+    const problem =
+      value === undefined || value === null ? 'missing' : typeof value !== 'string' && typeof value !== 'number' ? 'invalid' : String(value).trim() === '' ? 'empty' : undefined;
+    if (!problem) return String(value);
+    ctx.addIssue({ code: 'custom', message: `branch is ${problem}` });
+    return z.NEVER;
+  }),
+  dry_run: p.bool(),
+};
+
 const ACTIONS = ['create', 'update', 'move', 'delete', 'chmod'] as const;
 const TRUE_VALUES = new Set([true, 'true', '1', 1, 't', 'yes']);
 const FALSE_VALUES = new Set([false, 'false', '0', 0, 'f', 'no']);
