@@ -40,6 +40,7 @@ export const catalog = {
     'DELETE /projects/:id/protected_tags/:name',
     'GET /projects/:id/repository/files/:file_path',
     'GET /projects/:id/repository/files/:file_path/raw',
+    'GET /projects/:id/repository/files/:file_path/blame',
     'POST /projects/:id/repository/files/:file_path',
     'PUT /projects/:id/repository/files/:file_path',
     'DELETE /projects/:id/repository/files/:file_path',

@@ -83,6 +83,21 @@ export function presentCommit(commit: CommitObject, options: CommitPresentation)
   };
 }
 
+/** GitLab's `BlameRangeCommit`: the commit of a blame's range of lines. */
+export function presentBlameCommit(commit: CommitObject) {
+  return {
+    id: commit.id,
+    parent_ids: commit.parents,
+    message: commit.message,
+    authored_date: gitDate(commit.author),
+    author_name: commit.author.name,
+    author_email: commit.author.email,
+    committed_date: gitDate(commit.committer),
+    committer_name: commit.committer.name,
+    committer_email: commit.committer.email,
+  };
+}
+
 /** GitLab's `CommitWithStats`. */
 export function presentCommitWithStats(commit: CommitObject, stats: CommitStats, options: CommitPresentation) {
   return { ...presentCommit(commit, options), stats };

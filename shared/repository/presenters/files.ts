@@ -6,7 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { MODE } from '../queries/objects';
+import type { BlameRange } from '../queries/blame';
 import type { FileAtRef } from '../queries/files';
+import { presentBlameCommit } from './commits';
 
 /** GitLab's `blob_data`, in its order. */
 export function presentFileData(file: FileAtRef, ref: string, lastCommitId: string | undefined) {
@@ -22,6 +24,11 @@ export function presentFileData(file: FileAtRef, ref: string, lastCommitId: stri
     last_commit_id: lastCommitId ?? null,
     execute_filemode: file.mode === MODE.executable,
   };
+}
+
+/** GitLab's `BlameRange`: consecutive lines and the commit that last changed them. */
+export function presentBlameRange(range: BlameRange) {
+  return { commit: presentBlameCommit(range.commit), lines: range.lines };
 }
 
 /** `GET …/files/:file_path`: the metadata and the content. */

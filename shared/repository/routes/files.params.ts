@@ -1,6 +1,6 @@
 /** Parameters of the files routes (GitLab's `lib/api/files.rb`). */
 import * as z from 'zod';
-import { p, required } from '../../platform/http/params';
+import { hashParam, p, required } from '../../platform/http/params';
 
 /**
  * `:file_path` (URL-encoded, `lib%2Fclass.rb`): GitLab's `file_path: true` validator refuses
@@ -11,6 +11,28 @@ export const filePathParam = {
     if (path.startsWith('/') || path.includes('\0') || path.split('/').includes('..')) {
       ctx.addIssue({ code: 'custom', message: 'file_path should be a valid file path' });
     }
+  }),
+};
+
+/** A positive integer of the blame's `range` hash, with Grape's messages for `range[start]`/`range[end]`. */
+const rangeLine = (value: unknown, name: string, ctx: z.RefinementCtx): number | undefined => {
+  if (value === undefined || value === null || value === '') {
+    ctx.addIssue({ code: 'custom', message: `range[${name}] is missing` });
+    return undefined;
+  }
+  const line = typeof value === 'number' ? value : typeof value === 'string' && /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(line)) ctx.addIssue({ code: 'custom', message: `range[${name}] is invalid` });
+  else if (line <= 0) ctx.addIssue({ code: 'custom', message: `range[${name}] does not have a valid value` });
+  return line;
+};
+
+/** `range[start]` and `range[end]` of `GET …/files/:file_path/blame`: both, positive, when `range` is given. */
+export const blameRangeParam = {
+  range: hashParam().transform((range, ctx) => {
+    if (range === undefined) return undefined;
+    const start = rangeLine(range.start, 'start', ctx);
+    const end = rangeLine(range.end, 'end', ctx);
+    return start === undefined || end === undefined ? z.NEVER : { start, end };
   }),
 };
 

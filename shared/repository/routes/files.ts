@@ -5,15 +5,17 @@
  * writes need `push_code`, and the branch's protection is checked as the commit is made (400).
  */
 import * as z from 'zod';
+import { BadRequestError } from '../../platform/http/errors';
 import { idParam, p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import type { catalog } from '../catalog';
 import { createFile, deleteFile, updateFile, type FileWrite } from '../commands/files';
-import { NO_CACHE_HEADERS, fileHeaders, presentFile, presentFileData, rawContent } from '../presenters/files';
+import { NO_CACHE_HEADERS, fileHeaders, presentBlameRange, presentFile, presentFileData, rawContent } from '../presenters/files';
+import { blameFile } from '../queries/blame';
 import { findFileOrNotFound, lastCommitIdOf } from '../queries/files';
 import { findRepositoryOrNotFound } from './access';
-import { fileDeleteParams, filePathParam, fileWriteParams } from './files.params';
+import { blameRangeParam, fileDeleteParams, filePathParam, fileWriteParams } from './files.params';
 import { guardResponseSize } from './raw';
 
 type WriteParams = { file_path: string; branch: string; start_branch?: string; commit_message: string; author_name?: string; author_email?: string; last_commit_id?: string };
@@ -41,6 +43,18 @@ export const fileRoutes = {
       guardResponseSize(file.content.length);
       const body = presentFile(file, params.ref, await lastCommitIdOf(reader, file));
       return ok(body, fileHeaders(body));
+    },
+  }),
+
+  'GET /projects/:id/repository/files/:file_path/blame': route({
+    anonymous: true,
+    params: z.object({ ...idParam, ...filePathParam, ref: required(p.string()), ...blameRangeParam }),
+    handler: async ({ params, user }) => {
+      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
+      if (params.range && params.range.start > params.range.end) throw new BadRequestError('range[start] must be less than or equal to range[end]');
+      const file = await findFileOrNotFound(reader, subject.project, params.ref, params.file_path);
+      const ranges = await blameFile(reader, file.commit, file.path, params.range);
+      return ok(ranges.map(presentBlameRange), fileHeaders(presentFileData(file, params.ref, await lastCommitIdOf(reader, file))));
     },
   }),
 
