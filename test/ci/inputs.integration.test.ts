@@ -2,7 +2,8 @@
  * CI/CD inputs over HTTP: a pushed `.gitlab-ci.yml` with a `spec:inputs` header (defaults on push),
  * values given to `POST /projects/:id/pipeline` (JSON) and `POST /projects/:id/trigger/pipeline`
  * (form fields, read as JSON for a number input), passed on to a local include's own header, and a
- * value refused with GitLab's message as the pipeline's yaml error; a trigger's inputs in its
+ * value refused with GitLab's message as the pipeline's yaml error, as is a masked variable in
+ * `expand_vars`; a trigger's inputs in its
  * `TRIGGER_PAYLOAD`; a pipeline schedule's stored inputs (`[{ name, value }]`, `_destroy` on
  * update, a value over GitLab's 1,024 characters refused) given to its pipelines.
  */
@@ -20,13 +21,15 @@ spec:
     replicas:
       type: number
       default: 1
+    note:
+      default: ''
 ---
 include:
   - local: templates/check.yml
     inputs:
       name: check-$[[ inputs.target ]]
 deploy-$[[ inputs.target ]]-x$[[ inputs.replicas ]]:
-  script: echo deploying
+  script: echo deploying $[[ inputs.note | expand_vars ]]
 `;
 
 const CHECK = `
@@ -61,6 +64,8 @@ describe('CI/CD inputs', () => {
       form: new URLSearchParams({ token: trigger.body.token, ref: 'main', 'inputs[replicas]': '2' }),
     });
     const refused = await api(`/projects/${project.id}/pipeline`, { method: 'POST', token: project.owner.token, body: { ref: 'main', inputs: { target: 'qa', other: 'x' } } });
+    await api(`/projects/${project.id}/variables`, { method: 'POST', token: project.owner.token, body: { key: 'SECRET', value: 'hunter2-hunter2', masked: true } });
+    const masked = await api(`/projects/${project.id}/pipeline`, { method: 'POST', token: project.owner.token, body: { ref: 'main', inputs: { note: 'key ${SECRET}' } } });
     const notAHash = await api(`/projects/${project.id}/pipeline`, { method: 'POST', token: project.owner.token, body: { ref: 'main', inputs: 'target' } });
 
     // Assert
@@ -76,6 +81,8 @@ describe('CI/CD inputs', () => {
     const failed = await api(`/projects/${project.id}/pipelines/${refused.body.id}`, { token: project.owner.token });
     expect(failed.body.yaml_errors).toBe('unknown input arguments: other, `target` input: `qa` cannot be used because it is not in the list of allowed options');
     expect(await jobNames(refused.body.id)).toEqual([]);
+    const maskedPipeline = await api(`/projects/${project.id}/pipelines/${masked.body.id}`, { token: project.owner.token });
+    expect(maskedPipeline.body).toMatchObject({ status: 'failed', yaml_errors: 'error in `expand_vars` function: variable expansion error: masked variables cannot be expanded' });
     expect(notAHash.status).toBe(400);
   });
 
