@@ -307,6 +307,16 @@ describe('expressions and durations', () => {
     expect(evaluateExpression('$C == null', vars)).toBe(true);
     expect(evaluateExpression('$A == "x" || ($C && $A)', vars)).toBe(true);
     expect(evaluateExpression('$A !~ /X/i', vars)).toBe(false);
+    // GitLab's RE2 flags (`ismU`), written after the pattern or inline; any other flag does not parse.
+    expect(evaluateExpression('$A =~ /^X$/iU && "a\nb" =~ /a.b/s', vars)).toBe(true);
+    expect(evaluateExpression('$A =~ /(?i)^X$/', vars)).toBe(true);
+    expect(() => evaluateExpression('$A =~ /x/g', vars)).toThrow('invalid expression syntax');
+    expect(() => evaluateExpression('$A =~ /(x/', vars)).toThrow('invalid expression syntax');
+    // An input's rules read `$[[ inputs.name ]]` (any type) and the `true`/`false` literals.
+    const inputs = { cloud: 'aws', publish: false, count: 2 };
+    expect(evaluateExpression("$[[ inputs.cloud ]] == 'aws' && $[[ inputs.publish ]] == false", {}, inputs)).toBe(true);
+    expect(evaluateExpression('$[[ inputs.publish ]] || $[[ inputs.missing ]]', {}, inputs)).toBe(false);
+    expect(evaluateExpression("$[[ inputs.count ]] == '2'", {}, inputs)).toBe(false);
     expect(parseDuration('2 weeks')).toBe(1_209_600);
     expect(parseDuration('90')).toBe(90);
     expect(parseDuration('soon')).toBeUndefined();

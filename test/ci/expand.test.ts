@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { environmentSlug, expandVariables } from '../../shared/ci/config/expand';
+import { environmentSlug, expandVariables, VariableExpansionError } from '../../shared/ci/config/expand';
 
 describe('environment names and slugs', () => {
   it('expands $VAR, ${VAR} and %VAR%, a variable the job lacks to nothing', () => {
@@ -7,6 +7,15 @@ describe('environment names and slugs', () => {
     expect(expandVariables('review/$CI_COMMIT_REF_SLUG', variables)).toBe('review/feature-x');
     expect(expandVariables('https://${CI_COMMIT_REF_SLUG}.%REGION%.example.com/$MISSING', variables)).toBe('https://feature-x.eu.example.com/');
     expect(expandVariables('$ 5 and $$', variables)).toBe('$ 5 and $$');
+  });
+
+  it('keeps a missing variable as written (expand_existing) and refuses a masked one when asked', () => {
+    const variables = { A: '1', SECRET: 's' };
+    expect(expandVariables('$A/${B}/%C%/%A%', variables, { keepMissing: true })).toBe('1/${B}/%C%/1');
+    expect(expandVariables('$A$SECRET', variables, { failOnMasked: new Set(['OTHER']) })).toBe('1s');
+    for (const text of ['$SECRET', '${SECRET}', '%SECRET%']) {
+      expect(() => expandVariables(text, variables, { keepMissing: true, failOnMasked: new Set(['SECRET']) })).toThrow(VariableExpansionError);
+    }
   });
 
   // GitLab's own cases (spec/lib/gitlab/slug/environment_spec.rb), with its digest stubbed the same way.

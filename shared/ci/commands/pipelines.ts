@@ -129,6 +129,17 @@ function ruleVariables(request: PipelineRequest, projectVariables: readonly Proj
   return variables;
 }
 
+/** The names whose value (the last one given, as {@link ruleVariables} takes it) is a masked variable's: `expand_vars` refuses them. */
+function maskedNames(projectVariables: readonly ProjectVariable[], pipelineVariables: readonly { key: string }[]): Set<string> {
+  const masked = new Set<string>();
+  for (const variable of projectVariables) {
+    if (variable.masked) masked.add(variable.key);
+    else masked.delete(variable.key);
+  }
+  for (const variable of pipelineVariables) masked.delete(variable.key);
+  return masked;
+}
+
 /**
  * What a job runs. Its environment's name and URL are expanded with `variables` (GitLab expands
  * them when it creates the job, with the job's variables: predefined, then the file's, then the
@@ -197,8 +208,9 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
   // What a job's environment name and URL are expanded with: the predefined variables, the job's own, then the project's and the pipeline's.
   const given = Object.fromEntries([...projectVariables, ...(request.variables ?? [])].map((variable) => [variable.key, variable.value]));
   const jobVariables = (job: SelectedJob) => ({ ...rules, CI_COMMIT_REF_SLUG: refSlug(rules.CI_COMMIT_REF_NAME), CI_COMMIT_SHORT_SHA: request.sha.slice(0, 8), ...job.variables, ...given });
-  const loaded = loadCiYaml(read.config, { inputs: request.inputs, variables: rules });
-  const expanded = loaded.ok ? await expandIncludes(loaded.value, { projectId, sha: request.sha }, includeReader(request.project, request.user), rules) : loaded;
+  const masked = maskedNames(projectVariables, request.variables ?? []);
+  const loaded = loadCiYaml(read.config, { inputs: request.inputs, variables: rules, masked });
+  const expanded = loaded.ok ? await expandIncludes(loaded.value, { projectId, sha: request.sha }, includeReader(request.project, request.user), rules, masked) : loaded;
   const parsed = expanded.ok ? buildCiConfig(expanded.value) : expanded;
   let jobs: SelectedJob[] = [];
   let yamlErrors: string | null;

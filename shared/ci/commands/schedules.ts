@@ -53,6 +53,8 @@ export interface ScheduleChanges {
 
 /** What a schedule's inputs may take in all, as JSON (its item holds them). */
 export const SCHEDULE_INPUTS_MAX_BYTES = 100_000;
+/** One input's value, as JSON (GitLab's `PipelineScheduleInput::MAX_VALUE_SIZE`, an interpolation access's limit). */
+export const SCHEDULE_INPUT_VALUE_MAX_CHARS = 1024;
 
 /** The inputs `current` becomes with `changes` applied (GitLab's nested attributes: by name, `_destroy` removes). */
 function withInputs(current: readonly ScheduleInput[], changes: ScheduleChanges['inputs']): ScheduleInput[] {
@@ -65,6 +67,10 @@ function withInputs(current: readonly ScheduleInput[], changes: ScheduleChanges[
       const input = { name: change.name, value: change.value ?? null };
       inputs = at === -1 ? [...inputs, input] : inputs.map((existing, i) => (i === at ? input : existing));
     }
+  }
+  // GitLab's `PipelineScheduleInput`: each value, as JSON, at most the size of an interpolated value. The file's spec is not consulted when saved.
+  if (inputs.some((input) => [...JSON.stringify(input.value ?? null)].length > SCHEDULE_INPUT_VALUE_MAX_CHARS)) {
+    throw new ValidationError({ 'inputs.value': [`exceeds max serialized size: ${SCHEDULE_INPUT_VALUE_MAX_CHARS} characters`] });
   }
   if (Buffer.byteLength(JSON.stringify(inputs)) > SCHEDULE_INPUTS_MAX_BYTES) throw new BadRequestError(`inputs are too large (maximum is ${SCHEDULE_INPUTS_MAX_BYTES} bytes in all)`);
   return inputs;

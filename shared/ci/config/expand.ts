@@ -1,15 +1,37 @@
 /**
- * Variables in the values GitLab expands when it creates a job (`ExpandVariables.expand`): an
- * environment's name and URL. `$VAR`, `${VAR}` and `%VAR%`; a variable the job does not have
- * expands to nothing, as in GitLab. And the slugs GitLab derives from refs and environment names.
+ * Variables in the values GitLab expands (`ExpandVariables`): an environment's name and URL when
+ * it creates a job, and an input's `expand_vars` function. `$VAR`, `${VAR}` and `%VAR%`. And the
+ * slugs GitLab derives from refs and environment names.
  */
 import { createHash } from 'node:crypto';
 
 const REFERENCE = /\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|%([A-Za-z_][A-Za-z0-9_]*)%/g;
 
-/** `text` with each variable reference replaced by its value in `variables` (nothing when absent). */
-export function expandVariables(text: string, variables: Readonly<Record<string, string>>): string {
-  return text.replace(REFERENCE, (_match, plain?: string, braced?: string, windows?: string) => variables[(plain ?? braced ?? windows)!] ?? '');
+/** A masked variable referenced where `failOnMasked` refuses it (GitLab's `VariableExpansionError`). */
+export class VariableExpansionError extends Error {}
+
+export interface ExpandOptions {
+  /** GitLab's `expand_existing`: a variable the job lacks stays as written (else it expands to nothing). */
+  keepMissing?: boolean;
+  /** Names of masked variables: referencing one throws {@link VariableExpansionError} (GitLab's `fail_on_masked`). */
+  failOnMasked?: ReadonlySet<string>;
+}
+
+/**
+ * `text` with each variable reference replaced by its value in `variables`: a variable absent
+ * expands to nothing (GitLab's `expand`), or stays as written with `keepMissing` (`expand_existing`).
+ *
+ * @example
+ * expandVariables('$A-${B}-%C%', { A: '1' }); // '1--'
+ * expandVariables('$A-${B}', { A: '1' }, { keepMissing: true }); // '1-${B}'
+ */
+export function expandVariables(text: string, variables: Readonly<Record<string, string>>, options: ExpandOptions = {}): string {
+  return text.replace(REFERENCE, (reference, plain?: string, braced?: string, windows?: string) => {
+    const name = (plain ?? braced ?? windows)!;
+    if (!Object.hasOwn(variables, name)) return options.keepMissing ? reference : '';
+    if (options.failOnMasked?.has(name)) throw new VariableExpansionError('masked variables cannot be expanded');
+    return variables[name];
+  });
 }
 
 /** `CI_COMMIT_REF_SLUG`: lower case, every other character a dash, at most 63, no dash at either end. */

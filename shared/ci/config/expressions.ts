@@ -1,14 +1,19 @@
 /**
- * GitLab's CI/CD variable expressions (`rules: if:`, `only: variables:`): `$VAR`, string and
- * `null` literals, `==`, `!=`, `=~ /regex/flags`, `!~`, `&&`, `||` and parentheses, `&&` binding
- * tighter than `||`, as `Gitlab::Ci::Pipeline::Expression` evaluates them. Pure.
+ * GitLab's CI/CD variable expressions (`rules: if:`, `only: variables:`, an input's `rules: if:`):
+ * `$VAR`, `$[[ inputs.name ]]`, string, `null`, `true` and `false` literals, `==`, `!=`,
+ * `=~ /regex/flags`, `!~`, `&&`, `||` and parentheses, `&&` binding tighter than `||`, as
+ * `Gitlab::Ci::Pipeline::Expression` evaluates them. Patterns are compiled as untrusted
+ * (`untrusted-regexp.ts`). Pure.
  */
+import { compileUntrusted, PATTERN_FLAGS, type UntrustedRegexp } from './untrusted-regexp';
 
 type Token =
   | { kind: 'variable'; name: string }
   | { kind: 'string'; value: string }
   | { kind: 'regex'; source: string; flags: string }
   | { kind: 'null' }
+  | { kind: 'boolean'; value: boolean }
+  | { kind: 'input'; name: string }
   | { kind: 'op'; op: '==' | '!=' | '=~' | '!~' | '&&' | '||' | '(' | ')' };
 
 export class ExpressionError extends Error {}
@@ -21,6 +26,12 @@ function tokenize(text: string): Token[] {
     const space = /^\s+/.exec(rest);
     if (space) {
       i += space[0].length;
+      continue;
+    }
+    const input = /^\$\[\[\s*inputs\.(\w+)\s*\]\]/.exec(rest);
+    if (input) {
+      tokens.push({ kind: 'input', name: input[1] });
+      i += input[0].length;
       continue;
     }
     const variable = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/.exec(rest);
@@ -44,7 +55,7 @@ function tokenize(text: string): Token[] {
       if ((op[1] === '=~' || op[1] === '!~') && last) {
         const after = text.slice(i).replace(/^\s+/, '');
         i = text.length - after.length;
-        const regex = /^\/((?:[^/\\]|\\.)*)\/([a-z]*)/.exec(after);
+        const regex = /^\/((?:[^/\\]|\\.)*)\/([A-Za-z]*)/.exec(after);
         if (regex) {
           tokens.push({ kind: 'regex', source: regex[1], flags: regex[2] });
           i += regex[0].length;
@@ -52,9 +63,9 @@ function tokenize(text: string): Token[] {
       }
       continue;
     }
-    const keyword = /^null\b/.exec(rest);
+    const keyword = /^(null|true|false)\b/.exec(rest);
     if (keyword) {
-      tokens.push({ kind: 'null' });
+      tokens.push(keyword[1] === 'null' ? { kind: 'null' } : { kind: 'boolean', value: keyword[1] === 'true' });
       i += keyword[0].length;
       continue;
     }
@@ -63,10 +74,29 @@ function tokenize(text: string): Token[] {
   return tokens;
 }
 
-type Value = string | null | { regex: RegExp };
+class Pattern {
+  constructor(readonly regex: UntrustedRegexp) {}
+}
 
-/** Evaluates an expression with the given variables; throws {@link ExpressionError} when it does not parse. */
-export function evaluateExpression(text: string, variables: Readonly<Record<string, string>>): boolean {
+/** An operand's value: a variable's or literal's text, an input's value (any type), `null`, or a pattern. */
+type Value = unknown;
+
+/** Ruby's `present?`: not nil, false, empty text, an empty array or hash. */
+function present(value: Value): boolean {
+  if (value === null || value === undefined || value === false || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object' && !(value instanceof Pattern)) return Object.keys(value).length > 0;
+  return true;
+}
+
+const equal = (left: Value, right: Value): boolean =>
+  left === right || (typeof left === 'object' && typeof right === 'object' && left !== null && right !== null && JSON.stringify(left) === JSON.stringify(right));
+
+/**
+ * Evaluates an expression with the given variables (and, for an input's `rules:`, the inputs);
+ * throws {@link ExpressionError} when it does not parse.
+ */
+export function evaluateExpression(text: string, variables: Readonly<Record<string, string>>, inputs: Readonly<Record<string, unknown>> = {}): boolean {
   const tokens = tokenize(text);
   let position = 0;
   const peek = () => tokens[position];
@@ -81,10 +111,12 @@ export function evaluateExpression(text: string, variables: Readonly<Record<stri
     if (token.kind === 'variable') return Object.hasOwn(variables, token.name) ? variables[token.name] : null;
     if (token.kind === 'string') return token.value;
     if (token.kind === 'null') return null;
+    if (token.kind === 'boolean') return token.value;
+    if (token.kind === 'input') return Object.hasOwn(inputs, token.name) ? (inputs[token.name] ?? null) : null;
     if (token.kind === 'regex') {
-      const flags = token.flags.replace(/[^imsu]/g, '');
+      if (!PATTERN_FLAGS.test(token.flags)) throw new ExpressionError('invalid expression syntax');
       try {
-        return { regex: new RegExp(token.source, flags) };
+        return new Pattern(compileUntrusted(token.source.replace(/\\\//g, '/'), token.flags));
       } catch {
         throw new ExpressionError('invalid expression syntax');
       }
@@ -92,7 +124,6 @@ export function evaluateExpression(text: string, variables: Readonly<Record<stri
     throw new ExpressionError('invalid expression syntax');
   };
 
-  const truthy = (value: Value) => value !== null && value !== '' && typeof value === 'string';
 
   const comparison = (): boolean => {
     if (isOp('(')) {
@@ -107,21 +138,22 @@ export function evaluateExpression(text: string, variables: Readonly<Record<stri
     if (token?.kind === 'op' && ['==', '!=', '=~', '!~'].includes(token.op)) {
       position++;
       const right = operand();
-      const l = typeof left === 'object' && left !== null ? null : left;
+      const l = left instanceof Pattern ? null : left;
+      const r = right instanceof Pattern ? null : right;
       switch (token.op) {
         case '==':
-          return l === (typeof right === 'object' && right !== null ? null : right);
+          return equal(l, r);
         case '!=':
-          return l !== (typeof right === 'object' && right !== null ? null : right);
+          return !equal(l, r);
         case '=~':
         case '!~': {
-          if (typeof right !== 'object' || right === null) throw new ExpressionError('invalid expression syntax');
-          const matches = l !== null && right.regex.test(l);
+          if (!(right instanceof Pattern)) throw new ExpressionError('invalid expression syntax');
+          const matches = l !== null && l !== undefined && right.regex.test(typeof l === 'string' ? l : JSON.stringify(l));
           return token.op === '=~' ? matches : !matches;
         }
       }
     }
-    return truthy(left);
+    return !(left instanceof Pattern) && present(left);
   };
 
   const conjunction = (): boolean => {

@@ -53,6 +53,7 @@ class IncludeError extends Error {}
 interface State {
   reader: IncludeReader;
   variables: Record<string, string>;
+  masked: ReadonlySet<string>;
   files: number;
   bytes: number;
 }
@@ -66,9 +67,15 @@ interface State {
  * const expanded = loaded.ok ? await expandIncludes(loaded.value, { projectId, sha }, reader, variables) : loaded;
  * const parsed = expanded.ok ? buildCiConfig(expanded.value) : expanded;
  */
-export async function expandIncludes(value: Record<string, unknown>, source: IncludeSource, reader: IncludeReader, variables: Record<string, string> = {}): Promise<IncludesResult> {
+export async function expandIncludes(
+  value: Record<string, unknown>,
+  source: IncludeSource,
+  reader: IncludeReader,
+  variables: Record<string, string> = {},
+  masked: ReadonlySet<string> = new Set(),
+): Promise<IncludesResult> {
   try {
-    return { ok: true, value: await expand(value, source, { reader, variables, files: 0, bytes: 0 }) };
+    return { ok: true, value: await expand(value, source, { reader, variables, masked, files: 0, bytes: 0 }) };
   } catch (error) {
     if (error instanceof IncludeError) return { ok: false, error: error.message };
     throw error;
@@ -175,7 +182,7 @@ async function loadFile(file: IncludedFile, state: State): Promise<Hash> {
   if (text.trim() === '') throw new IncludeError(file.empty);
   state.bytes += Buffer.byteLength(text, 'utf8');
   if (state.bytes > MAX_TOTAL_BYTES) throw new IncludeError('Total size of combined CI/CD configuration is too big');
-  const loaded = loadCiYaml(text, { inputs: file.inputs, variables: state.variables });
+  const loaded = loadCiYaml(text, { inputs: file.inputs, variables: state.variables, masked: state.masked });
   if (!loaded.ok) throw new IncludeError(loaded.syntax ? `Included file \`${file.path}\` does not have valid YAML syntax!` : `\`${file.path}\`: ${loaded.error}`);
   return expand(loaded.value, file.source, state);
 }

@@ -5,11 +5,18 @@
  * `include:`'s `inputs:`, or the pipeline's creation for the main file) are checked against it,
  * defaults filled in, and every `$[[ inputs.name ]]` of the file's content replaced. A block that
  * is a whole YAML value keeps the input's type (number, boolean, array); inside a longer string it
- * is written as text. Functions after a pipe: `truncate(offset, length)` and `expand_vars`.
+ * is written as text. Functions after a pipe: `truncate(offset, length)`, `expand_vars`,
+ * `posix_escape` and `split('separator')`. An input's `rules:` give it options and a default
+ * that depend on the inputs before it (GitLab's `Ci::Inputs::RulesEvaluator`). A `regex:` is
+ * compiled as untrusted (`untrusted-regexp.ts`).
  *
  * Errors are GitLab's messages (at most three, joined by `, ` as GitLab's interpolator does),
  * returned, never thrown. Pure.
  */
+
+import { expandVariables, VariableExpansionError } from './expand';
+import { evaluateExpression } from './expressions';
+import { compileUntrusted } from './untrusted-regexp';
 
 type Hash = Record<string, unknown>;
 const isHash = (value: unknown): value is Hash => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -39,7 +46,13 @@ class InputError extends Error {}
  * interpolate({ spec: { inputs: { stage: { default: 'test' } } } }, { job: { stage: '$[[ inputs.stage ]]' } }, {}, {});
  * // { ok: true, value: { job: { stage: 'test' } } }
  */
-export function interpolate(header: Hash | undefined, content: Hash, args: Hash | undefined, variables: Readonly<Record<string, string>>): InterpolationResult {
+export function interpolate(
+  header: Hash | undefined,
+  content: Hash,
+  args: Hash | undefined,
+  variables: Readonly<Record<string, string>>,
+  masked: ReadonlySet<string> = new Set(),
+): InterpolationResult {
   const given = args ?? {};
   if (header === undefined) {
     return Object.keys(given).length > 0 ? { ok: false, error: 'unknown input arguments' } : { ok: true, value: content };
@@ -50,7 +63,7 @@ export function interpolate(header: Hash | undefined, content: Hash, args: Hash 
   if (!values.ok) return values;
   try {
     const state = { blocks: 0 };
-    const value = replaceNode(content, { inputs: values.value }, variables, state);
+    const value = replaceNode(content, { inputs: values.value, variables, masked }, state);
     return isHash(value) ? { ok: true, value } : { ok: false, error: 'Invalid configuration format' };
   } catch (error) {
     if (error instanceof InputError) return { ok: false, error: error.message };
@@ -79,6 +92,11 @@ function specsOf(header: Hash): { ok: true; value: Hash } | { ok: false; error: 
     }
     const unknown = Object.keys(definition).filter((key) => !INPUT_KEYS.has(key));
     if (unknown.length > 0) errors.push(`${where} config contains unknown keys: ${unknown.join(', ')}`);
+    const exclusive = Object.keys(definition).filter((key) => key === 'rules' || key === 'options');
+    if (exclusive.length > 1) errors.push(`${where} config these keys cannot be used together: ${exclusive.join(', ')}`);
+    const withDefault = Object.keys(definition).filter((key) => key === 'rules' || key === 'default');
+    if (withDefault.length > 1) errors.push(`${where} config these keys cannot be used together: ${withDefault.join(', ')}`);
+    if (definition.rules !== undefined && definition.rules !== null) errors.push(...rulesErrors(definition.rules, `${where}:rules`));
     if (definition.regex !== undefined && definition.regex !== null && typeof definition.regex !== 'string') errors.push(`${where} input regex should be a string`);
     if (definition.options !== undefined && definition.options !== null) {
       if (!Array.isArray(definition.options)) errors.push(`${where} input options should be an array`);
@@ -87,6 +105,27 @@ function specsOf(header: Hash): { ok: true; value: Hash } | { ok: false; error: 
     }
   }
   return errors.length > 0 ? { ok: false, error: errors.slice(0, 3).join(', ') } : { ok: true, value: inputs };
+}
+
+/** An input's `rules:` as GitLab's `Header::Input::Rules` entry checks them. */
+function rulesErrors(rules: unknown, where: string): string[] {
+  if (!Array.isArray(rules)) return [`${where} config should be a array`];
+  const errors: string[] = [];
+  for (const rule of rules) {
+    const at = `${where}:rule`;
+    if (rule === null || rule === undefined) errors.push(`${at} config can't be blank`);
+    else if (!isHash(rule)) errors.push(`${at} config should be a hash`);
+    else {
+      const unknown = Object.keys(rule).filter((key) => !['if', 'options', 'default'].includes(key));
+      if (unknown.length > 0) errors.push(`${at} config contains unknown keys: ${unknown.join(', ')}`);
+      else if (rule.if !== undefined && rule.if !== null && typeof rule.if !== 'string') errors.push(`${at} if should be a string`);
+      else if (rule.options !== undefined && rule.options !== null && !Array.isArray(rule.options)) errors.push(`${at} options should be a array`);
+      else if (Array.isArray(rule.options) && rule.options.length > MAX_OPTIONS) errors.push(`${at} config cannot define more than ${MAX_OPTIONS} options`);
+      else if (rule.if && !rule.options && !Object.hasOwn(rule, 'default')) errors.push(`${at} config rule with 'if' must define 'options' or 'default'`);
+      else if (!rule.if && !rule.options) errors.push(`${at} config fallback rule must define 'options'`);
+    }
+  }
+  return errors;
 }
 
 /** The inputs' values (defaults filled in, coerced to their types), or the first three errors (GitLab's `Ci::Inputs::Builder`). */
@@ -102,7 +141,8 @@ function resolveInputs(specs: Hash, given: Hash): { ok: true; value: Hash } | { 
       errors.push(`unknown input specification for \`${name}\` (valid types: ${INPUT_TYPES.join(', ')})`);
       continue;
     }
-    const input = new Input(name, type as InputType, spec);
+    // An input's rules see the inputs before it (resolved) and every value given.
+    const input = new Input(name, type as InputType, spec, { ...values, ...given });
     const param = given[name] === undefined ? null : given[name];
     input.validate(param);
     errors.push(...input.errors);
@@ -114,15 +154,21 @@ function resolveInputs(specs: Hash, given: Hash): { ok: true; value: Hash } | { 
 /** One declared input: its checks (required, type, options, regex) as GitLab's input classes make them. */
 class Input {
   readonly errors: string[] = [];
+  private readonly options: unknown;
+  private readonly default: unknown;
+  private readonly required: boolean;
 
   constructor(
     private readonly name: string,
     private readonly type: InputType,
     private readonly spec: Hash,
-  ) {}
-
-  private get required(): boolean {
-    return !Object.hasOwn(this.spec, 'default');
+    context: Hash,
+  ) {
+    const rules = Array.isArray(spec.rules) ? spec.rules.filter(isHash) : undefined;
+    const rule = rules?.find((candidate) => typeof candidate.if !== 'string' || ruleMatches(candidate.if, context));
+    this.options = rule?.options ?? spec.options;
+    this.default = rule?.default ?? spec.default;
+    this.required = !Object.hasOwn(spec, 'default') && !(rules ?? []).some((candidate) => Object.hasOwn(candidate, 'default') || !Object.hasOwn(candidate, 'if'));
   }
 
   validate(param: unknown): void {
@@ -130,18 +176,18 @@ class Input {
       this.error('required value has not been provided');
       return;
     }
-    if (!this.required) this.check(this.spec.default ?? null, true);
+    if (!this.required) this.check(this.default ?? null, true);
     if (param !== null) this.check(param, false);
   }
 
   actualValue(param: unknown): unknown {
-    return this.coerce(param === null ? (this.spec.default ?? null) : param);
+    return this.coerce(param === null ? (this.default ?? null) : param);
   }
 
   private check(raw: unknown, isDefault: boolean): void {
     const value = this.coerce(raw);
     const which = isDefault ? 'default' : 'provided';
-    const options = Array.isArray(this.spec.options) ? this.spec.options : undefined;
+    const options = Array.isArray(this.options) ? this.options : undefined;
     switch (this.type) {
       case 'string':
         if (options && value !== null && !options.map(rubyString).includes(value as string)) {
@@ -177,9 +223,10 @@ class Input {
       return;
     }
     if (typeof value !== 'string') return;
-    let pattern: RegExp;
+    let pattern: { test(text: string): boolean };
     try {
-      pattern = untrustedRegex(String(this.spec.regex));
+      // GitLab's `UntrustedRegexp.new(regex)`: the pattern as written (no `/pattern/flags` form), found anywhere in the value.
+      pattern = compileUntrusted(String(this.spec.regex));
     } catch {
       this.error('invalid regular expression');
       return;
@@ -205,11 +252,13 @@ class Input {
   }
 }
 
-/** A regular expression as GitLab's `UntrustedRegexp` reads one: `/pattern/flags` or a bare pattern. */
-function untrustedRegex(source: string): RegExp {
-  const slashed = /^\/(.*)\/([imx]*)$/s.exec(source);
-  if (slashed) return new RegExp(slashed[1], slashed[2].replace('x', ''));
-  return new RegExp(source);
+/** Whether an input rule's `if:` holds for the inputs so far (an expression that does not evaluate does not). */
+function ruleMatches(expression: string, inputs: Hash): boolean {
+  try {
+    return evaluateExpression(expression, {}, inputs);
+  } catch {
+    return false;
+  }
 }
 
 /** A value as Ruby's `to_s` writes it (arrays as `["a", 1]`, nil as empty). */
@@ -225,43 +274,50 @@ const rubyInspect = (value: unknown): string => (typeof value === 'string' ? JSO
 
 interface Context {
   inputs: Hash;
+  /** What `expand_vars` reads, and the names of the masked ones it refuses. */
+  variables: Readonly<Record<string, string>>;
+  masked: ReadonlySet<string>;
 }
 
+/** Contexts whose blocks are left as written, for a later step (GitLab's `SKIP_INTERPOLATION_CONTEXTS`). */
+const SKIPPED_CONTEXTS = new Set(['matrix']);
+
 /** Walks the content: keys and string values are interpolated, hashes and arrays entered (GitLab's `Interpolation::Config#replace!`). */
-function replaceNode(node: unknown, context: Context, variables: Readonly<Record<string, string>>, state: { blocks: number }): unknown {
-  if (typeof node === 'string') return replaceString(node, context, variables, state);
-  if (Array.isArray(node)) return node.map((item) => replaceNode(item, context, variables, state));
+function replaceNode(node: unknown, context: Context, state: { blocks: number }): unknown {
+  if (typeof node === 'string') return replaceString(node, context, state);
+  if (Array.isArray(node)) return node.map((item) => replaceNode(item, context, state));
   if (isHash(node)) {
     const out: Hash = {};
-    for (const [key, value] of Object.entries(node)) out[String(replaceString(key, context, variables, state))] = replaceNode(value, context, variables, state);
+    for (const [key, value] of Object.entries(node)) out[String(replaceString(key, context, state))] = replaceNode(value, context, state);
     return out;
   }
   return node;
 }
 
-function replaceString(node: string, context: Context, variables: Readonly<Record<string, string>>, state: { blocks: number }): unknown {
+function replaceString(node: string, context: Context, state: { blocks: number }): unknown {
   if (!node.includes('$[[')) return node;
   const matches = [...node.matchAll(BLOCK)];
   if (matches.length === 0) return node;
   state.blocks += matches.length;
   if (state.blocks > MAX_BLOCKS) throw new InputError('too many interpolation blocks');
-  if (matches.length === 1 && matches[0][0].length === node.length) return evaluateBlock(matches[0][1], context, variables);
-  return node.replace(BLOCK, (_block, data: string) => rubyString(evaluateBlock(data, context, variables)));
+  if (matches.length === 1 && matches[0][0].length === node.length) return evaluateBlock(matches[0][0], matches[0][1], context);
+  return node.replace(BLOCK, (block: string, data: string) => rubyString(evaluateBlock(block, data, context)));
 }
 
 /** One `$[[ access | function | ... ]]` block's value (GitLab's `Interpolation::Block`). */
-function evaluateBlock(data: string, context: Context, variables: Readonly<Record<string, string>>): unknown {
+function evaluateBlock(block: string, data: string, context: Context): unknown {
   const [access, ...functions] = data.split('|').map((part) => part.trim());
+  if (SKIPPED_CONTEXTS.has(access.split('.')[0])) return block;
   const objects = splitLimited(access, '.', MAX_ACCESS_OBJECTS);
   if (objects.length <= 1) throw new InputError('invalid interpolation access pattern');
   if (Buffer.byteLength(access, 'utf8') > MAX_ACCESS_BYTES) throw new InputError('maximum interpolation expression size exceeded');
-  let value: unknown = context;
+  let value: unknown = { inputs: context.inputs };
   for (const key of objects) {
     if (!isHash(value) || !Object.hasOwn(value, key)) throw new InputError(`unknown interpolation key: \`${key}\``);
     value = value[key];
   }
   if (functions.length > MAX_FUNCTIONS) throw new InputError('too many functions in interpolation block');
-  const steps = functions.map((expression) => functionOf(expression, variables));
+  const steps = functions.map((expression) => functionOf(expression, context));
   return steps.reduce((current, step) => step(current), value);
 }
 
@@ -272,24 +328,56 @@ function splitLimited(text: string, separator: string, limit: number): string[] 
 }
 
 const TRUNCATE = /^truncate\(\s*(\d+)\s*,\s*(\d+)\s*\)?$/;
-const VARIABLE = /\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const SPLIT = /^split\('([^']*)'\)$/;
+
+/** An error of a function (GitLab's `Functions::Base#error`). */
+const functionError = (name: string, message: string) => new InputError(`error in \`${name}\` function: ${message}`);
+
+/** A function that takes a string only. */
+function onString(name: string, apply: (value: string) => unknown): (value: unknown) => unknown {
+  return (value) => {
+    if (typeof value !== 'string') throw functionError(name, `invalid input type: ${name} can only be used with string inputs`);
+    return apply(value);
+  };
+}
 
 /** An interpolation function by its expression (GitLab's `FunctionsStack`). */
-function functionOf(expression: string, variables: Readonly<Record<string, string>>): (value: unknown) => unknown {
+function functionOf(expression: string, context: Context): (value: unknown) => unknown {
   const truncate = TRUNCATE.exec(expression);
   if (truncate) {
     const [offset, length] = [Number(truncate[1]), Number(truncate[2])];
-    return (value) => {
-      if (typeof value !== 'string') throw new InputError('invalid input type: truncate can only be used with string inputs');
-      return [...value].slice(offset, offset + length).join('');
-    };
+    return onString('truncate', (value) => [...value].slice(offset, offset + length).join(''));
   }
   if (expression === 'expand_vars') {
-    return (value) => {
-      if (typeof value !== 'string') throw new InputError('invalid input type: expand_vars can only be used with string inputs');
-      // GitLab's `expand_existing`: a variable the pipeline does not have stays as written.
-      return value.replace(VARIABLE, (reference, plain?: string, braced?: string) => variables[(plain ?? braced)!] ?? reference);
-    };
+    return onString('expand_vars', (value) => {
+      try {
+        // GitLab's `expand_existing`: a variable the pipeline does not have stays as written; a masked one is refused.
+        return expandVariables(value, context.variables, { keepMissing: true, failOnMasked: context.masked });
+      } catch (error) {
+        if (error instanceof VariableExpansionError) throw functionError('expand_vars', `variable expansion error: ${error.message}`);
+        throw error;
+      }
+    });
+  }
+  if (expression === 'posix_escape') return onString('posix_escape', shellEscape);
+  const split = SPLIT.exec(expression);
+  if (split) {
+    const separator = split[1];
+    return onString('split', (value) => {
+      if (separator === '') throw functionError('split', 'invalid argument: separator cannot be empty');
+      // Ruby's `split(' ')` splits on runs of whitespace.
+      const parts = separator === ' ' ? value.split(/[\t\n\v\f\r ]+/) : value.split(separator);
+      return parts.map(rubyStrip).filter((part) => part !== '');
+    });
   }
   throw new InputError(`no function matching \`${expression}\`: check that the function name, arguments, and types are correct`);
 }
+
+/** Ruby's `Shellwords.shellescape`: every character but a safe few escaped by a backslash, a newline quoted, the empty string `''`. */
+export function shellEscape(text: string): string {
+  if (text === '') return "''";
+  return text.replace(/[^A-Za-z0-9_\-.,:+/@\n]/gu, (character) => `\\${character}`).replace(/\n/g, "'\n'");
+}
+
+/** Ruby's `strip`: leading and trailing whitespace and NULs removed. */
+const rubyStrip = (text: string): string => text.replace(/^[\0\t\n\v\f\r ]+|[\0\t\n\v\f\r ]+$/g, '');

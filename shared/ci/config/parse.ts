@@ -8,6 +8,7 @@
 import { parseAllDocuments, type Document } from 'yaml';
 import { parseDuration } from './durations';
 import { evaluateExpression, ExpressionError } from './expressions';
+import { fabricateRubySyntax } from './untrusted-regexp';
 import { interpolate } from './inputs';
 
 export type When = 'on_success' | 'on_failure' | 'always' | 'manual' | 'never' | 'delayed';
@@ -167,6 +168,8 @@ export function parseCiConfig(text: string): ParseResult {
 export interface InputArguments {
   inputs?: Record<string, unknown>;
   variables?: Readonly<Record<string, string>>;
+  /** The names of the masked ones among `variables` (`expand_vars` refuses them). */
+  masked?: ReadonlySet<string>;
 }
 
 /**
@@ -183,7 +186,7 @@ export function loadCiYaml(text: string, args: InputArguments = {}): { ok: true;
   } catch (error) {
     return { ok: false, error: error instanceof ConfigError ? error.message : 'Invalid configuration format', syntax: true };
   }
-  return interpolate(documents.header, documents.content, args.inputs, args.variables ?? {});
+  return interpolate(documents.header, documents.content, args.inputs, args.variables ?? {}, args.masked);
 }
 
 /** Validates a configuration already loaded (and merged with its includes): the rest of {@link parseCiConfig}. */
@@ -667,10 +670,9 @@ function refMatches(pattern: string, context: PipelineContext): boolean {
   if (pattern === 'branches') return !context.tag && context.source !== 'merge_request_event';
   if (pattern === 'tags') return context.tag;
   if (SOURCE_KEYWORDS[pattern]) return context.source === SOURCE_KEYWORDS[pattern];
-  const regex = /^\/(.*)\/([a-z]*)$/.exec(pattern);
-  if (regex) {
+  if (/^\/.*\/[A-Za-z]*$/s.test(pattern)) {
     try {
-      return new RegExp(regex[1], regex[2].replace(/[^imsu]/g, '')).test(context.ref);
+      return fabricateRubySyntax(pattern)?.test(context.ref) ?? false;
     } catch {
       return false;
     }

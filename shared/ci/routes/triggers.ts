@@ -72,7 +72,8 @@ const triggerPipeline = route({
       source: triggerer.kind === 'trigger' ? 'trigger' : 'pipeline',
       trigger: triggerer.kind === 'trigger' ? triggerer.trigger : undefined,
       variables: (variables ?? []).map(({ key, value }) => ({ key, value, variableType: 'env_var' })),
-      payload: { ref: params.ref, variables: Object.fromEntries(given), id: params.id },
+      // GitLab's payload is the request's parameters but the token: the inputs given too.
+      payload: { ref: params.ref, variables: Object.fromEntries(given), ...(params.inputs === undefined ? {} : { inputs: params.inputs }), id: params.id },
       ...(params.inputs ? { inputs: params.inputs } : {}),
     });
     return created(presentPipeline(pipeline, projectWebUrl(subject), triggerer.user));
