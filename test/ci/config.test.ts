@@ -312,6 +312,10 @@ describe('expressions and durations', () => {
     expect(evaluateExpression('$A =~ /(?i)^X$/', vars)).toBe(true);
     expect(() => evaluateExpression('$A =~ /x/g', vars)).toThrow('invalid expression syntax');
     expect(() => evaluateExpression('$A =~ /(x/', vars)).toThrow('invalid expression syntax');
+    // RE2's syntax and engine: no lookaround (refused as GitLab refuses it), and a pattern that
+    // backtracks exponentially in JavaScript's engine answers at once.
+    expect(() => evaluateExpression('$A =~ /(?=x)/', vars)).toThrow('invalid expression syntax');
+    expect(evaluateExpression(`"${'a'.repeat(5_000)}b" =~ /^(a+)+$/`, vars)).toBe(false);
     // An input's rules read `$[[ inputs.name ]]` (any type) and the `true`/`false` literals.
     const inputs = { cloud: 'aws', publish: false, count: 2 };
     expect(evaluateExpression("$[[ inputs.cloud ]] == 'aws' && $[[ inputs.publish ]] == false", {}, inputs)).toBe(true);

@@ -3,14 +3,15 @@
  * and the patterns of `=~` / `!~` in `rules:if` expressions. The one place such a pattern is
  * compiled, so that the engine can be changed in one place.
  *
- * GitLab compiles them with RE2 (linear time). This module still uses JavaScript's backtracking
- * engine: a linear-time engine (`re2js`) is to replace the body of {@link compileUntrusted} once the
- * dependency is installed. Until then a catastrophic pattern (`(a+)+$`) can take exponential time.
+ * As GitLab's, they run on RE2's linear-time engine (`re2js`, RE2 in pure JavaScript): no pattern
+ * can make a match take longer than linear time in the text, and RE2's syntax is GitLab's (no
+ * lookaround, no backreferences: refused as invalid).
  *
  * Semantics kept from GitLab: a pattern is found anywhere in the text (not anchored); the flags of
  * `/pattern/flags` are RE2's `i`, `s`, `m` and `U` (ungreedy, which does not change whether a
  * pattern matches); an invalid pattern is an {@link UntrustedRegexpError}. Pure.
  */
+import { RE2JS } from 're2js';
 
 /** A pattern that does not compile (GitLab's `RegexpError`). */
 export class UntrustedRegexpError extends Error {}
@@ -32,13 +33,10 @@ export const PATTERN_FLAGS = /^[ismU]*$/;
  */
 export function compileUntrusted(pattern: string, flags = ''): UntrustedRegexp {
   if (!PATTERN_FLAGS.test(flags)) throw new UntrustedRegexpError('Invalid regular expression!');
-  // RE2 reads leading inline flags (`(?i)^main$`, as GitLab's `/pattern/flags` becomes); JavaScript's engine takes them as flags.
-  const inline = /^\(\?([ismU]+)\)/.exec(pattern);
-  const source = inline ? pattern.slice(inline[0].length) : pattern;
-  const all = flags + (inline?.[1] ?? '');
   try {
-    const regex = new RegExp(source, [...new Set(all.replace(/U/g, ''))].join(''));
-    return { test: (text) => regex.test(text) };
+    // GitLab's `RubySyntax`: the flags become RE2's inline flags.
+    const compiled = RE2JS.compile(flags ? `(?${[...new Set(flags)].join('')})${pattern}` : pattern);
+    return { test: (text) => compiled.matcher(text).find() };
   } catch (error) {
     throw new UntrustedRegexpError(error instanceof Error ? error.message : 'Invalid regular expression!');
   }
