@@ -49,6 +49,7 @@ export const catalog = {
     'GET /projects/:id/repository/blobs/:sha/raw',
     'GET /projects/:id/repository/compare',
     'GET /projects/:id/repository/merge_base',
+    'GET /projects/:id/repository/contributors',
     /** `archive`, `archive.tar.gz`, `archive.zip`, ...: one resource for GitLab's `archive(.:format)`. */
     'GET /projects/:id/repository/:archive',
     'GET /projects/:id/repository/tags',

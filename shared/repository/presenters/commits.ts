@@ -8,6 +8,7 @@
  * pipelines yet); `trailers` and `extended_trailers` are `{}` unless the list asked for them
  * (`trailers=true`), as GitLab reads trailers only then.
  */
+import type { Contributor } from '../queries/commits';
 import type { CommitObject, Signature } from '../queries/objects';
 
 /** Lines counted by a commit's diff against its first parent. */
@@ -96,6 +97,11 @@ export function presentBlameCommit(commit: CommitObject) {
     committer_name: commit.committer.name,
     committer_email: commit.committer.email,
   };
+}
+
+/** GitLab's `Contributor` entity (`additions` and `deletions` are always 0 in GitLab too). */
+export function presentContributor(contributor: Contributor) {
+  return { name: contributor.name, email: contributor.email, commits: contributor.commits, additions: 0, deletions: 0 };
 }
 
 /** GitLab's `CommitWithStats`. */

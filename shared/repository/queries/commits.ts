@@ -90,6 +90,39 @@ export async function logCommits(reader: ObjectReader, options: LogOptions): Pro
   return page;
 }
 
+/** One author of a history (GitLab's `Gitlab::Contributor`). */
+export interface Contributor {
+  name: string;
+  email: string;
+  commits: number;
+}
+
+/** How many commits GitLab's `Repository#contributors` reads (`git log --no-merges --max-count=2000`). */
+export const CONTRIBUTORS_COMMITS = 2_000;
+
+/**
+ * The authors of the newest {@link CONTRIBUTORS_COMMITS} non-merge commits from `tip`, by email
+ * (the name of each email's newest commit), with their commit counts, in GitLab's order: by
+ * `name`, `email` or `commits`, `asc` or `desc` (ties in the order met, newest first).
+ */
+export async function listContributors(reader: ObjectReader, tip: string, orderBy: 'name' | 'email' | 'commits', sort: 'asc' | 'desc'): Promise<Contributor[]> {
+  const byEmail = new Map<string, Contributor>();
+  let read = 0;
+  for await (const oid of revList(reader.read, { include: [tip] })) {
+    const commit = (await reader.commit(oid))!;
+    if (commit.parents.length > 1) continue;
+    const { email, name } = commit.author;
+    const contributor = byEmail.get(email) ?? byEmail.set(email, { name, email, commits: 0 }).get(email)!;
+    if (contributor.name === '') contributor.name = name;
+    contributor.commits++;
+    if (++read >= CONTRIBUTORS_COMMITS) break;
+  }
+  const direction = sort === 'desc' ? -1 : 1;
+  const compare = (a: Contributor, b: Contributor) =>
+    orderBy === 'commits' ? a.commits - b.commits : a[orderBy] < b[orderBy] ? -1 : a[orderBy] > b[orderBy] ? 1 : 0;
+  return [...byEmail.values()].sort((a, b) => direction * compare(a, b));
+}
+
 /** The newest commit from `tip` that changed `path` (`git log -1 -- <path>`), or `undefined`. */
 export async function lastCommitForPath(reader: ObjectReader, tip: string, path: string): Promise<CommitObject | undefined> {
   return (await logCommits(reader, { tips: [tip], path, offset: 0, limit: 1 }))[0];

@@ -28,6 +28,13 @@ export const mergeBaseParams = {
   refs: required(p.array(z.string())),
 };
 
+/** `GET …/repository/contributors`: GitLab's defaults are the default branch, `commits`, `asc`. */
+export const contributorsParams = {
+  ref: p.string(),
+  order_by: p.oneOf(['email', 'name', 'commits']),
+  sort: p.oneOf(['asc', 'desc']),
+};
+
 /** `GET …/repository/archive[.format]`: `sha` is any revision (the default branch when absent). */
 export const archiveParams = {
   sha: p.string(),

@@ -1,29 +1,30 @@
 /**
  * The repositories API (GitLab's `lib/api/repositories.rb`): a directory listing, blobs by id
- * (metadata and raw), comparing two revisions, their merge base, and archives (tar, tar.gz,
+ * (metadata and raw), comparing two revisions, their merge base, the contributors, and archives (tar, tar.gz,
  * zip; GitLab's bz2 formats are not served). All need `download_code` (anonymous on public
  * projects).
  */
 import * as z from 'zod';
 import { BadRequestError, NotFoundError, RouteNotFoundError } from '../../platform/http/errors';
-import { paginateArray } from '../../platform/http/pagination';
+import { paginateArray, paginationParams } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
 import { ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import type { User } from '../../users';
 import type { catalog } from '../catalog';
-import { presentCommit } from '../presenters/commits';
+import { presentCommit, presentContributor } from '../presenters/commits';
 import { presentComparison } from '../presenters/compare';
 import { NO_CACHE_HEADERS, rawContent } from '../presenters/files';
 import { presentTreeItem } from '../presenters/trees';
 import { archiveFormatOf, archivePrefix, buildArchive } from '../queries/archive';
+import { listContributors } from '../queries/commits';
 import { compareRevisions, findMergeBase } from '../queries/compare';
 import { withPatches } from '../queries/diff';
 import { findBlobOrNotFound, listTree } from '../queries/files';
 import { resolveCommit } from '../queries/revisions';
 import { findRepositoryOrNotFound } from './access';
 import { guardResponseSize } from './raw';
-import { archiveParams, blobParam, compareParams, mergeBaseParams, treeParams } from './repositories.params';
+import { archiveParams, blobParam, compareParams, contributorsParams, mergeBaseParams, treeParams } from './repositories.params';
 
 /** What both blob routes read first (GitLab's `assign_blob_vars!`): the blob, 404 unless readable, 413 when too large to answer. */
 async function assignBlob(id: string, sha: string, user: User | null): Promise<{ id: string; content: Buffer }> {
@@ -147,6 +148,19 @@ export const repositoryRoutes = {
       if (unknown.length > 0) throw new BadRequestError(`Could not find ${unknown.length === 1 ? 'ref' : 'refs'}: ${unknown.join(', ')}`);
       if (!base) throw new NotFoundError('Merge Base');
       return ok(presentCommit(base, { projectWebUrl: webUrl }));
+    },
+  }),
+
+  'GET /projects/:id/repository/contributors': route({
+    anonymous: true,
+    params: z.object({ ...idParam, ...contributorsParams, ...paginationParams }),
+    handler: async ({ params, user, link }) => {
+      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
+      // GitLab answers a plain 404 for whatever goes wrong (an unknown ref, an empty repository).
+      const tip = await resolveCommit(reader, subject.project, params.ref || subject.project.defaultBranch);
+      if (!tip) throw new NotFoundError();
+      const page = paginateArray(params, link, await listContributors(reader, tip.id, params.order_by ?? 'commits', params.sort ?? 'asc'));
+      return ok(page.items.map(presentContributor), page.headers);
     },
   }),
 

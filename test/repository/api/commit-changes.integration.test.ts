@@ -138,6 +138,27 @@ describe('POST /projects/:id/repository/commits/:sha/cherry_pick and /revert', (
     expect(await tipOf(project, 'main')).toBe(main);
   });
 
+  it('lists the contributors of a ref by email with their commit counts, ordered and paged as GitLab', async () => {
+    // Act
+    const main = await api(repo(project.id, '/contributors'), { token: project.owner.token });
+    const stable = await api(repo(project.id, '/contributors'), { token: project.owner.token, query: { ref: 'stable', order_by: 'email', sort: 'desc', per_page: 2 } });
+    const unknown = await api(repo(project.id, '/contributors'), { token: project.owner.token, query: { ref: 'nope' } });
+    const badOrder = await api(repo(project.id, '/contributors'), { token: project.owner.token, query: { order_by: 'size' } });
+
+    // Assess: main has the owner's four commits and Ada's fix; stable also the developer's revert.
+    expect(main.status).toBe(200);
+    expect(main.body).toEqual([
+      { name: 'Ada', email: 'ada@example.com', commits: 1, additions: 0, deletions: 0 },
+      { name: `Test ${project.owner.username}`, email: project.owner.email, commits: 4, additions: 0, deletions: 0 },
+    ]);
+    const stableEmails = (stable.body as Array<{ email: string }>).map((contributor) => contributor.email);
+    expect(stableEmails).toHaveLength(2);
+    expect(stableEmails).toEqual([...stableEmails].sort().reverse());
+    expect([stable.headers.get('x-total'), stable.headers.get('x-next-page')]).toEqual(['3', '2']);
+    expect([unknown.status, unknown.body]).toEqual([404, { message: '404 Not Found' }]);
+    expect([badOrder.status, badOrder.body]).toEqual([400, { error: 'order_by does not have a valid value' }]);
+  });
+
   it("counts a commit's history, all of it or along first parents", async () => {
     // Act
     const ofBase = await api(repo(project.id, `/commits/${base.id}/sequence`), { token: project.owner.token });
