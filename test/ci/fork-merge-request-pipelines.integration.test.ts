@@ -5,7 +5,9 @@
  * and pipelines; `POST …/merge_requests/:iid/pipelines` by a member of the target runs the fork's
  * head in the target on `refs/merge-requests/<iid>/head` (fetched by a runner with git), 403 for
  * the contributor; each gets `CI_MERGE_REQUEST_SOURCE_PROJECT_*` (the fork) and
- * `CI_MERGE_REQUEST_PROJECT_*` (the target); "merge when pipeline succeeds" waits for the fork's.
+ * `CI_MERGE_REQUEST_PROJECT_*` (the target); the merge request ref's latest successful pipeline
+ * (artifacts by ref) falls back to the older one when the latest is retried or deleted; "merge
+ * when pipeline succeeds" waits for the fork's.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api';
@@ -15,7 +17,9 @@ import { TestRunner } from './runner';
 
 const CI = `
 mr-job:
-  script: ['echo "mr $CI_MERGE_REQUEST_IID in $CI_PROJECT_PATH from $CI_MERGE_REQUEST_SOURCE_PROJECT_PATH"']
+  script: ['echo "mr $CI_MERGE_REQUEST_IID in $CI_PROJECT_PATH from $CI_MERGE_REQUEST_SOURCE_PROJECT_PATH"', 'echo "$CI_PIPELINE_ID" > out.txt']
+  artifacts:
+    paths: [out.txt]
   rules:
     - if: $CI_PIPELINE_SOURCE == "merge_request_event"
 plain:
@@ -45,6 +49,8 @@ describe('merge request pipelines of a fork', () => {
   let forkRemote: string;
   let mr: any;
   let forkRunner: TestRunner;
+  let targetRunner: TestRunner;
+  let targetPipeline: number;
   const ref = () => `refs/merge-requests/${mr.iid}/head`;
   const mrPath = (suffix = '') => `/projects/${upstream.id}/merge_requests/${mr.iid}${suffix}`;
   const mrPipelinesOf = async (projectId: number, token: string): Promise<any[]> =>
@@ -139,8 +145,9 @@ describe('merge request pipelines of a fork', () => {
     expect(listed.filter((p: any) => p.project_id === fork.id && p.source === 'merge_request_event')).toHaveLength(2);
 
     // The target's runner fetches the merge request's head ref (the fork's commits are in the target) with the target's variables.
-    const runner = await TestRunner.register((await api(`/projects/${upstream.id}`, { token: upstream.owner.token })).body.runners_token);
-    const ran = await runUntil(runner, (job) => job.job_info.name === 'mr-job');
+    targetRunner = await TestRunner.register((await api(`/projects/${upstream.id}`, { token: upstream.owner.token })).body.runners_token);
+    const ran = await runUntil(targetRunner, (job) => job.job_info.name === 'mr-job');
+    targetPipeline = posted.body.id;
     expect(ran.state).toBe('success');
     expect(ran.job.git_info).toMatchObject({ ref: ref(), sha: head, refspecs: [`+${ref()}:${ref()}`] });
     expect(variablesOf(ran.job)).toMatchObject({
@@ -154,6 +161,27 @@ describe('merge request pipelines of a fork', () => {
     });
     const trace = await api(`/projects/${upstream.id}/jobs/${ran.job.id}/trace`, { token: upstream.owner.token });
     expect(String(trace.body)).toContain(`mr ${mr.iid} in ${upstream.fullPath} from ${fork.path}`);
+  });
+
+  it("the merge request ref's latest successful pipeline falls back to the older one when it is retried or deleted", async () => {
+    const byRef = async () => {
+      const raw = await api(`/projects/${upstream.id}/jobs/artifacts/${encodeURIComponent(ref())}/raw/out.txt`, { token: upstream.owner.token, query: { job: 'mr-job' } });
+      expect(raw.status).toBe(200);
+      return Number(String(raw.body).trim());
+    };
+    expect(await byRef()).toBe(targetPipeline);
+    const posted = await api(mrPath('/pipelines'), { method: 'POST', token: upstream.owner.token });
+    const first = await runUntil(targetRunner, (job) => job.job_info.name === 'mr-job');
+    expect(first.state).toBe('success');
+    expect(await byRef()).toBe(posted.body.id);
+    // Retried, the newer one is no longer successful: the older one's artifacts again.
+    expect((await api(`/projects/${upstream.id}/jobs/${first.job.id}/retry`, { method: 'POST', token: upstream.owner.token })).status).toBe(201);
+    expect(await byRef()).toBe(targetPipeline);
+    expect((await runUntil(targetRunner, (job) => job.job_info.name === 'mr-job')).state).toBe('success');
+    expect(await byRef()).toBe(posted.body.id);
+    // Deleted: the older one again.
+    expect((await api(`/projects/${upstream.id}/pipelines/${posted.body.id}`, { method: 'DELETE', token: upstream.owner.token })).status).toBe(204);
+    expect(await byRef()).toBe(targetPipeline);
   });
 
   it('merge when pipeline succeeds waits for the fork pipeline, and merges when it succeeds', async () => {
