@@ -14,7 +14,8 @@
 import { ciSettingsOf, getProject } from '../../projects';
 import { logger } from '../../platform/logger';
 import type { PipelineStatus } from '../status';
-import { projectPipelinesInStatus, readPipeline, refPipelines, restoreExpiryEntry, type Job, type Pipeline } from '../store/pipelines';
+import { isMergeRequestRef } from '../merge-request-variables';
+import { mergeRequestRefPipelines, projectPipelinesInStatus, readPipeline, refPipelines, restoreExpiryEntry, type Job, type Pipeline } from '../store/pipelines';
 import { clearLatestSuccessfulPipeline, latestSuccessfulPipelineId, setLatestSuccessfulPipeline } from '../store/refs';
 
 /** How many of a ref's newest pipelines are looked through for an older successful one. */
@@ -53,11 +54,13 @@ async function handOver(pipeline: Pipeline): Promise<void> {
 
 /**
  * The ref's newest successful pipeline other than `pipeline`, among its last {@link FALLBACK_WINDOW}
- * (GSI3 of the ref; a merge request's ref has none there: no fallback).
+ * (GSI3 of the ref; a merge request's ref, `refs/merge-requests/<iid>/head`, lists its merge
+ * request pipelines in GSI4, its GSI3 entries being its source branch's).
  */
 async function newestOtherSuccess(pipeline: Pipeline): Promise<Pipeline | undefined> {
   let seen = 0;
-  for await (const candidate of refPipelines(pipeline.projectId, pipeline.ref, 25)) {
+  const candidates = pipeline.mergeRequest && isMergeRequestRef(pipeline.ref) ? mergeRequestRefPipelines(pipeline.projectId, pipeline.ref, 25) : refPipelines(pipeline.projectId, pipeline.ref, 25);
+  for await (const candidate of candidates) {
     if (candidate.id !== pipeline.id && candidate.ref === pipeline.ref && candidate.status === 'success') return candidate;
     if (++seen >= FALLBACK_WINDOW) break;
   }

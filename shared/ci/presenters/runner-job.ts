@@ -16,7 +16,7 @@ import type { PipelineVariable } from '../pipeline-variables';
 import type { ProjectVariable } from '../queries/variables';
 import type { Job, Pipeline } from '../store/pipelines';
 import type { ReleaseDefinition } from '../config/parse';
-import { mergeRequestVariables } from '../merge-request-variables';
+import { isMergeRequestRef, mergeRequestVariables } from '../merge-request-variables';
 
 export interface RunnerJobContext {
   job: Job;
@@ -177,12 +177,12 @@ export function releaseCommand(release: ReleaseDefinition): string {
 
 /**
  * What the runner fetches: the branch or the tag; for a merge request pipeline its merge request's
- * head ref, kept as it is (GitLab fetches its pipeline's persistent ref the same way). A full
+ * head ref, kept as it is (one a fork runs is on its source branch: the branch) (GitLab fetches its pipeline's persistent ref the same way). A full
  * clone (depth 0) fetches every branch and tag besides (GitLab's `refspecs`).
  */
 function refspecsOf({ job, pipeline }: RunnerJobContext, depth: number): string[] {
   const everything = ['+refs/heads/*:refs/remotes/origin/*', '+refs/tags/*:refs/tags/*'];
-  if (pipeline.mergeRequest) return [`+${job.ref}:${job.ref}`, ...(depth > 0 ? [] : everything)];
+  if (pipeline.mergeRequest && isMergeRequestRef(job.ref)) return [`+${job.ref}:${job.ref}`, ...(depth > 0 ? [] : everything)];
   if (depth <= 0) return everything;
   return [job.tag ? `+refs/tags/${job.ref}:refs/tags/${job.ref}` : `+refs/heads/${job.ref}:refs/remotes/origin/${job.ref}`];
 }

@@ -8,8 +8,8 @@ import type { Item } from '../../platform/dynamo/query';
 import { mergedCollections, type ListSource } from '../../platform/http/pagination';
 import type { JobContext } from '../presenters/jobs';
 import { ciCollections } from '../store/keys';
-import { isMergeRequestRef } from '../merge-request-variables';
-import { getJob, getPipeline, jobFromItem, pipelineFromItem, readPipeline, refPipelines, type Job, type Pipeline } from '../store/pipelines';
+import { isMergeRequestRef, mergeRequestRefPath } from '../merge-request-variables';
+import { getJob, getPipeline, jobFromItem, mergeRequestRefPipelines, pipelineFromItem, readPipeline, refPipelines, type Job, type Pipeline } from '../store/pipelines';
 import { runnersByIds } from '../store/runners';
 import { latestSuccessfulPipelineId } from '../store/refs';
 import type { JobStatus, PipelineStatus } from '../status';
@@ -165,19 +165,36 @@ export interface MergeRequestOf {
 /**
  * Internal: the branch (or with `tag`, the tag) `ref`'s pipelines among its {@link REF_PIPELINES}
  * newest that `match`, newest first; with `mergeRequest`, that merge request's merge request
- * pipelines too (listed with their source branch's, GSI3), never other merge requests'.
+ * pipelines too (listed with their source branch's, GSI3), never other merge requests'. A merge
+ * request from a fork (`projectId` its source project, not the merge request's) also has those
+ * run in its target project (`refs/merge-requests/<iid>/head`, GSI4 of the target: only that
+ * merge request's), merged by id.
  */
 async function branchPipelines(projectId: number, ref: string, match: (pipeline: Pipeline) => boolean, options: { first?: boolean; tag?: boolean; mergeRequest?: MergeRequestOf } = {}): Promise<Pipeline[]> {
   const { first = false, tag = false, mergeRequest } = options;
-  const found: Pipeline[] = [];
-  let read = 0;
   const ofRef = (pipeline: Pipeline) =>
     pipeline.mergeRequest
       ? !tag && mergeRequest !== undefined && pipeline.mergeRequest.projectId === mergeRequest.projectId && pipeline.mergeRequest.iid === mergeRequest.iid
       : pipeline.tag === tag && pipeline.ref === ref;
-  // The head pipeline is nearly always the branch's newest: a first page of a few entries finds it.
-  for await (const pipeline of refPipelines(projectId, ref, first ? 5 : REF_PIPELINES)) {
-    if (ofRef(pipeline) && match(pipeline)) {
+  const fromFork = !tag && mergeRequest !== undefined && mergeRequest.projectId !== projectId;
+  const [found, inTarget] = await Promise.all([
+    // The head pipeline is nearly always the branch's newest: a first page of a few entries finds it.
+    collect(refPipelines(projectId, ref, first ? 5 : REF_PIPELINES), (pipeline) => ofRef(pipeline) && match(pipeline), first),
+    fromFork
+      ? collect(mergeRequestRefPipelines(mergeRequest.projectId, mergeRequestRefPath(mergeRequest.iid), first ? 5 : REF_PIPELINES), (pipeline) => ofRef(pipeline) && match(pipeline), first)
+      : [],
+  ]);
+  if (!inTarget.length) return found;
+  const merged = [...found, ...inTarget].sort((a, b) => b.id - a.id);
+  return first ? merged.slice(0, 1) : merged;
+}
+
+/** Internal: the pipelines of a list (newest first) that `keep`, among its {@link REF_PIPELINES} newest; with `first`, the first only. */
+async function collect(pipelines: AsyncGenerator<Pipeline>, keep: (pipeline: Pipeline) => boolean, first: boolean): Promise<Pipeline[]> {
+  const found: Pipeline[] = [];
+  let read = 0;
+  for await (const pipeline of pipelines) {
+    if (keep(pipeline)) {
       found.push(pipeline);
       if (first) break;
     }

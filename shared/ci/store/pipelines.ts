@@ -30,6 +30,7 @@ import type { AutoCancelSettings, EnvironmentOptions, ReleaseDefinition } from '
 import type { JobStatus, PipelineStatus } from '../status';
 import { CI_SEQUENCES, ciCollections, ciIndexKeys, ciKeys } from './keys';
 import { dueItems } from './due';
+import { isMergeRequestRef } from '../merge-request-variables';
 
 /** The commit a pipeline runs, as read when it was created (what jobs embed as `commit`). */
 export interface CommitSnapshot {
@@ -227,9 +228,10 @@ export function jobFromItem(item: Item): Job {
 
 function pipelineToItem(pipeline: Pipeline): Item {
   // A merge request pipeline is listed with its source branch's pipelines (GSI3: the merge
-  // request's head pipeline is the newest of both kinds) and under its own ref (GSI4).
+  // request's head pipeline is the newest of both kinds) and under its own ref (GSI4); one a fork
+  // runs for its merge request is on the source branch itself (its ref), so in GSI3 only.
   const byRef = ciIndexKeys.projectPipelineByRef(pipeline.projectId, pipeline.mergeRequest?.sourceBranch ?? pipeline.ref, pipeline.id);
-  const byMergeRequestRef = pipeline.mergeRequest ? ciIndexKeys.projectPipelineByMergeRequestRef(pipeline.projectId, pipeline.ref, pipeline.id) : undefined;
+  const byMergeRequestRef = pipeline.mergeRequest && isMergeRequestRef(pipeline.ref) ? ciIndexKeys.projectPipelineByMergeRequestRef(pipeline.projectId, pipeline.ref, pipeline.id) : undefined;
   return {
     ...ciKeys.pipeline(pipeline.id),
     ...ciIndexKeys.projectPipeline(pipeline.projectId, pipeline.id),
@@ -332,6 +334,11 @@ export async function* projectJobs(projectId: number): AsyncGenerator<Job> {
  */
 export async function* refPipelines(projectId: number, ref: string, pageSize?: number): AsyncGenerator<Pipeline> {
   for await (const item of queryCollection(ciCollections.projectPipelinesByRef(projectId, ref), { ascending: false, pageSize })) yield pipelineFromItem(item);
+}
+
+/** A project's merge request pipelines of one merge request's ref (`refs/merge-requests/<iid>/head`, GSI4), newest first. */
+export async function* mergeRequestRefPipelines(projectId: number, ref: string, pageSize?: number): AsyncGenerator<Pipeline> {
+  for await (const item of queryCollection(ciCollections.projectMergeRequestPipelines(projectId, ref), { ascending: false, pageSize })) yield pipelineFromItem(item);
 }
 
 /** Up to `limit` pending jobs of a project, oldest first (GSI2: eventually consistent; claims re-check). */

@@ -2,7 +2,7 @@
  * What a finished pipeline does to merge requests (GitLab's `AutoMergeProcessWorker` with
  * `MergeWhenPipelineSucceedsService#process`), registered with CI's `onPipelineFinished` by the
  * composition root: the open merge requests whose source is the pipeline's branch (in the
- * pipeline's project: forks included), whose head is the pipeline's commit and that wait for it
+ * pipeline's project: forks included; a merge request pipeline's own merge request, wherever it ran), whose head is the pipeline's commit and that wait for it
  * (`merge_when_pipeline_succeeds`), are merged when it succeeded, as the user who asked. A failed
  * or canceled pipeline leaves them waiting, as GitLab does: a retried job that then succeeds, or a
  * new push whose pipeline succeeds, merges them.
@@ -18,9 +18,10 @@ import { onPipelineSucceeded } from './merge';
 export async function mergeWhenPipelineSucceeded(pipeline: Pipeline): Promise<void> {
   if (pipeline.status !== 'success' || pipeline.tag) return;
   // Access pattern 5: the open merge requests of a branch, one Query of the source project. A
-  // merge request pipeline is its merge request's only (its ref is the merge request's, its branch the source).
+  // merge request pipeline is its merge request's only (its branch is the source's, in the source
+  // project: a fork's merge request pipeline may have run in the target project).
   const ofPipeline = pipeline.mergeRequest;
-  for (const ref of await openFromBranch(pipeline.projectId, ofPipeline?.sourceBranch ?? pipeline.ref)) {
+  for (const ref of await openFromBranch(ofPipeline?.sourceProjectId ?? pipeline.projectId, ofPipeline?.sourceBranch ?? pipeline.ref)) {
     if (ofPipeline && (ref.projectId !== ofPipeline.projectId || ref.iid !== ofPipeline.iid)) continue;
     const fields = { pipelineId: pipeline.id, projectId: ref.projectId, iid: ref.iid };
     try {

@@ -228,8 +228,14 @@ export async function presentMergeRequest(mr: MergeRequest, subject: ProjectSubj
   };
 }
 
-/** A merge request's pipelines (`PipelineBasic`), all of its source project. */
+/** A merge request's pipelines (`PipelineBasic`), each with the web URL of the project it ran in. */
 export async function presentMergeRequestPipelines(pipelines: Pipeline[], subject: ProjectSubject) {
-  const url = pipelines[0] && (await pipelineProjectUrl(pipelines[0], subject));
-  return url ? pipelines.map((pipeline) => presentPipelineBasic(pipeline, url)) : [];
+  // A fork's merge request has pipelines in the fork and in the target: each with its project's URL (a project gone: left out).
+  const byProject = new Map<number, Pipeline>();
+  for (const pipeline of pipelines) if (!byProject.has(pipeline.projectId)) byProject.set(pipeline.projectId, pipeline);
+  const urls = new Map(await Promise.all([...byProject].map(async ([projectId, pipeline]) => [projectId, await pipelineProjectUrl(pipeline, subject)] as const)));
+  return pipelines.flatMap((pipeline) => {
+    const url = urls.get(pipeline.projectId);
+    return url ? [presentPipelineBasic(pipeline, url)] : [];
+  });
 }

@@ -254,14 +254,21 @@ export async function projectSubjects(user: User | null, projectIds: number[]): 
 /**
  * The pipelines of a merge request (GitLab's `all_pipelines`): those of its source branch, in the
  * source project, run for one of its commits (the latest version's commits and every version's
- * head), newest first. Bounded: the versions (one Query), the latest version's content, and CI's
- * newest pipelines of the source branch (`pipelinesForCommits`, at most 100).
+ * head), and its merge request pipelines wherever they ran (a fork's may run in the target),
+ * newest first. Bounded: the versions (one Query), the latest version's content, and CI's newest
+ * pipelines of the source branch (`pipelinesForCommits`, at most 100, and as many of the merge
+ * request's ref in the target for a fork's). With `viewer`, only the pipelines of projects whose
+ * pipelines they may read (GitLab's `PipelinesForMergeRequestFinder#execute`; `target` they may).
  */
-export async function mergeRequestPipelines(mr: MergeRequest): Promise<Pipeline[]> {
+export async function mergeRequestPipelines(mr: MergeRequest, viewer?: User | null, target?: ProjectSubject): Promise<Pipeline[]> {
   const [versions, latest] = await Promise.all([listVersions(mr.projectId, mr.iid), getVersion(mr.projectId, mr.iid, mr.latestVersionId)]);
   const commits = latest ? (await versionContent(latest)).commits : [];
   const shas = new Set([mr.sha, ...versions.map((version) => version.headCommitSha), ...commits.map((commit) => commit.id)]);
-  return pipelinesForCommits(mr.sourceProjectId, mr.sourceBranch, shas, mr);
+  const pipelines = await pipelinesForCommits(mr.sourceProjectId, mr.sourceBranch, shas, mr);
+  if (viewer === undefined || !target || mr.sourceProjectId === target.project.id || !pipelines.some((pipeline) => pipeline.projectId === mr.sourceProjectId)) return pipelines;
+  const fork = (await projectSubjects(viewer, [mr.sourceProjectId])).get(mr.sourceProjectId);
+  const forkReadable = fork !== undefined && can(viewer, 'read_build', fork);
+  return pipelines.filter((pipeline) => pipeline.projectId === target.project.id || forkReadable);
 }
 
 /**

@@ -324,7 +324,7 @@ export const mergeRequestRoutes = {
       const { subject, mr } = await findMergeRequestOf(params, user);
       // GitLab's `authorize! :read_pipeline`.
       if (!can(user, 'read_build', subject)) throw user ? new ForbiddenError() : new UnauthorizedError();
-      const page = paginateArray(params, link, await mergeRequestPipelines(mr));
+      const page = paginateArray(params, link, await mergeRequestPipelines(mr, user, subject));
       return ok(await presentMergeRequestPipelines(page.items, subject), page.headers);
     },
   }),
@@ -344,7 +344,7 @@ export const mergeRequestRoutes = {
         return accepted<ReturnType<typeof presentPipeline> | 202>(202);
       }
       const result = await createPipelineForMergeRequest(subject, user, mr, { refuse: true });
-      // No pipeline for a reason of the merge request (a fork's): GitLab's `not_allowed!`.
+      // No pipeline for a reason of the merge request (its project without CI, a fork gone): GitLab's `not_allowed!`.
       if (result.result !== 'created') throw new ApiError(405, { message: '405 Method Not Allowed' });
       return ok(presentPipeline(result.pipeline, webUrlOf(projectFullPath(subject.namespace, subject.project)), user));
     },
