@@ -39,7 +39,7 @@ export const work: Record<string, (job: Job, timeUp: () => boolean) => Promise<'
   [USER_DELETION]: (job) => runUserDeletion(job.targetId, job.options),
   [MIGRATIONS_JOB]: runMigrationsJob,
   [MERGE_REQUEST_REBASE]: (job) => runRebaseJob(job.options),
-  [CI_ARTIFACTS_DELETION]: (job, timeUp) => runProjectArtifactsDeletion(job.targetId, timeUp),
+  [CI_ARTIFACTS_DELETION]: (job, timeUp) => runProjectArtifactsDeletion(job, timeUp),
 };
 
 /** Time kept back from the invocation's limit: a migration step under way (one project) finishes within it. */

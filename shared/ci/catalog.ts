@@ -18,6 +18,8 @@ export const catalog = {
     'GET /projects/:id/jobs/artifacts/:ref_name/download',
     // One file of the archive (one subtree, `GATEWAY_SUBTREES`), and deleting artifacts before they expire.
     'GET /projects/:id/jobs/:job_id/artifacts/:artifact_path+',
+    // A root file named `keep` (the resource of POST …/artifacts/keep is matched first).
+    'GET /projects/:id/jobs/:job_id/artifacts/keep',
     'GET /projects/:id/jobs/artifacts/:ref_name/raw/:artifact_path+',
     'DELETE /projects/:id/jobs/:job_id/artifacts',
     'DELETE /projects/:id/artifacts',

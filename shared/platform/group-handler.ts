@@ -59,7 +59,7 @@ export function createGroupHandler<Key extends string>(
       files: context.files,
       requestId: context.requestId,
       log: context.log,
-      link: { url: pageBaseUrl(spec.prefix, spec.path, context.pathParams, event), query: linkQuery(event) },
+      link: { url: pageBaseUrl(spec.prefix, spec.path, context.pathParams, event), query: linkQuery(event), ...presentedPrivateToken(event) },
     }));
     // The response size guard: a page too large is ended early, a body too large for the function a 413.
     return toProxyResult(result, { limits: responseLimits(context.responseStreamed === true), log: context.log });
@@ -105,6 +105,12 @@ function pageBaseUrl(prefix: string, path: string, pathParams: Record<string, st
     return greedy ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
   });
   return `${config().externalUrl}${prefix}${filled}`;
+}
+
+/** The `private_token` query parameter, when one was sent (its first value). */
+function presentedPrivateToken(event: APIGatewayProxyEvent): { privateToken?: string } {
+  const value = event.multiValueQueryStringParameters?.private_token?.[0] ?? event.queryStringParameters?.private_token;
+  return value ? { privateToken: value } : {};
 }
 
 /** The query parameters a client sent, minus credentials, to be carried into pagination links. */

@@ -47,6 +47,8 @@ export interface Job {
   createdAt: string;
   /** When the sweep takes the job back (queued: its record was lost; running: its worker is gone). */
   leaseUntil: string;
+  /** Where the work stopped so far (its own cursor, {@link saveJobProgress}): the next run resumes there. */
+  progress?: string;
 }
 
 /** The keys of jobs: the item, and the sweep's index partition. */
@@ -77,6 +79,7 @@ function jobFromItem(item: Item): Job {
     attempts: Number(item.attempts ?? 0),
     createdAt: String(item.createdAt),
     leaseUntil: String(item.leaseUntil),
+    ...(typeof item.progress === 'string' ? { progress: item.progress } : {}),
   };
 }
 
@@ -152,6 +155,26 @@ export async function finishJob(job: Job): Promise<void> {
       }),
     ),
   );
+}
+
+/**
+ * Records how far a running job got (a cursor of its own making), so that a run stopped part way,
+ * by its time or by a crash, is resumed there rather than from the start. Only by the round that
+ * runs it: false when the job was taken back meanwhile (another run now owns it).
+ */
+export async function saveJobProgress(job: Job, progress: string): Promise<boolean> {
+  const saved = await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: jobKeys.job(job.kind, job.targetId),
+        UpdateExpression: 'SET progress = :progress',
+        ConditionExpression: 'phase = :running AND round = :round',
+        ExpressionAttributeValues: { ':running': 'running', ':round': job.round, ':progress': progress },
+      }),
+    ),
+  );
+  return saved !== undefined;
 }
 
 /** The wait before a job that failed `attempts` times is tried again: 1, 2, 4 … minutes, at most an hour. */

@@ -4,13 +4,18 @@
  * and `project.artifacts.raw(ref, path, job)` → `GET /projects/:id/jobs/artifacts/<ref>/raw/<path>?job=`;
  * with a user's token or another job's `JOB-TOKEN`. Then deleting artifacts before they expire:
  * `job.delete_artifacts()` (maintainers, 204) and `project.artifacts.delete()` (maintainers, 202,
- * done by the background worker, which keeps each ref's latest successful pipeline's).
+ * done by the background worker, which keeps each ref's latest successful pipeline's, and resumes
+ * where a run whose time was up stopped).
  */
 import { randomBytes } from 'node:crypto';
 import { zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, baseUrl } from '../support/api';
+import { api, baseUrl, isLocalRuntime } from '../support/api';
+import { CI_ARTIFACTS_DELETION, runProjectArtifactsDeletion } from '../../shared/ci';
+import { getItem } from '../../shared/platform/dynamo/query';
+import { jobFromImage, jobKeys } from '../../shared/platform/jobs';
 import { eventually } from '../support/eventually';
+import { holdJob, releaseJob } from '../support/held-jobs';
 import { newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
 import { cloneUrl, commitFiles, gitOk, pushNewRepository } from '../support/git';
 import { TestRunner } from './runner';
@@ -70,6 +75,7 @@ describe('job artifact files and their deletion', () => {
       'out/bin/data.bin': [binary, { level: 0 }],
       'out/page.html': Buffer.from('<p>hi</p>'),
       'out/dir/': new Uint8Array(0),
+      keep: Buffer.from('kept\n'),
     });
     expect((await runner.update(build, 'success')).status).toBe(200);
     // `consumer`'s pipeline: its build passes, its `use` job runs (a running job's JOB-TOKEN).
@@ -78,7 +84,7 @@ describe('job artifact files and their deletion', () => {
     use = await runner.pickNext();
   });
 
-  it('serves one file by job id: deflated and stored entries byte for byte, with their type and name; 404 for what is not a file', async () => {
+  it('serves one file by job id: deflated and stored entries byte for byte, with their type and name, a root `keep` too; 404 for what is not a file', async () => {
     // Act
     const text = await download(`/projects/${project.id}/jobs/${build.id}/artifacts/out/nested/deep/report.txt`, owner);
     const bin = await download(`/projects/${project.id}/jobs/${build.id}/artifacts/out/bin/data.bin`, owner);
@@ -98,6 +104,11 @@ describe('job artifact files and their deletion', () => {
       length: String(binary.length),
     });
     expect([html.status, html.headers.get('content-type'), html.headers.get('content-disposition')]).toEqual([200, 'text/html; charset=utf-8', 'attachment; filename="page.html"']);
+    // A root file named `keep` is served (GET), while POST …/artifacts/keep still keeps the artifacts.
+    const keep = await download(`/projects/${project.id}/jobs/${build.id}/artifacts/keep`, owner);
+    expect([keep.status, keep.bytes.toString(), keep.headers.get('content-disposition')]).toEqual([200, 'kept\n', 'attachment; filename="keep"']);
+    const kept = await api(`/projects/${project.id}/jobs/${build.id}/artifacts/keep`, { method: 'POST', token: project.owner.token });
+    expect([kept.status, kept.body.id, kept.body.artifacts_expire_at]).toEqual([200, build.id, null]);
     for (const path of ['out/missing.txt', 'out/dir', 'out/dir/', 'nested/deep/report.txt']) {
       const missing = await api(`/projects/${project.id}/jobs/${build.id}/artifacts/${path}`, { token: project.owner.token });
       expect([path, missing.status]).toEqual([path, 404]);
@@ -149,13 +160,31 @@ describe('job artifact files and their deletion', () => {
     await uploadArtifacts(failed, { 'report.txt': Buffer.from('failed\n') });
     expect((await runner.update(failed, 'failed')).status).toBe(200);
 
+    // Locally the worker's job is held (recorded as claimed) and run here a batch at a time before the worker goes on.
+    const local = isLocalRuntime();
+    if (local) await holdJob(CI_ARTIFACTS_DELETION, project.id);
+    const heldJob = async () => jobFromImage((await getItem(jobKeys.job(CI_ARTIFACTS_DELETION, project.id)))!);
+
     // Act
     const denied = await api(`/projects/${project.id}/artifacts`, { method: 'DELETE', token: developer.token });
     const accepted = await api(`/projects/${project.id}/artifacts`, { method: 'DELETE', token: project.owner.token });
 
-    // Assess: the failed pipeline's go (the worker walks jobs oldest first: `use` was passed by then); `use`'s are kept.
+    // Assess: the failed pipeline's go; `use`'s are kept.
     expect([denied.status, denied.body]).toEqual([403, { message: '403 Forbidden' }]);
     expect([accepted.status, accepted.body]).toEqual([202, { message: '202 Accepted' }]);
+    if (local) {
+      const jobIds = ((await api(`/projects/${project.id}/jobs`, { token: project.owner.token })).body as Array<{ id: number }>).map((job) => job.id).sort((a, b) => a - b);
+      // A run whose time is up after its first batch of one job (none with artifacts: the time is checked per batch, not per deletion)...
+      const first = await runProjectArtifactsDeletion(await heldJob(), () => true, { batchSize: 1 });
+      const afterFirst = await heldJob();
+      // ...the next resumes after the job it stored (walking jobs 2 and 3, not 1 and 2)...
+      const second = await runProjectArtifactsDeletion(afterFirst, () => true, { batchSize: 2 });
+      const afterSecond = await heldJob();
+      expect({ first, second, progress: [afterFirst.progress, afterSecond.progress] }).toEqual({ first: 'continue', second: 'continue', progress: [String(jobIds[0]), String(jobIds[2])] });
+      expect((await api(`/projects/${project.id}/jobs/${failed.id}`, { token: project.owner.token })).body.artifacts_file).not.toBeNull();
+      // ...and the worker, its lease over, finishes from there.
+      await releaseJob(CI_ARTIFACTS_DELETION, project.id);
+    }
     await eventually(async () => {
       expect((await api(`/projects/${project.id}/jobs/${failed.id}`, { token: project.owner.token })).body.artifacts_file).toBeNull();
     });

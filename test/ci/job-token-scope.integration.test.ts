@@ -156,4 +156,31 @@ describe('CI/CD job token scope', () => {
     expect(await remove(`/groups_allowlist/${group.id}`)).toMatchObject({ status: 400, body: { message: '400 Bad request - Target group is not in the job token scope' } });
     expect(await reach()).toEqual(refused);
   });
+
+  it('drops the entries of deleted projects and groups from the lists, taking them off; such an entry can still be deleted', async () => {
+    // Prepare: a source project allowlisting two projects and two groups, then one of each kind deleted before a list and one after.
+    const as = { token: owner.token };
+    const source = await createProject(owner.token, { visibility: 'private' });
+    const [kept, listedGone, removedGone] = await Promise.all([1, 2, 3].map(() => createProject(owner.token, { visibility: 'private' })));
+    const [keptGroup, listedGoneGroup, removedGoneGroup] = await Promise.all([1, 2, 3].map(() => createGroup(owner.token)));
+    for (const target of [kept, listedGone, removedGone]) expect((await api(scope(source.id, '/allowlist'), { ...as, body: { target_project_id: target.id } })).status).toBe(201);
+    for (const target of [keptGroup, listedGoneGroup, removedGoneGroup]) expect((await api(scope(source.id, '/groups_allowlist'), { ...as, body: { target_group_id: target.id } })).status).toBe(201);
+    for (const gone of [listedGone, removedGone]) expect((await api(`/projects/${gone.id}`, { ...as, method: 'DELETE' })).status).toBe(202);
+    for (const gone of [listedGoneGroup, removedGoneGroup]) expect((await api(`/groups/${gone.id}`, { ...as, method: 'DELETE' })).status).toBe(202);
+
+    // Act
+    const removed = [
+      (await api(scope(source.id, `/allowlist/${removedGone.id}`), { ...as, method: 'DELETE' })).status,
+      (await api(scope(source.id, `/groups_allowlist/${removedGoneGroup.id}`), { ...as, method: 'DELETE' })).status,
+    ];
+    const projects = await api(scope(source.id, '/allowlist'), as);
+    const groups = await api(scope(source.id, '/groups_allowlist'), as);
+
+    // Assess: what is gone is neither listed nor counted, and once taken off, not on the list any more (404 as for any unknown target).
+    expect(removed).toEqual([204, 204]);
+    expect({ projects: projects.body.map((project: any) => project.id), total: projects.headers.get('x-total') }).toEqual({ projects: [source.id, kept.id], total: '2' });
+    expect({ groups: groups.body.map((group: any) => group.id), total: groups.headers.get('x-total') }).toEqual({ groups: [keptGroup.id], total: '1' });
+    expect(await api(scope(source.id, `/allowlist/${listedGone.id}`), { ...as, method: 'DELETE' })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
+    expect(await api(scope(source.id, `/groups_allowlist/${listedGoneGroup.id}`), { ...as, method: 'DELETE' })).toMatchObject({ status: 404, body: { message: '404 target_group_id not found Not Found' } });
+  });
 });

@@ -6,7 +6,8 @@
  * however many requests race, edits racing approvals never lost.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, isLocalRuntime } from '../support/api';
+import { api, isLocalRuntime, rootToken } from '../support/api';
+import { eventually } from '../support/eventually';
 import { createUser, newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
 import { WebhookReceiver } from '../support/webhooks';
 import { commit, DEVELOPER, MAINTAINER, mrs, openMergeRequest, REPORTER } from './helpers';
@@ -229,6 +230,21 @@ describe('merge request approvals', () => {
     expect(afterOther).toEqual([[developer.id, 'unreviewed']]);
     expect(afterApproval).toEqual([[developer.id, 'approved']]);
     expect(afterUnapproval).toEqual([[developer.id, 'unapproved']]);
+  });
+
+  it("drops a deleted user's approval from approved_by (no ghost, no error), as GitLab's approvals go with their user", async () => {
+    // Prepare: two approvals of one merge request, one by a user deleted since; another approved only by them.
+    const [both, alone] = [await newMergeRequest(), await newMergeRequest()];
+    const leaving = await newMember(project, DEVELOPER);
+    for (const user of [leaving, maintainer]) expect((await approval(project.id, both.iid, 'approve', user.token)).status).toBe(201);
+    expect((await approval(project.id, alone.iid, 'approve', leaving.token)).status).toBe(201);
+    expect((await api(`/users/${leaving.id}`, { method: 'DELETE', token: rootToken() })).status).toBe(200);
+
+    // Act / Assess: once the deletion ran, only the remaining approval is shown.
+    await eventually(async () => expect((await api(`/users/${leaving.id}`, { token: rootToken() })).status).toBe(404));
+    const [withOther, withNone] = [await approvalsOf(project.id, both.iid, token), await approvalsOf(project.id, alone.iid, token)];
+    expect([withOther.status, withOther.body.approved, withOther.body.approved_by.map((entry: { user: { id: number } }) => entry.user.id)]).toEqual([200, true, [maintainer.id]]);
+    expect([withNone.status, withNone.body.approved, withNone.body.approved_by]).toEqual([200, false, []]);
   });
 
   it('resets every approval for a project access token\'s bot only (202), 401 for anyone else', async () => {

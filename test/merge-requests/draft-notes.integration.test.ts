@@ -144,17 +144,21 @@ describe('draft notes of a merge request', () => {
     expect(thread.notes[0]).toMatchObject({ type: 'DiffNote', position, resolvable: true, author: expect.objectContaining({ id: reviewer.id }) });
   });
 
-  it('bulk publishes all the caller\'s drafts, not other users\'', async () => {
-    // Prepare
+  it('bulk publishes all the caller\'s drafts, not other users\', and marks the reviewer\'s review reviewed', async () => {
+    // Prepare: the caller is the merge request's reviewer.
+    expect((await api(mrs(project.id, `/${mr.iid}`), { token: project.owner.token, method: 'PUT', body: { reviewer_ids: [reviewer.id] } })).status).toBe(200);
+    const reviewState = async () => (await api(mrs(project.id, `/${mr.iid}/reviewers`), { token: project.owner.token })).body.map((entry: { user: { id: number }; state: string }) => [entry.user.id, entry.state]);
     const bodies = ['Bulk one', 'Bulk two'];
     for (const note of bodies) expect((await draft(reviewer.token, { note })).status).toBe(201);
     const theirs = await draft(other.token, { note: 'Not yet' });
+    const before = await reviewState();
 
     // Act
     const response = await api(drafts('/bulk_publish'), { token: reviewer.token, method: 'POST' });
 
     // Assert
     expect(response.status).toBe(204);
+    expect({ before, after: await reviewState() }).toEqual({ before: [[reviewer.id, 'unreviewed']], after: [[reviewer.id, 'reviewed']] });
     for (const body of bodies) expect(await notesBy(body)).toHaveLength(1);
     expect((await api(drafts(), { token: reviewer.token })).body).toEqual([]);
     expect((await api(drafts(), { token: other.token })).body).toEqual([theirs.body]);

@@ -10,7 +10,8 @@ import { resetConfig } from '../../shared/platform/config';
 import { createGroupHandler } from '../../shared/platform/group-handler';
 import { continuationOf, PAGE_SHIFT_RADIX, paginate, paginateArray, paginationParams, type PageLinkBase, type PaginationParams, type StreamSource } from '../../shared/platform/http/pagination';
 import { parseParams } from '../../shared/platform/http/params';
-import { ok } from '../../shared/platform/http/response';
+import { created, ok, withSerializedBody } from '../../shared/platform/http/response';
+import { toProxyResult } from '../../shared/platform/http/serialize';
 import { route } from '../../shared/platform/http/route';
 import { boundedJson, LAMBDA_PAYLOAD_BYTES, responseLimits, STREAMED_CEILING_BYTES, type ResponseLimits } from '../../shared/platform/http/response-size';
 
@@ -245,6 +246,27 @@ describe('boundedJson', () => {
     // Assess
     expect(JSON.parse(buffered.text)).toHaveLength(2);
     expect(JSON.parse(streamed.text)).toHaveLength(4);
+  });
+});
+
+describe('a body serialised by its route (the runner payload, measured before it is sent)', () => {
+  it('is sent as that text, never serialised again, through the size guard or without it', () => {
+    // Prepare: a body that counts its serialisations.
+    let serialisations = 0;
+    const payload = { toJSON: () => (serialisations++, { id: 7, token: 'x' }) };
+
+    // Act
+    const { result, text } = withSerializedBody(created(payload));
+    const guarded = toProxyResult(result, { limits: responseLimits(false) });
+    const plain = toProxyResult(result);
+
+    // Assess
+    expect({ text, guarded: [guarded.statusCode, guarded.body], plain: plain.body, serialisations }).toEqual({
+      text: '{"id":7,"token":"x"}',
+      guarded: [201, '{"id":7,"token":"x"}'],
+      plain: '{"id":7,"token":"x"}',
+      serialisations: 1,
+    });
   });
 });
 

@@ -80,7 +80,7 @@ describe('release permanent links and the tags’ releases', () => {
     expect(bare.body.release).toBeNull();
   });
 
-  it('keeps the redirects to who may read the code', async () => {
+  it('keeps the redirects to who may read the code, carrying a private_token parameter', async () => {
     // Prepare
     const secret = await ownedProject('private');
     await createFiles(secret.id, secret.owner.token, { 'a.txt': 'a' });
@@ -92,10 +92,15 @@ describe('release permanent links and the tags’ releases', () => {
     const anonymous = await api(`/projects/${secret.id}/releases/permalink/latest`);
     const byGuest = await api(`/projects/${secret.id}/releases/v1/downloads/app`, { token: guest.token });
     const byOwner = await api(`/projects/${secret.id}/releases/v1/downloads/app`, { token: secret.owner.token });
+    // A `private_token` parameter is carried into the latest release's redirect, as GitLab does, so following it still authenticates.
+    const byQueryToken = await api(`/projects/${secret.id}/releases/permalink/latest`, { query: { private_token: secret.owner.token, order_by: 'released_at' } });
+    const followed = await fetch(byQueryToken.headers.get('location')!);
 
     // Assess
     expect(anonymous.status).toBe(404);
     expect(byGuest.status).toBe(403);
     expect(byOwner.headers.get('location')).toBe('https://example.com/s');
+    expect([byQueryToken.status, byQueryToken.headers.get('location')]).toEqual([302, `${baseUrl()}/api/v4/projects/${secret.id}/releases/v1?${new URLSearchParams({ private_token: secret.owner.token })}`]);
+    expect([followed.status, ((await followed.json()) as { tag_name: string }).tag_name]).toEqual([200, 'v1']);
   });
 });

@@ -9,6 +9,11 @@
  * unknown target is `404 target_project_id not found Not Found` (GitLab's `not_found!` of that
  * string). Each list holds at most {@link ALLOWLIST_LIMIT} entries; the projects allowlist starts
  * with the project itself, as GitLab's `Ci::JobToken::Allowlist#projects`.
+ *
+ * An entry has no link back from its target, so deleting a project or a group cannot find the
+ * entries naming it (GitLab's scope links go with their target by a foreign key): the lists leave
+ * out, and take off the allowlist, the entries whose target is gone (deleted or being deleted),
+ * and such an entry can still be deleted by its target's id.
  */
 import * as z from 'zod';
 import { authorize, can, type ProjectSubject } from '../../auth';
@@ -19,13 +24,13 @@ import { paginateArray, paginationParams } from '../../platform/http/pagination'
 import { idParam, p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { findProjectOrNotFound, getProject } from '../../projects';
+import { findProjectOrNotFound, getProject, getProjects } from '../../projects';
 import type { User } from '../../users';
 import type { catalog } from '../catalog';
 import { presentJob } from '../presenters/jobs';
 import { presentBasicProjects } from '../queries/basic-projects';
 import { jobContext } from '../queries/jobs';
-import { allowlistEntries, deleteAllowlistEntry, getJobTokenScope, insertAllowlistEntry, setInboundScope, type AllowlistTarget } from '../store/job-token-scope';
+import { allowlistEntries, deleteAllowlistEntries, deleteAllowlistEntry, getJobTokenScope, insertAllowlistEntry, setInboundScope, type AllowlistTarget } from '../store/job-token-scope';
 import { getJob } from '../store/pipelines';
 
 /** GitLab's limits: `ProjectScopeLink::PROJECT_LINK_DIRECTIONAL_LIMIT` and `GroupScopeLink::GROUP_LINK_LIMIT`. */
@@ -90,6 +95,26 @@ async function removeEntry(subject: ProjectSubject, target: AllowlistTarget, use
   if ((await deleteAllowlistEntry(subject.project.id, target)) === 'gone') throw badRequest(MESSAGES[target.kind].absent);
 }
 
+/**
+ * Internal: the ids of the live targets of the project's allowlist entries of one kind, in their
+ * order; the entries of targets gone are taken off the list on the way.
+ */
+async function liveTargets(projectId: number, kind: AllowlistTarget['kind']): Promise<number[]> {
+  const ids = (await allowlistEntries(projectId, kind)).map((entry) => entry.target.id);
+  const live = new Set(kind === 'project' ? (await getProjects(ids)).map((project) => project.id) : (await getNamespaces(ids)).map((group) => group.id));
+  const gone = ids.filter((id) => !live.has(id));
+  if (gone.length > 0) await deleteAllowlistEntries(projectId, gone.map((id) => ({ kind, id })));
+  return ids.filter((id) => live.has(id));
+}
+
+/**
+ * Internal: removes the entry of a target that is gone, for a caller who administers the project;
+ * false when there is no such entry (or the caller may not), and the route answers as for any unknown target.
+ */
+async function removeGoneEntry(subject: ProjectSubject, target: AllowlistTarget, user: User): Promise<boolean> {
+  return can(user, 'admin_project', subject) && (await deleteAllowlistEntry(subject.project.id, target)) === undefined;
+}
+
 const targetProjectParams = z.object({ ...idParam, target_project_id: required(p.int()) });
 const targetGroupParams = z.object({ ...idParam, target_group_id: required(p.int()) });
 
@@ -131,8 +156,7 @@ export const jobTokenScopeRoutes = {
     params: z.object({ ...idParam, ...paginationParams }),
     handler: async ({ params, user, link }) => {
       const subject = await administered(params.id, user);
-      const entries = await allowlistEntries(subject.project.id, 'project');
-      const page = paginateArray(params, link, [subject.project.id, ...entries.map((entry) => entry.target.id)]);
+      const page = paginateArray(params, link, [subject.project.id, ...(await liveTargets(subject.project.id, 'project'))]);
       return ok(await presentBasicProjects(page.items, user), page.headers);
     },
   }),
@@ -154,6 +178,9 @@ export const jobTokenScopeRoutes = {
     params: targetProjectParams,
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
+      // The entry of a project deleted since it was added (no project to find any more).
+      const gone = params.target_project_id > 0 && !(await getProject(params.target_project_id));
+      if (gone && (await removeGoneEntry(subject, { kind: 'project', id: params.target_project_id }, user))) return noContent();
       const target = await findProjectOrNotFound(params.target_project_id, user);
       await removeEntry(subject, { kind: 'project', id: target.project.id }, user);
       return noContent();
@@ -164,8 +191,7 @@ export const jobTokenScopeRoutes = {
     params: z.object({ ...idParam, ...paginationParams }),
     handler: async ({ params, user, link }) => {
       const subject = await administered(params.id, user);
-      const entries = await allowlistEntries(subject.project.id, 'group');
-      const page = paginateArray(params, link, entries.map((entry) => entry.target.id));
+      const page = paginateArray(params, link, await liveTargets(subject.project.id, 'group'));
       const groups = new Map((await getNamespaces(page.items)).map((group) => [group.id, group]));
       const shown = page.items.flatMap((id) => {
         const group = groups.get(id);
@@ -192,7 +218,11 @@ export const jobTokenScopeRoutes = {
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       const group = await liveGroup(params.target_group_id);
-      if (!group) throw new NotFoundError('target_group_id not found');
+      if (!group) {
+        // The entry of a group deleted since it was added.
+        if (params.target_group_id > 0 && (await removeGoneEntry(subject, { kind: 'group', id: params.target_group_id }, user))) return noContent();
+        throw new NotFoundError('target_group_id not found');
+      }
       await removeEntry(subject, { kind: 'group', id: group.id }, user);
       return noContent();
     },

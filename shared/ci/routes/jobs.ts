@@ -102,6 +102,19 @@ export const jobRoutes = {
     },
   }),
 
+  // A root file named `keep`: the resource of `POST …/artifacts/keep` is matched before the greedy
+  // one (API Gateway chooses the resource from the path, then the method), so its GET is declared
+  // here, serving the file as GitLab's wildcard route does.
+  'GET /projects/:id/jobs/:job_id/artifacts/keep': route({
+    params: jobParams,
+    anonymous: true,
+    authentication: { jobToken: true },
+    handler: async ({ params, user, auth }) => {
+      const subject = await readable(params.id, user, auth);
+      return artifactEntryDownload(await findJobOrNotFound(subject, params.job_id), 'keep');
+    },
+  }),
+
   'GET /projects/:id/jobs/artifacts/:ref_name/raw/:artifact_path+': route({
     params: z.object({ ...idParam, ref_name: required(p.string()), job: required(p.string()), ...artifactPath }),
     anonymous: true,

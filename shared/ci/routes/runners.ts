@@ -11,7 +11,7 @@ import { config } from '../../platform/config';
 import { ApiError, ForbiddenError } from '../../platform/http/errors';
 import { limitedString, p, required } from '../../platform/http/params';
 import { RUNNER_TAG_LIMIT, RUNNER_TEXT_LIMIT } from './runners-admin';
-import { created, noContent, ok, type HttpResult } from '../../platform/http/response';
+import { created, noContent, ok, withSerializedBody, type HttpResult } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { getNamespace } from '../../namespaces';
 import { ciSettingsOf, projectFullPath } from '../../projects';
@@ -152,13 +152,15 @@ export const runnerRoutes = {
       // Nothing caps what a job carries in all (the variables of up to 20 groups, then the
       // project's and the pipeline's): one the function could not send is dropped, as GitLab drops
       // a job it cannot present (`scheduler_failure`), and the runner polls again.
-      const bytes = Buffer.byteLength(JSON.stringify(payload));
+      // Serialised once: the text measured is the text sent.
+      const { result, text } = withSerializedBody(created(payload));
+      const bytes = Buffer.byteLength(text);
       if (bytes > config().jobPayloadLimitBytes) {
         log.warn('job payload over the limit: job dropped', { jobId: job.id, projectId: project.id, bytes, limit: config().jobPayloadLimitBytes });
         await finishJob(job, 'failed', { failureReason: 'scheduler_failure' });
         return { statusCode: 204, headers: {} };
       }
-      return created(payload);
+      return result;
     },
   }),
 

@@ -123,6 +123,15 @@ export function deleteAllowlistEntry(projectId: number, target: AllowlistTarget)
   );
 }
 
+/**
+ * Takes entries whose target is gone (deleted, or being deleted) off the project's allowlist, as
+ * GitLab's scope links go with their target; each counted out once (its delete is conditioned on
+ * the entry being there), so lists cleaning side by side never count one twice.
+ */
+export async function deleteAllowlistEntries(projectId: number, targets: readonly AllowlistTarget[]): Promise<void> {
+  await Promise.all(targets.map((target) => deleteAllowlistEntry(projectId, target)));
+}
+
 /** A project's allowlist entries of one kind, by target id (at most the list's limit: one Query). */
 export async function allowlistEntries(projectId: number, kind: AllowlistTarget['kind']): Promise<AllowlistEntry[]> {
   const items = await queryAll(ciCollections.jobTokenAllowlist(projectId, kind));

@@ -184,7 +184,9 @@ export const ciCollections = {
   /** A pipeline's jobs. */
   pipelineJobs: (pipelineId: number): Collection => tableCollection(`CI_PIPELINE#${pipelineId}`, 'JOB#'),
   projectPipelines: (projectId: number): Collection => indexCollection('GSI1', `CI_PROJECT_PIPELINES#${projectId}`),
-  projectJobs: (projectId: number): Collection => indexCollection('GSI1', `CI_PROJECT_JOBS#${projectId}`),
+  /** A project's jobs by id (GSI1); from `fromJobId` on, when given (a walk resumed). */
+  projectJobs: (projectId: number, fromJobId?: number): Collection =>
+    indexCollection('GSI1', `CI_PROJECT_JOBS#${projectId}`, fromJobId === undefined ? {} : { from: pad(fromJobId) }),
   /** A project's jobs in one status, by id (GSI5); several statuses are merged by id. */
   projectJobsByStatus: (projectId: number, status: string): Collection => indexCollection('GSI5', projectJobsByStatus(projectId, status)),
   /** A project's pipelines in one status, by id (GSI2). */

@@ -324,8 +324,8 @@ export async function* projectPipelinesInStatus(projectId: number, status: Pipel
 }
 
 /** A project's jobs, oldest first (GSI1), a Query page at a time (the bulk deletion of its artifacts walks it). */
-export async function* projectJobs(projectId: number): AsyncGenerator<Job> {
-  for await (const item of queryCollection(ciCollections.projectJobs(projectId))) yield jobFromItem(item);
+export async function* projectJobs(projectId: number, options: { fromJobId?: number; pageSize?: number } = {}): AsyncGenerator<Job> {
+  for await (const item of queryCollection(ciCollections.projectJobs(projectId, options.fromJobId), { pageSize: options.pageSize })) yield jobFromItem(item);
 }
 
 /**

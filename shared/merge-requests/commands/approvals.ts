@@ -80,6 +80,20 @@ export async function unapproveMergeRequest(target: ProjectSubject, user: User, 
 }
 
 /**
+ * Marks `user`'s review of `mr` done (`reviewed`) when they are its reviewer, as GitLab's
+ * `MarkReviewerReviewedService` does once a review's draft notes are published; nothing otherwise.
+ * Only the reviewer's state is written (no note, event or hook; `updatedAt` stays), conditioned on
+ * the version read: a racing edit is re-read, never lost.
+ */
+export async function markReviewerReviewed(target: ProjectSubject, user: User, mr: MergeRequest): Promise<MergeRequest> {
+  return retried(mr, () => findMergeRequestOrNotFound(target, user, mr.iid), async (current) => {
+    if (current.reviewer?.userId !== user.id || current.reviewer.state === 'reviewed') return current;
+    const result = await writeMergeRequest({ previous: current, next: { ...current, reviewer: { ...current.reviewer, state: 'reviewed' } } });
+    return typeof result === 'string' || 'pairTaken' in result ? failOrAgain(result) : result;
+  });
+}
+
+/**
  * Clears every approval of `mr` (`PUT …/reset_approvals`, GitLab 15.4): only a bot user (a project
  * or group access token's) that may approve it (GitLab's `reset_merge_request_approvals`), and not
  * once merged; anyone else GitLab's `401 Unauthorized`. Like GitLab, it writes no system note,

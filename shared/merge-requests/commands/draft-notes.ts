@@ -34,6 +34,7 @@ import {
 import { deleteDraftNote, draftConsumed, getDraftNote, insertDraftNote, listDraftNotes, updateDraftNote, type DraftNote, type DraftOwner } from '../store/draft-notes';
 import { mergeRequestSequences } from '../store/keys';
 import type { MergeRequest } from '../store/merge-requests';
+import { markReviewerReviewed } from './approvals';
 import { mergeRequestCommentEffects } from './comments';
 
 /** What a draft is made of (the route's parsed parameters). */
@@ -154,15 +155,18 @@ export async function publishDraftNote(subject: ProjectSubject, user: User, mr: 
 }
 
 /**
- * Publishes all the caller's drafts of `mr`, oldest first (GitLab's bulk publish of a review); a
- * draft another request published or deleted meanwhile is skipped.
+ * Publishes every draft of `user` on `mr` (GitLab's bulk publish, a review): drafts gone meanwhile
+ * (published by a racing request) are skipped. When any was published and `user` is the merge
+ * request's reviewer, their review is marked `reviewed` (GitLab's `set_reviewed`).
  */
 export async function publishAllDraftNotes(subject: ProjectSubject, user: User, mr: MergeRequest, noteable: Noteable): Promise<void> {
-  for (const draft of await listOwnDraftNotes(mr, user)) {
+  const drafts = await listOwnDraftNotes(mr, user);
+  for (const draft of drafts) {
     try {
       await publishDraftNote(subject, user, mr, noteable, draft);
     } catch (error) {
       if (!(error instanceof RecordNotFoundError)) throw error;
     }
   }
+  if (drafts.length > 0 && mr.reviewer?.userId === user.id) await markReviewerReviewed(subject, user, mr);
 }

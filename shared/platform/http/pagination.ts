@@ -45,6 +45,11 @@ export type PaginationParams = { page: number; per_page: number; pagination?: 'o
 export interface PageLinkBase {
   url: string;
   query: Record<string, string | string[]>;
+  /**
+   * The `private_token` query parameter, kept apart from `query`: page links never carry it; a
+   * redirect GitLab carries the whole query into (the latest release's permalink) adds it back.
+   */
+  privateToken?: string;
 }
 
 /** A list backed by one DynamoDB collection (a partition of the table or of an index). */

@@ -63,11 +63,11 @@ export const RESPONSE_TOO_LARGE = { message: '413 Response Too Large' };
 /**
  * Serialises a route's JSON body within `limits`: as is when it fits the budget, a page ended
  * early when it is a page that does not, as is when it is anything else that fits the ceiling,
- * and a 413 otherwise.
+ * and a 413 otherwise. `serialized`: the body's text when the route serialised it already.
  */
-export function boundedJson(statusCode: number, body: unknown, headers: Record<string, string>, limits: ResponseLimits, log?: Logger): BoundedJson {
+export function boundedJson(statusCode: number, body: unknown, headers: Record<string, string>, limits: ResponseLimits, log?: Logger, serialized?: string): BoundedJson {
   const plain = headersOnly(headers);
-  const text = JSON.stringify(body);
+  const text = serialized ?? JSON.stringify(body);
   if (responseBytesWithin(text, limits.escaped, limits.budget)) return { statusCode, text, headers: plain };
 
   const continuation = continuationOf(headers);

@@ -5,12 +5,12 @@ import type { HttpResult } from './response';
 import { boundedJson, type ResponseLimits } from './response-size';
 
 /** A JSON response in API Gateway's proxy format; no body for 204/304 or an undefined body. */
-export function jsonResponse(statusCode: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult {
+export function jsonResponse(statusCode: number, body: unknown, headers: Record<string, string> = {}, serialized?: string): APIGatewayProxyResult {
   const empty = body === undefined || statusCode === 204 || statusCode === 304;
   return {
     statusCode,
     headers: { ...(empty ? {} : { 'Content-Type': 'application/json' }), ...headers },
-    body: empty ? '' : JSON.stringify(body),
+    body: empty ? '' : (serialized ?? JSON.stringify(body)),
     isBase64Encoded: false,
   };
 }
@@ -34,7 +34,7 @@ export function toProxyResult(result: HttpResult, guard?: { limits: ResponseLimi
     };
   }
   const empty = result.body === undefined || result.statusCode === 204 || result.statusCode === 304;
-  if (!guard || empty) return jsonResponse(result.statusCode, result.body, result.headers);
-  const { statusCode, text, headers } = boundedJson(result.statusCode, result.body, result.headers ?? {}, guard.limits, guard.log);
+  if (!guard || empty) return jsonResponse(result.statusCode, result.body, result.headers, result.serialized);
+  const { statusCode, text, headers } = boundedJson(result.statusCode, result.body, result.headers ?? {}, guard.limits, guard.log, result.serialized);
   return { statusCode, headers: { 'Content-Type': 'application/json', ...headers }, body: text, isBase64Encoded: false };
 }

@@ -2,7 +2,7 @@
  * Permanent links (GitLab's `lib/api/releases.rb`, 15.4): the latest release,
  * `GET …/releases/permalink/latest[/<suffix>]`, redirects (302) to that release's API path with the
  * suffix and the query kept (but `order_by`, which GitLab keeps for itself: "latest" is always by
- * `released_at`); a release asset, `GET …/releases/:tag_name/downloads/<direct asset path>`,
+ * `released_at`; a `private_token` parameter kept too); a release asset, `GET …/releases/:tag_name/downloads/<direct asset path>`,
  * redirects to the URL of the release's link of that path. Both need `read_release` and
  * `download_code`, as GitLab's `authorize_read_code!`; no release is `404 Not Found`, no link of
  * the path `404 Not found` (GitLab's `find_by_filepath!`).
@@ -39,16 +39,21 @@ async function findReadableReleases(id: string, user: User | null, auth: Authent
   return subject;
 }
 
-/** Internal: the query as GitLab carries it to the latest release (Rails' `to_param`: keys sorted), without `order_by`. */
+/**
+ * Internal: the query as GitLab carries it to the latest release (Rails' `to_param`: keys sorted),
+ * without `order_by`; a `private_token` parameter included, so that a client authenticated by it
+ * is still authenticated where it is sent.
+ */
 function carriedQuery(link: PageLinkBase): string {
   const search = new URLSearchParams();
-  for (const name of Object.keys(link.query).sort()) {
+  const query: Record<string, string | string[]> = { ...link.query, ...(link.privateToken ? { private_token: link.privateToken } : {}) };
+  for (const name of Object.keys(query).sort()) {
     if (name === 'order_by') continue;
-    const value = link.query[name];
+    const value = query[name];
     for (const v of Array.isArray(value) ? value : [value]) search.append(name, v);
   }
-  const query = search.toString();
-  return query ? `?${query}` : '';
+  const text = search.toString();
+  return text ? `?${text}` : '';
 }
 
 const latest = route({
