@@ -46,7 +46,7 @@ export const routeCatalog = {
   merge_requests: mergeRequests.merge_requests,
   uploads: projects.uploads,
   // Releases read and create tags from the same packs: served with the repository.
-  repository: [...repository.repository, ...releases.repository],
+  repository: [...repository.repository, ...releases.repository, ...mergeRequests.repository],
   ci_jobs: [...ci.ci_jobs, ...mergeRequests.ci_jobs],
   ci_runners: ci.ci_runners,
   web: [...projects.web, ...repository.web],

@@ -16,6 +16,7 @@ import {
   listIssuesInEveryState,
   reindexProjectIssues,
 } from '../../shared/issues';
+import { linkProjectMergeRequestCommits, MR_COMMIT_LINKS_MIGRATION } from '../../shared/merge-requests';
 import { backfillGroupSearchEntries } from '../../shared/namespaces';
 import { eachInIdOrder, runOnce, type MigrationOptions, type MigrationStep } from '../../shared/platform/dynamo/migrations';
 import { enqueueJob, type Job } from '../../shared/platform/jobs';
@@ -44,6 +45,8 @@ const MIGRATIONS: Array<[string, MigrationStep]> = [
   ['award-users-v1', eachProject(indexProjectAwardUsers)],
   // Each ref's latest successful pipeline (artifacts by ref, the artifacts kept) for pipelines that succeeded before it was kept.
   [CI_REFS_MIGRATION, eachProject(indexProjectRefs)],
+  // The commits of merge requests recorded before a commit's merge requests were kept (`GET …/commits/:sha/merge_requests`).
+  [MR_COMMIT_LINKS_MIGRATION, eachProject(linkProjectMergeRequestCommits)],
 ];
 
 /** The names of this version's migrations, in order. */

@@ -4,8 +4,10 @@
  */
 import { streamingHandler } from '../../shared/platform/streaming';
 import { routes as releases } from '../../shared/releases/routes';
+import { commitMergeRequestRoutes } from '../../shared/merge-requests/routes/commits';
 import { routes as feature } from '../../shared/repository/routes';
 import { apiHandler } from '../api';
 
-export const routes = { ...feature.repository, ...releases.repository };
+// A commit's merge requests: the merge-requests feature's route in this group, imported from its own module.
+export const routes = { ...feature.repository, ...releases.repository, ...commitMergeRequestRoutes };
 export const handler = streamingHandler(apiHandler('repository', routes));

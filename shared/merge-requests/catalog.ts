@@ -76,4 +76,6 @@ export const catalog = {
   issues: ['GET /projects/:id/issues/:issue_iid/closed_by', 'GET /projects/:id/issues/:issue_iid/related_merge_requests'],
   /** The merge requests a deployment shipped (in the CI jobs endpoint group, under its deployments). */
   ci_jobs: ['GET /projects/:id/deployments/:deployment_id/merge_requests'],
+  /** A commit's merge requests, under the repository API's commits (served by the `repository` group). */
+  repository: ['GET /projects/:id/repository/commits/:sha/merge_requests'],
 } as const;

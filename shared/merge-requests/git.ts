@@ -12,10 +12,12 @@ import {
   deleteBranch,
   diffVersion,
   fetchCommits,
+  findCommitOrNotFound,
   keepMergeRequestHead,
   mergeBaseOf,
   mergeCommits,
   moveBranch,
+  ObjectReader,
   openRepository,
   presentCommit,
   rebaseCommits,
@@ -29,6 +31,11 @@ import type { VersionContent } from './store/versions';
 export type { Repository };
 
 const BRANCH_PREFIX = 'refs/heads/';
+
+/** The full id of the commit a revision (an id, a branch or a tag) names; `404 Commit Not Found` otherwise. */
+export async function commitIdOf(project: Project, revision: string): Promise<string> {
+  return (await findCommitOrNotFound(new ObjectReader(await openRepository(project)), project, revision)).id;
+}
 
 /** The commit a branch points at, or `undefined` when there is no such branch. */
 export async function branchHead(repository: Repository, branch: string): Promise<string | undefined> {

@@ -16,3 +16,4 @@ export { mergeRequestTodoTargets } from './todo-targets';
 export { removeMergeRequestObjects } from './lifecycle';
 export { removeAuthoredMergeRequests } from './commands/author-reassignment';
 export { mergeRequestHookPayloads } from './webhooks/builders';
+export { linkProjectMergeRequestCommits, MR_COMMIT_LINKS_MIGRATION } from './commands/commit-links';

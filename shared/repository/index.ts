@@ -45,6 +45,8 @@ export { commitTodoTargets, type CommitTodoTarget } from './todo-targets';
 // Releases: tags found, created and presented, and what goes with a tag deleted through the API (registered by the composition roots).
 export { createTag } from './commands/tags';
 export { ObjectReader } from './queries/objects';
+// A commit by any revision (`404 Commit Not Found`), for routes of other features on commits (a commit's merge requests).
+export { findCommitOrNotFound } from './queries/commits';
 export { TAG_PREFIX } from './queries/revisions';
 export { removeWithTag, type TagRemoval } from './tag-removals';
 export { tagReleasesWith, type TagRelease, type TagReleases } from './tag-releases';

@@ -42,6 +42,7 @@ const tableKeys = {
   approval: [() => mergeRequestKeys.approval(5, 3, 8)],
   draftNote: [() => mergeRequestKeys.draftNote(5, 3, 8, 11)],
   deploymentLink: [() => mergeRequestKeys.deploymentLink(5, 12, 3)],
+  commitLink: [() => mergeRequestKeys.commitLink(5, 'a'.repeat(40), 3, 7), () => mergeRequestKeys.commitLink(5, 'a'.repeat(40), 3, 'merge')],
 } satisfies Record<Exclude<keyof typeof mergeRequestKeys, 'claims'>, Array<() => Key>>;
 
 const claimKeys = {
@@ -72,6 +73,7 @@ const collections = {
   approvals: [() => mergeRequestCollections.approvals(5, 3)],
   draftNotes: [() => mergeRequestCollections.draftNotes(5, 3, 8)],
   deploymentLinks: [() => mergeRequestCollections.deploymentLinks(5, 12)],
+  commitLinks: [() => mergeRequestCollections.commitLinks(5, 'a'.repeat(40))],
 } satisfies Record<keyof typeof mergeRequestCollections, Array<() => Collection>>;
 
 describeKeySpace(

@@ -25,6 +25,7 @@ import { closeIssueFromMergeRequest, statusNote } from '../issuables';
 import { canMergeInto, canRemoveBranch } from '../policy';
 import { findMergeRequestOrNotFound, isWorkInProgress } from '../queries/merge-requests';
 import { writeMergeRequest, type MergeRequest } from '../store/merge-requests';
+import { linkMergeCommit } from '../store/commit-links';
 import { getVersion, versionContent } from '../store/versions';
 import { discussionsAllowMerge, pipelineAllowsMerge, pipelineMatters } from '../mergeability';
 import { closingIssues } from './closing';
@@ -267,6 +268,7 @@ async function mergeNow(target: ProjectSubject, user: User, mr: MergeRequest, in
   };
   const version = await getVersion(done.projectId, done.iid, done.latestVersionId);
   const commits = version ? (await versionContent(version)).commits : [];
+  await linkMergeCommit(done.projectId, done.iid, mergeCommit);
   const effects = await mergeRequestEffects(done, user, target.project, { event: 'accepted', notes: [statusNote('merged')], hook: { action: 'merge', previous: locked, lastCommit: lastCommitOf(commits) } });
   // The merge commit is on the target: this write must land (only this merge holds the lock).
   const written = await retried(done, async () => ({ ...(await findMergeRequestOrNotFound(target, user, mr.iid)), ...pickMerged(done) }), async (current) => {

@@ -5,6 +5,7 @@ import type { TransactItem } from '../../platform/dynamo/transactions';
 import type { ComputedVersion } from '../git';
 import { mergeRequestSequences } from '../store/keys';
 import type { MergeRequest, MergeRequestWriteFailure, StoredVersion } from '../store/merge-requests';
+import { linkVersionCommits } from '../store/commit-links';
 import { versionItems } from '../store/versions';
 
 /** `render_api_error!(messages, status)` with an array of messages (GitLab's merge request validation errors). */
@@ -73,5 +74,7 @@ export async function recordVersion(mr: Pick<MergeRequest, 'id' | 'projectId' | 
     realSize: computed.realSize,
     overflow: computed.overflow,
   };
+  // The version's commits are findable from the moment it is recorded (stale until then: `commit-links.ts`).
+  await linkVersionCommits(mr.projectId, mr.iid, version.id, computed.content.commits.map((commit) => commit.id));
   return { version, items: await versionItems(version, computed.content) };
 }

@@ -19,6 +19,7 @@ import type { User } from '../../users';
 import { branchHead, commitsBehind, repositoriesOf } from '../git';
 import { isMergeRequestOrderKey, mergeRequestCollections, mergeRequestKeys, type MergeRequestOrderBy } from '../store/keys';
 import { getMergeRequest, mergeRequestFromItem, type MergeRequest } from '../store/merge-requests';
+import { commitLinks } from '../store/commit-links';
 import { getVersion, listVersions, versionContent } from '../store/versions';
 
 /** The merge request as the caller may see it; 404 `Merge Request Not Found` when absent, deleted or unreadable. */
@@ -138,6 +139,24 @@ export async function projectMergeRequestStream(subject: ProjectSubject, filters
   const matches = await matcherFor(subject.project.id, filters);
   const colls = partitionsOf(filters.state).map((state) => mergeRequestCollections.projectMergeRequests(subject.project.id, state, order.orderBy));
   return mergedStream(colls, order.ascending, (mr) => (matches(mr) ? mr : undefined));
+}
+
+/**
+ * `GET /projects/:id/repository/commits/:sha/merge_requests` (GitLab's `MergeRequestsFinder` with
+ * `commit_sha`): the project's merge requests whose latest version holds the commit, or whose merge
+ * commit it is, of a state when asked, newest first. One Query of the commit's entries
+ * (`store/commit-links.ts`) and one batch read of their merge requests.
+ */
+export async function commitMergeRequests(projectId: number, sha: string, state: StateFilter | undefined): Promise<MergeRequest[]> {
+  const links = await commitLinks(projectId, sha);
+  if (links.length === 0) return [];
+  const iids = [...new Set(links.map((link) => link.iid))];
+  const states = partitionsOf(state);
+  return (await getMany(iids.map((iid) => mergeRequestKeys.mergeRequest(projectId, iid))))
+    .map(mergeRequestFromItem)
+    .filter((mr) => !mr.deletedAt && states.includes(mr.state === 'locked' ? 'opened' : mr.state))
+    .filter((mr) => links.some((link) => link.iid === mr.iid && (link.versionId === 'merge' ? mr.mergeCommitSha === sha : link.versionId === mr.latestVersionId)))
+    .sort((a, b) => (a.createdAt === b.createdAt ? b.id - a.id : a.createdAt < b.createdAt ? 1 : -1));
 }
 
 /**

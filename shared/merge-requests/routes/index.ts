@@ -4,6 +4,7 @@ import { mergeRequestApprovalRoutes } from './approvals';
 import { mergeRequestAwardRoutes } from './award-emoji';
 import { mergeRequestResourceEventRoutes } from './resource-events';
 import { closedByRoutes } from './closed-by';
+import { commitMergeRequestRoutes } from './commits';
 import { deploymentMergeRequestRoutes } from './deployments';
 import { mergeRequestDiscussionRoutes } from './discussions';
 import { mergeRequestDraftNoteRoutes } from './draft-notes';
@@ -16,4 +17,6 @@ export const routes = {
   issues: closedByRoutes,
   /** `GET /projects/:id/deployments/:deployment_id/merge_requests`, served by the `ci_jobs` group. */
   ci_jobs: deploymentMergeRequestRoutes,
+  /** `GET /projects/:id/repository/commits/:sha/merge_requests`, served by the `repository` group. */
+  repository: commitMergeRequestRoutes,
 };

@@ -17,6 +17,16 @@ export const mergeRequestKeys = {
    * commits and diffs computed once (inline, or in S3 when large).
    */
   version: (projectId: number, iid: number, versionId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `MR_VERSION#${pad(iid)}#${pad(versionId)}` }),
+  /**
+   * A commit of a merge request (GitLab's `merge_request_diff_commits` row, read backwards): in the
+   * target project's partition, by commit, merge request and the version listing it (`merge` for
+   * the merge request's merge commit). Entries of versions no longer the latest are left, and
+   * read as stale.
+   */
+  commitLink: (projectId: number, sha: string, iid: number, versionId: number | 'merge'): Key => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `MR_COMMIT#${sha}#${pad(iid)}#${versionId === 'merge' ? 'merge' : pad(versionId)}`,
+  }),
   /** A merge request shipped by a deployment (GitLab's `deployment_merge_requests` row), in the project's partition, by deployment then iid. */
   deploymentLink: (projectId: number, deploymentId: number, iid: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `MR_DEPLOYMENT#${pad(deploymentId)}#${pad(iid)}` }),
   /**
@@ -169,6 +179,8 @@ export const mergeRequestCollections = {
   fromBranch: (sourceProjectId: number, sourceBranch: string) => tableCollection(`PROJECT#${sourceProjectId}`, `MR_SOURCE#${branchHash(sourceBranch)}#`),
   /** The open merge requests targeting a branch of a project. */
   intoBranch: (projectId: number, targetBranch: string) => tableCollection(`PROJECT#${projectId}`, `MR_TARGET#${branchHash(targetBranch)}#`),
+  /** The merge requests that list a commit (every version's entries, and merge commits). */
+  commitLinks: (projectId: number, sha: string) => tableCollection(`PROJECT#${projectId}`, `MR_COMMIT#${sha}#`),
   /** The merge requests a deployment shipped, by iid. */
   deploymentLinks: (projectId: number, deploymentId: number) => tableCollection(`PROJECT#${projectId}`, `MR_DEPLOYMENT#${pad(deploymentId)}#`),
   /** The approvals of a merge request (by user id). */
@@ -199,7 +211,7 @@ readYourWrites('PROJECT_MRS#', 'USER_MRS#', 'USER_ASSIGNED_MRS#', 'USER_REVIEW_M
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
   partitions: [],
-  sortKeys: { 'PROJECT#': ['MR#', 'MR_VERSION#', 'MR_DIFF#', 'MR_CLOSES#', 'MR_CLOSING#', 'MR_MENTIONS#', 'MR_MENTIONED#', 'MR_TARGET#', 'MR_SOURCE#', 'MR_APPROVAL#', 'MR_DRAFT#', 'MR_DEPLOYMENT#'] },
+  sortKeys: { 'PROJECT#': ['MR#', 'MR_VERSION#', 'MR_DIFF#', 'MR_CLOSES#', 'MR_CLOSING#', 'MR_MENTIONS#', 'MR_MENTIONED#', 'MR_TARGET#', 'MR_SOURCE#', 'MR_APPROVAL#', 'MR_DRAFT#', 'MR_DEPLOYMENT#', 'MR_COMMIT#'] },
   indexPartitions: {
     GSI1: ['PROJECT_MRS#'],
     GSI2: ['USER_MRS#'],
