@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { CI_STOPPING_ENVIRONMENTS_MIGRATION, indexStoppingEnvironments } from '../../shared/ci/commands/environments';
 import { CI_REFS_MIGRATION, indexProjectRefs } from '../../shared/ci/commands/refs';
 import {
   indexProjectAwardUsers,
@@ -44,6 +45,8 @@ const MIGRATIONS: Array<[string, MigrationStep]> = [
   ['award-users-v1', eachProject(indexProjectAwardUsers)],
   // Each ref's latest successful pipeline (artifacts by ref, the artifacts kept) for pipelines that succeeded before it was kept.
   [CI_REFS_MIGRATION, eachProject(indexProjectRefs)],
+  // Environments left `stopping` before the scheduler's due index covered them (only transitions write it): given their entry.
+  [CI_STOPPING_ENVIRONMENTS_MIGRATION, eachProject(indexStoppingEnvironments)],
 ];
 
 /** The names of this version's migrations, in order. */
