@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { CI_STOPPING_ENVIRONMENTS_MIGRATION, indexStoppingEnvironments } from '../../shared/ci/commands/environments';
 import { CI_REFS_MIGRATION, indexProjectRefs } from '../../shared/ci/commands/refs';
 import {
   indexProjectAwardUsers,
@@ -47,6 +48,8 @@ const MIGRATIONS: Array<[string, MigrationStep]> = [
   [CI_REFS_MIGRATION, eachProject(indexProjectRefs)],
   // The commits of merge requests recorded before a commit's merge requests were kept (`GET …/commits/:sha/merge_requests`).
   [MR_COMMIT_LINKS_MIGRATION, eachProject(linkProjectMergeRequestCommits)],
+  // Environments left `stopping` before the scheduler's due index covered them (only transitions write it): given their entry.
+  [CI_STOPPING_ENVIRONMENTS_MIGRATION, eachProject(indexStoppingEnvironments)],
 ];
 
 /** The names of this version's migrations, in order. */

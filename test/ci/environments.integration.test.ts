@@ -6,14 +6,16 @@
  * runs the `on_stop` job, whose success stops it; deleting needs it stopped.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { settleDueEnvironment, stopStaleEnvironments } from '../../shared/ci/commands/environments';
-import { CI_SCHEDULE_SHARDS } from '../../shared/ci/store/keys';
-import { dueEnvironments } from '../../shared/ci/store/environments';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { indexStoppingEnvironments, settleDueEnvironment, stopStaleEnvironments } from '../../shared/ci/commands/environments';
+import { CI_SCHEDULE_SHARDS, ciKeys } from '../../shared/ci/store/keys';
+import { dueEnvironments, getEnvironment, saveEnvironment } from '../../shared/ci/store/environments';
+import { db, tableName } from '../../shared/platform/dynamo/client';
 import { api, isLocalRuntime } from '../support/api';
 import { newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
 import { cloneUrl, commitFiles, gitOk, localRepository, pushNewRepository } from '../support/git';
 import { commit, openMergeRequest } from '../merge-requests/helpers';
-import { TestRunner } from './runner';
+import { patchTrace, TestRunner } from './runner';
 
 const CI = `
 stages: [deploy, cleanup]
@@ -222,6 +224,20 @@ describe('environments and deployments', () => {
     expect((await environmentNamed('production')).state).toBe('stopped');
   });
 
+  it.runIf(isLocalRuntime())('recovers an environment left stopping before the due index once the migration gave it its entry', async () => {
+    const id = (await send('POST', '/environments', { name: 'legacy-stopping' })).body.id;
+    const environment = (await getEnvironment(project.id, id))!;
+    expect(await saveEnvironment(environment, { ...environment, state: 'stopping', updatedAt: new Date(Date.now() - 8 * 86_400_000).toISOString() })).toBe(true);
+    // As an item written before the scheduler's due index: no entry in it.
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: ciKeys.environment(project.id, id), UpdateExpression: 'REMOVE GSI3PK, GSI3SK' }));
+    const due = async () => (await dueEnvironments(id % CI_SCHEDULE_SHARDS, new Date().toISOString(), 10_000)).find((entry) => entry.environment.id === id);
+    expect(await due()).toBeUndefined();
+    expect(await indexStoppingEnvironments(project.id)).toBeGreaterThanOrEqual(1);
+    expect(await settleDueEnvironment((await due())!, new Date())).toBe('recovered');
+    expect((await get(`/environments/${id}`)).body.state).toBe('available');
+  });
+
+  // Three pipelines, four deploy runs and git pushes: longer than most tests under load.
   it('prevents outdated deployment jobs: dropped when queued or when a newer one starts running; a finished one may be retried to roll back', async () => {
     const other = await ownedProject('private');
     const at = (path: string, query?: Record<string, string>) => api(`/projects/${other.id}${path}`, { token: other.owner.token, query });
@@ -251,10 +267,15 @@ describe('environments and deployments', () => {
     await push(2);
     const [p3] = (await at('/pipelines')).body;
     const older = await own.pickNext();
+    expect((await patchTrace(older, 0, 'deploying B\n')).status).toBe(202);
     await own.update(await own.pickNext(), 'success');
     const newer = await own.pickNext();
     expect([older.id, newer.id]).toEqual([(await deployOf(p2)).id, (await deployOf(p3)).id]);
-    expect(await deployOf(p2)).toMatchObject({ status: 'failed', failure_reason: 'forward_deployment_failure' });
+    // Ended as a runner's failure ends a job: finished, its token revoked, its trace archived and readable.
+    expect(await deployOf(p2)).toMatchObject({ status: 'failed', failure_reason: 'forward_deployment_failure', finished_at: expect.any(String) });
+    const trace = await at(`/jobs/${older.id}/trace`);
+    expect([trace.status, trace.body]).toEqual([200, 'deploying B\n']);
+    expect((await api('/job', { headers: { 'JOB-TOKEN': older.token } })).status).toBe(401);
     expect((await own.update(older, 'success')).status).not.toBe(200);
     await own.update(newer, 'success');
     const deployments = async () => (await at('/deployments', { environment: 'production' })).body.map((d: any) => [d.sha.slice(0, 8), d.status]);
@@ -266,6 +287,36 @@ describe('environments and deployments', () => {
     await own.update(await own.pickNext(), 'success');
     const production = (await at('/environments', { name: 'production' })).body[0];
     expect((await at(`/environments/${production.id}`)).body.last_deployment).toMatchObject({ sha: shaB, status: 'success', deployable: { id: retried.body.id } });
+  }, 60_000);
+
+  it('refuses to play or cancel an outdated deployment job (403); without ci_forward_deployment_enabled an older deploy job runs', async () => {
+    const other = await ownedProject('private');
+    const at = (path: string) => api(`/projects/${other.id}${path}`, { token: other.owner.token });
+    const post = (path: string, body: Record<string, unknown> = {}) => api(`/projects/${other.id}${path}`, { method: 'POST', token: other.owner.token, body });
+    const work = await pushNewRepository(other.fullPath, other.owner.token, { '.gitlab-ci.yml': 'deploy:\n  script: [echo]\n  when: manual\n  environment: production\n' });
+    await commitFiles(work, { 'b.txt': 'b\n' }, 'b');
+    await gitOk(['push', '-q', cloneUrl(other.fullPath, other.owner.token), 'HEAD:main'], { cwd: work });
+    const [p2, p1] = (await at('/pipelines')).body;
+    const deployOf = async (pipeline: { id: number }) => (await at(`/pipelines/${pipeline.id}/jobs`)).body[0];
+    const own = await TestRunner.register((await at('')).body.runners_token);
+    expect((await post(`/jobs/${(await deployOf(p2)).id}/play`)).status).toBe(200);
+    await own.update(await own.pickNext(), 'success');
+
+    // Pipeline 1's manual deploy (an older commit) is outdated: GitLab's `DeployablePolicy` withholds play and cancel.
+    const outdated = await deployOf(p1);
+    expect(outdated.status).toBe('manual');
+    for (const action of ['play', 'cancel']) expect(await post(`/jobs/${outdated.id}/${action}`)).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    expect((await deployOf(p1)).status).toBe('manual');
+
+    // Without the setting, the older deploy job plays and runs, and nothing newer drops it.
+    expect((await api(`/projects/${other.id}`, { method: 'PUT', token: other.owner.token, body: { ci_forward_deployment_enabled: false } })).body.ci_forward_deployment_enabled).toBe(false);
+    expect((await post(`/jobs/${outdated.id}/play`)).status).toBe(200);
+    const job = await own.pickNext();
+    expect(job.id).toBe(outdated.id);
+    expect((await own.update(job, 'success')).status).toBe(200);
+    expect(await deployOf(p1)).toMatchObject({ status: 'success' });
+    const production = (await at('/environments?name=production')).body[0];
+    expect((await at(`/environments/${production.id}`)).body.last_deployment).toMatchObject({ sha: p1.sha, status: 'success', deployable: { id: outdated.id } });
   });
 
   it('lists the merge requests a deployment shipped: merged since its environment\'s previous successful deployment', async () => {

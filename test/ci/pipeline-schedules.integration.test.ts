@@ -68,6 +68,9 @@ describe('pipeline schedules', () => {
     const read = await api(`${schedules}/${id}`, { token: project.owner.token });
     const edited = await api(`${schedules}/${id}`, { method: 'PUT', token: project.owner.token, body: { cron: '30 2 1 1 *', cron_timezone: 'UTC', active: true } });
     const invalid = await create(project.owner.token, { ref: 'main', cron: '61 * * * *', cron_timezone: 'Mars/Phobos' });
+    // Rails' time zone names, as GitLab's `ActiveSupport::TimeZone` takes them: kept as given, the cron read in their zone.
+    const rails = await create(project.owner.token, { ref: 'main', cron: '0 1 * * *', cron_timezone: 'Pacific Time (US & Canada)', active: false });
+    const berlin = await api(`${schedules}/${rails.body.id}`, { method: 'PUT', token: project.owner.token, body: { cron: '30 2 1 1 *', cron_timezone: 'Berlin' } });
     const ambiguous = await create(project.owner.token, { ref: 'both' });
     const unknownRef = await create(project.owner.token, { ref: 'nope' });
     const fullRef = await create(project.owner.token, { ref: 'refs/tags/both', active: false });
@@ -94,6 +97,9 @@ describe('pipeline schedules', () => {
     expect(edited).toMatchObject({ status: 200, body: { cron: '30 2 1 1 *', cron_timezone: 'UTC', active: true, ref: 'refs/heads/main' } });
     expect(edited.body.next_run_at).toMatch(/-01-01T02:30:00\.000Z$/);
     expect(invalid).toMatchObject({ status: 400, body: { message: { cron: [' is invalid syntax'], cron_timezone: ['syntax is invalid'] } } });
+    // 01:00 in Los Angeles is 09:00 UTC (08:00 in summer); New Year's 02:30 in Berlin is 01:30 UTC.
+    expect(rails).toMatchObject({ status: 201, body: { cron_timezone: 'Pacific Time (US & Canada)', next_run_at: expect.stringMatching(/T0[89]:00:00\.000Z$/) } });
+    expect(berlin).toMatchObject({ status: 200, body: { cron_timezone: 'Berlin', next_run_at: expect.stringMatching(/-01-01T01:30:00\.000Z$/) } });
     expect(ambiguous).toMatchObject({ status: 400, body: { message: { ref: ['is ambiguous'] } } });
     expect(unknownRef).toMatchObject({ status: 400, body: { message: { ref: ['is ambiguous'] } } });
     expect(fullRef).toMatchObject({ status: 201, body: { ref: 'refs/tags/both' } });
@@ -212,6 +218,13 @@ describe('pipeline schedules', () => {
     expect(pipelines.body[0]).toMatchObject({ project_id: project.id, ref: 'main', source: 'schedule', status: expect.stringMatching(/^(pending|running)$/) });
     expect(pipeline.body).toMatchObject({ source: 'schedule', tag: false, user: { id: project.owner.id } });
     expect(details.body.last_pipeline).toMatchObject({ id: pipelines.body[0].id, ref: 'main', source: 'schedule' });
+    // GitLab's filters of the schedule's pipelines (`Ci::PipelinesFinder`): bounds are exclusive.
+    const [{ id: pipelineId, created_at: createdAt }] = pipelines.body;
+    const filtered = async (query: Record<string, string>) => (await api(`${path}/pipelines`, { token: reporter.token, query })).body.map((p: any) => p.id);
+    const before = new Date(Date.parse(createdAt) - 60_000).toISOString();
+    expect(await filtered({ scope: 'branches', status: pipelines.body[0].status, created_after: before, updated_after: before, sort: 'desc' })).toEqual([pipelineId]);
+    for (const query of [{ scope: 'tags' }, { scope: 'finished' }, { status: 'success' }, { created_before: createdAt }, { created_after: createdAt }, { updated_before: before }] as Array<Record<string, string>>) expect(await filtered(query)).toEqual([]);
+    expect((await api(`${path}/pipelines`, { token: reporter.token, query: { created_before: 'soon' } })).body).toEqual({ error: 'created_before is invalid' });
     const value = (key: string) => job.variables.filter((variable: any) => variable.key === key).at(-1)?.value;
     expect([job.job_info.name, value('CI_PIPELINE_SOURCE'), value('TARGET'), value('CI_PIPELINE_ID')]).toEqual(['scheduled', 'schedule', 'production', String(pipelines.body[0].id)]);
   });

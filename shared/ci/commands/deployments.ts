@@ -193,25 +193,24 @@ async function deploymentSucceeded(deployment: Deployment, known: Environment | 
 }
 
 /**
- * A deployment succeeded (GitLab's `UpdateEnvironmentService`): unless a newer one succeeded
- * before it, its environment is (again) available, takes the URL, tier and `auto_stop_in` the job
- * gives, and shows it as its last deployment.
+ * A deployment succeeded (GitLab's `UpdateEnvironmentService`): its environment is (again)
+ * available, takes the URL, tier and `auto_stop_in` the job gives, and shows it as its last
+ * deployment: GitLab's `last_deployment` is the successful one that finished last (`ordered` by
+ * `finished_at`), so an older deployment that runs after a newer one (a project without
+ * `ci_forward_deployment_enabled`, a roll back) becomes the last.
  */
 async function environmentDeployed(deployment: Deployment, options: DeployedOptions): Promise<Environment | undefined> {
   const autoStop = options.autoStopIn === undefined ? undefined : parseDuration(options.autoStopIn);
-  return changeEnvironment(deployment.projectId, deployment.environmentId, (environment) => {
-    if (environment.lastDeploymentId !== null && environment.lastDeploymentId > deployment.id) return undefined;
-    return {
-      ...environment,
-      lastDeploymentId: deployment.id,
-      state: 'available',
-      // Deployed again: a deletion scheduled while it was stopped no longer applies.
-      autoDeleteAt: null,
-      ...(options.url ? { externalUrl: options.url } : {}),
-      ...(isTier(options.tier) ? { tier: options.tier } : {}),
-      ...(autoStop !== undefined ? { autoStopAt: new Date(Date.now() + autoStop * 1000).toISOString() } : {}),
-    };
-  });
+  return changeEnvironment(deployment.projectId, deployment.environmentId, (environment) => ({
+    ...environment,
+    lastDeploymentId: deployment.id,
+    state: 'available',
+    // Deployed again: a deletion scheduled while it was stopped no longer applies.
+    autoDeleteAt: null,
+    ...(options.url ? { externalUrl: options.url } : {}),
+    ...(isTier(options.tier) ? { tier: options.tier } : {}),
+    ...(autoStop !== undefined ? { autoStopAt: new Date(Date.now() + autoStop * 1000).toISOString() } : {}),
+  }));
 }
 
 /** GitLab's `stop_complete`: an available or stopping environment becomes stopped (its auto-stop cleared). */

@@ -23,6 +23,7 @@ import {
   LONG_STOP_MS,
   newDeploymentIds,
   newDeploymentIids,
+  saveEnvironment,
   type Deployment,
   type DeploymentStatus,
   type DueEnvironment,
@@ -140,6 +141,24 @@ export async function settleDueEnvironment(found: DueEnvironment, now: Date): Pr
   if (stopped.state !== 'available') return 'stopped';
   await changeEnvironment(environment.projectId, environment.id, (current) => (current.autoStopAt === environment.autoStopAt ? { ...current, autoStopAt: null } : undefined));
   return 'kept';
+}
+
+/** The data migration that gives environments stopping since before the due index its entry. */
+export const CI_STOPPING_ENVIRONMENTS_MIGRATION = 'ci-environments-stopping-v1';
+
+/**
+ * That migration's step for one project: its `stopping` environments (one Query of its list by
+ * state) are written again as they are, which writes their due entry (a week after their last
+ * change, when the scheduler may recover them: {@link settleDueEnvironment}). Each write is at the
+ * version read: an environment changed meanwhile was written with its entry by that change.
+ * Answers how many were written.
+ */
+export async function indexStoppingEnvironments(projectId: number): Promise<number> {
+  let written = 0;
+  for await (const environment of environmentsInState(projectId, 'stopping')) {
+    if (await saveEnvironment(environment, environment)) written++;
+  }
+  return written;
 }
 
 /** How long after `DELETE …/environments/review_apps` the review apps it names are deleted (GitLab's `schedule_to_delete`). */

@@ -20,7 +20,7 @@ import { ValidationError } from '../../platform/http/errors';
 import { configPathOf, includeReader, readCommitAndConfig, refOpenTo, refProtected, resolveRef, type RefProtections } from '../git';
 import { notifyPipelineFinished } from '../listeners';
 import { variablesFor, type ProjectVariable } from '../queries/variables';
-import { deleteJobObjects } from '../store/blobs';
+import { archiveTrace, deleteJobObjects, readTraceChunks } from '../store/blobs';
 import { jobsCreated, jobStatusChanged, pipelineStatusChanged } from '../webhooks/emit';
 import {
   bumpQueueVersion,
@@ -367,17 +367,16 @@ export async function jobChanged(job: Job, pipeline?: Pipeline): Promise<void> {
 
 /**
  * A deployment started running (a job's, or one reported through the API): when its project
- * prevents outdated deployment jobs, the jobs of its environment's older deployments still created
- * or running are dropped (failed, `forward_deployment_failure`: GitLab's
- * `OlderDeploymentsDropService`), each pipeline processed then. Never throws.
+ * prevents outdated deployment jobs, the jobs of its environment's older deployments still created,
+ * pending or running are dropped ({@link dropJob}, `forward_deployment_failure`: GitLab's
+ * `OlderDeploymentsDropService`): ended as a runner's failure report ends a job. Never throws.
  */
 export async function dropOlderDeployments(deployment: Deployment): Promise<void> {
   try {
     for (const older of await olderActiveDeployments(deployment)) {
       const job = await getJob(older.jobId!);
       if (!job || job.retried || !['created', 'pending', 'running'].includes(job.status)) continue;
-      const dropped = await endJob(job, { status: 'failed', failureReason: 'forward_deployment_failure', finishedAt: new Date().toISOString() }, ['created', 'pending', 'running']);
-      if (dropped) await processPipeline(job.pipelineId);
+      await dropJob(job, 'forward_deployment_failure');
     }
   } catch (error) {
     logger.error('older deployments not dropped', { deploymentId: deployment.id, error });
@@ -422,25 +421,78 @@ export interface CancelOptions {
 }
 
 /**
- * Cancels a job if it may be (GitLab's `cancel`): its token ends; a runner holding it learns on
- * its next call. A job whose status is no longer one of `from` when written is left as it is.
+ * Cancels a job if it may be (GitLab's `cancel`), ended by {@link endJob}: its token ends (a
+ * runner holding it learns on its next call), a running job's trace is archived. The caller
+ * processes the pipeline. A job whose status is no longer one of `from` when written is left as it is.
  */
 export async function cancelJobRecord(job: Job, options: CancelOptions = {}): Promise<Job> {
   const from = options.from ?? [...CANCELABLE];
   if (!from.includes(job.status)) return job;
-  const by = options.autoCanceledById === undefined ? {} : { autoCanceledById: options.autoCanceledById };
-  return (await endJob(job, { status: 'canceled', finishedAt: new Date().toISOString(), ...by }, from)) ?? job;
+  return (await endJob(job, { status: 'canceled', autoCanceledById: options.autoCanceledById }, from, { process: false })) ?? job;
+}
+
+/** How a job ends (GitLab's transitions to `success`, `failed` and `canceled`). */
+export type JobVerdict =
+  | { status: 'success'; exitCode?: number | null }
+  | { status: 'failed'; failureReason: string; exitCode?: number | null; allowFailure?: boolean }
+  | { status: 'canceled'; autoCanceledById?: number };
+
+/**
+ * Failure reasons GitLab never retries whatever the job's `retry:` says (`Gitlab::Ci::Build::AutoRetry`'s
+ * overrides to zero attempts).
+ */
+const NEVER_RETRIED = new Set(['forward_deployment_failure', 'missing_dependency_failure', 'environment_creation_failure', 'no_matching_runner', 'ci_quota_exceeded']);
+
+/** Whether a failed job gets another attempt under its `retry:` (its `when` names the failure, or `always`), attempts left. */
+export function retryable(job: Job): boolean {
+  const { max, when } = job.spec.retry ?? { max: 0, when: [] };
+  if (job.retryCount >= max || NEVER_RETRIED.has(job.failureReason ?? '')) return false;
+  return when.includes('always') || when.includes(job.failureReason ?? '') || (when.includes('script_failure') && job.failureReason === 'script_failure');
 }
 
 /**
- * Ends a job that may hold a token (canceled, or dropped) while its status is one of `from`: the
- * change written, then the token revoked as written (a job read pending may have been claimed
- * before the change won). Undefined when the job had moved on.
+ * Ends a job while its status is one of `from` (GitLab's `Ci::BuildFinishedWorker` and what it
+ * starts): the change written, then, as written, its token revoked (a job read pending may have
+ * been claimed before the change won), the trace of a job read running archived into one object,
+ * a failure retried under `retry:` (or, for good, `on_job_failure` applied), and the pipeline
+ * processed unless `process` is false (a caller ending several jobs processes once). What a runner's
+ * report, a cancel, a drop by the scheduler and a drop of an outdated deployment all go through.
+ * Undefined when the job had moved on.
+ *
+ * @example
+ * const ended = await endJob(job, { status: 'success', exitCode: 0 }, ['running']);
  */
-async function endJob(job: Job, changes: JobChanges & { status: JobStatus }, from: readonly JobStatus[]): Promise<Job | undefined> {
+export async function endJob(job: Job, verdict: JobVerdict, from: readonly JobStatus[], options: { finishedAt?: string; process?: boolean } = {}): Promise<Job | undefined> {
+  const archive = job.status === 'running';
+  const changes: JobChanges & { status: JobStatus } = {
+    status: verdict.status,
+    finishedAt: options.finishedAt ?? new Date().toISOString(),
+    ...(archive ? { traceArchived: true } : {}),
+    ...(verdict.status === 'canceled'
+      ? verdict.autoCanceledById === undefined ? {} : { autoCanceledById: verdict.autoCanceledById }
+      : { failureReason: verdict.status === 'failed' ? verdict.failureReason : null, exitCode: verdict.exitCode ?? null }),
+    ...(verdict.status === 'failed' && verdict.allowFailure !== undefined && verdict.allowFailure !== job.allowFailure ? { allowFailure: verdict.allowFailure } : {}),
+  };
   const updated = await changeJobStatus(job, changes, from);
-  if (updated?.tokenDigest) await revokeJobToken(updated.tokenDigest);
+  if (!updated) return undefined;
+  if (updated.tokenDigest) await revokeJobToken(updated.tokenDigest);
+  if (archive) await archiveTrace(job.id, await readTraceChunks(job.id, updated.traceLength));
+  if (updated.status === 'failed' && retryable(updated)) await cloneForRetry(updated, null);
+  else await cancelOnJobFailure(updated);
+  if (options.process !== false) await processPipeline(job.pipelineId);
   return updated;
+}
+
+/**
+ * Drops a job that has not finished (failed with `failureReason`), ended as {@link endJob} ends
+ * it: the scheduler's stuck and timed-out jobs, an outdated deployment's. `from` defaults to
+ * every unfinished status a job is dropped from.
+ *
+ * @example
+ * await dropJob(job, 'forward_deployment_failure');
+ */
+export function dropJob(job: Job, failureReason: string, options: { from?: readonly JobStatus[]; finishedAt?: string } = {}): Promise<Job | undefined> {
+  return endJob(job, { status: 'failed', failureReason }, options.from ?? ['created', 'pending', 'running'], { finishedAt: options.finishedAt });
 }
 
 /** A job to cancel and how (a pipeline cancel's choice). */

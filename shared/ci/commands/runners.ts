@@ -10,8 +10,8 @@ import { getNamespace } from '../../namespaces';
 import { ciSettingsOf, getProject, projectIdForRunnersToken, type Project } from '../../projects';
 import { parseDuration } from '../config/durations';
 import { refProtected, type RefProtections } from '../git';
-import { archiveTrace, putArtifacts, putTraceChunk, readTraceChunks } from '../store/blobs';
-import { claimJob, getJob, moveTraceEnd, readPipeline, revokeJobToken, updateJob, type Job, type JobArtifacts, type Pipeline } from '../store/pipelines';
+import { putArtifacts, putTraceChunk } from '../store/blobs';
+import { claimJob, getJob, moveTraceEnd, readPipeline, updateJob, type Job, type JobArtifacts, type Pipeline } from '../store/pipelines';
 import {
   deleteRunner,
   insertRunner,
@@ -24,7 +24,7 @@ import {
   runnerWithQueueVersion,
   type Runner,
 } from '../store/runners';
-import { cancelOnJobFailure, changeJobStatus, cloneForRetry, jobChanged, processPipeline } from './pipelines';
+import { endJob, jobChanged, processPipeline, type JobVerdict } from './pipelines';
 
 export const digestOf = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
@@ -243,32 +243,21 @@ export const FAILURE_REASONS = [
 
 /**
  * Ends a running job with the runner's verdict: success, or failed with a reason (an exit code
- * listed in `allow_failure: exit_codes` is allowed to fail; `retry:` makes a new attempt). Its
- * token ends, its trace is archived to one object, the pipeline is processed.
+ * listed in `allow_failure: exit_codes` is allowed to fail; `retry:` makes a new attempt), through
+ * {@link endJob} (token revoked, trace archived, pipeline processed). Answers the job as it is.
  */
 export async function finishJob(job: Job, state: 'success' | 'failed', details: { failureReason?: string; exitCode?: number | null }): Promise<Job> {
-  const now = new Date().toISOString();
-  const allowFailure = job.allowFailure || (state === 'failed' && details.exitCode !== undefined && details.exitCode !== null && (job.spec.allowFailureExitCodes ?? []).includes(details.exitCode));
-  const failureReason = state === 'failed' ? (FAILURE_REASONS as readonly string[]).includes(details.failureReason ?? '') ? details.failureReason! : 'script_failure' : null;
-  const updated = await changeJobStatus(
-    job,
-    { status: state, finishedAt: now, failureReason, exitCode: details.exitCode ?? null, traceArchived: true, ...(allowFailure !== job.allowFailure ? { allowFailure } : {}) },
-    ['running'],
-  );
-  if (!updated) return (await getJob(job.id)) ?? job;
-  if (job.tokenDigest) await revokeJobToken(job.tokenDigest);
-  await archiveTrace(job.id, await readTraceChunks(job.id, updated.traceLength));
-  if (state === 'failed' && retryable(updated)) await cloneForRetry(updated, null);
-  else await cancelOnJobFailure(updated);
-  await processPipeline(job.pipelineId);
-  return updated;
-}
-
-/** Whether a failed job gets another attempt under its `retry:` (its `when` names the failure, or `always`), attempts left. */
-export function retryable(job: Job): boolean {
-  const { max, when } = job.spec.retry ?? { max: 0, when: [] };
-  if (job.retryCount >= max) return false;
-  return when.includes('always') || when.includes(job.failureReason ?? '') || (when.includes('script_failure') && job.failureReason === 'script_failure');
+  const exitCode = details.exitCode ?? null;
+  const verdict: JobVerdict =
+    state === 'success'
+      ? { status: 'success', exitCode }
+      : {
+          status: 'failed',
+          failureReason: (FAILURE_REASONS as readonly string[]).includes(details.failureReason ?? '') ? details.failureReason! : 'script_failure',
+          exitCode,
+          allowFailure: job.allowFailure || (exitCode !== null && (job.spec.allowFailureExitCodes ?? []).includes(exitCode)),
+        };
+  return (await endJob(job, verdict, ['running'])) ?? (await getJob(job.id)) ?? job;
 }
 
 export type TraceAppend = { result: 'appended'; length: number } | { result: 'range_not_satisfiable'; length: number };

@@ -34,8 +34,8 @@ import {
 } from '../store/pipelines';
 import { projectRunners, type Runner } from '../store/runners';
 import { dueSchedules } from '../store/schedules';
-import { cancelOnJobFailure, changeJobStatus, cloneForRetry, processPipeline } from './pipelines';
-import { finishJob, retryable, runnerMatches } from './runners';
+import { dropJob } from './pipelines';
+import { runnerMatches } from './runners';
 import { artifactsKept } from './refs';
 import { runDueSchedule } from './schedules';
 import { dueEnvironments } from '../store/environments';
@@ -116,19 +116,8 @@ export async function settleDeadline(found: ScheduledJob, context: SweepContext)
     return 'rescheduled';
   }
   const fields = { jobId: job.id, pipelineId: job.pipelineId, projectId: job.projectId, status: job.status, failureReason: decision.reason };
-  let dropped: boolean;
-  if (job.status === 'running') {
-    // The runner's own report path: token revoked, trace archived, `retry:` honoured, pipeline processed.
-    const finished = await finishJob(job, 'failed', { failureReason: decision.reason });
-    dropped = finished.status === 'failed' && finished.failureReason === decision.reason;
-  } else {
-    const failed = await changeJobStatus(job, { status: 'failed', failureReason: decision.reason, finishedAt: context.now.toISOString() }, ['pending']);
-    dropped = failed !== undefined;
-    // As a runner's failure report: `retry:` naming `stuck_or_timeout_failure` (or `always`) makes a new attempt.
-    if (failed && retryable(failed)) await cloneForRetry(failed, null);
-    else if (failed) await cancelOnJobFailure(failed);
-    if (failed) await processPipeline(job.pipelineId);
-  }
+  // As a runner's failure report (`dropJob`): token revoked, a running job's trace archived, `retry:` honoured, pipeline processed.
+  const dropped = (await dropJob(job, decision.reason, { from: [job.status], finishedAt: context.now.toISOString() })) !== undefined;
   if (!dropped) {
     context.logger.info('ci job changed before it was dropped', fields);
     return 'lost_race';

@@ -103,7 +103,8 @@ export interface PipelineFilters {
 /** The statuses of `scope=finished` (GitLab's `Ci::HasStatus::COMPLETED_STATUSES` as the spec lists them). */
 const FINISHED: readonly PipelineStatus[] = ['success', 'failed', 'canceled', 'skipped'];
 
-function pipelineMatches(pipeline: Pipeline, filters: PipelineFilters): boolean {
+/** Whether a pipeline passes a list's filters (`scope`, `status`, `ref`, `sha`, `source`). */
+export function pipelineMatches(pipeline: Pipeline, filters: PipelineFilters): boolean {
   if (filters.status && pipeline.status !== filters.status) return false;
   if (filters.ref && pipeline.ref !== filters.ref) return false;
   if (filters.sha && pipeline.sha !== filters.sha) return false;

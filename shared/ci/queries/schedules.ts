@@ -11,7 +11,7 @@ import { SCHEDULE_NOT_FOUND } from '../commands/schedules';
 import { ciCollections } from '../store/keys';
 import { getPipeline, type Pipeline } from '../store/pipelines';
 import { getSchedule, lastSchedulePipelineId, scheduleFromItem, type Schedule } from '../store/schedules';
-import type { PipelineStatus } from '../status';
+import { pipelineMatches } from './jobs';
 
 /** A project's schedules, newest first; `scope` keeps the active or the inactive ones. */
 export function scheduleList(projectId: number, scope: 'active' | 'inactive' | undefined): CollectionSource<Schedule> {
@@ -38,17 +38,38 @@ export async function lastSchedulePipeline(schedule: Schedule): Promise<Pipeline
   return (id !== undefined && (await getPipeline(id))) || null;
 }
 
-/** What `GET …/pipeline_schedules/:id/pipelines` filters by (checked on each pipeline read). */
+/**
+ * What `GET …/pipeline_schedules/:id/pipelines` filters by (GitLab's `Ci::PipelinesFinder` with the
+ * schedule's pipelines): `scope`, `status`, and the bounds of `created_at` and `updated_at`
+ * (exclusive, ISO timestamps in UTC), checked on each pipeline read.
+ */
 export interface SchedulePipelineFilters {
-  statuses?: readonly PipelineStatus[];
+  scope?: string;
+  status?: string;
+  createdBefore?: string;
+  createdAfter?: string;
+  updatedBefore?: string;
+  updatedAfter?: string;
   sort?: 'asc' | 'desc';
 }
 
-/** The pipelines the schedule created, by id (a page's pipelines read in one batch; deleted ones left out). */
+function schedulePipelineMatches(pipeline: Pipeline, filters: SchedulePipelineFilters): boolean {
+  if (!pipelineMatches(pipeline, { scope: filters.scope, status: filters.status })) return false;
+  if (filters.createdBefore && !(pipeline.createdAt < filters.createdBefore)) return false;
+  if (filters.createdAfter && !(pipeline.createdAt > filters.createdAfter)) return false;
+  if (filters.updatedBefore && !(pipeline.updatedAt < filters.updatedBefore)) return false;
+  return !filters.updatedAfter || pipeline.updatedAt > filters.updatedAfter;
+}
+
+/**
+ * The pipelines the schedule created, by id (oldest first unless `sort=desc`): the schedule's
+ * entries are read a page at a time and each page's pipelines in one batch (`mappedStream`), the
+ * filters checked on them; deleted pipelines are left out.
+ */
 export function schedulePipelineList(scheduleId: number, filters: SchedulePipelineFilters): ListSource<Pipeline> {
   const entries = collectionStream({ collection: ciCollections.schedulePipelines(scheduleId), ascending: filters.sort !== 'desc', select: (item) => Number(item.pipelineId) });
   return mappedStream(entries, async (ids: number[]) => {
     const pipelines = await Promise.all(ids.map((id) => getPipeline(id)));
-    return pipelines.map((pipeline) => (pipeline && (!filters.statuses || filters.statuses.includes(pipeline.status)) ? pipeline : undefined));
+    return pipelines.map((pipeline) => (pipeline && schedulePipelineMatches(pipeline, filters) ? pipeline : undefined));
   });
 }

@@ -37,7 +37,6 @@ import { projectWebUrl } from '../queries/jobs';
 import { findScheduleOrNotFound, lastSchedulePipeline, scheduleList, schedulePipelineList } from '../queries/schedules';
 import { canAdminSchedule, canCreateSchedules, canPlaySchedule, canReadSchedules, canUpdateSchedule } from '../schedule-policy';
 import type { Schedule } from '../store/schedules';
-import type { PipelineStatus } from '../status';
 
 const scheduleParams = z.object({ ...idParam, pipeline_schedule_id: required(p.int()) });
 const variableParams = scheduleParams.extend({ key: required(p.string()) });
@@ -74,8 +73,6 @@ const scheduleInputsParam = p.array(
   z.object({ name: limitedString({ max: 255 }), value: z.unknown().optional(), _destroy: p.bool(), destroy: p.bool() }).transform(({ name, value, _destroy, destroy }) => ({ name, value, destroy: _destroy === true || destroy === true })),
 );
 
-const FINISHED: readonly PipelineStatus[] = ['success', 'failed', 'canceled', 'skipped'];
-
 export const scheduleRoutes = {
   'GET /projects/:id/pipeline_schedules': route({
     params: z.object({ ...idParam, ...paginationParams, scope: p.oneOf(['active', 'inactive']) }),
@@ -99,17 +96,27 @@ export const scheduleRoutes = {
   'GET /projects/:id/pipeline_schedules/:pipeline_schedule_id/pipelines': route({
     params: scheduleParams.extend({
       ...paginationParams,
-      scope: p.oneOf(['running', 'pending', 'finished']),
+      scope: p.oneOf(['running', 'pending', 'finished', 'branches', 'tags']),
       status: p.oneOf(['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'manual', 'scheduled']),
+      created_before: p.dateTime(),
+      created_after: p.dateTime(),
+      updated_before: p.dateTime(),
+      updated_after: p.dateTime(),
       sort: p.oneOf(['asc', 'desc']),
     }),
     handler: async ({ params, user, link }) => {
       const { subject, schedule } = await findSchedule(params, user);
       if (!canReadBuilds(user, subject)) throw new ForbiddenError();
-      const byScope: Record<string, readonly PipelineStatus[]> = { running: ['running'], pending: ['pending'], finished: FINISHED };
-      const scoped = params.scope ? byScope[params.scope] : undefined;
-      const statuses = params.status ? (scoped ?? [params.status as PipelineStatus]).filter((status) => status === params.status) : scoped;
-      const page = await paginate(params, link, schedulePipelineList(schedule.id, { statuses, sort: params.sort }));
+      const filters = {
+        scope: params.scope,
+        status: params.status,
+        createdBefore: params.created_before,
+        createdAfter: params.created_after,
+        updatedBefore: params.updated_before,
+        updatedAfter: params.updated_after,
+        sort: params.sort,
+      };
+      const page = await paginate(params, link, schedulePipelineList(schedule.id, filters));
       const url = projectWebUrl(subject);
       return ok(page.items.map((pipeline) => presentPipelineBasic(pipeline, url)), page.headers);
     },
