@@ -9,6 +9,7 @@ export const catalog = {
     'GET /projects/:id/repository/commits/:sha/diff',
     'GET /projects/:id/repository/commits/:sha/refs',
     'GET /projects/:id/repository/commits/:sha/sequence',
+    'GET /projects/:id/repository/commits/:sha/signature',
     'POST /projects/:id/repository/commits/:sha/cherry_pick',
     'POST /projects/:id/repository/commits/:sha/revert',
     /** Comments and discussions on a commit (GitLab's `Note` with `noteable_type: Commit`). */

@@ -1,7 +1,7 @@
 export { authenticate, authenticateGitCredentials, authenticateJobTokensWith, trackActivity } from './authenticate';
 export { findUserOrNotFound, userIdForFilter } from './finders';
-export { presentPersonalAccessToken, presentUserPublic } from './presenters/users';
-export { backfillUserSearchEntries, findUserByUsername, getUser, userFromItem, userIsLive, type User } from './store/users';
+export { presentPersonalAccessToken, presentSshKey, presentUserPublic } from './presenters/users';
+export { backfillUserSearchEntries, findUserByUsername, getUser, userFromItem, userIdByEmail, userIsLive, type User } from './store/users';
 export { userKeys } from './store/keys';
 export { removeWithUser, soloOwnedGroups, type DeleteUserOptions, type UserRemoval } from './commands/delete-user';
 export { findGhostUser, isGhost, withGhost } from './ghost';
@@ -12,3 +12,5 @@ export { userAvatarFile } from './queries/avatars';
 export { badRequest, createProjectBot, deleteProjectBot, type NewProjectBot } from './commands/bots';
 export { revokeToken, rotateToken } from './commands/credentials';
 export { findProjectAccessToken, isTokenActive, projectAccessTokensCollection, tokenFromItem, type AccessToken, type TokenScope } from './store/tokens';
+// SSH keys and emails, as commit signatures are checked against them (the repository feature).
+export { findSshKeyByFingerprint, type SshKey } from './store/ssh-keys';

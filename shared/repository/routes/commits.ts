@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import type { ProjectSubject } from '../../auth';
-import { ApiError, ForbiddenError, BadRequestError } from '../../platform/http/errors';
+import { ApiError, ForbiddenError, BadRequestError, NotFoundError } from '../../platform/http/errors';
 import { pageStart, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { idParam, p } from '../../platform/http/params';
 import { created, ok, type HttpResult } from '../../platform/http/response';
@@ -16,10 +16,12 @@ import { commitFiles } from '../commands/commits';
 import { changeCommit, type CommitChange } from '../commands/pick';
 import { countReachableCommits } from '../git/walk';
 import { presentBasicRef, presentCommit, presentCommitDetail, presentCommitWithStats } from '../presenters/commits';
+import { presentCommitSignature } from '../presenters/signatures';
 import { diffsAsAsked, presentDiff, unidiffParam } from '../presenters/diffs';
 import { findBranchOrNotFound } from '../queries/branches';
 import { commitChanges, commitStats, findCommitOrNotFound, listCommits, refsContaining } from '../queries/commits';
 import type { ObjectReader } from '../queries/objects';
+import { commitSignature } from '../queries/signatures';
 import { withPatches } from '../queries/diff';
 import { BranchRules } from '../queries/protection';
 import { findRepositoryOrNotFound, projectWebUrl } from './access';
@@ -169,6 +171,19 @@ export const commitRoutes = {
       const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
       const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
       return ok({ count: await commitSequence(reader, commit.id, params.first_parent ?? false) });
+    },
+  }),
+
+  /** GitLab's `GET …/commits/:sha/signature`: 404 `Signature Not Found` for a commit without a signature it recognizes. */
+  'GET /projects/:id/repository/commits/:sha/signature': route({
+    anonymous: true,
+    params: z.object({ ...idParam, ...shaParam }),
+    handler: async ({ params, user }) => {
+      const { subject, reader } = await findRepositoryOrNotFound(params.id, user);
+      const commit = await findCommitOrNotFound(reader, subject.project, params.sha);
+      const signature = await commitSignature(reader, commit);
+      if (!signature) throw new NotFoundError('Signature');
+      return ok(presentCommitSignature(signature));
     },
   }),
 
