@@ -119,6 +119,14 @@ describe('pipeline test reports', () => {
     );
   });
 
+  it("leaves a retried job's report out (its copy has none until it uploads one)", async () => {
+    const retried = await api(`/projects/${project.id}/jobs/${payloads.get('lint').job.id}/retry`, { method: 'POST', token: project.owner.token });
+    expect(retried.status).toBe(201);
+    const summary = await api(`/projects/${project.id}/pipelines/${pipelineId}/test_report_summary`, { token: project.owner.token });
+    const report = await api(`/projects/${project.id}/pipelines/${pipelineId}/test_report`, { token: project.owner.token });
+    expect([summary.body.test_suites.map((suite: any) => suite.name), summary.body.total.suite_error, report.body.test_suites.map((suite: any) => suite.name)]).toEqual([['unit'], null, ['unit']]);
+  });
+
   it('is refused as the pipeline is: 404 to whom cannot see the project, for an unknown pipeline; empty without reports', async () => {
     expect((await api(`/projects/${project.id}/pipelines/${pipelineId}/test_report`)).status).toBe(404);
     expect((await api(`/projects/${project.id}/pipelines/999999999/test_report_summary`, { token: project.owner.token })).body).toEqual({ message: '404 Not Found' });
