@@ -106,12 +106,12 @@ export function parseJunit(xml: string): JobTestResult {
     time += found.executionTime;
   };
   const suite = (element: XmlElement) => {
-    const stack = [element];
-    while (stack.length > 0) {
-      const current = stack.shift()!;
+    const queue = [element];
+    for (let next = 0; next < queue.length; next++) {
+      const current = queue[next];
       for (const node of current.children) {
         if (node.name === 'testcase') add(node, current.attributes.name ?? null);
-        else if (node.name === 'testsuite') stack.push(node);
+        else if (node.name === 'testsuite') queue.push(node);
       }
     }
   };
