@@ -11,6 +11,9 @@ export const catalog = {
     'POST /projects/:id/pipelines/:pipeline_id/cancel',
     'GET /projects/:id/pipelines/:pipeline_id/jobs',
     'GET /projects/:id/pipelines/:pipeline_id/variables',
+    // Its JUnit reports (`artifacts:reports:junit`): every case, and the counts only.
+    'GET /projects/:id/pipelines/:pipeline_id/test_report',
+    'GET /projects/:id/pipelines/:pipeline_id/test_report_summary',
     'GET /projects/:id/jobs',
     'GET /projects/:id/jobs/:job_id',
     'GET /projects/:id/jobs/:job_id/trace',

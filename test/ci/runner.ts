@@ -3,11 +3,12 @@
  * (`common/network.go`): registers with a runners token, polls `POST /jobs/request`, clones the
  * job's commit with the real `git` CLI, runs the script lines with bash in a temporary directory,
  * streams the trace in chunks (`PATCH /jobs/:id/trace` with `Content-Range`), uploads the
- * artifacts as a zip made with fflate, and reports the job's state (`PUT /jobs/:id`).
+ * artifacts as a zip made with fflate (and `reports:junit` files gzipped), and reports the job's state (`PUT /jobs/:id`).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { unzipSync, zipSync } from 'fflate';
 import { api, baseUrl } from '../support/api';
 import { gitOk, scratch } from '../support/git';
@@ -89,9 +90,14 @@ export class TestRunner {
       if (!(artifact.when === 'always' || (artifact.when === 'on_success') === succeeded)) continue;
       const files: Record<string, Uint8Array> = {};
       for (const path of artifact.paths) collect(dir, join(dir, path), files);
+      // A report (`artifact_format: gzip`) goes as gitlab-runner sends it: one gzip member per file.
+      const gzipped = artifact.artifact_format === 'gzip';
+      if (gzipped && Object.keys(files).length === 0) continue;
+      const body = gzipped ? Buffer.concat(Object.values(files).map((data) => gzipSync(data))) : zipSync(files);
       const form = new FormData();
-      form.append('file', new Blob([zipSync(files)]), 'artifacts.zip');
-      const upload = await api(`/jobs/${job.id}/artifacts`, { method: 'POST', headers: { 'JOB-TOKEN': job.token }, form, query: { artifact_format: 'zip', artifact_type: 'archive' } });
+      form.append('file', new Blob([body]), gzipped ? `${artifact.name}.gz` : 'artifacts.zip');
+      const query = { artifact_format: artifact.artifact_format ?? 'zip', artifact_type: artifact.artifact_type ?? 'archive' };
+      const upload = await api(`/jobs/${job.id}/artifacts`, { method: 'POST', headers: { 'JOB-TOKEN': job.token }, form, query });
       if (upload.status !== 201) throw new Error(`artifacts: ${upload.status} ${JSON.stringify(upload.body)}`);
     }
     trace += succeeded ? 'Job succeeded\n' : `ERROR: Job failed: exit code ${exitCode}\n`;

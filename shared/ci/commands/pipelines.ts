@@ -97,6 +97,7 @@ const NOT_RUN = {
   traceLength: 0,
   traceArchived: false,
   artifacts: null,
+  testReport: undefined,
   touchedAt: null,
   // Fixed again when a runner takes it (the project's `build_timeout` may have changed).
   timeout: undefined,

@@ -10,7 +10,9 @@ import { getNamespace } from '../../namespaces';
 import { ciSettingsOf, getProject, projectIdForRunnersToken, type Project } from '../../projects';
 import { parseDuration } from '../config/durations';
 import { refProtected, type RefProtections } from '../git';
-import { putArtifacts, putTraceChunk } from '../store/blobs';
+import { gunzipSync } from 'node:zlib';
+import { parseJunit, summarize, type JobTestResult } from '../junit';
+import { putArtifacts, putTestReport, putTraceChunk } from '../store/blobs';
 import { claimJob, getJob, moveTraceEnd, readPipeline, updateJob, type Job, type JobArtifacts, type Pipeline } from '../store/pipelines';
 import {
   deleteRunner,
@@ -294,4 +296,36 @@ export async function storeArtifacts(job: Job, file: { filename: string; data: B
   const expireAt = expireIn === 'never' ? null : new Date(Date.now() + (seconds ?? 30 * 86_400) * 1000).toISOString();
   const artifacts: JobArtifacts = { filename: file.filename || 'artifacts.zip', size: file.data.length, format: options.format ?? 'zip', expireAt };
   return updateJob(job, { artifacts });
+}
+
+/**
+ * The most a JUnit report may hold once decompressed: it is read whole in memory when uploaded (a
+ * 10 MB report of 75,000 cases takes about 90 MB of heap and 2 s), its cases kept; a larger one
+ * leaves the job's suite errored.
+ */
+export const JUNIT_MAX_BYTES = 10 * 1024 * 1024;
+
+/** The report's text: gitlab-runner sends it gzipped (one member per file, read as one text), else as is. */
+function junitText(data: Buffer, format: string | undefined): string {
+  const raw = format === 'gzip' ? gunzipSync(data, { maxOutputLength: JUNIT_MAX_BYTES + 1 }) : data;
+  if (raw.length > JUNIT_MAX_BYTES) throw new RangeError('too large');
+  return new TextDecoder().decode(raw);
+}
+
+/**
+ * Reads a job's uploaded JUnit report (`artifact_type=junit`) and keeps what the pipeline's test
+ * reports show: its cases as an S3 object, its counts on the job. A report that cannot be read
+ * (not gzip, too large, not XML) is kept as an errored suite, as GitLab shows it.
+ */
+export async function storeTestReport(job: Job, data: Buffer, format: string | undefined): Promise<Job | undefined> {
+  let result: JobTestResult;
+  try {
+    result = parseJunit(junitText(data, format));
+  } catch (error) {
+    const tooLarge = error instanceof RangeError;
+    const message = tooLarge ? `the report is larger than ${JUNIT_MAX_BYTES} bytes` : (error as Error).message;
+    result = { suiteError: `JUnit data parsing failed: ${message}`, time: 0, cases: [] };
+  }
+  await putTestReport(job.id, result);
+  return updateJob(job, { testReport: summarize(result) }, ['running']);
 }

@@ -20,6 +20,8 @@ export interface ArtifactsDefinition {
   untracked: boolean;
   when: 'on_success' | 'on_failure' | 'always';
   expireIn?: string;
+  /** `reports:` the runner uploads apart from the archive (only `junit` is read; others are accepted and not uploaded). */
+  reports?: { junit?: string[] };
 }
 
 export interface CacheDefinition {
@@ -326,7 +328,19 @@ function artifactsOf(value: unknown, where: string): ArtifactsDefinition | undef
     untracked: value.untracked === true,
     when,
     ...(expireIn !== undefined ? { expireIn } : {}),
+    ...reportsOf(value.reports, `${where}:reports`),
   };
+}
+
+/** `artifacts:reports:` (GitLab's `Entry::Reports`): a hash; `junit` a string or an array of strings. */
+function reportsOf(value: unknown, where: string): { reports?: { junit: string[] } } {
+  if (value === undefined || value === null) return {};
+  if (!isHash(value)) throw new ConfigError(`${where} config should be a hash`);
+  const junit = value.junit;
+  if (junit === undefined || junit === null) return {};
+  if (typeof junit === 'string') return { reports: { junit: [junit] } };
+  if (!Array.isArray(junit) || !junit.every((path) => typeof path === 'string')) throw new ConfigError(`${where} junit should be an array of strings or a string`);
+  return junit.length > 0 ? { reports: { junit } } : {};
 }
 
 /** The string keys of `release:` and of its asset links, as GitLab's `Entry::Release` allows them. */

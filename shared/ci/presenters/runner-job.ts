@@ -213,18 +213,29 @@ export function presentRunnerJob(ctx: RunnerJobContext) {
   // Fixed when the job was taken (`jobTimeout`); a job taken before it was kept: its `timeout:`, else GitLab's default.
   const timeout = job.timeout ?? spec.timeout ?? 3600;
   const depth = gitDepthOf(variables, ctx.settings.defaultGitDepth);
-  const artifacts = spec.artifacts
+  // GitLab's `BuildRunnerPresenter#artifacts`: the archive (unless only reports are configured), then
+  // each report, uploaded whatever the job's outcome, gzipped, as its type's default file name.
+  const definition = spec.artifacts;
+  const reportsOnly = Boolean(definition?.reports) && definition!.paths.length === 0 && !definition!.untracked;
+  const artifacts = definition
     ? [
-        {
-          name: spec.artifacts.name ?? 'artifacts',
-          untracked: spec.artifacts.untracked,
-          paths: spec.artifacts.paths,
-          exclude: spec.artifacts.exclude,
-          when: spec.artifacts.when,
-          artifact_type: 'archive',
-          artifact_format: 'zip',
-          expire_in: spec.artifacts.expireIn ?? null,
-        },
+        ...(reportsOnly
+          ? []
+          : [
+              {
+                name: definition.name ?? 'artifacts',
+                untracked: definition.untracked,
+                paths: definition.paths,
+                exclude: definition.exclude,
+                when: definition.when,
+                artifact_type: 'archive',
+                artifact_format: 'zip',
+                expire_in: definition.expireIn ?? null,
+              },
+            ]),
+        ...(definition.reports?.junit
+          ? [{ name: 'junit.xml', paths: definition.reports.junit, when: 'always', artifact_type: 'junit', artifact_format: 'gzip', expire_in: definition.expireIn ?? null }]
+          : []),
       ]
     : null;
   return {

@@ -202,7 +202,7 @@ export const jobRoutes = {
       authorizeCi(user, await canEraseBuild(user, subject, job));
       if (!COMPLETED.has(job.status) || (!job.artifacts && job.traceLength === 0)) throw new ForbiddenError('Job is not erasable!');
       await Promise.all([deleteArtifacts(job.id), deleteTrace(job.id)]);
-      const erased = (await updateJob(job, { artifacts: null, erasedAt: new Date().toISOString(), traceLength: 0 })) ?? job;
+      const erased = (await updateJob(job, { artifacts: null, testReport: null, erasedAt: new Date().toISOString(), traceLength: 0 })) ?? job;
       return created(presentJob(erased, await jobContext(subject, [erased]), 'download'));
     },
   }),

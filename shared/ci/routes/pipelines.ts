@@ -1,8 +1,8 @@
 /**
  * The Pipelines API: list (scope, status, ref, sha, source), create on a ref (`POST
  * /projects/:id/pipeline`, with variables), read, retry, cancel, delete, a pipeline's jobs and the
- * variables it was created with. Reads need `read_build` (reporters, or everyone who reads the
- * project when `public_jobs` is on), its variables `read_pipeline_variable` (maintainers, or the
+ * variables it was created with, its JUnit test report and test report summary. Reads need
+ * `read_build` (reporters, or everyone who reads the project when `public_jobs` is on), its variables `read_pipeline_variable` (maintainers, or the
  * developer who ran it); create, retry and cancel `update_build` (developers); delete needs the owner.
  * As GitLab's pipelines API authenticates writes only, a read refused answers 403 to everyone,
  * a write 401 to an anonymous caller.
@@ -23,6 +23,8 @@ import { presentPipeline, presentPipelineBasic } from '../presenters/pipelines';
 import { presentPipelineVariable } from '../presenters/variables';
 import { pipelineVariables } from '../pipeline-variables';
 import { latestPipelineOnRef } from '../queries/latest-pipeline';
+import { pipelineTestReport, pipelineTestSummary } from '../queries/test-reports';
+import { presentTestReport, presentTestReportSummary } from '../presenters/test-reports';
 import { findPipelineOrNotFound, jobContext, pipelineJobs, pipelineList, projectWebUrl, userOf } from '../queries/jobs';
 import { scopeParam, scopeFrom } from './scope';
 
@@ -175,6 +177,29 @@ export const pipelineRoutes = {
       const pipeline = await findPipelineOrNotFound(subject, params.pipeline_id);
       authorizePipelineRead(await canReadPipelineVariables(user, subject, pipeline));
       return ok((await pipelineVariables(pipeline)).map(presentPipelineVariable));
+    },
+  }),
+
+  // The pipeline's JUnit test reports (`artifacts:reports:junit`), read as GitLab reads them (`read_build`).
+  'GET /projects/:id/pipelines/:pipeline_id/test_report': route({
+    params: pipelineParams,
+    anonymous: true,
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      authorizePipelineRead(canReadBuilds(user, subject));
+      await findPipelineOrNotFound(subject, params.pipeline_id);
+      return ok(presentTestReport(await pipelineTestReport(params.pipeline_id), projectWebUrl(subject)));
+    },
+  }),
+
+  'GET /projects/:id/pipelines/:pipeline_id/test_report_summary': route({
+    params: pipelineParams,
+    anonymous: true,
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      authorizePipelineRead(canReadBuilds(user, subject));
+      await findPipelineOrNotFound(subject, params.pipeline_id);
+      return ok(presentTestReportSummary(await pipelineTestSummary(params.pipeline_id)));
     },
   }),
 } satisfies RoutesOf<typeof catalog.ci_jobs>;

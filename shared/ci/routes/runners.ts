@@ -17,7 +17,7 @@ import { getNamespace } from '../../namespaces';
 import { ciSettingsOf, projectFullPath } from '../../projects';
 import { getUser } from '../../users';
 import type { catalog } from '../catalog';
-import { appendTrace, digestOf, finishJob, jobForToken, registerRunner, requestJob, runnerForToken, storeArtifacts, unregisterRunner } from '../commands/runners';
+import { appendTrace, digestOf, finishJob, jobForToken, registerRunner, requestJob, runnerForToken, storeArtifacts, storeTestReport, unregisterRunner } from '../commands/runners';
 import { configPathOf, refProtected } from '../git';
 import { presentRunnerJob } from '../presenters/runner-job';
 import { variablesFor } from '../queries/variables';
@@ -222,6 +222,10 @@ export const runnerRoutes = {
       const { job } = found;
       const file = files.file;
       if (!file) throw new ApiError(400, { error: 'file is missing' });
+      if (params.artifact_type === 'junit') {
+        const stored = await storeTestReport(job, file.data, params.artifact_format);
+        return created(stored ? { id: job.id } : {});
+      }
       if (params.artifact_type && params.artifact_type !== 'archive') return created({});
       const stored = await storeArtifacts(job, file, { format: params.artifact_format, expireIn: params.expire_in });
       return created(stored ? { id: job.id } : {});

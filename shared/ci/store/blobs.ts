@@ -3,6 +3,7 @@
  * archived into one object when the job ends; artifacts uploaded whole; both streamed to readers.
  */
 import { bucketName, deleteObjects, deleteObjectsUnder, isNoSuchKey, s3 } from '../../platform/s3/client';
+import type { JobTestResult } from '../junit';
 import type { ByteSource } from '../zip-reader';
 import { ciObjects } from './objects';
 
@@ -121,4 +122,15 @@ export function artifactsSource(jobId: number): ByteSource {
     read: async (start, end) => Buffer.from(await (await get(start, end)).transformToByteArray()),
     stream: async (start, end) => (await get(start, end)) as AsyncIterable<Uint8Array>,
   };
+}
+
+/** The cases of a job's JUnit report (`JobTestResult`), written when it is uploaded. */
+export async function putTestReport(jobId: number, result: JobTestResult): Promise<void> {
+  const { client, sdk } = await s3();
+  await client.send(new sdk.PutObjectCommand({ Bucket: bucketName(), Key: ciObjects.testReport(jobId), Body: JSON.stringify(result), ContentType: 'application/json' }));
+}
+
+export async function readTestReport(jobId: number): Promise<JobTestResult | undefined> {
+  const data = await readObject(ciObjects.testReport(jobId));
+  return data ? (JSON.parse(data.toString('utf8')) as JobTestResult) : undefined;
 }

@@ -28,6 +28,7 @@ import { ConditionFailed, journalWrite, putAtVersion, transact } from '../../pla
 import { nextDeadline } from '../config/scheduler';
 import type { AutoCancelSettings, EnvironmentOptions, ReleaseDefinition } from '../config/parse';
 import type { JobStatus, PipelineStatus } from '../status';
+import type { JobTestSummary } from '../junit';
 import { CI_SEQUENCES, ciCollections, ciIndexKeys, ciKeys } from './keys';
 import { dueItems } from './due';
 import { isMergeRequestRef } from '../merge-request-variables';
@@ -131,7 +132,7 @@ export interface JobSpec {
   services: Array<{ name: string; entrypoint?: string[]; alias?: string; command?: string[] }>;
   variables: Record<string, string>;
   tags: string[];
-  artifacts?: { name?: string; paths: string[]; exclude: string[]; untracked: boolean; when: string; expireIn?: string };
+  artifacts?: { name?: string; paths: string[]; exclude: string[]; untracked: boolean; when: string; expireIn?: string; reports?: { junit?: string[] } };
   dependencies?: string[];
   needs?: Array<{ name: string; artifacts: boolean; optional: boolean }>;
   cache: Array<{ key: string; paths: string[]; untracked: boolean; policy: string; when: string }>;
@@ -190,6 +191,8 @@ export interface Job {
   traceLength: number;
   traceArchived: boolean;
   artifacts: JobArtifacts | null;
+  /** Counts of its uploaded JUnit report (`artifacts:reports:junit`; the cases are an S3 object); absent: none. */
+  testReport?: JobTestSummary | null;
   /** When the job was last written (a trace append, a state change); absent on items written before it existed. */
   touchedAt?: string | null;
   /** Its environment (a job with `environment:`), as its pipeline's creation linked it. */
@@ -352,7 +355,7 @@ export async function queuedJobs(projectId: number, limit: number): Promise<Arra
 }
 
 /** Fields of a job a status change may set. */
-export type JobChanges = Partial<Pick<Job, 'status' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'erasedAt' | 'runnerId' | 'failureReason' | 'exitCode' | 'retried' | 'tokenDigest' | 'traceArchived' | 'artifacts' | 'traceLength' | 'allowFailure' | 'autoCanceledById'>>;
+export type JobChanges = Partial<Pick<Job, 'status' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'erasedAt' | 'runnerId' | 'failureReason' | 'exitCode' | 'retried' | 'tokenDigest' | 'traceArchived' | 'artifacts' | 'traceLength' | 'allowFailure' | 'autoCanceledById' | 'testReport'>>;
 
 /** What a job's deadline is computed from, when a change may give it one. */
 type JobRef = Pick<Job, 'id' | 'pipelineId' | 'projectId'> & { createdAt?: string; startedAt?: string | null; timeout?: number; spec?: Pick<JobSpec, 'timeout'> };
