@@ -59,6 +59,7 @@ const indexKeys = {
     () => ciIndexKeys.deployment({ projectId: 5, environmentId: 8, id: 21, status: 'success', updatedAt: AT, finishedAt: AT }),
   ],
   scheduleNextRun: [() => ciIndexKeys.scheduleNextRun(9, AT)],
+  projectPipelineBySha: [() => ciIndexKeys.projectPipelineBySha(5, 'a'.repeat(40), 12)],
 } satisfies Record<keyof typeof ciIndexKeys, Array<() => Record<string, string>>>;
 
 const collections = {
@@ -67,6 +68,7 @@ const collections = {
   projectPipelines: [() => ciCollections.projectPipelines(5)],
   projectJobs: [() => ciCollections.projectJobs(5)],
   projectJobsByStatus: [() => ciCollections.projectJobsByStatus(5, 'failed')],
+  projectPipelinesBySha: [() => ciCollections.projectPipelinesBySha(5, 'a'.repeat(40))],
   projectPipelinesByStatus: [() => ciCollections.projectPipelinesByStatus(5, 'success')],
   projectPipelinesByRef: [() => ciCollections.projectPipelinesByRef(5, 'main')],
   projectMergeRequestPipelines: [() => ciCollections.projectMergeRequestPipelines(5, 'refs/merge-requests/1/head')],

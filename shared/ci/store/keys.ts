@@ -93,6 +93,8 @@ export const ciIndexKeys = {
   projectJob: (projectId: number, jobId: number) => ({ GSI1PK: `CI_PROJECT_JOBS#${projectId}`, GSI1SK: pad(jobId) }),
   /** A job in its project's list of jobs in its status (GSI5, `GET /projects/:id/jobs?scope=`), moved by every status change. */
   projectJobByStatus: (projectId: number, status: string, jobId: number) => ({ GSI5PK: projectJobsByStatus(projectId, status), GSI5SK: pad(jobId) }),
+  /** A pipeline in its commit's list (GSI5, a commit's statuses). */
+  projectPipelineBySha: (projectId: number, sha: string, pipelineId: number) => ({ GSI5PK: `CI_PROJECT_PIPELINES_BY_SHA#${projectId}#${sha}`, GSI5SK: pad(pipelineId) }),
   /** A pipeline in its project's list of pipelines in its status (GSI2, `status=`, `scope=running|pending|finished`). */
   projectPipelineByStatus: (projectId: number, status: string, pipelineId: number) => ({ GSI2PK: projectPipelinesByStatus(projectId, status), GSI2SK: pad(pipelineId) }),
   /**
@@ -189,6 +191,8 @@ export const ciCollections = {
     indexCollection('GSI1', `CI_PROJECT_JOBS#${projectId}`, fromJobId === undefined ? {} : { from: pad(fromJobId) }),
   /** A project's jobs in one status, by id (GSI5); several statuses are merged by id. */
   projectJobsByStatus: (projectId: number, status: string): Collection => indexCollection('GSI5', projectJobsByStatus(projectId, status)),
+  /** A project's pipelines of one commit, by id (GSI5). */
+  projectPipelinesBySha: (projectId: number, sha: string): Collection => indexCollection('GSI5', `CI_PROJECT_PIPELINES_BY_SHA#${projectId}#${sha}`),
   /** A project's pipelines in one status, by id (GSI2). */
   projectPipelinesByStatus: (projectId: number, status: string): Collection => indexCollection('GSI2', projectPipelinesByStatus(projectId, status)),
   /** A project's pipelines of one ref (branch or tag name), by id (GSI3). */
@@ -260,7 +264,7 @@ export const ciCollections = {
  * then requested by a runner told the queue moved) show it at once (`recent.ts`).
  */
 readYourWrites('CI_PROJECT_ENVIRONMENTS_BY_STATE#', 'CI_PROJECT_ENVIRONMENT_NAMES#', 'CI_ENV_DEPLOYMENTS#', 'CI_PROJECT_DEPLOYMENTS_BY_STATUS#', 'CI_ENV_DEPLOYMENTS_BY_STATUS#', 'CI_PROJECT_DEPLOYMENTS_BY_UPDATE#', 'CI_PROJECT_DEPLOYMENTS_FINISHED#');
-readYourWrites('CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_PIPELINES_BY_STATUS#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_PROJECT_MR_PIPELINES#', 'CI_PROJECT_JOBS_BY_STATUS#', 'CI_QUEUE#');
+readYourWrites('CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_PIPELINES_BY_STATUS#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_PROJECT_MR_PIPELINES#', 'CI_PROJECT_JOBS_BY_STATUS#', 'CI_QUEUE#', 'CI_PROJECT_PIPELINES_BY_SHA#');
 
 export const CI_SEQUENCES = {
   pipelines: 'ci_pipelines',
@@ -301,7 +305,7 @@ export const keySpace: KeySpace = {
     GSI2: ['CI_QUEUE#', 'CI_PROJECT_PIPELINES_BY_STATUS#', 'CI_PROJECT_ENVIRONMENT_NAMES#', 'CI_PROJECT_DEPLOYMENTS_BY_STATUS#'],
     GSI3: ['CI_DEADLINES#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_SCHEDULES_DUE#', 'CI_ENV_DEPLOYMENTS_BY_STATUS#', 'CI_ENV_DUE#'],
     GSI4: ['CI_ARTIFACT_EXPIRY#', 'CI_PROJECT_MR_PIPELINES#', 'CI_PROJECT_DEPLOYMENTS_BY_UPDATE#'],
-    GSI5: ['CI_PROJECT_JOBS_BY_STATUS#', 'CI_PROJECT_DEPLOYMENTS_FINISHED#'],
+    GSI5: ['CI_PROJECT_JOBS_BY_STATUS#', 'CI_PROJECT_DEPLOYMENTS_FINISHED#', 'CI_PROJECT_PIPELINES_BY_SHA#'],
   },
   sequences: ['ci_pipelines', 'ci_jobs', 'ci_runners', 'ci_triggers', 'ci_pipeline_schedules', 'ci_environments', 'ci_deployments', 'ci_pipeline_iids#', 'ci_deployment_iids#'],
 };
