@@ -112,6 +112,26 @@ describe('commit statuses', () => {
     expect(head).toMatchObject({ id: onFeature.body.pipeline_id, sha: feature, ref: 'feature', status: 'success', source: 'external' });
   });
 
+  it('makes one pipeline and one status of a name out of concurrent first reports', async () => {
+    // Prepare: a commit of its own.
+    const made = await api(`/projects/${project.id}/repository/commits`, {
+      token: project.owner.token,
+      body: { branch: 'race', start_branch: 'main', commit_message: 'race', actions: [{ action: 'create', file_path: 'race.md', content: 'race' }] },
+    });
+
+    // Act: each name reported pending twice at once.
+    const names = ['a', 'b', 'c', 'a', 'b', 'c'];
+    const answers = await Promise.all(names.map((name) => post(made.body.id, { state: 'pending', ref: 'race', name })));
+
+    // Assess
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, 201, 400, 400, 400]);
+    const statuses = (await list(made.body.id)).body;
+    expect(statuses.map((status: any) => status.name).sort()).toEqual(['a', 'b', 'c']);
+    expect(new Set(statuses.map((status: any) => status.pipeline_id)).size).toBe(1);
+    const pipelines = await api(`/projects/${project.id}/pipelines`, { token: project.owner.token, query: { sha: made.body.id } });
+    expect(pipelines.body).toMatchObject([{ status: 'pending', source: 'external' }]);
+  });
+
   it("answers GitLab's errors and rights", async () => {
     const unknown = 'f'.repeat(40);
     expect(await post(unknown, { state: 'success' })).toMatchObject({ status: 404, body: { message: '404 Commit Not Found' } });

@@ -16,6 +16,8 @@ const INSTANCE = { kind: 'instance', id: 0 } as const;
 
 const tableKeys = {
   pipeline: [() => ciKeys.pipeline(12)],
+  statusClaim: [() => ciKeys.statusClaim(12, 3, 'main', 'default')],
+  externalPipelineClaim: [() => ciKeys.externalPipelineClaim(5, 'a'.repeat(40), 'main')],
   job: [() => ciKeys.job(12, 345)],
   jobPointer: [() => ciKeys.jobPointer(345)],
   jobToken: [() => ciKeys.jobToken(DIGEST)],

@@ -12,7 +12,7 @@ import type { User } from '../../users';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/http/errors';
 import { readCommit, resolveRef } from '../git';
 import { canUpdateOnRef } from '../policy';
-import { commitPipelines, insertGenericStatus, insertPipeline, newJobId, newPipelineId, newPipelineIid, readPipeline, updateJob, type Job, type JobChanges, type Pipeline } from '../store/pipelines';
+import { claimExternalPipeline, commitPipelines, externalPipelineClaim, getPipeline, insertGenericStatus, insertPipeline, newJobId, newPipelineId, newPipelineIid, readPipeline, updateJob, type Job, type JobChanges, type Pipeline } from '../store/pipelines';
 import type { JobStatus } from '../status';
 import { COMMIT_PIPELINES_LIMIT, findCommitShaOrNotFound } from '../queries/commit-statuses';
 import { processPipeline } from './pipelines';
@@ -79,10 +79,10 @@ async function branchContaining(subject: ProjectSubject, sha: string): Promise<s
 }
 
 /** Creates a new external pipeline of the commit on `ref`. */
-async function createExternalPipeline(request: CommitStatusRequest, sha: string, ref: string, tag: boolean): Promise<Pipeline> {
+async function createExternalPipeline(request: CommitStatusRequest, id: number, sha: string, ref: string, tag: boolean): Promise<Pipeline> {
   const now = new Date().toISOString();
   const pipeline: Pipeline = {
-    id: await newPipelineId(),
+    id,
     iid: await newPipelineIid(request.subject.project.id),
     projectId: request.subject.project.id,
     ref,
@@ -105,6 +105,32 @@ async function createExternalPipeline(request: CommitStatusRequest, sha: string,
   return pipeline;
 }
 
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How long a claimed external pipeline may take to appear before its claim is taken over. */
+const CLAIM_PATIENCE_MS = 30_000;
+
+/**
+ * The external pipeline of a commit's statuses on a ref (the index by commit, eventually
+ * consistent, may not show it yet): the one claimed, or a new one this call claims and creates.
+ * Undefined while another report's pipeline is being created.
+ */
+async function claimedPipeline(request: CommitStatusRequest, sha: string, ref: string, tag: boolean): Promise<Pipeline | undefined> {
+  const projectId = request.subject.project.id;
+  const claim = await externalPipelineClaim(projectId, sha, ref);
+  let replacing: number | undefined;
+  if (claim) {
+    const claimed = await getPipeline(claim.pipelineId);
+    if (claimed) return claimed;
+    // Deleted since, or its creator died: taken over once it had time enough to appear.
+    if (Date.now() - Date.parse(claim.claimedAt) < CLAIM_PATIENCE_MS) return undefined;
+    replacing = claim.pipelineId;
+  }
+  const pipelineId = await newPipelineId();
+  if (!(await claimExternalPipeline(projectId, sha, ref, pipelineId, replacing))) return undefined;
+  return createExternalPipeline(request, pipelineId, sha, ref, tag);
+}
+
 /**
  * Sets a commit's status named `name` (creating it, and its pipeline, when needed) and answers it
  * as written, with its pipeline processed. GitLab's errors: 404 `Commit Not Found`, `References for
@@ -114,7 +140,7 @@ async function createExternalPipeline(request: CommitStatusRequest, sha: string,
 export async function setCommitStatus(request: CommitStatusRequest): Promise<Job> {
   const { subject, user } = request;
   const sha = await findCommitShaOrNotFound(subject, request.sha);
-  for (let attempt = 0; attempt < 5; attempt++) {
+  for (let attempt = 0; attempt < 8; attempt++) {
     const candidates = await commitPipelines(subject.project.id, sha, COMMIT_PIPELINES_LIMIT);
     const matching = candidates.find((pipeline) => (request.ref === undefined || pipeline.ref === request.ref) && (request.pipelineId === undefined || pipeline.id === request.pipelineId));
     const ref = request.ref ?? matching?.ref ?? (await branchContaining(subject, sha));
@@ -123,7 +149,12 @@ export async function setCommitStatus(request: CommitStatusRequest): Promise<Job
     const tag = matching?.tag ?? (await resolveRef(subject.project, ref))?.tag ?? false;
     // GitLab's `update_pipeline` on the pipeline: a ref protected from the user is a 403.
     if (!(await canUpdateOnRef(user, subject, { ref, tag }))) throw new ForbiddenError();
-    const pipeline = matching ?? (await createExternalPipeline(request, sha, ref, tag));
+    const pipeline = matching ?? (await claimedPipeline(request, sha, ref, tag));
+    // Another first report is creating it: read again.
+    if (!pipeline) {
+      await pause(100 * (attempt + 1));
+      continue;
+    }
     const read = await readPipeline(pipeline.id);
     if (!read) continue;
     const now = new Date().toISOString();
@@ -180,7 +211,9 @@ export async function setCommitStatus(request: CommitStatusRequest): Promise<Job
         version: 1,
       };
       written = { ...written, ...moveTo(request.state, written, now) };
-      await insertGenericStatus(written);
+      // The newest status of the name holds its claim; another report creating it first wins.
+      const replacing = read.jobs.filter((job) => job.generic && job.name === request.name && job.ref === ref && job.userId === user.id).at(-1)?.id;
+      if (!(await insertGenericStatus(written, replacing))) continue;
     }
     await processPipeline(pipeline.id);
     return written;

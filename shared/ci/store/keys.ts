@@ -13,6 +13,13 @@ export const ciKeys = {
   pipeline: (pipelineId: number): Key => ({ PK: `CI_PIPELINE#${pipelineId}`, SK: 'PIPELINE' }),
   /** A job, in its pipeline's partition. */
   job: (pipelineId: number, jobId: number): Key => ({ PK: `CI_PIPELINE#${pipelineId}`, SK: `JOB#${pad(jobId)}` }),
+  /**
+   * The claim of a generic commit status's name (its user, ref and name) in a pipeline: the newest
+   * status of that name, written with it, so two reports of a new status make one.
+   */
+  statusClaim: (pipelineId: number, userId: number, ref: string, name: string): Key => ({ PK: `CI_PIPELINE#${pipelineId}`, SK: `STATUS#${userId}#${ref}\u0001${name}` }),
+  /** The external pipeline a commit's statuses on a ref were put in (`POST /projects/:id/statuses/:sha`), claimed before it is created. */
+  externalPipelineClaim: (projectId: number, sha: string, ref: string): Key => ({ PK: `CI_EXTERNAL_PIPELINE#${projectId}#${sha}`, SK: `REF#${ref}` }),
   /** Where a job is, by its id (`PUT /jobs/:id`, `GET /projects/:id/jobs/:job_id`). */
   jobPointer: (jobId: number): Key => ({ PK: `CI_JOB#${jobId}`, SK: 'JOB' }),
   /** A running job's token, by its SHA-256 digest (the runner API and git clones); removed when the job ends. */
@@ -279,9 +286,10 @@ export const CI_SEQUENCES = {
 } as const;
 
 export const keySpace: KeySpace = {
-  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#', 'CI_GROUP_VARIABLES#', 'CI_TRIGGERS#', 'CI_TRIGGER_TOKEN#', 'CI_INSTANCE_VARIABLES', 'CI_ENVIRONMENTS#', 'CI_DEPLOYMENTS#', 'CI_SCHEDULES#', 'CI_SCHEDULE#', 'CI_REFS#'],
+  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#', 'CI_GROUP_VARIABLES#', 'CI_TRIGGERS#', 'CI_TRIGGER_TOKEN#', 'CI_INSTANCE_VARIABLES', 'CI_ENVIRONMENTS#', 'CI_DEPLOYMENTS#', 'CI_SCHEDULES#', 'CI_SCHEDULE#', 'CI_REFS#', 'CI_EXTERNAL_PIPELINE#'],
   sortKeys: {
-    'CI_PIPELINE#': ['PIPELINE', 'JOB#'],
+    'CI_PIPELINE#': ['PIPELINE', 'JOB#', 'STATUS#'],
+    'CI_EXTERNAL_PIPELINE#': ['REF#'],
     'CI_JOB#': ['JOB'],
     'CI_JOB_TOKEN#': ['TOKEN'],
     'CI_RUNNER#': ['RUNNER'],

@@ -305,9 +305,59 @@ export async function insertJobs(jobs: readonly Job[]): Promise<void> {
   await putMany(jobs.flatMap((job) => [jobToItem(job), pointerItem(job)]));
 }
 
-/** Stores a new generic commit status in its pipeline's partition (no pointer: not found by id). */
-export async function insertGenericStatus(job: Job): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: jobToItem({ ...job, generic: true }), ConditionExpression: 'attribute_not_exists(PK)' }));
+/**
+ * Stores a new generic commit status in its pipeline's partition (no pointer: not found by id),
+ * with the claim of its name (`statusClaim`) moved from `replacing` (the newest status of the name,
+ * finished; undefined: none yet) in one transaction. False when another report claimed it first.
+ */
+export async function insertGenericStatus(job: Job, replacing: number | undefined): Promise<boolean> {
+  const claim = ciKeys.statusClaim(job.pipelineId, job.userId ?? 0, job.ref, job.name);
+  try {
+    await transact({
+      claim: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...claim, type: 'CommitStatusClaim', jobId: job.id },
+          ConditionExpression: replacing === undefined ? 'attribute_not_exists(PK)' : 'jobId = :replacing',
+          ...(replacing === undefined ? {} : { ExpressionAttributeValues: { ':replacing': replacing } }),
+        },
+      },
+      status: { Put: { TableName: tableName(), Item: jobToItem({ ...job, generic: true }), ConditionExpression: 'attribute_not_exists(PK)' } },
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailed) return false;
+    throw error;
+  }
+}
+
+/** The external pipeline claimed for a commit's statuses on a ref, when one was. */
+export async function externalPipelineClaim(projectId: number, sha: string, ref: string): Promise<{ pipelineId: number; claimedAt: string } | undefined> {
+  const key = ciKeys.externalPipelineClaim(projectId, sha, ref);
+  if (!isStorableKey(key)) return undefined;
+  const item = await getItem(key);
+  return item ? { pipelineId: Number(item.pipelineId), claimedAt: String(item.claimedAt) } : undefined;
+}
+
+/**
+ * Claims the external pipeline of a commit's statuses on a ref for `pipelineId`, before it is
+ * created (so concurrent first reports make one pipeline): while none is claimed, or in place of
+ * `replacing` (a claimed pipeline that is gone). False when another claim won.
+ */
+export async function claimExternalPipeline(projectId: number, sha: string, ref: string, pipelineId: number, replacing?: number): Promise<boolean> {
+  const key = ciKeys.externalPipelineClaim(projectId, sha, ref);
+  if (!isStorableKey(key)) return true;
+  const result = await ifConditionHolds(
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...key, type: 'ExternalPipelineClaim', pipelineId, projectId, claimedAt: new Date().toISOString() },
+        ConditionExpression: replacing === undefined ? 'attribute_not_exists(PK)' : 'pipelineId = :replacing',
+        ...(replacing === undefined ? {} : { ExpressionAttributeValues: { ':replacing': replacing } }),
+      }),
+    ),
+  );
+  return result !== undefined;
 }
 
 /** A commit's pipelines, newest first (GSI5), at most `limit`, read again by id (the index is eventually consistent). */
@@ -564,7 +614,9 @@ export async function revokeJobToken(digest: string): Promise<void> {
 
 /** Removes a pipeline with its jobs and their pointers. */
 export async function deletePipelineItems(pipelineId: number, jobs: readonly Job[]): Promise<void> {
-  await deleteMany([...jobs.flatMap((job) => [ciKeys.job(pipelineId, job.id), ciKeys.jobPointer(job.id)]), ciKeys.pipeline(pipelineId)]);
+  const claims = jobs.filter((job) => job.generic).map((job) => ciKeys.statusClaim(pipelineId, job.userId ?? 0, job.ref, job.name));
+  const unique = [...new Map(claims.map((key) => [key.SK, key])).values()];
+  await deleteMany([...jobs.flatMap((job) => (job.generic ? [ciKeys.job(pipelineId, job.id)] : [ciKeys.job(pipelineId, job.id), ciKeys.jobPointer(job.id)])), ...unique, ciKeys.pipeline(pipelineId)]);
   await deleteMany(jobs.filter((job) => job.tokenDigest).map((job) => ciKeys.jobToken(job.tokenDigest!)));
 }
 
