@@ -7,7 +7,11 @@
  * errors and rights.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../support/api';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { indexProjectPipelineShas } from '../../shared/ci/commands/refs';
+import { ciKeys } from '../../shared/ci/store/keys';
+import { db, tableName } from '../../shared/platform/dynamo/client';
+import { api, isLocalRuntime } from '../support/api';
 import { createUser, newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
 
 const REPORTER = 20;
@@ -130,6 +134,21 @@ describe('commit statuses', () => {
     expect(new Set(statuses.map((status: any) => status.pipeline_id)).size).toBe(1);
     const pipelines = await api(`/projects/${project.id}/pipelines`, { token: project.owner.token, query: { sha: made.body.id } });
     expect(pipelines.body).toMatchObject([{ status: 'pending', source: 'external' }]);
+  });
+
+  it.skipIf(!isLocalRuntime())('lists the pipelines written before the index by commit once the migration gave them their entry', async () => {
+    // Prepare: the feature commit's pipeline as written before the index existed.
+    const [before] = (await list(feature)).body;
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: ciKeys.pipeline(before.pipeline_id), UpdateExpression: 'REMOVE GSI5PK, GSI5SK' }));
+    expect((await list(feature)).body).toEqual([]);
+
+    // Act
+    const indexed = await indexProjectPipelineShas(project.id);
+
+    // Assess
+    expect(indexed).toBe(1);
+    expect((await list(feature)).body.map((status: any) => status.id)).toEqual([before.id]);
+    expect(await indexProjectPipelineShas(project.id)).toBe(0);
   });
 
   it("answers GitLab's errors and rights", async () => {

@@ -331,6 +331,27 @@ export async function insertGenericStatus(job: Job, replacing: number | undefine
   }
 }
 
+/**
+ * Gives a pipeline written before the index by commit existed its entry (GSI5), unless it has one
+ * (or is gone); answers whether it wrote. The migration `ci-pipeline-shas-v1`.
+ */
+export async function indexPipelineSha(pipeline: Pick<Pipeline, 'id' | 'projectId' | 'sha'>): Promise<boolean> {
+  const entry = ciIndexKeys.projectPipelineBySha(pipeline.projectId, pipeline.sha, pipeline.id);
+  if (!isStorableKey({ PK: entry.GSI5PK, SK: entry.GSI5SK })) return false;
+  const result = await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: ciKeys.pipeline(pipeline.id),
+        UpdateExpression: 'SET GSI5PK = :pk, GSI5SK = :sk',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(GSI5PK)',
+        ExpressionAttributeValues: { ':pk': entry.GSI5PK, ':sk': entry.GSI5SK },
+      }),
+    ),
+  );
+  return result !== undefined;
+}
+
 /** The external pipeline claimed for a commit's statuses on a ref, when one was. */
 export async function externalPipelineClaim(projectId: number, sha: string, ref: string): Promise<{ pipelineId: number; claimedAt: string } | undefined> {
   const key = ciKeys.externalPipelineClaim(projectId, sha, ref);
