@@ -36,7 +36,7 @@ export const routeCatalog = {
   // A group's and a project's issue counts are answered by their functions (no resource of their own).
   groups: [...groups.groups, ...issues.groups],
   members: members.members,
-  projects: [...projects.projects, ...issues.projects],
+  projects: [...projects.projects, ...issues.projects, ...ci.projects],
   hooks: hooks.hooks,
   milestones: issues.milestones,
   labels: issues.labels,
@@ -46,7 +46,7 @@ export const routeCatalog = {
   merge_requests: mergeRequests.merge_requests,
   uploads: projects.uploads,
   // Releases read and create tags from the same packs: served with the repository.
-  repository: [...repository.repository, ...releases.repository, ...mergeRequests.repository],
+  repository: [...repository.repository, ...releases.repository, ...mergeRequests.repository, ...ci.repository],
   ci_jobs: [...ci.ci_jobs, ...mergeRequests.ci_jobs],
   ci_runners: ci.ci_runners,
   web: [...projects.web, ...repository.web],

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { CI_STOPPING_ENVIRONMENTS_MIGRATION, indexStoppingEnvironments } from '../../shared/ci/commands/environments';
-import { CI_REFS_MIGRATION, indexProjectRefs } from '../../shared/ci/commands/refs';
+import { CI_PIPELINE_SHAS_MIGRATION, CI_REFS_MIGRATION, indexProjectPipelineShas, indexProjectRefs } from '../../shared/ci/commands/refs';
 import {
   indexProjectAwardUsers,
   indexProjectNoteAuthors,
@@ -46,6 +46,8 @@ const MIGRATIONS: Array<[string, MigrationStep]> = [
   ['award-users-v1', eachProject(indexProjectAwardUsers)],
   // Each ref's latest successful pipeline (artifacts by ref, the artifacts kept) for pipelines that succeeded before it was kept.
   [CI_REFS_MIGRATION, eachProject(indexProjectRefs)],
+  // A commit's pipelines (GSI5) for those written before that index (the commit statuses API).
+  [CI_PIPELINE_SHAS_MIGRATION, eachProject(indexProjectPipelineShas)],
   // The commits of merge requests recorded before a commit's merge requests were kept (`GET …/commits/:sha/merge_requests`).
   [MR_COMMIT_LINKS_MIGRATION, eachProject(linkProjectMergeRequestCommits)],
   // Environments left `stopping` before the scheduler's due index covered them (only transitions write it): given their entry.

@@ -1,7 +1,8 @@
+import { commitStatusRoutes } from '../../shared/ci/routes/commit-statuses';
 import { projectIssueStatisticsRoutes } from '../../shared/issues/routes/statistics';
 import { routes as feature } from '../../shared/projects/routes';
 import { apiHandler } from '../api';
 
-// A project's issue counts: the issues feature's route in this group, imported from its own module.
-export const routes = { ...feature.projects, ...projectIssueStatisticsRoutes };
+// A project's issue counts and commit status reports: the issues and CI features' routes in this group, each imported from its own module.
+export const routes = { ...feature.projects, ...projectIssueStatisticsRoutes, ...commitStatusRoutes };
 export const handler = apiHandler('projects', routes);

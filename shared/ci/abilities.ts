@@ -21,6 +21,10 @@ export const abilities = {
     destroy_artifacts: (user, s) => readBuild(user, s) && !s.project.archived && s.access.level >= MAINTAINER,
     /** Administer builds (GitLab's `admin_build`): manage the project's pipeline trigger tokens (`manage_trigger`). Maintainers, in a project not archived. */
     admin_build: (user, s) => readBuild(user, s) && !s.project.archived && s.access.level >= MAINTAINER,
+    /** See a commit's statuses (`GET …/repository/commits/:sha/statuses`): who sees the builds. */
+    read_commit_status: readBuild,
+    /** Report a commit's status (`POST /projects/:id/statuses/:sha`): developers, in a project not archived. */
+    create_commit_status: (user, s) => readBuild(user, s) && !s.project.archived && s.access.level >= DEVELOPER,
     /** Manage the project's runners: maintainers. */
     admin_runner: (_user, s) => s.access.level >= MAINTAINER,
     /** Manage the project's CI/CD variables (`/projects/:id/variables`): maintainers. */

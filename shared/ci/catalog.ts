@@ -101,6 +101,10 @@ export const catalog = {
    * them (one function: API Gateway serves `/runners/*` and `/projects/{id}/runners/*` each from
    * one greedy resource, see `GATEWAY_SUBTREES`).
    */
+  /** A commit's statuses, under the repository API's commits (served by the `repository` group, its subtree). */
+  repository: ['GET /projects/:id/repository/commits/:sha/statuses'],
+  /** Reporting a commit's status (no subtree of its own: served by the `projects` group's `/projects/{id}/{proxy+}`). */
+  projects: ['POST /projects/:id/statuses/:sha'],
   ci_runners: [
     'POST /runners',
     'POST /runners/verify',

@@ -16,6 +16,8 @@ const INSTANCE = { kind: 'instance', id: 0 } as const;
 
 const tableKeys = {
   pipeline: [() => ciKeys.pipeline(12)],
+  statusClaim: [() => ciKeys.statusClaim(12, 3, 'main', 'default')],
+  externalPipelineClaim: [() => ciKeys.externalPipelineClaim(5, 'a'.repeat(40), 'main')],
   job: [() => ciKeys.job(12, 345)],
   jobPointer: [() => ciKeys.jobPointer(345)],
   jobToken: [() => ciKeys.jobToken(DIGEST)],
@@ -59,6 +61,7 @@ const indexKeys = {
     () => ciIndexKeys.deployment({ projectId: 5, environmentId: 8, id: 21, status: 'success', updatedAt: AT, finishedAt: AT }),
   ],
   scheduleNextRun: [() => ciIndexKeys.scheduleNextRun(9, AT)],
+  projectPipelineBySha: [() => ciIndexKeys.projectPipelineBySha(5, 'a'.repeat(40), 12)],
 } satisfies Record<keyof typeof ciIndexKeys, Array<() => Record<string, string>>>;
 
 const collections = {
@@ -67,6 +70,7 @@ const collections = {
   projectPipelines: [() => ciCollections.projectPipelines(5)],
   projectJobs: [() => ciCollections.projectJobs(5)],
   projectJobsByStatus: [() => ciCollections.projectJobsByStatus(5, 'failed')],
+  projectPipelinesBySha: [() => ciCollections.projectPipelinesBySha(5, 'a'.repeat(40))],
   projectPipelinesByStatus: [() => ciCollections.projectPipelinesByStatus(5, 'success')],
   projectPipelinesByRef: [() => ciCollections.projectPipelinesByRef(5, 'main')],
   projectMergeRequestPipelines: [() => ciCollections.projectMergeRequestPipelines(5, 'refs/merge-requests/1/head')],

@@ -362,6 +362,8 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
  * (`deployments.ts`). Every status change calls it once its write won.
  */
 export async function jobChanged(job: Job, pipeline?: Pipeline): Promise<void> {
+  // A generic commit status sends no Job Hook (GitLab's hooks are `Ci::Build`'s) and deploys nothing.
+  if (job.generic) return;
   const [, moved] = await Promise.all([jobStatusChanged(job, pipeline), deploymentFollowsJob(job)]);
   if (moved) await dropOlderDeployments(moved);
 }
@@ -464,7 +466,7 @@ export function retryable(job: Job): boolean {
  * const ended = await endJob(job, { status: 'success', exitCode: 0 }, ['running']);
  */
 export async function endJob(job: Job, verdict: JobVerdict, from: readonly JobStatus[], options: { finishedAt?: string; process?: boolean } = {}): Promise<Job | undefined> {
-  const archive = job.status === 'running';
+  const archive = job.status === 'running' && !job.generic;
   const changes: JobChanges & { status: JobStatus } = {
     status: verdict.status,
     finishedAt: options.finishedAt ?? new Date().toISOString(),
@@ -590,11 +592,11 @@ export async function retryPipeline(pipelineId: number, user: User | null): Prom
   if (!read) return undefined;
   for (const job of read.jobs) {
     // As GitLab's `RetryPipelineService`: a manual job retried with its pipeline waits to be played again.
-    if (!job.retried && (job.status === 'failed' || job.status === 'canceled')) await cloneForRetry(job, user, { enqueueImmediately: false });
+    if (!job.retried && !job.generic && (job.status === 'failed' || job.status === 'canceled')) await cloneForRetry(job, user, { enqueueImmediately: false });
   }
   // Jobs skipped because of the failure wait again.
   for (const job of read.jobs) {
-    if (job.retried || job.status !== 'skipped') continue;
+    if (job.retried || job.generic || job.status !== 'skipped') continue;
     const waiting = await updateJob(job, { status: 'created', finishedAt: null }, ['skipped']);
     if (waiting) await deploymentFollowsJob(waiting);
   }

@@ -15,7 +15,7 @@ import { ciSettingsOf, getProject } from '../../projects';
 import { logger } from '../../platform/logger';
 import type { PipelineStatus } from '../status';
 import { isMergeRequestRef } from '../merge-request-variables';
-import { mergeRequestRefPipelines, projectPipelinesInStatus, readPipeline, refPipelines, restoreExpiryEntry, type Job, type Pipeline } from '../store/pipelines';
+import { indexPipelineSha, mergeRequestRefPipelines, projectPipelines, projectPipelinesInStatus, readPipeline, refPipelines, restoreExpiryEntry, type Job, type Pipeline } from '../store/pipelines';
 import { clearLatestSuccessfulPipeline, latestSuccessfulPipelineId, setLatestSuccessfulPipeline } from '../store/refs';
 
 /** How many of a ref's newest pipelines are looked through for an older successful one. */
@@ -98,3 +98,17 @@ export async function indexProjectRefs(projectId: number): Promise<number> {
 
 /** The name of that migration. */
 export const CI_REFS_MIGRATION = 'ci-refs-v1';
+
+/**
+ * The migration `ci-pipeline-shas-v1`, per project: every pipeline written before the index of a
+ * commit's pipelines (GSI5, the commit statuses API) gets its entry; one conditional UpdateItem per
+ * pipeline, walking the project's pipelines (GSI1). Answers how many it indexed.
+ */
+export async function indexProjectPipelineShas(projectId: number): Promise<number> {
+  let written = 0;
+  for await (const pipeline of projectPipelines(projectId)) if (await indexPipelineSha(pipeline)) written++;
+  return written;
+}
+
+/** The name of that migration. */
+export const CI_PIPELINE_SHAS_MIGRATION = 'ci-pipeline-shas-v1';

@@ -87,7 +87,8 @@ export function jobList(projectId: number, scope: readonly JobStatus[] | undefin
 export async function pipelineJobs(pipelineId: number, scope: readonly JobStatus[] | undefined, includeRetried: boolean): Promise<{ pipeline: Pipeline; jobs: Job[] } | undefined> {
   const read = await readPipeline(pipelineId);
   if (!read) return undefined;
-  const jobs = read.jobs.filter((job) => (includeRetried || !job.retried) && (!scope || scope.includes(job.status))).sort((a, b) => a.id - b.id);
+  // GitLab's jobs API lists builds: a pipeline's generic commit statuses are left out.
+  const jobs = read.jobs.filter((job) => !job.generic && (includeRetried || !job.retried) && (!scope || scope.includes(job.status))).sort((a, b) => a.id - b.id);
   return { pipeline: read.pipeline, jobs };
 }
 

@@ -13,6 +13,13 @@ export const ciKeys = {
   pipeline: (pipelineId: number): Key => ({ PK: `CI_PIPELINE#${pipelineId}`, SK: 'PIPELINE' }),
   /** A job, in its pipeline's partition. */
   job: (pipelineId: number, jobId: number): Key => ({ PK: `CI_PIPELINE#${pipelineId}`, SK: `JOB#${pad(jobId)}` }),
+  /**
+   * The claim of a generic commit status's name (its user, ref and name) in a pipeline: the newest
+   * status of that name, written with it, so two reports of a new status make one.
+   */
+  statusClaim: (pipelineId: number, userId: number, ref: string, name: string): Key => ({ PK: `CI_PIPELINE#${pipelineId}`, SK: `STATUS#${userId}#${ref}\u0001${name}` }),
+  /** The external pipeline a commit's statuses on a ref were put in (`POST /projects/:id/statuses/:sha`), claimed before it is created. */
+  externalPipelineClaim: (projectId: number, sha: string, ref: string): Key => ({ PK: `CI_EXTERNAL_PIPELINE#${projectId}#${sha}`, SK: `REF#${ref}` }),
   /** Where a job is, by its id (`PUT /jobs/:id`, `GET /projects/:id/jobs/:job_id`). */
   jobPointer: (jobId: number): Key => ({ PK: `CI_JOB#${jobId}`, SK: 'JOB' }),
   /** A running job's token, by its SHA-256 digest (the runner API and git clones); removed when the job ends. */
@@ -93,6 +100,8 @@ export const ciIndexKeys = {
   projectJob: (projectId: number, jobId: number) => ({ GSI1PK: `CI_PROJECT_JOBS#${projectId}`, GSI1SK: pad(jobId) }),
   /** A job in its project's list of jobs in its status (GSI5, `GET /projects/:id/jobs?scope=`), moved by every status change. */
   projectJobByStatus: (projectId: number, status: string, jobId: number) => ({ GSI5PK: projectJobsByStatus(projectId, status), GSI5SK: pad(jobId) }),
+  /** A pipeline in its commit's list (GSI5, a commit's statuses). */
+  projectPipelineBySha: (projectId: number, sha: string, pipelineId: number) => ({ GSI5PK: `CI_PROJECT_PIPELINES_BY_SHA#${projectId}#${sha}`, GSI5SK: pad(pipelineId) }),
   /** A pipeline in its project's list of pipelines in its status (GSI2, `status=`, `scope=running|pending|finished`). */
   projectPipelineByStatus: (projectId: number, status: string, pipelineId: number) => ({ GSI2PK: projectPipelinesByStatus(projectId, status), GSI2SK: pad(pipelineId) }),
   /**
@@ -189,6 +198,8 @@ export const ciCollections = {
     indexCollection('GSI1', `CI_PROJECT_JOBS#${projectId}`, fromJobId === undefined ? {} : { from: pad(fromJobId) }),
   /** A project's jobs in one status, by id (GSI5); several statuses are merged by id. */
   projectJobsByStatus: (projectId: number, status: string): Collection => indexCollection('GSI5', projectJobsByStatus(projectId, status)),
+  /** A project's pipelines of one commit, by id (GSI5). */
+  projectPipelinesBySha: (projectId: number, sha: string): Collection => indexCollection('GSI5', `CI_PROJECT_PIPELINES_BY_SHA#${projectId}#${sha}`),
   /** A project's pipelines in one status, by id (GSI2). */
   projectPipelinesByStatus: (projectId: number, status: string): Collection => indexCollection('GSI2', projectPipelinesByStatus(projectId, status)),
   /** A project's pipelines of one ref (branch or tag name), by id (GSI3). */
@@ -260,7 +271,7 @@ export const ciCollections = {
  * then requested by a runner told the queue moved) show it at once (`recent.ts`).
  */
 readYourWrites('CI_PROJECT_ENVIRONMENTS_BY_STATE#', 'CI_PROJECT_ENVIRONMENT_NAMES#', 'CI_ENV_DEPLOYMENTS#', 'CI_PROJECT_DEPLOYMENTS_BY_STATUS#', 'CI_ENV_DEPLOYMENTS_BY_STATUS#', 'CI_PROJECT_DEPLOYMENTS_BY_UPDATE#', 'CI_PROJECT_DEPLOYMENTS_FINISHED#');
-readYourWrites('CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_PIPELINES_BY_STATUS#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_PROJECT_MR_PIPELINES#', 'CI_PROJECT_JOBS_BY_STATUS#', 'CI_QUEUE#');
+readYourWrites('CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_PIPELINES_BY_STATUS#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_PROJECT_MR_PIPELINES#', 'CI_PROJECT_JOBS_BY_STATUS#', 'CI_QUEUE#', 'CI_PROJECT_PIPELINES_BY_SHA#');
 
 export const CI_SEQUENCES = {
   pipelines: 'ci_pipelines',
@@ -275,9 +286,10 @@ export const CI_SEQUENCES = {
 } as const;
 
 export const keySpace: KeySpace = {
-  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#', 'CI_GROUP_VARIABLES#', 'CI_TRIGGERS#', 'CI_TRIGGER_TOKEN#', 'CI_INSTANCE_VARIABLES', 'CI_ENVIRONMENTS#', 'CI_DEPLOYMENTS#', 'CI_SCHEDULES#', 'CI_SCHEDULE#', 'CI_REFS#'],
+  partitions: ['CI_PIPELINE#', 'CI_JOB#', 'CI_JOB_TOKEN#', 'CI_RUNNER#', 'CI_RUNNER_ID#', 'CI_QUEUE_VERSION#', 'CI_VARIABLES#', 'CI_GROUP_VARIABLES#', 'CI_TRIGGERS#', 'CI_TRIGGER_TOKEN#', 'CI_INSTANCE_VARIABLES', 'CI_ENVIRONMENTS#', 'CI_DEPLOYMENTS#', 'CI_SCHEDULES#', 'CI_SCHEDULE#', 'CI_REFS#', 'CI_EXTERNAL_PIPELINE#'],
   sortKeys: {
-    'CI_PIPELINE#': ['PIPELINE', 'JOB#'],
+    'CI_PIPELINE#': ['PIPELINE', 'JOB#', 'STATUS#'],
+    'CI_EXTERNAL_PIPELINE#': ['REF#'],
     'CI_JOB#': ['JOB'],
     'CI_JOB_TOKEN#': ['TOKEN'],
     'CI_RUNNER#': ['RUNNER'],
@@ -301,7 +313,7 @@ export const keySpace: KeySpace = {
     GSI2: ['CI_QUEUE#', 'CI_PROJECT_PIPELINES_BY_STATUS#', 'CI_PROJECT_ENVIRONMENT_NAMES#', 'CI_PROJECT_DEPLOYMENTS_BY_STATUS#'],
     GSI3: ['CI_DEADLINES#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_SCHEDULES_DUE#', 'CI_ENV_DEPLOYMENTS_BY_STATUS#', 'CI_ENV_DUE#'],
     GSI4: ['CI_ARTIFACT_EXPIRY#', 'CI_PROJECT_MR_PIPELINES#', 'CI_PROJECT_DEPLOYMENTS_BY_UPDATE#'],
-    GSI5: ['CI_PROJECT_JOBS_BY_STATUS#', 'CI_PROJECT_DEPLOYMENTS_FINISHED#'],
+    GSI5: ['CI_PROJECT_JOBS_BY_STATUS#', 'CI_PROJECT_DEPLOYMENTS_FINISHED#', 'CI_PROJECT_PIPELINES_BY_SHA#'],
   },
   sequences: ['ci_pipelines', 'ci_jobs', 'ci_runners', 'ci_triggers', 'ci_pipeline_schedules', 'ci_environments', 'ci_deployments', 'ci_pipeline_iids#', 'ci_deployment_iids#'],
 };

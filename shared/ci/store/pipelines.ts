@@ -207,6 +207,16 @@ export interface Job {
   interruptible?: boolean;
   /** The pipeline whose creation (or whose job's failure) canceled it (GitLab's `auto_canceled_by_id`). */
   autoCanceledById?: number;
+  /**
+   * A status reported by an external system (`POST /projects/:id/statuses/:sha`, GitLab's
+   * `GenericCommitStatus`): stage `external`, no runner, never queued nor watched by the scheduler,
+   * in no jobs list and not found by id (GitLab's jobs API serves builds only). Absent: a build.
+   */
+  generic?: true;
+  /** A generic status's `target_url`, `description` and `coverage`. */
+  targetUrl?: string | null;
+  description?: string | null;
+  coverage?: number | null;
   version: number;
 }
 
@@ -233,6 +243,7 @@ function pipelineToItem(pipeline: Pipeline): Item {
   // A merge request pipeline is listed with its source branch's pipelines (GSI3: the merge
   // request's head pipeline is the newest of both kinds) and under its own ref (GSI4); one a fork
   // runs for its merge request is on the source branch itself (its ref), so in GSI3 only.
+  const bySha = ciIndexKeys.projectPipelineBySha(pipeline.projectId, pipeline.sha, pipeline.id);
   const byRef = ciIndexKeys.projectPipelineByRef(pipeline.projectId, pipeline.mergeRequest?.sourceBranch ?? pipeline.ref, pipeline.id);
   const byMergeRequestRef = pipeline.mergeRequest && isMergeRequestRef(pipeline.ref) ? ciIndexKeys.projectPipelineByMergeRequestRef(pipeline.projectId, pipeline.ref, pipeline.id) : undefined;
   return {
@@ -242,6 +253,8 @@ function pipelineToItem(pipeline: Pipeline): Item {
     // A ref too long for a key has no entry (the item would be refused); a lookup of it finds nothing either.
     ...(isStorableKey({ PK: byRef.GSI3PK, SK: byRef.GSI3SK }) ? byRef : {}),
     ...(byMergeRequestRef ?? {}),
+    // Its commit's pipelines (a commit's statuses); a sha too long for a key (none is) has no entry.
+    ...(isStorableKey({ PK: bySha.GSI5PK, SK: bySha.GSI5SK }) ? bySha : {}),
     type: 'Pipeline',
     ...pipeline,
   };
@@ -257,6 +270,8 @@ function scheduleAttributes(job: Job): Item {
 }
 
 function jobToItem(job: Job): Item {
+  // A generic status is in no list, queue or scheduler index: only in its pipeline's partition.
+  if (job.generic) return { ...ciKeys.job(job.pipelineId, job.id), type: 'Job', ...job };
   return {
     ...ciKeys.job(job.pipelineId, job.id),
     ...ciIndexKeys.projectJob(job.projectId, job.id),
@@ -291,6 +306,93 @@ export async function insertPipeline(pipeline: Pipeline, jobs: readonly Job[]): 
 /** Adds jobs to an existing pipeline (retries). */
 export async function insertJobs(jobs: readonly Job[]): Promise<void> {
   await putMany(jobs.flatMap((job) => [jobToItem(job), pointerItem(job)]));
+}
+
+/**
+ * Stores a new generic commit status in its pipeline's partition (no pointer: not found by id),
+ * with the claim of its name (`statusClaim`) moved from `replacing` (the newest status of the name,
+ * finished; undefined: none yet) in one transaction. False when another report claimed it first.
+ */
+export async function insertGenericStatus(job: Job, replacing: number | undefined): Promise<boolean> {
+  const claim = ciKeys.statusClaim(job.pipelineId, job.userId ?? 0, job.ref, job.name);
+  try {
+    await transact({
+      claim: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...claim, type: 'CommitStatusClaim', jobId: job.id },
+          ConditionExpression: replacing === undefined ? 'attribute_not_exists(PK)' : 'jobId = :replacing',
+          ...(replacing === undefined ? {} : { ExpressionAttributeValues: { ':replacing': replacing } }),
+        },
+      },
+      status: { Put: { TableName: tableName(), Item: jobToItem({ ...job, generic: true }), ConditionExpression: 'attribute_not_exists(PK)' } },
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailed) return false;
+    throw error;
+  }
+}
+
+/**
+ * Gives a pipeline written before the index by commit existed its entry (GSI5), unless it has one
+ * (or is gone); answers whether it wrote. The migration `ci-pipeline-shas-v1`.
+ */
+export async function indexPipelineSha(pipeline: Pick<Pipeline, 'id' | 'projectId' | 'sha'>): Promise<boolean> {
+  const entry = ciIndexKeys.projectPipelineBySha(pipeline.projectId, pipeline.sha, pipeline.id);
+  if (!isStorableKey({ PK: entry.GSI5PK, SK: entry.GSI5SK })) return false;
+  const result = await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: ciKeys.pipeline(pipeline.id),
+        UpdateExpression: 'SET GSI5PK = :pk, GSI5SK = :sk',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(GSI5PK)',
+        ExpressionAttributeValues: { ':pk': entry.GSI5PK, ':sk': entry.GSI5SK },
+      }),
+    ),
+  );
+  return result !== undefined;
+}
+
+/** The external pipeline claimed for a commit's statuses on a ref, when one was. */
+export async function externalPipelineClaim(projectId: number, sha: string, ref: string): Promise<{ pipelineId: number; claimedAt: string } | undefined> {
+  const key = ciKeys.externalPipelineClaim(projectId, sha, ref);
+  if (!isStorableKey(key)) return undefined;
+  const item = await getItem(key);
+  return item ? { pipelineId: Number(item.pipelineId), claimedAt: String(item.claimedAt) } : undefined;
+}
+
+/**
+ * Claims the external pipeline of a commit's statuses on a ref for `pipelineId`, before it is
+ * created (so concurrent first reports make one pipeline): while none is claimed, or in place of
+ * `replacing` (a claimed pipeline that is gone). False when another claim won.
+ */
+export async function claimExternalPipeline(projectId: number, sha: string, ref: string, pipelineId: number, replacing?: number): Promise<boolean> {
+  const key = ciKeys.externalPipelineClaim(projectId, sha, ref);
+  if (!isStorableKey(key)) return true;
+  const result = await ifConditionHolds(
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...key, type: 'ExternalPipelineClaim', pipelineId, projectId, claimedAt: new Date().toISOString() },
+        ConditionExpression: replacing === undefined ? 'attribute_not_exists(PK)' : 'pipelineId = :replacing',
+        ...(replacing === undefined ? {} : { ExpressionAttributeValues: { ':replacing': replacing } }),
+      }),
+    ),
+  );
+  return result !== undefined;
+}
+
+/** A commit's pipelines, newest first (GSI5), at most `limit`, read again by id (the index is eventually consistent). */
+export async function commitPipelines(projectId: number, sha: string, limit: number): Promise<Pipeline[]> {
+  const ids: number[] = [];
+  for await (const item of queryCollection(ciCollections.projectPipelinesBySha(projectId, sha), { ascending: false, pageSize: limit })) {
+    ids.push(Number(item.id));
+    if (ids.length >= limit) break;
+  }
+  const read = await Promise.all(ids.map((id) => getPipeline(id)));
+  return read.filter((pipeline): pipeline is Pipeline => pipeline !== undefined && pipeline.sha === sha);
 }
 
 export async function getPipeline(pipelineId: number): Promise<Pipeline | undefined> {
@@ -355,10 +457,10 @@ export async function queuedJobs(projectId: number, limit: number): Promise<Arra
 }
 
 /** Fields of a job a status change may set. */
-export type JobChanges = Partial<Pick<Job, 'status' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'erasedAt' | 'runnerId' | 'failureReason' | 'exitCode' | 'retried' | 'tokenDigest' | 'traceArchived' | 'artifacts' | 'traceLength' | 'allowFailure' | 'autoCanceledById' | 'testReport'>>;
+export type JobChanges = Partial<Pick<Job, 'status' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'erasedAt' | 'runnerId' | 'failureReason' | 'exitCode' | 'retried' | 'tokenDigest' | 'traceArchived' | 'artifacts' | 'traceLength' | 'allowFailure' | 'autoCanceledById' | 'testReport' | 'targetUrl' | 'description' | 'coverage'>>;
 
-/** What a job's deadline is computed from, when a change may give it one. */
-type JobRef = Pick<Job, 'id' | 'pipelineId' | 'projectId'> & { createdAt?: string; startedAt?: string | null; timeout?: number; spec?: Pick<JobSpec, 'timeout'> };
+/** What a job's deadline is computed from, when a change may give it one; `generic`: a generic status (no index entries). */
+type JobRef = Pick<Job, 'id' | 'pipelineId' | 'projectId'> & { createdAt?: string; startedAt?: string | null; timeout?: number; spec?: Pick<JobSpec, 'timeout'>; generic?: true };
 
 /**
  * Changes a job if its status is still one of `from` (undefined: any); answers the job as written,
@@ -379,7 +481,7 @@ export async function updateJob(job: JobRef, changes: JobChanges, from?: readonl
     sets.push(`#${attribute} = :${attribute}`);
   };
   for (const [name, value] of Object.entries({ touchedAt: now, ...changes })) if (value !== undefined) set(name, value);
-  if (changes.status !== undefined) {
+  if (changes.status !== undefined && !job.generic) {
     for (const [attribute, value] of Object.entries(ciIndexKeys.projectJobByStatus(job.projectId, changes.status, job.id))) set(attribute, value);
     if (changes.status === 'pending') {
       for (const [attribute, value] of Object.entries(ciIndexKeys.queuedJob(job.projectId, job.id))) set(attribute, value);
@@ -425,7 +527,7 @@ export async function updateJob(job: JobRef, changes: JobChanges, from?: readonl
   );
   // A status change shows at once in the lists it enters (and the queue) and, when the statuses
   // it came from are known, leaves theirs (`recent.ts`).
-  if (result?.Attributes && changes.status !== undefined) {
+  if (result?.Attributes && changes.status !== undefined && !job.generic) {
     const key = ciKeys.job(job.pipelineId, job.id);
     const left = (from ?? []).map((status) => ({
       ...key,
@@ -536,7 +638,9 @@ export async function revokeJobToken(digest: string): Promise<void> {
 
 /** Removes a pipeline with its jobs and their pointers. */
 export async function deletePipelineItems(pipelineId: number, jobs: readonly Job[]): Promise<void> {
-  await deleteMany([...jobs.flatMap((job) => [ciKeys.job(pipelineId, job.id), ciKeys.jobPointer(job.id)]), ciKeys.pipeline(pipelineId)]);
+  const claims = jobs.filter((job) => job.generic).map((job) => ciKeys.statusClaim(pipelineId, job.userId ?? 0, job.ref, job.name));
+  const unique = [...new Map(claims.map((key) => [key.SK, key])).values()];
+  await deleteMany([...jobs.flatMap((job) => (job.generic ? [ciKeys.job(pipelineId, job.id)] : [ciKeys.job(pipelineId, job.id), ciKeys.jobPointer(job.id)])), ...unique, ciKeys.pipeline(pipelineId)]);
   await deleteMany(jobs.filter((job) => job.tokenDigest).map((job) => ciKeys.jobToken(job.tokenDigest!)));
 }
 

@@ -41,7 +41,7 @@ export async function jobsCreated(jobs: readonly Job[], pipeline: Pipeline): Pro
 export async function pipelineStatusChanged(pipeline: Pipeline, jobs: readonly Job[]): Promise<void> {
   if (pipeline.userId === null) return;
   try {
-    const current = jobs.filter((job) => !job.retried).map(hookJobOf);
+    const current = jobs.filter((job) => !job.retried && !job.generic).map(hookJobOf);
     const { put } = await prepareHookEvent({ projectId: pipeline.projectId, actorId: pipeline.userId, kind: 'pipeline', action: pipeline.status, pipeline: hookPipelineOf(pipeline), jobs: current });
     await putHookEvent(put);
   } catch (error) {
