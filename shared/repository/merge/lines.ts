@@ -13,16 +13,10 @@
  * this with git's Myers; they pair lines differently only for unusual inputs (many repeated lines),
  * where a region may then be found clean by one and conflicting by the other.
  */
-import { xdiff, type Change } from '../queries/xdiff';
+import { xdiff, xdiffRecords, type Change } from '../queries/xdiff';
 
-/** Lines with their line feeds (the last one may have none), as git's xdiff records them. */
-function records(content: Buffer): string[] {
-  const lines = content.toString('latin1').split('\n');
-  const last = lines.pop()!;
-  const out = lines.map((line) => `${line}\n`);
-  if (last !== '') out.push(last);
-  return out;
-}
+/** A file's records as git's xdiff reads them (bytes kept: read as latin1). */
+const records = (content: Buffer): string[] => xdiffRecords(content.toString('latin1'));
 
 interface Sided extends Change {
   side: 0 | 1;

@@ -12,7 +12,7 @@
  * and `-M`/`-C` moves within or across files are not detected (git's defaults do neither).
  */
 import { entryAtPath, pathSegments } from '../git/walk';
-import { xdiff } from './xdiff';
+import { xdiff, xdiffRecords } from './xdiff';
 import type { CommitObject, ObjectReader } from './objects';
 
 /** Consecutive lines last changed by one commit (GitLab's `BlameRange`). */
@@ -29,8 +29,8 @@ interface Suspect {
   lines: Array<[number, number]>;
 }
 
-/** A file's content as git's diff reads it: records, each line with its line feed. */
-const records = (content: Buffer): string[] => content.toString('utf8').match(/[^\n]*\n|[^\n]+$/g) ?? [];
+/** A file's content as git's diff reads it (`xdiffRecords`), as UTF-8 text: the lines shown. */
+const records = (content: Buffer): string[] => xdiffRecords(content.toString('utf8'));
 
 /**
  * The blame of `path` at `tip`, as ranges of consecutive lines (lines 1-based, `range` inclusive

@@ -11,7 +11,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { MODE, isTreeEntry, modeOf, type ObjectReader, type TreeEntry } from './objects';
-import { xdiff } from './xdiff';
+import { xdiff, xdiffRecords } from './xdiff';
 
 /** One file two trees differ in. Paths are the UTF-8 readings of the names. */
 export interface FileChange {
@@ -94,9 +94,9 @@ function similarity(a: Buffer, b: Buffer): number {
   if (larger === 0) return 1;
   if (Math.min(a.length, b.length) / larger < RENAME_SCORE) return 0;
   const counts = new Map<string, number>();
-  for (const line of splitLines(a.toString('latin1'))) counts.set(line, (counts.get(line) ?? 0) + 1);
+  for (const line of xdiffRecords(a.toString('latin1'))) counts.set(line, (counts.get(line) ?? 0) + 1);
   let shared = 0;
-  for (const line of splitLines(b.toString('latin1'))) {
+  for (const line of xdiffRecords(b.toString('latin1'))) {
     const left = counts.get(line);
     if (!left) continue;
     counts.set(line, left - 1);
@@ -178,15 +178,6 @@ export function isBinary(content: Buffer): boolean {
   return content.subarray(0, BINARY_PROBE_BYTES).includes(0);
 }
 
-/** Lines with their line feeds (the last one may have none), as git's xdiff records them. */
-function splitLines(text: string): string[] {
-  const lines = text.split('\n');
-  const last = lines.pop()!;
-  const records = lines.map((line) => `${line}\n`);
-  if (last !== '') records.push(last);
-  return records;
-}
-
 /** git's default function line: a line starting with a letter, `_` or `$`, cut at 80 bytes, trailing blanks dropped. */
 function functionLine(record: string): string | undefined {
   if (!/^[A-Za-z_$]/.test(record)) return undefined;
@@ -204,8 +195,8 @@ const range = (start: number, count: number) => `${count === 0 ? start : start +
  * `git diff` prints it (`xdl_emit_diff`), and its line counts.
  */
 export function unifiedDiff(oldText: string, newText: string): { text: string; additions: number; deletions: number } {
-  const a = splitLines(oldText);
-  const b = splitLines(newText);
+  const a = xdiffRecords(oldText);
+  const b = xdiffRecords(newText);
   const changes = xdiff(a, b);
   let additions = 0;
   let deletions = 0;

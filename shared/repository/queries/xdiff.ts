@@ -488,6 +488,15 @@ function compact(file: FileData, lines: string[], other: FileData, otherLines: s
   }
 }
 
+/** Lines with their line feeds (the last one may have none): the records git's xdiff compares. */
+export function xdiffRecords(text: string): string[] {
+  const lines = text.split('\n');
+  const last = lines.pop()!;
+  const records = lines.map((line) => `${line}\n`);
+  if (last !== '') records.push(last);
+  return records;
+}
+
 /** One change: `chg1` records of the old file at `i1` replaced by `chg2` of the new one at `i2`. */
 export interface Change {
   i1: number;
