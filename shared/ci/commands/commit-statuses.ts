@@ -7,7 +7,7 @@
  * Pipeline Hook, ref's latest successful pipeline, merge when pipeline succeeds).
  */
 import type { ProjectSubject } from '../../auth';
-import { isAncestorCommit, openRepository } from '../../repository';
+import { isAncestorCommit, openRepository, ZERO_OID } from '../../repository';
 import type { User } from '../../users';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/http/errors';
 import { readCommit, resolveRef } from '../git';
@@ -15,7 +15,7 @@ import { canUpdateOnRef } from '../policy';
 import { claimExternalPipeline, commitPipelines, externalPipelineClaim, getPipeline, insertGenericStatus, insertPipeline, newJobId, newPipelineId, newPipelineIid, readPipeline, updateJob, type Job, type JobChanges, type Pipeline } from '../store/pipelines';
 import type { JobStatus } from '../status';
 import { COMMIT_PIPELINES_LIMIT, findCommitShaOrNotFound } from '../queries/commit-statuses';
-import { processPipeline } from './pipelines';
+import { NOT_RUN, processPipeline } from './pipelines';
 
 /** The states a status may be set to. */
 export const COMMIT_STATUS_STATES = ['pending', 'running', 'success', 'failed', 'canceled', 'skipped'] as const;
@@ -25,7 +25,6 @@ export type CommitStatusState = (typeof COMMIT_STATUS_STATES)[number];
 const EXTERNAL_STAGE_IDX = 1_000_000;
 /** Most branches looked at for the one containing the commit when no `ref` is given. */
 const BRANCHES_LOOKED_AT = 100;
-const ZERO = '0000000000000000000000000000000000000000';
 
 export interface CommitStatusRequest {
   subject: ProjectSubject;
@@ -88,7 +87,7 @@ async function createExternalPipeline(request: CommitStatusRequest, id: number, 
     ref,
     tag,
     sha,
-    beforeSha: ZERO,
+    beforeSha: ZERO_OID,
     source: 'external',
     status: 'created',
     yamlErrors: null,
@@ -190,25 +189,12 @@ export async function setCommitStatus(request: CommitStatusRequest): Promise<Job
         userId: user.id,
         spec: { script: [], beforeScript: [], afterScript: [], services: [], variables: {}, tags: [], cache: [], retry: { max: 0, when: [] } },
         createdAt: now,
-        queuedAt: null,
-        startedAt: null,
-        finishedAt: null,
-        erasedAt: null,
-        runnerId: null,
-        failureReason: null,
-        exitCode: null,
-        retried: false,
+        ...NOT_RUN,
         retryCount: 0,
-        tokenDigest: null,
-        traceLength: 0,
-        traceArchived: false,
-        artifacts: null,
         generic: true,
         targetUrl: request.targetUrl ?? null,
         description: request.description ?? null,
         coverage: request.coverage ?? null,
-        status: 'created',
-        version: 1,
       };
       written = { ...written, ...moveTo(request.state, written, now) };
       // The newest status of the name holds its claim; another report creating it first wins.

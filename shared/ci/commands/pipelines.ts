@@ -82,8 +82,8 @@ export type CreatePipelineResult =
 
 const ZERO = '0000000000000000000000000000000000000000';
 
-/** What a job that has not run yet carries: a new one, or a retry's copy. */
-const NOT_RUN = {
+/** What a job that has not run yet carries: a new one, a retry's copy, a generic commit status. */
+export const NOT_RUN = {
   status: 'created',
   queuedAt: null,
   startedAt: null,
