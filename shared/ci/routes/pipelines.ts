@@ -8,13 +8,14 @@
  * a write 401 to an anonymous caller.
  */
 import * as z from 'zod';
-import { can } from '../../auth';
+import { can, type ProjectSubject } from '../../auth';
 import { ForbiddenError, NotFoundError } from '../../platform/http/errors';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { hashParam, idParam, limitedString, p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound } from '../../projects';
+import type { User } from '../../users';
 import type { catalog } from '../catalog';
 import { cancelPipeline, createPipelineOnRef, deletePipeline, retryPipeline } from '../commands/pipelines';
 import { authorizeCi, authorizePipelineRead, canReadBuilds, canReadPipelineVariables, canUpdateBuilds, canUpdateOnRef } from '../policy';
@@ -26,7 +27,15 @@ import { latestPipelineOnRef } from '../queries/latest-pipeline';
 import { pipelineTestReport, pipelineTestSummary } from '../queries/test-reports';
 import { presentTestReport, presentTestReportSummary } from '../presenters/test-reports';
 import { findPipelineOrNotFound, jobContext, pipelineJobs, pipelineList, projectWebUrl, userOf } from '../queries/jobs';
+import type { Pipeline } from '../store/pipelines';
 import { scopeParam, scopeFrom } from './scope';
+
+/** A pipeline whose project's builds the caller may read (GitLab's `read_build`, 403 otherwise; 404 for no such pipeline). */
+async function findReadablePipeline(params: { id: string; pipeline_id: number }, user: User | null): Promise<{ subject: ProjectSubject; pipeline: Pipeline }> {
+  const subject = await findProjectOrNotFound(params.id, user);
+  authorizePipelineRead(canReadBuilds(user, subject));
+  return { subject, pipeline: await findPipelineOrNotFound(subject, params.pipeline_id) };
+}
 
 const pipelineParams = z.object({ ...idParam, pipeline_id: required(p.int()) });
 
@@ -110,9 +119,7 @@ export const pipelineRoutes = {
     params: pipelineParams,
     anonymous: true,
     handler: async ({ params, user }) => {
-      const subject = await findProjectOrNotFound(params.id, user);
-      authorizePipelineRead(canReadBuilds(user, subject));
-      const pipeline = await findPipelineOrNotFound(subject, params.pipeline_id);
+      const { subject, pipeline } = await findReadablePipeline(params, user);
       return ok(presentPipeline(pipeline, projectWebUrl(subject), await userOf(pipeline.userId)));
     },
   }),
@@ -157,9 +164,7 @@ export const pipelineRoutes = {
     params: pipelineParams.extend({ ...paginationParams, scope: scopeParam, include_retried: p.bool() }),
     anonymous: true,
     handler: async ({ params, user, link }) => {
-      const subject = await findProjectOrNotFound(params.id, user);
-      authorizePipelineRead(canReadBuilds(user, subject));
-      await findPipelineOrNotFound(subject, params.pipeline_id);
+      const { subject } = await findReadablePipeline(params, user);
       const read = await pipelineJobs(params.pipeline_id, scopeFrom(params.scope), params.include_retried ?? false);
       if (!read) throw new NotFoundError();
       const page = paginateArray(params, link, read.jobs);
@@ -172,9 +177,7 @@ export const pipelineRoutes = {
     params: pipelineParams,
     anonymous: true,
     handler: async ({ params, user }) => {
-      const subject = await findProjectOrNotFound(params.id, user);
-      authorizePipelineRead(canReadBuilds(user, subject));
-      const pipeline = await findPipelineOrNotFound(subject, params.pipeline_id);
+      const { subject, pipeline } = await findReadablePipeline(params, user);
       authorizePipelineRead(await canReadPipelineVariables(user, subject, pipeline));
       return ok((await pipelineVariables(pipeline)).map(presentPipelineVariable));
     },
@@ -185,9 +188,7 @@ export const pipelineRoutes = {
     params: pipelineParams,
     anonymous: true,
     handler: async ({ params, user }) => {
-      const subject = await findProjectOrNotFound(params.id, user);
-      authorizePipelineRead(canReadBuilds(user, subject));
-      await findPipelineOrNotFound(subject, params.pipeline_id);
+      const { subject } = await findReadablePipeline(params, user);
       return ok(presentTestReport(await pipelineTestReport(params.pipeline_id), projectWebUrl(subject)));
     },
   }),
@@ -196,9 +197,7 @@ export const pipelineRoutes = {
     params: pipelineParams,
     anonymous: true,
     handler: async ({ params, user }) => {
-      const subject = await findProjectOrNotFound(params.id, user);
-      authorizePipelineRead(canReadBuilds(user, subject));
-      await findPipelineOrNotFound(subject, params.pipeline_id);
+      await findReadablePipeline(params, user);
       return ok(presentTestReportSummary(await pipelineTestSummary(params.pipeline_id)));
     },
   }),
