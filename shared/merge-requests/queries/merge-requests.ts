@@ -156,7 +156,7 @@ export async function commitMergeRequests(projectId: number, sha: string, state:
     .map(mergeRequestFromItem)
     .filter((mr) => !mr.deletedAt && states.includes(mr.state === 'locked' ? 'opened' : mr.state))
     .filter((mr) => links.some((link) => link.iid === mr.iid && (link.versionId === 'merge' ? mr.mergeCommitSha === sha : link.versionId === mr.latestVersionId)))
-    .sort((a, b) => (a.createdAt === b.createdAt ? b.id - a.id : a.createdAt < b.createdAt ? 1 : -1));
+    .sort(inOrder({ orderBy: 'created_at', ascending: false }));
 }
 
 /**
@@ -169,11 +169,16 @@ export async function deploymentMergeRequests(subject: ProjectSubject, deploymen
   if (iids.length === 0) return [];
   const [items, matches] = await Promise.all([getMany(iids.map((iid) => mergeRequestKeys.mergeRequest(subject.project.id, iid))), matcherFor(subject.project.id, filters)]);
   const states = partitionsOf(filters.state);
-  const at = (mr: MergeRequest) => (order.orderBy === 'updated_at' ? mr.updatedAt : mr.createdAt);
   return items
     .map(mergeRequestFromItem)
     .filter((mr) => !mr.deletedAt && states.includes(mr.state === 'locked' ? 'opened' : mr.state) && matches(mr))
-    .sort((a, b) => (at(a) === at(b) ? a.id - b.id : at(a) < at(b) ? -1 : 1) * (order.ascending ? 1 : -1));
+    .sort(inOrder(order));
+}
+
+/** Internal: a comparator of merge requests in a list's order (by creation or update time, ties by id), for bounded lists sorted in memory. */
+function inOrder(order: Pick<MergeRequestOrder, 'orderBy' | 'ascending'>): (a: MergeRequest, b: MergeRequest) => number {
+  const at = (mr: MergeRequest) => (order.orderBy === 'updated_at' ? mr.updatedAt : mr.createdAt);
+  return (a, b) => (at(a) === at(b) ? a.id - b.id : at(a) < at(b) ? -1 : 1) * (order.ascending ? 1 : -1);
 }
 
 /**
