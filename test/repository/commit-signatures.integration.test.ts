@@ -10,16 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api';
 import { createUser, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
 import { cloneUrl, gitOk, localRepository, scratch } from '../support/git';
-
-const PGP_SIGNATURE = [
-  '-----BEGIN PGP SIGNATURE-----',
-  '',
-  'iHUEABYIAB0WIQS0i5sx44OmsMklchV0uwqOVQoCtgUCawt/4QAKCRB0uwqOVQoC',
-  'trwOAQC030Lc4kqAct9AmZOzCg89KkbHZqIUME00BV2iFa1p7wD/TiBpuiI19JqL',
-  'AW9pRPWj83LdQogMyUFJevxTCZF24gY=',
-  '=O89l',
-  '-----END PGP SIGNATURE-----',
-].join('\n');
+import { GPG_SIGNATURE } from './git/pgp-signature';
 
 let project: OwnedProject;
 let unconfirmed: TestUser;
@@ -83,7 +74,7 @@ beforeAll(async () => {
   shas.tampered = await writeCommit(directory, original.replace(/^tree .*\nparent .*\n/, head).replace('signed by its committer', 'signed by nobody'));
   const people = `author A <${email}> 1700000000 +0000\ncommitter A <${email}> 1700000000 +0000\n`;
   const tree = original.split('\n')[0].slice(5);
-  shas.pgp = await writeCommit(directory, `${withHeader(`tree ${tree}\nparent ${shas.tampered}\n${people}`, 'gpgsig', PGP_SIGNATURE)}\npgp\n`);
+  shas.pgp = await writeCommit(directory, `${withHeader(`tree ${tree}\nparent ${shas.tampered}\n${people}`, 'gpgsig', GPG_SIGNATURE)}\npgp\n`);
   const x509 = '-----BEGIN SIGNED MESSAGE-----\nMIAGCSqGSIb3DQEHAqCAMIACAQExDTALBglghkgBZQMEAgEwgAYJKoZIhvcNAQcB\n-----END SIGNED MESSAGE-----';
   shas.x509 = await writeCommit(directory, `${withHeader(`tree ${tree}\nparent ${shas.pgp}\n${people}`, 'gpgsig', x509)}\nx509\n`);
   await gitOk(['push', '-q', cloneUrl(project.fullPath, project.owner.token), 'HEAD:refs/heads/main'], { cwd: directory });

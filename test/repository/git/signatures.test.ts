@@ -11,17 +11,7 @@ import {
   sshFingerprint,
   verifySshSignature,
 } from '../../../shared/repository/git/objects/signatures';
-
-/** A detached signature made by `gpg` 2.2 (old-format packet, issuer fingerprint and key id). */
-const GPG_SIGNATURE = [
-  '-----BEGIN PGP SIGNATURE-----',
-  '',
-  'iHUEABYIAB0WIQS0i5sx44OmsMklchV0uwqOVQoCtgUCawt/4QAKCRB0uwqOVQoC',
-  'trwOAQC030Lc4kqAct9AmZOzCg89KkbHZqIUME00BV2iFa1p7wD/TiBpuiI19JqL',
-  'AW9pRPWj83LdQogMyUFJevxTCZF24gY=',
-  '=O89l',
-  '-----END PGP SIGNATURE-----',
-].join('\n');
+import { GPG_SIGNATURE } from './pgp-signature';
 
 /** A new-format v4 signature packet with only an issuer key id (subpacket 16, unhashed). */
 function keyIdOnlySignature(): string {
