@@ -9,6 +9,7 @@ import { ApiError, ForbiddenError, BadRequestError, NotFoundError } from '../../
 import { pageStart, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { idParam, p } from '../../platform/http/params';
 import { created, ok, type HttpResult } from '../../platform/http/response';
+import { lazily } from '../../platform/lazy';
 import { route, type RoutesOf } from '../../platform/http/route';
 import type { User } from '../../users';
 import type { catalog } from '../catalog';
@@ -21,12 +22,14 @@ import { diffsAsAsked, presentDiff, unidiffParam } from '../presenters/diffs';
 import { findBranchOrNotFound } from '../queries/branches';
 import { commitChanges, commitStats, findCommitOrNotFound, listCommits, refsContaining } from '../queries/commits';
 import type { ObjectReader } from '../queries/objects';
-import { commitSignature } from '../queries/signatures';
 import { withPatches } from '../queries/diff';
 import { BranchRules } from '../queries/protection';
 import { findRepositoryOrNotFound, projectWebUrl } from './access';
 import { uncountedPageHeaders } from './paging';
 import { commitChangeParams, commitCreateParams, commitListParams, commitRefsParams, shaParam, startMutuallyExclusive } from './commits.params';
+
+/** A commit's signature; its verifier (sshpk and its crypto, about 190 KB) loads with the first request for one, not with the function. */
+const commitSignature = lazily(() => import('../queries/signatures'), (m) => m.commitSignature);
 
 /** GitLab's `authorize_push_to_branch!`: push rights, and the branch's protection (403). */
 async function authorizePushToBranch(subject: ProjectSubject, user: User, branch: string): Promise<void> {
@@ -174,7 +177,10 @@ export const commitRoutes = {
     },
   }),
 
-  /** GitLab's `GET …/commits/:sha/signature`: 404 `Signature Not Found` for a commit without a signature it recognizes. */
+  /**
+   * GitLab's `GET …/commits/:sha/signature`: 404 `Signature Not Found` for a commit without a
+   * signature it recognizes.
+   */
   'GET /projects/:id/repository/commits/:sha/signature': route({
     anonymous: true,
     params: z.object({ ...idParam, ...shaParam }),
