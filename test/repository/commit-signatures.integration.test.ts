@@ -6,16 +6,21 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api';
 import { createUser, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
 import { cloneUrl, gitOk, localRepository, scratch } from '../support/git';
+import { gpgKey, gpgSignedCommit, stopGpgAgents } from '../support/gpg';
 import { GPG_SIGNATURE } from './git/pgp-signature';
 
 let project: OwnedProject;
 let unconfirmed: TestUser;
 let registeredKey: Record<string, unknown>;
 const shas: Record<string, string> = {};
+/** The GPG keys registered: the owner's (with a signing subkey) and one whose email is nobody's. */
+const gpg: Record<'owner' | 'unverified', { id: number; primaryKeyid: string }> = {} as never;
+let unregisteredFingerprint: string;
+let secondaryEmail: string;
 
 const signature = (sha: string, anonymous = false) =>
   api(`/projects/${project.id}/repository/commits/${sha}/signature`, anonymous ? {} : { token: project.owner.token });
@@ -77,8 +82,34 @@ beforeAll(async () => {
   shas.pgp = await writeCommit(directory, `${withHeader(`tree ${tree}\nparent ${shas.tampered}\n${people}`, 'gpgsig', GPG_SIGNATURE)}\npgp\n`);
   const x509 = '-----BEGIN SIGNED MESSAGE-----\nMIAGCSqGSIb3DQEHAqCAMIACAQExDTALBglghkgBZQMEAgEwgAYJKoZIhvcNAQcB\n-----END SIGNED MESSAGE-----';
   shas.x509 = await writeCommit(directory, `${withHeader(`tree ${tree}\nparent ${shas.pgp}\n${people}`, 'gpgsig', x509)}\nx509\n`);
+
   await gitOk(['push', '-q', cloneUrl(project.fullPath, project.owner.token), 'HEAD:refs/heads/main'], { cwd: directory });
+
+  // GPG (on a branch of their own): the owner's key (their email, a signing subkey), a key of theirs with nobody's email, a key nobody registered.
+  secondaryEmail = `second-${project.owner.username}@example.com`;
+  const [ownerKey, unverifiedKey, unregisteredKey] = await Promise.all([
+    gpgKey([`Owner Name <${email}>`], { subkey: true }),
+    gpgKey(['Somebody <somebody-else@example.com>']),
+    gpgKey(['Stranger <stranger@example.com>']),
+    api('/user/emails', { token: project.owner.token, body: { email: secondaryEmail } }),
+  ]);
+  unregisteredFingerprint = unregisteredKey.fingerprint;
+  for (const [name, key] of [['owner', ownerKey], ['unverified', unverifiedKey]] as const) {
+    const added = await api('/user/gpg_keys', { token: project.owner.token, body: { key: key.publicKey } });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    gpg[name] = { id: added.body.id, primaryKeyid: key.fingerprint.slice(-16) };
+  }
+  shas.gpgVerified = await gpgSignedCommit(directory, ownerKey, 'gpg: signed by its committer', email);
+  shas.gpgSecondary = await gpgSignedCommit(directory, ownerKey, 'gpg: committed with another email of the signer', secondaryEmail);
+  shas.gpgOtherUser = await gpgSignedCommit(directory, ownerKey, 'gpg: committed by someone else', 'stranger@example.com');
+  shas.gpgUnverifiedKey = await gpgSignedCommit(directory, unverifiedKey, 'gpg: a key without the owner’s email', email);
+  shas.gpgUnknownKey = await gpgSignedCommit(directory, unregisteredKey, 'gpg: a key nobody registered', email);
+  const gpgOriginal = await gitOk(['cat-file', 'commit', shas.gpgVerified], { cwd: directory });
+  const tampered = gpgOriginal.replace(/^parent .*$/m, `parent ${shas.gpgUnknownKey}`).replace('gpg: signed by its committer', 'gpg: changed after signing');
+  shas.gpgTampered = await writeCommit(directory, tampered);
+  await gitOk(['push', '-q', cloneUrl(project.fullPath, project.owner.token), 'HEAD:refs/heads/gpg'], { cwd: directory });
 });
+afterAll(stopGpgAgents);
 
 describe('GET /projects/:id/repository/commits/:sha/signature', () => {
   it('verifies SSH signatures against the users’ keys and emails, as GitLab', async () => {
@@ -92,6 +123,37 @@ describe('GET /projects/:id/repository/commits/:sha/signature', () => {
     expect(otherUser.body).toEqual({ signature_type: 'SSH', verification_status: 'other_user', key, commit_source: 'gitaly' });
     expect(unconfirmedEmail.body).toMatchObject({ signature_type: 'SSH', verification_status: 'unverified', key: expect.objectContaining({ title: 'signing' }) });
     expect(tampered.body).toEqual({ signature_type: 'SSH', verification_status: 'unverified', key, commit_source: 'gitaly' });
+  });
+
+  it('verifies GPG signatures made by git and gpg against the users’ GPG keys and emails, as GitLab', async () => {
+    const names = ['gpgVerified', 'gpgSecondary', 'gpgOtherUser', 'gpgUnverifiedKey', 'gpgTampered', 'gpgUnknownKey'];
+    const [verified, secondary, otherUser, unverifiedKey, tampered, unknownKey] = await Promise.all(names.map((name) => signature(shas[name])));
+    const ownerKey = {
+      signature_type: 'PGP',
+      gpg_key_id: gpg.owner.id,
+      gpg_key_primary_keyid: gpg.owner.primaryKeyid,
+      gpg_key_user_name: 'Owner Name',
+      gpg_key_user_email: project.owner.email,
+      // gpg signs with the newest signing subkey: the key is found by the subkey's id.
+      gpg_key_subkey_id: expect.any(Number),
+      commit_source: 'gitaly',
+    };
+    expect(verified.body).toEqual({ ...ownerKey, verification_status: 'verified' });
+    expect(secondary.body).toEqual({ ...ownerKey, verification_status: 'same_user_different_email' });
+    expect(otherUser.body).toEqual({ ...ownerKey, verification_status: 'other_user' });
+    expect(tampered.body).toEqual({ ...ownerKey, verification_status: 'unverified' });
+    expect(unverifiedKey.body).toMatchObject({
+      verification_status: 'unverified_key',
+      gpg_key_id: gpg.unverified.id,
+      gpg_key_primary_keyid: gpg.unverified.primaryKeyid,
+      gpg_key_user_email: 'somebody-else@example.com',
+      gpg_key_subkey_id: null,
+    });
+    expect(unknownKey.body).toMatchObject({ verification_status: 'unknown_key', gpg_key_id: null, gpg_key_primary_keyid: unregisteredFingerprint, gpg_key_user_email: null });
+
+    // A revoked key is a key nobody has: its commits are `unknown_key`.
+    expect((await api(`/user/gpg_keys/${gpg.owner.id}/revoke`, { method: 'POST', token: project.owner.token })).status).toBe(202);
+    expect((await signature(shas.gpgVerified)).body).toMatchObject({ verification_status: 'unknown_key', gpg_key_id: null, gpg_key_subkey_id: null });
   });
 
   it('answers PGP and X509 signatures by their kind, and 404 without a signature or commit', async () => {

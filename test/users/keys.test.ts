@@ -14,6 +14,7 @@ const tableKeys = {
   sshKey: () => userKeys.sshKey(7, 12),
   email: () => userKeys.email(7, 13),
   token: () => userKeys.token(7, 14),
+  gpgKey: () => userKeys.gpgKey(7, 15),
   tokenDigest: () => userKeys.tokenDigest('9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'),
   stats: () => userKeys.stats(),
 } satisfies Record<Exclude<keyof typeof userKeys, 'claims'>, () => Key>;
@@ -21,6 +22,8 @@ const tableKeys = {
 const claimKeys = {
   email: () => userKeys.claims.email('Alice@Example.com'),
   sshFingerprint: () => userKeys.claims.sshFingerprint('SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8'),
+  gpgFingerprint: () => userKeys.claims.gpgFingerprint('0A97802013A6CEA87C3AA5C2193BACA5F342091E'),
+  gpgKeyid: () => userKeys.claims.gpgKeyid('6721B3015B09B343'),
   identity: () => userKeys.claims.identity('LDAP', 'uid=alice,ou=people'),
   internalUser: () => userKeys.claims.internalUser('ghost'),
 } satisfies Record<keyof typeof userKeys.claims, () => Key>;
@@ -42,6 +45,7 @@ const collections = {
   userSshKeys: () => userCollections.userSshKeys(7),
   userEmails: () => userCollections.userEmails(7),
   userTokens: () => userCollections.userTokens(7),
+  userGpgKeys: () => userCollections.userGpgKeys(7),
   userPartition: () => userCollections.userPartition(7),
   sshKeyById: () => userCollections.sshKeyById(12),
   personalTokens: () => userCollections.personalTokens(),
@@ -67,8 +71,9 @@ describeKeySpace(
       expect(within(userKeys.sshKey(7, 12), userCollections.userSshKeys(7))).toBe(true);
       expect(within(userKeys.email(7, 13), userCollections.userEmails(7))).toBe(true);
       expect(within(userKeys.token(7, 14), userCollections.userTokens(7))).toBe(true);
+      expect(within(userKeys.gpgKey(7, 15), userCollections.userGpgKeys(7))).toBe(true);
       expect(within(userKeys.email(7, 13), userCollections.userSshKeys(7))).toBe(false);
-      for (const key of [userKeys.user(7), userKeys.sshKey(7, 12), userKeys.email(7, 13), userKeys.token(7, 14)]) {
+      for (const key of [userKeys.user(7), userKeys.sshKey(7, 12), userKeys.email(7, 13), userKeys.token(7, 14), userKeys.gpgKey(7, 15)]) {
         expect(within(key, userCollections.userPartition(7))).toBe(true);
       }
     });

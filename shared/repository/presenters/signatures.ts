@@ -16,11 +16,11 @@ export function presentCommitSignature(signature: CommitSignature) {
     case 'PGP':
       return {
         ...common,
-        gpg_key_id: null,
-        gpg_key_primary_keyid: signature.issuer,
-        gpg_key_user_name: null,
-        gpg_key_user_email: null,
-        gpg_key_subkey_id: null,
+        gpg_key_id: signature.key?.key.id ?? null,
+        gpg_key_primary_keyid: signature.key?.key.primaryKeyid ?? signature.issuer,
+        gpg_key_user_name: signature.key?.userInfo?.name ?? null,
+        gpg_key_user_email: signature.key?.userInfo?.email ?? null,
+        gpg_key_subkey_id: signature.key?.subkeyId ?? null,
         ...source,
       };
     case 'X509':

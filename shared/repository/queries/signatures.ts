@@ -1,5 +1,5 @@
 /**
- * A commit's signature as GitLab verifies it (`Gitlab::Ssh::Signature`, `Gitlab::Gpg::Commit`,
+ * A commit's signature as GitLab verifies it (`Gitlab::Ssh::Signature`, `Gitlab::Gpg::Signature`,
  * `Gitlab::X509::Commit`), computed on each read from the commit object (GitLab caches the result
  * in `commit_signatures`; here nothing is stored, so a key added or removed later changes the answer
  * at once).
@@ -9,19 +9,34 @@
  *   `unverified` (bad signature, other namespace, unreadable), `unknown_key` (no user has the key),
  *   `other_user` (the committer's email is not the key owner's), `unverified` (the owner's, but not
  *   a verified one: a primary email never confirmed), `verified`.
- * - PGP: there are no GPG keys here, so every signer is unknown: `unknown_key` with the issuer read
- *   from the signature (the signature itself is not checked; GitLab does not either without the key).
+ * - PGP: the key found by the key id the signature names (a primary key's or a subkey's) among
+ *   users' GPG keys, in GitLab's order: `multiple_signatures`, `unknown_key` (no such key),
+ *   `unverified_key` (none of the key's emails is a verified email of its owner), `unverified` (the
+ *   signature does not check), `verified` (the committer's email is one of the key's verified
+ *   emails), `same_user_different_email` (it is another email of the key's owner), `other_user`.
  * - X509: the certificate is not read: `unverified`, no certificate.
+ *
+ * An email is verified when it is the owner's confirmed primary email or one of their secondary
+ * emails (secondary emails have no confirmation here).
  */
-import { findSshKeyByFingerprint, getUser, userIdByEmail, type SshKey } from '../../users';
-import { openPgpIssuer, parseSshSignature, signatureKind, splitSignedCommit, sshFingerprint, verifySshSignature } from '../git/objects/signatures';
+import { findGpgKeyByKeyid, findSshKeyByFingerprint, getUser, userIdByEmail, type GpgKey, type SshKey, type User } from '../../users';
+import { readPgpSignature, verifyPgpSignature } from '../git/objects/pgp';
+import { parseSshSignature, signatureKind, splitSignedCommit, sshFingerprint, verifySshSignature } from '../git/objects/signatures';
 import type { CommitObject, ObjectReader } from './objects';
 
 export type SshVerificationStatus = 'verified' | 'unverified' | 'unknown_key' | 'other_user';
+export type PgpVerificationStatus = 'verified' | 'unverified' | 'unverified_key' | 'unknown_key' | 'other_user' | 'same_user_different_email' | 'multiple_signatures';
 
 export type CommitSignature =
   | { type: 'SSH'; status: SshVerificationStatus; key: SshKey | undefined }
-  | { type: 'PGP'; status: 'unknown_key'; issuer: string | null }
+  | {
+      type: 'PGP';
+      status: PgpVerificationStatus;
+      /** The key found, with the subkey that signed (when not the primary key) and the user id shown. */
+      key: { key: GpgKey; subkeyId: number | null; userInfo: { name: string; email: string } | undefined } | undefined;
+      /** The signature's issuer (fingerprint, else key id), for a key nobody has. */
+      issuer: string | null;
+    }
   | { type: 'X509'; status: 'unverified' };
 
 /** A commit's signature, or `undefined` when it carries none GitLab recognizes. */
@@ -33,7 +48,7 @@ export async function commitSignature(reader: ObjectReader, commit: CommitObject
     case 'SSH':
       return sshSignature(signed.signature, signed.payload, commit.committer.email);
     case 'PGP':
-      return { type: 'PGP', status: 'unknown_key', issuer: openPgpIssuer(signed.signature) ?? null };
+      return pgpSignature(signed.signature, signed.payload, commit.committer.email);
     case 'X509':
       return { type: 'X509', status: 'unverified' };
     default:
@@ -50,9 +65,36 @@ async function sshSignature(text: string, payload: Buffer, committerEmail: strin
     if (!signature || committerEmail === '' || !verifySshSignature(signature, payload)) return 'unverified';
     if (!key || !owner) return 'unknown_key';
     if ((await userIdByEmail(committerEmail)) !== owner.id) return 'other_user';
-    // The owner's email: the primary one counts once confirmed; secondary emails have no confirmation here.
-    const primary = owner.email.toLowerCase() === committerEmail.toLowerCase();
-    return primary && owner.confirmedAt === null ? 'unverified' : 'verified';
+    return (await isVerifiedEmail(owner, committerEmail)) ? 'verified' : 'unverified';
   };
   return { type: 'SSH', status: await status(), key };
+}
+
+/** Whether `email` is a verified email of `owner`: the confirmed primary one, or a secondary one. */
+async function isVerifiedEmail(owner: User, email: string): Promise<boolean> {
+  if (owner.email.toLowerCase() === email.toLowerCase()) return owner.confirmedAt !== null;
+  return (await userIdByEmail(email)) === owner.id;
+}
+
+async function pgpSignature(text: string, payload: Buffer, committerEmail: string): Promise<CommitSignature> {
+  const signature = await readPgpSignature(text);
+  const answer = (status: PgpVerificationStatus, key?: Extract<CommitSignature, { type: 'PGP' }>['key']): CommitSignature => ({
+    type: 'PGP',
+    status,
+    key,
+    issuer: signature?.issuer ?? null,
+  });
+  if (!signature) return answer('unknown_key');
+  if (signature.count > 1) return answer('multiple_signatures');
+  const signer = signature.keyids[0];
+  const key = await findGpgKeyByKeyid(signer);
+  const owner = key && (await getUser(key.userId));
+  if (!key || !owner) return answer('unknown_key');
+  const verified = [];
+  for (const info of key.userInfos) if (await isVerifiedEmail(owner, info.email)) verified.push(info);
+  const found = { key, subkeyId: key.subkeys.find((subkey) => subkey.keyid === signer)?.id ?? null, userInfo: verified[0] ?? key.userInfos[0] };
+  if (verified.length === 0) return answer('unverified_key', found);
+  if (!(await verifyPgpSignature(signature.signature, payload, key.key))) return answer('unverified', found);
+  if (verified.some((info) => info.email === committerEmail.toLowerCase())) return answer('verified', found);
+  return answer((await userIdByEmail(committerEmail)) === owner.id ? 'same_user_different_email' : 'other_user', found);
 }

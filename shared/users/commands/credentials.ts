@@ -6,6 +6,7 @@
 import { BadRequestError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import { refuseForGhost } from '../ghost';
 import { deleteEmail, insertEmail, type Email } from '../store/emails';
+import { deleteGpgKey, insertGpgKey, type GpgKey } from '../store/gpg-keys';
 import { deleteSshKey, insertSshKey, type SshKey } from '../store/ssh-keys';
 import { createToken, revokeActiveToken, revokeToken, type AccessToken, type NewToken, type TokenScope } from '../store/tokens';
 import type { User } from '../store/users';
@@ -15,7 +16,7 @@ import { validateUserFields } from './users';
  * Deleting a key or an email, revoking a token: the store's writes as they are (each answers the
  * item, or undefined when it was not there; the route decides whether that is a 404).
  */
-export { deleteEmail, deleteSshKey, revokeToken };
+export { deleteEmail, deleteGpgKey, deleteSshKey, revokeToken };
 
 export async function addSshKey(user: User, input: { title: string; key: string }): Promise<SshKey> {
   const errors: Record<string, string[]> = {};
@@ -39,6 +40,28 @@ export async function addSshKey(user: User, input: { title: string; key: string 
   if (result === 'claim_taken') throw new ValidationError({ fingerprint: ['has already been taken'] });
   return key;
 }
+
+/**
+ * GitLab's `GpgKeys::CreateService`: the key stripped, its format checked (one armoured public key
+ * block), then read: a block OpenPGP.js cannot read has no fingerprint nor primary key id (GitLab's
+ * `can't be blank`); a key added already (by anyone) is `has already been taken`.
+ */
+export async function addGpgKey(user: User, input: { key: string }): Promise<GpgKey> {
+  const text = input.key.trim();
+  // The key reader (OpenPGP.js, ~400 KB) is loaded by the first key a process adds, not at cold start.
+  const { isGpgKeyBlock, parseGpgPublicKey } = await import('../gpg-public-key');
+  if (text === '') throw new ValidationError({ key: ["can't be blank", GPG_KEY_FORMAT] });
+  if (!isGpgKeyBlock(text)) throw new ValidationError({ key: [GPG_KEY_FORMAT] });
+  const parsed = await parseGpgPublicKey(text);
+  if (!parsed) throw new ValidationError({ fingerprint: ["can't be blank"], primary_keyid: ["can't be blank"] });
+  const { result, key } = await insertGpgKey({ userId: user.id, key: text, ...parsed });
+  if (result === 'user_gone') throw new NotFoundError('User');
+  if (result === 'claim_taken') throw new ValidationError({ fingerprint: ['has already been taken'], primary_keyid: ['has already been taken'] });
+  return key;
+}
+
+const GPG_KEY_FORMAT =
+  "is invalid. A valid public GPG key begins with '-----BEGIN PGP PUBLIC KEY BLOCK-----' and ends with '-----END PGP PUBLIC KEY BLOCK-----'";
 
 export async function addEmail(user: User, address: string): Promise<Email> {
   const invalid = validateUserFields({ email: address }).email;

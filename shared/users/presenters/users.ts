@@ -6,6 +6,7 @@
 import { config } from '../../platform/config';
 import { avatarUrl } from '../avatars';
 import type { Email } from '../store/emails';
+import type { GpgKey } from '../store/gpg-keys';
 import type { SshKey } from '../store/ssh-keys';
 import { isTokenActive, type AccessToken } from '../store/tokens';
 import type { User } from '../store/users';
@@ -72,6 +73,11 @@ export function presentUserWithSudo(user: User, privateToken: string) {
 
 export function presentSshKey(key: SshKey) {
   return { id: key.id, title: key.title, key: key.key, created_at: key.createdAt };
+}
+
+/** GitLab's `GpgKey` entity. */
+export function presentGpgKey(key: GpgKey) {
+  return { id: key.id, key: key.key, created_at: key.createdAt };
 }
 
 export function presentSshKeyWithUser(key: SshKey, user: User) {

@@ -5,6 +5,7 @@ import type { User } from '../store/users';
 /** A user's keys and emails and one of them, as stored (undefined when absent). */
 export { getEmail, listEmails } from '../store/emails';
 export { getSshKey, listSshKeys } from '../store/ssh-keys';
+export { getGpgKey, listGpgKeys } from '../store/gpg-keys';
 
 export type TokenStateFilter = 'all' | 'active' | 'inactive';
 

@@ -1,10 +1,11 @@
 /** The users feature's HTTP slice, by endpoint group (for the Lambda entries in `functions/`). */
 import { emailRoutes } from './emails';
+import { gpgKeyRoutes } from './gpg-keys';
 import { impersonationTokenRoutes } from './impersonation-tokens';
 import { personalAccessTokenRoutes } from './personal-access-tokens';
 import { sshKeyRoutes } from './ssh-keys';
 import { userRoutes } from './users';
 
 export const routes = {
-  users: { ...userRoutes, ...sshKeyRoutes, ...emailRoutes, ...impersonationTokenRoutes, ...personalAccessTokenRoutes },
+  users: { ...userRoutes, ...sshKeyRoutes, ...gpgKeyRoutes, ...emailRoutes, ...impersonationTokenRoutes, ...personalAccessTokenRoutes },
 };

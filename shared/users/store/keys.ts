@@ -10,6 +10,7 @@ export const userKeys = {
   sshKey: (userId: number, keyId: number): Key => ({ PK: `USER#${userId}`, SK: `SSHKEY#${pad(keyId)}` }),
   email: (userId: number, emailId: number): Key => ({ PK: `USER#${userId}`, SK: `EMAIL#${pad(emailId)}` }),
   token: (userId: number, tokenId: number): Key => ({ PK: `USER#${userId}`, SK: `TOKEN#${pad(tokenId)}` }),
+  gpgKey: (userId: number, keyId: number): Key => ({ PK: `USER#${userId}`, SK: `GPGKEY#${pad(keyId)}` }),
   /** Points a token's SHA-256 digest at its owner and token id (authentication lookup). */
   tokenDigest: (digest: string): Key => ({ PK: `TOKEN_DIGEST#${digest}`, SK: 'TOKEN' }),
   /** The totals of users by state (`all`, `active`, `blocked`), for `X-Total` without counting. */
@@ -19,6 +20,10 @@ export const userKeys = {
   claims: {
     email: (email: string): Key => unique('EMAIL', email.toLowerCase()),
     sshFingerprint: (fingerprint: string): Key => unique('SSH_FINGERPRINT', fingerprint),
+    /** A GPG key's primary fingerprint (upper-case hex). */
+    gpgFingerprint: (fingerprint: string): Key => unique('GPG_FINGERPRINT', fingerprint),
+    /** A GPG key id (upper-case hex), its primary key's or a subkey's: names the key's owner and item. */
+    gpgKeyid: (keyid: string): Key => unique('GPG_KEYID', keyid),
     identity: (provider: string, externUid: string): Key =>
       unique('IDENTITY', `${provider.toLowerCase()}#${externUid}`),
     /** The one internal user of a kind (`ghost`): names its user id, written with that user (`ghost.ts`). */
@@ -61,6 +66,7 @@ export const userCollections = {
   userSshKeys: (userId: number) => tableCollection(`USER#${userId}`, 'SSHKEY#'),
   userEmails: (userId: number) => tableCollection(`USER#${userId}`, 'EMAIL#'),
   userTokens: (userId: number) => tableCollection(`USER#${userId}`, 'TOKEN#'),
+  userGpgKeys: (userId: number) => tableCollection(`USER#${userId}`, 'GPGKEY#'),
   /** Everything stored in a user's partition (used to delete a user completely). */
   userPartition: (userId: number) => tableCollection(`USER#${userId}`, ''),
   sshKeyById: (keyId: number) => indexCollection('GSI1', `SSHKEY#${keyId}`),
@@ -97,12 +103,14 @@ readYourWrites('USERS', 'PERSONAL_TOKENS', 'PROJECT_ACCESS_TOKENS#', 'SSHKEY#', 
 
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
-  partitions: ['USER#', 'TOKEN_DIGEST#', 'UNIQUE#EMAIL#', 'UNIQUE#SSH_FINGERPRINT#', 'UNIQUE#IDENTITY#', 'UNIQUE#INTERNAL_USER#', 'STATS#USERS', 'SEARCH_USERS#', 'SEARCH_USER_EMAILS#'],
+  partitions: ['USER#', 'TOKEN_DIGEST#', 'UNIQUE#EMAIL#', 'UNIQUE#SSH_FINGERPRINT#', 'UNIQUE#GPG_FINGERPRINT#', 'UNIQUE#GPG_KEYID#', 'UNIQUE#IDENTITY#', 'UNIQUE#INTERNAL_USER#', 'STATS#USERS', 'SEARCH_USERS#', 'SEARCH_USER_EMAILS#'],
   sortKeys: {
-    'USER#': ['USER', 'SSHKEY#', 'EMAIL#', 'TOKEN#'],
+    'USER#': ['USER', 'SSHKEY#', 'EMAIL#', 'TOKEN#', 'GPGKEY#'],
     'TOKEN_DIGEST#': ['TOKEN'],
     'UNIQUE#EMAIL#': ['UNIQUE'],
     'UNIQUE#SSH_FINGERPRINT#': ['UNIQUE'],
+    'UNIQUE#GPG_FINGERPRINT#': ['UNIQUE'],
+    'UNIQUE#GPG_KEYID#': ['UNIQUE'],
     'UNIQUE#IDENTITY#': ['UNIQUE'],
     'UNIQUE#INTERNAL_USER#': ['UNIQUE'],
     'STATS#USERS': ['STATS'],
@@ -111,5 +119,5 @@ export const keySpace: KeySpace = {
     'SEARCH_USER_EMAILS#': [''],
   },
   indexPartitions: { GSI1: ['USERS', 'SSHKEY#', 'PERSONAL_TOKENS'], GSI2: ['USERS#', 'SSHKEY_MD5#', 'PROJECT_ACCESS_TOKENS#'], GSI3: ['USER_ACTIVITY'] },
-  sequences: ['users', 'ssh_keys', 'emails', 'access_tokens'],
+  sequences: ['users', 'ssh_keys', 'emails', 'access_tokens', 'gpg_keys', 'gpg_key_subkeys'],
 };

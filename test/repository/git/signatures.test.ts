@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readPgpSignature } from '../../../shared/repository/git/objects/pgp';
 import {
-  openPgpIssuer,
   parseSshSignature,
   signatureKind,
   splitSignedCommit,
@@ -22,7 +22,7 @@ function keyIdOnlySignature(): string {
     hashed,
     Buffer.from([0, unhashed.length]),
     unhashed,
-    Buffer.from([0xbc, 0x0e, 0, 8, 0xff]),
+    Buffer.from([0xbc, 0x0e, 0, 8, 0xff, 0, 8, 0xff]) // hash's first bytes, then the two EdDSA values (one byte each),
   ]);
   const packet = Buffer.concat([Buffer.from([0xc2, body.length]), body]);
   return `-----BEGIN PGP SIGNATURE-----\nVersion: test\n\n${packet.toString('base64')}\n=AAAA\n-----END PGP SIGNATURE-----\n`;
@@ -55,11 +55,11 @@ describe('commit signatures', () => {
     expect([GPG_SIGNATURE, signature, '-----BEGIN SIGNED MESSAGE-----\nx', 'garbage'].map(signatureKind)).toEqual(['PGP', 'SSH', 'X509', undefined]);
   });
 
-  it('reads the issuer of an OpenPGP signature: its fingerprint, else its key id', () => {
-    expect(openPgpIssuer(GPG_SIGNATURE)).toBe('B48B9B31E383A6B0C925721574BB0A8E550A02B6');
-    expect(openPgpIssuer(keyIdOnlySignature())).toBe('123456789ABCDEF0');
-    expect(openPgpIssuer('-----BEGIN PGP SIGNATURE-----\n\n!!!\n-----END PGP SIGNATURE-----')).toBeUndefined();
-    expect(openPgpIssuer('-----BEGIN PGP SIGNATURE-----\n\nAAAA\n-----END PGP SIGNATURE-----')).toBeUndefined();
+  it('reads the issuer of an OpenPGP signature: its fingerprint, else its key id', async () => {
+    expect(await readPgpSignature(GPG_SIGNATURE)).toMatchObject({ count: 1, keyids: ['74BB0A8E550A02B6'], issuer: 'B48B9B31E383A6B0C925721574BB0A8E550A02B6' });
+    expect(await readPgpSignature(keyIdOnlySignature())).toMatchObject({ count: 1, keyids: ['123456789ABCDEF0'], issuer: '123456789ABCDEF0' });
+    expect(await readPgpSignature('-----BEGIN PGP SIGNATURE-----\n\n!!!\n-----END PGP SIGNATURE-----')).toBeUndefined();
+    expect(await readPgpSignature('-----BEGIN PGP SIGNATURE-----\n\nAAAA\n-----END PGP SIGNATURE-----')).toBeUndefined();
   });
 
   it.each([

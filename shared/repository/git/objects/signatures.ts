@@ -1,7 +1,7 @@
 /**
  * Commit signatures: the `gpgsig` header split from the bytes it signs, its kind (as Gitaly tells
  * them apart), SSH signatures (OpenSSH's SSHSIG format, `git -c gpg.format=ssh commit -S`) verified
- * with node:crypto, and the issuer of an OpenPGP signature read from its signature packet.
+ * with node:crypto (OpenPGP signatures: `pgp.ts`).
  */
 import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
 import sshpk from 'sshpk';
@@ -191,79 +191,5 @@ export function verifySshSignature(signature: SshSignature, message: Buffer, nam
     return verify(expected.hash, signed, { key, dsaEncoding: 'ieee-p1363' }, Buffer.concat([r, s]));
   } catch {
     return false;
-  }
-}
-
-/**
- * The issuer of an armoured OpenPGP signature, as GPGME names the signer of a key it does not have:
- * the issuer fingerprint (subpacket 33) when the signature carries one, else the issuer key id
- * (subpacket 16, or a version 3 signature's key id); upper-case hex. `undefined` when unreadable.
- */
-export function openPgpIssuer(armoured: string): string | undefined {
-  const data = dearmor(armoured, 'PGP SIGNATURE');
-  if (!data || data.length < 2) return undefined;
-  try {
-    const body = signaturePacket(data);
-    if (!body) return undefined;
-    const version = body[0];
-    if (version === 3) return body.subarray(7, 15).toString('hex').toUpperCase();
-    if (version !== 4 && version !== 5 && version !== 6) return undefined;
-    const countBytes = version === 6 ? 4 : 2;
-    const readCount = (at: number) => (countBytes === 4 ? body.readUInt32BE(at) : body.readUInt16BE(at));
-    let position = 4;
-    const hashedLength = readCount(position);
-    const hashed = body.subarray(position + countBytes, position + countBytes + hashedLength);
-    position += countBytes + hashedLength;
-    const unhashedLength = readCount(position);
-    const unhashed = body.subarray(position + countBytes, position + countBytes + unhashedLength);
-    let keyId: string | undefined;
-    let fingerprint: string | undefined;
-    for (const { type, data: value } of [...subpackets(hashed), ...subpackets(unhashed)]) {
-      if (type === 16 && value.length === 8) keyId ??= value.toString('hex').toUpperCase();
-      if (type === 33 && value.length > 1) fingerprint ??= value.subarray(1).toString('hex').toUpperCase();
-    }
-    return fingerprint ?? keyId;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The body of the first packet of an OpenPGP message if it is a signature packet (tag 2). */
-function signaturePacket(data: Buffer): Buffer | undefined {
-  const header = data[0];
-  if ((header & 0x80) === 0) return undefined;
-  let tag: number;
-  let length: number;
-  let start: number;
-  if (header & 0x40) {
-    tag = header & 0x3f;
-    const first = data[1];
-    if (first < 192) [length, start] = [first, 2];
-    else if (first < 224) [length, start] = [((first - 192) << 8) + data[2] + 192, 3];
-    else if (first === 255) [length, start] = [data.readUInt32BE(2), 6];
-    else return undefined;
-  } else {
-    tag = (header >> 2) & 0x0f;
-    const lengthType = header & 0x03;
-    if (lengthType === 0) [length, start] = [data[1], 2];
-    else if (lengthType === 1) [length, start] = [data.readUInt16BE(1), 3];
-    else if (lengthType === 2) [length, start] = [data.readUInt32BE(1), 5];
-    else [length, start] = [data.length - 1, 1];
-  }
-  if (tag !== 2 || start + length > data.length) return undefined;
-  return data.subarray(start, start + length);
-}
-
-function* subpackets(area: Buffer): Generator<{ type: number; data: Buffer }> {
-  let position = 0;
-  while (position < area.length) {
-    const first = area[position];
-    let length: number;
-    if (first < 192) [length, position] = [first, position + 1];
-    else if (first < 255) [length, position] = [((first - 192) << 8) + area[position + 1] + 192, position + 2];
-    else [length, position] = [area.readUInt32BE(position + 1), position + 5];
-    if (length < 1 || position + length > area.length) return;
-    yield { type: area[position] & 0x7f, data: area.subarray(position + 1, position + length) };
-    position += length;
   }
 }
