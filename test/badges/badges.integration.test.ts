@@ -4,7 +4,10 @@
  * holding its group's badges, permissions and GitLab's validation answers.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, rootToken } from '../support/api';
+import { badgeKeys } from '../../shared/badges/store/keys';
+import { getItem } from '../../shared/platform/dynamo/query';
+import { api, isLocalRuntime, rootToken } from '../support/api';
+import { eventually } from '../support/eventually';
 import { addMember, createGroup, createProject, createUser, newMember, unique, type TestUser } from '../support/fixtures';
 
 const MAINTAINER = 40;
@@ -49,6 +52,12 @@ describe('project and group badges', () => {
     const read = await api(`${path}/${id}`, { token: maintainer.token });
     const edited = await api(`${path}/${id}`, { method: 'PUT', token: maintainer.token, body: { name: 'ci status' } });
     const listed = await api(path, { token: maintainer.token, query: { name: 'ci status' } });
+    // Two edits of different fields at once: neither is lost.
+    await Promise.all([
+      api(`${path}/${id}`, { method: 'PUT', token: maintainer.token, body: { image_url: 'https://img.example.com/c.svg' } }),
+      api(`${path}/${id}`, { method: 'PUT', token: maintainer.token, body: { name: 'ci' } }),
+    ]);
+    const both = await api(`${path}/${id}`, { token: maintainer.token });
     const deleted = await api(`${path}/${id}`, { method: 'DELETE', token: maintainer.token });
     const gone = await api(`${path}/${id}`, { token: maintainer.token });
 
@@ -68,6 +77,7 @@ describe('project and group badges', () => {
     expect(edited.status).toBe(200);
     expect(edited.body).toEqual({ ...added.body, name: 'ci status' });
     expect(listed.body).toEqual([edited.body]);
+    expect(both.body).toEqual({ ...added.body, image_url: 'https://img.example.com/c.svg', rendered_image_url: 'https://img.example.com/c.svg' });
     expect(deleted.status).toBe(204);
     expect([gone.status, gone.body]).toEqual([404, { message: '404 Not found' }]);
   });
@@ -145,6 +155,26 @@ describe('project and group badges', () => {
 
     // Assess
     expect(statuses).toEqual([200, 403, 403, 401, 401, 403, 404, 404, 201]);
+  });
+
+  it.skipIf(!isLocalRuntime())('removes the badges of a deleted group and of its projects', async () => {
+    // Prepare
+    const doomed = await createGroup(owner.token);
+    const inside = await createProject(owner.token, { namespace_id: doomed.id });
+    const body = { link_url: 'https://d.example.com', image_url: 'https://d.example.com/i.svg' };
+    const [groupBadge, projectBadge] = await Promise.all([api(badgesOf('groups', doomed.id), { token: owner.token, body }), api(badgesOf('projects', inside.id), { token: owner.token, body })]);
+
+    // Act
+    expect((await api(`/groups/${doomed.id}`, { method: 'DELETE', token: owner.token })).status).toBe(202);
+
+    // Assess
+    await eventually(async () => {
+      const left = await Promise.all([
+        getItem(badgeKeys.badge({ kind: 'group', id: doomed.id }, groupBadge.body.id)),
+        getItem(badgeKeys.badge({ kind: 'project', id: inside.id }, projectBadge.body.id)),
+      ]);
+      expect(left).toEqual([undefined, undefined]);
+    });
   });
 
   it("answers GitLab's parameter and URL validation errors and changes nothing", async () => {
