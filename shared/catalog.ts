@@ -12,6 +12,7 @@
  * the root for the `web` group (GitLab's web routes, such as uploaded files). Siblings in the path
  * tree must use the same parameter name, as API Gateway requires (a unit test checks it).
  */
+import { catalog as badges } from './badges/catalog';
 import { catalog as ci } from './ci/catalog';
 import { catalog as groups } from './groups/catalog';
 import { catalog as hooks } from './hooks/catalog';
@@ -33,10 +34,10 @@ export const API_PREFIX = '/api/v4';
 export const routeCatalog = {
   meta: meta.meta,
   users: [...users.users, ...projects.users, ...members.users],
-  // A group's and a project's issue counts are answered by their functions (no resource of their own).
-  groups: [...groups.groups, ...issues.groups],
+  // A group's and a project's issue counts and badges are answered by their functions (no resource of their own).
+  groups: [...groups.groups, ...issues.groups, ...badges.groups],
   members: members.members,
-  projects: [...projects.projects, ...issues.projects, ...ci.projects],
+  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects],
   hooks: hooks.hooks,
   milestones: issues.milestones,
   labels: issues.labels,

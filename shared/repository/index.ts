@@ -5,6 +5,7 @@
 export { forkRepository, removeRepository } from './lifecycle';
 export { branchProtection, BranchRules, TagRules, type BranchProtection } from './queries/protection';
 export { openRepository, Repository, ZERO_OID } from './repository';
+export { defaultBranchHead, latestTagName } from './queries/head-refs';
 // Merge requests: merging, moving the target branch, diff versions, sources in other pools.
 export { canMergeCleanly, mergeCommits, type MergeCommitsInput, type MergeOutcome } from './commands/merge';
 export { moveBranch } from './commands/refs';

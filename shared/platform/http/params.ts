@@ -169,6 +169,19 @@ export function required<T extends z.ZodType>(schema: T) {
 }
 
 /**
+ * Marks a parameter as required the way Grape's `requires` alone does: only an absent value (or
+ * `null`) fails with `<name> is missing`; a blank one is passed on, for the model's validations to
+ * answer (a badge's `link_url=` is `must be a valid URL`).
+ */
+export function requiredKey<T extends z.ZodType>(schema: T) {
+  return schema
+    .superRefine((value, ctx) => {
+      if (value === undefined) ctx.addIssue({ code: 'custom', message: MISSING });
+    })
+    .transform((value) => value as NonNullable<z.output<T>>);
+}
+
+/**
  * Validates raw parameters against a route's schema and returns only the declared parameters.
  * Failures become Grape-style errors: `email is missing, username is missing` or
  * `projects_limit is invalid`; when the only failures are {@link StringLimit}s, GitLab's model
