@@ -13,6 +13,7 @@
  * tree must use the same parameter name, as API Gateway requires (a unit test checks it).
  */
 import { catalog as ci } from './ci/catalog';
+import { catalog as deployTokens } from './deploy-tokens/catalog';
 import { catalog as groups } from './groups/catalog';
 import { catalog as hooks } from './hooks/catalog';
 import { catalog as issues } from './issues/catalog';
@@ -34,9 +35,9 @@ export const routeCatalog = {
   meta: meta.meta,
   users: [...users.users, ...projects.users, ...members.users],
   // A group's and a project's issue counts are answered by their functions (no resource of their own).
-  groups: [...groups.groups, ...issues.groups],
+  groups: [...groups.groups, ...issues.groups, ...deployTokens.groups],
   members: members.members,
-  projects: [...projects.projects, ...issues.projects, ...ci.projects],
+  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...deployTokens.projects],
   hooks: hooks.hooks,
   milestones: issues.milestones,
   labels: issues.labels,

@@ -11,6 +11,6 @@ export { assertValidAvatar, avatarHeaders, avatarParam, avatarUrl, deleteAvatarO
 export { userAvatarFile } from './queries/avatars';
 export { badRequest, createProjectBot, deleteProjectBot, type NewProjectBot } from './commands/bots';
 export { revokeToken, rotateToken } from './commands/credentials';
-export { findProjectAccessToken, isTokenActive, projectAccessTokensCollection, tokenFromItem, type AccessToken, type TokenScope } from './store/tokens';
+export { digestToken, findProjectAccessToken, isTokenActive, projectAccessTokensCollection, tokenFromItem, type AccessToken, type TokenScope } from './store/tokens';
 // SSH keys and emails, as commit signatures are checked against them (the repository feature).
 export { findSshKeyByFingerprint, type SshKey } from './store/ssh-keys';
