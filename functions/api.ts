@@ -16,7 +16,7 @@ import { mentionTodosWith } from '../shared/repository/commit-note-todos';
 import { onBranchesPushed } from '../shared/repository/push/listeners';
 import { removeWithTag } from '../shared/repository/tag-removals';
 import { tagReleasesWith } from '../shared/repository/tag-releases';
-import { resolveJobTokensWith } from '../shared/repository/smart-http/credentials';
+import { resolveDeployTokensWith, resolveJobTokensWith } from '../shared/repository/smart-http/credentials';
 import { authenticate, authenticateJobTokensWith, removeWithUser, soloOwnedGroups, trackActivity } from '../shared/users';
 
 // The wiring below is lazy (`shared/platform/lazy.ts`): each hook imports the module that defines
@@ -44,6 +44,8 @@ const lazy = {
   tagReleases: () => import('../shared/releases/queries/tag-releases'),
   ciRemoval: () => import('../shared/ci/commands/removal'),
   ciJobTokens: () => import('../shared/ci/commands/job-tokens'),
+  deployTokenRemoval: () => import('../shared/deploy-tokens/commands/deploy-tokens'),
+  deployTokenGitAccess: () => import('../shared/deploy-tokens/queries/deploy-tokens'),
   projectBots: () => import('../shared/members/access-tokens'),
   memberships: () => import('../shared/members/commands'),
   groupDeletion: () => import('../shared/groups/commands/delete-group'),
@@ -83,6 +85,12 @@ authenticateJobTokensWith(lazily(lazy.ciJobTokens, (m) => m.jobTokenGitAccess));
 // A job token reaches another project only as that project's job token scope (CI's) lets it in:
 // one decision for the API routes that take job tokens and for git over HTTP.
 decideJobTokenReachWith(lazily(lazy.ciJobTokens, (m) => m.jobTokenScopeAllows));
+// Deploy tokens are held by projects and groups, which cannot import them: a deleted project or
+// group takes its tokens (and their pointers) with it; and a deploy token clones over smart HTTP
+// (the repository cannot import them either). The web function imports this root too.
+removeWithProject(lazily(lazy.deployTokenRemoval, (m) => m.removeProjectDeployTokens));
+removeWithGroup(lazily(lazy.deployTokenRemoval, (m) => m.removeGroupDeployTokens));
+resolveDeployTokensWith(lazily(lazy.deployTokenGitAccess, (m) => m.deployTokenGitAccess));
 // Merge requests sit above CI: a finished pipeline merges the merge requests waiting for it
 // (merge when pipeline succeeds). Every function that finishes pipelines (runners, jobs) goes through this root.
 onPipelineFinished(lazily(lazy.mergeRequestPipelines, (m) => m.mergeWhenPipelineSucceeded));

@@ -14,6 +14,7 @@
  */
 import { catalog as badges } from './badges/catalog';
 import { catalog as ci } from './ci/catalog';
+import { catalog as deployTokens } from './deploy-tokens/catalog';
 import { catalog as groups } from './groups/catalog';
 import { catalog as hooks } from './hooks/catalog';
 import { catalog as issues } from './issues/catalog';
@@ -34,10 +35,10 @@ export const API_PREFIX = '/api/v4';
 export const routeCatalog = {
   meta: meta.meta,
   users: [...users.users, ...projects.users, ...members.users],
-  // A group's and a project's issue counts and badges are answered by their functions (no resource of their own).
-  groups: [...groups.groups, ...issues.groups, ...badges.groups],
+  // A group's and a project's issue counts, badges and deploy tokens are answered by their functions (no resource of their own).
+  groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups],
   members: members.members,
-  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects],
+  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects],
   hooks: hooks.hooks,
   milestones: issues.milestones,
   labels: issues.labels,

@@ -1,8 +1,9 @@
 import { routes as badges } from '../../shared/badges/routes';
+import { routes as deployTokens } from '../../shared/deploy-tokens/routes';
 import { groupIssueStatisticsRoutes } from '../../shared/issues/routes/statistics';
 import { routes as feature } from '../../shared/groups/routes';
 import { apiHandler } from '../api';
 
-// A group's issue counts and badges: the issues and badges features' routes in this group, each imported from its own module.
-export const routes = { ...feature.groups, ...groupIssueStatisticsRoutes, ...badges.groups };
+// A group's issue counts, badges and deploy tokens: the issues, badges and deploy tokens features' routes in this group, each imported from its own module.
+export const routes = { ...feature.groups, ...groupIssueStatisticsRoutes, ...badges.groups, ...deployTokens.groups };
 export const handler = apiHandler('groups', routes);

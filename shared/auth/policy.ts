@@ -7,6 +7,7 @@
  * everything to every project and group.
  */
 import { abilities as ci } from '../ci/abilities';
+import { abilities as deployTokens } from '../deploy-tokens/abilities';
 import { abilities as groups } from '../groups/abilities';
 import { abilities as issues } from '../issues/abilities';
 import { abilities as mergeRequests } from '../merge-requests/abilities';
@@ -19,8 +20,8 @@ import { abilities as users } from '../users/abilities';
 import { isAdmin, type GroupSubject, type ProjectSubject } from './rules';
 
 const globalRules = { ...users.global, ...groups.global, ...projects.global };
-const projectRules = { ...projects.project, ...repository.project, ...issues.project, ...mergeRequests.project, ...ci.project, ...releases.project };
-const groupRules = { ...groups.group, ...issues.group, ...ci.group };
+const projectRules = { ...projects.project, ...repository.project, ...issues.project, ...mergeRequests.project, ...ci.project, ...releases.project, ...deployTokens.project };
+const groupRules = { ...groups.group, ...issues.group, ...ci.group, ...deployTokens.group };
 
 type GlobalAbility = keyof typeof globalRules;
 type ProjectAbility = keyof typeof projectRules;

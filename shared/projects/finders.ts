@@ -117,6 +117,15 @@ async function findProjectById(id: number, user: User | null, also: Key[]): Prom
   return { subject, read };
 }
 
+/**
+ * The project at a full path, or at a former one (a redirect), with its namespace, whatever its
+ * visibility and without any access check: for credentials that are not a user's (a deploy
+ * token), which decide themselves which projects they reach. Undefined when the path names none.
+ */
+export async function findProjectAtPath(path: string): Promise<{ project: Project; namespace: Namespace } | undefined> {
+  return (await findProjectByPath(path)) ?? (await findProjectByFormerPath(path));
+}
+
 /** The project the caller may read, as a subject carrying the caller's access; 404 otherwise. */
 export async function findProjectOrNotFound(idOrPath: string | number, user: User | null): Promise<ProjectSubject> {
   return (await findProjectAndRead(idOrPath, user, () => [])).subject;

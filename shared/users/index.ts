@@ -11,7 +11,7 @@ export { assertValidAvatar, avatarHeaders, avatarParam, avatarUrl, deleteAvatarO
 export { userAvatarFile } from './queries/avatars';
 export { badRequest, createProjectBot, deleteProjectBot, type NewProjectBot } from './commands/bots';
 export { revokeToken, rotateToken } from './commands/credentials';
-export { findProjectAccessToken, isTokenActive, projectAccessTokensCollection, tokenFromItem, type AccessToken, type TokenScope } from './store/tokens';
+export { digestToken, findProjectAccessToken, isTokenActive, projectAccessTokensCollection, tokenFromItem, type AccessToken, type TokenScope } from './store/tokens';
 // SSH and GPG keys and emails, as commit signatures are checked against them (the repository feature).
 export { findSshKeyByFingerprint, type SshKey } from './store/ssh-keys';
 export { findGpgKeyByKeyid, type GpgKey } from './store/gpg-keys';

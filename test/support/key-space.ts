@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { keySpace as auth } from '../../shared/auth/store/keys';
 import { keySpace as badges } from '../../shared/badges/store/keys';
 import { keySpace as ci } from '../../shared/ci/store/keys';
+import { keySpace as deployTokens } from '../../shared/deploy-tokens/store/keys';
 import { keySpace as hooks } from '../../shared/hooks/store/keys';
 import { keySpace as issues } from '../../shared/issues/store/keys';
 import { keySpace as mergeRequests } from '../../shared/merge-requests/store/keys';
@@ -24,7 +25,7 @@ import { keySpace as repository } from '../../shared/repository/store/keys';
 import { keySpace as users } from '../../shared/users/store/keys';
 
 /** Every feature's declared key space. */
-export const featureKeySpaces: readonly KeySpace[] = [users, groups, auth, projects, hooks, issues, repository, mergeRequests, ci, releases, badges];
+export const featureKeySpaces: readonly KeySpace[] = [users, groups, auth, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, deployTokens];
 
 /** Sample calls of builders, by builder name: one call, or several (e.g. one per kind of argument). */
 export type Samples<T> = Record<string, (() => T) | Array<() => T>>;

@@ -37,6 +37,8 @@ export interface RunnerJobContext {
   projectVariables: ProjectVariable[];
   /** The variables the pipeline was created with, opened (`pipelineVariables`). */
   pipelineVariables: PipelineVariable[];
+  /** The project's or its group's active deploy token named `gitlab-deploy-token`, if any (`CI_DEPLOY_USER`, `CI_DEPLOY_PASSWORD`). */
+  deployToken?: { username: string; password: string };
   /** The project's CI/CD settings as the job is handed out: `CI_CONFIG_PATH`, `ci_default_git_depth`, `build_git_strategy`. */
   settings: { configPath: string; defaultGitDepth: number | null; gitStrategy: 'fetch' | 'clone' };
 }
@@ -75,6 +77,13 @@ export function predefinedVariables(ctx: RunnerJobContext): Variable[] {
     ['CI_NODE_TOTAL', job.spec.variables?.CI_NODE_TOTAL ?? '1'],
     ['CI_REGISTRY_USER', 'gitlab-ci-token'],
     ['CI_REGISTRY_PASSWORD', ctx.token, false],
+    // GitLab's `deploy_token_variables`: only when the project or its group has a `gitlab-deploy-token`.
+    ...(ctx.deployToken
+      ? ([
+          ['CI_DEPLOY_USER', ctx.deployToken.username],
+          ['CI_DEPLOY_PASSWORD', ctx.deployToken.password, false],
+        ] as Array<[string, string, boolean?]>)
+      : []),
     ['CI_REPOSITORY_URL', repoUrl(ctx)],
     ['CI_PIPELINE_ID', String(pipeline.id)],
     ['CI_PIPELINE_IID', String(pipeline.iid)],

@@ -14,6 +14,7 @@ import { RUNNER_TAG_LIMIT, RUNNER_TEXT_LIMIT } from './runners-admin';
 import { created, noContent, ok, withSerializedBody, type HttpResult } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { getNamespace } from '../../namespaces';
+import { gitlabDeployTokenFor } from '../../deploy-tokens';
 import { ciSettingsOf, projectFullPath } from '../../projects';
 import { getUser } from '../../users';
 import type { catalog } from '../catalog';
@@ -116,13 +117,14 @@ export const runnerRoutes = {
       // The project's and its groups' variables are read as the job is handed out: an edit applies to the next job picked.
       const protectedRef = refProtected(job);
       const namespaceRead = getNamespace(project.namespaceId);
-      const [namespace, user, read, projectVariables, refIsProtected, openedVariables] = await Promise.all([
+      const [namespace, user, read, projectVariables, refIsProtected, openedVariables, deployToken] = await Promise.all([
         namespaceRead,
         job.userId ? getUser(job.userId) : undefined,
         readPipeline(job.pipelineId),
         variablesFor(project, { environment: job.spec.environment, protectedRef: () => protectedRef, namespace: namespaceRead }),
         protectedRef,
         pipelineVariables(pipeline),
+        namespaceRead.then((found) => gitlabDeployTokenFor(project.id, found?.kind === 'group' ? found.id : null)),
       ]);
       const earlier = (read?.jobs ?? []).filter((other) => !other.retried && other.id !== job.id && COMPLETED.has(other.status));
       const wanted = job.spec.needs
@@ -147,6 +149,7 @@ export const runnerRoutes = {
         refProtected: refIsProtected,
         projectVariables,
         pipelineVariables: openedVariables,
+        deployToken,
         settings: { configPath: configPathOf(project), defaultGitDepth: settings.ciDefaultGitDepth, gitStrategy: settings.buildGitStrategy },
       });
       // Nothing caps what a job carries in all (the variables of up to 20 groups, then the

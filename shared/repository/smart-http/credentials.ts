@@ -40,3 +40,34 @@ export async function jobTokenCredential(credentials: { username: string; passwo
   if (credentials.username !== 'gitlab-ci-token' || !credentials.password || !jobTokenResolver) return undefined;
   return jobTokenResolver(credentials.password);
 }
+
+/**
+ * What a deploy token presented to git gives (GitLab's deploy tokens: `username:token`, the
+ * username being the token's): its scopes, and whether it reaches a project (its own project, or
+ * the projects of its group and subgroups). The deploy tokens feature (beside the repository, which
+ * cannot import it) registers how to resolve one through the composition root.
+ */
+export interface DeployTokenAccess {
+  tokenId: number;
+  scopes: readonly string[];
+  reaches: (project: { id: number }, namespace: { id: number; ancestorIds: readonly number[] }) => boolean;
+}
+
+export type DeployTokenResolver = (username: string, secret: string) => Promise<DeployTokenAccess | undefined>;
+
+let deployTokenResolver: DeployTokenResolver | undefined;
+
+export function resolveDeployTokensWith(resolver: DeployTokenResolver): void {
+  deployTokenResolver = resolver;
+}
+
+/**
+ * The active deploy token a credential is, if it is one (the resolver reads nothing for a secret
+ * that is not a deploy token's, so users' credentials cost what they did). Anything else is
+ * undefined: the caller then tries it as a user's token or password, as GitLab's
+ * `find_for_git_client` goes on.
+ */
+export async function deployTokenCredential(credentials: { username: string; password: string }): Promise<DeployTokenAccess | undefined> {
+  if (!credentials.password || !deployTokenResolver) return undefined;
+  return deployTokenResolver(credentials.username, credentials.password);
+}

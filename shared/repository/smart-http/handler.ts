@@ -17,6 +17,11 @@
  * ability, so `Gitlab::GitAccess` refuses any receive-pack with 403 "You are not allowed to
  * upload code." before it looks at the project. A token whose job ended authenticates nothing (401).
  *
+ * A deploy token clones as `<its username>:<token>` (`credentials.ts`, resolved by the deploy tokens
+ * feature): the projects it reaches (its project, or those of its group and subgroups), whatever
+ * their visibility, with `read_repository`; never a push (GitLab gives deploy tokens no
+ * `push_code`). A user's credentials are tried as before, at the same cost.
+ *
  * A project is also found at a former path (a redirect route: renamed, transferred, or its
  * namespace renamed): it is served, and git is told that it moved (GitLab's
  * `Gitlab::Checks::ContainerMoved`), on side band 2, which git prints on its `remote:` lines.
@@ -30,14 +35,14 @@ import { NotFoundError } from '../../platform/http/errors';
 import { requestLogger } from '../../platform/middleware/request-logger';
 import { streamedResult } from '../../platform/streaming';
 import { getNamespace } from '../../namespaces';
-import { findProjectOrNotFound, getProject, jobTokenMayReach, projectFullPath, webUrlOf, type Project } from '../../projects';
+import { findProjectAtPath, findProjectOrNotFound, getProject, jobTokenMayReach, projectFullPath, projectSubject, webUrlOf, type Project } from '../../projects';
 import { authenticateGitCredentials, getUser, type User } from '../../users';
 import { openRepository, type Repository } from '../repository';
 import { parseGitAddress, type GitAddress } from './address';
 import { requestedVersion } from '../git/protocol/advertise';
 import { ProtocolError } from '../git/protocol/errors';
 import { advertise } from './advertise';
-import { basicCredentials, jobTokenCredential, type JobTokenAccess } from './credentials';
+import { basicCredentials, deployTokenCredential, jobTokenCredential, type DeployTokenAccess, type JobTokenAccess } from './credentials';
 import { receivePack } from './receive-pack';
 import { uploadPack } from './upload-pack';
 
@@ -84,14 +89,20 @@ function requestBody(event: APIGatewayProxyEvent): Buffer {
   return gzipped ? gunzipSync(raw) : raw;
 }
 
-/** Who calls: a user, nobody (anonymous), a running CI job (its token), or 'denied' for credentials that do not authenticate. */
-type GitCaller = { user: User | null; job?: undefined } | { user: null; job: JobTokenAccess } | 'denied';
+/** Who calls: a user, nobody (anonymous), a running CI job (its token), a deploy token, or 'denied' for credentials that do not authenticate. */
+type GitCaller =
+  | { user: User | null; job?: undefined; deploy?: undefined }
+  | { user: null; job: JobTokenAccess; deploy?: undefined }
+  | { user: null; job?: undefined; deploy: DeployTokenAccess }
+  | 'denied';
 
 async function callerOf(event: APIGatewayProxyEvent, service: 'git-upload-pack' | 'git-receive-pack'): Promise<GitCaller> {
   const credentials = basicCredentials(header(event, 'authorization'));
   if (!credentials) return { user: null };
   const job = await jobTokenCredential(credentials);
   if (job) return { user: null, job };
+  const deploy = await deployTokenCredential(credentials);
+  if (deploy) return { user: null, deploy };
   const user = await authenticateGitCredentials(credentials.username, credentials.password, service);
   return user ? { user } : 'denied';
 }
@@ -148,6 +159,7 @@ async function serve(event: APIGatewayProxyEvent, context: ApiContext): Promise<
     const project = await jobReadable(address.projectPath, caller.job);
     return project ? answer(event, context, address, await openRepository(project)) : notFound();
   }
+  if (caller.deploy) return serveDeployToken(event, context, address, caller.deploy);
   const { user } = caller;
   const subject = await projectOf(address.projectPath, user);
   if (!subject) return user ? notFound() : unauthorized();
@@ -161,6 +173,22 @@ async function serve(event: APIGatewayProxyEvent, context: ApiContext): Promise<
   }
   const moved = movedMessage(address.projectPath, subject);
   return answer(event, context, address, await openRepository(subject.project), user ? { subject, user } : undefined, moved);
+}
+
+/**
+ * A deploy token's request, in GitLab's order: a project it does not reach refuses the credential
+ * (401: `deploy_token_check` authenticates a token only for the projects it reaches); a push is
+ * refused (403: no deploy token has `push_code`, GitLab's `check_authentication_abilities!`), as
+ * a clone is by a token without `read_repository`; a path that names no project is a 404.
+ */
+async function serveDeployToken(event: APIGatewayProxyEvent, context: ApiContext, address: GitAddress, deploy: DeployTokenAccess): Promise<APIGatewayProxyResult> {
+  const found = await findProjectAtPath(address.projectPath);
+  if (found && !deploy.reaches(found.project, found.namespace)) return unauthorized();
+  if (address.service === 'git-receive-pack') return text(403, 'You are not allowed to upload code.\n');
+  if (!deploy.scopes.includes('read_repository')) return text(403, 'You are not allowed to download code.\n');
+  if (!found) return notFound();
+  const moved = movedMessage(address.projectPath, await projectSubject(found.project, found.namespace, null));
+  return answer(event, context, address, await openRepository(found.project), undefined, moved);
 }
 
 /** Internal: the advertisement or the RPC's result, once the caller may do it (`pusher`: who pushes, for receive-pack). */
