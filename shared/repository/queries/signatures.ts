@@ -90,8 +90,8 @@ async function pgpSignature(text: string, payload: Buffer, committerEmail: strin
   const key = await findGpgKeyByKeyid(signer);
   const owner = key && (await getUser(key.userId));
   if (!key || !owner) return answer('unknown_key');
-  const verified = [];
-  for (const info of key.userInfos) if (await isVerifiedEmail(owner, info.email)) verified.push(info);
+  const verifiedFlags = await Promise.all(key.userInfos.map((info) => isVerifiedEmail(owner, info.email)));
+  const verified = key.userInfos.filter((_, i) => verifiedFlags[i]);
   const found = { key, subkeyId: key.subkeys.find((subkey) => subkey.keyid === signer)?.id ?? null, userInfo: verified[0] ?? key.userInfos[0] };
   if (verified.length === 0) return answer('unverified_key', found);
   if (!(await verifyPgpSignature(signature.signature, payload, key.key))) return answer('unverified', found);
