@@ -7,6 +7,7 @@ export const catalog = {
     'GET /projects/:id/pipelines/latest',
     'GET /projects/:id/pipelines/:pipeline_id',
     'DELETE /projects/:id/pipelines/:pipeline_id',
+    'PUT /projects/:id/pipelines/:pipeline_id/metadata',
     'POST /projects/:id/pipelines/:pipeline_id/retry',
     'POST /projects/:id/pipelines/:pipeline_id/cancel',
     'GET /projects/:id/pipelines/:pipeline_id/jobs',

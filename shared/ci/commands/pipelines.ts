@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { Project } from '../../projects';
 import type { ProjectSubject } from '../../auth';
 import type { User } from '../../users';
-import { expandVariables, refSlug } from '../config/expand';
+import { expandAll, expandVariables, refSlug } from '../config/expand';
 import type { AutoCancelSettings, SelectedJob } from '../config/parse';
 import { logger } from '../../platform/logger';
 import { ValidationError } from '../../platform/http/errors';
@@ -46,6 +46,7 @@ import {
 import { mergeRequestVariables } from '../merge-request-variables';
 import { CANCELABLE, COMPLETED, compositeStatus, nextStatuses, type JobStatus } from '../status';
 import { sealPipelineVariables } from '../pipeline-variables';
+import { nameFromWorkflow } from '../pipeline-name';
 import type { Deployment } from '../store/environments';
 import { deploymentFollowsJob, isOutdatedDeploymentJob, linkEnvironments, olderActiveDeployments, redeploy, storeDeployments } from './deployments';
 import { refFollowsPipeline, refForgetsPipeline } from './refs';
@@ -202,13 +203,14 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
     version: 1,
   };
   // The configuration's reader (with its YAML parser, ~110 KB) is loaded by the first pipeline a process creates, not at cold start.
-  const [{ expandIncludes }, { buildCiConfig, loadCiYaml, missingNeedsError, selectJobs, workflowAllows, workflowAutoCancel }] = await Promise.all([import('../config/includes'), import('../config/parse')]);
+  const [{ expandIncludes }, { buildCiConfig, loadCiYaml, missingNeedsError, selectJobs, workflowAllows, workflowAutoCancel, workflowRuleVariables }] = await Promise.all([import('../config/includes'), import('../config/parse')]);
   const projectId = request.project.id;
   const projectVariables = await variablesFor(request.project, { protectedRef: () => refProtected({ projectId, ref: request.ref, tag: request.tag }, request.protections) });
   const rules = ruleVariables(request, projectVariables);
   // What a job's environment name and URL are expanded with: the predefined variables, the job's own, then the project's and the pipeline's.
   const given = Object.fromEntries([...projectVariables, ...(request.variables ?? [])].map((variable) => [variable.key, variable.value]));
-  const jobVariables = (job: SelectedJob) => ({ ...rules, CI_COMMIT_REF_SLUG: refSlug(rules.CI_COMMIT_REF_NAME), CI_COMMIT_SHORT_SHA: request.sha.slice(0, 8), ...job.variables, ...given });
+  const predefined = { ...rules, CI_COMMIT_REF_SLUG: refSlug(rules.CI_COMMIT_REF_NAME), CI_COMMIT_SHORT_SHA: request.sha.slice(0, 8) };
+  const jobVariables = (job: SelectedJob) => ({ ...predefined, ...job.variables, ...given });
   const masked = maskedNames(projectVariables, request.variables ?? []);
   const loaded = loadCiYaml(read.config, { inputs: request.inputs, variables: rules, masked });
   const expanded = loaded.ok ? await expandIncludes(loaded.value, { projectId, sha: request.sha }, includeReader(request.project, request.user), rules, masked) : loaded;
@@ -216,11 +218,17 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
   let jobs: SelectedJob[] = [];
   let yamlErrors: string | null;
   let autoCancel: AutoCancelSettings | undefined;
+  let name: string | undefined;
   if (!parsed.ok) yamlErrors = parsed.error;
   else {
     const context = { ref: request.ref, tag: request.tag, source: request.source, variables: rules };
     if (!workflowAllows(parsed.config, context)) return { result: 'no_jobs' };
     autoCancel = workflowAutoCancel(parsed.config, context);
+    // `workflow:name` expanded with the pipeline's variables, the file's global ones and its matching workflow rule's among them (GitLab's `PopulateMetadata`).
+    if (parsed.config.workflowName) {
+      const variables = expandAll({ ...predefined, ...parsed.config.variables, ...workflowRuleVariables(parsed.config, context), ...given });
+      name = nameFromWorkflow(expandVariables(parsed.config.workflowName, variables));
+    }
     jobs = selectJobs(parsed.config, context);
     yamlErrors = missingNeedsError(jobs) ?? null;
     if (yamlErrors) jobs = [];
@@ -234,6 +242,7 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
     yamlErrors,
     finishedAt: yamlErrors ? now : null,
     ...(autoCancel ? { autoCancel } : {}),
+    ...(name ? { name } : {}),
   };
   // Ids in stage order, file order within a stage (as GitLab creates them), taken in one write.
   const ordered = [...jobs].sort((a, b) => a.stageIdx - b.stageIdx);
@@ -606,6 +615,21 @@ export async function retryPipeline(pipelineId: number, user: User | null): Prom
     if (await updatePipeline(after.pipeline, waiting)) await refFollowsPipeline({ ...after.pipeline, ...waiting }, after.pipeline.status);
   }
   return (await processPipeline(pipelineId)) ?? (await readPipeline(pipelineId))?.pipeline;
+}
+
+/**
+ * Names a pipeline (`PUT /projects/:id/pipelines/:pipeline_id/metadata`, GitLab's
+ * `UpdateMetadataService`): a version-conditioned write, read again on a race. The name is given
+ * stripped and checked by the caller. Undefined when the pipeline is gone.
+ */
+export async function renamePipeline(pipelineId: number, name: string): Promise<Pipeline | undefined> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const pipeline = await getPipeline(pipelineId);
+    if (!pipeline) return undefined;
+    const changes = { name, updatedAt: new Date().toISOString() };
+    if (await updatePipeline(pipeline, changes)) return { ...pipeline, ...changes, version: pipeline.version + 1 };
+  }
+  throw new Error(`pipeline ${pipelineId} not renamed: too many concurrent writes`);
 }
 
 /** Deletes a pipeline, its jobs, their traces and artifacts. */

@@ -5,6 +5,7 @@
  * not parse or validate gives GitLab's error message (the pipeline's `yaml_errors`), never an
  * exception. Which jobs a pipeline gets (`only`/`except`/`rules`) is {@link selectJobs}'s. Pure.
  */
+import { PIPELINE_NAME_MAX } from '../pipeline-name';
 import { parseAllDocuments, type Document } from 'yaml';
 import { parseDuration } from './durations';
 import { evaluateExpression, ExpressionError } from './expressions';
@@ -140,6 +141,8 @@ export interface CiConfig {
   workflowRules?: RuleDefinition[];
   /** `workflow:auto_cancel`. */
   autoCancel?: AutoCancelDefinition;
+  /** `workflow:name`, as written (its variables are expanded when a pipeline is created). */
+  workflowName?: string;
 }
 
 export type ParseResult = { ok: true; config: CiConfig } | { ok: false; error: string };
@@ -534,6 +537,7 @@ function buildConfig(input: unknown): CiConfig {
   const variables = variablesOf(root.variables, 'variables');
   const workflow = isHash(root.workflow) ? rulesOf(root.workflow.rules, 'workflow') : undefined;
   const autoCancel = isHash(root.workflow) ? autoCancelOf(root.workflow.auto_cancel, 'workflow:auto_cancel') : undefined;
+  const workflowName = isHash(root.workflow) ? workflowNameOf(root.workflow.name) : undefined;
 
   const jobs: JobDefinition[] = [];
   /** A parallel job's name → the names of the jobs it expanded into. */
@@ -643,7 +647,16 @@ function buildConfig(input: unknown): CiConfig {
       if (found && found.stageIdx > job.stageIdx) throw new ConfigError(`${job.name} job: need ${need.name} is not defined in current or prior stages`);
     }
   }
-  return { stages, jobs, variables, ...(workflow ? { workflowRules: workflow } : {}), ...(autoCancel ? { autoCancel } : {}) };
+  return { stages, jobs, variables, ...(workflow ? { workflowRules: workflow } : {}), ...(autoCancel ? { autoCancel } : {}), ...(workflowName ? { workflowName } : {}) };
+}
+
+/** `workflow:name` (GitLab's `Entry::Workflow`): a string of at most {@link PIPELINE_NAME_MAX} characters as written. */
+function workflowNameOf(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new ConfigError('workflow name should be a string');
+  const name = String(value);
+  if ([...name].length > PIPELINE_NAME_MAX) throw new ConfigError(`workflow name is too long (maximum is ${PIPELINE_NAME_MAX} characters)`);
+  return name;
 }
 
 /** Internal: an `environment:` hash's `url`, `action`, `deployment_tier`, `on_stop` and `auto_stop_in`; none when it gives none. */
@@ -728,6 +741,15 @@ export function workflowAllows(config: CiConfig, context: PipelineContext): bool
 export function workflowAutoCancel(config: CiConfig, context: PipelineContext): AutoCancelSettings {
   const rule = config.workflowRules ? matchingRule(config.workflowRules, { ...config.variables, ...context.variables }) : undefined;
   return { onNewCommit: 'conservative', onJobFailure: 'none', ...config.autoCancel, ...rule?.autoCancel };
+}
+
+/**
+ * The variables the matching workflow rule sets (`workflow:rules:variables`, GitLab's pipeline
+ * root variables over the file's global ones); none when no rule matches.
+ */
+export function workflowRuleVariables(config: CiConfig, context: PipelineContext): Record<string, string> {
+  const rule = config.workflowRules ? matchingRule(config.workflowRules, { ...config.variables, ...context.variables }) : undefined;
+  return rule?.variables ?? {};
 }
 
 /**

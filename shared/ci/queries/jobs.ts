@@ -99,6 +99,8 @@ export interface PipelineFilters {
   sha?: string;
   source?: string;
   username?: string;
+  /** The pipeline's name, whole (GitLab's `for_name`). */
+  name?: string;
 }
 
 /** The statuses of `scope=finished` (GitLab's `Ci::HasStatus::COMPLETED_STATUSES` as the spec lists them). */
@@ -110,6 +112,7 @@ export function pipelineMatches(pipeline: Pipeline, filters: PipelineFilters): b
   if (filters.ref && pipeline.ref !== filters.ref) return false;
   if (filters.sha && pipeline.sha !== filters.sha) return false;
   if (filters.source && pipeline.source !== filters.source) return false;
+  if (filters.name && pipeline.name !== filters.name) return false;
   if (filters.scope === 'running' && pipeline.status !== 'running') return false;
   if (filters.scope === 'pending' && pipeline.status !== 'pending') return false;
   if (filters.scope === 'finished' && !FINISHED.includes(pipeline.status)) return false;

@@ -75,6 +75,8 @@ export interface Pipeline {
    * was created (GitLab's pipeline metadata); absent: GitLab's defaults (`conservative`, `none`).
    */
   autoCancel?: AutoCancelSettings;
+  /** Its name (GitLab's pipeline metadata `name`): the expanded `workflow:name`, or set with `PUT …/metadata`; absent: none. */
+  name?: string;
   /** The pipeline that auto-canceled this one (GitLab's `auto_canceled_by_id`; on a job failure, itself). */
   autoCanceledById?: number;
   version: number;
@@ -563,7 +565,7 @@ export async function moveTraceEnd(job: JobRef, from: number, to: number): Promi
 }
 
 /** Writes a pipeline's changed fields if its version is still `version`; false when another writer was first. */
-export async function updatePipeline(pipeline: Pipeline, changes: Partial<Pick<Pipeline, 'status' | 'startedAt' | 'finishedAt' | 'updatedAt' | 'autoCanceledById'>>): Promise<boolean> {
+export async function updatePipeline(pipeline: Pipeline, changes: Partial<Pick<Pipeline, 'status' | 'startedAt' | 'finishedAt' | 'updatedAt' | 'autoCanceledById' | 'name'>>): Promise<boolean> {
   // Its status list, entered and left, shows the change at once.
   return putAtVersion(pipelineToItem({ ...pipeline, ...changes, version: pipeline.version + 1 }), pipelineToItem(pipeline));
 }
