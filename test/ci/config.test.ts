@@ -375,4 +375,25 @@ job: { script: echo }
     expect(errorOf(`workflow: { name: '${'x'.repeat(256)}' }\njob: { script: echo }`)).toBe('workflow name is too long (maximum is 255 characters)');
     expect(errorOf('workflow: { name: [a] }\njob: { script: echo }')).toBe('workflow name should be a string');
   });
+
+  it('reads trigger jobs (trigger:include, strategy, forward) with GitLab’s errors', () => {
+    const config = parsed(`
+child:
+  trigger:
+    include: [a.yml, { local: b.yml }, { project: g/p, file: c.yml }]
+    strategy: depend
+    forward: { pipeline_variables: true }
+short: { trigger: { include: a.yml } }
+other: { trigger: group/project }
+`);
+    const byName = Object.fromEntries(config.jobs.map((job) => [job.name, job.trigger]));
+    expect(byName.child).toEqual({ include: [{ local: 'a.yml' }, { local: 'b.yml' }, { project: 'g/p', file: 'c.yml' }], strategy: 'depend', forward: { yamlVariables: true, pipelineVariables: true } });
+    expect(byName.short).toEqual({ include: [{ local: 'a.yml' }], forward: { yamlVariables: true, pipelineVariables: false } });
+    expect(byName.other).toEqual({ project: 'group/project', forward: { yamlVariables: true, pipelineVariables: false } });
+    expect(errorOf('a: { trigger: { include: a.yml }, script: echo }')).toBe('jobs:a config contains unknown keys: script');
+    expect(errorOf('a: { trigger: { include: a.yml, strategy: wait } }')).toBe('jobs:a:trigger strategy should be depend');
+    expect(errorOf('a: { trigger: { include: a.yml, branch: x } }')).toBe('jobs:a:trigger config contains unknown keys: branch');
+    expect(errorOf('a: { trigger: { include: a.yml, forward: { yaml_variables: 1 } } }')).toBe('jobs:a:trigger:forward yaml variables should be a boolean value');
+    expect(errorOf('a: { trigger: [x] }')).toBe('jobs:a:trigger has to be either a string or a hash');
+  });
 });

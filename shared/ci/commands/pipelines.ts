@@ -68,6 +68,10 @@ export interface PipelineRequest {
   protections?: RefProtections;
   /** A merge request pipeline's merge request (`ref` its `refs/merge-requests/<iid>/head`, `source` `merge_request_event`). */
   mergeRequest?: MergeRequestSnapshot;
+  /** The configuration to read instead of the project's file (a child pipeline's `include:` of its trigger's files). */
+  config?: string;
+  /** A child pipeline's parent pipeline and trigger job (`downstream.ts`). */
+  parent?: { pipelineId: number; jobId: number };
 }
 
 /** A request whose merge request is read only once the commit is known to have a `.gitlab-ci.yml`. */
@@ -168,6 +172,7 @@ function specOf(job: SelectedJob, variables: Readonly<Record<string, string>>): 
     ...(job.environment ? { environment: expandVariables(job.environment, variables) } : {}),
     ...(job.environment && job.environmentOptions ? { environmentOptions } : {}),
     ...(job.release ? { release: job.release } : {}),
+    ...(job.trigger ? { trigger: job.trigger } : {}),
   };
 }
 
@@ -183,7 +188,8 @@ function specOf(job: SelectedJob, variables: Readonly<Record<string, string>>): 
 export async function createPipeline(asked: PipelineRequest | LazyPipelineRequest): Promise<CreatePipelineResult> {
   const read = await readCommitAndConfig(asked.project, asked.sha, configPathOf(asked.project));
   if (!read) return { result: 'commit_not_found' };
-  if (read.config === undefined) return { result: 'no_config' };
+  const config = asked.config ?? read.config;
+  if (config === undefined) return { result: 'no_config' };
   const request: PipelineRequest = { ...asked, mergeRequest: typeof asked.mergeRequest === 'function' ? await asked.mergeRequest() : asked.mergeRequest };
   const now = new Date().toISOString();
   const base = {
@@ -200,6 +206,7 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
     updatedAt: now,
     startedAt: null,
     ...(request.mergeRequest ? { mergeRequest: request.mergeRequest } : {}),
+    ...(request.parent ? { parent: request.parent } : {}),
     version: 1,
   };
   // The configuration's reader (with its YAML parser, ~110 KB) is loaded by the first pipeline a process creates, not at cold start.
@@ -212,7 +219,7 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
   const predefined = { ...rules, CI_COMMIT_REF_SLUG: refSlug(rules.CI_COMMIT_REF_NAME), CI_COMMIT_SHORT_SHA: request.sha.slice(0, 8) };
   const jobVariables = (job: SelectedJob) => ({ ...predefined, ...job.variables, ...given });
   const masked = maskedNames(projectVariables, request.variables ?? []);
-  const loaded = loadCiYaml(read.config, { inputs: request.inputs, variables: rules, masked });
+  const loaded = loadCiYaml(config, { inputs: request.inputs, variables: rules, masked });
   const expanded = loaded.ok ? await expandIncludes(loaded.value, { projectId, sha: request.sha }, includeReader(request.project, request.user), rules, masked) : loaded;
   const parsed = expanded.ok ? buildCiConfig(expanded.value) : expanded;
   let jobs: SelectedJob[] = [];
@@ -265,6 +272,7 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
     createdAt: now,
     retryCount: 0,
     ...(job.interruptible ? { interruptible: true } : {}),
+    ...(job.trigger ? { bridge: true } : {}),
     ...NOT_RUN,
   }));
   const deployments = await linkEnvironments(records);
@@ -277,11 +285,13 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
   }
   await jobsCreated(records, pipeline);
   const processed = (await processPipeline(pipeline.id)) ?? pipeline;
-  // Older pipelines of the ref made redundant by this one are canceled (`auto-cancel.ts`); never the creation's failure.
-  try {
-    await cancelRedundantPipelines(request.project, pipeline);
-  } catch (error) {
-    logger.error('redundant pipelines not canceled', { pipelineId: pipeline.id, projectId: pipeline.projectId, ref: pipeline.ref, error });
+  // Older pipelines of the ref made redundant by this one are canceled (`auto-cancel.ts`); never the creation's failure. A child pipeline cancels none (GitLab's).
+  if (!pipeline.parent) {
+    try {
+      await cancelRedundantPipelines(request.project, pipeline);
+    } catch (error) {
+      logger.error('redundant pipelines not canceled', { pipelineId: pipeline.id, projectId: pipeline.projectId, ref: pipeline.ref, error });
+    }
   }
   return { result: 'created', pipeline: processed };
 }
@@ -347,6 +357,13 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
       }
     }
     if (queued) await bumpQueueVersion(pipeline.projectId, randomBytes(8).toString('hex'));
+    // A pending trigger job starts its downstream pipeline instead of waiting for a runner (`downstream.ts`, loaded then); its parent is processed again.
+    const triggered = jobs.filter((job) => job.bridge && !job.retried && job.status === 'pending');
+    if (triggered.length > 0) {
+      const { triggerDownstream } = await import('./downstream');
+      for (const bridge of triggered) await triggerDownstream(bridge, pipeline, DOWNSTREAM_OPERATIONS);
+      continue;
+    }
     // A dropped job moves the jobs after it on: processed again.
     if (dropped) continue;
     if (pipeline.yamlErrors) return pipeline;
@@ -358,8 +375,10 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
     const next = { status, startedAt: started, finishedAt, updatedAt: now };
     if (await updatePipeline(pipeline, next)) {
       const written = { ...pipeline, ...next, version: pipeline.version + 1 };
-      if (status !== pipeline.status) await Promise.all([pipelineStatusChanged(written, jobs), refFollowsPipeline(written, pipeline.status)]);
-      if (COMPLETED.has(status) && !COMPLETED.has(pipeline.status)) await notifyPipelineFinished(written);
+      // A child pipeline moves no ref's latest pipeline and finishes nothing of its ref's (GitLab's `ci_ref` and merge requests see its parent); its trigger job may follow it.
+      if (status !== pipeline.status) await Promise.all([pipelineStatusChanged(written, jobs), written.parent ? undefined : refFollowsPipeline(written, pipeline.status)]);
+      if (written.parent && status !== pipeline.status) await (await import('./downstream')).bridgeFollowsChild(written, DOWNSTREAM_OPERATIONS);
+      else if (COMPLETED.has(status) && !COMPLETED.has(pipeline.status)) await notifyPipelineFinished(written);
       return written;
     }
   }
@@ -371,8 +390,8 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
  * (`deployments.ts`). Every status change calls it once its write won.
  */
 export async function jobChanged(job: Job, pipeline?: Pipeline): Promise<void> {
-  // A generic commit status sends no Job Hook (GitLab's hooks are `Ci::Build`'s) and deploys nothing.
-  if (job.generic) return;
+  // A generic commit status or a trigger job sends no Job Hook (GitLab's hooks are `Ci::Build`'s) and deploys nothing.
+  if (job.generic || job.bridge) return;
   const [, moved] = await Promise.all([jobStatusChanged(job, pipeline), deploymentFollowsJob(job)]);
   if (moved) await dropOlderDeployments(moved);
 }
@@ -475,7 +494,7 @@ export function retryable(job: Job): boolean {
  * const ended = await endJob(job, { status: 'success', exitCode: 0 }, ['running']);
  */
 export async function endJob(job: Job, verdict: JobVerdict, from: readonly JobStatus[], options: { finishedAt?: string; process?: boolean } = {}): Promise<Job | undefined> {
-  const archive = job.status === 'running' && !job.generic;
+  const archive = job.status === 'running' && !job.generic && !job.bridge;
   const changes: JobChanges & { status: JobStatus } = {
     status: verdict.status,
     finishedAt: options.finishedAt ?? new Date().toISOString(),
@@ -525,6 +544,9 @@ export async function cancelPipeline(pipelineId: number, options: { autoCanceled
     for (let attempt = 0; read && attempt < 5 && !(await updatePipeline(read.pipeline, { autoCanceledById })); attempt++) read = await readPipeline(pipelineId);
   }
   for (const [job, chosen] of picked) await cancelJobRecord(job, { ...chosen, autoCanceledById });
+  // Its child pipelines are canceled with it, whatever their trigger jobs' status (GitLab's `cascade_to_children`; `downstream.ts`).
+  const bridges = read?.jobs.filter((job) => job.bridge && !job.retried && job.downstreamPipelineId !== undefined) ?? [];
+  if (bridges.length > 0) await (await import('./downstream')).cancelDownstream(bridges, DOWNSTREAM_OPERATIONS);
   return (await processPipeline(pipelineId)) ?? (await readPipeline(pipelineId))?.pipeline;
 }
 
@@ -565,7 +587,7 @@ export async function cancelOnJobFailure(job: Job): Promise<void> {
 /** A fresh copy of a job (GitLab's `Ci::RetryJobService` clone): `created`, the old one marked retried. */
 export async function cloneForRetry(job: Job, user: User | null, options: { enqueueImmediately?: boolean } = {}): Promise<Job> {
   const now = new Date().toISOString();
-  const { autoCanceledById: _canceledBy, enqueueImmediately: _before, ...kept } = job;
+  const { autoCanceledById: _canceledBy, enqueueImmediately: _before, downstreamPipelineId: _downstream, ...kept } = job;
   const copy: Job = {
     ...kept,
     ...(options.enqueueImmediately === false ? {} : { enqueueImmediately: true }),
@@ -640,3 +662,11 @@ export async function deletePipeline(pipelineId: number): Promise<void> {
   await deletePipelineItems(pipelineId, read.jobs);
   await refForgetsPipeline(read.pipeline);
 }
+
+/** What `downstream.ts` (loaded lazily, with the first trigger job) creates, ends and cancels pipelines and jobs with. */
+const DOWNSTREAM_OPERATIONS = {
+  createPipeline,
+  changeJobStatus,
+  endJob,
+  cancelPipeline: (pipelineId: number) => cancelPipeline(pipelineId),
+};

@@ -19,7 +19,7 @@ import type { User } from '../../users';
 import type { catalog } from '../catalog';
 import { cancelPipeline, createPipelineOnRef, deletePipeline, renamePipeline, retryPipeline } from '../commands/pipelines';
 import { authorizeCi, authorizePipelineRead, canReadBuilds, canReadPipelineVariables, canUpdateBuilds, canUpdateOnRef } from '../policy';
-import { presentJob } from '../presenters/jobs';
+import { presentBridge, presentJob } from '../presenters/jobs';
 import { presentPipeline, presentPipelineBasicWithMetadata, presentPipelineWithMetadata } from '../presenters/pipelines';
 import { presentPipelineVariable } from '../presenters/variables';
 import { pipelineVariables } from '../pipeline-variables';
@@ -27,7 +27,7 @@ import { invalidName, PIPELINE_NAME_MAX } from '../pipeline-name';
 import { latestPipelineOnRef } from '../queries/latest-pipeline';
 import { pipelineTestReport, pipelineTestSummary } from '../queries/test-reports';
 import { presentTestReport, presentTestReportSummary } from '../presenters/test-reports';
-import { findPipelineOrNotFound, jobContext, pipelineJobs, pipelineList, projectWebUrl, userOf } from '../queries/jobs';
+import { findPipelineOrNotFound, jobContext, pipelineBridges, pipelineJobs, pipelineList, projectWebUrl, userOf } from '../queries/jobs';
 import type { Pipeline } from '../store/pipelines';
 import { scopeParam, scopeFrom } from './scope';
 
@@ -191,6 +191,20 @@ export const pipelineRoutes = {
       const page = paginateArray(params, link, read.jobs);
       const ctx = await jobContext(subject, page.items, [read.pipeline]);
       return ok(page.items.map((job) => presentJob(job, ctx)), page.headers);
+    },
+  }),
+
+  // GitLab's `read_build`: a pipeline's trigger jobs and their downstream pipelines.
+  'GET /projects/:id/pipelines/:pipeline_id/bridges': route({
+    params: pipelineParams.extend({ ...paginationParams, scope: scopeParam }),
+    anonymous: true,
+    handler: async ({ params, user, link }) => {
+      const { subject } = await findReadablePipeline(params, user);
+      const read = await pipelineBridges(params.pipeline_id, scopeFrom(params.scope));
+      if (!read) throw new NotFoundError();
+      const page = paginateArray(params, link, read.bridges);
+      const ctx = await jobContext(subject, page.items, [read.pipeline]);
+      return ok(page.items.map((job) => presentBridge(job, ctx, job.downstreamPipelineId === undefined ? undefined : read.downstream.get(job.downstreamPipelineId))), page.headers);
     },
   }),
 

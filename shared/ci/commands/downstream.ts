@@ -1,0 +1,141 @@
+/**
+ * Parent-child pipelines (GitLab's `Ci::Bridge` and `Ci::CreateDownstreamPipelineService`): a job
+ * with `trigger:include` is a trigger job, never handed to a runner. When processing makes it
+ * pending, whoever wins its move to `running` (a write conditioned on `pending`: a trigger job
+ * processed twice starts one child) creates the child pipeline through {@link createPipeline} in
+ * the same project, on the same ref and commit, source `parent_pipeline`, its configuration the
+ * trigger's `include` read at that commit. Then the trigger job succeeds, or with `strategy:
+ * depend` stays running until the child finishes and takes its final status
+ * ({@link bridgeFollowsChild}, GitLab's `inherit_status_from_downstream!`). A child that cannot be
+ * created (no job, refused) fails the trigger job with `downstream_pipeline_creation_failed`.
+ *
+ * Loaded with the first trigger job a process meets (`import()` from `pipelines.ts`), not at cold start.
+ */
+import { getProject, type Project } from '../../projects';
+import { getUser, type User } from '../../users';
+import { logger } from '../../platform/logger';
+import { pipelineVariables } from '../pipeline-variables';
+import { readPipeline, updateJob, type Job, type JobChanges, type MergeRequestSnapshot, type Pipeline } from '../store/pipelines';
+import type { JobStatus } from '../status';
+
+/** A child pipeline's creation request (what `createPipeline` of `pipelines.ts` takes). */
+interface ChildPipelineRequest {
+  project: Project;
+  ref: string;
+  tag: boolean;
+  sha: string;
+  beforeSha: string;
+  source: string;
+  user: User | null;
+  variables: Array<{ key: string; value: string; variableType?: string }>;
+  config: string;
+  parent: { pipelineId: number; jobId: number };
+  mergeRequest?: MergeRequestSnapshot;
+}
+
+type Verdict = { status: 'success' } | { status: 'failed'; failureReason: string } | { status: 'canceled' };
+
+/**
+ * The pipeline operations of `pipelines.ts` this module drives, handed over by it (which loads this
+ * module lazily: importing it back would make a cycle).
+ */
+export interface PipelineOperations {
+  createPipeline(request: ChildPipelineRequest): Promise<{ result: string; pipeline?: Pipeline }>;
+  changeJobStatus(job: Job, changes: JobChanges & { status: JobStatus }, from?: readonly JobStatus[]): Promise<Job | undefined>;
+  endJob(job: Job, verdict: Verdict, from: readonly JobStatus[], options?: { process?: boolean }): Promise<Job | undefined>;
+  cancelPipeline(pipelineId: number): Promise<Pipeline | undefined>;
+}
+
+/** How deep child pipelines nest (GitLab's `max_descendant_pipelines_depth`... a parent, a child, a grandchild). */
+const MAX_DEPTH = 2;
+
+/** Internal: how many parents a pipeline has above it. */
+async function depthOf(pipeline: Pipeline): Promise<number> {
+  let depth = 0;
+  let current: Pipeline | undefined = pipeline;
+  while (current?.parent && depth <= MAX_DEPTH) {
+    depth += 1;
+    current = (await readPipeline(current.parent.pipelineId))?.pipeline;
+  }
+  return depth;
+}
+
+/**
+ * Starts a pending trigger job's downstream pipeline (once: see the file's header). The caller
+ * processes the parent pipeline afterwards. Never throws for the child's refusal: the trigger job
+ * fails instead.
+ */
+export async function triggerDownstream(bridge: Job, pipeline: Pipeline, ops: PipelineOperations): Promise<void> {
+  const { changeJobStatus, createPipeline, endJob } = ops;
+  const started = await changeJobStatus(bridge, { status: 'running', startedAt: new Date().toISOString() }, ['pending']);
+  if (!started) return;
+  const fail = (failureReason: string) => endJob(started, { status: 'failed', failureReason }, ['running'], { process: false });
+  const trigger = bridge.spec.trigger;
+  // Multi-project pipelines (`trigger:project`) are not built: the job fails as when GitLab finds no such project.
+  if (!trigger?.include) {
+    await fail('downstream_bridge_project_not_found');
+    return;
+  }
+  if ((await depthOf(pipeline)) >= MAX_DEPTH) {
+    await fail('reached_max_descendant_pipelines_depth');
+    return;
+  }
+  const [project, user] = await Promise.all([getProject(pipeline.projectId), bridge.userId === null ? undefined : getUser(bridge.userId)]);
+  if (!project) {
+    await fail('downstream_pipeline_creation_failed');
+    return;
+  }
+  // `forward`: the trigger job's variables (the file's global ones and its own), and the parent's pipeline variables.
+  const forwarded = [
+    ...(trigger.forward.yamlVariables ? Object.entries(bridge.spec.variables).map(([key, value]) => ({ key, value })) : []),
+    ...(trigger.forward.pipelineVariables ? (await pipelineVariables(pipeline)).map(({ key, value, variableType }) => ({ key, value, variableType })) : []),
+  ];
+  try {
+    const result = await createPipeline({
+      project,
+      ref: pipeline.ref,
+      tag: pipeline.tag,
+      sha: pipeline.sha,
+      beforeSha: pipeline.beforeSha,
+      source: 'parent_pipeline',
+      user: user ?? null,
+      variables: forwarded,
+      config: JSON.stringify({ include: trigger.include }),
+      parent: { pipelineId: pipeline.id, jobId: bridge.id },
+      ...(pipeline.mergeRequest ? { mergeRequest: pipeline.mergeRequest } : {}),
+    });
+    if (result.result !== 'created' || !result.pipeline) {
+      await fail('downstream_pipeline_creation_failed');
+      return;
+    }
+    const linked = (await updateJob(started, { downstreamPipelineId: result.pipeline.id })) ?? started;
+    if (trigger.strategy === 'depend') await bridgeFollowsChild(result.pipeline, ops, linked);
+    else await endJob(linked, { status: 'success' }, ['running'], { process: false });
+  } catch (error) {
+    logger.error('downstream pipeline not created', { pipelineId: pipeline.id, jobId: bridge.id, error });
+    await fail('downstream_pipeline_creation_failed');
+  }
+}
+
+/**
+ * A child pipeline's status changed: its trigger job, when it has `strategy: depend` and is still
+ * running, takes the child's final status (success; canceled; failed or skipped: failed). The
+ * parent is processed.
+ */
+export async function bridgeFollowsChild(child: Pipeline, ops: PipelineOperations, known?: Job): Promise<void> {
+  const { endJob } = ops;
+  if (!child.parent) return;
+  const bridge = known ?? (await readPipeline(child.parent.pipelineId))?.jobs.find((job) => job.id === child.parent!.jobId);
+  if (!bridge || bridge.spec.trigger?.strategy !== 'depend' || bridge.status !== 'running') return;
+  if (child.status === 'success') await endJob(bridge, { status: 'success' }, ['running']);
+  else if (child.status === 'canceled') await endJob(bridge, { status: 'canceled' }, ['running']);
+  else if (child.status === 'failed' || child.status === 'skipped') await endJob(bridge, { status: 'failed', failureReason: 'unknown_failure' }, ['running']);
+}
+
+/** Cancels the child pipelines of a parent's trigger jobs (GitLab cancels a pipeline's downstream pipelines with it). */
+export async function cancelDownstream(bridges: readonly Job[], ops: PipelineOperations): Promise<void> {
+  for (const bridge of bridges) {
+    if (bridge.downstreamPipelineId === undefined) continue;
+    await ops.cancelPipeline(bridge.downstreamPipelineId);
+  }
+}
