@@ -109,7 +109,7 @@ describe('parent-child pipelines', () => {
     expect((await get(`/pipelines/${parent.id}/bridges`, { scope: 'success' })).body.map((bridge: { name: string }) => bridge.name)).toEqual(['child-depend', 'child-plain']);
   });
 
-  it('cancels the children with their parent', async () => {
+  it('cancels the children with their parent; a retry starts new children', async () => {
     const created = await api(`/projects/${project.id}/pipeline`, { method: 'POST', token: project.owner.token, body: { ref: 'main' } });
     const build = await runner.pickNext();
     await runner.update(build, 'success');
@@ -121,5 +121,14 @@ describe('parent-child pipelines', () => {
     for (const id of childIds) expect((await get(`/pipelines/${id}`)).body.status).toBe('canceled');
     // No child job is left for a runner.
     expect((await runner.requestJob()).job).toBeFalsy();
+
+    const retried = await api(`/projects/${project.id}/pipelines/${created.body.id}/retry`, { method: 'POST', token: project.owner.token });
+    expect(retried.status).toBe(201);
+    const again = (await get(`/pipelines/${created.body.id}/bridges`)).body;
+    const newIds = again.flatMap((bridge: { downstream_pipeline: { id: number } | null }) => (bridge.downstream_pipeline ? [bridge.downstream_pipeline.id] : []));
+    // The canceled depend trigger job is retried (a new child); the one that succeeded keeps its child, as GitLab's retry leaves successful jobs.
+    expect(newIds).toHaveLength(2);
+    expect(newIds.filter((id: number) => !childIds.includes(id))).toHaveLength(1);
+    expect((await runner.pickNext()).job_info.name).toBe('child-job');
   });
 });
