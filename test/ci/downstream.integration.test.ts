@@ -130,5 +130,8 @@ describe('parent-child pipelines', () => {
     expect(newIds).toHaveLength(2);
     expect(newIds.filter((id: number) => !childIds.includes(id))).toHaveLength(1);
     expect((await runner.pickNext()).job_info.name).toBe('child-job');
+    // Its children go with a deleted parent (nothing else lists them).
+    expect((await api(`/projects/${project.id}/pipelines/${created.body.id}`, { method: 'DELETE', token: project.owner.token })).status).toBe(204);
+    for (const id of newIds) expect((await get(`/pipelines/${id}`)).status).toBe(404);
   });
 });

@@ -654,10 +654,15 @@ export async function renamePipeline(pipelineId: number, name: string): Promise<
   throw new Error(`pipeline ${pipelineId} not renamed: too many concurrent writes`);
 }
 
-/** Deletes a pipeline, its jobs, their traces and artifacts. */
+/**
+ * Deletes a pipeline, its jobs, their traces and artifacts, and its child pipelines (those of every
+ * trigger job, retried ones too: a child is in no list of its project, so nothing else would find
+ * it, a project's deletion included).
+ */
 export async function deletePipeline(pipelineId: number): Promise<void> {
   const read = await readPipeline(pipelineId);
   if (!read) return;
+  for (const job of read.jobs) if (job.bridge && job.downstreamPipelineId !== undefined) await deletePipeline(job.downstreamPipelineId);
   await Promise.all(read.jobs.map((job) => deleteJobObjects(job.id)));
   await deletePipelineItems(pipelineId, read.jobs);
   await refForgetsPipeline(read.pipeline);
