@@ -7,11 +7,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api';
-import { ownedProject, type OwnedProject } from '../support/fixtures';
+import { createProject, ownedProject, type OwnedProject, type TestProject } from '../support/fixtures';
 import { pushNewRepository } from '../support/git';
 import { TestRunner } from './runner';
 
-const CI = `
+const CI = (downstreamProject: string) => `
 variables: { GLOBAL_VAR: from-parent }
 stages: [build, trigger, after]
 build: { stage: build, script: echo build }
@@ -32,6 +32,11 @@ child-refused:
   trigger: { include: refused.yml }
   allow_failure: true
 after: { stage: after, script: echo after }
+multi:
+  stage: build
+  rules: [{ if: '$MULTI == "1"' }]
+  variables: { FROM_UPSTREAM: hello }
+  trigger: { project: ${downstreamProject}, strategy: depend }
 `;
 const CHILD = `
 child-job:
@@ -46,13 +51,16 @@ never: { script: echo }
 
 describe('parent-child pipelines', () => {
   let project: OwnedProject;
+  let downstreamProject: TestProject;
   let runner: TestRunner;
   const get = (path: string, query?: Record<string, string>) => api(`/projects/${project.id}${path}`, { token: project.owner.token, query });
   const variable = (job: { variables: Array<{ key: string; value: string }> }, key: string) => job.variables.find((v) => v.key === key)?.value;
 
   beforeAll(async () => {
     project = await ownedProject('private');
-    await pushNewRepository(project.fullPath, project.owner.token, { '.gitlab-ci.yml': CI, 'child.yml': CHILD, 'refused.yml': REFUSED });
+    downstreamProject = await createProject(project.owner.token);
+    await pushNewRepository(downstreamProject.fullPath, project.owner.token, { '.gitlab-ci.yml': 'downstream-job: { script: echo }\n' });
+    await pushNewRepository(project.fullPath, project.owner.token, { '.gitlab-ci.yml': CI(downstreamProject.fullPath), 'child.yml': CHILD, 'refused.yml': REFUSED });
     runner = await TestRunner.register((await get('')).body.runners_token);
   });
 
@@ -133,5 +141,22 @@ describe('parent-child pipelines', () => {
     // Its children go with a deleted parent (nothing else lists them).
     expect((await api(`/projects/${project.id}/pipelines/${created.body.id}`, { method: 'DELETE', token: project.owner.token })).status).toBe(204);
     for (const id of newIds) expect((await get(`/pipelines/${id}`)).status).toBe(404);
+  });
+
+  it('triggers a multi-project pipeline (trigger:project) and follows it with strategy: depend', async () => {
+    const token = project.owner.token;
+    const [before] = (await api(`/projects/${downstreamProject.id}/pipelines`, { token })).body;
+    const upstream = await api(`/projects/${project.id}/pipeline`, { method: 'POST', token, body: { ref: 'main', variables: [{ key: 'MULTI', value: '1' }] } });
+    const [multi] = (await get(`/pipelines/${upstream.body.id}/bridges`)).body.filter((bridge: { name: string }) => bridge.name === 'multi');
+    expect(multi).toMatchObject({ status: 'running', downstream_pipeline: { project_id: downstreamProject.id, source: 'pipeline', ref: 'main', status: 'pending' } });
+    // Listed in its project, as any pipeline, with the forwarded variables as its own.
+    const [listed] = (await api(`/projects/${downstreamProject.id}/pipelines`, { token })).body;
+    expect(listed.id).toBe(multi.downstream_pipeline.id);
+    expect(listed.id).not.toBe(before.id);
+    const variables = (await api(`/projects/${downstreamProject.id}/pipelines/${listed.id}/variables`, { token })).body;
+    expect(variables).toEqual(expect.arrayContaining([expect.objectContaining({ key: 'FROM_UPSTREAM', value: 'hello' })]));
+    await api(`/projects/${downstreamProject.id}/pipelines/${listed.id}/cancel`, { method: 'POST', token });
+    const [followed] = (await get(`/pipelines/${upstream.body.id}/bridges`)).body.filter((bridge: { name: string }) => bridge.name === 'multi');
+    expect(followed.status).toBe('canceled');
   });
 });

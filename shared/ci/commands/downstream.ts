@@ -8,13 +8,16 @@
  * depend` stays running until the child finishes and takes its final status
  * ({@link bridgeFollowsChild}, GitLab's `inherit_status_from_downstream!`). A child that cannot be
  * created (no job, refused) fails the trigger job with `downstream_pipeline_creation_failed`.
+ * `trigger:project` makes a multi-project pipeline instead ({@link triggerProject}), followed the same way.
  *
  * Loaded with the first trigger job a process meets (`import()` from `pipelines.ts`), not at cold start.
  */
-import { getProject, type Project } from '../../projects';
+import type { ProjectSubject } from '../../auth';
+import { findProjectOrNotFound, getProject, type Project } from '../../projects';
 import { getUser, type User } from '../../users';
 import { logger } from '../../platform/logger';
 import { pipelineVariables } from '../pipeline-variables';
+import { canUpdateBuilds } from '../policy';
 import { readPipeline, updateJob, type Job, type JobChanges, type MergeRequestSnapshot, type Pipeline } from '../store/pipelines';
 import type { JobStatus } from '../status';
 
@@ -41,6 +44,7 @@ type Verdict = { status: 'success' } | { status: 'failed'; failureReason: string
  */
 export interface PipelineOperations {
   createPipeline(request: ChildPipelineRequest): Promise<{ result: string; pipeline?: Pipeline }>;
+  createPipelineOnRef(request: { subject: ProjectSubject; ref: string; source: string; user: User | null; variables: ChildPipelineRequest['variables']; upstream: { pipelineId: number; jobId: number } }): Promise<Pipeline>;
   changeJobStatus(job: Job, changes: JobChanges & { status: JobStatus }, from?: readonly JobStatus[]): Promise<Job | undefined>;
   endJob(job: Job, verdict: Verdict, from: readonly JobStatus[], options?: { process?: boolean }): Promise<Job | undefined>;
   cancelPipeline(pipelineId: number): Promise<Pipeline | undefined>;
@@ -71,9 +75,9 @@ export async function triggerDownstream(bridge: Job, pipeline: Pipeline, ops: Pi
   if (!started) return;
   const fail = (failureReason: string) => endJob(started, { status: 'failed', failureReason }, ['running'], { process: false });
   const trigger = bridge.spec.trigger;
-  // Multi-project pipelines (`trigger:project`) are not built: the job fails as when GitLab finds no such project.
-  if (!trigger?.include) {
-    await fail('downstream_bridge_project_not_found');
+  if (!trigger) return;
+  if (!trigger.include) {
+    await triggerProject(started, trigger, pipeline, ops, fail);
     return;
   }
   if ((await depthOf(pipeline)) >= MAX_DEPTH) {
@@ -85,11 +89,7 @@ export async function triggerDownstream(bridge: Job, pipeline: Pipeline, ops: Pi
     await fail('downstream_pipeline_creation_failed');
     return;
   }
-  // `forward`: the trigger job's variables (the file's global ones and its own), and the parent's pipeline variables.
-  const forwarded = [
-    ...(trigger.forward.yamlVariables ? Object.entries(bridge.spec.variables).map(([key, value]) => ({ key, value })) : []),
-    ...(trigger.forward.pipelineVariables ? (await pipelineVariables(pipeline)).map(({ key, value, variableType }) => ({ key, value, variableType })) : []),
-  ];
+  const forwarded = await forwardedVariables(bridge, pipeline);
   try {
     const result = await createPipeline({
       project,
@@ -117,15 +117,60 @@ export async function triggerDownstream(bridge: Job, pipeline: Pipeline, ops: Pi
   }
 }
 
+/** `forward`: the trigger job's variables (the file's global ones and its own), and the upstream's pipeline variables. */
+async function forwardedVariables(bridge: Job, pipeline: Pipeline): Promise<ChildPipelineRequest['variables']> {
+  const forward = bridge.spec.trigger?.forward ?? { yamlVariables: true, pipelineVariables: false };
+  return [
+    ...(forward.yamlVariables ? Object.entries(bridge.spec.variables).map(([key, value]) => ({ key, value })) : []),
+    ...(forward.pipelineVariables ? (await pipelineVariables(pipeline)).map(({ key, value, variableType }) => ({ key, value, variableType })) : []),
+  ];
+}
+
 /**
- * A child pipeline's status changed: its trigger job, when it has `strategy: depend` and is still
+ * A multi-project pipeline (`trigger:project`, GitLab's cross-project bridge): a pipeline of the
+ * named project on `branch` (its default branch), source `pipeline`, as the trigger job's user;
+ * `downstream_bridge_project_not_found` when that user cannot read the project,
+ * `insufficient_bridge_permissions` when they may not run its pipelines,
+ * `downstream_pipeline_creation_failed` when the pipeline is refused (no ref, protected, no job).
+ */
+async function triggerProject(bridge: Job, trigger: NonNullable<Job['spec']['trigger']>, pipeline: Pipeline, ops: PipelineOperations, fail: (reason: string) => Promise<unknown>): Promise<void> {
+  const user = bridge.userId === null ? undefined : await getUser(bridge.userId);
+  let subject: ProjectSubject;
+  try {
+    if (!user || !trigger.project) throw new Error('no user');
+    subject = await findProjectOrNotFound(trigger.project, user);
+  } catch {
+    await fail('downstream_bridge_project_not_found');
+    return;
+  }
+  if (!canUpdateBuilds(user, subject)) {
+    await fail('insufficient_bridge_permissions');
+    return;
+  }
+  let downstream: Pipeline;
+  try {
+    const ref = trigger.branch ?? subject.project.defaultBranch;
+    downstream = await ops.createPipelineOnRef({ subject, ref, source: 'pipeline', user, variables: await forwardedVariables(bridge, pipeline), upstream: { pipelineId: pipeline.id, jobId: bridge.id } });
+  } catch (error) {
+    logger.info('multi-project pipeline refused', { pipelineId: pipeline.id, jobId: bridge.id, error });
+    await fail('downstream_pipeline_creation_failed');
+    return;
+  }
+  const linked = (await updateJob(bridge, { downstreamPipelineId: downstream.id })) ?? bridge;
+  if (trigger.strategy === 'depend') await bridgeFollowsChild(downstream, ops, linked);
+  else await ops.endJob(linked, { status: 'success' }, ['running'], { process: false });
+}
+
+/**
+ * A downstream pipeline's status changed (a child's, or a multi-project one's): its trigger job, when it has `strategy: depend` and is still
  * running, takes the child's final status (success; canceled; failed or skipped: failed). The
  * parent is processed.
  */
 export async function bridgeFollowsChild(child: Pipeline, ops: PipelineOperations, known?: Job): Promise<void> {
   const { endJob } = ops;
-  if (!child.parent) return;
-  const bridge = known ?? (await readPipeline(child.parent.pipelineId))?.jobs.find((job) => job.id === child.parent!.jobId);
+  const link = child.parent ?? child.upstream;
+  if (!link) return;
+  const bridge = known ?? (await readPipeline(link.pipelineId))?.jobs.find((job) => job.id === link.jobId);
   if (!bridge || bridge.spec.trigger?.strategy !== 'depend' || bridge.status !== 'running') return;
   if (child.status === 'success') await endJob(bridge, { status: 'success' }, ['running']);
   else if (child.status === 'canceled') await endJob(bridge, { status: 'canceled' }, ['running']);

@@ -72,6 +72,8 @@ export interface PipelineRequest {
   config?: string;
   /** A child pipeline's parent pipeline and trigger job (`downstream.ts`). */
   parent?: { pipelineId: number; jobId: number };
+  /** A multi-project downstream pipeline's upstream pipeline and trigger job (`downstream.ts`). */
+  upstream?: { pipelineId: number; jobId: number };
 }
 
 /** A request whose merge request is read only once the commit is known to have a `.gitlab-ci.yml`. */
@@ -207,6 +209,7 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
     startedAt: null,
     ...(request.mergeRequest ? { mergeRequest: request.mergeRequest } : {}),
     ...(request.parent ? { parent: request.parent } : {}),
+    ...(request.upstream ? { upstream: request.upstream } : {}),
     version: 1,
   };
   // The configuration's reader (with its YAML parser, ~110 KB) is loaded by the first pipeline a process creates, not at cold start.
@@ -377,8 +380,8 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
       const written = { ...pipeline, ...next, version: pipeline.version + 1 };
       // A child pipeline moves no ref's latest pipeline and finishes nothing of its ref's (GitLab's `ci_ref` and merge requests see its parent); its trigger job may follow it.
       if (status !== pipeline.status) await Promise.all([pipelineStatusChanged(written, jobs), written.parent ? undefined : refFollowsPipeline(written, pipeline.status)]);
-      if (written.parent && status !== pipeline.status) await (await import('./downstream')).bridgeFollowsChild(written, DOWNSTREAM_OPERATIONS);
-      else if (COMPLETED.has(status) && !COMPLETED.has(pipeline.status)) await notifyPipelineFinished(written);
+      if ((written.parent ?? written.upstream) && status !== pipeline.status) await (await import('./downstream')).bridgeFollowsChild(written, DOWNSTREAM_OPERATIONS);
+      if (!written.parent && COMPLETED.has(status) && !COMPLETED.has(pipeline.status)) await notifyPipelineFinished(written);
       return written;
     }
   }
@@ -545,7 +548,7 @@ export async function cancelPipeline(pipelineId: number, options: { autoCanceled
   }
   for (const [job, chosen] of picked) await cancelJobRecord(job, { ...chosen, autoCanceledById });
   // Its child pipelines are canceled with it, whatever their trigger jobs' status (GitLab's `cascade_to_children`; `downstream.ts`).
-  const bridges = read?.jobs.filter((job) => job.bridge && !job.retried && job.downstreamPipelineId !== undefined) ?? [];
+  const bridges = read?.jobs.filter((job) => job.bridge && job.spec.trigger?.include && !job.retried && job.downstreamPipelineId !== undefined) ?? [];
   if (bridges.length > 0) await (await import('./downstream')).cancelDownstream(bridges, DOWNSTREAM_OPERATIONS);
   return (await processPipeline(pipelineId)) ?? (await readPipeline(pipelineId))?.pipeline;
 }
@@ -662,7 +665,7 @@ export async function renamePipeline(pipelineId: number, name: string): Promise<
 export async function deletePipeline(pipelineId: number): Promise<void> {
   const read = await readPipeline(pipelineId);
   if (!read) return;
-  for (const job of read.jobs) if (job.bridge && job.downstreamPipelineId !== undefined) await deletePipeline(job.downstreamPipelineId);
+  for (const job of read.jobs) if (job.bridge && job.spec.trigger?.include && job.downstreamPipelineId !== undefined) await deletePipeline(job.downstreamPipelineId);
   await Promise.all(read.jobs.map((job) => deleteJobObjects(job.id)));
   await deletePipelineItems(pipelineId, read.jobs);
   await refForgetsPipeline(read.pipeline);
@@ -671,6 +674,7 @@ export async function deletePipeline(pipelineId: number): Promise<void> {
 /** What `downstream.ts` (loaded lazily, with the first trigger job) creates, ends and cancels pipelines and jobs with. */
 const DOWNSTREAM_OPERATIONS = {
   createPipeline,
+  createPipelineOnRef,
   changeJobStatus,
   endJob,
   cancelPipeline: (pipelineId: number) => cancelPipeline(pipelineId),

@@ -85,6 +85,8 @@ export interface Pipeline {
    * lists leave child pipelines out; it is read by id.
    */
   parent?: { pipelineId: number; jobId: number };
+  /** A multi-project downstream pipeline's upstream pipeline and trigger job (source `pipeline`); listed as any other. */
+  upstream?: { pipelineId: number; jobId: number };
   version: number;
 }
 
