@@ -53,13 +53,17 @@ export interface PipelineOperations {
 /** How deep child pipelines nest (GitLab's `max_descendant_pipelines_depth`... a parent, a child, a grandchild). */
 const MAX_DEPTH = 2;
 
-/** Internal: how many parents a pipeline has above it. */
-async function depthOf(pipeline: Pipeline): Promise<number> {
+/** How many pipelines a chain of multi-project triggers may hold (a bound on loops: a project triggering itself, or two each other). */
+const MAX_HIERARCHY = 10;
+
+/** Internal: how many pipelines are above it (child pipelines' parents; with `upstream`, multi-project upstreams too), counted up to `limit`. */
+async function depthOf(pipeline: Pipeline, limit: number, upstream = false): Promise<number> {
   let depth = 0;
   let current: Pipeline | undefined = pipeline;
-  while (current?.parent && depth <= MAX_DEPTH) {
+  const above = (p: Pipeline) => p.parent ?? (upstream ? p.upstream : undefined);
+  while (current && above(current) && depth <= limit) {
     depth += 1;
-    current = (await readPipeline(current.parent.pipelineId))?.pipeline;
+    current = (await readPipeline(above(current)!.pipelineId))?.pipeline;
   }
   return depth;
 }
@@ -80,7 +84,7 @@ export async function triggerDownstream(bridge: Job, pipeline: Pipeline, ops: Pi
     await triggerProject(started, trigger, pipeline, ops, fail);
     return;
   }
-  if ((await depthOf(pipeline)) >= MAX_DEPTH) {
+  if ((await depthOf(pipeline, MAX_DEPTH)) >= MAX_DEPTH) {
     await fail('reached_max_descendant_pipelines_depth');
     return;
   }
@@ -147,9 +151,18 @@ async function triggerProject(bridge: Job, trigger: NonNullable<Job['spec']['tri
     await fail('insufficient_bridge_permissions');
     return;
   }
+  const ref = trigger.branch ?? subject.project.defaultBranch;
+  // GitLab's loop and hierarchy checks, simplified: not its own project's ref again, and a bounded chain.
+  if (subject.project.id === pipeline.projectId && ref === pipeline.ref) {
+    await fail('pipeline_loop_detected');
+    return;
+  }
+  if ((await depthOf(pipeline, MAX_HIERARCHY, true)) >= MAX_HIERARCHY) {
+    await fail('reached_max_pipeline_hierarchy_size');
+    return;
+  }
   let downstream: Pipeline;
   try {
-    const ref = trigger.branch ?? subject.project.defaultBranch;
     downstream = await ops.createPipelineOnRef({ subject, ref, source: 'pipeline', user, variables: await forwardedVariables(bridge, pipeline), upstream: { pipelineId: pipeline.id, jobId: bridge.id } });
   } catch (error) {
     logger.info('multi-project pipeline refused', { pipelineId: pipeline.id, jobId: bridge.id, error });
