@@ -7,9 +7,11 @@ export const catalog = {
     'GET /projects/:id/pipelines/latest',
     'GET /projects/:id/pipelines/:pipeline_id',
     'DELETE /projects/:id/pipelines/:pipeline_id',
+    'PUT /projects/:id/pipelines/:pipeline_id/metadata',
     'POST /projects/:id/pipelines/:pipeline_id/retry',
     'POST /projects/:id/pipelines/:pipeline_id/cancel',
     'GET /projects/:id/pipelines/:pipeline_id/jobs',
+    'GET /projects/:id/pipelines/:pipeline_id/bridges',
     'GET /projects/:id/pipelines/:pipeline_id/variables',
     // Its JUnit reports (`artifacts:reports:junit`): every case, and the counts only.
     'GET /projects/:id/pipelines/:pipeline_id/test_report',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDuration } from '../../shared/ci/config/durations';
 import { evaluateExpression } from '../../shared/ci/config/expressions';
-import { missingNeedsError, parseCiConfig, selectJobs, workflowAllows, workflowAutoCancel, type CiConfig, type PipelineContext } from '../../shared/ci/config/parse';
+import { missingNeedsError, parseCiConfig, selectJobs, workflowAllows, workflowAutoCancel, workflowRuleVariables, type CiConfig, type PipelineContext } from '../../shared/ci/config/parse';
 import { releaseCommand } from '../../shared/ci/presenters/runner-job';
 import { compositeStatus, nextStatuses, type ProcessableJob } from '../../shared/ci/status';
 
@@ -356,5 +356,44 @@ describe('status composition', () => {
     expect(Object.fromEntries(nextStatuses(failed))).toEqual({ 2: 'skipped', 3: 'pending', 4: 'pending' });
     const needs = [job(1, 0, 'running'), job(2, 0, 'success'), job(3, 1, 'created', { needs: ['j2'] })];
     expect(Object.fromEntries(nextStatuses(needs))).toEqual({ 3: 'pending' });
+  });
+
+  it('reads workflow:name as written, 255 characters at most, and the matching workflow rule variables', () => {
+    const config = parsed(`
+workflow:
+  name: 'Pipeline for $NAME_PART'
+  rules:
+    - if: $CI_COMMIT_BRANCH == "main"
+      variables: { NAME_PART: main branch }
+    - when: always
+job: { script: echo }
+`);
+    expect(config.workflowName).toBe('Pipeline for $NAME_PART');
+    expect(workflowRuleVariables(config, push('main'))).toEqual({ NAME_PART: 'main branch' });
+    expect(workflowRuleVariables(config, push('other'))).toEqual({});
+    expect(parsed('workflow: { name: 42 }\njob: { script: echo }').workflowName).toBe('42');
+    expect(errorOf(`workflow: { name: '${'x'.repeat(256)}' }\njob: { script: echo }`)).toBe('workflow name is too long (maximum is 255 characters)');
+    expect(errorOf('workflow: { name: [a] }\njob: { script: echo }')).toBe('workflow name should be a string');
+  });
+
+  it('reads trigger jobs (trigger:include, strategy, forward) with GitLab’s errors', () => {
+    const config = parsed(`
+child:
+  trigger:
+    include: [a.yml, { local: b.yml }, { project: g/p, file: c.yml }]
+    strategy: depend
+    forward: { pipeline_variables: true }
+short: { trigger: { include: a.yml } }
+other: { trigger: group/project }
+`);
+    const byName = Object.fromEntries(config.jobs.map((job) => [job.name, job.trigger]));
+    expect(byName.child).toEqual({ include: [{ local: 'a.yml' }, { local: 'b.yml' }, { project: 'g/p', file: 'c.yml' }], strategy: 'depend', forward: { yamlVariables: true, pipelineVariables: true } });
+    expect(byName.short).toEqual({ include: [{ local: 'a.yml' }], forward: { yamlVariables: true, pipelineVariables: false } });
+    expect(byName.other).toEqual({ project: 'group/project', forward: { yamlVariables: true, pipelineVariables: false } });
+    expect(errorOf('a: { trigger: { include: a.yml }, script: echo }')).toBe('jobs:a config contains unknown keys: script');
+    expect(errorOf('a: { trigger: { include: a.yml, strategy: wait } }')).toBe('jobs:a:trigger strategy should be depend');
+    expect(errorOf('a: { trigger: { include: a.yml, branch: x } }')).toBe('jobs:a:trigger config contains unknown keys: branch');
+    expect(errorOf('a: { trigger: { include: a.yml, forward: { yaml_variables: 1 } } }')).toBe('jobs:a:trigger:forward yaml variables should be a boolean value');
+    expect(errorOf('a: { trigger: [x] }')).toBe('jobs:a:trigger has to be either a string or a hash');
   });
 });

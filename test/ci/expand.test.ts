@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { environmentSlug, expandVariables, VariableExpansionError } from '../../shared/ci/config/expand';
+import { environmentSlug, expandAll, expandVariables, VariableExpansionError } from '../../shared/ci/config/expand';
+import { invalidName, nameFromWorkflow } from '../../shared/ci/pipeline-name';
 
 describe('environment names and slugs', () => {
   it('expands $VAR, ${VAR} and %VAR%, a variable the job lacks to nothing', () => {
@@ -36,5 +37,18 @@ describe('environment names and slugs', () => {
     ['', 'env-q517sa'],
   ])('slugs %j as %s', (name, slug) => {
     expect(environmentSlug(name, () => 'a'.repeat(64))).toBe(slug);
+  });
+});
+
+describe('pipeline names', () => {
+  it('expands nested variables (sort_and_expand_all), none when they make a cycle; strips, cuts at 255, refuses blank names', () => {
+    expect(expandAll({ A: 'x$B', B: '${C}-%C%', C: 'c', D: '$MISSING' })).toEqual({ A: 'xc-c', B: 'c-c', C: 'c', D: '$MISSING' });
+    expect(expandAll({ A: '$B', B: '$A', C: '$A' })).toEqual({ A: '$B', B: '$A', C: '$A' });
+    expect(nameFromWorkflow('  Deploy main  ')).toBe('Deploy main');
+    expect(nameFromWorkflow('   ')).toBeUndefined();
+    expect(nameFromWorkflow('é'.repeat(300))).toBe('é'.repeat(255));
+    expect(invalidName('')).toBe('Name is too short (minimum is 1 character)');
+    expect(invalidName('x'.repeat(256))).toBe('Name is too long (maximum is 255 characters)');
+    expect(invalidName('x'.repeat(255))).toBeUndefined();
   });
 });

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { Project } from '../../projects';
 import type { ProjectSubject } from '../../auth';
 import type { User } from '../../users';
-import { expandVariables, refSlug } from '../config/expand';
+import { expandAll, expandVariables, refSlug } from '../config/expand';
 import type { AutoCancelSettings, SelectedJob } from '../config/parse';
 import { logger } from '../../platform/logger';
 import { ValidationError } from '../../platform/http/errors';
@@ -46,6 +46,7 @@ import {
 import { mergeRequestVariables } from '../merge-request-variables';
 import { CANCELABLE, COMPLETED, compositeStatus, nextStatuses, type JobStatus } from '../status';
 import { sealPipelineVariables } from '../pipeline-variables';
+import { nameFromWorkflow } from '../pipeline-name';
 import type { Deployment } from '../store/environments';
 import { deploymentFollowsJob, isOutdatedDeploymentJob, linkEnvironments, olderActiveDeployments, redeploy, storeDeployments } from './deployments';
 import { refFollowsPipeline, refForgetsPipeline } from './refs';
@@ -67,6 +68,12 @@ export interface PipelineRequest {
   protections?: RefProtections;
   /** A merge request pipeline's merge request (`ref` its `refs/merge-requests/<iid>/head`, `source` `merge_request_event`). */
   mergeRequest?: MergeRequestSnapshot;
+  /** The configuration to read instead of the project's file (a child pipeline's `include:` of its trigger's files). */
+  config?: string;
+  /** A child pipeline's parent pipeline and trigger job (`downstream.ts`). */
+  parent?: { pipelineId: number; jobId: number };
+  /** A multi-project downstream pipeline's upstream pipeline and trigger job (`downstream.ts`). */
+  upstream?: { pipelineId: number; jobId: number };
 }
 
 /** A request whose merge request is read only once the commit is known to have a `.gitlab-ci.yml`. */
@@ -167,6 +174,7 @@ function specOf(job: SelectedJob, variables: Readonly<Record<string, string>>): 
     ...(job.environment ? { environment: expandVariables(job.environment, variables) } : {}),
     ...(job.environment && job.environmentOptions ? { environmentOptions } : {}),
     ...(job.release ? { release: job.release } : {}),
+    ...(job.trigger ? { trigger: job.trigger } : {}),
   };
 }
 
@@ -182,7 +190,8 @@ function specOf(job: SelectedJob, variables: Readonly<Record<string, string>>): 
 export async function createPipeline(asked: PipelineRequest | LazyPipelineRequest): Promise<CreatePipelineResult> {
   const read = await readCommitAndConfig(asked.project, asked.sha, configPathOf(asked.project));
   if (!read) return { result: 'commit_not_found' };
-  if (read.config === undefined) return { result: 'no_config' };
+  const config = asked.config ?? read.config;
+  if (config === undefined) return { result: 'no_config' };
   const request: PipelineRequest = { ...asked, mergeRequest: typeof asked.mergeRequest === 'function' ? await asked.mergeRequest() : asked.mergeRequest };
   const now = new Date().toISOString();
   const base = {
@@ -199,28 +208,37 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
     updatedAt: now,
     startedAt: null,
     ...(request.mergeRequest ? { mergeRequest: request.mergeRequest } : {}),
+    ...(request.parent ? { parent: request.parent } : {}),
+    ...(request.upstream ? { upstream: request.upstream } : {}),
     version: 1,
   };
   // The configuration's reader (with its YAML parser, ~110 KB) is loaded by the first pipeline a process creates, not at cold start.
-  const [{ expandIncludes }, { buildCiConfig, loadCiYaml, missingNeedsError, selectJobs, workflowAllows, workflowAutoCancel }] = await Promise.all([import('../config/includes'), import('../config/parse')]);
+  const [{ expandIncludes }, { buildCiConfig, loadCiYaml, missingNeedsError, selectJobs, workflowAllows, workflowAutoCancel, workflowRuleVariables }] = await Promise.all([import('../config/includes'), import('../config/parse')]);
   const projectId = request.project.id;
   const projectVariables = await variablesFor(request.project, { protectedRef: () => refProtected({ projectId, ref: request.ref, tag: request.tag }, request.protections) });
   const rules = ruleVariables(request, projectVariables);
   // What a job's environment name and URL are expanded with: the predefined variables, the job's own, then the project's and the pipeline's.
   const given = Object.fromEntries([...projectVariables, ...(request.variables ?? [])].map((variable) => [variable.key, variable.value]));
-  const jobVariables = (job: SelectedJob) => ({ ...rules, CI_COMMIT_REF_SLUG: refSlug(rules.CI_COMMIT_REF_NAME), CI_COMMIT_SHORT_SHA: request.sha.slice(0, 8), ...job.variables, ...given });
+  const predefined = { ...rules, CI_COMMIT_REF_SLUG: refSlug(rules.CI_COMMIT_REF_NAME), CI_COMMIT_SHORT_SHA: request.sha.slice(0, 8) };
+  const jobVariables = (job: SelectedJob) => ({ ...predefined, ...job.variables, ...given });
   const masked = maskedNames(projectVariables, request.variables ?? []);
-  const loaded = loadCiYaml(read.config, { inputs: request.inputs, variables: rules, masked });
+  const loaded = loadCiYaml(config, { inputs: request.inputs, variables: rules, masked });
   const expanded = loaded.ok ? await expandIncludes(loaded.value, { projectId, sha: request.sha }, includeReader(request.project, request.user), rules, masked) : loaded;
   const parsed = expanded.ok ? buildCiConfig(expanded.value) : expanded;
   let jobs: SelectedJob[] = [];
   let yamlErrors: string | null;
   let autoCancel: AutoCancelSettings | undefined;
+  let name: string | undefined;
   if (!parsed.ok) yamlErrors = parsed.error;
   else {
     const context = { ref: request.ref, tag: request.tag, source: request.source, variables: rules };
     if (!workflowAllows(parsed.config, context)) return { result: 'no_jobs' };
     autoCancel = workflowAutoCancel(parsed.config, context);
+    // `workflow:name` expanded with the pipeline's variables, the file's global ones and its matching workflow rule's among them (GitLab's `PopulateMetadata`).
+    if (parsed.config.workflowName) {
+      const variables = expandAll({ ...predefined, ...parsed.config.variables, ...workflowRuleVariables(parsed.config, context), ...given });
+      name = nameFromWorkflow(expandVariables(parsed.config.workflowName, variables));
+    }
     jobs = selectJobs(parsed.config, context);
     yamlErrors = missingNeedsError(jobs) ?? null;
     if (yamlErrors) jobs = [];
@@ -234,6 +252,7 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
     yamlErrors,
     finishedAt: yamlErrors ? now : null,
     ...(autoCancel ? { autoCancel } : {}),
+    ...(name ? { name } : {}),
   };
   // Ids in stage order, file order within a stage (as GitLab creates them), taken in one write.
   const ordered = [...jobs].sort((a, b) => a.stageIdx - b.stageIdx);
@@ -256,6 +275,7 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
     createdAt: now,
     retryCount: 0,
     ...(job.interruptible ? { interruptible: true } : {}),
+    ...(job.trigger ? { bridge: true } : {}),
     ...NOT_RUN,
   }));
   const deployments = await linkEnvironments(records);
@@ -268,11 +288,13 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
   }
   await jobsCreated(records, pipeline);
   const processed = (await processPipeline(pipeline.id)) ?? pipeline;
-  // Older pipelines of the ref made redundant by this one are canceled (`auto-cancel.ts`); never the creation's failure.
-  try {
-    await cancelRedundantPipelines(request.project, pipeline);
-  } catch (error) {
-    logger.error('redundant pipelines not canceled', { pipelineId: pipeline.id, projectId: pipeline.projectId, ref: pipeline.ref, error });
+  // Older pipelines of the ref made redundant by this one are canceled (`auto-cancel.ts`); never the creation's failure. A child pipeline cancels none (GitLab's).
+  if (!pipeline.parent) {
+    try {
+      await cancelRedundantPipelines(request.project, pipeline);
+    } catch (error) {
+      logger.error('redundant pipelines not canceled', { pipelineId: pipeline.id, projectId: pipeline.projectId, ref: pipeline.ref, error });
+    }
   }
   return { result: 'created', pipeline: processed };
 }
@@ -338,6 +360,13 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
       }
     }
     if (queued) await bumpQueueVersion(pipeline.projectId, randomBytes(8).toString('hex'));
+    // A pending trigger job starts its downstream pipeline instead of waiting for a runner (`downstream.ts`, loaded then); its parent is processed again.
+    const triggered = jobs.filter((job) => job.bridge && !job.retried && job.status === 'pending');
+    if (triggered.length > 0) {
+      const { triggerDownstream } = await import('./downstream');
+      for (const bridge of triggered) await triggerDownstream(bridge, pipeline, DOWNSTREAM_OPERATIONS);
+      continue;
+    }
     // A dropped job moves the jobs after it on: processed again.
     if (dropped) continue;
     if (pipeline.yamlErrors) return pipeline;
@@ -349,8 +378,10 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
     const next = { status, startedAt: started, finishedAt, updatedAt: now };
     if (await updatePipeline(pipeline, next)) {
       const written = { ...pipeline, ...next, version: pipeline.version + 1 };
-      if (status !== pipeline.status) await Promise.all([pipelineStatusChanged(written, jobs), refFollowsPipeline(written, pipeline.status)]);
-      if (COMPLETED.has(status) && !COMPLETED.has(pipeline.status)) await notifyPipelineFinished(written);
+      // A child pipeline moves no ref's latest pipeline and finishes nothing of its ref's (GitLab's `ci_ref` and merge requests see its parent); its trigger job may follow it.
+      if (status !== pipeline.status) await Promise.all([pipelineStatusChanged(written, jobs), written.parent ? undefined : refFollowsPipeline(written, pipeline.status)]);
+      if ((written.parent ?? written.upstream) && status !== pipeline.status) await (await import('./downstream')).bridgeFollowsChild(written, DOWNSTREAM_OPERATIONS);
+      if (!written.parent && COMPLETED.has(status) && !COMPLETED.has(pipeline.status)) await notifyPipelineFinished(written);
       return written;
     }
   }
@@ -362,8 +393,8 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
  * (`deployments.ts`). Every status change calls it once its write won.
  */
 export async function jobChanged(job: Job, pipeline?: Pipeline): Promise<void> {
-  // A generic commit status sends no Job Hook (GitLab's hooks are `Ci::Build`'s) and deploys nothing.
-  if (job.generic) return;
+  // A generic commit status or a trigger job sends no Job Hook (GitLab's hooks are `Ci::Build`'s) and deploys nothing.
+  if (job.generic || job.bridge) return;
   const [, moved] = await Promise.all([jobStatusChanged(job, pipeline), deploymentFollowsJob(job)]);
   if (moved) await dropOlderDeployments(moved);
 }
@@ -466,7 +497,7 @@ export function retryable(job: Job): boolean {
  * const ended = await endJob(job, { status: 'success', exitCode: 0 }, ['running']);
  */
 export async function endJob(job: Job, verdict: JobVerdict, from: readonly JobStatus[], options: { finishedAt?: string; process?: boolean } = {}): Promise<Job | undefined> {
-  const archive = job.status === 'running' && !job.generic;
+  const archive = job.status === 'running' && !job.generic && !job.bridge;
   const changes: JobChanges & { status: JobStatus } = {
     status: verdict.status,
     finishedAt: options.finishedAt ?? new Date().toISOString(),
@@ -516,6 +547,9 @@ export async function cancelPipeline(pipelineId: number, options: { autoCanceled
     for (let attempt = 0; read && attempt < 5 && !(await updatePipeline(read.pipeline, { autoCanceledById })); attempt++) read = await readPipeline(pipelineId);
   }
   for (const [job, chosen] of picked) await cancelJobRecord(job, { ...chosen, autoCanceledById });
+  // Its child pipelines are canceled with it, whatever their trigger jobs' status (GitLab's `cascade_to_children`; `downstream.ts`).
+  const bridges = read?.jobs.filter((job) => job.bridge && job.spec.trigger?.include && !job.retried && job.downstreamPipelineId !== undefined) ?? [];
+  if (bridges.length > 0) await (await import('./downstream')).cancelDownstream(bridges, DOWNSTREAM_OPERATIONS);
   return (await processPipeline(pipelineId)) ?? (await readPipeline(pipelineId))?.pipeline;
 }
 
@@ -556,7 +590,7 @@ export async function cancelOnJobFailure(job: Job): Promise<void> {
 /** A fresh copy of a job (GitLab's `Ci::RetryJobService` clone): `created`, the old one marked retried. */
 export async function cloneForRetry(job: Job, user: User | null, options: { enqueueImmediately?: boolean } = {}): Promise<Job> {
   const now = new Date().toISOString();
-  const { autoCanceledById: _canceledBy, enqueueImmediately: _before, ...kept } = job;
+  const { autoCanceledById: _canceledBy, enqueueImmediately: _before, downstreamPipelineId: _downstream, ...kept } = job;
   const copy: Job = {
     ...kept,
     ...(options.enqueueImmediately === false ? {} : { enqueueImmediately: true }),
@@ -608,11 +642,40 @@ export async function retryPipeline(pipelineId: number, user: User | null): Prom
   return (await processPipeline(pipelineId)) ?? (await readPipeline(pipelineId))?.pipeline;
 }
 
-/** Deletes a pipeline, its jobs, their traces and artifacts. */
+/**
+ * Names a pipeline (`PUT /projects/:id/pipelines/:pipeline_id/metadata`, GitLab's
+ * `UpdateMetadataService`): a version-conditioned write, read again on a race. The name is given
+ * stripped and checked by the caller. Undefined when the pipeline is gone.
+ */
+export async function renamePipeline(pipelineId: number, name: string): Promise<Pipeline | undefined> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const pipeline = await getPipeline(pipelineId);
+    if (!pipeline) return undefined;
+    const changes = { name, updatedAt: new Date().toISOString() };
+    if (await updatePipeline(pipeline, changes)) return { ...pipeline, ...changes, version: pipeline.version + 1 };
+  }
+  throw new Error(`pipeline ${pipelineId} not renamed: too many concurrent writes`);
+}
+
+/**
+ * Deletes a pipeline, its jobs, their traces and artifacts, and its child pipelines (those of every
+ * trigger job, retried ones too: a child is in no list of its project, so nothing else would find
+ * it, a project's deletion included).
+ */
 export async function deletePipeline(pipelineId: number): Promise<void> {
   const read = await readPipeline(pipelineId);
   if (!read) return;
+  for (const job of read.jobs) if (job.bridge && job.spec.trigger?.include && job.downstreamPipelineId !== undefined) await deletePipeline(job.downstreamPipelineId);
   await Promise.all(read.jobs.map((job) => deleteJobObjects(job.id)));
   await deletePipelineItems(pipelineId, read.jobs);
   await refForgetsPipeline(read.pipeline);
 }
+
+/** What `downstream.ts` (loaded lazily, with the first trigger job) creates, ends and cancels pipelines and jobs with. */
+const DOWNSTREAM_OPERATIONS = {
+  createPipeline,
+  createPipelineOnRef,
+  changeJobStatus,
+  endJob,
+  cancelPipeline: (pipelineId: number) => cancelPipeline(pipelineId),
+};

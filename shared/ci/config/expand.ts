@@ -34,6 +34,39 @@ export function expandVariables(text: string, variables: Readonly<Record<string,
   });
 }
 
+/**
+ * Every value with the variables it references expanded, nested ones too (GitLab's
+ * `sort_and_expand_all`): a reference to a missing variable stays as written, and when the
+ * references make a cycle nothing is expanded (GitLab's sort then fails and the collection is
+ * used as it is).
+ *
+ * @example
+ * expandAll({ A: 'x$B', B: '$C', C: 'c' }); // { A: 'xc', B: 'c', C: 'c' }
+ */
+export function expandAll(variables: Readonly<Record<string, string>>): Record<string, string> {
+  const done = new Map<string, string>();
+  const visiting = new Set<string>();
+  let cyclic = false;
+  const resolve = (name: string): string => {
+    const known = done.get(name);
+    if (known !== undefined) return known;
+    if (visiting.has(name)) {
+      cyclic = true;
+      return variables[name];
+    }
+    visiting.add(name);
+    const value = variables[name].replace(REFERENCE, (reference, plain?: string, braced?: string, windows?: string) => {
+      const referenced = (plain ?? braced ?? windows)!;
+      return Object.hasOwn(variables, referenced) ? resolve(referenced) : reference;
+    });
+    visiting.delete(name);
+    done.set(name, value);
+    return value;
+  };
+  const expanded = Object.fromEntries(Object.keys(variables).map((name) => [name, resolve(name)]));
+  return cyclic ? { ...variables } : expanded;
+}
+
 /** `CI_COMMIT_REF_SLUG`: lower case, every other character a dash, at most 63, no dash at either end. */
 export const refSlug = (ref: string): string => ref.toLowerCase().replace(/[^a-z0-9]/g, '-').slice(0, 63).replace(/^-+|-+$/g, '');
 

@@ -5,6 +5,7 @@
  * not parse or validate gives GitLab's error message (the pipeline's `yaml_errors`), never an
  * exception. Which jobs a pipeline gets (`only`/`except`/`rules`) is {@link selectJobs}'s. Pure.
  */
+import { PIPELINE_NAME_MAX } from '../pipeline-name';
 import { parseAllDocuments, type Document } from 'yaml';
 import { parseDuration } from './durations';
 import { evaluateExpression, ExpressionError } from './expressions';
@@ -106,6 +107,22 @@ export interface JobDefinition {
   environmentOptions?: EnvironmentOptions;
   coverage?: string;
   release?: ReleaseDefinition;
+  /** `trigger:` (GitLab's `Ci::Bridge`): the job starts a downstream pipeline instead of running on a runner. */
+  trigger?: TriggerDefinition;
+}
+
+/**
+ * A trigger job's `trigger:` (GitLab's `Entry::Trigger`): `include` (a child pipeline of the same
+ * project, its configuration the files listed, as written: `config/includes.ts` reads them) or
+ * `project` (a multi-project pipeline), `strategy: depend` (the job takes the downstream
+ * pipeline's final status) and `forward` (what the downstream pipeline gets as its variables).
+ */
+export interface TriggerDefinition {
+  include?: unknown[];
+  project?: string;
+  branch?: string;
+  strategy?: 'depend';
+  forward: { yamlVariables: boolean; pipelineVariables: boolean };
 }
 
 /** What a job's `environment:` says besides its name (the name and URL are expanded when the job is created). */
@@ -140,6 +157,8 @@ export interface CiConfig {
   workflowRules?: RuleDefinition[];
   /** `workflow:auto_cancel`. */
   autoCancel?: AutoCancelDefinition;
+  /** `workflow:name`, as written (its variables are expanded when a pipeline is created). */
+  workflowName?: string;
 }
 
 export type ParseResult = { ok: true; config: CiConfig } | { ok: false; error: string };
@@ -151,6 +170,8 @@ const JOB_KEYS = new Set([
   'tags', 'artifacts', 'dependencies', 'needs', 'cache', 'retry', 'timeout', 'extends', 'interruptible', 'environment', 'coverage', 'start_in',
   'parallel', 'resource_group', 'release', 'trigger', 'inherit', 'hooks', 'id_tokens', 'secrets', 'pages', 'publish', 'manual_confirmation', 'run',
 ]);
+/** The keys a trigger job takes (GitLab's `Entry::Bridge`: no `script`, no runner keywords). */
+const BRIDGE_KEYS = new Set(['trigger', 'stage', 'type', 'extends', 'only', 'except', 'rules', 'variables', 'inherit', 'allow_failure', 'when', 'needs', 'resource_group', 'environment', 'start_in', 'parallel', 'interruptible']);
 const WHEN_VALUES = new Set(['on_success', 'on_failure', 'always', 'manual', 'never', 'delayed']);
 const MAX_EXTENDS_DEPTH = 11;
 
@@ -477,6 +498,46 @@ function whenOf(value: unknown, where: string): When | undefined {
   return value as When;
 }
 
+/** A trigger job's `trigger:` as GitLab's `Entry::Trigger` checks it (its strategies: a string, a hash with `include`, a hash with `project`). */
+function triggerOf(value: unknown, where: string): TriggerDefinition {
+  if (typeof value === 'string') {
+    if (!value) throw new ConfigError(`${where} config can't be blank`);
+    return { project: value, forward: { yamlVariables: true, pipelineVariables: false } };
+  }
+  if (!isHash(value)) throw new ConfigError(`${where} has to be either a string or a hash`);
+  const child = Object.hasOwn(value, 'include');
+  const allowed = child ? ['strategy', 'include', 'forward'] : ['project', 'branch', 'strategy', 'forward'];
+  const unknown = Object.keys(value).filter((key) => !allowed.includes(key));
+  if (unknown.length > 0) throw new ConfigError(`${where} config contains unknown keys: ${unknown.join(', ')}`);
+  if (value.strategy !== undefined && value.strategy !== null && value.strategy !== 'depend') throw new ConfigError(`${where} strategy should be depend`);
+  const forward = forwardOf(value.forward, `${where}:forward`);
+  const strategy = value.strategy === 'depend' ? { strategy: 'depend' as const } : {};
+  if (child) {
+    const include = value.include;
+    const list = typeof include === 'string' ? [include] : Array.isArray(include) ? include : isHash(include) ? [include] : undefined;
+    if (!list || list.length === 0 || !list.every((entry) => (typeof entry === 'string' && entry !== '') || isHash(entry))) {
+      throw new ConfigError(`${where}:include config should be an array or a string`);
+    }
+    // A bare path is a local file, as `include:` reads it.
+    return { include: list.map((entry) => (typeof entry === 'string' ? { local: entry } : entry)), ...strategy, forward };
+  }
+  if (typeof value.project !== 'string' || !value.project) throw new ConfigError(`${where} project can't be blank`);
+  if (value.branch !== undefined && value.branch !== null && typeof value.branch !== 'string') throw new ConfigError(`${where} branch should be a string`);
+  return { project: value.project, ...(typeof value.branch === 'string' ? { branch: value.branch } : {}), ...strategy, forward };
+}
+
+/** `trigger:forward` (GitLab's `Entry::Trigger::Forward`): `yaml_variables` (default true), `pipeline_variables` (default false). */
+function forwardOf(value: unknown, where: string): TriggerDefinition['forward'] {
+  if (value === undefined || value === null) return { yamlVariables: true, pipelineVariables: false };
+  if (!isHash(value)) throw new ConfigError(`${where} config should be a hash`);
+  const unknown = Object.keys(value).filter((key) => key !== 'yaml_variables' && key !== 'pipeline_variables');
+  if (unknown.length > 0) throw new ConfigError(`${where} config contains unknown keys: ${unknown.join(', ')}`);
+  for (const key of ['yaml_variables', 'pipeline_variables']) {
+    if (value[key] !== undefined && value[key] !== null && typeof value[key] !== 'boolean') throw new ConfigError(`${where} ${key.replace('_', ' ')} should be a boolean value`);
+  }
+  return { yamlVariables: value.yaml_variables !== false, pipelineVariables: value.pipeline_variables === true };
+}
+
 /** `auto_cancel:` of the workflow or of a workflow rule, checked as GitLab's `Entry::AutoCancel` does. */
 function autoCancelOf(value: unknown, where: string): AutoCancelDefinition | undefined {
   if (value === undefined || value === null) return undefined;
@@ -534,6 +595,7 @@ function buildConfig(input: unknown): CiConfig {
   const variables = variablesOf(root.variables, 'variables');
   const workflow = isHash(root.workflow) ? rulesOf(root.workflow.rules, 'workflow') : undefined;
   const autoCancel = isHash(root.workflow) ? autoCancelOf(root.workflow.auto_cancel, 'workflow:auto_cancel') : undefined;
+  const workflowName = isHash(root.workflow) ? workflowNameOf(root.workflow.name) : undefined;
 
   const jobs: JobDefinition[] = [];
   /** A parallel job's name → the names of the jobs it expanded into. */
@@ -546,7 +608,7 @@ function buildConfig(input: unknown): CiConfig {
       throw new ConfigError(`jobs:${name} config should be a hash`);
     }
     const where = `jobs:${name}`;
-    const unknown = Object.keys(value).filter((key) => !JOB_KEYS.has(key));
+    const unknown = Object.keys(value).filter((key) => !(value.trigger === undefined ? JOB_KEYS : BRIDGE_KEYS).has(key));
     if (unknown.length > 0) throw new ConfigError(`${where} config contains unknown keys: ${unknown.join(', ')}`);
     if (value.script === undefined && value.trigger === undefined && value.run === undefined) {
       throw new ConfigError(`${where} config should implement the script:, run:, or trigger: keyword`);
@@ -613,6 +675,7 @@ function buildConfig(input: unknown): CiConfig {
       ...(environment && environmentOptions ? { environmentOptions } : {}),
       ...(typeof value.coverage === 'string' ? { coverage: value.coverage } : {}),
       ...(releaseOf(value.release, `${where}:release`) ? { release: releaseOf(value.release, `${where}:release`) } : {}),
+      ...(value.trigger !== undefined ? { trigger: triggerOf(value.trigger, `${where}:trigger`) } : {}),
     };
     if (!instances) {
       jobs.push(job);
@@ -643,7 +706,16 @@ function buildConfig(input: unknown): CiConfig {
       if (found && found.stageIdx > job.stageIdx) throw new ConfigError(`${job.name} job: need ${need.name} is not defined in current or prior stages`);
     }
   }
-  return { stages, jobs, variables, ...(workflow ? { workflowRules: workflow } : {}), ...(autoCancel ? { autoCancel } : {}) };
+  return { stages, jobs, variables, ...(workflow ? { workflowRules: workflow } : {}), ...(autoCancel ? { autoCancel } : {}), ...(workflowName ? { workflowName } : {}) };
+}
+
+/** `workflow:name` (GitLab's `Entry::Workflow`): a string of at most {@link PIPELINE_NAME_MAX} characters as written. */
+function workflowNameOf(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new ConfigError('workflow name should be a string');
+  const name = String(value);
+  if ([...name].length > PIPELINE_NAME_MAX) throw new ConfigError(`workflow name is too long (maximum is ${PIPELINE_NAME_MAX} characters)`);
+  return name;
 }
 
 /** Internal: an `environment:` hash's `url`, `action`, `deployment_tier`, `on_stop` and `auto_stop_in`; none when it gives none. */
@@ -728,6 +800,15 @@ export function workflowAllows(config: CiConfig, context: PipelineContext): bool
 export function workflowAutoCancel(config: CiConfig, context: PipelineContext): AutoCancelSettings {
   const rule = config.workflowRules ? matchingRule(config.workflowRules, { ...config.variables, ...context.variables }) : undefined;
   return { onNewCommit: 'conservative', onJobFailure: 'none', ...config.autoCancel, ...rule?.autoCancel };
+}
+
+/**
+ * The variables the matching workflow rule sets (`workflow:rules:variables`, GitLab's pipeline
+ * root variables over the file's global ones); none when no rule matches.
+ */
+export function workflowRuleVariables(config: CiConfig, context: PipelineContext): Record<string, string> {
+  const rule = config.workflowRules ? matchingRule(config.workflowRules, { ...config.variables, ...context.variables }) : undefined;
+  return rule?.variables ?? {};
 }
 
 /**

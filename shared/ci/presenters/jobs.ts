@@ -85,3 +85,35 @@ export function presentJob(job: Job, ctx: JobContext, variant: JobVariant = 'ful
     archived: false,
   };
 }
+
+/**
+ * GitLab's `Bridge` entity (a trigger job, `…/pipelines/:pipeline_id/bridges`): `JobBasic` (the
+ * job's fields without its artifacts and runner; `failure_reason` only when it failed) and its
+ * `downstream_pipeline` (`PipelineBasic`, null until created).
+ */
+export function presentBridge(job: Job, ctx: JobContext, downstream: Pipeline | undefined) {
+  const full = presentJob(job, ctx);
+  return {
+    id: full.id,
+    status: full.status,
+    stage: full.stage,
+    name: full.name,
+    ref: full.ref,
+    tag: full.tag,
+    coverage: full.coverage,
+    allow_failure: full.allow_failure,
+    created_at: full.created_at,
+    started_at: full.started_at,
+    finished_at: full.finished_at,
+    erased_at: full.erased_at,
+    duration: full.duration,
+    queued_duration: full.queued_duration,
+    user: full.user,
+    commit: full.commit,
+    pipeline: full.pipeline,
+    ...(job.status === 'failed' ? { failure_reason: job.failureReason } : {}),
+    web_url: full.web_url,
+    project: { ci_job_token_scope_enabled: false },
+    downstream_pipeline: downstream ? presentPipelineBasic(downstream, ctx.projectWebUrl) : null,
+  };
+}

@@ -1,4 +1,8 @@
-/** GitLab's pipeline entities: `PipelineBasic` (lists) and `Pipeline` (one pipeline, create, retry, cancel). */
+/**
+ * GitLab's pipeline entities: `PipelineBasic` (lists) and `Pipeline` (create, retry, cancel), and
+ * their `…WithMetadata` forms adding the pipeline's `name` (the project's pipelines list; one
+ * pipeline, the latest, the metadata update).
+ */
 import { presentUserPublic, type User } from '../../users';
 import type { Pipeline } from '../store/pipelines';
 
@@ -21,6 +25,16 @@ export function presentPipelineBasic(pipeline: Pipeline, projectWebUrl: string) 
     updated_at: pipeline.updatedAt,
     web_url: `${projectWebUrl}/-/pipelines/${pipeline.id}`,
   };
+}
+
+/** `PipelineBasicWithMetadata`: the basic entity and the pipeline's name. */
+export function presentPipelineBasicWithMetadata(pipeline: Pipeline, projectWebUrl: string) {
+  return { ...presentPipelineBasic(pipeline, projectWebUrl), name: pipeline.name ?? null };
+}
+
+/** `PipelineWithMetadata`: the pipeline entity and the pipeline's name. */
+export function presentPipelineWithMetadata(pipeline: Pipeline, projectWebUrl: string, user: User | undefined) {
+  return { ...presentPipeline(pipeline, projectWebUrl, user), name: pipeline.name ?? null };
 }
 
 export function presentPipeline(pipeline: Pipeline, projectWebUrl: string, user: User | undefined) {

@@ -87,9 +87,21 @@ export function jobList(projectId: number, scope: readonly JobStatus[] | undefin
 export async function pipelineJobs(pipelineId: number, scope: readonly JobStatus[] | undefined, includeRetried: boolean): Promise<{ pipeline: Pipeline; jobs: Job[] } | undefined> {
   const read = await readPipeline(pipelineId);
   if (!read) return undefined;
-  // GitLab's jobs API lists builds: a pipeline's generic commit statuses are left out.
-  const jobs = read.jobs.filter((job) => !job.generic && (includeRetried || !job.retried) && (!scope || scope.includes(job.status))).sort((a, b) => a.id - b.id);
+  // GitLab's jobs API lists builds: a pipeline's generic commit statuses and trigger jobs are left out.
+  const jobs = read.jobs.filter((job) => !job.generic && !job.bridge && (includeRetried || !job.retried) && (!scope || scope.includes(job.status))).sort((a, b) => a.id - b.id);
   return { pipeline: read.pipeline, jobs };
+}
+
+/**
+ * A pipeline's trigger jobs (not retried), by id, filtered by scope (GitLab's `JobsFinder` of
+ * `Ci::Bridge`), with their downstream pipelines (point reads of one turn).
+ */
+export async function pipelineBridges(pipelineId: number, scope: readonly JobStatus[] | undefined): Promise<{ pipeline: Pipeline; bridges: Job[]; downstream: Map<number, Pipeline> } | undefined> {
+  const read = await readPipeline(pipelineId);
+  if (!read) return undefined;
+  const bridges = read.jobs.filter((job) => job.bridge && !job.retried && (!scope || scope.includes(job.status))).sort((a, b) => a.id - b.id);
+  const children = await Promise.all(bridges.flatMap((job) => (job.downstreamPipelineId === undefined ? [] : [getPipeline(job.downstreamPipelineId)])));
+  return { pipeline: read.pipeline, bridges, downstream: new Map(children.filter((child): child is Pipeline => child !== undefined).map((child) => [child.id, child])) };
 }
 
 export interface PipelineFilters {
@@ -99,6 +111,8 @@ export interface PipelineFilters {
   sha?: string;
   source?: string;
   username?: string;
+  /** The pipeline's name, whole (GitLab's `for_name`). */
+  name?: string;
 }
 
 /** The statuses of `scope=finished` (GitLab's `Ci::HasStatus::COMPLETED_STATUSES` as the spec lists them). */
@@ -110,6 +124,9 @@ export function pipelineMatches(pipeline: Pipeline, filters: PipelineFilters): b
   if (filters.ref && pipeline.ref !== filters.ref) return false;
   if (filters.sha && pipeline.sha !== filters.sha) return false;
   if (filters.source && pipeline.source !== filters.source) return false;
+  if (filters.name && pipeline.name !== filters.name) return false;
+  // Child pipelines are never listed (GitLab's `no_child`), whatever the filters (they have no list entries either).
+  if (pipeline.parent) return false;
   if (filters.scope === 'running' && pipeline.status !== 'running') return false;
   if (filters.scope === 'pending' && pipeline.status !== 'pending') return false;
   if (filters.scope === 'finished' && !FINISHED.includes(pipeline.status)) return false;

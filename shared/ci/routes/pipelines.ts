@@ -9,7 +9,7 @@
  */
 import * as z from 'zod';
 import { can, type ProjectSubject } from '../../auth';
-import { ForbiddenError, NotFoundError } from '../../platform/http/errors';
+import { BadRequestError, ForbiddenError, NotFoundError, ParamError } from '../../platform/http/errors';
 import { paginate, paginateArray, paginationParams } from '../../platform/http/pagination';
 import { hashParam, idParam, limitedString, p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
@@ -17,16 +17,17 @@ import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound } from '../../projects';
 import type { User } from '../../users';
 import type { catalog } from '../catalog';
-import { cancelPipeline, createPipelineOnRef, deletePipeline, retryPipeline } from '../commands/pipelines';
+import { cancelPipeline, createPipelineOnRef, deletePipeline, renamePipeline, retryPipeline } from '../commands/pipelines';
 import { authorizeCi, authorizePipelineRead, canReadBuilds, canReadPipelineVariables, canUpdateBuilds, canUpdateOnRef } from '../policy';
-import { presentJob } from '../presenters/jobs';
-import { presentPipeline, presentPipelineBasic } from '../presenters/pipelines';
+import { presentBridge, presentJob } from '../presenters/jobs';
+import { presentPipeline, presentPipelineBasicWithMetadata, presentPipelineWithMetadata } from '../presenters/pipelines';
 import { presentPipelineVariable } from '../presenters/variables';
 import { pipelineVariables } from '../pipeline-variables';
+import { invalidName, PIPELINE_NAME_MAX } from '../pipeline-name';
 import { latestPipelineOnRef } from '../queries/latest-pipeline';
 import { pipelineTestReport, pipelineTestSummary } from '../queries/test-reports';
 import { presentTestReport, presentTestReportSummary } from '../presenters/test-reports';
-import { findPipelineOrNotFound, jobContext, pipelineJobs, pipelineList, projectWebUrl, userOf } from '../queries/jobs';
+import { findPipelineOrNotFound, jobContext, pipelineBridges, pipelineJobs, pipelineList, projectWebUrl, userOf } from '../queries/jobs';
 import type { Pipeline } from '../store/pipelines';
 import { scopeParam, scopeFrom } from './scope';
 
@@ -73,6 +74,7 @@ export const pipelineRoutes = {
       ref: p.string(),
       sha: p.string(),
       source: p.string(),
+      name: p.string(),
       order_by: p.oneOf(['id', 'status', 'ref', 'updated_at', 'user_id']),
       sort: p.oneOf(['asc', 'desc']),
     }),
@@ -82,7 +84,7 @@ export const pipelineRoutes = {
       authorizePipelineRead(canReadBuilds(user, subject));
       const page = await paginate(params, link, pipelineList(subject.project.id, params));
       const url = projectWebUrl(subject);
-      return ok(page.items.map((pipeline) => presentPipelineBasic(pipeline, url)), page.headers);
+      return ok(page.items.map((pipeline) => presentPipelineBasicWithMetadata(pipeline, url)), page.headers);
     },
   }),
 
@@ -111,7 +113,7 @@ export const pipelineRoutes = {
       const pipeline = await latestPipelineOnRef(subject.project, params.ref);
       // GitLab's `authorize! :read_pipeline, latest_pipeline`: no pipeline is a 403.
       if (!pipeline) throw new ForbiddenError();
-      return ok(presentPipeline(pipeline, projectWebUrl(subject), await userOf(pipeline.userId)));
+      return ok(presentPipelineWithMetadata(pipeline, projectWebUrl(subject), await userOf(pipeline.userId)));
     },
   }),
 
@@ -120,7 +122,26 @@ export const pipelineRoutes = {
     anonymous: true,
     handler: async ({ params, user }) => {
       const { subject, pipeline } = await findReadablePipeline(params, user);
-      return ok(presentPipeline(pipeline, projectWebUrl(subject), await userOf(pipeline.userId)));
+      return ok(presentPipelineWithMetadata(pipeline, projectWebUrl(subject), await userOf(pipeline.userId)));
+    },
+  }),
+
+  // GitLab's `UpdateMetadataService`: the name stripped, then 1 to 255 characters (its model's validation, told after its message).
+  'PUT /projects/:id/pipelines/:pipeline_id/metadata': route({
+    // Not blanked nor cut by the parser: a blank or long name is GitLab's model error below (the limit published as `maxLength`).
+    params: pipelineParams.extend({ name: z.preprocess((value) => (typeof value === 'number' || typeof value === 'boolean' ? String(value) : value ?? undefined), z.string().optional()).meta({ maxLength: PIPELINE_NAME_MAX }) }),
+    handler: async ({ params, user }) => {
+      if (params.name === undefined) throw new ParamError('name is missing');
+      const subject = await findProjectOrNotFound(params.id, user);
+      authorizeCi(user, canUpdateBuilds(user, subject));
+      const pipeline = await findPipelineOrNotFound(subject, params.pipeline_id);
+      authorizeCi(user, await canUpdateOnRef(user, subject, pipeline));
+      const name = params.name.trim();
+      const invalid = invalidName(name);
+      if (invalid) throw new BadRequestError(`Failed to update pipeline - ${invalid}`);
+      const renamed = await renamePipeline(pipeline.id, name);
+      if (!renamed) throw new NotFoundError();
+      return ok(presentPipelineWithMetadata(renamed, projectWebUrl(subject), await userOf(renamed.userId)));
     },
   }),
 
@@ -170,6 +191,20 @@ export const pipelineRoutes = {
       const page = paginateArray(params, link, read.jobs);
       const ctx = await jobContext(subject, page.items, [read.pipeline]);
       return ok(page.items.map((job) => presentJob(job, ctx)), page.headers);
+    },
+  }),
+
+  // GitLab's `read_build`: a pipeline's trigger jobs and their downstream pipelines.
+  'GET /projects/:id/pipelines/:pipeline_id/bridges': route({
+    params: pipelineParams.extend({ ...paginationParams, scope: scopeParam }),
+    anonymous: true,
+    handler: async ({ params, user, link }) => {
+      const { subject } = await findReadablePipeline(params, user);
+      const read = await pipelineBridges(params.pipeline_id, scopeFrom(params.scope));
+      if (!read) throw new NotFoundError();
+      const page = paginateArray(params, link, read.bridges);
+      const ctx = await jobContext(subject, page.items, [read.pipeline]);
+      return ok(page.items.map((job) => presentBridge(job, ctx, job.downstreamPipelineId === undefined ? undefined : read.downstream.get(job.downstreamPipelineId))), page.headers);
     },
   }),
 

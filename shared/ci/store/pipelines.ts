@@ -26,7 +26,7 @@ import { isStorableKey, type Collection } from '../../platform/dynamo/keys';
 import { getItem, isId, queryAll, queryCollection, type Item } from '../../platform/dynamo/query';
 import { ConditionFailed, journalWrite, putAtVersion, transact } from '../../platform/dynamo/transactions';
 import { nextDeadline } from '../config/scheduler';
-import type { AutoCancelSettings, EnvironmentOptions, ReleaseDefinition } from '../config/parse';
+import type { AutoCancelSettings, EnvironmentOptions, ReleaseDefinition, TriggerDefinition } from '../config/parse';
 import type { JobStatus, PipelineStatus } from '../status';
 import type { JobTestSummary } from '../junit';
 import { CI_SEQUENCES, ciCollections, ciIndexKeys, ciKeys } from './keys';
@@ -75,8 +75,18 @@ export interface Pipeline {
    * was created (GitLab's pipeline metadata); absent: GitLab's defaults (`conservative`, `none`).
    */
   autoCancel?: AutoCancelSettings;
+  /** Its name (GitLab's pipeline metadata `name`): the expanded `workflow:name`, or set with `PUT …/metadata`; absent: none. */
+  name?: string;
   /** The pipeline that auto-canceled this one (GitLab's `auto_canceled_by_id`; on a job failure, itself). */
   autoCanceledById?: number;
+  /**
+   * A child pipeline's parent (source `parent_pipeline`): the pipeline and its trigger job that
+   * created it. Such a pipeline is in none of its project's lists (GSI1 to GSI5), as GitLab's
+   * lists leave child pipelines out; it is read by id.
+   */
+  parent?: { pipelineId: number; jobId: number };
+  /** A multi-project downstream pipeline's upstream pipeline and trigger job (source `pipeline`); listed as any other. */
+  upstream?: { pipelineId: number; jobId: number };
   version: number;
 }
 
@@ -145,6 +155,8 @@ export interface JobSpec {
   environmentOptions?: EnvironmentOptions;
   /** `release:` (GitLab's `options[:release]`): the job's release step runs release-cli with it. */
   release?: ReleaseDefinition;
+  /** A trigger job's `trigger:` (GitLab's `Ci::Bridge` options). */
+  trigger?: TriggerDefinition;
 }
 
 export interface JobArtifacts {
@@ -213,6 +225,14 @@ export interface Job {
    * in no jobs list and not found by id (GitLab's jobs API serves builds only). Absent: a build.
    */
   generic?: true;
+  /**
+   * A trigger job (GitLab's `Ci::Bridge`, `spec.trigger`): never queued for runners nor watched by
+   * the scheduler, in no jobs list and not found by id (GitLab's jobs API serves builds only);
+   * listed by `…/pipelines/:pipeline_id/bridges`. Absent: not one.
+   */
+  bridge?: true;
+  /** A trigger job's downstream pipeline, once created. */
+  downstreamPipelineId?: number;
   /** A generic status's `target_url`, `description` and `coverage`. */
   targetUrl?: string | null;
   description?: string | null;
@@ -243,6 +263,8 @@ function pipelineToItem(pipeline: Pipeline): Item {
   // A merge request pipeline is listed with its source branch's pipelines (GSI3: the merge
   // request's head pipeline is the newest of both kinds) and under its own ref (GSI4); one a fork
   // runs for its merge request is on the source branch itself (its ref), so in GSI3 only.
+  // A child pipeline is in no list of its project (GitLab's `no_child`): its partition only.
+  if (pipeline.parent) return { ...ciKeys.pipeline(pipeline.id), type: 'Pipeline', ...pipeline };
   const bySha = ciIndexKeys.projectPipelineBySha(pipeline.projectId, pipeline.sha, pipeline.id);
   const byRef = ciIndexKeys.projectPipelineByRef(pipeline.projectId, pipeline.mergeRequest?.sourceBranch ?? pipeline.ref, pipeline.id);
   const byMergeRequestRef = pipeline.mergeRequest && isMergeRequestRef(pipeline.ref) ? ciIndexKeys.projectPipelineByMergeRequestRef(pipeline.projectId, pipeline.ref, pipeline.id) : undefined;
@@ -271,7 +293,7 @@ function scheduleAttributes(job: Job): Item {
 
 function jobToItem(job: Job): Item {
   // A generic status is in no list, queue or scheduler index: only in its pipeline's partition.
-  if (job.generic) return { ...ciKeys.job(job.pipelineId, job.id), type: 'Job', ...job };
+  if (job.generic || job.bridge) return { ...ciKeys.job(job.pipelineId, job.id), type: 'Job', ...job };
   return {
     ...ciKeys.job(job.pipelineId, job.id),
     ...ciIndexKeys.projectJob(job.projectId, job.id),
@@ -297,7 +319,7 @@ export const newJobIds = (count: number) => nextIds(CI_SEQUENCES.jobs, count);
 
 /** Stores a new pipeline with its jobs (jobs first: the pipeline item makes them reachable in its lists). */
 export async function insertPipeline(pipeline: Pipeline, jobs: readonly Job[]): Promise<void> {
-  await putMany(jobs.flatMap((job) => [jobToItem(job), pointerItem(job)]));
+  await putMany(jobs.flatMap(jobItems));
   const item = pipelineToItem(pipeline);
   await db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
   await journalWrite([item]);
@@ -305,8 +327,11 @@ export async function insertPipeline(pipeline: Pipeline, jobs: readonly Job[]): 
 
 /** Adds jobs to an existing pipeline (retries). */
 export async function insertJobs(jobs: readonly Job[]): Promise<void> {
-  await putMany(jobs.flatMap((job) => [jobToItem(job), pointerItem(job)]));
+  await putMany(jobs.flatMap(jobItems));
 }
+
+/** Internal: a job's items: itself and its pointer (a trigger job has none: not found by id). */
+const jobItems = (job: Job): Item[] => (job.bridge ? [jobToItem(job)] : [jobToItem(job), pointerItem(job)]);
 
 /**
  * Stores a new generic commit status in its pipeline's partition (no pointer: not found by id),
@@ -457,10 +482,10 @@ export async function queuedJobs(projectId: number, limit: number): Promise<Arra
 }
 
 /** Fields of a job a status change may set. */
-export type JobChanges = Partial<Pick<Job, 'status' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'erasedAt' | 'runnerId' | 'failureReason' | 'exitCode' | 'retried' | 'tokenDigest' | 'traceArchived' | 'artifacts' | 'traceLength' | 'allowFailure' | 'autoCanceledById' | 'testReport' | 'targetUrl' | 'description' | 'coverage'>>;
+export type JobChanges = Partial<Pick<Job, 'status' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'erasedAt' | 'runnerId' | 'failureReason' | 'exitCode' | 'retried' | 'tokenDigest' | 'traceArchived' | 'artifacts' | 'traceLength' | 'allowFailure' | 'autoCanceledById' | 'testReport' | 'targetUrl' | 'description' | 'coverage' | 'downstreamPipelineId'>>;
 
 /** What a job's deadline is computed from, when a change may give it one; `generic`: a generic status (no index entries). */
-type JobRef = Pick<Job, 'id' | 'pipelineId' | 'projectId'> & { createdAt?: string; startedAt?: string | null; timeout?: number; spec?: Pick<JobSpec, 'timeout'>; generic?: true };
+type JobRef = Pick<Job, 'id' | 'pipelineId' | 'projectId'> & { createdAt?: string; startedAt?: string | null; timeout?: number; spec?: Pick<JobSpec, 'timeout'>; generic?: true; bridge?: true };
 
 /**
  * Changes a job if its status is still one of `from` (undefined: any); answers the job as written,
@@ -481,7 +506,7 @@ export async function updateJob(job: JobRef, changes: JobChanges, from?: readonl
     sets.push(`#${attribute} = :${attribute}`);
   };
   for (const [name, value] of Object.entries({ touchedAt: now, ...changes })) if (value !== undefined) set(name, value);
-  if (changes.status !== undefined && !job.generic) {
+  if (changes.status !== undefined && !job.generic && !job.bridge) {
     for (const [attribute, value] of Object.entries(ciIndexKeys.projectJobByStatus(job.projectId, changes.status, job.id))) set(attribute, value);
     if (changes.status === 'pending') {
       for (const [attribute, value] of Object.entries(ciIndexKeys.queuedJob(job.projectId, job.id))) set(attribute, value);
@@ -563,7 +588,7 @@ export async function moveTraceEnd(job: JobRef, from: number, to: number): Promi
 }
 
 /** Writes a pipeline's changed fields if its version is still `version`; false when another writer was first. */
-export async function updatePipeline(pipeline: Pipeline, changes: Partial<Pick<Pipeline, 'status' | 'startedAt' | 'finishedAt' | 'updatedAt' | 'autoCanceledById'>>): Promise<boolean> {
+export async function updatePipeline(pipeline: Pipeline, changes: Partial<Pick<Pipeline, 'status' | 'startedAt' | 'finishedAt' | 'updatedAt' | 'autoCanceledById' | 'name'>>): Promise<boolean> {
   // Its status list, entered and left, shows the change at once.
   return putAtVersion(pipelineToItem({ ...pipeline, ...changes, version: pipeline.version + 1 }), pipelineToItem(pipeline));
 }

@@ -34,14 +34,15 @@ export async function jobStatusChanged(job: Job, pipeline?: Pipeline): Promise<v
 
 /** Jobs were created (a new pipeline, a retry): a Job Hook each, as GitLab's `after_create`. */
 export async function jobsCreated(jobs: readonly Job[], pipeline: Pipeline): Promise<void> {
-  await Promise.all(jobs.map((job) => jobStatusChanged(job, pipeline)));
+  // Trigger jobs send no Job Hook (GitLab's are `Ci::Build`'s).
+  await Promise.all(jobs.filter((job) => !job.bridge).map((job) => jobStatusChanged(job, pipeline)));
 }
 
 /** A pipeline's status changed to `pipeline.status` (as written); `jobs`: its jobs then. */
 export async function pipelineStatusChanged(pipeline: Pipeline, jobs: readonly Job[]): Promise<void> {
   if (pipeline.userId === null) return;
   try {
-    const current = jobs.filter((job) => !job.retried && !job.generic).map(hookJobOf);
+    const current = jobs.filter((job) => !job.retried && !job.generic && !job.bridge).map(hookJobOf);
     const { put } = await prepareHookEvent({ projectId: pipeline.projectId, actorId: pipeline.userId, kind: 'pipeline', action: pipeline.status, pipeline: hookPipelineOf(pipeline), jobs: current });
     await putHookEvent(put);
   } catch (error) {
