@@ -11,7 +11,7 @@ import { createProject, ownedProject, type OwnedProject, type TestProject } from
 import { pushNewRepository } from '../support/git';
 import { TestRunner } from './runner';
 
-const CI = (downstreamProject: string) => `
+const CI = (downstreamProject: string, ownPath: string) => `
 variables: { GLOBAL_VAR: from-parent }
 stages: [build, trigger, after]
 build: { stage: build, script: echo build }
@@ -37,6 +37,14 @@ multi:
   rules: [{ if: '$MULTI == "1"' }]
   variables: { FROM_UPSTREAM: hello }
   trigger: { project: ${downstreamProject}, strategy: depend }
+multi-missing:
+  stage: build
+  rules: [{ if: '$MULTI == "2"' }]
+  trigger: { project: no-such-group/no-such-project }
+multi-loop:
+  stage: build
+  rules: [{ if: '$MULTI == "2"' }]
+  trigger: { project: ${ownPath} }
 `;
 const CHILD = `
 child-job:
@@ -60,7 +68,7 @@ describe('parent-child pipelines', () => {
     project = await ownedProject('private');
     downstreamProject = await createProject(project.owner.token);
     await pushNewRepository(downstreamProject.fullPath, project.owner.token, { '.gitlab-ci.yml': 'downstream-job: { script: echo }\n' });
-    await pushNewRepository(project.fullPath, project.owner.token, { '.gitlab-ci.yml': CI(downstreamProject.fullPath), 'child.yml': CHILD, 'refused.yml': REFUSED });
+    await pushNewRepository(project.fullPath, project.owner.token, { '.gitlab-ci.yml': CI(downstreamProject.fullPath, project.fullPath), 'child.yml': CHILD, 'refused.yml': REFUSED });
     runner = await TestRunner.register((await get('')).body.runners_token);
   });
 
@@ -158,5 +166,13 @@ describe('parent-child pipelines', () => {
     await api(`/projects/${downstreamProject.id}/pipelines/${listed.id}/cancel`, { method: 'POST', token });
     const [followed] = (await get(`/pipelines/${upstream.body.id}/bridges`)).body.filter((bridge: { name: string }) => bridge.name === 'multi');
     expect(followed.status).toBe('canceled');
+  });
+
+  it('fails a multi-project trigger job whose project is not there, or that triggers its own ref again', async () => {
+    const upstream = await api(`/projects/${project.id}/pipeline`, { method: 'POST', token: project.owner.token, body: { ref: 'main', variables: [{ key: 'MULTI', value: '2' }] } });
+    const bridges = (await get(`/pipelines/${upstream.body.id}/bridges`)).body as Array<{ name: string }>;
+    const byName = Object.fromEntries(bridges.map((bridge) => [bridge.name, bridge]));
+    expect(byName['multi-missing']).toMatchObject({ status: 'failed', failure_reason: 'downstream_bridge_project_not_found', downstream_pipeline: null });
+    expect(byName['multi-loop']).toMatchObject({ status: 'failed', failure_reason: 'pipeline_loop_detected', downstream_pipeline: null });
   });
 });
