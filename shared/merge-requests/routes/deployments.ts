@@ -10,10 +10,14 @@ import { paginateArray } from '../../platform/http/pagination';
 import { ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import type { catalog } from '../catalog';
+import { lazily } from '../../platform/lazy';
 import { findProjectOrNotFound, projectFullPath } from '../../projects';
-import { presentMergeRequests } from '../presenters/merge-requests';
-import { deploymentMergeRequests } from '../queries/merge-requests';
-import { deploymentListParams, filtersFrom, orderFrom } from './merge-requests.params';
+import { deploymentListParams, filtersFrom, orderFrom } from './list.params';
+
+// The merge requests' reads and presenter (with what they reach of the issues feature, ~100 KB)
+// load with the first request for the list, not with the `ci_jobs` function, which serves only it.
+const deploymentMergeRequests = lazily(() => import('../queries/merge-requests'), (m) => m.deploymentMergeRequests);
+const presentMergeRequests = lazily(() => import('../presenters/merge-requests'), (m) => m.presentMergeRequests);
 
 export const deploymentMergeRequestRoutes = {
   'GET /projects/:id/deployments/:deployment_id/merge_requests': route({
