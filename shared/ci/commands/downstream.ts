@@ -13,42 +13,14 @@
  * Loaded with the first trigger job a process meets (`import()` from `pipelines.ts`), not at cold start.
  */
 import type { ProjectSubject } from '../../auth';
-import { findProjectOrNotFound, getProject, type Project } from '../../projects';
-import { getUser, type User } from '../../users';
+import { findProjectOrNotFound, getProject } from '../../projects';
+import { getUser } from '../../users';
 import { logger } from '../../platform/logger';
 import { pipelineVariables } from '../pipeline-variables';
 import { canUpdateBuilds } from '../policy';
-import { readPipeline, updateJob, type Job, type JobChanges, type MergeRequestSnapshot, type Pipeline } from '../store/pipelines';
-import type { JobStatus } from '../status';
-
-/** A child pipeline's creation request (what `createPipeline` of `pipelines.ts` takes). */
-interface ChildPipelineRequest {
-  project: Project;
-  ref: string;
-  tag: boolean;
-  sha: string;
-  beforeSha: string;
-  source: string;
-  user: User | null;
-  variables: Array<{ key: string; value: string; variableType?: string }>;
-  config: string;
-  parent: { pipelineId: number; jobId: number };
-  mergeRequest?: MergeRequestSnapshot;
-}
-
-type Verdict = { status: 'success' } | { status: 'failed'; failureReason: string } | { status: 'canceled' };
-
-/**
- * The pipeline operations of `pipelines.ts` this module drives, handed over by it (which loads this
- * module lazily: importing it back would make a cycle).
- */
-export interface PipelineOperations {
-  createPipeline(request: ChildPipelineRequest): Promise<{ result: string; pipeline?: Pipeline }>;
-  createPipelineOnRef(request: { subject: ProjectSubject; ref: string; source: string; user: User | null; variables: ChildPipelineRequest['variables']; upstream: { pipelineId: number; jobId: number } }): Promise<Pipeline>;
-  changeJobStatus(job: Job, changes: JobChanges & { status: JobStatus }, from?: readonly JobStatus[]): Promise<Job | undefined>;
-  endJob(job: Job, verdict: Verdict, from: readonly JobStatus[], options?: { process?: boolean }): Promise<Job | undefined>;
-  cancelPipeline(pipelineId: number): Promise<Pipeline | undefined>;
-}
+import { readPipeline, updateJob, type Job, type Pipeline } from '../store/pipelines';
+// Types only (erased at run time): `pipelines.ts` loads this module lazily and hands its operations over.
+import type { PipelineOperations, PipelineRequest } from './pipelines';
 
 /** How deep child pipelines nest (GitLab's `max_descendant_pipelines_depth`... a parent, a child, a grandchild). */
 const MAX_DEPTH = 2;
@@ -122,7 +94,7 @@ export async function triggerDownstream(bridge: Job, pipeline: Pipeline, ops: Pi
 }
 
 /** `forward`: the trigger job's variables (the file's global ones and its own), and the upstream's pipeline variables. */
-async function forwardedVariables(bridge: Job, pipeline: Pipeline): Promise<ChildPipelineRequest['variables']> {
+async function forwardedVariables(bridge: Job, pipeline: Pipeline): Promise<NonNullable<PipelineRequest['variables']>> {
   const forward = bridge.spec.trigger?.forward ?? { yamlVariables: true, pipelineVariables: false };
   return [
     ...(forward.yamlVariables ? Object.entries(bridge.spec.variables).map(([key, value]) => ({ key, value })) : []),

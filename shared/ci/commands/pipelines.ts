@@ -672,6 +672,8 @@ export async function deletePipeline(pipelineId: number): Promise<void> {
 }
 
 /** What `downstream.ts` (loaded lazily, with the first trigger job) creates, ends and cancels pipelines and jobs with. */
+export type PipelineOperations = typeof DOWNSTREAM_OPERATIONS;
+
 const DOWNSTREAM_OPERATIONS = {
   createPipeline,
   createPipelineOnRef,
