@@ -65,15 +65,18 @@ async function sshSignature(text: string, payload: Buffer, committerEmail: strin
     if (!signature || committerEmail === '' || !verifySshSignature(signature, payload)) return 'unverified';
     if (!key || !owner) return 'unknown_key';
     if ((await userIdByEmail(committerEmail)) !== owner.id) return 'other_user';
-    return (await isVerifiedEmail(owner, committerEmail)) ? 'verified' : 'unverified';
+    return ownEmailVerified(owner, committerEmail) ? 'verified' : 'unverified';
   };
   return { type: 'SSH', status: await status(), key };
 }
 
-/** Whether `email` is a verified email of `owner`: the confirmed primary one, or a secondary one. */
+/** Whether an email known to be `owner`'s is verified: the primary one once confirmed; secondary ones have no confirmation here. */
+const ownEmailVerified = (owner: User, email: string) => owner.email.toLowerCase() !== email.toLowerCase() || owner.confirmedAt !== null;
+
+/** Whether `email` is a verified email of `owner`: the confirmed primary one, or a secondary one (its claim names the owner). */
 async function isVerifiedEmail(owner: User, email: string): Promise<boolean> {
-  if (owner.email.toLowerCase() === email.toLowerCase()) return owner.confirmedAt !== null;
-  return (await userIdByEmail(email)) === owner.id;
+  const primary = owner.email.toLowerCase() === email.toLowerCase();
+  return (primary || (await userIdByEmail(email)) === owner.id) && ownEmailVerified(owner, email);
 }
 
 async function pgpSignature(text: string, payload: Buffer, committerEmail: string): Promise<CommitSignature> {
