@@ -21,7 +21,7 @@ afterAll(stopGpgAgents);
 const FORMAT = "is invalid. A valid public GPG key begins with '-----BEGIN PGP PUBLIC KEY BLOCK-----' and ends with '-----END PGP PUBLIC KEY BLOCK-----'";
 
 describe('GPG keys', () => {
-  it('adds, lists, reads and deletes the current user’s key; anyone reads it', async () => {
+  it('adds, lists (paged), reads and deletes the current user’s keys; anyone reads them', async () => {
     const added = await api('/user/gpg_keys', { token: alice.token, body: { key: `\n${keys[0].publicKey}\n` } });
     expect(added.status, JSON.stringify(added.body)).toBe(201);
     expect(added.body).toEqual({ id: expect.any(Number), key: keys[0].publicKey.trim(), created_at: expect.any(String) });
@@ -37,6 +37,12 @@ describe('GPG keys', () => {
     expect(mine.body).toEqual([added.body]);
     expect([one.body, publicList.body, publicOne.body]).toEqual([added.body, [added.body], added.body]);
     expect([othersKey.status, othersKey.body]).toEqual([404, { message: '404 GPG Key Not Found' }]);
+
+    // A second key: the list pages as GitLab's, by id.
+    const second = await api('/user/gpg_keys', { token: alice.token, body: { key: keys[2].publicKey } });
+    const page = await api('/user/gpg_keys', { token: alice.token, query: { per_page: '1', page: '2' } });
+    expect([page.body, page.headers.get('x-total'), page.headers.get('x-total-pages')]).toEqual([[second.body], '2', '2']);
+    expect((await api(`/user/gpg_keys/${second.body.id}`, { method: 'DELETE', token: alice.token })).status).toBe(204);
 
     const removed = await api(`/user/gpg_keys/${id}`, { method: 'DELETE', token: alice.token });
     const again = await api(`/user/gpg_keys/${id}`, { method: 'DELETE', token: alice.token });
