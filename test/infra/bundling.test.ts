@@ -6,6 +6,9 @@
  * `infra/constructs/group-function.ts`). Built in memory (`write: false`); `npm run bundles`
  * prints the figures.
  */
+import { execFile } from 'node:child_process';
+import { isBuiltin } from 'node:module';
+import { promisify } from 'node:util';
 import { build, type Metafile, type OutputFile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { BUNDLING, functionBuildOptions, loadedAtImport } from '../../infra/bundling';
@@ -70,5 +73,25 @@ describe('function bundles', () => {
       expect(file.text.startsWith(BUNDLING.banner), file.path).toBe(true);
       expect(file.text).not.toContain('sourceMappingURL');
     }
+  });
+
+  it('reads built-in modules without building their ES module namespaces (no undici, no http2 at cold start)', async () => {
+    // Prepare: one function written out as deployed
+    const outdir = `${OUTDIR}/written/users`;
+    const { metafile } = await build(functionBuildOptions('functions/users/handler.ts', outdir));
+    const probe = `const before = new Set(process.moduleLoadList); await import(${JSON.stringify(`${outdir}/index.mjs`)});
+      console.log(JSON.stringify(process.moduleLoadList.filter((name) => !before.has(name))));`;
+
+    // Act
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', probe]);
+    const loaded = JSON.parse(stdout) as string[];
+
+    // Assess: the SDK's HTTP handler is there, what only an ES module import of node:http would load is not
+    expect(loaded).toContain('NativeModule http');
+    expect(loaded.filter((name) => /undici|http2/.test(name))).toEqual([]);
+    const esmBuiltins = Object.values(metafile.outputs).flatMap(({ imports }) =>
+      imports.filter(({ path, kind }) => kind === 'import-statement' && isBuiltin(path)).map(({ path }) => path),
+    );
+    expect(esmBuiltins).toEqual([]);
   });
 });
