@@ -34,7 +34,7 @@ export const API_PREFIX = '/api/v4';
 /** The endpoint groups, each with the feature slice it serves. A new group is added here. */
 export const routeCatalog = {
   meta: meta.meta,
-  users: [...users.users, ...projects.users, ...members.users],
+  users: [...users.users, ...projects.users, ...members.users, ...ci.users],
   // A group's and a project's issue counts, badges and deploy tokens are answered by their functions (no resource of their own).
   groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups],
   members: members.members,

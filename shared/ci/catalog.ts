@@ -107,15 +107,21 @@ export const catalog = {
   repository: ['GET /projects/:id/repository/commits/:sha/statuses'],
   /** Reporting a commit's status (no subtree of its own: served by the `projects` group's `/projects/{id}/{proxy+}`). */
   projects: ['POST /projects/:id/statuses/:sha'],
+  /** Creating a runner as a user (served by the `users` group's `/user` subtree). */
+  users: ['POST /user/runners'],
   ci_runners: [
     'POST /runners',
     'POST /runners/verify',
+    'POST /runners/reset_authentication_token',
     'DELETE /runners',
+    'DELETE /runners/managers',
     'GET /runners',
     'GET /runners/all',
     'GET /runners/:id',
     'PUT /runners/:id',
     'DELETE /runners/:id',
+    'GET /runners/:id/managers',
+    'POST /runners/:id/reset_authentication_token',
     'GET /runners/:id/jobs',
     'GET /projects/:id/runners',
     'POST /projects/:id/runners',

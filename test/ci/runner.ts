@@ -18,7 +18,16 @@ export class TestRunner {
   private constructor(
     readonly id: number,
     readonly token: string,
+    /** The machine's `system_id`, sent with each job request as gitlab-runner does (none: an older runner). */
+    readonly systemId?: string,
   ) {}
+
+  /** `gitlab-runner register --token <token>` of a runner created by a user: `POST /runners/verify` with the machine's `system_id`. */
+  static async verify(token: string, systemId: string): Promise<TestRunner> {
+    const response = await api('/runners/verify', { method: 'POST', body: { token, system_id: systemId, info: { name: 'test-runner', version: '18.0.0', platform: 'linux', architecture: 'amd64' } } });
+    if (response.status !== 200) throw new Error(`verify: ${response.status} ${JSON.stringify(response.body)}`);
+    return new TestRunner(response.body.id, token, systemId);
+  }
 
   static async register(registrationToken: string, extra: Record<string, unknown> = {}): Promise<TestRunner> {
     const response = await api('/runners', { method: 'POST', body: { token: registrationToken, description: 'test runner', info: { name: 'test-runner', executor: 'shell' }, ...extra } });
@@ -31,7 +40,10 @@ export class TestRunner {
    * 409, another runner took what this one tried: gitlab-runner keeps its `last_update` then).
    */
   async requestJob(lastUpdate?: string): Promise<{ job: any; lastUpdate: string | null }> {
-    const response = await api('/jobs/request', { method: 'POST', body: { token: this.token, info: { name: 'test-runner' }, ...(lastUpdate ? { last_update: lastUpdate } : {}) } });
+    const response = await api('/jobs/request', {
+      method: 'POST',
+      body: { token: this.token, info: { name: 'test-runner' }, ...(this.systemId ? { system_id: this.systemId } : {}), ...(lastUpdate ? { last_update: lastUpdate } : {}) },
+    });
     if (response.status === 204) return { job: undefined, lastUpdate: response.headers.get('x-gitlab-last-update') };
     if (response.status === 409) return { job: undefined, lastUpdate: lastUpdate ?? null };
     if (response.status !== 201) throw new Error(`request: ${response.status} ${JSON.stringify(response.body)}`);

@@ -15,9 +15,12 @@ import { parseJunit, summarize, type JobTestResult } from '../junit';
 import { putArtifacts, putTestReport, putTraceChunk } from '../store/blobs';
 import { claimJob, getJob, moveTraceEnd, readPipeline, updateJob, type Job, type JobArtifacts, type Pipeline } from '../store/pipelines';
 import {
+  addRunnerManager,
   deleteRunner,
   insertRunner,
+  moveRunnerToken,
   newRunnerId,
+  newRunnerManagerId,
   recordRunnerContact,
   runnerByDigest,
   runnerProjectIds,
@@ -25,6 +28,7 @@ import {
   runnerQueueVersion,
   runnerWithQueueVersion,
   type Runner,
+  type RunnerManager,
 } from '../store/runners';
 import { endJob, jobChanged, processPipeline, type JobVerdict } from './pipelines';
 
@@ -41,6 +45,7 @@ export interface RegisterInput {
   tagList?: string[];
   maximumTimeout?: number;
   accessLevel?: string;
+  maintenanceNote?: string;
   ipAddress?: string | null;
 }
 
@@ -58,14 +63,30 @@ export async function registerRunner(input: RegisterInput): Promise<{ runner: Ru
   const current = Buffer.from(await openSecret(project.runnersTokenSealed));
   const given = Buffer.from(input.token);
   if (current.length !== given.length || !timingSafeEqual(current, given)) return undefined;
-  const token = `glrt-${randomBytes(20).toString('base64url')}`;
+  return storeNewRunner(project.id, { ...input, locked: input.locked ?? true });
+}
+
+/** What `POST /user/runners` sets on a runner it creates. */
+export type CreateRunnerInput = Omit<RegisterInput, 'token' | 'info' | 'ipAddress'>;
+
+/**
+ * Creates a runner of a project for a user who may (GitLab's `Ci::Runners::CreateRunnerService`,
+ * `registration_type: authenticated_user`): the runner exists from now on, and `gitlab-runner
+ * register --token` (`POST /runners/verify`) then attaches a machine to it. Unlocked unless asked.
+ */
+export async function createProjectRunner(projectId: number, input: CreateRunnerInput): Promise<{ runner: Runner; token: string }> {
+  return storeNewRunner(projectId, { ...input, locked: input.locked ?? false });
+}
+
+async function storeNewRunner(projectId: number, input: Omit<RegisterInput, 'token'> & { locked: boolean }): Promise<{ runner: Runner; token: string }> {
+  const token = newRunnerToken();
   const runner: Runner = {
     id: await newRunnerId(),
     tokenDigest: digestOf(token),
-    projectId: project.id,
+    projectId,
     description: input.description ?? '',
     active: input.paused === undefined ? input.active ?? true : !input.paused,
-    locked: input.locked ?? true,
+    locked: input.locked,
     runUntagged: input.runUntagged ?? true,
     tags: [...new Set((input.tagList ?? []).map((tag) => tag.trim()).filter(Boolean))],
     maximumTimeout: input.maximumTimeout ?? null,
@@ -74,9 +95,51 @@ export async function registerRunner(input: RegisterInput): Promise<{ runner: Ru
     ipAddress: input.ipAddress ?? null,
     contactedAt: null,
     createdAt: new Date().toISOString(),
+    ...(input.maintenanceNote ? { maintenanceNote: input.maintenanceNote } : {}),
   };
   await insertRunner(runner);
   return { runner, token };
+}
+
+const newRunnerToken = () => `glrt-${randomBytes(20).toString('base64url')}`;
+
+/**
+ * Gives the runner a new token (GitLab's `reset_token!`): the old one stops working at once.
+ * Undefined when the runner is gone; `too_many_projects` when it is enabled in more projects than
+ * one transaction can repoint.
+ */
+export async function resetRunnerToken(runner: Runner): Promise<{ token: string } | 'runner_gone' | 'too_many_projects'> {
+  let current: Runner | undefined = runner;
+  for (let attempt = 0; attempt < 5 && current; attempt += 1) {
+    const token = newRunnerToken();
+    const moved = await moveRunnerToken(current, digestOf(token));
+    if (moved === 'moved') return { token };
+    if (moved === 'too_many_projects') return moved;
+    // Enabled in or disabled from a project meanwhile: moved with its projects as they are now.
+    current = await runnerByDigest(current.tokenDigest);
+  }
+  if (!current) return 'runner_gone';
+  throw new Error(`runner ${runner.id}: its token could not be moved (its projects kept changing)`);
+}
+
+/** Who is calling for a runner: the machine's `system_id` and what it says of itself (`info`). */
+export interface RunnerCaller {
+  systemId?: string;
+  info?: Record<string, unknown>;
+}
+
+/**
+ * A runner's call (`POST /runners/verify`, `POST /jobs/request`), as GitLab's `authenticate_runner!`
+ * records it: the calling machine becomes one of its managers when first seen (`ensure_manager`,
+ * contacted now), and the runner and that manager are contacted ({@link recordRunnerContact}).
+ */
+export async function runnerCalled(runner: Runner, caller: RunnerCaller, now: Date): Promise<void> {
+  const { systemId } = caller;
+  if (systemId && !runner.managers?.[systemId]) {
+    const manager: RunnerManager = { id: await newRunnerManagerId(), createdAt: now.toISOString(), contactedAt: now.toISOString(), info: infoOf(caller.info), ipAddress: null };
+    await addRunnerManager(runner, systemId, manager);
+  }
+  await recordRunnerContact(runner, now, Math.random, systemId && runner.managers?.[systemId] ? systemId : undefined);
 }
 
 function infoOf(info: Record<string, unknown> | undefined): Record<string, string> {
@@ -150,7 +213,7 @@ const sameIds = (a: number[], b: number[]) => a.length === b.length && a.every((
  * found nothing: answered without reading the queue. Otherwise (a project enabled or disabled
  * meanwhile, a job queued, no or an unknown `last_update`) the queue is looked at.
  */
-export async function requestJob(token: string, lastUpdate: string | undefined): Promise<{ runner: Runner; found: JobRequestResult } | undefined> {
+export async function requestJob(token: string, lastUpdate: string | undefined, caller: RunnerCaller = {}): Promise<{ runner: Runner; found: JobRequestResult } | undefined> {
   const digest = digestOf(token);
   const told = parseLastUpdate(lastUpdate);
   let runner: Runner | undefined;
@@ -164,7 +227,7 @@ export async function requestJob(token: string, lastUpdate: string | undefined):
   }
   if (!runner) return undefined;
   version ??= await runnerQueueVersion(runner);
-  return { runner, found: await pickJob(runner, lastUpdateHeader(runnerProjectIds(runner), version), lastUpdate) };
+  return { runner, found: await pickJob(runner, lastUpdateHeader(runnerProjectIds(runner), version), lastUpdate, caller) };
 }
 
 /**
@@ -182,9 +245,9 @@ export function jobTimeout(job: Pick<Job, 'spec'>, project: Project | undefined,
  * runner claimed first is passed over); `current` is the runner's `last_update` as of now. Each
  * project is read once, before its first job is claimed (its `build_timeout` fixes the job's timeout).
  */
-async function pickJob(runner: Runner, current: string, lastUpdate: string | undefined): Promise<JobRequestResult> {
+async function pickJob(runner: Runner, current: string, lastUpdate: string | undefined, caller: RunnerCaller): Promise<JobRequestResult> {
   const now = new Date();
-  await recordRunnerContact(runner, now);
+  await runnerCalled(runner, caller, now);
   if (lastUpdate === current) return { result: 'none', lastUpdate: current };
   let lost = false;
   const protections: RefProtections = new Map();

@@ -9,18 +9,18 @@
  * GitLab's `job_execution_status` and `created_by` are left out: the first would cost a read per
  * runner of a list.
  */
-import type { Runner } from '../store/runners';
+import type { Runner, RunnerManager } from '../store/runners';
 
 /** A runner contacted within this long is online (GitLab's `ONLINE_CONTACT_TIMEOUT`). */
 export const ONLINE_CONTACT_TIMEOUT_MS = 2 * 3600_000;
 /** A runner neither created nor contacted within this long is stale (GitLab's `STALE_TIMEOUT`). */
 export const STALE_TIMEOUT_MS = 7 * 86_400_000;
 
-export function runnerOnline(runner: Runner, now = Date.now()): boolean {
+export function runnerOnline(runner: Pick<Runner, 'contactedAt'>, now = Date.now()): boolean {
   return runner.contactedAt !== null && now - Date.parse(runner.contactedAt) < ONLINE_CONTACT_TIMEOUT_MS;
 }
 
-export function runnerStale(runner: Runner, now = Date.now()): boolean {
+export function runnerStale(runner: Pick<Runner, 'createdAt' | 'contactedAt'>, now = Date.now()): boolean {
   const latest = Math.max(Date.parse(runner.createdAt), runner.contactedAt ? Date.parse(runner.contactedAt) : 0);
   return now - latest >= STALE_TIMEOUT_MS;
 }
@@ -71,5 +71,26 @@ export function presentRunnerDetails(runner: Runner, projects: unknown[], option
     maintenance_note: options.canUpdate ? (runner.maintenanceNote ?? null) : null,
     projects,
     groups: [],
+  };
+}
+
+/**
+ * GitLab's `Entities::Ci::RunnerManager`, its `status` as `Ci::RunnerManager#status`: `stale`,
+ * `never_contacted`, `online` or `offline`. `job_execution_status` is left out: jobs are not
+ * recorded per manager.
+ */
+export function presentRunnerManager(systemId: string, manager: RunnerManager, now = Date.now()) {
+  const status = runnerStale(manager, now) ? 'stale' : manager.contactedAt === null ? 'never_contacted' : runnerOnline(manager, now) ? 'online' : 'offline';
+  return {
+    id: manager.id,
+    system_id: systemId,
+    version: manager.info.version ?? null,
+    revision: manager.info.revision ?? null,
+    platform: manager.info.platform ?? null,
+    architecture: manager.info.architecture ?? null,
+    created_at: manager.createdAt,
+    contacted_at: manager.contactedAt,
+    ip_address: manager.ipAddress,
+    status,
   };
 }

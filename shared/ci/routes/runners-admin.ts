@@ -10,21 +10,23 @@
  */
 import * as z from 'zod';
 import { isAdmin, type ProjectSubject } from '../../auth';
-import { ForbiddenError } from '../../platform/http/errors';
+import { ApiError, ForbiddenError } from '../../platform/http/errors';
 import { paginate, paginationParams } from '../../platform/http/pagination';
-import { idParam, limitedString, p, required } from '../../platform/http/params';
+import { idParam, p, required } from '../../platform/http/params';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import type { Caller } from '../../platform/http/context';
 import { findProjectOrNotFound, presentProjects } from '../../projects';
 import type { catalog } from '../catalog';
+import { resetRunnerToken } from '../commands/runners';
 import { changeRunnerSettings, disableRunner, enableRunner, removeRunner } from '../commands/runners-admin';
 import { authorizeCi, canAdminRunner, canAdminRunners } from '../policy';
 import { presentJob } from '../presenters/jobs';
-import { presentRunner, presentRunnerDetails } from '../presenters/runners';
+import { presentRunner, presentRunnerDetails, presentRunnerManager } from '../presenters/runners';
 import { jobContext } from '../queries/jobs';
 import { allRunnerList, findRunnerOrNotFound, ownedRunnerList, projectRunnerList, runnerJobList, runnerSubjects, type RunnerFilters, type RunnerJob } from '../queries/runners';
-import { runnerProjectIds, type Runner } from '../store/runners';
+import { runnerProjectIds, TOKEN_MOVE_PROJECT_LIMIT, type Runner } from '../store/runners';
+import { runnerSettingParams } from './runners.params';
 import type { JobStatus } from '../status';
 
 const TYPES = ['instance_type', 'group_type', 'project_type'] as const;
@@ -92,10 +94,13 @@ async function presentRunnerJobs(user: Caller, entries: RunnerJob[]) {
   return entries.map(({ job, subject }) => ({ ...presentJob(job, contexts.get(subject.project.id)!), project: projects.get(subject.project.id) ?? null }));
 }
 
-/** GitLab's `Ci::Runner`: a description and a maintenance note of at most 1,024 characters each. */
-export const RUNNER_TEXT_LIMIT = { max: 1024 } as const;
-/** A runner's tag: 255 characters, in GitLab's words (`tags_list`). */
-export const RUNNER_TAG_LIMIT = { max: 255, field: 'tags_list', message: 'tag is too long (maximum is 255 characters)' } as const;
+/** A runner's new token (`reset_authentication_token`), as GitLab's `ResetTokenResult`: 403 when the runner went meanwhile. */
+export async function newRunnerToken(runner: Runner): Promise<{ token: string; token_expires_at: null }> {
+  const reset = await resetRunnerToken(runner);
+  if (reset === 'runner_gone') throw new ForbiddenError();
+  if (reset === 'too_many_projects') throw new ApiError(422, { message: `Runner is enabled in more than ${TOKEN_MOVE_PROJECT_LIMIT} projects: its token cannot be reset` });
+  return { token: reset.token, token_expires_at: null };
+}
 
 export const runnerAdminRoutes = {
   'GET /runners': route({
@@ -126,17 +131,7 @@ export const runnerAdminRoutes = {
 
   'PUT /runners/:id': route({
     params: runnerParams
-      .extend({
-        description: p.string(RUNNER_TEXT_LIMIT),
-        active: p.bool(),
-        paused: p.bool(),
-        tag_list: p.array(limitedString(RUNNER_TAG_LIMIT)),
-        run_untagged: p.bool(),
-        locked: p.bool(),
-        access_level: p.oneOf(['not_protected', 'ref_protected']),
-        maximum_timeout: p.int(),
-        maintenance_note: p.string(RUNNER_TEXT_LIMIT),
-      })
+      .extend(runnerSettingParams)
       .superRefine((params, ctx) => {
         // Grape's `at_least_one_of` and `mutually_exclusive`, in its words.
         const names = ['description', 'active', 'paused', 'tag_list', 'run_untagged', 'locked', 'access_level', 'maximum_timeout', 'maintenance_note'] as const;
@@ -172,6 +167,23 @@ export const runnerAdminRoutes = {
       }
       await removeRunner(user, runner);
       return noContent();
+    },
+  }),
+
+  'GET /runners/:id/managers': route({
+    params: runnerParams,
+    handler: async ({ params, user }) => {
+      const { runner } = await administrableRunner(user, params.id);
+      const managers = Object.entries(runner.managers ?? {}).sort(([, a], [, b]) => a.id - b.id);
+      return ok(managers.map(([systemId, manager]) => presentRunnerManager(systemId, manager)));
+    },
+  }),
+
+  'POST /runners/:id/reset_authentication_token': route({
+    params: runnerParams,
+    handler: async ({ params, user }) => {
+      const { runner } = await administrableRunner(user, params.id);
+      return created(await newRunnerToken(runner));
     },
   }),
 

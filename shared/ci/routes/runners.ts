@@ -8,9 +8,10 @@
  */
 import * as z from 'zod';
 import { config } from '../../platform/config';
-import { ApiError, ForbiddenError } from '../../platform/http/errors';
-import { limitedString, p, required } from '../../platform/http/params';
-import { RUNNER_TAG_LIMIT, RUNNER_TEXT_LIMIT } from './runners-admin';
+import { ApiError, ForbiddenError, NotFoundError } from '../../platform/http/errors';
+import { p, required } from '../../platform/http/params';
+import { newRunnerToken } from './runners-admin';
+import { RUNNER_SYSTEM_ID_LIMIT, runnerSettingParams } from './runners.params';
 import { created, noContent, ok, withSerializedBody, type HttpResult } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { getNamespace } from '../../namespaces';
@@ -18,7 +19,8 @@ import { gitlabDeployTokenFor } from '../../deploy-tokens';
 import { ciSettingsOf, projectFullPath } from '../../projects';
 import { getUser } from '../../users';
 import type { catalog } from '../catalog';
-import { appendTrace, digestOf, finishJob, jobForToken, registerRunner, requestJob, runnerForToken, storeArtifacts, storeTestReport, unregisterRunner } from '../commands/runners';
+import { appendTrace, digestOf, finishJob, jobForToken, registerRunner, requestJob, runnerCalled, runnerForToken, storeArtifacts, storeTestReport, unregisterRunner } from '../commands/runners';
+import { removeRunnerManager } from '../store/runners';
 import { configPathOf, refProtected } from '../git';
 import { presentRunnerJob } from '../presenters/runner-job';
 import { variablesFor } from '../queries/variables';
@@ -51,19 +53,7 @@ const runnerInfo = z
 
 export const runnerRoutes = {
   'POST /runners': route({
-    params: z.object({
-      token: required(p.string()),
-      description: p.string(RUNNER_TEXT_LIMIT),
-      info: runnerInfo,
-      active: p.bool(),
-      paused: p.bool(),
-      locked: p.bool(),
-      run_untagged: p.bool(),
-      tag_list: p.array(limitedString(RUNNER_TAG_LIMIT)),
-      access_level: p.oneOf(['not_protected', 'ref_protected']),
-      maximum_timeout: p.int(),
-      maintenance_note: p.string(RUNNER_TEXT_LIMIT),
-    }),
+    params: z.object({ token: required(p.string()), info: runnerInfo, ...runnerSettingParams }),
     anonymous: true,
     handler: async ({ params }) => {
       const registered = await registerRunner({
@@ -77,6 +67,7 @@ export const runnerRoutes = {
         tagList: params.tag_list,
         maximumTimeout: params.maximum_timeout,
         accessLevel: params.access_level,
+        maintenanceNote: params.maintenance_note,
       });
       if (!registered) throw new ForbiddenError();
       return created({ id: registered.runner.id, token: registered.token, token_expires_at: null });
@@ -84,12 +75,35 @@ export const runnerRoutes = {
   }),
 
   'POST /runners/verify': route({
-    params: z.object({ token: required(p.string()), system_id: p.string() }),
+    params: z.object({ token: required(p.string()), system_id: p.string(RUNNER_SYSTEM_ID_LIMIT), info: runnerInfo }),
     anonymous: true,
     handler: async ({ params }) => {
       const runner = await runnerForToken(params.token);
       if (!runner) throw new ForbiddenError();
+      // `gitlab-runner register --token` and every start: the machine becomes one of the runner's managers.
+      await runnerCalled(runner, { systemId: params.system_id, info: params.info }, new Date());
       return ok({ id: runner.id, token: params.token, token_expires_at: null });
+    },
+  }),
+
+  'POST /runners/reset_authentication_token': route({
+    params: z.object({ token: required(p.string()) }),
+    anonymous: true,
+    handler: async ({ params }) => {
+      const runner = await runnerForToken(params.token);
+      if (!runner) throw new ForbiddenError();
+      return created(await newRunnerToken(runner));
+    },
+  }),
+
+  'DELETE /runners/managers': route({
+    params: z.object({ token: required(p.string()), system_id: required(p.string()) }),
+    anonymous: true,
+    handler: async ({ params }) => {
+      const runner = await runnerForToken(params.token);
+      if (!runner) throw new ForbiddenError();
+      if (!(await removeRunnerManager(runner, params.system_id))) throw new NotFoundError('Runner manager not found');
+      return noContent();
     },
   }),
 
@@ -105,10 +119,10 @@ export const runnerRoutes = {
   }),
 
   'POST /jobs/request': route({
-    params: z.object({ token: required(p.string()), last_update: p.string(), info: runnerInfo, system_id: p.string() }),
+    params: z.object({ token: required(p.string()), last_update: p.string(), info: runnerInfo, system_id: p.string(RUNNER_SYSTEM_ID_LIMIT) }),
     anonymous: true,
     handler: async ({ params, log }) => {
-      const polled = await requestJob(params.token, params.last_update);
+      const polled = await requestJob(params.token, params.last_update, { systemId: params.system_id, info: params.info });
       if (!polled) throw new ForbiddenError();
       const { runner, found } = polled;
       if (found.result === 'none') return { statusCode: 204, headers: { 'X-GitLab-Last-Update': found.lastUpdate } };

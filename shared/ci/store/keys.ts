@@ -277,6 +277,7 @@ export const CI_SEQUENCES = {
   pipelines: 'ci_pipelines',
   jobs: 'ci_jobs',
   runners: 'ci_runners',
+  runnerManagers: 'ci_runner_managers',
   triggers: 'ci_triggers',
   schedules: 'ci_pipeline_schedules',
   environments: 'ci_environments',
@@ -315,5 +316,5 @@ export const keySpace: KeySpace = {
     GSI4: ['CI_ARTIFACT_EXPIRY#', 'CI_PROJECT_MR_PIPELINES#', 'CI_PROJECT_DEPLOYMENTS_BY_UPDATE#'],
     GSI5: ['CI_PROJECT_JOBS_BY_STATUS#', 'CI_PROJECT_DEPLOYMENTS_FINISHED#', 'CI_PROJECT_PIPELINES_BY_SHA#'],
   },
-  sequences: ['ci_pipelines', 'ci_jobs', 'ci_runners', 'ci_triggers', 'ci_pipeline_schedules', 'ci_environments', 'ci_deployments', 'ci_pipeline_iids#', 'ci_deployment_iids#'],
+  sequences: ['ci_pipelines', 'ci_jobs', 'ci_runners', 'ci_runner_managers', 'ci_triggers', 'ci_pipeline_schedules', 'ci_environments', 'ci_deployments', 'ci_pipeline_iids#', 'ci_deployment_iids#'],
 };

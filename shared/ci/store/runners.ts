@@ -7,6 +7,10 @@
  * list of every runner), one item per project it is enabled in (in that project's runner list)
  * and one per job it took. The projects are also listed on the runner item (`projectIds`, owner
  * first), so a job request reads them with the runner; both change in one transaction.
+ *
+ * Its managers (GitLab's runner managers: each machine running it, by the `system_id` it sends)
+ * are a map on the runner item, so a poll knows its manager from the item it reads anyway; one is
+ * written when a `system_id` is first seen, and with the runner's contact after that.
  */
 import { createHash } from 'node:crypto';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -41,7 +45,22 @@ export interface Runner {
   projectIds?: number[];
   /** Free-form notes of its maintainers (`maintenance_note`). */
   maintenanceNote?: string | null;
+  /** Its managers, by `system_id` (absent on runners no manager has called yet). */
+  managers?: Record<string, RunnerManager>;
 }
+
+/** A machine running a runner (GitLab's `Ci::RunnerManager`), known by the `system_id` it sends. */
+export interface RunnerManager {
+  id: number;
+  createdAt: string;
+  contactedAt: string | null;
+  /** What it last said about itself (`info`: version, revision, platform, architecture). */
+  info: Record<string, string>;
+  ipAddress: string | null;
+}
+
+/** The most managers one runner keeps (the runner item stays far under DynamoDB's 400 KB). */
+export const RUNNER_MANAGER_LIMIT = 100;
 
 function runnerFromItem(item: Item): Runner {
   const fields = entityFields(item) as Runner;
@@ -69,6 +88,7 @@ const runnerProjectItem = (runner: Pick<Runner, 'id' | 'tokenDigest'>, projectId
 });
 
 export const newRunnerId = () => nextId(CI_SEQUENCES.runners);
+export const newRunnerManagerId = () => nextId(CI_SEQUENCES.runnerManagers);
 
 /** Stores a new runner with its pointer and its owner project's entry, in one transaction. */
 export async function insertRunner(runner: Runner): Promise<void> {
@@ -285,24 +305,127 @@ export const CONTACT_EVERY_MINUTES = { min: 40, max: 55 } as const;
  * so idle polling writes about once in 45 minutes per runner, and the runners of a fleet do not
  * write in step. Conditioned on the value read: of two concurrent polls one writes. A value at
  * most 55 minutes old keeps "contacted within 2 hours" (online; a runner that could take a
- * pending job) true while the runner polls. Answers whether it wrote.
+ * pending job) true while the runner polls. The calling manager (`systemId`, one the runner has)
+ * is contacted by the same rule, in the same write. Answers whether it wrote.
  */
-export async function recordRunnerContact(runner: Runner, now: Date, random: () => number = Math.random): Promise<boolean> {
+export async function recordRunnerContact(runner: Runner, now: Date, random: () => number = Math.random, systemId?: string): Promise<boolean> {
   const maxAgeMs = (CONTACT_EVERY_MINUTES.min + random() * (CONTACT_EVERY_MINUTES.max - CONTACT_EVERY_MINUTES.min)) * 60_000;
-  if (runner.contactedAt && now.getTime() - Date.parse(runner.contactedAt) < maxAgeMs) return false;
-  const seen = runner.contactedAt
-    ? { condition: 'contactedAt = :seen', values: { ':seen': runner.contactedAt } }
-    : { condition: '(attribute_not_exists(contactedAt) OR attribute_type(contactedAt, :null))', values: { ':null': 'NULL' } };
+  const due = (contactedAt: string | null | undefined) => !contactedAt || now.getTime() - Date.parse(contactedAt) >= maxAgeMs;
+  const manager = systemId === undefined ? undefined : runner.managers?.[systemId];
+  const runnerDue = due(runner.contactedAt);
+  if (!runnerDue && !(manager && due(manager.contactedAt))) return false;
+  // The condition is on the value that made the write due: of two concurrent polls one writes.
+  const [path, seenValue] = runnerDue ? ['contactedAt', runner.contactedAt] : ['managers.#system.contactedAt', manager!.contactedAt];
+  const seen = seenValue
+    ? { condition: `${path} = :seen`, values: { ':seen': seenValue } }
+    : { condition: `(attribute_not_exists(${path}) OR attribute_type(${path}, :null))`, values: { ':null': 'NULL' } };
   const result = await ifConditionHolds(
     db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: ciKeys.runner(runner.tokenDigest),
-        UpdateExpression: 'SET contactedAt = :now',
-        ConditionExpression: `attribute_exists(PK) AND ${seen.condition}`,
+        UpdateExpression: manager ? 'SET contactedAt = :now, managers.#system.contactedAt = :now' : 'SET contactedAt = :now',
+        ConditionExpression: `attribute_exists(PK) AND ${seen.condition}${manager ? ' AND attribute_exists(managers.#system)' : ''}`,
+        ...(manager ? { ExpressionAttributeNames: { '#system': systemId! } } : {}),
         ExpressionAttributeValues: { ':now': now.toISOString(), ...seen.values },
       }),
     ),
   );
   return result !== undefined;
+}
+
+export type AddManagerResult = 'added' | 'known' | 'runner_gone' | 'full';
+
+/**
+ * Adds the manager `systemId` to the runner (GitLab's `ensure_manager`), unless it has it already
+ * (two first calls of one machine at once: one adds it) or has {@link RUNNER_MANAGER_LIMIT}.
+ */
+export async function addRunnerManager(runner: Runner, systemId: string, manager: RunnerManager): Promise<AddManagerResult> {
+  if (runner.managers?.[systemId]) return 'known';
+  if (Object.keys(runner.managers ?? {}).length >= RUNNER_MANAGER_LIMIT) return 'full';
+  const key = ciKeys.runner(runner.tokenDigest);
+  // A runner item written before managers existed has no map yet: the first manager writes it whole.
+  const update = runner.managers
+    ? { UpdateExpression: 'SET managers.#system = :manager', ConditionExpression: 'attribute_exists(PK) AND attribute_exists(managers) AND attribute_not_exists(managers.#system)', ExpressionAttributeNames: { '#system': systemId }, ExpressionAttributeValues: { ':manager': manager } }
+    : { UpdateExpression: 'SET managers = :managers', ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(managers)', ExpressionAttributeValues: { ':managers': { [systemId]: manager } } };
+  const result = await ifConditionHolds(db().send(new UpdateCommand({ TableName: tableName(), Key: key, ...update })));
+  if (result !== undefined) return 'added';
+  // Another call changed the map first: read it again.
+  const current = await runnerByDigest(runner.tokenDigest);
+  if (!current) return 'runner_gone';
+  if (current.managers?.[systemId]) return 'known';
+  return addRunnerManager(current, systemId, manager);
+}
+
+/**
+ * Removes the manager `systemId`; the runner's own contact is cleared with its last manager
+ * (GitLab's `clear_heartbeat`). False when it had no such manager.
+ */
+export async function removeRunnerManager(runner: Runner, systemId: string): Promise<boolean> {
+  const last = Object.keys(runner.managers ?? {}).length === 1;
+  const result = await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: ciKeys.runner(runner.tokenDigest),
+        UpdateExpression: last ? 'REMOVE managers.#system SET contactedAt = :null' : 'REMOVE managers.#system',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_exists(managers.#system)',
+        ExpressionAttributeNames: { '#system': systemId },
+        ...(last ? { ExpressionAttributeValues: { ':null': null } } : {}),
+      }),
+    ),
+  );
+  return result !== undefined;
+}
+
+/** A runner's project entries beyond which its token cannot be moved in one transaction (100 items). */
+export const TOKEN_MOVE_PROJECT_LIMIT = 97;
+
+export type MoveTokenResult = 'moved' | 'changed' | 'too_many_projects';
+
+/**
+ * Moves a runner to a new token digest (its token reset): the runner item under the new digest,
+ * the old one deleted (which ends the old token), its pointer and project entries repointed, in
+ * one transaction conditioned on the runner's projects being those read (an enable or disable
+ * meanwhile: `changed`, read it again).
+ */
+export async function moveRunnerToken(runner: Runner, newDigest: string): Promise<MoveTokenResult> {
+  const projectIds = runnerProjectIds(runner);
+  if (projectIds.length > TOKEN_MOVE_PROJECT_LIMIT) return 'too_many_projects';
+  const moved: Runner = { ...runner, tokenDigest: newDigest, projectIds };
+  try {
+    await transact({
+      old: {
+        Delete: {
+          TableName: tableName(),
+          Key: ciKeys.runner(runner.tokenDigest),
+          ConditionExpression: 'attribute_exists(PK) AND (projectIds = :ids OR (attribute_not_exists(projectIds) AND :single = :true))',
+          ExpressionAttributeValues: { ':ids': projectIds, ':single': projectIds.length === 1, ':true': true },
+        },
+      },
+      runner: { Put: { TableName: tableName(), Item: { ...ciKeys.runner(newDigest), type: 'Runner', ...moved }, ConditionExpression: 'attribute_not_exists(PK)' } },
+      pointer: {
+        Update: {
+          TableName: tableName(),
+          Key: ciKeys.runnerPointer(runner.id),
+          UpdateExpression: 'SET tokenDigest = :new',
+          ConditionExpression: 'tokenDigest = :old',
+          ExpressionAttributeValues: { ':new': newDigest, ':old': runner.tokenDigest },
+        },
+      },
+      projects: projectIds.map((projectId) => ({
+        Update: {
+          TableName: tableName(),
+          Key: ciKeys.runnerProject(runner.id, projectId),
+          UpdateExpression: 'SET tokenDigest = :new',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':new': newDigest },
+        },
+      })),
+    });
+    return 'moved';
+  } catch (error) {
+    if (error instanceof ConditionFailed) return 'changed';
+    throw error;
+  }
 }

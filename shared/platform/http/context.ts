@@ -43,7 +43,7 @@ export interface Authentication {
 export type TokenKind = 'personal' | 'impersonation';
 
 /** Token scopes, as GitLab names them. */
-export type Scope = 'api' | 'read_user' | 'sudo';
+export type Scope = 'api' | 'read_user' | 'sudo' | 'create_runner';
 
 /** What credentials a route accepts: by default personal and impersonation tokens with the `api` scope. */
 export interface RouteAuthentication {

@@ -20,7 +20,7 @@ import { userCollections } from '../store/keys';
 import { readUser, withUserId } from './users.params';
 
 /** The scopes a token may be given here (those the service enforces). */
-const SCOPES = ['api', 'read_user', 'sudo'] as const;
+const SCOPES = ['api', 'read_user', 'sudo', 'create_runner'] as const;
 
 const listParams = z.object({
   ...paginationParams,

@@ -1,0 +1,22 @@
+/** The parameters of a runner's settings, shared by the routes that create and change runners (kept apart from their routes, so that the users function's `POST /user/runners` loads only these). */
+import { limitedString, p } from '../../platform/http/params';
+
+/** GitLab's `Ci::Runner`: a description and a maintenance note of at most 1,024 characters each. */
+export const RUNNER_TEXT_LIMIT = { max: 1024 } as const;
+/** A runner's tag: 255 characters, in GitLab's words (`tags_list`). */
+export const RUNNER_TAG_LIMIT = { max: 255, field: 'tags_list', message: 'tag is too long (maximum is 255 characters)' } as const;
+/** A runner manager's `system_id` (GitLab's `ci_runner_machines.system_xid`: 64 characters). */
+export const RUNNER_SYSTEM_ID_LIMIT = { max: 64 } as const;
+
+/** A runner's settings as `POST /runners`, `POST /user/runners` and `PUT /runners/:id` take them. */
+export const runnerSettingParams = {
+  description: p.string(RUNNER_TEXT_LIMIT),
+  active: p.bool(),
+  paused: p.bool(),
+  tag_list: p.array(limitedString(RUNNER_TAG_LIMIT)),
+  run_untagged: p.bool(),
+  locked: p.bool(),
+  access_level: p.oneOf(['not_protected', 'ref_protected']),
+  maximum_timeout: p.int(),
+  maintenance_note: p.string(RUNNER_TEXT_LIMIT),
+};

@@ -1,0 +1,64 @@
+/**
+ * `POST /user/runners` (GitLab's `API::UserRunners`): a user creates a runner and gets its token
+ * once, then `gitlab-runner register --token <token>` attaches a machine to it
+ * (`POST /runners/verify`). This is how current GitLab makes runners (registration tokens are
+ * deprecated); python-gitlab's `gl.user.runners.create`, gitbeaker's `UserRunners`, Terraform's
+ * `gitlab_user_runner` call it. Served by the users function (the `/user` subtree), so the
+ * runner's creation is loaded on first use.
+ *
+ * Every runner here is a project runner: `project_type` is created for a maintainer of the project
+ * (GitLab's `create_runners`); `group_type` and `instance_type` are refused (400), as no group or
+ * instance runner exists here.
+ */
+import * as z from 'zod';
+import { can } from '../../auth';
+import { ApiError, ForbiddenError } from '../../platform/http/errors';
+import { p, required } from '../../platform/http/params';
+import { created } from '../../platform/http/response';
+import { route, type RoutesOf } from '../../platform/http/route';
+import { getNamespace } from '../../namespaces';
+import { getProject, projectSubject } from '../../projects';
+import type { catalog } from '../catalog';
+import { runnerSettingParams } from './runners.params';
+
+/** GitLab's `Ci::Runner.runner_types`. */
+const RUNNER_TYPES = ['instance_type', 'group_type', 'project_type'] as const;
+
+/** GitLab's `bad_request!(message)`. */
+const badRequest = (message: string) => new ApiError(400, { message: `400 Bad request - ${message}` });
+
+export const userRunnerRoutes = {
+  'POST /user/runners': route({
+    params: z
+      .object({ runner_type: required(p.oneOf(RUNNER_TYPES)), group_id: p.int(), project_id: p.int(), ...runnerSettingParams })
+      .superRefine((params, ctx) => {
+        // Grape's `given runner_type:` requirements, then `mutually_exclusive`, in its words.
+        if (params.runner_type === 'project_type' && params.project_id === undefined) ctx.addIssue({ code: 'custom', message: 'project_id is missing' });
+        if (params.runner_type === 'group_type' && params.group_id === undefined) ctx.addIssue({ code: 'custom', message: 'group_id is missing' });
+        if (params.active !== undefined && params.paused !== undefined) ctx.addIssue({ code: 'custom', message: 'active, paused are mutually exclusive' });
+      }),
+    authentication: { scopes: ['api', 'create_runner'] },
+    handler: async ({ params, user }) => {
+      if (params.runner_type !== 'project_type') throw badRequest(`${params.runner_type === 'group_type' ? 'Group' : 'Instance'} runners are not supported here: create a project runner`);
+      // GitLab's `ProjectRunnerStrategy`: an unknown project is a bad request, one the user may not administer a 403.
+      const project = await getProject(params.project_id!);
+      const namespace = project && !project.deleting ? await getNamespace(project.namespaceId) : undefined;
+      if (!project || !namespace) throw badRequest('Missing/invalid project');
+      // `canAdminRunners` of `../policy`, whose module would bring the repository into the users function.
+      if (!can(user, 'admin_runner', await projectSubject(project, namespace, user))) throw new ForbiddenError('Insufficient permissions');
+      const { createProjectRunner } = await import('../commands/runners');
+      const { runner, token } = await createProjectRunner(project.id, {
+        description: params.description,
+        active: params.active,
+        paused: params.paused,
+        locked: params.locked,
+        runUntagged: params.run_untagged,
+        tagList: params.tag_list,
+        maximumTimeout: params.maximum_timeout,
+        accessLevel: params.access_level,
+        maintenanceNote: params.maintenance_note,
+      });
+      return created({ id: runner.id, token, token_expires_at: null });
+    },
+  }),
+} satisfies RoutesOf<typeof catalog.users>;
