@@ -105,8 +105,8 @@ const newRunnerToken = () => `glrt-${randomBytes(20).toString('base64url')}`;
 
 /**
  * Gives the runner a new token (GitLab's `reset_token!`): the old one stops working at once.
- * Undefined when the runner is gone; `too_many_projects` when it is enabled in more projects than
- * one transaction can repoint.
+ * `runner_gone` when the runner went meanwhile (deleted, or its token reset by another call);
+ * `too_many_projects` when it is enabled in more projects than one transaction can repoint.
  */
 export async function resetRunnerToken(runner: Runner): Promise<{ token: string } | 'runner_gone' | 'too_many_projects'> {
   let current: Runner | undefined = runner;
