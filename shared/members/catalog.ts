@@ -22,6 +22,18 @@ export const catalog = {
     'DELETE /projects/:id/access_tokens/:token_id',
     'POST /projects/:id/access_tokens/:token_id/rotate',
   ],
+  /**
+   * A group's access tokens: their bots are group members (`access-tokens.ts`). Served by the
+   * groups function, under its `shared` gateway subtree (`/groups/{id}`): no API Gateway resource
+   * of their own.
+   */
+  groups: [
+    'GET /groups/:id/access_tokens',
+    'POST /groups/:id/access_tokens',
+    'GET /groups/:id/access_tokens/:token_id',
+    'DELETE /groups/:id/access_tokens/:token_id',
+    'POST /groups/:id/access_tokens/:token_id/rotate',
+  ],
   /** A user's memberships (in the users endpoint group). */
   users: ['GET /users/:id/memberships'],
 } as const;
