@@ -10,7 +10,7 @@
  */
 import { can, DEVELOPER, isAdmin, type GroupSubject, type MemberSource, type ProjectSubject } from '../auth';
 import { byKey, getMany } from '../platform/dynamo/batch';
-import { ConflictError, ForbiddenError, NotFoundError, RecordNotFoundError } from '../platform/http/errors';
+import { ForbiddenError, NotFoundError, RecordNotFoundError } from '../platform/http/errors';
 import { userFromItem, userKeys, type User } from '../users';
 import { addMember } from './commands';
 import { deleteAccessRequest, getAccessRequest, insertAccessRequest, type AccessRequest } from './store/access-requests';
@@ -78,22 +78,16 @@ async function findRequestOrNotFound(subject: RequestSource, userId: number): Pr
 
 /**
  * Approves a user's request: the user becomes a member at `accessLevel` (default: the level asked
- * for, developer) through `addMember`, then the request is removed. A request whose user became a
- * member meanwhile (409) or is gone (404) is removed too, and the error answered. Approving is
- * refused (403) to whoever may not manage the source's members.
+ * for, developer) through `addMember` (its answers: 409 when the user became a member meanwhile,
+ * 404 when the user is gone; the request then stays, for denying), then the request is removed.
+ * Approving is refused (403) to whoever may not manage the source's members.
  */
 export async function approveAccessRequest(actor: User, subject: RequestSource, userId: number, accessLevel: number | undefined): Promise<Member> {
   const request = await findRequestOrNotFound(subject, userId);
   if (!canManageAccessRequests(actor, subject)) throw new ForbiddenError();
-  try {
-    const member = await addMember(sourceOf(subject), { userId, accessLevel: accessLevel ?? request.accessLevel, expiresAt: null }, actor);
-    await deleteAccessRequest(request);
-    return member;
-  } catch (error) {
-    // Already a member (409), or the user or the source gone (404): the request is moot.
-    if (error instanceof ConflictError || error instanceof NotFoundError) await deleteAccessRequest(request);
-    throw error;
-  }
+  const member = await addMember(sourceOf(subject), { userId, accessLevel: accessLevel ?? request.accessLevel, expiresAt: null }, actor);
+  await deleteAccessRequest(request);
+  return member;
 }
 
 /** Denies a request, or withdraws one's own (GitLab's `withdraw_member_access_request`); 403 for anyone else. */
