@@ -46,7 +46,7 @@ const lazy = {
   ciJobTokens: () => import('../shared/ci/commands/job-tokens'),
   deployTokenRemoval: () => import('../shared/deploy-tokens/commands/deploy-tokens'),
   deployTokenGitAccess: () => import('../shared/deploy-tokens/queries/deploy-tokens'),
-  projectBots: () => import('../shared/members/access-tokens'),
+  resourceBots: () => import('../shared/members/access-tokens'),
   memberships: () => import('../shared/members/commands'),
   groupDeletion: () => import('../shared/groups/commands/delete-group'),
   forgetUser: () => import('../shared/projects/commands/forget-user'),
@@ -102,8 +102,9 @@ onDeploymentSucceeded(lazily(lazy.mergeRequestDeployments, (m) => m.linkDeployme
 removeWithTag(lazily(lazy.releaseRemoval, (m) => m.removeReleaseOfTag));
 // …and the tags API shows each tag's release (`release`), read for a page of tags at once.
 tagReleasesWith(lazily(lazy.tagReleases, (m) => m.releasesOfTags));
-// Project access tokens are members' bots: a deleted project deletes its bots (GitLab does).
-removeWithProject(lazily(lazy.projectBots, (m) => m.removeProjectBots));
+// Project and group access tokens are members' bots: a deleted project or group deletes its bots (GitLab does).
+removeWithProject(lazily(lazy.resourceBots, (m) => m.removeProjectBots));
+removeWithGroup(lazily(lazy.resourceBots, (m) => m.removeGroupBots));
 // Deleting a user also removes what it has in the features that build on users: with
 // `hard_delete`, the groups it solely owns (found through its memberships, so first), then its
 // personal projects and stars, then its issues and merge requests (moved to the ghost user, or with

@@ -35,10 +35,10 @@ export const API_PREFIX = '/api/v4';
 export const routeCatalog = {
   meta: meta.meta,
   users: [...users.users, ...projects.users, ...members.users, ...ci.users],
-  // A group's and a project's issue counts, badges and deploy tokens are answered by their functions (no resource of their own).
-  groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups],
+  // A group's and a project's issue counts, badges, deploy tokens and access requests (and a group's access tokens) are answered by their functions (no resource of their own).
+  groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups, ...members.groups],
   members: members.members,
-  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects],
+  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects, ...members.projects],
   hooks: hooks.hooks,
   milestones: issues.milestones,
   labels: issues.labels,

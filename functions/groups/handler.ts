@@ -2,8 +2,10 @@ import { routes as badges } from '../../shared/badges/routes';
 import { routes as deployTokens } from '../../shared/deploy-tokens/routes';
 import { groupIssueStatisticsRoutes } from '../../shared/issues/routes/statistics';
 import { routes as feature } from '../../shared/groups/routes';
+import { groupAccessRequestRoutes } from '../../shared/members/routes/access-requests';
+import { groupAccessTokenRoutes } from '../../shared/members/routes/access-tokens';
 import { apiHandler } from '../api';
 
-// A group's issue counts, badges and deploy tokens: the issues, badges and deploy tokens features' routes in this group, each imported from its own module.
-export const routes = { ...feature.groups, ...groupIssueStatisticsRoutes, ...badges.groups, ...deployTokens.groups };
+// A group's issue counts, badges, deploy tokens, access tokens and access requests: the issues, badges, deploy tokens and members features' routes in this group, each imported from its own module.
+export const routes = { ...feature.groups, ...groupIssueStatisticsRoutes, ...badges.groups, ...deployTokens.groups, ...groupAccessTokenRoutes, ...groupAccessRequestRoutes };
 export const handler = apiHandler('groups', routes);

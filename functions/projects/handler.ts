@@ -2,9 +2,10 @@ import { routes as badges } from '../../shared/badges/routes';
 import { commitStatusRoutes } from '../../shared/ci/routes/commit-statuses';
 import { routes as deployTokens } from '../../shared/deploy-tokens/routes';
 import { projectIssueStatisticsRoutes } from '../../shared/issues/routes/statistics';
+import { projectAccessRequestRoutes } from '../../shared/members/routes/access-requests';
 import { routes as feature } from '../../shared/projects/routes';
 import { apiHandler } from '../api';
 
-// A project's issue counts, commit status reports, badges and deploy tokens: the issues, CI, badges and deploy tokens features' routes in this group, each imported from its own module.
-export const routes = { ...feature.projects, ...projectIssueStatisticsRoutes, ...commitStatusRoutes, ...badges.projects, ...deployTokens.projects };
+// A project's issue counts, commit status reports, badges, deploy tokens and access requests: the issues, CI, badges, deploy tokens and members features' routes in this group, each imported from its own module.
+export const routes = { ...feature.projects, ...projectIssueStatisticsRoutes, ...commitStatusRoutes, ...badges.projects, ...deployTokens.projects, ...projectAccessRequestRoutes };
 export const handler = apiHandler('projects', routes);

@@ -161,8 +161,12 @@ export async function removeAllMembershipsOf(userId: number): Promise<number> {
   return removed;
 }
 
-/** Removes one membership of a deleted user; false when it was already gone. Internal. */
-async function removeMembershipOf(source: MemberSource, userId: number): Promise<boolean> {
+/**
+ * Removes one membership of a user being deleted (a deleted user's, a revoked access token's bot:
+ * `access-tokens.ts`), an owner uncounted without the last-owner condition; false when it was
+ * already gone.
+ */
+export async function removeMembershipOf(source: MemberSource, userId: number): Promise<boolean> {
   let groupGone = false;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const membership = await getMembership(source, userId);

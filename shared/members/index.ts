@@ -1,2 +1,2 @@
 export { removeAllMembershipsOf } from './commands';
-export { removeProjectBots } from './access-tokens';
+export { removeGroupBots, removeProjectBots } from './access-tokens';

@@ -9,9 +9,10 @@ export { runUserDeletion, USER_DELETION } from './commands/deletion-job';
 // Avatars: users', and the rules and storage the projects feature uses for its own.
 export { assertValidAvatar, avatarHeaders, avatarParam, avatarUrl, deleteAvatarObject, isStoredAvatar, newStoredAvatar, parseAvatarPath, putAvatarObject, readAvatarObject, type AvatarChange, type StoredAvatar } from './avatars';
 export { userAvatarFile } from './queries/avatars';
-export { badRequest, createProjectBot, deleteProjectBot, type NewProjectBot } from './commands/bots';
+export { badRequest, createResourceBot, deleteResourceBot, type NewResourceBot } from './commands/bots';
 export { revokeToken, rotateToken } from './commands/credentials';
-export { digestToken, findProjectAccessToken, isTokenActive, projectAccessTokensCollection, tokenFromItem, type AccessToken, type TokenScope } from './store/tokens';
+export { digestToken, findResourceAccessToken, isTokenActive, resourceAccessTokensCollection, tokenFromItem, tokenResource, type AccessToken, type TokenScope } from './store/tokens';
+export type { TokenResource } from './store/keys';
 // SSH and GPG keys and emails, as commit signatures are checked against them (the repository feature).
 export { findSshKeyByFingerprint, type SshKey } from './store/ssh-keys';
 export { findGpgKeyByKeyid, type GpgKey } from './store/gpg-keys';

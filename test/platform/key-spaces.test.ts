@@ -6,6 +6,7 @@ import { keySpace as deployTokens } from '../../shared/deploy-tokens/store/keys'
 import { keySpace as groups } from '../../shared/namespaces/store/keys';
 import { keySpace as hooks } from '../../shared/hooks/store/keys';
 import { keySpace as issues } from '../../shared/issues/store/keys';
+import { keySpace as members } from '../../shared/members/store/keys';
 import { keySpace as mergeRequests } from '../../shared/merge-requests/store/keys';
 import type { KeySpace } from '../../shared/platform/dynamo/keys';
 import { keySpace as projects } from '../../shared/projects/store/keys';
@@ -15,7 +16,7 @@ import { keySpace as users } from '../../shared/users/store/keys';
 import { sharedSequenceSpace as shared } from '../../shared/platform/dynamo/sequences';
 
 // `shared`: the id sequences several features draw from, which no feature may claim as its own.
-const features: Record<string, KeySpace> = { users, groups, auth, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, deployTokens, shared };
+const features: Record<string, KeySpace> = { users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, deployTokens, shared };
 
 /** Two prefixes collide when one could start a key the other starts too. */
 const collide = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);

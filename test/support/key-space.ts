@@ -15,6 +15,7 @@ import { keySpace as ci } from '../../shared/ci/store/keys';
 import { keySpace as deployTokens } from '../../shared/deploy-tokens/store/keys';
 import { keySpace as hooks } from '../../shared/hooks/store/keys';
 import { keySpace as issues } from '../../shared/issues/store/keys';
+import { keySpace as members } from '../../shared/members/store/keys';
 import { keySpace as mergeRequests } from '../../shared/merge-requests/store/keys';
 import { keySpace as groups } from '../../shared/namespaces/store/keys';
 import type { Collection, Key, KeySpace } from '../../shared/platform/dynamo/keys';
@@ -25,7 +26,7 @@ import { keySpace as repository } from '../../shared/repository/store/keys';
 import { keySpace as users } from '../../shared/users/store/keys';
 
 /** Every feature's declared key space. */
-export const featureKeySpaces: readonly KeySpace[] = [users, groups, auth, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, deployTokens];
+export const featureKeySpaces: readonly KeySpace[] = [users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, deployTokens];
 
 /** Sample calls of builders, by builder name: one call, or several (e.g. one per kind of argument). */
 export type Samples<T> = Record<string, (() => T) | Array<() => T>>;

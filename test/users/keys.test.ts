@@ -34,9 +34,9 @@ const indexKeys = {
   userActivity: () => userIndexKeys.userActivity('2024-05-06', 7),
   sshKeyById: () => userIndexKeys.sshKeyById(12),
   personalToken: () => userIndexKeys.personalToken(9),
-  projectAccessToken: () => userIndexKeys.projectAccessToken(3, 9),
+  resourceAccessToken: [() => userIndexKeys.resourceAccessToken({ kind: 'project', id: 3 }, 9), () => userIndexKeys.resourceAccessToken({ kind: 'group', id: 4 }, 9)],
   sshKeyByMd5: () => userIndexKeys.sshKeyByMd5('52:7f:22:b3:0c:4e:1a:9d:2f:61:0b:3c:88:aa:01:fe'),
-} satisfies Record<keyof typeof userIndexKeys, () => Record<string, string>>;
+} satisfies Record<keyof typeof userIndexKeys, (() => Record<string, string>) | Array<() => Record<string, string>>>;
 
 const collections = {
   users: () => userCollections.users(),
@@ -49,9 +49,9 @@ const collections = {
   userPartition: () => userCollections.userPartition(7),
   sshKeyById: () => userCollections.sshKeyById(12),
   personalTokens: () => userCollections.personalTokens(),
-  projectAccessTokens: () => userCollections.projectAccessTokens(3),
+  resourceAccessTokens: [() => userCollections.resourceAccessTokens({ kind: 'project', id: 3 }), () => userCollections.resourceAccessTokens({ kind: 'group', id: 4 })],
   sshKeyByMd5: () => userCollections.sshKeyByMd5('52:7f:22:b3:0c:4e:1a:9d:2f:61:0b:3c:88:aa:01:fe'),
-} satisfies Record<keyof typeof userCollections, () => Collection>;
+} satisfies Record<keyof typeof userCollections, (() => Collection) | Array<() => Collection>>;
 
 describeKeySpace(
   {

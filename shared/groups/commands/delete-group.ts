@@ -30,7 +30,7 @@ async function inBatches<T>(source: AsyncIterable<T>, action: (value: T) => Prom
  * Deletes a group with everything beneath it: subgroups (depth first), their projects (through
  * `deleteProject`), the shares of other projects and groups with them, their memberships (with the
  * memberships' user index entries), path claims and avatars, and what other features declared
- * they remove with a group (`removeWithGroup`: CI's group variables). Each group is marked `deleting` before its
+ * they remove with a group (`removeWithGroup`: CI's group variables, deploy tokens, access tokens' bots). Each group is marked `deleting` before its
  * contents are swept: it disappears from reads, and nothing new attaches to it (subgroup creation
  * checks every ancestor; projects, members and shares check the group itself). A group item is
  * only removed once its maintained subgroup and project counts are zero, so no subgroup or

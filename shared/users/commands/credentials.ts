@@ -8,7 +8,7 @@ import { refuseForGhost } from '../ghost';
 import { deleteEmail, insertEmail, type Email } from '../store/emails';
 import { deleteGpgKey, insertGpgKey, type GpgKey } from '../store/gpg-keys';
 import { deleteSshKey, insertSshKey, type SshKey } from '../store/ssh-keys';
-import { createToken, revokeActiveToken, revokeToken, type AccessToken, type NewToken, type TokenScope } from '../store/tokens';
+import { createToken, revokeActiveToken, revokeToken, tokenResource, type AccessToken, type NewToken, type TokenScope } from '../store/tokens';
 import type { User } from '../store/users';
 import { validateUserFields } from './users';
 
@@ -113,10 +113,10 @@ export async function createPersonalToken(
 }
 
 /**
- * GitLab's `PersonalAccessTokens::RotateService` (and `ProjectAccessTokens::RotateService`): the
- * token is revoked and a new one made for the same user with its name, scopes, description and
- * project, expiring on `expiresAt` or a week from today. A token revoked already (also by a
- * concurrent rotation) is 400, and nothing is made.
+ * GitLab's `PersonalAccessTokens::RotateService` (and `ProjectAccessTokens::RotateService`,
+ * `GroupAccessTokens::RotateService`): the token is revoked and a new one made for the same user
+ * with its name, scopes, description and project or group, expiring on `expiresAt` or a week
+ * from today. A token revoked already (also by a concurrent rotation) is 400, and nothing is made.
  */
 export async function rotateToken(owner: User, token: AccessToken, expiresAt: string | undefined): Promise<{ token: AccessToken; secret: string }> {
   const today = new Date().toISOString().slice(0, 10);
@@ -129,6 +129,6 @@ export async function rotateToken(owner: User, token: AccessToken, expiresAt: st
     impersonation: token.impersonation,
     expiresAt: expiry,
     description: token.description ?? null,
-    ...(token.projectId === undefined ? {} : { projectId: token.projectId }),
+    resource: tokenResource(token),
   });
 }

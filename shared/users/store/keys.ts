@@ -5,6 +5,15 @@
 import { afterId, type KeySpace, keys, pad, unique, tableCollection, indexCollection, type Key } from '../../platform/dynamo/keys';
 import { readYourWrites } from '../../platform/dynamo/recent';
 
+/** What holds a resource access token (GitLab's project and group access tokens): its bot user is a member of it. */
+export interface TokenResource {
+  kind: 'project' | 'group';
+  id: number;
+}
+
+/** The GSI2 partition of a resource's access tokens. */
+const resourceTokensPartition = (resource: TokenResource) => `${resource.kind === 'project' ? 'PROJECT' : 'GROUP'}_ACCESS_TOKENS#${resource.id}`;
+
 export const userKeys = {
   user: (id: number): Key => ({ PK: `USER#${id}`, SK: 'USER' }),
   sshKey: (userId: number, keyId: number): Key => ({ PK: `USER#${userId}`, SK: `SSHKEY#${pad(keyId)}` }),
@@ -51,8 +60,8 @@ export const userIndexKeys = {
   sshKeyById: (keyId: number) => ({ GSI1PK: `SSHKEY#${keyId}`, GSI1SK: 'SSHKEY' }),
   /** GSI1: every personal access token by id (for admins' `GET /personal_access_tokens`). */
   personalToken: (tokenId: number) => ({ GSI1PK: 'PERSONAL_TOKENS', GSI1SK: pad(tokenId) }),
-  /** GSI2: a project access token (its bot's personal token) under its project, by id. */
-  projectAccessToken: (projectId: number, tokenId: number) => ({ GSI2PK: `PROJECT_ACCESS_TOKENS#${projectId}`, GSI2SK: pad(tokenId) }),
+  /** GSI2: a project or group access token (its bot's personal token) under its project or group, by id. */
+  resourceAccessToken: (resource: TokenResource, tokenId: number) => ({ GSI2PK: resourceTokensPartition(resource), GSI2SK: pad(tokenId) }),
   /** GSI2: an SSH key by its MD5 fingerprint (for `GET /keys?fingerprint=aa:bb:…`). */
   sshKeyByMd5: (fingerprint: string) => ({ GSI2PK: `SSHKEY_MD5#${fingerprint}`, GSI2SK: 'SSHKEY' }),
 } as const;
@@ -72,8 +81,8 @@ export const userCollections = {
   sshKeyById: (keyId: number) => indexCollection('GSI1', `SSHKEY#${keyId}`),
   sshKeyByMd5: (fingerprint: string) => indexCollection('GSI2', `SSHKEY_MD5#${fingerprint}`),
   personalTokens: () => indexCollection('GSI1', 'PERSONAL_TOKENS'),
-  /** A project's access tokens, by id. */
-  projectAccessTokens: (projectId: number) => indexCollection('GSI2', `PROJECT_ACCESS_TOKENS#${projectId}`),
+  /** A project's or a group's access tokens, by id. */
+  resourceAccessTokens: (resource: TokenResource) => indexCollection('GSI2', resourceTokensPartition(resource)),
 } as const;
 
 /**
@@ -95,11 +104,11 @@ export const userSearchCollections = {
 /**
  * Index partitions whose lists show a write at once (read-your-writes journal,
  * `platform/dynamo/recent.ts`): the lists of all users (`USERS`, by state `USERS#<state>`),
- * admins' list of tokens and a token by id, project access tokens, SSH keys by id and MD5
+ * admins' list of tokens and a token by id, project and group access tokens, SSH keys by id and MD5
  * fingerprint. A user is also found at once by username (a claim, U3) and by search (table
  * entries, U22).
  */
-readYourWrites('USERS', 'PERSONAL_TOKENS', 'PROJECT_ACCESS_TOKENS#', 'SSHKEY#', 'SSHKEY_MD5#');
+readYourWrites('USERS', 'PERSONAL_TOKENS', 'PROJECT_ACCESS_TOKENS#', 'GROUP_ACCESS_TOKENS#', 'SSHKEY#', 'SSHKEY_MD5#');
 
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
@@ -118,6 +127,6 @@ export const keySpace: KeySpace = {
     'SEARCH_USERS#': [''],
     'SEARCH_USER_EMAILS#': [''],
   },
-  indexPartitions: { GSI1: ['USERS', 'SSHKEY#', 'PERSONAL_TOKENS'], GSI2: ['USERS#', 'SSHKEY_MD5#', 'PROJECT_ACCESS_TOKENS#'], GSI3: ['USER_ACTIVITY'] },
+  indexPartitions: { GSI1: ['USERS', 'SSHKEY#', 'PERSONAL_TOKENS'], GSI2: ['USERS#', 'SSHKEY_MD5#', 'PROJECT_ACCESS_TOKENS#', 'GROUP_ACCESS_TOKENS#'], GSI3: ['USER_ACTIVITY'] },
   sequences: ['users', 'ssh_keys', 'emails', 'access_tokens', 'gpg_keys', 'gpg_key_subkeys'],
 };

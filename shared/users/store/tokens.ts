@@ -1,6 +1,6 @@
 /**
- * Access tokens (personal and impersonation; a project access token is a personal one of a project
- * bot user, carrying `projectId` and indexed under its project). The secret is never stored: only its SHA-256
+ * Access tokens (personal and impersonation; a project or group access token is a personal one of
+ * the project's or group's bot user, carrying `projectId` or `groupId` and indexed under it). The secret is never stored: only its SHA-256
  * digest, as the key of a claim item that points at the token (used to authenticate). The token item itself lives
  * in its owner's partition, so listing a user's tokens is one Query.
  */
@@ -15,7 +15,7 @@ import type { Key } from '../../platform/dynamo/keys';
 import { entityFields } from '../../platform/dynamo/items';
 import { getItem, queryCollection, type Item } from '../../platform/dynamo/query';
 import { childAccess, insertChild, type ChildInsertResult } from './children';
-import { userCollections, userIndexKeys, userKeys } from './keys';
+import { userCollections, userIndexKeys, userKeys, type TokenResource } from './keys';
 import { onUserWritten, userFromItem, type User } from './users';
 
 /**
@@ -37,6 +37,8 @@ export interface AccessToken {
   description?: string | null;
   /** The project of a project access token (its owner is the project's bot user); absent otherwise. */
   projectId?: number;
+  /** The group of a group access token (its owner is the group's bot user); absent otherwise. */
+  groupId?: number;
   createdAt: string;
   digest: string;
 }
@@ -50,14 +52,25 @@ export const generateTokenSecret = (): string => `glpat-${randomBytes(15).toStri
 const tokenToItem = (token: AccessToken): Item => ({ type: 'AccessToken', ...token });
 const tokenFromItem = (item: Item): AccessToken => entityFields(item) as AccessToken;
 
-/** What a new token is made of; `projectId` makes it a project access token (of that project's bot user). */
+/** The project or group a resource access token is of, or undefined for a user's own token. */
+export function tokenResource(token: Pick<AccessToken, 'projectId' | 'groupId'>): TokenResource | undefined {
+  if (token.projectId !== undefined) return { kind: 'project', id: token.projectId };
+  if (token.groupId !== undefined) return { kind: 'group', id: token.groupId };
+  return undefined;
+}
+
+/** The fields that make a token a resource access token (`projectId` or `groupId`). */
+const resourceFields = (resource: TokenResource | undefined): Pick<AccessToken, 'projectId' | 'groupId'> =>
+  resource === undefined ? {} : resource.kind === 'project' ? { projectId: resource.id } : { groupId: resource.id };
+
+/** What a new token is made of; `resource` makes it a project or group access token (of that resource's bot user). */
 export interface NewToken {
   name: string;
   scopes: TokenScope[];
   impersonation: boolean;
   expiresAt: string | null;
   description?: string | null;
-  projectId?: number;
+  resource?: TokenResource;
   secret?: string;
 }
 
@@ -81,14 +94,14 @@ export async function createToken(
     revoked: false,
     expiresAt: input.expiresAt,
     ...(input.impersonation ? {} : { description: input.description ?? null }),
-    ...(input.projectId === undefined ? {} : { projectId: input.projectId }),
+    ...resourceFields(input.resource),
     createdAt: new Date().toISOString(),
     digest: digestToken(secret),
   };
   const item = {
     ...tokenToItem(token),
     ...(token.impersonation ? {} : userIndexKeys.personalToken(token.id)),
-    ...(token.projectId === undefined ? {} : userIndexKeys.projectAccessToken(token.projectId, token.id)),
+    ...(input.resource === undefined ? {} : userIndexKeys.resourceAccessToken(input.resource, token.id)),
   };
   const result = await insertChild(userId, userKeys.token(userId, token.id), item, [userKeys.tokenDigest(token.digest)]);
   return { result, token, secret };
@@ -105,14 +118,14 @@ export const listTokens = tokens.list;
 export const personalTokensCollection = () => userCollections.personalTokens();
 export { tokenFromItem };
 
-/** A project's access tokens, by id (GSI2, eventually consistent), for a list to page. */
-export const projectAccessTokensCollection = (projectId: number) => userCollections.projectAccessTokens(projectId);
+/** A project's or group's access tokens, by id (GSI2, eventually consistent), for a list to page. */
+export const resourceAccessTokensCollection = (resource: TokenResource) => userCollections.resourceAccessTokens(resource);
 
-/** One access token of a project by id (GSI2, eventually consistent), or undefined. */
-export async function findProjectAccessToken(projectId: number, tokenId: number): Promise<AccessToken | undefined> {
+/** One access token of a project or group by id (GSI2, eventually consistent), or undefined. */
+export async function findResourceAccessToken(resource: TokenResource, tokenId: number): Promise<AccessToken | undefined> {
   if (!Number.isSafeInteger(tokenId) || tokenId <= 0) return undefined;
-  const sortKey = userIndexKeys.projectAccessToken(projectId, tokenId).GSI2SK;
-  for await (const item of queryCollection({ ...userCollections.projectAccessTokens(projectId), prefix: sortKey })) return tokenFromItem(item);
+  const sortKey = userIndexKeys.resourceAccessToken(resource, tokenId).GSI2SK;
+  for await (const item of queryCollection({ ...userCollections.resourceAccessTokens(resource), prefix: sortKey })) return tokenFromItem(item);
   return undefined;
 }
 
