@@ -45,7 +45,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 function formatOf(path: string): string | undefined {
   const dot = path.lastIndexOf('.');
   const extension = path.slice(dot + 1);
-  return MARKUPS.find((markup) => new RegExp(`^(${markup.pattern})$`, 'i').test(extension))?.format ?? (/\.re?st\.txt$/i.test(path) ? 'rest' : undefined);
+  return MARKUPS.find((markup) => new RegExp(`^(${markup.pattern})$`, 'i').test(extension))?.format;
 }
 
 /** GitLab's `canonicalize_filename`: the base name without its extension, dashes read as spaces. */
