@@ -13,7 +13,7 @@ import { repositoryKeys } from '../../shared/repository/store/keys';
 import { api, isLocalRuntime } from '../support/api';
 import { eventually } from '../support/eventually';
 import { newMember, ownedProject, type OwnedProject } from '../support/fixtures';
-import { cloneUrl, commitFiles, git, gitOk, scratch } from '../support/git';
+import { cloneUrl, commitFiles, git, gitOk, localRepository, scratch } from '../support/git';
 
 const GUEST = 10;
 const DEVELOPER = 30;
@@ -185,6 +185,14 @@ describe('project wikis', () => {
     expect(listed.body.map((entry: { slug: string }) => entry.slug)).toEqual(['docs/Pushed-Page', 'home', 'notes']);
     // The project's own repository is untouched by the wiki's push.
     expect((await git(['ls-remote', cloneUrl(owner.fullPath, token)])).stdout).toBe('');
+
+    // A project whose path ends in `.wiki` is served as itself (GitLab tries the project first).
+    const named = await api('/projects', { token, body: { name: 'docs', path: 'docs.wiki' } });
+    expect(named.status, JSON.stringify(named.body)).toBe(201);
+    const plain = await localRepository({ 'README.md': 'code' });
+    const pushedCode = await git(['push', cloneUrl(named.body.path_with_namespace, token), 'HEAD:main'], { cwd: plain });
+    expect(pushedCode.code, pushedCode.stderr).toBe(0);
+    expect((await api(`/projects/${named.body.id}/repository/files/README.md/raw`, { token, query: { ref: 'main' } })).body).toBe('code');
 
     const removed = await api(`/projects/${owner.id}`, { method: 'DELETE', token });
     expect(removed.status).toBe(202);

@@ -153,8 +153,18 @@ export function movedMessage(requested: string, subject: ProjectSubject): string
   return `Project '${requested}' was moved to '${current}'.\n\nPlease update your Git remote:\n\n  git remote set-url origin ${webUrlOf(current)}.git\n`;
 }
 
+/**
+ * GitLab's `RepoPath.parse` tries the project first: `<path>.wiki.git` is the project at
+ * `<path>.wiki` when there is one (a project path may end in `.wiki`), else the wiki of `<path>`.
+ */
+async function resolveWiki(address: GitAddress): Promise<GitAddress> {
+  if (!address.wiki) return address;
+  const projectPath = `${address.projectPath}.wiki`;
+  return (await findProjectAtPath(projectPath)) ? { ...address, projectPath, wiki: false } : address;
+}
+
 async function serve(event: APIGatewayProxyEvent, context: ApiContext): Promise<APIGatewayProxyResult> {
-  const address = gitAddressOf(event)!;
+  const address = await resolveWiki(gitAddressOf(event)!);
   const caller = await callerOf(event, address.service);
   if (caller === 'denied') return unauthorized();
   if (caller.job) {
