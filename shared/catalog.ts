@@ -26,6 +26,7 @@ import { catalog as projects } from './projects/catalog';
 import { catalog as releases } from './releases/catalog';
 import { catalog as repository } from './repository/catalog';
 import { catalog as users } from './users/catalog';
+import { catalog as wikis } from './wikis/catalog';
 
 export type { HttpMethod } from './platform/http/routing';
 
@@ -38,7 +39,7 @@ export const routeCatalog = {
   // A group's and a project's issue counts, badges, deploy tokens and access requests (and a group's access tokens) are answered by their functions (no resource of their own).
   groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups, ...members.groups],
   members: members.members,
-  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects, ...members.projects],
+  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects, ...members.projects, ...wikis.projects],
   hooks: hooks.hooks,
   milestones: issues.milestones,
   labels: issues.labels,

@@ -28,7 +28,7 @@ export interface HousekeepingResult {
 /** Every object reachable from the refs of every repository reading the pool. */
 async function reachableObjects(pool: string, objects: PackSet): Promise<string[]> {
   const members = await poolMembers(pool);
-  const refs = (await Promise.all(members.map((projectId) => listRefs(projectId)))).flat();
+  const refs = (await Promise.all(members.map((member) => listRefs(member.projectId, '', member.kind)))).flat();
   const tips = [...new Set(refs.map((ref) => ref.oid))];
   if (tips.length === 0) return [];
   return (await objectsToSend({ read: (oid) => objects.read(oid), wants: tips, haves: [] })).oids;

@@ -4,7 +4,9 @@
  */
 export { forkRepository, removeRepository } from './lifecycle';
 export { branchProtection, BranchRules, TagRules, type BranchProtection } from './queries/protection';
-export { openRepository, Repository, ZERO_OID } from './repository';
+export { openRepository, openWikiRepository, Repository, WIKI_BRANCH, ZERO_OID } from './repository';
+// The wikis feature: a project's wiki repository, its files and commits (loaded by it through `import()`).
+export { commitWikiChanges, readWikiBlob, readWikiTree, type WikiChange, type WikiFile, type WikiTree } from './wiki-files';
 export { defaultBranchHead, latestTagName } from './queries/head-refs';
 // Merge requests: merging, moving the target branch, diff versions, sources in other pools.
 export { canMergeCleanly, mergeCommits, type MergeCommitsInput, type MergeOutcome } from './commands/merge';

@@ -10,8 +10,12 @@ import { buildPack } from './git/pack/pack-writer';
 import { PackSet } from './git/pack/pack-set';
 import { SelfContainedCheck } from './git/pack/self-contained';
 import { listPacks, loadPack, storePack } from './store/packs';
+import type { RepositoryKind } from './store/keys';
 import { createRepository, getRepository, ownPool, type RepositoryRecord } from './store/repositories';
 import { listRefs, getRef, type Ref } from './store/refs';
+
+/** The branch a wiki's pages live on (GitLab's default branch name for a new wiki repository). */
+export const WIKI_BRANCH = 'main';
 
 /** The id git writes for "no object" (a ref created or deleted). */
 export { ZERO_OID } from './git/protocol/advertise';
@@ -35,7 +39,14 @@ export class Repository {
   constructor(
     readonly project: Project,
     private record: RepositoryRecord | undefined,
+    /** The project's code repository, or its wiki's (refs and pool of their own). */
+    readonly kind: RepositoryKind = 'project',
   ) {}
+
+  /** The branch HEAD names: the project's default branch, or the wiki's. */
+  get headBranch(): string {
+    return this.kind === 'wiki' ? WIKI_BRANCH : this.project.defaultBranch;
+  }
 
   /** The pool this repository reads (its own until it has written anything, unless it is a fork). */
   get pool(): string | undefined {
@@ -43,11 +54,11 @@ export class Repository {
   }
 
   refs(prefix = ''): Promise<Ref[]> {
-    return listRefs(this.project.id, prefix);
+    return listRefs(this.project.id, prefix, this.kind);
   }
 
   ref(name: string): Promise<Ref | undefined> {
-    return getRef(this.project.id, name);
+    return getRef(this.project.id, name, this.kind);
   }
 
   /** Every object of the pool, through the packs it lists now. */
@@ -65,7 +76,7 @@ export class Repository {
 
   /** The record, created with the repository's first write. */
   private async writable(): Promise<RepositoryRecord> {
-    this.record ??= await createRepository(this.project.id, ownPool(this.project.id));
+    this.record ??= await createRepository(this.project.id, ownPool(this.project.id, this.kind), this.kind);
     // Only a project deleted meanwhile has its own pool being emptied.
     if (!this.record) throw new Error(`the repository of project ${this.project.id} is being deleted`);
     return this.record;
@@ -106,6 +117,8 @@ export class Repository {
 
   /** Records the pool's size as the project's repository size (project statistics). */
   async recordSize(): Promise<void> {
+    // A wiki's size is not the repository size of the project's statistics.
+    if (this.kind === 'wiki') return;
     const pool = this.record?.pool;
     const packs = pool ? await listPacks(pool) : [];
     await recordRepositorySize(this.project.id, packs.reduce((sum, pack) => sum + pack.size, 0));
@@ -120,4 +133,9 @@ export class Repository {
 
 export async function openRepository(project: Project): Promise<Repository> {
   return new Repository(project, await getRepository(project.id));
+}
+
+/** The project's wiki repository (`<namespace>/<project>.wiki.git`), created by its first write. */
+export async function openWikiRepository(project: Project): Promise<Repository> {
+  return new Repository(project, await getRepository(project.id, 'wiki'), 'wiki');
 }

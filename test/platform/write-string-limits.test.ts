@@ -25,6 +25,8 @@ const UNLIMITED: ReadonlyArray<{ routes: RegExp; fields: readonly string[]; why:
   { routes: /^POST \/projects\/:id\/releases$/, fields: ['tag_name', 'ref'], why: 'refs: checked by the ref name rules (at most 1,000 bytes) or looked up' },
   { routes: /^POST \/projects\/:id\/releases$/, fields: ['tag_message'], why: "written into the tag's git object (S3); GitLab sets no limit" },
   { routes: /\/repository\//, fields: ['commit_message', 'message', 'content', 'author_email', 'author_name'], why: 'written into git objects (S3); GitLab sets no limit' },
+  { routes: /\/wikis(\/:slug)?$/, fields: ['content'], why: "a wiki page's file, written into git objects (S3); GitLab sets no limit" },
+  { routes: /\/wikis\/attachments$/, fields: ['branch'], why: "ignored: attachments go on the wiki's branch" },
   { routes: /\/trigger\/pipeline$/, fields: ['token'], why: 'a trigger token, looked up by its digest' },
   {
     routes: /^(POST|PUT|PATCH) \/(runners|jobs)\b/,

@@ -61,8 +61,8 @@ const fail = (message: string): never => {
 const contentOf = (action: CommitAction): Buffer =>
   action.encoding === 'base64' ? Buffer.from(action.content ?? '', 'base64') : Buffer.from(action.content ?? '', 'utf8');
 
-/** Internal: applies the actions to a tree, answering the new tree and the objects to store. */
-async function applyActions(reader: ObjectReader, baseTree: string | null, actions: CommitAction[]): Promise<{ tree: string; objects: GitObject[] }> {
+/** Applies the actions to a tree, answering the new tree and the objects to store (`IndexError`s become 400s). */
+export async function applyActions(reader: ObjectReader, baseTree: string | null, actions: CommitAction[]): Promise<{ tree: string; objects: GitObject[] }> {
   const editor = new TreeEditor(reader, baseTree);
   const blobs = new Map<string, GitObject>();
   const blob = (content: Buffer) => {

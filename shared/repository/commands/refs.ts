@@ -120,7 +120,7 @@ interface RefChanger {
 /** Internal: the compare-and-swap, then the push's effects (activity, events, hooks, listeners) when it landed. */
 async function applyRefChange({ repository, namespace, user, skipCi }: RefChanger, update: RefUpdate, rules?: RefProtection): Promise<boolean> {
   const previousRefs = await repository.refs();
-  if (!(await updateRef(repository.project.id, update))) return false;
+  if (!(await updateRef(repository.project.id, update, repository.kind))) return false;
   await afterPush({
     repository,
     namespace,

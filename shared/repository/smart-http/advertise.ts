@@ -7,8 +7,8 @@ import { isHiddenFromPush } from './push';
 /** What this server calls itself in the `agent` capability. */
 export const agent = (): string => `project-hosting/${config().version}`;
 
-/** The ref HEAD points at: the project's default branch. */
-export const headRef = (repository: Repository): string => `refs/heads/${repository.project.defaultBranch}`;
+/** The ref HEAD points at: the project's default branch (a wiki's: its own branch). */
+export const headRef = (repository: Repository): string => `refs/heads/${repository.headBranch}`;
 
 export async function advertise(repository: Repository, service: Service, version: ProtocolVersion): Promise<Buffer> {
   // A v2 upload-pack advertisement lists capabilities only; refs come with `ls-refs`.

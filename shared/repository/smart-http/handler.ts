@@ -37,7 +37,7 @@ import { streamedResult } from '../../platform/streaming';
 import { getNamespace } from '../../namespaces';
 import { findProjectAtPath, findProjectOrNotFound, getProject, jobTokenMayReach, projectFullPath, projectSubject, webUrlOf, type Project } from '../../projects';
 import { authenticateGitCredentials, getUser, type User } from '../../users';
-import { openRepository, type Repository } from '../repository';
+import { openRepository, openWikiRepository, type Repository } from '../repository';
 import { parseGitAddress, type GitAddress } from './address';
 import { requestedVersion } from '../git/protocol/advertise';
 import { ProtocolError } from '../git/protocol/errors';
@@ -52,6 +52,9 @@ function text(statusCode: number, body: string, headers: Record<string, string> 
 }
 
 const unauthorized = () => text(401, 'HTTP Basic: Access denied\n', { 'WWW-Authenticate': 'Basic realm="GitLab"' });
+
+/** The repository an address names: the project's code, or its wiki. */
+const openAddressed = (address: GitAddress, project: Project): Promise<Repository> => (address.wiki ? openWikiRepository(project) : openRepository(project));
 const notFound = () => text(404, "The project you were looking for could not be found or you don't have permission to view it.\n");
 
 const NO_CACHE = { 'Cache-Control': 'no-cache, max-age=0, must-revalidate', Pragma: 'no-cache', Expires: 'Fri, 01 Jan 1980 00:00:00 GMT' };
@@ -150,20 +153,32 @@ export function movedMessage(requested: string, subject: ProjectSubject): string
   return `Project '${requested}' was moved to '${current}'.\n\nPlease update your Git remote:\n\n  git remote set-url origin ${webUrlOf(current)}.git\n`;
 }
 
+/**
+ * GitLab's `RepoPath.parse` tries the project first: `<path>.wiki.git` is the project at
+ * `<path>.wiki` when there is one (a project path may end in `.wiki`), else the wiki of `<path>`.
+ */
+async function resolveWiki(address: GitAddress): Promise<GitAddress> {
+  if (!address.wiki) return address;
+  const projectPath = `${address.projectPath}.wiki`;
+  return (await findProjectAtPath(projectPath)) ? { ...address, projectPath, wiki: false } : address;
+}
+
 async function serve(event: APIGatewayProxyEvent, context: ApiContext): Promise<APIGatewayProxyResult> {
-  const address = gitAddressOf(event)!;
+  const address = await resolveWiki(gitAddressOf(event)!);
   const caller = await callerOf(event, address.service);
   if (caller === 'denied') return unauthorized();
   if (caller.job) {
     if (address.service === 'git-receive-pack') return text(403, 'You are not allowed to upload code.\n');
     const project = await jobReadable(address.projectPath, caller.job);
-    return project ? answer(event, context, address, await openRepository(project)) : notFound();
+    if (project && address.wiki && !project.wikiEnabled) return notFound();
+    return project ? answer(event, context, address, await openAddressed(address, project)) : notFound();
   }
   if (caller.deploy) return serveDeployToken(event, context, address, caller.deploy);
   const { user } = caller;
   const subject = await projectOf(address.projectPath, user);
   if (!subject) return user ? notFound() : unauthorized();
 
+  if (address.wiki) return serveWiki(event, context, address, subject, user);
   if (address.service === 'git-upload-pack' && !can(user, 'download_code', subject)) return user ? notFound() : unauthorized();
   if (address.service === 'git-receive-pack') {
     if (!user) return unauthorized();
@@ -173,6 +188,23 @@ async function serve(event: APIGatewayProxyEvent, context: ApiContext): Promise<
   }
   const moved = movedMessage(address.projectPath, subject);
   return answer(event, context, address, await openRepository(subject.project), user ? { subject, user } : undefined, moved);
+}
+
+/**
+ * A request for the project's wiki repository, as GitLab's `GitAccessWiki` decides: cloning needs
+ * `download_wiki_code`, pushing `create_wiki` (no protected branches apply to a wiki).
+ */
+async function serveWiki(event: APIGatewayProxyEvent, context: ApiContext, address: GitAddress, subject: ProjectSubject, user: User | null): Promise<APIGatewayProxyResult> {
+  if (!can(user, 'read_wiki', subject)) return user ? notFound() : unauthorized();
+  if (address.service === 'git-upload-pack' && !can(user, 'download_wiki_code', subject)) {
+    return user ? text(403, 'You are not allowed to download files from this wiki.\n') : unauthorized();
+  }
+  if (address.service === 'git-receive-pack') {
+    if (!user) return unauthorized();
+    if (!can(user, 'create_wiki', subject)) return text(403, "You are not allowed to write to this project's wiki.\n");
+  }
+  const moved = movedMessage(address.projectPath, subject);
+  return answer(event, context, address, await openWikiRepository(subject.project), user ? { subject, user } : undefined, moved);
 }
 
 /**
@@ -186,9 +218,9 @@ async function serveDeployToken(event: APIGatewayProxyEvent, context: ApiContext
   if (found && !deploy.reaches(found.project, found.namespace)) return unauthorized();
   if (address.service === 'git-receive-pack') return text(403, 'You are not allowed to upload code.\n');
   if (!deploy.scopes.includes('read_repository')) return text(403, 'You are not allowed to download code.\n');
-  if (!found) return notFound();
+  if (!found || (address.wiki && !found.project.wikiEnabled)) return notFound();
   const moved = movedMessage(address.projectPath, await projectSubject(found.project, found.namespace, null));
-  return answer(event, context, address, await openRepository(found.project), undefined, moved);
+  return answer(event, context, address, await openAddressed(address, found.project), undefined, moved);
 }
 
 /** Internal: the advertisement or the RPC's result, once the caller may do it (`pusher`: who pushes, for receive-pack). */

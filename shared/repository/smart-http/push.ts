@@ -13,7 +13,7 @@ import { isAncestor, MissingObjectError, objectsToSend } from '../git/walk';
 import { isValidRefFormat } from '../commands/ref-names';
 import { tagCheck } from '../commands/refs';
 import { afterPush } from '../push';
-import { RefRules } from '../queries/protection';
+import { BranchRules, RefRules, TagRules } from '../queries/protection';
 import { ZERO_OID, type Repository } from '../repository';
 import { MAX_ATOMIC_REF_UPDATES, updateRef, updateRefsAtomically, type Ref } from '../store/refs';
 
@@ -71,10 +71,12 @@ async function refuse(context: PushContext, { branches: rules, tags }: RefRules,
     if (!object) return 'missing necessary objects';
     if (name.startsWith(BRANCH) && object.type !== 'commit') return 'branch must point at a commit';
   }
+  if (name.startsWith(BRANCH) && deleting && name.slice(BRANCH.length) === repository.headBranch && oldOid !== ZERO_OID) return PUSH_ERRORS.deleteDefault;
+  // A wiki has no protected branches or tags: whoever may write to the wiki may push (GitLab's `GitAccessWiki`).
+  if (repository.kind === 'wiki') return undefined;
   if (name.startsWith(BRANCH)) {
     const branch = name.slice(BRANCH.length);
     if (deleting) {
-      if (branch === repository.project.defaultBranch && oldOid !== ZERO_OID) return PUSH_ERRORS.deleteDefault;
       return rules.canDelete(user, subject, branch) ? undefined : rules.isProtected(branch) ? PUSH_ERRORS.deleteProtected : 'permission denied';
     }
     if (!rules.canPush(user, subject, branch)) return PUSH_ERRORS.pushProtected;
@@ -143,7 +145,7 @@ export async function push(context: PushContext, commands: PushCommand[], pack: 
     }
   }
 
-  const rules = await RefRules.load(repository.project.id);
+  const rules = repository.kind === 'wiki' ? new RefRules(new BranchRules([]), new TagRules([])) : await RefRules.load(repository.project.id);
   const reasons = await Promise.all(commands.map((command) => refuse(context, rules, command)));
   const newTips = commands.filter((command, i) => !reasons[i] && command.newOid !== ZERO_OID).map((command) => command.newOid);
   if (!(await connected(repository, newTips, previousRefs))) {
@@ -165,20 +167,21 @@ export async function push(context: PushContext, commands: PushCommand[], pack: 
     } else if (updates.length > MAX_ATOMIC_REF_UPDATES) {
       for (const result of results) result.error = `atomic push of more than ${MAX_ATOMIC_REF_UPDATES} refs`;
     } else {
-      const stale = await updateRefsAtomically(repository.project.id, updates);
+      const stale = await updateRefsAtomically(repository.project.id, updates, repository.kind);
       if (stale.length) for (const result of results) result.error = stale.includes(result.name) ? 'failed to update ref' : 'atomic push failure';
     }
   } else {
     await Promise.all(
       updates.map(async (update, i) => {
         if (results[i].error) return;
-        if (!(await updateRef(repository.project.id, update))) results[i].error = 'failed to update ref';
+        if (!(await updateRef(repository.project.id, update, repository.kind))) results[i].error = 'failed to update ref';
       }),
     );
   }
 
   const applied = commands.filter((_, i) => !results[i].error).map((command) => ({ name: command.name, before: command.oldOid, after: command.newOid }));
-  if (applied.length > 0) {
+  // A wiki push changes pages only: no push event, hook or pipeline of the project's repository.
+  if (applied.length > 0 && repository.kind === 'project') {
     await afterPush({
       repository,
       namespace: context.subject.namespace,

@@ -51,7 +51,7 @@ export async function receivePack(context: Omit<PushContext, 'progress'>, body: 
         atomic: request.capabilities.includes('atomic'),
       });
 
-  const mergeRequestsEnabled = context.repository.project.mergeRequestsEnabled;
+  const mergeRequestsEnabled = context.repository.kind === 'project' && context.repository.project.mergeRequestsEnabled;
   outcome.results.forEach((result, i) => {
     const command = commands[i];
     const newBranch = command.oldOid === ZERO_OID && command.newOid !== ZERO_OID && command.name.startsWith('refs/heads/');

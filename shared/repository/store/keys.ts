@@ -11,11 +11,21 @@ import { pad, tableCollection, type Key, type KeySpace } from '../../platform/dy
 const projectPartition = (projectId: number) => `PROJECT#${projectId}`;
 const poolPartition = (pool: string) => `POOL#${pool}`;
 
+/**
+ * Which repository of a project: its code (`project`, `<namespace>/<project>.git`) or its wiki
+ * (`wiki`, `<namespace>/<project>.wiki.git`, GitLab's separate wiki repository). Both live in the
+ * project's partition under sort keys of their own, and each has its own object pool.
+ */
+export type RepositoryKind = 'project' | 'wiki';
+
+const recordKey = (kind: RepositoryKind) => (kind === 'wiki' ? 'WIKI_REPOSITORY' : 'REPOSITORY');
+const refPrefix = (kind: RepositoryKind) => (kind === 'wiki' ? 'WIKI_REF#' : 'REF#');
+
 export const repositoryKeys = {
   /** The project's repository: which object pool it reads, created by its first write. */
-  repository: (projectId: number): Key => ({ PK: projectPartition(projectId), SK: 'REPOSITORY' }),
-  /** One ref (`refs/heads/main`), holding the object id it points to. */
-  ref: (projectId: number, name: string): Key => ({ PK: projectPartition(projectId), SK: `REF#${name}` }),
+  repository: (projectId: number, kind: RepositoryKind = 'project'): Key => ({ PK: projectPartition(projectId), SK: recordKey(kind) }),
+  /** One ref (`refs/heads/main`), holding the object id it points to (a wiki's under `WIKI_REF#`). */
+  ref: (projectId: number, name: string, kind: RepositoryKind = 'project'): Key => ({ PK: projectPartition(projectId), SK: `${refPrefix(kind)}${name}` }),
   /** A protected branch (name or wildcard pattern) and who may push and merge. */
   protectedBranch: (projectId: number, name: string): Key => ({ PK: projectPartition(projectId), SK: `PROTECTED_BRANCH#${name}` }),
   /** A protected tag (name or wildcard pattern) and who may create the tags it matches. */
@@ -24,7 +34,7 @@ export const repositoryKeys = {
   languages: (projectId: number): Key => ({ PK: projectPartition(projectId), SK: 'LANGUAGES' }),
   /** An object pool: how many repositories read it. */
   pool: (pool: string): Key => ({ PK: poolPartition(pool), SK: 'POOL' }),
-  /** A repository that reads a pool (housekeeping keeps what any of them can reach). */
+  /** A repository that reads a pool (housekeeping keeps what any of them can reach); a wiki's pool has its wiki alone. */
   poolMember: (pool: string, projectId: number): Key => ({ PK: poolPartition(pool), SK: `MEMBER#${pad(projectId)}` }),
   /** One pack of a pool, by its name (the pack's SHA-1 checksum). */
   pack: (pool: string, name: string): Key => ({ PK: poolPartition(pool), SK: `PACK#${name}` }),
@@ -32,7 +42,7 @@ export const repositoryKeys = {
 
 export const repositoryCollections = {
   /** A project's refs under a prefix (`refs/heads/`), in byte order as git lists them. */
-  refs: (projectId: number, prefix = '') => tableCollection(projectPartition(projectId), `REF#${prefix}`),
+  refs: (projectId: number, prefix = '', kind: RepositoryKind = 'project') => tableCollection(projectPartition(projectId), `${refPrefix(kind)}${prefix}`),
   protectedBranches: (projectId: number) => tableCollection(projectPartition(projectId), 'PROTECTED_BRANCH#'),
   protectedTags: (projectId: number) => tableCollection(projectPartition(projectId), 'PROTECTED_TAG#'),
   packs: (pool: string) => tableCollection(poolPartition(pool), 'PACK#'),
@@ -74,7 +84,7 @@ export const repositorySequences = {
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
   partitions: ['POOL#'],
-  sortKeys: { 'PROJECT#': ['REPOSITORY', 'REF#', 'PROTECTED_BRANCH#', 'PROTECTED_TAG#', 'LANGUAGES', 'COMMIT_NOTE#', 'COMMIT_DISCUSSION#'], 'POOL#': ['POOL', 'PACK#', 'MEMBER#'] },
+  sortKeys: { 'PROJECT#': ['REPOSITORY', 'REF#', 'WIKI_REPOSITORY', 'WIKI_REF#', 'PROTECTED_BRANCH#', 'PROTECTED_TAG#', 'LANGUAGES', 'COMMIT_NOTE#', 'COMMIT_DISCUSSION#'], 'POOL#': ['POOL', 'PACK#', 'MEMBER#'] },
   indexPartitions: {},
   sequences: Object.values(repositorySequences),
 };

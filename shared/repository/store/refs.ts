@@ -9,7 +9,7 @@ import { db, tableName } from '../../platform/dynamo/client';
 import { queryAll, getItem } from '../../platform/dynamo/query';
 import { ConditionFailed, transact, type TransactItem } from '../../platform/dynamo/transactions';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
-import { repositoryCollections, repositoryKeys } from './keys';
+import { repositoryCollections, repositoryKeys, type RepositoryKind } from './keys';
 
 /** A ref and the object id it holds (`peeled`: the object an annotated tag finally points at). */
 export interface Ref {
@@ -33,23 +33,23 @@ export interface RefUpdate {
 export const MAX_REF_NAME_BYTES = 1000;
 
 const refFromItem = (item: Record<string, unknown>): Ref => ({
-  name: (item.SK as string).slice('REF#'.length),
+  name: (item.SK as string).slice((item.SK as string).indexOf('#') + 1),
   oid: item.oid as string,
   ...(item.peeled ? { peeled: item.peeled as string } : {}),
 });
 
 /** Every ref under `prefix` (all of them by default), in byte order. */
-export async function listRefs(projectId: number, prefix = ''): Promise<Ref[]> {
-  return (await queryAll(repositoryCollections.refs(projectId, prefix))).map(refFromItem);
+export async function listRefs(projectId: number, prefix = '', kind: RepositoryKind = 'project'): Promise<Ref[]> {
+  return (await queryAll(repositoryCollections.refs(projectId, prefix, kind))).map(refFromItem);
 }
 
-export async function getRef(projectId: number, name: string): Promise<Ref | undefined> {
-  const item = await getItem(repositoryKeys.ref(projectId, name));
+export async function getRef(projectId: number, name: string, kind: RepositoryKind = 'project'): Promise<Ref | undefined> {
+  const item = await getItem(repositoryKeys.ref(projectId, name, kind));
   return item ? refFromItem(item) : undefined;
 }
 
-function refWrite(projectId: number, update: RefUpdate): TransactItem {
-  const Key = repositoryKeys.ref(projectId, update.name);
+function refWrite(projectId: number, update: RefUpdate, kind: RepositoryKind): TransactItem {
+  const Key = repositoryKeys.ref(projectId, update.name, kind);
   const condition = update.oldOid === null
     ? { ConditionExpression: 'attribute_not_exists(PK)' }
     : { ConditionExpression: 'oid = :old', ExpressionAttributeValues: { ':old': update.oldOid } };
@@ -66,8 +66,8 @@ function refWrite(projectId: number, update: RefUpdate): TransactItem {
 }
 
 /** Applies one change; false when the ref no longer holds what the pusher saw (a racing push won). */
-export async function updateRef(projectId: number, update: RefUpdate): Promise<boolean> {
-  const write = refWrite(projectId, update);
+export async function updateRef(projectId: number, update: RefUpdate, kind: RepositoryKind = 'project'): Promise<boolean> {
+  const write = refWrite(projectId, update, kind);
   const sent = write.Put ? db().send(new PutCommand(write.Put)) : db().send(new DeleteCommand(write.Delete!));
   return (await ifConditionHolds(sent)) !== undefined;
 }
@@ -79,8 +79,8 @@ export const MAX_ATOMIC_REF_UPDATES = 100;
  * Applies all changes or none. Answers the names of the refs whose old value no longer held
  * (empty when every change was applied).
  */
-export async function updateRefsAtomically(projectId: number, updates: RefUpdate[]): Promise<string[]> {
-  const entries = Object.fromEntries(updates.map((update, i) => [`ref${i}`, refWrite(projectId, update)]));
+export async function updateRefsAtomically(projectId: number, updates: RefUpdate[], kind: RepositoryKind = 'project'): Promise<string[]> {
+  const entries = Object.fromEntries(updates.map((update, i) => [`ref${i}`, refWrite(projectId, update, kind)]));
   try {
     await transact(entries);
     return [];

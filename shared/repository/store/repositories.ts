@@ -9,36 +9,40 @@ import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { db, tableName } from '../../platform/dynamo/client';
 import { getItem, queryAll } from '../../platform/dynamo/query';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
-import { repositoryCollections, repositoryKeys } from './keys';
+import { repositoryCollections, repositoryKeys, type RepositoryKind } from './keys';
 
 export interface RepositoryRecord {
   projectId: number;
   pool: string;
+  /** The project's code repository, or its wiki's. */
+  kind: RepositoryKind;
 }
 
-/** The pool a project would create for itself. */
-export const ownPool = (projectId: number): string => String(projectId);
+/** The pool a project would create for itself (its wiki's: `wiki-<id>`, never shared). */
+export const ownPool = (projectId: number, kind: RepositoryKind = 'project'): string => (kind === 'wiki' ? `wiki-${projectId}` : String(projectId));
 
-export async function getRepository(projectId: number): Promise<RepositoryRecord | undefined> {
-  const item = await getItem(repositoryKeys.repository(projectId));
-  return item ? { projectId, pool: item.pool as string } : undefined;
+export async function getRepository(projectId: number, kind: RepositoryKind = 'project'): Promise<RepositoryRecord | undefined> {
+  const item = await getItem(repositoryKeys.repository(projectId, kind));
+  return item ? { projectId, pool: item.pool as string, kind } : undefined;
 }
 
 /**
  * Creates the repository record reading `pool`, counting it in the pool; when a concurrent
  * request created it first, answers that one; undefined when the pool is being deleted.
  */
-export async function createRepository(projectId: number, pool: string): Promise<RepositoryRecord | undefined> {
+export async function createRepository(projectId: number, pool: string, kind: RepositoryKind = 'project'): Promise<RepositoryRecord | undefined> {
   try {
     await transact({
       repository: {
         Put: {
           TableName: tableName(),
-          Item: { ...repositoryKeys.repository(projectId), type: 'Repository', pool },
+          Item: { ...repositoryKeys.repository(projectId, kind), type: kind === 'wiki' ? 'WikiRepository' : 'Repository', pool },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },
-      member: { Put: { TableName: tableName(), Item: { ...repositoryKeys.poolMember(pool, projectId), type: 'PoolMember', projectId } } },
+      member: {
+        Put: { TableName: tableName(), Item: { ...repositoryKeys.poolMember(pool, projectId), type: 'PoolMember', projectId, ...(kind === 'wiki' ? { kind } : {}) } },
+      },
       pool: {
         Update: {
           TableName: tableName(),
@@ -51,10 +55,10 @@ export async function createRepository(projectId: number, pool: string): Promise
         },
       },
     });
-    return { projectId, pool };
+    return { projectId, pool, kind };
   } catch (error) {
     if (error instanceof ConditionFailed && error.failedOn('repository')) {
-      const existing = await getRepository(projectId);
+      const existing = await getRepository(projectId, kind);
       if (existing) return existing;
     }
     if (error instanceof ConditionFailed && error.failedOn('pool')) return undefined;
@@ -70,7 +74,7 @@ export async function createRepository(projectId: number, pool: string): Promise
 export async function leavePool(record: RepositoryRecord): Promise<boolean> {
   try {
     await transact({
-      repository: { Delete: { TableName: tableName(), Key: repositoryKeys.repository(record.projectId), ConditionExpression: 'attribute_exists(PK)' } },
+      repository: { Delete: { TableName: tableName(), Key: repositoryKeys.repository(record.projectId, record.kind), ConditionExpression: 'attribute_exists(PK)' } },
       member: { Delete: { TableName: tableName(), Key: repositoryKeys.poolMember(record.pool, record.projectId) } },
       pool: {
         Update: {
@@ -99,9 +103,9 @@ export async function leavePool(record: RepositoryRecord): Promise<boolean> {
   return marked !== undefined;
 }
 
-/** The projects whose repositories read a pool. */
-export async function poolMembers(pool: string): Promise<number[]> {
-  return (await queryAll(repositoryCollections.poolMembers(pool))).map((item) => item.projectId as number);
+/** The repositories that read a pool (their projects, and which of each project's repositories). */
+export async function poolMembers(pool: string): Promise<Array<{ projectId: number; kind: RepositoryKind }>> {
+  return (await queryAll(repositoryCollections.poolMembers(pool))).map((item) => ({ projectId: item.projectId as number, kind: (item.kind as RepositoryKind | undefined) ?? 'project' }));
 }
 
 /** Removes an emptied pool's own item (its packs are removed first). */

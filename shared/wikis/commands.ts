@@ -1,0 +1,90 @@
+/**
+ * Writing a project's wiki as GitLab's `WikiPages::CreateService`, `UpdateService` and
+ * `DestroyService` do: each write is one commit on the wiki's branch, authored by the caller, with
+ * GitLab's default message (`<username> created page: <title>`). A commit lands only if the
+ * branch still points where the write read it (compare-and-swap); when another write landed first,
+ * the write is made again on the new tip (its checks too), so concurrent writes of different pages
+ * all land and none is lost.
+ */
+import { randomBytes } from 'node:crypto';
+import { NotFoundError, ValidationError } from '../platform/http/errors';
+import type { Project } from '../projects';
+import type { User } from '../users';
+import type { WikiChange, WikiTree } from '../repository';
+import { editedTitle, extensionOf, findPage, pagePath, sluggifiedTitle, type WikiFormat, type WikiPageFile } from './pages';
+import { readWiki, repository } from './queries';
+
+/** How many times a write is made again after other writes moved the branch under it. */
+const ATTEMPTS = 8;
+
+const duplicate = (path: string) => new ValidationError({ base: [`Duplicate page: A page with that title already exists in the file ${path}`] });
+
+type Plan = { changes: WikiChange[]; message: string; path: string } | { error: Error };
+
+/** Reads the wiki, plans the change on what it read, commits it; again while the branch moved meanwhile. */
+async function write(project: Project, user: User, plan: (tree: WikiTree, pages: WikiPageFile[]) => Plan | Promise<Plan>): Promise<string> {
+  const { commitWikiChanges } = await repository();
+  for (let attempt = 0; ; attempt++) {
+    const wiki = (await readWiki(project))!;
+    const planned = await plan(wiki.tree, wiki.pages);
+    if ('error' in planned) throw planned.error;
+    const outcome = await commitWikiChanges(wiki.tree, { name: user.name, email: user.email }, planned.message, planned.changes);
+    if (outcome.status === 'committed') return planned.path;
+    if (attempt + 1 >= ATTEMPTS) throw new ValidationError({ base: ['Could not update refs/heads/main. Please refresh and try again.'] });
+  }
+}
+
+/** Creates a page; a page of the same title (any case, any format) is GitLab's duplicate error. Answers the new file's path. */
+export async function createPage(project: Project, user: User, input: { title: string; content: string; format: WikiFormat }): Promise<string> {
+  return write(project, user, (_tree, pages) => {
+    const path = pagePath(input.title, extensionOf(input.format));
+    if (sluggifiedTitle(input.title) === '') return { error: new ValidationError({ title: ["can't be blank"] }) };
+    if (findPage(pages, input.title)) return { error: duplicate(path) };
+    return { path, message: `${user.username} created page: ${input.title}`, changes: [{ action: 'create', path, content: Buffer.from(input.content, 'utf8') }] };
+  });
+}
+
+/**
+ * Edits a page found by its slug: its content (kept when not given), its format (the extension
+ * follows it) and its title (the file moves; a plain title keeps the page's directory). Answers
+ * the page's path after the edit.
+ */
+export async function updatePage(project: Project, user: User, slug: string, input: { title?: string; content?: string; format?: WikiFormat }): Promise<string> {
+  return write(project, user, async (tree, pages) => {
+    const page = findPage(pages, slug);
+    if (!page) return { error: new NotFoundError('Wiki Page') };
+    const format = input.format ?? (page.format as WikiFormat);
+    const extension = format !== page.format ? extensionOf(format) : page.path.slice(page.path.lastIndexOf('.') + 1).toLowerCase();
+    const title = input.title?.trim() ? editedTitle(page, input.title) : page.slug;
+    const path = pagePath(title, extension);
+    const other = path !== page.path ? findPage(pages, title) : undefined;
+    if (other && other.path !== page.path) return { error: duplicate(path) };
+    const content = input.content === undefined ? await (await repository()).readWikiBlob(tree, page.oid) : Buffer.from(input.content, 'utf8');
+    const change: WikiChange = path === page.path ? { action: 'update', path, content } : { action: 'move', path, previousPath: page.path, content };
+    return { path, message: `${user.username} updated page: ${input.title?.trim() ? title : page.title}`, changes: [change] };
+  });
+}
+
+/** Deletes a page found by its slug (`404 Wiki Page Not Found` when there is none). */
+export async function deletePage(project: Project, user: User, slug: string): Promise<void> {
+  await write(project, user, (_tree, pages) => {
+    const page = findPage(pages, slug);
+    if (!page) return { error: new NotFoundError('Wiki Page') };
+    return { path: page.path, message: `${user.username} deleted page: ${page.title}`, changes: [{ action: 'delete', path: page.path }] };
+  });
+}
+
+/** A file name as GitLab's attachment service keeps it: its base name, characters other than letters, digits, `.`, `-` and `_` as `_`. */
+const safeFileName = (name: string) => (name.split(/[\\/]/).pop() ?? '').replace(/[^\w.-]/g, '_') || 'file';
+
+/**
+ * Stores an uploaded file in the wiki repository under `uploads/<32 hex digits>/<file name>`
+ * (GitLab's `Wikis::CreateAttachmentService`), one commit `Upload attachment <file name>`.
+ */
+export async function createAttachment(project: Project, user: User, file: { filename: string; data: Buffer }): Promise<{ fileName: string; filePath: string; branch: string }> {
+  const { WIKI_BRANCH } = await repository();
+  const fileName = safeFileName(file.filename);
+  const filePath = `uploads/${randomBytes(16).toString('hex')}/${fileName}`;
+  await write(project, user, () => ({ path: filePath, message: `Upload attachment ${fileName}`, changes: [{ action: 'create', path: filePath, content: file.data }] }));
+  return { fileName, filePath, branch: WIKI_BRANCH };
+}
