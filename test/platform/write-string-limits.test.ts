@@ -25,6 +25,7 @@ const UNLIMITED: ReadonlyArray<{ routes: RegExp; fields: readonly string[]; why:
   { routes: /^POST \/projects\/:id\/releases$/, fields: ['tag_name', 'ref'], why: 'refs: checked by the ref name rules (at most 1,000 bytes) or looked up' },
   { routes: /^POST \/projects\/:id\/releases$/, fields: ['tag_message'], why: "written into the tag's git object (S3); GitLab sets no limit" },
   { routes: /\/repository\//, fields: ['commit_message', 'message', 'content', 'author_email', 'author_name'], why: 'written into git objects (S3); GitLab sets no limit' },
+  { routes: /\/snippets(\/:snippet_id)?$/, fields: ['content'], why: 'stored in S3, bounded by SNIPPET_SIZE_LIMIT with GitLab\'s "Content is too long" (commands/snippets.ts)' },
   { routes: /\/trigger\/pipeline$/, fields: ['token'], why: 'a trigger token, looked up by its digest' },
   {
     routes: /^(POST|PUT|PATCH) \/(runners|jobs)\b/,
