@@ -131,6 +131,8 @@ describe('project snippets', () => {
     const broken = await api(path, { method: 'PUT', token: reporter.token, body: { title: 'Lost', files: [{ action: 'create', file_path: 'e.rb', content: 'e' }, { action: 'create', file_path: 'a.rb', content: 'x' }] } });
     const invalid = await api(path, { method: 'PUT', token: reporter.token, body: { files: [{ action: 'update', content: 'no path' }] } });
     const legacy = await api(path, { method: 'PUT', token: reporter.token, body: { content: 'one file only' } });
+    // Two edits at once, each adding a file: the one that loses the race is applied again over the other's.
+    await Promise.all(['x.rb', 'y.rb'].map((file) => api(path, { method: 'PUT', token: reporter.token, body: { files: [{ action: 'create', file_path: file, content: file }] } })));
     const after = await api(path, { token: reporter.token });
 
     // Assess
@@ -140,7 +142,8 @@ describe('project snippets', () => {
     expect([broken.status, broken.body]).toEqual([400, { error: 'Repository Error updating the snippet' }]);
     expect([invalid.status, invalid.body]).toEqual([422, { error: 'Snippet actions have invalid data' }]);
     expect([legacy.status, legacy.body]).toEqual([400, { error: 'To update Snippets with multiple files, you must use the `files` parameter' }]);
-    expect(after.body).toEqual(edited.body);
+    expect(after.body.title).toBe('Edited');
+    expect(after.body.files.map((file: { path: string }) => file.path)).toEqual(['a.rb', 'c/b.rb', 'x.rb', 'y.rb']);
   });
 
   it('edits a single-file snippet with the deprecated file_name and content, and deletes it (204)', async () => {
@@ -236,6 +239,7 @@ describe('project snippets', () => {
       post(base),
       post({ ...base, content: 'x' }),
       post({ ...base, files: [{ file_path: 'b', content: '' }] }),
+      post({ ...base, files: [] }),
       post({ ...base, files: [{ file_path: '../b', content: 'y' }] }),
       post({ ...base, files: [{ file_path: 'b', content: 'y' }, { file_path: 'b', content: 'z' }] }),
       post({ ...base, title: 't'.repeat(256), file_name: 'a', content: 'x' }),
@@ -252,6 +256,7 @@ describe('project snippets', () => {
       [400, { error: 'files, content are missing, exactly one parameter must be provided' }],
       [400, { error: 'file_name is missing' }],
       [400, { error: 'files[0][content] is empty' }],
+      [400, { error: "Content can't be blank" }],
       [400, { error: 'files[0][file_path] should be a valid file path' }],
       [400, { error: 'Repository Error creating the snippet' }],
       [400, { error: 'Title is too long (maximum is 255 characters)' }],

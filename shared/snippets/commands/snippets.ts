@@ -62,6 +62,8 @@ const objectsOf = (changes: readonly FileChange[]) => changes.flatMap((change) =
 export async function createSnippet(projectId: number, authorId: number, input: SnippetInput & { title: string; visibility: SnippetVisibility }): Promise<Snippet> {
   const actions: FileActionInput[] = input.files ?? [{ action: 'create', file_path: input.fileName, content: input.content }];
   if (input.files && !actionsValid(actions, ['create'])) throw invalidActions();
+  // `files: []` gives no content at all: the model's presence check.
+  if (actions.length === 0) throw new ParamError("Content can't be blank");
   validate(actions.map((action) => action.content ?? ''));
   const id = await newSnippetId();
   // Paths are checked before the contents are stored: a commit that would fail writes nothing.
