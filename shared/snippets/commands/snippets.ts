@@ -56,6 +56,10 @@ async function storeChanges(projectId: number, snippetId: number, actions: reado
   );
 }
 
+/** Internal: the actions as changes whose contents are not stored yet (to try the commit first). */
+const planned = (actions: readonly FileActionInput[]): FileChange[] =>
+  actions.map((action) => ({ action: action.action, filePath: action.file_path, previousPath: action.previous_path, content: action.content === undefined ? undefined : { object: '', size: 0 } }));
+
 const objectsOf = (changes: readonly FileChange[]) => changes.flatMap((change) => (change.content ? [change.content.object] : []));
 
 /** Creates a snippet in the project (the caller may: `create_snippet`). */
@@ -65,10 +69,9 @@ export async function createSnippet(projectId: number, authorId: number, input: 
   // `files: []` gives no content at all: the model's presence check.
   if (actions.length === 0) throw new ParamError("Content can't be blank");
   validate(actions.map((action) => action.content ?? ''));
+  // The commit is tried before anything is written (no id drawn, no content stored) when it would fail.
+  if (applyChanges([], planned(actions)) === 'failed') throw repositoryError(true);
   const id = await newSnippetId();
-  // Paths are checked before the contents are stored: a commit that would fail writes nothing.
-  const planned = applyChanges([], actions.map((action) => ({ action: 'create', filePath: action.file_path, content: { object: '', size: 0 } })));
-  if (planned === 'failed') throw repositoryError(true);
   const changes = await storeChanges(projectId, id, actions);
   const files = applyChanges([], changes) as SnippetFile[];
   const now = new Date().toISOString();
@@ -106,6 +109,10 @@ export async function editSnippet(snippet: Snippet, input: SnippetInput): Promis
   if (input.description !== undefined) fields.description = input.description;
   if (input.visibility !== undefined) fields.visibility = input.visibility;
 
+  // The commit is tried on the version read before anything is written.
+  const plannedContent = input.content === undefined ? undefined : { object: '', size: 0 };
+  const trial = legacy ? legacyChanges(snippet.files, input.fileName, plannedContent) : planned(input.files ?? []);
+  if (trial.length > 0 && applyChanges(snippet.files, trial) === 'failed') throw repositoryError(false);
   // Contents are stored once; the actions naming them are applied to each version tried.
   const changes = input.files ? await storeChanges(snippet.projectId, snippet.id, input.files) : [];
   const legacyContent = input.content === undefined ? undefined : await putContent(snippet.projectId, snippet.id, input.content);
