@@ -47,6 +47,7 @@ const lazy = {
   deployTokenRemoval: () => import('../shared/deploy-tokens/commands/deploy-tokens'),
   deployTokenGitAccess: () => import('../shared/deploy-tokens/queries/deploy-tokens'),
   resourceBots: () => import('../shared/members/access-tokens'),
+  snippetRemoval: () => import('../shared/snippets/commands/snippets'),
   memberships: () => import('../shared/members/commands'),
   groupDeletion: () => import('../shared/groups/commands/delete-group'),
   forgetUser: () => import('../shared/projects/commands/forget-user'),
@@ -91,6 +92,9 @@ decideJobTokenReachWith(lazily(lazy.ciJobTokens, (m) => m.jobTokenScopeAllows));
 removeWithProject(lazily(lazy.deployTokenRemoval, (m) => m.removeProjectDeployTokens));
 removeWithGroup(lazily(lazy.deployTokenRemoval, (m) => m.removeGroupDeployTokens));
 resolveDeployTokensWith(lazily(lazy.deployTokenGitAccess, (m) => m.deployTokenGitAccess));
+// Snippets live in their project's partition (deleted with it), their contents in S3 under a
+// prefix of their own: a deleted project takes them with it.
+removeWithProject(lazily(lazy.snippetRemoval, (m) => m.removeProjectSnippets));
 // Merge requests sit above CI: a finished pipeline merges the merge requests waiting for it
 // (merge when pipeline succeeds). Every function that finishes pipelines (runners, jobs) goes through this root.
 onPipelineFinished(lazily(lazy.mergeRequestPipelines, (m) => m.mergeWhenPipelineSucceeded));

@@ -28,6 +28,11 @@ export interface Config {
   /** `MAX_UPLOAD_BYTES`: the largest uploaded file (413 above); 4 MiB, under Lambda's 6 MB payload once base64-encoded. */
   maxUploadBytes: number;
   /**
+   * `SNIPPET_SIZE_LIMIT`: the largest snippet file content (GitLab's `snippet_size_limit`, 50 MB
+   * there); 4 MiB here, what a request and a raw answer (base64-encoded) carry through Lambda's 6 MB payloads.
+   */
+  snippetSizeLimit: number;
+  /**
    * `LIST_COUNT_LIMIT`: most items a list without a maintained total reads past the page to count
    * the rest (about one more Query page); past it `X-Total` and `X-Total-Pages` are left out.
    */
@@ -119,6 +124,7 @@ export function config(): Config {
     maxBodyBytes: positive(process.env.MAX_BODY_BYTES, 10 * 1024 * 1024),
     sshHost: process.env.SSH_HOST || new URL(process.env.EXTERNAL_URL ?? 'http://localhost:3000').hostname,
     maxUploadBytes: positive(process.env.MAX_UPLOAD_BYTES, 4 * 1024 * 1024),
+    snippetSizeLimit: positive(process.env.SNIPPET_SIZE_LIMIT, 4 * 1024 * 1024),
     listCountLimit: positive(process.env.LIST_COUNT_LIMIT, 100),
     responseBudgetBytes: positive(process.env.RESPONSE_BUDGET_BYTES, 5_000_000),
     streamedResponseBudgetBytes: positive(process.env.STREAMED_RESPONSE_BUDGET_BYTES, 16_000_000),

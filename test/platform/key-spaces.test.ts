@@ -12,11 +12,12 @@ import type { KeySpace } from '../../shared/platform/dynamo/keys';
 import { keySpace as projects } from '../../shared/projects/store/keys';
 import { keySpace as releases } from '../../shared/releases/store/keys';
 import { keySpace as repository } from '../../shared/repository/store/keys';
+import { keySpace as snippets } from '../../shared/snippets/store/keys';
 import { keySpace as users } from '../../shared/users/store/keys';
 import { sharedSequenceSpace as shared } from '../../shared/platform/dynamo/sequences';
 
 // `shared`: the id sequences several features draw from, which no feature may claim as its own.
-const features: Record<string, KeySpace> = { users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, deployTokens, shared };
+const features: Record<string, KeySpace> = { users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, deployTokens, snippets, shared };
 
 /** Two prefixes collide when one could start a key the other starts too. */
 const collide = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);

@@ -1,0 +1,18 @@
+/**
+ * The snippets feature's slice of the route catalog, by endpoint group (`shared/catalog.ts`
+ * assembles the whole). A project's snippets are served by the projects function, under its
+ * `shared` gateway subtree (`/projects/{id}`): no API Gateway resource of their own. Personal
+ * snippets (`/snippets`) are not served: they would need top-level resources (README).
+ */
+export const catalog = {
+  projects: [
+    'GET /projects/:id/snippets',
+    'POST /projects/:id/snippets',
+    'GET /projects/:id/snippets/:snippet_id',
+    'PUT /projects/:id/snippets/:snippet_id',
+    'DELETE /projects/:id/snippets/:snippet_id',
+    'GET /projects/:id/snippets/:snippet_id/raw',
+    'GET /projects/:id/snippets/:snippet_id/files/:ref/:file_path/raw',
+    'GET /projects/:id/snippets/:snippet_id/user_agent_detail',
+  ],
+} as const;

@@ -1,0 +1,6 @@
+/**
+ * The snippets feature's public API: the only module other features import. Nothing builds on
+ * snippets yet; the removal step of a deleted project is wired by the composition root
+ * (`functions/api.ts`) from `commands/snippets.ts`.
+ */
+export type { Snippet } from './store/snippets';

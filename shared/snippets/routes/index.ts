@@ -1,0 +1,6 @@
+/** The snippets feature's HTTP slice, by endpoint group (for the Lambda entries in `functions/`). */
+import { projectSnippetRoutes } from './snippets';
+
+export const routes = {
+  projects: projectSnippetRoutes,
+};
