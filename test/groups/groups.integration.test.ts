@@ -3,9 +3,9 @@
  * group and namespace lists, and a group's projects. Every test builds its own users and groups
  * with unique names, so the file runs in parallel with the others against one service.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, rootToken, type QueryValue } from '../support/api';
-import { addMember, createProject, createUser, unique } from '../support/fixtures';
+import { addMember, createProject, createUser, unique, type TestUser } from '../support/fixtures';
 import { eventually } from '../support/eventually';
 
 const root = () => ({ token: rootToken() });
@@ -35,6 +35,17 @@ async function newGroup(token: string, body: Record<string, unknown> = {}): Prom
 
 const groupPath = (group: { fullPath: string }) => `/groups/${encodeURIComponent(group.fullPath)}`;
 
+/**
+ * Users the tests share (creating a user costs more than the groups of a test): `owner` creates
+ * the tests' own groups and projects, and is asked only about those (never for its own lists);
+ * `stranger` is signed in and a member of nothing (every write it tries is refused).
+ */
+let owner: TestUser;
+let stranger: TestUser;
+beforeAll(async () => {
+  [owner, stranger] = await Promise.all([createUser(), createUser()]);
+});
+
 /** Who calls a write on someone else's private group. */
 type Caller = 'anonymous' | 'a stranger' | 'a maintainer' | 'an admin';
 
@@ -42,6 +53,7 @@ type Caller = 'anonymous' | 'a stranger' | 'a maintainer' | 'an admin';
 async function callAs(who: Caller, group: TestGroup): Promise<{ token?: string }> {
   if (who === 'anonymous') return {};
   if (who === 'an admin') return root();
+  if (who === 'a stranger') return { token: stranger.token };
   const user = await createUser();
   if (who === 'a maintainer') await addMember('groups', group.id, user.id, MAINTAINER);
   return { token: user.token };
@@ -193,7 +205,6 @@ describe('POST /groups', () => {
 
   describe('subgroups (parent_id)', () => {
     it('creates a subgroup below its parent: full path, full name, parent id', async () => {
-      const owner = await createUser();
       const parent = await newGroup(owner.token, { name: 'Parent', visibility: 'internal' });
       const response = await api('/groups', { token: owner.token, body: { name: 'Child', path: 'child', parent_id: parent.id } });
       expect(response.status).toBe(201);
@@ -211,7 +222,6 @@ describe('POST /groups', () => {
     });
 
     it('lets the same path exist below different parents, but not twice below one', async () => {
-      const owner = await createUser();
       const [a, b] = [await newGroup(owner.token), await newGroup(owner.token)];
       await newGroup(owner.token, { path: 'docs', parent_id: a.id });
       await newGroup(owner.token, { path: 'docs', parent_id: b.id });
@@ -221,7 +231,6 @@ describe('POST /groups', () => {
     });
 
     it('refuses a subgroup path used by a project of the parent, and the reverse', async () => {
-      const owner = await createUser();
       const parent = await newGroup(owner.token);
       const project = await createProject(owner.token, { path: unique('app'), namespace_id: parent.id });
       const subgroup = await api('/groups', { token: owner.token, body: { name: 'X', path: project.path, parent_id: parent.id } });
@@ -233,7 +242,6 @@ describe('POST /groups', () => {
     });
 
     it('refuses a subgroup more visible than its parent', async () => {
-      const owner = await createUser();
       const parent = await newGroup(owner.token, { visibility: 'internal' });
       const response = await api('/groups', { token: owner.token, body: { name: 'Pub', path: unique('pub'), parent_id: parent.id, visibility: 'public' } });
       expect(response.status).toBe(400);
@@ -247,7 +255,6 @@ describe('POST /groups', () => {
       ['a guest of the parent', GUEST, 403],
       ['a stranger to the private parent', 0, 404],
     ])('refuses %s', async (_, level, status) => {
-      const owner = await createUser();
       const caller = await createUser();
       const parent = await newGroup(owner.token);
       if (level) await addMember('groups', parent.id, caller.id, level);
@@ -257,7 +264,6 @@ describe('POST /groups', () => {
     });
 
     it('lets an inherited owner and an admin create subgroups, and 404s an unknown parent', async () => {
-      const owner = await createUser();
       const parent = await newGroup(owner.token);
       const child = await newGroup(owner.token, { parent_id: parent.id });
       await newGroup(owner.token, { parent_id: child.id });
@@ -271,7 +277,6 @@ describe('POST /groups', () => {
 
 describe('GET /groups/:id', () => {
   it('finds a group by id and by URL-encoded full path, case-insensitively', async () => {
-    const owner = await createUser();
     const parent = await newGroup(owner.token);
     const child = await newGroup(owner.token, { parent_id: parent.id });
     for (const ref of [String(child.id), encodeURIComponent(child.fullPath), encodeURIComponent(child.fullPath.toUpperCase())]) {
@@ -283,8 +288,6 @@ describe('GET /groups/:id', () => {
 
   it('embeds the projects the caller may see and the projects shared with the group', async () => {
     // Prepare
-    const owner = await createUser();
-    const stranger = await createUser();
     const group = await newGroup(owner.token, { visibility: 'public' });
     const open = await createProject(owner.token, { namespace_id: group.id, visibility: 'public' });
     const hidden = await createProject(owner.token, { namespace_id: group.id, visibility: 'private' });
@@ -320,8 +323,6 @@ describe('GET /groups/:id', () => {
     ['private', { anonymous: 404, stranger: 404, external: 404 }],
   ])('a %s group', (visibility, expected) => {
     it(`answers anonymous ${expected.anonymous}, a signed-in stranger ${expected.stranger}, an external user ${expected.external}`, async () => {
-      const owner = await createUser();
-      const stranger = await createUser();
       const external = await createUser({ external: true });
       const group = await newGroup(owner.token, { visibility });
       const statuses = {
@@ -334,9 +335,7 @@ describe('GET /groups/:id', () => {
   });
 
   it('shows a private group to its members, to members of an ancestor and to admins only', async () => {
-    const owner = await createUser();
     const guest = await createUser();
-    const stranger = await createUser();
     const parent = await newGroup(owner.token);
     const child = await newGroup(owner.token, { parent_id: parent.id });
     await addMember('groups', parent.id, guest.id, GUEST);
@@ -348,8 +347,7 @@ describe('GET /groups/:id', () => {
   });
 
   it('answers 404 for unknown ids and paths, and for a user namespace path', async () => {
-    const user = await createUser();
-    for (const ref of ['999999999', unique('nowhere'), encodeURIComponent(`${unique('a')}/b`), user.username]) {
+    for (const ref of ['999999999', unique('nowhere'), encodeURIComponent(`${unique('a')}/b`), stranger.username]) {
       const response = await api(`/groups/${ref}`, root());
       expect(response.status, ref).toBe(404);
       expect(response.body).toEqual({ message: '404 Group Not Found' });
@@ -359,7 +357,6 @@ describe('GET /groups/:id', () => {
 
 describe('PUT /groups/:id', () => {
   it('lets an owner change the settings', async () => {
-    const owner = await createUser();
     const group = await newGroup(owner.token);
     const response = await api(`/groups/${group.id}`, {
       method: 'PUT',
@@ -387,7 +384,6 @@ describe('PUT /groups/:id', () => {
     ['a maintainer', 403],
     ['an admin', 200],
   ])('answers %s with %d', async (who, status) => {
-    const owner = await createUser();
     const group = await newGroup(owner.token);
     const response = await api(`/groups/${group.id}`, { method: 'PUT', ...(await callAs(who, group)), body: { description: 'changed' } });
     expect(response.status).toBe(status);
@@ -396,7 +392,6 @@ describe('PUT /groups/:id', () => {
   });
 
   it('rejects invalid settings with 400 and changes nothing', async () => {
-    const owner = await createUser();
     const group = await newGroup(owner.token);
     const cases: Array<[Record<string, unknown>, unknown]> = [
       [{ name: '' }, { message: { name: ["can't be blank"] } }],
@@ -413,7 +408,6 @@ describe('PUT /groups/:id', () => {
   });
 
   it('changes the path: the new path resolves, the old one is free again', async () => {
-    const owner = await createUser();
     const group = await newGroup(owner.token);
     const path = unique('moved');
     const response = await api(`/groups/${group.id}`, { method: 'PUT', token: owner.token, body: { path } });
@@ -425,7 +419,6 @@ describe('PUT /groups/:id', () => {
   });
 
   it('changes only the case of the path', async () => {
-    const owner = await createUser();
     const group = await newGroup(owner.token, { path: unique('case') });
     const response = await api(`/groups/${group.id}`, { method: 'PUT', token: owner.token, body: { path: group.path.toUpperCase() } });
     expect(response.status).toBe(200);
@@ -434,10 +427,8 @@ describe('PUT /groups/:id', () => {
   });
 
   it('refuses a path taken by another group or a user, whatever the case', async () => {
-    const owner = await createUser();
-    const other = await createUser();
     const [group, taken] = [await newGroup(owner.token), await newGroup(owner.token)];
-    for (const path of [taken.path.toUpperCase(), other.username]) {
+    for (const path of [taken.path.toUpperCase(), stranger.username]) {
       const response = await api(`/groups/${group.id}`, { method: 'PUT', token: owner.token, body: { path } });
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ message: { path: ['has already been taken'] } });
@@ -446,7 +437,6 @@ describe('PUT /groups/:id', () => {
   });
 
   it('lets exactly one of two groups take a free path concurrently', async () => {
-    const owner = await createUser();
     const [a, b] = [await newGroup(owner.token), await newGroup(owner.token)];
     const path = unique('contested');
     const responses = await Promise.all(
@@ -457,7 +447,6 @@ describe('PUT /groups/:id', () => {
 
   it('moves every descendant along with a renamed group', async () => {
     // Prepare: top/{a/{a1,a2}, b} and a project in a1
-    const owner = await createUser();
     const top = await newGroup(owner.token, { name: 'Top' });
     const a = await newGroup(owner.token, { path: 'a', name: 'A', parent_id: top.id });
     const a1 = await newGroup(owner.token, { path: 'a1', parent_id: a.id });
@@ -489,7 +478,6 @@ describe('PUT /groups/:id', () => {
 
   it('never leaves a subgroup created during a rename at the old path', async () => {
     // Prepare
-    const owner = await createUser();
     const top = await newGroup(owner.token);
     const child = await newGroup(owner.token, { path: 'child', parent_id: top.id });
     const path = unique('during');
@@ -512,7 +500,6 @@ describe('PUT /groups/:id', () => {
   });
 
   it('refuses to rename a subgroup to the path of a project of its parent', async () => {
-    const owner = await createUser();
     const parent = await newGroup(owner.token);
     const child = await newGroup(owner.token, { parent_id: parent.id });
     const project = await createProject(owner.token, { namespace_id: parent.id });
@@ -522,7 +509,6 @@ describe('PUT /groups/:id', () => {
   });
 
   it('keeps visibility within the parent’s and above the subgroups’ and projects’', async () => {
-    const owner = await createUser();
     const parent = await newGroup(owner.token, { visibility: 'internal' });
     const child = await newGroup(owner.token, { parent_id: parent.id, visibility: 'internal' });
     const put = (id: number, visibility: Visibility) => api(`/groups/${id}`, { method: 'PUT', token: owner.token, body: { visibility } });
@@ -548,7 +534,6 @@ describe('PUT /groups/:id', () => {
 describe('DELETE /groups/:id', () => {
   it('deletes the group with its subgroups, projects, memberships and shares, and frees the paths', async () => {
     // Prepare
-    const owner = await createUser();
     const member = await createUser();
     const group = await newGroup(owner.token);
     const child = await newGroup(owner.token, { parent_id: group.id });
@@ -590,7 +575,6 @@ describe('DELETE /groups/:id', () => {
     ['a maintainer', 403],
     ['an admin', 202],
   ])('answers %s with %d', async (who, status) => {
-    const owner = await createUser();
     const group = await newGroup(owner.token);
     const response = await api(`/groups/${group.id}`, { method: 'DELETE', ...(await callAs(who, group)) });
     expect(response.status).toBe(status);
@@ -598,7 +582,6 @@ describe('DELETE /groups/:id', () => {
   });
 
   it('deletes a subgroup alone, and its parent can then be deleted too', async () => {
-    const owner = await createUser();
     const parent = await newGroup(owner.token);
     const [one, two] = [await newGroup(owner.token, { parent_id: parent.id }), await newGroup(owner.token, { parent_id: parent.id })];
     expect((await api(`/groups/${one.id}`, { method: 'DELETE', token: owner.token })).status).toBe(202);
@@ -612,7 +595,6 @@ describe('GET /groups', () => {
   /** A user who is a member of one private group (and so of its subgroup), and groups of every visibility. */
   async function world() {
     const marker = unique('w');
-    const owner = await createUser();
     const member = await createUser();
     const make = (visibility: Visibility, extra: Record<string, unknown> = {}) =>
       newGroup(owner.token, { path: `${marker}-${visibility}-${unique('')}`, name: `${marker} ${visibility}`, visibility, ...extra });
@@ -623,19 +605,21 @@ describe('GET /groups', () => {
     await addMember('groups', priv.id, member.id, DEVELOPER);
     return { marker, owner, member, pub, internal, priv, sub };
   }
+  // Read, never changed, by the tests below but one (which builds its own).
+  let w: Awaited<ReturnType<typeof world>>;
+  beforeAll(async () => {
+    w = await world();
+  });
 
   it('shows anonymous callers the public groups only', async () => {
-    const w = await world();
     expect(await listed('/groups', undefined, { search: w.marker })).toEqual([w.pub.id]);
   });
 
   it('shows a user the groups they are a member of (with subgroups), or all they may see with all_available', async () => {
-    const w = await world();
     expect((await listed('/groups', w.member.token, { search: w.marker })).sort()).toEqual([w.priv.id, w.sub.id].sort());
     expect((await listed('/groups', w.member.token, { search: w.marker, all_available: true })).sort()).toEqual(
       [w.pub.id, w.internal.id, w.priv.id, w.sub.id].sort(),
     );
-    const stranger = await createUser();
     expect(await listed('/groups', stranger.token, { search: w.marker })).toEqual([]);
     expect((await listed('/groups', stranger.token, { search: w.marker, all_available: true })).sort()).toEqual([w.pub.id, w.internal.id].sort());
     const external = await createUser({ external: true });
@@ -643,22 +627,22 @@ describe('GET /groups', () => {
   });
 
   it('shows admins every group, or only theirs with all_available=false', async () => {
-    const w = await world();
     expect((await listed('/groups', rootToken(), { search: w.marker })).sort()).toEqual([w.pub.id, w.internal.id, w.priv.id, w.sub.id].sort());
     expect(await listed('/groups', rootToken(), { search: w.marker, all_available: false })).toEqual([]);
   });
 
   it('filters by owned, min_access_level, top_level_only and skip_groups', async () => {
-    const w = await world();
-    await addMember('groups', w.pub.id, w.member.id, OWNER);
-    expect(await listed('/groups', w.member.token, { search: w.marker, owned: true })).toEqual([w.pub.id]);
-    expect((await listed('/groups', w.member.token, { search: w.marker, min_access_level: DEVELOPER })).sort()).toEqual(
-      [w.pub.id, w.priv.id, w.sub.id].sort(),
+    // A world of its own: the member becomes an owner of one group.
+    const own = await world();
+    await addMember('groups', own.pub.id, own.member.id, OWNER);
+    expect(await listed('/groups', own.member.token, { search: own.marker, owned: true })).toEqual([own.pub.id]);
+    expect((await listed('/groups', own.member.token, { search: own.marker, min_access_level: DEVELOPER })).sort()).toEqual(
+      [own.pub.id, own.priv.id, own.sub.id].sort(),
     );
-    expect(await listed('/groups', w.member.token, { search: w.marker, min_access_level: MAINTAINER })).toEqual([w.pub.id]);
-    expect((await listed('/groups', w.member.token, { search: w.marker, top_level_only: true })).sort()).toEqual([w.pub.id, w.priv.id].sort());
-    const skipped = await api('/groups', { token: w.member.token, query: new URLSearchParams([['search', w.marker], ['skip_groups[]', String(w.pub.id)], ['skip_groups[]', String(w.sub.id)]]) });
-    expect(ids(skipped.body)).toEqual([w.priv.id]);
+    expect(await listed('/groups', own.member.token, { search: own.marker, min_access_level: MAINTAINER })).toEqual([own.pub.id]);
+    expect((await listed('/groups', own.member.token, { search: own.marker, top_level_only: true })).sort()).toEqual([own.pub.id, own.priv.id].sort());
+    const skipped = await api('/groups', { token: own.member.token, query: new URLSearchParams([['search', own.marker], ['skip_groups[]', String(own.pub.id)], ['skip_groups[]', String(own.sub.id)]]) });
+    expect(ids(skipped.body)).toEqual([own.priv.id]);
   });
 
   it('orders by name (default), path or id, ascending or descending', async () => {
@@ -712,8 +696,6 @@ describe('GET /groups', () => {
 describe('GET /groups/:id/projects', () => {
   it('lists the group’s projects the caller may see, archived ones only when asked', async () => {
     // Prepare
-    const owner = await createUser();
-    const stranger = await createUser();
     const group = await newGroup(owner.token, { visibility: 'public' });
     const open = await createProject(owner.token, { namespace_id: group.id, visibility: 'public', name: 'Open one' });
     const internal = await createProject(owner.token, { namespace_id: group.id, visibility: 'internal' });
@@ -732,7 +714,6 @@ describe('GET /groups/:id/projects', () => {
   });
 
   it('returns the simple form and pages with headers', async () => {
-    const owner = await createUser();
     const group = await newGroup(owner.token);
     const projects = [];
     for (let i = 0; i < 3; i++) projects.push(await createProject(owner.token, { namespace_id: group.id }));
@@ -747,10 +728,8 @@ describe('GET /groups/:id/projects', () => {
   });
 
   it('answers 404 for a private group the caller cannot see', async () => {
-    const owner = await createUser();
     const group = await newGroup(owner.token);
     await createProject(owner.token, { namespace_id: group.id });
-    const stranger = await createUser();
     const response = await api(`/groups/${group.id}/projects`, { token: stranger.token });
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ message: '404 Group Not Found' });
@@ -760,7 +739,6 @@ describe('GET /groups/:id/projects', () => {
 
 describe('GET /namespaces', () => {
   it('lists the user’s own namespace and the groups they are a member of', async () => {
-    const owner = await createUser();
     const user = await createUser();
     const mine = await newGroup(user.token);
     const joined = await newGroup(owner.token);
@@ -800,7 +778,7 @@ describe('GET /namespaces', () => {
 describe('GET /groups/:id/subgroups and /groups/:id/descendant_groups', () => {
   /** top (private) → a (public), b (private) ; a → a1 (private); member: developer in a only. */
   async function tree() {
-    const [owner, member] = await Promise.all([createUser(), createUser()]);
+    const member = await createUser();
     const top = await newGroup(owner.token, { visibility: 'public' });
     const a = await newGroup(owner.token, { parent_id: top.id, path: unique('alpha'), visibility: 'public' });
     const b = await newGroup(owner.token, { parent_id: top.id, path: unique('beta'), visibility: 'private' });
@@ -808,9 +786,13 @@ describe('GET /groups/:id/subgroups and /groups/:id/descendant_groups', () => {
     await addMember('groups', a.id, member.id, DEVELOPER);
     return { owner, member, top, a, b, a1 };
   }
+  // Read, never changed, by the tests below.
+  let t: Awaited<ReturnType<typeof tree>>;
+  beforeAll(async () => {
+    t = await tree();
+  });
 
   it('lists the direct subgroups an owner may read, sorted by name, with GitLab headers', async () => {
-    const t = await tree();
     const response = await api(`/groups/${t.top.id}/subgroups`, { token: t.owner.token });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(ids(response.body)).toEqual([t.a.id, t.b.id]);
@@ -819,7 +801,6 @@ describe('GET /groups/:id/subgroups and /groups/:id/descendant_groups', () => {
   });
 
   it('lists every descendant, and only what the caller may read', async () => {
-    const t = await tree();
     const owner = await api(`/groups/${t.top.id}/descendant_groups`, { token: t.owner.token, query: { order_by: 'id' } });
     const member = await api(`/groups/${encodeURIComponent(t.top.fullPath)}/descendant_groups`, { token: t.member.token, query: { order_by: 'id' } });
     const anonymous = await api(`/groups/${t.top.id}/descendant_groups`);
@@ -830,7 +811,6 @@ describe('GET /groups/:id/subgroups and /groups/:id/descendant_groups', () => {
   });
 
   it('filters by search, skip_groups and min_access_level, and sorts descending', async () => {
-    const t = await tree();
     const list = (query: Record<string, QueryValue>, token = t.owner.token) => api(`/groups/${t.top.id}/descendant_groups`, { token, query });
     expect(ids((await list({ search: 'alpha', order_by: 'id' })).body)).toEqual([t.a.id, t.a1.id]);
     expect(ids((await list({ skip_groups: [t.b.id], order_by: 'id', sort: 'desc' })).body)).toEqual([t.a1.id, t.a.id]);
@@ -839,9 +819,8 @@ describe('GET /groups/:id/subgroups and /groups/:id/descendant_groups', () => {
   });
 
   it('answers 404 Group Not Found for a group the caller may not read', async () => {
-    const owner = await createUser();
     const hidden = await newGroup(owner.token, { visibility: 'private' });
-    const response = await api(`/groups/${hidden.id}/subgroups`, { token: (await createUser()).token });
+    const response = await api(`/groups/${hidden.id}/subgroups`, { token: stranger.token });
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ message: '404 Group Not Found' });
   });

@@ -4,7 +4,7 @@
  * under concurrency (one membership per user, a group never loses its last owner).
  */
 import { Gitlab } from '@gitbeaker/rest';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, rootToken } from '../support/api';
 import { createUser, unique, type TestUser } from '../support/fixtures';
 import { eventually } from '../support/eventually';
@@ -62,22 +62,33 @@ async function levels(groupId: number): Promise<Record<number, number>> {
   return Object.fromEntries(response.body.map((m: { id: number; access_level: number }) => [m.id, m.access_level]));
 }
 
-/** A private project owned by a fresh user, with one member of each project level. */
+/**
+ * Users the tests share (creating a user is most of a test's cost here): `owner` creates each
+ * test's own projects and groups, so a source's member list holds only what that test added (and
+ * `owner`, created first, has the lowest id); `stranger` is signed in and a member of nothing
+ * (every write it tries is refused).
+ */
+let owner: TestUser;
+let stranger: TestUser;
+beforeAll(async () => {
+  owner = await createUser();
+  stranger = await createUser();
+});
+
+/** A private project of `owner`, with one member of each project level. */
 async function projectWithRoles() {
-  const owner = await createUser();
   const project = await createProject(owner);
-  const [guest, reporter, developer, maintainer, outsider] = await Promise.all(Array.from({ length: 5 }, () => createUser()));
+  const [guest, reporter, developer, maintainer] = await Promise.all(Array.from({ length: 4 }, () => createUser()));
   await addMember('projects', project.id, guest, GUEST);
   await addMember('projects', project.id, reporter, REPORTER);
   await addMember('projects', project.id, developer, DEVELOPER);
   await addMember('projects', project.id, maintainer, MAINTAINER);
-  return { owner, project, guest, reporter, developer, maintainer, outsider };
+  return { owner, project, guest, reporter, developer, maintainer, outsider: stranger };
 }
 
 describe('GET /projects/:id/members', () => {
   it('lists the members in the Member form, by user id (the personal namespace\'s owner first here)', async () => {
     // Prepare
-    const owner = await createUser();
     const project = await createProject(owner);
     // Created one after the other, so that a's id is the lower one.
     const a = await createUser();
@@ -111,7 +122,6 @@ describe('GET /projects/:id/members', () => {
   });
 
   it('filters by username or name with query, case-insensitively', async () => {
-    const owner = await createUser();
     const project = await createProject(owner);
     const tag = unique('q').toUpperCase();
     const [byUsername, byName, other] = await Promise.all([
@@ -129,7 +139,6 @@ describe('GET /projects/:id/members', () => {
   });
 
   it('pages with GitLab headers', async () => {
-    const owner = await createUser();
     const project = await createProject(owner);
     const users = await Promise.all(Array.from({ length: 3 }, () => createUser()));
     for (const user of users) await addMember('projects', project.id, user, GUEST);
@@ -154,7 +163,6 @@ describe('GET /projects/:id/members', () => {
   });
 
   it('accepts the URL-encoded full path of the project as :id', async () => {
-    const owner = await createUser();
     const project = await createProject(owner);
     const member = await createUser();
     await addMember('projects', project.id, member, GUEST);
@@ -166,11 +174,9 @@ describe('GET /projects/:id/members', () => {
   });
 
   it('answers 404 to a non-member of a private project, and for an unknown project', async () => {
-    const owner = await createUser();
     const project = await createProject(owner, 'private');
-    const outsider = await createUser();
 
-    const hidden = await api(`/projects/${project.id}/members`, { token: outsider.token });
+    const hidden = await api(`/projects/${project.id}/members`, { token: stranger.token });
     const unknown = await api('/projects/999999999/members', root());
 
     expect(hidden.status).toBe(404);
@@ -180,9 +186,8 @@ describe('GET /projects/:id/members', () => {
   });
 
   it('lets any signed-in user list the members of a public project', async () => {
-    const owner = await createUser();
     const project = await createProject(owner, 'public');
-    const [member, stranger] = await Promise.all([createUser(), createUser()]);
+    const member = await createUser();
     await addMember('projects', project.id, member, GUEST);
 
     const response = await api(`/projects/${project.id}/members`, { token: stranger.token });
@@ -192,7 +197,6 @@ describe('GET /projects/:id/members', () => {
   });
 
   it.each(['public', 'private'] as const)('answers 401 without a token, even on a %s project (GitLab authenticates every members route)', async (visibility) => {
-    const owner = await createUser();
     const project = await createProject(owner, visibility);
 
     const response = await api(`/projects/${project.id}/members`);
@@ -211,7 +215,6 @@ describe('GET /projects/:id/members', () => {
 describe('the owner of a personal project', () => {
   it('is a member with access level 50 in GET /projects/:id/members/:user_id', async () => {
     // Prepare
-    const owner = await createUser();
     const project = await createProject(owner);
     const reader = await createUser();
     await addMember('projects', project.id, reader, GUEST);
@@ -240,7 +243,6 @@ describe('the owner of a personal project', () => {
 
   it('is listed in GET /projects/:id/members, in user id order, counted, and filtered by query', async () => {
     // Prepare
-    const owner = await createUser();
     const project = await createProject(owner);
     const member = await createUser();
     await addMember('projects', project.id, member, DEVELOPER);
@@ -264,7 +266,6 @@ describe('the owner of a personal project', () => {
 
 describe('GET /projects/:id/members/:user_id', () => {
   it('returns one member with expires_at', async () => {
-    const owner = await createUser();
     const project = await createProject(owner);
     const member = await createUser();
     await addMember('projects', project.id, member, REPORTER, { expires_at: day(10) });
@@ -276,11 +277,9 @@ describe('GET /projects/:id/members/:user_id', () => {
   });
 
   it('answers 404 Member Not Found for a user who is not a direct member, or does not exist', async () => {
-    const owner = await createUser();
     const group = await createGroup(owner);
     const project = await createProject(owner);
     const inGroup = await createProject(owner, 'private', { namespace_id: group.id });
-    const stranger = await createUser();
 
     // The creator of a group's project is no member of it (GitLab adds only a personal namespace's owner).
     const creator = await api(`/projects/${inGroup.id}/members/${owner.id}`, { token: owner.token });
@@ -294,7 +293,6 @@ describe('GET /projects/:id/members/:user_id', () => {
   });
 
   it('answers 400 for a user_id that is not an integer', async () => {
-    const owner = await createUser();
     const project = await createProject(owner);
 
     const response = await api(`/projects/${project.id}/members/abc`, { token: owner.token });
@@ -307,7 +305,6 @@ describe('GET /projects/:id/members/:user_id', () => {
 describe('POST /projects/:id/members', () => {
   it('adds a member (201, Member form), who then can read the private project', async () => {
     // Prepare
-    const owner = await createUser();
     const project = await createProject(owner);
     const member = await createUser();
     expect((await api(`/projects/${project.id}/members`, { token: member.token })).status).toBe(404);
@@ -335,7 +332,6 @@ describe('POST /projects/:id/members', () => {
   });
 
   it('accepts form-encoded parameters', async () => {
-    const owner = await createUser();
     const project = await createProject(owner);
     const member = await createUser();
 
@@ -347,7 +343,6 @@ describe('POST /projects/:id/members', () => {
   });
 
   it('records a "joined" event authored by the new member', async () => {
-    const owner = await createUser();
     const project = await createProject(owner, 'public');
     const member = await createUser();
 
@@ -368,11 +363,9 @@ describe('POST /projects/:id/members', () => {
     [{ access_level: GUEST, expires_at: 'soon' }, { error: 'expires_at is invalid' }],
     [{ access_level: GUEST, expires_at: day(-1) }, { message: { expires_at: ['cannot be a date in the past'] } }],
   ])('rejects %o with 400 %o and adds nobody', async (override, body) => {
-    const owner = await createUser();
     const project = await createProject(owner);
-    const user = await createUser();
 
-    const response = await api(`/projects/${project.id}/members`, { token: owner.token, body: { user_id: user.id, ...override } });
+    const response = await api(`/projects/${project.id}/members`, { token: owner.token, body: { user_id: stranger.id, ...override } });
 
     expect(response.status).toBe(400);
     expect(response.body).toEqual(body);
@@ -382,7 +375,6 @@ describe('POST /projects/:id/members', () => {
   // GitLab's `Member#expired?` (`Expirable`: `expires_at <= Time.current`): the expiry day is the
   // first day without access; the date itself may be today (not in the past).
   it('accepts an expiry of today, the first day without access; tomorrow still gives access', async () => {
-    const owner = await createUser();
     const project = await createProject(owner);
     const [expiring, staying] = await Promise.all([createUser(), createUser()]);
 
@@ -397,7 +389,6 @@ describe('POST /projects/:id/members', () => {
   });
 
   it('answers 404 User Not Found for an unknown user', async () => {
-    const owner = await createUser();
     const project = await createProject(owner);
 
     const response = await api(`/projects/${project.id}/members`, { token: owner.token, body: { user_id: 999999999, access_level: GUEST } });
@@ -407,7 +398,6 @@ describe('POST /projects/:id/members', () => {
   });
 
   it('answers 409 Member already exists and keeps the first membership', async () => {
-    const owner = await createUser();
     const project = await createProject(owner);
     const member = await createUser();
     await addMember('projects', project.id, member, REPORTER);
@@ -421,7 +411,6 @@ describe('POST /projects/:id/members', () => {
   });
 
   it('adds exactly one membership when the same user is added concurrently', async () => {
-    const owner = await createUser();
     const project = await createProject(owner);
     const member = await createUser();
 
@@ -439,7 +428,6 @@ describe('POST /projects/:id/members', () => {
 
 describe('PUT /projects/:id/members/:user_id', () => {
   it('changes the access level and expiry', async () => {
-    const owner = await createUser();
     const project = await createProject(owner);
     const member = await createUser();
     await addMember('projects', project.id, member, GUEST);
@@ -457,7 +445,6 @@ describe('PUT /projects/:id/members/:user_id', () => {
   });
 
   it('keeps expires_at when it is absent and clears it when it is blank', async () => {
-    const owner = await createUser();
     const project = await createProject(owner);
     const member = await createUser();
     await addMember('projects', project.id, member, GUEST, { expires_at: day(5) });
@@ -476,7 +463,6 @@ describe('PUT /projects/:id/members/:user_id', () => {
     [{ access_level: OWNER }, { error: 'access_level does not have a valid value' }],
     [{ access_level: DEVELOPER, expires_at: day(-2) }, { message: { expires_at: ['cannot be a date in the past'] } }],
   ])('rejects %o with 400 %o and changes nothing', async (body, error) => {
-    const owner = await createUser();
     const project = await createProject(owner);
     const member = await createUser();
     await addMember('projects', project.id, member, GUEST);
@@ -489,9 +475,7 @@ describe('PUT /projects/:id/members/:user_id', () => {
   });
 
   it('answers 404 Member Not Found for a user who is not a member', async () => {
-    const owner = await createUser();
     const project = await createProject(owner);
-    const stranger = await createUser();
 
     const response = await api(`/projects/${project.id}/members/${stranger.id}`, {
       token: owner.token,
@@ -506,7 +490,6 @@ describe('PUT /projects/:id/members/:user_id', () => {
 
 describe('DELETE /projects/:id/members/:user_id', () => {
   it('removes the member (204): the user loses access and a "left" event is recorded', async () => {
-    const owner = await createUser();
     const project = await createProject(owner);
     const member = await createUser();
     await addMember('projects', project.id, member, DEVELOPER);
@@ -522,7 +505,6 @@ describe('DELETE /projects/:id/members/:user_id', () => {
   });
 
   it('answers 404 Member Not Found for a non-member, and when removing twice', async () => {
-    const owner = await createUser();
     const project = await createProject(owner);
     const member = await createUser();
     await addMember('projects', project.id, member, DEVELOPER);
@@ -537,6 +519,13 @@ describe('DELETE /projects/:id/members/:user_id', () => {
 });
 
 describe('project member permissions', () => {
+  // One project for the role cases (each adds, edits and removes users of its own), another that nothing changes.
+  let roles: Awaited<ReturnType<typeof projectWithRoles>>;
+  let unchanged: Awaited<ReturnType<typeof projectWithRoles>>;
+  beforeAll(async () => {
+    [roles, unchanged] = await Promise.all([projectWithRoles(), projectWithRoles()]);
+  });
+
   it.each([
     ['guest', 403],
     ['reporter', 403],
@@ -545,7 +534,6 @@ describe('project member permissions', () => {
     ['owner', 'allowed'],
   ] as const)('a %s: add, edit and remove → %s', async (role, expected) => {
     // Prepare
-    const roles = await projectWithRoles();
     const actor = roles[role];
     const [newcomer, target] = await Promise.all([createUser(), createUser()]);
     await addMember('projects', roles.project.id, target, GUEST);
@@ -570,7 +558,7 @@ describe('project member permissions', () => {
   });
 
   it('every member can read the member list and single members', async () => {
-    const { project, guest, maintainer } = await projectWithRoles();
+    const { project, guest, maintainer } = unchanged;
 
     const list = await api(`/projects/${project.id}/members`, { token: guest.token });
     const one = await api(`/projects/${project.id}/members/${maintainer.id}`, { token: guest.token });
@@ -582,7 +570,7 @@ describe('project member permissions', () => {
   });
 
   it('a non-member of a private project gets 404 on every route', async () => {
-    const { project, guest, outsider } = await projectWithRoles();
+    const { project, guest, outsider } = unchanged;
     const base = `/projects/${project.id}/members`;
 
     const responses = [
@@ -598,9 +586,7 @@ describe('project member permissions', () => {
   });
 
   it('a signed-in non-member of a public project may read but not write (403)', async () => {
-    const owner = await createUser();
     const project = await createProject(owner, 'public');
-    const stranger = await createUser();
 
     const read = await api(`/projects/${project.id}/members`, { token: stranger.token });
     const write = await api(`/projects/${project.id}/members`, { token: stranger.token, body: { user_id: stranger.id, access_level: MAINTAINER } });
@@ -610,7 +596,6 @@ describe('project member permissions', () => {
   });
 
   it('anonymous writes answer 401', async () => {
-    const owner = await createUser();
     const project = await createProject(owner, 'public');
 
     const response = await api(`/projects/${project.id}/members`, { body: { user_id: owner.id, access_level: GUEST } });
@@ -621,7 +606,6 @@ describe('project member permissions', () => {
 
 describe('group members', () => {
   it('lists the creator as the first owner', async () => {
-    const owner = await createUser();
     const group = await createGroup(owner);
 
     const response = await api(`/groups/${group.id}/members`, { token: owner.token });
@@ -631,7 +615,6 @@ describe('group members', () => {
   });
 
   it.each([GUEST, REPORTER, DEVELOPER, MAINTAINER, OWNER])('an owner adds a member at level %i', async (accessLevel) => {
-    const owner = await createUser();
     const group = await createGroup(owner);
     const member = await createUser();
 
@@ -642,11 +625,9 @@ describe('group members', () => {
   });
 
   it.each([0, 5, 60])('rejects access level %i with 400', async (accessLevel) => {
-    const owner = await createUser();
     const group = await createGroup(owner);
-    const member = await createUser();
 
-    const response = await api(`/groups/${group.id}/members`, { token: owner.token, body: { user_id: member.id, access_level: accessLevel } });
+    const response = await api(`/groups/${group.id}/members`, { token: owner.token, body: { user_id: stranger.id, access_level: accessLevel } });
 
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: 'access_level does not have a valid value' });
@@ -654,7 +635,6 @@ describe('group members', () => {
   });
 
   it('accepts the URL-encoded full path of the group as :id and reads single members', async () => {
-    const owner = await createUser();
     const group = await createGroup(owner);
     const member = await createUser();
     await addMember('groups', group.id, member, DEVELOPER);
@@ -666,7 +646,6 @@ describe('group members', () => {
   });
 
   it('only owners (and admins) manage members: a maintainer gets 403 on add, edit and remove', async () => {
-    const owner = await createUser();
     const group = await createGroup(owner);
     const [maintainer, target, newcomer] = await Promise.all([createUser(), createUser(), createUser()]);
     await addMember('groups', group.id, maintainer, MAINTAINER);
@@ -686,7 +665,6 @@ describe('group members', () => {
   });
 
   it('an owner adds, edits and removes members', async () => {
-    const owner = await createUser();
     const group = await createGroup(owner);
     const member = await createUser();
     const base = `/groups/${group.id}/members`;
@@ -701,9 +679,7 @@ describe('group members', () => {
   });
 
   it('a non-member of a private group gets 404; a signed-in non-member of a public group may list', async () => {
-    const owner = await createUser();
     const [privateGroup, publicGroup] = await Promise.all([createGroup(owner, 'private'), createGroup(owner, 'public')]);
-    const stranger = await createUser();
 
     const hidden = await api(`/groups/${privateGroup.id}/members`, { token: stranger.token });
     const shown = await api(`/groups/${publicGroup.id}/members`, { token: stranger.token });
@@ -716,7 +692,6 @@ describe('group members', () => {
   });
 
   it('group members gain access to the group\'s projects until the day their membership expires', async () => {
-    const owner = await createUser();
     const group = await createGroup(owner);
     const project = await createProject(owner, 'private', { namespace_id: group.id });
     const [member, expiring] = await Promise.all([createUser(), createUser()]);
@@ -736,7 +711,6 @@ describe('the last owner of a group', () => {
   const reason = { message: '403 Forbidden - The last owner of a group cannot be removed or demoted' };
 
   it('cannot be removed or demoted, even by an admin', async () => {
-    const owner = await createUser();
     const group = await createGroup(owner);
 
     const removed = await api(`/groups/${group.id}/members/${owner.id}`, { ...root(), method: 'DELETE' });
@@ -750,7 +724,6 @@ describe('the last owner of a group', () => {
   });
 
   it('can be demoted once another owner exists (added or promoted), which then is the last one', async () => {
-    const owner = await createUser();
     const group = await createGroup(owner);
     const second = await createUser();
     await addMember('groups', group.id, second, DEVELOPER);
@@ -768,7 +741,6 @@ describe('the last owner of a group', () => {
 
   it.each([2, 4])('survives concurrent removal of all %i owners: all but one removal succeed', async (owners) => {
     // Prepare
-    const owner = await createUser();
     const group = await createGroup(owner);
     const others = await Promise.all(Array.from({ length: owners - 1 }, () => createUser()));
     for (const other of others) await addMember('groups', group.id, other, OWNER);
@@ -788,7 +760,6 @@ describe('the last owner of a group', () => {
   });
 
   it('survives concurrent demotion of both owners: exactly one demotion succeeds', async () => {
-    const owner = await createUser();
     const group = await createGroup(owner);
     const second = await createUser();
     await addMember('groups', group.id, second, OWNER);
@@ -808,7 +779,6 @@ describe('deleting a user', () => {
   // Needs removeAllMembershipsOf (shared/members) among the removal steps of deleting a user (functions/api.ts).
   it('removes all their memberships, and a deleted owner stops counting as an owner', async () => {
     // Prepare
-    const owner = await createUser();
     const group = await createGroup(owner);
     const project = await createProject(owner);
     const leaving = await createUser();
@@ -836,7 +806,6 @@ describe('deleting a user', () => {
 describe('@gitbeaker/rest members', () => {
   it('ProjectMembers.add/show/edit/remove and GroupMembers.all work as against GitLab', async () => {
     // Prepare
-    const owner = await createUser();
     const project = await createProject(owner);
     const group = await createGroup(owner);
     const member = await createUser();
@@ -865,7 +834,7 @@ describe('@gitbeaker/rest members', () => {
 describe('GET …/members/all: direct and inherited members', () => {
   /** A group, its subgroup and a project in the subgroup, each with members of their own. */
   async function hierarchy() {
-    const [owner, parentDev, subReporter, projectMaintainer, both, outsider] = await Promise.all(Array.from({ length: 6 }, () => createUser()));
+    const [parentDev, subReporter, projectMaintainer, both] = await Promise.all(Array.from({ length: 4 }, () => createUser()));
     const parent = await createGroup(owner);
     const path = unique('sub');
     const sub = await api('/groups', { token: owner.token, body: { name: path, path, parent_id: parent.id } });
@@ -879,15 +848,17 @@ describe('GET …/members/all: direct and inherited members', () => {
       addMember('projects', project.body.id, projectMaintainer, MAINTAINER),
       addMember('projects', project.body.id, both, DEVELOPER),
     ]);
-    return { owner, parentDev, subReporter, projectMaintainer, both, outsider, parent, subId: sub.body.id as number, projectId: project.body.id as number };
+    return { owner, parentDev, subReporter, projectMaintainer, both, outsider: stranger, parent, subId: sub.body.id as number, projectId: project.body.id as number };
   }
 
   const levelsOf = (members: Array<{ id: number; access_level: number }>) => Object.fromEntries(members.map((m) => [m.id, m.access_level]));
+  // Read, never changed, by the tests below.
+  let h: Awaited<ReturnType<typeof hierarchy>>;
+  beforeAll(async () => {
+    h = await hierarchy();
+  });
 
   it("lists a project's members with those of its groups' chain, each user once at their highest level", async () => {
-    // Prepare
-    const h = await hierarchy();
-
     // Act
     const response = await api(`/projects/${h.projectId}/members/all`, { token: h.subReporter.token });
 
@@ -907,9 +878,6 @@ describe('GET …/members/all: direct and inherited members', () => {
   });
 
   it("lists a subgroup's members with its ancestors', and reads one inherited member", async () => {
-    // Prepare
-    const h = await hierarchy();
-
     // Act
     const all = await api(`/groups/${h.subId}/members/all`, root());
     const one = await api(`/groups/${h.subId}/members/all/${h.parentDev.id}`, root());
@@ -924,7 +892,7 @@ describe('GET …/members/all: direct and inherited members', () => {
 
   it("includes the members of a group the project is shared with, capped at the share's level, until it expires", async () => {
     // Prepare
-    const [owner, invitedOwner, late] = await Promise.all([createUser(), createUser(), createUser()]);
+    const [invitedOwner, late] = await Promise.all([createUser(), createUser()]);
     const project = await createProject(owner);
     const invited = await createGroup(invitedOwner);
     await addMember('groups', invited.id, late, MAINTAINER);
@@ -939,9 +907,6 @@ describe('GET …/members/all: direct and inherited members', () => {
   });
 
   it('filters by query, answers 404 Member Not Found for a non-member, and 404 for a private source the caller cannot read', async () => {
-    // Prepare
-    const h = await hierarchy();
-
     // Act
     const filtered = await api(`/projects/${h.projectId}/members/all`, { ...root(), query: { query: h.parentDev.username } });
     const stranger = await api(`/projects/${h.projectId}/members/all/${h.outsider.id}`, root());
@@ -959,7 +924,7 @@ describe('GET …/members/all: direct and inherited members', () => {
 describe('GET /users/:id/memberships', () => {
   it("lists an admin the user's direct memberships with their sources' names, filtered by type and paged", async () => {
     // Prepare
-    const [owner, member] = await Promise.all([createUser(), createUser()]);
+    const member = await createUser();
     const group = await createGroup(owner);
     const project = await createProject(owner);
     await Promise.all([addMember('groups', group.id, member, DEVELOPER), addMember('projects', project.id, member, REPORTER)]);
@@ -983,7 +948,7 @@ describe('GET /users/:id/memberships', () => {
   });
 
   it('answers 403 to a non-admin, 404 User Not Found for an unknown user and 400 for an unknown type', async () => {
-    const user = await createUser();
+    const user = stranger;
     expect((await api(`/users/${user.id}/memberships`, { token: user.token })).status).toBe(403);
     const unknown = await api('/users/999999999/memberships', root());
     expect(unknown.status).toBe(404);

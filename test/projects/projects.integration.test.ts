@@ -1,10 +1,21 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, rootToken } from '../support/api';
-import { addMember, createGroup, createProject, createUser, openIssue, unique } from '../support/fixtures';
+import { addMember, createGroup, createProject, createUser, openIssue, unique, type TestUser } from '../support/fixtures';
 import { eventually } from '../support/eventually';
 
 const root = () => ({ token: rootToken() });
 const ids = (body: Array<{ id: number }>) => body.map((p) => p.id);
+
+/**
+ * The owner the tests after POST /projects share (creating a user costs more than a test's
+ * projects): they create projects of their own in its namespace, with unique names, and ask only
+ * about those. The tests of POST /projects, which count the namespace's projects, and the one that
+ * checks an owner's starred list, each have an owner of their own.
+ */
+let owner: TestUser;
+beforeAll(async () => {
+  owner = await createUser();
+});
 
 describe('POST /projects', () => {
   it('creates a project in the caller’s namespace, with the path derived from the name', async () => {
@@ -140,7 +151,6 @@ describe('POST /projects', () => {
 
 describe('POST /projects/user/:user_id', () => {
   it('lets an admin create a project owned by another user', async () => {
-    const owner = await createUser();
     const response = await api(`/projects/user/${owner.id}`, { ...root(), body: { name: unique('for') } });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ creator_id: owner.id, owner: { id: owner.id }, namespace: { full_path: owner.username } });
@@ -158,7 +168,6 @@ describe('POST /projects/user/:user_id', () => {
 
 describe('GET /projects/:id', () => {
   it('finds a project by id and by URL-encoded path, case-insensitively', async () => {
-    const owner = await createUser();
     const project = await createProject(owner.token);
     const byId = await api(`/projects/${project.id}`, { token: owner.token });
     const byPath = await api(`/projects/${encodeURIComponent(project.fullPath.toUpperCase())}`, { token: owner.token });
@@ -172,7 +181,6 @@ describe('GET /projects/:id', () => {
     ['internal', { anonymous: 404, outsider: 200, member: 200 }],
     ['public', { anonymous: 200, outsider: 200, member: 200 }],
   ] as const)('applies %s visibility', async (visibility, expected) => {
-    const owner = await createUser();
     const [outsider, member] = await Promise.all([createUser(), createUser()]);
     const project = await createProject(owner.token, { visibility });
     await addMember('projects', project.id, member.id, 10);
@@ -187,7 +195,6 @@ describe('GET /projects/:id', () => {
   });
 
   it('gives group members access to the group’s private projects, and not after expiry', async () => {
-    const owner = await createUser();
     const group = await createGroup(owner.token);
     const project = await createProject(owner.token, { namespace_id: group.id });
     const [member, expiring] = await Promise.all([createUser(), createUser()]);
@@ -200,7 +207,6 @@ describe('GET /projects/:id', () => {
   });
 
   it('shows the runners token to maintainers and owners only, the same on every read', async () => {
-    const owner = await createUser();
     const project = await createProject(owner.token, { visibility: 'internal' });
     const [developer, maintainer] = await Promise.all([createUser(), createUser()]);
     await addMember('projects', project.id, developer.id, 30);
@@ -214,7 +220,6 @@ describe('GET /projects/:id', () => {
   });
 
   it('adds statistics only when asked', async () => {
-    const owner = await createUser();
     const project = await createProject(owner.token);
     expect((await api(`/projects/${project.id}`, { token: owner.token })).body).not.toHaveProperty('statistics');
     const withStats = await api(`/projects/${project.id}`, { token: owner.token, query: { statistics: true } });
@@ -229,7 +234,6 @@ describe('GET /projects/:id', () => {
 
 describe('GET /projects', () => {
   it('shows anonymous callers only public projects, users what they may see, admins everything', async () => {
-    const owner = await createUser();
     const marker = unique('vis');
     const pub = await createProject(owner.token, { name: `${marker} pub`, visibility: 'public' });
     const internal = await createProject(owner.token, { name: `${marker} int`, visibility: 'internal' });
@@ -304,7 +308,6 @@ describe('GET /projects', () => {
 
 describe('GET /projects/search/:query', () => {
   it('finds visible projects by name', async () => {
-    const owner = await createUser();
     const marker = unique('find');
     const pub = await createProject(owner.token, { name: `${marker} public`, visibility: 'public' });
     await createProject(owner.token, { name: `${marker} private` });
@@ -317,7 +320,6 @@ describe('GET /projects/search/:query', () => {
 
 describe('PUT /projects/:id', () => {
   it('edits settings and renames, freeing the old path', async () => {
-    const owner = await createUser();
     const project = await createProject(owner.token);
     const newPath = unique('renamed');
     const response = await api(`/projects/${project.id}`, {
@@ -332,7 +334,6 @@ describe('PUT /projects/:id', () => {
   });
 
   it('refuses a rename to a name taken in the namespace, and frees the old name on rename', async () => {
-    const owner = await createUser();
     const [first, second] = [await createProject(owner.token), await createProject(owner.token)];
     const firstName = (await api(`/projects/${first.id}`, { token: owner.token })).body.name;
     const taken = await api(`/projects/${second.id}`, { token: owner.token, method: 'PUT', body: { name: firstName } });
@@ -344,7 +345,6 @@ describe('PUT /projects/:id', () => {
 
   it('changes only the attributes given: python-gitlab’s save() sends only the changed fields', async () => {
     // Prepare
-    const owner = await createUser();
     const project = await createProject(owner.token, { description: 'before' });
     const before = (await api(`/projects/${project.id}`, { token: owner.token })).body;
     // Act
@@ -357,7 +357,6 @@ describe('PUT /projects/:id', () => {
 
   it('answers GitLab’s at_least_one_of 400 when no attribute is given, and writes nothing', async () => {
     // Prepare
-    const owner = await createUser();
     const project = await createProject(owner.token, { description: 'kept' });
     const before = (await api(`/projects/${project.id}`, { token: owner.token })).body;
     const error =
@@ -381,7 +380,6 @@ describe('PUT /projects/:id', () => {
 
   it('keeps the CI/CD settings with GitLab’s defaults and ranges, shown to maintainers only (the config path to readers of the code)', async () => {
     // Prepare
-    const owner = await createUser();
     const project = await createProject(owner.token, { visibility: 'public' });
     const [reporter, outsider] = await Promise.all([createUser(), createUser()]);
     await addMember('projects', project.id, reporter.id, 20);
@@ -426,7 +424,6 @@ describe('PUT /projects/:id', () => {
 
   it('keeps topics and the features’ access levels (GitLab’s current names): `private` opens a feature to members only', async () => {
     // Prepare
-    const owner = await createUser();
     const [guest, reporter, outsider] = await Promise.all([createUser(), createUser(), createUser()]);
     const created = await api('/projects', { token: owner.token, body: { name: unique('Features'), visibility: 'public', topics: 'cli, tools' } });
     const project = created.body;
@@ -472,7 +469,6 @@ describe('PUT /projects/:id', () => {
   });
 
   it('refuses a blank name with the model’s 400, and writes nothing', async () => {
-    const owner = await createUser();
     const project = await createProject(owner.token);
     const before = (await api(`/projects/${project.id}`, { token: owner.token })).body;
     const response = await api(`/projects/${project.id}`, { token: owner.token, method: 'PUT', body: { name: '', description: 'x' } });
@@ -482,7 +478,6 @@ describe('PUT /projects/:id', () => {
   });
 
   it('requires maintainer access to edit and ownership to change visibility', async () => {
-    const owner = await createUser();
     const project = await createProject(owner.token);
     const [developer, maintainer] = await Promise.all([createUser(), createUser()]);
     await addMember('projects', project.id, developer.id, 30);
@@ -496,6 +491,7 @@ describe('PUT /projects/:id', () => {
 
 describe('DELETE /projects/:id', () => {
   it('deletes the project with everything it owns (owner only)', async () => {
+    // An owner of its own: it asserts that owner's starred list ends empty.
     const owner = await createUser();
     const maintainer = await createUser();
     const project = await createProject(owner.token);
@@ -512,7 +508,6 @@ describe('DELETE /projects/:id', () => {
   });
 
   it('frees the name of the deleted project in its namespace', async () => {
-    const owner = await createUser();
     const name = unique('Reused ');
     const project = await createProject(owner.token, { name });
     expect((await api(`/projects/${project.id}`, { token: owner.token, method: 'DELETE' })).status).toBe(202);
@@ -523,7 +518,6 @@ describe('DELETE /projects/:id', () => {
 
 describe('star and unstar', () => {
   it('counts stars exactly and answers 304 when nothing changes', async () => {
-    const owner = await createUser();
     const project = await createProject(owner.token, { visibility: 'public' });
     const fans = await Promise.all(Array.from({ length: 6 }, () => createUser()));
     const stars = await Promise.all(fans.map((fan) => api(`/projects/${project.id}/star`, { token: fan.token, method: 'POST' })));
@@ -542,7 +536,6 @@ describe('star and unstar', () => {
   });
 
   it('needs a signed-in user who can see the project', async () => {
-    const owner = await createUser();
     const outsider = await createUser();
     const project = await createProject(owner.token);
     expect((await api(`/projects/${project.id}/star`, { token: outsider.token, method: 'POST' })).status).toBe(404);
@@ -552,7 +545,6 @@ describe('star and unstar', () => {
 
 describe('archive and unarchive', () => {
   it('is idempotent and reserved to owners and admins', async () => {
-    const owner = await createUser();
     const maintainer = await createUser();
     const project = await createProject(owner.token);
     await addMember('projects', project.id, maintainer.id, 40);
@@ -570,7 +562,6 @@ describe('archive and unarchive', () => {
 
 describe('POST /projects/:id/fork', () => {
   it('forks into the given namespace and counts forks', async () => {
-    const owner = await createUser();
     const forker = await createUser();
     const source = await createProject(owner.token, { visibility: 'public', description: 'src' });
     const response = await api(`/projects/${source.id}/fork`, { token: forker.token, body: { namespace: forker.username } });
@@ -587,7 +578,6 @@ describe('POST /projects/:id/fork', () => {
   });
 
   it('keeps forks_count exact when several users fork at once', async () => {
-    const owner = await createUser();
     const source = await createProject(owner.token, { visibility: 'public' });
     const forkers = await Promise.all(Array.from({ length: 5 }, () => createUser()));
     const forks = await Promise.all(
@@ -601,7 +591,6 @@ describe('POST /projects/:id/fork', () => {
   });
 
   it('requires a namespace the caller may use, and a project the caller may see', async () => {
-    const owner = await createUser();
     const forker = await createUser();
     const priv = await createProject(owner.token);
     const pub = await createProject(owner.token, { visibility: 'public' });
@@ -613,7 +602,6 @@ describe('POST /projects/:id/fork', () => {
 
 describe('fork relations (admin)', () => {
   it('creates and removes a fork relation between existing projects', async () => {
-    const owner = await createUser();
     const source = await createProject(owner.token);
     const target = await createProject(owner.token);
     const link = await api(`/projects/${target.id}/fork/${source.id}`, { ...root(), method: 'POST' });
@@ -658,7 +646,6 @@ describe('GET /projects/:id/forks', () => {
   });
 
   it('answers 404 for a project the caller may not see', async () => {
-    const owner = await createUser();
     const hidden = await createProject(owner.token);
     const response = await api(`/projects/${hidden.id}/forks`, { token: (await createUser()).token });
     expect(response.status).toBe(404);
@@ -668,7 +655,6 @@ describe('GET /projects/:id/forks', () => {
 
 describe('sharing with groups', () => {
   it('shares a project with a group, whose members then get capped access, and unshares it', async () => {
-    const owner = await createUser();
     const project = await createProject(owner.token);
     const group = await createGroup(owner.token);
     const member = await createUser();
@@ -691,7 +677,6 @@ describe('sharing with groups', () => {
   });
 
   it('validates the share', async () => {
-    const owner = await createUser();
     const project = await createProject(owner.token);
     const group = await createGroup(owner.token);
     expect((await api(`/projects/${project.id}/share`, { token: owner.token, body: { group_access: 20 } })).body).toEqual({ error: 'group_id is missing' });
@@ -705,7 +690,6 @@ describe('sharing with groups', () => {
 
 describe('GET /projects/:id/users and /events, POST housekeeping', () => {
   it('lists the users with access, searchable', async () => {
-    const owner = await createUser();
     const project = await createProject(owner.token);
     const member = await createUser();
     await addMember('projects', project.id, member.id, 30);
@@ -718,7 +702,6 @@ describe('GET /projects/:id/users and /events, POST housekeeping', () => {
   });
 
   it('shows the project feed newest first, publicly for public projects', async () => {
-    const owner = await createUser();
     const project = await createProject(owner.token, { visibility: 'public' });
     const events = await api(`/projects/${project.id}/events`);
     expect(events.status).toBe(200);
@@ -728,7 +711,6 @@ describe('GET /projects/:id/users and /events, POST housekeeping', () => {
   });
 
   it('accepts housekeeping from maintainers', async () => {
-    const owner = await createUser();
     const developer = await createUser();
     const project = await createProject(owner.token);
     await addMember('projects', project.id, developer.id, 30);

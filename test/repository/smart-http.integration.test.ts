@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { api, baseUrl, rootToken } from '../support/api';
 import { addMember, createUser, newMember, ownedProject, unique } from '../support/fixtures';
 import { eventually } from '../support/eventually';
-import { cloneUrl, commitFiles, git, gitOk, localRepository, scratch } from '../support/git';
+import { cloneUrl, commitFiles, commitMany, git, gitOk, localRepository, scratch } from '../support/git';
 
 const REPORTER = 20;
 const DEVELOPER = 30;
@@ -55,7 +55,7 @@ describe('clone and push', () => {
     const url = cloneUrl(project.fullPath, project.owner.token);
     const clone = join(scratch(), 'clone');
     await gitOk(['clone', '-q', url, clone]);
-    for (let i = 0; i < 3; i++) await commitFiles(work, { [`file${i}.txt`]: `content ${i}\n` }, `commit ${i}`);
+    await commitMany(work, [0, 1, 2].map((i) => ({ files: { [`file${i}.txt`]: `content ${i}\n` }, message: `commit ${i}` })));
     await gitOk(['push', '-q', url, 'main'], { cwd: work });
 
     const fetched = await git(['fetch', 'origin'], { cwd: clone });
@@ -76,7 +76,7 @@ describe('clone and push', () => {
     const clone = join(scratch(), `v${version}`);
     await gitOk(['-c', `protocol.version=${version}`, 'clone', '-q', url, clone]);
     // The clone makes many commits of its own: the server must negotiate past them (several rounds of haves).
-    for (let i = 0; i < 40; i++) await commitFiles(clone, { [`local${i}.txt`]: `${i}\n` }, `local ${i}`);
+    await commitMany(clone, Array.from({ length: 40 }, (_, i) => ({ files: { [`local${i}.txt`]: `${i}\n` }, message: `local ${i}` })));
     const remoteTip = await commitFiles(work, { 'remote.txt': 'remote\n' }, 'remote change');
     await gitOk(['push', '-q', url, 'main'], { cwd: work });
     const fetched = await git(['-c', `protocol.version=${version}`, 'fetch', 'origin'], { cwd: clone });
@@ -106,7 +106,7 @@ describe('clone and push', () => {
     const project = await ownedProject();
     const work = await localRepository({ 'image.png': Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7) % 256)) });
     const branches = Array.from({ length: 30 }, (_, i) => `topic/b${i}`);
-    for (const branch of branches) await gitOk(['branch', branch], { cwd: work });
+    await gitOk(['update-ref', '--stdin'], { cwd: work, input: branches.map((branch) => `create refs/heads/${branch} HEAD\n`).join('') });
     await gitOk(['push', '-q', cloneUrl(project.fullPath, project.owner.token), '--all'], { cwd: work });
     const remote = await gitOk(['ls-remote', '--heads', cloneUrl(project.fullPath, project.owner.token)]);
     expect(remote.trim().split('\n')).toHaveLength(branches.length + 1);
