@@ -19,30 +19,28 @@
  *   (`.data/bundles/<function>/maps/`: the chunks' hashed names differ there, their code and
  *   positions do not) to decode a logged stack.
  */
-import { isBuiltin } from 'node:module';
-import type { BuildOptions, Metafile, Plugin } from 'esbuild';
+import { builtinModules } from 'node:module';
+import type { BuildOptions, Metafile } from 'esbuild';
 
 /**
- * Node.js's built-in modules imported by `import` statements in the bundle (the SDK's ES modules,
- * ours) are read through `process.getBuiltinModule` instead, as CommonJS. An ES module importing a
- * built-in makes Node.js build the built-in's module namespace, which reads every export, lazy
- * ones included: `node:http` then loads undici (its `WebSocket`), `node:process` and `node:fs`
- * evaluate their getters. Measured on Node.js 22: importing `node:http` takes ~8× what requiring
- * it does, tens of milliseconds of every cold start. esbuild's CommonJS interop reads an export
- * only when the code uses it.
+ * Node.js's built-in modules, wherever the bundled code imports or requires them, are read through
+ * `process.getBuiltinModule` (esbuild `alias`es each to a one-line CommonJS module, given as a
+ * `data:` URL). An ES module importing a built-in makes Node.js build the built-in's module
+ * namespace, which reads every export, lazy ones included: `node:http` (the SDK's HTTP handler
+ * imports it) then loads undici (its `WebSocket`) and http2, `node:process` and `node:fs` evaluate
+ * their getters. Measured on Node.js 22: importing `node:http` takes ~8× what requiring it does,
+ * tens of milliseconds of every cold start. esbuild's CommonJS interop reads an export only when
+ * the code uses it. (An `alias`, not a plugin: CDK bundles with esbuild's synchronous API.)
  */
-export const BUILTINS_AS_COMMONJS: Plugin = {
-  name: 'builtins-as-commonjs',
-  setup(build) {
-    build.onResolve({ filter: /^[a-z_:/0-9]+$/ }, ({ path, kind }) =>
-      (kind === 'import-statement' || kind === 'dynamic-import') && isBuiltin(path) ? { path, namespace: 'node-builtin' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'node-builtin' }, ({ path }) => ({
-      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(path.startsWith('node:') ? path : `node:${path}`)});`,
-      loader: 'js',
-    }));
-  },
-};
+export const BUILTINS_AS_COMMONJS: Record<string, string> = Object.fromEntries(
+  builtinModules
+    .filter((name) => !name.startsWith('_'))
+    .flatMap((name) => {
+      // The module's name first: esbuild's metafile names a `data:` input by its first characters.
+      const shim = `data:text/javascript,var id=${JSON.stringify(`node:${name}`)};module.exports=process.getBuiltinModule(id)`;
+      return name.startsWith('node:') ? [[name, shim]] : [[name, shim], [`node:${name}`, shim]];
+    }),
+);
 
 export const BUNDLING = {
   format: 'esm',
@@ -93,7 +91,7 @@ export function functionBuildOptions(entry: string, outdir: string): BuildOption
     outExtension: { '.js': '.mjs' },
     sourcemap: false,
     metafile: true,
-    plugins: [BUILTINS_AS_COMMONJS],
+    alias: BUILTINS_AS_COMMONJS,
     logLevel: 'warning',
   };
 }
