@@ -127,4 +127,31 @@ describe.skipIf(!isLocalRuntime())('contacted_at', () => {
     expect(await recordRunnerContact(first, at(57))).toBe(false);
     expect((await runnerByDigest(digest))!.contactedAt).toBe(at(56).toISOString());
   });
+
+  it("records a manager's contact by the same rule, in the runner's write, without touching its other managers", async () => {
+    // Prepare: a runner whose two machines first called at once
+    const project = await ownedProject('private');
+    const runner = await TestRunner.register(await registrationToken(project, project.owner.token));
+    const digest = digestOf(runner.token);
+    await Promise.all(['s_a', 's_b'].map((systemId) => api('/runners/verify', { method: 'POST', body: { token: runner.token, system_id: systemId } })));
+    const read = (await runnerByDigest(digest))!;
+    const at = (minutes: number) => new Date(Date.parse(read.managers!.s_a.contactedAt!) + minutes * MINUTE);
+
+    // Act + Assess: within 40 minutes nothing is written; past 55 minutes the runner and the calling machine, by one of two polls
+    expect(await recordRunnerContact(read, at(39), () => 0, 's_a')).toBe(false);
+    const both = await Promise.all([recordRunnerContact(read, at(56), Math.random, 's_a'), recordRunnerContact(read, at(56), Math.random, 's_a')]);
+    expect(both.filter(Boolean)).toHaveLength(1);
+    const after = (await runnerByDigest(digest))!;
+    expect(after.contactedAt).toBe(at(56).toISOString());
+    expect(after.managers!.s_a.contactedAt).toBe(at(56).toISOString());
+    expect(after.managers!.s_b.contactedAt).toBe(read.managers!.s_b.contactedAt);
+
+    // The other machine, due while the runner is not: its contact is written all the same (with the runner's), the first machine's kept
+    const late = new Date(Date.parse(read.managers!.s_b.contactedAt!) + 57 * MINUTE);
+    expect(late.getTime() - Date.parse(after.contactedAt!)).toBeLessThan(40 * MINUTE);
+    expect(await recordRunnerContact(after, late, Math.random, 's_b')).toBe(true);
+    const last = (await runnerByDigest(digest))!;
+    expect(last.managers!.s_b.contactedAt).toBe(late.toISOString());
+    expect(last.managers!.s_a.contactedAt).toBe(at(56).toISOString());
+  });
 });
