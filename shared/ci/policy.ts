@@ -1,9 +1,10 @@
 /**
  * Who may see and act on a project's pipelines, jobs and runners: the feature's abilities
  * (`abilities.ts`, assembled with every feature's by `shared/auth/policy.ts`) as the routes ask
- * them, and the one rule that needs a job (its own user may erase it).
+ * them, and the one rule that needs a job (its own user may erase it). Runners' rules are in
+ * `runner-policy.ts`.
  */
-import { can, isAdmin, type ProjectSubject } from '../auth';
+import { can, type ProjectSubject } from '../auth';
 import { ForbiddenError, UnauthorizedError } from '../platform/http/errors';
 import type { Caller } from '../platform/http/context';
 import { refOpenTo } from './git';
@@ -51,17 +52,6 @@ export const canManageTriggers = (user: Caller | null, subject: ProjectSubject):
  */
 export function canAdminTrigger(user: Caller | null, subject: ProjectSubject, trigger: { ownerId: number }): boolean {
   return user !== null && trigger.ownerId === user.id && canManageTriggers(user, subject);
-}
-
-export const canAdminRunners = (user: Caller | null, subject: ProjectSubject): boolean => can(user, 'admin_runner', subject);
-
-/**
- * GitLab's `read_runner`, `update_runner`, `assign_runner` and `read_builds` on a project runner:
- * an admin, or a maintainer of one of the projects it is enabled in (`subjects`: those the caller
- * may read). Deleting one also needs it to be enabled in that one project only (the route checks).
- */
-export function canAdminRunner(user: Caller | null, subjects: readonly ProjectSubject[]): boolean {
-  return isAdmin(user) || subjects.some((subject) => canAdminRunners(user, subject));
 }
 
 /**

@@ -11,7 +11,7 @@ import { collectionStream, mergedCollections, type StreamEntry, type StreamSourc
 import type { Caller } from '../../platform/http/context';
 import type { Item } from '../../platform/dynamo/query';
 import { projectList, readableProjects } from '../../projects';
-import { canAdminRunners } from '../policy';
+import { canAdminRunners } from '../runner-policy';
 import { runnerOnline, runnerStale } from '../presenters/runners';
 import { ciCollections } from '../store/keys';
 import type { Job } from '../store/pipelines';

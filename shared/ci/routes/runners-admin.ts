@@ -20,7 +20,8 @@ import { findProjectOrNotFound, presentProjects } from '../../projects';
 import type { catalog } from '../catalog';
 import { resetRunnerToken } from '../commands/runners';
 import { changeRunnerSettings, disableRunner, enableRunner, removeRunner } from '../commands/runners-admin';
-import { authorizeCi, canAdminRunner, canAdminRunners } from '../policy';
+import { authorizeCi } from '../policy';
+import { canAdminRunner, canAdminRunners } from '../runner-policy';
 import { presentJob } from '../presenters/jobs';
 import { presentRunner, presentRunnerDetails, presentRunnerManager } from '../presenters/runners';
 import { jobContext } from '../queries/jobs';
@@ -95,7 +96,7 @@ async function presentRunnerJobs(user: Caller, entries: RunnerJob[]) {
 }
 
 /** A runner's new token (`reset_authentication_token`), as GitLab's `ResetTokenResult`: 403 when the runner went meanwhile. */
-export async function newRunnerToken(runner: Runner): Promise<{ token: string; token_expires_at: null }> {
+export async function tokenResetAnswer(runner: Runner): Promise<{ token: string; token_expires_at: null }> {
   const reset = await resetRunnerToken(runner);
   if (reset === 'runner_gone') throw new ForbiddenError();
   if (reset === 'too_many_projects') throw new ApiError(422, { message: `Runner is enabled in more than ${TOKEN_MOVE_PROJECT_LIMIT} projects: its token cannot be reset` });
@@ -183,7 +184,7 @@ export const runnerAdminRoutes = {
     params: runnerParams,
     handler: async ({ params, user }) => {
       const { runner } = await administrableRunner(user, params.id);
-      return created(await newRunnerToken(runner));
+      return created(await tokenResetAnswer(runner));
     },
   }),
 

@@ -1,5 +1,7 @@
 /** The parameters of a runner's settings, shared by the routes that create and change runners (kept apart from their routes, so that the users function's `POST /user/runners` loads only these). */
+import type * as z from 'zod';
 import { limitedString, p } from '../../platform/http/params';
+import type { CreateRunnerInput } from '../commands/runners';
 
 /** GitLab's `Ci::Runner`: a description and a maintenance note of at most 1,024 characters each. */
 export const RUNNER_TEXT_LIMIT = { max: 1024 } as const;
@@ -20,3 +22,18 @@ export const runnerSettingParams = {
   maximum_timeout: p.int(),
   maintenance_note: p.string(RUNNER_TEXT_LIMIT),
 };
+
+type RunnerSettings = { [name in keyof typeof runnerSettingParams]?: z.infer<(typeof runnerSettingParams)[name]> };
+
+/** A new runner's settings (`POST /runners`, `POST /user/runners`) in the commands' terms. */
+export const newRunnerSettings = (params: RunnerSettings): CreateRunnerInput => ({
+  description: params.description,
+  active: params.active,
+  paused: params.paused,
+  locked: params.locked,
+  runUntagged: params.run_untagged,
+  tagList: params.tag_list,
+  maximumTimeout: params.maximum_timeout,
+  accessLevel: params.access_level,
+  maintenanceNote: params.maintenance_note,
+});

@@ -10,8 +10,8 @@ import * as z from 'zod';
 import { config } from '../../platform/config';
 import { ApiError, ForbiddenError, NotFoundError } from '../../platform/http/errors';
 import { p, required } from '../../platform/http/params';
-import { newRunnerToken } from './runners-admin';
-import { RUNNER_SYSTEM_ID_LIMIT, runnerSettingParams } from './runners.params';
+import { tokenResetAnswer } from './runners-admin';
+import { newRunnerSettings, RUNNER_SYSTEM_ID_LIMIT, runnerSettingParams } from './runners.params';
 import { created, noContent, ok, withSerializedBody, type HttpResult } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { getNamespace } from '../../namespaces';
@@ -56,19 +56,7 @@ export const runnerRoutes = {
     params: z.object({ token: required(p.string()), info: runnerInfo, ...runnerSettingParams }),
     anonymous: true,
     handler: async ({ params }) => {
-      const registered = await registerRunner({
-        token: params.token,
-        description: params.description,
-        info: params.info,
-        active: params.active,
-        paused: params.paused,
-        locked: params.locked,
-        runUntagged: params.run_untagged,
-        tagList: params.tag_list,
-        maximumTimeout: params.maximum_timeout,
-        accessLevel: params.access_level,
-        maintenanceNote: params.maintenance_note,
-      });
+      const registered = await registerRunner({ token: params.token, info: params.info, ...newRunnerSettings(params) });
       if (!registered) throw new ForbiddenError();
       return created({ id: registered.runner.id, token: registered.token, token_expires_at: null });
     },
@@ -92,7 +80,7 @@ export const runnerRoutes = {
     handler: async ({ params }) => {
       const runner = await runnerForToken(params.token);
       if (!runner) throw new ForbiddenError();
-      return created(await newRunnerToken(runner));
+      return created(await tokenResetAnswer(runner));
     },
   }),
 

@@ -11,7 +11,6 @@
  * instance runner exists here.
  */
 import * as z from 'zod';
-import { can } from '../../auth';
 import { ApiError, ForbiddenError } from '../../platform/http/errors';
 import { p, required } from '../../platform/http/params';
 import { created } from '../../platform/http/response';
@@ -19,7 +18,8 @@ import { route, type RoutesOf } from '../../platform/http/route';
 import { getNamespace } from '../../namespaces';
 import { getProject, projectSubject } from '../../projects';
 import type { catalog } from '../catalog';
-import { runnerSettingParams } from './runners.params';
+import { canAdminRunners } from '../runner-policy';
+import { newRunnerSettings, runnerSettingParams } from './runners.params';
 
 /** GitLab's `Ci::Runner.runner_types`. */
 const RUNNER_TYPES = ['instance_type', 'group_type', 'project_type'] as const;
@@ -44,20 +44,9 @@ export const userRunnerRoutes = {
       const project = await getProject(params.project_id!);
       const namespace = project && !project.deleting ? await getNamespace(project.namespaceId) : undefined;
       if (!project || !namespace) throw badRequest('Missing/invalid project');
-      // `canAdminRunners` of `../policy`, whose module would bring the repository into the users function.
-      if (!can(user, 'admin_runner', await projectSubject(project, namespace, user))) throw new ForbiddenError('Insufficient permissions');
+      if (!canAdminRunners(user, await projectSubject(project, namespace, user))) throw new ForbiddenError('Insufficient permissions');
       const { createProjectRunner } = await import('../commands/runners');
-      const { runner, token } = await createProjectRunner(project.id, {
-        description: params.description,
-        active: params.active,
-        paused: params.paused,
-        locked: params.locked,
-        runUntagged: params.run_untagged,
-        tagList: params.tag_list,
-        maximumTimeout: params.maximum_timeout,
-        accessLevel: params.access_level,
-        maintenanceNote: params.maintenance_note,
-      });
+      const { runner, token } = await createProjectRunner(project.id, newRunnerSettings(params));
       return created({ id: runner.id, token, token_expires_at: null });
     },
   }),
