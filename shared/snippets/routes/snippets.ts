@@ -13,7 +13,7 @@ import { created, noContent, ok, type HttpResult } from '../../platform/http/res
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
-import { createSnippet, editSnippet, removeSnippet } from '../commands/snippets';
+import { createSnippet, editSnippet, removeSnippet, type SnippetInput } from '../commands/snippets';
 import type { SnippetFile } from '../files';
 import { canDeleteSnippet, canUpdateSnippet } from '../policy';
 import { presentSnippet, SNIPPET_REF } from '../presenters/snippets';
@@ -26,6 +26,11 @@ async function snippetsOf(idOrPath: string, user: Caller | null): Promise<Projec
   const subject = await findProjectOrNotFound(idOrPath, user);
   if (!can(user, 'read_snippets', subject)) throw new ForbiddenError();
   return subject;
+}
+
+/** What `POST` and `PUT` give, in the commands' terms (`SnippetInput`; a create's title and visibility stay required). */
+function snippetInput<P extends Pick<SnippetInput, 'title' | 'description' | 'visibility' | 'content'> & { file_name?: string; files?: SnippetInput['files'] }>(params: P): SnippetInput & Pick<P, 'title' | 'visibility'> {
+  return { title: params.title, description: params.description, visibility: params.visibility, fileName: params.file_name, content: params.content, files: params.files };
 }
 
 /** One snippet presented with its author. */
@@ -58,14 +63,7 @@ export const projectSnippetRoutes = {
     handler: async ({ params, user }) => {
       const subject = await snippetsOf(params.id, user);
       authorize(user, 'create_snippet', subject);
-      const snippet = await createSnippet(subject.project.id, user.id, {
-        title: params.title,
-        description: params.description,
-        visibility: params.visibility,
-        fileName: params.file_name,
-        content: params.content,
-        files: params.files,
-      });
+      const snippet = await createSnippet(subject.project.id, user.id, snippetInput(params));
       return created(await present(snippet, subject));
     },
   }),
@@ -83,14 +81,7 @@ export const projectSnippetRoutes = {
       const subject = await snippetsOf(params.id, user);
       const snippet = await findSnippetOrNotFound(subject, user, params.snippet_id);
       if (!canUpdateSnippet(user, subject, snippet)) throw new ForbiddenError();
-      const edited = await editSnippet(snippet, {
-        title: params.title,
-        description: params.description,
-        visibility: params.visibility,
-        fileName: params.file_name,
-        content: params.content,
-        files: params.files,
-      });
+      const edited = await editSnippet(snippet, snippetInput(params));
       return ok(await present(edited, subject));
     },
   }),
