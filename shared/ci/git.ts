@@ -13,6 +13,7 @@ import type { User } from '../users';
 import type { IncludeReader, IncludeSource, ProjectAtRef } from './config/includes';
 import type { CommitSnapshot } from './store/pipelines';
 import { isMergeRequestRef } from './merge-request-variables';
+import { serverFqdn } from './server-variables';
 
 /** GitLab's default configuration path (`Ci::Pipeline::DEFAULT_CONFIG_PATH`). */
 export const CI_CONFIG_PATH = '.gitlab-ci.yml';
@@ -226,6 +227,7 @@ export function includeReader(project: Project, user: User | null): IncludeReade
     return repository;
   };
   return {
+    serverFqdn: serverFqdn(),
     async readFile(source: IncludeSource, path: string): Promise<string | undefined> {
       const repository = await repositoryOf(source.projectId);
       const content = repository && (await fileAt(repository, source.sha, path));

@@ -30,7 +30,12 @@ describe('include: in .gitlab-ci.yml', () => {
   beforeAll(async () => {
     [project, shared] = await Promise.all([ownedProject('private'), ownedProject('private')]);
     // The shared project's templates, readable by the first project's owner as a reporter.
-    await pushNewRepository(shared.fullPath, shared.owner.token, { 'templates/lint.yml': 'lint:\n  stage: test\n  script: [echo lint]\n' });
+    await pushNewRepository(shared.fullPath, shared.owner.token, {
+      'templates/lint.yml': 'lint:\n  stage: test\n  script: [echo lint]\n',
+      // A CI/CD component, released as v1.0.0: `include: component:` reads it at the tag.
+      'templates/scan/template.yml': 'spec:\n  inputs:\n    target:\n---\nscan-$[[ inputs.target ]]:\n  stage: test\n  script: [echo scan]\n',
+    });
+    expect((await api(`/projects/${shared.id}/repository/tags`, { method: 'POST', token: shared.owner.token, body: { tag_name: 'v1.0.0', ref: 'main' } })).status).toBe(201);
     await addMember('projects', shared.id, project.owner.id, 20);
     remote = cloneUrl(project.fullPath, project.owner.token);
     work = await localRepository({
@@ -55,6 +60,28 @@ test:
       { name: 'lint', stage: 'test' },
       { name: 'test', stage: 'test' },
     ]);
+  });
+
+  it('a CI/CD component of another project, addressed by $CI_SERVER_FQDN at a tag, adds its jobs; one at ~latest fails the pipeline', async () => {
+    const component = `$CI_SERVER_FQDN/${shared.fullPath}/scan`;
+    await commitFiles(work, { '.gitlab-ci.yml': `include:\n  - component: ${component}@v1.0.0\n    inputs:\n      target: api\ntest:\n  script: [echo test]\n` }, 'component include');
+    await gitOk(['push', '-q', remote, 'main'], { cwd: work });
+    const pipeline = await latestPipeline(project);
+    expect(pipeline).toMatchObject({ yaml_errors: null, status: 'pending' });
+    expect(await jobsOf(project, pipeline.id)).toEqual([
+      { name: 'scan-api', stage: 'test' },
+      { name: 'test', stage: 'test' },
+    ]);
+
+    await commitFiles(work, { '.gitlab-ci.yml': `include:\n  - component: ${component}@~latest\ntest:\n  script: [echo test]\n` }, 'latest component');
+    await gitOk(['push', '-q', remote, 'main'], { cwd: work });
+    const failed = await latestPipeline(project);
+    // The server's FQDN as it names itself (its external URL), which `$CI_SERVER_FQDN` holds.
+    const fqdn = new URL((await api(`/projects/${shared.id}`, { token: shared.owner.token })).body.web_url).host;
+    expect(failed).toMatchObject({
+      status: 'failed',
+      yaml_errors: `Component '${fqdn}/${shared.fullPath}/scan@~latest' - The ~latest version reference is not supported for non-catalog resources. Use a tag, branch, or commit SHA instead.`,
+    });
   });
 
   it('a missing local include gives a failed pipeline with the error', async () => {

@@ -11,11 +11,12 @@ import { buildCiConfig, loadCiYaml } from '../../shared/ci/config/parse';
 const HOME: IncludeSource = { projectId: 1, sha: 'a'.repeat(40) };
 const SHARED: IncludeSource = { projectId: 2, sha: 'b'.repeat(40) };
 
-/** Files by project id and path; project 2 is `group/shared` (its default branch at SHARED, `v1` too). */
+/** Files by project id and path; project 2 is `group/shared` (its default branch at SHARED, `v1` too), on server `ci.example.com:8443`. */
 function memoryReader(files: Record<number, Record<string, string>>): IncludeReader & { reads: string[] } {
   const reads: string[] = [];
   return {
     reads,
+    serverFqdn: 'ci.example.com:8443',
     async readFile(source, path) {
       reads.push(`${source.projectId}:${path}`);
       return files[source.projectId]?.[path];
@@ -28,10 +29,10 @@ function memoryReader(files: Record<number, Record<string, string>>): IncludeRea
   };
 }
 
-async function resolve(text: string, files: Record<number, Record<string, string>>, variables: Record<string, string> = {}) {
+async function resolve(text: string, files: Record<number, Record<string, string>>, variables: Record<string, string> = {}, masked: ReadonlySet<string> = new Set()) {
   const loaded = loadCiYaml(text);
   if (!loaded.ok) throw new Error(loaded.error);
-  return expandIncludes(loaded.value, HOME, memoryReader(files), variables);
+  return expandIncludes(loaded.value, HOME, memoryReader(files), variables, masked);
 }
 
 async function jobsOf(text: string, files: Record<number, Record<string, string>>, variables: Record<string, string> = {}) {
@@ -118,6 +119,49 @@ describe('include: project', () => {
   });
 });
 
+describe('include: component', () => {
+  const files = {
+    2: {
+      'templates/lint.yml': 'spec:\n  inputs:\n    stage:\n      default: test\n---\nlint:\n  stage: $[[ inputs.stage ]]\n  script: [lint]\n',
+      'templates/deploy/template.yml': 'include: templates/deploy/steps.yml\ndeploy:\n  stage: deploy\n  extends: .steps\n',
+      'templates/deploy/steps.yml': '.steps:\n  script: [deploy]\n',
+    },
+  };
+
+  it('reads templates/<name>.yml or templates/<name>/template.yml of the project at the version, with its inputs and its own local includes', async () => {
+    const config = await jobsOf(
+      'stages: [build, test, deploy]\ninclude:\n  - component: $CI_SERVER_FQDN/group/shared/lint@v1\n    inputs:\n      stage: build\n  - component: ci.example.com:8443/Group/Shared/deploy@v1\n',
+      files,
+      { CI_SERVER_FQDN: 'ci.example.com:8443' },
+    );
+    expect(config.jobs.map((job) => [job.name, job.stage, job.script])).toEqual([
+      ['lint', 'build', ['lint']],
+      ['deploy', 'deploy', ['deploy']],
+    ]);
+  });
+
+  it.each([
+    ['without a version', 'ci.example.com:8443/group/shared/lint', 'the component path is not supported'],
+    ['on another server', 'gitlab.com/group/shared/lint@v1', 'the component path is not supported'],
+    ['at ~latest (no CI/CD Catalog here)', 'ci.example.com:8443/group/shared/lint@~latest', 'The ~latest version reference is not supported for non-catalog resources. Use a tag, branch, or commit SHA instead.'],
+    ['at a partial version', 'ci.example.com:8443/group/shared/lint@1.2', 'The partial semantic version reference is not supported for non-catalog resources. Use a tag, branch, or commit SHA instead.'],
+    ['of an unknown or unreadable project', 'ci.example.com:8443/other/secret/lint@v1', "project does not exist or you don't have sufficient permissions"],
+    ['at an unknown version', 'ci.example.com:8443/group/shared/lint@v9', 'content not found'],
+    ['that does not exist', 'ci.example.com:8443/group/shared/none@v1', 'content not found'],
+  ])('a component %s is refused with GitLab’s error', async (_, address, reason) => {
+    expect(await resolve(`include:\n  component: ${address}\n`, files)).toEqual({ ok: false, error: `Component '${address}' - ${reason}` });
+  });
+});
+
+describe('variables in include locations', () => {
+  it('expands them after rules (an unknown one to nothing), showing a masked value as x in errors', async () => {
+    const files = { 2: { 'ci/a.yml': 'a:\n  script: [a]\n' } };
+    const config = await jobsOf('include:\n  - project: $GROUP/shared\n    ref: $REF\n    file: [ci/$NAME.yml]\n  - local: ci/$UNSET.yml\n    rules: [{ if: $UNSET }]\n', files, { GROUP: 'group', REF: 'v1', NAME: 'a' });
+    expect(config.jobs.map((job) => job.name)).toEqual(['a']);
+    expect(await resolve('include:\n  - local: ci/$SECRET.yml\n', files, { SECRET: 'hunter22' }, new Set(['SECRET']))).toEqual({ ok: false, error: 'Local file `ci/xxxxxxxx.yml` does not exist!' });
+  });
+});
+
 describe('include errors (the pipeline’s yaml_errors)', () => {
   it.each([
     ['a missing local file', 'include: ci/none.yml', 'Local file `ci/none.yml` does not exist!'],
@@ -129,8 +173,8 @@ describe('include errors (the pipeline’s yaml_errors)', () => {
     ['a missing project file', 'include:\n  project: group/shared\n  file: none.yml', 'Project `group/shared` file `none.yml` does not exist!'],
     ['a remote file', 'include: https://example.com/ci.yml', 'Remote file `https://example.com/ci.yml` could not be included: `include:remote` is not supported on this server!'],
     ['a template', 'include:\n  template: Auto-DevOps.gitlab-ci.yml', 'Template file `Auto-DevOps.gitlab-ci.yml` could not be included: `include:template` is not supported on this server!'],
-    ['an include without a valid subkey', 'include:\n  - file: a.yml', '`{"file":"a.yml"}` does not have a valid subkey for include. Valid subkeys are: `local`, `project`, `remote`, `template`, `artifact`'],
-    ['two kinds in one include', 'include:\n  - local: a.yml\n    template: b.yml', 'Each include must use only one of: `local`, `project`, `remote`, `template`, `artifact`'],
+    ['an include without a valid subkey', 'include:\n  - file: a.yml', '`{"file":"a.yml"}` does not have a valid subkey for include. Valid subkeys are: `local`, `project`, `remote`, `template`, `artifact`, `component`'],
+    ['two kinds in one include', 'include:\n  - local: a.yml\n    template: b.yml', 'Each include must use only one of: `local`, `project`, `remote`, `template`, `artifact`, `component`'],
   ])('%s', async (_, text, error) => {
     const files = { 1: { 'ci/empty.yml': '  \n', 'ci/bad.yml': 'build:\n  script: [make\n' }, 2: {} };
     expect(await resolve(text, files)).toEqual({ ok: false, error });

@@ -192,6 +192,7 @@ describe('include: with inputs:', () => {
     'templates/build.yml': 'spec:\n  inputs:\n    job:\n    stage: { default: build }\n---\n$[[ inputs.job ]]:\n  stage: $[[ inputs.stage ]]\n  script: make',
   };
   const reader: IncludeReader = {
+    serverFqdn: 'localhost',
     readFile: async (_source, path) => files[path],
     projectAt: async () => ({ result: 'project_not_found' }),
   };

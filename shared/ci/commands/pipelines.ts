@@ -47,6 +47,7 @@ import { mergeRequestVariables } from '../merge-request-variables';
 import { CANCELABLE, COMPLETED, compositeStatus, nextStatuses, type JobStatus } from '../status';
 import { sealPipelineVariables } from '../pipeline-variables';
 import { nameFromWorkflow } from '../pipeline-name';
+import { serverVariables } from '../server-variables';
 import type { Deployment } from '../store/environments';
 import { deploymentFollowsJob, isOutdatedDeploymentJob, linkEnvironments, olderActiveDeployments, redeploy, storeDeployments } from './deployments';
 import { refFollowsPipeline, refForgetsPipeline } from './refs';
@@ -120,6 +121,7 @@ function ruleVariables(request: PipelineRequest, projectVariables: readonly Proj
   const variables: Record<string, string> = {
     CI: 'true',
     GITLAB_CI: 'true',
+    ...Object.fromEntries(serverVariables()),
     // A merge request pipeline's ref name is its source branch (GitLab's `source_ref`).
     CI_COMMIT_REF_NAME: request.mergeRequest?.sourceBranch ?? request.ref,
     CI_COMMIT_SHA: request.sha,

@@ -5,14 +5,22 @@
  * its default branch), its own includes expanded the same way (a `local:` include in a file of
  * another project reads that project), then the files are deep-merged in order and the including
  * file's keys deep-merged over them; `include` itself is removed. `rules:` on an include are
- * evaluated with the pipeline's variables (`exists`/`changes` taken as met, as for jobs).
+ * evaluated with the pipeline's variables (`exists`/`changes` taken as met, as for jobs); then the
+ * variables in the locations' strings are expanded with them (GitLab's `VariablesExpander`: an
+ * unknown one expands to nothing), a masked variable's value shown as `x`s in errors.
+ *
+ * `component:` (GitLab's `Ci::Components::FetchService`): `<this server's FQDN>/<project path>/<name>@<version>`
+ * reads `templates/<name>.yml`, else `templates/<name>/template.yml`, of that project at the version:
+ * a tag, a branch or a commit SHA. This service has no CI/CD Catalog, so `~latest` and partial
+ * semantic versions (`1`, `1.2`) get GitLab's answer for a project that is not a catalog resource.
  *
  * Bounded as GitLab: at most {@link MAX_INCLUDES} files in the whole tree (which also bounds the
- * nesting), and {@link MAX_TOTAL_BYTES} of included YAML. `remote:`, `template:`, `component:`
- * and `artifact:` are refused with a yaml error: this service fetches no URL and ships no
+ * nesting), and {@link MAX_TOTAL_BYTES} of included YAML. `remote:`, `template:` and
+ * `artifact:` are refused with a yaml error: this service fetches no URL and ships no
  * templates. Errors are GitLab's messages, returned (never thrown), for the pipeline's
  * `yaml_errors`. Pure apart from the {@link IncludeReader} it is given.
  */
+import { expandVariables } from './expand';
 import { deepMerge, loadCiYaml, matchingRule, type RuleDefinition } from './parse';
 
 /** Where files are read: a project of this service at a commit. */
@@ -33,6 +41,8 @@ export interface IncludeReader {
   readFile(source: IncludeSource, path: string): Promise<string | undefined>;
   /** A project by full path at a ref (undefined: its default branch), if the pipeline's user may read its code. */
   projectAt(fullPath: string, ref: string | undefined): Promise<ProjectAtRef>;
+  /** This server's host, with its port when not the protocol's (GitLab's `server_fqdn`): a component's address starts with it. */
+  serverFqdn: string;
 }
 
 export type IncludesResult = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
@@ -42,8 +52,12 @@ export const MAX_INCLUDES = 150;
 /** The most bytes of included YAML (GitLab's `ci_max_total_yaml_size_bytes`, smaller here: a Lambda's memory). */
 export const MAX_TOTAL_BYTES = 4 * 1024 * 1024;
 
-const FILE_TYPES = ['local', 'project', 'remote', 'template', 'artifact'] as const;
+const FILE_TYPES = ['local', 'project', 'remote', 'template', 'artifact', 'component'] as const;
 const YAML_EXTENSION = /.+\.(yml|yaml)$/i;
+/** A component version GitLab resolves only among a catalog resource's published versions. */
+const SHORTHAND_SEMVER = /^\d+(\.\d+)?$/;
+/** The keys of an include whose strings are expanded (`rules:` is evaluated before, `inputs:` is given to the file as is). */
+const EXPANDED_KEYS = new Set<string>([...FILE_TYPES, 'file', 'ref']);
 
 type Hash = Record<string, unknown>;
 const isHash = (value: unknown): value is Hash => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -108,18 +122,22 @@ interface IncludedFile {
   inputs?: Record<string, unknown>;
   missing: string;
   empty: string;
+  /** The file's text when finding it read it already (a component's). */
+  text?: string;
 }
 
 /** The files one `include:` entry names, normalised (GitLab's mapper: normalizer, filter, matcher), checked but not read. */
 async function filesOf(location: unknown, source: IncludeSource, state: State): Promise<IncludedFile[]> {
-  const entry: Hash = typeof location === 'string' ? (/^https?:\/\//i.test(location) ? { remote: location } : { local: location }) : isHash(location) ? location : {};
+  const given: Hash = typeof location === 'string' ? (/^https?:\/\//i.test(location) ? { remote: location } : { local: location }) : isHash(location) ? location : {};
   if (!isHash(location) && typeof location !== 'string') {
     throw new IncludeError(`\`${JSON.stringify(location)}\` does not have a valid subkey for include. Valid subkeys are: ${FILE_TYPES.map((t) => `\`${t}\``).join(', ')}`);
   }
-  if (entry.rules !== undefined && !includeRulesAllow(entry.rules, state.variables)) return [];
+  if (given.rules !== undefined && !includeRulesAllow(given.rules, state.variables)) return [];
+  const entry = expandLocation(given, state.variables);
+  const shown = (text: string) => maskSecrets(text, state);
   const matching = FILE_TYPES.filter((type) => (type === 'project' ? entry.project !== undefined && entry.file !== undefined : entry[type] !== undefined && entry[type] !== null));
   if (matching.length === 0) {
-    throw new IncludeError(`\`${JSON.stringify(entry)}\` does not have a valid subkey for include. Valid subkeys are: ${FILE_TYPES.map((t) => `\`${t}\``).join(', ')}`);
+    throw new IncludeError(`\`${shown(JSON.stringify(entry))}\` does not have a valid subkey for include. Valid subkeys are: ${FILE_TYPES.map((t) => `\`${t}\``).join(', ')}`);
   }
   if (matching.length > 1) throw new IncludeError(`Each include must use only one of: ${FILE_TYPES.map((t) => `\`${t}\``).join(', ')}`);
   if (entry.inputs !== undefined && entry.inputs !== null && !isHash(entry.inputs)) throw new IncludeError('include inputs config should be a hash');
@@ -127,23 +145,26 @@ async function filesOf(location: unknown, source: IncludeSource, state: State): 
   switch (matching[0]) {
     case 'local': {
       const path = checkedPath(entry.local);
-      return [{ source, path, ...inputs, missing: `Local file \`${path}\` does not exist!`, empty: `Local file \`${path}\` is empty!` }];
+      return [{ source, path, ...inputs, missing: `Local file \`${shown(path)}\` does not exist!`, empty: `Local file \`${shown(path)}\` is empty!` }];
     }
+    case 'component':
+      return [{ ...(await componentFile(entry.component, state)), ...inputs }];
     case 'project': {
       const name = String(Array.isArray(entry.project) ? entry.project[0] : entry.project).replace(/^\/+/, '').toLowerCase();
+      const label = shown(name);
       const paths = (Array.isArray(entry.file) ? entry.file : [entry.file]).map(checkedPath);
       const ref = entry.ref === undefined || entry.ref === null ? undefined : String(entry.ref);
       const found = await state.reader.projectAt(name, ref === 'HEAD' ? undefined : ref);
       if (found.result === 'project_not_found') {
-        throw new IncludeError(`Project \`${name}\` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.`);
+        throw new IncludeError(`Project \`${label}\` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.`);
       }
-      if (found.result === 'ref_not_found') throw new IncludeError(`Project \`${name}\` reference \`${ref ?? 'HEAD'}\` does not exist!`);
+      if (found.result === 'ref_not_found') throw new IncludeError(`Project \`${label}\` reference \`${shown(ref ?? 'HEAD')}\` does not exist!`);
       return paths.map((path) => ({
         source: found.source,
         path,
         ...inputs,
-        missing: `Project \`${name}\` file \`${path}\` does not exist!`,
-        empty: `Project \`${name}\` file \`${path}\` is empty!`,
+        missing: `Project \`${label}\` file \`${shown(path)}\` does not exist!`,
+        empty: `Project \`${label}\` file \`${shown(path)}\` is empty!`,
       }));
     }
     case 'remote':
@@ -153,6 +174,59 @@ async function filesOf(location: unknown, source: IncludeSource, state: State): 
     default:
       throw new IncludeError(`Artifact file \`${String(entry.artifact)}\` could not be included: \`include:artifact\` is not supported on this server!`);
   }
+}
+
+/** An include with the variables in its strings expanded (GitLab's `VariablesExpander`, after `rules:`): a new hash, the configuration's own left as it is. */
+function expandLocation(entry: Hash, variables: Record<string, string>): Hash {
+  const expand = (value: unknown) => (typeof value === 'string' ? expandVariables(value, variables) : value);
+  return Object.fromEntries(
+    Object.entries(entry).map(([key, value]) => [key, !EXPANDED_KEYS.has(key) ? value : Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? expand(item) : item)) : expand(value)]),
+  );
+}
+
+/** `text` as GitLab shows a location in an error (`mask_variables_from`): each masked variable's value replaced by as many `x`. */
+function maskSecrets(text: string, state: State): string {
+  let shown = text;
+  for (const name of state.masked) {
+    const value = state.variables[name];
+    if (value) shown = shown.split(value).join('x'.repeat(value.length));
+  }
+  return shown;
+}
+
+/**
+ * The file a `component:` include names (GitLab's `InstancePath` and `ComponentsProject`): the
+ * project is the address's path up to its last `/` (after this server's FQDN), the component the
+ * rest; its `templates/<name>.yml`, else `templates/<name>/template.yml`, at the version.
+ */
+async function componentFile(address: unknown, state: State): Promise<Omit<IncludedFile, 'inputs'>> {
+  if (typeof address !== 'string') throw new IncludeError(`Included file \`${maskSecrets(JSON.stringify(address), state)}\` needs to be a string`);
+  const error = (reason: string) => new IncludeError(`Component '${maskSecrets(address, state)}' - ${reason}`);
+  const prefix = `${state.reader.serverFqdn}/`;
+  if (!address.includes('@') || !address.startsWith(prefix)) throw error('the component path is not supported');
+  const at = address.indexOf('@');
+  const path = address.slice(prefix.length, at);
+  const version = address.slice(at + 1);
+  const slash = path.lastIndexOf('/');
+  const contentNotFound = error('content not found');
+  if (path.startsWith('/') || slash <= 0) throw contentNotFound;
+  const name = path.slice(slash + 1);
+  // No project is a CI/CD Catalog resource here: GitLab's answers for such a project.
+  const catalogOnly =
+    version === '~latest'
+      ? 'The ~latest version reference is not supported for non-catalog resources. Use a tag, branch, or commit SHA instead.'
+      : SHORTHAND_SEMVER.test(version)
+        ? 'The partial semantic version reference is not supported for non-catalog resources. Use a tag, branch, or commit SHA instead.'
+        : undefined;
+  const found = await state.reader.projectAt(path.slice(0, slash).toLowerCase(), catalogOnly ? undefined : version);
+  if (found.result === 'project_not_found') throw error("project does not exist or you don't have sufficient permissions");
+  if (catalogOnly) throw error(catalogOnly);
+  if (found.result === 'ref_not_found' || name === '' || name.includes('/')) throw contentNotFound;
+  for (const candidate of [`templates/${name}.yml`, `templates/${name}/template.yml`]) {
+    const text = await state.reader.readFile(found.source, candidate);
+    if (text !== undefined) return { source: found.source, path: candidate, text, missing: contentNotFound.message, empty: contentNotFound.message };
+  }
+  throw contentNotFound;
 }
 
 /** A location as GitLab checks it (`File::Base#validate_location!`): a string with a YAML extension, leading slashes dropped. */
@@ -177,7 +251,7 @@ function includeRulesAllow(rules: unknown, variables: Record<string, string>): b
 
 /** Reads, loads and expands one included file. */
 async function loadFile(file: IncludedFile, state: State): Promise<Hash> {
-  const text = await state.reader.readFile(file.source, file.path);
+  const text = file.text ?? (await state.reader.readFile(file.source, file.path));
   if (text === undefined) throw new IncludeError(file.missing);
   if (text.trim() === '') throw new IncludeError(file.empty);
   state.bytes += Buffer.byteLength(text, 'utf8');

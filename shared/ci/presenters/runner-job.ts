@@ -17,6 +17,7 @@ import type { ProjectVariable } from '../queries/variables';
 import type { Job, Pipeline } from '../store/pipelines';
 import type { ReleaseDefinition } from '../config/parse';
 import { isMergeRequestRef, mergeRequestVariables } from '../merge-request-variables';
+import { serverVariables } from '../server-variables';
 
 export interface RunnerJobContext {
   job: Job;
@@ -52,17 +53,11 @@ export function predefinedVariables(ctx: RunnerJobContext): Variable[] {
   // A merge request pipeline's ref name is its source branch (GitLab's `source_ref`), with no `CI_COMMIT_BRANCH`.
   const refName = mergeRequest?.sourceBranch ?? job.ref;
   const base = config().externalUrl;
-  const url = new URL(base);
   const projectUrl = `${base}/${ctx.projectPath}`;
   const pairs: Array<[string, string, boolean?]> = [
     ['CI', 'true'],
     ['GITLAB_CI', 'true'],
-    ['CI_SERVER_URL', base],
-    ['CI_SERVER_HOST', url.hostname],
-    ['CI_SERVER_PORT', url.port || (url.protocol === 'https:' ? '443' : '80')],
-    ['CI_SERVER_PROTOCOL', url.protocol.replace(':', '')],
-    ['CI_SERVER_NAME', 'GitLab'],
-    ['CI_API_V4_URL', `${base}/api/v4`],
+    ...serverVariables(),
     ['CI_JOB_ID', String(job.id)],
     ['CI_JOB_NAME', job.name],
     ['CI_JOB_STAGE', job.stage],
