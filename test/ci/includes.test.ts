@@ -153,6 +153,35 @@ describe('include: component', () => {
   });
 });
 
+describe('include: artifact', () => {
+  const parent = (files: Record<string, Record<string, string>>): IncludeReader['parentArtifact'] => async (job, path) => {
+    if (!files[job]) return { result: 'no_job' };
+    const text = files[job][path];
+    return text === undefined ? { result: 'unreadable', message: `Path \`${path}\` does not exist inside the \`${job}\` artifacts archive!` } : { result: 'found', text };
+  };
+  const resolveChild = async (text: string, artifacts: Record<string, Record<string, string>>) => {
+    const loaded = loadCiYaml(text);
+    if (!loaded.ok) throw new Error(loaded.error);
+    return expandIncludes(loaded.value, HOME, { ...memoryReader({ 1: { 'ci/common.yml': '.common:\n  stage: build\n' } }), parentArtifact: parent(artifacts) });
+  };
+
+  it('reads a file of a parent job’s artifacts in a child pipeline, its local includes from the commit', async () => {
+    const expanded = await resolveChild('include: [{ artifact: gen.yml, job: generate }]\n', { generate: { 'gen.yml': 'include: ci/common.yml\ngen:\n  extends: .common\n  script: [x]\n' } });
+    expect(expanded.ok && buildCiConfig(expanded.value)).toMatchObject({ ok: true, config: { jobs: [{ name: 'gen', stage: 'build' }] } });
+  });
+
+  it.each([
+    ['outside a child pipeline', 'include: [{ artifact: gen.yml, job: generate }]\n', 'Including configs from artifacts is only allowed when triggering child pipelines', false],
+    ['without a job', 'include: [{ artifact: gen.yml }]\n', 'Job must be provided when including configs from artifacts', true],
+    ['of a job without artifacts', 'include: [{ artifact: gen.yml, job: other }]\n', 'Job `other` not found in parent pipeline or does not have artifacts!', true],
+    ['of a file the archive lacks', 'include: [{ artifact: none.yml, job: generate }]\n', 'Path `none.yml` does not exist inside the `generate` artifacts archive!', true],
+    ['of an empty file', 'include: [{ artifact: empty.yml, job: generate }]\n', 'File `empty.yml` is empty!', true],
+  ])('refuses an artifact include %s with GitLab’s error', async (_, text, error, child) => {
+    const artifacts = { generate: { 'gen.yml': 'a:\n  script: [a]\n', 'empty.yml': '' } };
+    expect(await (child ? resolveChild(text, artifacts) : resolve(text, {}))).toEqual({ ok: false, error });
+  });
+});
+
 describe('variables in include locations', () => {
   it('expands them after rules (an unknown one to nothing), showing a masked value as x in errors', async () => {
     const files = { 2: { 'ci/a.yml': 'a:\n  script: [a]\n' } };

@@ -7,7 +7,8 @@
  * trigger's `include` read at that commit. Then the trigger job succeeds, or with `strategy:
  * depend` stays running until the child finishes and takes its final status
  * ({@link bridgeFollowsChild}, GitLab's `inherit_status_from_downstream!`). A child that cannot be
- * created (no job, refused) fails the trigger job with `downstream_pipeline_creation_failed`.
+ * created (no job, refused, or stored failed with its configuration's errors, which it then links)
+ * fails the trigger job with `downstream_pipeline_creation_failed`.
  * `trigger:project` makes a multi-project pipeline instead ({@link triggerProject}), followed the same way.
  *
  * Loaded with the first trigger job a process meets (`import()` from `pipelines.ts`), not at cold start.
@@ -85,6 +86,12 @@ export async function triggerDownstream(bridge: Job, pipeline: Pipeline, ops: Pi
       return;
     }
     const linked = (await updateJob(started, { downstreamPipelineId: result.pipeline.id })) ?? started;
+    // A child stored failed with its configuration's errors was not created successfully (GitLab's
+    // `created_successfully?`): the trigger job fails, the child kept for its `yaml_errors`.
+    if (result.pipeline.yamlErrors) {
+      await endJob(linked, { status: 'failed', failureReason: 'downstream_pipeline_creation_failed' }, ['running'], { process: false });
+      return;
+    }
     if (trigger.strategy === 'depend') await bridgeFollowsChild(result.pipeline, ops, linked);
     else await endJob(linked, { status: 'success' }, ['running'], { process: false });
   } catch (error) {

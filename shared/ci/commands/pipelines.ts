@@ -225,7 +225,9 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
   const jobVariables = (job: SelectedJob) => ({ ...predefined, ...job.variables, ...given });
   const masked = maskedNames(projectVariables, request.variables ?? []);
   const loaded = loadCiYaml(config, { inputs: request.inputs, variables: rules, masked });
-  const expanded = loaded.ok ? await expandIncludes(loaded.value, { projectId, sha: request.sha }, includeReader(request.project, request.user), rules, masked) : loaded;
+  // A child pipeline's `include: artifact:` reads its parent's artifacts (the reader loaded only then).
+  const reader = { ...includeReader(request.project, request.user), ...(request.parent ? { parentArtifact: (await import('../queries/artifact-includes')).parentArtifactReader(request.parent.pipelineId) } : {}) };
+  const expanded = loaded.ok ? await expandIncludes(loaded.value, { projectId, sha: request.sha }, reader, rules, masked) : loaded;
   const parsed = expanded.ok ? buildCiConfig(expanded.value) : expanded;
   let jobs: SelectedJob[] = [];
   let yamlErrors: string | null;

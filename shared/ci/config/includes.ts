@@ -15,9 +15,9 @@
  * semantic versions (`1`, `1.2`) get GitLab's answer for a project that is not a catalog resource.
  *
  * Bounded as GitLab: at most {@link MAX_INCLUDES} files in the whole tree (which also bounds the
- * nesting), and {@link MAX_TOTAL_BYTES} of included YAML. `remote:`, `template:` and
- * `artifact:` are refused with a yaml error: this service fetches no URL and ships no
- * templates. Errors are GitLab's messages, returned (never thrown), for the pipeline's
+ * nesting), and {@link MAX_TOTAL_BYTES} of included YAML. `artifact:` + `job:` (a child pipeline's
+ * only) reads a file of a parent pipeline job's artifacts archive. `remote:` and `template:` are
+ * refused with a yaml error: this service fetches no URL and ships no templates. Errors are GitLab's messages, returned (never thrown), for the pipeline's
  * `yaml_errors`. Pure apart from the {@link IncludeReader} it is given.
  */
 import { expandVariables } from './expand';
@@ -43,7 +43,19 @@ export interface IncludeReader {
   projectAt(fullPath: string, ref: string | undefined): Promise<ProjectAtRef>;
   /** This server's host, with its port when not the protocol's (GitLab's `server_fqdn`): a component's address starts with it. */
   serverFqdn: string;
+  /**
+   * A file of the artifacts archive of the parent pipeline's latest job of that name (`include:
+   * artifact:`): given only while a child pipeline is created (a trigger job's `trigger:include`).
+   */
+  parentArtifact?(jobName: string, path: string): Promise<ArtifactFile>;
 }
+
+export type ArtifactFile =
+  | { result: 'found'; text: string }
+  /** The parent pipeline has no such job with an artifacts archive that can be downloaded. */
+  | { result: 'no_job' }
+  /** GitLab's `ArtifactFileReader` error (archive too large, no such path, a directory). */
+  | { result: 'unreadable'; message: string };
 
 export type IncludesResult = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
@@ -57,7 +69,7 @@ const YAML_EXTENSION = /.+\.(yml|yaml)$/i;
 /** A component version GitLab resolves only among a catalog resource's published versions. */
 const SHORTHAND_SEMVER = /^\d+(\.\d+)?$/;
 /** The keys of an include whose strings are expanded (`rules:` is evaluated before, `inputs:` is given to the file as is). */
-const EXPANDED_KEYS = new Set<string>([...FILE_TYPES, 'file', 'ref']);
+const EXPANDED_KEYS = new Set<string>([...FILE_TYPES, 'file', 'ref', 'job']);
 
 type Hash = Record<string, unknown>;
 const isHash = (value: unknown): value is Hash => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -172,7 +184,7 @@ async function filesOf(location: unknown, source: IncludeSource, state: State): 
     case 'template':
       throw new IncludeError(`Template file \`${String(entry.template)}\` could not be included: \`include:template\` is not supported on this server!`);
     default:
-      throw new IncludeError(`Artifact file \`${String(entry.artifact)}\` could not be included: \`include:artifact\` is not supported on this server!`);
+      return [{ ...(await artifactFile(entry, source, state)), ...inputs }];
   }
 }
 
@@ -227,6 +239,22 @@ async function componentFile(address: unknown, state: State): Promise<Omit<Inclu
     if (text !== undefined) return { source: found.source, path: candidate, text, missing: contentNotFound.message, empty: contentNotFound.message };
   }
   throw contentNotFound;
+}
+
+/**
+ * The file an `artifact:` include names (GitLab's `External::File::Artifact` and
+ * `ArtifactFileReader`), read; its own `local:` includes read the pipeline's commit.
+ */
+async function artifactFile(entry: Hash, source: IncludeSource, state: State): Promise<Omit<IncludedFile, 'inputs'>> {
+  const path = checkedPath(entry.artifact);
+  const read = state.reader.parentArtifact;
+  if (!read) throw new IncludeError('Including configs from artifacts is only allowed when triggering child pipelines');
+  if (typeof entry.job !== 'string' || entry.job.trim() === '') throw new IncludeError('Job must be provided when including configs from artifacts');
+  const found = await read(entry.job, path);
+  if (found.result === 'no_job') throw new IncludeError(`Job \`${maskSecrets(entry.job, state)}\` not found in parent pipeline or does not have artifacts!`);
+  if (found.result === 'unreadable') throw new IncludeError(found.message);
+  const empty = `File \`${maskSecrets(path, state)}\` is empty!`;
+  return { source, path, text: found.text, missing: empty, empty };
 }
 
 /** A location as GitLab checks it (`File::Base#validate_location!`): a string with a YAML extension, leading slashes dropped. */
