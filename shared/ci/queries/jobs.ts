@@ -23,8 +23,8 @@ export async function findPipelineOrNotFound(subject: ProjectSubject, pipelineId
 }
 
 /** GitLab's `find_job!`: a job of this project, or `404 Not found`. */
-export async function findJobOrNotFound(subject: ProjectSubject, jobId: number): Promise<Job> {
-  const job = await getJob(jobId);
+export async function findJobOrNotFound(subject: ProjectSubject, jobId: number, options: { bridges?: boolean } = {}): Promise<Job> {
+  const job = await getJob(jobId, options);
   if (!job || job.projectId !== subject.project.id) throw new RecordNotFoundError();
   return job;
 }

@@ -18,7 +18,7 @@ import type { catalog } from '../catalog';
 import { cancelJobRecord, playJob, processPipeline, retryJobRecord } from '../commands/pipelines';
 import { isOutdatedDeploymentJob } from '../commands/deployments';
 import { authorizeCi, canDestroyArtifacts, canEraseBuild, canReadBuilds, canUpdateBuilds, canUpdateOnRef } from '../policy';
-import { presentJob } from '../presenters/jobs';
+import { presentBridge, presentJob } from '../presenters/jobs';
 import { findJobOrNotFound, jobContext, jobList, latestSuccessfulJob } from '../queries/jobs';
 import { deleteArtifacts, deleteTrace } from '../store/blobs';
 import { deleteJobArtifacts, requestProjectArtifactsDeletion } from '../commands/artifacts';
@@ -38,6 +38,9 @@ async function readable(id: string, user: Parameters<typeof canReadBuilds>[0], a
   return subject;
 }
 
+
+/** What playing answers: a build (GitLab's `Job` entity) or a trigger job (its `Bridge` entity). */
+type PlayAnswer = (Omit<ReturnType<typeof presentJob>, 'status'> & { status: string }) | ReturnType<typeof presentBridge>;
 export const jobRoutes = {
   'GET /projects/:id/jobs': route({
     params: z.object({ ...idParam, ...paginationParams, scope: scopeParam }),
@@ -181,15 +184,17 @@ export const jobRoutes = {
     handler: async ({ params, user }) => {
       const subject = await readable(params.id, user);
       authorizeCi(user, canUpdateBuilds(user, subject));
-      const job = await findJobOrNotFound(subject, params.job_id);
+      // A manual trigger job too (GitLab's processables), answered as a bridge.
+      const job = await findJobOrNotFound(subject, params.job_id, { bridges: true });
       authorizeCi(user, await canUpdateOnRef(user, subject, job));
       authorizeCi(user, !(await isOutdatedDeploymentJob(job, subject.project)));
       if (job.status !== 'manual') throw new ApiError(400, { message: '400 Bad request - Unplayable Job' });
       const played = await playJob(job);
       if (!played) throw new ApiError(400, { message: '400 Bad request - Unplayable Job' });
+      const ctx = await jobContext(subject, [played]);
       // The spec's job status table: the play response shows the action as `started` (the job
       // itself is pending until a runner takes it, as every later read shows).
-      return ok({ ...presentJob(played, await jobContext(subject, [played]), 'action'), status: 'started' });
+      return ok<PlayAnswer>(played.bridge ? presentBridge(played, ctx, undefined) : { ...presentJob(played, ctx, 'action'), status: 'started' });
     },
   }),
 

@@ -331,7 +331,7 @@ export async function insertJobs(jobs: readonly Job[]): Promise<void> {
 }
 
 /** Internal: a job's items: itself and its pointer (a trigger job has none: not found by id). */
-const jobItems = (job: Job): Item[] => (job.bridge ? [jobToItem(job)] : [jobToItem(job), pointerItem(job)]);
+const jobItems = (job: Job): Item[] => [jobToItem(job), pointerItem(job)];
 
 /**
  * Stores a new generic commit status in its pipeline's partition (no pointer: not found by id),
@@ -435,12 +435,15 @@ export async function readPipeline(pipelineId: number): Promise<{ pipeline: Pipe
   return { pipeline: pipelineFromItem(head), jobs: items.filter((item) => item.type === 'Job').map(jobFromItem) };
 }
 
-export async function getJob(jobId: number): Promise<Job | undefined> {
+/** A job by id (its pointer, then its item); a trigger job only with `bridges` (GitLab's processables: playing one). */
+export async function getJob(jobId: number, options: { bridges?: boolean } = {}): Promise<Job | undefined> {
   if (!isId(jobId)) return undefined;
   const pointer = await getItem(ciKeys.jobPointer(jobId));
   if (!pointer) return undefined;
   const item = await getItem(ciKeys.job(Number(pointer.pipelineId), jobId));
-  return item ? jobFromItem(item) : undefined;
+  const job = item ? jobFromItem(item) : undefined;
+  // A trigger job is found by id only where GitLab looks among processables (playing it).
+  return job?.bridge && !options.bridges ? undefined : job;
 }
 
 /** A project's pipelines, newest first (GSI1). */

@@ -1,9 +1,10 @@
 /**
- * Dynamic child pipelines (`trigger: include: - artifact: <file> job: <job>`): a job of the parent
+ * Child pipelines beyond the plain ones (downstream.integration.test.ts). Dynamic child pipelines (`trigger: include: - artifact: <file> job: <job>`): a job of the parent
  * generates a configuration and uploads it as an artifact; the trigger job's child pipeline runs
  * the jobs of that file, read from the archive, its own `local:` includes from the commit. An
  * include of a job that has no artifacts fails the trigger job, as GitLab's creation of a child
- * whose configuration is invalid.
+ * whose configuration is invalid. And a manual trigger job: played through the jobs API
+ * (`POST /projects/:id/jobs/:job_id/play`, GitLab's processables), it starts its child.
  */
 import { zipSync, strToU8 } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -71,5 +72,27 @@ describe('include: artifact: in a child pipeline', () => {
 
     for (const job of jobs) await runner.update(job, 'success');
     expect((await get(`/pipelines/${parent.id}`)).body.status).toBe('success');
+  });
+
+  it('plays a manual trigger job through the jobs API, which starts its child with the include’s inputs; other job routes do not find it', async () => {
+    const manual = await ownedProject('private');
+    await pushNewRepository(manual.fullPath, manual.owner.token, {
+      '.gitlab-ci.yml': 'build: { script: [make] }\ndeploy:\n  when: manual\n  trigger: { include: [{ local: child.yml, inputs: { env: prod } }] }\n',
+      'child.yml': 'spec:\n  inputs:\n    env:\n---\nchild-$[[ inputs.env ]]: { script: [deploy] }\n',
+    });
+    const at = (path: string, method: 'GET' | 'POST' = 'GET') => api(`/projects/${manual.id}${path}`, { method, token: manual.owner.token });
+    const [pipeline] = (await at('/pipelines')).body;
+    const [bridge] = (await at(`/pipelines/${pipeline.id}/bridges`)).body;
+    expect(bridge).toMatchObject({ name: 'deploy', status: 'manual', downstream_pipeline: null });
+    expect((await at(`/jobs/${bridge.id}`)).status).toBe(404);
+
+    const played = await at(`/jobs/${bridge.id}/play`, 'POST');
+    expect(played.status, JSON.stringify(played.body)).toBe(200);
+    expect(played.body).toMatchObject({ id: bridge.id, name: 'deploy', pipeline: { id: pipeline.id } });
+    expect(played.body).not.toHaveProperty('artifacts');
+    const [after] = (await at(`/pipelines/${pipeline.id}/bridges`)).body;
+    expect(after).toMatchObject({ status: 'success', downstream_pipeline: { source: 'parent_pipeline' } });
+    expect((await at(`/pipelines/${after.downstream_pipeline.id}/jobs`)).body.map((job: any) => job.name)).toEqual(['child-prod']);
+    expect((await at(`/jobs/${bridge.id}/play`, 'POST')).body).toEqual({ message: '400 Bad request - Unplayable Job' });
   });
 });
