@@ -114,4 +114,15 @@ describe('access requests', () => {
     expect((await api(`/projects/${inside.id}`, { token: requester.token })).status).toBe(200);
     expect((await api(`/projects/${inside.id}`, { token: other.token })).status).toBe(404);
   });
+
+  it('adding the requester as a member directly ends their request', async () => {
+    const project = await createProject(owner.token, { visibility: 'public', request_access_enabled: true });
+    const path = `/projects/${project.id}/access_requests`;
+    expect((await api(path, { method: 'POST', token: other.token })).status).toBe(201);
+    const added = await api(`/projects/${project.id}/members`, { method: 'POST', token: owner.token, body: { user_id: other.id, access_level: MAINTAINER } });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect((await api(path, { token: owner.token })).body).toEqual([]);
+    expect((await api(`${path}/${other.id}/approve`, { method: 'PUT', token: owner.token })).body).toEqual({ message: '404 Not found' });
+    expect((await api(`/projects/${project.id}/members/${other.id}`, { token: owner.token })).body).toMatchObject({ access_level: MAINTAINER });
+  });
 });

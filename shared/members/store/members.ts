@@ -17,6 +17,8 @@ import { projectIsLive } from '../../projects';
 import { byKey, getMany } from '../../platform/dynamo/batch';
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
 import { userFromItem, userIsLive, userKeys, type User } from '../../users';
+import { tableName } from '../../platform/dynamo/client';
+import { accessRequestKeys } from './keys';
 
 /** A direct membership together with its user, as every member response needs both. */
 export interface Member {
@@ -62,7 +64,7 @@ function sourceGuard(source: MemberSource, newOwner: boolean) {
 
 /**
  * Writes a new membership, checking that its source and its user are live, and counting a new
- * group owner (`newOwner`) in the same transaction.
+ * group owner (`newOwner`) and removing the user's pending access request in the same transaction.
  * @returns `source_gone` when the group or project is gone or being deleted, `exists` when the
  *   user already is a member, `user_gone` when the user is gone or being deleted.
  */
@@ -73,6 +75,8 @@ export async function insertMembership(membership: Membership, newOwner: boolean
       source: sourceGuard(source, newOwner),
       user: userIsLive(membership.userId),
       membership: putNewMembership(membership),
+      // A pending access request of the user ends with the membership (GitLab turns the requester into the member).
+      accessRequest: { Delete: { TableName: tableName(), Key: accessRequestKeys.request(source, membership.userId) } },
     });
     return 'added';
   } catch (error) {
