@@ -141,6 +141,10 @@ export const GATEWAY_SUBTREES: ReadonlyArray<{ resource: string; group: GroupNam
   // A project's and a group's own actions (archive, star, fork, share, transfer, avatar, …).
   { resource: `${API_PREFIX}/projects/{id}`, group: 'projects', shared: true },
   { resource: `${API_PREFIX}/groups/{id}`, group: 'groups', shared: true },
+  // The API's root: the meta group's routes (`/version`, `/metadata`, …), and any top-level path
+  // that has no group of its own, need no resource of their own (`/api/v4/{proxy+}`, which API
+  // Gateway takes only when no more specific resource matches).
+  { resource: API_PREFIX, group: 'meta', shared: true },
 ];
 
 /** The subtree serving a route's resource, if any: the deepest that takes the route's group. */

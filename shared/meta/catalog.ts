@@ -2,6 +2,7 @@
 export const catalog = {
   meta: [
     'GET /version',
+    'GET /metadata',
     'GET /openapi.json',
   ],
 } as const;

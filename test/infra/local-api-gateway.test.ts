@@ -154,8 +154,10 @@ describe('local API Gateway: greedy path parameters', () => {
   });
 
   it('falls back to the greedy resource for a GET no other resource matches', () => {
-    expect(mustMatch('GET', '/api/v4/nope').route.group).toBe('web');
-    expect(mustMatch('GET', '/api/v4/namespaces/5/nope').pathParameters).toEqual({ path: 'api/v4/namespaces/5/nope' });
+    expect(mustMatch('GET', '/nope/api/v4').route.group).toBe('web');
+    // Under the API's root, the meta group's greedy resource takes what no other resource matches.
+    expect(mustMatch('GET', '/api/v4/nope')).toMatchObject({ route: { group: 'meta' }, pathParameters: { proxy: 'nope' } });
+    expect(mustMatch('GET', '/api/v4/namespaces/5/nope')).toMatchObject({ route: { group: 'meta' }, pathParameters: { proxy: 'namespaces/5/nope' } });
     // Under a subtree served by one function, that function's greedy resource takes it instead.
     expect(mustMatch('GET', '/api/v4/users/5/nope')).toMatchObject({ route: { group: 'users' }, pathParameters: { id: '5', proxy: 'nope' } });
     // Under a shared one, its group's greedy resource takes what no other group's resource matches.

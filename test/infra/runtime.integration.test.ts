@@ -45,6 +45,13 @@ describe('runtime', () => {
     expect(typeof response.body.revision).toBe('string');
   });
 
+  it('serves GET /metadata (what glab reads) with the version, no KAS and no enterprise features; 401 without a token', async () => {
+    const [response, version, anonymous] = await Promise.all([api('/metadata', { token: rootToken() }), api<{ version: string }>('/version', { token: rootToken() }), api('/metadata')]);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ version: version.body.version, revision: expect.any(String), kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null }, enterprise: false });
+    expect(anonymous.status).toBe(401);
+  });
+
   it('accepts the token as Authorization: Bearer too', async () => {
     // Act
     const response = await api('/version', { headers: { Authorization: `Bearer ${rootToken()}` } });

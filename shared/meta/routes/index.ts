@@ -1,5 +1,6 @@
 /**
- * Service metadata: `GET /version`, as GitLab answers it (authentication required), and
+ * Service metadata: `GET /version` and `GET /metadata` (what glab and other clients read to learn
+ * the server's version and features), as GitLab answers them (authentication required), and
  * `GET /openapi.json`, the API's OpenAPI document (anyone may read it).
  *
  * The document is the generated `openapi.json` at the repository root (`npm run openapi`, checked
@@ -16,6 +17,12 @@ export const routes = {
     'GET /version': route({
       params: noParams,
       handler: async () => ok({ version: config().version, revision: config().revision }),
+    }),
+    // GitLab's `API::Metadata`: no KAS (agent server) here, and no enterprise features.
+    'GET /metadata': route({
+      params: noParams,
+      handler: async () =>
+        ok({ version: config().version, revision: config().revision, kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null }, enterprise: false }),
     }),
     'GET /openapi.json': route({
       params: noParams,
