@@ -7,7 +7,11 @@
  */
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, baseUrl } from '../support/api';
+import { getItem } from '../../shared/platform/dynamo/query';
+import { bucketName, s3 } from '../../shared/platform/s3/client';
+import { terraformStateKeys, terraformStateObjects } from '../../shared/terraform-states/store/keys';
+import { api, baseUrl, isLocalRuntime } from '../support/api';
+import { eventually } from '../support/eventually';
 import { addMember, createProject, createUser, unique, type TestUser } from '../support/fixtures';
 import { pushNewRepository } from '../support/git';
 import { TestRunner } from '../ci/runner';
@@ -220,5 +224,26 @@ describe('GitLab-managed Terraform state', () => {
     expect(writes.map((write) => write.status)).toEqual([200, 200, 200, 200, 200]);
     expect(versions.map((version) => version.text)).toEqual([1, 2, 3, 4, 5].map((serial) => stateDocument(serial)));
     expect(latest.text).toBe(stateDocument(5));
+  });
+
+  it.skipIf(!isLocalRuntime())('keeps contents sealed in S3, and removes a deleted project’s states with their contents', async () => {
+    // Prepare
+    const doomed = await createProject(owner.token);
+    const name = unique('doomed');
+    expect((await terraform('POST', statePath(name, '', doomed.id), basic(owner.username, owner.token), stateDocument(1, { secret: 'hunter2' }))).status).toBe(200);
+    const { client, sdk } = await s3();
+    const list = () => client.send(new sdk.ListObjectsV2Command({ Bucket: bucketName(), Prefix: terraformStateObjects.projectPrefix(doomed.id) }));
+    const [object] = (await list()).Contents ?? [];
+    const stored = await (await client.send(new sdk.GetObjectCommand({ Bucket: bucketName(), Key: object.Key! }))).Body!.transformToString();
+
+    // Act
+    expect((await api(`/projects/${doomed.id}`, { method: 'DELETE', token: owner.token })).status).toBe(202);
+
+    // Assess
+    expect(stored).toMatch(/^v1:/);
+    expect(stored).not.toContain('hunter2');
+    await eventually(async () => {
+      expect([await getItem(terraformStateKeys.state(doomed.id, name)), (await list()).KeyCount ?? 0]).toEqual([undefined, 0]);
+    });
   });
 });
