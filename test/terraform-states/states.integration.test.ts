@@ -131,14 +131,14 @@ describe('GitLab-managed Terraform state', () => {
     expect([unknown.status, finished.status]).toEqual([401, 401]);
   });
 
-  it('lets developers read, maintainers write; reporters get 403, non-members of a private project 404, no credentials 401', async () => {
+  it('lets developers read, maintainers write; reporters get 403, non-members of a private project 404, no credentials 401 (Basic only where declared)', async () => {
     // Prepare
     const name = unique('perm');
     const ownerAuth = basic(owner.username, owner.token);
     expect((await terraform('POST', statePath(name), ownerAuth, stateDocument(1))).status).toBe(200);
 
     // Act
-    const [devRead, devWrite, devLock, devDelete, reporterRead, strangerRead, anonymous, badToken, privateToken] = await Promise.all([
+    const [devRead, devWrite, devLock, devDelete, reporterRead, strangerRead, anonymous, badToken, privateToken, basicElsewhere] = await Promise.all([
       terraform('GET', statePath(name), basic(developer.username, developer.token)),
       terraform('POST', statePath(name), basic(developer.username, developer.token), stateDocument(2)),
       terraform('POST', statePath(name, '/lock'), basic(developer.username, developer.token), JSON.stringify(lockInfo('dev'))),
@@ -148,13 +148,15 @@ describe('GitLab-managed Terraform state', () => {
       terraform('GET', statePath(name), {}),
       terraform('GET', statePath(name), basic(owner.username, 'glpat-wrong')),
       terraform('GET', statePath(name), { 'PRIVATE-TOKEN': developer.token }),
+      // Only the routes that declare HTTP Basic read it.
+      terraform('GET', '/user', basic(owner.username, owner.token)),
     ]);
 
     // Assess
     expect(devRead).toMatchObject({ status: 200, text: stateDocument(1) });
     expect([devWrite.status, devLock.status, devDelete.status, reporterRead.status]).toEqual([403, 403, 403, 403]);
     expect(strangerRead).toMatchObject({ status: 404, json: { message: '404 Project Not Found' } });
-    expect([anonymous.status, badToken.status]).toEqual([401, 401]);
+    expect([anonymous.status, badToken.status, basicElsewhere.status]).toEqual([401, 401, 401]);
     expect(privateToken.status).toBe(200);
     expect((await terraform('GET', statePath(name), ownerAuth)).text).toBe(stateDocument(1));
   });
