@@ -48,6 +48,7 @@ const lazy = {
   deployTokenGitAccess: () => import('../shared/deploy-tokens/queries/deploy-tokens'),
   resourceBots: () => import('../shared/members/access-tokens'),
   snippetRemoval: () => import('../shared/snippets/commands/snippets'),
+  terraformStateRemoval: () => import('../shared/terraform-states/commands/states'),
   memberships: () => import('../shared/members/commands'),
   groupDeletion: () => import('../shared/groups/commands/delete-group'),
   forgetUser: () => import('../shared/projects/commands/forget-user'),
@@ -95,6 +96,8 @@ resolveDeployTokensWith(lazily(lazy.deployTokenGitAccess, (m) => m.deployTokenGi
 // Snippets live in their project's partition (deleted with it), their contents in S3 under a
 // prefix of their own: a deleted project takes them with it.
 removeWithProject(lazily(lazy.snippetRemoval, (m) => m.removeProjectSnippets));
+// Terraform states likewise: their items in the project's partition, their versions' contents in S3.
+removeWithProject(lazily(lazy.terraformStateRemoval, (m) => m.removeProjectTerraformStates));
 // Merge requests sit above CI: a finished pipeline merges the merge requests waiting for it
 // (merge when pipeline succeeds). Every function that finishes pipelines (runners, jobs) goes through this root.
 onPipelineFinished(lazily(lazy.mergeRequestPipelines, (m) => m.mergeWhenPipelineSucceeded));

@@ -26,6 +26,7 @@ import { catalog as projects } from './projects/catalog';
 import { catalog as releases } from './releases/catalog';
 import { catalog as repository } from './repository/catalog';
 import { catalog as snippets } from './snippets/catalog';
+import { catalog as terraformStates } from './terraform-states/catalog';
 import { catalog as users } from './users/catalog';
 import { catalog as wikis } from './wikis/catalog';
 
@@ -37,10 +38,10 @@ export const API_PREFIX = '/api/v4';
 export const routeCatalog = {
   meta: meta.meta,
   users: [...users.users, ...projects.users, ...members.users, ...ci.users],
-  // A group's and a project's issue counts, badges, deploy tokens and access requests (and a group's access tokens, a project's wiki pages and snippets) are answered by their functions (no resource of their own).
+  // A group's and a project's issue counts, badges, deploy tokens and access requests (and a group's access tokens, a project's wiki pages, snippets and Terraform states) are answered by their functions (no resource of their own).
   groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups, ...members.groups],
   members: members.members,
-  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects, ...members.projects, ...wikis.projects, ...snippets.projects],
+  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects, ...members.projects, ...wikis.projects, ...snippets.projects, ...terraformStates.projects],
   hooks: hooks.hooks,
   milestones: issues.milestones,
   labels: issues.labels,

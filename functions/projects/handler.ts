@@ -5,9 +5,10 @@ import { projectIssueStatisticsRoutes } from '../../shared/issues/routes/statist
 import { projectAccessRequestRoutes } from '../../shared/members/routes/access-requests';
 import { routes as feature } from '../../shared/projects/routes';
 import { routes as snippets } from '../../shared/snippets/routes';
+import { routes as terraformStates } from '../../shared/terraform-states/routes';
 import { routes as wikis } from '../../shared/wikis/routes';
 import { apiHandler } from '../api';
 
-// A project's issue counts, commit status reports, badges, deploy tokens, access requests, wiki pages and snippets: the issues, CI, badges, deploy tokens, members, wikis and snippets features' routes in this group, each imported from its own module.
-export const routes = { ...feature.projects, ...projectIssueStatisticsRoutes, ...commitStatusRoutes, ...badges.projects, ...deployTokens.projects, ...projectAccessRequestRoutes, ...wikis.projects, ...snippets.projects };
+// A project's issue counts, commit status reports, badges, deploy tokens, access requests, wiki pages, snippets and Terraform states: the issues, CI, badges, deploy tokens, members, wikis, snippets and Terraform states features' routes in this group, each imported from its own module.
+export const routes = { ...feature.projects, ...projectIssueStatisticsRoutes, ...commitStatusRoutes, ...badges.projects, ...deployTokens.projects, ...projectAccessRequestRoutes, ...wikis.projects, ...snippets.projects, ...terraformStates.projects };
 export const handler = apiHandler('projects', routes);

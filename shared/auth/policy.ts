@@ -17,12 +17,13 @@ import { abilities as projects } from '../projects/abilities';
 import { abilities as releases } from '../releases/abilities';
 import { abilities as repository } from '../repository/abilities';
 import { abilities as snippets } from '../snippets/abilities';
+import { abilities as terraformStates } from '../terraform-states/abilities';
 import { abilities as users } from '../users/abilities';
 import { abilities as wikis } from '../wikis/abilities';
 import { isAdmin, type GroupSubject, type ProjectSubject } from './rules';
 
 const globalRules = { ...users.global, ...groups.global, ...projects.global };
-const projectRules = { ...projects.project, ...repository.project, ...issues.project, ...mergeRequests.project, ...ci.project, ...releases.project, ...deployTokens.project, ...wikis.project, ...snippets.project };
+const projectRules = { ...projects.project, ...repository.project, ...issues.project, ...mergeRequests.project, ...ci.project, ...releases.project, ...deployTokens.project, ...wikis.project, ...snippets.project, ...terraformStates.project };
 const groupRules = { ...groups.group, ...issues.group, ...ci.group, ...deployTokens.group };
 
 type GlobalAbility = keyof typeof globalRules;

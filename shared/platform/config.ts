@@ -33,6 +33,12 @@ export interface Config {
    */
   snippetSizeLimit: number;
   /**
+   * `TERRAFORM_STATE_SIZE_LIMIT`: the largest Terraform state a `POST` of state stores (413 above;
+   * GitLab's `max_terraform_state_size_bytes`, unlimited there by default); 4 MiB here, what
+   * Lambda's 6 MB request and response payloads carry once base64-encoded.
+   */
+  terraformStateSizeLimit: number;
+  /**
    * `LIST_COUNT_LIMIT`: most items a list without a maintained total reads past the page to count
    * the rest (about one more Query page); past it `X-Total` and `X-Total-Pages` are left out.
    */
@@ -125,6 +131,7 @@ export function config(): Config {
     sshHost: process.env.SSH_HOST || new URL(process.env.EXTERNAL_URL ?? 'http://localhost:3000').hostname,
     maxUploadBytes: positive(process.env.MAX_UPLOAD_BYTES, 4 * 1024 * 1024),
     snippetSizeLimit: positive(process.env.SNIPPET_SIZE_LIMIT, 4 * 1024 * 1024),
+    terraformStateSizeLimit: positive(process.env.TERRAFORM_STATE_SIZE_LIMIT, 4 * 1024 * 1024),
     listCountLimit: positive(process.env.LIST_COUNT_LIMIT, 100),
     responseBudgetBytes: positive(process.env.RESPONSE_BUDGET_BYTES, 5_000_000),
     streamedResponseBudgetBytes: positive(process.env.STREAMED_RESPONSE_BUDGET_BYTES, 16_000_000),

@@ -57,6 +57,7 @@ export function createGroupHandler<Key extends string>(
       user: context.auth?.user ?? null,
       auth: context.auth,
       files: context.files,
+      body: context.rawBody,
       requestId: context.requestId,
       log: context.log,
       link: { url: pageBaseUrl(spec.prefix, spec.path, context.pathParams, event), query: linkQuery(event), ...presentedPrivateToken(event) },

@@ -1,3 +1,4 @@
+import { basicCredentials } from '../platform/http/basic-auth';
 import type { ApiMiddleware, ApiRequest, Authentication } from '../platform/http/context';
 import { ForbiddenError, InsufficientScopeError, NotFoundError, UnauthorizedError } from '../platform/http/errors';
 import { findTokenBySecret, isTokenActive, type AccessToken } from './store/tokens';
@@ -31,6 +32,24 @@ function presentedSecret(request: ApiRequest): string | undefined {
 function presentedJobToken(request: ApiRequest): string | undefined {
   const param = request.context.rawParams.job_token;
   return request.event.headers['job-token'] || (typeof param === 'string' && param ? param : undefined);
+}
+
+/** GitLab's `Gitlab::Auth::CI_JOB_USER`: the username that makes a Basic password a CI job token. */
+const CI_JOB_USER = 'gitlab-ci-token';
+
+/**
+ * On a route that takes HTTP Basic (`authentication.basicAuth`), what its `Authorization: Basic`
+ * header presents (GitLab's `find_personal_access_token_from_http_basic_auth` and
+ * `find_user_from_job_token_basic_auth`): with the username `gitlab-ci-token` (on a route that
+ * also takes job tokens) a job token, else the password as a user's token, whatever the username.
+ */
+function presentedBasic(request: ApiRequest): { secret?: string; jobToken?: string } {
+  const { authentication } = request.context.route.definition;
+  if (!authentication?.basicAuth) return {};
+  const credentials = basicCredentials(request.event.headers.authorization);
+  if (!credentials?.password) return {};
+  if (credentials.username === CI_JOB_USER && authentication.jobToken) return { jobToken: credentials.password };
+  return { secret: credentials.password };
 }
 
 /** What a running job's token stands for: its project, on behalf of the job's user. */
@@ -68,7 +87,8 @@ async function findSudoTarget(identifier: string): Promise<User> {
  * `sudo` lets an admin's personal token act as another user. A route that opts in
  * (`authentication.jobToken`) also takes a running CI job's token (`JOB-TOKEN`, `job_token`) as the
  * job's user, resolved by the CI feature ({@link authenticateJobTokensWith}); the route keeps it to
- * the projects the job's token may reach.
+ * the projects the job's token may reach. A route that takes HTTP Basic (`authentication.basicAuth`)
+ * reads the same credentials from `Authorization: Basic` ({@link presentedBasic}).
  * Cost: no DynamoDB read when the same token was read in this process within the last second,
  * else two (`findTokenBySecret`: a revoked token or blocked user is refused at once here and
  * within a second in other processes); `sudo` reads its target on every request.
@@ -76,8 +96,9 @@ async function findSudoTarget(identifier: string): Promise<User> {
 export function authenticate(): ApiMiddleware {
   const authenticateBefore = async (request: ApiRequest) => {
     const { rawParams, route } = request.context;
-    const secret = presentedSecret(request);
-    const jobToken = route.definition.authentication?.jobToken ? presentedJobToken(request) : undefined;
+    const basic = presentedBasic(request);
+    const secret = presentedSecret(request) ?? basic.secret;
+    const jobToken = route.definition.authentication?.jobToken ? (presentedJobToken(request) ?? basic.jobToken) : undefined;
     const sudo = sudoIdentifier(request);
     delete rawParams.private_token;
     delete rawParams.job_token;

@@ -13,11 +13,12 @@ import { keySpace as projects } from '../../shared/projects/store/keys';
 import { keySpace as releases } from '../../shared/releases/store/keys';
 import { keySpace as repository } from '../../shared/repository/store/keys';
 import { keySpace as snippets } from '../../shared/snippets/store/keys';
+import { keySpace as terraformStates } from '../../shared/terraform-states/store/keys';
 import { keySpace as users } from '../../shared/users/store/keys';
 import { sharedSequenceSpace as shared } from '../../shared/platform/dynamo/sequences';
 
 // `shared`: the id sequences several features draw from, which no feature may claim as its own.
-const features: Record<string, KeySpace> = { users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, deployTokens, snippets, shared };
+const features: Record<string, KeySpace> = { users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, deployTokens, snippets, terraformStates, shared };
 
 /** Two prefixes collide when one could start a key the other starts too. */
 const collide = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);

@@ -24,10 +24,11 @@ import { keySpace as projects } from '../../shared/projects/store/keys';
 import { keySpace as releases } from '../../shared/releases/store/keys';
 import { keySpace as repository } from '../../shared/repository/store/keys';
 import { keySpace as snippets } from '../../shared/snippets/store/keys';
+import { keySpace as terraformStates } from '../../shared/terraform-states/store/keys';
 import { keySpace as users } from '../../shared/users/store/keys';
 
 /** Every feature's declared key space. */
-export const featureKeySpaces: readonly KeySpace[] = [users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, deployTokens, snippets];
+export const featureKeySpaces: readonly KeySpace[] = [users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, deployTokens, snippets, terraformStates];
 
 /** Sample calls of builders, by builder name: one call, or several (e.g. one per kind of argument). */
 export type Samples<T> = Record<string, (() => T) | Array<() => T>>;

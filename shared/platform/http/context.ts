@@ -57,6 +57,13 @@ export interface RouteAuthentication {
    * job's token may reach (`Authentication.job`, `findProjectForJobOrNotFound`).
    */
   jobToken?: true;
+  /**
+   * GitLab's `basic_auth_personal_access_token` (and, with {@link jobToken}, `job_token_allowed:
+   * :basic_auth`): an `Authorization: Basic` header's password is taken as the user's token
+   * (whatever the username), or with the username `gitlab-ci-token` as a running CI job's token;
+   * what clients that speak only HTTP Basic send (Terraform's `http` backend).
+   */
+  basicAuth?: true;
 }
 
 /** What a route handler receives: only its declared, validated parameters and the caller. */
@@ -66,6 +73,8 @@ export interface RouteRequest<P, U extends Caller | null = Caller | null> {
   user: U;
   auth: Authentication | null;
   files: Record<string, UploadedFile>;
+  /** The request body as sent, on a route that declares `rawBody` (undefined when there is none); other routes get it parsed into `params`. */
+  body?: Buffer;
   requestId: string;
   log: Logger;
   /** The request URL and query, for pagination links. */
@@ -79,6 +88,11 @@ export interface RouteDefinition<S extends z.ZodType = z.ZodType, R = unknown> {
   anonymous?: boolean;
   /** Which tokens and scopes the route accepts. */
   authentication?: RouteAuthentication;
+  /**
+   * The body is the route's document, kept byte for byte (`RouteRequest.body`) rather than parsed
+   * into parameters (a Terraform state): parameters then come from the path and the query only.
+   */
+  rawBody?: true;
   handler: (request: RouteRequest<z.output<S>>) => Promise<HttpResult<R>>;
 }
 
@@ -97,6 +111,8 @@ export interface ApiContext extends Context {
   pathParams: Record<string, string>;
   rawParams: Record<string, unknown>;
   files: Record<string, UploadedFile>;
+  /** The raw body of a `rawBody` route (`collect-params.ts`). */
+  rawBody?: Buffer;
   auth: Authentication | null;
   /** Set by `streamingHandler`: the response is streamed, so the response size guard allows more. */
   responseStreamed?: boolean;
