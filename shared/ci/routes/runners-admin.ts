@@ -9,7 +9,8 @@
  * administer it. The runner's token is never shown.
  */
 import * as z from 'zod';
-import { isAdmin, type ProjectSubject } from '../../auth';
+import { isAdmin, type GroupSubject, type ProjectSubject } from '../../auth';
+import { config } from '../../platform/config';
 import { ApiError, ForbiddenError } from '../../platform/http/errors';
 import { paginate, paginationParams } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
@@ -25,8 +26,8 @@ import { canAdminRunner, canAdminRunners } from '../runner-policy';
 import { presentJob } from '../presenters/jobs';
 import { presentRunner, presentRunnerDetails, presentRunnerManager } from '../presenters/runners';
 import { jobContext } from '../queries/jobs';
-import { allRunnerList, findRunnerOrNotFound, ownedRunnerList, projectRunnerList, runnerJobList, runnerSubjects, type RunnerFilters, type RunnerJob } from '../queries/runners';
-import { runnerProjectIds, TOKEN_MOVE_PROJECT_LIMIT, type Runner } from '../store/runners';
+import { allRunnerList, findRunnerOrNotFound, ownedRunnerList, projectRunnerList, runnerGroupSubjects, runnerJobList, runnerSubjects, type RunnerFilters, type RunnerJob } from '../queries/runners';
+import { runnerProjectIds, runnerTypeOf, TOKEN_MOVE_PROJECT_LIMIT, type Runner } from '../store/runners';
 import { runnerSettingParams } from './runners.params';
 import type { JobStatus } from '../status';
 
@@ -62,12 +63,12 @@ const filtersOf = (params: { type?: string; status?: string; scope?: string; pau
 const runnerParams = z.object({ id: required(p.int()) });
 const projectRunnerParams = z.object({ ...idParam, runner_id: required(p.int()) });
 
-/** GitLab's `authenticate_show_runner!`/`authenticate_update_runner!`: the runner with the caller's view of its projects, or 403. */
-async function administrableRunner(user: Caller, runnerId: number): Promise<{ runner: Runner; subjects: ProjectSubject[] }> {
+/** GitLab's `authenticate_show_runner!`/`authenticate_update_runner!`: the runner with the caller's view of its projects (its group), or 403. */
+async function administrableRunner(user: Caller, runnerId: number): Promise<{ runner: Runner; subjects: ProjectSubject[]; groups: GroupSubject[] }> {
   const runner = await findRunnerOrNotFound(runnerId);
-  const subjects = await runnerSubjects(user, runner);
-  if (!canAdminRunner(user, subjects)) throw new ForbiddenError('No access granted');
-  return { runner, subjects };
+  const [subjects, groups] = await Promise.all([runnerSubjects(user, runner), runnerGroupSubjects(user, runner)]);
+  if (!canAdminRunner(user, subjects, groups)) throw new ForbiddenError('No access granted');
+  return { runner, subjects, groups };
 }
 
 /** A project the caller may administer the runners of (GitLab's `read_project_runners`/`admin_project_runners`): 404 or 403 otherwise. */
@@ -77,10 +78,14 @@ async function runnersProject(id: string, user: Caller): Promise<ProjectSubject>
   return subject;
 }
 
-/** `RunnerDetails`: the projects shown are those the caller is a member of (all of them for an admin). */
-async function presentDetails(user: Caller, runner: Runner, subjects: ProjectSubject[]) {
+/**
+ * `RunnerDetails`: the projects shown are those the caller is a member of (all of them for an
+ * admin); a group runner's group as GitLab's `BasicGroupDetails` (the caller may administer it, so sees it).
+ */
+async function presentDetails(user: Caller, runner: Runner, subjects: ProjectSubject[], groups: GroupSubject[]) {
   const shown = isAdmin(user) ? subjects : subjects.filter((subject) => subject.access.level > 0);
-  return presentRunnerDetails(runner, await presentProjects(shown, user, { simple: true }), { canUpdate: true });
+  const presentedGroups = groups.map(({ group }) => ({ id: group.id, web_url: `${config().externalUrl}/groups/${group.fullPath}`, name: group.name }));
+  return presentRunnerDetails(runner, await presentProjects(shown, user, { simple: true }), { canUpdate: true, groups: presentedGroups });
 }
 
 /** GitLab's `JobBasicWithProject`: each job with its project; contexts loaded once per project of the page. */
@@ -125,8 +130,11 @@ export const runnerAdminRoutes = {
   'GET /runners/:id': route({
     params: runnerParams,
     handler: async ({ params, user }) => {
-      const { runner, subjects } = await administrableRunner(user, params.id);
-      return ok(await presentDetails(user, runner, subjects));
+      // GitLab's `authenticate_show_runner!`: an instance runner is shown to every user (its note to admins only).
+      const shared = await findRunnerOrNotFound(params.id);
+      if (runnerTypeOf(shared) === 'instance_type') return ok(presentRunnerDetails(shared, [], { canUpdate: isAdmin(user) }));
+      const { runner, subjects, groups } = await administrableRunner(user, params.id);
+      return ok(await presentDetails(user, runner, subjects, groups));
     },
   }),
 
@@ -142,7 +150,7 @@ export const runnerAdminRoutes = {
         if (params.active !== undefined && params.paused !== undefined) ctx.addIssue({ code: 'custom', message: 'active, paused are mutually exclusive' });
       }),
     handler: async ({ params, user }) => {
-      const { runner, subjects } = await administrableRunner(user, params.id);
+      const { runner, subjects, groups } = await administrableRunner(user, params.id);
       const updated = await changeRunnerSettings(runner, {
         description: params.description,
         active: params.paused !== undefined ? !params.paused : params.active,
@@ -153,7 +161,7 @@ export const runnerAdminRoutes = {
         maximumTimeout: params.maximum_timeout,
         maintenanceNote: params.maintenance_note,
       });
-      return ok(await presentDetails(user, updated, subjects));
+      return ok(await presentDetails(user, updated, subjects, groups));
     },
   }),
 
@@ -161,10 +169,10 @@ export const runnerAdminRoutes = {
     params: runnerParams,
     handler: async ({ params, user }) => {
       const runner = await findRunnerOrNotFound(params.id);
-      // GitLab's `authenticate_delete_runner!`: several projects first, then access.
+      // GitLab's `authenticate_delete_runner!`: several projects first, then access (a group runner: its group's owners).
       if (!isAdmin(user)) {
         if (runnerProjectIds(runner).length > 1) throw new ForbiddenError('Runner associated with more than one project');
-        if (!canAdminRunner(user, await runnerSubjects(user, runner))) throw new ForbiddenError('No access granted');
+        if (!canAdminRunner(user, await runnerSubjects(user, runner), await runnerGroupSubjects(user, runner))) throw new ForbiddenError('No access granted');
       }
       await removeRunner(user, runner);
       return noContent();
@@ -218,6 +226,12 @@ export const runnerAdminRoutes = {
     handler: async ({ params, user }) => {
       const subject = await runnersProject(params.id, user);
       const runner = await findRunnerOrNotFound(params.runner_id);
+      // GitLab's `authenticate_enable_runner!`: a group runner is refused to everyone; an instance runner is no project's to assign.
+      if (runnerTypeOf(runner) === 'group_type') throw new ForbiddenError('Runner is a group runner');
+      if (runnerTypeOf(runner) === 'instance_type') {
+        if (!isAdmin(user)) throw new ForbiddenError('No access granted');
+        throw new ApiError(400, { message: '400 Bad request - Transitioning an instance runner to a project runner is not supported' });
+      }
       if (!isAdmin(user)) {
         // GitLab's `authenticate_enable_runner!`: a locked runner first, then whether the caller may assign it.
         if (runner.locked) throw new ForbiddenError('Runner is locked');
