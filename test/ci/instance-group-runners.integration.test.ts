@@ -7,7 +7,10 @@
  * untagged jobs, so it takes only this file's jobs (other files' pending jobs share the queues).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, rootToken } from '../support/api';
+import { settleDeadline, sweepContext } from '../../shared/ci/commands/sweep';
+import { CI_SCHEDULE_SHARDS } from '../../shared/ci/store/keys';
+import { dueDeadlineJobs } from '../../shared/ci/store/pipelines';
+import { api, isLocalRuntime, rootToken } from '../support/api';
 import { createGroup, createProject, createUser, ownedProject, unique, type OwnedProject, type TestUser } from '../support/fixtures';
 import { eventually } from '../support/eventually';
 import { cloneUrl, gitOk, localRepository } from '../support/git';
@@ -15,6 +18,7 @@ import { TestRunner } from './runner';
 
 const TAG = unique('shared-');
 const createRunner = (token: string, body: Record<string, unknown>) => api('/user/runners', { method: 'POST', token, body });
+const ids = (response: { body: Array<{ id: number }> }) => response.body.map((runner) => runner.id);
 const tagged = (name: string) => `${name}:\n  tags: [${TAG}]\n  script: [echo ${name}]\n`;
 
 /** Pushes a pipeline of one job tagged with this file's tag; answers once the job is pending. */
@@ -44,7 +48,8 @@ describe('instance runners', () => {
   });
 
   afterAll(async () => {
-    await api(`/runners/${sharedId}`, { method: 'DELETE', token: admin });
+    expect((await api(`/runners/${sharedId}`, { method: 'DELETE', token: admin })).status).toBe(204);
+    expect((await shared.requestJob().catch((error: Error) => error.message))).toMatch(/^request: 403/);
   });
 
   it('is created by administrators only, shown as an instance runner', async () => {
@@ -63,6 +68,41 @@ describe('instance runners', () => {
     // Every user may read it (its note is for admins), only admins change it.
     expect((await api(`/runners/${sharedId}`, { token: project.owner.token })).body).toMatchObject({ id: sharedId, is_shared: true, maintenance_note: null });
     expect((await api(`/runners/${sharedId}`, { method: 'PUT', token: project.owner.token, body: { description: 'mine' } })).body).toEqual({ message: '403 Forbidden - No access granted' });
+  });
+
+  it('is listed by type for admins, among the runners of projects with shared runners enabled, changed and deleted by admins', async () => {
+    // Prepare: a project runner, a project with shared runners off
+    const own = await createRunner(project.owner.token, { runner_type: 'project_type', project_id: project.id });
+    const closed = await createProject(project.owner.token, { visibility: 'private', shared_runners_enabled: false });
+
+    // Act
+    const [all, instances, projects, shareds, refused, served, notServed, instanceOnly] = await Promise.all([
+      api('/runners/all', { token: admin, query: { per_page: 100, tag_list: TAG } }),
+      api('/runners/all', { token: admin, query: { type: 'instance_type', per_page: 100 } }),
+      api('/runners/all', { token: admin, query: { type: 'project_type', per_page: 100 } }),
+      api('/runners/all', { token: admin, query: { scope: 'shared', per_page: 100 } }),
+      api('/runners/all', { token: project.owner.token }),
+      api(`/projects/${project.id}/runners`, { token: project.owner.token, query: { per_page: 100 } }),
+      api(`/projects/${closed.id}/runners`, { token: project.owner.token, query: { per_page: 100 } }),
+      api(`/projects/${project.id}/runners`, { token: project.owner.token, query: { type: 'instance_type', per_page: 100 } }),
+    ]);
+
+    // Assess
+    expect(ids(all)).toContain(sharedId);
+    expect(instances.body.find((runner: { id: number }) => runner.id === sharedId)).toMatchObject({ runner_type: 'instance_type', is_shared: true });
+    expect(instances.body.every((runner: { runner_type: string }) => runner.runner_type === 'instance_type')).toBe(true);
+    expect(ids(projects)).not.toContain(sharedId);
+    expect(ids(projects)).toContain(own.body.id);
+    expect(ids(shareds)).toContain(sharedId);
+    expect(refused.status).toBe(403);
+    expect(ids(served)).toEqual(expect.arrayContaining([own.body.id, sharedId]));
+    expect(ids(notServed)).not.toContain(sharedId);
+    expect(ids(instanceOnly)).toContain(sharedId);
+    expect(ids(instanceOnly)).not.toContain(own.body.id);
+    // An instance runner is no project's to enable.
+    expect((await api(`/projects/${project.id}/runners`, { method: 'POST', token: project.owner.token, body: { runner_id: sharedId } })).body).toEqual({ message: '403 Forbidden - No access granted' });
+    const changed = await api(`/runners/${sharedId}`, { method: 'PUT', token: admin, body: { description: 'shared fleet 2' } });
+    expect(changed.body).toMatchObject({ description: 'shared fleet 2', runner_type: 'instance_type' });
   });
 
   it('takes a job of a project it was never enabled in, and none of a project with shared runners disabled', async () => {
@@ -179,4 +219,73 @@ describe('group runners', () => {
     await api(`/projects/${outside.id}/jobs/${outsideJob}/cancel`, { method: 'POST', token: owner.token });
     expect((await runner.requestJob()).lastUpdate).toBe(`g${group.id}:${(await runner.requestJob()).lastUpdate!.split(':')[1]}`);
   });
+
+  it('is listed for the group and its subgroups and among their projects’ runners, changed and deleted by owners only', async () => {
+    // Prepare: a developer, a project of the subgroup, an owner of a subgroup only
+    const developer = await createUser();
+    await api(`/groups/${group.id}/members`, { method: 'POST', token: owner.token, body: { user_id: developer.id, access_level: 30 } });
+    const inside = await createProject(owner.token, { namespace_id: subgroup.id, visibility: 'private' });
+
+    // Act
+    const [ofGroup, ofSubgroup, groupOnly, instancesOnly, ofProject, refused] = await Promise.all([
+      api(`/groups/${group.id}/runners`, { token: maintainer.token, query: { per_page: 100 } }),
+      api(`/groups/${subgroup.id}/runners`, { token: maintainer.token, query: { type: 'group_type' } }),
+      api(`/groups/${subgroup.id}/runners`, { token: owner.token, query: { type: 'group_type', tag_list: TAG } }),
+      api(`/groups/${subgroup.id}/runners`, { token: owner.token, query: { type: 'instance_type', per_page: 100 } }),
+      api(`/projects/${inside.id}/runners`, { token: owner.token, query: { type: 'group_type' } }),
+      api(`/groups/${group.id}/runners`, { token: developer.token }),
+    ]);
+
+    // Assess
+    expect(ofGroup.body.find((found: { id: number }) => found.id === runnerId)).toMatchObject({ runner_type: 'group_type', is_shared: false });
+    expect(ids(ofSubgroup)).toEqual([runnerId]);
+    expect(ids(groupOnly)).toEqual([runnerId]);
+    expect(instancesOnly.body.every((found: { runner_type: string }) => found.runner_type === 'instance_type')).toBe(true);
+    expect(ids(ofProject)).toEqual([runnerId]);
+    expect(refused).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    expect((await api(`/groups/${group.id}/runners`, { token: (await createUser()).token })).status).toBe(404);
+    // A group runner is enabled in no project.
+    expect((await api(`/projects/${inside.id}/runners`, { method: 'POST', token: owner.token, body: { runner_id: runnerId } })).body).toEqual({ message: '403 Forbidden - Runner is a group runner' });
+
+    expect((await api(`/runners/${runnerId}`, { method: 'PUT', token: maintainer.token, body: { paused: true } })).status).toBe(403);
+    expect((await api(`/runners/${runnerId}`, { method: 'PUT', token: owner.token, body: { description: 'group fleet' } })).body).toMatchObject({ description: 'group fleet', groups: [{ id: group.id }] });
+    expect((await api(`/runners/${runnerId}`, { method: 'DELETE', token: maintainer.token })).body).toEqual({ message: '403 Forbidden - No access granted' });
+    expect((await api(`/runners/${runnerId}`, { method: 'DELETE', token: owner.token })).status).toBe(204);
+    expect((await api(`/groups/${group.id}/runners`, { token: owner.token, query: { type: 'group_type' } })).body).toEqual([]);
+    await expect(runner.requestJob()).rejects.toThrow(/^request: 403/);
+  });
+});
+
+/** The job's entry in the scheduler's deadline index, due at `now`. */
+async function deadlineEntry(jobId: number, now: Date) {
+  return (await dueDeadlineJobs(jobId % CI_SCHEDULE_SHARDS, now.toISOString(), 10_000)).find((found) => found.job.id === jobId);
+}
+
+describe.skipIf(!isLocalRuntime())('the stuck-job check', () => {
+  it('counts an online group runner of the project’s groups and an online instance runner, not one that may not take the job', async () => {
+    // Prepare: a group runner and an instance runner, both online; projects with shared runners off (in the group, and not) and on
+    const owner = await createUser();
+    const group = await createGroup(owner.token);
+    const groupMade = await createRunner(owner.token, { runner_type: 'group_type', group_id: group.id, tag_list: TAG, run_untagged: false });
+    await TestRunner.verify(groupMade.body.token, unique('s_'));
+    const instanceMade = await createRunner(rootToken(), { runner_type: 'instance_type', tag_list: TAG, run_untagged: false });
+    await TestRunner.verify(instanceMade.body.token, unique('s_'));
+    const inGroup = await createProject(owner.token, { namespace_id: group.id, visibility: 'private', shared_runners_enabled: false });
+    const alone = await createProject(owner.token, { visibility: 'private', shared_runners_enabled: false });
+    const open = await createProject(owner.token, { visibility: 'private' });
+    const jobs = await Promise.all([inGroup, alone, open].map((project) => pendingJob(project, owner.token, 'stuck')));
+
+    try {
+      // Act: an hour after they were queued
+      const inAnHour = new Date(Date.now() + 3_600_000 + 60_000);
+      const outcomes = [];
+      for (const jobId of jobs) outcomes.push(await settleDeadline((await deadlineEntry(jobId, inAnHour))!, sweepContext({ now: inAnHour })));
+
+      // Assess: only the job no runner may take is failed
+      expect(outcomes).toEqual(['rescheduled', 'stuck', 'rescheduled']);
+    } finally {
+      await api(`/runners/${instanceMade.body.id}`, { method: 'DELETE', token: rootToken() });
+      await Promise.all([[inGroup, jobs[0]], [open, jobs[2]]].map(([project, jobId]) => api(`/projects/${(project as { id: number }).id}/jobs/${jobId}/cancel`, { method: 'POST', token: owner.token })));
+    }
+  }, 60_000);
 });

@@ -6,7 +6,7 @@
  * jobs) a chunk at a time with one batch read, filters applied after the read.
  */
 import { groupAccessFor, isAdmin, MAINTAINER, type GroupSubject, type ProjectSubject } from '../../auth';
-import { getNamespace } from '../../namespaces';
+import { getNamespace, type Namespace } from '../../namespaces';
 import { NotFoundError } from '../../platform/http/errors';
 import { collectionStream, mergedCollections, type StreamEntry, type StreamSource } from '../../platform/http/pagination';
 import type { Caller } from '../../platform/http/context';
@@ -126,9 +126,30 @@ function loadedRunners(entries: StreamSource<Item>, filters: RunnerFilters): Str
 const entriesOf = (collection: ReturnType<typeof ciCollections.allRunners>): StreamSource<Item> =>
   collectionStream({ collection, ascending: true, select: (item) => item });
 
-/** The runners enabled in a project, by id. */
-export function projectRunnerList(projectId: number, filters: RunnerFilters): StreamSource<Runner> {
-  return loadedRunners(entriesOf(ciCollections.projectRunners(projectId)), filters);
+/** Several runner lists (GSI1 partitions of one sort-key format: `pad(id)`) merged by id. */
+const mergedRunnerEntries = (collections: ReturnType<typeof ciCollections.allRunners>[]): StreamSource<Item> =>
+  mergedCollections(collections, { ascending: true, isSortKey: (key) => /^\d{12}$/.test(key), select: (item) => item });
+
+/**
+ * The runners that serve a project (GitLab's `owned_or_instance_wide`), by id: those enabled in
+ * it, its groups' (its namespace and every ancestor) and, while it has shared runners enabled,
+ * the instance runners.
+ */
+export function projectRunnerList(subject: ProjectSubject, filters: RunnerFilters): StreamSource<Runner> {
+  const groups = subject.namespace.kind === 'group' ? [subject.namespace.id, ...subject.namespace.ancestorIds] : [];
+  return loadedRunners(
+    mergedRunnerEntries([
+      ciCollections.projectRunners(subject.project.id),
+      ...groups.map((id) => ciCollections.groupRunners(id)),
+      ...(subject.project.sharedRunnersEnabled !== false ? [ciCollections.instanceRunners()] : []),
+    ]),
+    filters,
+  );
+}
+
+/** The runners available to a group (GitLab's `group_or_instance_wide`), by id: its own, its ancestors', the instance runners. */
+export function groupRunnerList(group: Namespace, filters: RunnerFilters): StreamSource<Runner> {
+  return loadedRunners(mergedRunnerEntries([...[group.id, ...group.ancestorIds].map((id) => ciCollections.groupRunners(id)), ciCollections.instanceRunners()]), filters);
 }
 
 /** Every runner, by id (admins' `GET /runners/all`). */

@@ -1,10 +1,12 @@
 /**
  * GitLab's Runners API as users call it (`lib/api/ci/runners.rb`; python-gitlab's `gl.runners`,
  * `project.runners`; gitbeaker's `Runners`): list the runners of the projects the caller
- * maintains (`GET /runners`), every runner (admins, `/runners/all`), read, update, delete one and
- * list the jobs it took; list a project's runners, enable a runner of another project in it and
- * disable it there. Every runner is a project runner. A runner is read and changed by an admin or
- * a maintainer of a project it is enabled in (GitLab's `RunnerPolicy`, 403 `No access granted`);
+ * maintains (`GET /runners`), every runner (admins, `/runners/all`, `type=` among them), read,
+ * update, delete one and list the jobs it took; list the runners serving a project (its own, its
+ * groups', the instance's) or available to a group (`/groups/:id/runners`, maintainers), enable a
+ * runner of another project in a project and disable it there. A project runner is read and
+ * changed by an admin or a maintainer of a project it is enabled in, a group runner by an owner
+ * of its group, an instance runner by admins (read by anyone) (GitLab's `RunnerPolicy`, 403 `No access granted`);
  * the project routes answer 404 to callers who cannot see the project, 403 to those who may not
  * administer it. The runner's token is never shown.
  */
@@ -26,39 +28,10 @@ import { canAdminRunner, canAdminRunners } from '../runner-policy';
 import { presentJob } from '../presenters/jobs';
 import { presentRunner, presentRunnerDetails, presentRunnerManager } from '../presenters/runners';
 import { jobContext } from '../queries/jobs';
-import { allRunnerList, findRunnerOrNotFound, ownedRunnerList, projectRunnerList, runnerGroupSubjects, runnerJobList, runnerSubjects, type RunnerFilters, type RunnerJob } from '../queries/runners';
+import { allRunnerList, findRunnerOrNotFound, ownedRunnerList, projectRunnerList, runnerGroupSubjects, runnerJobList, runnerSubjects, type RunnerJob } from '../queries/runners';
 import { runnerProjectIds, runnerTypeOf, TOKEN_MOVE_PROJECT_LIMIT, type Runner } from '../store/runners';
-import { runnerSettingParams } from './runners.params';
+import { BUILD_STATUSES, filterParams, filtersOf, SCOPES, STATUSES, runnerSettingParams } from './runners.params';
 import type { JobStatus } from '../status';
-
-const TYPES = ['instance_type', 'group_type', 'project_type'] as const;
-const STATUSES = ['active', 'paused', 'online', 'offline', 'never_contacted', 'stale'] as const;
-/** Every value of the deprecated `scope` (GitLab's `AVAILABLE_SCOPES`). */
-const SCOPES = ['specific', 'shared', ...TYPES, ...STATUSES] as const;
-/** GitLab's `Ci::Build::AVAILABLE_STATUSES` (those this service never uses simply match nothing). */
-const BUILD_STATUSES = [
-  'created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running',
-  'success', 'failed', 'canceling', 'canceled', 'skipped', 'manual', 'scheduled',
-] as const;
-
-/** GitLab's `use :filter_params` (with `use :pagination`). */
-const filterParams = {
-  type: p.oneOf(TYPES),
-  status: p.oneOf(STATUSES),
-  paused: p.bool(),
-  tag_list: p.array(z.string()),
-  version_prefix: p.string().refine((value) => value === undefined || /^[\d+.]+/.test(value), { message: 'version_prefix is invalid' }),
-  ...paginationParams,
-};
-
-const filtersOf = (params: { type?: string; status?: string; scope?: string; paused?: boolean; tag_list?: string[]; version_prefix?: string }): RunnerFilters => ({
-  type: params.type,
-  status: params.status,
-  scope: params.scope,
-  paused: params.paused,
-  tagList: params.tag_list,
-  versionPrefix: params.version_prefix,
-});
 
 const runnerParams = z.object({ id: required(p.int()) });
 const projectRunnerParams = z.object({ ...idParam, runner_id: required(p.int()) });
@@ -216,7 +189,7 @@ export const runnerAdminRoutes = {
     params: z.object({ ...idParam, scope: p.oneOf(SCOPES), ...filterParams }),
     handler: async ({ params, user, link }) => {
       const subject = await runnersProject(params.id, user);
-      const page = await paginate(params, link, projectRunnerList(subject.project.id, filtersOf(params)));
+      const page = await paginate(params, link, projectRunnerList(subject, filtersOf(params)));
       return ok(page.items.map(presentRunner), page.headers);
     },
   }),
