@@ -283,6 +283,11 @@ describe.skipIf(!isLocalRuntime())('the stuck-job check', () => {
 
       // Assess: only the job no runner may take is failed
       expect(outcomes).toEqual(['rescheduled', 'stuck', 'rescheduled']);
+      // An instance runner's token is reset as a project runner's: the old one is refused at once.
+      const reset = await api(`/runners/${instanceMade.body.id}/reset_authentication_token`, { method: 'POST', token: rootToken() });
+      expect(reset.status).toBe(201);
+      expect((await api('/runners/verify', { method: 'POST', body: { token: instanceMade.body.token } })).status).toBe(403);
+      expect((await api('/runners/verify', { method: 'POST', body: { token: reset.body.token } })).body).toMatchObject({ id: instanceMade.body.id });
     } finally {
       await api(`/runners/${instanceMade.body.id}`, { method: 'DELETE', token: rootToken() });
       await Promise.all([[inGroup, jobs[0]], [open, jobs[2]]].map(([project, jobId]) => api(`/projects/${(project as { id: number }).id}/jobs/${jobId}/cancel`, { method: 'POST', token: owner.token })));
