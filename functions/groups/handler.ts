@@ -1,4 +1,5 @@
 import { routes as badges } from '../../shared/badges/routes';
+import { groupRunnerRoutes } from '../../shared/ci/routes/group-runners';
 import { routes as deployTokens } from '../../shared/deploy-tokens/routes';
 import { groupIssueStatisticsRoutes } from '../../shared/issues/routes/statistics';
 import { routes as feature } from '../../shared/groups/routes';
@@ -6,6 +7,6 @@ import { groupAccessRequestRoutes } from '../../shared/members/routes/access-req
 import { groupAccessTokenRoutes } from '../../shared/members/routes/access-tokens';
 import { apiHandler } from '../api';
 
-// A group's issue counts, badges, deploy tokens, access tokens and access requests: the issues, badges, deploy tokens and members features' routes in this group, each imported from its own module.
-export const routes = { ...feature.groups, ...groupIssueStatisticsRoutes, ...badges.groups, ...deployTokens.groups, ...groupAccessTokenRoutes, ...groupAccessRequestRoutes };
+// A group's issue counts, badges, deploy tokens, access tokens, access requests and runners: the issues, badges, deploy tokens, members and CI features' routes in this group, each imported from its own module.
+export const routes = { ...feature.groups, ...groupIssueStatisticsRoutes, ...badges.groups, ...deployTokens.groups, ...groupAccessTokenRoutes, ...groupAccessRequestRoutes, ...groupRunnerRoutes };
 export const handler = apiHandler('groups', routes);

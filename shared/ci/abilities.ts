@@ -41,5 +41,9 @@ export const abilities = {
   group: {
     /** Manage the group's CI/CD variables (`/groups/:id/variables`): owners only (`GroupPolicy`'s `owner` rule), not maintainers. */
     admin_cicd_variables: (_user, s) => s.level >= OWNER,
+    /** Create, change and delete the group's runners (GitLab's `create_runners`, `admin_group_runners`): owners. */
+    admin_runner: (_user, s) => s.level >= OWNER,
+    /** List the runners available to the group (`GET /groups/:id/runners`, `read_group_runners`): maintainers and owners. */
+    read_group_runners: (_user, s) => s.level >= MAINTAINER,
   } satisfies Record<string, GroupRule>,
 } satisfies Abilities;

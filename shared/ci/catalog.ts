@@ -109,6 +109,8 @@ export const catalog = {
   projects: ['POST /projects/:id/statuses/:sha'],
   /** Creating a runner as a user (served by the `users` group's `/user` subtree). */
   users: ['POST /user/runners'],
+  /** A group's runners (served by the `groups` group's `/groups/{id}` subtree: no resource of its own). */
+  groups: ['GET /groups/:id/runners'],
   ci_runners: [
     'POST /runners',
     'POST /runners/verify',

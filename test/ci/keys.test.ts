@@ -24,6 +24,10 @@ const tableKeys = {
   runner: [() => ciKeys.runner(DIGEST)],
   runnerPointer: [() => ciKeys.runnerPointer(7)],
   runnerProject: [() => ciKeys.runnerProject(7, 5)],
+  runnerInstance: [() => ciKeys.runnerInstance(7)],
+  runnerGroup: [() => ciKeys.runnerGroup(7, 3)],
+  instanceQueueVersion: [() => ciKeys.instanceQueueVersion()],
+  groupQueueVersion: [() => ciKeys.groupQueueVersion(3)],
   runnerJob: [() => ciKeys.runnerJob(7, 345)],
   queueVersion: [() => ciKeys.queueVersion(5)],
   variable: [() => ciKeys.variable(PROJECT, 'DEPLOY_TOKEN', '*'), () => ciKeys.variable(PROJECT, 'DEPLOY_TOKEN', 'review/*'), () => ciKeys.variable(GROUP, 'DEPLOY_TOKEN', '*'), () => ciKeys.variable(INSTANCE, 'DEPLOY_TOKEN', '*')],
@@ -51,6 +55,10 @@ const indexKeys = {
   projectRunner: [() => ciIndexKeys.projectRunner(5, 7)],
   anyRunner: [() => ciIndexKeys.anyRunner(7)],
   queuedJob: [() => ciIndexKeys.queuedJob(5, 345)],
+  sharedQueuedJob: [() => ciIndexKeys.sharedQueuedJob(345)],
+  groupQueuedJob: [() => ciIndexKeys.groupQueuedJob([3], 345), () => ciIndexKeys.groupQueuedJob([3, 30, 31], 345)],
+  instanceRunner: [() => ciIndexKeys.instanceRunner(7)],
+  groupRunner: [() => ciIndexKeys.groupRunner(3, 7)],
   jobDeadline: [() => ciIndexKeys.jobDeadline(345, AT)],
   artifactExpiry: [() => ciIndexKeys.artifactExpiry(345, AT)],
   environmentByState: [() => ciIndexKeys.environmentByState(5, 'available', 8)],
@@ -80,6 +88,10 @@ const collections = {
   runnerProjects: [() => ciCollections.runnerProjects(7)],
   runnerJobs: [() => ciCollections.runnerJobs(7)],
   queue: [() => ciCollections.queue(5)],
+  sharedQueue: [() => ciCollections.sharedQueue(1)],
+  groupQueue: [() => ciCollections.groupQueue([3]), () => ciCollections.groupQueue([3, 30])],
+  instanceRunners: [() => ciCollections.instanceRunners()],
+  groupRunners: [() => ciCollections.groupRunners(3)],
   dueDeadlines: [() => ciCollections.dueDeadlines(1, AT)],
   expiredArtifacts: [() => ciCollections.expiredArtifacts(1, AT)],
   variables: [() => ciCollections.variables(PROJECT), () => ciCollections.variables(GROUP)],
@@ -116,6 +128,13 @@ describeKeySpace(
     outside: { PK: 'CI_PIPELINE#12', SK: 'STAGE#1' },
   },
   () => {
+    it('puts a subgroup’s pending jobs in its group’s queue range, and none of a group whose id starts alike', () => {
+      const range = ciCollections.groupQueue([3, 30]);
+      expect(ciIndexKeys.groupQueuedJob([3, 30], 9).GSI7SK.startsWith(range.prefix!)).toBe(true);
+      expect(ciIndexKeys.groupQueuedJob([3, 30, 31], 9).GSI7SK.startsWith(range.prefix!)).toBe(true);
+      expect(ciIndexKeys.groupQueuedJob([3, 300], 9).GSI7SK.startsWith(range.prefix!)).toBe(false);
+    });
+
     it('keeps a pipeline’s jobs out of another pipeline whose id starts alike', () => {
       expect(ciKeys.job(120, 1).PK).not.toBe(ciCollections.pipelineJobs(12).partitionValue);
       expect(ciKeys.job(12, 1).SK.startsWith(ciCollections.pipelineJobs(12).prefix!)).toBe(true);

@@ -51,7 +51,7 @@ describe.skipIf(!isLocalRuntime())('an idle poll', () => {
   });
 
   it('gets a last_update naming its project, and the same one back while nothing is queued', async () => {
-    expect(parseLastUpdate(lastUpdate)?.projectIds).toEqual([project.id]);
+    expect(parseLastUpdate(lastUpdate)?.scope).toEqual({ kind: 'projects', projectIds: [project.id] });
     expect(await runner.requestJob(lastUpdate)).toEqual({ job: undefined, lastUpdate });
   });
 
@@ -95,7 +95,7 @@ describe.skipIf(!isLocalRuntime())('an idle poll', () => {
     expect(job).toMatchObject({ job_info: { name: 'other', project_id: second.id } });
     await runner.update(job, 'success');
     const next = (await runner.requestJob()).lastUpdate!;
-    expect(parseLastUpdate(next)?.projectIds).toEqual([project.id, second.id]);
+    expect(parseLastUpdate(next)?.scope).toEqual({ kind: 'projects', projectIds: [project.id, second.id] });
     expect(await commandsSent(() => requestJob(runner.token, next))).toEqual(['BatchGetCommand']);
   });
 });

@@ -53,7 +53,7 @@ describe('the Runners API', () => {
   });
 
   it("lists a project's runners for its maintainers, 404 for strangers and 403 for reporters", async () => {
-    const listed = await api(`/projects/${project.id}/runners`, { token: owner.token });
+    const listed = await api(`/projects/${project.id}/runners`, { token: owner.token, query: { type: 'project_type' } });
     expect(listed.status).toBe(200);
     expect(withoutSecrets(listed.body)).toEqual([
       {
@@ -174,7 +174,7 @@ describe('the Runners API', () => {
     expect(enabled.status).toBe(201);
     expect(withoutSecrets(enabled.body)).toMatchObject({ id: untagged.id, description: 'untagged' });
     expect(await api(`/projects/${other.id}/runners`, { token: owner.token, body: { runner_id: untagged.id } })).toMatchObject({ status: 400 });
-    expect((await api(`/projects/${other.id}/runners`, { token: owner.token })).body.map((runner: { id: number }) => runner.id)).toEqual([untagged.id]);
+    expect((await api(`/projects/${other.id}/runners`, { token: owner.token, query: { type: 'project_type' } })).body.map((runner: { id: number }) => runner.id)).toEqual([untagged.id]);
     expect((await api(`/runners/${untagged.id}`, { token: owner.token })).body.projects.map((shown: { id: number }) => shown.id)).toEqual([project.id, other.id]);
 
     // Nothing queued in either project: the runner learns their queue version; a job queued in
@@ -207,7 +207,7 @@ describe('the Runners API', () => {
     expect((await api(`/projects/${other.id}/runners/${untagged.id}`, { method: 'DELETE', token: stranger.token })).status).toBe(404);
 
     expect((await api(`/projects/${other.id}/runners/${untagged.id}`, { method: 'DELETE', token: owner.token })).status).toBe(204);
-    expect((await api(`/projects/${other.id}/runners`, { token: owner.token })).body).toEqual([]);
+    expect((await api(`/projects/${other.id}/runners`, { token: owner.token, query: { type: 'project_type' } })).body).toEqual([]);
     expect((await api(`/runners/${untagged.id}`, { token: owner.token })).body.projects.map((shown: { id: number }) => shown.id)).toEqual([project.id]);
   });
 
@@ -217,7 +217,7 @@ describe('the Runners API', () => {
     expect((await api(`/runners/${untagged.id}`, { method: 'DELETE', token: owner.token })).status).toBe(204);
     expect((await api(`/runners/${untagged.id}`, { token: owner.token })).status).toBe(404);
     expect((await api('/runners/verify', { body: { token: untagged.token } })).status).toBe(403);
-    expect((await api(`/projects/${project.id}/runners`, { token: owner.token })).body.map((runner: { id: number }) => runner.id)).toEqual([tagged.id]);
+    expect((await api(`/projects/${project.id}/runners`, { token: owner.token, query: { type: 'project_type' } })).body.map((runner: { id: number }) => runner.id)).toEqual([tagged.id]);
     const read = await api(`/projects/${job.project.id}/jobs/${job.id}`, { token: owner.token });
     expect(read.body.runner).toBeNull();
   });

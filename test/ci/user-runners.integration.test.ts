@@ -140,7 +140,7 @@ describe('runners created by users', () => {
     const scoped = await api(`/users/${owner.id}/personal_access_tokens`, { method: 'POST', token: rootToken(), body: { name: unique('runner-maker'), scopes: ['create_runner'] } });
     expect(scoped.status, JSON.stringify(scoped.body)).toBe(201);
     const stranger = await createUser();
-    const before = (await api(`/projects/${project.id}/runners`, { token: owner.token })).body.length;
+    const before = (await api(`/projects/${project.id}/runners`, { token: owner.token, query: { type: 'project_type' } })).body.length;
 
     // Act
     const answers = await Promise.all([
@@ -167,7 +167,7 @@ describe('runners created by users', () => {
       [400, { error: 'active, paused are mutually exclusive' }],
       [401, { message: '401 Unauthorized' }],
     ]);
-    expect((await api(`/projects/${project.id}/runners`, { token: owner.token })).body.length).toBe(before);
+    expect((await api(`/projects/${project.id}/runners`, { token: owner.token, query: { type: 'project_type' } })).body.length).toBe(before);
 
     const made = await createRunner(scoped.body.token, { runner_type: 'project_type', project_id: project.id, paused: true });
     expect(made.status, JSON.stringify(made.body)).toBe(201);

@@ -10,7 +10,8 @@
  * changes made elsewhere go through {@link changeJobStatus} for the same reason.
  */
 import { randomBytes } from 'node:crypto';
-import type { Project } from '../../projects';
+import { getProject, type Project } from '../../projects';
+import { getNamespace } from '../../namespaces';
 import type { ProjectSubject } from '../../auth';
 import type { User } from '../../users';
 import { expandAll, expandVariables, refSlug } from '../config/expand';
@@ -42,6 +43,7 @@ import {
   type JobSpec,
   type MergeRequestSnapshot,
   type Pipeline,
+  type RunnerQueues,
 } from '../store/pipelines';
 import { mergeRequestVariables } from '../merge-request-variables';
 import { CANCELABLE, COMPLETED, compositeStatus, nextStatuses, type JobStatus } from '../status';
@@ -344,6 +346,8 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
     const changes = nextStatuses(jobs.map((job) => ({ ...job, needs: job.spec.needs?.map((need) => need.name) })));
     let queued = false;
     let dropped = false;
+    // The instance and group runner queues its jobs enter as they become pending (C18): read once, when one does.
+    const queues = [...changes.values()].includes('pending') ? await runnerQueuesOf(pipeline.projectId) : undefined;
     for (const [jobId, status] of changes) {
       const job = jobs.find((j) => j.id === jobId)!;
       // GitLab's `ProcessBuildService#enqueue`: a deployment job older than its environment's last
@@ -355,6 +359,7 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
           ? { status: 'failed', failureReason: 'failed_outdated_deployment_job', finishedAt: now }
           : { status, ...(status === 'pending' ? { queuedAt: now } : {}), ...(status === 'skipped' ? { finishedAt: now } : {}) },
         ['created'],
+        queues,
       );
       if (updated) {
         jobs = jobs.map((j) => (j.id === jobId ? updated : j));
@@ -363,7 +368,7 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
         await jobChanged(updated, pipeline);
       }
     }
-    if (queued) await bumpQueueVersion(pipeline.projectId, randomBytes(8).toString('hex'));
+    if (queued) await bumpQueueVersion(pipeline.projectId, randomBytes(8).toString('hex'), queues);
     // A pending trigger job starts its downstream pipeline instead of waiting for a runner (`downstream.ts`, loaded then); its parent is processed again.
     const triggered = jobs.filter((job) => job.bridge && !job.retried && job.status === 'pending');
     if (triggered.length > 0) {
@@ -390,6 +395,20 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
     }
   }
   return undefined;
+}
+
+/**
+ * The runner queues beyond its project's that a job of the project enters as it becomes pending
+ * (C18): the instance runners' while the project has shared runners enabled (GitLab's default),
+ * its groups' (from the top-level group down) when it is in a group. Two GetItems.
+ */
+export async function runnerQueuesOf(projectId: number): Promise<RunnerQueues> {
+  const project = await getProject(projectId);
+  const namespace = project ? await getNamespace(project.namespaceId) : undefined;
+  return {
+    shared: project?.sharedRunnersEnabled !== false,
+    groupChain: namespace?.kind === 'group' ? [...namespace.ancestorIds].reverse().concat(namespace.id) : null,
+  };
 }
 
 /**
@@ -429,8 +448,8 @@ export async function dropOlderDeployments(deployment: Deployment): Promise<void
  * @example
  * const updated = await changeJobStatus(job, { status: 'success', finishedAt: now }, ['running']);
  */
-export async function changeJobStatus(job: Job, changes: JobChanges & { status: JobStatus }, from?: readonly JobStatus[]): Promise<Job | undefined> {
-  const updated = await updateJob(job, changes, from);
+export async function changeJobStatus(job: Job, changes: JobChanges & { status: JobStatus }, from?: readonly JobStatus[], queues?: RunnerQueues): Promise<Job | undefined> {
+  const updated = await updateJob(job, changes, from, queues);
   if (updated && changes.status !== job.status) await jobChanged(updated);
   return updated;
 }
@@ -442,9 +461,10 @@ export async function changeJobStatus(job: Job, changes: JobChanges & { status: 
  * manual.
  */
 export async function playJob(job: Job): Promise<Job | undefined> {
-  const played = await changeJobStatus(job, { status: 'pending', queuedAt: new Date().toISOString(), finishedAt: null }, ['manual']);
+  const queues = await runnerQueuesOf(job.projectId);
+  const played = await changeJobStatus(job, { status: 'pending', queuedAt: new Date().toISOString(), finishedAt: null }, ['manual'], queues);
   if (played) {
-    await bumpQueueVersion(job.projectId, randomBytes(8).toString('hex'));
+    await bumpQueueVersion(job.projectId, randomBytes(8).toString('hex'), queues);
     await processPipeline(job.pipelineId);
   }
   return played;

@@ -13,7 +13,7 @@ import { refProtected, type RefProtections } from '../git';
 import { gunzipSync } from 'node:zlib';
 import { parseJunit, summarize, type JobTestResult } from '../junit';
 import { putArtifacts, putTestReport, putTraceChunk } from '../store/blobs';
-import { claimJob, getJob, moveTraceEnd, readPipeline, updateJob, type Job, type JobArtifacts, type Pipeline } from '../store/pipelines';
+import { claimJob, getJob, groupQueuedJobs, leaveRunnerQueue, moveTraceEnd, readPipeline, sharedQueuedJobs, updateJob, type Job, type JobArtifacts, type Pipeline } from '../store/pipelines';
 import {
   addRunnerManager,
   deleteRunner,
@@ -21,12 +21,14 @@ import {
   moveRunnerToken,
   newRunnerId,
   newRunnerManagerId,
+  queueScopeOf,
   recordRunnerContact,
   runnerByDigest,
-  runnerProjectIds,
   runnerQueuedJobs,
   runnerQueueVersion,
+  runnerTypeOf,
   runnerWithQueueVersion,
+  type QueueScope,
   type Runner,
   type RunnerManager,
 } from '../store/runners';
@@ -63,27 +65,32 @@ export async function registerRunner(input: RegisterInput): Promise<{ runner: Ru
   const current = Buffer.from(await openSecret(project.runnersTokenSealed));
   const given = Buffer.from(input.token);
   if (current.length !== given.length || !timingSafeEqual(current, given)) return undefined;
-  return storeNewRunner(project.id, { ...input, locked: input.locked ?? true });
+  return storeNewRunner({ projectId: project.id }, { ...input, locked: input.locked ?? true });
 }
 
 /** What `POST /user/runners` sets on a runner it creates. */
 export type CreateRunnerInput = Omit<RegisterInput, 'token' | 'info' | 'ipAddress'>;
 
+/** Whose runner a new one is: a project's, a group's, or the instance's (`{}`). */
+export type RunnerOwner = { projectId: number } | { groupId: number } | Record<string, never>;
+
 /**
- * Creates a runner of a project for a user who may (GitLab's `Ci::Runners::CreateRunnerService`,
- * `registration_type: authenticated_user`): the runner exists from now on, and `gitlab-runner
- * register --token` (`POST /runners/verify`) then attaches a machine to it. Unlocked unless asked.
+ * Creates a runner for a user who may (GitLab's `Ci::Runners::CreateRunnerService`,
+ * `registration_type: authenticated_user`): a project's, a group's or an instance runner. The
+ * runner exists from now on, and `gitlab-runner register --token` (`POST /runners/verify`) then
+ * attaches a machine to it. Unlocked unless asked.
  */
-export async function createProjectRunner(projectId: number, input: CreateRunnerInput): Promise<{ runner: Runner; token: string }> {
-  return storeNewRunner(projectId, { ...input, locked: input.locked ?? false });
+export async function createRunner(owner: RunnerOwner, input: CreateRunnerInput): Promise<{ runner: Runner; token: string }> {
+  return storeNewRunner(owner, { ...input, locked: input.locked ?? false });
 }
 
-async function storeNewRunner(projectId: number, input: Omit<RegisterInput, 'token'> & { locked: boolean }): Promise<{ runner: Runner; token: string }> {
+async function storeNewRunner(owner: RunnerOwner, input: Omit<RegisterInput, 'token'> & { locked: boolean }): Promise<{ runner: Runner; token: string }> {
   const token = newRunnerToken();
+  const kind = 'projectId' in owner ? { projectId: owner.projectId } : 'groupId' in owner ? { projectId: null, runnerType: 'group_type' as const, groupId: owner.groupId } : { projectId: null, runnerType: 'instance_type' as const };
   const runner: Runner = {
     id: await newRunnerId(),
     tokenDigest: digestOf(token),
-    projectId,
+    ...kind,
     description: input.description ?? '',
     active: input.paused === undefined ? input.active ?? true : !input.paused,
     locked: input.locked,
@@ -187,31 +194,41 @@ const LAST_UPDATE_MAX_PROJECTS = 24;
 
 /**
  * The `X-GitLab-Last-Update` a runner gets back (opaque to gitlab-runner, which sends it as
- * `last_update` on its next poll): the runner's projects and their queue version,
- * `<id>_<id>…:<version>`, so that the next poll reads the runner and those versions in one batch.
+ * `last_update` on its next poll): the scope of the queue version and the version, so that the
+ * next poll reads the runner and those versions in one batch: `<id>_<id>…:<version>` (a project
+ * runner's projects), `i:<version>` (an instance runner), `g<groupId>:<version>` (a group runner).
  */
-export function lastUpdateHeader(projectIds: number[], version: string): string {
-  return projectIds.length <= LAST_UPDATE_MAX_PROJECTS ? `${projectIds.join('_')}:${version}` : version;
+export function lastUpdateHeader(scope: QueueScope, version: string): string {
+  if (scope.kind === 'instance') return `i:${version}`;
+  if (scope.kind === 'group') return `g${scope.groupId}:${version}`;
+  return scope.projectIds.length <= LAST_UPDATE_MAX_PROJECTS ? `${scope.projectIds.join('_')}:${version}` : version;
 }
 
-/** The projects and version a `last_update` names; undefined for anything else (an older format, a made-up value). */
-export function parseLastUpdate(value: string | undefined): { projectIds: number[]; version: string } | undefined {
-  const match = /^(\d{1,15}(?:_\d{1,15}){0,23}):([0-9a-z]{1,64})$/.exec(value ?? '');
+/** The scope and version a `last_update` names; undefined for anything else (an older format, a made-up value). */
+export function parseLastUpdate(value: string | undefined): { scope: QueueScope; version: string } | undefined {
+  const match = /^(i|g\d{1,15}|\d{1,15}(?:_\d{1,15}){0,23}):([0-9a-z]{1,64})$/.exec(value ?? '');
   if (!match) return undefined;
+  if (match[1] === 'i') return { scope: { kind: 'instance' }, version: match[2] };
+  if (match[1].startsWith('g')) return { scope: { kind: 'group', groupId: Number(match[1].slice(1)) }, version: match[2] };
   const projectIds = match[1].split('_').map(Number);
   if (new Set(projectIds).size !== projectIds.length || projectIds.some((id) => id <= 0)) return undefined;
-  return { projectIds, version: match[2] };
+  return { scope: { kind: 'projects', projectIds }, version: match[2] };
 }
 
-const sameIds = (a: number[], b: number[]) => a.length === b.length && a.every((id, index) => id === b[index]);
+const sameScope = (a: QueueScope, b: QueueScope): boolean =>
+  a.kind === 'projects' && b.kind === 'projects'
+    ? a.projectIds.length === b.projectIds.length && a.projectIds.every((id, index) => id === b.projectIds[index])
+    : a.kind === 'group' && b.kind === 'group'
+      ? a.groupId === b.groupId
+      : a.kind === b.kind;
 
 /**
  * A job request (`POST /jobs/request`) of the runner whose token is given; undefined when the
  * token is no runner's (403). An idle runner sending back the `last_update` it was given costs
- * one BatchGetItem: its runner item and the queue versions of the projects that value names. When
- * those are still the runner's projects and no version moved, nothing was queued since it last
- * found nothing: answered without reading the queue. Otherwise (a project enabled or disabled
- * meanwhile, a job queued, no or an unknown `last_update`) the queue is looked at.
+ * one BatchGetItem: its runner item and the queue version(s) that value names. When those are
+ * still the runner's and no version moved, nothing was queued since it last found nothing:
+ * answered without reading the queue. Otherwise (a project enabled or disabled meanwhile, a job
+ * queued, no or an unknown `last_update`) the queue is looked at.
  */
 export async function requestJob(token: string, lastUpdate: string | undefined, caller: RunnerCaller = {}): Promise<{ runner: Runner; found: JobRequestResult } | undefined> {
   const digest = digestOf(token);
@@ -219,15 +236,15 @@ export async function requestJob(token: string, lastUpdate: string | undefined, 
   let runner: Runner | undefined;
   let version: string | undefined;
   if (told) {
-    const read = await runnerWithQueueVersion(digest, told.projectIds);
+    const read = await runnerWithQueueVersion(digest, told.scope);
     runner = read.runner;
-    if (runner && sameIds(runnerProjectIds(runner), told.projectIds)) version = read.version;
+    if (runner && sameScope(queueScopeOf(runner), told.scope)) version = read.version;
   } else {
     runner = await runnerByDigest(digest);
   }
   if (!runner) return undefined;
   version ??= await runnerQueueVersion(runner);
-  return { runner, found: await pickJob(runner, lastUpdateHeader(runnerProjectIds(runner), version), lastUpdate, caller) };
+  return { runner, found: await pickJob(runner, lastUpdateHeader(queueScopeOf(runner), version), lastUpdate, caller) };
 }
 
 /**
@@ -240,8 +257,46 @@ export function jobTimeout(job: Pick<Job, 'spec'>, project: Project | undefined,
   return runner.maximumTimeout ? Math.min(timeout, runner.maximumTimeout) : timeout;
 }
 
+/** How many entries of the instance or a group's queue one request reads at most (tags are matched on them). */
+const SHARED_QUEUE_READ = 400;
+
 /**
- * The oldest pending job of the runner's projects it matches, claimed for it (a job another
+ * The pending jobs a runner looks at, oldest first (C4, C18): a project runner's projects'
+ * queues; an instance runner's queue (the jobs it matches among the oldest); a group runner's
+ * group's range of its top-level group's queue (the group's current chain: one GetItem; none when
+ * the group is gone).
+ */
+async function candidatesFor(runner: Runner): Promise<Array<{ pipelineId: number; id: number }>> {
+  const type = runnerTypeOf(runner);
+  if (type === 'project_type') return runnerQueuedJobs(runner, CANDIDATES);
+  const accept = (job: Job) => runnerMatches(runner, job);
+  if (type === 'instance_type') return sharedQueuedJobs(CANDIDATES, SHARED_QUEUE_READ, accept);
+  const group = await getNamespace(runner.groupId!);
+  if (!group || group.kind !== 'group') return [];
+  return groupQueuedJobs([...group.ancestorIds].reverse().concat(group.id), CANDIDATES, SHARED_QUEUE_READ, accept);
+}
+
+/**
+ * Whether an instance or a group runner may still take a job of this project (checked at claim
+ * time): an instance runner while the project has shared runners enabled; a group runner while
+ * the project is beneath its group. A job it may not take leaves that runner queue.
+ */
+async function openToRunner(runner: Runner, job: Job, project: Project | undefined): Promise<boolean> {
+  const type = runnerTypeOf(runner);
+  if (type === 'project_type') return true;
+  if (type === 'instance_type') {
+    if (project && project.sharedRunnersEnabled !== false) return true;
+    if (project) await leaveRunnerQueue(job, 'shared');
+    return false;
+  }
+  const namespace = project ? await getNamespace(project.namespaceId) : undefined;
+  if (namespace && (namespace.id === runner.groupId || namespace.ancestorIds.includes(runner.groupId!))) return true;
+  if (project) await leaveRunnerQueue(job, 'group');
+  return false;
+}
+
+/**
+ * The oldest pending job of the runner's queue it matches, claimed for it (a job another
  * runner claimed first is passed over); `current` is the runner's `last_update` as of now. Each
  * project is read once, before its first job is claimed (its `build_timeout` fixes the job's timeout).
  */
@@ -257,7 +312,7 @@ async function pickJob(runner: Runner, current: string, lastUpdate: string | und
     if (!project) projects.set(id, (project = getProject(id)));
     return project;
   };
-  for (const candidate of await runnerQueuedJobs(runner, CANDIDATES)) {
+  for (const candidate of await candidatesFor(runner)) {
     const job = await getJobIn(candidate.pipelineId, candidate.id);
     if (job && !runnerMatches(runner, job)) continue;
     if (job && runner.accessLevel === 'ref_protected' && !(await refProtected(job, protections))) continue;
@@ -266,6 +321,7 @@ async function pickJob(runner: Runner, current: string, lastUpdate: string | und
       continue;
     }
     const project = await projectOf(job.projectId);
+    if (!(await openToRunner(runner, job, project))) continue;
     const token = `glcbt-${randomBytes(20).toString('base64url')}`;
     const claimed = await claimJob(job, runner.id, digestOf(token), now.toISOString(), jobTimeout(job, project, runner));
     if (!claimed) {

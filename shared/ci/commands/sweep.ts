@@ -32,9 +32,9 @@ import {
   type Job,
   type ScheduledJob,
 } from '../store/pipelines';
-import { projectRunners, type Runner } from '../store/runners';
+import { groupRunners, instanceRunners, projectRunners, type Runner } from '../store/runners';
 import { dueSchedules } from '../store/schedules';
-import { dropJob } from './pipelines';
+import { dropJob, runnerQueuesOf } from './pipelines';
 import { runnerMatches } from './runners';
 import { artifactsKept } from './refs';
 import { runDueSchedule } from './schedules';
@@ -79,8 +79,10 @@ export interface SweepContext {
   now: Date;
   settings: SchedulerSettings;
   logger: Logger;
-  /** A project's runners, read once per run. */
+  /** The runners that could take a project's jobs (its own, the instance's, its groups'), read once per run. */
   runners: Map<number, Promise<Runner[]>>;
+  /** The instance runners and each group's own runners, read once per run. */
+  shared?: Map<string, Promise<Runner[]>>;
 }
 
 export function sweepContext(options: Pick<SweepOptions, 'now' | 'settings' | 'logger'> = {}): SweepContext {
@@ -92,10 +94,30 @@ export function sweepContext(options: Pick<SweepOptions, 'now' | 'settings' | 'l
   };
 }
 
-/** Whether an online runner of the job's project could take it (GitLab's `Ci::Build#stuck?` inverted). */
+/**
+ * The runners that could take a project's jobs (S3): its own, the instance runners while it has
+ * shared runners enabled, and those of its groups (its namespace and every ancestor). The
+ * instance's and each group's lists are read once per run.
+ */
+async function runnersOf(projectId: number, context: SweepContext): Promise<Runner[]> {
+  const shared = (context.shared ??= new Map());
+  const once = (key: string, read: () => Promise<Runner[]>) => {
+    let found = shared.get(key);
+    if (!found) shared.set(key, (found = read()));
+    return found;
+  };
+  const [own, queues] = await Promise.all([projectRunners(projectId), runnerQueuesOf(projectId)]);
+  const others = await Promise.all([
+    ...(queues.shared ? [once('instance', instanceRunners)] : []),
+    ...(queues.groupChain ?? []).map((groupId) => once(`group${groupId}`, () => groupRunners(groupId))),
+  ]);
+  return [...own, ...others.flat()];
+}
+
+/** Whether an online runner that serves the job's project could take it (GitLab's `Ci::Build#stuck?` inverted). */
 async function runnerCanTake(job: Job, context: SweepContext): Promise<boolean> {
   let runners = context.runners.get(job.projectId);
-  if (!runners) context.runners.set(job.projectId, (runners = projectRunners(job.projectId)));
+  if (!runners) context.runners.set(job.projectId, (runners = runnersOf(job.projectId, context)));
   const online = context.now.getTime() - context.settings.runnerOnlineSeconds * 1000;
   return (await runners).some((runner) => runner.contactedAt !== null && Date.parse(runner.contactedAt) >= online && runnerMatches(runner, job));
 }

@@ -1,15 +1,15 @@
 /**
  * GitLab's runner entities: `Entities::Ci::Runner` (lists, a job's `runner`, enable/disable
  * answers) and `Entities::Ci::RunnerDetails` (one runner: its settings, what it last said about
- * itself, the projects it is enabled in that the caller may see). Every runner here is a project
- * runner (`is_shared: false`, `runner_type: project_type`). The token is never shown.
+ * itself, the projects it is enabled in that the caller may see, a group runner's group). An
+ * instance runner is `is_shared: true`; its type is `runner_type`. The token is never shown.
  *
  * `status` is GitLab's REST status (`deprecated_rest_status`): `stale` (created or last contacted
  * over 7 days ago), `never_contacted`, `paused`, `online` (contacted within 2 hours) or `offline`.
  * GitLab's `job_execution_status` and `created_by` are left out: the first would cost a read per
  * runner of a list.
  */
-import type { Runner, RunnerManager } from '../store/runners';
+import { runnerTypeOf, type Runner, type RunnerManager } from '../store/runners';
 
 /** A runner contacted within this long is online (GitLab's `ONLINE_CONTACT_TIMEOUT`). */
 export const ONLINE_CONTACT_TIMEOUT_MS = 2 * 3600_000;
@@ -41,8 +41,8 @@ export function presentRunner(runner: Runner) {
     ip_address: runner.ipAddress ?? null,
     active: runner.active,
     paused: !runner.active,
-    is_shared: false,
-    runner_type: 'project_type' as const,
+    is_shared: runnerTypeOf(runner) === 'instance_type',
+    runner_type: runnerTypeOf(runner),
     name: runner.info?.name ?? null,
     online: runnerOnline(runner),
     created_at: runner.createdAt,
@@ -54,7 +54,7 @@ export function presentRunner(runner: Runner) {
  * One runner with its settings. `projects` are the caller's view of the projects it is enabled in
  * (already presented); `maintenance_note` is shown to those who may update the runner.
  */
-export function presentRunnerDetails(runner: Runner, projects: unknown[], options: { canUpdate: boolean }) {
+export function presentRunnerDetails(runner: Runner, projects: unknown[], options: { canUpdate: boolean; groups?: unknown[] }) {
   const info = runner.info ?? {};
   return {
     ...presentRunner(runner),
@@ -70,7 +70,7 @@ export function presentRunnerDetails(runner: Runner, projects: unknown[], option
     contacted_at: runner.contactedAt,
     maintenance_note: options.canUpdate ? (runner.maintenanceNote ?? null) : null,
     projects,
-    groups: [],
+    groups: options.groups ?? [],
   };
 }
 

@@ -5,7 +5,8 @@
  * the jobs a runner took. Lists stream their index entries in id order and load the runners (or
  * jobs) a chunk at a time with one batch read, filters applied after the read.
  */
-import { isAdmin, MAINTAINER, type ProjectSubject } from '../../auth';
+import { groupAccessFor, isAdmin, MAINTAINER, type GroupSubject, type ProjectSubject } from '../../auth';
+import { getNamespace, type Namespace } from '../../namespaces';
 import { NotFoundError } from '../../platform/http/errors';
 import { collectionStream, mergedCollections, type StreamEntry, type StreamSource } from '../../platform/http/pagination';
 import type { Caller } from '../../platform/http/context';
@@ -15,7 +16,7 @@ import { canAdminRunners } from '../runner-policy';
 import { runnerOnline, runnerStale } from '../presenters/runners';
 import { ciCollections } from '../store/keys';
 import type { Job } from '../store/pipelines';
-import { jobsOfRunnerEntries, runnerById, runnerProjectIds, runnersByDigests, type Runner } from '../store/runners';
+import { jobsOfRunnerEntries, runnerById, runnerProjectIds, runnersByDigests, runnerTypeOf, type Runner } from '../store/runners';
 import type { JobStatus } from '../status';
 
 const REPORTER = 20;
@@ -34,6 +35,13 @@ export async function runnerSubjects(user: Caller | null, runner: Runner): Promi
   return ids.flatMap((id) => readable.get(id) ?? []);
 }
 
+/** A group runner's group as the caller sees it (none for other runners, or a group gone). */
+export async function runnerGroupSubjects(user: Caller | null, runner: Runner): Promise<GroupSubject[]> {
+  if (runner.groupId === undefined) return [];
+  const group = await getNamespace(runner.groupId);
+  return group?.kind === 'group' ? [{ kind: 'group', group, level: await groupAccessFor(user, group) }] : [];
+}
+
 /** The list filters of GitLab's runner lists (`type`, `status`, deprecated `scope`, `paused`, `tag_list`, `version_prefix`). */
 export interface RunnerFilters {
   type?: string;
@@ -44,16 +52,18 @@ export interface RunnerFilters {
   versionPrefix?: string;
 }
 
-/** One `type`/`status`/`scope` value (GitLab's runner scopes), for a project runner. */
+/** One `type`/`status`/`scope` value (GitLab's runner scopes). */
 function inScope(runner: Runner, scope: string, now: number): boolean {
   switch (scope) {
     case 'project_type':
-    case 'specific':
-      return true;
-    case 'instance_type':
     case 'group_type':
+    case 'instance_type':
+      return runnerTypeOf(runner) === scope;
+    // The deprecated scopes: `specific` are project and group runners, `shared` instance runners.
+    case 'specific':
+      return runnerTypeOf(runner) !== 'instance_type';
     case 'shared':
-      return false;
+      return runnerTypeOf(runner) === 'instance_type';
     case 'active':
       return runner.active;
     case 'paused':
@@ -116,9 +126,30 @@ function loadedRunners(entries: StreamSource<Item>, filters: RunnerFilters): Str
 const entriesOf = (collection: ReturnType<typeof ciCollections.allRunners>): StreamSource<Item> =>
   collectionStream({ collection, ascending: true, select: (item) => item });
 
-/** The runners enabled in a project, by id. */
-export function projectRunnerList(projectId: number, filters: RunnerFilters): StreamSource<Runner> {
-  return loadedRunners(entriesOf(ciCollections.projectRunners(projectId)), filters);
+/** Several runner lists (GSI1 partitions of one sort-key format: `pad(id)`) merged by id. */
+const mergedRunnerEntries = (collections: ReturnType<typeof ciCollections.allRunners>[]): StreamSource<Item> =>
+  mergedCollections(collections, { ascending: true, isSortKey: (key) => /^\d{12}$/.test(key), select: (item) => item });
+
+/**
+ * The runners that serve a project (GitLab's `owned_or_instance_wide`), by id: those enabled in
+ * it, its groups' (its namespace and every ancestor) and, while it has shared runners enabled,
+ * the instance runners.
+ */
+export function projectRunnerList(subject: ProjectSubject, filters: RunnerFilters): StreamSource<Runner> {
+  const groups = subject.namespace.kind === 'group' ? [subject.namespace.id, ...subject.namespace.ancestorIds] : [];
+  return loadedRunners(
+    mergedRunnerEntries([
+      ciCollections.projectRunners(subject.project.id),
+      ...groups.map((id) => ciCollections.groupRunners(id)),
+      ...(subject.project.sharedRunnersEnabled !== false ? [ciCollections.instanceRunners()] : []),
+    ]),
+    filters,
+  );
+}
+
+/** The runners available to a group (GitLab's `group_or_instance_wide`), by id: its own, its ancestors', the instance runners. */
+export function groupRunnerList(group: Namespace, filters: RunnerFilters): StreamSource<Runner> {
+  return loadedRunners(mergedRunnerEntries([...[group.id, ...group.ancestorIds].map((id) => ciCollections.groupRunners(id)), ciCollections.instanceRunners()]), filters);
 }
 
 /** Every runner, by id (admins' `GET /runners/all`). */

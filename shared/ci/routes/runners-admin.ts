@@ -1,15 +1,18 @@
 /**
  * GitLab's Runners API as users call it (`lib/api/ci/runners.rb`; python-gitlab's `gl.runners`,
  * `project.runners`; gitbeaker's `Runners`): list the runners of the projects the caller
- * maintains (`GET /runners`), every runner (admins, `/runners/all`), read, update, delete one and
- * list the jobs it took; list a project's runners, enable a runner of another project in it and
- * disable it there. Every runner is a project runner. A runner is read and changed by an admin or
- * a maintainer of a project it is enabled in (GitLab's `RunnerPolicy`, 403 `No access granted`);
+ * maintains (`GET /runners`), every runner (admins, `/runners/all`, `type=` among them), read,
+ * update, delete one and list the jobs it took; list the runners serving a project (its own, its
+ * groups', the instance's) or available to a group (`/groups/:id/runners`, maintainers), enable a
+ * runner of another project in a project and disable it there. A project runner is read and
+ * changed by an admin or a maintainer of a project it is enabled in, a group runner by an owner
+ * of its group, an instance runner by admins (read by anyone) (GitLab's `RunnerPolicy`, 403 `No access granted`);
  * the project routes answer 404 to callers who cannot see the project, 403 to those who may not
  * administer it. The runner's token is never shown.
  */
 import * as z from 'zod';
-import { isAdmin, type ProjectSubject } from '../../auth';
+import { isAdmin, type GroupSubject, type ProjectSubject } from '../../auth';
+import { config } from '../../platform/config';
 import { ApiError, ForbiddenError } from '../../platform/http/errors';
 import { paginate, paginationParams } from '../../platform/http/pagination';
 import { idParam, p, required } from '../../platform/http/params';
@@ -25,49 +28,20 @@ import { canAdminRunner, canAdminRunners } from '../runner-policy';
 import { presentJob } from '../presenters/jobs';
 import { presentRunner, presentRunnerDetails, presentRunnerManager } from '../presenters/runners';
 import { jobContext } from '../queries/jobs';
-import { allRunnerList, findRunnerOrNotFound, ownedRunnerList, projectRunnerList, runnerJobList, runnerSubjects, type RunnerFilters, type RunnerJob } from '../queries/runners';
-import { runnerProjectIds, TOKEN_MOVE_PROJECT_LIMIT, type Runner } from '../store/runners';
-import { runnerSettingParams } from './runners.params';
+import { allRunnerList, findRunnerOrNotFound, ownedRunnerList, projectRunnerList, runnerGroupSubjects, runnerJobList, runnerSubjects, type RunnerJob } from '../queries/runners';
+import { runnerProjectIds, runnerTypeOf, TOKEN_MOVE_PROJECT_LIMIT, type Runner } from '../store/runners';
+import { BUILD_STATUSES, filterParams, filtersOf, SCOPES, STATUSES, runnerSettingParams } from './runners.params';
 import type { JobStatus } from '../status';
-
-const TYPES = ['instance_type', 'group_type', 'project_type'] as const;
-const STATUSES = ['active', 'paused', 'online', 'offline', 'never_contacted', 'stale'] as const;
-/** Every value of the deprecated `scope` (GitLab's `AVAILABLE_SCOPES`). */
-const SCOPES = ['specific', 'shared', ...TYPES, ...STATUSES] as const;
-/** GitLab's `Ci::Build::AVAILABLE_STATUSES` (those this service never uses simply match nothing). */
-const BUILD_STATUSES = [
-  'created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running',
-  'success', 'failed', 'canceling', 'canceled', 'skipped', 'manual', 'scheduled',
-] as const;
-
-/** GitLab's `use :filter_params` (with `use :pagination`). */
-const filterParams = {
-  type: p.oneOf(TYPES),
-  status: p.oneOf(STATUSES),
-  paused: p.bool(),
-  tag_list: p.array(z.string()),
-  version_prefix: p.string().refine((value) => value === undefined || /^[\d+.]+/.test(value), { message: 'version_prefix is invalid' }),
-  ...paginationParams,
-};
-
-const filtersOf = (params: { type?: string; status?: string; scope?: string; paused?: boolean; tag_list?: string[]; version_prefix?: string }): RunnerFilters => ({
-  type: params.type,
-  status: params.status,
-  scope: params.scope,
-  paused: params.paused,
-  tagList: params.tag_list,
-  versionPrefix: params.version_prefix,
-});
 
 const runnerParams = z.object({ id: required(p.int()) });
 const projectRunnerParams = z.object({ ...idParam, runner_id: required(p.int()) });
 
-/** GitLab's `authenticate_show_runner!`/`authenticate_update_runner!`: the runner with the caller's view of its projects, or 403. */
-async function administrableRunner(user: Caller, runnerId: number): Promise<{ runner: Runner; subjects: ProjectSubject[] }> {
+/** GitLab's `authenticate_show_runner!`/`authenticate_update_runner!`: the runner with the caller's view of its projects (its group), or 403. */
+async function administrableRunner(user: Caller, runnerId: number): Promise<{ runner: Runner; subjects: ProjectSubject[]; groups: GroupSubject[] }> {
   const runner = await findRunnerOrNotFound(runnerId);
-  const subjects = await runnerSubjects(user, runner);
-  if (!canAdminRunner(user, subjects)) throw new ForbiddenError('No access granted');
-  return { runner, subjects };
+  const [subjects, groups] = await Promise.all([runnerSubjects(user, runner), runnerGroupSubjects(user, runner)]);
+  if (!canAdminRunner(user, subjects, groups)) throw new ForbiddenError('No access granted');
+  return { runner, subjects, groups };
 }
 
 /** A project the caller may administer the runners of (GitLab's `read_project_runners`/`admin_project_runners`): 404 or 403 otherwise. */
@@ -77,10 +51,14 @@ async function runnersProject(id: string, user: Caller): Promise<ProjectSubject>
   return subject;
 }
 
-/** `RunnerDetails`: the projects shown are those the caller is a member of (all of them for an admin). */
-async function presentDetails(user: Caller, runner: Runner, subjects: ProjectSubject[]) {
+/**
+ * `RunnerDetails`: the projects shown are those the caller is a member of (all of them for an
+ * admin); a group runner's group as GitLab's `BasicGroupDetails` (the caller may administer it, so sees it).
+ */
+async function presentDetails(user: Caller, runner: Runner, subjects: ProjectSubject[], groups: GroupSubject[]) {
   const shown = isAdmin(user) ? subjects : subjects.filter((subject) => subject.access.level > 0);
-  return presentRunnerDetails(runner, await presentProjects(shown, user, { simple: true }), { canUpdate: true });
+  const presentedGroups = groups.map(({ group }) => ({ id: group.id, web_url: `${config().externalUrl}/groups/${group.fullPath}`, name: group.name }));
+  return presentRunnerDetails(runner, await presentProjects(shown, user, { simple: true }), { canUpdate: true, groups: presentedGroups });
 }
 
 /** GitLab's `JobBasicWithProject`: each job with its project; contexts loaded once per project of the page. */
@@ -125,8 +103,11 @@ export const runnerAdminRoutes = {
   'GET /runners/:id': route({
     params: runnerParams,
     handler: async ({ params, user }) => {
-      const { runner, subjects } = await administrableRunner(user, params.id);
-      return ok(await presentDetails(user, runner, subjects));
+      // GitLab's `authenticate_show_runner!`: an instance runner is shown to every user (its note to admins only).
+      const shared = await findRunnerOrNotFound(params.id);
+      if (runnerTypeOf(shared) === 'instance_type') return ok(presentRunnerDetails(shared, [], { canUpdate: isAdmin(user) }));
+      const { runner, subjects, groups } = await administrableRunner(user, params.id);
+      return ok(await presentDetails(user, runner, subjects, groups));
     },
   }),
 
@@ -142,7 +123,7 @@ export const runnerAdminRoutes = {
         if (params.active !== undefined && params.paused !== undefined) ctx.addIssue({ code: 'custom', message: 'active, paused are mutually exclusive' });
       }),
     handler: async ({ params, user }) => {
-      const { runner, subjects } = await administrableRunner(user, params.id);
+      const { runner, subjects, groups } = await administrableRunner(user, params.id);
       const updated = await changeRunnerSettings(runner, {
         description: params.description,
         active: params.paused !== undefined ? !params.paused : params.active,
@@ -153,7 +134,7 @@ export const runnerAdminRoutes = {
         maximumTimeout: params.maximum_timeout,
         maintenanceNote: params.maintenance_note,
       });
-      return ok(await presentDetails(user, updated, subjects));
+      return ok(await presentDetails(user, updated, subjects, groups));
     },
   }),
 
@@ -161,10 +142,10 @@ export const runnerAdminRoutes = {
     params: runnerParams,
     handler: async ({ params, user }) => {
       const runner = await findRunnerOrNotFound(params.id);
-      // GitLab's `authenticate_delete_runner!`: several projects first, then access.
+      // GitLab's `authenticate_delete_runner!`: several projects first, then access (a group runner: its group's owners).
       if (!isAdmin(user)) {
         if (runnerProjectIds(runner).length > 1) throw new ForbiddenError('Runner associated with more than one project');
-        if (!canAdminRunner(user, await runnerSubjects(user, runner))) throw new ForbiddenError('No access granted');
+        if (!canAdminRunner(user, await runnerSubjects(user, runner), await runnerGroupSubjects(user, runner))) throw new ForbiddenError('No access granted');
       }
       await removeRunner(user, runner);
       return noContent();
@@ -208,7 +189,7 @@ export const runnerAdminRoutes = {
     params: z.object({ ...idParam, scope: p.oneOf(SCOPES), ...filterParams }),
     handler: async ({ params, user, link }) => {
       const subject = await runnersProject(params.id, user);
-      const page = await paginate(params, link, projectRunnerList(subject.project.id, filtersOf(params)));
+      const page = await paginate(params, link, projectRunnerList(subject, filtersOf(params)));
       return ok(page.items.map(presentRunner), page.headers);
     },
   }),
@@ -218,6 +199,12 @@ export const runnerAdminRoutes = {
     handler: async ({ params, user }) => {
       const subject = await runnersProject(params.id, user);
       const runner = await findRunnerOrNotFound(params.runner_id);
+      // GitLab's `authenticate_enable_runner!`: a group runner is refused to everyone; an instance runner is no project's to assign.
+      if (runnerTypeOf(runner) === 'group_type') throw new ForbiddenError('Runner is a group runner');
+      if (runnerTypeOf(runner) === 'instance_type') {
+        if (!isAdmin(user)) throw new ForbiddenError('No access granted');
+        throw new ApiError(400, { message: '400 Bad request - Transitioning an instance runner to a project runner is not supported' });
+      }
       if (!isAdmin(user)) {
         // GitLab's `authenticate_enable_runner!`: a locked runner first, then whether the caller may assign it.
         if (runner.locked) throw new ForbiddenError('Runner is locked');

@@ -1,7 +1,39 @@
 /** The parameters of a runner's settings, shared by the routes that create and change runners (kept apart from their routes, so that the users function's `POST /user/runners` loads only these). */
-import type * as z from 'zod';
+import * as z from 'zod';
+import { paginationParams } from '../../platform/http/pagination';
 import { limitedString, p } from '../../platform/http/params';
 import type { CreateRunnerInput } from '../commands/runners';
+import type { RunnerFilters } from '../queries/runners';
+
+const TYPES = ['instance_type', 'group_type', 'project_type'] as const;
+export const STATUSES = ['active', 'paused', 'online', 'offline', 'never_contacted', 'stale'] as const;
+/** Every value of the deprecated `scope` (GitLab's `AVAILABLE_SCOPES`). */
+export const SCOPES = ['specific', 'shared', ...TYPES, ...STATUSES] as const;
+/** GitLab's `Ci::Build::AVAILABLE_STATUSES` (those this service never uses simply match nothing). */
+export const BUILD_STATUSES = [
+  'created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running',
+  'success', 'failed', 'canceling', 'canceled', 'skipped', 'manual', 'scheduled',
+] as const;
+
+/** GitLab's `use :filter_params` (with `use :pagination`) of the runner lists. */
+export const filterParams = {
+  type: p.oneOf(TYPES),
+  status: p.oneOf(STATUSES),
+  paused: p.bool(),
+  tag_list: p.array(z.string()),
+  version_prefix: p.string().refine((value) => value === undefined || /^[\d+.]+/.test(value), { message: 'version_prefix is invalid' }),
+  ...paginationParams,
+};
+
+/** The list filters in the queries' terms. */
+export const filtersOf = (params: { type?: string; status?: string; scope?: string; paused?: boolean; tag_list?: string[]; version_prefix?: string }): RunnerFilters => ({
+  type: params.type,
+  status: params.status,
+  scope: params.scope,
+  paused: params.paused,
+  tagList: params.tag_list,
+  versionPrefix: params.version_prefix,
+});
 
 /** GitLab's `Ci::Runner`: a description and a maintenance note of at most 1,024 characters each. */
 export const RUNNER_TEXT_LIMIT = { max: 1024 } as const;

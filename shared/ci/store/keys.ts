@@ -34,6 +34,14 @@ export const ciKeys = {
   runnerJob: (runnerId: number, jobId: number): Key => ({ PK: `CI_RUNNER_ID#${runnerId}`, SK: `JOB#${pad(jobId)}` }),
   /** The project's queue version: changes whenever a job of the project becomes pending (`X-GitLab-Last-Update`). */
   queueVersion: (projectId: number): Key => ({ PK: `CI_QUEUE_VERSION#${projectId}`, SK: 'QUEUE' }),
+  /** The instance runners' queue version: changes whenever a job of a project with shared runners enabled becomes pending. */
+  instanceQueueVersion: (): Key => ({ PK: 'CI_QUEUE_VERSION#instance', SK: 'QUEUE' }),
+  /** A top-level group's queue version: changes whenever a job of a project beneath it becomes pending (its group runners' `X-GitLab-Last-Update`). */
+  groupQueueVersion: (rootGroupId: number): Key => ({ PK: `CI_QUEUE_VERSION#group${rootGroupId}`, SK: 'QUEUE' }),
+  /** An instance runner's entry in the list of instance runners, in its id partition. */
+  runnerInstance: (runnerId: number): Key => ({ PK: `CI_RUNNER_ID#${runnerId}`, SK: 'INSTANCE' }),
+  /** A group runner's entry in its group's runner list, in its id partition. */
+  runnerGroup: (runnerId: number, groupId: number): Key => ({ PK: `CI_RUNNER_ID#${runnerId}`, SK: `GROUP#${pad(groupId)}` }),
   /**
    * A CI/CD variable of a project or a group, one per (key, environment scope), in its owner's
    * variables partition. Neither a key (`[A-Za-z0-9_]`) nor a scope holds `#`, and `#` sorts
@@ -122,6 +130,21 @@ export const ciIndexKeys = {
   /** A pending job in its project's queue (GSI2), only while pending. */
   queuedJob: (projectId: number, jobId: number) => ({ GSI2PK: `CI_QUEUE#${projectId}`, GSI2SK: pad(jobId) }),
   /**
+   * A pending job of a project with shared runners enabled, in the instance runners' queue (GSI6),
+   * only while pending: spread over {@link CI_SHARED_QUEUE_SHARDS} partitions by job id.
+   */
+  sharedQueuedJob: (jobId: number) => ({ GSI6PK: `CI_SHARED_QUEUE#${jobId % CI_SHARED_QUEUE_SHARDS}`, GSI6SK: pad(jobId) }),
+  /**
+   * A pending job of a project in a group, in its top-level group's queue (GSI7), only while
+   * pending: sorted by the project's group chain (ids from the top, `/`-separated, then `/#`), then job id,
+   * so the pending jobs of a group and its descendants are one key range (`<chain>/`).
+   */
+  groupQueuedJob: (groupChain: readonly number[], jobId: number) => ({ GSI7PK: `CI_GROUP_QUEUE#${groupChain[0]}`, GSI7SK: `${groupQueuePrefix(groupChain)}/#${pad(jobId)}` }),
+  /** An instance runner in the list of instance runners (GSI1). */
+  instanceRunner: (runnerId: number) => ({ GSI1PK: 'CI_INSTANCE_RUNNERS', GSI1SK: pad(runnerId) }),
+  /** A group runner in its group's list (GSI1). */
+  groupRunner: (groupId: number, runnerId: number) => ({ GSI1PK: `CI_GROUP_RUNNERS#${groupId}`, GSI1SK: pad(runnerId) }),
+  /**
    * A pending or running job's next deadline (GSI3), sorted by it: what the scheduler looks at
    * (`config/scheduler.ts`). Spread over {@link CI_SCHEDULE_SHARDS} partitions by job id.
    */
@@ -184,6 +207,12 @@ const projectMergeRequestPipelines = (projectId: number, ref: string) => `CI_PRO
  */
 export const CI_SCHEDULE_SHARDS = 4;
 
+/** Partitions of the instance runners' queue (GSI6): every enqueue of the instance spread over them. */
+export const CI_SHARED_QUEUE_SHARDS = 4;
+
+/** A group chain (group ids from the top-level group down) as the group queue's sort key starts: `1/5/9`. */
+const groupQueuePrefix = (groupChain: readonly number[]): string => groupChain.join('/');
+
 /** Sort keys of deadlines and expiries up to `now` (ISO) sort before this bound (`#` < `$`). */
 const dueBefore = (now: string) => `${now}$`;
 
@@ -214,6 +243,14 @@ export const ciCollections = {
   runnerProjects: (runnerId: number): Collection => tableCollection(`CI_RUNNER_ID#${runnerId}`, 'PROJECT#'),
   runnerJobs: (runnerId: number): Collection => tableCollection(`CI_RUNNER_ID#${runnerId}`, 'JOB#'),
   queue: (projectId: number): Collection => indexCollection('GSI2', `CI_QUEUE#${projectId}`),
+  /** One shard of the instance runners' queue, by job id (GSI6). */
+  sharedQueue: (shard: number): Collection => indexCollection('GSI6', `CI_SHARED_QUEUE#${shard}`),
+  /** The pending jobs of a group's projects and its descendants' (GSI7: its top-level group's queue, the group's key range). */
+  groupQueue: (groupChain: readonly number[]): Collection => ({ ...indexCollection('GSI7', `CI_GROUP_QUEUE#${groupChain[0]}`), prefix: `${groupQueuePrefix(groupChain)}/` }),
+  /** The instance runners, by id (GSI1). */
+  instanceRunners: (): Collection => indexCollection('GSI1', 'CI_INSTANCE_RUNNERS'),
+  /** A group's own runners, by id (GSI1). */
+  groupRunners: (groupId: number): Collection => indexCollection('GSI1', `CI_GROUP_RUNNERS#${groupId}`),
   /** Deadlines of one shard that passed at `now`, earliest first (GSI3). */
   dueDeadlines: (shard: number, now: string): Collection => indexCollection('GSI3', `CI_DEADLINES#${shard}`, { below: dueBefore(now) }),
   /** Artifacts of one shard that expired at `now`, earliest first (GSI4). */
@@ -272,6 +309,7 @@ export const ciCollections = {
  */
 readYourWrites('CI_PROJECT_ENVIRONMENTS_BY_STATE#', 'CI_PROJECT_ENVIRONMENT_NAMES#', 'CI_ENV_DEPLOYMENTS#', 'CI_PROJECT_DEPLOYMENTS_BY_STATUS#', 'CI_ENV_DEPLOYMENTS_BY_STATUS#', 'CI_PROJECT_DEPLOYMENTS_BY_UPDATE#', 'CI_PROJECT_DEPLOYMENTS_FINISHED#');
 readYourWrites('CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_PIPELINES_BY_STATUS#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_PROJECT_MR_PIPELINES#', 'CI_PROJECT_JOBS_BY_STATUS#', 'CI_QUEUE#', 'CI_PROJECT_PIPELINES_BY_SHA#');
+readYourWrites('CI_SHARED_QUEUE#', 'CI_GROUP_QUEUE#');
 
 export const CI_SEQUENCES = {
   pipelines: 'ci_pipelines',
@@ -294,7 +332,7 @@ export const keySpace: KeySpace = {
     'CI_JOB#': ['JOB'],
     'CI_JOB_TOKEN#': ['TOKEN'],
     'CI_RUNNER#': ['RUNNER'],
-    'CI_RUNNER_ID#': ['RUNNER', 'PROJECT#', 'JOB#'],
+    'CI_RUNNER_ID#': ['RUNNER', 'PROJECT#', 'JOB#', 'INSTANCE', 'GROUP#'],
     'CI_QUEUE_VERSION#': ['QUEUE'],
     'CI_VARIABLES#': ['VARIABLE#', 'COUNT'],
     'CI_GROUP_VARIABLES#': ['VARIABLE#', 'COUNT'],
@@ -310,11 +348,13 @@ export const keySpace: KeySpace = {
     'PROJECT#': ['CI_JOB_TOKEN_SCOPE', 'CI_JOB_TOKEN_ALLOW#'],
   },
   indexPartitions: {
-    GSI1: ['CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_RUNNERS#', 'CI_ALL_RUNNERS', 'CI_PROJECT_ENVIRONMENTS_BY_STATE#', 'CI_ENV_DEPLOYMENTS#'],
+    GSI1: ['CI_PROJECT_PIPELINES#', 'CI_PROJECT_JOBS#', 'CI_PROJECT_RUNNERS#', 'CI_ALL_RUNNERS', 'CI_INSTANCE_RUNNERS', 'CI_GROUP_RUNNERS#', 'CI_PROJECT_ENVIRONMENTS_BY_STATE#', 'CI_ENV_DEPLOYMENTS#'],
     GSI2: ['CI_QUEUE#', 'CI_PROJECT_PIPELINES_BY_STATUS#', 'CI_PROJECT_ENVIRONMENT_NAMES#', 'CI_PROJECT_DEPLOYMENTS_BY_STATUS#'],
     GSI3: ['CI_DEADLINES#', 'CI_PROJECT_PIPELINES_BY_REF#', 'CI_SCHEDULES_DUE#', 'CI_ENV_DEPLOYMENTS_BY_STATUS#', 'CI_ENV_DUE#'],
     GSI4: ['CI_ARTIFACT_EXPIRY#', 'CI_PROJECT_MR_PIPELINES#', 'CI_PROJECT_DEPLOYMENTS_BY_UPDATE#'],
     GSI5: ['CI_PROJECT_JOBS_BY_STATUS#', 'CI_PROJECT_DEPLOYMENTS_FINISHED#', 'CI_PROJECT_PIPELINES_BY_SHA#'],
+    GSI6: ['CI_SHARED_QUEUE#'],
+    GSI7: ['CI_GROUP_QUEUE#'],
   },
   sequences: ['ci_pipelines', 'ci_jobs', 'ci_runners', 'ci_runner_managers', 'ci_triggers', 'ci_pipeline_schedules', 'ci_environments', 'ci_deployments', 'ci_pipeline_iids#', 'ci_deployment_iids#'],
 };

@@ -29,7 +29,7 @@ import { nextDeadline } from '../config/scheduler';
 import type { AutoCancelSettings, EnvironmentOptions, ReleaseDefinition, TriggerDefinition } from '../config/parse';
 import type { JobStatus, PipelineStatus } from '../status';
 import type { JobTestSummary } from '../junit';
-import { CI_SEQUENCES, ciCollections, ciIndexKeys, ciKeys } from './keys';
+import { CI_SEQUENCES, CI_SHARED_QUEUE_SHARDS, ciCollections, ciIndexKeys, ciKeys } from './keys';
 import { dueItems } from './due';
 import { isMergeRequestRef } from '../merge-request-variables';
 
@@ -233,11 +233,31 @@ export interface Job {
   bridge?: true;
   /** A trigger job's downstream pipeline, once created. */
   downstreamPipelineId?: number;
+  /** The runner queues it was entered in when it last became pending (besides its project's); absent: its project's only. */
+  runnerQueues?: RunnerQueues;
   /** A generic status's `target_url`, `description` and `coverage`. */
   targetUrl?: string | null;
   description?: string | null;
   coverage?: number | null;
   version: number;
+}
+
+/**
+ * The queues beyond its project's a pending job is in (ACCESS_PATTERNS C18): the instance runners'
+ * (`shared`: its project had shared runners enabled as it became pending) and its top-level
+ * group's (`groupChain`: the project's groups, from the top-level one down; null in a user's namespace).
+ */
+export interface RunnerQueues {
+  shared: boolean;
+  groupChain: number[] | null;
+}
+
+/** The index attributes of a pending job in the instance and group runner queues (GSI6, GSI7). */
+function runnerQueueAttributes(jobId: number, queues: RunnerQueues | undefined): Item {
+  return {
+    ...(queues?.shared ? ciIndexKeys.sharedQueuedJob(jobId) : {}),
+    ...(queues?.groupChain?.length ? ciIndexKeys.groupQueuedJob(queues.groupChain, jobId) : {}),
+  };
 }
 
 /** A job's environment: the environment, its tier for the job, the job's deployment. */
@@ -298,7 +318,7 @@ function jobToItem(job: Job): Item {
     ...ciKeys.job(job.pipelineId, job.id),
     ...ciIndexKeys.projectJob(job.projectId, job.id),
     ...ciIndexKeys.projectJobByStatus(job.projectId, job.status, job.id),
-    ...(job.status === 'pending' ? ciIndexKeys.queuedJob(job.projectId, job.id) : {}),
+    ...(job.status === 'pending' ? { ...ciIndexKeys.queuedJob(job.projectId, job.id), ...runnerQueueAttributes(job.id, job.runnerQueues) } : {}),
     ...scheduleAttributes(job),
     type: 'Job',
     ...job,
@@ -488,16 +508,18 @@ export async function queuedJobs(projectId: number, limit: number): Promise<Arra
 export type JobChanges = Partial<Pick<Job, 'status' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'erasedAt' | 'runnerId' | 'failureReason' | 'exitCode' | 'retried' | 'tokenDigest' | 'traceArchived' | 'artifacts' | 'traceLength' | 'allowFailure' | 'autoCanceledById' | 'testReport' | 'targetUrl' | 'description' | 'coverage' | 'downstreamPipelineId'>>;
 
 /** What a job's deadline is computed from, when a change may give it one; `generic`: a generic status (no index entries). */
-type JobRef = Pick<Job, 'id' | 'pipelineId' | 'projectId'> & { createdAt?: string; startedAt?: string | null; timeout?: number; spec?: Pick<JobSpec, 'timeout'>; generic?: true; bridge?: true };
+type JobRef = Pick<Job, 'id' | 'pipelineId' | 'projectId'> & { createdAt?: string; startedAt?: string | null; timeout?: number; spec?: Pick<JobSpec, 'timeout'>; generic?: true; bridge?: true; runnerQueues?: RunnerQueues };
 
 /**
  * Changes a job if its status is still one of `from` (undefined: any); answers the job as written,
  * or undefined when the condition did not hold. A status change moves the job to that status's
  * list (GSI5). A pending job is in its project's queue (GSI2),
  * any other status is out of it; a job that becomes pending or running gets its deadline (GSI3),
- * any other status loses it; artifacts that expire are in the expiry index (GSI4).
+ * any other status loses it; artifacts that expire are in the expiry index (GSI4). A job made
+ * pending with `queues` enters the instance and group runner queues they name (GSI6, GSI7, in
+ * the same write); any other status leaves them.
  */
-export async function updateJob(job: JobRef, changes: JobChanges, from?: readonly JobStatus[]): Promise<Job | undefined> {
+export async function updateJob(job: JobRef, changes: JobChanges, from?: readonly JobStatus[], queues?: RunnerQueues): Promise<Job | undefined> {
   const now = new Date().toISOString();
   const names: Record<string, string> = { '#version': 'version' };
   const values: Record<string, unknown> = { ':one': 1 };
@@ -513,7 +535,11 @@ export async function updateJob(job: JobRef, changes: JobChanges, from?: readonl
     for (const [attribute, value] of Object.entries(ciIndexKeys.projectJobByStatus(job.projectId, changes.status, job.id))) set(attribute, value);
     if (changes.status === 'pending') {
       for (const [attribute, value] of Object.entries(ciIndexKeys.queuedJob(job.projectId, job.id))) set(attribute, value);
-    } else removes.push('GSI2PK', 'GSI2SK');
+      if (queues) {
+        set('runnerQueues', queues);
+        for (const [attribute, value] of Object.entries(runnerQueueAttributes(job.id, queues))) set(attribute, value);
+      }
+    } else removes.push('GSI2PK', 'GSI2SK', 'GSI6PK', 'GSI6SK', 'GSI7PK', 'GSI7SK');
     const deadline = nextDeadline({
       status: changes.status,
       createdAt: job.createdAt ?? now,
@@ -560,7 +586,7 @@ export async function updateJob(job: JobRef, changes: JobChanges, from?: readonl
     const left = (from ?? []).map((status) => ({
       ...key,
       ...ciIndexKeys.projectJobByStatus(job.projectId, status, job.id),
-      ...(status === 'pending' ? ciIndexKeys.queuedJob(job.projectId, job.id) : {}),
+      ...(status === 'pending' ? { ...ciIndexKeys.queuedJob(job.projectId, job.id), ...runnerQueueAttributes(job.id, job.runnerQueues) } : {}),
     }));
     await journalWrite([result.Attributes], left);
   }
@@ -612,7 +638,7 @@ export async function claimJob(job: Pick<Job, 'id' | 'pipelineId' | 'projectId' 
           TableName: tableName(),
           Key: ciKeys.job(job.pipelineId, job.id),
           UpdateExpression:
-            'SET #status = :running, runnerId = :runner, tokenDigest = :digest, startedAt = :now, touchedAt = :now, #timeout = :timeout, GSI3PK = :deadlinePk, GSI3SK = :deadlineSk, GSI5PK = :listedPk, GSI5SK = :listedSk, #version = #version + :one REMOVE GSI2PK, GSI2SK',
+            'SET #status = :running, runnerId = :runner, tokenDigest = :digest, startedAt = :now, touchedAt = :now, #timeout = :timeout, GSI3PK = :deadlinePk, GSI3SK = :deadlineSk, GSI5PK = :listedPk, GSI5SK = :listedSk, #version = #version + :one REMOVE GSI2PK, GSI2SK, GSI6PK, GSI6SK, GSI7PK, GSI7SK',
           ConditionExpression: '#status = :pending',
           ExpressionAttributeNames: { '#status': 'status', '#version': 'version', '#timeout': 'timeout' },
           ExpressionAttributeValues: {
@@ -672,14 +698,75 @@ export async function deletePipelineItems(pipelineId: number, jobs: readonly Job
   await deleteMany(jobs.filter((job) => job.tokenDigest).map((job) => ciKeys.jobToken(job.tokenDigest!)));
 }
 
+/**
+ * Up to `limit` pending jobs of the instance runners' queue that `accept` takes, oldest first:
+ * each shard (GSI6, eventually consistent; claims re-check) read in id order until it gave
+ * `limit` of them or `maxRead` entries (the index holds whole jobs: tags are matched on what it
+ * returns), then merged.
+ */
+export async function sharedQueuedJobs(limit: number, maxRead: number, accept: (job: Job) => boolean): Promise<Job[]> {
+  const shards = Array.from({ length: CI_SHARED_QUEUE_SHARDS }, (_, shard) => acceptedJobs(ciCollections.sharedQueue(shard), limit, Math.ceil(maxRead / CI_SHARED_QUEUE_SHARDS), accept));
+  return (await Promise.all(shards)).flat().sort((a, b) => a.id - b.id).slice(0, limit);
+}
+
+/**
+ * Up to `limit` pending jobs of a group's projects and its descendants' that `accept` takes,
+ * oldest first: the group's key range of its top-level group's queue (GSI7), at most `maxRead`
+ * entries (sorted there by subgroup, then id: sorted by id here).
+ */
+export async function groupQueuedJobs(groupChain: readonly number[], limit: number, maxRead: number, accept: (job: Job) => boolean): Promise<Job[]> {
+  return (await acceptedJobs(ciCollections.groupQueue(groupChain), maxRead, maxRead, accept)).sort((a, b) => a.id - b.id).slice(0, limit);
+}
+
+async function acceptedJobs(collection: Collection, limit: number, maxRead: number, accept: (job: Job) => boolean): Promise<Job[]> {
+  const found: Job[] = [];
+  let read = 0;
+  // Pages of `limit` (a shard usually has its first matches at its head), at most 100 items.
+  for await (const item of queryCollection(collection, { pageSize: Math.min(limit, maxRead, 100) })) {
+    const job = jobFromItem(item);
+    if (job.status === 'pending' && accept(job)) found.push(job);
+    if (found.length >= limit || ++read >= maxRead) break;
+  }
+  return found;
+}
+
+/**
+ * Takes a pending job out of the instance runners' queue (`shared`) or its group's (GSI6/GSI7):
+ * its project no longer lets instance runners (or that group's runners) take it. Conditioned on it
+ * still being pending; its project's queue keeps it.
+ */
+export async function leaveRunnerQueue(job: Job, queue: 'shared' | 'group'): Promise<void> {
+  const [pk, sk] = queue === 'shared' ? ['GSI6PK', 'GSI6SK'] : ['GSI7PK', 'GSI7SK'];
+  const queues: RunnerQueues = { shared: queue === 'shared' ? false : !!job.runnerQueues?.shared, groupChain: queue === 'group' ? null : job.runnerQueues?.groupChain ?? null };
+  const result = await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: ciKeys.job(job.pipelineId, job.id),
+        UpdateExpression: `SET runnerQueues = :queues REMOVE ${pk}, ${sk}`,
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':queues': queues, ':pending': 'pending' },
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  if (result?.Attributes) await journalWrite([result.Attributes], [{ ...ciKeys.job(job.pipelineId, job.id), ...runnerQueueAttributes(job.id, job.runnerQueues) }]);
+}
+
 /** The project's queue version, changed whenever one of its jobs becomes pending. */
 export async function queueVersion(projectId: number): Promise<string | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: ciKeys.queueVersion(projectId) }));
   return Item?.value as string | undefined;
 }
 
-export async function bumpQueueVersion(projectId: number, value: string): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...ciKeys.queueVersion(projectId), type: 'QueueVersion', value } }));
+/**
+ * Moves the queue versions a newly pending job concerns: its project's, the instance runners'
+ * (when it entered their queue) and its top-level group's (C5, C18).
+ */
+export async function bumpQueueVersion(projectId: number, value: string, queues?: RunnerQueues): Promise<void> {
+  const keys = [ciKeys.queueVersion(projectId), ...(queues?.shared ? [ciKeys.instanceQueueVersion()] : []), ...(queues?.groupChain?.length ? [ciKeys.groupQueueVersion(queues.groupChain[0])] : [])];
+  await Promise.all(keys.map((key) => db().send(new PutCommand({ TableName: tableName(), Item: { ...key, type: 'QueueVersion', value } }))));
 }
 
 /** A job as the scheduler found it in one of its indexes, with the index entry it was found by. */

@@ -23,12 +23,21 @@ import { getItem, isId, queryAll, type Item } from '../../platform/dynamo/query'
 import { ConditionFailed, transact } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { CI_SEQUENCES, ciCollections, ciIndexKeys, ciKeys } from './keys';
-import { jobFromItem, queuedJobs, queueVersion, type Job } from './pipelines';
+import { jobFromItem, queuedJobs, type Job } from './pipelines';
+
+/** GitLab's `Ci::Runner.runner_types`. */
+export const RUNNER_TYPES = ['instance_type', 'group_type', 'project_type'] as const;
+export type RunnerType = (typeof RUNNER_TYPES)[number];
 
 export interface Runner {
   id: number;
   tokenDigest: string;
-  projectId: number;
+  /** A project runner's owner project; null for an instance or a group runner. */
+  projectId: number | null;
+  /** Absent on project runners (every runner written before the other types existed). */
+  runnerType?: RunnerType;
+  /** A group runner's group. */
+  groupId?: number;
   description: string;
   active: boolean;
   locked: boolean;
@@ -64,11 +73,14 @@ export const RUNNER_MANAGER_LIMIT = 100;
 
 function runnerFromItem(item: Item): Runner {
   const fields = entityFields(item) as Runner;
-  return { ...fields, projectIds: (fields.projectIds ?? [fields.projectId]).map(Number) };
+  return { ...fields, projectId: fields.projectId ?? null, projectIds: runnerProjectIds(fields).map(Number) };
 }
 
-/** The projects a runner takes jobs from, its owner project first. */
-export const runnerProjectIds = (runner: Runner): number[] => runner.projectIds ?? [runner.projectId];
+/** A runner's type (a runner without one is a project runner). */
+export const runnerTypeOf = (runner: Pick<Runner, 'runnerType'>): RunnerType => runner.runnerType ?? 'project_type';
+
+/** The projects a project runner is enabled in, its owner project first; none for an instance or a group runner. */
+export const runnerProjectIds = (runner: Pick<Runner, 'projectIds' | 'projectId'>): number[] => runner.projectIds ?? (runner.projectId ? [runner.projectId] : []);
 
 const pointerItem = (runner: Pick<Runner, 'id' | 'tokenDigest'>): Item => ({
   ...ciKeys.runnerPointer(runner.id),
@@ -87,16 +99,31 @@ const runnerProjectItem = (runner: Pick<Runner, 'id' | 'tokenDigest'>, projectId
   tokenDigest: runner.tokenDigest,
 });
 
+/** The entry that puts a runner in its list: its owner project's, the instance runners' or its group's (GSI1). */
+function ownerEntry(runner: Pick<Runner, 'id' | 'tokenDigest' | 'runnerType' | 'groupId' | 'projectId'>): Item {
+  switch (runnerTypeOf(runner)) {
+    case 'instance_type':
+      return { ...ciKeys.runnerInstance(runner.id), ...ciIndexKeys.instanceRunner(runner.id), type: 'RunnerInstance', runnerId: runner.id, tokenDigest: runner.tokenDigest };
+    case 'group_type':
+      return { ...ciKeys.runnerGroup(runner.id, runner.groupId!), ...ciIndexKeys.groupRunner(runner.groupId!, runner.id), type: 'RunnerGroup', runnerId: runner.id, groupId: runner.groupId, tokenDigest: runner.tokenDigest };
+    default:
+      return runnerProjectItem(runner, runner.projectId!);
+  }
+}
+
 export const newRunnerId = () => nextId(CI_SEQUENCES.runners);
 export const newRunnerManagerId = () => nextId(CI_SEQUENCES.runnerManagers);
 
-/** Stores a new runner with its pointer and its owner project's entry, in one transaction. */
+/**
+ * Stores a new runner with its pointer and its list entry (its owner project's, the instance
+ * runners' or its group's), in one transaction.
+ */
 export async function insertRunner(runner: Runner): Promise<void> {
   const fresh = { ConditionExpression: 'attribute_not_exists(PK)' };
   await transact({
-    runner: { Put: { TableName: tableName(), Item: { ...ciKeys.runner(runner.tokenDigest), type: 'Runner', ...runner, projectIds: [runner.projectId] }, ...fresh } },
+    runner: { Put: { TableName: tableName(), Item: { ...ciKeys.runner(runner.tokenDigest), type: 'Runner', ...runner, projectIds: runnerProjectIds(runner) }, ...fresh } },
     pointer: { Put: { TableName: tableName(), Item: pointerItem(runner), ...fresh } },
-    project: { Put: { TableName: tableName(), Item: runnerProjectItem(runner, runner.projectId), ...fresh } },
+    project: { Put: { TableName: tableName(), Item: ownerEntry(runner), ...fresh } },
   });
 }
 
@@ -108,6 +135,18 @@ export async function runnerByDigest(digest: string): Promise<Runner | undefined
 /** The runners enabled in a project (GSI1 entries, then one batch read), by id. */
 export async function projectRunners(projectId: number): Promise<Runner[]> {
   const entries = await queryAll(ciCollections.projectRunners(projectId));
+  return runnersByDigests(entries.map((entry) => String(entry.tokenDigest)));
+}
+
+/** The instance runners (GSI1 entries, then one batch read), by id. */
+export async function instanceRunners(): Promise<Runner[]> {
+  const entries = await queryAll(ciCollections.instanceRunners());
+  return runnersByDigests(entries.map((entry) => String(entry.tokenDigest)));
+}
+
+/** A group's own runners (GSI1 entries, then one batch read), by id. */
+export async function groupRunners(groupId: number): Promise<Runner[]> {
+  const entries = await queryAll(ciCollections.groupRunners(groupId));
   return runnersByDigests(entries.map((entry) => String(entry.tokenDigest)));
 }
 
@@ -200,7 +239,7 @@ export async function enableRunnerInProject(runner: Runner, projectId: number, o
           Key: ciKeys.runner(runner.tokenDigest),
           UpdateExpression: 'SET projectIds = list_append(if_not_exists(projectIds, :owner), :added)',
           ConditionExpression: `attribute_exists(PK) AND NOT contains(projectIds, :projectId)${options.unlockedOnly ? ' AND locked = :false' : ''}`,
-          ExpressionAttributeValues: { ':owner': [runner.projectId], ':added': [projectId], ':projectId': projectId, ...(options.unlockedOnly ? { ':false': false } : {}) },
+          ExpressionAttributeValues: { ':owner': runnerProjectIds(runner), ':added': [projectId], ':projectId': projectId, ...(options.unlockedOnly ? { ':false': false } : {}) },
         },
       },
       entry: { Put: { TableName: tableName(), Item: runnerProjectItem(runner, projectId), ConditionExpression: 'attribute_not_exists(PK)' } },
@@ -257,38 +296,61 @@ export async function jobsOfRunnerEntries(entries: Item[]): Promise<Map<number, 
 }
 
 /**
- * The queue version a job request compares with `last_update`, from the projects' version items:
- * the project's own for a runner of one project, a digest of every project's version for a runner
- * enabled in several (in the runner's order, owner first).
+ * What a runner's job requests read (C5, C18): the queues of the projects it is enabled in, the
+ * instance runners' queue, or its group's (its group and descendants).
  */
-function combinedQueueVersion(projectIds: number[], versionOf: (projectId: number) => string | undefined): string {
-  if (projectIds.length === 1) return versionOf(projectIds[0]) ?? 'none';
-  const parts = projectIds.map((id) => `${id}:${versionOf(id) ?? 'none'}`);
-  return createHash('sha256').update(parts.join(',')).digest('hex').slice(0, 32);
+export type QueueScope = { kind: 'projects'; projectIds: number[] } | { kind: 'instance' } | { kind: 'group'; groupId: number };
+
+export function queueScopeOf(runner: Runner): QueueScope {
+  switch (runnerTypeOf(runner)) {
+    case 'instance_type':
+      return { kind: 'instance' };
+    case 'group_type':
+      return { kind: 'group', groupId: runner.groupId! };
+    default:
+      return { kind: 'projects', projectIds: runnerProjectIds(runner) };
+  }
 }
 
-/** The queue version of the runner's projects (see {@link combinedQueueVersion}). */
-export async function runnerQueueVersion(runner: Runner): Promise<string> {
-  const ids = runnerProjectIds(runner);
-  if (ids.length === 1) return (await queueVersion(ids[0])) ?? 'none';
-  const found = byKey(await getMany(ids.map((id) => ciKeys.queueVersion(id)), { consistent: false }));
-  return combinedQueueVersion(ids, (id) => found(ciKeys.queueVersion(id))?.value as string | undefined);
+/** The queue version items of a scope (at most 99 projects: one batch with the runner). */
+function scopeVersionKeys(scope: QueueScope) {
+  if (scope.kind === 'instance') return [ciKeys.instanceQueueVersion()];
+  if (scope.kind === 'group') return [ciKeys.groupQueueVersion(scope.groupId)];
+  return scope.projectIds.slice(0, 99).map((id) => ciKeys.queueVersion(id));
 }
 
 /**
- * An idle poll's one round trip: the runner of a token digest and the queue version of the
- * projects the runner's `last_update` named, in one BatchGetItem (consistent: the runner item
- * authenticates). `version` is the combined version of those projects; the caller checks that
- * they are still the runner's. At most 99 projects (one batch with the runner).
+ * The queue version a job request compares with `last_update`, from the scope's version items:
+ * the one item's value (a runner of one project, an instance or a group runner), a digest of every
+ * project's version for a runner enabled in several (in the runner's order, owner first).
  */
-export async function runnerWithQueueVersion(digest: string, projectIds: number[]): Promise<{ runner: Runner | undefined; version: string }> {
-  const ids = projectIds.slice(0, 99);
-  const found = byKey(await getMany([ciKeys.runner(digest), ...ids.map((id) => ciKeys.queueVersion(id))]));
-  const item = found(ciKeys.runner(digest));
-  return { runner: item ? runnerFromItem(item) : undefined, version: combinedQueueVersion(ids, (id) => found(ciKeys.queueVersion(id))?.value as string | undefined) };
+function scopeVersion(scope: QueueScope, valueOf: (key: { PK: string; SK: string }) => string | undefined): string {
+  if (scope.kind !== 'projects' || scope.projectIds.length === 1) return valueOf(scopeVersionKeys(scope)[0]) ?? 'none';
+  const parts = scope.projectIds.map((id) => `${id}:${valueOf(ciKeys.queueVersion(id)) ?? 'none'}`);
+  return createHash('sha256').update(parts.join(',')).digest('hex').slice(0, 32);
 }
 
-/** Up to `limit` pending jobs across the runner's projects, oldest first. */
+/** The queue version of the runner's scope (see {@link scopeVersion}). */
+export async function runnerQueueVersion(runner: Runner): Promise<string> {
+  const scope = queueScopeOf(runner);
+  const keys = scopeVersionKeys(scope);
+  if (keys.length === 1) return ((await getItem(keys[0]))?.value as string | undefined) ?? 'none';
+  const found = byKey(await getMany(keys, { consistent: false }));
+  return scopeVersion(scope, (key) => found(key)?.value as string | undefined);
+}
+
+/**
+ * An idle poll's one round trip: the runner of a token digest and the queue version of the scope
+ * the runner's `last_update` named, in one BatchGetItem (consistent: the runner item
+ * authenticates). The caller checks that the scope is still the runner's.
+ */
+export async function runnerWithQueueVersion(digest: string, scope: QueueScope): Promise<{ runner: Runner | undefined; version: string }> {
+  const found = byKey(await getMany([ciKeys.runner(digest), ...scopeVersionKeys(scope)]));
+  const item = found(ciKeys.runner(digest));
+  return { runner: item ? runnerFromItem(item) : undefined, version: scopeVersion(scope, (key) => found(key)?.value as string | undefined) };
+}
+
+/** Up to `limit` pending jobs across the project runner's projects, oldest first. */
 export async function runnerQueuedJobs(runner: Runner, limit: number): Promise<Array<{ pipelineId: number; id: number }>> {
   const ids = runnerProjectIds(runner);
   if (ids.length === 1) return queuedJobs(ids[0], limit);
@@ -413,10 +475,11 @@ export async function moveRunnerToken(runner: Runner, newDigest: string): Promis
           ExpressionAttributeValues: { ':new': newDigest, ':old': runner.tokenDigest },
         },
       },
-      projects: projectIds.map((projectId) => ({
+      // A project runner's projects; an instance or a group runner's list entry.
+      projects: (runnerTypeOf(runner) === 'project_type' ? projectIds.map((projectId) => ciKeys.runnerProject(runner.id, projectId)) : [{ PK: String(ownerEntry(runner).PK), SK: String(ownerEntry(runner).SK) }]).map((Key) => ({
         Update: {
           TableName: tableName(),
-          Key: ciKeys.runnerProject(runner.id, projectId),
+          Key,
           UpdateExpression: 'SET tokenDigest = :new',
           ConditionExpression: 'attribute_exists(PK)',
           ExpressionAttributeValues: { ':new': newDigest },

@@ -6,15 +6,15 @@
  */
 import type { HookDeliveryContext, HookEventOf, HookPayloadBuilder, HookTrigger } from '../../hooks';
 import { pipelineVariables } from '../pipeline-variables';
-import { projectRunners, type Runner } from '../store/runners';
+import { runnersByIds } from '../store/runners';
 // The kinds' declaration, and the registration of how they are stored, which reading them needs.
 import { type HookJob } from './events';
 import { deploymentHookPayload, jobHookPayload, pipelineHookPayload, type CiHookContext } from './payloads';
 
-/** Internal: the delivery context with the project's runners, read only when a job ran on one (one Query). */
+/** Internal: the delivery context with the runners that took the jobs (project, group or instance runners), read only when a job ran on one (two batch reads). */
 async function ciContext(context: HookDeliveryContext, jobs: readonly HookJob[]): Promise<CiHookContext> {
-  const runners = jobs.some((job) => job.runnerId !== null) ? await projectRunners(context.project.id) : [];
-  return { ...context, runners: new Map<number, Runner>(runners.map((runner) => [runner.id, runner])) };
+  const ids = jobs.flatMap((job) => (job.runnerId === null ? [] : [job.runnerId]));
+  return { ...context, runners: await runnersByIds(ids) };
 }
 
 const usersOf = (jobs: readonly HookJob[]) => jobs.flatMap((job) => (job.userId === null ? [] : [job.userId]));

@@ -65,11 +65,12 @@ function mergeRequestAttrs(projectWebUrl: string, pipeline: HookPipeline) {
   };
 }
 
-/** Internal: `runner_hook_attrs` (project runners only here). */
+/** Internal: `runner_hook_attrs`. */
 function runnerAttrs(ctx: CiHookContext, runnerId: number | null) {
   const runner = runnerId === null ? undefined : ctx.runners.get(runnerId);
   if (!runner) return null;
-  return { id: runner.id, description: runner.description, runner_type: 'project_type', active: runner.active, is_shared: false, tags: runner.tags };
+  const type = runner.runnerType ?? 'project_type';
+  return { id: runner.id, description: runner.description, runner_type: type, active: runner.active, is_shared: type === 'instance_type', tags: runner.tags };
 }
 
 const environmentAttrs = (job: HookJob) => (job.environment ? { name: job.environment, action: job.environmentAction ?? 'start', deployment_tier: job.environmentTier ?? null } : null);
