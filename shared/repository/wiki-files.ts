@@ -82,7 +82,7 @@ export type WikiCommitExtras = (commit: { id: string }) => Promise<Record<string
 
 /**
  * Commits `changes` onto the tree read (`tree.commit`, none for an empty wiki) as `author`, and
- * moves the wiki's branch to it if it still points where it did. `stale` when another write moved
+ * moves the wiki's branch to it if it still points where it did; answers the new commit's id. `stale` when another write moved
  * it first (nothing changed; read again and retry); a change that does not fit the tree (a file
  * that exists already or is missing) throws GitLab's 400 with Gitaly's index error. `extras`, when
  * given, are written in the branch move's transaction, conditioned on the project being live
@@ -94,7 +94,7 @@ export async function commitWikiChanges(
   message: string,
   changes: WikiChange[],
   extras?: WikiCommitExtras,
-): Promise<{ status: 'committed'; commit: CommitObject } | { status: 'stale' } | { status: 'project_gone' }> {
+): Promise<{ status: 'committed'; id: string } | { status: 'stale' } | { status: 'project_gone' }> {
   const actions: CommitAction[] = changes.map((change) => ({
     action: change.action,
     filePath: change.path,
@@ -115,5 +115,6 @@ export async function commitWikiChanges(
   } else if (!(await updateRef(projectId, update, 'wiki'))) {
     return { status: 'stale' };
   }
-  return { status: 'committed', commit: (await tree.reader.commit(id))! };
+  // The commit's id, not the commit read back: the writer knows what it wrote.
+  return { status: 'committed', id };
 }

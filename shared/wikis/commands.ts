@@ -50,8 +50,14 @@ async function pageRecords(project: Project, user: User, planned: Extract<Plan, 
   return { event: event.put, hook: hook.put };
 }
 
-/** Reads the wiki, plans the change on what it read, commits it; again while the branch moved meanwhile. */
-async function write(project: Project, user: User, plan: (tree: WikiTree, pages: WikiPageFile[]) => Plan | Promise<Plan>): Promise<string> {
+/** A page as a write left it: what the API answers (the page's file is known from the write, not read again). */
+export type WrittenPage = Pick<WikiPageFile, 'format' | 'slug' | 'title'> & { content: string };
+
+/**
+ * Reads the wiki, plans the change on what it read, commits it; again while the branch moved
+ * meanwhile. Answers the plan that landed.
+ */
+async function write(project: Project, user: User, plan: (tree: WikiTree, pages: WikiPageFile[]) => Plan | Promise<Plan>): Promise<Extract<Plan, { path: string }>> {
   const { commitWikiChanges, WIKI_BRANCH } = await repository();
   for (let attempt = 0; ; attempt++) {
     const wiki = (await readWiki(project))!;
@@ -59,34 +65,37 @@ async function write(project: Project, user: User, plan: (tree: WikiTree, pages:
     if ('error' in planned) throw planned.error;
     const extras = planned.recorded && (({ id }: { id: string }) => pageRecords(project, user, planned, id, WIKI_BRANCH));
     const outcome = await commitWikiChanges(wiki.tree, { name: user.name, email: user.email }, planned.message, planned.changes, extras);
-    if (outcome.status === 'committed') return planned.path;
+    if (outcome.status === 'committed') return planned;
     if (outcome.status === 'project_gone') throw new NotFoundError('Project');
     if (attempt + 1 >= ATTEMPTS) throw new ValidationError({ base: ['Could not update refs/heads/main. Please refresh and try again.'] });
   }
 }
 
-/** Creates a page; a page of the same title (any case, any format) is GitLab's duplicate error. Answers the new file's path. */
-export async function createPage(project: Project, user: User, input: { title: string; content: string; format: WikiFormat }): Promise<string> {
-  return write(project, user, (_tree, pages) => {
+/** Internal: the page a write left at `path`, with the content it wrote. */
+function writtenPage(planned: Extract<Plan, { path: string }>): WrittenPage {
+  const { format, slug, title } = pageOf({ path: planned.path, oid: '' })!;
+  return { format, slug, title, content: planned.recorded!.content };
+}
+
+/** Creates a page; a page of the same title (any case, any format) is GitLab's duplicate error. Answers the page as written. */
+export async function createPage(project: Project, user: User, input: { title: string; content: string; format: WikiFormat }): Promise<WrittenPage> {
+  return writtenPage(await write(project, user, (_tree, pages) => {
     const path = pagePath(input.title, extensionOf(input.format));
     if (sluggifiedTitle(input.title) === '') return { error: new ValidationError({ title: ["can't be blank"] }) };
     if (findPage(pages, input.title)) return { error: duplicate(path) };
-    return {
-      path,
-      message: `${user.username} created page: ${input.title}`,
-      changes: [{ action: 'create', path, content: Buffer.from(input.content, 'utf8') }],
-      recorded: { action: 'create', content: input.content },
-    };
-  });
+    const content = Buffer.from(input.content, 'utf8');
+    // What is shown is what was stored (text that is not valid UTF-16 is stored with U+FFFD, as read back).
+    return { path, message: `${user.username} created page: ${input.title}`, changes: [{ action: 'create', path, content }], recorded: { action: 'create', content: content.toString('utf8') } };
+  }));
 }
 
 /**
  * Edits a page found by its slug: its content (kept when not given), its format (the extension
  * follows it) and its title (the file moves; a plain title keeps the page's directory). Answers
- * the page's path after the edit.
+ * the page as the edit left it.
  */
-export async function updatePage(project: Project, user: User, slug: string, input: { title?: string; content?: string; format?: WikiFormat }): Promise<string> {
-  return write(project, user, async (tree, pages) => {
+export async function updatePage(project: Project, user: User, slug: string, input: { title?: string; content?: string; format?: WikiFormat }): Promise<WrittenPage> {
+  return writtenPage(await write(project, user, async (tree, pages) => {
     const page = findPage(pages, slug);
     if (!page) return { error: new NotFoundError('Wiki Page') };
     const format = input.format ?? (page.format as WikiFormat);
@@ -98,7 +107,7 @@ export async function updatePage(project: Project, user: User, slug: string, inp
     const content = input.content === undefined ? await (await repository()).readWikiBlob(tree, page.oid) : Buffer.from(input.content, 'utf8');
     const change: WikiChange = path === page.path ? { action: 'update', path, content } : { action: 'move', path, previousPath: page.path, content };
     return { path, message: `${user.username} updated page: ${input.title?.trim() ? title : page.title}`, changes: [change], recorded: { action: 'update', content: content.toString('utf8') } };
-  });
+  }));
 }
 
 /** Deletes a page found by its slug (`404 Wiki Page Not Found` when there is none). */

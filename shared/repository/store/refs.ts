@@ -7,7 +7,7 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
 import { queryAll, getItem } from '../../platform/dynamo/query';
-import { ConditionFailed, transact, transactOr, type TransactItem } from '../../platform/dynamo/transactions';
+import { ConditionFailed, heldAs, transact, transactOr, type TransactItem } from '../../platform/dynamo/transactions';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { projectIsLive } from '../../projects';
 import { repositoryCollections, repositoryKeys, type RepositoryKind } from './keys';
@@ -85,7 +85,9 @@ export async function updateRefWith(
   kind: RepositoryKind,
   extras: Record<string, TransactItem | undefined>,
 ): Promise<'updated' | 'stale' | 'project_gone'> {
-  const failure = await transactOr<'stale' | 'project_gone'>({ ...extras, project: projectIsLive(projectId), ref: refWrite(projectId, update, kind) }, [
+  // A ref item has no index entries: its image as the writer saw it spares the transaction reading it back.
+  const ref = heldAs(refWrite(projectId, update, kind), { ...repositoryKeys.ref(projectId, update.name, kind), type: 'Ref' });
+  const failure = await transactOr<'stale' | 'project_gone'>({ ...extras, project: projectIsLive(projectId), ref }, [
     ['project', 'project_gone'],
     ['ref', 'stale'],
   ]);
