@@ -2,11 +2,15 @@
  * What a wiki page's write records, as GitLab's `WikiPages::*Service#execute_hooks`: a `Wiki Page
  * Hook` to the hooks with `wiki_page_events` (none to the others, none for attachments), and a
  * feed event (`created`, `updated`, `destroyed` on `WikiPage::Meta`) in the project's, the user's
- * and the caller's feeds, filtered by `target_type=wiki` and shown only to who may read the wiki.
+ * and the caller's feeds, filtered by `target_type=wiki` and shown only to who may read the wiki;
+ * a `git push` to the wiki records its pages' events (no hook, as GitLab's `Git::WikiPushService`).
  */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, isLocalRuntime } from '../support/api';
 import { createUser, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
+import { cloneUrl, commitFiles, gitOk, scratch } from '../support/git';
 import { WebhookReceiver, type Delivery } from '../support/webhooks';
 
 const isWikiPage = (delivery: Delivery) => delivery.body.object_kind === 'wiki_page';
@@ -118,5 +122,30 @@ describe.skipIf(!isLocalRuntime())('wiki page hooks and events', () => {
     const shown = await api(`/projects/${project.id}/events`, { token: owner.token, query: { target_type: 'wiki' } });
     expect(hidden.body).toEqual([]);
     expect(shown.body).toHaveLength(5);
+  });
+
+  it('records the events of the pages a git push to the wiki created, changed and deleted, and sends no hook', async () => {
+    const pushed = await ownedProject('private');
+    const { token } = pushed.owner;
+    const hook = await api(`/projects/${pushed.id}/hooks`, { token, body: { url: receiver.url('/pushed'), wiki_page_events: true } });
+    expect(hook.status).toBe(201);
+    for (const title of ['Kept', 'Edited', 'Dropped']) expect((await api(`/projects/${pushed.id}/wikis`, { token, body: { title, content: title } })).status).toBe(201);
+    await receiver.received('/pushed', isWikiPage, 3);
+
+    const clone = join(scratch(), 'wiki');
+    await gitOk(['clone', '-q', cloneUrl(pushed.fullPath, token).replace(/\.git$/, '.wiki.git'), clone]);
+    rmSync(join(clone, 'Dropped.md'));
+    await commitFiles(clone, { 'Edited.md': 'changed', 'guides/New-Page.md': 'new', 'notes.bin': 'not a page' }, 'push pages');
+    await gitOk(['push', '-q', 'origin', 'HEAD:main'], { cwd: clone });
+
+    const feed = await api(`/projects/${pushed.id}/events`, { token, query: { target_type: 'wiki', per_page: 3 } });
+    expect(feed.body.map((event: Record<string, unknown>) => [event.action_name, event.target_title, event.wiki_page])).toEqual([
+      ['created', 'New Page', { format: 'markdown', slug: 'guides/New-Page', title: 'New Page' }],
+      ['updated', 'Edited', { format: 'markdown', slug: 'Edited', title: 'Edited' }],
+      ['destroyed', 'Dropped', null],
+    ]);
+    expect(feed.body[0]).toMatchObject({ author_id: pushed.owner.id, target_type: 'WikiPage::Meta' });
+    // Only the API's writes were delivered (their deliveries arrived before the push).
+    expect(receiver.deliveries.filter((delivery) => delivery.path === '/pushed')).toHaveLength(3);
   });
 });
