@@ -13,7 +13,7 @@ import { decideJobTokenReachWith } from '../shared/projects/job-token-reach';
 import { removeWithGroup } from '../shared/groups/commands/lifecycle';
 import { registerTodoTargets } from '../shared/issues/todo-targets';
 import { mentionTodosWith } from '../shared/repository/commit-note-todos';
-import { onBranchesPushed } from '../shared/repository/push/listeners';
+import { onBranchesPushed, onWikiPushed } from '../shared/repository/push/listeners';
 import { removeWithTag } from '../shared/repository/tag-removals';
 import { tagReleasesWith } from '../shared/repository/tag-releases';
 import { resolveDeployTokensWith, resolveJobTokensWith } from '../shared/repository/smart-http/credentials';
@@ -40,6 +40,7 @@ const lazy = {
   mergeRequestLifecycle: () => import('../shared/merge-requests/lifecycle'),
   mergeRequestAuthorReassignment: () => import('../shared/merge-requests/commands/author-reassignment'),
   ciPush: () => import('../shared/ci/commands/push'),
+  wikiPush: () => import('../shared/wikis/push'),
   releaseRemoval: () => import('../shared/releases/commands/releases'),
   tagReleases: () => import('../shared/releases/queries/tag-releases'),
   ciRemoval: () => import('../shared/ci/commands/removal'),
@@ -79,6 +80,8 @@ removeWithProject(lazily(lazy.mergeRequestLifecycle, (m) => m.removeMergeRequest
 // group its CI/CD variables; a running job's token clones its project over smart HTTP (the web
 // function imports this root too).
 onBranchesPushed(lazily(lazy.ciPush, (m) => m.startPipelinesOnPush));
+// The wikis sit above the repository: a push to a wiki's branch records its pages' feed events.
+onWikiPushed(lazily(lazy.wikiPush, (m) => m.recordWikiPush));
 removeWithProject(lazily(lazy.ciRemoval, (m) => m.removeCiObjects));
 removeWithGroup(lazily(lazy.ciRemoval, (m) => m.removeGroupCiObjects));
 resolveJobTokensWith(lazily(lazy.ciJobTokens, (m) => m.jobTokenGitAccess));

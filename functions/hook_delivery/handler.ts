@@ -5,7 +5,7 @@
  *
  * The composition root of delivery: the hooks feature delivers events of any kind; the features
  * that write events give the payload builders of their kinds (the issues feature's `issue` and
- * `note`, the repository's `push` and `tag_push`, merge requests' and CI's `pipeline`, `job` and `deployment`), and loading them registers how their events are
+ * `note`, the repository's `push` and `tag_push`, merge requests' and CI's `pipeline`, `job` and `deployment`, the wikis' `wiki_page`), and loading them registers how their events are
  * stored, for reading the records.
  *
  * A record whose delivery cannot even be attempted (the table could not be read) is reported in
@@ -24,9 +24,10 @@ import { issueHookPayloads } from '../../shared/issues';
 import { mergeRequestHookPayloads } from '../../shared/merge-requests';
 import { commitNoteHookPayloads } from '../../shared/repository';
 import { pushHookPayloads } from '../../shared/repository/push';
+import { wikiPageHookPayloads } from '../../shared/wikis';
 
 /** The payload builders of every declared kind of hook event (one missing does not compile). */
-export const payloads: HookPayloadBuilders = { ...issueHookPayloads, ...pushHookPayloads, ...commitNoteHookPayloads, ...mergeRequestHookPayloads, ...ciHookPayloads };
+export const payloads: HookPayloadBuilders = { ...issueHookPayloads, ...pushHookPayloads, ...commitNoteHookPayloads, ...mergeRequestHookPayloads, ...ciHookPayloads, ...wikiPageHookPayloads };
 
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const allowLocalNetwork = config().hooksAllowLocalNetwork;

@@ -38,7 +38,7 @@ export { diffsAsAsked, unidiffParam } from './presenters/diffs';
 export { rawDiff } from './queries/raw-diff';
 export type { CommitObject } from './queries/objects';
 // Branch and tag changes (pushes and API writes), for features above this one, registered by the composition roots.
-export { onBranchesPushed, type BranchesPushed, type BranchesPushedListener, type BranchUpdate, type TagUpdate } from './push/listeners';
+export { onBranchesPushed, onWikiPushed, type BranchesPushed, type BranchesPushedListener, type BranchUpdate, type TagUpdate, type WikiPushed } from './push/listeners';
 // CI job tokens as git credentials (`gitlab-ci-token:<job token>`), resolved by CI through the composition roots.
 export { resolveJobTokensWith, type JobTokenAccess, type JobTokenResolver } from './smart-http/credentials';
 export { commitNoteHookPayloads } from './webhooks/commit-notes';

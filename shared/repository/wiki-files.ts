@@ -3,7 +3,8 @@
  * (`WIKI_BRANCH`) at its tip or at a commit, their bytes, and new commits on it. A commit moves the
  * branch with a compare-and-swap from the tip it was made on, so of two concurrent writes exactly
  * one lands and the other learns it is `stale` (and starts again from the new tip): no commit is
- * lost. No push event, hook or pipeline follows a wiki commit (they are the project repository's).
+ * lost. No push event, hook or pipeline follows a wiki commit (they are the project repository's);
+ * the wikis feature writes its own records (feed and webhook events) in the commit's transaction.
  */
 import type { Project } from '../projects';
 import { formatTimezone, serializeCommit } from './git/objects/parse';
@@ -12,7 +13,8 @@ import { applyActions, type CommitAction } from './commands/commits';
 import { FULL_OID, isTreeEntry, ObjectReader, type CommitObject } from './queries/objects';
 import { BRANCH_PREFIX } from './queries/revisions';
 import { openWikiRepository, WIKI_BRANCH, type Repository } from './repository';
-import { updateRef } from './store/refs';
+import { updateRef, updateRefWith } from './store/refs';
+import type { TransactItem } from '../platform/dynamo/transactions';
 
 /** A file of the wiki's tree: its full path and blob id. */
 export interface WikiFile {
@@ -75,18 +77,24 @@ export async function readWikiBlob(tree: WikiTree, oid: string): Promise<Buffer>
   return (await tree.reader.blob(oid)) ?? Buffer.alloc(0);
 }
 
+/** What a wiki commit writes besides the ref (the change's feed and webhook events), by name, made once its id is known. */
+export type WikiCommitExtras = (commit: { id: string }) => Promise<Record<string, TransactItem | undefined>>;
+
 /**
  * Commits `changes` onto the tree read (`tree.commit`, none for an empty wiki) as `author`, and
- * moves the wiki's branch to it if it still points where it did. `stale` when another write moved
+ * moves the wiki's branch to it if it still points where it did; answers the new commit's id. `stale` when another write moved
  * it first (nothing changed; read again and retry); a change that does not fit the tree (a file
- * that exists already or is missing) throws GitLab's 400 with Gitaly's index error.
+ * that exists already or is missing) throws GitLab's 400 with Gitaly's index error. `extras`, when
+ * given, are written in the branch move's transaction, conditioned on the project being live
+ * (`project_gone` otherwise, nothing moved).
  */
 export async function commitWikiChanges(
   tree: WikiTree,
   author: { name: string; email: string },
   message: string,
   changes: WikiChange[],
-): Promise<{ status: 'committed'; commit: CommitObject } | { status: 'stale' }> {
+  extras?: WikiCommitExtras,
+): Promise<{ status: 'committed'; id: string } | { status: 'stale' } | { status: 'project_gone' }> {
   const actions: CommitAction[] = changes.map((change) => ({
     action: change.action,
     filePath: change.path,
@@ -99,7 +107,14 @@ export async function commitWikiChanges(
   const body = serializeCommit({ tree: treeId, parents: tree.commit ? [tree.commit.id] : [], author: person, committer: person, message });
   const id = hashObject('commit', body);
   await tree.repository.writeObjects([...objects, { type: 'commit', body }]);
-  const moved = await updateRef(tree.repository.project.id, { name: `${BRANCH_PREFIX}${WIKI_BRANCH}`, oldOid: tree.commit?.id ?? null, newOid: id }, 'wiki');
-  if (!moved) return { status: 'stale' };
-  return { status: 'committed', commit: (await tree.reader.commit(id))! };
+  const update = { name: `${BRANCH_PREFIX}${WIKI_BRANCH}`, oldOid: tree.commit?.id ?? null, newOid: id };
+  const projectId = tree.repository.project.id;
+  if (extras) {
+    const outcome = await updateRefWith(projectId, update, 'wiki', await extras({ id }));
+    if (outcome !== 'updated') return { status: outcome };
+  } else if (!(await updateRef(projectId, update, 'wiki'))) {
+    return { status: 'stale' };
+  }
+  // The commit's id, not the commit read back: the writer knows what it wrote.
+  return { status: 'committed', id };
 }

@@ -79,6 +79,7 @@ runBench(async (session) => {
     ['POST project', 'POST', '/projects', () => ({ name: fresh() })],
     ['POST group', 'POST', '/groups', () => ({ name: fresh(), path: fresh() })],
     ['POST member', 'POST', `/projects/${id}/members`, () => ({ user_id: (user.id as number), access_level: 30 })],
+    ['POST wiki page', 'POST', `/projects/${id}/wikis`, () => ({ title: fresh(), content: 'some words' })],
   ];
   // The reads come first and see the steady state: no journaled write within the window (`recent.ts`).
   await new Promise((resolve) => setTimeout(resolve, RECENT_WINDOW_MS));

@@ -17,9 +17,23 @@ export function presentEvent(event: ContributionEvent, author: User) {
     created_at: event.createdAt,
     ...(event.note ? { note: presentEventNote(event.note, author) } : {}),
     author: presentUserPublic(author),
+    ...wikiPageOf(event),
     ...pushDataOf(event),
     author_username: author.username,
   };
+}
+
+/**
+ * The `wiki_page` of a wiki page's event (GitLab's `WikiPageBasic`): the page as the event left it.
+ * GitLab looks the page up when presenting (`null` once it is gone); here a `destroyed` event shows
+ * `null` (the page it names is gone) and the others the page as written then, not after later
+ * renames.
+ */
+function wikiPageOf(event: ContributionEvent): { wiki_page?: { format: string; slug: string; title: string } | null } {
+  if (event.targetType !== 'WikiPage::Meta') return {};
+  if (event.actionName === 'destroyed' || !event.wikiPage) return { wiki_page: null };
+  const { format, slug, title } = event.wikiPage;
+  return { wiki_page: { format, slug, title } };
 }
 
 const ZERO_OID = '0'.repeat(40);

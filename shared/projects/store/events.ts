@@ -31,6 +31,11 @@ export interface ContributionEvent {
    * event — the issue's author and assignees, and whoever acted. Null for everything else.
    */
   restrictedTo?: number[] | null;
+  /**
+   * A wiki page's event (target `WikiPage::Meta`): the page as the change left it, shown as the
+   * event's `wiki_page`. Absent on every other event.
+   */
+  wikiPage?: { format: string; slug: string; title: string };
   createdAt: string;
 }
 
@@ -49,7 +54,7 @@ export interface EventNote {
 }
 
 export type NewEvent = Omit<ContributionEvent, 'id' | 'createdAt' | 'title' | 'data' | 'note' | 'targetId' | 'targetType' | 'targetTitle'> &
-  Partial<Pick<ContributionEvent, 'title' | 'data' | 'note' | 'targetId' | 'targetType' | 'targetTitle' | 'restrictedTo'>>;
+  Partial<Pick<ContributionEvent, 'title' | 'data' | 'note' | 'targetId' | 'targetType' | 'targetTitle' | 'restrictedTo' | 'wikiPage'>>;
 
 /**
  * An event with its id and time, and the Put that records it, for a write that records its event

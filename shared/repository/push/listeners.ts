@@ -61,3 +61,27 @@ export async function notifyBranchesPushed(event: BranchesPushed): Promise<void>
   if (event.updates.length === 0 && event.tags.length === 0) return;
   await branchesPushed.notify(event);
 }
+
+/** A push that moved a wiki's branch (`before`/`after` git's zero id when it was created/deleted). */
+export interface WikiPushed {
+  project: Project;
+  /** Who pushed. */
+  user: User;
+  before: string;
+  after: string;
+}
+
+export type WikiPushedListener = Listener<WikiPushed>;
+
+const wikiPushed = listenersOf<WikiPushed>('wiki pushed (the push stands)', (event) => ({ projectId: event.project.id }));
+
+/**
+ * Registers a listener of pushes to a wiki's branch (the wikis feature's, through the composition
+ * roots: it records the pages' events); answers a function that removes it.
+ */
+export const onWikiPushed = wikiPushed.on;
+
+/** Calls every listener in turn; never throws. */
+export async function notifyWikiPushed(event: WikiPushed): Promise<void> {
+  await wikiPushed.notify(event);
+}

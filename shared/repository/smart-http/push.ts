@@ -13,8 +13,10 @@ import { isAncestor, MissingObjectError, objectsToSend } from '../git/walk';
 import { isValidRefFormat } from '../commands/ref-names';
 import { tagCheck } from '../commands/refs';
 import { afterPush } from '../push';
+import { notifyWikiPushed } from '../push/listeners';
+import { BRANCH_PREFIX } from '../queries/revisions';
 import { BranchRules, RefRules, TagRules } from '../queries/protection';
-import { ZERO_OID, type Repository } from '../repository';
+import { WIKI_BRANCH, ZERO_OID, type Repository } from '../repository';
 import { MAX_ATOMIC_REF_UPDATES, updateRef, updateRefsAtomically, type Ref } from '../store/refs';
 
 /** One command of a push: `old new refname`. */
@@ -180,7 +182,10 @@ export async function push(context: PushContext, commands: PushCommand[], pack: 
   }
 
   const applied = commands.filter((_, i) => !results[i].error).map((command) => ({ name: command.name, before: command.oldOid, after: command.newOid }));
-  // A wiki push changes pages only: no push event, hook or pipeline of the project's repository.
+  // A wiki push changes pages only: no push event, hook or pipeline of the project's repository;
+  // the wikis feature records the pages its branch's move changed.
+  const wikiBranch = repository.kind === 'wiki' ? applied.find((ref) => ref.name === `${BRANCH_PREFIX}${WIKI_BRANCH}`) : undefined;
+  if (wikiBranch) await notifyWikiPushed({ project: repository.project, user: context.user, before: wikiBranch.before, after: wikiBranch.after });
   if (applied.length > 0 && repository.kind === 'project') {
     await afterPush({
       repository,

@@ -7,8 +7,9 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
 import { queryAll, getItem } from '../../platform/dynamo/query';
-import { ConditionFailed, transact, type TransactItem } from '../../platform/dynamo/transactions';
+import { ConditionFailed, heldAs, transact, transactOr, type TransactItem } from '../../platform/dynamo/transactions';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
+import { projectIsLive } from '../../projects';
 import { repositoryCollections, repositoryKeys, type RepositoryKind } from './keys';
 
 /** A ref and the object id it holds (`peeled`: the object an annotated tag finally points at). */
@@ -70,6 +71,27 @@ export async function updateRef(projectId: number, update: RefUpdate, kind: Repo
   const write = refWrite(projectId, update, kind);
   const sent = write.Put ? db().send(new PutCommand(write.Put)) : db().send(new DeleteCommand(write.Delete!));
   return (await ifConditionHolds(sent)) !== undefined;
+}
+
+/**
+ * Applies one change together with `extras` (what records the change: a feed event, a webhook
+ * event), in one transaction conditioned on the project being live: the extras are written
+ * exactly when the ref moves. `stale` when the ref no longer holds what the writer saw,
+ * `project_gone` when the project is gone or being deleted (nothing is written either way).
+ */
+export async function updateRefWith(
+  projectId: number,
+  update: RefUpdate,
+  kind: RepositoryKind,
+  extras: Record<string, TransactItem | undefined>,
+): Promise<'updated' | 'stale' | 'project_gone'> {
+  // A ref item has no index entries: its image as the writer saw it spares the transaction reading it back.
+  const ref = heldAs(refWrite(projectId, update, kind), { ...repositoryKeys.ref(projectId, update.name, kind), type: 'Ref' });
+  const failure = await transactOr<'stale' | 'project_gone'>({ ...extras, project: projectIsLive(projectId), ref }, [
+    ['project', 'project_gone'],
+    ['ref', 'stale'],
+  ]);
+  return failure ?? 'updated';
 }
 
 /** The most changes one atomic push may make (DynamoDB's transaction limit). */

@@ -1,7 +1,7 @@
 /** GitLab's `WikiPageBasic`, `WikiPage` and `WikiAttachment` entities. */
 import type { WikiPageFile } from '../pages';
 
-export function presentWikiPageBasic(page: WikiPageFile) {
+export function presentWikiPageBasic(page: Pick<WikiPageFile, 'format' | 'slug' | 'title'>) {
   return { format: page.format, slug: page.slug, title: page.title };
 }
 
@@ -20,7 +20,7 @@ export function renderedContent(content: string): string {
     .join('\n');
 }
 
-export function presentWikiPage(page: WikiPageFile & { content: string }, options: { renderHtml?: boolean } = {}) {
+export function presentWikiPage(page: Pick<WikiPageFile, 'format' | 'slug' | 'title'> & { content: string }, options: { renderHtml?: boolean } = {}) {
   return { ...presentWikiPageBasic(page), content: options.renderHtml ? renderedContent(page.content) : page.content, encoding: 'UTF-8' };
 }
 

@@ -4,7 +4,8 @@
  * caller (404 otherwise); reading needs `read_wiki` (the wiki's access level), writing
  * `create_wiki` (developers), deleting `admin_wiki` (maintainers). Pages are files of the wiki's
  * own git repository (`<namespace>/<project>.wiki.git`), read and written through the repository
- * feature, whose code loads on first use.
+ * feature, whose code loads on first use. A write answers the page from what it wrote (its path
+ * and content), without reading the wiki again.
  */
 import { authorize } from '../../auth';
 import { findProjectOrNotFound } from '../../projects';
@@ -43,8 +44,7 @@ export const wikiRoutes = {
     handler: async ({ params, user }) => {
       const subject = await findProjectOrNotFound(params.id, user);
       authorize(user, 'create_wiki', subject);
-      const path = await createPage(subject.project, user, { title: params.title, content: params.content, format: params.format ?? 'markdown' });
-      return created(presentWikiPage(await findPageOrNotFound(subject.project, path.replace(/\.[^.]+$/, ''))));
+      return created(presentWikiPage(await createPage(subject.project, user, { title: params.title, content: params.content, format: params.format ?? 'markdown' })));
     },
   }),
 
@@ -54,8 +54,7 @@ export const wikiRoutes = {
       requireAnEdit(params);
       const subject = await findProjectOrNotFound(params.id, user);
       authorize(user, 'create_wiki', subject);
-      const path = await updatePage(subject.project, user, params.slug, { title: params.title, content: params.content, format: params.format });
-      return ok(presentWikiPage(await findPageOrNotFound(subject.project, path.replace(/\.[^.]+$/, ''))));
+      return ok(presentWikiPage(await updatePage(subject.project, user, params.slug, { title: params.title, content: params.content, format: params.format })));
     },
   }),
 
