@@ -17,6 +17,7 @@ export function route<S extends z.ZodType, R>(definition: {
   params: S;
   anonymous: true;
   authentication?: RouteAuthentication;
+  rawBody?: true;
   handler: (request: RouteRequest<z.output<S>, Caller | null>) => Promise<HttpResult<R>>;
 }): RouteDefinition<S, R>;
 /** A route that requires a token: its handler's `user` is never null. */
@@ -24,6 +25,7 @@ export function route<S extends z.ZodType, R>(definition: {
   params: S;
   anonymous?: false;
   authentication?: RouteAuthentication;
+  rawBody?: true;
   handler: (request: RouteRequest<z.output<S>, Caller>) => Promise<HttpResult<R>>;
 }): RouteDefinition<S, R>;
 export function route<S extends z.ZodType, R>(definition: unknown): RouteDefinition<S, R> {

@@ -12,7 +12,7 @@ export function jsonBody(): ApiMiddleware {
   const parser = httpJsonBodyParser({ disableContentTypeError: true });
   const jsonBodyBefore = async (request: ApiRequest) => {
     const { body } = request.event;
-    if (body === null || body === undefined || body === '') return;
+    if (body === null || body === undefined || body === '' || request.context.route?.definition.rawBody) return;
     await parser.before?.(request);
   };
   return { before: jsonBodyBefore };
@@ -203,13 +203,30 @@ function formDataName<T extends string | undefined>(name: T): T {
   return name?.replace(/%0A/gi, '\n').replace(/%0D/gi, '\r').replace(/%22/g, '"') as T;
 }
 
+/** Internal: the body of a `rawBody` route as bytes (empty when there is none); 413 past `MAX_BODY_BYTES`. */
+function rawBody(request: ApiRequest): Buffer {
+  const { body, isBase64Encoded } = request.event;
+  if (body === null || body === undefined) return Buffer.alloc(0);
+  const raw = typeof body === 'string' ? Buffer.from(body, isBase64Encoded ? 'base64' : 'utf8') : Buffer.from(JSON.stringify(body), 'utf8');
+  if (raw.length > config().maxBodyBytes) throw new PayloadTooLargeError();
+  return raw;
+}
+
 /**
  * Gathers every parameter of the request into one object, as Grape does: query string, then
  * body (JSON, URL-encoded form or multipart form), then path parameters, later sources winning.
+ * A route declaring `rawBody` takes its body as bytes (`context.body`) and its parameters from the
+ * query and the path only.
  * Validation against the route's schema happens in the dispatcher.
  */
 export function collectParams(): ApiMiddleware {
   const collectParamsBefore = async (request: ApiRequest) => {
+    if (request.context.route?.definition.rawBody) {
+      request.context.body = rawBody(request);
+      request.context.files = {};
+      request.context.rawParams = { ...queryParams(request), ...request.context.pathParams };
+      return;
+    }
     const body = await bodyParams(request);
     request.context.files = body.files;
     request.context.rawParams = { ...queryParams(request), ...body.params, ...request.context.pathParams };

@@ -1,14 +1,5 @@
 /** HTTP Basic credentials, as git sends them once the server answers 401 with `WWW-Authenticate: Basic`. */
-
-/** The username and password of an `Authorization: Basic` header; undefined when there is none or it is malformed. */
-export function basicCredentials(header: string | undefined): { username: string; password: string } | undefined {
-  const encoded = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '')?.[1];
-  if (!encoded) return undefined;
-  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return undefined;
-  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
-}
+export { basicCredentials } from '../../platform/http/basic-auth';
 
 /**
  * Who a CI job token clones as: the CI feature (above the repository) registers how to resolve
