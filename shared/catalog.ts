@@ -39,7 +39,7 @@ export const routeCatalog = {
   meta: meta.meta,
   users: [...users.users, ...projects.users, ...members.users, ...ci.users],
   // A group's and a project's issue counts, badges, deploy tokens and access requests (and a group's access tokens, a project's wiki pages, snippets and packages) are answered by their functions (no resource of their own).
-  groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups, ...members.groups],
+  groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups, ...members.groups, ...packages.groups],
   members: members.members,
   projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects, ...members.projects, ...wikis.projects, ...snippets.projects, ...packages.projects],
   hooks: hooks.hooks,

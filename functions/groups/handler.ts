@@ -1,11 +1,12 @@
 import { routes as badges } from '../../shared/badges/routes';
 import { routes as deployTokens } from '../../shared/deploy-tokens/routes';
+import { routes as packages } from '../../shared/packages/routes';
 import { groupIssueStatisticsRoutes } from '../../shared/issues/routes/statistics';
 import { routes as feature } from '../../shared/groups/routes';
 import { groupAccessRequestRoutes } from '../../shared/members/routes/access-requests';
 import { groupAccessTokenRoutes } from '../../shared/members/routes/access-tokens';
 import { apiHandler } from '../api';
 
-// A group's issue counts, badges, deploy tokens, access tokens and access requests: the issues, badges, deploy tokens and members features' routes in this group, each imported from its own module.
-export const routes = { ...feature.groups, ...groupIssueStatisticsRoutes, ...badges.groups, ...deployTokens.groups, ...groupAccessTokenRoutes, ...groupAccessRequestRoutes };
+// A group's issue counts, badges, deploy tokens, access tokens, access requests and packages: the issues, badges, deploy tokens, members and packages features' routes in this group, each imported from its own module.
+export const routes = { ...feature.groups, ...groupIssueStatisticsRoutes, ...badges.groups, ...deployTokens.groups, ...groupAccessTokenRoutes, ...groupAccessRequestRoutes, ...packages.groups };
 export const handler = apiHandler('groups', routes);

@@ -13,7 +13,7 @@ import { bucketName, s3 } from '../../shared/platform/s3/client';
 import { packageKeys, packageObjects } from '../../shared/packages/store/keys';
 import { api, baseUrl, isLocalRuntime } from '../support/api';
 import { eventually } from '../support/eventually';
-import { newMember, ownedProject, type OwnedProject } from '../support/fixtures';
+import { createGroup, createProject, createUser, newMember, ownedProject, type OwnedProject } from '../support/fixtures';
 import { pushNewRepository } from '../support/git';
 import { TestRunner } from '../ci/runner';
 
@@ -326,3 +326,37 @@ describe('a deleted project', () => {
 function sha256(data: Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }
+
+describe('a group’s packages', () => {
+  it('lists the packages of the projects of a group and its subgroups the caller may read, with each project’s id and path', async () => {
+    // Prepare: a private project in an internal group and one in its subgroup, a member of the first only.
+    const owner = await createUser();
+    const group = await createGroup(owner.token, { visibility: 'internal' });
+    const subgroup = await createGroup(owner.token, { parent_id: group.id, visibility: 'internal' });
+    const [top, nested] = await Promise.all([createProject(owner.token, { namespace_id: group.id, visibility: 'private' }), createProject(owner.token, { namespace_id: subgroup.id, visibility: 'private' })]);
+    await upload(top.id, 'zeta', '1.0', 'z.bin', token(owner.token));
+    await upload(nested.id, 'alpha', '1.0', 'a.bin', token(owner.token));
+    const member = await newMember(top, REPORTER);
+    const stranger = await createUser();
+
+    // Act
+    const all = await api(`/groups/${group.id}/packages`, { token: owner.token, query: { order_by: 'name' } });
+    const byPath = await api(`/groups/${encodeURIComponent(group.fullPath)}/packages`, { token: owner.token, query: { order_by: 'project_path', sort: 'desc' } });
+    const ownOnly = await api(`/groups/${group.id}/packages`, { token: owner.token, query: { exclude_subgroups: true } });
+    const asMember = await api(`/groups/${group.id}/packages`, { token: member.token });
+    const asStranger = await api(`/groups/${group.id}/packages`, { token: stranger.token });
+    const anonymous = await api(`/groups/${group.id}/packages`);
+
+    // Assess
+    expect(all.body.map((p: { name: string; project_id: number; project_path: string }) => [p.name, p.project_id, p.project_path])).toEqual([
+      ['alpha', nested.id, nested.fullPath],
+      ['zeta', top.id, top.fullPath],
+    ]);
+    // `group/project-…` sorts after `group/grp…/project-…`.
+    expect(byPath.body.map((p: { name: string }) => p.name)).toEqual(['zeta', 'alpha']);
+    expect(ownOnly.body.map((p: { name: string }) => p.name)).toEqual(['zeta']);
+    expect(asMember.body.map((p: { name: string }) => p.name)).toEqual(['zeta']);
+    expect(asStranger.body).toEqual([]);
+    expect(anonymous.status).toBe(404);
+  });
+});

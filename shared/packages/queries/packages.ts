@@ -5,9 +5,9 @@
  * (`Packages::Generic::PackageFinder`, `Packages::PackageFileFinder`: the newest of that name).
  */
 import { config } from '../../platform/config';
-import { queryCollection } from '../../platform/dynamo/query';
+import { queryCollection, type Item } from '../../platform/dynamo/query';
 import { NotFoundError, ParamError, RecordNotFoundError } from '../../platform/http/errors';
-import type { CollectionSource, PaginationParams } from '../../platform/http/pagination';
+import { mergedCollections, type CollectionSource, type PaginationParams, type StreamSource } from '../../platform/http/pagination';
 import { packageCollections, type PackageOrder } from '../store/keys';
 import { getPackage, getPackageFile, packageFileFromItem, packageFromItem, packageIdByName, type Package, type PackageFile, type PackageStatus, type PackageType } from '../store/packages';
 
@@ -130,3 +130,51 @@ export async function otherVersions(pkg: Package): Promise<Package[]> {
 /** How many other versions a single package shows (GitLab shows them all; bounded here so a read's cost stays flat). */
 export const VERSIONS_SHOWN = 100;
 
+
+/** Internal: the sort keys of each order's index (`<id>`, `<name>#<id>`, `<version>#<id>`), for cursors. */
+const SORT_KEY_FORMAT: Record<PackageOrder, RegExp> = { created_at: /^\d{12}$/, type: /^\d{12}$/, name: /#\d{12}$/, version: /#\d{12}$/ };
+
+/**
+ * The packages of several projects (a group's, GitLab's `Packages::GroupPackagesFinder`) matching
+ * `filters`: each project's range of the order's index merged in sort-key order (one Query per
+ * project per page: the cost grows with the group's projects, bounded by
+ * `GROUP_ISSUES_PROJECT_LIMIT`, never with their packages). `project_path`, and a filter in another
+ * order than its index's, sort the matches in memory (at most `config().packageSortLimit`, 400
+ * beyond; offset pagination only).
+ */
+export async function groupPackageList(
+  projects: ReadonlyMap<number, string>,
+  filters: Omit<PackageListFilters, 'order_by'> & { order_by: PackageOrder | 'project_path' },
+  pagination: Pick<PaginationParams, 'pagination'>,
+): Promise<StreamSource<Package> | Package[]> {
+  if ((filters.package_type !== undefined && filters.package_type !== 'generic') || projects.size === 0) return [];
+  const status = filters.status ?? 'default';
+  const ascending = filters.sort === 'asc';
+  const { package_name: name, package_version: version } = filters;
+  const keep = (pkg: Package) => (name === undefined || pkg.name.startsWith(name)) && (version === undefined || pkg.version === version);
+  const narrowed: { order: PackageOrder; prefix: string } | undefined =
+    version !== undefined ? { order: 'version', prefix: `${version}#` } : name !== undefined ? { order: 'name', prefix: name } : undefined;
+  const select = (item: Item) => {
+    const pkg = packageFromItem(item);
+    return keep(pkg) ? pkg : undefined;
+  };
+  const collectionsIn = (order: PackageOrder) =>
+    [...projects.keys()].map((projectId) => ({ ...packageCollections.packages(projectId, status, order), ...(narrowed && narrowed.order === order ? { prefix: narrowed.prefix } : {}) }));
+  if (filters.order_by !== 'project_path' && (!narrowed || narrowed.order === filters.order_by)) {
+    const order = filters.order_by;
+    return mergedCollections(collectionsIn(order), { ascending, isSortKey: (key) => SORT_KEY_FORMAT[order].test(key), select });
+  }
+  if (pagination.pagination === 'keyset') throw new ParamError(`order_by is invalid: keyset pagination of these packages supports order_by=${narrowed?.order ?? 'created_at'} only`);
+  const limit = config().packageSortLimit;
+  const all: Package[] = [];
+  for await (const entry of mergedCollections(collectionsIn(narrowed?.order ?? 'created_at'), { ascending: true, isSortKey: () => true, select }).read(undefined, limit + 1)) {
+    if (entry.value) all.push(entry.value);
+    if (all.length > limit) throw new ParamError(`order_by=${filters.order_by} is supported for up to ${limit} matching packages; narrow the list or use order_by=${narrowed?.order ?? 'created_at'}`);
+  }
+  const value = (pkg: Package) => (filters.order_by === 'project_path' ? (projects.get(pkg.projectId) ?? '') : SORT_VALUE[filters.order_by](pkg));
+  all.sort((a, b) => {
+    const cmp = (value(a) < value(b) ? -1 : value(a) > value(b) ? 1 : 0) || a.id - b.id;
+    return ascending ? cmp : -cmp;
+  });
+  return all;
+}

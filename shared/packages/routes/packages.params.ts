@@ -52,6 +52,11 @@ export const packageListParams = z.object({
   status: p.oneOf(PACKAGE_STATUSES),
 });
 
+export const groupPackageListParams = packageListParams.extend({
+  order_by: p.oneOf(['created_at', 'name', 'version', 'type', 'project_path']).transform((value) => value ?? 'created_at'),
+  exclude_subgroups: p.bool(),
+});
+
 export const packageParams = z.object({ ...idParam, package_id: required(p.int()) });
 
 export const packageFilesParams = packageParams.extend({

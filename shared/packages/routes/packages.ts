@@ -11,15 +11,18 @@ import type { Caller } from '../../platform/http/context';
 import { paginate } from '../../platform/http/pagination';
 import { created, noContent, ok, type HttpResult } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
-import { projectFullPath } from '../../projects';
+import { findGroupOrNotFound, type Namespace } from '../../namespaces';
+import { config } from '../../platform/config';
+import { queryCollection } from '../../platform/dynamo/query';
+import { groupProjectIds, projectCollections, projectFullPath, readableProjects } from '../../projects';
 import type { catalog } from '../catalog';
 import { removePackage, removePackageFile, uploadGenericFile } from '../commands/packages';
 import { presentPackage, presentPackageFile, presentUploadedFile } from '../presenters/packages';
-import { findGenericFileOrNotFound, findPackageFileOrNotFound, findPackageOrNotFound, otherVersions, packageFileList, packageList } from '../queries/packages';
+import { findGenericFileOrNotFound, findPackageFileOrNotFound, findPackageOrNotFound, groupPackageList, otherVersions, packageFileList, packageList } from '../queries/packages';
 import { readFileContent, touchDownloaded, type Package } from '../store/packages';
-import { NotFoundError } from '../../platform/http/errors';
+import { NotFoundError, ParamError } from '../../platform/http/errors';
 import { packageProjectOrNotFound } from './access';
-import { genericFileParams, genericUploadParams, packageFileParams, packageFilesParams, packageListParams, packageParams } from './packages.params';
+import { genericFileParams, genericUploadParams, groupPackageListParams, packageFileParams, packageFilesParams, packageListParams, packageParams } from './packages.params';
 
 /** GitLab's `route_setting :authentication` of the generic package routes. */
 const GENERIC_AUTHENTICATION = { jobToken: true, basic: true, deployToken: true } as const;
@@ -136,3 +139,46 @@ export const projectPackageRoutes = {
     },
   }),
 } satisfies RoutesOf<typeof catalog.projects>;
+
+/**
+ * Internal: the projects of a group (and of its subgroups unless `excludeSubgroups`) whose packages
+ * the caller may read, with their subjects; more than `GROUP_ISSUES_PROJECT_LIMIT` projects in the
+ * tree is a 400, as a group's issue list.
+ */
+async function groupPackageProjects(group: Namespace, user: Caller | null, excludeSubgroups: boolean): Promise<Map<number, ProjectSubject>> {
+  const limit = config().groupIssuesProjectLimit;
+  let ids: number[] | 'too_many';
+  if (excludeSubgroups) {
+    ids = [];
+    for await (const item of queryCollection(projectCollections.namespaceProjects(group.id))) {
+      ids.push(Number(item.id));
+      if (ids.length > limit) {
+        ids = 'too_many';
+        break;
+      }
+    }
+  } else ids = await groupProjectIds(group, limit);
+  if (ids === 'too_many') throw new ParamError(`the group has more than ${limit} projects; list the packages of its projects or subgroups instead`);
+  const readable = await readableProjects(user, ids);
+  return new Map([...readable].filter(([, subject]) => can(user, 'read_package', subject)));
+}
+
+export const groupPackageRoutes = {
+  'GET /groups/:id/packages': route({
+    params: groupPackageListParams,
+    anonymous: true,
+    handler: async ({ params, user, link }) => {
+      const { group } = await findGroupOrNotFound(params.id, user);
+      const subjects = await groupPackageProjects(group, user, params.exclude_subgroups === true);
+      const paths = new Map([...subjects].map(([id, subject]) => [id, projectFullPath(subject.namespace, subject.project)]));
+      const page = await paginate(params, link, await groupPackageList(paths, params, params));
+      return ok(
+        page.items.map((pkg) => {
+          const subject = subjects.get(pkg.projectId)!;
+          return presentPackage(pkg, { ...contextOf(subject, user), group: true });
+        }),
+        page.headers,
+      );
+    },
+  }),
+} satisfies RoutesOf<typeof catalog.groups>;
