@@ -17,7 +17,7 @@ import { onBranchesPushed, onWikiPushed } from '../shared/repository/push/listen
 import { removeWithTag } from '../shared/repository/tag-removals';
 import { tagReleasesWith } from '../shared/repository/tag-releases';
 import { resolveDeployTokensWith, resolveJobTokensWith } from '../shared/repository/smart-http/credentials';
-import { authenticate, authenticateJobTokensWith, removeWithUser, soloOwnedGroups, trackActivity } from '../shared/users';
+import { authenticate, authenticateDeployTokensWith, authenticateJobTokensWith, removeWithUser, soloOwnedGroups, trackActivity } from '../shared/users';
 
 // The wiring below is lazy (`shared/platform/lazy.ts`): each hook imports the module that defines
 // it the first time it runs, so a function loads at cold start only what its own routes import (a
@@ -50,6 +50,7 @@ const lazy = {
   resourceBots: () => import('../shared/members/access-tokens'),
   snippetRemoval: () => import('../shared/snippets/commands/snippets'),
   terraformStateRemoval: () => import('../shared/terraform-states/commands/states'),
+  packageRemoval: () => import('../shared/packages/commands/packages'),
   memberships: () => import('../shared/members/commands'),
   groupDeletion: () => import('../shared/groups/commands/delete-group'),
   forgetUser: () => import('../shared/projects/commands/forget-user'),
@@ -96,11 +97,15 @@ decideJobTokenReachWith(lazily(lazy.ciJobTokens, (m) => m.jobTokenScopeAllows));
 removeWithProject(lazily(lazy.deployTokenRemoval, (m) => m.removeProjectDeployTokens));
 removeWithGroup(lazily(lazy.deployTokenRemoval, (m) => m.removeGroupDeployTokens));
 resolveDeployTokensWith(lazily(lazy.deployTokenGitAccess, (m) => m.deployTokenGitAccess));
+// …and authenticates the API routes that take deploy tokens (the package registry's).
+authenticateDeployTokensWith(lazily(lazy.deployTokenGitAccess, (m) => m.deployTokenApiAccess));
 // Snippets live in their project's partition (deleted with it), their contents in S3 under a
 // prefix of their own: a deleted project takes them with it.
 removeWithProject(lazily(lazy.snippetRemoval, (m) => m.removeProjectSnippets));
 // Terraform states likewise: their items in the project's partition, their versions' contents in S3.
 removeWithProject(lazily(lazy.terraformStateRemoval, (m) => m.removeProjectTerraformStates));
+// Packages too: their items in the project's partition, their files' contents in S3 under a prefix of their own.
+removeWithProject(lazily(lazy.packageRemoval, (m) => m.removeProjectPackages));
 // Merge requests sit above CI: a finished pipeline merges the merge requests waiting for it
 // (merge when pipeline succeeds). Every function that finishes pipelines (runners, jobs) goes through this root.
 onPipelineFinished(lazily(lazy.mergeRequestPipelines, (m) => m.mergeWhenPipelineSucceeded));

@@ -239,8 +239,8 @@ const COMPONENTS = {
 /**
  * The document published to clients: every route with its parameters (from the zod schema its
  * handler validates with: path parameters `in: path`; for GET and DELETE the rest `in: query`; for
- * POST and PUT a request body, JSON or form, multipart when the route takes files; for a route
- * taking its body as sent, `rawBody`, that document and its parameters in the query) and its
+ * POST and PUT a request body, JSON or form, multipart when the route takes files, bytes when it
+ * declares `rawBody`) and its
  * responses by status code. Deterministic: paths sorted, methods in a fixed order.
  *
  * @example
@@ -309,7 +309,7 @@ function publishedOperation(route: RouteSpec, definition: AnyRoute): Operation {
   if (definition.anonymous) operation.security = [{}, ...TOKEN_SECURITY];
 
   let requestBody: unknown;
-  // A route that keeps its body as sent (a Terraform state) takes its parameters in the query.
+  // A route taking its body as bytes (`rawBody`: a package file) takes its other parameters in the query.
   if (route.method === 'GET' || route.method === 'DELETE' || route.method === 'HEAD' || definition.rawBody) {
     for (const field of rest) {
       const array = field.schema.type === 'array';
@@ -335,7 +335,7 @@ function publishedOperation(route: RouteSpec, definition: AnyRoute): Operation {
           : { 'application/json': { schema: plain }, 'application/x-www-form-urlencoded': { schema: plain }, 'multipart/form-data': { schema } };
     requestBody = { required: rest.some((field) => field.required), content };
   }
-  if (definition.rawBody) requestBody = { required: false, content: { 'application/json': { schema: { type: 'object', description: 'The document itself, stored as sent' } } } };
+  if (definition.rawBody) requestBody = { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
   if (parameters.length > 0) operation.parameters = parameters;
   if (requestBody) operation.requestBody = requestBody;
 

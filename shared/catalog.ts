@@ -20,6 +20,7 @@ import { catalog as hooks } from './hooks/catalog';
 import { catalog as issues } from './issues/catalog';
 import { catalog as members } from './members/catalog';
 import { catalog as mergeRequests } from './merge-requests/catalog';
+import { catalog as packages } from './packages/catalog';
 import { catalog as meta } from './meta/catalog';
 import { parseRouteKey as parseKey, toResource as toPrefixedResource, type RouteSpec as AnyRouteSpec } from './platform/http/routing';
 import { catalog as projects } from './projects/catalog';
@@ -38,10 +39,10 @@ export const API_PREFIX = '/api/v4';
 export const routeCatalog = {
   meta: meta.meta,
   users: [...users.users, ...projects.users, ...members.users, ...ci.users],
-  // A group's and a project's issue counts, badges, deploy tokens and access requests (and a group's access tokens and runners, a project's wiki pages, snippets and Terraform states) are answered by their functions (no resource of their own).
-  groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups, ...members.groups, ...ci.groups],
+  // A group's and a project's issue counts, badges, deploy tokens and access requests (and a group's access tokens, runners and packages, a project's wiki pages, snippets, Terraform states and packages) are answered by their functions (no resource of their own).
+  groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups, ...members.groups, ...ci.groups, ...packages.groups],
   members: members.members,
-  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects, ...members.projects, ...wikis.projects, ...snippets.projects, ...terraformStates.projects],
+  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects, ...members.projects, ...wikis.projects, ...snippets.projects, ...terraformStates.projects, ...packages.projects],
   hooks: hooks.hooks,
   milestones: issues.milestones,
   labels: issues.labels,

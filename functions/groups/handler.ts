@@ -1,12 +1,13 @@
 import { routes as badges } from '../../shared/badges/routes';
 import { groupRunnerRoutes } from '../../shared/ci/routes/group-runners';
 import { routes as deployTokens } from '../../shared/deploy-tokens/routes';
+import { routes as packages } from '../../shared/packages/routes';
 import { groupIssueStatisticsRoutes } from '../../shared/issues/routes/statistics';
 import { routes as feature } from '../../shared/groups/routes';
 import { groupAccessRequestRoutes } from '../../shared/members/routes/access-requests';
 import { groupAccessTokenRoutes } from '../../shared/members/routes/access-tokens';
 import { apiHandler } from '../api';
 
-// A group's issue counts, badges, deploy tokens, access tokens, access requests and runners: the issues, badges, deploy tokens, members and CI features' routes in this group, each imported from its own module.
-export const routes = { ...feature.groups, ...groupIssueStatisticsRoutes, ...badges.groups, ...deployTokens.groups, ...groupAccessTokenRoutes, ...groupAccessRequestRoutes, ...groupRunnerRoutes };
+// A group's issue counts, badges, deploy tokens, access tokens, access requests, runners and packages: the issues, badges, deploy tokens, members, CI and packages features' routes in this group, each imported from its own module.
+export const routes = { ...feature.groups, ...groupIssueStatisticsRoutes, ...badges.groups, ...deployTokens.groups, ...groupAccessTokenRoutes, ...groupAccessRequestRoutes, ...groupRunnerRoutes, ...packages.groups };
 export const handler = apiHandler('groups', routes);

@@ -11,6 +11,7 @@ import { abilities as deployTokens } from '../deploy-tokens/abilities';
 import { abilities as groups } from '../groups/abilities';
 import { abilities as issues } from '../issues/abilities';
 import { abilities as mergeRequests } from '../merge-requests/abilities';
+import { abilities as packages } from '../packages/abilities';
 import { ForbiddenError, UnauthorizedError } from '../platform/http/errors';
 import type { Caller } from '../platform/http/context';
 import { abilities as projects } from '../projects/abilities';
@@ -23,7 +24,7 @@ import { abilities as wikis } from '../wikis/abilities';
 import { isAdmin, type GroupSubject, type ProjectSubject } from './rules';
 
 const globalRules = { ...users.global, ...groups.global, ...projects.global };
-const projectRules = { ...projects.project, ...repository.project, ...issues.project, ...mergeRequests.project, ...ci.project, ...releases.project, ...deployTokens.project, ...wikis.project, ...snippets.project, ...terraformStates.project };
+const projectRules = { ...projects.project, ...repository.project, ...issues.project, ...mergeRequests.project, ...ci.project, ...releases.project, ...deployTokens.project, ...wikis.project, ...snippets.project, ...terraformStates.project, ...packages.project };
 const groupRules = { ...groups.group, ...issues.group, ...ci.group, ...deployTokens.group };
 
 type GlobalAbility = keyof typeof globalRules;

@@ -28,6 +28,13 @@ export interface Config {
   /** `MAX_UPLOAD_BYTES`: the largest uploaded file (413 above); 4 MiB, under Lambda's 6 MB payload once base64-encoded. */
   maxUploadBytes: number;
   /**
+   * `MAX_PACKAGE_FILE_BYTES`: the largest generic package file (413 above); 4 MiB, so the request
+   * and the download (both base64-encoded) fit Lambda's 6 MB payloads. GitLab's default is 5 GB.
+   */
+  maxPackageFileBytes: number;
+  /** `PACKAGE_SORT_LIMIT`: most packages a filtered package list (`package_name`, `package_version`) sorts in memory in another order than its index's (400 above). */
+  packageSortLimit: number;
+  /**
    * `SNIPPET_SIZE_LIMIT`: the largest snippet file content (GitLab's `snippet_size_limit`, 50 MB
    * there); 4 MiB here, what a request and a raw answer (base64-encoded) carry through Lambda's 6 MB payloads.
    */
@@ -130,6 +137,8 @@ export function config(): Config {
     maxBodyBytes: positive(process.env.MAX_BODY_BYTES, 10 * 1024 * 1024),
     sshHost: process.env.SSH_HOST || new URL(process.env.EXTERNAL_URL ?? 'http://localhost:3000').hostname,
     maxUploadBytes: positive(process.env.MAX_UPLOAD_BYTES, 4 * 1024 * 1024),
+    maxPackageFileBytes: positive(process.env.MAX_PACKAGE_FILE_BYTES, 4 * 1024 * 1024),
+    packageSortLimit: positive(process.env.PACKAGE_SORT_LIMIT, 1000),
     snippetSizeLimit: positive(process.env.SNIPPET_SIZE_LIMIT, 4 * 1024 * 1024),
     terraformStateSizeLimit: positive(process.env.TERRAFORM_STATE_SIZE_LIMIT, 4 * 1024 * 1024),
     listCountLimit: positive(process.env.LIST_COUNT_LIMIT, 100),

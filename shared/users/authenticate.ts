@@ -1,5 +1,5 @@
 import { basicCredentials } from '../platform/http/basic-auth';
-import type { ApiMiddleware, ApiRequest, Authentication } from '../platform/http/context';
+import type { ApiMiddleware, ApiRequest, Authentication, DeployTokenCaller } from '../platform/http/context';
 import { ForbiddenError, InsufficientScopeError, NotFoundError, UnauthorizedError } from '../platform/http/errors';
 import { findTokenBySecret, isTokenActive, type AccessToken } from './store/tokens';
 import { findUserByUsername, getUser, recordActivity, type User } from './store/users';
@@ -34,24 +34,6 @@ function presentedJobToken(request: ApiRequest): string | undefined {
   return request.event.headers['job-token'] || (typeof param === 'string' && param ? param : undefined);
 }
 
-/** GitLab's `Gitlab::Auth::CI_JOB_USER`: the username that makes a Basic password a CI job token. */
-const CI_JOB_USER = 'gitlab-ci-token';
-
-/**
- * On a route that takes HTTP Basic (`authentication.basicAuth`), what its `Authorization: Basic`
- * header presents (GitLab's `find_personal_access_token_from_http_basic_auth` and
- * `find_user_from_job_token_basic_auth`): with the username `gitlab-ci-token` (on a route that
- * also takes job tokens) a job token, else the password as a user's token, whatever the username.
- */
-function presentedBasic(request: ApiRequest): { secret?: string; jobToken?: string } {
-  const { authentication } = request.context.route.definition;
-  if (!authentication?.basicAuth) return {};
-  const credentials = basicCredentials(request.event.headers.authorization);
-  if (!credentials?.password) return {};
-  if (credentials.username === CI_JOB_USER && authentication.jobToken) return { jobToken: credentials.password };
-  return { secret: credentials.password };
-}
-
 /** What a running job's token stands for: its project, on behalf of the job's user. */
 export type JobTokenResolver = (token: string) => Promise<{ projectId: number; jobId: number; userId: number | null } | undefined>;
 
@@ -63,6 +45,24 @@ let jobTokenResolver: JobTokenResolver | undefined;
  */
 export function authenticateJobTokensWith(resolver: JobTokenResolver): void {
   jobTokenResolver = resolver;
+}
+
+/**
+ * What a deploy token presented to the API stands for (`Deploy-Token` header: the secret alone;
+ * HTTP Basic: its username too, which must be the token's). Undefined for anything that is not an
+ * active deploy token.
+ */
+export type DeployTokenResolver = (secret: string, username?: string) => Promise<DeployTokenCaller | undefined>;
+
+let deployTokenResolver: DeployTokenResolver | undefined;
+
+/**
+ * How a deploy token is resolved on the routes that take them (`authentication.deployToken`): the
+ * deploy tokens feature (above this one) registers it through the composition root. Without one,
+ * deploy tokens authenticate nothing.
+ */
+export function authenticateDeployTokensWith(resolver: DeployTokenResolver): void {
+  deployTokenResolver = resolver;
 }
 
 /** `sudo` as a parameter or `Sudo` header: a user id or a username. */
@@ -87,8 +87,10 @@ async function findSudoTarget(identifier: string): Promise<User> {
  * `sudo` lets an admin's personal token act as another user. A route that opts in
  * (`authentication.jobToken`) also takes a running CI job's token (`JOB-TOKEN`, `job_token`) as the
  * job's user, resolved by the CI feature ({@link authenticateJobTokensWith}); the route keeps it to
- * the projects the job's token may reach. A route that takes HTTP Basic (`authentication.basicAuth`)
- * reads the same credentials from `Authorization: Basic` ({@link presentedBasic}).
+ * the projects the job's token may reach. A route may also take deploy tokens
+ * (`authentication.deployToken`: `Deploy-Token`, set apart as `context.deployToken`, no user) and
+ * HTTP Basic credentials (`authentication.basic`: `gitlab-ci-token:<job token>`, a deploy token's
+ * `username:token`, or any username with a user's access token).
  * Cost: no DynamoDB read when the same token was read in this process within the last second,
  * else two (`findTokenBySecret`: a revoked token or blocked user is refused at once here and
  * within a second in other processes); `sudo` reads its target on every request.
@@ -96,14 +98,36 @@ async function findSudoTarget(identifier: string): Promise<User> {
 export function authenticate(): ApiMiddleware {
   const authenticateBefore = async (request: ApiRequest) => {
     const { rawParams, route } = request.context;
-    const basic = presentedBasic(request);
-    const secret = presentedSecret(request) ?? basic.secret;
-    const jobToken = route.definition.authentication?.jobToken ? (presentedJobToken(request) ?? basic.jobToken) : undefined;
+    const accepts = route.definition.authentication ?? {};
+    let secret = presentedSecret(request);
+    let jobToken = accepts.jobToken ? presentedJobToken(request) : undefined;
     const sudo = sudoIdentifier(request);
     delete rawParams.private_token;
     delete rawParams.job_token;
     delete rawParams.sudo;
     request.context.auth = null;
+    request.context.deployToken = null;
+
+    // Deploy tokens and HTTP Basic, on the routes that take them (GitLab's package registry routes).
+    const deployHeader = accepts.deployToken ? request.event.headers['deploy-token'] : undefined;
+    if (deployHeader) {
+      request.context.deployToken = await authenticateDeployToken(deployHeader);
+      return;
+    }
+    const basic = accepts.basic && !secret && !jobToken ? basicCredentials(request.event.headers.authorization) : undefined;
+    if (basic) {
+      if (accepts.jobToken && basic.username === 'gitlab-ci-token') jobToken = basic.password;
+      else {
+        const deployToken = accepts.deployToken && deployTokenResolver && basic.password ? await deployTokenResolver(basic.password, basic.username) : undefined;
+        if (deployToken) {
+          request.context.deployToken = deployToken;
+          return;
+        }
+        // Any other username: the password is a user's access token (the username is ignored, as GitLab's).
+        secret = basic.password || undefined;
+        if (!secret) throw new UnauthorizedError();
+      }
+    }
 
     if (!secret && jobToken) {
       request.context.auth = await authenticateJob(jobToken);
@@ -132,6 +156,13 @@ export function authenticate(): ApiMiddleware {
     request.context.auth = auth;
   };
   return { before: authenticateBefore };
+}
+
+/** Internal: a `Deploy-Token` header's token; anything but an active deploy token is a 401. */
+async function authenticateDeployToken(secret: string): Promise<DeployTokenCaller> {
+  const token = deployTokenResolver ? await deployTokenResolver(secret) : undefined;
+  if (!token) throw new UnauthorizedError();
+  return token;
 }
 
 /**

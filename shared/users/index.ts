@@ -1,4 +1,4 @@
-export { authenticate, authenticateGitCredentials, authenticateJobTokensWith, trackActivity } from './authenticate';
+export { authenticate, authenticateDeployTokensWith, authenticateGitCredentials, authenticateJobTokensWith, trackActivity } from './authenticate';
 export { findUserOrNotFound, userIdForFilter } from './finders';
 export { presentPersonalAccessToken, presentSshKey, presentUserPublic } from './presenters/users';
 export { backfillUserSearchEntries, findUserByUsername, getUser, userFromItem, userIdByEmail, userIsLive, type User } from './store/users';

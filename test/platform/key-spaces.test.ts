@@ -8,6 +8,7 @@ import { keySpace as hooks } from '../../shared/hooks/store/keys';
 import { keySpace as issues } from '../../shared/issues/store/keys';
 import { keySpace as members } from '../../shared/members/store/keys';
 import { keySpace as mergeRequests } from '../../shared/merge-requests/store/keys';
+import { keySpace as packages } from '../../shared/packages/store/keys';
 import type { KeySpace } from '../../shared/platform/dynamo/keys';
 import { keySpace as projects } from '../../shared/projects/store/keys';
 import { keySpace as releases } from '../../shared/releases/store/keys';
@@ -18,7 +19,7 @@ import { keySpace as users } from '../../shared/users/store/keys';
 import { sharedSequenceSpace as shared } from '../../shared/platform/dynamo/sequences';
 
 // `shared`: the id sequences several features draw from, which no feature may claim as its own.
-const features: Record<string, KeySpace> = { users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, deployTokens, snippets, terraformStates, shared };
+const features: Record<string, KeySpace> = { users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, deployTokens, snippets, terraformStates, packages, shared };
 
 /** Two prefixes collide when one could start a key the other starts too. */
 const collide = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);

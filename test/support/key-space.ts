@@ -18,6 +18,7 @@ import { keySpace as issues } from '../../shared/issues/store/keys';
 import { keySpace as members } from '../../shared/members/store/keys';
 import { keySpace as mergeRequests } from '../../shared/merge-requests/store/keys';
 import { keySpace as groups } from '../../shared/namespaces/store/keys';
+import { keySpace as packages } from '../../shared/packages/store/keys';
 import type { Collection, Key, KeySpace } from '../../shared/platform/dynamo/keys';
 import type { IndexName } from '../../shared/platform/dynamo/table-definition';
 import { keySpace as projects } from '../../shared/projects/store/keys';
@@ -28,7 +29,7 @@ import { keySpace as terraformStates } from '../../shared/terraform-states/store
 import { keySpace as users } from '../../shared/users/store/keys';
 
 /** Every feature's declared key space. */
-export const featureKeySpaces: readonly KeySpace[] = [users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, deployTokens, snippets, terraformStates];
+export const featureKeySpaces: readonly KeySpace[] = [users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, deployTokens, snippets, terraformStates, packages];
 
 /** Sample calls of builders, by builder name: one call, or several (e.g. one per kind of argument). */
 export type Samples<T> = Record<string, (() => T) | Array<() => T>>;

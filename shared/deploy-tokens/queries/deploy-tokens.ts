@@ -5,6 +5,7 @@
  */
 import { openSecret } from '../../platform/crypto/secret-box';
 import { isId } from '../../platform/dynamo/query';
+import type { DeployTokenCaller } from '../../platform/http/context';
 import { RecordNotFoundError } from '../../platform/http/errors';
 import type { CollectionSource } from '../../platform/http/pagination';
 import { digestToken } from '../../users';
@@ -65,6 +66,18 @@ export async function deployTokenGitAccess(username: string, secret: string): Pr
   const token = await deployTokenByDigest(digestToken(secret));
   if (!token || token.username !== username || !isDeployTokenActive(token)) return undefined;
   return { tokenId: token.id, scopes: token.scopes, reaches: (project, namespace) => holderReaches(token.holder, project, namespace) };
+}
+
+/**
+ * The active deploy token presented to the API (GitLab's `deploy_token_from_request`): the
+ * `Deploy-Token` header's secret alone, or HTTP Basic's, whose username must then be the token's.
+ * As {@link deployTokenGitAccess}, secrets without the deploy token prefix cost no read.
+ */
+export async function deployTokenApiAccess(secret: string, username?: string): Promise<DeployTokenCaller | undefined> {
+  if (!secret.startsWith(DEPLOY_TOKEN_PREFIX)) return undefined;
+  const token = await deployTokenByDigest(digestToken(secret));
+  if (!token || (username !== undefined && token.username !== username) || !isDeployTokenActive(token)) return undefined;
+  return { id: token.id, username: token.username, scopes: token.scopes, reaches: (project, namespace) => holderReaches(token.holder, project, namespace) };
 }
 
 /**

@@ -1,8 +1,4 @@
-/**
- * HTTP Basic credentials (RFC 7617), as git sends them once the server answers 401 with
- * `WWW-Authenticate: Basic`, and as Terraform's `http` backend sends its `username` and `password`
- * on every request.
- */
+/** HTTP Basic credentials (`Authorization: Basic base64(username:password)`), as git and curl `--user` send them. */
 
 /** The username and password of an `Authorization: Basic` header; undefined when there is none or it is malformed. */
 export function basicCredentials(header: string | undefined): { username: string; password: string } | undefined {

@@ -58,12 +58,29 @@ export interface RouteAuthentication {
    */
   jobToken?: true;
   /**
-   * GitLab's `basic_auth_personal_access_token` (and, with {@link jobToken}, `job_token_allowed:
-   * :basic_auth`): an `Authorization: Basic` header's password is taken as the user's token
-   * (whatever the username), or with the username `gitlab-ci-token` as a running CI job's token;
-   * what clients that speak only HTTP Basic send (Terraform's `http` backend).
+   * GitLab's `basic_auth_personal_access_token` (and `job_token_allowed: :basic_auth`): HTTP Basic
+   * credentials authenticate too: `gitlab-ci-token:<job token>` (with `jobToken`), a deploy
+   * token's `username:token` (with `deployToken`), or any username with a user's access token.
    */
-  basicAuth?: true;
+  basic?: true;
+  /**
+   * GitLab's `deploy_token_allowed`: a deploy token (`Deploy-Token` header, or Basic with
+   * `basic`) authenticates the request as itself, not as a user (`RouteRequest.deployToken`); the
+   * route checks its scopes and which projects it reaches.
+   */
+  deployToken?: true;
+}
+
+/**
+ * A deploy token that authenticated the request (routes declaring `authentication.deployToken`):
+ * not a user, so `user` stays null; the route decides what its scopes and reach allow.
+ */
+export interface DeployTokenCaller {
+  id: number;
+  username: string;
+  scopes: readonly string[];
+  /** Whether it reaches a project (its own project, or the projects of its group and subgroups). */
+  reaches: (project: { id: number }, namespace: { id: number; ancestorIds: readonly number[] }) => boolean;
 }
 
 /** What a route handler receives: only its declared, validated parameters and the caller. */
@@ -72,8 +89,10 @@ export interface RouteRequest<P, U extends Caller | null = Caller | null> {
   /** The effective user: never null on a route that requires a token; null for an anonymous request where allowed. */
   user: U;
   auth: Authentication | null;
+  /** The deploy token that authenticated the request, on routes that take them (`authentication.deployToken`). */
+  deployToken: DeployTokenCaller | null;
   files: Record<string, UploadedFile>;
-  /** The request body as sent, on a route that declares `rawBody` (undefined when there is none); other routes get it parsed into `params`. */
+  /** The request body as bytes, on routes that declare `rawBody` (never parsed as parameters). */
   body?: Buffer;
   requestId: string;
   log: Logger;
@@ -89,8 +108,8 @@ export interface RouteDefinition<S extends z.ZodType = z.ZodType, R = unknown> {
   /** Which tokens and scopes the route accepts. */
   authentication?: RouteAuthentication;
   /**
-   * The body is the route's document, kept byte for byte (`RouteRequest.body`) rather than parsed
-   * into parameters (a Terraform state): parameters then come from the path and the query only.
+   * The body is the route's data, read as bytes whatever its `Content-Type` (GitLab's Workhorse
+   * uploads: a package file sent with `curl --upload-file`), never as parameters: `RouteRequest.body`.
    */
   rawBody?: true;
   handler: (request: RouteRequest<z.output<S>>) => Promise<HttpResult<R>>;
@@ -111,9 +130,11 @@ export interface ApiContext extends Context {
   pathParams: Record<string, string>;
   rawParams: Record<string, unknown>;
   files: Record<string, UploadedFile>;
-  /** The raw body of a `rawBody` route (`collect-params.ts`). */
-  rawBody?: Buffer;
   auth: Authentication | null;
+  /** Set by the authentication middleware when a deploy token authenticated the request. */
+  deployToken?: DeployTokenCaller | null;
+  /** The raw body, on routes that declare `rawBody`. */
+  body?: Buffer;
   /** Set by `streamingHandler`: the response is streamed, so the response size guard allows more. */
   responseStreamed?: boolean;
   /** The route's writes, where the write audit is on (`shared/platform/write-audit.ts`). */

@@ -131,15 +131,6 @@ async function bodyParams(request: ApiRequest): Promise<{ params: Params; files:
   return { params: {}, files: {} };
 }
 
-/** Internal: the body of a `rawBody` route as sent (undefined when empty), within `MAX_BODY_BYTES`. */
-function rawBody(request: ApiRequest): Buffer | undefined {
-  const { body, isBase64Encoded } = request.event;
-  if (body === null || body === undefined || body === '') return undefined;
-  const raw = typeof body === 'string' ? Buffer.from(body, isBase64Encoded ? 'base64' : 'utf8') : Buffer.from(JSON.stringify(body), 'utf8');
-  if (raw.length > config().maxBodyBytes) throw new PayloadTooLargeError();
-  return raw;
-}
-
 /**
  * Rack's multipart limits, which GitLab runs with: at most 128 files and 4096 parts in a form.
  * Sizes are bounded by the body limit (`MAX_BODY_BYTES`).
@@ -212,18 +203,27 @@ function formDataName<T extends string | undefined>(name: T): T {
   return name?.replace(/%0A/gi, '\n').replace(/%0D/gi, '\r').replace(/%22/g, '"') as T;
 }
 
+/** Internal: the body of a `rawBody` route as bytes (empty when there is none); 413 past `MAX_BODY_BYTES`. */
+function rawBody(request: ApiRequest): Buffer {
+  const { body, isBase64Encoded } = request.event;
+  if (body === null || body === undefined) return Buffer.alloc(0);
+  const raw = typeof body === 'string' ? Buffer.from(body, isBase64Encoded ? 'base64' : 'utf8') : Buffer.from(JSON.stringify(body), 'utf8');
+  if (raw.length > config().maxBodyBytes) throw new PayloadTooLargeError();
+  return raw;
+}
+
 /**
  * Gathers every parameter of the request into one object, as Grape does: query string, then
  * body (JSON, URL-encoded form or multipart form), then path parameters, later sources winning.
- * A route declaring `rawBody` keeps its body as sent (`context.rawBody`): its parameters are the
- * query string's and the path's.
+ * A route declaring `rawBody` takes its body as bytes (`context.body`) and its parameters from the
+ * query and the path only.
  * Validation against the route's schema happens in the dispatcher.
  */
 export function collectParams(): ApiMiddleware {
   const collectParamsBefore = async (request: ApiRequest) => {
     if (request.context.route?.definition.rawBody) {
+      request.context.body = rawBody(request);
       request.context.files = {};
-      request.context.rawBody = rawBody(request);
       request.context.rawParams = { ...queryParams(request), ...request.context.pathParams };
       return;
     }

@@ -1,4 +1,4 @@
-/** HTTP Basic credentials, as git sends them once the server answers 401 with `WWW-Authenticate: Basic` (parsed by the platform). */
+/** HTTP Basic credentials, as git sends them once the server answers 401 with `WWW-Authenticate: Basic`. */
 export { basicCredentials } from '../../platform/http/basic-auth';
 
 /**

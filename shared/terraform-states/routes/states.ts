@@ -29,7 +29,7 @@ import { findStateOrNotFound, findVersionOrNotFound, latestContent, versionConte
 import { lockParams, stateParams, unlockParams, versionParams } from './states.params';
 
 /** GitLab's `basic_auth_personal_access_token: true, job_token_allowed: :basic_auth` (and the usual token headers). */
-const authentication: RouteAuthentication = { basicAuth: true, jobToken: true };
+const authentication: RouteAuthentication = { basic: true, jobToken: true };
 
 /** The project, once the caller may read its states (GitLab's `before` block: `authorize! :read_terraform_state`). */
 async function statesOf(idOrPath: string, user: Caller, auth: Authentication | null): Promise<ProjectSubject> {
