@@ -19,6 +19,7 @@ import { setClients } from '../../shared/platform/dynamo/client';
 import { type MemberSource, membershipIndexKeys, membershipKeys } from '../../shared/auth/store/keys';
 import { namespaceKeys } from '../../shared/namespaces/store/keys';
 import { userKeys } from '../../shared/users/store/keys';
+import { accessRequestKeys } from '../../shared/members/store/keys';
 import { membershipToItem, type Membership } from '../../shared/auth/store/memberships';
 import type { Item } from '../../shared/platform/dynamo/query';
 import { LAST_OWNER_REASON, addMember, ownerCountDelta, removeAllMembershipsOf, removeMember, updateMember } from '../../shared/members/commands';
@@ -102,7 +103,7 @@ describe('ownerCountDelta', () => {
 });
 
 describe('addMember', () => {
-  it('writes a new group owner with the owner-count increment, conditioned on a live group and user', async () => {
+  it('writes a new group owner with the owner-count increment, conditioned on a live group and user, ending their access request', async () => {
     // Prepare
     store(userItem(5));
     ddbMock.on(TransactWriteCommand).resolves({});
@@ -113,7 +114,7 @@ describe('addMember', () => {
     // Assess
     expect(member.membership).toMatchObject({ sourceKind: 'group', sourceId: 100, userId: 5, accessLevel: 50, createdById: 1 });
     const [items] = transactions();
-    expect(items).toHaveLength(3);
+    expect(items).toHaveLength(4);
     expect(items[0].Update).toMatchObject({
       Key: namespaceKeys.namespace(100),
       UpdateExpression: 'ADD ownerCount :delta',
@@ -122,6 +123,8 @@ describe('addMember', () => {
     });
     expect(items[1].ConditionCheck).toMatchObject({ Key: userKeys.user(5) });
     expect(items[2].Put).toMatchObject({ Item: { ...membershipKeys.member(GROUP, 5), accessLevel: 50 }, ConditionExpression: 'attribute_not_exists(PK)' });
+    // The user's pending access request, if any, ends with the membership.
+    expect(items[3].Delete).toEqual({ TableName: expect.any(String), Key: accessRequestKeys.request(GROUP, 5) });
     expect(events()).toHaveLength(0); // group changes record no event
   });
 

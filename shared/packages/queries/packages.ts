@@ -29,6 +29,23 @@ const SORT_VALUE: Record<PackageOrder, (pkg: Package) => string> = {
 };
 
 /**
+ * What a list's filters ask: the status and direction, the check every package read passes
+ * (`package_name` a prefix of the name, `package_version` the exact version), and the narrowest
+ * index range they name (the exact version, else the name's prefix).
+ */
+function listFilter(filters: Pick<PackageListFilters, 'status' | 'sort' | 'package_name' | 'package_version'>) {
+  const { package_name: name, package_version: version } = filters;
+  const narrowed: { order: PackageOrder; prefix: string } | undefined =
+    version !== undefined ? { order: 'version', prefix: `${version}#` } : name !== undefined ? { order: 'name', prefix: name } : undefined;
+  return {
+    status: filters.status ?? 'default',
+    ascending: filters.sort === 'asc',
+    keep: (pkg: Package) => (name === undefined || pkg.name.startsWith(name)) && (version === undefined || pkg.version === version),
+    narrowed,
+  };
+}
+
+/**
  * A project's packages matching `filters`, in their order. Without a name or version filter, a
  * page of the index of the order (the status's partition: `default` unless `status` says, as
  * GitLab lists no hidden package by default). `package_name` (GitLab's fuzzy match) is served as a
@@ -39,13 +56,7 @@ const SORT_VALUE: Record<PackageOrder, (pkg: Package) => string> = {
 export async function packageList(projectId: number, filters: PackageListFilters, pagination: Pick<PaginationParams, 'pagination'>): Promise<CollectionSource<Package> | Package[]> {
   // Only generic packages are uploaded here: another type lists nothing.
   if (filters.package_type !== undefined && filters.package_type !== 'generic') return [];
-  const status = filters.status ?? 'default';
-  const ascending = filters.sort === 'asc';
-  const { package_name: name, package_version: version } = filters;
-  const keep = (pkg: Package) => (name === undefined || pkg.name.startsWith(name)) && (version === undefined || pkg.version === version);
-  // The narrowest index range the filters name: the exact version, else the name's prefix.
-  const narrowed: { order: PackageOrder; prefix: string } | undefined =
-    version !== undefined ? { order: 'version', prefix: `${version}#` } : name !== undefined ? { order: 'name', prefix: name } : undefined;
+  const { status, ascending, keep, narrowed } = listFilter(filters);
   if (!narrowed || narrowed.order === filters.order_by) {
     return {
       collection: { ...packageCollections.packages(projectId, status, filters.order_by), ...(narrowed ? { prefix: narrowed.prefix } : {}) },
@@ -148,12 +159,7 @@ export async function groupPackageList(
   pagination: Pick<PaginationParams, 'pagination'>,
 ): Promise<StreamSource<Package> | Package[]> {
   if ((filters.package_type !== undefined && filters.package_type !== 'generic') || projects.size === 0) return [];
-  const status = filters.status ?? 'default';
-  const ascending = filters.sort === 'asc';
-  const { package_name: name, package_version: version } = filters;
-  const keep = (pkg: Package) => (name === undefined || pkg.name.startsWith(name)) && (version === undefined || pkg.version === version);
-  const narrowed: { order: PackageOrder; prefix: string } | undefined =
-    version !== undefined ? { order: 'version', prefix: `${version}#` } : name !== undefined ? { order: 'name', prefix: name } : undefined;
+  const { status, ascending, keep, narrowed } = listFilter(filters);
   const select = (item: Item) => {
     const pkg = packageFromItem(item);
     return keep(pkg) ? pkg : undefined;
