@@ -24,6 +24,13 @@ async function findProjectByPath(path: string): Promise<{ project: Project; name
   return project && namespace ? { project, namespace } : undefined;
 }
 
+/** Internal: a project by id with its namespace, whatever its visibility; undefined when either is gone. */
+async function projectWithNamespace(id: number): Promise<{ project: Project; namespace: Namespace } | undefined> {
+  const project = await getProject(id);
+  const namespace = project && (await getNamespace(project.namespaceId));
+  return project && namespace ? { project, namespace } : undefined;
+}
+
 /**
  * Internal: the project a former path names (GitLab's `follow_redirects: true`; `redirects.ts` in
  * the namespaces feature), read only when the path names nothing: the project renamed or moved
@@ -33,11 +40,7 @@ async function findProjectByPath(path: string): Promise<{ project: Project; name
 async function findProjectByFormerPath(path: string, hops = 3): Promise<{ project: Project; namespace: Namespace } | undefined> {
   const redirect = await findRedirect(path);
   if (!redirect) return undefined;
-  if (redirect.target.kind === 'project') {
-    const project = await getProject(redirect.target.id);
-    const namespace = project && (await getNamespace(project.namespaceId));
-    return project && namespace ? { project, namespace } : undefined;
-  }
+  if (redirect.target.kind === 'project') return projectWithNamespace(redirect.target.id);
   const group = await getNamespace(redirect.target.id);
   if (!group) return undefined;
   const moved = `${group.fullPath}${redirect.rest}`;
@@ -124,6 +127,11 @@ async function findProjectById(id: number, user: User | null, also: Key[]): Prom
  */
 export async function findProjectAtPath(path: string): Promise<{ project: Project; namespace: Namespace } | undefined> {
   return (await findProjectByPath(path)) ?? (await findProjectByFormerPath(path));
+}
+
+/** {@link findProjectAtPath}, or by numeric id: what a route's `:id` names, for credentials that are not a user's. */
+export async function findProjectAt(idOrPath: string): Promise<{ project: Project; namespace: Namespace } | undefined> {
+  return isNumericId(idOrPath) ? projectWithNamespace(Number(idOrPath)) : findProjectAtPath(idOrPath);
 }
 
 /** The project the caller may read, as a subject carrying the caller's access; 404 otherwise. */

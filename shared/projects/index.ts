@@ -11,7 +11,7 @@ export { forkWithProject, removeWithProject, type ForkStep, type ProjectRemoval 
 export { unshareProject } from './commands/shares';
 export { unstarProject } from './commands/stars';
 export { capProjectVisibility, transferProject } from './commands/transfer';
-export { findProjectAndRead, findProjectAtPath, findProjectForJobOrNotFound, findProjectOrNotFound, projectSubject } from './finders';
+export { findProjectAndRead, findProjectAt, findProjectAtPath, findProjectForJobOrNotFound, findProjectOrNotFound, projectSubject } from './finders';
 export { jobTokenMayReach } from './job-token-reach';
 export { canReadEvent } from './policy';
 export { presentEvent } from './presenters/events';

@@ -8,10 +8,9 @@
  * see is a 404; a permission it lacks, a 403 (a 401 when it presented nothing).
  */
 import { authorize, type ProjectSubject } from '../../auth';
-import { getNamespace, isNumericId } from '../../namespaces';
 import type { Authentication, Caller, DeployTokenCaller } from '../../platform/http/context';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/http/errors';
-import { findProjectAtPath, findProjectForJobOrNotFound, getProject, projectSubject } from '../../projects';
+import { findProjectAt, findProjectForJobOrNotFound, projectSubject } from '../../projects';
 
 /** The credentials a package route was called with. */
 export interface PackageCaller {
@@ -31,12 +30,7 @@ const DEPLOY_TOKEN_SCOPES: Record<PackageAction, string | undefined> = {
 
 /** Internal: the project a deploy token names, without a user's access check; 404 unless the token reaches it. */
 async function findProjectForDeployTokenOrNotFound(idOrPath: string, token: DeployTokenCaller): Promise<ProjectSubject> {
-  let found: Awaited<ReturnType<typeof findProjectAtPath>>;
-  if (isNumericId(idOrPath)) {
-    const project = await getProject(Number(idOrPath));
-    const namespace = project && (await getNamespace(project.namespaceId));
-    found = project && namespace ? { project, namespace } : undefined;
-  } else found = await findProjectAtPath(idOrPath);
+  const found = await findProjectAt(idOrPath);
   if (!found || !token.reaches(found.project, found.namespace)) throw new NotFoundError('Project');
   return projectSubject(found.project, found.namespace, null);
 }
