@@ -65,6 +65,10 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.integration.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
+          // As the unit files: a worker runs file after file in one module graph instead of a fresh
+          // process each (about 0.6 s of CPU per file, a minute of the suite on 2 cores). The files
+          // only share the runtime they talk to, and leave no module state behind (spies restored).
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },

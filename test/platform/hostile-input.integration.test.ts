@@ -48,12 +48,12 @@ const OVERSIZE = 'z'.repeat(420_000);
 /** A path parameter nothing else in the run owns. */
 const foreignId = fc.constantFrom('999999999', '-1', '0', 'abc', '1.5', '99999999999999999999', 'a%2Fb', '%E2%82%AC');
 
-/** The declared parameter names of a route (its zod object's keys), path parameters excluded. */
-function parameterNames(route: RouteSpec): string[] {
+/** A route's declared parameters (its zod object's fields), path parameters excluded. */
+function parameters(route: RouteSpec): Record<string, z.ZodType> {
   const table = routeDefinitions[route.group] as Record<string, { params?: z.ZodType }>;
-  const schema = table[route.key]?.params as { shape?: Record<string, unknown> } | undefined;
+  const schema = table[route.key]?.params as { shape?: Record<string, z.ZodType> } | undefined;
   const pathNames = new Set([...route.key.matchAll(/:([a-z_]+)\+?/g)].map((m) => m[1]));
-  return Object.keys(schema?.shape ?? {}).filter((name) => !pathNames.has(name));
+  return Object.fromEntries(Object.entries(schema?.shape ?? {}).filter(([name]) => !pathNames.has(name)));
 }
 
 describe('every route, with hostile parameters', () => {
@@ -98,7 +98,8 @@ describe('every route, with hostile parameters', () => {
     .sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
 
   it.each(routes.map((route) => [route.key, route] as const))('%s never answers 5xx', async (_key, route) => {
-    const names = parameterNames(route);
+    const declared = parameters(route);
+    const names = Object.keys(declared);
     const pathNames = [...route.key.matchAll(/:([a-z_]+)\+?/g)].map((m) => m[1]);
     const request = fc.record({
       path: fc.tuple(...pathNames.map((name) => pathValue(route, name))),
@@ -121,9 +122,11 @@ describe('every route, with hostile parameters', () => {
       { numRuns: RUNS, examples: [[{ path: pathNames.map((name) => (name === 'id' ? ownId(route) : undefined) ?? '999999999'), params: {}, asQuery: false }]] },
     );
     // Each declared parameter alone as a string past DynamoDB's 400 KB item, on the fixture (bodies
-    // only: a URL that long is refused before any handler runs).
+    // only: a URL that long is refused before any handler runs). Only the parameters whose own
+    // schema takes such a string: the others are refused by the route's validation before any
+    // handler runs (400, and the random requests above reach that path already).
     if (route.method === 'POST' || route.method === 'PUT') {
-      for (const name of names) {
+      for (const name of names.filter((n) => declared[n].safeParse(OVERSIZE).success)) {
         let index = 0;
         const url = route.key.slice(route.method.length + 1).replace(/:([a-z_]+)\+?/g, () => (pathNames[index++] === 'id' ? (ownId(route) ?? '999999999') : '999999999'));
         const response = await api(url, { method: route.method, token: adminToken, body: { [name]: OVERSIZE } });

@@ -34,8 +34,7 @@ import type { ApiContext } from '../../platform/http/context';
 import { NotFoundError } from '../../platform/http/errors';
 import { requestLogger } from '../../platform/middleware/request-logger';
 import { streamedResult } from '../../platform/streaming';
-import { getNamespace } from '../../namespaces';
-import { findProjectAtPath, findProjectOrNotFound, getProject, jobTokenMayReach, projectFullPath, projectSubject, webUrlOf, type Project } from '../../projects';
+import { findProjectAt, findProjectAtPath, findProjectOrNotFound, jobTokenMayReach, projectFullPath, projectSubject, webUrlOf, type Project } from '../../projects';
 import { authenticateGitCredentials, getUser, type User } from '../../users';
 import { openRepository, openWikiRepository, type Repository } from '../repository';
 import { parseGitAddress, type GitAddress } from './address';
@@ -112,10 +111,8 @@ async function callerOf(event: APIGatewayProxyEvent, service: 'git-upload-pack' 
 
 /** The job's own project when `path` names it (case-insensitively, as project paths are found). */
 async function jobProjectAt(path: string, job: JobTokenAccess): Promise<Project | undefined> {
-  const project = await getProject(job.projectId);
-  const namespace = project && (await getNamespace(project.namespaceId));
-  if (!project || !namespace) return undefined;
-  return projectFullPath(namespace, project).toLowerCase() === path.toLowerCase() ? project : undefined;
+  const own = await findProjectAt(String(job.projectId));
+  return own && projectFullPath(own.namespace, own.project).toLowerCase() === path.toLowerCase() ? own.project : undefined;
 }
 
 /**
