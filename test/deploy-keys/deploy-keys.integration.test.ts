@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, rootToken } from '../support/api';
 import { eventually } from '../support/eventually';
-import { createProject, createUser, newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
+import { createProject, newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
 import { generateSshPublicKey } from '../support/ssh-keys';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- responses are read field by field */
@@ -71,7 +71,7 @@ describe('deploy keys API', () => {
     // Prepare
     const userKey = generateSshPublicKey('ecdsa');
     expect((await api('/user/keys', { method: 'POST', token: developer.token, body: { title: 'mine', key: userKey } })).status).toBe(201);
-    const deployed = await add(project.id, owner.token, { title: 'd', key: generateSshPublicKey('rsa') });
+    const deployed = await add(project.id, owner.token, { title: 'd', key: generateSshPublicKey('ecdsa') });
     expect(deployed.status).toBe(201);
 
     // Act
@@ -149,17 +149,14 @@ describe('deploy keys API', () => {
     });
   });
 
-  it("lists the keys of the projects a user and the caller maintain; a stranger's private key cannot be enabled", async () => {
-    // Prepare
-    const [stranger, strangerProject] = await Promise.all([
-      createUser(),
-      ownedProject('private'),
-    ]);
-    const theirs = await add(strangerProject.id, strangerProject.owner.token, { title: 'theirs', key: generateSshPublicKey() });
+  it("lists the keys of the projects a user and the caller maintain; another user's private key cannot be enabled nor re-added", async () => {
+    // Prepare: a developer maintains no project of the owner's; a private key of the developer's own project.
+    const theirProject = await createProject(developer.token);
+    const theirs = await add(theirProject.id, developer.token, { title: 'theirs', key: generateSshPublicKey() });
 
     // Act
     const answers = await Promise.all([
-      api(`/users/${owner.id}/project_deploy_keys`, { token: stranger.token }),
+      api(`/users/${owner.id}/project_deploy_keys`, { token: developer.token }),
       api('/users/999999999/project_deploy_keys', { token: owner.token }),
       api(`${keysOf(project.id)}/${theirs.body.id}/enable`, { method: 'POST', token: owner.token }),
       add(project.id, owner.token, { title: 'copied', key: theirs.body.key }),
