@@ -47,6 +47,7 @@ const lazy = {
   ciJobTokens: () => import('../shared/ci/commands/job-tokens'),
   deployTokenRemoval: () => import('../shared/deploy-tokens/commands/deploy-tokens'),
   deployTokenGitAccess: () => import('../shared/deploy-tokens/queries/deploy-tokens'),
+  deployKeyRemoval: () => import('../shared/deploy-keys/commands/deploy-keys'),
   resourceBots: () => import('../shared/members/access-tokens'),
   snippetRemoval: () => import('../shared/snippets/commands/snippets'),
   terraformStateRemoval: () => import('../shared/terraform-states/commands/states'),
@@ -99,6 +100,9 @@ removeWithGroup(lazily(lazy.deployTokenRemoval, (m) => m.removeGroupDeployTokens
 resolveDeployTokensWith(lazily(lazy.deployTokenGitAccess, (m) => m.deployTokenGitAccess));
 // …and authenticates the API routes that take deploy tokens (the package registry's).
 authenticateDeployTokensWith(lazily(lazy.deployTokenGitAccess, (m) => m.deployTokenApiAccess));
+// Deploy keys are linked to projects, which cannot import them: a deleted project takes its links
+// with it, and the private keys no other project uses (GitLab's `destroyed_when_orphaned`).
+removeWithProject(lazily(lazy.deployKeyRemoval, (m) => m.removeProjectDeployKeys));
 // Snippets live in their project's partition (deleted with it), their contents in S3 under a
 // prefix of their own: a deleted project takes them with it.
 removeWithProject(lazily(lazy.snippetRemoval, (m) => m.removeProjectSnippets));

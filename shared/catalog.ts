@@ -14,6 +14,7 @@
  */
 import { catalog as badges } from './badges/catalog';
 import { catalog as ci } from './ci/catalog';
+import { catalog as deployKeys } from './deploy-keys/catalog';
 import { catalog as deployTokens } from './deploy-tokens/catalog';
 import { catalog as groups } from './groups/catalog';
 import { catalog as hooks } from './hooks/catalog';
@@ -37,12 +38,13 @@ export const API_PREFIX = '/api/v4';
 
 /** The endpoint groups, each with the feature slice it serves. A new group is added here. */
 export const routeCatalog = {
-  meta: meta.meta,
-  users: [...users.users, ...projects.users, ...members.users, ...ci.users],
-  // A group's and a project's issue counts, badges, deploy tokens and access requests (and a group's access tokens, runners and packages, a project's wiki pages, snippets, Terraform states and packages) are answered by their functions (no resource of their own).
+  // The instance's deploy keys (`/deploy_keys`) sit under the API root's subtree: no resource of their own.
+  meta: [...meta.meta, ...deployKeys.meta],
+  users: [...users.users, ...projects.users, ...members.users, ...ci.users, ...deployKeys.users],
+  // A group's and a project's issue counts, badges, deploy tokens and access requests (and a project's deploy keys) (and a group's access tokens, runners and packages, a project's wiki pages, snippets, Terraform states and packages) are answered by their functions (no resource of their own).
   groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups, ...members.groups, ...ci.groups, ...packages.groups],
   members: members.members,
-  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects, ...members.projects, ...wikis.projects, ...snippets.projects, ...terraformStates.projects, ...packages.projects],
+  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects, ...deployKeys.projects, ...members.projects, ...wikis.projects, ...snippets.projects, ...terraformStates.projects, ...packages.projects],
   hooks: hooks.hooks,
   milestones: issues.milestones,
   labels: issues.labels,

@@ -7,6 +7,7 @@
  * everything to every project and group.
  */
 import { abilities as ci } from '../ci/abilities';
+import { abilities as deployKeys } from '../deploy-keys/abilities';
 import { abilities as deployTokens } from '../deploy-tokens/abilities';
 import { abilities as groups } from '../groups/abilities';
 import { abilities as issues } from '../issues/abilities';
@@ -23,8 +24,8 @@ import { abilities as users } from '../users/abilities';
 import { abilities as wikis } from '../wikis/abilities';
 import { isAdmin, type GroupSubject, type ProjectSubject } from './rules';
 
-const globalRules = { ...users.global, ...groups.global, ...projects.global };
-const projectRules = { ...projects.project, ...repository.project, ...issues.project, ...mergeRequests.project, ...ci.project, ...releases.project, ...deployTokens.project, ...wikis.project, ...snippets.project, ...terraformStates.project, ...packages.project };
+const globalRules = { ...users.global, ...groups.global, ...projects.global, ...deployKeys.global };
+const projectRules = { ...projects.project, ...repository.project, ...issues.project, ...mergeRequests.project, ...ci.project, ...releases.project, ...deployTokens.project, ...deployKeys.project, ...wikis.project, ...snippets.project, ...terraformStates.project, ...packages.project };
 const groupRules = { ...groups.group, ...issues.group, ...ci.group, ...deployTokens.group };
 
 type GlobalAbility = keyof typeof globalRules;

@@ -16,3 +16,5 @@ export type { TokenResource } from './store/keys';
 // SSH and GPG keys and emails, as commit signatures are checked against them (the repository feature).
 export { findSshKeyByFingerprint, type SshKey } from './store/ssh-keys';
 export { findGpgKeyByKeyid, type GpgKey } from './store/gpg-keys';
+// SSH public keys as deploy keys are (the parser loaded on first use).
+export { parseSshPublicKeyLazily, type ParsedSshKey } from './ssh-key-parsing';

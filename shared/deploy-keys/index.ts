@@ -1,0 +1,7 @@
+/**
+ * The deploy keys feature's public API: the only module other features import. Nothing above it
+ * needs its keys yet (git over SSH is not served, so no deploy key reaches a repository); its
+ * routes are wired by the Lambda entries, and a deleted project's links are removed by the
+ * composition root (`functions/api.ts`), which loads `commands/deploy-keys` on first use.
+ */
+export type { DeployKey, DeployKeyLink } from './store/deploy-keys';
