@@ -23,7 +23,7 @@ describe('apiHandler', () => {
     const routes = { 'GET /versions': stub } as unknown as GroupRouteTable<'meta'>;
     // Act / Assess
     expect(() => apiHandler('meta', routes)).toThrow(
-      "group 'meta' does not implement its catalog: missing [GET /version, GET /metadata, GET /openapi.json], extra [GET /versions]",
+      "group 'meta' does not implement its catalog: missing [GET /version, GET /metadata, GET /openapi.json, GET /search], extra [GET /versions]",
     );
   });
 });
