@@ -15,7 +15,7 @@ export type SearchScope = (typeof GLOBAL_SCOPES)[number] | (typeof GROUP_SCOPES)
 export const BUILT = {
   global: new Set<SearchScope>(['projects', 'issues', 'merge_requests', 'milestones', 'users']),
   group: new Set<SearchScope>(['projects', 'issues', 'merge_requests', 'milestones']),
-  project: new Set<SearchScope>(['issues', 'merge_requests', 'milestones']),
+  project: new Set<SearchScope>(['issues', 'merge_requests', 'milestones', 'commits', 'blobs']),
 };
 
 /** GitLab's `search_states`: `state` of issues and merge requests, ignored by the other scopes. */

@@ -22,6 +22,8 @@ export interface SearchInput {
   confidential?: boolean;
   /** `sort=asc` (GitLab's basic search: `created_at`, newest first by default). */
   ascending: boolean;
+  /** A project's repository scopes: the branch, tag or commit searched (its default branch when not given). */
+  ref?: string;
   paging: PaginationParams;
   link: PageLinkBase;
 }
@@ -40,6 +42,8 @@ const queries: Partial<Record<SearchScope, ScopeQuery>> = {
   merge_requests: lazily(() => import('./queries/merge-requests'), (m) => m.searchMergeRequests),
   milestones: lazily(() => import('./queries/milestones'), (m) => m.searchMilestones),
   users: lazily(() => import('./queries/users'), (m) => m.searchUsers),
+  commits: lazily(() => import('./queries/repository'), (m) => m.searchCommits),
+  blobs: lazily(() => import('./queries/repository'), (m) => m.searchBlobs),
 };
 
 /** The query of a scope this service answers (the route checked it is built at the level). */

@@ -28,7 +28,7 @@ describe('search', () => {
       createProject(owner.token, { namespace_id: group.id, visibility: 'private', name: `${word} inner` }),
       createProject(owner.token, { visibility: 'public', name: `${word} outer` }),
     ]);
-    await commit(inGroup.id, owner.token, 'main', { 'README.md': '# readme\n' });
+    await commit(inGroup.id, owner.token, 'main', { 'README.md': '# readme\n', 'docs/guide.md': `one\ntwo\nthree ${word} here\nfour\nfive\nsix\n` }, { message: `Add guide ${word}` });
     await commit(inGroup.id, owner.token, 'feature', { 'f.txt': 'f\n' }, { start: 'main' });
     const [alpha, secret, , mr] = await Promise.all([
       openIssue(inGroup.id, owner.token, { title: `${word} alpha`, description: 'first' }),
@@ -47,7 +47,7 @@ describe('search', () => {
     const missing = await api('/search', { token: owner.token });
     const invalid = await search('', owner.token, { scope: 'blobs', search: word });
     const projectScope = await search(`/projects/${inGroup.id}`, owner.token, { scope: 'projects', search: word });
-    const unbuilt = await search(`/projects/${inGroup.id}`, owner.token, { scope: 'blobs', search: word });
+    const unbuilt = await search(`/projects/${inGroup.id}`, owner.token, { scope: 'notes', search: word });
     const badState = await search('', owner.token, { scope: 'issues', search: word, state: 'done' });
     const anonymous = await api('/search', { query: { scope: 'projects', search: word } });
 
@@ -60,7 +60,7 @@ describe('search', () => {
     expect(anonymous.status).toBe(401);
   });
 
-  it("searches a project's issues, merge requests and milestones, with state and confidential filters", async () => {
+  it("searches a project's issues, merge requests, milestones, commits and blobs, with state and confidential filters", async () => {
     // Act
     const path = `/projects/${inGroup.id}`;
     const issues = await search(path, owner.token, { scope: 'issues', search: word });
@@ -69,6 +69,9 @@ describe('search', () => {
     const twoWords = await search(path, owner.token, { scope: 'issues', search: `${word} alpha` });
     const mrs = await search(path, owner.token, { scope: 'merge_requests', search: word, state: 'opened' });
     const milestones = await search(path, owner.token, { scope: 'milestones', search: word });
+    const commits = await search(path, owner.token, { scope: 'commits', search: word });
+    const blobs = await search(path, owner.token, { scope: 'blobs', search: word.toUpperCase() });
+    const onBranch = await search(path, owner.token, { scope: 'blobs', search: word, ref: 'feature' });
     const byPath = await search(`/projects/${encodeURIComponent(inGroup.fullPath)}`, owner.token, { scope: 'issues', search: 'first' });
     const hidden = await search(path, outsider.token, { scope: 'issues', search: word });
 
@@ -82,6 +85,11 @@ describe('search', () => {
     expect(titles(twoWords.body)).toEqual([`${word} alpha`]);
     expect(mrs.body).toMatchObject([{ id: ids.mr, title: `${word} change`, source_branch: 'feature', target_branch: 'main', project_id: inGroup.id }]);
     expect(milestones.body).toMatchObject([{ title: `${word} project release`, project_id: inGroup.id, state: 'active' }]);
+    expect(commits.body).toMatchObject([{ title: `Add guide ${word}`, short_id: expect.any(String), parent_ids: [], project_id: inGroup.id }]);
+    expect(blobs.body).toEqual([
+      { basename: 'docs/guide', data: `one\ntwo\nthree ${word} here\nfour\nfive\n`, path: 'docs/guide.md', filename: 'docs/guide.md', id: null, ref: 'main', startline: 1, project_id: inGroup.id },
+    ]);
+    expect(onBranch.body).toMatchObject([{ path: 'docs/guide.md', ref: 'feature' }]);
     expect(titles(byPath.body)).toEqual([`${word} alpha`]);
     expect(hidden).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
   });

@@ -17,6 +17,7 @@ interface Params extends PaginationParams {
   state?: (typeof SEARCH_STATES)[number];
   confidential?: boolean;
   sort?: 'asc' | 'desc';
+  ref?: string;
 }
 
 export async function answerSearch(level: SearchLevel, params: Params, user: User, link: PageLinkBase) {
@@ -32,6 +33,7 @@ export async function answerSearch(level: SearchLevel, params: Params, user: Use
     state: params.state,
     confidential: params.confidential,
     ascending: params.sort === 'asc',
+    ref: params.ref,
     paging: params,
     link,
   });
