@@ -13,7 +13,7 @@ export type SearchScope = (typeof GLOBAL_SCOPES)[number] | (typeof GROUP_SCOPES)
 
 /** The scopes answered, by level. */
 export const BUILT = {
-  global: new Set<SearchScope>(['projects', 'issues', 'merge_requests', 'milestones', 'users']),
+  global: new Set<SearchScope>(['projects', 'issues', 'merge_requests', 'milestones', 'snippet_titles', 'users']),
   group: new Set<SearchScope>(['projects', 'issues', 'merge_requests', 'milestones']),
   project: new Set<SearchScope>(['issues', 'merge_requests', 'milestones', 'commits', 'blobs']),
 };

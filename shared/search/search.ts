@@ -42,6 +42,7 @@ const queries: Partial<Record<SearchScope, ScopeQuery>> = {
   merge_requests: lazily(() => import('./queries/merge-requests'), (m) => m.searchMergeRequests),
   milestones: lazily(() => import('./queries/milestones'), (m) => m.searchMilestones),
   users: lazily(() => import('./queries/users'), (m) => m.searchUsers),
+  snippet_titles: lazily(() => import('./queries/snippets'), (m) => m.searchSnippetTitles),
   commits: lazily(() => import('./queries/repository'), (m) => m.searchCommits),
   blobs: lazily(() => import('./queries/repository'), (m) => m.searchBlobs),
 };

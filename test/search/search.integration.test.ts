@@ -38,6 +38,7 @@ describe('search', () => {
       api(`/projects/${inGroup.id}/milestones`, { token: owner.token, body: { title: `${word} project release` } }),
       api(`/groups/${group.id}/milestones`, { token: owner.token, body: { title: `${word} group release` } }),
       openIssue(inGroup.id, owner.token, { title: 'unrelated' }),
+      api(`/projects/${inGroup.id}/snippets`, { token: owner.token, body: { title: `${word} snippet`, visibility: 'private', file_name: 'a.rb', content: 'x' } }),
     ]);
     Object.assign(ids, { alpha: alpha.id, secret: secret.id, mr: mr.id });
   });
@@ -112,7 +113,7 @@ describe('search', () => {
     expect(hidden.status).toBe(404);
   });
 
-  it('searches the instance: projects, issues, merge requests, milestones and users as the caller may see them, paged', async () => {
+  it('searches the instance: projects, issues, merge requests, milestones, snippet titles and users as the caller may see them, paged', async () => {
     // Act
     const projects = await search('', owner.token, { scope: 'projects', search: word });
     const outsiderProjects = await search('', outsider.token, { scope: 'projects', search: word });
@@ -123,6 +124,8 @@ describe('search', () => {
     const outsiderMrs = await search('', outsider.token, { scope: 'merge_requests', search: word });
     const milestones = await search('', owner.token, { scope: 'milestones', search: word });
     const users = await search('', outsider.token, { scope: 'users', search: word });
+    const snippets = await search('', owner.token, { scope: 'snippet_titles', search: word });
+    const outsiderSnippets = await search('', outsider.token, { scope: 'snippet_titles', search: word });
     const blank = await search('', owner.token, { scope: 'issues', search: '' });
 
     // Assess
@@ -137,6 +140,8 @@ describe('search', () => {
     expect(outsiderMrs.body).toEqual([]);
     expect(titles(milestones.body)).toEqual([`${word} project release`]);
     expect(users.body).toEqual([expect.objectContaining({ id: owner.id, username: owner.username, name: `Searcher ${word}`, state: 'active' })]);
+    expect(snippets.body).toMatchObject([{ title: `${word} snippet`, file_name: 'a.rb', project_id: inGroup.id, author: { id: owner.id } }]);
+    expect(outsiderSnippets.body).toEqual([]);
     expect(blank).toMatchObject({ status: 200, body: [] });
   });
 });

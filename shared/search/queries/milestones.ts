@@ -12,10 +12,10 @@ import type { ProjectSubject } from '../../auth';
 import { listMilestonesOfGroup, listProjectMilestones, presentGroupMilestone, presentMilestone, type GroupMilestone, type Milestone } from '../../issues';
 import { config } from '../../platform/config';
 import { ParamError } from '../../platform/http/errors';
-import { groupProjectIds, projectFullPath, projectList, readableProjects } from '../../projects';
+import { groupProjectIds, projectFullPath, readableProjects } from '../../projects';
 import type { User } from '../../users';
 import type { SearchInput, SearchLevel, SearchPage } from '../search';
-import { pageOf } from './pages';
+import { memberProjects, pageOf } from './pages';
 
 type Found = { milestone: Milestone; subject: ProjectSubject } | { milestone: GroupMilestone; groupPath: string };
 
@@ -28,17 +28,7 @@ async function projectsOf(level: SearchLevel, user: User): Promise<ProjectSubjec
     if (ids === 'too_many') throw new ParamError(`the group has more than ${limit} projects; search the milestones of its projects or subgroups instead`);
     return [...(await readableProjects(user, ids)).values()].filter((subject) => !subject.namespace.deleting);
   }
-  const list = await projectList(user, { membership: true, order_by: 'id' }, {});
-  const members: ProjectSubject[] = [];
-  if (Array.isArray(list)) members.push(...list);
-  else {
-    for await (const entry of list.read(undefined, 100)) {
-      if (entry.value) members.push(entry.value);
-      if (members.length > limit) break;
-    }
-  }
-  if (members.length > limit) throw new ParamError(`you are a member of more than ${limit} projects; search the milestones of a project or group instead`);
-  return members;
+  return memberProjects(user, 'milestones');
 }
 
 export async function searchMilestones(level: SearchLevel, input: SearchInput): Promise<SearchPage> {
