@@ -27,6 +27,7 @@ import { parseRouteKey as parseKey, toResource as toPrefixedResource, type Route
 import { catalog as projects } from './projects/catalog';
 import { catalog as releases } from './releases/catalog';
 import { catalog as repository } from './repository/catalog';
+import { catalog as search } from './search/catalog';
 import { catalog as snippets } from './snippets/catalog';
 import { catalog as terraformStates } from './terraform-states/catalog';
 import { catalog as users } from './users/catalog';
@@ -38,13 +39,13 @@ export const API_PREFIX = '/api/v4';
 
 /** The endpoint groups, each with the feature slice it serves. A new group is added here. */
 export const routeCatalog = {
-  // The instance's deploy keys (`/deploy_keys`) sit under the API root's subtree: no resource of their own.
-  meta: [...meta.meta, ...deployKeys.meta],
+  // The API root's `shared` subtree: `/deploy_keys` and `/search` need no resource of their own.
+  meta: [...meta.meta, ...deployKeys.meta, ...search.meta],
   users: [...users.users, ...projects.users, ...members.users, ...ci.users, ...deployKeys.users],
-  // A group's and a project's issue counts, badges, deploy tokens and access requests (and a project's deploy keys) (and a group's access tokens, runners and packages, a project's wiki pages, snippets, Terraform states and packages) are answered by their functions (no resource of their own).
-  groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups, ...members.groups, ...ci.groups, ...packages.groups],
+  // A group's and a project's issue counts, badges, deploy tokens, access requests and search (and a group's access tokens, runners and packages, a project's deploy keys, wiki pages, snippets, Terraform states and packages) are answered by their functions (no resource of their own).
+  groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups, ...members.groups, ...ci.groups, ...packages.groups, ...search.groups],
   members: members.members,
-  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects, ...deployKeys.projects, ...members.projects, ...wikis.projects, ...snippets.projects, ...terraformStates.projects, ...packages.projects],
+  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects, ...deployKeys.projects, ...members.projects, ...wikis.projects, ...snippets.projects, ...terraformStates.projects, ...packages.projects, ...search.projects],
   hooks: hooks.hooks,
   milestones: issues.milestones,
   labels: issues.labels,

@@ -6,8 +6,9 @@ import { groupIssueStatisticsRoutes } from '../../shared/issues/routes/statistic
 import { routes as feature } from '../../shared/groups/routes';
 import { groupAccessRequestRoutes } from '../../shared/members/routes/access-requests';
 import { groupAccessTokenRoutes } from '../../shared/members/routes/access-tokens';
+import { groupSearchRoutes } from '../../shared/search/routes/group';
 import { apiHandler } from '../api';
 
-// A group's issue counts, badges, deploy tokens, access tokens, access requests, runners and packages: the issues, badges, deploy tokens, members, CI and packages features' routes in this group, each imported from its own module.
-export const routes = { ...feature.groups, ...groupIssueStatisticsRoutes, ...badges.groups, ...deployTokens.groups, ...groupAccessTokenRoutes, ...groupAccessRequestRoutes, ...groupRunnerRoutes, ...packages.groups };
+// A group's issue counts, badges, deploy tokens, access tokens, access requests, runners, packages and search: the issues, badges, deploy tokens, members, CI, packages and search features' routes in this group, each imported from its own module.
+export const routes = { ...feature.groups, ...groupIssueStatisticsRoutes, ...badges.groups, ...deployTokens.groups, ...groupAccessTokenRoutes, ...groupAccessRequestRoutes, ...groupRunnerRoutes, ...packages.groups, ...groupSearchRoutes };
 export const handler = apiHandler('groups', routes);

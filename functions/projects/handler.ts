@@ -6,11 +6,12 @@ import { projectIssueStatisticsRoutes } from '../../shared/issues/routes/statist
 import { projectAccessRequestRoutes } from '../../shared/members/routes/access-requests';
 import { routes as packages } from '../../shared/packages/routes';
 import { routes as feature } from '../../shared/projects/routes';
+import { projectSearchRoutes } from '../../shared/search/routes/project';
 import { routes as snippets } from '../../shared/snippets/routes';
 import { routes as terraformStates } from '../../shared/terraform-states/routes';
 import { routes as wikis } from '../../shared/wikis/routes';
 import { apiHandler } from '../api';
 
-// A project's issue counts, commit status reports, badges, deploy tokens and keys, access requests, wiki pages, snippets, Terraform states and packages: the issues, CI, badges, deploy tokens, members, wikis, snippets, Terraform states and packages features' routes in this group, each imported from its own module.
-export const routes = { ...feature.projects, ...projectIssueStatisticsRoutes, ...commitStatusRoutes, ...badges.projects, ...deployTokens.projects, ...deployKeys.projects, ...projectAccessRequestRoutes, ...wikis.projects, ...snippets.projects, ...terraformStates.projects, ...packages.projects };
+// A project's issue counts, commit status reports, badges, deploy tokens and keys, access requests, wiki pages, snippets, Terraform states, packages and search: the issues, CI, badges, deploy tokens, deploy keys, members, wikis, snippets, Terraform states, packages and search features' routes in this group, each imported from its own module.
+export const routes = { ...feature.projects, ...projectIssueStatisticsRoutes, ...commitStatusRoutes, ...badges.projects, ...deployTokens.projects, ...deployKeys.projects, ...projectAccessRequestRoutes, ...wikis.projects, ...snippets.projects, ...terraformStates.projects, ...packages.projects, ...projectSearchRoutes };
 export const handler = apiHandler('projects', routes);

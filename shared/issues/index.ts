@@ -8,7 +8,7 @@
 export { closeIssueFromMergeRequest, type ClosingMergeRequest } from './commands/issues';
 export { canReadIssue } from './policy';
 export { issueWebUrl, presentIssue, presentIssues } from './presenters/issues';
-export { findIssue } from './queries/issues';
+export { findIssue, groupIssueStream, memberIssueStream, projectIssueStream, projectSubjects as issueProjectSubjects, type IssueFilters, type IssueOrder } from './queries/issues';
 export { issueNoteable, type Issue, type IssueState } from './store/issues';
 export { importIssues, listIssuesInEveryState, reindexProjectIssues, type ImportedIssue } from './store/import';
 export { ISSUE_INDEXES_MIGRATION, ISSUE_UPDATE_LIST_MIGRATION } from './store/issue-index';
@@ -75,6 +75,9 @@ export { requestTodoItems, type TodoRequest } from './commands/request-todos';
 // An approver's pending todo on the merge request, done after the approval.
 export { resolveTodoOn } from './commands/todos';
 export { presentTimeStats } from './presenters/time-stats';
-export { presentMilestone, presentMilestoneAlias } from './presenters/milestones';
+export { presentGroupMilestone, presentMilestone, presentMilestoneAlias } from './presenters/milestones';
+export { listProjectMilestones, type MilestoneFilters } from './queries/milestones';
+export { listMilestonesOfGroup } from './queries/group-milestones';
+export type { GroupMilestone } from './store/group-milestones';
 export type { TimeTracked, TimeTrackedRecord } from './store/issue-time';
 export { formatEstimate, formatTotal, parseDuration } from './time-tracking';

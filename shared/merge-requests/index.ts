@@ -17,3 +17,5 @@ export { removeMergeRequestObjects } from './lifecycle';
 export { removeAuthoredMergeRequests } from './commands/author-reassignment';
 export { mergeRequestHookPayloads } from './webhooks/builders';
 export { linkProjectMergeRequestCommits, MR_COMMIT_LINKS_MIGRATION } from './commands/commit-links';
+export { presentMergeRequests } from './presenters/merge-requests';
+export { groupMergeRequestStream, memberMergeRequestStream, projectMergeRequestStream, projectSubjects as mergeRequestProjectSubjects, type MergeRequestFilters, type MergeRequestOrder } from './queries/merge-requests';

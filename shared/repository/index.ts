@@ -31,7 +31,11 @@ export {
   type PositionInput,
 } from './diff-position';
 export { diffVersion, MERGE_REQUEST_DIFF_LIMITS, type DiffVersion, type DiffVersionInput, type FileDiff } from './queries/diff-versions';
-export { presentCommit } from './presenters/commits';
+export { presentCommit, presentCommitDetail } from './presenters/commits';
+// The Search API's `commits` and `blobs` scopes (the search feature, loaded on first use).
+export { logCommits } from './queries/commits';
+export { resolveCommit } from './queries/revisions';
+export { isTreeEntry } from './queries/objects';
 // `Commit#title`, for payloads of other features (CI's Deployment Hook).
 export { commitTitle } from './push/commits';
 export { diffsAsAsked, unidiffParam } from './presenters/diffs';

@@ -4,3 +4,6 @@
  * (`functions/api.ts`) from `commands/snippets.ts`.
  */
 export type { Snippet } from './store/snippets';
+// The Search API's `snippet_titles` scope (the search feature, loaded on first use).
+export { snippetAuthors, snippetList } from './queries/snippets';
+export { presentSnippet } from './presenters/snippets';

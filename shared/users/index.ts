@@ -1,5 +1,6 @@
 export { authenticate, authenticateDeployTokensWith, authenticateGitCredentials, authenticateJobTokensWith, trackActivity } from './authenticate';
 export { findUserOrNotFound, userIdForFilter } from './finders';
+export { listUsers } from './queries/users';
 export { presentPersonalAccessToken, presentSshKey, presentUserPublic } from './presenters/users';
 export { backfillUserSearchEntries, findUserByUsername, getUser, userFromItem, userIdByEmail, userIsLive, type User } from './store/users';
 export { userKeys } from './store/keys';

@@ -13,7 +13,7 @@ import { NotFoundError, ParamError } from '../../platform/http/errors';
 import type { Item } from '../../platform/dynamo/query';
 import { countOnePageMore, filteredCollection, mappedStream, mergedCollections, type ListSource, type StreamSource } from '../../platform/http/pagination';
 import { matchesSearch, parseSearch } from '../../platform/search';
-import { groupProjectIds } from '../../projects';
+import { groupProjectIds, projectList } from '../../projects';
 import type { User } from '../../users';
 import { canReadIssue } from '../policy';
 import { getProjectsWithNamespaces } from '../store/issue-lists';
@@ -571,9 +571,7 @@ export function userIssueStatistics(user: User, scope: UserIssueScope, filters: 
  * `GET /groups/:id/issues`: the issues of the projects of `group` and of its subgroups whose
  * issues `user` may read, in `order`. The group tree is walked on the subgroup
  * index (one Query per group), its projects read from the namespace index (one Query per group)
- * and loaded in batches; then the state lists of every readable project ({@link stateLists}: its
- * list of every state by creation, else its state partitions) are merged by sort key, so the first
- * page costs one Query per project (and state, by update). More than
+ * and loaded in batches; then {@link issuesOfProjects} merges their lists. More than
  * `GROUP_ISSUES_PROJECT_LIMIT` (default 100) projects is refused with 400 rather than merged.
  *
  * @returns the stream and the projects' subjects (for `path_with_namespace` in the response).
@@ -585,12 +583,52 @@ export async function groupIssueStream(
   order: IssueOrder,
 ): Promise<{ stream: StreamSource<Issue>; subjects: Map<number, ProjectSubject> }> {
   const subjects = await groupIssueSubjects(group, user);
+  return { stream: await issuesOfProjects(subjects, user, filters, order), subjects };
+}
+
+/**
+ * The issues of the projects the caller is a member of (GitLab's global issue search reads every
+ * project the caller may see; a list over every public project has no index here), as
+ * `memberMergeRequestStream` lists merge requests: at most `GROUP_ISSUES_PROJECT_LIMIT` projects
+ * (400 beyond), merged by {@link issuesOfProjects}.
+ */
+export async function memberIssueStream(
+  user: User,
+  filters: IssueFilters,
+  order: IssueOrder,
+): Promise<{ stream: StreamSource<Issue>; subjects: Map<number, ProjectSubject> }> {
+  const limit = config().groupIssuesProjectLimit;
+  const list = await projectList(user, { membership: true, order_by: 'id' }, {});
+  const members: ProjectSubject[] = [];
+  if (Array.isArray(list)) members.push(...list);
+  else {
+    for await (const entry of list.read(undefined, 100)) {
+      if (entry.value) members.push(entry.value);
+      if (members.length > limit) break;
+    }
+  }
+  if (members.length > limit) throw new ParamError(`you are a member of more than ${limit} projects; search the issues of a project or group instead`);
+  const subjects = new Map(members.filter((subject) => !subject.namespace.deleting && can(user, 'read_issue', subject)).map((subject) => [subject.project.id, subject]));
+  return { stream: await issuesOfProjects(subjects, user, filters, order), subjects };
+}
+
+/**
+ * Internal: the issues of several projects the caller may read issues of, in `order`, merged by
+ * sort key: a `search` with an index term, by creation, reads each project's entries of the term
+ * (#60, one Query per project; the page costs what matches, not the projects' size); otherwise
+ * each project's list of every state by creation, else its state partitions (one Query per
+ * project, and state by update). Each issue is checked against the filters and the caller's
+ * access to it.
+ */
+async function issuesOfProjects(subjects: Map<number, ProjectSubject>, user: User, filters: IssueFilters, order: IssueOrder): Promise<StreamSource<Issue>> {
   const matchers = new Map(await Promise.all([...subjects.keys()].map(async (id) => [id, (await resolveFilters(id, filters)).matches] as const)));
+  const keep = (issue: Issue) => matchers.get(issue.projectId)!(issue) && canReadIssue(user, subjects.get(issue.projectId)!, issue);
+  const term = filters.search ? parseSearch(filters.search)?.term : undefined;
+  if (term && order.orderBy === 'created_at') {
+    return entryStream([...subjects.keys()].map((id) => issueCollections.searchIssues(id, term)), order.ascending, keep, undefined, countOnePageMore);
+  }
   const colls = (await Promise.all([...subjects.keys()].map((id) => stateLists(id, filters.state, order.orderBy)))).flat();
-  const select = (issue: Issue) =>
-    matchers.get(issue.projectId)!(issue) && canReadIssue(user, subjects.get(issue.projectId)!, issue) ? issue : undefined;
-  const stream: StreamSource<Issue> = mergedStream(colls, order.ascending, select);
-  return { stream, subjects };
+  return mergedStream(colls, order.ascending, (issue) => (keep(issue) ? issue : undefined));
 }
 
 /**
