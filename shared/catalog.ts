@@ -13,6 +13,7 @@
  * tree must use the same parameter name, as API Gateway requires (a unit test checks it).
  */
 import { catalog as badges } from './badges/catalog';
+import { catalog as boards } from './boards/catalog';
 import { catalog as ci } from './ci/catalog';
 import { catalog as deployTokens } from './deploy-tokens/catalog';
 import { catalog as groups } from './groups/catalog';
@@ -39,10 +40,10 @@ export const API_PREFIX = '/api/v4';
 export const routeCatalog = {
   meta: meta.meta,
   users: [...users.users, ...projects.users, ...members.users, ...ci.users],
-  // A group's and a project's issue counts, badges, deploy tokens and access requests (and a group's access tokens, runners and packages, a project's wiki pages, snippets, Terraform states and packages) are answered by their functions (no resource of their own).
-  groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups, ...members.groups, ...ci.groups, ...packages.groups],
+  // A group's and a project's issue counts, badges, deploy tokens, access requests and issue boards (and a group's access tokens, runners and packages, a project's wiki pages, snippets, Terraform states and packages) are answered by their functions (no resource of their own).
+  groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups, ...members.groups, ...ci.groups, ...packages.groups, ...boards.groups],
   members: members.members,
-  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects, ...members.projects, ...wikis.projects, ...snippets.projects, ...terraformStates.projects, ...packages.projects],
+  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects, ...members.projects, ...wikis.projects, ...snippets.projects, ...terraformStates.projects, ...packages.projects, ...boards.projects],
   hooks: hooks.hooks,
   milestones: issues.milestones,
   labels: issues.labels,

@@ -1,4 +1,5 @@
 import { routes as badges } from '../../shared/badges/routes';
+import { routes as boards } from '../../shared/boards/routes';
 import { groupRunnerRoutes } from '../../shared/ci/routes/group-runners';
 import { routes as deployTokens } from '../../shared/deploy-tokens/routes';
 import { routes as packages } from '../../shared/packages/routes';
@@ -8,6 +9,6 @@ import { groupAccessRequestRoutes } from '../../shared/members/routes/access-req
 import { groupAccessTokenRoutes } from '../../shared/members/routes/access-tokens';
 import { apiHandler } from '../api';
 
-// A group's issue counts, badges, deploy tokens, access tokens, access requests, runners and packages: the issues, badges, deploy tokens, members, CI and packages features' routes in this group, each imported from its own module.
-export const routes = { ...feature.groups, ...groupIssueStatisticsRoutes, ...badges.groups, ...deployTokens.groups, ...groupAccessTokenRoutes, ...groupAccessRequestRoutes, ...groupRunnerRoutes, ...packages.groups };
+// A group's issue counts, badges, deploy tokens, access tokens, access requests, runners, packages and issue boards: the issues, badges, deploy tokens, members, CI, packages and boards features' routes in this group, each imported from its own module.
+export const routes = { ...feature.groups, ...groupIssueStatisticsRoutes, ...badges.groups, ...deployTokens.groups, ...groupAccessTokenRoutes, ...groupAccessRequestRoutes, ...groupRunnerRoutes, ...packages.groups, ...boards.groups };
 export const handler = apiHandler('groups', routes);
