@@ -164,6 +164,10 @@ describe('issue boards', () => {
     const path = `${boards}/${created.body.id}`;
     const list = await api(`${path}/lists`, { token: owner.token, body: { label_id: groupLabel.id } });
     const notAvailable = await api(`${path}/lists`, { token: owner.token, body: { label_id: projectLabel.id } });
+    // A deleted group label takes its list with it.
+    const doomed = await label('groups', group.id);
+    const doomedList = await api(`${path}/lists`, { token: owner.token, body: { label_id: doomed.id } });
+    const labelDeleted = await api(`/groups/${group.id}/labels/${doomed.id}`, { method: 'DELETE', token: owner.token });
     const listed = await api(boards, { token: owner.token });
     const outsiderRead = await api(boards, { token: guest.token });
     const guestEdit = await api(path, { method: 'PUT', token: guest.token, body: { name: 'x' } });
@@ -177,6 +181,7 @@ describe('issue boards', () => {
     expect(list.status).toBe(201);
     expect(list.body).toMatchObject({ label: { id: groupLabel.id }, position: 0 });
     expect([notAvailable.status, notAvailable.body]).toEqual([400, { message: { error: 'Label not found' } }]);
+    expect([doomedList.status, doomedList.body.position, labelDeleted.status]).toEqual([201, 1, 204]);
     expect(listed.body).toEqual([{ ...created.body, lists: [list.body] }]);
     expect([outsiderRead.status, outsiderRead.body]).toEqual([404, { message: '404 Group Not Found' }]);
     expect(guestEdit.status).toBe(404);
