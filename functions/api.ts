@@ -11,6 +11,7 @@ import { onDeploymentSucceeded, onPipelineFinished } from '../shared/ci/listener
 import { forkWithProject, removeWithProject } from '../shared/projects/commands/lifecycle';
 import { decideJobTokenReachWith } from '../shared/projects/job-token-reach';
 import { removeWithGroup } from '../shared/groups/commands/lifecycle';
+import { onLabelDeleted } from '../shared/issues/label-listeners';
 import { registerTodoTargets } from '../shared/issues/todo-targets';
 import { mentionTodosWith } from '../shared/repository/commit-note-todos';
 import { onBranchesPushed, onWikiPushed } from '../shared/repository/push/listeners';
@@ -52,6 +53,7 @@ const lazy = {
   snippetRemoval: () => import('../shared/snippets/commands/snippets'),
   terraformStateRemoval: () => import('../shared/terraform-states/commands/states'),
   packageRemoval: () => import('../shared/packages/commands/packages'),
+  boardLists: () => import('../shared/boards/commands'),
   memberships: () => import('../shared/members/commands'),
   groupDeletion: () => import('../shared/groups/commands/delete-group'),
   forgetUser: () => import('../shared/projects/commands/forget-user'),
@@ -110,6 +112,10 @@ removeWithProject(lazily(lazy.snippetRemoval, (m) => m.removeProjectSnippets));
 removeWithProject(lazily(lazy.terraformStateRemoval, (m) => m.removeProjectTerraformStates));
 // Packages too: their items in the project's partition, their files' contents in S3 under a prefix of their own.
 removeWithProject(lazily(lazy.packageRemoval, (m) => m.removeProjectPackages));
+// Boards sit above the issues: a deleted label takes its board lists with it (GitLab's
+// `dependent: :destroy`), on the boards of its project, or of its group's projects and subgroups.
+// A deleted project's or group's boards go with its partition.
+onLabelDeleted(lazily(lazy.boardLists, (m) => m.removeListsOfLabel));
 // Merge requests sit above CI: a finished pipeline merges the merge requests waiting for it
 // (merge when pipeline succeeds). Every function that finishes pipelines (runners, jobs) goes through this root.
 onPipelineFinished(lazily(lazy.mergeRequestPipelines, (m) => m.mergeWhenPipelineSucceeded));

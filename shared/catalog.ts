@@ -13,6 +13,7 @@
  * tree must use the same parameter name, as API Gateway requires (a unit test checks it).
  */
 import { catalog as badges } from './badges/catalog';
+import { catalog as boards } from './boards/catalog';
 import { catalog as ci } from './ci/catalog';
 import { catalog as deployKeys } from './deploy-keys/catalog';
 import { catalog as deployTokens } from './deploy-tokens/catalog';
@@ -42,10 +43,10 @@ export const routeCatalog = {
   // The API root's `shared` subtree: `/deploy_keys` and `/search` need no resource of their own.
   meta: [...meta.meta, ...deployKeys.meta, ...search.meta],
   users: [...users.users, ...projects.users, ...members.users, ...ci.users, ...deployKeys.users],
-  // A group's and a project's issue counts, badges, deploy tokens, access requests and search (and a group's access tokens, runners and packages, a project's deploy keys, wiki pages, snippets, Terraform states and packages) are answered by their functions (no resource of their own).
-  groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups, ...members.groups, ...ci.groups, ...packages.groups, ...search.groups],
+  // A group's and a project's issue counts, badges, deploy tokens, access requests, search and issue boards (and a group's access tokens, runners and packages, a project's deploy keys, wiki pages, snippets, Terraform states and packages) are answered by their functions (no resource of their own).
+  groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups, ...members.groups, ...ci.groups, ...packages.groups, ...search.groups, ...boards.groups],
   members: members.members,
-  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects, ...deployKeys.projects, ...members.projects, ...wikis.projects, ...snippets.projects, ...terraformStates.projects, ...packages.projects, ...search.projects],
+  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects, ...deployKeys.projects, ...members.projects, ...wikis.projects, ...snippets.projects, ...terraformStates.projects, ...packages.projects, ...search.projects, ...boards.projects],
   hooks: hooks.hooks,
   milestones: issues.milestones,
   labels: issues.labels,

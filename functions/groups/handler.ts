@@ -1,4 +1,5 @@
 import { routes as badges } from '../../shared/badges/routes';
+import { routes as boards } from '../../shared/boards/routes';
 import { groupRunnerRoutes } from '../../shared/ci/routes/group-runners';
 import { routes as deployTokens } from '../../shared/deploy-tokens/routes';
 import { routes as packages } from '../../shared/packages/routes';
@@ -9,6 +10,6 @@ import { groupAccessTokenRoutes } from '../../shared/members/routes/access-token
 import { groupSearchRoutes } from '../../shared/search/routes/group';
 import { apiHandler } from '../api';
 
-// A group's issue counts, badges, deploy tokens, access tokens, access requests, runners, packages and search: the issues, badges, deploy tokens, members, CI, packages and search features' routes in this group, each imported from its own module.
-export const routes = { ...feature.groups, ...groupIssueStatisticsRoutes, ...badges.groups, ...deployTokens.groups, ...groupAccessTokenRoutes, ...groupAccessRequestRoutes, ...groupRunnerRoutes, ...packages.groups, ...groupSearchRoutes };
+// A group's issue counts, badges, deploy tokens, access tokens, access requests, runners, packages, search and issue boards: the issues, badges, deploy tokens, members, CI, packages, search and boards features' routes in this group, each imported from its own module.
+export const routes = { ...feature.groups, ...groupIssueStatisticsRoutes, ...badges.groups, ...deployTokens.groups, ...groupAccessTokenRoutes, ...groupAccessRequestRoutes, ...groupRunnerRoutes, ...packages.groups, ...groupSearchRoutes, ...boards.groups };
 export const handler = apiHandler('groups', routes);

@@ -6,6 +6,7 @@
  * them per policy class; this module assembles them and adds what holds for all: admins may do
  * everything to every project and group.
  */
+import { abilities as boards } from '../boards/abilities';
 import { abilities as ci } from '../ci/abilities';
 import { abilities as deployKeys } from '../deploy-keys/abilities';
 import { abilities as deployTokens } from '../deploy-tokens/abilities';
@@ -25,8 +26,8 @@ import { abilities as wikis } from '../wikis/abilities';
 import { isAdmin, type GroupSubject, type ProjectSubject } from './rules';
 
 const globalRules = { ...users.global, ...groups.global, ...projects.global, ...deployKeys.global };
-const projectRules = { ...projects.project, ...repository.project, ...issues.project, ...mergeRequests.project, ...ci.project, ...releases.project, ...deployTokens.project, ...deployKeys.project, ...wikis.project, ...snippets.project, ...terraformStates.project, ...packages.project };
-const groupRules = { ...groups.group, ...issues.group, ...ci.group, ...deployTokens.group };
+const projectRules = { ...projects.project, ...repository.project, ...issues.project, ...mergeRequests.project, ...ci.project, ...releases.project, ...deployTokens.project, ...deployKeys.project, ...wikis.project, ...snippets.project, ...terraformStates.project, ...packages.project, ...boards.project };
+const groupRules = { ...groups.group, ...issues.group, ...ci.group, ...deployTokens.group, ...boards.group };
 
 type GlobalAbility = keyof typeof globalRules;
 type ProjectAbility = keyof typeof projectRules;

@@ -21,6 +21,12 @@ export { awardableAwards, findAwardOrNotFound } from './queries/award-emoji';
 export { presentAward, presentAwards } from './presenters/award-emoji';
 export { issuableReferences, taskCompletionStatus, type ReferenceFrom } from './presenters/issuables';
 export { listLabels, type Label } from './store/labels';
+// Labels as board lists use them (the boards feature): found by id among those a project or group may use, read by reference, and their deletion.
+export { availableLabelById, groupChain, labelKeyOf, labelsByRef, type LabelRef } from './queries/group-labels';
+export { presentLabelBasic } from './presenters/labels';
+export type { GroupLabel } from './store/group-labels';
+export type { LabelOwner } from './store/keys';
+export { onLabelDeleted, type DeletedLabel } from './label-listeners';
 export { ensureLabels } from './commands/labels';
 export { summarizeChanges } from './commands/issues';
 export { findMilestoneByTitle, getMilestone, listMilestones, type Milestone } from './store/milestones';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keySpace as auth } from '../../shared/auth/store/keys';
 import { keySpace as badges } from '../../shared/badges/store/keys';
+import { keySpace as boards } from '../../shared/boards/store/keys';
 import { keySpace as ci } from '../../shared/ci/store/keys';
 import { keySpace as deployKeys } from '../../shared/deploy-keys/store/keys';
 import { keySpace as deployTokens } from '../../shared/deploy-tokens/store/keys';
@@ -20,7 +21,7 @@ import { keySpace as users } from '../../shared/users/store/keys';
 import { sharedSequenceSpace as shared } from '../../shared/platform/dynamo/sequences';
 
 // `shared`: the id sequences several features draw from, which no feature may claim as its own.
-const features: Record<string, KeySpace> = { users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, deployTokens, deployKeys, snippets, terraformStates, packages, shared };
+const features: Record<string, KeySpace> = { users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, boards, deployTokens, deployKeys, snippets, terraformStates, packages, shared };
 
 /** Two prefixes collide when one could start a key the other starts too. */
 const collide = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);

@@ -11,6 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { keySpace as auth } from '../../shared/auth/store/keys';
 import { keySpace as badges } from '../../shared/badges/store/keys';
+import { keySpace as boards } from '../../shared/boards/store/keys';
 import { keySpace as ci } from '../../shared/ci/store/keys';
 import { keySpace as deployTokens } from '../../shared/deploy-tokens/store/keys';
 import { keySpace as hooks } from '../../shared/hooks/store/keys';
@@ -29,7 +30,7 @@ import { keySpace as terraformStates } from '../../shared/terraform-states/store
 import { keySpace as users } from '../../shared/users/store/keys';
 
 /** Every feature's declared key space. */
-export const featureKeySpaces: readonly KeySpace[] = [users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, deployTokens, snippets, terraformStates, packages];
+export const featureKeySpaces: readonly KeySpace[] = [users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, boards, deployTokens, snippets, terraformStates, packages];
 
 /** Sample calls of builders, by builder name: one call, or several (e.g. one per kind of argument). */
 export type Samples<T> = Record<string, (() => T) | Array<() => T>>;

@@ -12,6 +12,7 @@ import { convertToAlias, deleteGroupLabel, findGroupLabelByName, getAliases, get
 import { deleteLabelSubscription, putLabelSubscription } from '../store/labels-subscriptions';
 import { issueKeys, type LabelOwner } from '../store/keys';
 import { findLabelByName, getLabel, updateLabel, type Label } from '../store/labels';
+import { notifyLabelDeleted } from '../label-listeners';
 import { DEFAULT_LABEL_COLOR, labelFieldsFrom, removeLabel, type LabelInput } from './labels';
 
 const MAX_ATTEMPTS = 5;
@@ -59,6 +60,7 @@ export async function removeGroupLabel(label: GroupLabel): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     if ((await deleteGroupLabel(current)) === 'deleted') {
       await Promise.all((await getAliases(current)).map((alias) => removeLabel(alias).catch(ignoreGone)));
+      await notifyLabelDeleted({ owner: { kind: 'group', id: current.groupId }, labelId: current.id });
       return;
     }
     const fresh = await getGroupLabel(label.groupId, label.id);

@@ -13,6 +13,7 @@ import type { Project } from '../../projects';
 import { findLabelOfGroups, groupChain } from '../queries/group-labels';
 import { insertLabelAlias, type GroupLabel } from '../store/group-labels';
 import { normalizeColor } from '../label-colors';
+import { notifyLabelDeleted } from '../label-listeners';
 import { deleteLabel, findLabelByName, findLabelsByNames, getLabel, insertLabel, updateLabel, type Label, type LabelFields } from '../store/labels';
 import { assertValid, MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from './validation';
 
@@ -111,7 +112,11 @@ export async function editLabel(label: Label, input: LabelInput): Promise<Label>
 export async function removeLabel(label: Label): Promise<void> {
   let current = label;
   for (let attempt = 1; ; attempt++) {
-    if ((await deleteLabel(current)) === 'deleted') return;
+    if ((await deleteLabel(current)) === 'deleted') {
+      // A project's alias of a group label is the group label's, not a label of its own.
+      if (!current.aliasOf) await notifyLabelDeleted({ owner: { kind: 'project', id: current.projectId }, labelId: current.id });
+      return;
+    }
     const fresh = await getLabel(label.projectId, label.id);
     if (!fresh) throw new NotFoundError('Label');
     if (attempt >= MAX_ATTEMPTS) throw new ConflictError('Label was changed concurrently, try again');

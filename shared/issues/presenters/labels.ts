@@ -58,3 +58,8 @@ export function presentLabel(label: Label | GroupLabel, options: LabelPresentati
 export function presentGroupLabel(label: GroupLabel, options: LabelPresentation = {}) {
   return labelFields(label, options);
 }
+
+/** GitLab's `LabelBasic` (a board list's `label`): the label's own fields, nothing computed. */
+export function presentLabelBasic(label: Label | GroupLabel) {
+  return { id: label.id, name: label.name, color: label.color, description: label.description, text_color: textColorFor(label.color) };
+}

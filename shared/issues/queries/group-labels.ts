@@ -132,3 +132,35 @@ export async function countsOf(labels: Array<Label | GroupLabel>): Promise<Map<n
   }
   return group;
 }
+
+/** A label by who holds it and its id (a board list's label). */
+export interface LabelRef {
+  owner: LabelOwner;
+  labelId: number;
+}
+
+/** The key of a label's item (a write that needs the label to exist checks it). */
+export const labelKeyOf = (ref: LabelRef) => (ref.owner.kind === 'project' ? issueKeys.label(ref.owner.id, ref.labelId) : issueKeys.groupLabel(ref.owner.id, ref.labelId));
+
+/**
+ * The labels of `refs`, in that order (`undefined`: deleted), read together: one BatchGetItem
+ * whatever their owners. A project's alias of a group label is presented as the label it copies.
+ */
+export async function labelsByRef(refs: readonly LabelRef[]): Promise<Array<Label | GroupLabel | undefined>> {
+  return Promise.all(refs.map((ref) => (ref.owner.kind === 'project' ? getLabel(ref.owner.id, ref.labelId) : getGroupLabel(ref.owner.id, ref.labelId))));
+}
+
+/**
+ * A label usable by a project (its own, not an alias, or one of its groups' and their ancestors')
+ * or by a group (its own or its ancestors'), by id: GitLab's `AvailableLabelsService#available_labels`
+ * looked up by id. `groupIds` is the chain (`groupChain`), nearest first. One BatchGetItem.
+ */
+export async function availableLabelById(projectId: number | undefined, groupIds: readonly number[], labelId: number): Promise<{ ref: LabelRef; label: Label | GroupLabel } | undefined> {
+  const refs: LabelRef[] = [
+    ...(projectId === undefined ? [] : [{ owner: { kind: 'project' as const, id: projectId }, labelId }]),
+    ...groupIds.map((id) => ({ owner: { kind: 'group' as const, id }, labelId })),
+  ];
+  const labels = await labelsByRef(refs);
+  const index = labels.findIndex((label) => label !== undefined && !('aliasOf' in label && label.aliasOf));
+  return index < 0 ? undefined : { ref: refs[index], label: labels[index]! };
+}
