@@ -1,5 +1,6 @@
 import { routes as badges } from '../../shared/badges/routes';
 import { commitStatusRoutes } from '../../shared/ci/routes/commit-statuses';
+import { lintRoutes } from '../../shared/ci/routes/lint';
 import { routes as deployTokens } from '../../shared/deploy-tokens/routes';
 import { projectIssueStatisticsRoutes } from '../../shared/issues/routes/statistics';
 import { projectAccessRequestRoutes } from '../../shared/members/routes/access-requests';
@@ -10,6 +11,6 @@ import { routes as terraformStates } from '../../shared/terraform-states/routes'
 import { routes as wikis } from '../../shared/wikis/routes';
 import { apiHandler } from '../api';
 
-// A project's issue counts, commit status reports, badges, deploy tokens, access requests, wiki pages, snippets, Terraform states and packages: the issues, CI, badges, deploy tokens, members, wikis, snippets, Terraform states and packages features' routes in this group, each imported from its own module.
-export const routes = { ...feature.projects, ...projectIssueStatisticsRoutes, ...commitStatusRoutes, ...badges.projects, ...deployTokens.projects, ...projectAccessRequestRoutes, ...wikis.projects, ...snippets.projects, ...terraformStates.projects, ...packages.projects };
+// A project's issue counts, commit status reports, CI lint, badges, deploy tokens, access requests, wiki pages, snippets, Terraform states and packages: the issues, CI, badges, deploy tokens, members, wikis, snippets, Terraform states and packages features' routes in this group, each imported from its own module.
+export const routes = { ...feature.projects, ...projectIssueStatisticsRoutes, ...commitStatusRoutes, ...lintRoutes, ...badges.projects, ...deployTokens.projects, ...projectAccessRequestRoutes, ...wikis.projects, ...snippets.projects, ...terraformStates.projects, ...packages.projects };
 export const handler = apiHandler('projects', routes);
