@@ -439,14 +439,16 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
 /**
  * The runner queues beyond its project's that a job of the project enters as it becomes pending
  * (C18): the instance runners' while the project has shared runners enabled (GitLab's default),
- * its groups' (from the top-level group down) when it is in a group. Two GetItems.
+ * its groups' (from the top-level group down) when it is in a group and has group runners enabled
+ * (the default). Two GetItems.
  */
 export async function runnerQueuesOf(projectId: number): Promise<RunnerQueues> {
   const project = await getProject(projectId);
   const namespace = project ? await getNamespace(project.namespaceId) : undefined;
   return {
     shared: project?.sharedRunnersEnabled !== false,
-    groupChain: namespace?.kind === 'group' ? [...namespace.ancestorIds].reverse().concat(namespace.id) : null,
+    // A project with `group_runners_enabled` off enters no group's queue (GitLab's `group_runners_enabled?`).
+    groupChain: namespace?.kind === 'group' && project?.groupRunnersEnabled !== false ? [...namespace.ancestorIds].reverse().concat(namespace.id) : null,
   };
 }
 
