@@ -8,7 +8,7 @@ import { createGroupHandler } from '../shared/platform/group-handler';
 import type { AnyRoute } from '../shared/platform/http/route';
 import { lazily } from '../shared/platform/lazy';
 import { onDeploymentSucceeded, onPipelineFinished } from '../shared/ci/listeners';
-import { forkWithProject, removeWithProject } from '../shared/projects/commands/lifecycle';
+import { forkWithProject, onRunnerSettingsChanged, removeWithProject } from '../shared/projects/commands/lifecycle';
 import { decideJobTokenReachWith } from '../shared/projects/job-token-reach';
 import { removeWithGroup } from '../shared/groups/commands/lifecycle';
 import { onLabelDeleted } from '../shared/issues/label-listeners';
@@ -46,6 +46,7 @@ const lazy = {
   tagReleases: () => import('../shared/releases/queries/tag-releases'),
   ciRemoval: () => import('../shared/ci/commands/removal'),
   ciJobTokens: () => import('../shared/ci/commands/job-tokens'),
+  ciRunnerQueues: () => import('../shared/ci/commands/runner-queues'),
   deployTokenRemoval: () => import('../shared/deploy-tokens/commands/deploy-tokens'),
   deployTokenGitAccess: () => import('../shared/deploy-tokens/queries/deploy-tokens'),
   deployKeyRemoval: () => import('../shared/deploy-keys/commands/deploy-keys'),
@@ -87,6 +88,9 @@ onBranchesPushed(lazily(lazy.ciPush, (m) => m.startPipelinesOnPush));
 // The wikis sit above the repository: a push to a wiki's branch records its pages' feed events.
 onWikiPushed(lazily(lazy.wikiPush, (m) => m.recordWikiPush));
 removeWithProject(lazily(lazy.ciRemoval, (m) => m.removeCiObjects));
+// …and a project whose shared or group runners are turned back on has its pending jobs queued for them (GitLab does).
+const requeueOnRunnerSettings = lazily(lazy.ciRunnerQueues, (m) => m.requeueOnRunnerSettings);
+onRunnerSettingsChanged(({ previous, next }) => requeueOnRunnerSettings(previous, next));
 removeWithGroup(lazily(lazy.ciRemoval, (m) => m.removeGroupCiObjects));
 resolveJobTokensWith(lazily(lazy.ciJobTokens, (m) => m.jobTokenGitAccess));
 // …and authenticates the API routes that take CI job tokens (releases, artifact downloads) as the job's user.

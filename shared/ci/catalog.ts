@@ -105,8 +105,11 @@ export const catalog = {
    */
   /** A commit's statuses, under the repository API's commits (served by the `repository` group, its subtree). */
   repository: ['GET /projects/:id/repository/commits/:sha/statuses'],
-  /** Reporting a commit's status (no subtree of its own: served by the `projects` group's `/projects/{id}/{proxy+}`). */
-  projects: ['POST /projects/:id/statuses/:sha'],
+  /**
+   * Reporting a commit's status, and the CI Lint API (no subtree of their own: served by the
+   * `projects` group's `/projects/{id}/{proxy+}`; the lint's configuration code loaded on first use).
+   */
+  projects: ['POST /projects/:id/statuses/:sha', 'GET /projects/:id/ci/lint', 'POST /projects/:id/ci/lint'],
   /** Creating a runner as a user (served by the `users` group's `/user` subtree). */
   users: ['POST /user/runners'],
   /** A group's runners (served by the `groups` group's `/groups/{id}` subtree: no resource of its own). */

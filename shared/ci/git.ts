@@ -7,7 +7,7 @@
  */
 import { can, type ProjectSubject } from '../auth';
 import { NotFoundError } from '../platform/http/errors';
-import { ciSettingsOf, findProjectOrNotFound, getProject, type Project } from '../projects';
+import { ciSettingsOf, findProjectOrNotFound, getProject, projectFullPath, type Project } from '../projects';
 import { BranchRules, openRepository, TagRules, type Repository } from '../repository';
 import type { User } from '../users';
 import type { IncludeReader, IncludeSource, ProjectAtRef } from './config/includes';
@@ -138,12 +138,17 @@ async function refIn(repository: Repository, ref: string): Promise<{ sha: string
  * branch, a tag, or a full commit id.
  */
 export async function commitExists(project: Project, revision: string): Promise<boolean> {
+  return (await commitOf(project, revision)) !== undefined;
+}
+
+/** The commit id `revision` names ({@link commitExists}: a full commit id, a branch or a tag), or undefined. */
+export async function commitOf(project: Project, revision: string): Promise<string | undefined> {
   const repository = await openRepository(project);
   if (/^[0-9a-f]{40}$/i.test(revision)) {
     const object = await repository.read(revision.toLowerCase());
-    if (object?.type === 'commit') return true;
+    if (object?.type === 'commit') return revision.toLowerCase();
   }
-  return (await refIn(repository, revision)) !== undefined;
+  return (await refIn(repository, revision))?.sha;
 }
 
 /** The commit `sha` (GitLab's `project.commit(sha)`), undefined when the repository has none. */
@@ -246,10 +251,11 @@ export function includeReader(project: Project, user: User | null): IncludeReade
       const repository = await openRepository(included);
       repositories.set(included.id, Promise.resolve(repository));
       const resolved = await refIn(repository, ref ?? included.defaultBranch);
-      if (resolved) return { result: 'found', source: { projectId: included.id, sha: resolved.sha } };
+      const includedPath = projectFullPath(subject.namespace, included);
+      if (resolved) return { result: 'found', source: { projectId: included.id, sha: resolved.sha, fullPath: includedPath } };
       // A commit id names itself (GitLab's `project.commit(ref)`).
       if (ref && /^[0-9a-f]{40}$/i.test(ref) && (await repository.read(ref.toLowerCase()))?.type === 'commit') {
-        return { result: 'found', source: { projectId: included.id, sha: ref.toLowerCase() } };
+        return { result: 'found', source: { projectId: included.id, sha: ref.toLowerCase(), fullPath: includedPath } };
       }
       return { result: 'ref_not_found' };
     },

@@ -365,8 +365,8 @@ describe('PUT /projects/:id', () => {
       'tag_list, visibility, issues_enabled, jobs_enabled, merge_requests_enabled, wiki_enabled, snippets_enabled, ' +
       'container_registry_enabled, import_url, ci_config_path, build_timeout, ci_default_git_depth, build_git_strategy, ' +
       'auto_cancel_pending_pipelines, keep_latest_artifact, ci_forward_deployment_enabled, topics, issues_access_level, ' +
-      'merge_requests_access_level, builds_access_level, wiki_access_level, snippets_access_level, container_registry_access_level ' +
-      'are missing, at least one parameter must be provided';
+      'merge_requests_access_level, builds_access_level, wiki_access_level, snippets_access_level, container_registry_access_level, ' +
+      'group_runners_enabled are missing, at least one parameter must be provided';
     // Act
     const empty = await api(`/projects/${project.id}`, { token: owner.token, method: 'PUT', body: {} });
     const unknownOnly = await api(`/projects/${project.id}`, { token: owner.token, method: 'PUT', body: { star_count: 7 } });

@@ -15,7 +15,8 @@ import { getNamespace } from '../../namespaces';
 import type { ProjectSubject } from '../../auth';
 import type { User } from '../../users';
 import { expandAll, expandVariables, refSlug } from '../config/expand';
-import type { AutoCancelSettings, SelectedJob } from '../config/parse';
+import type { AutoCancelSettings, CiConfig, SelectedJob } from '../config/parse';
+import type { IncludedFileRecord } from '../config/includes';
 import { logger } from '../../platform/logger';
 import { ValidationError } from '../../platform/http/errors';
 import { configPathOf, includeReader, readCommitAndConfig, refOpenTo, refProtected, resolveRef, type RefProtections } from '../git';
@@ -77,6 +78,8 @@ export interface PipelineRequest {
   parent?: { pipelineId: number; jobId: number };
   /** A multi-project downstream pipeline's upstream pipeline and trigger job (`downstream.ts`). */
   upstream?: { pipelineId: number; jobId: number };
+  /** The project's full path, when known (the CI Lint API's `includes` name it). */
+  projectPath?: string;
 }
 
 /** A request whose merge request is read only once the commit is known to have a `.gitlab-ci.yml`. */
@@ -182,6 +185,69 @@ function specOf(job: SelectedJob, variables: Readonly<Record<string, string>>): 
   };
 }
 
+/** What a pipeline's configuration gives for a request ({@link evaluatePipelineConfig}). */
+export type ConfigEvaluation = { variables: EvaluationVariables; merged?: Record<string, unknown>; config?: CiConfig } & (
+  | { result: 'jobs'; config: CiConfig; jobs: SelectedJob[]; autoCancel: AutoCancelSettings; name?: string }
+  /** The file does not load, an include fails, the configuration is invalid, or a selected job needs one left out: GitLab's message. */
+  | { result: 'invalid'; error: string }
+  /** `workflow: rules` refuse the pipeline. */
+  | { result: 'workflow_refused'; config: CiConfig }
+  /** `only`/`except` or `rules` left no job. */
+  | { result: 'no_jobs'; config: CiConfig }
+);
+
+/** The variables a configuration was evaluated with: the rules' ({@link ruleVariables}), the predefined ones of jobs, and the project's and pipeline's. */
+export interface EvaluationVariables {
+  rules: Record<string, string>;
+  predefined: Record<string, string>;
+  given: Record<string, string>;
+}
+
+/**
+ * Reads a pipeline's configuration text for a request as pipeline creation does (GitLab's
+ * `Gitlab::Ci::YamlProcessor` within `Ci::CreatePipelineService`): the `spec:inputs` header, the
+ * `include:`s (`config/includes.ts`; each file read is pushed on `included` when given), the
+ * configuration's checks, `workflow: rules`, then the jobs the ref and source get. Writes nothing:
+ * {@link createPipeline} and the CI Lint API (`lint.ts`) use it. `merged` is the configuration
+ * with its includes merged in (before `extends`), when it loaded.
+ */
+export async function evaluatePipelineConfig(request: PipelineRequest, config: string, included?: IncludedFileRecord[]): Promise<ConfigEvaluation> {
+  // The configuration's reader (with its YAML parser, ~110 KB) is loaded by the first pipeline a process creates, not at cold start.
+  const [{ expandIncludes }, { buildCiConfig, loadCiYaml, missingNeedsError, selectJobs, workflowAllows, workflowAutoCancel, workflowRuleVariables }] = await Promise.all([import('../config/includes'), import('../config/parse')]);
+  const projectId = request.project.id;
+  const projectVariables = await variablesFor(request.project, { protectedRef: () => refProtected({ projectId, ref: request.ref, tag: request.tag }, request.protections) });
+  const rules = ruleVariables(request, projectVariables);
+  // What a job's environment name and URL are expanded with: the predefined variables, the job's own, then the project's and the pipeline's.
+  const given = Object.fromEntries([...projectVariables, ...(request.variables ?? [])].map((variable) => [variable.key, variable.value]));
+  const predefined = { ...rules, CI_COMMIT_REF_SLUG: refSlug(rules.CI_COMMIT_REF_NAME), CI_COMMIT_SHORT_SHA: request.sha.slice(0, 8) };
+  const variables = { rules, predefined, given };
+  const masked = maskedNames(projectVariables, request.variables ?? []);
+  const loaded = loadCiYaml(config, { inputs: request.inputs, variables: rules, masked });
+  if (!loaded.ok) return { result: 'invalid', error: loaded.error, variables };
+  // A child pipeline's `include: artifact:` reads its parent's artifacts (the reader loaded only then).
+  const reader = { ...includeReader(request.project, request.user), ...(request.parent ? { parentArtifact: (await import('../queries/artifact-includes')).parentArtifactReader(request.parent.pipelineId) } : {}) };
+  const source = { projectId, sha: request.sha, ...(request.projectPath ? { fullPath: request.projectPath } : {}) };
+  const expanded = await expandIncludes(loaded.value, source, reader, rules, masked, included);
+  if (!expanded.ok) return { result: 'invalid', error: expanded.error, variables };
+  const merged = expanded.value;
+  const parsed = buildCiConfig(merged);
+  if (!parsed.ok) return { result: 'invalid', error: parsed.error, variables, merged };
+  const context = { ref: request.ref, tag: request.tag, source: request.source, variables: rules };
+  if (!workflowAllows(parsed.config, context)) return { result: 'workflow_refused', config: parsed.config, variables, merged };
+  const autoCancel = workflowAutoCancel(parsed.config, context);
+  let name: string | undefined;
+  // `workflow:name` expanded with the pipeline's variables, the file's global ones and its matching workflow rule's among them (GitLab's `PopulateMetadata`).
+  if (parsed.config.workflowName) {
+    const named = expandAll({ ...predefined, ...parsed.config.variables, ...workflowRuleVariables(parsed.config, context), ...given });
+    name = nameFromWorkflow(expandVariables(parsed.config.workflowName, named));
+  }
+  const jobs = selectJobs(parsed.config, context);
+  const missing = missingNeedsError(jobs);
+  if (missing) return { result: 'invalid', error: missing, config: parsed.config, variables, merged };
+  if (jobs.length === 0) return { result: 'no_jobs', config: parsed.config, variables, merged };
+  return { result: 'jobs', config: parsed.config, jobs, autoCancel, ...(name ? { name } : {}), variables, merged };
+}
+
 /**
  * Creates the pipeline of a commit: its jobs as `.gitlab-ci.yml` (or the file the project's
  * `ci_config_path` names: `readCommitAndConfig` in `git.ts`) selects them for the ref and source,
@@ -216,40 +282,13 @@ export async function createPipeline(asked: PipelineRequest | LazyPipelineReques
     ...(request.upstream ? { upstream: request.upstream } : {}),
     version: 1,
   };
-  // The configuration's reader (with its YAML parser, ~110 KB) is loaded by the first pipeline a process creates, not at cold start.
-  const [{ expandIncludes }, { buildCiConfig, loadCiYaml, missingNeedsError, selectJobs, workflowAllows, workflowAutoCancel, workflowRuleVariables }] = await Promise.all([import('../config/includes'), import('../config/parse')]);
-  const projectId = request.project.id;
-  const projectVariables = await variablesFor(request.project, { protectedRef: () => refProtected({ projectId, ref: request.ref, tag: request.tag }, request.protections) });
-  const rules = ruleVariables(request, projectVariables);
-  // What a job's environment name and URL are expanded with: the predefined variables, the job's own, then the project's and the pipeline's.
-  const given = Object.fromEntries([...projectVariables, ...(request.variables ?? [])].map((variable) => [variable.key, variable.value]));
-  const predefined = { ...rules, CI_COMMIT_REF_SLUG: refSlug(rules.CI_COMMIT_REF_NAME), CI_COMMIT_SHORT_SHA: request.sha.slice(0, 8) };
+  const evaluation = await evaluatePipelineConfig(request, config);
+  if (evaluation.result === 'workflow_refused' || evaluation.result === 'no_jobs') return { result: 'no_jobs' };
+  const yamlErrors = evaluation.result === 'invalid' ? evaluation.error : null;
+  const jobs = evaluation.result === 'jobs' ? evaluation.jobs : [];
+  const { autoCancel, name } = evaluation.result === 'jobs' ? evaluation : { autoCancel: undefined, name: undefined };
+  const { predefined, given } = evaluation.variables;
   const jobVariables = (job: SelectedJob) => ({ ...predefined, ...job.variables, ...given });
-  const masked = maskedNames(projectVariables, request.variables ?? []);
-  const loaded = loadCiYaml(config, { inputs: request.inputs, variables: rules, masked });
-  // A child pipeline's `include: artifact:` reads its parent's artifacts (the reader loaded only then).
-  const reader = { ...includeReader(request.project, request.user), ...(request.parent ? { parentArtifact: (await import('../queries/artifact-includes')).parentArtifactReader(request.parent.pipelineId) } : {}) };
-  const expanded = loaded.ok ? await expandIncludes(loaded.value, { projectId, sha: request.sha }, reader, rules, masked) : loaded;
-  const parsed = expanded.ok ? buildCiConfig(expanded.value) : expanded;
-  let jobs: SelectedJob[] = [];
-  let yamlErrors: string | null;
-  let autoCancel: AutoCancelSettings | undefined;
-  let name: string | undefined;
-  if (!parsed.ok) yamlErrors = parsed.error;
-  else {
-    const context = { ref: request.ref, tag: request.tag, source: request.source, variables: rules };
-    if (!workflowAllows(parsed.config, context)) return { result: 'no_jobs' };
-    autoCancel = workflowAutoCancel(parsed.config, context);
-    // `workflow:name` expanded with the pipeline's variables, the file's global ones and its matching workflow rule's among them (GitLab's `PopulateMetadata`).
-    if (parsed.config.workflowName) {
-      const variables = expandAll({ ...predefined, ...parsed.config.variables, ...workflowRuleVariables(parsed.config, context), ...given });
-      name = nameFromWorkflow(expandVariables(parsed.config.workflowName, variables));
-    }
-    jobs = selectJobs(parsed.config, context);
-    yamlErrors = missingNeedsError(jobs) ?? null;
-    if (yamlErrors) jobs = [];
-    else if (jobs.length === 0) return { result: 'no_jobs' };
-  }
   const pipeline: Pipeline = {
     ...base,
     id: await newPipelineId(),
@@ -400,14 +439,16 @@ export async function processPipeline(pipelineId: number): Promise<Pipeline | un
 /**
  * The runner queues beyond its project's that a job of the project enters as it becomes pending
  * (C18): the instance runners' while the project has shared runners enabled (GitLab's default),
- * its groups' (from the top-level group down) when it is in a group. Two GetItems.
+ * its groups' (from the top-level group down) when it is in a group and has group runners enabled
+ * (the default). Two GetItems.
  */
 export async function runnerQueuesOf(projectId: number): Promise<RunnerQueues> {
   const project = await getProject(projectId);
   const namespace = project ? await getNamespace(project.namespaceId) : undefined;
   return {
     shared: project?.sharedRunnersEnabled !== false,
-    groupChain: namespace?.kind === 'group' ? [...namespace.ancestorIds].reverse().concat(namespace.id) : null,
+    // A project with `group_runners_enabled` off enters no group's queue (GitLab's `group_runners_enabled?`).
+    groupChain: namespace?.kind === 'group' && project?.groupRunnersEnabled !== false ? [...namespace.ancestorIds].reverse().concat(namespace.id) : null,
   };
 }
 

@@ -279,7 +279,7 @@ async function candidatesFor(runner: Runner): Promise<Array<{ pipelineId: number
 /**
  * Whether an instance or a group runner may still take a job of this project (checked at claim
  * time): an instance runner while the project has shared runners enabled; a group runner while
- * the project is beneath its group. A job it may not take leaves that runner queue.
+ * the project is beneath its group and has group runners enabled. A job it may not take leaves that runner queue.
  */
 async function openToRunner(runner: Runner, job: Job, project: Project | undefined): Promise<boolean> {
   const type = runnerTypeOf(runner);
@@ -289,7 +289,7 @@ async function openToRunner(runner: Runner, job: Job, project: Project | undefin
     if (project) await leaveRunnerQueue(job, 'shared');
     return false;
   }
-  const namespace = project ? await getNamespace(project.namespaceId) : undefined;
+  const namespace = project && project.groupRunnersEnabled !== false ? await getNamespace(project.namespaceId) : undefined;
   if (namespace && (namespace.id === runner.groupId || namespace.ancestorIds.includes(runner.groupId!))) return true;
   if (project) await leaveRunnerQueue(job, 'group');
   return false;

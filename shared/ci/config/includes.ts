@@ -27,6 +27,24 @@ import { deepMerge, loadCiYaml, matchingRule, type RuleDefinition } from './pars
 export interface IncludeSource {
   projectId: number;
   sha: string;
+  /** The project's full path, when the caller knows it (what the CI Lint API's `includes` name). */
+  fullPath?: string;
+}
+
+/**
+ * A file the configuration included, as GitLab's `File::Base#metadata` describes it (the CI Lint
+ * API's `includes`): its kind (`local`, `file` for a `project:` include, `component`, `artifact`),
+ * its location as written (masked), the include's other keys, where it was read and which file
+ * included it.
+ */
+export interface IncludedFileRecord {
+  type: 'local' | 'file' | 'component' | 'artifact';
+  location: string;
+  extra: Record<string, unknown>;
+  /** Where it was read (project and commit). */
+  source: IncludeSource;
+  /** The project and commit of the file that included it. */
+  context: IncludeSource;
 }
 
 export type ProjectAtRef =
@@ -77,6 +95,8 @@ const isHash = (value: unknown): value is Hash => typeof value === 'object' && v
 class IncludeError extends Error {}
 
 interface State {
+  /** Every file included, in the order they are read (when the caller asked for them). */
+  included?: IncludedFileRecord[];
   reader: IncludeReader;
   variables: Record<string, string>;
   masked: ReadonlySet<string>;
@@ -99,9 +119,10 @@ export async function expandIncludes(
   reader: IncludeReader,
   variables: Record<string, string> = {},
   masked: ReadonlySet<string> = new Set(),
+  included?: IncludedFileRecord[],
 ): Promise<IncludesResult> {
   try {
-    return { ok: true, value: await expand(value, source, { reader, variables, masked, files: 0, bytes: 0 }) };
+    return { ok: true, value: await expand(value, source, { reader, variables, masked, files: 0, bytes: 0, included }) };
   } catch (error) {
     if (error instanceof IncludeError) return { ok: false, error: error.message };
     throw error;
@@ -119,6 +140,7 @@ async function expand(value: Hash, source: IncludeSource, state: State): Promise
     for (const file of await filesOf(location, source, state)) {
       if (state.files >= MAX_INCLUDES) throw new IncludeError(`Maximum of ${MAX_INCLUDES} nested includes are allowed!`);
       state.files += 1;
+      state.included?.push({ ...file.record, source: file.source, context: source });
       content = deepMerge(content, await loadFile(file, state));
     }
   }
@@ -136,6 +158,8 @@ interface IncludedFile {
   empty: string;
   /** The file's text when finding it read it already (a component's). */
   text?: string;
+  /** How the CI Lint API describes it. */
+  record: Pick<IncludedFileRecord, 'type' | 'location' | 'extra'>;
 }
 
 /** The files one `include:` entry names, normalised (GitLab's mapper: normalizer, filter, matcher), checked but not read. */
@@ -157,10 +181,11 @@ async function filesOf(location: unknown, source: IncludeSource, state: State): 
   switch (matching[0]) {
     case 'local': {
       const path = checkedPath(entry.local);
-      return [{ source, path, ...inputs, missing: `Local file \`${shown(path)}\` does not exist!`, empty: `Local file \`${shown(path)}\` is empty!` }];
+      const { local: _local, ...extra } = entry;
+      return [{ source, path, ...inputs, record: { type: 'local', location: shown(path), extra }, missing: `Local file \`${shown(path)}\` does not exist!`, empty: `Local file \`${shown(path)}\` is empty!` }];
     }
     case 'component':
-      return [{ ...(await componentFile(entry.component, state)), ...inputs }];
+      return [{ ...(await componentFile(entry.component, state)), ...inputs, record: { type: 'component', location: shown(String(entry.component)), extra: {} } }];
     case 'project': {
       const name = String(Array.isArray(entry.project) ? entry.project[0] : entry.project).replace(/^\/+/, '').toLowerCase();
       const label = shown(name);
@@ -175,6 +200,7 @@ async function filesOf(location: unknown, source: IncludeSource, state: State): 
         source: found.source,
         path,
         ...inputs,
+        record: { type: 'file' as const, location: shown(path), extra: { project: label, ref: shown(ref ?? 'HEAD') } },
         missing: `Project \`${label}\` file \`${shown(path)}\` does not exist!`,
         empty: `Project \`${label}\` file \`${shown(path)}\` is empty!`,
       }));
@@ -184,7 +210,7 @@ async function filesOf(location: unknown, source: IncludeSource, state: State): 
     case 'template':
       throw new IncludeError(`Template file \`${String(entry.template)}\` could not be included: \`include:template\` is not supported on this server!`);
     default:
-      return [{ ...(await artifactFile(entry, source, state)), ...inputs }];
+      return [{ ...(await artifactFile(entry, source, state)), ...inputs, record: { type: 'artifact', location: shown(String(entry.artifact)), extra: { job_name: entry.job } } }];
   }
 }
 
@@ -211,7 +237,7 @@ function maskSecrets(text: string, state: State): string {
  * project is the address's path up to its last `/` (after this server's FQDN), the component the
  * rest; its `templates/<name>.yml`, else `templates/<name>/template.yml`, at the version.
  */
-async function componentFile(address: unknown, state: State): Promise<Omit<IncludedFile, 'inputs'>> {
+async function componentFile(address: unknown, state: State): Promise<Omit<IncludedFile, 'inputs' | 'record'>> {
   if (typeof address !== 'string') throw new IncludeError(`Included file \`${maskSecrets(JSON.stringify(address), state)}\` needs to be a string`);
   const error = (reason: string) => new IncludeError(`Component '${maskSecrets(address, state)}' - ${reason}`);
   const prefix = `${state.reader.serverFqdn}/`;
@@ -245,7 +271,7 @@ async function componentFile(address: unknown, state: State): Promise<Omit<Inclu
  * The file an `artifact:` include names (GitLab's `External::File::Artifact` and
  * `ArtifactFileReader`), read; its own `local:` includes read the pipeline's commit.
  */
-async function artifactFile(entry: Hash, source: IncludeSource, state: State): Promise<Omit<IncludedFile, 'inputs'>> {
+async function artifactFile(entry: Hash, source: IncludeSource, state: State): Promise<Omit<IncludedFile, 'inputs' | 'record'>> {
   const path = checkedPath(entry.artifact);
   const read = state.reader.parentArtifact;
   if (!read) throw new IncludeError('Including configs from artifacts is only allowed when triggering child pipelines');

@@ -5,8 +5,8 @@
  * the jobs a runner took. Lists stream their index entries in id order and load the runners (or
  * jobs) a chunk at a time with one batch read, filters applied after the read.
  */
-import { groupAccessFor, isAdmin, MAINTAINER, type GroupSubject, type ProjectSubject } from '../../auth';
-import { getNamespace, type Namespace } from '../../namespaces';
+import { groupAccessFor, isAdmin, isMembershipActive, MAINTAINER, OWNER, userMemberships, type GroupSubject, type ProjectSubject } from '../../auth';
+import { getNamespace, indexedSubgroups, type Namespace } from '../../namespaces';
 import { NotFoundError } from '../../platform/http/errors';
 import { collectionStream, mergedCollections, type StreamEntry, type StreamSource } from '../../platform/http/pagination';
 import type { Caller } from '../../platform/http/context';
@@ -132,11 +132,11 @@ const mergedRunnerEntries = (collections: ReturnType<typeof ciCollections.allRun
 
 /**
  * The runners that serve a project (GitLab's `owned_or_instance_wide`), by id: those enabled in
- * it, its groups' (its namespace and every ancestor) and, while it has shared runners enabled,
- * the instance runners.
+ * it, its groups' (its namespace and every ancestor) while it has group runners enabled, and,
+ * while it has shared runners enabled, the instance runners.
  */
 export function projectRunnerList(subject: ProjectSubject, filters: RunnerFilters): StreamSource<Runner> {
-  const groups = subject.namespace.kind === 'group' ? [subject.namespace.id, ...subject.namespace.ancestorIds] : [];
+  const groups = subject.namespace.kind === 'group' && subject.project.groupRunnersEnabled !== false ? [subject.namespace.id, ...subject.namespace.ancestorIds] : [];
   return loadedRunners(
     mergedRunnerEntries([
       ciCollections.projectRunners(subject.project.id),
@@ -157,11 +157,40 @@ export function allRunnerList(filters: RunnerFilters): StreamSource<Runner> {
   return loadedRunners(entriesOf(ciCollections.allRunners()), filters);
 }
 
+/** The most groups whose runners `GET /runners` merges (the caller's owned groups and their descendants). */
+export const OWNED_GROUPS_LIMIT = 1000;
+
 /**
- * GitLab's `ci_owned_runners` for a project runner: the runners of the projects the caller is a
- * maintainer (or owner) of, through a project membership or a group's, merged by id. The caller's
- * projects are read from their memberships (bounded by them), each project's runners from its
- * index partition.
+ * The groups whose runners the caller manages (GitLab's `ci_owned_group_runners`): those they own
+ * (an active owner membership) and every descendant of those, each once, walked breadth first
+ * from the subgroup index, at most {@link OWNED_GROUPS_LIMIT}.
+ */
+async function ownedGroupIds(user: Caller): Promise<number[]> {
+  const found = new Set<number>();
+  const queue: number[] = [];
+  for await (const membership of userMemberships(user.id, 'group')) {
+    if (membership.accessLevel >= OWNER && isMembershipActive(membership) && !found.has(membership.sourceId)) {
+      found.add(membership.sourceId);
+      queue.push(membership.sourceId);
+    }
+  }
+  while (queue.length > 0 && found.size < OWNED_GROUPS_LIMIT) {
+    for await (const subgroup of indexedSubgroups(queue.shift()!)) {
+      if (found.has(subgroup.id) || subgroup.deleting) continue;
+      found.add(subgroup.id);
+      queue.push(subgroup.id);
+      if (found.size >= OWNED_GROUPS_LIMIT) break;
+    }
+  }
+  return [...found];
+}
+
+/**
+ * GitLab's `ci_owned_runners` (`GET /runners`): the runners of the projects the caller is a
+ * maintainer (or owner) of, through a project membership or a group's, and the group runners of
+ * the groups they own and of those groups' descendants, merged by id; never instance runners
+ * (admins list them with `/runners/all`). The caller's projects and groups are read from their
+ * memberships (bounded by them), each project's and group's runners from its index partition.
  */
 export async function ownedRunnerList(user: Caller, filters: RunnerFilters): Promise<StreamSource<Runner>> {
   const projects = await projectList(user, { membership: true }, {});
@@ -171,8 +200,9 @@ export async function ownedRunnerList(user: Caller, filters: RunnerFilters): Pro
   };
   if (Array.isArray(projects)) projects.forEach(consider);
   else for await (const entry of projects.read(undefined, 100)) if (entry.value) consider(entry.value);
+  const groups = await ownedGroupIds(user);
   const merged = mergedCollections(
-    maintained.map((id) => ciCollections.projectRunners(id)),
+    [...maintained.map((id) => ciCollections.projectRunners(id)), ...groups.map((id) => ciCollections.groupRunners(id))],
     { ascending: true, isSortKey: (key) => /^\d{12}$/.test(key), select: (item) => item },
   );
   return loadedRunners(merged, filters);

@@ -754,6 +754,41 @@ export async function leaveRunnerQueue(job: Job, queue: 'shared' | 'group'): Pro
   if (result?.Attributes) await journalWrite([result.Attributes], [{ ...ciKeys.job(job.pipelineId, job.id), ...runnerQueueAttributes(job.id, job.runnerQueues) }]);
 }
 
+/**
+ * Puts a pending job into the runner queues `queues` names that it is not in yet (GSI6/GSI7): its
+ * project opened to instance runners (or its groups' runners) again. Conditioned on it still being
+ * pending (a job claimed or ended meanwhile is left alone); answers whether it was written.
+ */
+export async function enterRunnerQueues(job: Job, queues: RunnerQueues): Promise<boolean> {
+  const attributes = runnerQueueAttributes(job.id, queues);
+  const names = Object.keys(attributes);
+  const result = await ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: ciKeys.job(job.pipelineId, job.id),
+        UpdateExpression: `SET runnerQueues = :queues${names.map((name) => `, ${name} = :${name}`).join('')}`,
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':queues': queues, ':pending': 'pending', ...Object.fromEntries(names.map((name) => [`:${name}`, attributes[name]])) },
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  if (!result?.Attributes) return false;
+  await journalWrite([result.Attributes]);
+  return true;
+}
+
+/** A project's pending jobs, oldest first, read whole from its queue (GSI2, eventually consistent), at most `limit`. */
+export async function* pendingJobsOf(projectId: number, limit: number): AsyncGenerator<Job> {
+  let read = 0;
+  for await (const item of queryCollection(ciCollections.queue(projectId), { pageSize: Math.min(limit, 100) })) {
+    yield jobFromItem(item);
+    if (++read >= limit) return;
+  }
+}
+
 /** The project's queue version, changed whenever one of its jobs becomes pending. */
 export async function queueVersion(projectId: number): Promise<string | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: ciKeys.queueVersion(projectId) }));

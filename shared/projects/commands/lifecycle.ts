@@ -3,6 +3,7 @@
  * its objects with the fork and releases them with the project). They are declared as steps by
  * the composition root (`functions/api.ts`), so this feature never imports them.
  */
+import { listenersOf } from '../../platform/listeners';
 import type { Project } from '../store/projects';
 
 /** What another feature does for a new fork of `source`. */
@@ -21,6 +22,22 @@ export function forkWithProject(...steps: ForkStep[]): void {
 /** Declares what other features remove when a project is deleted, run in the order given. */
 export function removeWithProject(...steps: ProjectRemoval[]): void {
   for (const step of steps) if (!removals.includes(step)) removals.push(step);
+}
+
+/** A project's runner settings (`shared_runners_enabled`, `group_runners_enabled`) as an edit changed them. */
+export interface RunnerSettingsChanged {
+  previous: Project;
+  next: Project;
+}
+
+const runnerSettingsChanged = listenersOf<RunnerSettingsChanged>('runner settings changed', (event) => ({ projectId: event.next.id }));
+/** Registers what another feature does when an edit changes a project's runner settings (CI re-queues pending jobs). */
+export const onRunnerSettingsChanged = runnerSettingsChanged.on;
+
+/** Tells the listeners when an edit changed the project's runner settings; never throws. */
+export async function notifyRunnerSettings(previous: Project, next: Project): Promise<void> {
+  const changed = (previous.sharedRunnersEnabled !== false) !== (next.sharedRunnersEnabled !== false) || (previous.groupRunnersEnabled !== false) !== (next.groupRunnersEnabled !== false);
+  if (changed) await runnerSettingsChanged.notify({ previous, next });
 }
 
 export async function runForkSteps(fork: Project, source: Project): Promise<void> {

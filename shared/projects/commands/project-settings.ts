@@ -33,6 +33,7 @@ export interface ProjectSettingsInput {
   auto_cancel_pending_pipelines?: 'enabled' | 'disabled';
   keep_latest_artifact?: boolean;
   ci_forward_deployment_enabled?: boolean;
+  group_runners_enabled?: boolean;
   /** GitLab's current names of `tag_list` and of the features' flags (`issues_access_level`, …). */
   topics?: string[];
   issues_access_level?: FeatureAccessLevel;
@@ -69,6 +70,7 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
   autoCancelPendingPipelines: 'enabled',
   keepLatestArtifact: true,
   ciForwardDeploymentEnabled: true,
+  groupRunnersEnabled: true,
 };
 
 /** `base` with the given settings applied (those not given keep their value). */
@@ -112,6 +114,7 @@ export function applySettings<T extends ProjectSettings>(base: T, input: Project
   if (input.auto_cancel_pending_pipelines !== undefined) next.autoCancelPendingPipelines = input.auto_cancel_pending_pipelines;
   if (input.keep_latest_artifact !== undefined) next.keepLatestArtifact = input.keep_latest_artifact;
   if (input.ci_forward_deployment_enabled !== undefined) next.ciForwardDeploymentEnabled = input.ci_forward_deployment_enabled;
+  if (input.group_runners_enabled !== undefined) next.groupRunnersEnabled = input.group_runners_enabled;
   return next;
 }
 

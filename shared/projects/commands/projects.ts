@@ -14,7 +14,7 @@ import { enqueueJob } from '../../platform/jobs';
 import { ApiError, ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import { deleteProjectChildren, deleteProjectObjects, countForkOut, removeProjectItem } from '../store/deletion';
 import { recordEvent } from '../store/events';
-import { runRemovalSteps } from './lifecycle';
+import { notifyRunnerSettings, runRemovalSteps } from './lifecycle';
 import { getUsersById } from '../store/lookups';
 import { insertProject, markProjectDeleting, newProjectId, readProjectRecord, replaceProject, updateArchived, type InsertProjectResult, type Project, type ProjectClaim } from '../store/projects';
 import { applySettings, DEFAULT_SETTINGS, pathFromName, validateProject, type CreateProjectInput } from './project-settings';
@@ -125,6 +125,7 @@ export async function updateProject(subject: ProjectSubject, input: CreateProjec
   if (typeof result === 'object') throw new ValidationError(takenFieldsOnEdit(result.taken));
   if (result === 'namespace_moving') throw new ConflictError('The namespace is being moved; try again');
   if (result === 'project_changed') throw new ConflictError('The project was modified by another request; try again');
+  await notifyRunnerSettings(previous, next);
   return next;
 }
 

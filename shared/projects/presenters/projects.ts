@@ -142,6 +142,7 @@ function presentCiSettings(project: Project) {
     keep_latest_artifact: settings.keepLatestArtifact,
     auto_cancel_pending_pipelines: settings.autoCancelPendingPipelines,
     build_timeout: settings.buildTimeout,
+    group_runners_enabled: settings.groupRunnersEnabled,
   };
 }
 

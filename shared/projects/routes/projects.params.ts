@@ -46,6 +46,7 @@ export const projectSettingsParams = {
   auto_cancel_pending_pipelines: p.oneOf(['enabled', 'disabled']),
   keep_latest_artifact: p.bool(),
   ci_forward_deployment_enabled: p.bool(),
+  group_runners_enabled: p.bool(),
 };
 
 /** Filters of project lists (`GET /projects`, `/groups/:id/projects`). */

@@ -37,6 +37,7 @@ const EDITABLE = [
   'ci_default_git_depth', 'build_git_strategy', 'auto_cancel_pending_pipelines', 'keep_latest_artifact',
   'ci_forward_deployment_enabled', 'topics', 'issues_access_level', 'merge_requests_access_level',
   'builds_access_level', 'wiki_access_level', 'snippets_access_level', 'container_registry_access_level',
+  'group_runners_enabled',
 ] as const;
 
 const editParams = z

@@ -58,6 +58,8 @@ export interface ProjectSettings {
   autoCancelPendingPipelines?: 'enabled' | 'disabled';
   keepLatestArtifact?: boolean;
   ciForwardDeploymentEnabled?: boolean;
+  /** Whether its groups' runners take its jobs (GitLab's `group_runners_enabled`; absent: true). */
+  groupRunnersEnabled?: boolean;
   /**
    * Features open to project members only (GitLab's `*_access_level` `private`); a feature not
    * listed is open to everyone who reads the project while its `…Enabled` flag is on.
@@ -75,6 +77,7 @@ export function ciSettingsOf(project: ProjectSettings) {
     autoCancelPendingPipelines: project.autoCancelPendingPipelines ?? 'enabled',
     keepLatestArtifact: project.keepLatestArtifact ?? true,
     ciForwardDeploymentEnabled: project.ciForwardDeploymentEnabled ?? true,
+    groupRunnersEnabled: project.groupRunnersEnabled ?? true,
   } as const;
 }
 

@@ -1,0 +1,33 @@
+/**
+ * A project's runner settings changed (`PUT /projects/:id`, the projects feature's
+ * `onProjectUpdated`, wired by the composition root): when `shared_runners_enabled` or
+ * `group_runners_enabled` is turned back on, its pending jobs enter the instance (or its groups')
+ * runner queue, as GitLab moves pending builds when the setting changes, so that those runners
+ * take the jobs queued while the setting was off. Turning a setting off needs nothing here: such a
+ * runner's claim checks the project again and takes the job out of its queue (`openToRunner`).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Project } from '../../projects';
+import { bumpQueueVersion, enterRunnerQueues, pendingJobsOf } from '../store/pipelines';
+import { runnerQueuesOf } from './pipelines';
+
+/** The most pending jobs of a project moved into the runner queues at one settings change. */
+export const REQUEUE_LIMIT = 1000;
+
+export async function requeueOnRunnerSettings(previous: Project, next: Project): Promise<void> {
+  const shared = previous.sharedRunnersEnabled === false && next.sharedRunnersEnabled !== false;
+  const group = previous.groupRunnersEnabled === false && next.groupRunnersEnabled !== false;
+  if (!shared && !group) return;
+  // The project as it is now (a concurrent change wins: a claim checks it again anyway).
+  const queues = await runnerQueuesOf(next.id);
+  let entered = false;
+  for await (const job of pendingJobsOf(next.id, REQUEUE_LIMIT)) {
+    if (job.status !== 'pending') continue;
+    const missing = (queues.shared && !job.runnerQueues?.shared) || (queues.groupChain?.length && !job.runnerQueues?.groupChain?.length);
+    if (!missing) continue;
+    const target = { shared: queues.shared || !!job.runnerQueues?.shared, groupChain: queues.groupChain ?? job.runnerQueues?.groupChain ?? null };
+    if (await enterRunnerQueues(job, target)) entered = true;
+  }
+  // Idle instance and group runners learn of the jobs from their queue versions.
+  if (entered) await bumpQueueVersion(next.id, randomBytes(8).toString('hex'), queues);
+}
