@@ -25,26 +25,29 @@ describe('admin state changes', () => {
     expect((await api(`/users/${carol.id}`, root())).body.state).toBe('banned');
     // Its tokens are refused like a blocked user's.
     expect((await api('/user', { token: carol.token })).status).toBe(401);
-    // GitLab's rules on a banned user.
-    expect(await post(`/users/${carol.id}/ban`).then((r) => [r.status, r.body])).toEqual([403, { message: 'You cannot ban banned users.' }]);
-    expect(await post(`/users/${carol.id}/deactivate`).then((r) => [r.status, r.body])).toEqual([
-      403,
-      { message: 'Error occurred. A blocked user cannot be deactivated' },
+    // GitLab's rules on a banned user, and non-admins (nothing changes: asked together).
+    const answers = await Promise.all([
+      post(`/users/${carol.id}/ban`),
+      post(`/users/${carol.id}/deactivate`),
+      post(`/users/${carol.id}/activate`),
+      post(`/users/${carol.id}/block`),
+      post(`/users/${carol.id}/approve`),
+      post(`/users/${carol.id}/reject`),
+      post(`/users/${bob.id}/ban`, alice.token),
+      post(`/users/${carol.id}/approve`, alice.token),
+      post('/users/999999999/ban'),
     ]);
-    expect(await post(`/users/${carol.id}/activate`).then((r) => [r.status, r.body])).toEqual([
-      403,
-      { message: '403 Forbidden - A blocked user must be unblocked to be activated' },
+    expect(answers.map((r) => [r.status, r.body])).toEqual([
+      [403, { message: 'You cannot ban banned users.' }],
+      [403, { message: 'Error occurred. A blocked user cannot be deactivated' }],
+      [403, { message: '403 Forbidden - A blocked user must be unblocked to be activated' }],
+      [201, null],
+      [409, { message: 'The user you are trying to approve is not pending approval' }],
+      [409, { message: 'This user does not have a pending request' }],
+      [403, { message: '403 Forbidden' }],
+      [403, { message: 'You are not allowed to approve a user' }],
+      [404, { message: '404 User Not Found' }],
     ]);
-    expect(await post(`/users/${carol.id}/block`).then((r) => [r.status, r.body])).toEqual([201, null]);
-    expect(await post(`/users/${carol.id}/approve`).then((r) => [r.status, r.body])).toEqual([
-      409,
-      { message: 'The user you are trying to approve is not pending approval' },
-    ]);
-    expect(await post(`/users/${carol.id}/reject`).then((r) => [r.status, r.body])).toEqual([409, { message: 'This user does not have a pending request' }]);
-    // Non-admins.
-    expect((await post(`/users/${bob.id}/ban`, alice.token)).status).toBe(403);
-    expect((await post(`/users/${carol.id}/approve`, alice.token)).body).toEqual({ message: 'You are not allowed to approve a user' });
-    expect((await post('/users/999999999/ban')).body).toEqual({ message: '404 User Not Found' });
 
     const unbanned = await post(`/users/${carol.id}/unban`);
     expect([unbanned.status, unbanned.body]).toEqual([201, true]);
@@ -53,14 +56,18 @@ describe('admin state changes', () => {
   });
 
   it('refuses to deactivate a recently active user, activates an active one to false, and races block against ban consistently', async () => {
-    expect(await post(`/users/${bob.id}/deactivate`).then((r) => [r.status, r.body])).toEqual([
+    const racer = await createUser();
+    const [deactivate, activate, block, ban] = await Promise.all([
+      post(`/users/${bob.id}/deactivate`),
+      post(`/users/${bob.id}/activate`),
+      post(`/users/${racer.id}/block`),
+      post(`/users/${racer.id}/ban`),
+    ]);
+    expect([deactivate.status, deactivate.body]).toEqual([
       403,
       { message: 'The user you are trying to deactivate has been active in the past 90 days and cannot be deactivated' },
     ]);
-    expect(await post(`/users/${bob.id}/activate`).then((r) => [r.status, r.body])).toEqual([201, false]);
-
-    const racer = await createUser();
-    const [block, ban] = await Promise.all([post(`/users/${racer.id}/block`), post(`/users/${racer.id}/ban`)]);
+    expect([activate.status, activate.body]).toEqual([201, false]);
     const state = (await api(`/users/${racer.id}`, root())).body.state;
     // Either order, applied one after the other: block then ban (403) or ban then block (null: already blocked?).
     expect([block.status, ban.status]).toEqual([201, state === 'blocked' ? 403 : 201]);
