@@ -63,3 +63,10 @@ export async function findPersonalTokenOrNotFound(caller: User, tokenId: number)
   if (!token || token.impersonation) throw new NotFoundError('Personal Access Token');
   return token;
 }
+
+/** A user by id (digits) or username (GitLab's `find_user`), or `404 User Not Found`. */
+export async function findUserByIdOrUsernameOrNotFound(idOrUsername: string): Promise<User> {
+  const user = /^\d+$/.test(idOrUsername) ? await getUser(Number(idOrUsername)) : await findUserByUsername(idOrUsername);
+  if (!user) throw new NotFoundError('User');
+  return user;
+}

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { getItem } from '../../shared/platform/dynamo/query';
 import { ApiError } from '../../shared/platform/http/errors';
-import { setUserState, updateUser } from '../../shared/users/commands/users';
+import { updateUser } from '../../shared/users/commands/users';
+import { changeUserState } from '../../shared/users/commands/user-states';
 import { userKeys } from '../../shared/users/store/keys';
 import { getUser, recordActivity } from '../../shared/users/store/users';
 import { api, rootToken } from '../support/api';
@@ -43,7 +44,7 @@ describe('an edit of a user read before its activity was recorded', () => {
     // Arrange
     const { created, read } = await readThenActive();
     // Act
-    await setUserState(read, 'blocked');
+    await changeUserState(read, 'block');
     // Assert
     expect(await getUser(created.id)).toMatchObject({ state: 'blocked', lastActivityOn: DAY });
   });

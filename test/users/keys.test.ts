@@ -17,6 +17,8 @@ const tableKeys = {
   gpgKey: () => userKeys.gpgKey(7, 15),
   tokenDigest: () => userKeys.tokenDigest('9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'),
   stats: () => userKeys.stats(),
+  following: () => userKeys.following(7, 16),
+  follower: () => userKeys.follower(7, 17),
 } satisfies Record<Exclude<keyof typeof userKeys, 'claims'>, () => Key>;
 
 const claimKeys = {
@@ -51,6 +53,8 @@ const collections = {
   personalTokens: () => userCollections.personalTokens(),
   resourceAccessTokens: [() => userCollections.resourceAccessTokens({ kind: 'project', id: 3 }), () => userCollections.resourceAccessTokens({ kind: 'group', id: 4 })],
   sshKeyByMd5: () => userCollections.sshKeyByMd5('52:7f:22:b3:0c:4e:1a:9d:2f:61:0b:3c:88:aa:01:fe'),
+  userFollowing: () => userCollections.userFollowing(7),
+  userFollowers: () => userCollections.userFollowers(7),
 } satisfies Record<keyof typeof userCollections, (() => Collection) | Array<() => Collection>>;
 
 describeKeySpace(
@@ -70,6 +74,8 @@ describeKeySpace(
       // Assess
       expect(within(userKeys.sshKey(7, 12), userCollections.userSshKeys(7))).toBe(true);
       expect(within(userKeys.email(7, 13), userCollections.userEmails(7))).toBe(true);
+      expect(within(userKeys.following(7, 16), userCollections.userFollowing(7))).toBe(true);
+      expect(within(userKeys.follower(7, 17), userCollections.userFollowers(7))).toBe(true);
       expect(within(userKeys.token(7, 14), userCollections.userTokens(7))).toBe(true);
       expect(within(userKeys.gpgKey(7, 15), userCollections.userGpgKeys(7))).toBe(true);
       expect(within(userKeys.email(7, 13), userCollections.userSshKeys(7))).toBe(false);

@@ -4,14 +4,15 @@
  * operation on demand, so a mocked table cancels the transaction on the operations whose key
  * starts with a given prefix, wherever they stand in it.
  */
-import { TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { createUser, setUserState, updateUser } from '../../shared/users/commands/users';
+import { createUser, updateUser } from '../../shared/users/commands/users';
+import { changeUserState } from '../../shared/users/commands/user-states';
 import { ApiError } from '../../shared/platform/http/errors';
 import { insertChild } from '../../shared/users/store/children';
 import { userKeys } from '../../shared/users/store/keys';
 import { createToken } from '../../shared/users/store/tokens';
-import { insertUser, removeUser, replaceUser, type User } from '../../shared/users/store/users';
+import { insertUser, removeUser, replaceUser, userToItem, type User } from '../../shared/users/store/users';
 import { cancelled, useMockedTable, writerOperations } from '../support/mocked-table';
 import { userRecord } from '../support/user-record';
 import { idsEndAt } from '../support/ids';
@@ -179,8 +180,10 @@ describe('user commands map the store results to GitLab errors', () => {
     });
   });
 
-  it('setUserState: a concurrent change fails the request (an unhandled error, answered 500)', async () => {
+  it('changeUserState: a change that loses to a concurrent write is decided again on the user as re-read', async () => {
     failConditionsOn('USER#');
-    await expect(setUserState(user(), 'blocked')).rejects.not.toBeInstanceOf(ApiError);
+    // The re-read finds the user blocked meanwhile: blocking again answers GitLab's `null`, unchanged.
+    mock.on(GetCommand).resolves({ Item: userToItem(user({ state: 'blocked', version: 2 })) });
+    expect(await changeUserState(user(), 'block')).toEqual({ status: 201, body: null });
   });
 });

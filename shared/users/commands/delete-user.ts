@@ -24,6 +24,8 @@ export interface DeleteUserOptions {
    * the ghost user.
    */
   hardDelete?: boolean;
+  /** A rejected sign-up (`POST /users/:id/reject`): deleted only while it is still pending approval. */
+  onlyIfPending?: boolean;
 }
 
 /**
@@ -95,7 +97,8 @@ export async function deleteUser(id: number, options: DeleteUserOptions = {}): P
   // The ghost exists before the user is gone: its contributions move to it (the removal steps of
   // the issues and merge requests) or, where they are not moved, are shown under it when read.
   const ghost = await ensureGhostUser();
-  if (!(await markUserDeleting(id))) return undefined;
+  // A rejected sign-up is deleted only while it is still pending (an approval that won keeps it).
+  if (!(await markUserDeleting(id, options.onlyIfPending ? 'blocked_pending_approval' : undefined))) return undefined;
   for (const remove of removals) await remove(user, options, { ghost });
   await deleteAllChildren(id);
   // As marked (an edit may have landed between the first read and the mark): its search entries.

@@ -15,12 +15,12 @@ export const USER_DELETION = 'user_deletion';
  * Queues the deletion of a user, then marks it: a crash between the two leaves a job that
  * deletes it anyway, never a marked user nobody deletes. `options` travel with the job.
  */
-export async function scheduleUserDeletion(user: User, options: Record<string, unknown> = {}): Promise<void> {
+export async function scheduleUserDeletion(user: User, options: Record<string, unknown> = {}): Promise<boolean> {
   await enqueueJob(USER_DELETION, user.id, options);
-  await markUserDeleting(user.id);
+  return markUserDeleting(user.id, options.onlyIfPending === true ? 'blocked_pending_approval' : undefined);
 }
 
 /** The work of a user deletion job. */
 export async function runUserDeletion(id: number, options: Record<string, unknown> = {}): Promise<void> {
-  await deleteUser(id, { hardDelete: options.hardDelete === true });
+  await deleteUser(id, { hardDelete: options.hardDelete === true, onlyIfPending: options.onlyIfPending === true });
 }

@@ -9,7 +9,7 @@ import { dropRedirectsBeneath, isValidNamespacePath, NAMESPACE_PATH_MESSAGE, res
 import { assertValidAvatar, deleteAvatarObject, newStoredAvatar, putAvatarObject, type AvatarChange, type StoredAvatar } from '../avatars';
 import { refuseForGhost } from '../ghost';
 import { userObjects } from '../store/keys';
-import { addUserSearchEntries, insertUser, newUserIds, newUserRecord, removeUserSearchEntries, replaceUser, userSearchEntryKeys, type Identity, type User, type UserClaimField, type UserState } from '../store/users';
+import { addUserSearchEntries, insertUser, newUserIds, newUserRecord, removeUserSearchEntries, replaceUser, userSearchEntryKeys, type Identity, type User, type UserClaimField } from '../store/users';
 
 export const DEFAULT_PROJECTS_LIMIT = 100000;
 
@@ -212,14 +212,4 @@ export async function removeIdentity(user: User, provider: string): Promise<void
   if (identities.length === user.identities.length) throw new NotFoundError('Identity');
   const result = await replaceUser(user, { ...user, identities, updatedAt: new Date().toISOString() });
   if (result !== 'updated') throw new ConflictError('The user was modified by another request; try again');
-}
-
-/** Moves a user between `active` and `blocked`; returns false when it already was in `to`. */
-export async function setUserState(user: User, to: UserState): Promise<boolean> {
-  if (to === 'blocked') refuseForGhost(user, 'An internal user cannot be blocked');
-  if (user.state === to) return false;
-  const result = await replaceUser(user, { ...user, state: to, updatedAt: new Date().toISOString() });
-  // A concurrent change of the user has always failed the request (500); kept as it is.
-  if (result !== 'updated') throw new Error(`user ${user.id} changed while its state was set (${result})`);
-  return true;
 }

@@ -9,7 +9,7 @@ import type { Email } from '../store/emails';
 import type { GpgKey } from '../store/gpg-keys';
 import type { SshKey } from '../store/ssh-keys';
 import { isTokenActive, type AccessToken } from '../store/tokens';
-import type { User } from '../store/users';
+import type { User, UserStatus } from '../store/users';
 
 /** Public form: what anyone may see of any user. */
 export function presentUserPublic(user: User) {
@@ -37,6 +37,9 @@ export function presentUserSingle(user: User) {
     organization: user.organization,
     // GitLab's `bot?`: a project access token's bot user (`commands/bots.ts`).
     bot: user.bot === true,
+    // GitLab's `Entities::User`: how many users follow this one / it follows (maintained with the follows).
+    followers: user.followersCount ?? 0,
+    following: user.followingCount ?? 0,
   };
 }
 
@@ -126,4 +129,32 @@ export function presentImpersonationToken(token: AccessToken, secret?: string) {
 
 export function presentUserActivity(user: User) {
   return { username: user.username, last_activity_on: user.lastActivityOn, last_activity_at: user.lastActivityOn };
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/**
+ * GitLab's `UserStatus` entity; without a status every field is null (GitLab presents `{}`).
+ * `message_html` is the message HTML-escaped (GitLab renders its emoji codes as `<gl-emoji>` too).
+ */
+export function presentUserStatus(status: UserStatus | undefined) {
+  return {
+    emoji: status?.emoji ?? null,
+    message: status?.message ?? null,
+    availability: status?.availability ?? null,
+    message_html: status?.message != null ? escapeHtml(status.message) : null,
+    clear_status_at: status?.clearStatusAt ?? null,
+  };
+}
+
+/** GitLab's `UserPreferences` entity. */
+export function presentUserPreferences(user: User) {
+  const preferences = user.preferences;
+  return {
+    id: user.id,
+    user_id: user.id,
+    view_diffs_file_by_file: preferences?.viewDiffsFileByFile ?? false,
+    show_whitespace_in_diffs: preferences?.showWhitespaceInDiffs ?? true,
+    pass_user_identities_to_ci_jwt: preferences?.passUserIdentitiesToCiJwt ?? false,
+  };
 }

@@ -4,8 +4,11 @@ import { gpgKeyRoutes } from './gpg-keys';
 import { impersonationTokenRoutes } from './impersonation-tokens';
 import { personalAccessTokenRoutes } from './personal-access-tokens';
 import { sshKeyRoutes } from './ssh-keys';
+import { statusRoutes } from './status';
+import { stateRoutes } from './states';
+import { followRoutes } from './follows';
 import { userRoutes } from './users';
 
 export const routes = {
-  users: { ...userRoutes, ...sshKeyRoutes, ...gpgKeyRoutes, ...emailRoutes, ...impersonationTokenRoutes, ...personalAccessTokenRoutes },
+  users: { ...userRoutes, ...sshKeyRoutes, ...gpgKeyRoutes, ...emailRoutes, ...impersonationTokenRoutes, ...personalAccessTokenRoutes, ...statusRoutes, ...stateRoutes, ...followRoutes },
 };

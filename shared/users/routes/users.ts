@@ -10,11 +10,12 @@ import { avatarFileParam, avatarUrl } from '../avatars';
 import type { catalog } from '../catalog';
 import { checkUserDeletable } from '../commands/delete-user';
 import { scheduleUserDeletion } from '../commands/deletion-job';
-import { createUser, removeIdentity, setUserState, updateUser } from '../commands/users';
+import { createUser, removeIdentity, updateUser } from '../commands/users';
 import { findUserOrNotFound } from '../finders';
+import { isFollowing } from '../commands/follows';
 import { presentUserActivity, presentUserAdmin, presentUserPublic, presentUserSingle, presentUserWithSudo } from '../presenters/users';
 import { listUsers, usersActiveSince } from '../queries/users';
-import { getUser, type UserState } from '../store/users';
+import { getUser } from '../store/users';
 import { createUserParams, listUsersParams, profileParams, readUser, userIdParam, withUserId } from './users.params';
 
 const sixMonthsAgo = () => {
@@ -22,26 +23,6 @@ const sixMonthsAgo = () => {
   date.setUTCMonth(date.getUTCMonth() - 6);
   return date.toISOString().slice(0, 10);
 };
-
-/**
- * `POST /users/:id/block` and `/unblock`, as current GitLab (`lib/api/users.rb`): 201 `true` when
- * the state changed; blocking a blocked user answers 201 `null` (GitLab's `break`), unblocking an
- * active user 201 `false` (its state machine refuses the transition). The specification's 403 for
- * LDAP-blocked users cannot occur: there is no directory synchronisation. An admin cannot block
- * themselves (403 `The API initiating user cannot be blocked by the API`, checked before the
- * blocked-already answer, as GitLab does).
- */
-const setStateRoute = (to: UserState) =>
-  route({
-    params: z.object(userIdParam),
-    handler: async ({ params, user }) => {
-      authorize(user, 'admin_users');
-      const target = await findUserOrNotFound(params.id);
-      if (to === 'blocked' && target.id === user.id) throw new ForbiddenError('The API initiating user cannot be blocked by the API');
-      const changed = await setUserState(target, to);
-      return created(changed || (to === 'blocked' ? null : false));
-    },
-  });
 
 export const userRoutes = {
   'GET /users': route({
@@ -69,7 +50,9 @@ export const userRoutes = {
     params: z.object(userIdParam),
     handler: async ({ params, user }) => {
       const found = await findUserOrNotFound(params.id);
-      return ok(can(user, 'read_users_admin_fields') ? presentUserAdmin(found) : presentUserSingle(found));
+      const body = can(user, 'read_users_admin_fields') ? presentUserAdmin(found) : presentUserSingle(found);
+      // GitLab's `is_followed`, for a signed-in caller (one GetItem).
+      return ok(user ? { ...body, is_followed: await isFollowing(user.id, found.id) } : body);
     },
   }),
 
@@ -113,10 +96,6 @@ export const userRoutes = {
       return noContent();
     },
   }),
-
-  'POST /users/:id/block': setStateRoute('blocked'),
-
-  'POST /users/:id/unblock': setStateRoute('active'),
 
   'GET /user': route({
     authentication: readUser,

@@ -4,6 +4,7 @@
  * them, and only while the user is live. Each item lists the claims it owns in `ownedKeys`, which
  * is also how deleting the user finds them.
  */
+import { deleteFollowItem, isFollowItem } from './follows';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
 import type { Collection, Key } from '../../platform/dynamo/keys';
@@ -84,6 +85,11 @@ export async function deleteAllChildren(userId: number): Promise<void> {
   const userItem = userKeys.user(userId);
   for await (const item of queryCollection(userCollections.userPartition(userId))) {
     if (item.SK === userItem.SK) continue;
+    // A follow pair goes whole, with the other user's count.
+    if (isFollowItem(item)) {
+      await deleteFollowItem(item);
+      continue;
+    }
     const owned = (item.ownedKeys as Key[] | undefined) ?? [];
     await Promise.all(owned.map((Key) => db().send(new DeleteCommand({ TableName: tableName(), Key }))));
     await db().send(new DeleteCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK } }));

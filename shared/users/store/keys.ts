@@ -20,6 +20,10 @@ export const userKeys = {
   email: (userId: number, emailId: number): Key => ({ PK: `USER#${userId}`, SK: `EMAIL#${pad(emailId)}` }),
   token: (userId: number, tokenId: number): Key => ({ PK: `USER#${userId}`, SK: `TOKEN#${pad(tokenId)}` }),
   gpgKey: (userId: number, keyId: number): Key => ({ PK: `USER#${userId}`, SK: `GPGKEY#${pad(keyId)}` }),
+  /** `followerId` follows `followeeId`: in the follower's partition (its following list)… */
+  following: (followerId: number, followeeId: number): Key => ({ PK: `USER#${followerId}`, SK: `FOLLOWING#${pad(followeeId)}` }),
+  /** …and its mirror in the followee's (its followers list); both written and deleted in one transaction. */
+  follower: (followeeId: number, followerId: number): Key => ({ PK: `USER#${followeeId}`, SK: `FOLLOWER#${pad(followerId)}` }),
   /** Points a token's SHA-256 digest at its owner and token id (authentication lookup). */
   tokenDigest: (digest: string): Key => ({ PK: `TOKEN_DIGEST#${digest}`, SK: 'TOKEN' }),
   /** The totals of users by state (`all`, `active`, `blocked`), for `X-Total` without counting. */
@@ -76,6 +80,9 @@ export const userCollections = {
   userEmails: (userId: number) => tableCollection(`USER#${userId}`, 'EMAIL#'),
   userTokens: (userId: number) => tableCollection(`USER#${userId}`, 'TOKEN#'),
   userGpgKeys: (userId: number) => tableCollection(`USER#${userId}`, 'GPGKEY#'),
+  /** The users a user follows / who follow a user, by their id. */
+  userFollowing: (userId: number) => tableCollection(`USER#${userId}`, 'FOLLOWING#'),
+  userFollowers: (userId: number) => tableCollection(`USER#${userId}`, 'FOLLOWER#'),
   /** Everything stored in a user's partition (used to delete a user completely). */
   userPartition: (userId: number) => tableCollection(`USER#${userId}`, ''),
   sshKeyById: (keyId: number) => indexCollection('GSI1', `SSHKEY#${keyId}`),
@@ -114,7 +121,7 @@ readYourWrites('USERS', 'PERSONAL_TOKENS', 'PROJECT_ACCESS_TOKENS#', 'GROUP_ACCE
 export const keySpace: KeySpace = {
   partitions: ['USER#', 'TOKEN_DIGEST#', 'UNIQUE#EMAIL#', 'UNIQUE#SSH_FINGERPRINT#', 'UNIQUE#GPG_FINGERPRINT#', 'UNIQUE#GPG_KEYID#', 'UNIQUE#IDENTITY#', 'UNIQUE#INTERNAL_USER#', 'STATS#USERS', 'SEARCH_USERS#', 'SEARCH_USER_EMAILS#'],
   sortKeys: {
-    'USER#': ['USER', 'SSHKEY#', 'EMAIL#', 'TOKEN#', 'GPGKEY#'],
+    'USER#': ['USER', 'SSHKEY#', 'EMAIL#', 'TOKEN#', 'GPGKEY#', 'FOLLOWING#', 'FOLLOWER#'],
     'TOKEN_DIGEST#': ['TOKEN'],
     'UNIQUE#EMAIL#': ['UNIQUE'],
     'UNIQUE#SSH_FINGERPRINT#': ['UNIQUE'],

@@ -31,7 +31,31 @@ import { deleteClaim, entityFields, isLive, putClaim } from '../../platform/dyna
 import type { StoredAvatar } from '../avatars';
 import { eachInIdOrder, type MigrationStep } from '../../platform/dynamo/migrations';
 
-export type UserState = 'active' | 'blocked';
+/**
+ * GitLab's user states (`app/models/user.rb`'s state machine, less `ldap_blocked`: there is no
+ * directory synchronisation). Only `active` authenticates; `blocked`, `blocked_pending_approval`
+ * and `banned` are GitLab's `blocked?` (`isBlockedState`).
+ */
+export type UserState = 'active' | 'blocked' | 'deactivated' | 'banned' | 'blocked_pending_approval';
+
+/** GitLab's `blocked?`: true for the states that count as blocked. */
+export const isBlockedState = (state: UserState): boolean => state === 'blocked' || state === 'banned' || state === 'blocked_pending_approval';
+
+/** A user's status (GitLab's `UserStatus`): emoji, message, availability, and when it clears itself. */
+export interface UserStatus {
+  emoji: string;
+  message: string | null;
+  availability: 'not_set' | 'busy';
+  /** When the status stops showing (`clear_status_after`), ISO timestamp; null: never. */
+  clearStatusAt: string | null;
+}
+
+/** A user's preferences (GitLab's `UserPreference`, the fields the API exposes). */
+export interface UserPreferences {
+  viewDiffsFileByFile: boolean;
+  showWhitespaceInDiffs: boolean;
+  passUserIdentitiesToCiJwt: boolean;
+}
 
 export interface Identity {
   provider: string;
@@ -84,6 +108,13 @@ export interface User {
   deleting?: boolean;
   /** The user's avatar (`PUT /user/avatar`, `avatar` of create and update); its bytes are in S3 (`userObjects.avatar`). */
   avatar?: StoredAvatar;
+  /** The user's status (`PUT /user/status`); written on its own (`writeUserStatus`), never by an edit. */
+  status?: UserStatus;
+  /** How many users follow this one / this one follows; `ADD`ed with the follow items (`store/follows.ts`), never by an edit. */
+  followersCount?: number;
+  followingCount?: number;
+  /** `PUT /user/preferences`; written on its own (`writeUserPreferences`). */
+  preferences?: UserPreferences;
 }
 
 /**
@@ -292,8 +323,11 @@ export async function insertUserWith(user: User, extra: Record<string, TransactI
 
 export type UserReplaceResult = 'updated' | `${UserClaimField}_taken` | 'conflict';
 
-/** Attributes of the user item only {@link recordActivity} writes: an edit leaves them as they are now. */
-const ACTIVITY_ATTRIBUTES = new Set(['lastActivityOn', 'GSI3PK', 'GSI3SK']);
+/**
+ * Attributes of the user item only their own writes set: the activity day ({@link recordActivity}),
+ * the status, preferences and follow counts. An edit leaves them as they are now.
+ */
+const ACTIVITY_ATTRIBUTES = new Set(['lastActivityOn', 'GSI3PK', 'GSI3SK', 'status', 'preferences', 'followersCount', 'followingCount']);
 
 /**
  * The edit of a user item: an UpdateItem of the attributes `next` changes (set, or removed when
@@ -374,9 +408,28 @@ async function replaceUserItem(previous: User, next: User): Promise<UserReplaceR
   }
 }
 
-/** Marks a user as being deleted (again, when finishing an interrupted deletion); false if it does not exist. */
-export async function markUserDeleting(id: number): Promise<boolean> {
-  return writingUser(id, markDeleting(userKeys.user(id)));
+/**
+ * Marks a user as being deleted (again, when finishing an interrupted deletion); false if it does
+ * not exist. With `onlyInState` (a rejected sign-up), only while the user is in that state (or
+ * already marked): a concurrent state change (an approval) wins over the mark, or loses to it.
+ */
+export async function markUserDeleting(id: number, onlyInState?: UserState): Promise<boolean> {
+  if (!onlyInState) return writingUser(id, markDeleting(userKeys.user(id)));
+  return writingUser(
+    id,
+    ifConditionHolds(
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: userKeys.user(id),
+          UpdateExpression: 'SET deleting = :true',
+          ConditionExpression: 'attribute_exists(PK) AND (attribute_exists(deleting) OR #state = :state)',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':true': true, ':state': onlyInState },
+        }),
+      ),
+    ),
+  ).then((written) => written !== undefined);
 }
 
 /**
@@ -425,6 +478,26 @@ export async function recordActivity(user: User, day: string): Promise<void> {
       }),
     ),
   ));
+}
+
+/**
+ * Sets (or with `undefined` removes) one attribute a user's edits never write (`status`,
+ * `preferences`): an UpdateItem conditioned on the user existing and not being deleted, leaving
+ * the version alone (an edit racing it neither fails nor undoes it). False when there is no such user.
+ */
+export async function writeUserAttribute(userId: number, name: 'status' | 'preferences', value: object | undefined): Promise<boolean> {
+  return writingUser(userId, ifConditionHolds(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: userKeys.user(userId),
+        UpdateExpression: value === undefined ? 'REMOVE #a' : 'SET #a = :v',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting)',
+        ExpressionAttributeNames: { '#a': name },
+        ...(value === undefined ? {} : { ExpressionAttributeValues: { ':v': value } }),
+      }),
+    ),
+  )).then((written) => written !== undefined);
 }
 
 const prefixValues = (attrs: { GSI3PK: string; GSI3SK: string }) => ({ ':gsi3pk': attrs.GSI3PK, ':gsi3sk': attrs.GSI3SK });
