@@ -37,7 +37,8 @@ export const API_PREFIX = '/api/v4';
 
 /** The endpoint groups, each with the feature slice it serves. A new group is added here. */
 export const routeCatalog = {
-  meta: meta.meta,
+  // Personal snippets are top-level paths: served under the API root's subtree, the meta group's.
+  meta: [...meta.meta, ...snippets.meta],
   users: [...users.users, ...projects.users, ...members.users, ...ci.users],
   // A group's and a project's issue counts, badges, deploy tokens and access requests (and a group's access tokens, runners and packages, a project's wiki pages, snippets, Terraform states and packages) are answered by their functions (no resource of their own).
   groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups, ...members.groups, ...ci.groups, ...packages.groups],
