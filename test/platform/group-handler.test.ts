@@ -6,7 +6,7 @@ import { createGroupHandler } from '../../shared/platform/group-handler';
 import { isStreamedResult, type StreamedResult } from '../../shared/platform/streaming';
 import { ok } from '../../shared/platform/http/response';
 import { route } from '../../shared/platform/http/route';
-import { routeCatalog, type GroupName } from '../../shared/catalog';
+import { routeCatalog, routeKeysOf, type GroupName } from '../../shared/catalog';
 
 const stub = route({ params: z.object({}), handler: async () => ok({}) });
 
@@ -23,7 +23,7 @@ describe('apiHandler', () => {
     const routes = { 'GET /versions': stub } as unknown as GroupRouteTable<'meta'>;
     // Act / Assess
     expect(() => apiHandler('meta', routes)).toThrow(
-      "group 'meta' does not implement its catalog: missing [GET /version, GET /metadata, GET /openapi.json], extra [GET /versions]",
+      `group 'meta' does not implement its catalog: missing [${routeKeysOf('meta').join(', ')}], extra [GET /versions]`,
     );
   });
 });
