@@ -7,6 +7,10 @@
  * `raw` answer the first). Pure: no I/O.
  */
 
+/** A snippet's visibility levels (GitLab's `Gitlab::VisibilityLevel.string_values`). */
+export const SNIPPET_VISIBILITIES = ['private', 'internal', 'public'] as const;
+export type SnippetVisibility = (typeof SNIPPET_VISIBILITIES)[number];
+
 export const FILE_ACTIONS = ['create', 'update', 'delete', 'move'] as const;
 export type FileAction = (typeof FILE_ACTIONS)[number];
 

@@ -27,7 +27,7 @@ const UNLIMITED: ReadonlyArray<{ routes: RegExp; fields: readonly string[]; why:
   { routes: /\/repository\//, fields: ['commit_message', 'message', 'content', 'author_email', 'author_name'], why: 'written into git objects (S3); GitLab sets no limit' },
   { routes: /\/wikis(\/:slug)?$/, fields: ['content'], why: "a wiki page's file, written into git objects (S3); GitLab sets no limit" },
   { routes: /\/wikis\/attachments$/, fields: ['branch'], why: "ignored: attachments go on the wiki's branch" },
-  { routes: /\/snippets(\/:snippet_id)?$/, fields: ['content'], why: 'stored in S3, bounded by SNIPPET_SIZE_LIMIT with GitLab\'s "Content is too long" (commands/snippets.ts)' },
+  { routes: /\/snippets(\/:snippet_id|\/:id)?$/, fields: ['content'], why: 'stored in S3, bounded by SNIPPET_SIZE_LIMIT with GitLab\'s "Content is too long" (commands/snippets.ts)' },
   { routes: /^POST \/projects\/:id\/terraform\/state\/:name\/lock$/, fields: ['Operation', 'Info', 'Who', 'Version', 'Created', 'Path'], why: "Terraform's lock info: echoed back in the answer, never stored (GitLab keeps only the ID, the user and the time)" },
   { routes: /\/trigger\/pipeline$/, fields: ['token'], why: 'a trigger token, looked up by its digest' },
   {

@@ -5,8 +5,8 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { expect, it } from 'vitest';
-import type { Collection, Key } from '../../shared/platform/dynamo/keys';
-import { keySpace, snippetCollections, snippetKeys, snippetObjects } from '../../shared/snippets/store/keys';
+import type { Key } from '../../shared/platform/dynamo/keys';
+import { keySpace, snippetCollections, snippetIndexKeys, snippetKeys, snippetObjects } from '../../shared/snippets/store/keys';
 import { newSnippetId } from '../../shared/snippets/store/snippets';
 import { idsEndAt, sequencesDrawn } from '../support/ids';
 import { describeKeySpace } from '../support/key-space';
@@ -15,20 +15,29 @@ import { useMockedTable } from '../support/mocked-table';
 const ddbMock = useMockedTable('snippet-keys-test');
 
 const tableKeys = {
-  snippet: () => snippetKeys.snippet(7, 12),
-} satisfies Record<keyof typeof snippetKeys, () => Key>;
+  snippet: [() => snippetKeys.snippet(7, 12), () => snippetKeys.snippet(null, 12)],
+} satisfies Record<keyof typeof snippetKeys, Array<() => Key>>;
+
+const indexKeys = {
+  personal: [() => snippetIndexKeys.personal({ id: 12, authorId: 3, visibility: 'public' }), () => snippetIndexKeys.personal({ id: 12, authorId: 3, visibility: 'private' })],
+  visibility: () => snippetIndexKeys.visibility({ id: 12, authorId: 3, visibility: 'internal' }),
+} satisfies Record<keyof typeof snippetIndexKeys, unknown>;
 
 const collections = {
   snippets: () => snippetCollections.snippets(7),
-} satisfies Record<keyof typeof snippetCollections, () => Collection>;
+  authored: () => snippetCollections.authored(3),
+  visible: [() => snippetCollections.visible('public'), () => snippetCollections.visible('private', 3)],
+  all: () => snippetCollections.all(),
+} satisfies Record<keyof typeof snippetCollections, unknown>;
 
 describeKeySpace(
   {
     feature: 'snippets',
     keySpace,
     keys: { name: 'snippetKeys', builders: snippetKeys, samples: tableKeys },
-    collections: { name: 'snippetCollections', builders: snippetCollections, samples: collections },
-    partitions: ['PROJECT#'],
+    indexKeys: { name: 'snippetIndexKeys', builders: snippetIndexKeys, samples: indexKeys, sortKeysOnly: [] },
+    collections: { name: 'snippetCollections', builders: snippetCollections, samples: collections, wholePartition: ['authored', 'visible', 'all'] },
+    partitions: ['PROJECT#', 'SNIPPET#'],
     outside: { PK: 'PROJECT#7', SK: 'WIDGET#000000000001' },
   },
   () => {
@@ -47,6 +56,8 @@ describeKeySpace(
       expect(snippetObjects.snippetPrefix(7, 12).startsWith(snippetObjects.projectPrefix(7))).toBe(true);
       expect(snippetObjects.content(70, 1, 'abc').startsWith(snippetObjects.projectPrefix(7))).toBe(false);
       expect(snippetObjects.content(7, 120, 'abc').startsWith(snippetObjects.snippetPrefix(7, 12))).toBe(false);
+      expect(snippetObjects.content(null, 12, 'abc').startsWith(snippetObjects.snippetPrefix(null, 12))).toBe(true);
+      expect(snippetObjects.snippetPrefix(null, 12).startsWith('snippets/personal/')).toBe(true);
     });
   },
 );

@@ -1,5 +1,5 @@
 /**
- * Creating, editing and deleting project snippets (GitLab's `Snippets::CreateService`,
+ * Creating, editing and deleting project and personal snippets (GitLab's `Snippets::CreateService`,
  * `UpdateService`, `DestroyService`), answered as its API answers them: file actions GitLab's
  * model refuses are `422 {"error":"Snippet actions have invalid data"}`, the model's validations
  * `400 {"error":"Content is too long (…)"}`, a commit that would fail (a path taken or missing, no
@@ -45,7 +45,7 @@ function validate(contents: readonly string[]): void {
 }
 
 /** Internal: stores the contents of the actions; the changes naming their objects. */
-async function storeChanges(projectId: number, snippetId: number, actions: readonly FileActionInput[]): Promise<FileChange[]> {
+async function storeChanges(projectId: number | null, snippetId: number, actions: readonly FileActionInput[]): Promise<FileChange[]> {
   return Promise.all(
     actions.map(async (action) => ({
       action: action.action,
@@ -62,8 +62,8 @@ const planned = (actions: readonly FileActionInput[]): FileChange[] =>
 
 const objectsOf = (changes: readonly FileChange[]) => changes.flatMap((change) => (change.content ? [change.content.object] : []));
 
-/** Creates a snippet in the project (the caller may: `create_snippet`). */
-export async function createSnippet(projectId: number, authorId: number, input: SnippetInput & { title: string; visibility: SnippetVisibility }): Promise<Snippet> {
+/** Creates a snippet in the project, or a personal one (`projectId` null; the caller may: `create_snippet`). */
+export async function createSnippet(projectId: number | null, authorId: number, input: SnippetInput & { title: string; visibility: SnippetVisibility }): Promise<Snippet> {
   const actions: FileActionInput[] = input.files ?? [{ action: 'create', file_path: input.fileName, content: input.content }];
   if (input.files && !actionsValid(actions, ['create'])) throw invalidActions();
   // `files: []` gives no content at all: the model's presence check.

@@ -1,5 +1,6 @@
 /**
- * GitLab's `Entities::ProjectSnippet` (`BasicSnippet` + `Snippet`). Cost: the snippet item gives
+ * GitLab's `Entities::ProjectSnippet` and `Entities::PersonalSnippet` (`BasicSnippet` + `Snippet`):
+ * one shape, a personal snippet's `project_id` null and its URLs at `/-/snippets/<id>`. Cost: the snippet item gives
  * everything but the author, read for a whole page at once (one BatchGetItem, `snippetAuthors`).
  * `ssh_url_to_repo`/`http_url_to_repo` are left out, as GitLab leaves them out of a snippet
  * without a repository: snippets are not git repositories here.
@@ -16,8 +17,14 @@ export const SNIPPET_REF = 'main';
 /** Internal: each segment of a path percent-encoded, its slashes kept. */
 const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
-export function presentSnippet(snippet: Snippet, subject: ProjectSubject, author: User | undefined) {
-  const webUrl = `${config().externalUrl}/${projectFullPath(subject.namespace, subject.project)}/-/snippets/${snippet.id}`;
+/** A snippet's page: under its project's path, or (a personal snippet: `subject` null) at the root. */
+export function snippetWebUrl(snippet: Snippet, subject: ProjectSubject | null): string {
+  const owner = subject ? `/${projectFullPath(subject.namespace, subject.project)}` : '';
+  return `${config().externalUrl}${owner}/-/snippets/${snippet.id}`;
+}
+
+export function presentSnippet(snippet: Snippet, subject: ProjectSubject | null, author: User | undefined) {
+  const webUrl = snippetWebUrl(snippet, subject);
   return {
     id: snippet.id,
     title: snippet.title,

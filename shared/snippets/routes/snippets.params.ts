@@ -1,6 +1,6 @@
 /**
- * The parameters of the project snippets routes, as GitLab's Grape declarations check them
- * (`lib/api/project_snippets.rb`, `helpers/snippets_helpers.rb`): `title` required and not blank
+ * The parameters of the project and personal snippets routes, as GitLab's Grape declarations
+ * check them (`lib/api/project_snippets.rb`, `lib/api/snippets.rb`, `helpers/snippets_helpers.rb`): `title` required and not blank
  * (`title is empty`), `visibility` one of three, `files` or the deprecated `content` with
  * `file_name` (`files, content are mutually exclusive`, …), each file path refused when it climbs
  * out of the snippet (`files[0][file_path] should be a valid file path`).
@@ -8,8 +8,7 @@
 import * as z from 'zod';
 import { paginationParams } from '../../platform/http/pagination';
 import { idParam, p, required, requiredKey } from '../../platform/http/params';
-import { FILE_ACTIONS, humanSize, isSafeFilePath, type FileActionInput } from '../files';
-import { SNIPPET_VISIBILITIES } from '../store/snippets';
+import { FILE_ACTIONS, humanSize, isSafeFilePath, SNIPPET_VISIBILITIES, type FileActionInput } from '../files';
 
 type Issues = z.core.$RefinementCtx;
 const fail = (ctx: Issues, message: string) => ctx.addIssue({ code: 'custom', message });
@@ -85,37 +84,52 @@ export const fileParams = z.object({ ...idParam, snippet_id: required(p.int()), 
 
 const given = (params: Record<string, unknown>, ...names: string[]) => names.filter((name) => params[name] !== undefined);
 
-export const createParams = z
-  .object({
-    ...idParam,
-    title: requiredKey(boundedText('Title', NAME_MAX)).superRefine(notBlank('title')),
-    description: boundedText('Description', DESCRIPTION_MAX_BYTES, true),
-    visibility: required(p.oneOf(SNIPPET_VISIBILITIES)),
-    files: filesParam('create'),
-    content: p.string().superRefine(notBlank('content')),
-    file_name: boundedText('File name', NAME_MAX),
-  })
-  .superRefine((params, ctx) => {
-    if (params.content !== undefined && params.file_name === undefined) fail(ctx, 'file_name is missing');
-    const both = given(params, 'files', 'content');
-    if (both.length === 2) fail(ctx, 'files, content are mutually exclusive');
-    if (both.length === 0) fail(ctx, 'files, content are missing, exactly one parameter must be provided');
-  });
+/**
+ * The fields of a create, with or without a project (`files`, or the deprecated `content` with
+ * `file_name`); `visibility` is required of a project snippet, defaults to `internal` for a
+ * personal one (GitLab's declarations).
+ */
+const createFields = {
+  title: requiredKey(boundedText('Title', NAME_MAX)).superRefine(notBlank('title')),
+  description: boundedText('Description', DESCRIPTION_MAX_BYTES, true),
+  files: filesParam('create'),
+  content: p.string().superRefine(notBlank('content')),
+  file_name: boundedText('File name', NAME_MAX),
+};
+
+function checkCreate(params: Record<string, unknown>, ctx: Issues) {
+  if (params.content !== undefined && params.file_name === undefined) fail(ctx, 'file_name is missing');
+  const both = given(params, 'files', 'content');
+  if (both.length === 2) fail(ctx, 'files, content are mutually exclusive');
+  if (both.length === 0) fail(ctx, 'files, content are missing, exactly one parameter must be provided');
+}
+
+export const createParams = z.object({ ...idParam, ...createFields, visibility: required(p.oneOf(SNIPPET_VISIBILITIES)) }).superRefine(checkCreate);
 
 const EDITABLE = ['content', 'description', 'files', 'file_name', 'title', 'visibility'];
 
-export const updateParams = z
-  .object({
-    ...snippetParams.shape,
-    content: p.string().superRefine(notBlank('content')),
-    description: boundedText('Description', DESCRIPTION_MAX_BYTES, true),
-    file_name: boundedText('File name', NAME_MAX),
-    title: boundedText('Title', NAME_MAX).superRefine(notBlank('title')),
-    visibility: p.oneOf(SNIPPET_VISIBILITIES),
-    files: filesParam('update'),
-  })
-  .superRefine((params, ctx) => {
-    if (given(params, 'files', 'content').length === 2) fail(ctx, 'files, content are mutually exclusive');
-    if (given(params, 'files', 'file_name').length === 2) fail(ctx, 'files, file_name are mutually exclusive');
-    if (given(params, ...EDITABLE).length === 0) fail(ctx, `${EDITABLE.join(', ')} are missing, at least one parameter must be provided`);
-  });
+/** The fields of an edit, with or without a project. */
+const updateFields = {
+  content: p.string().superRefine(notBlank('content')),
+  description: boundedText('Description', DESCRIPTION_MAX_BYTES, true),
+  file_name: boundedText('File name', NAME_MAX),
+  title: boundedText('Title', NAME_MAX).superRefine(notBlank('title')),
+  visibility: p.oneOf(SNIPPET_VISIBILITIES),
+  files: filesParam('update'),
+};
+
+function checkUpdate(params: Record<string, unknown>, ctx: Issues) {
+  if (given(params, 'files', 'content').length === 2) fail(ctx, 'files, content are mutually exclusive');
+  if (given(params, 'files', 'file_name').length === 2) fail(ctx, 'files, file_name are mutually exclusive');
+  if (given(params, ...EDITABLE).length === 0) fail(ctx, `${EDITABLE.join(', ')} are missing, at least one parameter must be provided`);
+}
+
+export const updateParams = z.object({ ...snippetParams.shape, ...updateFields }).superRefine(checkUpdate);
+
+/** Personal snippets (`/snippets/:id`, GitLab's `lib/api/snippets.rb`): the snippet's own id. */
+const personalId = { id: required(p.int()) };
+export const personalListParams = z.object(paginationParams);
+export const personalSnippetParams = z.object(personalId);
+export const personalFileParams = z.object({ ...personalId, ref: required(p.string()), file_path: required(p.string()) });
+export const personalCreateParams = z.object({ ...createFields, visibility: p.oneOf(SNIPPET_VISIBILITIES) }).superRefine(checkCreate);
+export const personalUpdateParams = z.object({ ...personalId, ...updateFields }).superRefine(checkUpdate);

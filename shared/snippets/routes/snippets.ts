@@ -9,16 +9,15 @@ import { authorize, can, type ProjectSubject } from '../../auth';
 import type { Caller } from '../../platform/http/context';
 import { ForbiddenError, NotFoundError, RecordNotFoundError } from '../../platform/http/errors';
 import { paginate } from '../../platform/http/pagination';
-import { created, noContent, ok, type HttpResult } from '../../platform/http/response';
+import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound } from '../../projects';
 import type { catalog } from '../catalog';
-import { createSnippet, editSnippet, removeSnippet, type SnippetInput } from '../commands/snippets';
-import type { SnippetFile } from '../files';
+import { createSnippet, editSnippet, removeSnippet } from '../commands/snippets';
 import { canDeleteSnippet, canUpdateSnippet } from '../policy';
-import { presentSnippet, SNIPPET_REF } from '../presenters/snippets';
-import { fileContent, findSnippetOrNotFound, snippetAuthors, snippetList } from '../queries/snippets';
-import { getSnippet, type Snippet } from '../store/snippets';
+import { findSnippetOrNotFound, snippetList } from '../queries/snippets';
+import { getSnippet } from '../store/snippets';
+import { fileAt, present, presentPage, rawFile, snippetInput } from './helpers';
 import { createParams, fileParams, listParams, snippetParams, updateParams } from './snippets.params';
 
 /** The project, once its snippets feature is open to the caller (else 403, even anonymous: GitLab's `forbidden!`). */
@@ -28,34 +27,13 @@ async function snippetsOf(idOrPath: string, user: Caller | null): Promise<Projec
   return subject;
 }
 
-/** What `POST` and `PUT` give, in the commands' terms (`SnippetInput`; a create's title and visibility stay required). */
-function snippetInput<P extends Pick<SnippetInput, 'title' | 'description' | 'visibility' | 'content'> & { file_name?: string; files?: SnippetInput['files'] }>(params: P): SnippetInput & Pick<P, 'title' | 'visibility'> {
-  return { title: params.title, description: params.description, visibility: params.visibility, fileName: params.file_name, content: params.content, files: params.files };
-}
-
-/** One snippet presented with its author. */
-async function present(snippet: Snippet, subject: ProjectSubject) {
-  return presentSnippet(snippet, subject, (await snippetAuthors([snippet]))(snippet.authorId));
-}
-
-/** A file's content as GitLab's `send_git_blob` answers it: text, shown inline under its name. */
-async function rawFile(file: SnippetFile): Promise<HttpResult<never>> {
-  const name = file.path.slice(file.path.lastIndexOf('/') + 1);
-  return {
-    statusCode: 200,
-    binary: { data: await fileContent(file), contentType: 'text/plain; charset=utf-8' },
-    headers: { 'Content-Disposition': `inline; filename="${name.replace(/["\\\r\n]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`, 'X-Content-Type-Options': 'nosniff' },
-  };
-}
-
 export const projectSnippetRoutes = {
   'GET /projects/:id/snippets': route({
     params: listParams,
     handler: async ({ params, user, link }) => {
       const subject = await snippetsOf(params.id, user);
       const page = await paginate(params, link, snippetList(subject, user));
-      const authorOf = await snippetAuthors(page.items);
-      return ok(page.items.map((snippet) => presentSnippet(snippet, subject, authorOf(snippet.authorId))), page.headers);
+      return ok(await presentPage(page.items, subject), page.headers);
     },
   }),
   'POST /projects/:id/snippets': route({
@@ -110,11 +88,7 @@ export const projectSnippetRoutes = {
     handler: async ({ params, user }) => {
       const subject = await snippetsOf(params.id, user);
       const snippet = await findSnippetOrNotFound(subject, user, params.snippet_id);
-      // The snippet's one branch (GitLab's default branch name); anything else names no commit here.
-      if (params.ref !== SNIPPET_REF && params.ref !== 'HEAD') throw new NotFoundError('Reference');
-      const file = snippet.files.find((candidate) => candidate.path === params.file_path);
-      if (!file) throw new NotFoundError('File');
-      return rawFile(file);
+      return rawFile(fileAt(snippet, params.ref, params.file_path));
     },
   }),
   'GET /projects/:id/snippets/:snippet_id/user_agent_detail': route({

@@ -1,7 +1,9 @@
 /**
- * Project snippets: one item per snippet in its project's partition (`PROJECT#<id>` /
- * `SNIPPET#<id>`, swept with the partition when the project is deleted), which names its files
- * and their S3 objects (`snippetObjects`), one object per written content. Ids come from the
+ * Snippets: one item per snippet, which names its files and their S3 objects (`snippetObjects`),
+ * one object per written content. A project snippet's is in its project's partition
+ * (`PROJECT#<id>` / `SNIPPET#<id>`, swept with the partition when the project is deleted), a
+ * personal snippet's (`projectId` null) in its own (`SNIPPET#<id>`), with its index entries
+ * (`snippetIndexKeys`: its author's list, its visibility's, every personal snippet's). Ids come from the
  * global sequence `snippets` (GitLab's `snippets.id`), so id order is creation order. Edits are
  * conditioned on the version read (two edits at once: one wins, the other reads again).
  *
@@ -16,18 +18,18 @@ import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { nextId } from '../../platform/dynamo/counters';
 import { entityFields } from '../../platform/dynamo/items';
 import { getEntity, isId, type Item } from '../../platform/dynamo/query';
-import { transactOr } from '../../platform/dynamo/transactions';
+import { journalWrite, transactOr } from '../../platform/dynamo/transactions';
 import { bucketName, deleteObjects, deleteObjectsUnder, isNoSuchKey, s3 } from '../../platform/s3/client';
 import { projectIsLive } from '../../projects';
-import type { SnippetFile } from '../files';
-import { SNIPPET_SEQUENCE, snippetKeys, snippetObjects } from './keys';
+import type { SnippetFile, SnippetVisibility } from '../files';
+import { SNIPPET_SEQUENCE, snippetIndexKeys, snippetKeys, snippetObjects } from './keys';
 
-export const SNIPPET_VISIBILITIES = ['private', 'internal', 'public'] as const;
-export type SnippetVisibility = (typeof SNIPPET_VISIBILITIES)[number];
+export { SNIPPET_VISIBILITIES, type SnippetVisibility } from '../files';
 
 export interface Snippet {
   id: number;
-  projectId: number;
+  /** The project of a project snippet; null for a personal snippet. */
+  projectId: number | null;
   title: string;
   description: string | null;
   visibility: SnippetVisibility;
@@ -47,17 +49,21 @@ export const snippetFromItem = (item: Item): Snippet => entityFields(item) as Sn
 
 export const newSnippetId = (): Promise<number> => nextId(SNIPPET_SEQUENCE);
 
-export async function getSnippet(projectId: number, snippetId: number): Promise<Snippet | undefined> {
+export async function getSnippet(projectId: number | null, snippetId: number): Promise<Snippet | undefined> {
   if (!isId(snippetId)) return undefined;
   return getEntity(snippetKeys.snippet(projectId, snippetId), snippetFromItem);
 }
 
-/** Adds a snippet while its project is live; `project_gone` otherwise (its contents are then the caller's to delete). */
+/**
+ * Adds a snippet: a project snippet while its project is live (`project_gone` otherwise: its
+ * contents are then the caller's to delete), a personal one with its index entries.
+ */
 export function insertSnippet(snippet: Snippet): Promise<'project_gone' | undefined> {
+  const indexes = snippet.projectId === null ? snippetIndexKeys.personal(snippet) : {};
   return transactOr(
     {
-      project: projectIsLive(snippet.projectId),
-      snippet: { Put: { TableName: tableName(), Item: { ...snippetKeys.snippet(snippet.projectId, snippet.id), type: 'Snippet', ...snippet }, ConditionExpression: 'attribute_not_exists(PK)' } },
+      project: snippet.projectId !== null && projectIsLive(snippet.projectId),
+      snippet: { Put: { TableName: tableName(), Item: { ...snippetKeys.snippet(snippet.projectId, snippet.id), ...indexes, type: 'Snippet', ...snippet }, ConditionExpression: 'attribute_not_exists(PK)' } },
     },
     [['project', 'project_gone']],
   );
@@ -68,7 +74,10 @@ export function insertSnippet(snippet: Snippet): Promise<'project_gone' | undefi
  * or went meanwhile (the caller reads it again).
  */
 export async function updateSnippet(snippet: Snippet, changes: SnippetChanges, updatedAt: string): Promise<Snippet | 'conflict'> {
-  const values: Record<string, unknown> = { ...changes, updatedAt, version: snippet.version + 1 };
+  // A personal snippet's visibility moves it between its visibility's index partitions.
+  const moved = snippet.projectId === null && changes.visibility !== undefined && changes.visibility !== snippet.visibility;
+  const indexes = moved ? snippetIndexKeys.visibility({ ...snippet, visibility: changes.visibility! }) : {};
+  const values: Record<string, unknown> = { ...changes, ...indexes, updatedAt, version: snippet.version + 1 };
   const names = Object.keys(values);
   const result = await ifConditionHolds(
     db().send(
@@ -83,21 +92,25 @@ export async function updateSnippet(snippet: Snippet, changes: SnippetChanges, u
       }),
     ),
   );
-  return result?.Attributes ? snippetFromItem(result.Attributes) : 'conflict';
+  if (!result?.Attributes) return 'conflict';
+  if (moved) await journalWrite([result.Attributes], [{ ...snippetKeys.snippet(null, snippet.id), ...snippetIndexKeys.personal(snippet) }]);
+  return snippetFromItem(result.Attributes);
 }
 
 /** Deletes the item, then its contents; whether there was one. */
 export async function deleteSnippet(snippet: Snippet): Promise<boolean> {
   const deleted = await ifConditionHolds(
-    db().send(new DeleteCommand({ TableName: tableName(), Key: snippetKeys.snippet(snippet.projectId, snippet.id), ConditionExpression: 'attribute_exists(PK)' })),
+    db().send(new DeleteCommand({ TableName: tableName(), Key: snippetKeys.snippet(snippet.projectId, snippet.id), ConditionExpression: 'attribute_exists(PK)', ReturnValues: 'ALL_OLD' })),
   );
   if (deleted === undefined) return false;
+  // A personal snippet leaves its index partitions.
+  if (snippet.projectId === null && deleted.Attributes) await journalWrite([], [deleted.Attributes]);
   await deleteObjectsUnder(snippetObjects.snippetPrefix(snippet.projectId, snippet.id));
   return true;
 }
 
 /** Stores a content as a new object of the snippet; answers where and how large. */
-export async function putContent(projectId: number, snippetId: number, content: string): Promise<{ object: string; size: number }> {
+export async function putContent(projectId: number | null, snippetId: number, content: string): Promise<{ object: string; size: number }> {
   const data = Buffer.from(content, 'utf8');
   const object = snippetObjects.content(projectId, snippetId, randomBytes(12).toString('hex'));
   const { client, sdk } = await s3();
