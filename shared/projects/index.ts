@@ -17,7 +17,7 @@ export { canReadEvent } from './policy';
 export { presentEvent } from './presenters/events';
 export { projectFullPath } from './paths';
 export { presentProjects, webUrlOf } from './presenters/projects';
-export { projectList, readableProjects, type ProjectList } from './queries/project-lists';
+export { memberProjects, projectList, readableProjects, type ProjectList } from './queries/project-lists';
 export { eventFromItem, prepareEvent, recordEvent, type NewEvent } from './store/events';
 export { projectCollections, projectKeys } from './store/keys';
 export { groupProjectIds } from './store/lookups';

@@ -4,13 +4,13 @@
  * (GitLab's `accessible_deploy_keys`) and the keys of the projects a user and the caller both
  * maintain (`GET /users/:id/project_deploy_keys`).
  */
-import { isAdmin, MAINTAINER, projectAccessForMany, type ProjectSubject } from '../../auth';
+import { isAdmin, MAINTAINER, projectAccessForMany } from '../../auth';
 import { getNamespaces, type Namespace } from '../../namespaces';
 import { getMany, byKey } from '../../platform/dynamo/batch';
 import { isId } from '../../platform/dynamo/query';
 import { RecordNotFoundError } from '../../platform/http/errors';
 import { collectionStream, mappedStream, type CollectionSource, type StreamSource } from '../../platform/http/pagination';
-import { getProjects, projectList, type Project } from '../../projects';
+import { getProjects, memberProjects, type Project } from '../../projects';
 import type { User } from '../../users';
 import { deployKeyCollections, deployKeyKeys } from '../store/keys';
 import { deployKeyFromItem, getDeployKey, getProjectLink, linkFromItem, linksOfKey, linksOfProject, type DeployKey, type DeployKeyLink } from '../store/deploy-keys';
@@ -85,13 +85,11 @@ export async function projectsOfKeys(keys: DeployKey[]): Promise<Map<number, { w
  * The deploy keys of the projects both `viewer` and `target` maintain (GitLab's
  * `GET /users/:id/project_deploy_keys`: `viewer`'s own when they are the same), by id, each once;
  * `undefined` when they maintain no project in common (GitLab's 403). Reads the viewer's
- * memberships' projects, then each common project's links and their keys.
+ * memberships' projects (at most `GROUP_ISSUES_PROJECT_LIMIT`, 400 beyond), then each common
+ * project's links and their keys.
  */
 export async function commonProjectDeployKeys(viewer: User, target: User): Promise<DeployKey[] | undefined> {
-  const list = await projectList(viewer, { membership: true, order_by: 'id', sort: 'asc' }, {});
-  const maintained: ProjectSubject[] = [];
-  const subjects = Array.isArray(list) ? list.map((value) => ({ value })) : list.read(undefined, 100);
-  for await (const { value } of subjects) if (value && value.access.level >= MAINTAINER) maintained.push(value);
+  const maintained = (await memberProjects(viewer, "list a project's deploy keys")).filter((subject) => subject.access.level >= MAINTAINER);
   let common = maintained;
   if (target.id !== viewer.id) {
     const access = await projectAccessForMany(target, maintained);

@@ -13,7 +13,7 @@ import { NotFoundError, ParamError } from '../../platform/http/errors';
 import type { Item } from '../../platform/dynamo/query';
 import { countOnePageMore, filteredCollection, mappedStream, mergedCollections, type ListSource, type StreamSource } from '../../platform/http/pagination';
 import { matchesSearch, parseSearch } from '../../platform/search';
-import { groupProjectIds, projectList } from '../../projects';
+import { groupProjectIds, memberProjects } from '../../projects';
 import type { User } from '../../users';
 import { canReadIssue } from '../policy';
 import { getProjectsWithNamespaces } from '../store/issue-lists';
@@ -597,17 +597,7 @@ export async function memberIssueStream(
   filters: IssueFilters,
   order: IssueOrder,
 ): Promise<{ stream: StreamSource<Issue>; subjects: Map<number, ProjectSubject> }> {
-  const limit = config().groupIssuesProjectLimit;
-  const list = await projectList(user, { membership: true, order_by: 'id' }, {});
-  const members: ProjectSubject[] = [];
-  if (Array.isArray(list)) members.push(...list);
-  else {
-    for await (const entry of list.read(undefined, 100)) {
-      if (entry.value) members.push(entry.value);
-      if (members.length > limit) break;
-    }
-  }
-  if (members.length > limit) throw new ParamError(`you are a member of more than ${limit} projects; search the issues of a project or group instead`);
+  const members = await memberProjects(user, 'search the issues of a project or group');
   const subjects = new Map(members.filter((subject) => !subject.namespace.deleting && can(user, 'read_issue', subject)).map((subject) => [subject.project.id, subject]));
   return { stream: await issuesOfProjects(subjects, user, filters, order), subjects };
 }

@@ -12,7 +12,7 @@ import type { Collection } from '../../platform/dynamo/keys';
 import { queryAll } from '../../platform/dynamo/query';
 import { NotFoundError, ParamError } from '../../platform/http/errors';
 import { filteredCollection, mergedCollections, type StreamSource } from '../../platform/http/pagination';
-import { getProject, getProjects, groupProjectIds, projectList, type Project } from '../../projects';
+import { getProject, getProjects, groupProjectIds, memberProjects, type Project } from '../../projects';
 import { listLabels, listMilestones } from '../../issues';
 import type { User } from '../../users';
 
@@ -213,17 +213,7 @@ export type UserMergeRequestScope = 'created_by_me' | 'assigned_to_me' | { revie
  * index here), at most `GROUP_ISSUES_PROJECT_LIMIT` projects (400 beyond), merged by sort key.
  */
 export async function memberMergeRequestStream(user: User, filters: MergeRequestFilters, order: MergeRequestOrder): Promise<StreamSource<MergeRequest>> {
-  const limit = config().groupIssuesProjectLimit;
-  const list = await projectList(user, { membership: true, order_by: 'id' }, {});
-  const subjects: ProjectSubject[] = [];
-  if (Array.isArray(list)) subjects.push(...list);
-  else {
-    for await (const entry of list.read(undefined, 100)) {
-      if (entry.value) subjects.push(entry.value);
-      if (subjects.length > limit) break;
-    }
-  }
-  if (subjects.length > limit) throw new ParamError(`you are a member of more than ${limit} projects; list the merge requests of a project or group instead`);
+  const subjects = await memberProjects(user, 'list the merge requests of a project or group');
   const readable = subjects.filter((subject) => can(user, 'read_merge_request', subject));
   const matchers = new Map(await Promise.all(readable.map(async (subject) => [subject.project.id, await matcherFor(subject.project.id, filters)] as const)));
   const colls = readable.flatMap((subject) => partitionsOf(filters.state).map((state) => mergeRequestCollections.projectMergeRequests(subject.project.id, state, order.orderBy)));

@@ -185,6 +185,28 @@ const SORTERS: Record<Exclude<ProjectOrder, 'id' | 'created_at'>, (p: Project) =
 };
 
 /**
+ * The projects `user` is a member of, in id order, for the lists read across them (the caller's
+ * issues and merge requests, search, common deploy keys): at most `GROUP_ISSUES_PROJECT_LIMIT`, so
+ * that such a list's cost stays bounded; beyond, a 400 saying what to do `instead`.
+ * @example
+ * const members = await memberProjects(user, 'list the merge requests of a project or group');
+ */
+export async function memberProjects(user: User, instead: string): Promise<ProjectSubject[]> {
+  const limit = config().groupIssuesProjectLimit;
+  const list = await projectList(user, { membership: true, order_by: 'id' }, {});
+  const members: ProjectSubject[] = [];
+  if (Array.isArray(list)) members.push(...list);
+  else {
+    for await (const entry of list.read(undefined, 100)) {
+      if (entry.value) members.push(entry.value);
+      if (members.length > limit) break;
+    }
+  }
+  if (members.length > limit) throw new ParamError(`you are a member of more than ${limit} projects; ${instead} instead`);
+  return members;
+}
+
+/**
  * The projects `viewer` may see that match `filters`: a stream in id order (`order_by` `id` or
  * `created_at`), or, for other orders, every match sorted in memory (at most
  * `config().projectSortLimit`, 400 beyond; offset pagination only).

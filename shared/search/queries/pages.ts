@@ -1,10 +1,8 @@
 /** Internal: the pieces every scope's query shares. */
 import type { ProjectSubject } from '../../auth';
 import type { Namespace } from '../../namespaces';
-import { config } from '../../platform/config';
-import { ParamError } from '../../platform/http/errors';
 import { paginate, paginateArray, type ListSource } from '../../platform/http/pagination';
-import { projectList } from '../../projects';
+import { memberProjects as projectsOfMember } from '../../projects';
 import type { User } from '../../users';
 import type { SearchInput, SearchPage } from '../search';
 
@@ -19,21 +17,7 @@ export async function pageOf<T>(input: SearchInput, list: ListSource<T> | T[]) {
 /** Whether a namespace is `group` or one of its subgroups. */
 export const inGroupTree = (group: Namespace, namespace: Namespace): boolean => namespace.id === group.id || namespace.ancestorIds.includes(group.id);
 
-/**
- * The projects the caller is a member of (the projects' membership list, as `GET
- * /merge_requests?scope=all` reads them): at most `GROUP_ISSUES_PROJECT_LIMIT`, 400 beyond.
- */
+/** The projects the caller is a member of (the projects' `memberProjects`), those being deleted left out. */
 export async function memberProjects(user: User, what: string): Promise<ProjectSubject[]> {
-  const limit = config().groupIssuesProjectLimit;
-  const list = await projectList(user, { membership: true, order_by: 'id' }, {});
-  const members: ProjectSubject[] = [];
-  if (Array.isArray(list)) members.push(...list);
-  else {
-    for await (const entry of list.read(undefined, 100)) {
-      if (entry.value) members.push(entry.value);
-      if (members.length > limit) break;
-    }
-  }
-  if (members.length > limit) throw new ParamError(`you are a member of more than ${limit} projects; search the ${what} of a project or group instead`);
-  return members.filter((subject) => !subject.namespace.deleting);
+  return (await projectsOfMember(user, `search the ${what} of a project or group`)).filter((subject) => !subject.namespace.deleting);
 }
