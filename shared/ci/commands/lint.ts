@@ -154,37 +154,37 @@ const byStage = <T extends Pick<JobDefinition, 'stageIdx'>>(jobs: readonly T[]):
 const refFilter = (filter: RefFilter | undefined) => (filter ? { ...(filter.refs ? { refs: filter.refs } : {}), ...(filter.variables ? { variables: filter.variables } : {}) } : null);
 
 /**
+ * A job as both lists show it, in GitLab's order: its scripts and tags, `filters` (the static
+ * check's `only`/`except`), then where and how it runs.
+ */
+const jobEntity = (job: JobDefinition, filters: Record<string, unknown> = {}) => ({
+  name: job.name,
+  stage: job.stage,
+  before_script: job.beforeScript,
+  script: job.script,
+  after_script: job.afterScript,
+  tag_list: job.tags,
+  ...filters,
+  environment: job.environment ?? null,
+  when: job.when,
+  allow_failure: job.allowFailure,
+});
+
+/**
  * Every job the file defines (GitLab's `yaml_processor_result_to_jobs`). `only` is GitLab's default
  * (branches and tags) unless the job has `rules` or the file `workflow: rules`, which drop it.
  */
 function staticJobs(jobs: readonly JobDefinition[], workflowRules: boolean): LintResult['jobs'] {
   return byStage(jobs).map((job) => ({
-    name: job.name,
-    stage: job.stage,
-    before_script: job.beforeScript,
-    script: job.script,
-    after_script: job.afterScript,
-    tag_list: job.tags,
-    only: job.only ? refFilter(job.only) : job.rules || workflowRules ? null : { refs: ['branches', 'tags'] },
-    except: refFilter(job.except),
-    environment: job.environment ?? null,
-    when: job.when,
-    allow_failure: job.allowFailure,
+    ...jobEntity(job, {
+      only: job.only ? refFilter(job.only) : job.rules || workflowRules ? null : { refs: ['branches', 'tags'] },
+      except: refFilter(job.except),
+    }),
     needs: job.needs ? job.needs.map((need) => ({ name: need.name, artifacts: need.artifacts, optional: need.optional })) : null,
   }));
 }
 
 /** The jobs a simulated pipeline gets (GitLab's `dry_run_convert_to_jobs`), their rules applied. */
 function simulatedJobs(jobs: readonly JobDefinition[]): LintResult['jobs'] {
-  return byStage(jobs).map((job) => ({
-    name: job.name,
-    stage: job.stage,
-    before_script: job.beforeScript,
-    script: job.script,
-    after_script: job.afterScript,
-    tag_list: job.tags,
-    environment: job.environment ?? null,
-    when: job.when,
-    allow_failure: job.allowFailure,
-  }));
+  return byStage(jobs).map((job) => jobEntity(job));
 }
