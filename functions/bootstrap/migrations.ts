@@ -17,6 +17,7 @@ import {
   listIssuesInEveryState,
   reindexProjectIssues,
 } from '../../shared/issues';
+import { indexDeployKeyFingerprints } from '../../shared/deploy-keys';
 import { linkProjectMergeRequestCommits, MR_COMMIT_LINKS_MIGRATION } from '../../shared/merge-requests';
 import { backfillGroupSearchEntries } from '../../shared/namespaces';
 import { eachInIdOrder, runOnce, type MigrationOptions, type MigrationStep } from '../../shared/platform/dynamo/migrations';
@@ -52,6 +53,8 @@ const MIGRATIONS: Array<[string, MigrationStep]> = [
   [MR_COMMIT_LINKS_MIGRATION, eachProject(linkProjectMergeRequestCommits)],
   // Environments left `stopping` before the scheduler's due index covered them (only transitions write it): given their entry.
   [CI_STOPPING_ENVIRONMENTS_MIGRATION, eachProject(indexStoppingEnvironments)],
+  // Deploy keys written before their MD5 fingerprint was indexed (GSI3: `GET /keys?fingerprint=aa:bb:…`).
+  ['deploy-key-md5-v1', indexDeployKeyFingerprints],
 ];
 
 /** The names of this version's migrations, in order. */

@@ -19,8 +19,12 @@ export const catalog = {
     'DELETE /projects/:id/deploy_keys/:key_id',
     'POST /projects/:id/deploy_keys/:key_id/enable',
   ],
-  /** The deploy keys of the projects a user and the caller both maintain. */
+  /**
+   * The deploy keys of the projects a user and the caller both maintain; and a key by fingerprint
+   * (admins), a deploy key's or, through the users feature, a user's SSH key.
+   */
   users: [
     'GET /users/:id/project_deploy_keys',
+    'GET /keys',
   ],
 } as const;

@@ -65,7 +65,6 @@ export const catalog = {
     'PATCH /user/status',
     'GET /user/preferences',
     'PUT /user/preferences',
-    'GET /keys',
     'GET /keys/:id',
   ],
 } as const;

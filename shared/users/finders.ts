@@ -31,16 +31,23 @@ export async function findSshKeyOrNotFound(keyId: number): Promise<{ key: SshKey
   return { key, owner };
 }
 
+/** A fingerprint as `GET /keys?fingerprint=` takes it: OpenSSH's `SHA256:…` or a classic MD5 `aa:bb:…`. */
+export type SshFingerprint = { sha256: string } | { md5: string };
+
 /**
- * An SSH key by fingerprint with its owner (`GET /keys?fingerprint=`): an OpenSSH one
- * (`SHA256:` and 43 base64 characters, 32 bytes) or a classic MD5 one (`aa:bb:…`, 16 bytes);
- * anything else is GitLab's 400 `Failed to return the key`, an unknown key `404 Key Not Found`.
+ * Reads a fingerprint: an OpenSSH one (`SHA256:` and 43 base64 characters, 32 bytes) or a classic
+ * MD5 one (`aa:bb:…`, 16 bytes); anything else is GitLab's 400 `Failed to return the key`.
  */
-export async function findSshKeyByFingerprintOrNotFound(fingerprint: string): Promise<{ key: SshKey; owner: User }> {
+export function parseSshFingerprint(fingerprint: string): SshFingerprint {
   const sha256 = /^sha256:/i.test(fingerprint) ? fingerprint.slice('SHA256:'.length).replace(/=+$/, '') : undefined;
   const valid = sha256 !== undefined ? Buffer.from(sha256, 'base64').length === 32 : /^([0-9a-f]{2}:){15}[0-9a-f]{2}$/i.test(fingerprint);
   if (!valid) throw new BadRequestError('Failed to return the key');
-  const key = await findSshKeyByFingerprint(sha256 !== undefined ? { sha256: `SHA256:${sha256}` } : { md5: fingerprint.toLowerCase() });
+  return sha256 !== undefined ? { sha256: `SHA256:${sha256}` } : { md5: fingerprint.toLowerCase() };
+}
+
+/** A user's SSH key by fingerprint with its owner, or `404 Key Not Found`. */
+export async function findSshKeyByFingerprintOrNotFound(fingerprint: SshFingerprint): Promise<{ key: SshKey; owner: User }> {
+  const key = await findSshKeyByFingerprint(fingerprint);
   const owner = key && (await getUser(key.userId));
   if (!key || !owner) throw new NotFoundError('Key');
   return { key, owner };

@@ -1,7 +1,7 @@
 export { authenticate, authenticateDeployTokensWith, authenticateGitCredentials, authenticateJobTokensWith, trackActivity } from './authenticate';
-export { findUserOrNotFound, userIdForFilter } from './finders';
+export { findSshKeyByFingerprintOrNotFound, findUserOrNotFound, parseSshFingerprint, userIdForFilter, type SshFingerprint } from './finders';
 export { listUsers } from './queries/users';
-export { presentPersonalAccessToken, presentSshKey, presentUserPublic } from './presenters/users';
+export { presentPersonalAccessToken, presentSshKey, presentSshKeyWithUser, presentUserAdminCore, presentUserPublic } from './presenters/users';
 export { backfillUserSearchEntries, findUserByUsername, getUser, userFromItem, userIdByEmail, userIsLive, type User } from './store/users';
 export { userKeys } from './store/keys';
 export { removeWithUser, soloOwnedGroups, type DeleteUserOptions, type UserRemoval } from './commands/delete-user';

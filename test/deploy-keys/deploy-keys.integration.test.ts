@@ -4,15 +4,22 @@
  * project's keys (add, list, read, edit, enable, remove) with GitLab's validation answers and
  * permissions; one key shared by two projects (also when both add it at once), destroyed with its
  * last project unless it is public; the admins' instance-wide keys; a user's projects' keys; and a
- * deleted project's keys going with it.
+ * deleted project's keys going with it; and `GET /keys?fingerprint=` finding a deploy key.
  */
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, rootToken } from '../support/api';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { indexDeployKeyFingerprints } from '../../shared/deploy-keys';
+import { deployKeyKeys } from '../../shared/deploy-keys/store/keys';
+import { db, tableName } from '../../shared/platform/dynamo/client';
+import { api, isLocalRuntime, rootToken } from '../support/api';
 import { eventually } from '../support/eventually';
 import { createProject, newMember, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
 import { generateSshPublicKey } from '../support/ssh-keys';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- responses are read field by field */
+/** A key line's classic fingerprint (`aa:bb:…`), as `ssh-keygen -E md5 -l` prints it. */
+const md5Fingerprint = (line: string) => createHash('md5').update(Buffer.from(line.split(' ')[1], 'base64')).digest('hex').replace(/(..)(?!$)/g, '$1:');
 const keysOf = (projectId: number) => `/projects/${projectId}/deploy_keys`;
 const add = (projectId: number, token: string, body: Record<string, unknown>) => api(keysOf(projectId), { method: 'POST', token, body });
 const adminKeyIds = async (query: Record<string, unknown> = {}) =>
@@ -57,6 +64,13 @@ describe('deploy keys API', () => {
 
     const edited = await api(`${keysOf(project.id)}/${id}`, { method: 'PUT', token: owner.token, body: { title: 'Renamed', can_push: false } });
     expect(edited).toMatchObject({ status: 200, body: { ...created.body, title: 'Renamed', can_push: false } });
+    for (const title of ['', '  ', null]) {
+      expect(await api(`${keysOf(project.id)}/${id}`, { method: 'PUT', token: owner.token, body: { title, can_push: true } })).toMatchObject({
+        status: 400,
+        body: { message: { 'deploy_key.title': ["can't be blank"] } },
+      });
+    }
+    expect((await api(`${keysOf(project.id)}/${id}`, { token: owner.token })).body).toMatchObject({ title: 'Renamed', can_push: false });
     expect(await api(`${keysOf(project.id)}/${id}`, { method: 'PUT', token: owner.token, body: {} })).toMatchObject({
       status: 400,
       body: { error: 'title, can_push are missing, at least one parameter must be provided' },
@@ -93,6 +107,48 @@ describe('deploy keys API', () => {
       [400, { message: { 'deploy_key.key': ['has expired'] } }],
       [400, { message: { fingerprint: ['has already been taken'] } }],
     ]);
+  });
+
+  it("finds a deploy key by either fingerprint (admins): its creator and projects; a user's key as before", async () => {
+    // Prepare
+    const line = generateSshPublicKey('ed25519');
+    const created = await add(project.id, owner.token, { title: 'By print', key: line });
+    const linked = await add(other.id, owner.token, { title: 'By print', key: line, can_push: true });
+    expect([created.status, linked.status]).toEqual([201, 201]);
+    const userKey = await api('/user/keys', { method: 'POST', token: developer.token, body: { title: 'mine', key: generateSshPublicKey() } });
+
+    // Act
+    const [bySha, byMd5, ofUser, byStranger] = await Promise.all([
+      api('/keys', { token: rootToken(), query: { fingerprint: created.body.fingerprint_sha256 } }),
+      api('/keys', { token: rootToken(), query: { fingerprint: created.body.fingerprint.toUpperCase() } }),
+      api('/keys', { token: rootToken(), query: { fingerprint: md5Fingerprint(userKey.body.key) } }),
+      api('/keys', { token: owner.token, query: { fingerprint: created.body.fingerprint_sha256 } }),
+    ]);
+
+    // Assess
+    const { can_push: _, ...key } = created.body;
+    const link = (projectId: number, canPush: boolean) => ({ deploy_key_id: key.id, project_id: projectId, created_at: expect.any(String), updated_at: expect.any(String), can_push: canPush });
+    expect(bySha).toMatchObject({ status: 200, body: { ...key, user: { id: owner.id, username: owner.username, email: expect.any(String) } } });
+    expect(bySha.body.deploy_keys_projects).toEqual([link(project.id, false), link(other.id, true)].sort((a, b) => a.project_id - b.project_id));
+    expect(byMd5.body).toEqual(bySha.body);
+    expect(ofUser).toMatchObject({ status: 200, body: { id: userKey.body.id, title: 'mine', user: { id: developer.id } } });
+    expect(ofUser.body).not.toHaveProperty('deploy_keys_projects');
+    expect(byStranger.status).toBe(403);
+  });
+
+  it.runIf(isLocalRuntime())('finds a key written before its MD5 fingerprint was indexed once the migration ran', async () => {
+    // Prepare: the key's MD5 entry taken away, as for a key written before it.
+    const created = await add(project.id, owner.token, { title: 'Older', key: generateSshPublicKey('ed25519') });
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: deployKeyKeys.key(created.body.id), UpdateExpression: 'REMOVE GSI3PK, GSI3SK' }));
+    const byMd5 = () => api('/keys', { token: rootToken(), query: { fingerprint: created.body.fingerprint } });
+    expect((await byMd5()).status).toBe(404);
+
+    // Act
+    const indexed = await indexDeployKeyFingerprints({ checkpoint: async () => true });
+
+    // Assess
+    expect(indexed).toBeGreaterThanOrEqual(1);
+    expect(await byMd5()).toMatchObject({ status: 200, body: { id: created.body.id, title: 'Older' } });
   });
 
   it('makes one key with two links when two projects add it at once; the last unlink destroys it', async () => {

@@ -143,15 +143,17 @@ export async function enableDeployKey(subject: ProjectSubject, user: User, keyId
 /**
  * `PUT /projects/:id/deploy_keys/:key_id`: the link's `can_push` and the key's title, together.
  * The title of a public key is the admins' to change (GitLab's `update_deploy_key_title`): anyone
- * else's is left as it was.
+ * else's is left as it was. A blank (or `null`) title is GitLab's `can't be blank`.
  */
-export async function updateLinkedKey(linked: LinkedKey, user: User, change: { title?: string; canPush?: boolean }): Promise<LinkedKey> {
+export async function updateLinkedKey(linked: LinkedKey, user: User, change: { title?: string | null; canPush?: boolean }): Promise<LinkedKey> {
   const title = change.title !== undefined && (isAdmin(user) || !linked.key.public) ? change.title : undefined;
+  if (title === null || title?.trim() === '') throw new ValidationError({ 'deploy_key.title': ["can't be blank"] });
   if (title !== undefined && title.length > 255) throw new ValidationError({ 'deploy_key.title': [TITLE_TOO_LONG] });
-  if ((await updateDeployKeysProject(linked.link, { title, canPush: change.canPush })) === 'gone') throw new RecordNotFoundError();
+  const at = new Date().toISOString();
+  if ((await updateDeployKeysProject(linked.link, { title, canPush: change.canPush, at })) === 'gone') throw new RecordNotFoundError();
   return {
     key: { ...linked.key, title: title ?? linked.key.title },
-    link: { ...linked.link, canPush: change.canPush ?? linked.link.canPush },
+    link: { ...linked.link, canPush: change.canPush ?? linked.link.canPush, ...(change.canPush !== undefined ? { updatedAt: at } : {}) },
   };
 }
 

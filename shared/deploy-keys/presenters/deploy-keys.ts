@@ -6,9 +6,9 @@
 import type { ProjectSubject } from '../../auth';
 import type { Namespace } from '../../namespaces';
 import { presentProjects, type Project } from '../../projects';
-import type { User } from '../../users';
+import { presentUserAdminCore, type User } from '../../users';
 import type { LinkedKey } from '../queries/deploy-keys';
-import type { DeployKey } from '../store/deploy-keys';
+import type { DeployKey, DeployKeyLink } from '../store/deploy-keys';
 
 export function presentDeployKey(key: DeployKey) {
   return {
@@ -24,6 +24,24 @@ export function presentDeployKey(key: DeployKey) {
 
 export function presentLinkedKey({ key, link }: LinkedKey) {
   return { ...presentDeployKey(key), can_push: link.canPush };
+}
+
+/**
+ * GitLab's `DeployKeyWithUser` (`GET /keys?fingerprint=` of a deploy key): the key, its creator
+ * (`null` once deleted) and its links (`DeployKeysProject` rows; links have no id of their own here, so none is shown).
+ */
+export function presentDeployKeyWithUser(key: DeployKey, creator: User | undefined, links: DeployKeyLink[]) {
+  return {
+    ...presentDeployKey(key),
+    user: creator ? presentUserAdminCore(creator) : null,
+    deploy_keys_projects: links.map((link) => ({
+      deploy_key_id: link.keyId,
+      project_id: link.projectId,
+      created_at: link.createdAt,
+      updated_at: link.updatedAt ?? link.createdAt,
+      can_push: link.canPush,
+    })),
+  };
 }
 
 type ProjectEntry = { project: Project; namespace: Namespace };

@@ -11,9 +11,9 @@ import { isId } from '../../platform/dynamo/query';
 import { RecordNotFoundError } from '../../platform/http/errors';
 import { collectionStream, mappedStream, type CollectionSource, type StreamSource } from '../../platform/http/pagination';
 import { getProjects, memberProjects, type Project } from '../../projects';
-import type { User } from '../../users';
+import { getUser, type SshFingerprint, type User } from '../../users';
 import { deployKeyCollections, deployKeyKeys } from '../store/keys';
-import { deployKeyFromItem, getDeployKey, getProjectLink, linkFromItem, linksOfKey, linksOfProject, type DeployKey, type DeployKeyLink } from '../store/deploy-keys';
+import { deployKeyFromItem, findDeployKeyByFingerprint, getDeployKey, getProjectLink, linkFromItem, linksOfKey, linksOfProject, type DeployKey, type DeployKeyLink } from '../store/deploy-keys';
 
 /** A project's key with its link (GitLab's `DeployKeysProject`). */
 export interface LinkedKey {
@@ -103,4 +103,12 @@ export async function commonProjectDeployKeys(viewer: User, target: User): Promi
     const item = find(deployKeyKeys.key(id));
     return item ? [deployKeyFromItem(item)] : [];
   });
+}
+
+/** The deploy key with a fingerprint, its creator (undefined once deleted) and its links; undefined when no deploy key has it. */
+export async function findDeployKeyWithLinks(fingerprint: SshFingerprint): Promise<{ key: DeployKey; creator: User | undefined; links: DeployKeyLink[] } | undefined> {
+  const key = await findDeployKeyByFingerprint(fingerprint);
+  if (!key) return undefined;
+  const [creator, links] = await Promise.all([getUser(key.userId), linksOfKey(key.id)]);
+  return { key, creator, links };
 }

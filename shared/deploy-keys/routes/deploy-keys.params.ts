@@ -20,7 +20,7 @@ export const projectListParams = z.object({ ...idParam, ...paginationParams });
 export const projectKeyParams = z.object({ ...idParam, key_id: required(p.int()) });
 export const projectCreateParams = z.object({ ...idParam, ...keyFields('deploy_key.'), can_push: p.bool() });
 export const projectUpdateParams = z
-  .object({ ...idParam, key_id: required(p.int()), title: p.string({ max: 255, field: 'deploy_key.title' }), can_push: p.bool() })
+  .object({ ...idParam, key_id: required(p.int()), title: p.clearableText({ max: 255, field: 'deploy_key.title' }), can_push: p.bool() })
   .superRefine((value, ctx) => {
     if (value.title === undefined && value.can_push === undefined) {
       ctx.addIssue({ code: 'custom', message: 'title, can_push are missing, at least one parameter must be provided' });
@@ -28,3 +28,5 @@ export const projectUpdateParams = z
   });
 
 export const userKeysParams = z.object({ id: required(p.string()), ...paginationParams });
+
+export const fingerprintParams = z.object({ fingerprint: required(p.string()) });

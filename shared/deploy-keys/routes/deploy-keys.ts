@@ -7,17 +7,19 @@
  */
 import { authorize } from '../../auth';
 import { ForbiddenError, NotFoundError } from '../../platform/http/errors';
+import type { RouteAuthentication } from '../../platform/http/context';
 import { paginate, paginateArray } from '../../platform/http/pagination';
 import { created, noContent, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { findProjectOrNotFound } from '../../projects';
-import { findUserByUsername, getUser, type User } from '../../users';
+import { findSshKeyByFingerprintOrNotFound, findUserByUsername, getUser, parseSshFingerprint, presentSshKeyWithUser, type User } from '../../users';
 import type { catalog } from '../catalog';
 import { addProjectDeployKey, createPublicDeployKey, enableDeployKey, removeProjectDeployKey, updateLinkedKey } from '../commands/deploy-keys';
-import { presentDeployKey, presentKeysWithProjects, presentLinkedKey } from '../presenters/deploy-keys';
-import { commonProjectDeployKeys, findLinkedKeyOrNotFound, instanceDeployKeyList, projectDeployKeyList, projectsOfKeys } from '../queries/deploy-keys';
+import { presentDeployKey, presentDeployKeyWithUser, presentKeysWithProjects, presentLinkedKey } from '../presenters/deploy-keys';
+import { commonProjectDeployKeys, findDeployKeyWithLinks, findLinkedKeyOrNotFound, instanceDeployKeyList, projectDeployKeyList, projectsOfKeys } from '../queries/deploy-keys';
 import {
   instanceCreateParams,
+  fingerprintParams,
   instanceListParams,
   projectCreateParams,
   projectKeyParams,
@@ -25,6 +27,9 @@ import {
   projectUpdateParams,
   userKeysParams,
 } from './deploy-keys.params';
+
+/** As every GET of the users group: a token with only the `read_user` scope may read it. */
+const readUser = { scopes: ['api', 'read_user'] } as const satisfies RouteAuthentication;
 
 /** The project, once the caller may administer its deploy keys (GitLab's `authorize_admin_project`). */
 async function administeredProject(idOrPath: string, user: User) {
@@ -102,8 +107,7 @@ export const projectDeployKeyRoutes = {
 
 export const userDeployKeyRoutes = {
   'GET /users/:id/project_deploy_keys': route({
-    // As every GET of the users group: a token with only the `read_user` scope may read it.
-    authentication: { scopes: ['api', 'read_user'] },
+    authentication: readUser,
     params: userKeysParams,
     handler: async ({ params, user, link }) => {
       const target = /^\d+$/.test(params.id) ? await getUser(Number(params.id)) : await findUserByUsername(params.id);
@@ -112,6 +116,23 @@ export const userDeployKeyRoutes = {
       if (!keys) throw new ForbiddenError('No common authorized project found');
       const page = paginateArray(params, link, keys);
       return ok(page.items.map(presentDeployKey), page.headers);
+    },
+  }),
+
+  /**
+   * A key by fingerprint (admins; GitLab's `lib/api/keys.rb`): a deploy key with its creator and
+   * links (`DeployKeyWithUser`), else a user's SSH key with its owner (`SSHKeyWithUser`).
+   */
+  'GET /keys': route({
+    authentication: readUser,
+    params: fingerprintParams,
+    handler: async ({ params, user }) => {
+      authorize(user, 'admin_users');
+      const fingerprint = parseSshFingerprint(params.fingerprint);
+      const deployKey = await findDeployKeyWithLinks(fingerprint);
+      if (deployKey) return ok<object>(presentDeployKeyWithUser(deployKey.key, deployKey.creator, deployKey.links));
+      const { key, owner } = await findSshKeyByFingerprintOrNotFound(fingerprint);
+      return ok<object>(presentSshKeyWithUser(key, owner));
     },
   }),
 } satisfies RoutesOf<typeof catalog.users>;

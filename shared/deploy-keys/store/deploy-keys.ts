@@ -11,10 +11,13 @@
  * deploy key never shares a fingerprint with a user's SSH key, nor with another deploy key. The
  * store returns results (`'project_gone'`, `'claim_taken'`, `undefined`, ...), never HTTP errors.
  */
-import { tableName } from '../../platform/dynamo/client';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../../platform/dynamo/client';
+import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { nextId } from '../../platform/dynamo/counters';
 import { entityFields, putClaim } from '../../platform/dynamo/items';
-import { getEntity, getItem, queryAll, type Item } from '../../platform/dynamo/query';
+import { eachInIdOrder, type MigrationStep } from '../../platform/dynamo/migrations';
+import { getEntity, getItem, queryAll, queryCollection, type Item } from '../../platform/dynamo/query';
 import { heldAs, transactOr } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { userKeys } from '../../users';
@@ -45,6 +48,8 @@ export interface DeployKeyLink {
   projectId: number;
   canPush: boolean;
   createdAt: string;
+  /** When `can_push` last changed (absent on links never edited). */
+  updatedAt?: string;
 }
 
 export const deployKeyFromItem = (item: Item): DeployKey => entityFields(item) as DeployKey;
@@ -66,7 +71,14 @@ const linkItems = (link: DeployKeyLink, condition?: string) => [
 ];
 
 function keyItem(key: DeployKey): Item {
-  return { ...deployKeyKeys.key(key.id), type: 'DeployKey', ...deployKeyIndexKeys.all(key.id), ...(key.public ? deployKeyIndexKeys.public(key.id) : {}), ...key };
+  return {
+    ...deployKeyKeys.key(key.id),
+    type: 'DeployKey',
+    ...deployKeyIndexKeys.all(key.id),
+    ...(key.public ? deployKeyIndexKeys.public(key.id) : {}),
+    ...deployKeyIndexKeys.md5(key.fingerprint),
+    ...key,
+  };
 }
 
 /**
@@ -143,15 +155,15 @@ export function unlinkDeployKey(key: DeployKey, projectId: number): Promise<'gon
  * Edits a link's `can_push` (both copies) and its key's title, together; `gone` when the link (or
  * the key) was removed meanwhile.
  */
-export function updateDeployKeysProject(link: DeployKeyLink, change: { canPush?: boolean; title?: string }): Promise<'gone' | undefined> {
+export function updateDeployKeysProject(link: DeployKeyLink, change: { canPush?: boolean; title?: string; at: string }): Promise<'gone' | undefined> {
   const setCanPush = (key: Item) =>
     change.canPush !== undefined && {
       Update: {
         TableName: tableName(),
         Key: key,
-        UpdateExpression: 'SET canPush = :canPush',
+        UpdateExpression: 'SET canPush = :canPush, updatedAt = :at',
         ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':canPush': change.canPush },
+        ExpressionAttributeValues: { ':canPush': change.canPush, ':at': change.at },
       },
     };
   return transactOr(
@@ -187,6 +199,40 @@ export async function fingerprintHolder(fingerprintSha256: string): Promise<numb
   if (!claim) return undefined;
   return typeof claim.deployKeyId === 'number' ? claim.deployKeyId : 'user_key';
 }
+
+/**
+ * The deploy key with a fingerprint: a SHA-256 one through the claim it holds (strongly
+ * consistent), an MD5 one through GSI3.
+ */
+export async function findDeployKeyByFingerprint(fingerprint: { sha256: string } | { md5: string }): Promise<DeployKey | undefined> {
+  if ('md5' in fingerprint) {
+    for await (const item of queryCollection(deployKeyCollections.byMd5(fingerprint.md5))) return deployKeyFromItem(item);
+    return undefined;
+  }
+  const holder = await fingerprintHolder(fingerprint.sha256);
+  return typeof holder === 'number' ? getDeployKey(holder) : undefined;
+}
+
+/** The data migration giving keys written before GSI3 their MD5 entry (idempotent; resumes after the last key done). */
+export const indexDeployKeyFingerprints: MigrationStep = eachInIdOrder(
+  (after) => queryCollection(deployKeyCollections.all(after)),
+  (item) => Number(item.id),
+  async (item) => {
+    const { GSI3PK, GSI3SK } = deployKeyIndexKeys.md5(String(item.fingerprint));
+    const written = await ifConditionHolds(
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: deployKeyKeys.key(Number(item.id)),
+          UpdateExpression: 'SET GSI3PK = :pk, GSI3SK = :sk',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':pk': GSI3PK, ':sk': GSI3SK },
+        }),
+      ),
+    );
+    return written ? 1 : 0;
+  },
+);
 
 /** A key's links, by project id (one Query of its partition). */
 export async function linksOfKey(keyId: number): Promise<DeployKeyLink[]> {

@@ -11,6 +11,7 @@ const projectPartition = (projectId: number) => `PROJECT_DEPLOY_KEYS#${projectId
 /** GSI partitions: every deploy key by id, and the public (instance-wide) ones by id. */
 const ALL_KEYS = 'DEPLOY_KEYS';
 const PUBLIC_KEYS = 'DEPLOY_KEYS_PUBLIC';
+const MD5_PREFIX = 'DEPLOY_KEY_MD5#';
 
 export const deployKeyKeys = {
   /** A deploy key (GitLab's `DeployKey`): its own partition, with its links to projects beside it. */
@@ -27,6 +28,8 @@ export const deployKeyIndexKeys = {
   all: (keyId: number) => ({ GSI1PK: ALL_KEYS, GSI1SK: pad(keyId) }),
   /** GSI2: the public keys by id (`GET /deploy_keys?public=true`); only on public keys. */
   public: (keyId: number) => ({ GSI2PK: PUBLIC_KEYS, GSI2SK: pad(keyId) }),
+  /** GSI3: the key by its MD5 fingerprint (`GET /keys?fingerprint=aa:bb:…`; a SHA-256 one is its claim's). */
+  md5: (fingerprint: string) => ({ GSI3PK: `${MD5_PREFIX}${fingerprint}`, GSI3SK: 'KEY' }),
 } as const;
 
 /** The ranges of items one Query reads. */
@@ -35,6 +38,8 @@ export const deployKeyCollections = {
   all: (after?: number) => indexCollection('GSI1', ALL_KEYS, afterId(after)),
   /** The public deploy keys, by id. */
   public: (after?: number) => indexCollection('GSI2', PUBLIC_KEYS, afterId(after)),
+  /** The key (at most one) with an MD5 fingerprint. */
+  byMd5: (fingerprint: string) => indexCollection('GSI3', `${MD5_PREFIX}${fingerprint}`),
   /** A key's links to projects, by project id. */
   keyLinks: (keyId: number) => tableCollection(keyPartition(keyId), 'PROJECT#'),
   /** A project's links to keys, by key id. */
@@ -45,7 +50,7 @@ export const deployKeyCollections = {
 export const DEPLOY_KEY_SEQUENCE = 'deploy_keys';
 
 /** The instance's lists show a new or removed key at once (read-your-writes journal, `platform/dynamo/recent.ts`). */
-readYourWrites(ALL_KEYS, PUBLIC_KEYS);
+readYourWrites(ALL_KEYS, PUBLIC_KEYS, MD5_PREFIX);
 
 /**
  * The prefixes this feature's items occupy (checked against every other feature's by a test). A
@@ -55,6 +60,6 @@ readYourWrites(ALL_KEYS, PUBLIC_KEYS);
 export const keySpace: KeySpace = {
   partitions: ['DEPLOY_KEY#', 'PROJECT_DEPLOY_KEYS#'],
   sortKeys: { 'DEPLOY_KEY#': ['KEY', 'PROJECT#'], 'PROJECT_DEPLOY_KEYS#': ['KEY#'] },
-  indexPartitions: { GSI1: [ALL_KEYS], GSI2: [PUBLIC_KEYS] },
+  indexPartitions: { GSI1: [ALL_KEYS], GSI2: [PUBLIC_KEYS], GSI3: [MD5_PREFIX] },
   sequences: [DEPLOY_KEY_SEQUENCE],
 };

@@ -43,8 +43,8 @@ export function presentUserSingle(user: User) {
   };
 }
 
-/** The admin form minus sign-in details, as embedded in `GET /keys/:id`. */
-function presentUserAdminCore(user: User) {
+/** The admin form minus sign-in details, as embedded in `GET /keys/:id` and `GET /keys?fingerprint=` (a user's or a deploy key's owner). */
+export function presentUserAdminCore(user: User) {
   return {
     ...presentUserSingle(user),
     email: user.email,

@@ -7,7 +7,7 @@ import { ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import type { catalog } from '../catalog';
 import { addSshKey, deleteSshKey } from '../commands/credentials';
-import { findSshKeyByFingerprintOrNotFound, findSshKeyOrNotFound, findUserOrNotFound } from '../finders';
+import { findSshKeyOrNotFound, findUserOrNotFound } from '../finders';
 import { presentSshKey, presentSshKeyWithUser } from '../presenters/users';
 import { getSshKey, listSshKeys } from '../queries/credentials';
 import { credentialRoutes } from './credentials';
@@ -35,16 +35,6 @@ export const sshKeyRoutes = {
       const key = await getSshKey(owner.id, params.key_id);
       if (!key) throw new NotFoundError('Key');
       return ok(presentSshKey(key));
-    },
-  }),
-
-  'GET /keys': route({
-    authentication: readUser,
-    params: z.object({ fingerprint: required(p.string()) }),
-    handler: async ({ params, user }) => {
-      authorize(user, 'admin_users');
-      const { key, owner } = await findSshKeyByFingerprintOrNotFound(params.fingerprint);
-      return ok(presentSshKeyWithUser(key, owner));
     },
   }),
 
