@@ -136,4 +136,24 @@ describe('status and preferences', () => {
     expect(updated.body).toMatchObject({ view_diffs_file_by_file: true, show_whitespace_in_diffs: true });
     expect((await api('/user/preferences', { token: bob.token, method: 'PUT', body: {} })).status).toBe(400);
   });
+
+  it('keeps every field of concurrent partial changes (preferences, status PATCH)', async () => {
+    // Act: each request changes one field of the same stored value at once.
+    const dave = await createUser();
+    const put = (body: Record<string, unknown>) => api('/user/preferences', { token: dave.token, method: 'PUT', body });
+    const patch = (body: Record<string, unknown>) => api('/user/status', { token: dave.token, method: 'PATCH', body });
+    expect((await patch({ emoji: 'coffee' })).status).toBe(200);
+    const answers = await Promise.all([
+      put({ view_diffs_file_by_file: true }),
+      put({ show_whitespace_in_diffs: false }),
+      put({ pass_user_identities_to_ci_jwt: true }),
+      patch({ message: 'away' }),
+      patch({ availability: 'busy' }),
+    ]);
+
+    // Assess
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    expect((await api('/user/preferences', { token: dave.token })).body).toMatchObject({ view_diffs_file_by_file: true, show_whitespace_in_diffs: false, pass_user_identities_to_ci_jwt: true });
+    expect((await api('/user/status', { token: dave.token })).body).toMatchObject({ message: 'away', availability: 'busy' });
+  });
 });

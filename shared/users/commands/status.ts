@@ -5,8 +5,8 @@
  * keeps the stored one, `not_set` for a new status); one with none of them removes the status, as
  * GitLab's service does (also a `PATCH` carrying only `clear_status_after`).
  */
-import { ValidationError } from '../../platform/http/errors';
-import { writeUserAttribute, type User, type UserStatus } from '../store/users';
+import { NotFoundError, ValidationError } from '../../platform/http/errors';
+import { changeUserAttribute, type User, type UserStatus } from '../store/users';
 
 export const DEFAULT_STATUS_EMOJI = 'speech_balloon';
 
@@ -69,9 +69,10 @@ export function nextStatus(user: User, input: StatusInput, partial: boolean, now
   };
 }
 
-/** Writes the status `input` makes (or removes it); answers the status now stored, if any. */
+/** Writes the status `input` makes of the stored one (or removes it); answers the status now stored, if any. */
 export async function setUserStatus(user: User, input: StatusInput, partial: boolean): Promise<UserStatus | undefined> {
-  const status = nextStatus(user, input, partial);
-  await writeUserAttribute(user.id, 'status', status);
-  return status;
+  const now = new Date();
+  const changed = await changeUserAttribute(user, 'status', (current) => nextStatus(current, input, partial, now));
+  if (changed === 'gone') throw new NotFoundError('User');
+  return changed.value;
 }

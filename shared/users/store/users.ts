@@ -480,24 +480,42 @@ export async function recordActivity(user: User, day: string): Promise<void> {
   ));
 }
 
+/** The attributes a user's edits never write, each set on its own (`changeUserAttribute`). */
+type OwnAttribute = 'status' | 'preferences';
+
+/** How many times a change of an own attribute is computed again after losing a race. */
+const ATTRIBUTE_ATTEMPTS = 5;
+
 /**
- * Sets (or with `undefined` removes) one attribute a user's edits never write (`status`,
- * `preferences`): an UpdateItem conditioned on the user existing and not being deleted, leaving
- * the version alone (an edit racing it neither fails nor undoes it). False when there is no such user.
+ * Sets (or, when `next` gives `undefined`, removes) one attribute a user's edits never write
+ * (`status`, `preferences`), computed by `next` from the user as read: an UpdateItem conditioned on
+ * the user existing, not being deleted, and the attribute still being what `next` saw (two
+ * requests changing different fields both count); on a lost race the user is read again and `next`
+ * asked again. The version is left alone (an edit racing it neither fails nor undoes it). Answers
+ * what was written, or `gone` when there is no such user (or it is being deleted).
  */
-export async function writeUserAttribute(userId: number, name: 'status' | 'preferences', value: object | undefined): Promise<boolean> {
-  return writingUser(userId, ifConditionHolds(
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: userKeys.user(userId),
-        UpdateExpression: value === undefined ? 'REMOVE #a' : 'SET #a = :v',
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting)',
-        ExpressionAttributeNames: { '#a': name },
-        ...(value === undefined ? {} : { ExpressionAttributeValues: { ':v': value } }),
-      }),
-    ),
-  )).then((written) => written !== undefined);
+export async function changeUserAttribute<K extends OwnAttribute>(user: User, name: K, next: (user: User) => User[K]): Promise<{ value: User[K] } | 'gone'> {
+  let current: User | undefined = user;
+  for (let attempt = 0; attempt < ATTRIBUTE_ATTEMPTS && current && !current.deleting; attempt++) {
+    const was = current[name];
+    const value = next(current);
+    const written = await writingUser(current.id, ifConditionHolds(
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: userKeys.user(current.id),
+          UpdateExpression: value === undefined ? 'REMOVE #a' : 'SET #a = :v',
+          ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(deleting) AND ${was === undefined ? 'attribute_not_exists(#a)' : '#a = :was'}`,
+          ExpressionAttributeNames: { '#a': name },
+          ...(value === undefined && was === undefined ? {} : { ExpressionAttributeValues: { ...(value === undefined ? {} : { ':v': value }), ...(was === undefined ? {} : { ':was': was }) } }),
+        }),
+      ),
+    ));
+    if (written !== undefined) return { value };
+    current = await getUser(current.id);
+  }
+  if (current && !current.deleting) throw new Error(`user ${user.id}: ${name} kept changing`);
+  return 'gone';
 }
 
 const prefixValues = (attrs: { GSI3PK: string; GSI3SK: string }) => ({ ':gsi3pk': attrs.GSI3PK, ':gsi3sk': attrs.GSI3SK });
