@@ -1,10 +1,12 @@
 /**
  * Users' states (deactivate, activate, ban, unban, approve, reject), their effect on
  * authentication and lists, following, and statuses, as python-gitlab and gitbeaker call them
- * (`user.ban()`, `Users.follow`, `user.status`, …). One set of users for the file.
+ * (`user.ban()`, `Users.follow`, `user.status`, …), and a deleted user's follow pairs going with it.
+ * One set of users for the file.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, rootToken } from '../support/api';
+import { eventually } from '../support/eventually';
 import { createUser, type TestUser } from '../support/fixtures';
 
 const root = () => ({ token: rootToken() });
@@ -96,6 +98,24 @@ describe('following', () => {
     expect((await post(`/users/${bob.id}/unfollow`, alice.token)).status).toBe(304);
     expect((await api(`/users/${bob.id}/followers`, { token: carol.token })).body).toEqual([]);
     expect((await api(`/users/${bob.id}`, { token: alice.token })).body).toMatchObject({ followers: 0, is_followed: false });
+  });
+
+  it("removes a deleted user's follow pairs both ways, with the other users' counts", async () => {
+    // Prepare: erin follows and is followed by a user about to be deleted.
+    const [erin, leaving] = await Promise.all([createUser(), createUser()]);
+    expect((await post(`/users/${leaving.id}/follow`, erin.token)).status).toBe(201);
+    expect((await post(`/users/${erin.id}/follow`, leaving.token)).status).toBe(201);
+
+    // Act
+    expect((await api(`/users/${leaving.id}`, { ...root(), method: 'DELETE' })).status).toBe(200);
+
+    // Assess
+    await eventually(async () => expect((await api(`/users/${leaving.id}`, root())).status).toBe(404), 120_000);
+    await eventually(async () => {
+      expect((await api(`/users/${erin.id}`, root())).body).toMatchObject({ followers: 0, following: 0 });
+      expect((await api(`/users/${erin.id}/followers`, root())).body).toEqual([]);
+      expect((await api(`/users/${erin.id}/following`, root())).body).toEqual([]);
+    });
   });
 });
 
