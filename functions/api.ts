@@ -8,7 +8,7 @@ import { createGroupHandler } from '../shared/platform/group-handler';
 import type { AnyRoute } from '../shared/platform/http/route';
 import { lazily } from '../shared/platform/lazy';
 import { onDeploymentSucceeded, onPipelineFinished } from '../shared/ci/listeners';
-import { forkWithProject, onRunnerSettingsChanged, removeWithProject } from '../shared/projects/commands/lifecycle';
+import { forkWithProject, onProjectTransferred, onRunnerSettingsChanged, removeWithProject } from '../shared/projects/commands/lifecycle';
 import { decideJobTokenReachWith } from '../shared/projects/job-token-reach';
 import { removeWithGroup } from '../shared/groups/commands/lifecycle';
 import { onLabelDeleted } from '../shared/issues/label-listeners';
@@ -91,6 +91,9 @@ removeWithProject(lazily(lazy.ciRemoval, (m) => m.removeCiObjects));
 // …and a project whose shared or group runners are turned back on has its pending jobs queued for them (GitLab does).
 const requeueOnRunnerSettings = lazily(lazy.ciRunnerQueues, (m) => m.requeueOnRunnerSettings);
 onRunnerSettingsChanged(({ previous, next }) => requeueOnRunnerSettings(previous, next));
+// …and a project moved to another namespace has its pending jobs moved to its new groups' runner queue.
+const requeueOnTransfer = lazily(lazy.ciRunnerQueues, (m) => m.requeueOnTransfer);
+onProjectTransferred(({ next }) => requeueOnTransfer(next.id));
 removeWithGroup(lazily(lazy.ciRemoval, (m) => m.removeGroupCiObjects));
 resolveJobTokensWith(lazily(lazy.ciJobTokens, (m) => m.jobTokenGitAccess));
 // …and authenticates the API routes that take CI job tokens (releases, artifact downloads) as the job's user.

@@ -2,7 +2,8 @@
  * A project's runner settings as GitLab applies them: turning `shared_runners_enabled` (or
  * `group_runners_enabled`) back on queues its pending jobs for instance (or group) runners, a race
  * with a project runner's claim giving the job to one of them; `group_runners_enabled` off keeps
- * group runners from its jobs and lists; `GET /runners` lists the runners the caller manages.
+ * group runners from its jobs and lists; a transferred project's pending jobs go to its new group's
+ * runners; `GET /runners` lists the runners the caller manages.
  * Every runner here has a tag of this file's own and runs no untagged job.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,6 +92,40 @@ describe('project runner settings and the runners a user manages', () => {
     const takers = [byProject.job, byInstance.job].filter(Boolean);
     expect(takers.map((job: any) => job.id)).toEqual([second]);
     expect((await runners.group.runner.requestJob()).job).toBeUndefined();
+  }, 30_000);
+
+  it("moves a transferred project's pending jobs to its new group's runners", async () => {
+    // Prepare: a project of group A with a job pending for group runners, a runner in group A and one in group B
+    const [groupA, groupB] = await Promise.all([createGroup(owner.token), createGroup(owner.token)]);
+    const moving = await createProject(owner.token, { namespace_id: groupA.id, shared_runners_enabled: false });
+    const [inA, inB] = await Promise.all(
+      [groupA, groupB].map(async (g) => {
+        const made = await createRunner(owner.token, { runner_type: 'group_type', group_id: g.id });
+        return { id: made.body.id as number, runner: await TestRunner.verify(made.body.token, unique('m_')) };
+      }),
+    );
+    const commit = await api(`/projects/${moving.id}/repository/commits`, {
+      token: owner.token,
+      body: { branch: 'main', commit_message: 'ci', actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: `moved:\n  tags: [${TAG}]\n  script: [echo]\n` }] },
+    });
+    expect(commit.status, JSON.stringify(commit.body)).toBe(201);
+    const jobId = await eventually(async () => {
+      const [job] = (await api(`/projects/${moving.id}/jobs`, { token: owner.token, query: { 'scope[]': 'pending' } })).body;
+      expect(job).toBeDefined();
+      return job.id as number;
+    });
+
+    try {
+      // Act
+      const moved = await api(`/projects/${moving.id}/transfer`, { method: 'PUT', token: owner.token, body: { namespace: groupB.id } });
+
+      // Assess: group B's runner takes it; group A's never gets it
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+      expect((await inA.runner.requestJob()).job).toBeUndefined();
+      expect((await inB.runner.requestJob()).job).toMatchObject({ id: jobId });
+    } finally {
+      await Promise.all([inA, inB].map(({ id }) => api(`/runners/${id}`, { method: 'DELETE', token: rootToken() })));
+    }
   }, 30_000);
 
   it('GET /runners lists the runners of projects the caller maintains and of groups they own (subgroups too), never instance runners, with type, status and paused filters', async () => {

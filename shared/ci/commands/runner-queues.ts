@@ -5,6 +5,11 @@
  * runner queue, as GitLab moves pending builds when the setting changes, so that those runners
  * take the jobs queued while the setting was off. Turning a setting off needs nothing here: such a
  * runner's claim checks the project again and takes the job out of its queue (`openToRunner`).
+ *
+ * A project moved to another namespace (the projects feature's `onProjectTransferred`) has its
+ * pending jobs moved to its new groups' runner queue (or out of any group's, into a user's
+ * namespace): the old group's runners would refuse them at their claim, and the new group's would
+ * never see them.
  */
 import { randomBytes } from 'node:crypto';
 import type { Project } from '../../projects';
@@ -30,4 +35,16 @@ export async function requeueOnRunnerSettings(previous: Project, next: Project):
   }
   // Idle instance and group runners learn of the jobs from their queue versions.
   if (entered) await bumpQueueVersion(next.id, randomBytes(8).toString('hex'), queues);
+}
+
+/** A project moved: each pending job not queued for its new group chain is put into exactly the queues it belongs in now. */
+export async function requeueOnTransfer(projectId: number): Promise<void> {
+  const queues = await runnerQueuesOf(projectId);
+  const chainOf = (chain: readonly number[] | null | undefined) => (chain ?? []).join('/');
+  let entered = false;
+  for await (const job of pendingJobsOf(projectId, REQUEUE_LIMIT)) {
+    if (job.status !== 'pending' || chainOf(job.runnerQueues?.groupChain) === chainOf(queues.groupChain)) continue;
+    if (await enterRunnerQueues(job, { shared: !!job.runnerQueues?.shared, groupChain: queues.groupChain })) entered = true;
+  }
+  if (entered) await bumpQueueVersion(projectId, randomBytes(8).toString('hex'), queues);
 }

@@ -754,20 +754,25 @@ export async function leaveRunnerQueue(job: Job, queue: 'shared' | 'group'): Pro
   if (result?.Attributes) await journalWrite([result.Attributes], [{ ...ciKeys.job(job.pipelineId, job.id), ...runnerQueueAttributes(job.id, job.runnerQueues) }]);
 }
 
+/** The runner queues' index attributes (GSI6, GSI7): what a job in none of them lacks. */
+const RUNNER_QUEUE_NAMES = ['GSI6PK', 'GSI6SK', 'GSI7PK', 'GSI7SK'];
+
 /**
- * Puts a pending job into the runner queues `queues` names that it is not in yet (GSI6/GSI7): its
- * project opened to instance runners (or its groups' runners) again. Conditioned on it still being
- * pending (a job claimed or ended meanwhile is left alone); answers whether it was written.
+ * Puts a pending job into exactly the runner queues `queues` names (GSI6/GSI7), out of any other:
+ * its project opened to instance runners (or its groups' runners) again, or moved to another
+ * namespace (another group's queue, or none). Conditioned on it still being pending (a job claimed
+ * or ended meanwhile is left alone); answers whether it was written.
  */
 export async function enterRunnerQueues(job: Job, queues: RunnerQueues): Promise<boolean> {
   const attributes = runnerQueueAttributes(job.id, queues);
   const names = Object.keys(attributes);
+  const removed = RUNNER_QUEUE_NAMES.filter((name) => !names.includes(name));
   const result = await ifConditionHolds(
     db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: ciKeys.job(job.pipelineId, job.id),
-        UpdateExpression: `SET runnerQueues = :queues${names.map((name) => `, ${name} = :${name}`).join('')}`,
+        UpdateExpression: `SET runnerQueues = :queues${names.map((name) => `, ${name} = :${name}`).join('')}${removed.length ? ` REMOVE ${removed.join(', ')}` : ''}`,
         ConditionExpression: '#status = :pending',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':queues': queues, ':pending': 'pending', ...Object.fromEntries(names.map((name) => [`:${name}`, attributes[name]])) },
@@ -776,7 +781,8 @@ export async function enterRunnerQueues(job: Job, queues: RunnerQueues): Promise
     ),
   );
   if (!result?.Attributes) return false;
-  await journalWrite([result.Attributes]);
+  // The queues it left (another group's, on a move) are journaled too: their readers stop seeing it at once.
+  await journalWrite([result.Attributes], [{ ...ciKeys.job(job.pipelineId, job.id), ...runnerQueueAttributes(job.id, job.runnerQueues) }]);
   return true;
 }
 

@@ -40,6 +40,18 @@ export async function notifyRunnerSettings(previous: Project, next: Project): Pr
   if (changed) await runnerSettingsChanged.notify({ previous, next });
 }
 
+/** A project moved to another namespace (`PUT /projects/:id/transfer`, a group's `POST /groups/:id/projects/:project_id`). */
+export interface ProjectTransferred {
+  previous: Project;
+  next: Project;
+}
+
+const projectTransferred = listenersOf<ProjectTransferred>('project transferred', (event) => ({ projectId: event.next.id }));
+/** Registers what another feature does when a project moved to another namespace (CI moves its pending jobs to the new groups' runner queue). */
+export const onProjectTransferred = projectTransferred.on;
+/** Tells the listeners a project moved; never throws. */
+export const notifyProjectTransferred = projectTransferred.notify;
+
 export async function runForkSteps(fork: Project, source: Project): Promise<void> {
   for (const step of forkSteps) await step(fork, source);
 }

@@ -2,11 +2,14 @@
  * `PUT /projects/:id/transfer` (GitLab's `Projects::TransferService`): moves a project to another
  * namespace. Its path and name claims, index entries and both namespaces' project counts move in
  * one transaction (`store/projects.ts`, `transferProjectRecord`); its full path, `web_url` and
- * everything keyed by its id follow at once (nothing stores the namespace's path).
+ * everything keyed by its id follow at once (nothing stores the namespace's path). The listeners of
+ * `onProjectTransferred` are told after (CI moves the project's pending jobs to its new groups'
+ * runner queue).
  */
 import { visibilityRank, type Namespace, type Visibility } from '../../namespaces';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/http/errors';
 import { getProject, replaceProject, transferProjectRecord, type Project } from '../store/projects';
+import { notifyProjectTransferred } from './lifecycle';
 
 /** GitLab's answer: `render_api_error!("Failed to transfer project #{project.errors.messages}", 400)`. */
 const failed = (message: string) => new BadRequestError(`Failed to transfer project {:new_namespace=>[${JSON.stringify(message)}]}`);
@@ -24,7 +27,10 @@ export async function transferProject(project: Project, from: Namespace, to: Nam
     const visibility = visibilityRank[current.visibility] > visibilityRank[to.visibility] ? to.visibility : current.visibility;
     const next: Project = { ...current, namespaceId: to.id, visibility, updatedAt: new Date().toISOString(), version: current.version + 1 };
     const result = await transferProjectRecord(current, next, from, to);
-    if (result === 'transferred') return next;
+    if (result === 'transferred') {
+      await notifyProjectTransferred({ previous: current, next });
+      return next;
+    }
     if (typeof result === 'object') {
       if (result.taken.includes('name')) throw failed('Project with same name in target namespace already exists');
       throw failed('Project with same path in target namespace already exists');
