@@ -22,6 +22,7 @@ import { catalog as hooks } from './hooks/catalog';
 import { catalog as issues } from './issues/catalog';
 import { catalog as members } from './members/catalog';
 import { catalog as mergeRequests } from './merge-requests/catalog';
+import { catalog as notificationSettings } from './notification-settings/catalog';
 import { catalog as packages } from './packages/catalog';
 import { catalog as meta } from './meta/catalog';
 import { parseRouteKey as parseKey, toResource as toPrefixedResource, type RouteSpec as AnyRouteSpec } from './platform/http/routing';
@@ -40,13 +41,13 @@ export const API_PREFIX = '/api/v4';
 
 /** The endpoint groups, each with the feature slice it serves. A new group is added here. */
 export const routeCatalog = {
-  // The API root's `shared` subtree: `/deploy_keys`, `/search` and personal snippets (`/snippets`) need no resource of their own.
-  meta: [...meta.meta, ...deployKeys.meta, ...search.meta, ...snippets.meta],
+  // The API root's `shared` subtree: `/deploy_keys`, `/search`, personal snippets (`/snippets`), `/notification_settings` and `/topics` need no resource of their own.
+  meta: [...meta.meta, ...deployKeys.meta, ...search.meta, ...snippets.meta, ...notificationSettings.meta, ...projects.meta],
   users: [...users.users, ...projects.users, ...members.users, ...ci.users, ...deployKeys.users],
-  // A group's and a project's issue counts, badges, deploy tokens, access requests, search and issue boards (and a group's access tokens, runners and packages, a project's deploy keys, wiki pages, snippets, Terraform states and packages) are answered by their functions (no resource of their own).
-  groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups, ...members.groups, ...ci.groups, ...packages.groups, ...search.groups, ...boards.groups],
+  // A group's and a project's issue counts, badges, deploy tokens, access requests, search and issue boards, notification settings (and a group's access tokens, runners and packages, a project's deploy keys, wiki pages, snippets, Terraform states and packages) are answered by their functions (no resource of their own).
+  groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups, ...members.groups, ...ci.groups, ...packages.groups, ...search.groups, ...boards.groups, ...notificationSettings.groups],
   members: members.members,
-  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects, ...deployKeys.projects, ...members.projects, ...wikis.projects, ...snippets.projects, ...terraformStates.projects, ...packages.projects, ...search.projects, ...boards.projects],
+  projects: [...projects.projects, ...issues.projects, ...ci.projects, ...badges.projects, ...deployTokens.projects, ...deployKeys.projects, ...members.projects, ...wikis.projects, ...snippets.projects, ...terraformStates.projects, ...packages.projects, ...search.projects, ...boards.projects, ...notificationSettings.projects],
   hooks: hooks.hooks,
   milestones: issues.milestones,
   labels: issues.labels,

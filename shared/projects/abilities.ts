@@ -5,6 +5,8 @@ export const abilities = {
   global: {
     /** Create projects for other users, create and remove fork relations. */
     admin_projects: isAdmin,
+    /** Create, edit and delete project topics (GitLab's `authenticated_as_admin!` in `lib/api/topics.rb`). */
+    admin_topics: isAdmin,
   } satisfies Record<string, GlobalRule>,
   project: {
     read_project: readsProject,

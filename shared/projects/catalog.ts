@@ -1,5 +1,7 @@
 /** The projects feature's slice of the route catalog, by endpoint group (`shared/catalog.ts` assembles the whole). */
 export const catalog = {
+  /** Project topics: top-level routes, served by the meta function under the API root's subtree. */
+  meta: ['GET /topics', 'GET /topics/:id', 'POST /topics', 'PUT /topics/:id', 'DELETE /topics/:id'],
   /** A user's contribution feed and personal projects (in the users endpoint group). */
   users: [
     'GET /events',

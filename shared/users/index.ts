@@ -16,6 +16,8 @@ export { digestToken, findResourceAccessToken, isTokenActive, resourceAccessToke
 export type { TokenResource } from './store/keys';
 // SSH and GPG keys and emails, as commit signatures are checked against them (the repository feature).
 export { findSshKeyByFingerprint, type SshKey } from './store/ssh-keys';
+// A user's secondary emails, as its notification email must be one of its emails (the notification settings feature).
+export { listEmails } from './store/emails';
 export { findGpgKeyByKeyid, type GpgKey } from './store/gpg-keys';
 // SSH public keys as deploy keys are (the parser loaded on first use).
 export { parseSshPublicKeyLazily, type ParsedSshKey } from './ssh-key-parsing';

@@ -9,6 +9,7 @@ import { keySpace as groups } from '../../shared/namespaces/store/keys';
 import { keySpace as hooks } from '../../shared/hooks/store/keys';
 import { keySpace as issues } from '../../shared/issues/store/keys';
 import { keySpace as members } from '../../shared/members/store/keys';
+import { keySpace as notificationSettings } from '../../shared/notification-settings/store/keys';
 import { keySpace as mergeRequests } from '../../shared/merge-requests/store/keys';
 import { keySpace as packages } from '../../shared/packages/store/keys';
 import type { KeySpace } from '../../shared/platform/dynamo/keys';
@@ -21,7 +22,7 @@ import { keySpace as users } from '../../shared/users/store/keys';
 import { sharedSequenceSpace as shared } from '../../shared/platform/dynamo/sequences';
 
 // `shared`: the id sequences several features draw from, which no feature may claim as its own.
-const features: Record<string, KeySpace> = { users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, boards, deployTokens, deployKeys, snippets, terraformStates, packages, shared };
+const features: Record<string, KeySpace> = { users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, boards, notificationSettings, deployTokens, deployKeys, snippets, terraformStates, packages, shared };
 
 /** Two prefixes collide when one could start a key the other starts too. */
 const collide = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);

@@ -29,6 +29,8 @@ const UNLIMITED: ReadonlyArray<{ routes: RegExp; fields: readonly string[]; why:
   { routes: /\/wikis\/attachments$/, fields: ['branch'], why: "ignored: attachments go on the wiki's branch" },
   { routes: /\/snippets(\/:snippet_id|\/:id)?$/, fields: ['content'], why: 'stored in S3, bounded by SNIPPET_SIZE_LIMIT with GitLab\'s "Content is too long" (commands/snippets.ts)' },
   { routes: /^POST \/projects\/:id\/terraform\/state\/:name\/lock$/, fields: ['Operation', 'Info', 'Who', 'Version', 'Created', 'Path'], why: "Terraform's lock info: echoed back in the answer, never stored (GitLab keeps only the ID, the user and the time)" },
+  { routes: /\/notification_settings$/, fields: ['level'], why: 'one of a fixed list of levels, checked by the route' },
+  { routes: /^PUT \/notification_settings$/, fields: ['notification_email'], why: "stored only when it is one of the caller's emails (looked up)" },
   { routes: /\/trigger\/pipeline$/, fields: ['token'], why: 'a trigger token, looked up by its digest' },
   {
     routes: /^(POST|PUT|PATCH) \/(runners|jobs)\b/,

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Collection, Key } from '../../shared/platform/dynamo/keys';
-import { keySpace, projectCollections, projectIndexKeys, projectKeys } from '../../shared/projects/store/keys';
+import { keySpace, projectCollections, projectIndexKeys, projectKeys, topicCollections, topicIndexKeys, topicKeys } from '../../shared/projects/store/keys';
 import { projectObjects } from '../../shared/projects/store/objects';
 import { describeKeySpace } from '../support/key-space';
 
@@ -133,4 +133,29 @@ describe('projects S3 object keys', () => {
   it('lays an upload out as projects/<projectId>/uploads/<secret>/<filename>', () => {
     expect(projectObjects.upload(7, SECRET, 'screen_shot.png')).toBe(`projects/7/uploads/${SECRET}/screen_shot.png`);
   });
+});
+
+/** Topics: instance-wide items of the projects feature, their name claims and search entries. */
+describeKeySpace({
+  feature: 'projects (topics)',
+  keySpace,
+  keys: {
+    name: 'topicKeys',
+    builders: topicKeys,
+    samples: {
+      topic: () => topicKeys.topic(9),
+      // A 252-character name whose characters take two bytes each in UTF-8.
+      nameClaim: () => topicKeys.nameClaim('тема'.repeat(63)),
+      searchEntry: () => topicKeys.searchEntry('cli', 9),
+    } satisfies Record<keyof typeof topicKeys, () => Key>,
+  },
+  indexKeys: { name: 'topicIndexKeys', builders: topicIndexKeys, samples: { topicList: () => topicIndexKeys.topicList(9) } satisfies Record<keyof typeof topicIndexKeys, () => Record<string, string>> },
+  collections: {
+    name: 'topicCollections',
+    builders: topicCollections,
+    samples: { topics: () => topicCollections.topics(), searchEntries: () => topicCollections.searchEntries('cli') } satisfies Record<keyof typeof topicCollections, () => Collection>,
+    wholePartition: ['searchEntries'],
+  },
+  partitions: ['TOPIC#', 'UNIQUE#TOPIC_NAME#', 'SEARCH_TOPICS#'],
+  outside: { PK: 'TOPIC#9', SK: 'WIDGET#000000000001' },
 });

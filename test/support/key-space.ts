@@ -17,6 +17,7 @@ import { keySpace as deployTokens } from '../../shared/deploy-tokens/store/keys'
 import { keySpace as hooks } from '../../shared/hooks/store/keys';
 import { keySpace as issues } from '../../shared/issues/store/keys';
 import { keySpace as members } from '../../shared/members/store/keys';
+import { keySpace as notificationSettings } from '../../shared/notification-settings/store/keys';
 import { keySpace as mergeRequests } from '../../shared/merge-requests/store/keys';
 import { keySpace as groups } from '../../shared/namespaces/store/keys';
 import { keySpace as packages } from '../../shared/packages/store/keys';
@@ -30,7 +31,7 @@ import { keySpace as terraformStates } from '../../shared/terraform-states/store
 import { keySpace as users } from '../../shared/users/store/keys';
 
 /** Every feature's declared key space. */
-export const featureKeySpaces: readonly KeySpace[] = [users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, boards, deployTokens, snippets, terraformStates, packages];
+export const featureKeySpaces: readonly KeySpace[] = [users, groups, auth, members, projects, hooks, issues, repository, mergeRequests, ci, releases, badges, boards, notificationSettings, deployTokens, snippets, terraformStates, packages];
 
 /** Sample calls of builders, by builder name: one call, or several (e.g. one per kind of argument). */
 export type Samples<T> = Record<string, (() => T) | Array<() => T>>;

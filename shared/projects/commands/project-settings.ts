@@ -44,6 +44,9 @@ export interface ProjectSettingsInput {
   container_registry_access_level?: FeatureAccessLevel;
 }
 
+/** The most topics a project has here (GitLab sets no limit). */
+export const MAX_TOPICS = 40;
+
 /** GitLab's settings of a new project. */
 export const DEFAULT_SETTINGS: ProjectSettings = {
   description: null,
@@ -172,11 +175,12 @@ export function validateProject(name: string, path: string, input: ProjectSettin
     add('description', 'is too long (maximum is 2000 characters)');
   }
   if (input.default_branch !== undefined && input.default_branch.length > 255) add('default_branch', 'is too long (maximum is 255 characters)');
-  // GitLab's topics (`tag_list`): each name at most 255 characters; at most 100 kept here, so a
-  // project item stays far below DynamoDB's 400 KB.
+  // GitLab's topics (`tag_list`): each name at most 255 characters; at most 40 here, so a project
+  // write counts the project in and out of every topic it changes in its one transaction (at most
+  // 100 items: ten of the project's own, one per topic added or removed).
   for (const [field, topics] of [['tag_list', input.tag_list], ['topics', input.topics]] as const) {
     if (topics !== undefined && topics.some((tag) => tag.length > 255)) add(field, 'is too long (maximum is 255 characters)');
-    if (topics !== undefined && topics.length > 100) add(field, 'is too long (maximum is 100 topics)');
+    if (topics !== undefined && topics.length > MAX_TOPICS) add(field, `is too long (maximum is ${MAX_TOPICS} topics)`);
   }
   // GitLab's `Project` and `ProjectCiCdSetting` validations of the CI/CD settings.
   if (input.ci_config_path !== undefined && /\.{2}|^\//.test(input.ci_config_path)) add('ci_config_path', 'cannot include leading slash or directory traversal.');

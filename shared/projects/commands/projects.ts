@@ -16,11 +16,19 @@ import { deleteProjectChildren, deleteProjectObjects, countForkOut, removeProjec
 import { recordEvent } from '../store/events';
 import { notifyRunnerSettings, runRemovalSteps } from './lifecycle';
 import { getUsersById } from '../store/lookups';
-import { insertProject, markProjectDeleting, newProjectId, readProjectRecord, replaceProject, updateArchived, type InsertProjectResult, type Project, type ProjectClaim } from '../store/projects';
+import { insertProject, markProjectDeleting, newProjectId, readProjectRecord, replaceProject, updateArchived, type InsertProjectResult, type Project, type ProjectClaim, type ReplaceProjectResult } from '../store/projects';
+import type { Topic } from '../store/topics';
+import { deletedTopicIds, resolveTopics } from './topics';
 import { applySettings, DEFAULT_SETTINGS, pathFromName, validateProject, type CreateProjectInput } from './project-settings';
 import { unshareProject } from './shares';
 
 const TAKEN = 'has already been taken';
+/** How many times a project write resolves its topics again when one was deleted meanwhile. */
+const TOPIC_ATTEMPTS = 5;
+const TOPICS_CHANGED = 'The topics were modified by another request; try again';
+
+/** A project's topic fields for its topics: their names (as the topics have them) and ids. */
+const topicFields = (topics: Topic[]) => ({ tagList: topics.map((topic) => topic.name), topicIds: topics.map((topic) => topic.id) });
 
 /**
  * The fields reported for taken claims on creation: a taken path claim is reported on `name` as
@@ -83,7 +91,15 @@ export async function insertNewProject(
     version: 1,
   };
   const limit = namespace.kind === 'user' ? options.limitFor?.projectsLimit : undefined;
-  const result = await insertProject(project, namespace, { limit, forkOfId: options.forkOf?.id, runnersToken });
+  // Its topics, found or created by name, and the project counted in them as it is written; a
+  // topic deleted meanwhile fails the write, which resolves the names again.
+  const topicList = input.topics ?? input.tag_list;
+  let result: InsertProjectResult;
+  for (let attempt = 1; ; attempt++) {
+    if (topicList !== undefined) Object.assign(project, topicFields(await resolveTopics(topicList)));
+    result = await insertProject(project, namespace, { limit, forkOfId: options.forkOf?.id, runnersToken });
+    if (result !== 'topic_gone' || attempt >= TOPIC_ATTEMPTS) break;
+  }
   if (result !== 'created') throw creationError(result, limit, options.forkOf !== undefined);
   await recordEvent({ projectId: project.id, authorId: creator.id, actionName: 'created' });
   return project;
@@ -103,6 +119,8 @@ function creationError(result: Exclude<InsertProjectResult, 'created'>, limit: n
       return new ValidationError({ limit_reached: [`Your project limit is ${limit} projects! Please contact your administrator to increase it`] });
     case 'fork_source_gone':
       return new NotFoundError('Project');
+    case 'topic_gone':
+      return new ConflictError(TOPICS_CHANGED);
   }
 }
 
@@ -120,8 +138,18 @@ export async function updateProject(subject: ProjectSubject, input: CreateProjec
   const name = input.name ?? previous.name;
   const path = input.path ?? previous.path;
   validateProject(name, path, input, path !== previous.path);
-  const next: Project = { ...applySettings(previous, input), name, path, updatedAt: new Date().toISOString(), version: previous.version + 1 };
-  const result = await replaceProject(previous, next, namespace);
+  let next: Project = { ...applySettings(previous, input), name, path, updatedAt: new Date().toISOString(), version: previous.version + 1 };
+  // A new topic list: its topics found or created, the project counted in and out of them in its
+  // write; a topic deleted meanwhile fails the write, which resolves the names again.
+  const topicList = input.topics ?? input.tag_list;
+  let result: ReplaceProjectResult;
+  for (let attempt = 1; ; attempt++) {
+    if (topicList !== undefined) next = { ...next, ...topicFields(await resolveTopics(topicList)) };
+    const uncountedTopicIds = await deletedTopicIds((previous.topicIds ?? []).filter((id) => !(next.topicIds ?? []).includes(id)));
+    result = await replaceProject(previous, next, namespace, { uncountedTopicIds });
+    if (result !== 'topic_gone' || attempt >= TOPIC_ATTEMPTS) break;
+  }
+  if (result === 'topic_gone') throw new ConflictError(TOPICS_CHANGED);
   if (typeof result === 'object') throw new ValidationError(takenFieldsOnEdit(result.taken));
   if (result === 'namespace_moving') throw new ConflictError('The namespace is being moved; try again');
   if (result === 'project_changed') throw new ConflictError('The project was modified by another request; try again');

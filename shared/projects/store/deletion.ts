@@ -15,6 +15,7 @@ import { namespaceKeys, removeSearchEntries } from '../../namespaces';
 import { projectCollections, projectKeys } from './keys';
 import { projectObjects } from './objects';
 import { projectCounterUpdate, projectFromItem, projectSearchEntryKeys, type Project } from './projects';
+import { getTopics, topicCountUpdate } from './topics';
 
 /** Keys deleted per round of {@link deleteMany} while a project's partition is read. */
 const DELETE_BATCH = 100;
@@ -55,12 +56,25 @@ export const deleteProjectObjects = (projectId: number): Promise<void> => delete
  * deletion finished first).
  */
 export async function removeProjectItem(project: Project, runnersToken?: string): Promise<'removed' | 'already_removed'> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await removeProjectItemOnce(project, runnersToken);
+    // A topic deleted between the read and the write: read again (the retry leaves it out).
+    if (result !== 'topic_gone') return result;
+    if (attempt >= 5) throw new Error(`project ${project.id}: its topics kept changing`);
+  }
+}
+
+/** Internal: one attempt of {@link removeProjectItem}. */
+async function removeProjectItemOnce(project: Project, runnersToken?: string): Promise<'removed' | 'already_removed' | 'topic_gone'> {
   // Only count down a namespace that still exists (an ADD would recreate a deleted one); the
-  // project as marked names the search entries to remove (an edit may have landed before the mark).
+  // project as marked names the search entries to remove (an edit may have landed before the mark)
+  // and the topics it counts in, counted down in the same transaction (those that still exist).
   const namespaceKey = namespaceKeys.namespace(project.namespaceId);
   const items = await getMany([namespaceKey, projectKeys.project(project.id)]);
   const namespaceLeft = items.some((item) => item.PK === namespaceKey.PK);
   const marked = items.find((item) => item.SK === 'PROJECT');
+  const topicIds = (marked ? projectFromItem(marked) : project).topicIds ?? [];
+  const topics = [...(await getTopics(topicIds)).keys()];
   const failure = await transactOr(
     {
       project: { Delete: { TableName: tableName(), Key: projectKeys.project(project.id), ConditionExpression: 'attribute_exists(PK)' } },
@@ -76,8 +90,9 @@ export async function removeProjectItem(project: Project, runnersToken?: string)
           ExpressionAttributeValues: { ':minus': -1 },
         },
       },
+      topics: topics.map((id) => topicCountUpdate(id, -1)),
     },
-    [],
+    [['project', 'already_removed' as const], ['topics', 'topic_gone' as const]],
     'already_removed' as const,
   );
   if (failure) return failure;

@@ -81,6 +81,27 @@ export const projectSearchCollections = {
   entries: (term: string) => tableCollection(`SEARCH_PROJECTS#${term}`, ''),
 } as const;
 
+/**
+ * Project topics (GitLab's `Projects::Topic`): instance-wide items of their own, their names unique
+ * case-insensitively (a claim under the lower-cased name's SHA-256: a 255-character name can exceed
+ * the key size limit in UTF-8), listed by id (GSI1 `TOPICS`) and searched by their name's terms.
+ */
+export const topicKeys = {
+  topic: (id: number): Key => ({ PK: `TOPIC#${id}`, SK: 'TOPIC' }),
+  nameClaim: (name: string): Key => unique('TOPIC_NAME', createHash('sha256').update(name.toLowerCase(), 'utf8').digest('hex')),
+  searchEntry: (term: string, topicId: number): Key => ({ PK: `SEARCH_TOPICS#${term}`, SK: pad(topicId) }),
+} as const;
+
+export const topicIndexKeys = {
+  /** GSI1: every topic by id. */
+  topicList: (id: number) => ({ GSI1PK: 'TOPICS', GSI1SK: pad(id) }),
+} as const;
+
+export const topicCollections = {
+  topics: () => indexCollection('GSI1', 'TOPICS'),
+  searchEntries: (term: string) => tableCollection(`SEARCH_TOPICS#${term}`, ''),
+} as const;
+
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 /**
  * A project's avatar in S3: `projects/<projectId>/avatar/<token>/<filename>`, under the project's
@@ -90,22 +111,25 @@ export const projectAvatarObject = (projectId: number, token: string, filename: 
   `${projectObjects.projectPrefix(projectId)}avatar/${token}/${filename}`;
 
 /** Index partitions whose lists show a write at once (read-your-writes journal, `platform/dynamo/recent.ts`): projects, by visibility, by namespace, forks, a user's stars. */
-readYourWrites('PROJECTS', 'NAMESPACE_PROJECTS#', 'PROJECT_FORKS#', 'USER_STARS#', 'USER_EVENTS#');
+readYourWrites('PROJECTS', 'NAMESPACE_PROJECTS#', 'PROJECT_FORKS#', 'USER_STARS#', 'USER_EVENTS#', 'TOPICS');
 
 export const keySpace: KeySpace = {
-  partitions: ['PROJECT#', 'UNIQUE#PROJECT_NAME#', 'RUNNERS_TOKEN#', 'SEARCH_PROJECTS#'],
+  partitions: ['PROJECT#', 'UNIQUE#PROJECT_NAME#', 'RUNNERS_TOKEN#', 'SEARCH_PROJECTS#', 'TOPIC#', 'UNIQUE#TOPIC_NAME#', 'SEARCH_TOPICS#'],
   sortKeys: {
     'PROJECT#': ['PROJECT', 'STAR#', 'SHARE#', 'UPLOAD#', 'EVENT#'],
     'UNIQUE#PROJECT_NAME#': ['UNIQUE'],
     'RUNNERS_TOKEN#': ['PROJECT'],
     // Search entries: the project's zero-padded id.
     'SEARCH_PROJECTS#': [''],
+    'TOPIC#': ['TOPIC'],
+    'UNIQUE#TOPIC_NAME#': ['UNIQUE'],
+    'SEARCH_TOPICS#': [''],
   },
   indexPartitions: {
-    GSI1: ['PROJECTS', 'USER_STARS#', 'GROUP_SHARES#', 'USER_EVENTS#'],
+    GSI1: ['PROJECTS', 'USER_STARS#', 'GROUP_SHARES#', 'USER_EVENTS#', 'TOPICS'],
     GSI2: ['PROJECTS#'],
     GSI3: ['NAMESPACE_PROJECTS#'],
     GSI4: ['PROJECT_FORKS#'],
   },
-  sequences: ['projects', 'events'],
+  sequences: ['projects', 'events', 'topics'],
 };

@@ -21,6 +21,7 @@ import type { ProjectFeature } from '../../auth';
 import { searchTerms, termChanges } from '../../platform/search';
 import { projectFullPath } from '../paths';
 import { projectCollections, projectIndexKeys, projectKeys, projectSearchKeys } from './keys';
+import { topicCountUpdate } from './topics';
 import { eachInIdOrder, type MigrationStep } from '../../platform/dynamo/migrations';
 
 export interface ProjectShare {
@@ -102,6 +103,12 @@ export interface Project extends ProjectSettings {
   deleting?: boolean;
   /** Bytes of the packs the repository's object pool holds (shared with forks), kept by the repository. */
   repositorySize?: number;
+  /**
+   * The topics the project counts in (`totalProjectsCount`), beside their names in `tagList`:
+   * written with the counts in one transaction. Absent on a project stored before topics were
+   * items (its `tagList` counts nowhere).
+   */
+  topicIds?: number[];
 }
 
 export function projectToItem(project: Project): Item {
@@ -163,6 +170,17 @@ export const projectCounterUpdate = (projectId: number, counter: 'starCount' | '
     ExpressionAttributeValues: { ':delta': delta },
   },
 });
+
+/**
+ * The topic count updates of a project's topics changing from `before` to `after`: `+1` in each
+ * topic added, `-1` in each removed, but for the topics `uncounted` (deleted since: nothing to
+ * count down).
+ */
+export function topicCountChanges(before: readonly number[], after: readonly number[], uncounted: readonly number[] = []) {
+  const added = after.filter((id) => !before.includes(id));
+  const removed = before.filter((id) => !after.includes(id) && !uncounted.includes(id));
+  return [...added.map((id) => topicCountUpdate(id, 1)), ...removed.map((id) => topicCountUpdate(id, -1))];
+}
 
 /** A condition that the project exists and is not being deleted. */
 export const projectIsLive = (projectId: number) => isLive(projectKeys.project(projectId));
@@ -233,7 +251,9 @@ export type InsertProjectResult =
   /** The personal namespace already holds `limit` projects. */
   | 'limit_reached'
   /** The project forked from is gone. */
-  | 'fork_source_gone';
+  | 'fork_source_gone'
+  /** A topic the project was to count in was deleted meanwhile (resolve its topics again). */
+  | 'topic_gone';
 
 /** The claims whose conditions failed, if any. */
 function takenClaims(error: ConditionFailed): { taken: ProjectClaim[] } | undefined {
@@ -311,6 +331,7 @@ async function insertProjectItem(
       name: nameClaim(project, namespace),
       runners_token: runnersToken !== undefined && runnersTokenLookup(runnersToken, project.id),
       legacyRedirect: dropLegacyRedirectAt(projectFullPath(namespace, project)),
+      topics: (project.topicIds ?? []).map((id) => topicCountUpdate(id, 1)),
     });
     await dropRedirectsBeneath(projectFullPath(namespace, project));
     return 'created';
@@ -320,6 +341,7 @@ async function insertProjectItem(
     if (taken) return taken;
     if (error.failedOn('namespace')) return namespaceFailure(namespace);
     if (error.failedOn('fork_source')) return 'fork_source_gone';
+    if (error.failedOn('topics')) return 'topic_gone';
     throw error;
   }
 }
@@ -338,13 +360,16 @@ export type ReplaceProjectResult =
   /** The path changed while the namespace is being moved, or no longer at the full path read. */
   | 'namespace_moving'
   /** Another request changed the project since it was read (or it is being deleted). */
-  | 'project_changed';
+  | 'project_changed'
+  /** A topic the project was to count in (or out of) was deleted meanwhile (resolve its topics again). */
+  | 'topic_gone';
 
 /**
  * Replaces a project's item with `next`, conditioned on the version read; moves the path claim
  * (case-insensitively) and the name claim (case-sensitively) when they change.
  */
-export async function replaceProject(previous: Project, next: Project, namespace: Namespace): Promise<ReplaceProjectResult> {
+export async function replaceProject(previous: Project, next: Project, namespace: Namespace, options: { uncountedTopicIds?: readonly number[] } = {}): Promise<ReplaceProjectResult> {
+  const topics = topicCountChanges(previous.topicIds ?? [], next.topicIds ?? [], options.uncountedTopicIds ?? []);
   const pathChanged = next.path.toLowerCase() !== previous.path.toLowerCase();
   const nameChanged = next.name !== previous.name;
   const { added, removed } = termChanges(projectSearchTerms(previous), projectSearchTerms(next));
@@ -377,6 +402,7 @@ export async function replaceProject(previous: Project, next: Project, namespace
       name: nameChanged && nameClaim(next, namespace),
       previous_name: nameChanged && { Delete: { TableName: tableName(), Key: projectKeys.claims.projectName(namespace.id, previous.name) } },
       legacyRedirect: pathChanged && dropLegacyRedirectAt(projectFullPath(namespace, next)),
+      topics,
     });
     await removeSearchEntries(searchEntryKeys(removed, next.id), next.version);
     if (pathChanged) await dropRedirectsBeneath(projectFullPath(namespace, next));
@@ -386,6 +412,7 @@ export async function replaceProject(previous: Project, next: Project, namespace
     const taken = takenClaims(error);
     if (taken) return taken;
     if (error.failedOn('namespace')) return 'namespace_moving';
+    if (error.failedOn('topics') && !error.failedOn('project')) return 'topic_gone';
     return 'project_changed';
   }
 }
