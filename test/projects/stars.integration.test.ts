@@ -5,7 +5,12 @@
  * caller may see, newest first, by id or username; and stars raced by many users at once.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../support/api';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../../shared/platform/dynamo/client';
+import { deleteUserContributions, indexProjectContributions } from '../../shared/projects/store/contributions';
+import { projectKeys } from '../../shared/projects/store/keys';
+import { indexProjectStarrers } from '../../shared/projects/store/stars';
+import { api, isLocalRuntime } from '../support/api';
 import { createGroup, createProject, createUser, openIssue, type TestProject, type TestUser } from '../support/fixtures';
 
 const ids = (body: Array<{ id: number }>) => body.map((entry) => entry.id);
@@ -23,21 +28,33 @@ describe('stars and contributions', () => {
   /** Public, in the owner's group: created only (no contribution). */
   let groupIdle: TestProject;
 
+  /** Users who race their stars on one project. */
+  let racers: TestUser[];
+
   beforeAll(async () => {
-    [owner, fan, stranger] = await Promise.all([createUser(), createUser(), createUser()]);
-    const group = await createGroup(owner.token, { visibility: 'public' });
-    [open, secret, groupSecret, groupIdle] = await Promise.all([
+    const users = await Promise.all(Array.from({ length: 6 }, () => createUser()));
+    [owner, fan, stranger] = users;
+    racers = users.slice(3);
+    const star = async (project: TestProject, user: TestUser) => expect((await api(`/projects/${project.id}/star`, { token: user.token, method: 'POST' })).status).toBe(201);
+    [open, secret, [groupSecret, groupIdle]] = await Promise.all([
       createProject(owner.token, { visibility: 'public' }),
       createProject(owner.token, { visibility: 'private' }),
-      createProject(owner.token, { visibility: 'private', namespace_id: group.id }),
-      createProject(owner.token, { visibility: 'public', namespace_id: group.id }),
+      createGroup(owner.token, { visibility: 'public' }).then((group) =>
+        Promise.all([
+          createProject(owner.token, { visibility: 'private', namespace_id: group.id }),
+          createProject(owner.token, { visibility: 'public', namespace_id: group.id }),
+        ]),
+      ),
     ]);
-    expect((await api(`/projects/${open.id}/star`, { token: fan.token, method: 'POST' })).status).toBe(201);
-    expect((await api(`/projects/${open.id}/star`, { token: owner.token, method: 'POST' })).status).toBe(201);
-    expect((await api(`/projects/${secret.id}/star`, { token: owner.token, method: 'POST' })).status).toBe(201);
     // Contributions: the fan's issue in the owner's project, the owner's in their own project
     // (personal: not listed, GitLab's `joined`) and in the group's private project.
-    await Promise.all([openIssue(open.id, fan.token), openIssue(open.id, owner.token), openIssue(groupSecret.id, owner.token)]);
+    await Promise.all([
+      star(open, fan).then(() => star(open, owner)),
+      star(secret, owner),
+      openIssue(open.id, fan.token),
+      openIssue(open.id, owner.token),
+      openIssue(groupSecret.id, owner.token),
+    ]);
   });
 
   it('lists the starrers newest first with starred_since, searchable, paged with the star count as total; 404 where the project is hidden', async () => {
@@ -73,8 +90,9 @@ describe('stars and contributions', () => {
 
     // Assess
     expect(asOwner.status).toBe(200);
-    expect(ids(asOwner.body)).toEqual([secret.id, open.id]);
-    expect(asOwner.body[1]).toMatchObject({ star_count: 2, path_with_namespace: open.fullPath });
+    // Newest project first, as every project list.
+    expect(ids(asOwner.body)).toEqual([secret.id, open.id].sort((a, b) => b - a));
+    expect(asOwner.body.find((project: { id: number }) => project.id === open.id)).toMatchObject({ star_count: 2, path_with_namespace: open.fullPath });
     expect(ids(asStranger.body)).toEqual([open.id]);
     expect(Object.keys(asStranger.body[0])).not.toContain('permissions');
     expect(ids(anonymous.body)).toEqual([open.id]);
@@ -102,7 +120,7 @@ describe('stars and contributions', () => {
   it('keeps starrers and star_count equal when users star and unstar one project at once', async () => {
     // Prepare
     const project = await createProject(owner.token, { visibility: 'public' });
-    const users = await Promise.all(Array.from({ length: 3 }, () => createUser()));
+    const users = racers;
     const act = (user: TestUser, what: 'star' | 'unstar') => api(`/projects/${project.id}/${what}`, { token: user.token, method: 'POST' });
 
     // Act: each user stars twice at once, then unstars and stars again at once; the last two unstar.
@@ -127,5 +145,25 @@ describe('stars and contributions', () => {
       const theirs = await api(`/users/${user.id}/starred_projects`, { token: user.token });
       expect(ids(theirs.body).includes(project.id)).toBe(starred.has(user.id));
     }
+  });
+
+  it.runIf(isLocalRuntime())('indexes stars and contributions written before their indexes (the data migrations) and forgets a deleted user\'s contributions', async () => {
+    // Prepare: as items written before this version, the fan's star without its starrers entry and no contribution entry.
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: projectKeys.star(open.id, fan.id), UpdateExpression: 'REMOVE GSI2PK, GSI2SK' }));
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: projectKeys.contribution(open.id, fan.id) }));
+    const starrers = async () => (await api(`/projects/${open.id}/starrers`)).body.map((s: { user: { id: number } }) => s.user.id);
+    const contributed = async () => ids((await api(`/users/${fan.id}/contributed_projects`)).body);
+    expect([await starrers(), await contributed()]).toEqual([[owner.id], []]);
+
+    // Act
+    const indexed = [await indexProjectStarrers(open.id), await indexProjectContributions(open.id), await indexProjectStarrers(open.id)];
+
+    // Assess: one star indexed, both authors' entries written (the owner's is the newer one kept), a second run changes nothing.
+    expect(indexed[0]).toBe(1);
+    expect(indexed[1]).toBeGreaterThanOrEqual(1);
+    expect(indexed[2]).toBe(0);
+    expect([await starrers(), await contributed()]).toEqual([[owner.id, fan.id], [open.id]]);
+    expect(await deleteUserContributions(fan.id)).toBe(1);
+    expect(await contributed()).toEqual([]);
   });
 });
