@@ -8,8 +8,8 @@
  * The item is put by {@link prepareEvent} (`events.ts`) for every contribution event, alongside
  * the event's id and before the write that carries the event (as the derived search entries are,
  * platform P7): entries are a superset of the truth — a write that then fails leaves the mark of an
- * attempted contribution, which a later one would have set anyway — and no caller's transaction
- * grows. GitLab's contributions (`Event.contributions`): pushes, comments, and issues or merge
+ * attempted contribution — and no caller's transaction grows. A mark that cannot be written at
+ * all is logged and does not stop the event's write. GitLab's contributions (`Event.contributions`): pushes, comments, and issues or merge
  * requests opened (`created`), closed, merged (`accepted`) or approved.
  */
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -17,6 +17,7 @@ import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { queryCollection, type Item } from '../../platform/dynamo/query';
 import { changeEveryItem } from '../../platform/dynamo/walks';
+import { logger } from '../../platform/logger';
 import type { ContributionEvent } from './events';
 import { projectCollections, projectIndexKeys, projectKeys } from './keys';
 
@@ -44,9 +45,17 @@ const contributionItem = (projectId: number, userId: number, at: string): Item =
   lastContributedAt: at,
 });
 
-/** Marks that `userId` contributed to `projectId` at `at` (a Put: the latest writer's time stays). */
+/**
+ * Marks that `userId` contributed to `projectId` at `at` (a Put: the latest writer's time stays).
+ * Never throws: a mark that could not be written (the SDK's retries spent) is logged and the
+ * event's own write goes on — a contribution left out of the list rather than a change refused.
+ */
 export async function noteContribution(projectId: number, userId: number, at: string): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: contributionItem(projectId, userId, at) }));
+  try {
+    await db().send(new PutCommand({ TableName: tableName(), Item: contributionItem(projectId, userId, at) }));
+  } catch (error) {
+    logger.warn('contribution entry not written', { projectId, userId, error });
+  }
 }
 
 /** A user's contribution entries, in project id order after `after` (GSI1, eventually consistent). */
