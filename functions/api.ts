@@ -141,9 +141,9 @@ removeWithGroup(lazily(lazy.resourceBots, (m) => m.removeGroupBots));
 // `hard_delete`, the groups it solely owns (found through its memberships, so first), then its
 // personal projects and stars, then its issues and merge requests (moved to the ghost user, or with
 // `hard_delete` deleted with its notes; after the projects, so those go whole), its award emoji
-// (likewise), then its memberships (users cannot import them), and last its feed events (deleted
-// either way, whatever the steps before recorded). Users are deleted by the jobs worker
-// (`functions/jobs`), which loads this root.
+// (likewise), then its memberships (users cannot import them), and last its feed events and
+// contribution entries (deleted either way, whatever the steps before recorded). Users are
+// deleted by the jobs worker (`functions/jobs`), which loads this root.
 const runGroupDeletion = lazily(lazy.groupDeletion, (m) => m.runGroupDeletion);
 const removeAllMembershipsOf = lazily(lazy.memberships, (m) => m.removeAllMembershipsOf);
 removeWithUser(

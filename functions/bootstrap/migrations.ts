@@ -23,7 +23,7 @@ import { backfillGroupSearchEntries } from '../../shared/namespaces';
 import { eachInIdOrder, runOnce, type MigrationOptions, type MigrationStep } from '../../shared/platform/dynamo/migrations';
 import { enqueueJob, type Job } from '../../shared/platform/jobs';
 import { logger } from '../../shared/platform/logger';
-import { allProjectIds, backfillProjectSearchEntries } from '../../shared/projects';
+import { allProjectIds, backfillProjectSearchEntries, indexProjectContributions, indexProjectStarrers } from '../../shared/projects';
 import { backfillUserSearchEntries } from '../../shared/users';
 
 /** A step run on every project in turn, in id order, resumed after the last project a stopped run finished. */
@@ -55,6 +55,10 @@ const MIGRATIONS: Array<[string, MigrationStep]> = [
   [CI_STOPPING_ENVIRONMENTS_MIGRATION, eachProject(indexStoppingEnvironments)],
   // Deploy keys written before their MD5 fingerprint was indexed (GSI3: `GET /keys?fingerprint=aa:bb:…`).
   ['deploy-key-md5-v1', indexDeployKeyFingerprints],
+  // A project's starrers (GSI2 of the star items) for stars given before that index.
+  ['project-starrers-v1', eachProject(indexProjectStarrers)],
+  // The projects a user contributed to (one entry per user and project), from the last year of each project's feed.
+  ['contributed-projects-v1', eachProject(indexProjectContributions)],
 ];
 
 /** The names of this version's migrations, in order. */

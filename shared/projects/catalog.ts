@@ -7,6 +7,8 @@ export const catalog = {
     'GET /events',
     'GET /users/:id/events',
     'GET /users/:id/projects',
+    'GET /users/:id/starred_projects',
+    'GET /users/:id/contributed_projects',
   ],
   projects: [
     'GET /projects',
@@ -20,6 +22,7 @@ export const catalog = {
     'GET /projects/:id/events',
     'POST /projects/:id/star',
     'POST /projects/:id/unstar',
+    'GET /projects/:id/starrers',
     'POST /projects/:id/archive',
     'POST /projects/:id/unarchive',
     'POST /projects/:id/fork',

@@ -19,6 +19,8 @@ export { projectFullPath } from './paths';
 export { presentProjects, webUrlOf } from './presenters/projects';
 export { memberProjects, projectList, readableProjects, type ProjectList } from './queries/project-lists';
 export { eventFromItem, prepareEvent, recordEvent, type NewEvent } from './store/events';
+export { indexProjectContributions } from './store/contributions';
+export { indexProjectStarrers } from './store/stars';
 export { projectCollections, projectKeys } from './store/keys';
 export { groupProjectIds } from './store/lookups';
 export { allProjectIds, backfillProjectSearchEntries, ciSettingsOf, getProject, getProjects, projectCounterUpdate, projectFromItem, readProjectRecord, projectIdForRunnersToken, projectIsLive, recordPushActivity, recordRepositorySize, type Project } from './store/projects';

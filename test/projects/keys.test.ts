@@ -20,6 +20,7 @@ const tableKeys = {
   share: () => projectKeys.share(7, 3),
   upload: () => projectKeys.upload(7, SECRET),
   event: () => projectKeys.event(7, 42),
+  contribution: () => projectKeys.contribution(7, 11),
   runnersToken: () => projectKeys.runnersToken('GR1348941abcdefghijklmnopqrst'),
 } satisfies Record<Exclude<keyof typeof projectKeys, 'claims'>, () => Key>;
 
@@ -34,6 +35,8 @@ const indexKeys = {
   namespaceProjects: () => projectIndexKeys.namespaceProjects(3, 7),
   projectFork: () => projectIndexKeys.projectFork(5, 7),
   userStar: () => projectIndexKeys.userStar(11, 7),
+  projectStarrer: () => projectIndexKeys.projectStarrer(7, '2026-11-29T12:00:00.000Z', 11),
+  userContribution: () => projectIndexKeys.userContribution(11, 7),
   groupShare: () => projectIndexKeys.groupShare(3, 7),
   userEvents: () => projectIndexKeys.userEvents(11, 42),
 } satisfies Record<keyof typeof projectIndexKeys, () => Record<string, string>>;
@@ -45,6 +48,9 @@ const collections = {
   projectsWithVisibility: () => projectCollections.projectsWithVisibility('internal'),
   namespaceProjects: () => projectCollections.namespaceProjects(3),
   userStars: () => projectCollections.userStars(11),
+  projectStarrers: () => projectCollections.projectStarrers(7),
+  projectStars: () => projectCollections.projectStars(7),
+  userContributions: () => projectCollections.userContributions(11),
   projectForks: () => projectCollections.projectForks(5),
   groupShares: () => projectCollections.groupShares(3),
   projectShares: () => projectCollections.projectShares(7),
@@ -93,6 +99,8 @@ describeKeySpace(
       expect(inCollection(projectKeys.event(7, 42), projectCollections.projectEvents(7))).toBe(true);
       expect(inCollection(projectKeys.share(7, 3), projectCollections.projectShares(7))).toBe(true);
       expect(inCollection(projectKeys.star(7, 11), projectCollections.projectShares(7))).toBe(false);
+      expect(inCollection(projectKeys.star(7, 11), projectCollections.projectStars(7))).toBe(true);
+      expect(inCollection(projectKeys.contribution(7, 11), projectCollections.projectStars(7))).toBe(false);
       // Every item of a project is in its partition but the runners token's lookup, found by the token alone (deleted by name).
       const { runnersToken, ...partitionKeys } = tableKeys;
       for (const build of Object.values(partitionKeys)) expect(inCollection(build(), projectCollections.projectPartition(7))).toBe(true);
@@ -107,6 +115,8 @@ describeKeySpace(
       expect(inIndexCollection(projectIndexKeys.userStar(11, 7), projectCollections.userStars(11))).toBe(true);
       expect(inIndexCollection(projectIndexKeys.groupShare(3, 7), projectCollections.groupShares(3))).toBe(true);
       expect(inIndexCollection(projectIndexKeys.userEvents(11, 42), projectCollections.userEvents(11))).toBe(true);
+      expect(inIndexCollection(projectIndexKeys.projectStarrer(7, '2026-11-29T12:00:00.000Z', 11), projectCollections.projectStarrers(7))).toBe(true);
+      expect(inIndexCollection(projectIndexKeys.userContribution(11, 7), projectCollections.userContributions(11))).toBe(true);
     });
   },
 );

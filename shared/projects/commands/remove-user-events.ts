@@ -21,6 +21,7 @@
  */
 import { changeEveryItem } from '../../platform/dynamo/walks';
 import type { UserRemoval } from '../../users';
+import { deleteUserContributions } from '../store/contributions';
 import { eventFromItem, removeEvent } from '../store/events';
 import { projectCollections } from '../store/keys';
 
@@ -33,5 +34,9 @@ import { projectCollections } from '../store/keys';
 export const deleteUserEvents = (userId: number): Promise<number> =>
   changeEveryItem(projectCollections.userEvents(userId), (item) => removeEvent(eventFromItem(item)), "deleted user's events deleted", { userId });
 
-/** The feeds' part of deleting a user (a removal step, `removeWithUser`), with or without `hard_delete`. */
-export const removeUserEvents: UserRemoval = (user) => deleteUserEvents(user.id);
+/**
+ * The feeds' part of deleting a user (a removal step, `removeWithUser`), with or without
+ * `hard_delete`: its events, then its contribution entries (`store/contributions.ts`, walked the
+ * same way on their own index).
+ */
+export const removeUserEvents: UserRemoval = async (user) => (await deleteUserEvents(user.id)) + (await deleteUserContributions(user.id));

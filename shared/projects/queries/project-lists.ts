@@ -22,6 +22,7 @@ import { config } from '../../platform/config';
 import { ParamError } from '../../platform/http/errors';
 import { type PaginationParams, type StreamEntry, type StreamSource } from '../../platform/http/pagination';
 import { matchesSearch, parseSearch, type SearchQuery } from '../../platform/search';
+import { CONTRIBUTION_WINDOW_MS } from '../store/contributions';
 import { projectSearchCollections } from '../store/keys';
 import { getNamespacesById, groupsReachedFrom, membershipsOf, projectIds, type IdRange, type ProjectIndex } from '../store/lookups';
 import { getProjects, type Project } from '../store/projects';
@@ -38,6 +39,13 @@ export interface ProjectListFilters {
   owned?: boolean;
   membership?: boolean;
   starred?: boolean;
+  /** Only the projects this user starred (`/users/:id/starred_projects`; `starred` is the caller's). */
+  starredBy?: number;
+  /**
+   * Only the projects this user contributed to in the last year, outside its personal namespace
+   * (`/users/:id/contributed_projects`: GitLab's `ContributedProjectsFinder` and `joined(user)`).
+   */
+  contributedBy?: { userId: number; namespaceId: number };
   /** Only the projects of this namespace (a group's projects). */
   namespaceId?: number;
   /** Only the forks of this project. */
@@ -88,19 +96,26 @@ function scopeStreams(scope: Awaited<ReturnType<typeof membershipScope>>, range:
   ];
 }
 
+/** Whether a list is read from one user's own index: the projects they starred or contributed to. */
+const byUser = (filters: ProjectListFilters): boolean => filters.starredBy !== undefined || filters.contributedBy !== undefined;
+
 /**
  * Whether a list's candidates are read from the search entries of its term: a `search` with an
  * indexable term, unless the list is bounded by a smaller index anyway (a project's forks, the
- * caller's stars). The namespace, `owned` and `membership` are then checked on each project.
+ * caller's or a user's stars, a user's contributions). The namespace, `owned` and `membership` are then checked on each project.
  */
 const readsSearchEntries = (filters: ProjectListFilters, query: SearchQuery | undefined): query is SearchQuery & { term: string } =>
-  query?.term !== undefined && filters.forksOf === undefined && !filters.starred;
+  query?.term !== undefined && filters.forksOf === undefined && !filters.starred && !byUser(filters);
 
 /** The candidate id streams for a request, before visibility and filters. */
 async function candidates(viewer: User | null, filters: ProjectListFilters, range: IdRange, query: SearchQuery | undefined): Promise<IdStream> {
   const { ascending, after } = range;
   if (readsSearchEntries(filters, query)) return entryIds(projectSearchCollections.entries(query.term), range);
   const of = (index: ProjectIndex) => projectIds(index, range);
+  if (filters.starredBy !== undefined) return of({ starredBy: filters.starredBy });
+  if (filters.contributedBy !== undefined) {
+    return of({ contributedBy: filters.contributedBy.userId, since: new Date(Date.now() - CONTRIBUTION_WINDOW_MS).toISOString() });
+  }
   if (filters.namespaceId !== undefined) return of({ namespaceId: filters.namespaceId });
   if (filters.forksOf !== undefined) return of({ forksOf: filters.forksOf });
   if (filters.starred) return viewer ? of({ starredBy: viewer.id }) : arrayIds([], ascending, after);
@@ -140,11 +155,12 @@ function matches(subject: ProjectSubject, viewer: User | null, filters: ProjectL
   if (filters.visibility && project.visibility !== filters.visibility) return false;
   // A list read from the forks index or the search entries checks the membership filters (and
   // the namespace) on each project instead.
-  const unscoped = filters.forksOf !== undefined || readsSearchEntries(filters, query);
+  const unscoped = filters.forksOf !== undefined || byUser(filters) || readsSearchEntries(filters, query);
   if (unscoped && filters.owned && subject.access.level < OWNER) return false;
   // Membership candidates are a superset (a group's links, shares): every list checks the access.
   if (filters.membership && subject.access.level === 0) return false;
   if (filters.namespaceId !== undefined && project.namespaceId !== filters.namespaceId) return false;
+  if (filters.contributedBy && project.namespaceId === filters.contributedBy.namespaceId) return false;
   if (query && !matchesSearch(query, project.name, project.path, project.description)) return false;
   return true;
 }

@@ -8,6 +8,7 @@ import { db, tableName } from '../../platform/dynamo/client';
 import { nextId } from '../../platform/dynamo/counters';
 import { transactOr } from '../../platform/dynamo/transactions';
 import { userIsLive } from '../../users';
+import { isContribution, noteContribution } from './contributions';
 import { projectIsLive } from './projects';
 import { projectIndexKeys, projectKeys } from './keys';
 import type { Item } from '../../platform/dynamo/query';
@@ -58,9 +59,14 @@ export type NewEvent = Omit<ContributionEvent, 'id' | 'createdAt' | 'title' | 'd
 
 /**
  * An event with its id and time, and the Put that records it, for a write that records its event
- * in its own transaction (so the event exists exactly when the change does).
+ * in its own transaction (so the event exists exactly when the change does). A contribution
+ * (pushes, comments, issues and merge requests opened, closed, merged, approved) also puts its
+ * author's contribution entry for the project first (`contributions.ts`).
  */
 export async function prepareEvent(input: NewEvent): Promise<{ event: ContributionEvent; put: { Put: { TableName: string; Item: Item } } }> {
+  const createdAt = new Date().toISOString();
+  // A contribution also marks its user's entry for the project (`contributions.ts`), while the id is drawn.
+  const [id] = await Promise.all([nextId('events'), isContribution(input) ? noteContribution(input.projectId, input.authorId, createdAt) : undefined]);
   const event: ContributionEvent = {
     title: null,
     data: null,
@@ -69,8 +75,8 @@ export async function prepareEvent(input: NewEvent): Promise<{ event: Contributi
     targetType: null,
     targetTitle: null,
     ...input,
-    id: await nextId('events'),
-    createdAt: new Date().toISOString(),
+    id,
+    createdAt,
   };
   const item = { ...projectKeys.event(event.projectId, event.id), ...projectIndexKeys.userEvents(event.authorId, event.id), type: 'Event', ...event };
   return { event, put: { Put: { TableName: tableName(), Item: item } } };

@@ -14,6 +14,12 @@ export const projectKeys = {
   share: (projectId: number, groupId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `SHARE#${pad(groupId)}` }),
   /** A file uploaded to a project, by its secret (32 hex characters); the bytes are in S3. */
   upload: (projectId: number, secret: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `UPLOAD#${secret}` }),
+  /**
+   * That a user contributed to a project (GitLab's `Event.contributions`: pushes, comments, issues
+   * and merge requests opened, closed, merged or approved), one per user and project, in the
+   * project's partition (deleted with it) and indexed by user in GSI1 (`contributionKeys`).
+   */
+  contribution: (projectId: number, userId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `CONTRIBUTOR#${pad(userId)}` }),
   /** A contribution event, in its project's partition (the project feed). */
   event: (projectId: number, eventId: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `EVENT#${pad(eventId)}` }),
   /**
@@ -46,6 +52,13 @@ export const projectIndexKeys = {
   projectFork: (sourceId: number, id: number) => ({ GSI4PK: `PROJECT_FORKS#${sourceId}`, GSI4SK: pad(id) }),
   /** GSI1: the projects a user starred, by project id. */
   userStar: (userId: number, projectId: number) => ({ GSI1PK: `USER_STARS#${userId}`, GSI1SK: pad(projectId) }),
+  /**
+   * GSI2 of a star: a project's starrers, newest star first (GitLab's `order_id_desc`), by the
+   * star's time and the user's id (two stars in one millisecond stay apart).
+   */
+  projectStarrer: (projectId: number, createdAt: string, userId: number) => ({ GSI2PK: `PROJECT_STARRERS#${projectId}`, GSI2SK: `${createdAt}#${pad(userId)}` }),
+  /** GSI1: the projects a user contributed to, by project id. */
+  userContribution: (userId: number, projectId: number) => ({ GSI1PK: `USER_CONTRIBUTED#${userId}`, GSI1SK: pad(projectId) }),
   /** GSI1: the projects shared with a group, by project id. */
   groupShare: (groupId: number, projectId: number) => ({ GSI1PK: `GROUP_SHARES#${groupId}`, GSI1SK: pad(projectId) }),
   /** GSI1: a user's contribution events, newest first by event id. */
@@ -61,6 +74,12 @@ export const projectCollections = {
   projectsWithVisibility: (visibility: string) => indexCollection('GSI2', `PROJECTS#${visibility}`),
   namespaceProjects: (namespaceId: number) => indexCollection('GSI3', `NAMESPACE_PROJECTS#${namespaceId}`),
   userStars: (userId: number) => indexCollection('GSI1', `USER_STARS#${userId}`),
+  /** A project's stars, newest first when read descending (GSI2). */
+  projectStarrers: (projectId: number) => indexCollection('GSI2', `PROJECT_STARRERS#${projectId}`),
+  /** A project's stars in its partition, by user id (every star, those written before GSI2 too). */
+  projectStars: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'STAR#'),
+  /** The projects a user contributed to, by project id (GSI1). */
+  userContributions: (userId: number) => indexCollection('GSI1', `USER_CONTRIBUTED#${userId}`),
   projectForks: (sourceId: number) => indexCollection('GSI4', `PROJECT_FORKS#${sourceId}`),
   groupShares: (groupId: number) => indexCollection('GSI1', `GROUP_SHARES#${groupId}`),
   projectShares: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'SHARE#'),
@@ -110,13 +129,13 @@ export const topicCollections = {
 export const projectAvatarObject = (projectId: number, token: string, filename: string): string =>
   `${projectObjects.projectPrefix(projectId)}avatar/${token}/${filename}`;
 
-/** Index partitions whose lists show a write at once (read-your-writes journal, `platform/dynamo/recent.ts`): projects, by visibility, by namespace, forks, a user's stars. */
-readYourWrites('PROJECTS', 'NAMESPACE_PROJECTS#', 'PROJECT_FORKS#', 'USER_STARS#', 'USER_EVENTS#', 'TOPICS');
+/** Index partitions whose lists show a write at once (read-your-writes journal, `platform/dynamo/recent.ts`): projects, by visibility, by namespace, forks, a user's stars, a project's starrers, topics. */
+readYourWrites('PROJECTS', 'NAMESPACE_PROJECTS#', 'PROJECT_FORKS#', 'USER_STARS#', 'USER_EVENTS#', 'PROJECT_STARRERS#', 'TOPICS');
 
 export const keySpace: KeySpace = {
   partitions: ['PROJECT#', 'UNIQUE#PROJECT_NAME#', 'RUNNERS_TOKEN#', 'SEARCH_PROJECTS#', 'TOPIC#', 'UNIQUE#TOPIC_NAME#', 'SEARCH_TOPICS#'],
   sortKeys: {
-    'PROJECT#': ['PROJECT', 'STAR#', 'SHARE#', 'UPLOAD#', 'EVENT#'],
+    'PROJECT#': ['PROJECT', 'STAR#', 'SHARE#', 'UPLOAD#', 'EVENT#', 'CONTRIBUTOR#'],
     'UNIQUE#PROJECT_NAME#': ['UNIQUE'],
     'RUNNERS_TOKEN#': ['PROJECT'],
     // Search entries: the project's zero-padded id.
@@ -126,8 +145,8 @@ export const keySpace: KeySpace = {
     'SEARCH_TOPICS#': [''],
   },
   indexPartitions: {
-    GSI1: ['PROJECTS', 'USER_STARS#', 'GROUP_SHARES#', 'USER_EVENTS#', 'TOPICS'],
-    GSI2: ['PROJECTS#'],
+    GSI1: ['PROJECTS', 'USER_STARS#', 'GROUP_SHARES#', 'USER_EVENTS#', 'USER_CONTRIBUTED#', 'TOPICS'],
+    GSI2: ['PROJECTS#', 'PROJECT_STARRERS#'],
     GSI3: ['NAMESPACE_PROJECTS#'],
     GSI4: ['PROJECT_FORKS#'],
   },

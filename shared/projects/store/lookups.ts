@@ -12,12 +12,14 @@ import { pad, type Collection } from '../../platform/dynamo/keys';
 import { queryAll, queryCollection } from '../../platform/dynamo/query';
 import { projectCollections } from './keys';
 
-/** An id-ordered project index: all projects, those of one visibility or namespace, those a user starred, or a project's forks. */
+/** An id-ordered project index: all projects, those of one visibility or namespace, those a user starred or contributed to, or a project's forks. */
 export type ProjectIndex =
   | { all: true }
   | { visibility: Visibility }
   | { namespaceId: number }
   | { starredBy: number }
+  /** The projects a user contributed to since `since` (an ISO time: entries of older contributions are skipped). */
+  | { contributedBy: number; since: string }
   | { forksOf: number }
   /** The projects shared with a group. */
   | { sharedWith: number };
@@ -33,6 +35,7 @@ function collectionOf(index: ProjectIndex): Collection {
   if ('visibility' in index) return projectCollections.projectsWithVisibility(index.visibility);
   if ('namespaceId' in index) return projectCollections.namespaceProjects(index.namespaceId);
   if ('starredBy' in index) return projectCollections.userStars(index.starredBy);
+  if ('contributedBy' in index) return projectCollections.userContributions(index.contributedBy);
   if ('forksOf' in index) return projectCollections.projectForks(index.forksOf);
   if ('sharedWith' in index) return projectCollections.groupShares(index.sharedWith);
   return projectCollections.projects();
@@ -49,6 +52,7 @@ export async function* projectIds(index: ProjectIndex, range: IdRange): AsyncIte
   )) {
     const id = idOf(String(item[collection.sortAttribute]));
     if (after !== undefined && (ascending ? id <= after : id >= after)) continue;
+    if ('since' in index && !(String(item.lastContributedAt) >= index.since)) continue;
     yield id;
   }
 }
