@@ -50,6 +50,8 @@ const tableKeys = {
   awardName: [() => issueKeys.awardName({ type: 'Issue', projectId: 5, localId: 3 }, 2, 'thumbsup'), () => issueKeys.awardName({ type: 'Note', projectId: 5, localId: 41 }, 2, 'tada')],
   issueLink: [() => issueKeys.issueLink(5, 3, 6, 4)],
   resourceEvents: [() => issueKeys.resourceEvents({ type: 'Issue', projectId: 5, iid: 3 }, 'label', 9), () => issueKeys.resourceEvents({ type: 'MergeRequest', projectId: 5, iid: 3 }, 'label', 9)],
+  assignedIssuesCount: [() => issueKeys.assignedIssuesCount(2)],
+  pendingTodosCount: [() => issueKeys.pendingTodosCount(2)],
 } satisfies Record<Exclude<keyof typeof issueKeys, 'claims'>, Array<() => Key>>;
 
 const claimKeys = {
@@ -114,7 +116,7 @@ describeKeySpace(
     keys: { name: 'issueKeys', builders: issueKeys, samples: tableKeys, claims: claimKeys },
     indexKeys: { name: 'issueIndexKeys', builders: issueIndexKeys, samples: indexKeys, sortKeysOnly: ['issueUpdated'] },
     collections: { name: 'issueCollections', builders: issueCollections, samples: collections },
-    partitions: ['PROJECT#', 'NAMESPACE#'],
+    partitions: ['PROJECT#', 'NAMESPACE#', 'USER#'],
     outside: { PK: 'PROJECT#5', SK: 'STAR#000000000007' },
   },
   () => {

@@ -128,6 +128,19 @@ export const issueKeys = {
     SK: `${resourceEventPrefix(resource, kind)}${pad(firstId)}`,
   }),
 
+  /**
+   * A user's count of the open issues assigned to them (`assignedOpenIssues`), in the user's
+   * partition (the users feature's; gone with the user): moved only by `ADD` in the issue write
+   * transactions that change it (#253), read by `GET /user_counts` (#255).
+   */
+  assignedIssuesCount: (userId: number): Key => ({ PK: `USER#${userId}`, SK: 'ISSUE_ASSIGNED_COUNT' }),
+  /**
+   * A user's count of their pending todos (`pendingTodos`), in the user's partition: moved only by
+   * `ADD` in the transactions that put a pending todo or mark one done (#254), read by
+   * `GET /user_counts` (#255).
+   */
+  pendingTodosCount: (userId: number): Key => ({ PK: `USER#${userId}`, SK: 'TODO_PENDING_COUNT' }),
+
   /** Uniqueness claims: an item whose existence reserves a value. */
   claims: {
     /**
@@ -486,6 +499,7 @@ export const keySpace: KeySpace = {
       'MR_EVENT#',
     ],
     'NAMESPACE#': ['LABEL#', 'LABEL_NAME#', 'LABEL_SUBSCRIPTION#', 'MILESTONE#', 'MILESTONE_TITLE#'],
+    'USER#': ['ISSUE_ASSIGNED_COUNT', 'TODO_PENDING_COUNT'],
   },
   indexPartitions: {
     GSI1: ['PROJECT_ISSUES#', 'USER_TODOS#', 'ISSUE_LIST#', 'ISSUE_SEARCH#', 'NOTE_THREADS#'],
