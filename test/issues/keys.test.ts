@@ -78,6 +78,8 @@ const indexKeys = {
 } satisfies Record<keyof typeof issueIndexKeys, Array<() => Record<string, string>>>;
 
 const collections = {
+  projectPendingTodos: [() => issueCollections.projectPendingTodos(5, 'TODO#'), () => issueCollections.projectPendingTodos(5, 'MR_TODO#'), () => issueCollections.projectPendingTodos(5, 'COMMIT_TODO#')],
+  projectAssigneeCounts: [() => issueCollections.projectAssigneeCounts(5)],
   userAwards: [() => issueCollections.userAwards(1)],
   projectAwardItems: [() => issueCollections.projectAwardItems(5)],
   projectLabels: [() => issueCollections.projectLabels(5)],

@@ -60,6 +60,7 @@ const indexKeys = {
 } satisfies Record<keyof typeof mergeRequestIndexKeys, Array<() => Record<string, string>>>;
 
 const collections = {
+  projectMergeRequestItems: [() => mergeRequestCollections.projectMergeRequestItems(5)],
   projectMergeRequests: [() => mergeRequestCollections.projectMergeRequests(5, 'opened'), () => mergeRequestCollections.projectMergeRequests(5, 'merged', 'updated_at')],
   userMergeRequests: [() => mergeRequestCollections.userMergeRequests(1), () => mergeRequestCollections.userMergeRequests(1, 'updated_at')],
   assignedMergeRequests: [() => mergeRequestCollections.assignedMergeRequests(2), () => mergeRequestCollections.assignedMergeRequests(2, 'updated_at')],

@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api';
+import { eventually } from '../support/eventually';
 import { newMember, openIssue, ownedProject, type OwnedProject, type TestUser } from '../support/fixtures';
 import { commit, DEVELOPER, mrs, openMergeRequest } from './helpers';
 
@@ -116,6 +117,29 @@ describe('GET /user_counts', () => {
     expect((await countsOf(dev.token)).assigned_merge_requests).toBe(1);
     expect((await api(mrs(project.id, `/${deleted.iid}`), { method: 'DELETE', token })).status).toBe(204);
     expect((await countsOf(dev.token)).assigned_merge_requests).toBe(0);
+  });
+
+  it('takes a deleted project\'s open issues, merge requests and pending todos out of its users\' counts', async () => {
+    // Prepare: in the other project, an issue and a merge request for the developer.
+    const before = await countsOf(dev.token);
+    const ownerToken = other.owner.token;
+    await openIssue(other.id, ownerToken, { assignee_ids: [dev.id] });
+    await commit(other.id, ownerToken, 'main', { 'README.md': '# other\n' });
+    await commit(other.id, ownerToken, 'doomed', { 'doomed.txt': 'd\n' }, { start: 'main' });
+    await openMergeRequest(other.id, ownerToken, { source_branch: 'doomed', assignee_id: dev.id, reviewer_ids: [dev.id] });
+    expect(await countsOf(dev.token)).toEqual({
+      merge_requests: before.merge_requests + 1,
+      assigned_issues: before.assigned_issues + 1,
+      assigned_merge_requests: before.assigned_merge_requests + 1,
+      review_requested_merge_requests: before.review_requested_merge_requests + 1,
+      todos: before.todos + 2,
+    });
+
+    // Act
+    expect((await api(`/projects/${other.id}`, { method: 'DELETE', token: ownerToken })).status).toBe(202);
+
+    // Assess: once the deletion job ran, the counts are as before.
+    await eventually(async () => expect(await countsOf(dev.token)).toEqual(before));
   });
 
   it('stays exact under parallel writes: assignments, closes and todos marked done twice at once', async () => {

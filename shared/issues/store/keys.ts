@@ -251,6 +251,10 @@ export const issueIndexKeys = {
 
 /** The ranges of items one Query reads. */
 export const issueCollections = {
+  /** A project's pending todos of one target type (`TODO#`, `MR_TODO#`, `COMMIT_TODO#`), for a deleted project's counts (#257). */
+  projectPendingTodos: (projectId: number, prefix: 'TODO#' | 'MR_TODO#' | 'COMMIT_TODO#') => tableCollection(`PROJECT#${projectId}`, prefix),
+  /** A project's per-assignee issue counts (`ISSUE_COUNT#assignee:<userId>`), for a deleted project's counts (#257). */
+  projectAssigneeCounts: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'ISSUE_COUNT#assignee:'),
   /** A project's labels by id (not their name claims: `LABEL_NAME#` does not start with `LABEL#`). */
   projectLabels: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'LABEL#'),
   /** A project's milestones by id (not their title claims: `MILESTONE_TITLE#` does not start with `MILESTONE#`). */

@@ -14,7 +14,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { entityFields, putClaim } from '../../platform/dynamo/items';
-import { getEntity, getItem, isId, queryAll, type Item } from '../../platform/dynamo/query';
+import { getEntity, getItem, isId, queryAll, queryCollection, type Item } from '../../platform/dynamo/query';
 import { ConditionFailed, transact, versionedPut, type NamedTransactItems, type TransactItem } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { listState, mergeRequestCollections, mergeRequestIndexKeys, mergeRequestKeys } from './keys';
@@ -375,3 +375,34 @@ export async function closedByRefs(issueProjectId: number, issueIid: number): Pr
 
 /** Lists of a state as stored: `locked` is read from the opened partition. */
 export { listState };
+
+/**
+ * Takes a deleted project's open merge requests out of their assignees' and reviewers' counts
+ * (#258), before its partition is swept: per open merge request with an assignee or reviewer, one
+ * transaction marks it `userCountsReleased` (conditioned on not being marked: a rerun of the
+ * deletion job skips it) and moves the users' counts back. The project is marked `deleting` by
+ * then, so no merge request write (each checks the project is live) moves them any more.
+ */
+export async function releaseProjectMergeRequestCounts(projectId: number): Promise<void> {
+  for await (const item of queryCollection(mergeRequestCollections.projectMergeRequestItems(projectId))) {
+    if (item.userCountsReleased) continue;
+    const deltas = userCountDeltas(mergeRequestFromItem(item), { ...mergeRequestFromItem(item), deletedAt: 'deleted' });
+    if (deltas.size === 0) continue;
+    try {
+      await transact({
+        mr: {
+          Update: {
+            TableName: tableName(),
+            Key: { PK: item.PK, SK: item.SK },
+            UpdateExpression: 'SET userCountsReleased = :yes',
+            ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(userCountsReleased)',
+            ExpressionAttributeValues: { ':yes': true },
+          },
+        },
+        users: [...deltas].map(([userId, delta]) => userCountUpdate(userId, delta)),
+      });
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error;
+    }
+  }
+}
