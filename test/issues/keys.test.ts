@@ -80,6 +80,7 @@ const indexKeys = {
 const collections = {
   projectPendingTodos: [() => issueCollections.projectPendingTodos(5, 'TODO#'), () => issueCollections.projectPendingTodos(5, 'MR_TODO#'), () => issueCollections.projectPendingTodos(5, 'COMMIT_TODO#')],
   projectAssigneeCounts: [() => issueCollections.projectAssigneeCounts(5)],
+  noteablePendingTodos: [() => issueCollections.noteablePendingTodos({ type: 'Issue', projectId: 5, iid: 3 }), () => issueCollections.noteablePendingTodos({ type: 'MergeRequest', projectId: 5, iid: 3 })],
   userAwards: [() => issueCollections.userAwards(1)],
   projectAwardItems: [() => issueCollections.projectAwardItems(5)],
   projectLabels: [() => issueCollections.projectLabels(5)],

@@ -113,10 +113,13 @@ describe('GET /user_counts', () => {
     expect(await countsOf(dev.token)).toMatchObject({ merge_requests: 0, assigned_merge_requests: 0 });
     expect((await countsOf(reviewer.token)).review_requested_merge_requests).toBe(0);
 
-    const deleted = await openMr({ assignee_id: dev.id });
-    expect((await countsOf(dev.token)).assigned_merge_requests).toBe(1);
+    // Deleted, an issue and a merge request take their assignment and their pending todos with them.
+    const before = await countsOf(dev.token);
+    const [deleted, deletedIssue] = await Promise.all([openMr({ assignee_id: dev.id }), openIssue(project.id, token, { assignee_ids: [dev.id] })]);
+    expect(await countsOf(dev.token)).toMatchObject({ assigned_merge_requests: 1, assigned_issues: before.assigned_issues + 1, todos: before.todos + 2 });
     expect((await api(mrs(project.id, `/${deleted.iid}`), { method: 'DELETE', token })).status).toBe(204);
-    expect((await countsOf(dev.token)).assigned_merge_requests).toBe(0);
+    expect((await api(issues(`/${deletedIssue.iid}`), { method: 'DELETE', token })).status).toBe(204);
+    expect(await countsOf(dev.token)).toEqual(before);
   });
 
   it('takes a deleted project\'s open issues, merge requests and pending todos out of its users\' counts', async () => {

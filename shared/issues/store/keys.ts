@@ -253,6 +253,8 @@ export const issueIndexKeys = {
 export const issueCollections = {
   /** A project's pending todos of one target type (`TODO#`, `MR_TODO#`, `COMMIT_TODO#`), for a deleted project's counts (#257). */
   projectPendingTodos: (projectId: number, prefix: 'TODO#' | 'MR_TODO#' | 'COMMIT_TODO#') => tableCollection(`PROJECT#${projectId}`, prefix),
+  /** The pending todos of one noteable (`TODO#<iid>#`, `MR_TODO#<iid>#`: one per user), taken out when it is deleted (#259). */
+  noteablePendingTodos: ({ type, projectId, iid }: NoteableKeyed) => tableCollection(`PROJECT#${projectId}`, `${type === 'Issue' ? 'TODO#' : 'MR_TODO#'}${pad(iid)}#`),
   /** A project's per-assignee issue counts (`ISSUE_COUNT#assignee:<userId>`), for a deleted project's counts (#257). */
   projectAssigneeCounts: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'ISSUE_COUNT#assignee:'),
   /** A project's labels by id (not their name claims: `LABEL_NAME#` does not start with `LABEL#`). */

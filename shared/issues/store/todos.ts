@@ -21,7 +21,7 @@ import { getMany } from '../../platform/dynamo/batch';
 import { getItem, queryCollection, type Item } from '../../platform/dynamo/query';
 import { type TransactItem, transactOr } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
-import { issueCollections, issueIndexKeys, issueKeys, todoKeys, type TodoState, type TodoTargetKeyed, type TodoTargetType } from './keys';
+import { issueCollections, issueIndexKeys, issueKeys, todoKeys, type NoteableKeyed, type TodoState, type TodoTargetKeyed, type TodoTargetType } from './keys';
 import { pendingTodosCountUpdate } from './user-counts';
 
 export type { TodoState } from './keys';
@@ -235,4 +235,27 @@ export async function markAllTodosDone(userId: number): Promise<number> {
   }
   if (batch.length > 0) await flush();
   return marked;
+}
+
+/** Most pending todos a deleted noteable takes out in its own transaction (one per user; DynamoDB caps a transaction at 100 operations). */
+export const MAX_DELETED_TODOS = 30;
+
+/**
+ * The transaction items that take a deleted noteable's pending todos away (GitLab destroys an
+ * issuable's todos with it), for the deletion's own transaction: per todo, its Delete conditioned
+ * on its id (a todo marked done or replaced meanwhile fails the write, which is made again from a
+ * fresh read) and its user's pending count moved by -1 (#259). One Query of the noteable's pending
+ * range (one item per user who has one); beyond {@link MAX_DELETED_TODOS} the rest stay (hidden
+ * from `GET /todos` with their target, still counted).
+ */
+export async function pendingTodoRemovals(noteable: NoteableKeyed): Promise<TransactItem[]> {
+  const items: TransactItem[] = [];
+  for await (const item of queryCollection(issueCollections.noteablePendingTodos(noteable), { pageSize: MAX_DELETED_TODOS })) {
+    items.push(
+      { Delete: { TableName: tableName(), Key: { PK: item.PK, SK: item.SK }, ConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': item.id } } },
+      pendingTodosCountUpdate(Number(item.userId), -1),
+    );
+    if (items.length >= 2 * MAX_DELETED_TODOS) break;
+  }
+  return items;
 }
