@@ -150,20 +150,20 @@ describe('GET /user_counts', () => {
     await api('/todos/mark_as_done', { method: 'POST', token: reviewer.token });
     const before = await countsOf(reviewer.token);
 
-    // Act: six issues assigned at once, three of them closed twice at once.
-    const opened = await Promise.all(Array.from({ length: 6 }, () => openIssue(project.id, token, { assignee_ids: [reviewer.id] })));
-    const closes = await Promise.all(opened.slice(0, 3).flatMap(({ iid }) => [editIssue(iid, { state_event: 'close' }), editIssue(iid, { state_event: 'close' })]));
+    // Act: four issues assigned at once, two of them closed twice at once.
+    const opened = await Promise.all(Array.from({ length: 4 }, () => openIssue(project.id, token, { assignee_ids: [reviewer.id] })));
+    const closes = await Promise.all(opened.slice(0, 2).flatMap(({ iid }) => [editIssue(iid, { state_event: 'close' }), editIssue(iid, { state_event: 'close' })]));
     expect(closes.every((response) => response.status === 200)).toBe(true);
     const todos = await pendingTodos(reviewer);
-    expect(todos).toHaveLength(6);
+    expect(todos).toHaveLength(4);
     // Each todo marked done twice at once, beside a mark-all of the rest.
     await Promise.all([
-      ...todos.slice(0, 3).flatMap(({ id }) => [1, 2].map(() => api(`/todos/${id}/mark_as_done`, { method: 'POST', token: reviewer.token }))),
+      ...todos.slice(0, 2).flatMap(({ id }) => [1, 2].map(() => api(`/todos/${id}/mark_as_done`, { method: 'POST', token: reviewer.token }))),
       api('/todos/mark_as_done', { method: 'POST', token: reviewer.token }),
     ]);
 
     // Assess
-    expect(await countsOf(reviewer.token)).toEqual({ ...before, assigned_issues: before.assigned_issues + 3, todos: 0 });
+    expect(await countsOf(reviewer.token)).toEqual({ ...before, assigned_issues: before.assigned_issues + 2, todos: 0 });
     expect(await pendingTodos(reviewer)).toEqual([]);
   });
 });
