@@ -34,6 +34,7 @@ const lazy = {
   commitMentionTodos: () => import('../shared/issues/commands/mention-todos'),
   authorReassignment: () => import('../shared/issues/commands/author-reassignment'),
   awardReassignment: () => import('../shared/issues/commands/award-reassignment'),
+  issueUserCounts: () => import('../shared/issues/commands/user-counts'),
   mergeRequestPush: () => import('../shared/merge-requests/commands/push'),
   mergeRequestPipelines: () => import('../shared/merge-requests/commands/pipelines'),
   mergeRequestDeployments: () => import('../shared/merge-requests/commands/deployments'),
@@ -80,6 +81,8 @@ registerTodoTargets('MergeRequest', {
   present: lazily(lazy.mergeRequestTodoTargets, (m) => m.mergeRequestTodoTargets.present),
 });
 removeWithProject(lazily(lazy.mergeRequestLifecycle, (m) => m.removeMergeRequestObjects));
+// A deleted project's pending todos and open assigned issues leave their users' counts (`GET /user_counts`).
+removeWithProject(lazily(lazy.issueUserCounts, (m) => m.releaseUserCountsWithProject));
 // CI sits above the repository: a pushed branch or tag with a `.gitlab-ci.yml` gets a pipeline; a
 // deleted project takes its pipelines, traces, artifacts and CI/CD variables with it, a deleted
 // group its CI/CD variables; a running job's token clones its project over smart HTTP (the web

@@ -73,6 +73,8 @@ export { markTodo, subscribe, trackTime, unsubscribe, type TimeAction, type Time
 export { isSubscribedTo, type Subscribable } from './subscriptions';
 export { presentTodos } from './presenters/todos';
 export type { Todo } from './store/todos';
+export { getIssueUserCounts, type IssueUserCounts } from './store/user-counts';
+export { pendingTodoRemovals } from './store/todos';
 export { registerTodoTargets, type PresentedTodoTarget, type TodoTarget, type TodoTargetResolver } from './todo-targets';
 // Todos for the users a commit note mentions, wired into the repository's notes by the composition root.
 export { commitMentionTodos } from './commands/mention-todos';

@@ -1,5 +1,7 @@
 /** The merge-requests feature's slice of the route catalog, by endpoint group (`shared/catalog.ts` assembles the whole). */
 export const catalog = {
+  /** `GET /user_counts`, served by the meta function under the API root's subtree (no resource of its own). */
+  meta: ['GET /user_counts'],
   merge_requests: [
     'GET /merge_requests',
     'GET /groups/:id/merge_requests',

@@ -63,7 +63,7 @@ import { toItem, touchedAttributes, type MergeRequest } from './store/merge-requ
 export { ensureLabels, listLabels, listMilestones, resolveProjectMilestoneId, summarizeChanges, systemNotesFor, addedCommitsNote, assigneesNote, canReadIssue, commentEvent, labelsNote, registerTodoTargets, presentTodos, statusNote, targetBranchNote, createNote, deleteNote, findIssue, findNoteOrNotFound, markTodo, noteableNotes, noteableParticipants, presentIssues, presentNote, presentNotes, subscribe, trackTime, unsubscribe, updateNote };
 export type { Issue, Note, Noteable, NoteEffects, TimeAction, TodoTargetResolver };
 export { awardableAwards, awardEmoji, deleteAward, findAwardOrNotFound, listNotes, noteableAwardable, noteAwardable, presentAward, presentAwards } from '../issues';
-export { requestTodoItems, resolveTodoOn, type TodoRequest } from '../issues';
+export { pendingTodoRemovals, requestTodoItems, resolveTodoOn, type TodoRequest } from '../issues';
 export { findResourceEventOrNotFound, noteableResourceEvents, presentResourceEvents, resourceEventPuts, type ResourceEventKind, type ResourceTarget } from '../issues';
 export {
   discussionIdOf,

@@ -50,6 +50,8 @@ const tableKeys = {
   awardName: [() => issueKeys.awardName({ type: 'Issue', projectId: 5, localId: 3 }, 2, 'thumbsup'), () => issueKeys.awardName({ type: 'Note', projectId: 5, localId: 41 }, 2, 'tada')],
   issueLink: [() => issueKeys.issueLink(5, 3, 6, 4)],
   resourceEvents: [() => issueKeys.resourceEvents({ type: 'Issue', projectId: 5, iid: 3 }, 'label', 9), () => issueKeys.resourceEvents({ type: 'MergeRequest', projectId: 5, iid: 3 }, 'label', 9)],
+  assignedIssuesCount: [() => issueKeys.assignedIssuesCount(2)],
+  pendingTodosCount: [() => issueKeys.pendingTodosCount(2)],
 } satisfies Record<Exclude<keyof typeof issueKeys, 'claims'>, Array<() => Key>>;
 
 const claimKeys = {
@@ -76,6 +78,9 @@ const indexKeys = {
 } satisfies Record<keyof typeof issueIndexKeys, Array<() => Record<string, string>>>;
 
 const collections = {
+  projectPendingTodos: [() => issueCollections.projectPendingTodos(5, 'TODO#'), () => issueCollections.projectPendingTodos(5, 'MR_TODO#'), () => issueCollections.projectPendingTodos(5, 'COMMIT_TODO#')],
+  projectAssigneeCounts: [() => issueCollections.projectAssigneeCounts(5)],
+  noteablePendingTodos: [() => issueCollections.noteablePendingTodos({ type: 'Issue', projectId: 5, iid: 3 }), () => issueCollections.noteablePendingTodos({ type: 'MergeRequest', projectId: 5, iid: 3 })],
   userAwards: [() => issueCollections.userAwards(1)],
   projectAwardItems: [() => issueCollections.projectAwardItems(5)],
   projectLabels: [() => issueCollections.projectLabels(5)],
@@ -114,7 +119,7 @@ describeKeySpace(
     keys: { name: 'issueKeys', builders: issueKeys, samples: tableKeys, claims: claimKeys },
     indexKeys: { name: 'issueIndexKeys', builders: issueIndexKeys, samples: indexKeys, sortKeysOnly: ['issueUpdated'] },
     collections: { name: 'issueCollections', builders: issueCollections, samples: collections },
-    partitions: ['PROJECT#', 'NAMESPACE#'],
+    partitions: ['PROJECT#', 'NAMESPACE#', 'USER#'],
     outside: { PK: 'PROJECT#5', SK: 'STAR#000000000007' },
   },
   () => {

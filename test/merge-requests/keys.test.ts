@@ -31,6 +31,7 @@ const listed = (overrides: Partial<MergeRequestListed> = {}): MergeRequestListed
 });
 
 const tableKeys = {
+  userCounts: [() => mergeRequestKeys.userCounts(2)],
   mergeRequest: [() => mergeRequestKeys.mergeRequest(5, 3)],
   version: [() => mergeRequestKeys.version(5, 3, 9)],
   versionContent: [() => mergeRequestKeys.versionContent(5, 3, 9)],
@@ -59,6 +60,7 @@ const indexKeys = {
 } satisfies Record<keyof typeof mergeRequestIndexKeys, Array<() => Record<string, string>>>;
 
 const collections = {
+  projectMergeRequestItems: [() => mergeRequestCollections.projectMergeRequestItems(5)],
   projectMergeRequests: [() => mergeRequestCollections.projectMergeRequests(5, 'opened'), () => mergeRequestCollections.projectMergeRequests(5, 'merged', 'updated_at')],
   userMergeRequests: [() => mergeRequestCollections.userMergeRequests(1), () => mergeRequestCollections.userMergeRequests(1, 'updated_at')],
   assignedMergeRequests: [() => mergeRequestCollections.assignedMergeRequests(2), () => mergeRequestCollections.assignedMergeRequests(2, 'updated_at')],
@@ -83,7 +85,7 @@ describeKeySpace(
     keys: { name: 'mergeRequestKeys', builders: mergeRequestKeys, samples: tableKeys, claims: claimKeys },
     indexKeys: { name: 'mergeRequestIndexKeys', builders: mergeRequestIndexKeys, samples: indexKeys, sortKeysOnly: ['updated'] },
     collections: { name: 'mergeRequestCollections', builders: mergeRequestCollections, samples: collections },
-    partitions: ['PROJECT#'],
+    partitions: ['PROJECT#', 'USER#'],
     outside: { PK: 'PROJECT#5', SK: 'STAR#000000000007' },
   },
   () => {

@@ -105,9 +105,12 @@ async function mentionTodos(subject: ProjectSubject, issue: Issue, user: User, p
   const text = issueMentionText(issue);
   const before = previous ? issueMentionText(previous) : undefined;
   if (before === text) return [];
-  const room = MAX_TRANSACTION_OPERATIONS - (4 + effectCount + countChanges(previous ?? undefined, issue).size);
+  // The assignees' counts of open issues (`store/user-counts.ts`), at most one operation each.
+  const assigneeCounts = new Set([...issue.assigneeIds, ...(previous?.assigneeIds ?? [])]).size;
+  const room = MAX_TRANSACTION_OPERATIONS - (4 + effectCount + assigneeCounts + countChanges(previous ?? undefined, issue).size);
   const source = { text, before, authorId: user.id, createdAt: new Date().toISOString(), skipUserIds: assigned };
-  return mentionTodoItems(issueMentionTarget(subject, issue), source, room);
+  // Two operations per todo: its Put and its user's pending count.
+  return mentionTodoItems(issueMentionTarget(subject, issue), source, Math.floor(room / 2));
 }
 
 /**

@@ -13,6 +13,7 @@ import { getUser, type User } from '../../users';
 import { canUpdateIssue } from '../policy';
 import { findIssue, findIssueOrNotFound, projectSubjects } from '../queries/issues';
 import { insertIssue, replaceIssue, type Issue, type IssueState, type IssueWriteFailure } from '../store/issues';
+import { pendingTodoRemovals } from '../store/todos';
 import { listLabels } from '../store/labels';
 import { getMilestone, type Milestone } from '../store/milestones';
 import type { HeldRecords } from '../presenters/issues';
@@ -245,7 +246,9 @@ export async function deleteIssue(subject: ProjectSubject, user: User, issue: Is
   const reread = () => findIssueOrNotFound(subject, user, issue.iid);
   await retried(issue, reread, async (current) => {
     const now = new Date().toISOString();
-    const result = await replaceIssue(current, { ...current, deletedAt: now, updatedAt: now });
+    // Its pending todos go with it, in its transaction (`GET /user_counts` counts them no more).
+    const todos = await pendingTodoRemovals({ type: 'Issue', projectId: current.projectId, iid: current.iid });
+    const result = await replaceIssue(current, { ...current, deletedAt: now, updatedAt: now }, todos.length > 0 ? { todos } : undefined);
     return typeof result === 'string' ? retryOrFail(result) : undefined;
   }, ISSUE_RETRIES);
 }

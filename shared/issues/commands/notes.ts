@@ -129,7 +129,8 @@ export async function createNote(noteable: Noteable, user: User, body: string, e
   // the conversion of an individual note the reply answers into a discussion's first note.
   // With them, at once, the todos of the users the note mentions (none without an `@`: no read),
   // in the same transaction: they exist exactly when the note does.
-  const [written, todos] = await Promise.all([effects ? effects(note, now) : {}, noteMentionTodoItems(noteable, note, user)]);
+  const [written, mentionTodos] = await Promise.all([effects ? effects(note, now) : {}, noteMentionTodoItems(noteable, note, user)]);
+  let todos = mentionTodos;
   let replyRoot = inReplyTo;
   for (let attempt = 1; ; attempt++) {
     const root = replyRoot && replyRoot.noteType !== 'DiscussionNote' ? convertToDiscussionPart(replyRoot) : undefined;
@@ -137,12 +138,17 @@ export async function createNote(noteable: Noteable, user: User, body: string, e
     const participant = participantUpsert(noteable, user.id);
     const failure = await insertNote(noteable, note, { ...written, root, participant, todos, resolution: await newNoteResolution(noteable, note, replyRoot) });
     if (!failure) break;
+    if (failure === 'todos_changed' && attempt < RESOLUTION_ATTEMPTS) {
+      // A racing write gave a mentioned user their pending todo: read them again.
+      todos = await noteMentionTodoItems(noteable, note, user);
+      continue;
+    }
     if (failure === 'resolution_changed' && attempt < RESOLUTION_ATTEMPTS) {
       // Another write changed the discussion (a racing reply may have converted its first note).
       if (replyRoot && replyRoot.noteType !== 'DiscussionNote') replyRoot = (await getNote(noteable, replyRoot.id)) ?? replyRoot;
       continue;
     }
-    if (failure === 'resolution_changed') throw new ConflictError('The discussion was changed by another request; try again');
+    if (failure === 'resolution_changed' || failure === 'todos_changed') throw new ConflictError('The discussion was changed by another request; try again');
     if (failure === 'note_gone') throw new ConflictError('Note id already in use; try again');
     if (failure === 'discussion_gone') throw new NotFoundError('Discussion');
     if (failure === 'source_gone') throw new RecordNotFoundError();

@@ -26,6 +26,7 @@ import { addEntries, countChanges, countUpdate, entryChanges, removeEntries, typ
 import { issueIndexKeys, issueKeys } from './keys';
 import type { Noteable, WriteEffects } from './noteables';
 import { issueTarget, resourceEventPuts, type ResourceEventActor } from './resource-events';
+import { assignedIssuesCountUpdate } from './user-counts';
 
 export type IssueState = 'opened' | 'closed';
 
@@ -210,6 +211,8 @@ function changeEntries(changes: IssueChange[], gone: Set<number>): { entries: Na
       }
     }
   });
+  // The users' counts of assigned open issues (one operation per user, whatever the changes).
+  for (const [userId, delta] of assignedOpenDeltas(changes)) entries[`assigned#${userId}`] = assignedIssuesCountUpdate(userId, delta);
   changes.forEach(({ effects = {} }, i) => {
     entries[`hook#${i}`] = effects.hook;
     entries[`event#${i}`] = effects.event;
@@ -217,6 +220,25 @@ function changeEntries(changes: IssueChange[], gone: Set<number>): { entries: Na
     entries[`todos#${i}`] = effects.todos;
   });
   return { entries, labels };
+}
+
+/**
+ * How the changes move each user's count of assigned open issues (GitLab's
+ * `assigned_open_issues_count`): an open, undeleted issue counts for each of its assignees; only
+ * the users whose count moves are named (a move's copy and closed original cancel out).
+ */
+export function assignedOpenDeltas(changes: ReadonlyArray<Pick<IssueChange, 'previous' | 'next'>>): Map<number, number> {
+  const deltas = new Map<number, number>();
+  const add = (issue: Issue | undefined, sign: number) => {
+    if (!isOpen(issue)) return;
+    for (const userId of new Set(issue!.assigneeIds)) deltas.set(userId, (deltas.get(userId) ?? 0) + sign);
+  };
+  for (const { previous, next } of changes) {
+    add(previous, -1);
+    add(next, 1);
+  }
+  for (const [userId, delta] of deltas) if (delta === 0) deltas.delete(userId);
+  return deltas;
 }
 
 /** DynamoDB's cap on the operations of one transaction. */
@@ -284,7 +306,9 @@ export async function writeIssues(changes: IssueChange[]): Promise<Issue[] | Iss
         );
         return 'project_gone';
       }
-      if (written.some((_, i) => error.failedOn(`issue#${i}`))) return 'issue_changed';
+      // A todo put since its pending key was read (a racing mention or assignment): the write is
+      // made again from a fresh read, which finds that todo and leaves the user out.
+      if (written.some((_, i) => error.failedOn(`issue#${i}`) || error.failedOn(`todos#${i}`))) return 'issue_changed';
       const deleted = labels.filter(([name]) => error.failedOn(name)).map(([, labelId]) => labelId);
       if (deleted.length === 0 || attempt >= MAX_LABEL_RETRIES) throw error;
       for (const id of deleted) gone.add(id);

@@ -128,6 +128,19 @@ export const issueKeys = {
     SK: `${resourceEventPrefix(resource, kind)}${pad(firstId)}`,
   }),
 
+  /**
+   * A user's count of the open issues assigned to them (`assignedOpenIssues`), in the user's
+   * partition (the users feature's; gone with the user): moved only by `ADD` in the issue write
+   * transactions that change it (#253), read by `GET /user_counts` (#255).
+   */
+  assignedIssuesCount: (userId: number): Key => ({ PK: `USER#${userId}`, SK: 'ISSUE_ASSIGNED_COUNT' }),
+  /**
+   * A user's count of their pending todos (`pendingTodos`), in the user's partition: moved only by
+   * `ADD` in the transactions that put a pending todo or mark one done (#254), read by
+   * `GET /user_counts` (#255).
+   */
+  pendingTodosCount: (userId: number): Key => ({ PK: `USER#${userId}`, SK: 'TODO_PENDING_COUNT' }),
+
   /** Uniqueness claims: an item whose existence reserves a value. */
   claims: {
     /**
@@ -238,6 +251,12 @@ export const issueIndexKeys = {
 
 /** The ranges of items one Query reads. */
 export const issueCollections = {
+  /** A project's pending todos of one target type (`TODO#`, `MR_TODO#`, `COMMIT_TODO#`), for a deleted project's counts (#257). */
+  projectPendingTodos: (projectId: number, prefix: 'TODO#' | 'MR_TODO#' | 'COMMIT_TODO#') => tableCollection(`PROJECT#${projectId}`, prefix),
+  /** The pending todos of one noteable (`TODO#<iid>#`, `MR_TODO#<iid>#`: one per user), taken out when it is deleted (#259). */
+  noteablePendingTodos: ({ type, projectId, iid }: NoteableKeyed) => tableCollection(`PROJECT#${projectId}`, `${type === 'Issue' ? 'TODO#' : 'MR_TODO#'}${pad(iid)}#`),
+  /** A project's per-assignee issue counts (`ISSUE_COUNT#assignee:<userId>`), for a deleted project's counts (#257). */
+  projectAssigneeCounts: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'ISSUE_COUNT#assignee:'),
   /** A project's labels by id (not their name claims: `LABEL_NAME#` does not start with `LABEL#`). */
   projectLabels: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'LABEL#'),
   /** A project's milestones by id (not their title claims: `MILESTONE_TITLE#` does not start with `MILESTONE#`). */
@@ -486,6 +505,7 @@ export const keySpace: KeySpace = {
       'MR_EVENT#',
     ],
     'NAMESPACE#': ['LABEL#', 'LABEL_NAME#', 'LABEL_SUBSCRIPTION#', 'MILESTONE#', 'MILESTONE_TITLE#'],
+    'USER#': ['ISSUE_ASSIGNED_COUNT', 'TODO_PENDING_COUNT'],
   },
   indexPartitions: {
     GSI1: ['PROJECT_ISSUES#', 'USER_TODOS#', 'ISSUE_LIST#', 'ISSUE_SEARCH#', 'NOTE_THREADS#'],

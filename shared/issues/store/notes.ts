@@ -89,7 +89,7 @@ export type Note = IssueNote | MergeRequestNote;
 export type WithUserNotesCount = { userNotesCount?: number };
 
 /** Why a note write did not happen. */
-export type NoteWriteFailure = 'project_gone' | 'noteable_gone' | 'note_gone' | 'discussion_gone' | 'resolution_changed' | 'source_gone';
+export type NoteWriteFailure = 'project_gone' | 'noteable_gone' | 'note_gone' | 'discussion_gone' | 'resolution_changed' | 'source_gone' | 'todos_changed';
 
 /**
  * How a note write changes its discussion's resolution (merge request discussions): the Put of
@@ -177,7 +177,8 @@ function write(
   return transactOr<NoteWriteFailure>(
     entries,
     // `source` before `resolution`: a source already consumed is final, a resolution race is retried.
-    [['project', 'project_gone'], ['noteable', 'noteable_gone'], ['root', 'discussion_gone'], ['source', 'source_gone'], ['resolution', 'resolution_changed']],
+    // `todos`: a mentioned user's pending todo was put since it was read (the note is made again without it).
+    [['project', 'project_gone'], ['noteable', 'noteable_gone'], ['root', 'discussion_gone'], ['source', 'source_gone'], ['resolution', 'resolution_changed'], ['todos', 'todos_changed']],
     'note_gone',
   );
 }

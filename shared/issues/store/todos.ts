@@ -21,7 +21,8 @@ import { getMany } from '../../platform/dynamo/batch';
 import { getItem, queryCollection, type Item } from '../../platform/dynamo/query';
 import { type TransactItem, transactOr } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
-import { issueCollections, issueIndexKeys, issueKeys, todoKeys, type TodoState, type TodoTargetKeyed, type TodoTargetType } from './keys';
+import { issueCollections, issueIndexKeys, issueKeys, todoKeys, type NoteableKeyed, type TodoState, type TodoTargetKeyed, type TodoTargetType } from './keys';
+import { pendingTodosCountUpdate } from './user-counts';
 
 export type { TodoState } from './keys';
 
@@ -71,6 +72,7 @@ export async function insertPendingTodo(todo: Omit<Todo, 'id' | 'state' | 'creat
     {
       project: projectIsLive(todo.projectId),
       todo: { Put: { TableName: tableName(), Item: todoItem(record), ConditionExpression: 'attribute_not_exists(PK)' } },
+      count: pendingTodosCountUpdate(todo.userId, 1),
     },
     [],
     'not_written',
@@ -82,10 +84,11 @@ export async function insertPendingTodo(todo: Omit<Todo, 'id' | 'state' | 'creat
  * The transaction items that add pending todos on `target`, one per user of `todos` (the first
  * asked of each), for the users without one pending there: one consistent BatchGetItem of their
  * pending keys (none with `created`: no todo can be pending on a target the write creates), then
- * their ids from the sequence `todos`. The caller's transaction checks the project is live. The
- * Puts are unconditioned: a failed condition would fail the write they ride in (a note), and a
- * racing writer that put the same user's pending todo on the target a moment earlier is simply
- * replaced, which still leaves one pending todo per user and target.
+ * their ids from the sequence `todos`. The caller's transaction checks the project is live. Each
+ * todo is two operations: its Put, conditioned on the pending key being free, and the `ADD` of its
+ * user's pending count (#254), so the count moves exactly when a todo appears. A racing writer that
+ * put the same user's pending todo a moment after the read fails the condition: the caller writes
+ * again from a fresh read (its retry of a stale write), which leaves that user out.
  * @example
  * const items = await newTodoPuts({ ...target, targetId: issue.id }, [{ userId, actionName: 'assigned' }], { authorId: user.id, createdAt });
  */
@@ -102,7 +105,7 @@ export async function newTodoPuts(
   for (const item of pending) byUser.delete(Number(item.userId));
   if (byUser.size === 0) return [];
   const ids = await nextIds('todos', byUser.size);
-  return [...byUser].map(([userId, actionName], i) => {
+  return [...byUser].flatMap(([userId, actionName], i): TransactItem[] => {
     const todo: Todo = {
       id: ids[i],
       projectId: target.projectId,
@@ -117,7 +120,10 @@ export async function newTodoPuts(
       state: 'pending',
       createdAt: source.createdAt,
     };
-    return { Put: { TableName: tableName(), Item: todoItem(todo) } };
+    return [
+      { Put: { TableName: tableName(), Item: todoItem(todo), ConditionExpression: 'attribute_not_exists(PK)' } },
+      pendingTodosCountUpdate(userId, 1),
+    ];
   });
 }
 
@@ -168,6 +174,7 @@ export async function markTodoDone(todo: Todo): Promise<Todo | undefined> {
         },
       },
       done: { Put: { TableName: tableName(), Item: todoItem(done), ConditionExpression: 'attribute_not_exists(PK)' } },
+      count: pendingTodosCountUpdate(todo.userId, -1),
     },
     [],
     'not_written',
@@ -177,13 +184,38 @@ export async function markTodoDone(todo: Todo): Promise<Todo | undefined> {
   return item && todoFromItem(item);
 }
 
-/** How many todos are marked done at once (concurrent transactions) by {@link markAllTodosDone}. */
+/** How many todos are marked done at once (one transaction) by {@link markAllTodosDone}. */
 const MARK_ALL_BATCH = 25;
 
 /**
+ * Internal: marks a page of one user's pending todos done in ONE transaction (each todo's pending
+ * Delete and done Put as {@link markTodoDone}'s, each project's liveness once, and the user's
+ * pending count moved once by the page's size: concurrent transactions on that one count item
+ * would conflict). `false` when a condition failed (a todo marked meanwhile, a project going):
+ * nothing was written, and the page is marked one todo at a time instead.
+ */
+async function markPageDone(userId: number, todos: Todo[]): Promise<boolean> {
+  if (todos.length === 0) return true;
+  const projects = [...new Set(todos.map((todo) => todo.projectId))];
+  const failure = await transactOr(
+    {
+      projects: projects.map((projectId) => projectIsLive(projectId)),
+      pending: todos.map((todo) => ({
+        Delete: { TableName: tableName(), Key: pendingKey(todo), ConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': todo.id } },
+      })),
+      done: todos.map((todo) => ({ Put: { TableName: tableName(), Item: todoItem({ ...todo, state: 'done' }), ConditionExpression: 'attribute_not_exists(PK)' } })),
+      count: pendingTodosCountUpdate(userId, -todos.length),
+    },
+    [],
+    'not_written',
+  );
+  return failure === undefined;
+}
+
+/**
  * Marks every pending todo of the user done: the pending list is read a Query page of
- * {@link MARK_ALL_BATCH} at a time and each page's todos are marked concurrently, one
- * transaction each ({@link markTodoDone}), so memory and concurrency stay bounded. The number of
+ * {@link MARK_ALL_BATCH} at a time and each page's todos are marked in one transaction
+ * ({@link markPageDone}; one at a time when it is refused), so memory stays bounded. The number of
  * pages is not: a user's pending todos are few (one per target they marked themselves or
  * were mentioned on, at most one per user and target), so this is not capped.
  *
@@ -193,8 +225,8 @@ export async function markAllTodosDone(userId: number): Promise<number> {
   let marked = 0;
   let batch: Todo[] = [];
   const flush = async () => {
-    const results = await Promise.all(batch.map((todo) => markTodoDone(todo)));
-    marked += results.filter((todo) => todo !== undefined).length;
+    if (await markPageDone(userId, batch)) marked += batch.length;
+    else for (const todo of batch) if (await markTodoDone(todo)) marked++;
     batch = [];
   };
   for await (const item of queryCollection(issueCollections.userTodos(userId, 'pending'), { pageSize: MARK_ALL_BATCH })) {
@@ -203,4 +235,27 @@ export async function markAllTodosDone(userId: number): Promise<number> {
   }
   if (batch.length > 0) await flush();
   return marked;
+}
+
+/** Most pending todos a deleted noteable takes out in its own transaction (one per user; DynamoDB caps a transaction at 100 operations). */
+export const MAX_DELETED_TODOS = 30;
+
+/**
+ * The transaction items that take a deleted noteable's pending todos away (GitLab destroys an
+ * issuable's todos with it), for the deletion's own transaction: per todo, its Delete conditioned
+ * on its id (a todo marked done or replaced meanwhile fails the write, which is made again from a
+ * fresh read) and its user's pending count moved by -1 (#259). One Query of the noteable's pending
+ * range (one item per user who has one); beyond {@link MAX_DELETED_TODOS} the rest stay (hidden
+ * from `GET /todos` with their target, still counted).
+ */
+export async function pendingTodoRemovals(noteable: NoteableKeyed): Promise<TransactItem[]> {
+  const items: TransactItem[] = [];
+  for await (const item of queryCollection(issueCollections.noteablePendingTodos(noteable), { pageSize: MAX_DELETED_TODOS })) {
+    items.push(
+      { Delete: { TableName: tableName(), Key: { PK: item.PK, SK: item.SK }, ConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': item.id } } },
+      pendingTodosCountUpdate(Number(item.userId), -1),
+    );
+    if (items.length >= 2 * MAX_DELETED_TODOS) break;
+  }
+  return items;
 }

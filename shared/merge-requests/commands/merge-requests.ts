@@ -13,7 +13,7 @@ import { ForbiddenError, NotFoundError } from '../../platform/http/errors';
 import { getProject, projectFullPath, webUrlOf } from '../../projects';
 import { getUser, type User } from '../../users';
 import { branchHead, computeVersion, keepHead, repositoriesOf } from '../git';
-import { ensureLabels, resolveProjectMilestoneId, summarizeChanges, systemNotesFor, targetBranchNote } from '../issuables';
+import { ensureLabels, pendingTodoRemovals, resolveProjectMilestoneId, summarizeChanges, systemNotesFor, targetBranchNote } from '../issuables';
 import { canUpdateMergeRequest } from '../policy';
 import { findMergeRequestOrNotFound } from '../queries/merge-requests';
 import { mentionedIssues } from '../queries/related';
@@ -283,12 +283,18 @@ export async function deleteMergeRequest(target: ProjectSubject, user: User, mr:
   const reread = () => findMergeRequestOrNotFound(target, user, mr.iid);
   await retried(mr, reread, async (current) => {
     const now = new Date().toISOString();
-    const [before, mentioned] = await Promise.all([closingRefs(current.projectId, current.iid), mentionRefs(current.projectId, current.iid)]);
+    // Its pending todos go with it, in its transaction (`GET /user_counts` counts them no more).
+    const [before, mentioned, todos] = await Promise.all([
+      closingRefs(current.projectId, current.iid),
+      mentionRefs(current.projectId, current.iid),
+      pendingTodoRemovals({ type: 'MergeRequest', projectId: current.projectId, iid: current.iid }),
+    ]);
     const result = await writeMergeRequest({
       previous: current,
       next: { ...current, deletedAt: now, updatedAt: now },
       closes: { before, after: [] },
       mentions: { before: mentioned, after: [] },
+      effects: todos.length > 0 ? { todos } : undefined,
     });
     return typeof result === 'string' || 'pairTaken' in result ? failOrAgain(result) : undefined;
   });

@@ -271,8 +271,10 @@ async function mergeNow(target: ProjectSubject, user: User, mr: MergeRequest, in
   await linkMergeCommit(done.projectId, done.iid, mergeCommit);
   const effects = await mergeRequestEffects(done, user, target.project, { event: 'accepted', notes: [statusNote('merged')], hook: { action: 'merge', previous: locked, lastCommit: lastCommitOf(commits) } });
   // The merge commit is on the target: this write must land (only this merge holds the lock).
-  const written = await retried(done, async () => ({ ...(await findMergeRequestOrNotFound(target, user, mr.iid)), ...pickMerged(done) }), async (current) => {
-    const result = await writeMergeRequest({ previous: { ...current, version: current.version }, next: current, effects });
+  // `previous` is the merge request as read (locked), so the write sees what it changes: its
+  // open pair released, its assignee's and reviewer's open counts moved.
+  const written = await retried(locked, () => findMergeRequestOrNotFound(target, user, mr.iid), async (current) => {
+    const result = await writeMergeRequest({ previous: current, next: { ...current, ...pickMerged(done) }, effects });
     return typeof result === 'string' || 'pairTaken' in result ? failOrAgain(result) : result;
   }, 8);
   await afterMerge(target, user, written, [written.title, written.description ?? '', ...commits.map((commit) => commit.message)]);

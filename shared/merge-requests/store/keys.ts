@@ -10,6 +10,13 @@ import { readYourWrites } from '../../platform/dynamo/recent';
 const branchHash = (branch: string) => createHash('sha256').update(branch, 'utf8').digest('hex').slice(0, 40);
 
 export const mergeRequestKeys = {
+  /**
+   * A user's counts of open merge requests (`assignedOpen`: assigned to them; `reviewRequestedOpen`:
+   * they are the reviewer), in the user's partition (the users feature's; gone with the user):
+   * moved only by `ADD` in the merge request write transactions that change them (#256), read by
+   * `GET /user_counts` (#255).
+   */
+  userCounts: (userId: number): Key => ({ PK: `USER#${userId}`, SK: 'MR_USER_COUNTS' }),
   /** A merge request, in its target project's partition, by iid (kept, marked `deletedAt`, when soft-deleted). */
   mergeRequest: (projectId: number, iid: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `MR#${pad(iid)}` }),
   /**
@@ -153,6 +160,8 @@ const byCreation = (orderBy: MergeRequestOrderBy) => orderBy === 'created_at';
 
 /** The ranges of items one Query reads. */
 export const mergeRequestCollections = {
+  /** Every merge request item of a project, deleted ones included, by iid (a deleted project's counts, #258). */
+  projectMergeRequestItems: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'MR#'),
   /** A project's merge requests of one (list) state, by creation or update time. */
   projectMergeRequests: (projectId: number, state: string, orderBy: MergeRequestOrderBy = 'created_at') =>
     indexCollection(byCreation(orderBy) ? 'GSI1' : 'GSI4', partitions.project(projectId, state)),
@@ -211,7 +220,10 @@ readYourWrites('PROJECT_MRS#', 'USER_MRS#', 'USER_ASSIGNED_MRS#', 'USER_REVIEW_M
 /** The prefixes this feature's items occupy (checked against every other feature's by a test). */
 export const keySpace: KeySpace = {
   partitions: [],
-  sortKeys: { 'PROJECT#': ['MR#', 'MR_VERSION#', 'MR_DIFF#', 'MR_CLOSES#', 'MR_CLOSING#', 'MR_MENTIONS#', 'MR_MENTIONED#', 'MR_TARGET#', 'MR_SOURCE#', 'MR_APPROVAL#', 'MR_DRAFT#', 'MR_DEPLOYMENT#', 'MR_COMMIT#'] },
+  sortKeys: {
+    'USER#': ['MR_USER_COUNTS'],
+    'PROJECT#': ['MR#', 'MR_VERSION#', 'MR_DIFF#', 'MR_CLOSES#', 'MR_CLOSING#', 'MR_MENTIONS#', 'MR_MENTIONED#', 'MR_TARGET#', 'MR_SOURCE#', 'MR_APPROVAL#', 'MR_DRAFT#', 'MR_DEPLOYMENT#', 'MR_COMMIT#'],
+  },
   indexPartitions: {
     GSI1: ['PROJECT_MRS#'],
     GSI2: ['USER_MRS#'],

@@ -14,7 +14,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { entityFields, putClaim } from '../../platform/dynamo/items';
-import { getEntity, getItem, isId, queryAll, type Item } from '../../platform/dynamo/query';
+import { getEntity, getItem, isId, queryAll, queryCollection, type Item } from '../../platform/dynamo/query';
 import { ConditionFailed, transact, versionedPut, type NamedTransactItems, type TransactItem } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
 import { listState, mergeRequestCollections, mergeRequestIndexKeys, mergeRequestKeys } from './keys';
@@ -210,6 +210,45 @@ function pairEntries(previous: MergeRequest | undefined, next: MergeRequest): Na
   return entries;
 }
 
+/**
+ * How a write moves users' counts of open merge requests (GitLab's
+ * `assigned_open_merge_requests_count` and `review_requested_open_merge_requests_count`): an open
+ * (or locked), undeleted merge request counts for its assignee and for its reviewer.
+ */
+export function userCountDeltas(previous: MergeRequest | undefined, next: MergeRequest): Map<number, { assigned: number; reviewing: number }> {
+  const deltas = new Map<number, { assigned: number; reviewing: number }>();
+  const add = (mr: MergeRequest | undefined, sign: number) => {
+    if (!isOpen(mr)) return;
+    const bump = (userId: number, field: 'assigned' | 'reviewing') => {
+      const delta = deltas.get(userId) ?? { assigned: 0, reviewing: 0 };
+      delta[field] += sign;
+      deltas.set(userId, delta);
+    };
+    if (mr!.assigneeId) bump(mr!.assigneeId, 'assigned');
+    if (mr!.reviewer) bump(mr!.reviewer.userId, 'reviewing');
+  };
+  add(previous, -1);
+  add(next, 1);
+  for (const [userId, delta] of deltas) if (delta.assigned === 0 && delta.reviewing === 0) deltas.delete(userId);
+  return deltas;
+}
+
+/** Internal: the `ADD` of one user's counts (#256): one operation per user, both counts at once. */
+const userCountUpdate = (userId: number, delta: { assigned: number; reviewing: number }): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: mergeRequestKeys.userCounts(userId),
+    UpdateExpression: 'ADD assignedOpen :assigned, reviewRequestedOpen :reviewing',
+    ExpressionAttributeValues: { ':assigned': delta.assigned, ':reviewing': delta.reviewing },
+  },
+});
+
+/** A user's counts of open merge requests (one point read, shared with the turn's others); 0 where never written. */
+export async function getMergeRequestUserCounts(userId: number): Promise<{ assignedOpen: number; reviewRequestedOpen: number }> {
+  const item = await getItem(mergeRequestKeys.userCounts(userId));
+  return { assignedOpen: Math.max(0, Number(item?.assignedOpen ?? 0)), reviewRequestedOpen: Math.max(0, Number(item?.reviewRequestedOpen ?? 0)) };
+}
+
 /** Internal: the closing relation changes (both directions). */
 function closingEntries(mr: MergeRequest, closes: MergeRequestChange['closes']): TransactItem[] {
   if (!closes) return [];
@@ -255,12 +294,14 @@ export async function writeMergeRequest(change: MergeRequestChange): Promise<Mer
       resource_events: effects.resourceEvents,
       todos: effects.todos,
       approval: change.approval,
+      users: [...userCountDeltas(change.previous, next)].map(([userId, delta]) => userCountUpdate(userId, delta)),
     });
     return next;
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
     if (error.failedOn('project')) return 'project_gone';
-    if (error.failedOn('mr', 'release', 'approval')) return 'changed';
+    // `todos`: a new assignee's or reviewer's pending todo was put since it was read.
+    if (error.failedOn('mr', 'release', 'approval', 'todos')) return 'changed';
     if (error.failedOn('claim')) {
       const holder = await getItem(claimKeyOf(next));
       return holder ? { pairTaken: Number(holder.iid) } : 'changed';
@@ -334,3 +375,34 @@ export async function closedByRefs(issueProjectId: number, issueIid: number): Pr
 
 /** Lists of a state as stored: `locked` is read from the opened partition. */
 export { listState };
+
+/**
+ * Takes a deleted project's open merge requests out of their assignees' and reviewers' counts
+ * (#258), before its partition is swept: per open merge request with an assignee or reviewer, one
+ * transaction marks it `userCountsReleased` (conditioned on not being marked: a rerun of the
+ * deletion job skips it) and moves the users' counts back. The project is marked `deleting` by
+ * then, so no merge request write (each checks the project is live) moves them any more.
+ */
+export async function releaseProjectMergeRequestCounts(projectId: number): Promise<void> {
+  for await (const item of queryCollection(mergeRequestCollections.projectMergeRequestItems(projectId))) {
+    if (item.userCountsReleased) continue;
+    const deltas = userCountDeltas(mergeRequestFromItem(item), { ...mergeRequestFromItem(item), deletedAt: 'deleted' });
+    if (deltas.size === 0) continue;
+    try {
+      await transact({
+        mr: {
+          Update: {
+            TableName: tableName(),
+            Key: { PK: item.PK, SK: item.SK },
+            UpdateExpression: 'SET userCountsReleased = :yes',
+            ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(userCountsReleased)',
+            ExpressionAttributeValues: { ':yes': true },
+          },
+        },
+        users: [...deltas].map(([userId, delta]) => userCountUpdate(userId, delta)),
+      });
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error;
+    }
+  }
+}

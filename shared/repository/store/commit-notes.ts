@@ -107,7 +107,8 @@ const atVersion = (version: number) => ({
 /**
  * Writes a discussion's first note and its pointer (`individual`: a plain comment), with `extras`.
  * @returns `created`, `project_gone` when the project is no longer there, `id_taken` when a note
- *   of the commit written before the shared sequence holds the id.
+ *   of the commit written before the shared sequence holds the id (or an extra's condition failed:
+ *   a mention todo put meanwhile).
  */
 export async function insertFirstNote(note: CommitNote, individual: boolean, extras: CommitNoteExtras = {}): Promise<'created' | 'project_gone' | 'id_taken'> {
   const pointer = commitNoteKeys.discussion(note.projectId, note.discussionId);
@@ -129,6 +130,9 @@ export async function insertFirstNote(note: CommitNote, individual: boolean, ext
       ['note', 'id_taken' as const],
       ['pointer', 'id_taken' as const],
     ],
+    // An extra's condition: a mentioned user's pending todo was put since it was read
+    // (`mention_todo_<n>`); the caller writes the note again, as for a taken id, from fresh reads.
+    'id_taken',
   );
   return failure ?? 'created';
 }
