@@ -5,11 +5,9 @@
  * contribution. A list of the projects a user contributed to reads these items, never the events,
  * so a page costs what it returns, however many events there are.
  *
- * The item is put by {@link prepareEvent} (`events.ts`) for every contribution event, alongside
- * the event's id and before the write that carries the event (as the derived search entries are,
- * platform P7): entries are a superset of the truth — a write that then fails leaves the mark of an
- * attempted contribution — and no caller's transaction grows. A mark that cannot be written at
- * all is logged and does not stop the event's write. GitLab's contributions (`Event.contributions`): pushes, comments, and issues or merge
+ * The item is put by {@link prepareEvent} (`events.ts`) for every contribution event, in the
+ * transaction that writes the event: an entry exists exactly when a contribution was recorded
+ * (the latest one's time stays). GitLab's contributions (`Event.contributions`): pushes, comments, and issues or merge
  * requests opened (`created`), closed, merged (`accepted`) or approved.
  */
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -17,7 +15,7 @@ import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { queryCollection, type Item } from '../../platform/dynamo/query';
 import { changeEveryItem } from '../../platform/dynamo/walks';
-import { logger } from '../../platform/logger';
+import type { TransactItem } from '../../platform/dynamo/transactions';
 import type { ContributionEvent } from './events';
 import { projectCollections, projectIndexKeys, projectKeys } from './keys';
 
@@ -45,17 +43,9 @@ const contributionItem = (projectId: number, userId: number, at: string): Item =
   lastContributedAt: at,
 });
 
-/**
- * Marks that `userId` contributed to `projectId` at `at` (a Put: the latest writer's time stays).
- * Never throws: a mark that could not be written (the SDK's retries spent) is logged and the
- * event's own write goes on — a contribution left out of the list rather than a change refused.
- */
-export async function noteContribution(projectId: number, userId: number, at: string): Promise<void> {
-  try {
-    await db().send(new PutCommand({ TableName: tableName(), Item: contributionItem(projectId, userId, at) }));
-  } catch (error) {
-    logger.warn('contribution entry not written', { projectId, userId, error });
-  }
+/** The Put marking that `userId` contributed to `projectId` at `at`, for the event's transaction (unconditioned: the latest writer's time stays). */
+export function contributionPut(projectId: number, userId: number, at: string): TransactItem {
+  return { Put: { TableName: tableName(), Item: contributionItem(projectId, userId, at) } };
 }
 
 /** A user's contribution entries, in project id order after `after` (GSI1, eventually consistent). */

@@ -6,9 +6,9 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../platform/dynamo/client';
 import { nextId } from '../../platform/dynamo/counters';
-import { transactOr } from '../../platform/dynamo/transactions';
+import { transactOr, type TransactItem } from '../../platform/dynamo/transactions';
 import { userIsLive } from '../../users';
-import { isContribution, noteContribution } from './contributions';
+import { contributionPut, isContribution } from './contributions';
 import { projectIsLive } from './projects';
 import { projectIndexKeys, projectKeys } from './keys';
 import type { Item } from '../../platform/dynamo/query';
@@ -58,15 +58,14 @@ export type NewEvent = Omit<ContributionEvent, 'id' | 'createdAt' | 'title' | 'd
   Partial<Pick<ContributionEvent, 'title' | 'data' | 'note' | 'targetId' | 'targetType' | 'targetTitle' | 'restrictedTo' | 'wikiPage'>>;
 
 /**
- * An event with its id and time, and the Put that records it, for a write that records its event
+ * An event with its id and time, and the Puts that record it, for a write that records its event
  * in its own transaction (so the event exists exactly when the change does). A contribution
  * (pushes, comments, issues and merge requests opened, closed, merged, approved) also puts its
- * author's contribution entry for the project first (`contributions.ts`).
+ * author's contribution entry for the project, in the same transaction (`contributions.ts`).
  */
-export async function prepareEvent(input: NewEvent): Promise<{ event: ContributionEvent; put: { Put: { TableName: string; Item: Item } } }> {
+export async function prepareEvent(input: NewEvent): Promise<{ event: ContributionEvent; put: readonly TransactItem[] }> {
   const createdAt = new Date().toISOString();
-  // A contribution also marks its user's entry for the project (`contributions.ts`), while the id is drawn.
-  const [id] = await Promise.all([nextId('events'), isContribution(input) ? noteContribution(input.projectId, input.authorId, createdAt) : undefined]);
+  const id = await nextId('events');
   const event: ContributionEvent = {
     title: null,
     data: null,
@@ -79,7 +78,8 @@ export async function prepareEvent(input: NewEvent): Promise<{ event: Contributi
     createdAt,
   };
   const item = { ...projectKeys.event(event.projectId, event.id), ...projectIndexKeys.userEvents(event.authorId, event.id), type: 'Event', ...event };
-  return { event, put: { Put: { TableName: tableName(), Item: item } } };
+  const contribution = isContribution(input) ? [contributionPut(input.projectId, input.authorId, createdAt)] : [];
+  return { event, put: [{ Put: { TableName: tableName(), Item: item } }, ...contribution] };
 }
 
 /**
@@ -93,8 +93,9 @@ export async function prepareEvent(input: NewEvent): Promise<{ event: Contributi
  */
 export async function recordEvent(input: NewEvent): Promise<ContributionEvent | undefined> {
   const { event, put } = await prepareEvent(input);
+  const [eventPut, ...contribution] = put as [{ Put: { TableName: string; Item: Item } }, ...TransactItem[]];
   const gone = await transactOr(
-    { project: projectIsLive(event.projectId), author: userIsLive(event.authorId), event: { Put: { ...put.Put, ConditionExpression: 'attribute_not_exists(PK)' } } },
+    { project: projectIsLive(event.projectId), author: userIsLive(event.authorId), event: { Put: { ...eventPut.Put, ConditionExpression: 'attribute_not_exists(PK)' } }, contribution },
     [
       ['project', 'gone'],
       ['author', 'gone'],
