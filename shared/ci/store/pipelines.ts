@@ -22,6 +22,7 @@ import { db, tableName } from '../../platform/dynamo/client';
 import { ifConditionHolds } from '../../platform/dynamo/conditional';
 import { nextId, nextIds } from '../../platform/dynamo/counters';
 import { entityFields } from '../../platform/dynamo/items';
+import { addIndexEntry } from '../../platform/dynamo/migrations';
 import { isStorableKey, type Collection } from '../../platform/dynamo/keys';
 import { getItem, isId, queryAll, queryCollection, type Item } from '../../platform/dynamo/query';
 import { ConditionFailed, journalWrite, putAtVersion, transact } from '../../platform/dynamo/transactions';
@@ -386,18 +387,7 @@ export async function insertGenericStatus(job: Job, replacing: number | undefine
 export async function indexPipelineSha(pipeline: Pick<Pipeline, 'id' | 'projectId' | 'sha'>): Promise<boolean> {
   const entry = ciIndexKeys.projectPipelineBySha(pipeline.projectId, pipeline.sha, pipeline.id);
   if (!isStorableKey({ PK: entry.GSI5PK, SK: entry.GSI5SK })) return false;
-  const result = await ifConditionHolds(
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: ciKeys.pipeline(pipeline.id),
-        UpdateExpression: 'SET GSI5PK = :pk, GSI5SK = :sk',
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(GSI5PK)',
-        ExpressionAttributeValues: { ':pk': entry.GSI5PK, ':sk': entry.GSI5SK },
-      }),
-    ),
-  );
-  return result !== undefined;
+  return addIndexEntry(ciKeys.pipeline(pipeline.id), entry);
 }
 
 /** The external pipeline claimed for a commit's statuses on a ref, when one was. */

@@ -11,12 +11,10 @@
  * deploy key never shares a fingerprint with a user's SSH key, nor with another deploy key. The
  * store returns results (`'project_gone'`, `'claim_taken'`, `undefined`, ...), never HTTP errors.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../../platform/dynamo/client';
-import { ifConditionHolds } from '../../platform/dynamo/conditional';
+import { tableName } from '../../platform/dynamo/client';
 import { nextId } from '../../platform/dynamo/counters';
 import { entityFields, putClaim } from '../../platform/dynamo/items';
-import { eachInIdOrder, type MigrationStep } from '../../platform/dynamo/migrations';
+import { addIndexEntry, eachInIdOrder, type MigrationStep } from '../../platform/dynamo/migrations';
 import { getEntity, getItem, queryAll, queryCollection, type Item } from '../../platform/dynamo/query';
 import { heldAs, transactOr } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
@@ -218,18 +216,7 @@ export const indexDeployKeyFingerprints: MigrationStep = eachInIdOrder(
   (after) => queryCollection(deployKeyCollections.all(after)),
   (item) => Number(item.id),
   async (item) => {
-    const { GSI3PK, GSI3SK } = deployKeyIndexKeys.md5(String(item.fingerprint));
-    const written = await ifConditionHolds(
-      db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: deployKeyKeys.key(Number(item.id)),
-          UpdateExpression: 'SET GSI3PK = :pk, GSI3SK = :sk',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeValues: { ':pk': GSI3PK, ':sk': GSI3SK },
-        }),
-      ),
-    );
+    const written = await addIndexEntry(deployKeyKeys.key(Number(item.id)), deployKeyIndexKeys.md5(String(item.fingerprint)));
     return written ? 1 : 0;
   },
 );

@@ -12,11 +12,10 @@
  * award is also listed among its user's (GSI2 `USER_AWARDS#<userId>`), which the user's deletion
  * walks to move them to the ghost user or delete them (`moveAward`, `removeUserAward`).
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../../platform/dynamo/client';
-import { ifConditionHolds } from '../../platform/dynamo/conditional';
+import { tableName } from '../../platform/dynamo/client';
 import { entityFields, putClaim } from '../../platform/dynamo/items';
 import type { Key } from '../../platform/dynamo/keys';
+import { addIndexEntry } from '../../platform/dynamo/migrations';
 import { getEntity, isId, queryCollection, type Item } from '../../platform/dynamo/query';
 import { type TransactItem, transactOr } from '../../platform/dynamo/transactions';
 import { projectIsLive } from '../../projects';
@@ -235,18 +234,7 @@ export async function indexProjectAwardUsers(projectId: number): Promise<number>
   for await (const item of queryCollection(issueCollections.projectAwardItems(projectId))) {
     if (item.GSI2PK) continue;
     const award = awardFromItem(item);
-    const index = issueIndexKeys.userAward(award.userId, award.id);
-    const written = await ifConditionHolds(
-      db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: { PK: item.PK, SK: item.SK },
-          UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
-          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(GSI2PK)',
-          ExpressionAttributeValues: { ':pk': index.GSI2PK, ':sk': index.GSI2SK },
-        }),
-      ),
-    );
+    const written = await addIndexEntry({ PK: String(item.PK), SK: String(item.SK) }, issueIndexKeys.userAward(award.userId, award.id));
     if (written) indexed++;
   }
   return indexed;

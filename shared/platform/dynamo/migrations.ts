@@ -15,8 +15,9 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { logger } from '../logger';
 import { db, tableName } from './client';
 import { ifConditionHolds } from './conditional';
-import { keys } from './keys';
+import { keys, type Key } from './keys';
 import { getItem } from './query';
+import { setAttributes } from './items';
 import { transactOr } from './transactions';
 
 /** How long a run holds a migration without a checkpoint: longer than a Lambda runs (15 min). */
@@ -199,4 +200,18 @@ export async function hasRun(name: string): Promise<boolean> {
 /** Forgets the migrations seen recorded (unit tests that share a process: each file's table is its own). */
 export function forgetMigrationsSeen(): void {
   seenRun.clear();
+}
+
+/**
+ * Gives an item written before an index existed its entry there (`entry`: one GSI's `GSI<n>PK` and
+ * `GSI<n>SK`), unless it has one already or is gone: an UpdateItem conditioned on both, so a step
+ * run again, or racing the item's own writes, changes nothing. Answers whether it wrote.
+ */
+export async function addIndexEntry(key: Key, entry: Record<string, string>): Promise<boolean> {
+  const partition = Object.keys(entry).find((name) => name.endsWith('PK'));
+  if (!partition) throw new Error('addIndexEntry: no partition attribute given');
+  const written = await ifConditionHolds(
+    db().send(new UpdateCommand({ TableName: tableName(), Key: key, ...setAttributes(entry), ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(${partition})` })),
+  );
+  return written !== undefined;
 }

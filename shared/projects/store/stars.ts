@@ -5,9 +5,8 @@
  * `star_count` on the project item moves in the same transaction, so it stays exact under
  * concurrent (un)starring and equals the number of starrers.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../../platform/dynamo/client';
-import { ifConditionHolds } from '../../platform/dynamo/conditional';
+import { tableName } from '../../platform/dynamo/client';
+import { addIndexEntry } from '../../platform/dynamo/migrations';
 import { queryCollection, type Item } from '../../platform/dynamo/query';
 import { transactOr } from '../../platform/dynamo/transactions';
 import { projectCollections, projectIndexKeys, projectKeys } from './keys';
@@ -63,18 +62,7 @@ export async function indexProjectStarrers(projectId: number): Promise<number> {
   for await (const item of queryCollection(projectCollections.projectStars(projectId))) {
     if (item.GSI2PK) continue;
     const star = starFromItem(item);
-    const index = projectIndexKeys.projectStarrer(star.projectId, star.createdAt, star.userId);
-    const written = await ifConditionHolds(
-      db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: { PK: item.PK, SK: item.SK },
-          UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
-          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(GSI2PK)',
-          ExpressionAttributeValues: { ':pk': index.GSI2PK, ':sk': index.GSI2SK },
-        }),
-      ),
-    );
+    const written = await addIndexEntry({ PK: String(item.PK), SK: String(item.SK) }, projectIndexKeys.projectStarrer(star.projectId, star.createdAt, star.userId));
     if (written) indexed++;
   }
   return indexed;
