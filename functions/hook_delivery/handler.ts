@@ -22,16 +22,10 @@ import { isSystemHookEventImage, systemHookEventFromImage } from '../../shared/h
 import { deliverSystemEvent } from '../../shared/hooks/system-delivery';
 import { config } from '../../shared/platform/config';
 import { logger } from '../../shared/platform/logger';
-import { deliverHookEvent, type HookPayloadBuilders } from '../../shared/hooks/deliver';
-import { ciHookPayloads } from '../../shared/ci';
-import { issueHookPayloads } from '../../shared/issues';
-import { mergeRequestHookPayloads } from '../../shared/merge-requests';
-import { commitNoteHookPayloads } from '../../shared/repository';
-import { pushHookPayloads } from '../../shared/repository/push';
-import { wikiPageHookPayloads } from '../../shared/wikis';
+import { deliverHookEvent } from '../../shared/hooks/deliver';
+import { payloads } from './payloads';
 
-/** The payload builders of every declared kind of hook event (one missing does not compile). */
-export const payloads: HookPayloadBuilders = { ...issueHookPayloads, ...pushHookPayloads, ...commitNoteHookPayloads, ...mergeRequestHookPayloads, ...ciHookPayloads, ...wikiPageHookPayloads };
+export { payloads };
 
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const allowLocalNetwork = config().hooksAllowLocalNetwork;

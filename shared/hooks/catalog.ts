@@ -19,5 +19,6 @@ export const catalog = {
     'GET /projects/:id/hooks/:hook_id',
     'PUT /projects/:id/hooks/:hook_id',
     'DELETE /projects/:id/hooks/:hook_id',
+    'POST /projects/:id/hooks/:hook_id/test/:trigger',
   ],
 } as const;

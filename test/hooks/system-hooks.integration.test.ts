@@ -68,21 +68,27 @@ describe.skipIf(!isLocalRuntime())('system hooks', () => {
 
   it('sends user, project, member and group events, and pushes and tags as the flags say', async () => {
     // Act
-    const member = await createUser();
-    const project = await createProject(user.token);
-    const added = await api(`/projects/${project.id}/members`, { token: rootToken(), body: { user_id: member.id, access_level: 30 } });
-    expect(added.status).toBe(201);
-    expect((await api(`/projects/${project.id}/members/${member.id}`, { method: 'DELETE', token: rootToken() })).status).toBe(204);
-    const group = await createGroup(user.token);
-    const commit = await api(`/projects/${project.id}/repository/commits`, {
-      token: user.token,
-      body: { branch: 'main', commit_message: 'first', actions: [{ action: 'create', file_path: 'a.txt', content: 'a' }] },
-    });
-    expect(commit.status, JSON.stringify(commit.body)).toBe(201);
-    expect((await api(`/projects/${project.id}/repository/tags`, { token: user.token, body: { tag_name: 'v1', ref: 'main' } })).status).toBe(201);
-    expect((await api(`/groups/${group.id}`, { method: 'DELETE', token: user.token })).status).toBe(202);
-    expect((await api(`/projects/${project.id}`, { method: 'DELETE', token: user.token })).status).toBe(202);
-    expect((await api(`/users/${member.id}`, { method: 'DELETE', token: rootToken() })).status).toBeLessThan(300);
+    const [member, project, group] = await Promise.all([createUser(), createProject(user.token), createGroup(user.token)]);
+    const [groupDeleted, added, commit] = await Promise.all([
+      api(`/groups/${group.id}`, { method: 'DELETE', token: user.token }),
+      api(`/projects/${project.id}/members`, { token: rootToken(), body: { user_id: member.id, access_level: 30 } }),
+      api(`/projects/${project.id}/repository/commits`, {
+        token: user.token,
+        body: { branch: 'main', commit_message: 'first', actions: [{ action: 'create', file_path: 'a.txt', content: 'a' }] },
+      }),
+    ]);
+    expect([groupDeleted.status, added.status, commit.status]).toEqual([202, 201, 201]);
+    const [removed, tagged] = await Promise.all([
+      api(`/projects/${project.id}/members/${member.id}`, { method: 'DELETE', token: rootToken() }),
+      api(`/projects/${project.id}/repository/tags`, { token: user.token, body: { tag_name: 'v1', ref: 'main' } }),
+    ]);
+    expect([removed.status, tagged.status]).toEqual([204, 201]);
+    const [projectDeleted, userDeleted] = await Promise.all([
+      api(`/projects/${project.id}`, { method: 'DELETE', token: user.token }),
+      api(`/users/${member.id}`, { method: 'DELETE', token: rootToken() }),
+    ]);
+    expect(projectDeleted.status).toBe(202);
+    expect(userDeleted.status).toBeLessThan(300);
 
     // Assert
     const created = await system((body) => body.event_name === 'user_create' && body.user_id === member.id);

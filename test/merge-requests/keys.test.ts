@@ -63,6 +63,7 @@ const collections = {
   userMergeRequests: [() => mergeRequestCollections.userMergeRequests(1), () => mergeRequestCollections.userMergeRequests(1, 'updated_at')],
   assignedMergeRequests: [() => mergeRequestCollections.assignedMergeRequests(2), () => mergeRequestCollections.assignedMergeRequests(2, 'updated_at')],
   reviewingMergeRequests: [() => mergeRequestCollections.reviewingMergeRequests(4), () => mergeRequestCollections.reviewingMergeRequests(4, 'updated_at')],
+  projectMergeRequestItems: [() => mergeRequestCollections.projectMergeRequestItems(5)],
   versions: [() => mergeRequestCollections.versions(5, 3)],
   closes: [() => mergeRequestCollections.closes(5, 3)],
   closedBy: [() => mergeRequestCollections.closedBy(6, 4)],

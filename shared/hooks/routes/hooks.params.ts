@@ -3,9 +3,13 @@ import * as z from 'zod';
 import { DEFAULT_HOOK_TRIGGERS, type HookSettings, type HookTriggers } from '../store/hooks';
 import { ValidationError } from '../../platform/http/errors';
 import { limitedString, p, required } from '../../platform/http/params';
+import { HOOK_TEST_TRIGGERS } from '../test-hooks';
 
 /** `:hook_id` of `/projects/:id/hooks/:hook_id`. */
 export const hookIdParam = { hook_id: required(p.int()) };
+
+/** `:trigger` of `/projects/:id/hooks/:hook_id/test/:trigger`. */
+export const hookTestTriggerParam = { trigger: required(p.oneOf(HOOK_TEST_TRIGGERS)) };
 
 /**
  * The secret `token`. Unlike other strings a blank value is kept: on an edit it removes the

@@ -153,6 +153,8 @@ const byCreation = (orderBy: MergeRequestOrderBy) => orderBy === 'created_at';
 
 /** The ranges of items one Query reads. */
 export const mergeRequestCollections = {
+  /** A project's merge request items by iid (a hook test's sample: the first one). */
+  projectMergeRequestItems: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'MR#'),
   /** A project's merge requests of one (list) state, by creation or update time. */
   projectMergeRequests: (projectId: number, state: string, orderBy: MergeRequestOrderBy = 'created_at') =>
     indexCollection(byCreation(orderBy) ? 'GSI1' : 'GSI4', partitions.project(projectId, state)),
