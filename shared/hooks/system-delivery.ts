@@ -2,7 +2,7 @@
  * Delivery to system hooks (GitLab's `SystemHooksService#execute_hooks`, `SystemHook`): every
  * request is sent with `X-Gitlab-Event: System Hook`, the hook's token unsealed only for it.
  * - System events (`store/system-events.ts`) go to every system hook, their payload completed here
- *   with what takes reads: a project's owners, a member's project or group.
+ *   with what takes reads: a project's owners.
  * - A project's push, tag push and merge request events go also to the system hooks with
  *   `push_events`, `tag_push_events`, `merge_requests_events` (the project hook's payload; a push's
  *   `commits` left out, as GitLab's documentation says), and each push or tag push as a
@@ -16,8 +16,7 @@ import { OWNER, membershipsOf } from '../auth';
 import { getMany } from '../platform/dynamo/batch';
 import { openSecret } from '../platform/crypto/secret-box';
 import { logger } from '../platform/logger';
-import { getNamespace, readNamespaceRecord } from '../namespaces';
-import { getProject, projectFullPath } from '../projects';
+import { readNamespaceRecord } from '../namespaces';
 import { userFromItem, userKeys, type User } from '../users';
 import { hookHeaders } from './presenters/webhooks';
 import { sendHook, type HookDeliveryResult } from './send';
@@ -87,7 +86,6 @@ export async function deliverSystemEvent(event: SystemHookEvent, options: { allo
   const hooks = await listSystemHooks();
   if (hooks.length === 0) return [];
   const body = await completed(event);
-  if (!body) return []; // the member's project or group is gone
   return sendToSystemHooks(hooks, body, stableUuid(`system-event:${event.id}`), options.allowLocalNetwork);
 }
 
@@ -97,33 +95,9 @@ async function usersById(ids: number[]): Promise<User[]> {
 }
 
 /** Internal: the event's payload, with what it takes reads to know. */
-async function completed(event: SystemHookEvent): Promise<Record<string, unknown> | undefined> {
-  const { ownersOf, project: projectId, group: groupId } = event.complete ?? {};
-  if (ownersOf !== undefined) return { ...event.data, ...(await ownersData(ownersOf)) };
-  if (projectId !== undefined) {
-    const project = await getProject(projectId);
-    const namespace = project && (await getNamespace(project.namespaceId));
-    if (!project || !namespace) return undefined;
-    const { created_at, updated_at, event_name, ...member } = event.data;
-    return {
-      created_at,
-      updated_at,
-      project_name: project.name,
-      project_path: project.path,
-      project_path_with_namespace: projectFullPath(namespace, project),
-      project_id: project.id,
-      ...member,
-      project_visibility: project.visibility,
-      event_name,
-    };
-  }
-  if (groupId !== undefined) {
-    const group = await getNamespace(groupId);
-    if (!group) return undefined;
-    const { created_at, updated_at, event_name, ...member } = event.data;
-    return { created_at, updated_at, group_name: group.name, group_path: group.path, group_full_path: group.fullPath, group_id: group.id, ...member, event_name };
-  }
-  return event.data;
+async function completed(event: SystemHookEvent): Promise<Record<string, unknown>> {
+  const ownersOf = event.complete?.ownersOf;
+  return ownersOf === undefined ? event.data : { ...event.data, ...(await ownersData(ownersOf)) };
 }
 
 /**

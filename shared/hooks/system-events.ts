@@ -7,8 +7,8 @@
  * the composition root (`functions/api.ts`) registers with these, loaded on first use.
  *
  * What the event knows when it happens goes in the item (a destroyed project's or user's fields
- * are gone by delivery); what takes reads (a namespace's owners, a member's project) is read by
- * delivery (`system-delivery.ts`), off the request's path.
+ * are gone by delivery, a member's project may be); a project's owners, which take a few reads, are
+ * read by delivery (`system-delivery.ts`), off the request's path.
  *
  * Emails: `user_create`/`user_destroy` carry the user's email (GitLab's `UserBuilder` sends
  * `user.email` to system hooks); a project's owners and a member are shown with their public email,
@@ -16,7 +16,7 @@
  */
 import type { Membership, MemberSource } from '../auth';
 import { readNamespaceRecord, type Namespace } from '../namespaces';
-import { projectFullPath, type Project } from '../projects';
+import { projectFullPath, readProjectRecord, type Project } from '../projects';
 import type { User } from '../users';
 import { putSystemHookEvent } from './store/system-events';
 
@@ -99,25 +99,45 @@ export interface MemberChange {
   user: User;
 }
 
-/** Internal: the member's fields; the project's or group's are completed by delivery. */
-function memberEvent(eventName: 'user_add_to_team' | 'user_remove_from_team' | 'user_add_to_group' | 'user_remove_from_group', change: MemberChange) {
-  const { membership, user } = change;
+/**
+ * Internal: a member event, with its project's or group's fields read now (one or two reads on the
+ * request: delivery may come after the project or group is gone, and GitLab still tells it).
+ * Nothing is put when the source is gone already.
+ */
+async function memberEvent(eventName: 'user_add_to_team' | 'user_remove_from_team' | 'user_add_to_group' | 'user_remove_from_group', change: MemberChange): Promise<void> {
+  const { membership, user, source } = change;
   const access = humanAccess(membership.accessLevel);
-  return putSystemHookEvent(
-    eventName,
-    {
-      created_at: systemTime(membership.createdAt),
-      updated_at: systemTime(membership.createdAt),
+  const member = { user_username: user.username, user_name: user.name, user_email: '[REDACTED]', user_id: user.id };
+  const times = { created_at: systemTime(membership.createdAt), updated_at: systemTime(membership.createdAt) };
+  if (source.kind === 'project') {
+    const project = await readProjectRecord(source.id);
+    const namespace = project && (await readNamespaceRecord(project.namespaceId));
+    if (!project || !namespace) return;
+    await putSystemHookEvent(eventName, {
+      ...times,
+      project_name: project.name,
+      project_path: project.path,
+      project_path_with_namespace: projectFullPath(namespace, project),
+      project_id: project.id,
+      ...member,
+      access_level: access,
+      project_visibility: project.visibility,
       event_name: eventName,
-      ...(change.source.kind === 'project' ? { access_level: access } : { group_access: access }),
-      user_username: user.username,
-      user_name: user.name,
-      user_email: '[REDACTED]',
-      user_id: user.id,
-      ...(membership.expiresAt ? { expires_at: membership.expiresAt } : {}),
-    },
-    change.source.kind === 'project' ? { project: change.source.id } : { group: change.source.id },
-  );
+    });
+    return;
+  }
+  const group = await readNamespaceRecord(source.id);
+  if (!group) return;
+  await putSystemHookEvent(eventName, {
+    ...times,
+    group_name: group.name,
+    group_path: group.path,
+    group_full_path: group.fullPath,
+    group_id: group.id,
+    ...member,
+    group_access: access,
+    event_name: eventName,
+  });
 }
 
 /** `user_add_to_team` (a project member) or `user_add_to_group`. */

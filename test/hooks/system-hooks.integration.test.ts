@@ -83,13 +83,6 @@ describe.skipIf(!isLocalRuntime())('system hooks', () => {
       api(`/projects/${project.id}/repository/tags`, { token: user.token, body: { tag_name: 'v1', ref: 'main' } }),
     ]);
     expect([removed.status, tagged.status]).toEqual([204, 201]);
-    const [projectDeleted, userDeleted] = await Promise.all([
-      api(`/projects/${project.id}`, { method: 'DELETE', token: user.token }),
-      api(`/users/${member.id}`, { method: 'DELETE', token: rootToken() }),
-    ]);
-    expect(projectDeleted.status).toBe(202);
-    expect(userDeleted.status).toBeLessThan(300);
-
     // Assert
     const created = await system((body) => body.event_name === 'user_create' && body.user_id === member.id);
     expect(created?.body).toMatchObject({ username: member.username, email: member.email, name: `Test ${member.username}` });
@@ -115,6 +108,14 @@ describe.skipIf(!isLocalRuntime())('system hooks', () => {
       project: { path_with_namespace: project.fullPath },
     });
     expect((await system((body) => body.event_name === 'group_destroy' && body.group_id === group.id))?.body).toMatchObject({ full_path: group.fullPath });
+
+    // Act: deletions, once the project's events are delivered (delivery drops a deleted project's).
+    const [projectDeleted, userDeleted] = await Promise.all([
+      api(`/projects/${project.id}`, { method: 'DELETE', token: user.token }),
+      api(`/users/${member.id}`, { method: 'DELETE', token: rootToken() }),
+    ]);
+    expect(projectDeleted.status).toBe(202);
+    expect(userDeleted.status).toBeLessThan(300);
     expect((await system((body) => body.event_name === 'project_destroy' && body.project_id === project.id))?.body).toMatchObject({ path_with_namespace: project.fullPath });
     expect((await system((body) => body.event_name === 'user_destroy' && body.user_id === member.id))?.body).toMatchObject({ username: member.username });
   });

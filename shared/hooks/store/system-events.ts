@@ -8,7 +8,8 @@
  *
  * The item holds the payload's fields as they were when the event happened (`data`, GitLab's
  * names), and what delivery reads to complete it (`complete`): the owners of a project's
- * namespace, a member's project or group. The request that made the change pays one Put.
+ * namespace. The request that made the change pays one Put (a member event also reads its project
+ * or group first).
  */
 import { randomUUID } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
@@ -36,10 +37,6 @@ export type SystemEventName =
 export interface SystemEventCompletion {
   /** A project event's `owner_name`, `owner_email` and `owners`: those of this namespace. */
   ownersOf?: number;
-  /** A project member event's `project_*` fields: this project's, now (skipped when it is gone). */
-  project?: number;
-  /** A group member event's `group_*` fields: this group's, now (skipped when it is gone). */
-  group?: number;
 }
 
 export interface SystemHookEvent {
