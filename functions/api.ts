@@ -8,17 +8,18 @@ import { createGroupHandler } from '../shared/platform/group-handler';
 import type { AnyRoute } from '../shared/platform/http/route';
 import { lazily } from '../shared/platform/lazy';
 import { onDeploymentSucceeded, onPipelineFinished } from '../shared/ci/listeners';
-import { forkWithProject, onProjectTransferred, onRunnerSettingsChanged, removeWithProject } from '../shared/projects/commands/lifecycle';
+import { forkWithProject, onProjectCreated, onProjectDestroyed, onProjectTransferred, onRunnerSettingsChanged, removeWithProject } from '../shared/projects/commands/lifecycle';
 import { decideJobTokenReachWith } from '../shared/projects/job-token-reach';
-import { removeWithGroup } from '../shared/groups/commands/lifecycle';
+import { onGroupCreated, onGroupDestroyed, removeWithGroup } from '../shared/groups/commands/lifecycle';
 import { onLabelDeleted } from '../shared/issues/label-listeners';
+import { onMemberAdded, onMemberRemoved } from '../shared/members/listeners';
 import { registerTodoTargets } from '../shared/issues/todo-targets';
 import { mentionTodosWith } from '../shared/repository/commit-note-todos';
 import { onBranchesPushed, onWikiPushed } from '../shared/repository/push/listeners';
 import { removeWithTag } from '../shared/repository/tag-removals';
 import { tagReleasesWith } from '../shared/repository/tag-releases';
 import { resolveDeployTokensWith, resolveJobTokensWith } from '../shared/repository/smart-http/credentials';
-import { authenticate, authenticateDeployTokensWith, authenticateJobTokensWith, removeWithUser, soloOwnedGroups, trackActivity } from '../shared/users';
+import { authenticate, authenticateDeployTokensWith, authenticateJobTokensWith, onUserCreated, onUserDestroyed, removeWithUser, soloOwnedGroups, trackActivity } from '../shared/users';
 
 // The wiring below is lazy (`shared/platform/lazy.ts`): each hook imports the module that defines
 // it the first time it runs, so a function loads at cold start only what its own routes import (a
@@ -60,6 +61,7 @@ const lazy = {
   groupDeletion: () => import('../shared/groups/commands/delete-group'),
   forgetUser: () => import('../shared/projects/commands/forget-user'),
   userEvents: () => import('../shared/projects/commands/remove-user-events'),
+  systemEvents: () => import('../shared/hooks/system-events'),
 };
 
 // A fork reads its source's git objects and a deleted project releases them: the repository
@@ -160,6 +162,19 @@ removeWithUser(
   (user) => removeAllMembershipsOf(user.id),
   lazily(lazy.userEvents, (m) => m.removeUserEvents),
 );
+
+// System hooks (the hooks feature's) hear of projects, users, groups and members created and
+// deleted, which sit below the hooks or beside them: each change puts a system event in the outbox
+// (one write), delivered from the table's stream. Every function that makes these changes (projects,
+// users, groups, members, and the jobs worker's deletions) goes through this root.
+onProjectCreated(lazily(lazy.systemEvents, (m) => m.projectCreated));
+onProjectDestroyed(lazily(lazy.systemEvents, (m) => m.projectDestroyed));
+onUserCreated(lazily(lazy.systemEvents, (m) => m.userCreated));
+onUserDestroyed(lazily(lazy.systemEvents, (m) => m.userDestroyed));
+onGroupCreated(lazily(lazy.systemEvents, (m) => m.groupCreated));
+onGroupDestroyed(lazily(lazy.systemEvents, (m) => m.groupDestroyed));
+onMemberAdded(lazily(lazy.systemEvents, (m) => m.memberAdded));
+onMemberRemoved(lazily(lazy.systemEvents, (m) => m.memberRemoved));
 
 /** Exactly the routes of one group, each implemented. */
 export type GroupRouteTable<G extends GroupName> = { [K in RouteKeyOf<G>]: AnyRoute };

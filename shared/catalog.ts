@@ -41,8 +41,8 @@ export const API_PREFIX = '/api/v4';
 
 /** The endpoint groups, each with the feature slice it serves. A new group is added here. */
 export const routeCatalog = {
-  // The API root's `shared` subtree: `/deploy_keys`, `/search`, personal snippets (`/snippets`), `/notification_settings`, `/topics` and `/user_counts` need no resource of their own.
-  meta: [...meta.meta, ...deployKeys.meta, ...search.meta, ...snippets.meta, ...notificationSettings.meta, ...projects.meta, ...mergeRequests.meta],
+  // The API root's `shared` subtree: `/deploy_keys`, `/search`, personal snippets (`/snippets`), `/notification_settings`, `/topics`, `/user_counts` and system hooks (`/hooks`) need no resource of their own.
+  meta: [...meta.meta, ...deployKeys.meta, ...search.meta, ...snippets.meta, ...notificationSettings.meta, ...projects.meta, ...mergeRequests.meta, ...hooks.meta],
   users: [...users.users, ...projects.users, ...members.users, ...ci.users, ...deployKeys.users],
   // A group's and a project's issue counts, badges, deploy tokens, access requests, search and issue boards, notification settings (and a group's access tokens, runners and packages, a project's deploy keys, wiki pages, snippets, Terraform states and packages) are answered by their functions (no resource of their own).
   groups: [...groups.groups, ...issues.groups, ...badges.groups, ...deployTokens.groups, ...members.groups, ...ci.groups, ...packages.groups, ...search.groups, ...boards.groups, ...notificationSettings.groups],

@@ -1,7 +1,9 @@
 /**
  * Webhook delivery: the Lambda behind the table's stream (event source mapping filtered to new
- * `HookEvent` items, `HOOK_EVENT_STREAM_FILTER`); locally the stream poller of the runtime calls
- * it the same way. Each record is one event of one project, delivered to that project's hooks.
+ * `HookEvent` and `SystemHookEvent` items, `HOOK_EVENT_STREAM_FILTER`); locally the stream poller
+ * of the runtime calls it the same way. Each record is one event of one project, delivered to that
+ * project's hooks (and, for pushes and merge requests, to the system hooks that want them), or one
+ * system event, delivered to the system hooks.
  *
  * The composition root of delivery: the hooks feature delivers events of any kind; the features
  * that write events give the payload builders of their kinds (the issues feature's `issue` and
@@ -15,36 +17,38 @@
  */
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { hookEventFromImage, type HookEvent } from '../../shared/hooks/store/hook-events';
+import { hookEventFromImage } from '../../shared/hooks/store/hook-events';
+import { isSystemHookEventImage, systemHookEventFromImage } from '../../shared/hooks/store/system-events';
+import { deliverSystemEvent } from '../../shared/hooks/system-delivery';
 import { config } from '../../shared/platform/config';
 import { logger } from '../../shared/platform/logger';
-import { deliverHookEvent, type HookPayloadBuilders } from '../../shared/hooks/deliver';
-import { ciHookPayloads } from '../../shared/ci';
-import { issueHookPayloads } from '../../shared/issues';
-import { mergeRequestHookPayloads } from '../../shared/merge-requests';
-import { commitNoteHookPayloads } from '../../shared/repository';
-import { pushHookPayloads } from '../../shared/repository/push';
-import { wikiPageHookPayloads } from '../../shared/wikis';
+import { deliverHookEvent } from '../../shared/hooks/deliver';
+import { payloads } from './payloads';
 
-/** The payload builders of every declared kind of hook event (one missing does not compile). */
-export const payloads: HookPayloadBuilders = { ...issueHookPayloads, ...pushHookPayloads, ...commitNoteHookPayloads, ...mergeRequestHookPayloads, ...ciHookPayloads, ...wikiPageHookPayloads };
+export { payloads };
 
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const allowLocalNetwork = config().hooksAllowLocalNetwork;
   // One project's events in order (open before close); projects in parallel, so a slow
   // receiver holds up only its own project's events.
-  const byProject = new Map<number, Array<{ record: DynamoDBRecord; hookEvent: HookEvent }>>();
+  // System events (to the system hooks) in order too, as one more lane.
+  const byProject = new Map<number | 'system', Array<{ record: DynamoDBRecord; deliver: () => Promise<unknown> }>>();
   for (const record of event.Records) {
-    const image = record.dynamodb?.NewImage;
+    const image = record.dynamodb?.NewImage as Record<string, AttributeValue> | undefined;
     if (!image) continue;
-    const hookEvent = hookEventFromImage(image as Record<string, AttributeValue>);
-    byProject.set(hookEvent.projectId, [...(byProject.get(hookEvent.projectId) ?? []), { record, hookEvent }]);
+    if (isSystemHookEventImage(image)) {
+      const systemEvent = systemHookEventFromImage(image);
+      byProject.set('system', [...(byProject.get('system') ?? []), { record, deliver: () => deliverSystemEvent(systemEvent, { allowLocalNetwork }) }]);
+      continue;
+    }
+    const hookEvent = hookEventFromImage(image);
+    byProject.set(hookEvent.projectId, [...(byProject.get(hookEvent.projectId) ?? []), { record, deliver: () => deliverHookEvent(hookEvent, { allowLocalNetwork, payloads }) }]);
   }
   const failed = await Promise.all(
     [...byProject.values()].map(async (entries) => {
-      for (const { record, hookEvent } of entries) {
+      for (const { record, deliver } of entries) {
         try {
-          await deliverHookEvent(hookEvent, { allowLocalNetwork, payloads });
+          await deliver();
         } catch (error) {
           // The mapping retries from the earliest failure on: this record and those after it.
           logger.error('webhook event not delivered; the stream will retry it', { eventID: record.eventID, error });

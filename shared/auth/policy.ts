@@ -11,6 +11,7 @@ import { abilities as ci } from '../ci/abilities';
 import { abilities as deployKeys } from '../deploy-keys/abilities';
 import { abilities as deployTokens } from '../deploy-tokens/abilities';
 import { abilities as groups } from '../groups/abilities';
+import { abilities as hooks } from '../hooks/abilities';
 import { abilities as issues } from '../issues/abilities';
 import { abilities as mergeRequests } from '../merge-requests/abilities';
 import { abilities as packages } from '../packages/abilities';
@@ -25,7 +26,7 @@ import { abilities as users } from '../users/abilities';
 import { abilities as wikis } from '../wikis/abilities';
 import { isAdmin, type GroupSubject, type ProjectSubject } from './rules';
 
-const globalRules = { ...users.global, ...groups.global, ...projects.global, ...deployKeys.global };
+const globalRules = { ...users.global, ...groups.global, ...projects.global, ...deployKeys.global, ...hooks.global };
 const projectRules = { ...projects.project, ...repository.project, ...issues.project, ...mergeRequests.project, ...ci.project, ...releases.project, ...deployTokens.project, ...deployKeys.project, ...wikis.project, ...snippets.project, ...terraformStates.project, ...packages.project, ...boards.project };
 const groupRules = { ...groups.group, ...issues.group, ...ci.group, ...deployTokens.group, ...boards.group };
 

@@ -1,12 +1,13 @@
 /**
- * Writes of project hooks: add, edit, remove. The caller is authorized by the route
- * (`admin_project`); these map the store's results to HTTP errors. The secret token is sealed
+ * Writes of project hooks and system hooks: add, edit, remove. The caller is authorized by the
+ * route (`admin_project`, or an admin for system hooks); these map the store's results to HTTP errors. The secret token is sealed
  * here, before it reaches the store (`platform/crypto/secret-box.ts`): it never lies in the table
  * in clear, and no response ever carries it.
  */
 import { sealSecret } from '../platform/crypto/secret-box';
-import { NotFoundError } from '../platform/http/errors';
+import { NotFoundError, RecordNotFoundError } from '../platform/http/errors';
 import { deleteHook, insertHook, updateHook, type HookSettings, type ProjectHook } from './store/hooks';
+import { deleteSystemHook, insertSystemHook, updateSystemHook, type SystemHook, type SystemHookSettings } from './store/system-hooks';
 
 /**
  * A change of the secret token as a client asks for it: a new token, `''` to remove it (GitLab
@@ -42,4 +43,30 @@ export async function editHook(hook: ProjectHook, settings: HookSettings, token:
 /** Removes a hook; returns what was removed, or `undefined` when there was none (GitLab answers 200 either way). */
 export async function removeHook(projectId: number, hookId: number): Promise<ProjectHook | undefined> {
   return deleteHook(projectId, hookId);
+}
+
+/**
+ * Adds a system hook, with its token sealed when one is given.
+ *
+ * @example
+ * const hook = await addSystemHook(systemHookSettingsFrom(params), params.token);
+ */
+export async function addSystemHook(settings: SystemHookSettings, token: TokenChange): Promise<SystemHook> {
+  return insertSystemHook(settings, token ? await sealSecret(token) : undefined);
+}
+
+/**
+ * Replaces a system hook's settings, and its token as `token` says (sealed).
+ * @throws RecordNotFoundError when it was deleted meanwhile.
+ */
+export async function editSystemHook(hook: SystemHook, settings: SystemHookSettings, token: TokenChange): Promise<SystemHook> {
+  const sealed = token === undefined ? undefined : token === '' ? null : await sealSecret(token);
+  const updated = await updateSystemHook(hook, settings, sealed);
+  if (updated === 'hook_gone') throw new RecordNotFoundError();
+  return updated;
+}
+
+/** Removes a system hook; returns what was removed, or `undefined` when there was none. */
+export async function removeSystemHook(hookId: number): Promise<SystemHook | undefined> {
+  return deleteSystemHook(hookId);
 }

@@ -11,7 +11,6 @@
  * A receiver that fails (status, timeout, refused address) is logged and not retried, as GitLab
  * does for a single delivery; errors reading the table are thrown, so the stream retries.
  */
-import { createHash } from 'node:crypto';
 import { openSecret } from '../platform/crypto/secret-box';
 import { getMany } from '../platform/dynamo/batch';
 import { logger } from '../platform/logger';
@@ -20,7 +19,9 @@ import { getNamespace, type Namespace } from '../namespaces';
 import { getProject, type Project } from '../projects';
 import type { HookEvent, HookEventFields, HookEventKind, HookEventOf } from './store/hook-events';
 import { listHooks, type HookTriggers, type ProjectHook } from './store/hooks';
-import { hookHeaders } from './presenters/webhooks';
+import { hookHeaders, projectHookAttrs, userHookAttrs } from './presenters/webhooks';
+import { sendToSystemHooks, stableUuid } from './system-delivery';
+import { listSystemHooks, type SystemHook } from './store/system-hooks';
 import { sendHook, type HookDeliveryResult } from './send';
 
 /** A hook flag that selects the hooks of a kind of event (`issuesEvents`, `confidentialNoteEvents`, ...). */
@@ -91,15 +92,25 @@ export async function deliverHookEvent(event: HookEvent, options: DeliveryOption
     return [];
   }
   const trigger = builder.trigger(event);
-  const hooks = (await listHooks(event.projectId)).filter((hook) => hook[trigger] === true);
-  if (hooks.length === 0) return [];
+  const [hooks, system] = await Promise.all([
+    listHooks(event.projectId).then((all) => all.filter((hook) => hook[trigger] === true)),
+    systemHooksOf(trigger),
+  ]);
+  if (hooks.length === 0 && system.hooks.length === 0 && system.repositoryUpdate.length === 0) return [];
   const context = await contextOf(event, builder);
   if (!context) return []; // the project was deleted since
-  const body = JSON.stringify(await builder.build(event, context));
+  const payload = await builder.build(event, context);
+  const body = JSON.stringify(payload);
   const eventName = builder.eventName(event);
   // Stable across the stream's retries, so a receiver can drop a delivery it already took.
   const eventUuid = stableUuid(`hook-event:${event.projectId}:${event.id}`);
-  return Promise.all(
+  const allowLocalNetwork = options.allowLocalNetwork;
+  // The instance's system hooks get the same event (`SystemHooksService#execute_hooks`), a push's without its commits.
+  const systemSent = Promise.all([
+    system.hooks.length > 0 && sendToSystemHooks(system.hooks, 'commits' in payload && trigger !== 'mergeRequestsEvents' ? { ...payload, commits: [] } : payload, eventUuid, allowLocalNetwork),
+    system.repositoryUpdate.length > 0 && sendToSystemHooks(system.repositoryUpdate, repositoryUpdateData(event, context), stableUuid(`repository-update:${event.projectId}:${event.id}`), allowLocalNetwork),
+  ]);
+  const projectSent = Promise.all(
     hooks.map(async (hook) => {
       const token = (await openHookToken(hook)) ?? undefined;
       const result = await sendHook(
@@ -109,7 +120,7 @@ export async function deliverHookEvent(event: HookEvent, options: DeliveryOption
           body,
           verifySsl: hook.enableSslVerification,
         },
-        { allowLocalNetwork: options.allowLocalNetwork },
+        { allowLocalNetwork },
       );
       const fields = { hookId: hook.id, projectId: event.projectId, hookEventId: event.id, kind: event.kind, eventUuid, ...result };
       if (result.ok) logger.info('webhook delivered', fields);
@@ -117,17 +128,43 @@ export async function deliverHookEvent(event: HookEvent, options: DeliveryOption
       return { hookId: hook.id, result };
     }),
   );
+  const [report] = await Promise.all([projectSent, systemSent]);
+  return report;
+}
+
+/** Internal: the system hooks an event of `trigger` goes to, and those that get a push as a `repository_update`. */
+async function systemHooksOf(trigger: HookTrigger): Promise<{ hooks: SystemHook[]; repositoryUpdate: SystemHook[] }> {
+  if (trigger !== 'pushEvents' && trigger !== 'tagPushEvents' && trigger !== 'mergeRequestsEvents') return { hooks: [], repositoryUpdate: [] };
+  const all = await listSystemHooks();
+  return {
+    hooks: all.filter((hook) => hook[trigger] === true),
+    repositoryUpdate: trigger === 'mergeRequestsEvents' ? [] : all.filter((hook) => hook.repositoryUpdateEvents === true),
+  };
+}
+
+/**
+ * Internal: GitLab's `repository_update` (`Gitlab::DataBuilder::Repository.update`) of one pushed
+ * ref: the pusher, the project, the ref's change. GitLab sends one per push with every ref; here a
+ * push's refs are events of their own, so each ref is one `repository_update`.
+ */
+function repositoryUpdateData(event: HookEvent, ctx: HookDeliveryContext): Record<string, unknown> {
+  const user = userHookAttrs(ctx.actor);
+  return {
+    event_name: 'repository_update',
+    user_id: user.id,
+    user_name: user.name,
+    user_email: user.email,
+    user_avatar: user.avatar_url,
+    project_id: ctx.project.id,
+    project: projectHookAttrs(ctx.project, ctx.namespace),
+    changes: [{ before: event.before, after: event.after, ref: event.ref }],
+    refs: [event.ref],
+  };
 }
 
 /** The hook's secret token in clear, for a delivery's `X-Gitlab-Token` header; `null` when none is set. */
 export async function openHookToken(hook: ProjectHook): Promise<string | null> {
   return hook.tokenSealed ? openSecret(hook.tokenSealed) : null;
-}
-
-/** Internal: a UUID-formatted name digest (the same name always gives the same id). */
-function stableUuid(name: string): string {
-  const hex = createHash('sha256').update(name).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /** Internal: the project, its namespace and the users the payload shows, read in a few requests. */

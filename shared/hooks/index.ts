@@ -1,4 +1,5 @@
 export type { HookDeliveryContext, HookPayloadBuilder, HookPayloadBuilders, HookPayloadRegistry, HookTrigger } from './deliver';
+export type { HookTestSample, HookTestSampler, HookTestTrigger } from './test-hooks';
 export { gitRepositoryHookAttrs, hookTime, noteHookData, projectHookAttrs, repositoryHookAttrs, userHookAttrs, type HookNote } from './presenters/webhooks';
 export {
   HOOK_EVENT_MAX_BYTES,

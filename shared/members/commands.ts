@@ -9,6 +9,7 @@ import { OWNER, getMembership, userMemberships, type MemberSource, type Membersh
 import { recordEvent } from '../projects';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../platform/http/errors';
 import type { User } from '../users';
+import { notifyMemberAdded, notifyMemberRemoved } from './listeners';
 import { findMemberOrNotFound } from './queries';
 import { changeMembership, getLiveUser, insertMembership, removeMembership, removeMembershipOfDeletedUser, type Member } from './store/members';
 
@@ -74,6 +75,7 @@ export async function addMember(source: MemberSource, input: NewMember, actor: U
   if (source.kind === 'project') {
     await recordEvent({ projectId: source.id, authorId: membership.userId, actionName: 'joined' });
   }
+  await notifyMemberAdded({ source, membership, user });
   return { membership, user };
 }
 
@@ -126,6 +128,7 @@ export async function removeMember(source: MemberSource, userId: number): Promis
     if (source.kind === 'project') {
       await recordEvent({ projectId: source.id, authorId: userId, actionName: 'left' });
     }
+    await notifyMemberRemoved({ source, membership: current.membership, user: current.user });
     return current;
   }
 }

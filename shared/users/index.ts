@@ -5,6 +5,7 @@ export { presentPersonalAccessToken, presentSshKey, presentSshKeyWithUser, prese
 export { backfillUserSearchEntries, findUserByUsername, getUser, userFromItem, userIdByEmail, userIsLive, type User } from './store/users';
 export { userKeys } from './store/keys';
 export { removeWithUser, soloOwnedGroups, type DeleteUserOptions, type UserRemoval } from './commands/delete-user';
+export { onUserCreated, onUserDestroyed } from './lifecycle';
 export { findGhostUser, isGhost, withGhost } from './ghost';
 export { runUserDeletion, USER_DELETION } from './commands/deletion-job';
 // Avatars: users', and the rules and storage the projects feature uses for its own.

@@ -20,10 +20,13 @@ const ddbMock = useMockedTable('hook-keys-test');
 const tableKeys = {
   hook: () => hookKeys.hook(7, 12),
   hookEvent: () => hookKeys.hookEvent(7, 41),
+  systemHook: () => hookKeys.systemHook(3),
+  systemHookEvent: () => hookKeys.systemHookEvent('0b7e4c1e-2f6a-4d2b-9a51-3f0c2d1e5a77'),
 } satisfies Record<keyof typeof hookKeys, () => Key>;
 
 const collections = {
   projectHooks: () => hookCollections.projectHooks(7),
+  systemHooks: () => hookCollections.systemHooks(),
 } satisfies Record<keyof typeof hookCollections, () => Collection>;
 
 describeKeySpace(
@@ -32,7 +35,7 @@ describeKeySpace(
     keySpace,
     keys: { name: 'hookKeys', builders: hookKeys, samples: tableKeys },
     collections: { name: 'hookCollections', builders: hookCollections, samples: collections },
-    partitions: ['PROJECT#'],
+    partitions: ['PROJECT#', 'SYSTEM_HOOKS', 'SYSTEM_HOOK_EVENT#'],
     outside: { PK: 'PROJECT#000000000007', SK: 'WIDGET#000000000001' },
   },
   () => {

@@ -99,6 +99,7 @@ const collections = {
   userNotes: [() => issueCollections.userNotes(1)],
   dimensionIssues: [() => issueCollections.dimensionIssues(5, 'label:11', 'opened'), () => issueCollections.dimensionIssues(5, 'label:11', 'all')],
   projectIssueItems: [() => issueCollections.projectIssueItems(5)],
+  projectIssueNotes: [() => issueCollections.projectIssueNotes(5)],
   labelSearch: [() => issueCollections.labelSearch(5, 'bug')],
   searchIssues: [() => issueCollections.searchIssues(5, 'login')],
   groupLabels: [() => issueCollections.groupLabels(8)],

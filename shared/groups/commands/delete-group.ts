@@ -7,7 +7,7 @@ import { deleteProject, readProjectRecord, unshareProject } from '../../projects
 import { deleteGroupAvatarObject, deleteGroupPartition, INDEX_ATTEMPTS, indexBackoff, markGroupDeleting, readNamespaceRecord, removeGroupRecord, subgroupsOf, type Namespace } from '../../namespaces';
 import { indexedProjectsOf, projectIdsSharedWith } from '../store/projects';
 import { unshareGroupsWith } from './group-links';
-import { runGroupRemovalSteps } from './lifecycle';
+import { notifyGroupDestroyed, runGroupRemovalSteps } from './lifecycle';
 import { enqueueJob } from '../../platform/jobs';
 
 /** How many items of one kind a deletion removes concurrently. */
@@ -81,7 +81,10 @@ async function deleteGroupTree(groupId: number): Promise<void> {
     if (!record) return;
     const result = await removeGroupRecord(record);
     // Its avatar's bytes, once no item names them (best effort: nothing serves an unnamed object).
-    if (result === 'done') await deleteGroupAvatarObject(record);
+    if (result === 'done') {
+      await deleteGroupAvatarObject(record);
+      await notifyGroupDestroyed(record);
+    }
     if (result !== 'not_empty') return;
     // A subgroup or project appeared in the indexes late: take it too.
     if (attempt >= INDEX_ATTEMPTS) throw new Error(`group ${groupId} still has subgroups or projects after deletion`);

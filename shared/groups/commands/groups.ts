@@ -14,6 +14,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../platform/ht
 import type { User } from '../../users';
 import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, reservedPathMessage, finishPathMove, getNamespace, indexedSubgroups, insertGroup, moveNamespacePath, readNamespaceRecord, subgroupsOf, updateGroupSettings, visibilityRank, type Namespace, type Visibility } from '../../namespaces';
 import { indexedProjectsOf } from '../store/projects';
+import { notifyGroupCreated } from './lifecycle';
 
 /** Settings as the API names them (`POST /groups`, `PUT /groups/:id`). */
 export interface GroupSettingsInput {
@@ -157,6 +158,7 @@ export async function createGroup(creator: User, input: CreateGroupInput, parent
   const result = await insertGroup(group, owner, parent);
   if (result === 'path_taken') throw new ValidationError(TAKEN);
   if (result === 'parent_changed') throw await parentRefusal(parent!);
+  await notifyGroupCreated(group);
   return group;
 }
 

@@ -3,15 +3,19 @@ import * as z from 'zod';
 import { DEFAULT_HOOK_TRIGGERS, type HookSettings, type HookTriggers } from '../store/hooks';
 import { ValidationError } from '../../platform/http/errors';
 import { limitedString, p, required } from '../../platform/http/params';
+import { HOOK_TEST_TRIGGERS } from '../test-hooks';
 
 /** `:hook_id` of `/projects/:id/hooks/:hook_id`. */
 export const hookIdParam = { hook_id: required(p.int()) };
+
+/** `:trigger` of `/projects/:id/hooks/:hook_id/test/:trigger`. */
+export const hookTestTriggerParam = { trigger: required(p.oneOf(HOOK_TEST_TRIGGERS)) };
 
 /**
  * The secret `token`. Unlike other strings a blank value is kept: on an edit it removes the
  * secret (absent keeps it), as GitLab stores the empty string it is given.
  */
-const tokenParam = z.preprocess(
+export const tokenParam = z.preprocess(
   (value) => (value === null ? '' : typeof value === 'number' ? String(value) : value),
   limitedString({ max: 255 }).optional(),
 );
@@ -40,7 +44,7 @@ export const hookParams = {
 type HookParams = z.output<z.ZodObject<typeof hookParams>>;
 
 const MAX_URL_LENGTH = 2048;
-const MAX_TOKEN_LENGTH = 255;
+export const MAX_TOKEN_LENGTH = 255;
 
 /**
  * The settings `params` ask for, starting from `current` (a create starts from GitLab's
@@ -77,8 +81,8 @@ export function hookSettingsFrom(params: HookParams, current: HookTriggers = DEF
   };
 }
 
-/** Internal: GitLab's URL validator: parsable, http or https only. */
-function validateUrl(url: string): string | undefined {
+/** GitLab's URL validator: parsable, http or https only; the error, or undefined when valid. */
+export function validateUrl(url: string): string | undefined {
   if (url.length > MAX_URL_LENGTH) return `is too long (maximum is ${MAX_URL_LENGTH} characters)`;
   let parsed: URL;
   try {

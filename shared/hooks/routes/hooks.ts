@@ -1,6 +1,6 @@
 /**
- * Project hooks: list, read, add, edit, delete. Every route needs `admin_project` (maintainer or
- * above, or an admin), even to read, as in GitLab: hook URLs are project settings.
+ * Project hooks: list, read, add, edit, delete, test. Every route needs `admin_project` (maintainer
+ * or above, or an admin), even to read, as in GitLab: hook URLs are project settings.
  */
 import * as z from 'zod';
 import { authorize } from '../../auth';
@@ -8,12 +8,14 @@ import type { User } from '../../users';
 import { findProjectOrNotFound } from '../../projects';
 import { idParam } from '../../platform/http/params';
 import { paginateArray, paginationParams } from '../../platform/http/pagination';
+import { ApiError } from '../../platform/http/errors';
 import { created, emptyOk, ok } from '../../platform/http/response';
 import { route, type RoutesOf } from '../../platform/http/route';
 import { addHook, editHook, removeHook } from '../commands';
 import { findHookOrNotFound, projectHooks } from '../queries';
 import { presentHook } from '../presenters/hooks';
-import { hookIdParam, hookParams, hookSettingsFrom } from './hooks.params';
+import { testProjectHook } from '../test-hooks';
+import { hookIdParam, hookParams, hookSettingsFrom, hookTestTriggerParam } from './hooks.params';
 import type { catalog } from '../catalog';
 
 /** The project the caller may administer: 404 when they cannot see it, 403 when they can but not manage it. */
@@ -64,6 +66,18 @@ export const hookRoutes = {
       const project = await findAdministeredProject(params.id, user);
       const deleted = await removeHook(project.id, params.hook_id);
       return deleted ? ok(presentHook(deleted)) : emptyOk();
+    },
+  }),
+
+  'POST /projects/:id/hooks/:hook_id/test/:trigger': route({
+    params: z.object({ ...idParam, ...hookIdParam, ...hookTestTriggerParam }),
+    handler: async ({ params, user }) => {
+      const subject = await findProjectOrNotFound(params.id, user);
+      authorize(user, 'admin_project', subject);
+      const hook = await findHookOrNotFound(subject.project.id, params.hook_id);
+      const outcome = await testProjectHook(hook, { project: subject.project, namespace: subject.namespace }, user, params.trigger);
+      if ('error' in outcome) throw new ApiError(422, { message: outcome.error });
+      return created({ message: '201 Created' });
     },
   }),
 } satisfies RoutesOf<typeof catalog.hooks>;

@@ -22,6 +22,7 @@ import type { Item } from '../../platform/dynamo/query';
 import { TTL_ATTRIBUTE } from '../../platform/dynamo/table-definition';
 import { logger } from '../../platform/logger';
 import { hookKeys } from './keys';
+import { SYSTEM_HOOK_EVENT_TYPE } from './system-events';
 
 /**
  * The kinds of hook events and what each carries besides the common fields: GitLab's
@@ -142,11 +143,12 @@ export function hookEventFromImage(image: Record<string, AttributeValue>): HookE
 }
 
 /**
- * The stream records the delivery function wants: new hook event items. The same pattern is the
+ * The stream records the delivery function wants: new hook event items, a project's
+ * (`HookEvent`) or the instance's (`SystemHookEvent`, `system-events.ts`). The same pattern is the
  * Lambda event source mapping's filter on AWS (`infra/constructs/events.ts`) and the local stream
  * poller's (`infra/local/streams.ts`), so both deliver the same records.
  */
 export const HOOK_EVENT_STREAM_FILTER = {
   eventName: ['INSERT'],
-  dynamodb: { NewImage: { type: { S: [HOOK_EVENT_TYPE] } } },
+  dynamodb: { NewImage: { type: { S: [HOOK_EVENT_TYPE, SYSTEM_HOOK_EVENT_TYPE] } } },
 } as const;

@@ -280,6 +280,8 @@ export const issueCollections = {
     indexCollection(state === 'all' ? 'GSI2' : 'GSI1', issuePartitions.dimension(projectId, dimension, state)),
   /** The entries of a project's issues under one search term, by creation (any state). */
   searchIssues: (projectId: number, term: string) => indexCollection('GSI1', issuePartitions.term(projectId, term)),
+  /** Every issue note of a project, by issue iid then id (a hook test's sample: the first one). */
+  projectIssueNotes: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'NOTE#'),
   /** The notes of one issue, by id (id order is creation order). */
   issueNotes: (projectId: number, issueIid: number) => tableCollection(`PROJECT#${projectId}`, `NOTE#${pad(issueIid)}#`),
   /** The notes of one merge request, by id (id order is creation order). */

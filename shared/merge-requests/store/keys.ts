@@ -160,7 +160,7 @@ const byCreation = (orderBy: MergeRequestOrderBy) => orderBy === 'created_at';
 
 /** The ranges of items one Query reads. */
 export const mergeRequestCollections = {
-  /** Every merge request item of a project, deleted ones included, by iid (a deleted project's counts, #258). */
+  /** Every merge request item of a project, deleted ones included, by iid (a deleted project's counts, #258; a hook test's sample: the first one). */
   projectMergeRequestItems: (projectId: number) => tableCollection(`PROJECT#${projectId}`, 'MR#'),
   /** A project's merge requests of one (list) state, by creation or update time. */
   projectMergeRequests: (projectId: number, state: string, orderBy: MergeRequestOrderBy = 'created_at') =>

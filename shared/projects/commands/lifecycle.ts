@@ -4,6 +4,7 @@
  * the composition root (`functions/api.ts`), so this feature never imports them.
  */
 import { listenersOf } from '../../platform/listeners';
+import type { Namespace } from '../../namespaces';
 import type { Project } from '../store/projects';
 
 /** What another feature does for a new fork of `source`. */
@@ -51,6 +52,24 @@ const projectTransferred = listenersOf<ProjectTransferred>('project transferred'
 export const onProjectTransferred = projectTransferred.on;
 /** Tells the listeners a project moved; never throws. */
 export const notifyProjectTransferred = projectTransferred.notify;
+
+/** A project just created (a fork included), in its namespace. */
+export interface ProjectCreated {
+  project: Project;
+  namespace: Namespace;
+}
+
+const projectCreated = listenersOf<ProjectCreated>('project created', (event) => ({ projectId: event.project.id }));
+/** Registers what another feature does once a project is created (the hooks' `project_create` system event). */
+export const onProjectCreated = projectCreated.on;
+/** Tells the listeners a project was created; never throws. */
+export const notifyProjectCreated = projectCreated.notify;
+
+const projectDestroyed = listenersOf<Project>('project destroyed', (project) => ({ projectId: project.id }));
+/** Registers what another feature does once a project is deleted, its item gone (the hooks' `project_destroy` system event). */
+export const onProjectDestroyed = projectDestroyed.on;
+/** Tells the listeners a project was deleted; never throws. */
+export const notifyProjectDestroyed = projectDestroyed.notify;
 
 export async function runForkSteps(fork: Project, source: Project): Promise<void> {
   for (const step of forkSteps) await step(fork, source);

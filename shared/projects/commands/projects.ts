@@ -14,7 +14,7 @@ import { enqueueJob } from '../../platform/jobs';
 import { ApiError, ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors';
 import { deleteProjectChildren, deleteProjectObjects, countForkOut, removeProjectItem } from '../store/deletion';
 import { recordEvent } from '../store/events';
-import { notifyRunnerSettings, runRemovalSteps } from './lifecycle';
+import { notifyProjectCreated, notifyProjectDestroyed, notifyRunnerSettings, runRemovalSteps } from './lifecycle';
 import { getUsersById } from '../store/lookups';
 import { insertProject, markProjectDeleting, newProjectId, readProjectRecord, replaceProject, updateArchived, type InsertProjectResult, type Project, type ProjectClaim, type ReplaceProjectResult } from '../store/projects';
 import type { Topic } from '../store/topics';
@@ -102,6 +102,7 @@ export async function insertNewProject(
   }
   if (result !== 'created') throw creationError(result, limit, options.forkOf !== undefined);
   await recordEvent({ projectId: project.id, authorId: creator.id, actionName: 'created' });
+  await notifyProjectCreated({ project, namespace });
   return project;
 }
 
@@ -205,6 +206,7 @@ export async function deleteProject(project: Project): Promise<void> {
   // Already removed: a concurrent deletion finished first (and counted the fork out).
   const runnersToken = project.runnersTokenSealed ? await openSecret(project.runnersTokenSealed) : undefined;
   if ((await removeProjectItem(project, runnersToken)) === 'already_removed') return;
+  await notifyProjectDestroyed(project);
   // The source may be gone already: then there is nothing to count down.
   if (project.forkedFromId !== null) await countForkOut(project.forkedFromId);
 }

@@ -14,6 +14,7 @@ import { ensureGhostUser, isGhost } from '../ghost';
 import { deleteAllChildren } from '../store/children';
 import { userObjects } from '../store/keys';
 import { getUserRecord, markUserDeleting, removeUser, removeUserSearchEntries, userSearchEntryKeys, type User } from '../store/users';
+import { notifyUserDestroyed } from '../lifecycle';
 
 /** How a user is deleted (`DELETE /users/:id?hard_delete=true`). */
 export interface DeleteUserOptions {
@@ -106,5 +107,6 @@ export async function deleteUser(id: number, options: DeleteUserOptions = {}): P
   if ((await removeUser(user)) === 'gone') return undefined; // a concurrent deletion won
   await removeUserSearchEntries(userSearchEntryKeys(marked));
   if (marked.avatar) await deleteAvatarObject(userObjects.avatar(id, marked.avatar.token, marked.avatar.filename));
+  await notifyUserDestroyed(marked);
   return { ...user, deleting: undefined };
 }

@@ -10,6 +10,7 @@ import { assertValidAvatar, deleteAvatarObject, newStoredAvatar, putAvatarObject
 import { refuseForGhost } from '../ghost';
 import { userObjects } from '../store/keys';
 import { addUserSearchEntries, insertUser, newUserIds, newUserRecord, removeUserSearchEntries, replaceUser, userSearchEntryKeys, type Identity, type User, type UserClaimField } from '../store/users';
+import { notifyUserCreated } from '../lifecycle';
 
 export const DEFAULT_PROJECTS_LIMIT = 100000;
 
@@ -171,6 +172,7 @@ export async function createUser(input: CreateUserInput): Promise<User> {
   if (result === 'created') {
     // The username took its path: former paths beneath it redirect no more (the one at it went with the write).
     await dropRedirectsBeneath(user.username);
+    await notifyUserCreated(user);
     return user;
   }
   await removeUserSearchEntries(userSearchEntryKeys(user));
