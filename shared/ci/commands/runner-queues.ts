@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Project } from '../../projects';
-import { bumpQueueVersion, enterRunnerQueues, pendingJobsOf } from '../store/pipelines';
+import { bumpQueueVersion, enterRunnerQueues, pendingJobsOf, type Job, type RunnerQueues } from '../store/pipelines';
 import { runnerQueuesOf } from './pipelines';
 
 /** The most pending jobs of a project moved into the runner queues at one settings change. */
@@ -23,28 +23,32 @@ export async function requeueOnRunnerSettings(previous: Project, next: Project):
   const shared = previous.sharedRunnersEnabled === false && next.sharedRunnersEnabled !== false;
   const group = previous.groupRunnersEnabled === false && next.groupRunnersEnabled !== false;
   if (!shared && !group) return;
-  // The project as it is now (a concurrent change wins: a claim checks it again anyway).
-  const queues = await runnerQueuesOf(next.id);
-  let entered = false;
-  for await (const job of pendingJobsOf(next.id, REQUEUE_LIMIT)) {
-    if (job.status !== 'pending') continue;
+  await requeue(next.id, (job, queues) => {
     const missing = (queues.shared && !job.runnerQueues?.shared) || (queues.groupChain?.length && !job.runnerQueues?.groupChain?.length);
-    if (!missing) continue;
-    const target = { shared: queues.shared || !!job.runnerQueues?.shared, groupChain: queues.groupChain ?? job.runnerQueues?.groupChain ?? null };
-    if (await enterRunnerQueues(job, target)) entered = true;
-  }
-  // Idle instance and group runners learn of the jobs from their queue versions.
-  if (entered) await bumpQueueVersion(next.id, randomBytes(8).toString('hex'), queues);
+    return missing ? { shared: queues.shared || !!job.runnerQueues?.shared, groupChain: queues.groupChain ?? job.runnerQueues?.groupChain ?? null } : undefined;
+  });
 }
 
 /** A project moved: each pending job not queued for its new group chain is put into exactly the queues it belongs in now. */
 export async function requeueOnTransfer(projectId: number): Promise<void> {
-  const queues = await runnerQueuesOf(projectId);
   const chainOf = (chain: readonly number[] | null | undefined) => (chain ?? []).join('/');
+  await requeue(projectId, (job, queues) =>
+    chainOf(job.runnerQueues?.groupChain) === chainOf(queues.groupChain) ? undefined : { shared: !!job.runnerQueues?.shared, groupChain: queues.groupChain },
+  );
+}
+
+/**
+ * Puts each pending job of the project (at most {@link REQUEUE_LIMIT}) into the queues `target`
+ * gives it from the project as it is now (a concurrent change wins: a claim checks it again
+ * anyway); `undefined` leaves the job as it is. Idle instance and group runners then learn of the
+ * jobs from their queue versions.
+ */
+async function requeue(projectId: number, target: (job: Job, queues: RunnerQueues) => RunnerQueues | undefined): Promise<void> {
+  const queues = await runnerQueuesOf(projectId);
   let entered = false;
   for await (const job of pendingJobsOf(projectId, REQUEUE_LIMIT)) {
-    if (job.status !== 'pending' || chainOf(job.runnerQueues?.groupChain) === chainOf(queues.groupChain)) continue;
-    if (await enterRunnerQueues(job, { shared: !!job.runnerQueues?.shared, groupChain: queues.groupChain })) entered = true;
+    const queuesOfJob = job.status === 'pending' ? target(job, queues) : undefined;
+    if (queuesOfJob && (await enterRunnerQueues(job, queuesOfJob))) entered = true;
   }
   if (entered) await bumpQueueVersion(projectId, randomBytes(8).toString('hex'), queues);
 }
